@@ -1,0 +1,113 @@
+# fabricctl — plain Makefile with pkg-config.
+#   make               build ./fabricctl
+#   make V=1           show commands
+#   make SANITIZE=1    ASan + UBSan build (objects in build/san)
+#   make WERROR=1      warnings are errors (CI)
+#   make unit          build and run the cmocka unit tests (always sanitized)
+#   make check         all test tiers (tests/run-all); needs root for the lab tiers
+#   make fuzz          build the libFuzzer targets (clang)
+#   make bench         benchmarks, printing ratios against reference tools
+#   make install       PREFIX=/usr/local DESTDIR=
+
+PREFIX  ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR  ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+CC      ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS    := libmnl jansson yaml-0.1 lldpctl libibumad libibmad libibnetdisc libibverbs librdmacm
+
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+
+WARN    := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
+	   -Wmissing-prototypes -Wpointer-arith -Wundef -Wvla -Wcast-qual \
+	   -Wno-unused-parameter
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=c17 -D_GNU_SOURCE $(WARN) -Isrc -MMD -MP \
+	   -DFAB_VERSION='"$(VERSION)"' $(shell $(PKG_CONFIG) --cflags $(PKGS))
+LDLIBS  += $(shell $(PKG_CONFIG) --libs $(PKGS)) -lm
+
+ifeq ($(WERROR),1)
+CFLAGS  += -Werror
+endif
+
+ifeq ($(SANITIZE),1)
+BUILD   := build/san
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+else
+BUILD   := build/rel
+endif
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+SRCS     := $(sort $(wildcard src/*.c src/*/*.c))
+LIB_SRCS := $(filter-out src/main.c,$(SRCS))
+OBJS     := $(SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
+
+.PHONY: all clean install unit check fuzz bench demo lib
+
+all: fabricctl
+
+fabricctl: $(BUILD)/fabricctl
+	$(Q)cp $< $@
+
+$(BUILD)/fabricctl: $(OBJS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libfab.a: $(LIB_OBJS)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+lib: $(BUILD)/libfab.a
+
+# Unit tests: always built with ASan/UBSan against the sanitized objects.
+ifeq ($(SANITIZE),1)
+build/san/tests/%: tests/unit/%.c build/san/libfab.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  TEST    $@")
+	$(Q)$(CC) $(CFLAGS) -Itests/unit -o $@ $< build/san/libfab.a $(LDFLAGS) $(LDLIBS) $(shell $(PKG_CONFIG) --libs cmocka)
+
+unit-bins: $(UNIT_BINS)
+else
+unit-bins:
+	$(Q)$(MAKE) --no-print-directory SANITIZE=1 unit-bins
+endif
+
+unit: unit-bins
+	$(Q)tests/unit/run $(UNIT_BINS)
+
+check: fabricctl unit-bins
+	$(Q)tests/run-all
+
+bench: fabricctl
+	$(Q)tests/bench/run-all
+
+fuzz:
+	$(Q)$(MAKE) --no-print-directory -f tests/fuzz/Makefile
+
+install: fabricctl
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 0755 fabricctl $(DESTDIR)$(SBINDIR)/fabricctl
+	for m in man/*.8; do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man8/; done
+	for m in $(wildcard man/*.5); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man5/; done
+
+clean:
+	rm -rf build fabricctl
+
+-include $(OBJS:.o=.d)

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The context every subcommand gets, and the subcommand entry points.
+ * A subcommand parses its own options (getopt_long, argv[0] is its name),
+ * reads and changes the node only through ctx->sys, renders only through
+ * ctx->out, and returns an exit code (enum fab_exit).  It reports errors
+ * by filling ctx->err; main() prints them.
+ */
+#ifndef FAB_CMD_CMD_H
+#define FAB_CMD_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "out/out.h"
+#include "sys/sys.h"
+#include "util/err.h"
+
+struct fab_ctx {
+	struct sys *sys;		/* owned by main() */
+	struct fab_out out;		/* renderer chosen once by -j */
+	bool json;
+	bool pretty;			/* JSON indented (-p) */
+	const char *argv0;
+	struct fab_err err;
+};
+
+struct fab_cmd {
+	const char *name;
+	int (*fn)(struct fab_ctx *ctx, int argc, char **argv);
+	const char *synopsis;		/* arguments after the name, as in the man page */
+	const char *summary;
+};
+
+/* The table main() dispatches on; also the help text. */
+extern const struct fab_cmd fab_cmds[];
+
+/* Print "usage: fabricctl NAME SYNOPSIS" for one command to @f. */
+void cmd_usage(FILE *f, const char *name);
+
+/* Report a usage error for @cmd and return FAB_EXIT_USAGE. */
+int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+int cmd_status(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_help(struct fab_ctx *ctx, int argc, char **argv);
+
+#endif

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fabricctl status: this node's network and RDMA ports. */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+/*
+ * Keep only the devices named on the command line (netdev or RDMA device
+ * names).  A name that matches nothing is an error naming it.
+ */
+static int status_filter(struct host_state *hs, char **names, int n, struct fab_err *err)
+{
+	size_t keep;
+
+	for (int i = 0; i < n; i++)
+		if (!host_state_link_by_name(hs, names[i]) &&
+		    !host_state_rdma_by_name(hs, names[i]))
+			return fab_err_set(err, -ENODEV, "%s: no such network or RDMA device",
+					   names[i]);
+	keep = 0;
+	for (size_t i = 0; i < hs->n_links; i++) {
+		bool want = false;
+
+		for (int j = 0; j < n; j++)
+			want |= strcmp(hs->links[i].name, names[j]) == 0;
+		if (want)
+			hs->links[keep++] = hs->links[i];
+	}
+	hs->n_links = keep;
+	keep = 0;
+	for (size_t i = 0; i < hs->n_rdma; i++) {
+		bool want = false;
+
+		for (int j = 0; j < n; j++)
+			want |= strcmp(hs->rdma[i].name, names[j]) == 0;
+		if (want) {
+			struct fab_rdma_dev tmp = hs->rdma[keep];
+
+			hs->rdma[keep] = hs->rdma[i];
+			hs->rdma[i] = tmp;	/* dropped devices stay owned, freed by fini */
+			keep++;
+		}
+	}
+	/* Devices past keep are still freed: fini walks n_rdma, so swap-keep above. */
+	for (size_t i = keep; i < hs->n_rdma; i++) {
+		for (size_t j = 0; j < hs->rdma[i].n_ports; j++) {
+			free(hs->rdma[i].ports[j].gids);
+			free(hs->rdma[i].ports[j].counters);
+		}
+		free(hs->rdma[i].ports);
+	}
+	hs->n_rdma = keep;
+	return 0;
+}
+
+int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct host_state hs;
+	int opt, rc = FAB_EXIT_OK;
+
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			ctx->json = true;
+			ctx->out.ops = &out_json_ops;
+			break;
+		case 'h':
+			cmd_usage(stdout, "status");
+			return FAB_EXIT_OK;
+		default:
+			cmd_usage(stderr, "status");
+			return FAB_EXIT_USAGE;
+		}
+	}
+	if (!ctx->out.ops)
+		ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
+
+	host_state_init(&hs);
+	if (sys_host_state_read(ctx->sys, &hs, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	if (optind < argc &&
+	    status_filter(&hs, argv + optind, argc - optind, &ctx->err) < 0) {
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	if (ctx->out.ops->status(&ctx->out, &hs) < 0)
+		rc = fab_err_set(&ctx->err, -EIO, "writing output failed"), FAB_EXIT_SYSTEM;
+out:
+	host_state_fini(&hs);
+	return rc;
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fabricctl: configure and check the host side of RoCE and InfiniBand
+ * fabrics.  main() parses global options, picks the output backend once,
+ * dispatches on the subcommand table, and is the only place that exits.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "util/log.h"
+
+#ifndef FAB_VERSION
+#define FAB_VERSION "0.1"
+#endif
+
+const struct fab_cmd fab_cmds[] = {
+	{ "status", cmd_status, "[-j] [DEVICE...]",
+	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
+	{ "help", cmd_help, "[COMMAND]", "show help for a command" },
+	{ NULL, NULL, NULL, NULL },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: fabricctl [OPTIONS] COMMAND [ARGS]\n"
+		   "\n"
+		   "options:\n"
+		   "  -j, --json       JSON output\n"
+		   "  -p, --pretty     indent JSON\n"
+		   "  -v, --verbose    more diagnostics on stderr (twice for debug)\n"
+		   "      --root DIR   read sysfs/configfs under DIR (test fixtures)\n"
+		   "  -V, --version    print the version\n"
+		   "  -h, --help       this help\n"
+		   "\n"
+		   "commands:\n");
+	for (const struct fab_cmd *c = fab_cmds; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+}
+
+static const struct fab_cmd *cmd_find(const char *name)
+{
+	/* Exact match only: never by prefix. */
+	for (const struct fab_cmd *c = fab_cmds; c->name; c++)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
+}
+
+void cmd_usage(FILE *f, const char *name)
+{
+	const struct fab_cmd *c = cmd_find(name);
+
+	if (c)
+		fprintf(f, "usage: fabricctl %s %s\n", c->name, c->synopsis);
+}
+
+int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fabricctl %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cmd_usage(stderr, cmd);
+	return FAB_EXIT_USAGE;
+}
+
+int cmd_help(struct fab_ctx *ctx, int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stdout);
+		return FAB_EXIT_OK;
+	}
+	if (!cmd_find(argv[1]))
+		return cmd_usage_error(ctx, "help", "unknown command '%s'", argv[1]);
+	cmd_usage(stdout, argv[1]);
+	return FAB_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fab_ctx ctx = { .argv0 = argv[0] };
+	const struct fab_cmd *cmd;
+	const char *root = NULL;
+	int opt, rc;
+
+	fab_err_init(&ctx.err);
+	/* '+': stop at the first non-option, the subcommand parses the rest. */
+	while ((opt = getopt_long(argc, argv, "+jpvVh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			ctx.json = true;
+			break;
+		case 'p':
+			ctx.pretty = true;
+			break;
+		case 'v':
+			fab_log_level++;
+			break;
+		case 'R':
+			root = optarg;
+			break;
+		case 'V':
+			printf("fabricctl %s\n", FAB_VERSION);
+			return FAB_EXIT_OK;
+		case 'h':
+			usage(stdout);
+			return FAB_EXIT_OK;
+		default:
+			usage(stderr);
+			return FAB_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return FAB_EXIT_USAGE;
+	}
+	cmd = cmd_find(argv[optind]);
+	if (!cmd) {
+		fprintf(stderr, "fabricctl: unknown command '%s'\n", argv[optind]);
+		usage(stderr);
+		return FAB_EXIT_USAGE;
+	}
+	if (sys_real_new(&ctx.sys, root, &ctx.err) < 0) {
+		fprintf(stderr, "fabricctl: %s\n", ctx.err.msg);
+		return FAB_EXIT_SYSTEM;
+	}
+	ctx.out.f = stdout;
+	ctx.out.pretty = ctx.pretty;
+	ctx.out.color = !ctx.json && isatty(STDOUT_FILENO);
+	argc -= optind;
+	argv += optind;
+	optind = 0;	/* reset getopt for the subcommand (glibc: 0 reinitialises) */
+	rc = cmd->fn(&ctx, argc, argv);
+	if (ctx.err.code)
+		fprintf(stderr, "fabricctl %s: %s\n", cmd->name, ctx.err.msg);
+	sys_free(ctx.sys);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Output backends behind one vtable, chosen once by main() (-j selects
+ * JSON).  Renderers read the model and write to out->f (stdout); they
+ * never touch the system.  Diagnostics go to stderr, never here.
+ *
+ * JSON renderers build the document with jansson; every document carries
+ * "schema": "fabricctl.<cmd>/1" and keeps the same keys whether a feature
+ * is supported or not.  The *_to_json() builders are exported so the fleet
+ * layer can merge per-node documents.
+ */
+#ifndef FAB_OUT_OUT_H
+#define FAB_OUT_OUT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model/host_state.h"
+
+struct fab_out;
+
+struct out_ops {
+	const char *name;
+	/* One node's status. */
+	int (*status)(struct fab_out *out, const struct host_state *hs);
+};
+
+struct fab_out {
+	const struct out_ops *ops;
+	FILE *f;
+	bool pretty;		/* JSON: indent */
+	bool color;		/* text: mark unhealthy items with color (tty only) */
+};
+
+extern const struct out_ops out_text_ops;
+extern const struct out_ops out_json_ops;
+
+/* Write @doc (stolen) to out->f followed by a newline; 0 or -errno. */
+int out_json_emit(struct fab_out *out, json_t *doc);
+
+/* Model -> JSON builders (new references). */
+json_t *status_to_json(const struct host_state *hs);
+json_t *json_guid(uint64_t guid);	/* "0x%016" PRIx64 string */
+
+#endif

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Network devices over rtnetlink (libmnl): one RTM_GETLINK dump gives
+ * name, index, MTU, oper/admin state, master and link kind; the ethtool
+ * ioctl adds driver and speed, which rtnetlink does not carry.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/ethtool.h>
+#include <linux/if_link.h>
+#include <linux/rtnetlink.h>
+#include <linux/sockios.h>
+
+#include "sys/sys_real.h"
+
+/* RFC 2863 operational states, IF_OPER_* of <linux/if.h> (which clashes with <net/if.h>). */
+static const char *const operstates[] = {
+	"unknown", "notpresent", "down", "lowerlayerdown", "testing", "dormant", "up",
+};
+
+/* libmnl 1.0.4 lacks MNL_SOCKET_DUMP_SIZE; the kernel caps dump messages at 32 KiB. */
+#define NL_DUMP_SIZE 32768
+
+struct link_dump {
+	struct host_state *hs;
+	int rc;
+};
+
+static void link_kind_parse(const struct nlattr *linkinfo, struct fab_link *l)
+{
+	const struct nlattr *a;
+
+	mnl_attr_for_each_nested(a, linkinfo) {
+		if (mnl_attr_get_type(a) == IFLA_INFO_KIND &&
+		    mnl_attr_validate(a, MNL_TYPE_STRING) == 0)
+			snprintf(l->kind, sizeof(l->kind), "%s", mnl_attr_get_str(a));
+	}
+}
+
+static void link_addr_format(const struct nlattr *a, struct fab_link *l)
+{
+	const unsigned char *p = mnl_attr_get_payload(a);
+	uint16_t len = mnl_attr_get_payload_len(a);
+	size_t off = 0;
+
+	l->address[0] = '\0';
+	for (uint16_t i = 0; i < len && off + 3 < sizeof(l->address); i++)
+		off += (size_t)snprintf(l->address + off, sizeof(l->address) - off,
+					"%s%02x", i ? ":" : "", p[i]);
+}
+
+static int link_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct link_dump *d = data;
+	struct ifinfomsg *ifm = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+	struct fab_link *l;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK)
+		return MNL_CB_OK;
+	l = host_state_link_add(d->hs);
+	if (!l) {
+		d->rc = -ENOMEM;
+		return MNL_CB_ERROR;
+	}
+	l->ifindex = ifm->ifi_index;
+	l->admin_up = !!(ifm->ifi_flags & IFF_UP);
+	snprintf(l->operstate, sizeof(l->operstate), "unknown");
+	mnl_attr_for_each(a, nlh, sizeof(*ifm)) {
+		switch (mnl_attr_get_type(a)) {
+		case IFLA_IFNAME:
+			if (mnl_attr_validate(a, MNL_TYPE_STRING) == 0)
+				snprintf(l->name, sizeof(l->name), "%s", mnl_attr_get_str(a));
+			break;
+		case IFLA_MTU:
+			if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+				l->mtu = mnl_attr_get_u32(a);
+			break;
+		case IFLA_OPERSTATE:
+			if (mnl_attr_validate(a, MNL_TYPE_U8) == 0) {
+				uint8_t s = mnl_attr_get_u8(a);
+
+				if (s < sizeof(operstates) / sizeof(operstates[0]) && operstates[s])
+					snprintf(l->operstate, sizeof(l->operstate), "%s", operstates[s]);
+			}
+			break;
+		case IFLA_MASTER:
+			if (mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+				l->master_ifindex = (int)mnl_attr_get_u32(a);
+			break;
+		case IFLA_LINKINFO:
+			if (mnl_attr_validate(a, MNL_TYPE_NESTED) == 0)
+				link_kind_parse(a, l);
+			break;
+		case IFLA_ADDRESS:
+			link_addr_format(a, l);
+			break;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+/* Driver and speed through the ethtool ioctl; both stay unknown on failure. */
+static void link_ethtool(int fd, struct fab_link *l)
+{
+	struct ethtool_drvinfo drv = { .cmd = ETHTOOL_GDRVINFO };
+	struct ethtool_cmd ecmd = { .cmd = ETHTOOL_GSET };
+	struct ifreq ifr;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", l->name);
+	ifr.ifr_data = (void *)&drv;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0)
+		snprintf(l->driver, sizeof(l->driver), "%s", drv.driver);
+	ifr.ifr_data = (void *)&ecmd;
+	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
+		uint32_t speed = ethtool_cmd_speed(&ecmd);
+
+		if (speed != 0 && speed != (uint32_t)SPEED_UNKNOWN)
+			l->speed_mbps = speed;
+	}
+}
+
+int nl_link_read_all(struct sys *sys, struct host_state *hs, struct fab_err *err)
+{
+	static char buf[NL_DUMP_SIZE];
+	struct link_dump d = { .hs = hs };
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	struct rtgenmsg *rt;
+	unsigned int seq, portid;
+	size_t first = hs->n_links;
+	int rc = 0, fd;
+	ssize_t n;
+
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl)
+		return fab_err_set(err, -errno, "rtnetlink: socket: %s", strerror(errno));
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		rc = fab_err_set(err, -errno, "rtnetlink: bind: %s", strerror(errno));
+		goto out;
+	}
+	portid = mnl_socket_get_portid(nl);
+	seq = (unsigned int)time(NULL);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
+	rt->rtgen_family = AF_UNSPEC;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		rc = fab_err_set(err, -errno, "rtnetlink: link dump: %s", strerror(errno));
+		goto out;
+	}
+	for (;;) {
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (n < 0) {
+			rc = fab_err_set(err, -errno, "rtnetlink: link dump: %s", strerror(errno));
+			goto out;
+		}
+		rc = mnl_cb_run(buf, (size_t)n, seq, portid, link_dump_cb, &d);
+		if (rc == MNL_CB_STOP)
+			break;
+		if (rc < 0) {
+			rc = d.rc ? d.rc : -errno;
+			fab_err_set(err, rc, "rtnetlink: link dump: %s", strerror(-rc));
+			goto out;
+		}
+	}
+	rc = 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		for (size_t i = first; i < hs->n_links; i++)
+			link_ethtool(fd, &hs->links[i]);
+		close(fd);
+	}
+out:
+	mnl_socket_close(nl);
+	return rc;
+}
