@@ -22,6 +22,11 @@
 const struct fab_cmd fab_cmds[] = {
 	{ "status", cmd_status, "[-j] [DEVICE...]",
 	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
+	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [-C CA] [-P PORT] [--load-cache FILE] "
+	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover] "
+	  "[--thresholds COUNTER=N,...] [--no-counters] [--rails] [--max-smps N] "
+	  "[--timeout MS] [--retries N]",
+	  "fabric topology (IB subnet, LLDP), link health, diff against a cabling plan" },
 	{ "help", cmd_help, "[COMMAND]", "show help for a command" },
 	{ NULL, NULL, NULL, NULL },
 };

@@ -43,6 +43,7 @@ int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_discover(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_help(struct fab_ctx *ctx, int argc, char **argv);
 
 #endif

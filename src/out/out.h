@@ -19,11 +19,14 @@
 #include "model/host_state.h"
 
 struct fab_out;
+struct topo;
 
 struct out_ops {
 	const char *name;
 	/* One node's status. */
 	int (*status)(struct fab_out *out, const struct host_state *hs);
+	/* A fabric graph with its problems (discover; 5A: out/discover_*.c). */
+	int (*discover)(struct fab_out *out, const struct topo *t);
 };
 
 struct fab_out {
@@ -35,12 +38,15 @@ struct fab_out {
 
 extern const struct out_ops out_text_ops;
 extern const struct out_ops out_json_ops;
+extern const struct out_ops out_dot_ops;		/* discover --format dot */
+extern const struct out_ops out_ibnet_ops;	/* discover --format ibnetdiscover */
 
 /* Write @doc (stolen) to out->f followed by a newline; 0 or -errno. */
 int out_json_emit(struct fab_out *out, json_t *doc);
 
 /* Model -> JSON builders (new references). */
 json_t *status_to_json(const struct host_state *hs);
+json_t *discover_to_json(const struct topo *t);	/* "fabricctl.discover/1" */
 json_t *json_guid(uint64_t guid);	/* "0x%016" PRIx64 string */
 
 #endif

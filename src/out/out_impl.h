@@ -11,4 +11,8 @@
 
 #include "out/out.h"
 
+/* discover (5A): out/discover_text.c, out/discover_json.c. */
+int discover_text(struct fab_out *out, const struct topo *t);
+int discover_json(struct fab_out *out, const struct topo *t);
+
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "out/out.h"
+#include "out/out_impl.h"
 
 json_t *json_guid(uint64_t guid)
 {
@@ -128,4 +129,5 @@ static int json_status(struct fab_out *out, const struct host_state *hs)
 const struct out_ops out_json_ops = {
 	.name = "json",
 	.status = json_status,
+	.discover = discover_json,
 };

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "out/out.h"
+#include "out/out_impl.h"
 
 static const char *dash(const char *s)
 {
@@ -81,4 +82,5 @@ static int text_status(struct fab_out *out, const struct host_state *hs)
 const struct out_ops out_text_ops = {
 	.name = "text",
 	.status = text_status,
+	.discover = discover_text,
 };

@@ -126,7 +126,18 @@ static int rp_gid_add(struct fab_rdma_dev *dev, struct fab_rdma_port *p, unsigne
 		return fab_err_set(err, -ENOMEM, "rdma: %s: port %u: out of memory",
 				   dev->name, p->port);
 	g->index = index;
-	inet_ntop(AF_INET6, a, g->gid, sizeof(g->gid));
+	if (memcmp(a, &zero, 12) == 0) {
+		/* inet_ntop would print "::0.16.0.5" (IPv4-compatible form) */
+		unsigned int hi = (unsigned int)a->s6_addr[12] << 8 | a->s6_addr[13];
+		unsigned int lo = (unsigned int)a->s6_addr[14] << 8 | a->s6_addr[15];
+
+		if (hi)
+			snprintf(g->gid, sizeof(g->gid), "::%x:%x", hi, lo);
+		else
+			snprintf(g->gid, sizeof(g->gid), "::%x", lo);
+	} else {
+		inet_ntop(AF_INET6, a, g->gid, sizeof(g->gid));
+	}
 	snprintf(g->type, sizeof(g->type), "%s", type);
 	snprintf(g->netdev, sizeof(g->netdev), "%s", ndev);
 	return 0;
@@ -134,14 +145,13 @@ static int rp_gid_add(struct fab_rdma_dev *dev, struct fab_rdma_port *p, unsigne
 
 static void rp_gid_type(const char *sysfs, char *buf, size_t len)
 {
-	if (strcmp(sysfs, "IB/RoCE v1") == 0 || strcmp(sysfs, "RoCE v1") == 0)
-		snprintf(buf, len, "RoCE v1");
-	else {
-		size_t n = strnlen(sysfs, len - 1);
+	size_t n;
 
-		memcpy(buf, sysfs, n);
-		buf[n] = '\0';
-	}
+	if (strcmp(sysfs, "IB/RoCE v1") == 0)
+		sysfs = "RoCE v1";
+	n = strnlen(sysfs, len - 1);
+	memcpy(buf, sysfs, n);
+	buf[n] = '\0';
 }
 
 /* RoCE: the whole GID table from sysfs, with types and netdevs. */
@@ -454,6 +464,13 @@ static int rp_port_read(struct rp_ctx *c, struct fab_rdma_dev *dev,
 	}
 	if (mp)
 		mad_rpc_close_port(mp);
+	if (rc == 0 && raw->phys_state != 5) {
+		/* No link: what the port last trained to means nothing now. */
+		p->width_x = 0;
+		p->speed[0] = '\0';
+		p->rate_gbps = 0;
+		p->active_mtu = 0;
+	}
 	return rc;
 }
 

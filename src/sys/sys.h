@@ -13,10 +13,34 @@
 #ifndef FAB_SYS_SYS_H
 #define FAB_SYS_SYS_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/bond.h"
+#include "model/dcb.h"
 #include "model/host_state.h"
+#include "model/lldp_view.h"
+#include "model/topo.h"
 #include "util/err.h"
 
 struct sys;
+
+/* What subnet_read walks and how (5A). */
+struct subnet_opts {
+	const char *ca;			/* CA name (-C); NULL: the first IB CA */
+	int ca_port;			/* CA port (-P); 0: the first active one */
+	const char *load_cache;		/* read this ibnetdiscover --cache file instead */
+	unsigned int max_smps;		/* SMPs in flight; 0: library default (2) */
+	unsigned int timeout_ms;	/* per MAD; 0: library default */
+	unsigned int retries;		/* per MAD; 0: library default */
+	bool counters;			/* read PMA PortCounters(Extended) */
+};
+
+/* ECN roles of a RoCE port (mlx5 sysfs names roce_np, roce_rp). */
+enum fab_ecn_point {
+	FAB_ECN_NP = 0,		/* notification point: the receiver, sends CNPs */
+	FAB_ECN_RP = 1,		/* reaction point: the sender, slows down on CNPs */
+};
 
 struct sys_ops {
 	const char *name;
@@ -24,6 +48,82 @@ struct sys_ops {
 	int (*links_read)(struct sys *sys, struct host_state *hs, struct fab_err *err);
 	/* Append every RDMA device and port of the node to @hs. */
 	int (*rdma_read)(struct sys *sys, struct host_state *hs, struct fab_err *err);
+
+	/*
+	 * Configuration slots (issue 3; apply/verify).  Common contract:
+	 * - @ifname is a netdev name, @dev an RDMA device name, @port 1-based.
+	 * - Setters change exactly one thing and nothing else; on failure the
+	 *   object is unchanged and @err names object and field, with the
+	 *   kernel's extended-ack text appended when there is one:
+	 *   "rtnetlink: veth0: set mtu 9000: Invalid argument (mtu greater than device maximum)".
+	 * - A device lacking the capability returns -EOPNOTSUPP and a message
+	 *   naming device and capability, e.g. "dcb: veth0: pfc not supported
+	 *   by driver", "ecn: veth0: no roce_np in sysfs (not an mlx5 port?)".
+	 *   Readers do the same for a capability that is asked for explicitly;
+	 *   dcb_read instead marks each unanswered part !supported and returns
+	 *   0, unless the device has no DCB at all (-EOPNOTSUPP, "dcb: veth0:
+	 *   dcb not supported by driver").
+	 * - A missing object is -ENODEV ("rtnetlink: eth9: no such device").
+	 */
+	/* rtnetlink RTM_NEWLINK IFLA_MTU with NLM_F_ACK (src/sys/nl_link_set.c). */
+	int (*link_mtu_set)(struct sys *sys, const char *ifname, unsigned int mtu,
+			    struct fab_err *err);
+	/* DCB netlink (src/sys/nl_dcb.c, 3B): fill @dcb (fab_dcb_init'ed by the caller). */
+	int (*dcb_read)(struct sys *sys, const char *ifname, struct fab_dcb *dcb,
+			struct fab_err *err);
+	/* DCB_CMD_IEEE_SET DCB_ATTR_IEEE_PFC: pfc_en, mbc, delay_bits are written. */
+	int (*dcb_pfc_set)(struct sys *sys, const char *ifname, const struct fab_dcb_pfc *pfc,
+			   struct fab_err *err);
+	/* DCB_CMD_IEEE_SET DCB_ATTR_IEEE_ETS: willing, tc_tx_bw_pct, tc_tsa, prio_tc. */
+	int (*dcb_ets_set)(struct sys *sys, const char *ifname, const struct fab_dcb_ets *ets,
+			   struct fab_err *err);
+	/* DCB_CMD_IEEE_SET / _DEL DCB_ATTR_IEEE_APP_TABLE: add or remove @n entries. */
+	int (*dcb_app_add)(struct sys *sys, const char *ifname, const struct fab_dcb_app *apps,
+			   size_t n, struct fab_err *err);
+	int (*dcb_app_del)(struct sys *sys, const char *ifname, const struct fab_dcb_app *apps,
+			   size_t n, struct fab_err *err);
+	/* DCB_ATTR_DCB_APP_TRUST_TABLE: trust @sel (FAB_DCB_APP_SEL_*), first = highest. */
+	int (*dcb_trust_set)(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
+			     struct fab_err *err);
+	/* Bonding over rtnetlink (src/sys/nl_bond.c, 3B).  bond_read: -ENODEV when
+	 * @name does not exist, -EINVAL ("bond: eth0: not a bond") when it is not one. */
+	int (*bond_read)(struct sys *sys, const char *name, struct fab_bond *bond,
+			 struct fab_err *err);
+	/* Create @want->name with every option of @want that is not -1; members ignored. */
+	int (*bond_create)(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
+	int (*bond_delete)(struct sys *sys, const char *name, struct fab_err *err);
+	/* Change every option of @want that is not -1 on an existing bond (mode
+	 * only while it has no members and is down: -EBUSY otherwise). */
+	int (*bond_set)(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
+	/* IFLA_MASTER: set link @member down, enslave to @bond, set it up again. */
+	int (*bond_enslave)(struct sys *sys, const char *bond, const char *member,
+			    struct fab_err *err);
+	int (*bond_release)(struct sys *sys, const char *member, struct fab_err *err);
+	/* ECN per priority, mlx5 sysfs layout <root>/sys/class/net/<if>/ecn/
+	 * roce_np|roce_rp/enable/<prio> (src/sys/sysfs_ecn.c).  @mask: bit p = enabled. */
+	int (*ecn_read)(struct sys *sys, const char *ifname, enum fab_ecn_point point,
+			uint8_t *mask, struct fab_err *err);
+	int (*ecn_set)(struct sys *sys, const char *ifname, enum fab_ecn_point point,
+		       unsigned int prio, bool enable, struct fab_err *err);
+	/* rdma_cm configfs <root>/sys/kernel/config/rdma_cm/<dev>/ports/<port>/
+	 * default_roce_tos (src/sys/cm_tos.c); the device directory is created
+	 * for the access and removed after, as rdma_cm expects. */
+	int (*roce_tos_read)(struct sys *sys, const char *dev, unsigned int port,
+			     unsigned int *tos, struct fab_err *err);
+	int (*roce_tos_set)(struct sys *sys, const char *dev, unsigned int port,
+			    unsigned int tos, struct fab_err *err);
+	/* LLDP (src/sys/lldp.c, 5B): fill @view (lldp_view_init'ed) from the lldpd
+	 * listening on @socket (NULL: the system one) through liblldpctl, plus
+	 * each local port's MTU from rtnetlink.  -ECONNREFUSED naming the socket
+	 * when no lldpd answers there. */
+	int (*lldp_read)(struct sys *sys, const char *socket, struct lldp_view *view,
+			 struct fab_err *err);
+	/* InfiniBand subnet (src/sys/subnet.c, 5A): walk it with SMPs through
+	 * libibnetdisc (or load an ibnetdiscover --cache file), then read PMA
+	 * PortCounters of every linked port, into @t (empty).  See struct
+	 * subnet_opts.  -ENODEV when no IB port answers, naming the CA. */
+	int (*subnet_read)(struct sys *sys, const struct subnet_opts *o, struct topo *t,
+			   struct fab_err *err);
 	void (*free)(struct sys *sys);
 };
 

@@ -35,11 +35,22 @@ vm_prepare() {
 	printf 'vm: kernel %s (%sms), initramfs (%sms)\n' "$VM_KVER" $((t1 - t0)) $((t2 - t1)) >&2
 }
 
+# vm_env_lines: "export VAR='value'" for the host variables the VM should
+# see: FABRICCTL and every name in $VM_ENV that is set.
+vm_env_lines() {
+	local v
+	for v in FABRICCTL ${VM_ENV:-}; do
+		[ -n "${!v+x}" ] || continue
+		printf 'export %s=%s\n' "$v" "$(vm_quote "${!v}")"
+	done
+}
+
 # vm_cmd_file OUTDIR CMD...: write the command the VM runs (dash, cwd = repo root).
 vm_cmd_file() {
 	local out=$1
 	shift
 	{
+		vm_env_lines
 		printf 'cd %s || exit 125\n' "$(vm_quote "$VM_TOP")"
 		printf 'exec %s\n' "$(vm_quote "$@")"
 	} >"$out/cmd"
@@ -71,4 +82,41 @@ vm_status() {
 	else
 		echo 125
 	fi
+}
+
+# vm_start NAME OUTDIR SMP MEM TIMEOUT_S [EXTRA QEMU ARGS...]: start a VM in
+# the background under `timeout`, console on our stdout.  Sets VM_PID and
+# records it for vm_kill_all (call that from the caller's EXIT trap).
+VM_PIDS=()
+vm_start() {
+	local name=$1 out=$2 smp=$3 mem=$4 tmo=$5
+	shift 5
+	vm_qemu_argv "$name" "$out" "$smp" "$mem" "$@"
+	vm_log "${VM_ARGV[*]}"
+	timeout -k 5 "$tmo" "${VM_ARGV[@]}" </dev/null &
+	VM_PID=$!
+	VM_PIDS+=("$VM_PID")
+}
+
+# vm_wait PID: wait for a VM; sets VM_RC to qemu's exit status (124: timeout).
+vm_wait() {
+	VM_RC=0
+	wait "$1" || VM_RC=$?
+}
+
+vm_kill_all() {
+	local p killed=
+	for p in "${VM_PIDS[@]}"; do
+		if kill -0 "$p" 2>/dev/null; then
+			vm_log "kill $p (VM still running)"
+			kill "$p" 2>/dev/null || true
+			killed=1
+		fi
+	done
+	[ -z "$killed" ] && return 0
+	sleep 1
+	for p in "${VM_PIDS[@]}"; do
+		pkill -9 -P "$p" 2>/dev/null || true
+		kill -9 "$p" 2>/dev/null || true
+	done
 }

@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fabricctl discover: the fabric as one graph (InfiniBand subnet through
+ * SMPs, Ethernet/RoCE through LLDP), its link health, and its difference
+ * from a cabling plan.
+ *
+ *   sources ─▶ struct topo ─▶ topo_health_check ─▶ topo_diff(plan) ─▶ render
+ *
+ * Exit: 0 nothing found, 1 any problem, 2 bad input (nothing done),
+ * 3 system error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "model/ibtopo_parse.h"
+#include "model/lldp_view.h"
+#include "model/topo.h"
+#include "model/topo_diff.h"
+
+#define DISCOVER_PLAN_MAX_BYTES (64u << 20)
+
+struct discover_opts {
+	bool ib, lldp, rails;
+	const char *lldp_socket;
+	const char *expect;		/* plan file */
+	const char *save_plan;
+	const struct out_ops *format;	/* NULL: text or JSON by -j */
+	struct subnet_opts subnet;
+	struct topo_thresholds th;
+};
+
+/* Read a whole (plan) file; bad input when it cannot be read. */
+static int file_read(const char *path, char **buf, size_t *len, struct fab_err *err)
+{
+	FILE *f = fopen(path, "r");
+	char *data = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	if (!f)
+		return fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
+	for (;;) {
+		size_t got;
+
+		if (n + 4096 > cap) {
+			char *tmp;
+
+			cap = cap ? cap * 2 : 65536;
+			if (cap > DISCOVER_PLAN_MAX_BYTES) {
+				rc = fab_err_input(err, -EFBIG, "%s: larger than %u bytes", path,
+						   DISCOVER_PLAN_MAX_BYTES);
+				goto out;
+			}
+			tmp = realloc(data, cap);
+			if (!tmp) {
+				rc = fab_err_set(err, -ENOMEM, "%s: out of memory", path);
+				goto out;
+			}
+			data = tmp;
+		}
+		got = fread(data + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(f)) {
+		rc = fab_err_input(err, -EIO, "%s: read error", path);
+		goto out;
+	}
+	*buf = data;
+	*len = n;
+	data = NULL;
+out:
+	free(data);
+	fclose(f);
+	return rc;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+/*
+ * The cabling plan as a struct topo (TOPO_SRC_PLAN).  Formats: the
+ * ibnetdiscover topology file (here), and the YAML plan for Ethernet/RoCE
+ * and mixed fabrics (5B: *.yaml / *.yml, docs/plan.md) — hook it in at the
+ * marked place with a model-layer parser of the same shape as
+ * ibtopo_parse(): (struct topo *, buf, len, fname, src, err).
+ */
+static int discover_plan_load(const char *path, struct topo **out, struct fab_err *err)
+{
+	struct topo *plan = topo_new();
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!plan)
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
+	rc = file_read(path, &buf, &len, err);
+	if (rc < 0)
+		goto out;
+	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml")) {
+		/* 5B: YAML plan parser goes here. */
+		rc = fab_err_input(err, -EOPNOTSUPP, "%s: yaml plans are not supported yet", path);
+		goto out;
+	}
+	rc = ibtopo_parse(plan, buf, len, path, TOPO_SRC_PLAN, err);
+	if (rc < 0)
+		goto out;
+	if (!plan->n_links) {
+		rc = fab_err_input(err, -EINVAL, "%s: no links in the plan", path);
+		goto out;
+	}
+	*out = plan;
+	plan = NULL;
+out:
+	free(buf);
+	topo_free(plan);
+	return rc;
+}
+
+/*
+ * LLDP source (5B owns src/sys/lldp.c and the fleet path): this node's
+ * lldpd view merged into @t.  --hosts FILE (every node's view through the
+ * fleet layer) plugs in here as well.
+ */
+static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, struct topo *t)
+{
+	struct lldp_view view;
+	unsigned int conflicts = 0;
+	int rc;
+
+	if (!ctx->sys->ops->lldp_read)
+		return fab_err_set(&ctx->err, -EOPNOTSUPP, "lldp: not supported by %s",
+				   ctx->sys->ops->name);
+	lldp_view_init(&view);
+	rc = ctx->sys->ops->lldp_read(ctx->sys, o->lldp_socket, &view, &ctx->err);
+	if (rc == 0) {
+		rc = lldp_view_merge(t, &view, &conflicts);
+		if (rc < 0)
+			fab_err_set(&ctx->err, rc, "lldp: out of memory");
+		else
+			t->src |= TOPO_SRC_LLDP;
+	}
+	lldp_view_fini(&view);
+	return rc;
+}
+
+static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struct topo *t)
+{
+	if (!ctx->sys->ops->subnet_read)
+		return fab_err_set(&ctx->err, -EOPNOTSUPP, "subnet: not supported by %s",
+				   ctx->sys->ops->name);
+	return ctx->sys->ops->subnet_read(ctx->sys, &o->subnet, t, &ctx->err);
+}
+
+static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t)
+{
+	FILE *f = fopen(path, "w");
+	int rc;
+
+	if (!f)
+		return fab_err_set(&ctx->err, -errno, "%s: %s", path, strerror(errno));
+	rc = ibtopo_write(t, f);
+	if (fclose(f) == EOF && rc == 0)
+		rc = -EIO;
+	if (rc < 0)
+		return fab_err_set(&ctx->err, rc, "%s: write failed", path);
+	return 0;
+}
+
+static int parse_uint_opt(const char *s, unsigned int max, unsigned int *val)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || !*s || *s == '-' || v > max)
+		return -EINVAL;
+	*val = (unsigned int)v;
+	return 0;
+}
+
+int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
+{
+	enum { OPT_LOAD_CACHE = 256, OPT_EXPECT, OPT_SAVE_PLAN, OPT_FORMAT, OPT_THRESH,
+	       OPT_NO_COUNTERS, OPT_MAX_SMPS, OPT_TIMEOUT, OPT_RETRIES, OPT_RAILS, OPT_LLDP_SOCK,
+	       OPT_IB, OPT_LLDP };
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "ib", no_argument, NULL, OPT_IB },
+		{ "lldp", no_argument, NULL, OPT_LLDP },
+		{ "lldp-socket", required_argument, NULL, OPT_LLDP_SOCK },
+		{ "ca", required_argument, NULL, 'C' },
+		{ "port", required_argument, NULL, 'P' },
+		{ "load-cache", required_argument, NULL, OPT_LOAD_CACHE },
+		{ "expect", required_argument, NULL, OPT_EXPECT },
+		{ "save-plan", required_argument, NULL, OPT_SAVE_PLAN },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "thresholds", required_argument, NULL, OPT_THRESH },
+		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
+		{ "max-smps", required_argument, NULL, OPT_MAX_SMPS },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "retries", required_argument, NULL, OPT_RETRIES },
+		{ "rails", no_argument, NULL, OPT_RAILS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct discover_opts o = {
+		.subnet = { .counters = true, .max_smps = 64 },
+	};
+	struct topo *t = NULL, *plan = NULL;
+	unsigned int port;
+	char bad[128];
+	int opt, rc = FAB_EXIT_OK;
+
+	topo_thresholds_default(&o.th);
+	while ((opt = getopt_long(argc, argv, "jC:P:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			ctx->json = true;
+			break;
+		case OPT_IB:
+			o.ib = true;
+			break;
+		case OPT_LLDP:
+			o.lldp = true;
+			break;
+		case OPT_LLDP_SOCK:
+			o.lldp_socket = optarg;
+			break;
+		case 'C':
+			o.subnet.ca = optarg;
+			break;
+		case 'P':
+			if (parse_uint_opt(optarg, 255, &port) < 0)
+				return cmd_usage_error(ctx, "discover", "bad port '%s'", optarg);
+			o.subnet.ca_port = (int)port;
+			break;
+		case OPT_LOAD_CACHE:
+			o.subnet.load_cache = optarg;
+			o.ib = true;
+			break;
+		case OPT_EXPECT:
+			o.expect = optarg;
+			break;
+		case OPT_SAVE_PLAN:
+			o.save_plan = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				o.format = &out_text_ops;
+			else if (strcmp(optarg, "json") == 0)
+				o.format = &out_json_ops;
+			else if (strcmp(optarg, "dot") == 0)
+				o.format = &out_dot_ops;
+			else if (strcmp(optarg, "ibnetdiscover") == 0)
+				o.format = &out_ibnet_ops;
+			else
+				return cmd_usage_error(ctx, "discover", "unknown format '%s' "
+						       "(text, json, dot, ibnetdiscover)", optarg);
+			break;
+		case OPT_THRESH:
+			if (topo_thresholds_parse(&o.th, optarg, bad, sizeof(bad)) < 0)
+				return cmd_usage_error(ctx, "discover", "bad threshold '%s' "
+						       "(COUNTER=N or COUNTER=off)", bad);
+			break;
+		case OPT_NO_COUNTERS:
+			o.subnet.counters = false;
+			break;
+		case OPT_MAX_SMPS:
+			if (parse_uint_opt(optarg, 1024, &o.subnet.max_smps) < 0 || !o.subnet.max_smps)
+				return cmd_usage_error(ctx, "discover", "bad --max-smps '%s' (1..1024)",
+						       optarg);
+			break;
+		case OPT_TIMEOUT:
+			if (parse_uint_opt(optarg, 600000, &o.subnet.timeout_ms) < 0)
+				return cmd_usage_error(ctx, "discover", "bad --timeout '%s' (ms)", optarg);
+			break;
+		case OPT_RETRIES:
+			if (parse_uint_opt(optarg, 100, &o.subnet.retries) < 0)
+				return cmd_usage_error(ctx, "discover", "bad --retries '%s'", optarg);
+			break;
+		case OPT_RAILS:
+			o.rails = true;
+			break;
+		case 'h':
+			cmd_usage(stdout, "discover");
+			return FAB_EXIT_OK;
+		default:
+			cmd_usage(stderr, "discover");
+			return FAB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error(ctx, "discover", "unexpected argument '%s'", argv[optind]);
+	if (!o.ib && !o.lldp)
+		o.ib = true;
+	ctx->out.ops = o.format ? o.format : ctx->json ? &out_json_ops : &out_text_ops;
+	if (o.format == &out_json_ops)
+		ctx->out.color = false;
+
+	/* Bad input first: nothing is queried when the plan is wrong. */
+	if (o.expect && discover_plan_load(o.expect, &plan, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	t = topo_new();
+	if (!t) {
+		fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	if ((o.ib && discover_ib(ctx, &o, t) < 0) || (o.lldp && discover_lldp(ctx, &o, t) < 0)) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	if (topo_health_check(t, &o.th) < 0 ||
+	    (plan && topo_diff(t, plan, NULL) < 0) ||
+	    (o.rails && topo_rail_check(t) < 0)) {
+		fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	topo_sort(t);
+	if (o.save_plan && save_plan(ctx, o.save_plan, t) < 0) {
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	if (!ctx->out.ops->discover || ctx->out.ops->discover(&ctx->out, t) < 0) {
+		fab_err_set(&ctx->err, -EIO, "writing output failed");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	rc = t->n_problems ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+out:
+	topo_free(plan);
+	topo_free(t);
+	return rc;
+}

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fabricctl worker: the node side of the fleet layer.  Reads protocol
+ * requests (src/fleet/proto.h, docs/worker-protocol.md) as JSON lines on
+ * stdin and answers on stdout; logs go to stderr.  Exits when stdin
+ * closes, also in the middle of a test (stdin is the transports'
+ * cancel_fd).  Runs one test session at a time: the controller's
+ * schedule never puts a node in two pairs at once.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "fleet/proto.h"
+#include "transport/transport.h"
+#include "util/log.h"
+
+struct worker {
+	struct fab_ctx *ctx;
+	struct proto_reader rd;
+	bool quit;
+};
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EPIPE;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static void worker_send(struct worker *w, json_t *msg)
+{
+	size_t len;
+	char *line = proto_format(msg, &len);
+
+	if (!line || write_all(STDOUT_FILENO, line, len) < 0)
+		w->quit = true;		/* nobody listens any more */
+	free(line);
+}
+
+static void worker_reply(struct worker *w, long long id, json_t *result)
+{
+	worker_send(w, json_pack("{s:I, s:b, s:o}", "id", (json_int_t)id, "ok", 1,
+				 "result", result ? result : json_object()));
+}
+
+static void worker_fail(struct worker *w, long long id, const char *msg)
+{
+	worker_send(w, json_pack("{s:I, s:b, s:s}", "id", (json_int_t)id, "ok", 0, "error", msg));
+}
+
+static void worker_event(struct worker *w, long long id, const char *event, json_t *endpoint)
+{
+	json_t *m = json_pack("{s:I, s:s}", "id", (json_int_t)id, "event", event);
+
+	if (m && endpoint)
+		json_object_set(m, "endpoint", endpoint);
+	worker_send(w, m);
+}
+
+/*
+ * The next request: 1 with @m filled, 0 at EOF, -ETIMEDOUT, or -EPROTO
+ * (with @err) for a line that is not a valid request.
+ */
+static int worker_next(struct worker *w, int timeout_ms, struct proto_msg *m, struct fab_err *err)
+{
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		char *line;
+		size_t len;
+		int rc = proto_reader_line(&w->rd, &line, &len);
+
+		if (rc < 0)
+			return rc;
+		if (rc == 1) {
+			rc = proto_parse(line, len, m, err);
+			free(line);
+			if (rc < 0)
+				return -EPROTO;
+			if (m->kind != PROTO_REQUEST) {
+				proto_msg_fini(m);
+				return fab_err_set(err, -EPROTO, "protocol: the controller sent a reply");
+			}
+			return 1;
+		}
+		if (w->rd.eof)
+			return 0;
+		if (timeout_ms >= 0) {
+			struct timespec t;
+			long el;
+
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			el = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
+			if (el >= timeout_ms)
+				return -ETIMEDOUT;
+			rc = poll(&pfd, 1, (int)(timeout_ms - el));
+		} else {
+			rc = poll(&pfd, 1, -1);
+		}
+		if (rc < 0 && errno != EINTR)
+			return -errno;
+		if (rc > 0) {
+			rc = proto_reader_fill(&w->rd, STDIN_FILENO);
+			if (rc == -EMSGSIZE)
+				return fab_err_set(err, -EPROTO, "protocol: line too long");
+			if (rc < 0 && rc != -EAGAIN)
+				return rc;
+		}
+	}
+}
+
+/*
+ * Wait for the controller's next step in session @id: @want ("peer" or
+ * "go").  Returns 1 with @m, or replies the failure itself and returns 0.
+ */
+static int session_wait(struct worker *w, long long id, const char *want, int timeout_ms,
+			struct proto_msg *m)
+{
+	struct fab_err err;
+	char msg[1100];
+	int rc;
+
+	fab_err_init(&err);
+	rc = worker_next(w, timeout_ms, m, &err);
+	if (rc == 1 && m->id == id && strcmp(m->op, want) == 0)
+		return 1;
+	if (rc == 1 && m->id == id && strcmp(m->op, "abort") == 0) {
+		proto_msg_fini(m);
+		worker_fail(w, id, "aborted by the controller");
+		return 0;
+	}
+	if (rc == 0) {
+		w->quit = true;
+		return 0;
+	}
+	if (rc == 1) {
+		snprintf(msg, sizeof(msg), "protocol: want \"%s\" for session %lld, got \"%s\" (id %lld)",
+			 want, id, m->op, m->id);
+		proto_msg_fini(m);
+	} else if (rc == -ETIMEDOUT) {
+		snprintf(msg, sizeof(msg), "no \"%s\" from the controller within %d ms", want, timeout_ms);
+	} else {
+		snprintf(msg, sizeof(msg), "%s", err.msg[0] ? err.msg : strerror(-rc));
+	}
+	worker_fail(w, id, msg);
+	return 0;
+}
+
+/* After a transport returned -ECANCELED: stdin has something for us. */
+static void session_cancelled(struct worker *w, long long id)
+{
+	struct proto_msg m;
+	struct fab_err err;
+	int rc;
+
+	fab_err_init(&err);
+	rc = worker_next(w, 1000, &m, &err);
+	if (rc == 0) {
+		w->quit = true;
+		return;
+	}
+	if (rc == 1) {
+		bool abort = m.id == id && strcmp(m.op, "abort") == 0;
+
+		proto_msg_fini(&m);
+		worker_fail(w, id, abort ? "aborted by the controller"
+					 : "protocol: a request arrived during a test");
+		return;
+	}
+	worker_fail(w, id, "cancelled");
+}
+
+static int session_params(const json_t *req, struct tp_params *p,
+			  const struct transport_ops **tp, struct fab_err *err)
+{
+	const char *name = json_string_value(json_object_get(req, "transport"));
+	const char *addr = json_string_value(json_object_get(req, "addr"));
+	const char *dev = json_string_value(json_object_get(req, "dev"));
+	const char *token = json_string_value(json_object_get(req, "token"));
+	const json_t *port = json_object_get(req, "dev_port");
+
+	memset(p, 0, sizeof(*p));
+	if (!name || !(*tp = transport_find(name)))
+		return fab_err_set(err, -EOPNOTSUPP, "transport '%s' not available on this node",
+				   name ? name : "(none)");
+	if (!addr)
+		return fab_err_set(err, -EPROTO, "protocol: \"addr\" missing");
+	if (proto_token_parse(token, p->token) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: \"token\" must be %d hex digits",
+				   2 * TP_TOKEN_LEN);
+	p->local_addr = addr;
+	p->dev = dev ? dev : "";
+	p->dev_port = json_is_integer(port) ? (unsigned int)json_integer_value(port) : 0;
+	return proto_plan_from_json(json_object_get(req, "plan"), &p->plan, err);
+}
+
+static void op_listen(struct worker *w, struct proto_msg *req)
+{
+	const struct transport_ops *tp = NULL;
+	struct tp_session *s = NULL;
+	struct tp_params p;
+	struct proto_msg m;
+	json_t *ep = NULL;
+	struct fab_err err;
+	long long id = req->id;
+	int rc;
+
+	fab_err_init(&err);
+	if (session_params(req->doc, &p, &tp, &err) < 0 ||
+	    tp->server_open(&p, &s, &ep, &err) < 0) {
+		worker_fail(w, id, err.msg);
+		return;
+	}
+	worker_event(w, id, "ready", ep);
+	json_decref(ep);
+	if (!session_wait(w, id, "peer", (int)p.plan.timeout_ms, &m))
+		goto out;
+	rc = tp->server_peer ? tp->server_peer(s, json_object_get(m.doc, "endpoint"), &err) : 0;
+	proto_msg_fini(&m);
+	if (rc < 0) {
+		worker_fail(w, id, err.msg);
+		goto out;
+	}
+	worker_event(w, id, "armed", NULL);
+	rc = tp->server_run(s, STDIN_FILENO, &err);
+	if (rc == -ECANCELED)
+		session_cancelled(w, id);
+	else if (rc < 0)
+		worker_fail(w, id, err.msg);
+	else
+		worker_reply(w, id, NULL);
+out:
+	tp->close(s);
+}
+
+static void op_connect(struct worker *w, struct proto_msg *req)
+{
+	const struct transport_ops *tp = NULL;
+	struct tp_session *s = NULL;
+	struct tp_result res;
+	struct tp_params p;
+	struct proto_msg m;
+	json_t *ep = NULL;
+	struct fab_err err;
+	long long id = req->id;
+	int rc;
+
+	fab_err_init(&err);
+	if (session_params(req->doc, &p, &tp, &err) < 0 ||
+	    tp->client_open(&p, json_object_get(req->doc, "peer"), &s, &ep, &err) < 0) {
+		worker_fail(w, id, err.msg);
+		return;
+	}
+	worker_event(w, id, "ready", ep);
+	json_decref(ep);
+	if (!session_wait(w, id, "go", (int)p.plan.timeout_ms, &m))
+		goto out;
+	proto_msg_fini(&m);
+	rc = tp->client_run(s, STDIN_FILENO, &res, &err);
+	if (rc == -ECANCELED)
+		session_cancelled(w, id);
+	else if (rc < 0)
+		worker_fail(w, id, err.msg);
+	else
+		worker_reply(w, id, proto_result_to_json(&res));
+out:
+	tp->close(s);
+}
+
+static void op_hello(struct worker *w, struct proto_msg *req)
+{
+	const char *names[] = { "tcp", "verbs" };
+	json_t *tps = json_array();
+	char host[256] = "";
+
+	gethostname(host, sizeof(host) - 1);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (transport_find(names[i]))
+			json_array_append_new(tps, json_string(names[i]));
+	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[sssssssss]}",
+		"version", FAB_PROTO_VERSION, "hostname", host, "pid", (json_int_t)getpid(),
+		"transports", tps, "ops", "hello", "status", "verify", "listen", "connect",
+		"peer", "go", "abort", "bye"));
+}
+
+static void op_status(struct worker *w, struct proto_msg *req)
+{
+	struct host_state hs;
+	struct fab_err err;
+
+	fab_err_init(&err);
+	host_state_init(&hs);
+	if (sys_host_state_read(w->ctx->sys, &hs, &err) < 0)
+		worker_fail(w, req->id, err.msg);
+	else
+		worker_reply(w, req->id, status_to_json(&hs));
+	host_state_fini(&hs);
+}
+
+/*
+ * Hook for `verify --hosts` (issue 3): the request carries the profile
+ * text in "profile" (and its name in "profile_name" for messages); the
+ * answer's result is the node's "fabricctl.verify/1" document.  Until the
+ * verify engine is wired here, a node answers that it cannot.
+ */
+static void op_verify(struct worker *w, struct proto_msg *req)
+{
+	worker_fail(w, req->id, "verify: not available in this worker yet");
+}
+
+static void worker_handle(struct worker *w, struct proto_msg *m)
+{
+	if (strcmp(m->op, "hello") == 0)
+		op_hello(w, m);
+	else if (strcmp(m->op, "status") == 0)
+		op_status(w, m);
+	else if (strcmp(m->op, "verify") == 0)
+		op_verify(w, m);
+	else if (strcmp(m->op, "listen") == 0)
+		op_listen(w, m);
+	else if (strcmp(m->op, "connect") == 0)
+		op_connect(w, m);
+	else if (strcmp(m->op, "abort") == 0)
+		;	/* a session that already ended: nothing to do */
+	else if (strcmp(m->op, "bye") == 0) {
+		worker_reply(w, m->id, NULL);
+		w->quit = true;
+	} else {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "unknown op '%.64s'", m->op);
+		worker_fail(w, m->id, msg);
+	}
+}
+
+int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct worker w = { .ctx = ctx };
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'v':
+			fab_log_level++;
+			break;
+		case 'h':
+			cmd_usage(stdout, "worker");
+			return FAB_EXIT_OK;
+		default:
+			cmd_usage(stderr, "worker");
+			return FAB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error(ctx, "worker", "unexpected argument '%s'", argv[optind]);
+	signal(SIGPIPE, SIG_IGN);
+	proto_reader_init(&w.rd);
+	while (!w.quit) {
+		struct proto_msg m;
+		struct fab_err err;
+		int rc;
+
+		fab_err_init(&err);
+		rc = worker_next(&w, -1, &m, &err);
+		if (rc == 0)
+			break;
+		if (rc < 0) {
+			fab_warn("worker: %s", err.msg[0] ? err.msg : strerror(-rc));
+			worker_fail(&w, 0, err.msg[0] ? err.msg : strerror(-rc));
+			if (rc != -EPROTO)
+				break;
+			continue;
+		}
+		worker_handle(&w, &m);
+		proto_msg_fini(&m);
+	}
+	proto_reader_fini(&w.rd);
+	return FAB_EXIT_OK;
+}

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Fleet controller: launchers, worker processes, multiplexed protocol I/O. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fleet/fleet.h"
+#include "util/log.h"
+
+static const struct {
+	const char *name;
+	const char *tmpl;
+} builtin_launchers[] = {
+	{ "ssh", "ssh -T -o BatchMode=yes -o ConnectTimeout=10 {ssh_config} -- {host}" },
+	{ "srun", "srun -N1 -n1 -w {host}" },
+	{ "kubectl", "kubectl exec -i {host} --" },
+	{ "netns", "ip netns exec {host}" },
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+void fleet_argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+static int argv_push(char ***argv, size_t *n, char *s)
+{
+	char **tmp;
+
+	if (!s)
+		return -ENOMEM;
+	tmp = realloc(*argv, (*n + 2) * sizeof(*tmp));
+	if (!tmp) {
+		free(s);
+		return -ENOMEM;
+	}
+	*argv = tmp;
+	tmp[(*n)++] = s;
+	tmp[*n] = NULL;
+	return 0;
+}
+
+/* Replace every "{host}" in @word by @host. */
+static char *subst_host(const char *word, size_t len, const char *host)
+{
+	size_t hl = strlen(host), cap = len * (hl + 1) + 1, o = 0;
+	char *out = malloc(cap);
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		if (len - i >= 6 && memcmp(word + i, "{host}", 6) == 0) {
+			memcpy(out + o, host, hl);
+			o += hl;
+			i += 6;
+		} else {
+			out[o++] = word[i++];
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* Split @s at blanks, substituting {host}; words are appended to @argv. */
+static int split_words(const char *s, const char *host, char ***argv, size_t *n)
+{
+	while (*s) {
+		size_t len;
+		int rc;
+
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		len = strcspn(s, " \t");
+		rc = argv_push(argv, n, subst_host(s, len, host));
+		if (rc < 0)
+			return rc;
+		s += len;
+	}
+	return 0;
+}
+
+int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***argv,
+			struct fab_err *err)
+{
+	const char *tmpl = o->launcher;
+	char **a = NULL, self[PATH_MAX];
+	size_t n = 0;
+	int rc = -ENOMEM;
+
+	if (!hosts_name_valid(host))
+		return fab_err_input(err, -EINVAL, "launcher: bad host name '%s'", host);
+	for (size_t i = 0; i < sizeof(builtin_launchers) / sizeof(builtin_launchers[0]); i++)
+		if (strcmp(o->launcher, builtin_launchers[i].name) == 0)
+			tmpl = builtin_launchers[i].tmpl;
+	if (!strstr(tmpl, "{host}"))
+		return fab_err_input(err, -EINVAL,
+				     "launcher '%s': not ssh, srun, kubectl or netns, and no {host} in it",
+				     o->launcher);
+	/* ssh's -F FILE is two words of our own, never host text. */
+	for (const char *p = tmpl; *p;) {
+		const char *tok = strstr(p, "{ssh_config}");
+		char *chunk;
+
+		if (!tok) {
+			rc = split_words(p, host, &a, &n);
+			break;
+		}
+		chunk = strndup(p, (size_t)(tok - p));
+		rc = chunk ? split_words(chunk, host, &a, &n) : -ENOMEM;
+		free(chunk);
+		if (rc == 0 && o->ssh_config) {
+			rc = argv_push(&a, &n, strdup("-F"));
+			if (rc == 0)
+				rc = argv_push(&a, &n, strdup(o->ssh_config));
+		}
+		if (rc < 0)
+			break;
+		p = tok + strlen("{ssh_config}");
+	}
+	if (rc < 0)
+		goto fail;
+	if (o->worker_cmd) {
+		rc = split_words(o->worker_cmd, host, &a, &n);
+	} else {
+		ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+		if (len < 0) {
+			rc = fab_err_set(err, -errno, "launcher: /proc/self/exe: %s", strerror(errno));
+			goto fail;
+		}
+		self[len] = '\0';
+		rc = argv_push(&a, &n, strdup(self));
+		if (rc == 0)
+			rc = argv_push(&a, &n, strdup("worker"));
+	}
+	for (int v = 0; rc == 0 && v < o->verbose; v++)
+		rc = argv_push(&a, &n, strdup("-v"));
+	if (rc < 0)
+		goto fail;
+	*argv = a;
+	return 0;
+fail:
+	fleet_argv_free(a);
+	return rc == -ENOMEM ? fab_err_set(err, rc, "launcher: out of memory") : rc;
+}
+
+static void worker_close(struct fleet_worker *w)
+{
+	if (w->to_fd >= 0)
+		close(w->to_fd);
+	if (w->from_fd >= 0)
+		close(w->from_fd);
+	w->to_fd = w->from_fd = -1;
+}
+
+void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
+{
+	struct fleet_worker *w = &f->w[i];
+	va_list ap;
+
+	if (!w->dead) {
+		va_start(ap, fmt);
+		vsnprintf(w->reason, sizeof(w->reason), fmt, ap);
+		va_end(ap);
+		w->dead = true;
+		fab_info("worker %s: %s", w->host->name, w->reason);
+	}
+	if (w->pid > 0)
+		kill(-w->pid, SIGKILL);
+	worker_close(w);
+}
+
+static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
+{
+	int in[2], out[2];
+	pid_t pid;
+
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return fab_err_set(err, -errno, "pipe: %s", strerror(errno));
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		close(in[0]);
+		close(in[1]);
+		return fab_err_set(err, -errno, "pipe: %s", strerror(errno));
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		return fab_err_set(err, -e, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		/* Own process group, so a misbehaving launcher dies with its children. */
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_DFL);
+		if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "fabricctl: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	close(in[0]);
+	close(out[1]);
+	fcntl(in[1], F_SETFL, O_NONBLOCK);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	w->pid = pid;
+	w->to_fd = in[1];
+	w->from_fd = out[0];
+	return 0;
+}
+
+int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id)
+{
+	struct fleet_worker *w = &f->w[i];
+	size_t len;
+	char *line;
+	ssize_t n;
+
+	if (w->dead || w->to_fd < 0) {
+		json_decref(req);
+		return -EPIPE;
+	}
+	if (!req)
+		return -ENOMEM;
+	/* Session messages (peer, go, abort) carry their session's id. */
+	if (!json_is_integer(json_object_get(req, "id"))) {
+		w->next_id++;
+		json_object_set_new(req, "id", json_integer(w->next_id));
+	}
+	if (id)
+		*id = json_integer_value(json_object_get(req, "id"));
+	line = proto_format(req, &len);
+	if (!line)
+		return -ENOMEM;
+	/* Lines up to PIPE_BUF go in whole or not at all; longer ones may block briefly. */
+	n = write(w->to_fd, line, len);
+	if (n < 0 && errno == EAGAIN && len > 4096) {
+		fcntl(w->to_fd, F_SETFL, 0);
+		n = write(w->to_fd, line, len);
+		fcntl(w->to_fd, F_SETFL, O_NONBLOCK);
+	}
+	free(line);
+	if (n != (ssize_t)len) {
+		fleet_kill(f, i, n < 0 && errno == EAGAIN ? "not reading its input"
+							    : "its input is closed");
+		return -EPIPE;
+	}
+	return 0;
+}
+
+static void describe_exit(struct fleet_worker *w, char *buf, size_t len)
+{
+	int status;
+	pid_t r = w->pid > 0 ? waitpid(w->pid, &status, WNOHANG) : -1;
+
+	if (r == w->pid) {
+		w->pid = -1;
+		if (WIFEXITED(status))
+			snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+		else if (WIFSIGNALED(status))
+			snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+				 strsignal(WTERMSIG(status)));
+		else
+			snprintf(buf, len, "went away");
+	} else {
+		snprintf(buf, len, "closed its output");
+	}
+}
+
+/* Hand every complete line of worker @i to @fn; kill the worker on garbage. */
+static void drain_lines(struct fleet *f, size_t i, fleet_msg_fn fn, void *arg)
+{
+	struct fleet_worker *w = &f->w[i];
+	struct fab_err err;
+	char *line;
+	size_t len;
+
+	fab_err_init(&err);
+	while (!w->dead && proto_reader_line(&w->rd, &line, &len) == 1) {
+		struct proto_msg m;
+		int rc = proto_parse(line, len, &m, &err);
+
+		if (rc == 0 && m.kind == PROTO_REQUEST) {
+			proto_msg_fini(&m);
+			rc = fab_err_set(&err, -EPROTO, "protocol: a worker sent a request");
+		}
+		if (rc < 0) {
+			fleet_kill(f, i, "sent garbage (%s): \"%.60s%s\"", err.msg, line,
+				   len > 60 ? "..." : "");
+			free(line);
+			fn(f, i, NULL, arg);
+			return;
+		}
+		free(line);
+		fn(f, i, &m, arg);
+		proto_msg_fini(&m);
+	}
+}
+
+int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
+{
+	struct pollfd *pfd = calloc(f->n ? f->n : 1, sizeof(*pfd));
+	int rc;
+
+	if (!pfd)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->n; i++) {
+		pfd[i].fd = f->w[i].dead ? -1 : f->w[i].from_fd;
+		pfd[i].events = POLLIN;
+	}
+	rc = poll(pfd, f->n, timeout_ms);
+	if (rc < 0) {
+		rc = errno == EINTR ? 0 : -errno;
+		goto out;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		struct fleet_worker *w = &f->w[i];
+		char how[128];
+
+		if (pfd[i].fd < 0 || !pfd[i].revents)
+			continue;
+		rc = proto_reader_fill(&w->rd, w->from_fd);
+		if (rc == -EMSGSIZE) {
+			fleet_kill(f, i, "sent garbage (a line longer than %d bytes)",
+				   FAB_PROTO_LINE_MAX);
+			fn(f, i, NULL, arg);
+			continue;
+		}
+		drain_lines(f, i, fn, arg);
+		if (!w->dead && (w->rd.eof || (rc < 0 && rc != -EAGAIN))) {
+			/* Give the launcher a moment to be reaped for a better reason. */
+			for (int k = 0; k < 50 && w->pid > 0; k++) {
+				struct timespec ts = { 0, 2000000 };
+				int st;
+
+				if (waitpid(w->pid, &st, WNOHANG | WNOWAIT) != 0)
+					break;
+				nanosleep(&ts, NULL);
+			}
+			describe_exit(w, how, sizeof(how));
+			fleet_kill(f, i, "worker %s", how);
+			fn(f, i, NULL, arg);
+		}
+	}
+	rc = 0;
+out:
+	free(pfd);
+	return rc;
+}
+
+size_t fleet_live(const struct fleet *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		n += !f->w[i].dead;
+	return n;
+}
+
+struct call_all {
+	long long *ids;
+	json_t **results;
+	char **errors;
+	size_t pending;
+};
+
+static void call_all_msg(struct fleet *f, size_t i, struct proto_msg *m, void *arg)
+{
+	struct call_all *c = arg;
+
+	if (c->ids[i] < 0)
+		return;
+	if (!m) {
+		c->errors[i] = strdup(f->w[i].reason);
+	} else if (m->kind != PROTO_REPLY || m->id != c->ids[i]) {
+		fleet_kill(f, i, "sent an unexpected message (id %lld)", m->id);
+		c->errors[i] = strdup(f->w[i].reason);
+	} else if (!m->ok) {
+		c->errors[i] = strdup(m->error);
+	} else {
+		c->results[i] = m->result ? json_incref(m->result) : json_object();
+	}
+	c->ids[i] = -1;
+	c->pending--;
+}
+
+int fleet_call_all(struct fleet *f, const char *op, const json_t *params, int timeout_ms,
+		   json_t **results, char **errors)
+{
+	struct call_all c = { .results = results, .errors = errors };
+	uint64_t deadline = now_ms() + (uint64_t)timeout_ms;
+	int rc = 0;
+
+	c.ids = calloc(f->n ? f->n : 1, sizeof(*c.ids));
+	if (!c.ids)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->n; i++) {
+		json_t *req = params ? json_deep_copy(params) : json_object();
+
+		results[i] = NULL;
+		errors[i] = NULL;
+		c.ids[i] = -1;
+		if (f->w[i].dead) {
+			json_decref(req);
+			errors[i] = strdup(f->w[i].reason);
+			continue;
+		}
+		json_object_set_new(req, "op", json_string(op));
+		if (fleet_send(f, i, req, &c.ids[i]) < 0) {
+			c.ids[i] = -1;
+			errors[i] = strdup(f->w[i].reason);
+			continue;
+		}
+		c.pending++;
+	}
+	while (c.pending) {
+		uint64_t now = now_ms();
+
+		if (now >= deadline) {
+			for (size_t i = 0; i < f->n; i++)
+				if (c.ids[i] >= 0) {
+					fleet_kill(f, i, "no answer to %s within %d ms", op, timeout_ms);
+					errors[i] = strdup(f->w[i].reason);
+					c.ids[i] = -1;
+				}
+			break;
+		}
+		rc = fleet_poll(f, (int)(deadline - now), call_all_msg, &c);
+		if (rc < 0)
+			break;
+	}
+	free(c.ids);
+	return rc;
+}
+
+static void hello_msg(struct fleet *f, size_t i, struct proto_msg *m, void *arg)
+{
+	struct fleet_worker *w = &f->w[i];
+	const json_t *ver;
+
+	if (!m)
+		return;
+	if (m->kind != PROTO_REPLY || m->id != 1) {
+		fleet_kill(f, i, "sent an unexpected message before its hello");
+		return;
+	}
+	if (!m->ok) {
+		fleet_kill(f, i, "hello refused: %s", m->error);
+		return;
+	}
+	ver = json_object_get(m->result, "version");
+	if (!json_is_integer(ver) || json_integer_value(ver) != FAB_PROTO_VERSION) {
+		fleet_kill(f, i, "speaks another protocol version");
+		return;
+	}
+	w->hello = json_incref(m->result);
+}
+
+int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fleet_opts *o,
+		struct fab_err *err)
+{
+	uint64_t deadline;
+	int rc;
+
+	memset(f, 0, sizeof(*f));
+	f->hosts = hosts;
+	f->w = calloc(hosts->n ? hosts->n : 1, sizeof(*f->w));
+	if (!f->w)
+		return fab_err_set(err, -ENOMEM, "fleet: out of memory");
+	f->n = hosts->n;
+	for (size_t i = 0; i < f->n; i++) {
+		f->w[i].host = &hosts->hosts[i];
+		f->w[i].to_fd = f->w[i].from_fd = -1;
+		f->w[i].pid = -1;
+		proto_reader_init(&f->w[i].rd);
+	}
+	/* Everyone at once: no serial start-ups. */
+	for (size_t i = 0; i < f->n; i++) {
+		char **argv = NULL;
+
+		rc = fleet_launcher_argv(o, hosts->hosts[i].name, &argv, err);
+		if (rc < 0)
+			return rc;
+		if (i == 0 && fab_log_level >= 2) {
+			for (char **a = argv; *a; a++)
+				fprintf(stderr, "%s%s", a == argv ? "fabricctl: launch: " : " ", *a);
+			fputc('\n', stderr);
+		}
+		rc = spawn(&f->w[i], argv, err);
+		fleet_argv_free(argv);
+		if (rc < 0)
+			return rc;
+		if (fleet_send(f, i, json_pack("{s:s, s:i}", "op", "hello", "version",
+					       FAB_PROTO_VERSION), NULL) < 0)
+			continue;
+	}
+	deadline = now_ms() + (uint64_t)o->hello_timeout_ms;
+	for (;;) {
+		size_t waiting = 0;
+		uint64_t now = now_ms();
+
+		for (size_t i = 0; i < f->n; i++)
+			waiting += !f->w[i].dead && !f->w[i].hello;
+		if (!waiting)
+			break;
+		if (now >= deadline) {
+			for (size_t i = 0; i < f->n; i++)
+				if (!f->w[i].dead && !f->w[i].hello)
+					fleet_kill(f, i, "no hello within %d ms", o->hello_timeout_ms);
+			break;
+		}
+		rc = fleet_poll(f, (int)(deadline - now), hello_msg, NULL);
+		if (rc < 0)
+			return fab_err_set(err, rc, "fleet: poll: %s", strerror(-rc));
+	}
+	return 0;
+}
+
+void fleet_fini(struct fleet *f)
+{
+	uint64_t deadline = now_ms() + 2000;
+
+	if (!f->w)
+		return;
+	/* Closing stdin is the workers' signal to exit. */
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->w[i].to_fd >= 0)
+			close(f->w[i].to_fd);
+		f->w[i].to_fd = -1;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		struct fleet_worker *w = &f->w[i];
+
+		while (w->pid > 0) {
+			int st;
+			pid_t r = waitpid(w->pid, &st, WNOHANG);
+			struct timespec ts = { 0, 5000000 };
+
+			if (r == w->pid || r < 0) {
+				w->pid = -1;
+				break;
+			}
+			if (now_ms() >= deadline) {
+				kill(-w->pid, SIGKILL);
+				waitpid(w->pid, &st, 0);
+				w->pid = -1;
+				break;
+			}
+			nanosleep(&ts, NULL);
+		}
+		/* Stragglers in the process group (a launcher's children). */
+		worker_close(w);
+		proto_reader_fini(&w->rd);
+		json_decref(w->hello);
+	}
+	free(f->w);
+	memset(f, 0, sizeof(*f));
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Fleet layer: start `fabricctl worker` on every node of a hosts file
+ * through a launcher, talk the worker protocol (proto.h) with all of them
+ * at once, never blocking on one.
+ *
+ * Launchers: "ssh" (BatchMode, ConnectTimeout, no tty), "srun"
+ * (srun -N1 -n1 -w {host}), "kubectl" (kubectl exec -i {host} --),
+ * "netns" (ip netns exec {host}), or any template with {host}.  The
+ * template is split at blanks into argv and exec'd directly (never a
+ * shell); {host} is replaced by the node's NAME, already checked by
+ * hosts_name_valid().  The worker command is appended.
+ *
+ * A worker that exits, closes its stdout, sends a line that is not valid
+ * protocol, or misses a deadline is killed and marked dead with a reason;
+ * callers see it as that node failing.
+ *
+ * Ownership: struct fleet owns its workers (pipes, processes, buffers);
+ * fleet_fini() closes every worker's stdin, waits briefly, then kills and
+ * reaps what is left.  Hosts are borrowed.
+ */
+#ifndef FAB_FLEET_FLEET_H
+#define FAB_FLEET_FLEET_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "fleet/proto.h"
+#include "model/hosts.h"
+#include "util/err.h"
+
+struct fleet_worker {
+	const struct fab_host *host;	/* borrowed */
+	pid_t pid;			/* launcher process (own process group) */
+	int to_fd, from_fd;		/* its stdin, its stdout; -1 when closed */
+	struct proto_reader rd;
+	bool dead;
+	char reason[256];		/* why dead */
+	long long next_id;
+	json_t *hello;			/* the hello result, NULL until up */
+};
+
+struct fleet_opts {
+	const char *launcher;		/* name or template */
+	const char *ssh_config;		/* ssh -F FILE, NULL for none */
+	const char *worker_cmd;		/* NULL: this binary + " worker" */
+	int verbose;			/* pass -v to workers */
+	int hello_timeout_ms;
+};
+
+struct fleet {
+	struct fleet_worker *w;
+	size_t n;
+	const struct fab_hosts *hosts;
+};
+
+/* Callback for every message and every death: @m is NULL when worker @i died. */
+typedef void (*fleet_msg_fn)(struct fleet *f, size_t i, struct proto_msg *m, void *arg);
+
+/*
+ * Build the argv for @host: the launcher's words, then the worker command.
+ * A NULL-terminated array; free with fleet_argv_free().
+ */
+int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***argv,
+			struct fab_err *err);
+void fleet_argv_free(char **argv);
+
+/*
+ * Start a worker on every host at once and wait (up to hello_timeout_ms)
+ * for all hellos.  Workers that fail are dead with a reason; the call
+ * itself fails only on a bad launcher or a local error (bad input: 2).
+ */
+int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fleet_opts *o,
+		struct fab_err *err);
+void fleet_fini(struct fleet *f);
+
+/*
+ * Send @req (stolen) to worker @i; it gets a fresh id unless it has one
+ * (session messages); the id is stored in *@id.  -EPIPE when dead.
+ */
+int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id);
+
+/*
+ * Wait up to @timeout_ms for output from any live worker and hand every
+ * complete message to @fn (the message is freed after @fn returns).
+ */
+int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg);
+
+/* Kill worker @i and mark it dead; the reason is kept if already dead. */
+void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Number of live workers. */
+size_t fleet_live(const struct fleet *f);
+
+/*
+ * Send {"op":@op} plus @params' members (borrowed, may be NULL) to every
+ * live worker and collect the replies within @timeout_ms: results[i] gets
+ * the result (new reference) or NULL with errors[i] (malloc'd) set.
+ */
+int fleet_call_all(struct fleet *f, const char *op, const json_t *params, int timeout_ms,
+		   json_t **results, char **errors);
+
+#endif

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Worker protocol: line framing, strict message parsing, wire forms. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fleet/proto.h"
+
+void proto_msg_fini(struct proto_msg *m)
+{
+	json_decref(m->doc);
+	memset(m, 0, sizeof(*m));
+}
+
+int proto_parse(const char *line, size_t len, struct proto_msg *m, struct fab_err *err)
+{
+	json_error_t jerr;
+	json_t *v, *id, *op, *ev, *ok, *e;
+
+	memset(m, 0, sizeof(*m));
+	if (len >= FAB_PROTO_LINE_MAX)
+		return fab_err_set(err, -EMSGSIZE, "protocol: line longer than %d bytes",
+				   FAB_PROTO_LINE_MAX);
+	m->doc = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!m->doc)
+		return fab_err_set(err, -EPROTO, "protocol: not JSON: %s at column %d",
+				   jerr.text, jerr.column);
+	if (!json_is_object(m->doc)) {
+		proto_msg_fini(m);
+		return fab_err_set(err, -EPROTO, "protocol: not a JSON object");
+	}
+	v = json_object_get(m->doc, "v");
+	if (!json_is_integer(v) || json_integer_value(v) != FAB_PROTO_VERSION) {
+		proto_msg_fini(m);
+		return fab_err_set(err, -EPROTO, "protocol: want \"v\":%d", FAB_PROTO_VERSION);
+	}
+	id = json_object_get(m->doc, "id");
+	if (!json_is_integer(id) || json_integer_value(id) < 0) {
+		proto_msg_fini(m);
+		return fab_err_set(err, -EPROTO, "protocol: want a non-negative integer \"id\"");
+	}
+	m->id = json_integer_value(id);
+	op = json_object_get(m->doc, "op");
+	ev = json_object_get(m->doc, "event");
+	ok = json_object_get(m->doc, "ok");
+	if ((op != NULL) + (ev != NULL) + (ok != NULL) != 1) {
+		proto_msg_fini(m);
+		return fab_err_set(err, -EPROTO, "protocol: want exactly one of \"op\", \"event\", \"ok\"");
+	}
+	if (op) {
+		if (!json_is_string(op) || !*json_string_value(op)) {
+			proto_msg_fini(m);
+			return fab_err_set(err, -EPROTO, "protocol: \"op\" must be a string");
+		}
+		m->kind = PROTO_REQUEST;
+		m->op = json_string_value(op);
+		return 0;
+	}
+	if (ev) {
+		if (!json_is_string(ev) || !*json_string_value(ev)) {
+			proto_msg_fini(m);
+			return fab_err_set(err, -EPROTO, "protocol: \"event\" must be a string");
+		}
+		m->kind = PROTO_EVENT;
+		m->event = json_string_value(ev);
+		return 0;
+	}
+	if (!json_is_boolean(ok)) {
+		proto_msg_fini(m);
+		return fab_err_set(err, -EPROTO, "protocol: \"ok\" must be true or false");
+	}
+	m->kind = PROTO_REPLY;
+	m->ok = json_is_true(ok);
+	if (!m->ok) {
+		e = json_object_get(m->doc, "error");
+		if (!json_is_string(e)) {
+			proto_msg_fini(m);
+			return fab_err_set(err, -EPROTO, "protocol: a failed reply needs an \"error\" string");
+		}
+		m->error = json_string_value(e);
+	} else {
+		m->result = json_object_get(m->doc, "result");
+	}
+	return 0;
+}
+
+char *proto_format(json_t *msg, size_t *len)
+{
+	char *s, *line;
+	size_t n;
+
+	if (!msg)
+		return NULL;
+	json_object_set_new(msg, "v", json_integer(FAB_PROTO_VERSION));
+	s = json_dumps(msg, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(msg);
+	if (!s)
+		return NULL;
+	n = strlen(s);
+	line = realloc(s, n + 2);
+	if (!line) {
+		free(s);
+		return NULL;
+	}
+	line[n] = '\n';
+	line[n + 1] = '\0';
+	*len = n + 1;
+	return line;
+}
+
+void proto_reader_init(struct proto_reader *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void proto_reader_fini(struct proto_reader *r)
+{
+	free(r->buf);
+	proto_reader_init(r);
+}
+
+int proto_reader_fill(struct proto_reader *r, int fd)
+{
+	ssize_t n;
+
+	if (r->eof)
+		return 0;
+	if (r->cap - r->len < 4096) {
+		size_t cap = r->cap ? r->cap * 2 : 8192;
+		char *tmp;
+
+		if (cap > FAB_PROTO_LINE_MAX + 8192)
+			cap = FAB_PROTO_LINE_MAX + 8192;
+		if (cap <= r->len)
+			return -EMSGSIZE;
+		tmp = realloc(r->buf, cap);
+		if (!tmp)
+			return -ENOMEM;
+		r->buf = tmp;
+		r->cap = cap;
+	}
+	n = read(fd, r->buf + r->len, r->cap - r->len);
+	if (n < 0)
+		return errno == EINTR ? -EAGAIN : -errno;
+	if (n == 0) {
+		r->eof = true;
+		return 0;
+	}
+	r->len += (size_t)n;
+	/* A line that cannot end within the limit is garbage. */
+	if (r->len >= FAB_PROTO_LINE_MAX && !memchr(r->buf, '\n', r->len))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int proto_reader_line(struct proto_reader *r, char **line, size_t *len)
+{
+	char *nl = r->len ? memchr(r->buf, '\n', r->len) : NULL;
+	size_t n;
+
+	if (!nl)
+		return 0;
+	n = (size_t)(nl - r->buf);
+	*line = malloc(n + 1);
+	if (!*line)
+		return -ENOMEM;
+	memcpy(*line, r->buf, n);
+	(*line)[n] = '\0';
+	*len = n;
+	memmove(r->buf, nl + 1, r->len - n - 1);
+	r->len -= n + 1;
+	return 1;
+}
+
+json_t *proto_plan_to_json(const struct tp_plan *p)
+{
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:i}",
+			 "lat_iters", (int)p->lat_iters,
+			 "msg_bytes", (int)p->msg_bytes,
+			 "duration_ms", (int)p->duration_ms,
+			 "interval_ms", (int)p->interval_ms,
+			 "streams", (int)p->streams,
+			 "bw_fwd", p->bw_fwd,
+			 "bw_rev", p->bw_rev,
+			 "timeout_ms", (int)p->timeout_ms);
+}
+
+static int get_uint(const json_t *j, const char *key, unsigned int max, unsigned int *out,
+		    struct fab_err *err)
+{
+	const json_t *v = json_object_get(j, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
+		return fab_err_set(err, -EPROTO, "protocol: plan: \"%s\" must be an integer 0..%u",
+				   key, max);
+	*out = (unsigned int)json_integer_value(v);
+	return 0;
+}
+
+int proto_plan_from_json(const json_t *j, struct tp_plan *p, struct fab_err *err)
+{
+	const json_t *f = json_object_get(j, "bw_fwd"), *r = json_object_get(j, "bw_rev");
+
+	memset(p, 0, sizeof(*p));
+	if (!json_is_object(j))
+		return fab_err_set(err, -EPROTO, "protocol: \"plan\" must be an object");
+	if (get_uint(j, "lat_iters", 10000000, &p->lat_iters, err) < 0 ||
+	    get_uint(j, "msg_bytes", 65536, &p->msg_bytes, err) < 0 ||
+	    get_uint(j, "duration_ms", 3600000, &p->duration_ms, err) < 0 ||
+	    get_uint(j, "interval_ms", 60000, &p->interval_ms, err) < 0 ||
+	    get_uint(j, "streams", 64, &p->streams, err) < 0 ||
+	    get_uint(j, "timeout_ms", 86400000, &p->timeout_ms, err) < 0)
+		return -EPROTO;
+	if (!json_is_boolean(f) || !json_is_boolean(r))
+		return fab_err_set(err, -EPROTO, "protocol: plan: bw_fwd and bw_rev must be booleans");
+	p->bw_fwd = json_is_true(f);
+	p->bw_rev = json_is_true(r);
+	return 0;
+}
+
+void proto_token_hex(const uint8_t *token, char *hex)
+{
+	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", token[i]);
+}
+
+int proto_token_parse(const char *hex, uint8_t *token)
+{
+	if (!hex || strlen(hex) != 2 * TP_TOKEN_LEN)
+		return -EINVAL;
+	for (size_t i = 0; i < TP_TOKEN_LEN; i++) {
+		unsigned int b = 0;
+
+		for (int k = 0; k < 2; k++) {
+			char c = hex[2 * i + k];
+
+			b <<= 4;
+			if (c >= '0' && c <= '9')
+				b |= (unsigned int)(c - '0');
+			else if (c >= 'a' && c <= 'f')
+				b |= (unsigned int)(c - 'a' + 10);
+			else
+				return -EINVAL;
+		}
+		token[i] = (uint8_t)b;
+	}
+	return 0;
+}
+
+json_t *proto_bw_to_json(const struct sweep_bw *bw)
+{
+	if (!bw->measured)
+		return json_null();
+	return json_pack("{s:f, s:f, s:I, s:f, s:i}",
+			 "avg_mbps", bw->avg_mbps,
+			 "min_mbps", bw->min_mbps,
+			 "bytes", (json_int_t)bw->bytes,
+			 "secs", bw->secs,
+			 "intervals", (int)bw->intervals);
+}
+
+json_t *proto_lat_to_json(const struct stats_summary *s, bool have)
+{
+	if (!have)
+		return json_null();
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I}",
+			 "min", s->min, "p50", s->p50, "p99", s->p99, "p999", s->p999,
+			 "max", s->max, "mean", s->mean, "samples", (json_int_t)s->n);
+}
+
+json_t *proto_result_to_json(const struct tp_result *r)
+{
+	return json_pack("{s:o, s:o, s:o}",
+			 "lat_ns", proto_lat_to_json(&r->lat_ns, r->have_lat),
+			 "fwd", proto_bw_to_json(&r->fwd),
+			 "rev", proto_bw_to_json(&r->rev));
+}
+
+static int get_num(const json_t *j, const char *key, double *out)
+{
+	const json_t *v = json_object_get(j, key);
+
+	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
+		return -EPROTO;
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int bw_from_json(const json_t *j, struct sweep_bw *bw)
+{
+	double bytes, intervals;
+
+	memset(bw, 0, sizeof(*bw));
+	if (json_is_null(j))
+		return 0;
+	if (!json_is_object(j) || get_num(j, "avg_mbps", &bw->avg_mbps) < 0 ||
+	    get_num(j, "min_mbps", &bw->min_mbps) < 0 || get_num(j, "bytes", &bytes) < 0 ||
+	    get_num(j, "secs", &bw->secs) < 0 || get_num(j, "intervals", &intervals) < 0 ||
+	    intervals > 1e9 || bytes > 1.8e19)
+		return -EPROTO;
+	bw->bytes = (uint64_t)bytes;
+	bw->intervals = (unsigned int)intervals;
+	bw->measured = true;
+	return 0;
+}
+
+int proto_result_from_json(const json_t *j, struct tp_result *r, struct fab_err *err)
+{
+	const json_t *lat;
+	double n;
+
+	memset(r, 0, sizeof(*r));
+	if (!json_is_object(j))
+		return fab_err_set(err, -EPROTO, "protocol: result must be an object");
+	lat = json_object_get(j, "lat_ns");
+	if (lat && !json_is_null(lat)) {
+		struct stats_summary *s = &r->lat_ns;
+
+		if (!json_is_object(lat) || get_num(lat, "min", &s->min) < 0 ||
+		    get_num(lat, "p50", &s->p50) < 0 || get_num(lat, "p99", &s->p99) < 0 ||
+		    get_num(lat, "p999", &s->p999) < 0 || get_num(lat, "max", &s->max) < 0 ||
+		    get_num(lat, "mean", &s->mean) < 0 || get_num(lat, "samples", &n) < 0 ||
+		    n < 1 || n > 1e9)
+			return fab_err_set(err, -EPROTO, "protocol: bad \"lat_ns\" in result");
+		s->n = (size_t)n;
+		r->have_lat = true;
+	}
+	if (bw_from_json(json_object_get(j, "fwd"), &r->fwd) < 0 ||
+	    bw_from_json(json_object_get(j, "rev"), &r->rev) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: bad bandwidth figures in result");
+	return 0;
+}

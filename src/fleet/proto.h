@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Worker protocol (docs/worker-protocol.md): versioned JSON lines over the
+ * launcher's stdin (controller -> worker) and stdout (worker -> controller).
+ *
+ *   request  {"v":1, "id":N, "op":"hello"|"status"|"verify"|"listen"|
+ *             "connect"|"peer"|"go"|"abort"|"bye", ...}
+ *   event    {"v":1, "id":N, "event":"ready"|"armed", ...}   (not final)
+ *   reply    {"v":1, "id":N, "ok":true, "result":{...}}
+ *            {"v":1, "id":N, "ok":false, "error":"message"}
+ *
+ * A line is at most FAB_PROTO_LINE_MAX bytes including its newline.
+ * Parsing is strict (fuzzed by tests/fuzz/fuzz_proto.c): anything else is
+ * a protocol error, and the controller then treats the worker as failed.
+ *
+ * Ownership: struct proto_msg owns its document (proto_msg_fini()); the
+ * string pointers in it borrow from it.  struct proto_reader owns its
+ * buffer (proto_reader_fini()).
+ */
+#ifndef FAB_FLEET_PROTO_H
+#define FAB_FLEET_PROTO_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "transport/transport.h"
+#include "util/err.h"
+
+#define FAB_PROTO_VERSION 1
+#define FAB_PROTO_LINE_MAX (1024 * 1024)
+
+enum proto_kind {
+	PROTO_REQUEST,
+	PROTO_EVENT,
+	PROTO_REPLY,
+};
+
+struct proto_msg {
+	json_t *doc;
+	enum proto_kind kind;
+	long long id;
+	const char *op;		/* request */
+	const char *event;	/* event */
+	bool ok;		/* reply */
+	const char *error;	/* reply with ok false */
+	json_t *result;		/* reply with ok true: borrowed, may be NULL */
+};
+
+/* Parse one line (without its newline). */
+int proto_parse(const char *line, size_t len, struct proto_msg *m, struct fab_err *err);
+void proto_msg_fini(struct proto_msg *m);
+
+/* The line for @msg (stolen), with "v" added, newline-terminated; free() it. */
+char *proto_format(json_t *msg, size_t *len);
+
+/* Buffered line reader over a file descriptor. */
+struct proto_reader {
+	char *buf;
+	size_t len, cap;
+	bool eof;
+};
+
+void proto_reader_init(struct proto_reader *r);
+void proto_reader_fini(struct proto_reader *r);
+/*
+ * Read what @fd has (one read()); 0 on data, -ENODATA... at EOF sets r->eof
+ * and returns 0; -EAGAIN when nothing was there; -EMSGSIZE when a line is
+ * longer than FAB_PROTO_LINE_MAX; other -errno on read errors.
+ */
+int proto_reader_fill(struct proto_reader *r, int fd);
+/*
+ * Take the next complete line out of @r into @line (malloc'd, NUL
+ * terminated, newline removed; free() it): 1 when one was there, 0 when
+ * not (yet).
+ */
+int proto_reader_line(struct proto_reader *r, char **line, size_t *len);
+
+/* Plans, tokens and results on the wire. */
+json_t *proto_plan_to_json(const struct tp_plan *p);
+int proto_plan_from_json(const json_t *j, struct tp_plan *p, struct fab_err *err);
+void proto_token_hex(const uint8_t *token, char *hex /* 2*TP_TOKEN_LEN+1 */);
+int proto_token_parse(const char *hex, uint8_t *token);
+json_t *proto_bw_to_json(const struct sweep_bw *bw);
+json_t *proto_lat_to_json(const struct stats_summary *s, bool have);
+json_t *proto_result_to_json(const struct tp_result *r);
+int proto_result_from_json(const json_t *j, struct tp_result *r, struct fab_err *err);
+
+#endif

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/bond.h"
+
+void fab_bond_init(struct fab_bond *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->mode = b->miimon_ms = b->lacp_rate = b->xmit_hash_policy = b->min_links = -1;
+}
+
+void fab_bond_fini(struct fab_bond *b)
+{
+	if (!b)
+		return;
+	free(b->members);
+	b->members = NULL;
+	b->n_members = 0;
+}
+
+struct fab_bond_member *fab_bond_member_add(struct fab_bond *b, const char *name)
+{
+	struct fab_bond_member *n = realloc(b->members, (b->n_members + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	b->members = n;
+	n = &b->members[b->n_members++];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	n->ad_aggregator_id = -1;
+	return n;
+}
+
+struct fab_bond_member *fab_bond_member_find(const struct fab_bond *b, const char *name)
+{
+	for (size_t i = 0; i < b->n_members; i++)
+		if (strcmp(b->members[i].name, name) == 0)
+			return &b->members[i];
+	return NULL;
+}
+
+static const char *const mode_names[] = {
+	"balance-rr", "active-backup", "balance-xor", "broadcast",
+	"802.3ad", "balance-tlb", "balance-alb",
+};
+static const char *const xmit_names[] = {
+	"layer2", "layer3+4", "layer2+3", "encap2+3", "encap3+4", "vlan+srcmac",
+};
+static const char *const lacp_names[] = { "slow", "fast" };
+
+#define NAMES_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+static const char *name_of(const char *const *names, int n, int v)
+{
+	return v >= 0 && v < n ? names[v] : NULL;
+}
+
+static int name_parse(const char *const *names, int n, const char *s)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+const char *fab_bond_mode_name(int mode)
+{
+	return name_of(mode_names, NAMES_N(mode_names), mode);
+}
+
+const char *fab_bond_xmit_name(int policy)
+{
+	return name_of(xmit_names, NAMES_N(xmit_names), policy);
+}
+
+const char *fab_bond_lacp_name(int rate)
+{
+	return name_of(lacp_names, NAMES_N(lacp_names), rate);
+}
+
+int fab_bond_mode_parse(const char *s)
+{
+	if (s[0] >= '0' && s[0] <= '6' && s[1] == '\0')
+		return s[0] - '0';
+	return name_parse(mode_names, NAMES_N(mode_names), s);
+}
+
+int fab_bond_xmit_parse(const char *s)
+{
+	return name_parse(xmit_names, NAMES_N(xmit_names), s);
+}
+
+int fab_bond_lacp_parse(const char *s)
+{
+	return name_parse(lacp_names, NAMES_N(lacp_names), s);
+}

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Hosts-file and pairs-file parsers (pure, no I/O; fuzzed by tests/fuzz/fuzz_hosts.c). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/hosts.h"
+
+#define HOSTS_MAX 65536
+
+void hosts_init(struct fab_hosts *hs)
+{
+	hs->hosts = NULL;
+	hs->n = 0;
+}
+
+void hosts_fini(struct fab_hosts *hs)
+{
+	free(hs->hosts);
+	hosts_init(hs);
+}
+
+bool hosts_name_valid(const char *name)
+{
+	if (!*name || *name == '-')
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-' ||
+		      *p == '@'))
+			return false;
+	return true;
+}
+
+int hosts_find(const struct fab_hosts *hs, const char *name)
+{
+	for (size_t i = 0; i < hs->n; i++)
+		if (strcmp(hs->hosts[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* One whitespace-separated field of a line. */
+struct field {
+	const char *s;
+	size_t len;
+	size_t col;	/* 1-based */
+};
+
+/*
+ * Split @line (without newline) into fields, dropping a trailing comment.
+ * Returns the number of fields (at most @max; -E2BIG when more).
+ */
+static int split_fields(const char *line, size_t len, struct field *f, int max)
+{
+	int n = 0;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t start;
+
+		while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+			i++;
+		if (i >= len || line[i] == '#')
+			break;
+		start = i;
+		while (i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '\r' &&
+		       line[i] != '#')
+			i++;
+		if (n == max)
+			return -E2BIG;
+		f[n].s = line + start;
+		f[n].len = i - start;
+		f[n].col = start + 1;
+		n++;
+	}
+	return n;
+}
+
+static int copy_field(char *dst, size_t size, const struct field *f)
+{
+	if (f->len >= size)
+		return -ENAMETOOLONG;
+	memcpy(dst, f->s, f->len);
+	dst[f->len] = '\0';
+	return 0;
+}
+
+static bool has_nul(const char *s, size_t len)
+{
+	return memchr(s, '\0', len) != NULL;
+}
+
+static int parse_uint(const char *s, unsigned int max, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int host_label(struct fab_host *h, const struct field *f, const char *fname,
+		      unsigned int lineno, struct fab_err *err)
+{
+	const char *eq = memchr(f->s, '=', f->len);
+	struct fab_label *l;
+	size_t klen = eq ? (size_t)(eq - f->s) : f->len;
+	size_t vlen = eq ? f->len - klen - 1 : 0;
+	char *colon;
+
+	if (h->n_labels == FAB_HOST_LABELS_MAX)
+		return fab_err_input(err, -E2BIG, "%s:%u:%zu: more than %d labels",
+				     fname, lineno, f->col, FAB_HOST_LABELS_MAX);
+	if (klen == 0 || klen >= sizeof(l->key))
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad label '%.*s': want key=value",
+				     fname, lineno, f->col, (int)(f->len > 64 ? 64 : f->len), f->s);
+	if (vlen >= sizeof(l->value))
+		return fab_err_input(err, -ENAMETOOLONG, "%s:%u:%zu: label value too long",
+				     fname, lineno, f->col + klen + 1);
+	l = &h->labels[h->n_labels];
+	memcpy(l->key, f->s, klen);
+	l->key[klen] = '\0';
+	if (eq)
+		memcpy(l->value, eq + 1, vlen);
+	l->value[vlen] = '\0';
+	for (const char *p = l->key; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad label key '%s'",
+					     fname, lineno, f->col, l->key);
+	for (size_t i = 0; i < h->n_labels; i++)
+		if (strcmp(h->labels[i].key, l->key) == 0)
+			return fab_err_input(err, -EEXIST, "%s:%u:%zu: label '%s' given twice",
+					     fname, lineno, f->col, l->key);
+	if (!eq && strcmp(l->key, "new") != 0)
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: label '%s' needs a value (key=value)",
+				     fname, lineno, f->col, l->key);
+	if (strcmp(l->key, "new") == 0) {
+		if (!eq || !strcmp(l->value, "yes") || !strcmp(l->value, "1") ||
+		    !strcmp(l->value, "true"))
+			h->is_new = true;
+		else if (!strcmp(l->value, "no") || !strcmp(l->value, "0") ||
+			 !strcmp(l->value, "false"))
+			h->is_new = false;
+		else
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: new=%s: want yes or no",
+					     fname, lineno, f->col + 4, l->value);
+	} else if (strcmp(l->key, "rdma") == 0) {
+		if (!*l->value)
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: empty rdma device",
+					     fname, lineno, f->col + 5);
+		snprintf(h->rdma, sizeof(h->rdma), "%s", l->value);
+		colon = strchr(h->rdma, ':');
+		if (colon) {
+			*colon = '\0';
+			if (parse_uint(colon + 1, 255, &h->rdma_port) < 0 || !h->rdma_port ||
+			    !*h->rdma)
+				return fab_err_input(err, -EINVAL, "%s:%u:%zu: rdma=%s: want DEV or DEV:PORT",
+						     fname, lineno, f->col + 5, l->value);
+		}
+	} else if (strcmp(l->key, "port") == 0) {
+		if (parse_uint(l->value, 255, &h->rdma_port) < 0 || !h->rdma_port)
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: port=%s: want 1..255",
+					     fname, lineno, f->col + 5, l->value);
+	} else if (strcmp(l->key, "leaf") == 0) {
+		snprintf(h->leaf, sizeof(h->leaf), "%.31s", l->value);
+	} else if (strcmp(l->key, "rack") == 0) {
+		snprintf(h->rack, sizeof(h->rack), "%.31s", l->value);
+	} else if (strcmp(l->key, "rate_gbps") == 0) {
+		char *end;
+
+		errno = 0;
+		h->rate_gbps = strtod(l->value, &end);
+		if (errno || end == l->value || *end || !isfinite(h->rate_gbps) ||
+		    h->rate_gbps <= 0 || h->rate_gbps > 1e6)
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: rate_gbps=%s: want a positive number",
+					     fname, lineno, f->col + 10, l->value);
+	}
+	h->n_labels++;
+	return 0;
+}
+
+static int host_line(struct fab_hosts *hs, const char *line, size_t len, const char *fname,
+		     unsigned int lineno, struct fab_err *err)
+{
+	struct field f[2 + FAB_HOST_LABELS_MAX];
+	struct fab_host *h, *tmp;
+	unsigned char addrbuf[16];
+	int n, rc;
+
+	if (has_nul(line, len))
+		return fab_err_input(err, -EINVAL, "%s:%u: NUL byte in line", fname, lineno);
+	n = split_fields(line, len, f, 2 + FAB_HOST_LABELS_MAX);
+	if (n == -E2BIG)
+		return fab_err_input(err, -E2BIG, "%s:%u: more than %d labels", fname, lineno,
+				     FAB_HOST_LABELS_MAX);
+	if (n == 0)
+		return 0;
+	if (n < 2)
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: missing address: want NAME ADDRESS [key=value ...]",
+				     fname, lineno, f[0].col + f[0].len);
+	if (hs->n == HOSTS_MAX)
+		return fab_err_input(err, -E2BIG, "%s:%u: more than %d hosts", fname, lineno, HOSTS_MAX);
+	tmp = realloc(hs->hosts, (hs->n + 1) * sizeof(*hs->hosts));
+	if (!tmp)
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", fname);
+	hs->hosts = tmp;
+	h = &hs->hosts[hs->n];
+	memset(h, 0, sizeof(*h));
+	h->line = lineno;
+	if (copy_field(h->name, sizeof(h->name), &f[0]) < 0 || !hosts_name_valid(h->name))
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad host name '%.*s'", fname, lineno,
+				     f[0].col, (int)(f[0].len > 64 ? 64 : f[0].len), f[0].s);
+	if (hosts_find(hs, h->name) >= 0)
+		return fab_err_input(err, -EEXIST, "%s:%u:%zu: host '%s' listed twice (first at line %u)",
+				     fname, lineno, f[0].col, h->name,
+				     hs->hosts[hosts_find(hs, h->name)].line);
+	if (copy_field(h->addr, sizeof(h->addr), &f[1]) < 0 ||
+	    (inet_pton(AF_INET, h->addr, addrbuf) != 1 && inet_pton(AF_INET6, h->addr, addrbuf) != 1))
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad address '%.*s': want an IPv4 or IPv6 address",
+				     fname, lineno, f[1].col, (int)(f[1].len > 64 ? 64 : f[1].len), f[1].s);
+	for (int i = 2; i < n; i++) {
+		rc = host_label(h, &f[i], fname, lineno, err);
+		if (rc < 0)
+			return rc;
+	}
+	hs->n++;
+	return 0;
+}
+
+/* The next line of @buf from *@off (without its newline); NULL at the end. */
+static const char *next_line(const char *buf, size_t len, size_t *off, size_t *llen)
+{
+	const char *line, *nl;
+
+	if (*off >= len)
+		return NULL;
+	line = buf + *off;
+	nl = memchr(line, '\n', len - *off);
+	*llen = nl ? (size_t)(nl - line) : len - *off;
+	*off += *llen + (nl ? 1 : 0);
+	return line;
+}
+
+int hosts_parse(struct fab_hosts *hs, const char *buf, size_t len, const char *fname,
+		struct fab_err *err)
+{
+	unsigned int lineno = 0;
+	size_t off = 0, llen;
+	const char *line;
+	int rc;
+
+	while ((line = next_line(buf, len, &off, &llen))) {
+		lineno++;
+		rc = host_line(hs, line, llen, fname, lineno, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (hs->n == 0)
+		return fab_err_input(err, -ENOENT, "%s: no hosts", fname);
+	return 0;
+}
+
+void hosts_pairs_fini(struct fab_pairs_list *pl)
+{
+	free(pl->pairs);
+	pl->pairs = NULL;
+	pl->n = 0;
+}
+
+int hosts_pairs_parse(struct fab_pairs_list *pl, const struct fab_hosts *hs,
+		      const char *buf, size_t len, const char *fname, struct fab_err *err)
+{
+	unsigned int lineno = 0;
+	size_t off = 0, llen;
+	const char *line;
+
+	pl->pairs = NULL;
+	pl->n = 0;
+	while ((line = next_line(buf, len, &off, &llen))) {
+		struct field f[3];
+		char name[2][FAB_HOST_NAME_MAX];
+		int idx[2], n;
+		unsigned int (*tmp)[2];
+
+		lineno++;
+		if (has_nul(line, llen))
+			return fab_err_input(err, -EINVAL, "%s:%u: NUL byte in line", fname, lineno);
+		n = split_fields(line, llen, f, 3);
+		if (n == 0)
+			continue;
+		if (n != 2)
+			return fab_err_input(err, -EINVAL, "%s:%u: want two host names", fname, lineno);
+		for (int i = 0; i < 2; i++) {
+			if (copy_field(name[i], sizeof(name[i]), &f[i]) < 0 ||
+			    (idx[i] = hosts_find(hs, name[i])) < 0)
+				return fab_err_input(err, -ENOENT, "%s:%u:%zu: '%.*s' is not in the hosts file",
+						     fname, lineno, f[i].col,
+						     (int)(f[i].len > 64 ? 64 : f[i].len), f[i].s);
+		}
+		if (idx[0] == idx[1])
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: a pair needs two different hosts",
+					     fname, lineno, f[1].col);
+		for (size_t i = 0; i < pl->n; i++)
+			if ((pl->pairs[i][0] == (unsigned int)idx[0] && pl->pairs[i][1] == (unsigned int)idx[1]) ||
+			    (pl->pairs[i][0] == (unsigned int)idx[1] && pl->pairs[i][1] == (unsigned int)idx[0]))
+				return fab_err_input(err, -EEXIST, "%s:%u: pair %s %s listed twice",
+						     fname, lineno, name[0], name[1]);
+		if (pl->n >= (size_t)HOSTS_MAX * 4)
+			return fab_err_input(err, -E2BIG, "%s:%u: too many pairs", fname, lineno);
+		tmp = realloc(pl->pairs, (pl->n + 1) * sizeof(*pl->pairs));
+		if (!tmp)
+			return fab_err_set(err, -ENOMEM, "%s: out of memory", fname);
+		pl->pairs = tmp;
+		pl->pairs[pl->n][0] = (unsigned int)idx[0];
+		pl->pairs[pl->n][1] = (unsigned int)idx[1];
+		pl->n++;
+	}
+	if (pl->n == 0)
+		return fab_err_input(err, -ENOENT, "%s: no pairs", fname);
+	return 0;
+}

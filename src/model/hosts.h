@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Hosts file (docs/hosts.md): one node per line,
+ *
+ *     NAME ADDRESS [key=value ...]      # comment
+ *
+ * NAME is what the launcher gets for {host} (ssh host, Slurm node, pod,
+ * network namespace); ADDRESS the data-path IPv4/IPv6 address.  Known keys:
+ * rdma=DEV[:PORT], port=N, leaf=, rack=, rate_gbps= (rated port speed),
+ * new (bare or new=yes|no).  Other keys are kept as labels.  Pure parsing,
+ * no I/O.  Errors are "FILE:LINE:COL: message" and marked as bad input.
+ *
+ * Ownership: struct fab_hosts owns its array; hosts_fini() frees it.
+ */
+#ifndef FAB_MODEL_HOSTS_H
+#define FAB_MODEL_HOSTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/err.h"
+
+#define FAB_HOST_NAME_MAX 64
+#define FAB_HOST_LABELS_MAX 16
+
+struct fab_label {
+	char key[32];
+	char value[64];
+};
+
+struct fab_host {
+	char name[FAB_HOST_NAME_MAX];
+	char addr[48];		/* numeric IPv4 or IPv6 */
+	char rdma[64];		/* RDMA device, "" when none */
+	unsigned int rdma_port;	/* 0 when not given */
+	char leaf[32];
+	char rack[32];
+	bool is_new;
+	double rate_gbps;	/* rated port speed, 0 when unknown */
+	struct fab_label labels[FAB_HOST_LABELS_MAX];	/* every key=value, known or not */
+	size_t n_labels;
+	unsigned int line;	/* line in the hosts file */
+};
+
+struct fab_hosts {
+	struct fab_host *hosts;
+	size_t n;
+};
+
+struct fab_pairs_list {
+	unsigned int (*pairs)[2];	/* indices into a struct fab_hosts */
+	size_t n;
+};
+
+void hosts_init(struct fab_hosts *hs);
+void hosts_fini(struct fab_hosts *hs);
+
+/* Parse @len bytes of hosts file named @fname (for messages) into @hs. */
+int hosts_parse(struct fab_hosts *hs, const char *buf, size_t len, const char *fname,
+		struct fab_err *err);
+
+/* Index of the host named @name, or -1. */
+int hosts_find(const struct fab_hosts *hs, const char *name);
+
+/* A valid NAME: [A-Za-z0-9._@-], not starting with '-' (never an option). */
+bool hosts_name_valid(const char *name);
+
+/*
+ * Pairs file: "NAME NAME" per line, comments and blank lines allowed;
+ * both names must be in @hs, distinct, and each pair listed once.
+ */
+int hosts_pairs_parse(struct fab_pairs_list *pl, const struct fab_hosts *hs,
+		      const char *buf, size_t len, const char *fname, struct fab_err *err);
+void hosts_pairs_fini(struct fab_pairs_list *pl);
+
+#endif

@@ -1,0 +1,1167 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Profile vs node diff: ordered steps with undo, and the drift list. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "model/plan.h"
+
+/* Mirrors enum fab_ecn_point of sys/sys.h (model/ must not include sys/). */
+#define ECN_NP 0
+#define ECN_RP 1
+
+/* ---- node_state ---- */
+
+void node_state_init(struct node_state *ns, const struct host_state *hs)
+{
+	memset(ns, 0, sizeof(*ns));
+	ns->hs = hs;
+}
+
+void node_state_fini(struct node_state *ns)
+{
+	if (!ns)
+		return;
+	for (size_t i = 0; i < ns->n_ifaces; i++)
+		fab_dcb_fini(&ns->ifaces[i].dcb);
+	for (size_t i = 0; i < ns->n_bonds; i++)
+		fab_bond_fini(&ns->bonds[i].bond);
+	free(ns->ifaces);
+	free(ns->bonds);
+	ns->ifaces = NULL;
+	ns->bonds = NULL;
+	ns->n_ifaces = ns->n_bonds = 0;
+}
+
+struct node_iface *node_state_iface_add(struct node_state *ns, const char *name)
+{
+	struct node_iface *n = realloc(ns->ifaces, (ns->n_ifaces + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	ns->ifaces = n;
+	n = &ns->ifaces[ns->n_ifaces++];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = 1;
+	fab_dcb_init(&n->dcb);
+	return n;
+}
+
+struct node_bond *node_state_bond_add(struct node_state *ns, const char *name)
+{
+	struct node_bond *n = realloc(ns->bonds, (ns->n_bonds + 1) * sizeof(*n));
+
+	if (!n)
+		return NULL;
+	ns->bonds = n;
+	n = &ns->bonds[ns->n_bonds++];
+	memset(n, 0, sizeof(*n));
+	snprintf(n->name, sizeof(n->name), "%s", name);
+	n->rc = 1;
+	fab_bond_init(&n->bond);
+	return n;
+}
+
+struct node_iface *node_state_iface(const struct node_state *ns, const char *name)
+{
+	for (size_t i = 0; i < ns->n_ifaces; i++)
+		if (!strcmp(ns->ifaces[i].name, name))
+			return &ns->ifaces[i];
+	return NULL;
+}
+
+struct node_bond *node_state_bond(const struct node_state *ns, const char *name)
+{
+	for (size_t i = 0; i < ns->n_bonds; i++)
+		if (!strcmp(ns->bonds[i].name, name))
+			return &ns->bonds[i];
+	return NULL;
+}
+
+/* ---- merged wants per interface ---- */
+
+struct want {
+	bool matched;
+	unsigned int mtu;
+	bool has_pfc;
+	uint8_t pfc_en;
+	bool has_ets;
+	uint8_t prio_tc[FAB_DCB_NPRIO], tc_bw[FAB_DCB_NTC], tsa[FAB_DCB_NTC];
+	bool has_trust;
+	uint8_t trust[FAB_DCB_TRUST_MAX];
+	size_t n_trust;
+	struct fab_dcb_app apps[PROFILE_MAX_APPS];
+	size_t n_apps;
+	bool has_ecn[2];
+	uint8_t ecn[2];
+	int tos;
+	unsigned int roce_mtu;
+};
+
+/* Later items override the fields they set. */
+static void want_merge(struct want *w, const struct profile_iface *f)
+{
+	if (!w->matched)
+		w->tos = -1;
+	w->matched = true;
+	if (f->mtu)
+		w->mtu = f->mtu;
+	if (f->has_pfc) {
+		w->has_pfc = true;
+		w->pfc_en = f->pfc_en;
+	}
+	if (f->has_ets) {
+		w->has_ets = true;
+		memcpy(w->prio_tc, f->ets_prio_tc, sizeof(w->prio_tc));
+		memcpy(w->tc_bw, f->ets_tc_bw_pct, sizeof(w->tc_bw));
+		memcpy(w->tsa, f->ets_tsa, sizeof(w->tsa));
+	}
+	if (f->has_trust) {
+		w->has_trust = true;
+		memcpy(w->trust, f->trust, sizeof(w->trust));
+		w->n_trust = f->n_trust;
+	}
+	for (size_t i = 0; i < f->n_apps; i++) {
+		size_t j;
+
+		for (j = 0; j < w->n_apps; j++)
+			if (w->apps[j].selector == f->apps[i].selector &&
+			    w->apps[j].protocol == f->apps[i].protocol)
+				break;
+		if (j == w->n_apps) {
+			if (w->n_apps == PROFILE_MAX_APPS)
+				continue;
+			w->n_apps++;
+		}
+		w->apps[j] = f->apps[i];
+	}
+	if (f->has_ecn_np) {
+		w->has_ecn[ECN_NP] = true;
+		w->ecn[ECN_NP] = f->ecn_np;
+	}
+	if (f->has_ecn_rp) {
+		w->has_ecn[ECN_RP] = true;
+		w->ecn[ECN_RP] = f->ecn_rp;
+	}
+	if (f->roce_tos >= 0)
+		w->tos = f->roce_tos;
+	if (f->roce_mtu)
+		w->roce_mtu = f->roce_mtu;
+}
+
+static void want_for_link(const struct profile *p, const struct fab_link *l, struct want *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->tos = -1;
+	for (size_t i = 0; i < p->n_ifaces; i++)
+		if (profile_iface_matches(&p->ifaces[i], l->name, l->driver, l->kind))
+			want_merge(w, &p->ifaces[i]);
+}
+
+void plan_needs(const struct profile *p, const struct host_state *hs, struct plan_needs *needs)
+{
+	for (size_t i = 0; i < hs->n_links; i++) {
+		struct want w;
+
+		want_for_link(p, &hs->links[i], &w);
+		needs[i].dcb = w.has_pfc || w.has_ets || w.has_trust || w.n_apps;
+		needs[i].ecn_np = w.has_ecn[ECN_NP];
+		needs[i].ecn_rp = w.has_ecn[ECN_RP];
+		needs[i].tos = w.tos >= 0 || w.roce_mtu;
+	}
+}
+
+/* ---- plan ---- */
+
+void plan_init(struct plan *plan)
+{
+	memset(plan, 0, sizeof(*plan));
+}
+
+void plan_fini(struct plan *plan)
+{
+	if (!plan)
+		return;
+	free(plan->steps);
+	free(plan->drift);
+	plan_init(plan);
+}
+
+static int drift_add(struct plan *plan, const char *object, const char *field,
+		     const char *wanted, const char *found)
+{
+	struct plan_drift *d = realloc(plan->drift, (plan->n_drift + 1) * sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	plan->drift = d;
+	d = &plan->drift[plan->n_drift++];
+	memset(d, 0, sizeof(*d));
+	snprintf(d->object, sizeof(d->object), "%s", object);
+	snprintf(d->field, sizeof(d->field), "%s", field);
+	snprintf(d->wanted, sizeof(d->wanted), "%s", wanted);
+	snprintf(d->found, sizeof(d->found), "%s", found);
+	return 0;
+}
+
+/* Append a step; @undo NULL means the previous value is unknown. */
+static int step_add(struct plan *plan, const struct plan_action *act,
+		    const struct plan_action *undo, const char *object, const char *field,
+		    const char *from, const char *to)
+{
+	struct plan_step *s = realloc(plan->steps, (plan->n_steps + 1) * sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	plan->steps = s;
+	s = &plan->steps[plan->n_steps++];
+	memset(s, 0, sizeof(*s));
+	s->act = *act;
+	if (undo) {
+		s->undo = *undo;
+		s->has_undo = true;
+	}
+	snprintf(s->object, sizeof(s->object), "%s", object);
+	snprintf(s->field, sizeof(s->field), "%s", field);
+	snprintf(s->from, sizeof(s->from), "%s", from);
+	snprintf(s->to, sizeof(s->to), "%s", to);
+	return 0;
+}
+
+static struct plan_action action(enum plan_op op, const char *obj)
+{
+	struct plan_action a;
+
+	memset(&a, 0, sizeof(a));
+	a.op = op;
+	snprintf(a.obj, sizeof(a.obj), "%s", obj);
+	fab_bond_init(&a.bond);
+	return a;
+}
+
+const char *plan_prio_mask_str(uint8_t mask, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	if (!mask) {
+		snprintf(buf, len, "none");
+		return buf;
+	}
+	for (unsigned int p = 0; p < 8 && off < len; p++)
+		if (mask & (1u << p))
+			off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? "," : "", p);
+	return buf;
+}
+
+static const char *u8list_str(const uint8_t *v, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%u", i ? "," : "", v[i]);
+	return buf;
+}
+
+static const char *tsa_list_str(const uint8_t *v, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < FAB_DCB_NTC && off < len; i++) {
+		const char *n = fab_dcb_tsa_name(v[i]);
+
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", n ? n : "?");
+	}
+	return buf;
+}
+
+static const char *sel_list_str(const uint8_t *v, size_t n, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	snprintf(buf, len, "none");
+	for (size_t i = 0; i < n && off < len; i++) {
+		const char *s = fab_dcb_sel_name(v[i]);
+
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", s ? s : "?");
+	}
+	return buf;
+}
+
+static const char *unknown_str(const char *msg, char *buf, size_t len)
+{
+	snprintf(buf, len, "unknown (%.120s)", msg);
+	return buf;
+}
+
+/* Plan diff context. */
+struct pd {
+	const struct profile *p;
+	const struct node_state *ns;
+	struct plan *plan;
+	struct fab_err *err;
+	struct want *wants;	/* per hs->links[i] */
+};
+
+#define TRY(x) do { int rc_ = (x); if (rc_ < 0) return rc_; } while (0)
+
+/* ---- bonds ---- */
+
+static const char *bond_opts_str(const struct fab_bond *b, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+#define OPT(cond, ...) do { if ((cond) && off < len) off += (size_t)snprintf(buf + off, len - off, __VA_ARGS__); } while (0)
+	OPT(b->mode >= 0, "%smode %s", off ? " " : "", fab_bond_mode_name(b->mode));
+	OPT(b->miimon_ms >= 0, "%smiimon %d", off ? " " : "", b->miimon_ms);
+	OPT(b->lacp_rate >= 0, "%slacp_rate %s", off ? " " : "", fab_bond_lacp_name(b->lacp_rate));
+	OPT(b->xmit_hash_policy >= 0, "%sxmit_hash_policy %s", off ? " " : "",
+	    fab_bond_xmit_name(b->xmit_hash_policy));
+	OPT(b->min_links >= 0, "%smin_links %d", off ? " " : "", b->min_links);
+#undef OPT
+	if (!buf[0])
+		snprintf(buf, len, "defaults");
+	return buf;
+}
+
+static const char *members_str(const struct fab_bond *b, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	snprintf(buf, len, "none");
+	for (size_t i = 0; i < b->n_members && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", b->members[i].name);
+	return buf;
+}
+
+/* Option values as text into a 32-byte buffer; "unknown" for -1. */
+static const char *opt_s(const char *name, int v, char *b)
+{
+	if (name)
+		snprintf(b, 32, "%s", name);
+	else if (v < 0)
+		snprintf(b, 32, "unknown");
+	else
+		snprintf(b, 32, "%d", v);
+	return b;
+}
+
+static const char *mode_s(int v, char *b) { return opt_s(fab_bond_mode_name(v), v, b); }
+static const char *lacp_s(int v, char *b) { return opt_s(fab_bond_lacp_name(v), v, b); }
+static const char *xmit_s(int v, char *b) { return opt_s(fab_bond_xmit_name(v), v, b); }
+static const char *num_s(int v, char *b) { return opt_s(NULL, v, b); }
+
+static int bond_opt_diff(struct pd *d, const struct fab_bond *want, const struct fab_bond *cur)
+{
+	struct plan_action act = action(PLAN_BOND_SET, want->name);
+	struct plan_action undo = action(PLAN_BOND_SET, want->name);
+	char from[128], to[128];
+	bool any = false;
+
+	snprintf(act.bond.name, sizeof(act.bond.name), "%s", want->name);
+	snprintf(undo.bond.name, sizeof(undo.bond.name), "%s", want->name);
+#define BOPT(field, label, fmt_fn) do { \
+	if (want->field >= 0 && want->field != cur->field) { \
+		char w_[32], f_[32]; \
+		TRY(drift_add(d->plan, want->name, label, fmt_fn(want->field, w_), \
+			      fmt_fn(cur->field, f_))); \
+		act.bond.field = want->field; \
+		undo.bond.field = cur->field; \
+		any = true; \
+	} } while (0)
+	BOPT(mode, "mode", mode_s);
+	BOPT(miimon_ms, "miimon", num_s);
+	BOPT(lacp_rate, "lacp_rate", lacp_s);
+	BOPT(xmit_hash_policy, "xmit_hash_policy", xmit_s);
+	BOPT(min_links, "min_links", num_s);
+#undef BOPT
+	if (!any)
+		return 0;
+	return step_add(d->plan, &act, &undo, want->name, "options",
+			bond_opts_str(&undo.bond, from, sizeof(from)),
+			bond_opts_str(&act.bond, to, sizeof(to)));
+}
+
+static int bonds_diff(struct pd *d)
+{
+	for (size_t i = 0; i < d->p->n_bonds; i++) {
+		const struct fab_bond *want = &d->p->bonds[i].want;
+		const struct node_bond *nb = node_state_bond(d->ns, want->name);
+		char wbuf[128], fbuf[128];
+
+		if (!nb || nb->rc == 1)
+			return fab_err_set(d->err, -EIO, "bond: %s: not read", want->name);
+		if (nb->rc == -ENODEV) {
+			struct plan_action act = action(PLAN_BOND_CREATE, want->name);
+			struct plan_action undo = action(PLAN_BOND_DELETE, want->name);
+
+			act.bond = *want;
+			act.bond.members = NULL;
+			act.bond.n_members = 0;
+			TRY(drift_add(d->plan, want->name, "present", "yes", "no"));
+			TRY(step_add(d->plan, &act, &undo, want->name, "bond", "absent",
+				     bond_opts_str(want, wbuf, sizeof(wbuf))));
+			for (size_t m = 0; m < want->n_members; m++) {
+				struct plan_action e = action(PLAN_BOND_ENSLAVE, want->name);
+				struct plan_action r = action(PLAN_BOND_RELEASE, want->name);
+
+				snprintf(e.arg, sizeof(e.arg), "%s", want->members[m].name);
+				snprintf(r.arg, sizeof(r.arg), "%s", want->members[m].name);
+				TRY(step_add(d->plan, &e, &r, want->name, "members", "-",
+					     want->members[m].name));
+			}
+			continue;
+		}
+		if (nb->rc < 0)
+			return fab_err_set(d->err, nb->rc, "%s", nb->msg);
+		TRY(bond_opt_diff(d, want, &nb->bond));
+		if (want->n_members) {
+			bool differ = want->n_members != nb->bond.n_members;
+
+			for (size_t m = 0; m < want->n_members; m++)
+				differ |= !fab_bond_member_find(&nb->bond, want->members[m].name);
+			if (differ)
+				TRY(drift_add(d->plan, want->name, "members",
+					      members_str(want, wbuf, sizeof(wbuf)),
+					      members_str(&nb->bond, fbuf, sizeof(fbuf))));
+			for (size_t m = 0; m < nb->bond.n_members; m++) {
+				const char *mn = nb->bond.members[m].name;
+				struct plan_action r = action(PLAN_BOND_RELEASE, want->name);
+				struct plan_action e = action(PLAN_BOND_ENSLAVE, want->name);
+
+				if (fab_bond_member_find(want, mn))
+					continue;
+				snprintf(r.arg, sizeof(r.arg), "%s", mn);
+				snprintf(e.arg, sizeof(e.arg), "%s", mn);
+				TRY(step_add(d->plan, &r, &e, want->name, "members", mn, "-"));
+			}
+			for (size_t m = 0; m < want->n_members; m++) {
+				const char *mn = want->members[m].name;
+				struct plan_action e = action(PLAN_BOND_ENSLAVE, want->name);
+				struct plan_action r = action(PLAN_BOND_RELEASE, want->name);
+
+				if (fab_bond_member_find(&nb->bond, mn))
+					continue;
+				snprintf(e.arg, sizeof(e.arg), "%s", mn);
+				snprintf(r.arg, sizeof(r.arg), "%s", mn);
+				TRY(step_add(d->plan, &e, &r, want->name, "members", "-", mn));
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- per-interface phases ---- */
+
+static int mtu_step(struct pd *d, const char *ifname, unsigned int want, unsigned int cur,
+		    bool exists)
+{
+	struct plan_action act = action(PLAN_MTU_SET, ifname);
+	struct plan_action undo = action(PLAN_MTU_SET, ifname);
+	char w[16], f[16];
+
+	snprintf(w, sizeof(w), "%u", want);
+	snprintf(f, sizeof(f), exists ? "%u" : "absent", cur);
+	if (exists && want == cur)
+		return 0;
+	act.u = want;
+	undo.u = exists ? cur : 1500;
+	TRY(drift_add(d->plan, ifname, "mtu", w, f));
+	return step_add(d->plan, &act, &undo, ifname, "mtu", f, w);
+}
+
+static int mtu_diff(struct pd *d)
+{
+	const struct host_state *hs = d->ns->hs;
+
+	/* Bonds first: a bond's MTU propagates to its members. */
+	for (size_t i = 0; i < d->p->n_bonds; i++) {
+		const struct profile_bond *b = &d->p->bonds[i];
+		const struct fab_link *l = host_state_link_by_name(hs, b->want.name);
+
+		if (b->mtu)
+			TRY(mtu_step(d, b->want.name, b->mtu, l ? l->mtu : 0, l != NULL));
+	}
+	for (size_t i = 0; i < hs->n_links; i++)
+		if (d->wants[i].mtu)
+			TRY(mtu_step(d, hs->links[i].name, d->wants[i].mtu, hs->links[i].mtu, true));
+	return 0;
+}
+
+/*
+ * Is DCB part @what readable on @ni?  Sets @why when not (the reason is
+ * the read error, or "<part> not supported by driver").
+ */
+static bool dcb_part_ok(const struct node_iface *ni, bool supported, const char *what,
+			char *why, size_t len)
+{
+	if (ni->dcb_rc < 0) {
+		snprintf(why, len, "%s", ni->dcb_msg);
+		return false;
+	}
+	if (ni->dcb_rc > 0) {
+		snprintf(why, len, "dcb: %s: not read", ni->name);
+		return false;
+	}
+	if (!supported) {
+		snprintf(why, len, "dcb: %s: %s not supported by driver", ni->name, what);
+		return false;
+	}
+	return true;
+}
+
+static int pfc_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		    const struct node_iface *ni)
+{
+	char why[256], wb[64], fb[160];
+	struct plan_action act = action(PLAN_PFC_SET, l->name), undo;
+
+	if (!w->has_pfc)
+		return 0;
+	plan_prio_mask_str(w->pfc_en, wb, sizeof(wb));
+	if (!dcb_part_ok(ni, ni->dcb.pfc_supported, "pfc", why, sizeof(why))) {
+		act.pfc.pfc_en = w->pfc_en;
+		TRY(drift_add(d->plan, l->name, "pfc.enable", wb, unknown_str(why, fb, sizeof(fb))));
+		return step_add(d->plan, &act, NULL, l->name, "pfc.enable", "unknown", wb);
+	}
+	if (ni->dcb.pfc.pfc_en == w->pfc_en)
+		return 0;
+	undo = action(PLAN_PFC_SET, l->name);
+	undo.pfc = ni->dcb.pfc;
+	act.pfc = ni->dcb.pfc;
+	act.pfc.pfc_en = w->pfc_en;
+	plan_prio_mask_str(ni->dcb.pfc.pfc_en, fb, sizeof(fb));
+	TRY(drift_add(d->plan, l->name, "pfc.enable", wb, fb));
+	return step_add(d->plan, &act, &undo, l->name, "pfc.enable", fb, wb);
+}
+
+static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		    const struct node_iface *ni)
+{
+	char why[256], wb[128], fb[160], from[128], to[128];
+	const struct fab_dcb_ets *cur = &ni->dcb.ets;
+	struct plan_action act = action(PLAN_ETS_SET, l->name), undo;
+	bool differ = false;
+
+	if (!w->has_ets)
+		return 0;
+	act.ets.willing = false;
+	memcpy(act.ets.prio_tc, w->prio_tc, sizeof(w->prio_tc));
+	memcpy(act.ets.tc_tx_bw_pct, w->tc_bw, sizeof(w->tc_bw));
+	memcpy(act.ets.tc_tsa, w->tsa, sizeof(w->tsa));
+	snprintf(to, sizeof(to), "prio_tc %s", u8list_str(w->prio_tc, 8, wb, sizeof(wb)));
+	if (!dcb_part_ok(ni, ni->dcb.ets_supported, "ets", why, sizeof(why))) {
+		unknown_str(why, fb, sizeof(fb));
+		TRY(drift_add(d->plan, l->name, "ets.prio_tc", wb, fb));
+		TRY(drift_add(d->plan, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)), fb));
+		TRY(drift_add(d->plan, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)), fb));
+		return step_add(d->plan, &act, NULL, l->name, "ets", "unknown", to);
+	}
+	if (memcmp(cur->prio_tc, w->prio_tc, 8)) {
+		TRY(drift_add(d->plan, l->name, "ets.prio_tc", u8list_str(w->prio_tc, 8, wb, sizeof(wb)),
+			      u8list_str(cur->prio_tc, 8, fb, sizeof(fb))));
+		differ = true;
+	}
+	if (memcmp(cur->tc_tx_bw_pct, w->tc_bw, 8)) {
+		TRY(drift_add(d->plan, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)),
+			      u8list_str(cur->tc_tx_bw_pct, 8, fb, sizeof(fb))));
+		differ = true;
+	}
+	if (memcmp(cur->tc_tsa, w->tsa, 8)) {
+		TRY(drift_add(d->plan, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)),
+			      tsa_list_str(cur->tc_tsa, fb, sizeof(fb))));
+		differ = true;
+	}
+	if (!differ)
+		return 0;
+	undo = action(PLAN_ETS_SET, l->name);
+	undo.ets = *cur;
+	act.ets = *cur;
+	memcpy(act.ets.prio_tc, w->prio_tc, sizeof(w->prio_tc));
+	memcpy(act.ets.tc_tx_bw_pct, w->tc_bw, sizeof(w->tc_bw));
+	memcpy(act.ets.tc_tsa, w->tsa, sizeof(w->tsa));
+	snprintf(from, sizeof(from), "prio_tc %s", u8list_str(cur->prio_tc, 8, fb, sizeof(fb)));
+	return step_add(d->plan, &act, &undo, l->name, "ets", from, to);
+}
+
+static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		    const struct node_iface *ni, bool del_phase)
+{
+	char why[256], field[32], wb[16], fb[160];
+	bool ok;
+
+	if (!w->n_apps)
+		return 0;
+	ok = dcb_part_ok(ni, ni->dcb.app_supported, "app table", why, sizeof(why));
+	for (size_t i = 0; i < w->n_apps; i++) {
+		const struct fab_dcb_app *a = &w->apps[i];
+		struct plan_action act, undo;
+		bool exact = false, other = false;
+
+		snprintf(field, sizeof(field), "dscp_map.%u", a->protocol);
+		snprintf(wb, sizeof(wb), "%u", a->priority);
+		if (!ok) {
+			if (del_phase)
+				continue;
+			act = action(PLAN_APP_ADD, l->name);
+			act.app = *a;
+			TRY(drift_add(d->plan, l->name, field, wb, unknown_str(why, fb, sizeof(fb))));
+			TRY(step_add(d->plan, &act, NULL, l->name, field, "unknown", wb));
+			continue;
+		}
+		for (size_t j = 0; j < ni->dcb.n_apps; j++) {
+			const struct fab_dcb_app *c = &ni->dcb.apps[j];
+
+			if (c->selector != a->selector || c->protocol != a->protocol)
+				continue;
+			if (c->priority == a->priority)
+				exact = true;
+			else
+				other = true;
+		}
+		if (del_phase) {
+			/* Stale mappings of this DSCP to other priorities go first. */
+			for (size_t j = 0; j < ni->dcb.n_apps; j++) {
+				const struct fab_dcb_app *c = &ni->dcb.apps[j];
+				char cb[16];
+
+				if (c->selector != a->selector || c->protocol != a->protocol ||
+				    c->priority == a->priority)
+					continue;
+				act = action(PLAN_APP_DEL, l->name);
+				undo = action(PLAN_APP_ADD, l->name);
+				act.app = undo.app = *c;
+				snprintf(cb, sizeof(cb), "%u", c->priority);
+				TRY(step_add(d->plan, &act, &undo, l->name, field, cb, "-"));
+			}
+			continue;
+		}
+		if (exact && !other)
+			continue;
+		/* Drift: what the kernel maps this DSCP to now. */
+		fb[0] = '\0';
+		for (size_t j = 0, off = 0; j < ni->dcb.n_apps && off < sizeof(fb); j++) {
+			const struct fab_dcb_app *c = &ni->dcb.apps[j];
+
+			if (c->selector == a->selector && c->protocol == a->protocol)
+				off += (size_t)snprintf(fb + off, sizeof(fb) - off, "%s%u",
+							off ? "," : "", c->priority);
+		}
+		TRY(drift_add(d->plan, l->name, field, wb, fb[0] ? fb : "none"));
+		if (exact)
+			continue;
+		act = action(PLAN_APP_ADD, l->name);
+		undo = action(PLAN_APP_DEL, l->name);
+		act.app = undo.app = *a;
+		TRY(step_add(d->plan, &act, &undo, l->name, field, "-", wb));
+	}
+	return 0;
+}
+
+static int trust_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		      const struct node_iface *ni)
+{
+	char why[256], wb[96], fb[160];
+	struct plan_action act = action(PLAN_TRUST_SET, l->name), undo;
+
+	if (!w->has_trust)
+		return 0;
+	memcpy(act.trust, w->trust, sizeof(act.trust));
+	act.n_trust = w->n_trust;
+	sel_list_str(w->trust, w->n_trust, wb, sizeof(wb));
+	if (!dcb_part_ok(ni, ni->dcb.trust_supported, "app-trust", why, sizeof(why))) {
+		TRY(drift_add(d->plan, l->name, "trust", wb, unknown_str(why, fb, sizeof(fb))));
+		return step_add(d->plan, &act, NULL, l->name, "trust", "unknown", wb);
+	}
+	if (ni->dcb.n_trust == w->n_trust && !memcmp(ni->dcb.trust, w->trust, w->n_trust))
+		return 0;
+	undo = action(PLAN_TRUST_SET, l->name);
+	memcpy(undo.trust, ni->dcb.trust, sizeof(undo.trust));
+	undo.n_trust = ni->dcb.n_trust;
+	sel_list_str(ni->dcb.trust, ni->dcb.n_trust, fb, sizeof(fb));
+	TRY(drift_add(d->plan, l->name, "trust", wb, fb));
+	return step_add(d->plan, &act, &undo, l->name, "trust", fb, wb);
+}
+
+static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		    const struct node_iface *ni)
+{
+	static const char *const fields[] = { "ecn.np", "ecn.rp" };
+
+	for (int pt = ECN_NP; pt <= ECN_RP; pt++) {
+		char wb[32], fb[160], field[32];
+		bool known = ni->ecn_rc[pt] == 0;
+
+		if (!w->has_ecn[pt])
+			continue;
+		plan_prio_mask_str(w->ecn[pt], wb, sizeof(wb));
+		if (!known)
+			unknown_str(ni->ecn_rc[pt] > 0 ? "not read" : ni->ecn_msg[pt], fb, sizeof(fb));
+		else if (ni->ecn[pt] == w->ecn[pt])
+			continue;
+		else
+			plan_prio_mask_str(ni->ecn[pt], fb, sizeof(fb));
+		TRY(drift_add(d->plan, l->name, fields[pt], wb, fb));
+		for (unsigned int prio = 0; prio < FAB_DCB_NPRIO; prio++) {
+			bool want_on = w->ecn[pt] & (1u << prio);
+			bool cur_on = ni->ecn[pt] & (1u << prio);
+			struct plan_action act = action(PLAN_ECN_SET, l->name), undo;
+
+			if (known && want_on == cur_on)
+				continue;
+			act.point = pt;
+			act.u = prio;
+			act.on = want_on;
+			undo = act;
+			undo.on = !want_on;
+			snprintf(field, sizeof(field), "%s.%u", fields[pt], prio);
+			TRY(step_add(d->plan, &act, known ? &undo : NULL, l->name, field,
+				     known ? (cur_on ? "on" : "off") : "unknown", want_on ? "on" : "off"));
+		}
+	}
+	return 0;
+}
+
+static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		    const struct node_iface *ni)
+{
+	char wb[16], fb[160], obj[80];
+	struct plan_action act, undo;
+
+	if (w->tos < 0)
+		return 0;
+	snprintf(wb, sizeof(wb), "%d", w->tos);
+	if (!ni->rdma_dev[0]) {
+		act = action(PLAN_FAIL, l->name);
+		act.errno_ = -EOPNOTSUPP;
+		snprintf(act.msg, sizeof(act.msg),
+			 "roce: %s: no rdma device on this netdev (roce.tos needs one)", l->name);
+		TRY(drift_add(d->plan, l->name, "roce.tos", wb, "no rdma device"));
+		return step_add(d->plan, &act, NULL, l->name, "roce.tos", "no rdma device", wb);
+	}
+	snprintf(obj, sizeof(obj), "%s/%u", ni->rdma_dev, ni->rdma_port);
+	act = action(PLAN_TOS_SET, ni->rdma_dev);
+	act.port = ni->rdma_port;
+	act.u = (unsigned int)w->tos;
+	if (ni->tos_rc != 0) {
+		unknown_str(ni->tos_rc > 0 ? "not read" : ni->tos_msg, fb, sizeof(fb));
+		TRY(drift_add(d->plan, l->name, "roce.tos", wb, fb));
+		return step_add(d->plan, &act, NULL, obj, "roce.tos", "unknown", wb);
+	}
+	if (ni->tos == (unsigned int)w->tos)
+		return 0;
+	undo = act;
+	undo.u = ni->tos;
+	snprintf(fb, sizeof(fb), "%u", ni->tos);
+	TRY(drift_add(d->plan, l->name, "roce.tos", wb, fb));
+	return step_add(d->plan, &act, &undo, obj, "roce.tos", fb, wb);
+}
+
+/* Verify only. */
+static int roce_mtu_check(struct pd *d, const struct fab_link *l, const struct want *w,
+			  const struct node_iface *ni)
+{
+	char wb[16], fb[32];
+
+	if (!w->roce_mtu)
+		return 0;
+	snprintf(wb, sizeof(wb), "%u", w->roce_mtu);
+	if (!ni || !ni->rdma_dev[0])
+		return drift_add(d->plan, l->name, "roce.mtu", wb, "no rdma device");
+	if (ni->roce_active_mtu == w->roce_mtu)
+		return 0;
+	snprintf(fb, sizeof(fb), ni->roce_active_mtu ? "%u" : "unknown", ni->roce_active_mtu);
+	return drift_add(d->plan, l->name, "roce.mtu", wb, fb);
+}
+
+static int ib_check(struct pd *d)
+{
+	const struct host_state *hs = d->ns->hs;
+
+	for (size_t i = 0; i < d->p->n_ib; i++) {
+		const struct profile_ib *ib = &d->p->ib[i];
+		size_t found = 0;
+		char buf[300], obj[80], fb[32];
+
+		for (size_t r = 0; r < hs->n_rdma; r++) {
+			const struct fab_rdma_dev *dev = &hs->rdma[r];
+
+			if (!profile_ib_matches(ib, dev->name))
+				continue;
+			for (size_t k = 0; k < dev->n_ports; k++) {
+				const struct fab_rdma_port *pt = &dev->ports[k];
+
+				if (ib->port && pt->port != ib->port)
+					continue;
+				found++;
+				snprintf(obj, sizeof(obj), "%s/%u", dev->name, pt->port);
+				if (ib->state[0] && strcasecmp(ib->state, pt->state))
+					TRY(drift_add(d->plan, obj, "state", ib->state, pt->state[0] ? pt->state : "unknown"));
+				if (ib->phys_state[0] && strcasecmp(ib->phys_state, pt->phys_state))
+					TRY(drift_add(d->plan, obj, "phys_state", ib->phys_state,
+						      pt->phys_state[0] ? pt->phys_state : "unknown"));
+				if (ib->width_x && ib->width_x != pt->width_x) {
+					char wb[16];
+
+					snprintf(wb, sizeof(wb), "%uX", ib->width_x);
+					snprintf(fb, sizeof(fb), pt->width_x ? "%uX" : "unknown", pt->width_x);
+					TRY(drift_add(d->plan, obj, "width", wb, fb));
+				}
+				if (ib->speed[0] && strcasecmp(ib->speed, pt->speed))
+					TRY(drift_add(d->plan, obj, "speed", ib->speed,
+						      pt->speed[0] ? pt->speed : "unknown"));
+				if (ib->active_mtu && ib->active_mtu != pt->active_mtu) {
+					char wb[16];
+
+					snprintf(wb, sizeof(wb), "%u", ib->active_mtu);
+					snprintf(fb, sizeof(fb), pt->active_mtu ? "%u" : "unknown", pt->active_mtu);
+					TRY(drift_add(d->plan, obj, "active_mtu", wb, fb));
+				}
+			}
+		}
+		if (!found && !ib->optional) {
+			d->plan->n_unmatched++;
+			profile_match_str(ib->match, ib->n_match, buf, sizeof(buf));
+			TRY(drift_add(d->plan, buf, "match", "an rdma port", "none"));
+		}
+	}
+	return 0;
+}
+
+int plan_diff(const struct profile *p, const struct node_state *ns, struct plan *plan,
+	      struct fab_err *err)
+{
+	const struct host_state *hs = ns->hs;
+	struct pd d = { .p = p, .ns = ns, .plan = plan, .err = err };
+	static const struct node_iface none = { .dcb_rc = 1, .ecn_rc = { 1, 1 }, .tos_rc = 1 };
+	int rc = 0;
+
+	d.wants = calloc(hs->n_links ? hs->n_links : 1, sizeof(*d.wants));
+	if (!d.wants)
+		return fab_err_set(err, -ENOMEM, "plan: out of memory");
+	for (size_t i = 0; i < hs->n_links; i++)
+		want_for_link(p, &hs->links[i], &d.wants[i]);
+	/* Items that match no interface. */
+	for (size_t i = 0; i < p->n_ifaces; i++) {
+		const struct profile_iface *f = &p->ifaces[i];
+		bool hit = false;
+		char buf[300];
+
+		for (size_t j = 0; j < hs->n_links && !hit; j++)
+			hit = profile_iface_matches(f, hs->links[j].name, hs->links[j].driver,
+						    hs->links[j].kind);
+		if (hit || f->optional)
+			continue;
+		plan->n_unmatched++;
+		profile_match_str(f->match, f->n_match, buf, sizeof(buf));
+		if (f->driver[0])
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " driver %s", f->driver);
+		if (f->kind[0])
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " kind %s", f->kind);
+		rc = drift_add(plan, buf, "match", "an interface", "none");
+		if (rc < 0)
+			goto nomem;
+	}
+	rc = bonds_diff(&d);
+	if (rc < 0)
+		goto out;
+	rc = mtu_diff(&d);
+	if (rc < 0)
+		goto nomem;
+	/* One phase at a time over every interface: PFC before ETS before APP before trust. */
+	for (int phase = 0; phase < 7; phase++) {
+		for (size_t i = 0; i < hs->n_links; i++) {
+			const struct fab_link *l = &hs->links[i];
+			const struct want *w = &d.wants[i];
+			const struct node_iface *ni = node_state_iface(ns, l->name);
+
+			if (!w->matched)
+				continue;
+			if (!ni)
+				ni = &none;
+			switch (phase) {
+			case 0: rc = pfc_diff(&d, l, w, ni); break;
+			case 1: rc = ets_diff(&d, l, w, ni); break;
+			case 2: rc = app_diff(&d, l, w, ni, true); break;
+			case 3: rc = app_diff(&d, l, w, ni, false); break;
+			case 4: rc = trust_diff(&d, l, w, ni); break;
+			case 5: rc = ecn_diff(&d, l, w, ni); break;
+			default:
+				rc = tos_diff(&d, l, w, ni);
+				if (rc == 0)
+					rc = roce_mtu_check(&d, l, w, ni);
+				break;
+			}
+			if (rc < 0)
+				goto nomem;
+		}
+	}
+	rc = ib_check(&d);
+	if (rc < 0)
+		goto nomem;
+	goto out;
+nomem:
+	rc = fab_err_set(err, rc, "plan: out of memory");
+out:
+	free(d.wants);
+	return rc;
+}
+
+/* ---- text of an action ---- */
+
+static const char *const op_names[] = {
+	[PLAN_BOND_CREATE] = "bond-create", [PLAN_BOND_DELETE] = "bond-delete",
+	[PLAN_BOND_SET] = "bond-set", [PLAN_BOND_ENSLAVE] = "bond-enslave",
+	[PLAN_BOND_RELEASE] = "bond-release", [PLAN_MTU_SET] = "mtu",
+	[PLAN_PFC_SET] = "pfc", [PLAN_ETS_SET] = "ets", [PLAN_APP_DEL] = "app-del",
+	[PLAN_APP_ADD] = "app-add", [PLAN_TRUST_SET] = "trust", [PLAN_ECN_SET] = "ecn",
+	[PLAN_TOS_SET] = "roce-tos", [PLAN_FAIL] = "fail",
+};
+#define N_OPS ((int)(sizeof(op_names) / sizeof(op_names[0])))
+
+const char *plan_action_str(const struct plan_action *a, char *buf, size_t len)
+{
+	char x[128];
+	const char *op = (int)a->op >= 0 && (int)a->op < N_OPS ? op_names[a->op] : "?";
+
+	switch (a->op) {
+	case PLAN_BOND_CREATE:
+	case PLAN_BOND_SET:
+		snprintf(buf, len, "%s %s %s", op, a->obj, bond_opts_str(&a->bond, x, sizeof(x)));
+		break;
+	case PLAN_BOND_ENSLAVE:
+	case PLAN_BOND_RELEASE:
+		snprintf(buf, len, "%s %s %s", op, a->obj, a->arg);
+		break;
+	case PLAN_MTU_SET:
+		snprintf(buf, len, "%s %s %u", op, a->obj, a->u);
+		break;
+	case PLAN_PFC_SET:
+		snprintf(buf, len, "%s %s enable %s", op, a->obj,
+			 plan_prio_mask_str(a->pfc.pfc_en, x, sizeof(x)));
+		break;
+	case PLAN_ETS_SET:
+		snprintf(buf, len, "%s %s prio_tc %s", op, a->obj, u8list_str(a->ets.prio_tc, 8, x, sizeof(x)));
+		break;
+	case PLAN_APP_DEL:
+	case PLAN_APP_ADD:
+		snprintf(buf, len, "%s %s %s %u prio %u", op, a->obj,
+			 fab_dcb_sel_name(a->app.selector) ? fab_dcb_sel_name(a->app.selector) : "?",
+			 a->app.protocol, a->app.priority);
+		break;
+	case PLAN_TRUST_SET:
+		snprintf(buf, len, "%s %s %s", op, a->obj, sel_list_str(a->trust, a->n_trust, x, sizeof(x)));
+		break;
+	case PLAN_ECN_SET:
+		snprintf(buf, len, "%s %s %s prio %u %s", op, a->obj, a->point ? "rp" : "np", a->u,
+			 a->on ? "on" : "off");
+		break;
+	case PLAN_TOS_SET:
+		snprintf(buf, len, "%s %s/%u %u", op, a->obj, a->port, a->u);
+		break;
+	default:
+		snprintf(buf, len, "%s %s", op, a->obj);
+		break;
+	}
+	return buf;
+}
+
+/* ---- pending state as JSON ---- */
+
+static json_t *u8_array(const uint8_t *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_integer(v[i]));
+	return a;
+}
+
+static json_t *action_to_json(const struct plan_action *a)
+{
+	return json_pack("{s:s, s:s, s:s, s:I, s:I, s:i, s:b, s:i, s:s,"
+			 " s:{s:i, s:i, s:i}, s:{s:b, s:o, s:o, s:o},"
+			 " s:{s:i, s:i, s:i}, s:o,"
+			 " s:{s:s, s:i, s:i, s:i, s:i, s:i}}",
+			 "op", op_names[a->op], "obj", a->obj, "arg", a->arg,
+			 "u", (json_int_t)a->u, "port", (json_int_t)a->port, "point", a->point,
+			 "on", a->on, "errno", a->errno_, "msg", a->msg,
+			 "pfc", "pfc_en", a->pfc.pfc_en, "mbc", a->pfc.mbc, "delay", a->pfc.delay_bits,
+			 "ets", "willing", a->ets.willing, "prio_tc", u8_array(a->ets.prio_tc, 8),
+			 "tc_bw", u8_array(a->ets.tc_tx_bw_pct, 8), "tsa", u8_array(a->ets.tc_tsa, 8),
+			 "app", "selector", a->app.selector, "protocol", a->app.protocol,
+			 "priority", a->app.priority,
+			 "trust", u8_array(a->trust, a->n_trust),
+			 "bond", "name", a->bond.name, "mode", a->bond.mode, "miimon", a->bond.miimon_ms,
+			 "lacp_rate", a->bond.lacp_rate, "xmit_hash_policy", a->bond.xmit_hash_policy,
+			 "min_links", a->bond.min_links);
+}
+
+char *plan_undo_to_json(const struct plan *plan, size_t n_done, long long deadline_s, int pid)
+{
+	json_t *doc, *undo;
+	char *s = NULL;
+
+	undo = json_array();
+	if (!undo)
+		return NULL;
+	for (size_t i = 0; i < n_done && i < plan->n_steps; i++) {
+		const struct plan_step *st = &plan->steps[i];
+		json_t *a = st->has_undo ? action_to_json(&st->undo) : json_null();
+
+		if (!a || json_array_append_new(undo, a) < 0) {
+			json_decref(undo);
+			return NULL;
+		}
+	}
+	doc = json_pack("{s:s, s:I, s:i, s:o}", "schema", "fabricctl.pending/1",
+			"deadline", (json_int_t)deadline_s, "pid", pid, "undo", undo);
+	if (doc)
+		s = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1));
+	json_decref(doc);
+	return s;
+}
+
+static int u8_from(json_t *arr, uint8_t *out, size_t max, size_t *n, unsigned int hi)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(arr) || json_array_size(arr) > max)
+		return -1;
+	json_array_foreach(arr, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > (json_int_t)hi)
+			return -1;
+		out[i] = (uint8_t)json_integer_value(v);
+	}
+	if (n)
+		*n = json_array_size(arr);
+	else if (json_array_size(arr) != max)
+		return -1;
+	return 0;
+}
+
+static int action_from_json(json_t *j, struct plan_action *a)
+{
+	const char *op, *obj, *arg, *msg, *bname;
+	json_int_t u, port;
+	int point, on, errno_, pfc_en, mbc, delay, willing, sel, proto, prio;
+	int mode, miimon, lacp, xmit, minl;
+	json_t *prio_tc, *tc_bw, *tsa, *trust;
+	json_error_t je;
+
+	if (json_unpack_ex(j, &je, JSON_STRICT,
+			   "{s:s, s:s, s:s, s:I, s:I, s:i, s:b, s:i, s:s,"
+			   " s:{s:i, s:i, s:i}, s:{s:b, s:o, s:o, s:o},"
+			   " s:{s:i, s:i, s:i}, s:o,"
+			   " s:{s:s, s:i, s:i, s:i, s:i, s:i}}",
+			   "op", &op, "obj", &obj, "arg", &arg, "u", &u, "port", &port,
+			   "point", &point, "on", &on, "errno", &errno_, "msg", &msg,
+			   "pfc", "pfc_en", &pfc_en, "mbc", &mbc, "delay", &delay,
+			   "ets", "willing", &willing, "prio_tc", &prio_tc, "tc_bw", &tc_bw, "tsa", &tsa,
+			   "app", "selector", &sel, "protocol", &proto, "priority", &prio,
+			   "trust", &trust,
+			   "bond", "name", &bname, "mode", &mode, "miimon", &miimon,
+			   "lacp_rate", &lacp, "xmit_hash_policy", &xmit, "min_links", &minl) < 0)
+		return -1;
+	memset(a, 0, sizeof(*a));
+	a->op = N_OPS;
+	for (int i = 0; i < N_OPS; i++)
+		if (op_names[i] && !strcmp(op_names[i], op))
+			a->op = (enum plan_op)i;
+	if ((int)a->op == N_OPS || a->op == PLAN_FAIL)
+		return -1;
+	if (strlen(obj) >= sizeof(a->obj) || strlen(arg) >= sizeof(a->arg) ||
+	    strlen(msg) >= sizeof(a->msg) || strlen(bname) >= sizeof(a->bond.name))
+		return -1;
+	if (u < 0 || u > 65535 || port < 0 || port > 255 || point < 0 || point > 1 ||
+	    pfc_en < 0 || pfc_en > 255 || mbc < 0 || mbc > 255 || delay < 0 || delay > 65535 ||
+	    sel < 0 || sel > 255 || proto < 0 || proto > 65535 || prio < 0 || prio > 7 ||
+	    mode < -1 || mode > 6 || miimon < -1 || lacp < -1 || lacp > 1 || xmit < -1 ||
+	    xmit > 5 || minl < -1)
+		return -1;
+	snprintf(a->obj, sizeof(a->obj), "%s", obj);
+	snprintf(a->arg, sizeof(a->arg), "%s", arg);
+	snprintf(a->msg, sizeof(a->msg), "%s", msg);
+	a->u = (unsigned int)u;
+	a->port = (unsigned int)port;
+	a->point = point;
+	a->on = on;
+	a->errno_ = errno_;
+	a->pfc.pfc_en = (uint8_t)pfc_en;
+	a->pfc.mbc = (uint8_t)mbc;
+	a->pfc.delay_bits = (uint16_t)delay;
+	a->ets.willing = willing;
+	if (u8_from(prio_tc, a->ets.prio_tc, 8, NULL, 7) < 0 ||
+	    u8_from(tc_bw, a->ets.tc_tx_bw_pct, 8, NULL, 100) < 0 ||
+	    u8_from(tsa, a->ets.tc_tsa, 8, NULL, 255) < 0 ||
+	    u8_from(trust, a->trust, FAB_DCB_TRUST_MAX, &a->n_trust, 255) < 0)
+		return -1;
+	a->app.selector = (uint8_t)sel;
+	a->app.protocol = (uint16_t)proto;
+	a->app.priority = (uint8_t)prio;
+	fab_bond_init(&a->bond);
+	snprintf(a->bond.name, sizeof(a->bond.name), "%s", bname);
+	a->bond.mode = mode;
+	a->bond.miimon_ms = miimon;
+	a->bond.lacp_rate = lacp;
+	a->bond.xmit_hash_policy = xmit;
+	a->bond.min_links = minl;
+	return 0;
+}
+
+int plan_undo_from_json(const char *name, const char *text, size_t len, struct plan *plan,
+			long long *deadline_s, int *pid, struct fab_err *err)
+{
+	json_error_t je;
+	json_t *doc, *undo, *v;
+	const char *schema;
+	json_int_t deadline;
+	size_t i;
+	int rc = 0, p;
+
+	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!doc)
+		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", name, je.line, je.column, je.text);
+	if (json_unpack_ex(doc, &je, JSON_STRICT, "{s:s, s:I, s:i, s:o}", "schema", &schema,
+			   "deadline", &deadline, "pid", &p, "undo", &undo) < 0 ||
+	    strcmp(schema, "fabricctl.pending/1") || !json_is_array(undo)) {
+		rc = fab_err_input(err, -EINVAL, "%s: not a fabricctl.pending/1 document", name);
+		goto out;
+	}
+	json_array_foreach(undo, i, v) {
+		struct plan_action a;
+
+		if (json_is_null(v)) {
+			memset(&a, 0, sizeof(a));
+			a.op = PLAN_FAIL;
+			rc = step_add(plan, &a, NULL, "", "", "", "");
+		} else if (action_from_json(v, &a) < 0) {
+			rc = fab_err_input(err, -EINVAL, "%s: undo[%zu]: malformed action", name, i);
+			goto out;
+		} else {
+			rc = step_add(plan, &a, &a, a.obj, op_names[a.op], "", "");
+			if (rc == 0)
+				plan->steps[plan->n_steps - 1].act.op = PLAN_FAIL;
+		}
+		if (rc < 0) {
+			rc = fab_err_set(err, rc, "%s: out of memory", name);
+			goto out;
+		}
+	}
+	*deadline_s = deadline;
+	*pid = p;
+out:
+	json_decref(doc);
+	return rc;
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The plan: what must change on a node for it to match a profile, as an
+ * ordered list of steps, each with the action that undoes it; plus the
+ * drift list (interface, field, wanted, found) that `verify` reports.
+ * Pure: plan_diff() reads a struct profile and a struct node_state (filled
+ * by the command layer through sys_ops) and does no I/O.
+ *
+ * Order (safe): bonds are created and get their members before any MTU;
+ * a bond's MTU before its members'; PFC before ETS before the APP table
+ * (stale entries deleted before new ones added) before trust; then ECN,
+ * then RoCE ToS.  Undo runs in reverse.
+ *
+ * Ownership: struct plan owns its steps and drift arrays (plan_init /
+ * plan_fini); struct node_state owns its arrays and each iface's fab_dcb
+ * and each bond's fab_bond (node_state_init / node_state_fini); it only
+ * borrows the struct host_state it was built from.
+ */
+#ifndef FAB_MODEL_PLAN_H
+#define FAB_MODEL_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/bond.h"
+#include "model/dcb.h"
+#include "model/host_state.h"
+#include "model/profile.h"
+#include "util/err.h"
+
+/* ---- what was read from the node ---- */
+
+struct node_iface {
+	char name[FAB_IFNAMSIZ];
+	unsigned int mtu;
+	int dcb_rc;		/* 0 read, -errno failed (-EOPNOTSUPP: no DCB), 1 not read */
+	char dcb_msg[256];	/* why, when dcb_rc < 0 */
+	struct fab_dcb dcb;	/* owned */
+	int ecn_rc[2];		/* per enum fab_ecn_point, same encoding */
+	char ecn_msg[2][256];
+	uint8_t ecn[2];		/* bit p: ECN enabled on priority p */
+	char rdma_dev[64];	/* RDMA device on this netdev, "" none */
+	unsigned int rdma_port;
+	unsigned int roce_active_mtu;	/* 0 unknown */
+	int tos_rc;
+	char tos_msg[256];
+	unsigned int tos;
+};
+
+struct node_bond {
+	char name[FAB_IFNAMSIZ];
+	int rc;			/* 0 read, -ENODEV absent, other -errno: read failed */
+	char msg[256];
+	struct fab_bond bond;	/* owned; valid when rc == 0 */
+};
+
+struct node_state {
+	const struct host_state *hs;	/* borrowed: links, RDMA ports */
+	struct node_iface *ifaces;
+	size_t n_ifaces;
+	struct node_bond *bonds;
+	size_t n_bonds;
+};
+
+void node_state_init(struct node_state *ns, const struct host_state *hs);
+void node_state_fini(struct node_state *ns);
+/* New zeroed element (dcb_rc/ecn_rc/tos_rc = 1 "not read"); borrowed, NULL on ENOMEM. */
+struct node_iface *node_state_iface_add(struct node_state *ns, const char *name);
+struct node_bond *node_state_bond_add(struct node_state *ns, const char *name);
+struct node_iface *node_state_iface(const struct node_state *ns, const char *name);
+struct node_bond *node_state_bond(const struct node_state *ns, const char *name);
+
+/* What the profile needs read for an interface, merged over matching items. */
+struct plan_needs {
+	bool dcb, ecn_np, ecn_rp, tos;
+};
+/*
+ * The interfaces (of @hs) that the profile's interface items match, and
+ * what must be read on each; @needs[i] for hs->links[i].
+ */
+void plan_needs(const struct profile *p, const struct host_state *hs, struct plan_needs *needs);
+
+/* ---- actions and steps ---- */
+
+enum plan_op {
+	PLAN_BOND_CREATE,	/* bond (options) */
+	PLAN_BOND_DELETE,	/* obj */
+	PLAN_BOND_SET,		/* bond (options, -1 = leave) */
+	PLAN_BOND_ENSLAVE,	/* obj = bond, arg = member */
+	PLAN_BOND_RELEASE,	/* arg = member (obj = bond, informational) */
+	PLAN_MTU_SET,		/* obj = ifname, u = mtu */
+	PLAN_PFC_SET,		/* obj, pfc */
+	PLAN_ETS_SET,		/* obj, ets */
+	PLAN_APP_DEL,		/* obj, app */
+	PLAN_APP_ADD,		/* obj, app */
+	PLAN_TRUST_SET,		/* obj, trust[n_trust] */
+	PLAN_ECN_SET,		/* obj, point, u = prio, on */
+	PLAN_TOS_SET,		/* obj = rdma dev, port, u = tos */
+	PLAN_FAIL,		/* cannot be done here: fails with errno_ and msg */
+};
+
+struct plan_action {
+	enum plan_op op;
+	char obj[64];
+	char arg[FAB_IFNAMSIZ];
+	unsigned int u;
+	unsigned int port;
+	int point;		/* enum fab_ecn_point */
+	bool on;
+	int errno_;		/* PLAN_FAIL: negative errno */
+	char msg[160];		/* PLAN_FAIL: the message */
+	struct fab_dcb_pfc pfc;
+	struct fab_dcb_ets ets;
+	struct fab_dcb_app app;
+	uint8_t trust[FAB_DCB_TRUST_MAX];
+	size_t n_trust;
+	struct fab_bond bond;	/* options only: members is always NULL */
+};
+
+enum plan_step_status {
+	PLAN_STEP_PLANNED = 0,	/* not run (dry run, or after a failure) */
+	PLAN_STEP_DONE,		/* done and kept */
+	PLAN_STEP_FAILED,	/* this step failed */
+	PLAN_STEP_UNDONE,	/* done, then undone by the rollback */
+	PLAN_STEP_UNDO_FAILED,	/* done, and the rollback could not undo it */
+};
+
+struct plan_step {
+	enum plan_step_status status;
+	struct plan_action act;
+	struct plan_action undo;
+	bool has_undo;		/* false: previous value unknown (read unsupported) */
+	char object[64];	/* for the report: interface, bond or rdma port */
+	char field[32];
+	char from[128];
+	char to[128];
+};
+
+struct plan_drift {
+	char object[64];	/* interface, bond, "dev/port", or the unmatched glob */
+	char field[32];
+	char wanted[128];
+	char found[128];
+};
+
+struct plan {
+	struct plan_step *steps;
+	size_t n_steps;
+	struct plan_drift *drift;
+	size_t n_drift;
+	size_t n_unmatched;	/* profile items matching nothing (not optional) */
+};
+
+/* What `apply` did, for the renderers.  Borrows the plan. */
+struct apply_report {
+	const char *profile;	/* path as given */
+	const struct plan *plan;
+	bool dry_run;
+	long failed;		/* index of the failed step, -1 when none */
+	char error[1024];	/* why it failed ("" when it did not) */
+	bool rolled_back;	/* a failure was undone completely */
+	char rollback_error[1024];	/* first undo failure, "" when none */
+	long long try_deadline_s;	/* --try: epoch seconds of the automatic revert, 0 */
+	char pending_path[256];	/* --try: the pending-state file */
+};
+
+void plan_init(struct plan *plan);
+void plan_fini(struct plan *plan);
+
+/*
+ * Diff @p against @ns: fill @plan's steps and drift.  Verify-only fields
+ * (infiniband, roce.mtu) produce drift but no steps.  0 or -errno (-ENOMEM;
+ * -EIO with @err naming the object when a bond could not be read).
+ */
+int plan_diff(const struct profile *p, const struct node_state *ns, struct plan *plan,
+	      struct fab_err *err);
+
+/* One-line text of an action ("mtu veth0 9000"), for logs and reports. */
+const char *plan_action_str(const struct plan_action *a, char *buf, size_t len);
+
+/* Formatting helpers shared with the renderers. */
+const char *plan_prio_mask_str(uint8_t mask, char *buf, size_t len);	/* "3,4" or "none" */
+
+/* Pending-state (de)serialization for `apply --try`: JSON text via jansson. */
+char *plan_undo_to_json(const struct plan *plan, size_t n_done, long long deadline_s,
+			int pid);
+/*
+ * Parse the pending-state document back into @plan (undo actions in
+ * steps[i].undo, has_undo set).  Input errors -EINVAL with @err "name: message".
+ */
+int plan_undo_from_json(const char *name, const char *text, size_t len, struct plan *plan,
+			long long *deadline_s, int *pid, struct fab_err *err);
+
+#endif

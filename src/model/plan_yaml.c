@@ -1,0 +1,830 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * YAML cabling plans: parser (libyaml document API, so every node keeps
+ * its line and column for messages) and writer (libyaml emitter).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "model/plan_yaml.h"
+
+#define PLAN_MAX_ITEMS 1000000u	/* nodes, links, nics: far above any fabric */
+
+struct pctx {
+	yaml_document_t *doc;
+	const char *fname;
+	struct fab_err *err;
+	struct topo *t;
+	struct topo_rails *rails;
+	/* defaults: 0 = none */
+	unsigned int mtu;
+	unsigned int width_x;
+	unsigned int lane_mbps;
+};
+
+/* Bad input at @n: "FILE:LINE:COL: message". */
+static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return fab_err_input(c->err, -EINVAL, "%s:%zu:%zu: %s", c->fname,
+			     n ? n->start_mark.line + 1 : 1, n ? n->start_mark.column + 1 : 1, msg);
+}
+
+static int enomem(struct pctx *c)
+{
+	return fab_err_set(c->err, -ENOMEM, "%s: out of memory", c->fname);
+}
+
+static yaml_node_t *node_at(struct pctx *c, int id)
+{
+	return yaml_document_get_node(c->doc, id);
+}
+
+static const char *node_kind(const yaml_node_t *n)
+{
+	switch (n->type) {
+	case YAML_SCALAR_NODE: return "a scalar";
+	case YAML_SEQUENCE_NODE: return "a list";
+	case YAML_MAPPING_NODE: return "a mapping";
+	default: return "empty";
+	}
+}
+
+/* Scalar @n as a string into @buf; @what names it in messages. */
+static int get_str(struct pctx *c, const yaml_node_t *n, char *buf, size_t len, const char *what)
+{
+	size_t l;
+
+	if (n->type != YAML_SCALAR_NODE)
+		return perr(c, n, "%s: expected a string, got %s", what, node_kind(n));
+	l = n->data.scalar.length;
+	if (l == 0)
+		return perr(c, n, "%s: empty", what);
+	if (l >= len)
+		return perr(c, n, "%s: longer than %zu characters", what, len - 1);
+	if (memchr(n->data.scalar.value, '\0', l))
+		return perr(c, n, "%s: contains a NUL byte", what);
+	memcpy(buf, n->data.scalar.value, l);
+	buf[l] = '\0';
+	return 0;
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+/* Unsigned integer scalar in [min, max] (decimal, or 0x hex). */
+static int get_u64(struct pctx *c, const yaml_node_t *n, uint64_t min, uint64_t max,
+		   uint64_t *val, const char *what)
+{
+	char buf[32], *end;
+	unsigned long long v;
+
+	if (n->type != YAML_SCALAR_NODE)
+		return perr(c, n, "%s: expected a number, got %s", what, node_kind(n));
+	if (n->data.scalar.length == 0 || n->data.scalar.length >= sizeof(buf))
+		return perr(c, n, "%s: not a number", what);
+	memcpy(buf, n->data.scalar.value, n->data.scalar.length);
+	buf[n->data.scalar.length] = '\0';
+	if (!isdigit((unsigned char)buf[0]))
+		return perr(c, n, "%s: '%s' is not a number", what, buf);
+	errno = 0;
+	v = strtoull(buf, &end, 0);
+	if (errno || *end)
+		return perr(c, n, "%s: '%s' is not a number", what, buf);
+	if (v < min || v > max)
+		return perr(c, n, "%s: %llu out of range %" PRIu64 "..%" PRIu64, what, v, min, max);
+	*val = v;
+	return 0;
+}
+
+static int get_uint(struct pctx *c, const yaml_node_t *n, unsigned int min, unsigned int max,
+		    unsigned int *val, const char *what)
+{
+	uint64_t v;
+	int rc = get_u64(c, n, min, max, &v, what);
+
+	if (rc == 0)
+		*val = (unsigned int)v;
+	return rc;
+}
+
+static bool key_is(const yaml_node_t *k, const char *name)
+{
+	return k->type == YAML_SCALAR_NODE && k->data.scalar.length == strlen(name) &&
+	       memcmp(k->data.scalar.value, name, k->data.scalar.length) == 0;
+}
+
+/*
+ * Walk mapping @m and hand each value to the slot of its key in @keys
+ * (NULL-terminated); unknown and repeated keys are errors.
+ */
+static int map_slots(struct pctx *c, const yaml_node_t *m, const char *const *keys,
+		     yaml_node_t **vals, const char *what)
+{
+	size_t nkeys = 0;
+
+	while (keys[nkeys])
+		vals[nkeys++] = NULL;
+	if (m->type != YAML_MAPPING_NODE)
+		return perr(c, m, "%s: expected a mapping, got %s", what, node_kind(m));
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(c, p->key), *v = node_at(c, p->value);
+		size_t i;
+
+		if (!k || !v)
+			return perr(c, m, "%s: broken mapping", what);
+		for (i = 0; i < nkeys; i++)
+			if (key_is(k, keys[i]))
+				break;
+		if (i == nkeys) {
+			if (k->type != YAML_SCALAR_NODE)
+				return perr(c, k, "%s: keys must be strings", what);
+			return perr(c, k, "%s: unknown key '%.*s'", what,
+				    (int)(k->data.scalar.length > 64 ? 64 : k->data.scalar.length),
+				    (const char *)k->data.scalar.value);
+		}
+		if (vals[i])
+			return perr(c, k, "%s: duplicate key '%s'", what, keys[i]);
+		vals[i] = v;
+	}
+	return 0;
+}
+
+static int seq_len(struct pctx *c, const yaml_node_t *n, size_t *len, const char *what)
+{
+	if (n->type != YAML_SEQUENCE_NODE)
+		return perr(c, n, "%s: expected a list, got %s", what, node_kind(n));
+	*len = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	if (*len > PLAN_MAX_ITEMS)
+		return perr(c, n, "%s: more than %u items", what, PLAN_MAX_ITEMS);
+	return 0;
+}
+
+static yaml_node_t *seq_item(struct pctx *c, const yaml_node_t *n, size_t i)
+{
+	return node_at(c, n->data.sequence.items.start[i]);
+}
+
+/* ---- defaults -------------------------------------------------------------- */
+
+/* mtu / speed_mbps / width / speed, shared by defaults: and links:. */
+struct link_attrs {
+	unsigned int mtu, width_x, lane_mbps;
+};
+
+static int attrs_parse(struct pctx *c, yaml_node_t *mtu, yaml_node_t *speed_mbps,
+		       yaml_node_t *width, yaml_node_t *speed, struct link_attrs *a)
+{
+	char name[16];
+	unsigned int mbps = 0;
+
+	if (mtu && get_uint(c, mtu, 68, 65535, &a->mtu, "mtu") < 0)
+		return -EINVAL;
+	if (width && get_uint(c, width, 1, 32, &a->width_x, "width") < 0)
+		return -EINVAL;
+	if (speed) {
+		if (get_str(c, speed, name, sizeof(name), "speed") < 0)
+			return -EINVAL;
+		a->lane_mbps = topo_speed_parse(name);
+		if (!a->lane_mbps)
+			return perr(c, speed, "speed: unknown InfiniBand speed '%s' (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)",
+				    name);
+		if (speed_mbps)
+			return perr(c, speed_mbps, "speed_mbps: give either speed or speed_mbps");
+	}
+	if (speed_mbps) {
+		if (get_uint(c, speed_mbps, 1, 100000000, &mbps, "speed_mbps") < 0)
+			return -EINVAL;
+		if (!a->width_x)
+			a->width_x = 1;
+		a->lane_mbps = mbps / a->width_x;
+	}
+	return 0;
+}
+
+static int defaults_parse(struct pctx *c, yaml_node_t *m)
+{
+	static const char *const keys[] = { "mtu", "speed_mbps", "width", "speed", NULL };
+	yaml_node_t *v[4];
+	struct link_attrs a = { 0 };
+
+	if (map_slots(c, m, keys, v, "defaults") < 0 ||
+	    attrs_parse(c, v[0], v[1], v[2], v[3], &a) < 0)
+		return -EINVAL;
+	c->mtu = a.mtu;
+	c->width_x = a.width_x;
+	c->lane_mbps = a.lane_mbps;
+	return 0;
+}
+
+/* ---- endpoints ------------------------------------------------------------- */
+
+struct endpoint {
+	char node[128];
+	char port[64];
+	unsigned int num;
+};
+
+/* "NODE:PORT" (split at the last ':'; an all-digit PORT is an IB port number). */
+static int endpoint_from_str(struct pctx *c, yaml_node_t *n, struct endpoint *e, const char *what)
+{
+	char buf[200], *colon;
+
+	if (get_str(c, n, buf, sizeof(buf), what) < 0)
+		return -EINVAL;
+	colon = strrchr(buf, ':');
+	if (!colon || colon == buf || !colon[1])
+		return perr(c, n, "%s: '%s' is not NODE:PORT", what, buf);
+	*colon = '\0';
+	if (strlen(buf) >= sizeof(e->node))
+		return perr(c, n, "%s: node name longer than %zu characters", what, sizeof(e->node) - 1);
+	snprintf(e->node, sizeof(e->node), "%s", buf);
+	if (all_digits(colon + 1)) {
+		uint64_t v;
+
+		if (strlen(colon + 1) > 3 || (v = strtoull(colon + 1, NULL, 10)) > 255)
+			return perr(c, n, "%s: port number %s out of range 0..255", what, colon + 1);
+		e->num = (unsigned int)v;
+		return 0;
+	}
+	if (strlen(colon + 1) >= sizeof(e->port))
+		return perr(c, n, "%s: port name longer than %zu characters", what, sizeof(e->port) - 1);
+	snprintf(e->port, sizeof(e->port), "%s", colon + 1);
+	return 0;
+}
+
+/* A port as written on its own: plain digits are a number, anything else a name. */
+static int port_from_node(struct pctx *c, yaml_node_t *n, struct endpoint *e, const char *what)
+{
+	if (n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    n->data.scalar.length > 0 && isdigit(n->data.scalar.value[0]))
+		return get_uint(c, n, 0, 255, &e->num, what);
+	return get_str(c, n, e->port, sizeof(e->port), what);
+}
+
+static int endpoint_parse(struct pctx *c, yaml_node_t *n, struct endpoint *e, const char *what)
+{
+	static const char *const keys[] = { "node", "port", NULL };
+	yaml_node_t *v[2];
+
+	memset(e, 0, sizeof(*e));
+	if (n->type == YAML_SCALAR_NODE)
+		return endpoint_from_str(c, n, e, what);
+	if (map_slots(c, n, keys, v, what) < 0)
+		return -EINVAL;
+	if (!v[0] || !v[1])
+		return perr(c, n, "%s: needs node and port", what);
+	if (get_str(c, v[0], e->node, sizeof(e->node), "node") < 0)
+		return -EINVAL;
+	return port_from_node(c, v[1], e, "port");
+}
+
+/* ---- nodes ----------------------------------------------------------------- */
+
+static int type_parse(struct pctx *c, yaml_node_t *n, enum topo_node_type *type)
+{
+	static const struct {
+		const char *name;
+		enum topo_node_type type;
+	} types[] = {
+		{ "switch", TOPO_NODE_SWITCH }, { "ca", TOPO_NODE_CA },
+		{ "host", TOPO_NODE_HOST }, { "router", TOPO_NODE_ROUTER },
+	};
+	char buf[16];
+
+	if (get_str(c, n, buf, sizeof(buf), "type") < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (strcmp(buf, types[i].name) == 0) {
+			*type = types[i].type;
+			return 0;
+		}
+	return perr(c, n, "type: '%s' is not one of switch, ca, host, router", buf);
+}
+
+static int node_parse(struct pctx *c, yaml_node_t *m)
+{
+	static const char *const keys[] = { "name", "type", "guid", "rail", "nics", NULL };
+	enum topo_node_type type = TOPO_NODE_HOST;
+	yaml_node_t *v[5];
+	struct topo_node *node;
+	char name[128];
+	uint64_t guid = 0;
+	unsigned int rail = 0;
+	size_t n_nics = 0;
+
+	if (map_slots(c, m, keys, v, "node") < 0)
+		return -EINVAL;
+	if (!v[0])
+		return perr(c, m, "node: needs a name");
+	if (get_str(c, v[0], name, sizeof(name), "name") < 0)
+		return -EINVAL;
+	if (v[3])
+		type = TOPO_NODE_SWITCH;	/* a rail belongs to a leaf */
+	if (v[1] && type_parse(c, v[1], &type) < 0)
+		return -EINVAL;
+	if (v[2] && get_u64(c, v[2], 1, UINT64_MAX, &guid, "guid") < 0)
+		return -EINVAL;
+	if (v[3]) {
+		if (type != TOPO_NODE_SWITCH)
+			return perr(c, v[3], "rail: only a switch (a leaf) serves a rail");
+		if (get_uint(c, v[3], 0, 1023, &rail, "rail") < 0)
+			return -EINVAL;
+	}
+	if (v[4] && seq_len(c, v[4], &n_nics, "nics") < 0)
+		return -EINVAL;
+	if (topo_node_by_name(c->t, name) || (guid && topo_node_by_guid(c->t, guid)))
+		return perr(c, v[0], "node '%s' declared twice", name);
+	node = topo_node_add(c->t, type, name, guid);
+	if (!node)
+		return enomem(c);
+	node->src |= TOPO_SRC_PLAN;
+	if (v[3] && c->rails && topo_rails_leaf_add(c->rails, name, rail) < 0)
+		return enomem(c);
+	for (size_t i = 0; i < n_nics; i++) {
+		yaml_node_t *item = seq_item(c, v[4], i);
+		struct endpoint e = { .num = 0 };
+		struct topo_port *p;
+
+		if (!item || port_from_node(c, item, &e, "nics") < 0)
+			return -EINVAL;
+		p = topo_port_get(node, e.num, e.port);
+		if (!p)
+			return enomem(c);
+		p->src |= TOPO_SRC_PLAN;
+		if (c->rails && topo_rails_nic_add(c->rails, name, e.num, e.port, (unsigned int)i) < 0)
+			return enomem(c);
+	}
+	c->t->src |= TOPO_SRC_PLAN;
+	return 0;
+}
+
+/* ---- links ----------------------------------------------------------------- */
+
+static struct topo_port *endpoint_port(struct pctx *c, const struct endpoint *e)
+{
+	struct topo_node *n = topo_node_by_name(c->t, e->node);
+	struct topo_port *p;
+
+	if (!n) {
+		n = topo_node_add(c->t, e->num ? TOPO_NODE_CA : TOPO_NODE_HOST, e->node, 0);
+		if (!n)
+			return NULL;
+		n->src |= TOPO_SRC_PLAN;
+	}
+	p = topo_port_get(n, e->num, e->port);
+	if (p)
+		p->src |= TOPO_SRC_PLAN;
+	return p;
+}
+
+static void end_label(const struct topo_port *p, char *buf, size_t len)
+{
+	if (p->name[0])
+		snprintf(buf, len, "%s:%s", p->node->name, p->name);
+	else
+		snprintf(buf, len, "%s:%u", p->node->name, p->num);
+}
+
+static void port_expect(struct topo_port *p, const struct link_attrs *a)
+{
+	if (a->mtu) {
+		p->mtu = a->mtu;
+		p->facts |= TOPO_F_MTU;
+	}
+	if (a->width_x) {
+		p->width_x = a->width_x;
+		p->facts |= TOPO_F_WIDTH;
+	}
+	if (a->lane_mbps) {
+		p->lane_mbps = a->lane_mbps;
+		p->facts |= TOPO_F_SPEED;
+	}
+}
+
+static int link_parse(struct pctx *c, yaml_node_t *n, size_t idx)
+{
+	static const char *const keys[] = { "a", "b", "mtu", "speed_mbps", "width", "speed", NULL };
+	struct link_attrs a = { .mtu = c->mtu, .width_x = c->width_x, .lane_mbps = c->lane_mbps };
+	yaml_node_t *v[6], *na, *nb;
+	struct endpoint ea, eb;
+	struct topo_port *pa, *pb;
+	char la[200], lb[200];
+	int rc;
+
+	if (n->type == YAML_SEQUENCE_NODE) {
+		size_t len;
+
+		if (seq_len(c, n, &len, "link") < 0)
+			return -EINVAL;
+		if (len != 2)
+			return perr(c, n, "link: a list form link has exactly two ends, not %zu", len);
+		na = seq_item(c, n, 0);
+		nb = seq_item(c, n, 1);
+		if (!na || !nb)
+			return perr(c, n, "link: broken list");
+	} else {
+		if (map_slots(c, n, keys, v, "link") < 0)
+			return -EINVAL;
+		if (!v[0] || !v[1])
+			return perr(c, n, "link: needs both ends a and b");
+		na = v[0];
+		nb = v[1];
+		if (v[2] || v[3] || v[4] || v[5]) {
+			struct link_attrs own = { 0 };
+
+			if (attrs_parse(c, v[2], v[3], v[4], v[5], &own) < 0)
+				return -EINVAL;
+			if (own.mtu)
+				a.mtu = own.mtu;
+			if (own.width_x)
+				a.width_x = own.width_x;
+			if (own.lane_mbps)
+				a.lane_mbps = own.lane_mbps;
+		}
+	}
+	if (endpoint_parse(c, na, &ea, "a") < 0 || endpoint_parse(c, nb, &eb, "b") < 0)
+		return -EINVAL;
+	pa = endpoint_port(c, &ea);
+	pb = endpoint_port(c, &eb);
+	if (!pa || !pb)
+		return enomem(c);
+	end_label(pa, la, sizeof(la));
+	if (pa == pb)
+		return perr(c, n, "link %zu: %s is cabled to itself", idx, la);
+	rc = topo_link_add(c->t, pa, pb, TOPO_SRC_PLAN);
+	if (rc == -ENOMEM)
+		return enomem(c);
+	if (rc < 0) {
+		const struct topo_port *busy = pa->peer && pa->peer != pb ? pa : pb;
+
+		end_label(busy, la, sizeof(la));
+		end_label(busy->peer, lb, sizeof(lb));
+		return perr(c, n, "link %zu: %s is already cabled to %s", idx, la, lb);
+	}
+	port_expect(pa, &a);
+	port_expect(pb, &a);
+	return 0;
+}
+
+/* ---- document -------------------------------------------------------------- */
+
+static int doc_parse(struct pctx *c, yaml_node_t *root)
+{
+	static const char *const keys[] = { "version", "defaults", "nodes", "links", NULL };
+	yaml_node_t *v[4];
+	unsigned int version;
+	size_t len;
+
+	if (map_slots(c, root, keys, v, "plan") < 0)
+		return -EINVAL;
+	if (!v[0])
+		return perr(c, root, "plan: needs 'version: 1'");
+	if (get_uint(c, v[0], 1, 1, &version, "version") < 0)
+		return -EINVAL;
+	if (v[1] && defaults_parse(c, v[1]) < 0)
+		return -EINVAL;
+	if (v[2]) {
+		if (seq_len(c, v[2], &len, "nodes") < 0)
+			return -EINVAL;
+		for (size_t i = 0; i < len; i++) {
+			yaml_node_t *item = seq_item(c, v[2], i);
+
+			if (!item)
+				return perr(c, v[2], "nodes: broken list");
+			if (node_parse(c, item) < 0)
+				return c->err && c->err->code ? c->err->code : -EINVAL;
+		}
+	}
+	if (v[3]) {
+		if (seq_len(c, v[3], &len, "links") < 0)
+			return -EINVAL;
+		for (size_t i = 0; i < len; i++) {
+			yaml_node_t *item = seq_item(c, v[3], i);
+
+			if (!item)
+				return perr(c, v[3], "links: broken list");
+			if (link_parse(c, item, i + 1) < 0)
+				return c->err && c->err->code ? c->err->code : -EINVAL;
+		}
+	}
+	c->t->src |= TOPO_SRC_PLAN;
+	return 0;
+}
+
+static int parser_error(struct pctx *c, const yaml_parser_t *p)
+{
+	if (p->error == YAML_MEMORY_ERROR)
+		return enomem(c);
+	return fab_err_input(c->err, -EINVAL, "%s:%zu:%zu: %s%s%s", c->fname,
+			     p->problem_mark.line + 1, p->problem_mark.column + 1,
+			     p->problem ? p->problem : "invalid YAML",
+			     p->context ? " " : "", p->context ? p->context : "");
+}
+
+int plan_yaml_parse(struct topo *t, struct topo_rails *rails, const char *buf, size_t len,
+		    const char *fname, struct fab_err *err)
+{
+	struct pctx c = { .fname = fname ? fname : "<plan>", .err = err, .t = t, .rails = rails };
+	yaml_document_t doc, extra;
+	yaml_parser_t parser;
+	yaml_node_t *root;
+	int rc;
+
+	if (len > PLAN_YAML_MAX_BYTES)
+		return fab_err_input(err, -EINVAL, "%s: plan larger than %u bytes", c.fname,
+				     PLAN_YAML_MAX_BYTES);
+	if (!yaml_parser_initialize(&parser))
+		return enomem(&c);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		rc = parser_error(&c, &parser);
+		yaml_parser_delete(&parser);
+		return rc;
+	}
+	c.doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	if (!root) {
+		rc = fab_err_input(err, -EINVAL, "%s:1:1: empty plan (expected 'version: 1')", c.fname);
+		goto out;
+	}
+	rc = doc_parse(&c, root);
+	if (rc < 0)
+		goto out;
+	/* One document per file: a second one is most likely a mistake. */
+	if (!yaml_parser_load(&parser, &extra)) {
+		rc = parser_error(&c, &parser);
+		goto out;
+	}
+	root = yaml_document_get_root_node(&extra);
+	if (root)
+		rc = fab_err_input(err, -EINVAL, "%s:%zu:%zu: a plan is one YAML document",
+				   c.fname, extra.start_mark.line + 1, extra.start_mark.column + 1);
+	yaml_document_delete(&extra);
+out:
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+bool plan_yaml_sniff(const char *buf, size_t len)
+{
+	static const char *const starts[] = { "---", "version:", "defaults:", "nodes:", "links:" };
+	size_t i = 0;
+
+	while (i < len) {
+		size_t e = i, l;
+
+		while (e < len && buf[e] != '\n')
+			e++;
+		while (i < e && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r'))
+			i++;
+		if (i < e && buf[i] != '#') {
+			l = e - i;
+			for (size_t k = 0; k < sizeof(starts) / sizeof(starts[0]); k++)
+				if (l >= strlen(starts[k]) && memcmp(buf + i, starts[k], strlen(starts[k])) == 0)
+					return true;
+			return false;
+		}
+		i = e + 1;
+	}
+	return false;
+}
+
+/* ---- writer ---------------------------------------------------------------- */
+
+struct emit {
+	yaml_emitter_t em;
+	yaml_event_t ev;
+	bool failed;
+};
+
+static void emit_ev(struct emit *e)
+{
+	if (!e->failed && !yaml_emitter_emit(&e->em, &e->ev))
+		e->failed = true;
+}
+
+static void emit_scalar(struct emit *e, const char *s, yaml_scalar_style_t style)
+{
+	if (e->failed)
+		return;
+	if (!yaml_scalar_event_initialize(&e->ev, NULL, NULL, (yaml_char_t *)(uintptr_t)s,
+					  (int)strlen(s), 1, 1, style)) {
+		e->failed = true;
+		return;
+	}
+	emit_ev(e);
+}
+
+static void emit_str(struct emit *e, const char *s)
+{
+	emit_scalar(e, s, YAML_ANY_SCALAR_STYLE);
+}
+
+static void emit_uint(struct emit *e, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	emit_scalar(e, buf, YAML_PLAIN_SCALAR_STYLE);
+}
+
+static void emit_map_start(struct emit *e, bool flow)
+{
+	if (e->failed)
+		return;
+	if (!yaml_mapping_start_event_initialize(&e->ev, NULL, NULL, 1,
+						 flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE)) {
+		e->failed = true;
+		return;
+	}
+	emit_ev(e);
+}
+
+static void emit_map_end(struct emit *e)
+{
+	if (e->failed)
+		return;
+	if (!yaml_mapping_end_event_initialize(&e->ev)) {
+		e->failed = true;
+		return;
+	}
+	emit_ev(e);
+}
+
+static void emit_seq_start(struct emit *e)
+{
+	if (e->failed)
+		return;
+	if (!yaml_sequence_start_event_initialize(&e->ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE)) {
+		e->failed = true;
+		return;
+	}
+	emit_ev(e);
+}
+
+static void emit_seq_end(struct emit *e)
+{
+	if (e->failed)
+		return;
+	if (!yaml_sequence_end_event_initialize(&e->ev)) {
+		e->failed = true;
+		return;
+	}
+	emit_ev(e);
+}
+
+static bool node_linked(const struct topo_node *n)
+{
+	for (size_t i = 0; i < n->n_ports; i++)
+		if (n->ports[i]->peer)
+			return true;
+	return false;
+}
+
+/* One end: "node:port" when that reads back the same, else {node, port}. */
+static void emit_end(struct emit *e, const struct topo_port *p)
+{
+	char buf[200];
+
+	if (!strchr(p->node->name, ':') && (p->name[0] ? !all_digits(p->name) : true)) {
+		if (p->name[0])
+			snprintf(buf, sizeof(buf), "%s:%s", p->node->name, p->name);
+		else
+			snprintf(buf, sizeof(buf), "%s:%u", p->node->name, p->num);
+		emit_str(e, buf);
+		return;
+	}
+	emit_map_start(e, true);
+	emit_str(e, "node");
+	emit_str(e, p->node->name);
+	emit_str(e, "port");
+	if (p->name[0])
+		emit_scalar(e, p->name, YAML_DOUBLE_QUOTED_SCALAR_STYLE);
+	else
+		emit_uint(e, p->num);
+	emit_map_end(e);
+}
+
+static void emit_link(struct emit *e, const struct topo_link *l)
+{
+	const struct topo_port *a = l->a, *b = l->b;
+	unsigned int mtu = 0;
+
+	if (a->facts & TOPO_F_MTU && b->facts & TOPO_F_MTU) {
+		if (a->mtu == b->mtu)
+			mtu = a->mtu;
+	} else if (a->facts & TOPO_F_MTU) {
+		mtu = a->mtu;
+	} else if (b->facts & TOPO_F_MTU) {
+		mtu = b->mtu;
+	}
+	emit_map_start(e, false);
+	emit_str(e, "a");
+	emit_end(e, a);
+	emit_str(e, "b");
+	emit_end(e, b);
+	if (mtu) {
+		emit_str(e, "mtu");
+		emit_uint(e, mtu);
+	}
+	if (a->facts & TOPO_F_WIDTH && a->width_x > 1) {
+		emit_str(e, "width");
+		emit_uint(e, a->width_x);
+	}
+	if (a->facts & TOPO_F_SPEED && a->lane_mbps) {
+		const char *ib = a->name[0] ? NULL : topo_speed_name(a->lane_mbps);
+
+		if (ib) {
+			emit_str(e, "speed");
+			emit_str(e, ib);
+		} else {
+			emit_str(e, "speed_mbps");
+			emit_uint(e, (uint64_t)a->lane_mbps * (a->width_x ? a->width_x : 1));
+		}
+	}
+	emit_map_end(e);
+}
+
+int plan_yaml_write(const struct topo *t, FILE *f)
+{
+	struct emit e = { .failed = false };
+	char guid[24];
+
+	if (fprintf(f, "# fabricctl cabling plan (fabricctl-plan(5)), written by discover --save-plan\n") < 0)
+		return -EIO;
+	if (!yaml_emitter_initialize(&e.em))
+		return -ENOMEM;
+	yaml_emitter_set_output_file(&e.em, f);
+	yaml_emitter_set_unicode(&e.em, 1);
+	yaml_emitter_set_width(&e.em, -1);
+	if (!yaml_stream_start_event_initialize(&e.ev, YAML_UTF8_ENCODING))
+		e.failed = true;
+	emit_ev(&e);
+	if (!e.failed && !yaml_document_start_event_initialize(&e.ev, NULL, NULL, NULL, 1))
+		e.failed = true;
+	emit_ev(&e);
+	emit_map_start(&e, false);
+	emit_str(&e, "version");
+	emit_uint(&e, 1);
+	emit_str(&e, "nodes");
+	emit_seq_start(&e);
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		const struct topo_node *n = t->nodes[i];
+
+		if (!node_linked(n))
+			continue;
+		emit_map_start(&e, true);
+		emit_str(&e, "name");
+		emit_str(&e, n->name);
+		emit_str(&e, "type");
+		emit_str(&e, topo_node_type_name(n->type));
+		if (n->guid) {
+			snprintf(guid, sizeof(guid), "0x%016" PRIx64, n->guid);
+			emit_str(&e, "guid");
+			emit_scalar(&e, guid, YAML_PLAIN_SCALAR_STYLE);
+		}
+		emit_map_end(&e);
+	}
+	emit_seq_end(&e);
+	emit_str(&e, "links");
+	emit_seq_start(&e);
+	for (size_t i = 0; i < t->n_links; i++)
+		emit_link(&e, t->links[i]);
+	emit_seq_end(&e);
+	emit_map_end(&e);
+	if (!e.failed && !yaml_document_end_event_initialize(&e.ev, 1))
+		e.failed = true;
+	emit_ev(&e);
+	if (!e.failed && !yaml_stream_end_event_initialize(&e.ev))
+		e.failed = true;
+	emit_ev(&e);
+	if (!e.failed && !yaml_emitter_flush(&e.em))
+		e.failed = true;
+	yaml_emitter_delete(&e.em);
+	if (e.failed || ferror(f))
+		return -EIO;
+	return 0;
+}

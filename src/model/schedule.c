@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Sweep schedules (circle method and friends); see schedule.h. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/schedule.h"
+
+void sched_init(struct sched *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+void sched_fini(struct sched *s)
+{
+	free(s->pairs);
+	free(s->round_start);
+	sched_init(s);
+}
+
+size_t sched_round_size(const struct sched *s, size_t r)
+{
+	return r < s->n_rounds ? s->round_start[r + 1] - s->round_start[r] : 0;
+}
+
+static int sched_alloc(struct sched *s, size_t max_pairs, size_t max_rounds)
+{
+	sched_init(s);
+	s->pairs = calloc(max_pairs ? max_pairs : 1, sizeof(*s->pairs));
+	s->round_start = calloc(max_rounds + 1, sizeof(*s->round_start));
+	if (!s->pairs || !s->round_start) {
+		sched_fini(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void sched_add(struct sched *s, unsigned int a, unsigned int b)
+{
+	s->pairs[s->n_pairs].a = a < b ? a : b;
+	s->pairs[s->n_pairs].b = a < b ? b : a;
+	s->n_pairs++;
+}
+
+static void sched_end_round(struct sched *s)
+{
+	if (s->n_pairs == s->round_start[s->n_rounds])
+		return;		/* no empty rounds */
+	s->n_rounds++;
+	s->round_start[s->n_rounds] = s->n_pairs;
+}
+
+int sched_circle(struct sched *s, size_t n)
+{
+	/* With n odd, add a phantom node m-1; whoever meets it has a bye. */
+	size_t m = n % 2 ? n + 1 : n;
+	int rc;
+
+	if (n > UINT32_MAX / 2)
+		return -E2BIG;
+	rc = sched_alloc(s, n * (n - (n > 0)) / 2, m ? m - 1 : 0);
+	if (rc < 0 || n < 2)
+		return rc;
+	/*
+	 * Node m-1 stays fixed; the others sit on a circle and turn one
+	 * step per round.  In round r, position i (0..m-2) holds node
+	 * (i + r) mod (m-1); the fixed node meets position 0, and position
+	 * i meets position m-1-i.
+	 */
+	for (size_t r = 0; r < m - 1; r++) {
+		for (size_t i = 0; i < m / 2; i++) {
+			size_t x = i == 0 ? m - 1 : (i + r) % (m - 1);
+			size_t y = (m - 1 - i + r) % (m - 1);
+
+			if (i == 0)
+				y = r % (m - 1);
+			if (x >= n || y >= n)
+				continue;	/* bye */
+			sched_add(s, (unsigned int)x, (unsigned int)y);
+		}
+		sched_end_round(s);
+	}
+	return 0;
+}
+
+int sched_serial(struct sched *s, size_t n)
+{
+	int rc;
+
+	if (n > UINT32_MAX / 2)
+		return -E2BIG;
+	rc = sched_alloc(s, n * (n - (n > 0)) / 2, n * (n - (n > 0)) / 2);
+	if (rc < 0)
+		return rc;
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++) {
+			sched_add(s, (unsigned int)a, (unsigned int)b);
+			sched_end_round(s);
+		}
+	return 0;
+}
+
+int sched_bipartite(struct sched *s, const bool *is_new, size_t n)
+{
+	size_t *nw = calloc(n ? n : 1, sizeof(*nw)), *old = calloc(n ? n : 1, sizeof(*old));
+	size_t k = 0, m = 0, *small, *big, ns, nb;
+	int rc = -ENOMEM;
+
+	if (!nw || !old)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (is_new[i])
+			nw[k++] = i;
+		else
+			old[m++] = i;
+	}
+	small = k <= m ? nw : old;
+	big = k <= m ? old : nw;
+	ns = k <= m ? k : m;
+	nb = k <= m ? m : k;
+	rc = sched_alloc(s, k * m, nb);
+	if (rc < 0 || ns == 0)
+		goto out;
+	/* Round r: small[i] meets big[(i + r) mod nb]; distinct i give distinct partners. */
+	for (size_t r = 0; r < nb; r++) {
+		for (size_t i = 0; i < ns; i++)
+			sched_add(s, (unsigned int)small[i], (unsigned int)big[(i + r) % nb]);
+		sched_end_round(s);
+	}
+out:
+	free(nw);
+	free(old);
+	return rc;
+}
+
+int sched_from_pairs(struct sched *s, const struct sched_pair *pairs, size_t n_pairs, size_t n)
+{
+	bool *done = calloc(n_pairs ? n_pairs : 1, sizeof(*done));
+	bool *busy = calloc(n ? n : 1, sizeof(*busy));
+	size_t left = n_pairs;
+	int rc = -ENOMEM;
+
+	if (!done || !busy)
+		goto out;
+	rc = sched_alloc(s, n_pairs, n_pairs);
+	if (rc < 0)
+		goto out;
+	for (size_t i = 0; i < n_pairs; i++)
+		if (pairs[i].a >= n || pairs[i].b >= n || pairs[i].a == pairs[i].b) {
+			sched_fini(s);
+			rc = -EINVAL;
+			goto out;
+		}
+	/* Greedy: each round takes, in order, every pair whose nodes are both free. */
+	while (left) {
+		memset(busy, 0, n * sizeof(*busy));
+		for (size_t i = 0; i < n_pairs; i++) {
+			if (done[i] || busy[pairs[i].a] || busy[pairs[i].b])
+				continue;
+			busy[pairs[i].a] = busy[pairs[i].b] = true;
+			done[i] = true;
+			sched_add(s, pairs[i].a, pairs[i].b);
+			left--;
+		}
+		sched_end_round(s);
+	}
+	rc = 0;
+out:
+	free(done);
+	free(busy);
+	return rc;
+}
+
+int sched_check(const struct sched *s, size_t n)
+{
+	bool *busy = calloc(n ? n : 1, sizeof(*busy));
+	bool *seen = calloc(n ? n * n : 1, sizeof(*seen));
+	int rc = -EINVAL;
+
+	if (!busy || !seen) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t r = 0; r < s->n_rounds; r++) {
+		memset(busy, 0, n * sizeof(*busy));
+		for (size_t i = s->round_start[r]; i < s->round_start[r + 1]; i++) {
+			const struct sched_pair *p = &s->pairs[i];
+
+			if (p->a >= n || p->b >= n || p->a == p->b || busy[p->a] || busy[p->b] ||
+			    seen[(size_t)p->a * n + p->b])
+				goto out;
+			busy[p->a] = busy[p->b] = true;
+			seen[(size_t)p->a * n + p->b] = seen[(size_t)p->b * n + p->a] = true;
+		}
+	}
+	rc = s->round_start[s->n_rounds] == s->n_pairs ? 0 : -EINVAL;
+out:
+	free(busy);
+	free(seen);
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sweep schedules: which node pairs are measured in which round, so that
+ * no node is in two pairs of one round.  Pure C, no I/O.
+ *
+ *  - sched_circle(): every pair of n nodes in n-1 rounds of n/2 pairs
+ *    (circle method; with n odd one node sits out each round, n rounds).
+ *  - sched_serial(): every pair, one pair per round.
+ *  - sched_bipartite(): every new x old pair (pre-expansion check) in
+ *    max(#new, #old) rounds.
+ *  - sched_from_pairs(): given pairs packed greedily into rounds.
+ *
+ * Ownership: struct sched owns its arrays; sched_fini() frees them.
+ * Round r holds pairs[round_start[r] .. round_start[r + 1]).
+ */
+#ifndef FAB_MODEL_SCHEDULE_H
+#define FAB_MODEL_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct sched_pair {
+	unsigned int a, b;	/* node indices, a != b */
+};
+
+struct sched {
+	struct sched_pair *pairs;
+	size_t n_pairs;
+	size_t *round_start;	/* n_rounds + 1 entries */
+	size_t n_rounds;
+};
+
+void sched_init(struct sched *s);
+void sched_fini(struct sched *s);
+
+int sched_circle(struct sched *s, size_t n);
+int sched_serial(struct sched *s, size_t n);
+int sched_bipartite(struct sched *s, const bool *is_new, size_t n);
+int sched_from_pairs(struct sched *s, const struct sched_pair *pairs, size_t n_pairs, size_t n);
+
+/* Number of pairs in round @r. */
+size_t sched_round_size(const struct sched *s, size_t r);
+
+/*
+ * 0 when every pair has a != b, both < n, no node appears twice in one
+ * round and no pair twice in the schedule; -EINVAL otherwise.
+ */
+int sched_check(const struct sched *s, size_t n);
+
+#endif

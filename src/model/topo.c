@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The fabric graph: nodes, ports, links, problems.  See topo.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/topo.h"
+
+static const char *const counter_names[TOPO_CNT_MAX] = {
+	[TOPO_CNT_SYMBOL_ERR] = "symbol_errors",
+	[TOPO_CNT_LINK_RECOVERS] = "link_error_recovery",
+	[TOPO_CNT_LINK_DOWNED] = "link_downed",
+	[TOPO_CNT_RCV_ERR] = "port_rcv_errors",
+	[TOPO_CNT_RCV_REMOTE_PHYS_ERR] = "port_rcv_remote_physical_errors",
+	[TOPO_CNT_RCV_SWITCH_RELAY_ERR] = "port_rcv_switch_relay_errors",
+	[TOPO_CNT_XMT_DISCARDS] = "port_xmit_discards",
+	[TOPO_CNT_XMT_CONSTRAINT_ERR] = "port_xmit_constraint_errors",
+	[TOPO_CNT_RCV_CONSTRAINT_ERR] = "port_rcv_constraint_errors",
+	[TOPO_CNT_LINK_INTEGRITY_ERR] = "local_link_integrity_errors",
+	[TOPO_CNT_EXCESS_BUF_OVERRUN] = "excessive_buffer_overrun_errors",
+	[TOPO_CNT_VL15_DROPPED] = "vl15_dropped",
+	[TOPO_CNT_XMT_WAIT] = "port_xmit_wait",
+	[TOPO_CNT_XMT_DATA] = "port_xmit_data",
+	[TOPO_CNT_RCV_DATA] = "port_rcv_data",
+	[TOPO_CNT_XMT_PKTS] = "port_xmit_packets",
+	[TOPO_CNT_RCV_PKTS] = "port_rcv_packets",
+};
+
+const char *topo_counter_name(enum topo_counter c)
+{
+	return (unsigned int)c < TOPO_CNT_MAX ? counter_names[c] : NULL;
+}
+
+int topo_counter_parse(const char *name)
+{
+	for (int i = 0; i < TOPO_CNT_MAX; i++)
+		if (strcmp(counter_names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+const char *topo_problem_kind_name(enum topo_problem_kind kind)
+{
+	static const char *const names[TOPO_PROB_KIND_MAX] = {
+		[TOPO_PROB_MISSING] = "missing",
+		[TOPO_PROB_UNEXPECTED] = "unexpected",
+		[TOPO_PROB_MISWIRED] = "miswired",
+		[TOPO_PROB_DEGRADED] = "degraded",
+		[TOPO_PROB_DOWN] = "down",
+		[TOPO_PROB_ERRORS] = "errors",
+		[TOPO_PROB_MTU_MISMATCH] = "mtu-mismatch",
+		[TOPO_PROB_RAIL] = "rail",
+	};
+
+	return (unsigned int)kind < TOPO_PROB_KIND_MAX ? names[kind] : "unknown";
+}
+
+const char *topo_node_type_name(enum topo_node_type type)
+{
+	switch (type) {
+	case TOPO_NODE_SWITCH: return "switch";
+	case TOPO_NODE_CA: return "ca";
+	case TOPO_NODE_HOST: return "host";
+	case TOPO_NODE_ROUTER: return "router";
+	}
+	return "unknown";
+}
+
+const char *topo_port_state_name(enum topo_port_state s)
+{
+	switch (s) {
+	case TOPO_PORT_DOWN: return "down";
+	case TOPO_PORT_INIT: return "init";
+	case TOPO_PORT_ARMED: return "armed";
+	case TOPO_PORT_ACTIVE: return "active";
+	case TOPO_PORT_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+const char *topo_phys_state_name(enum topo_phys_state s)
+{
+	switch (s) {
+	case TOPO_PHYS_SLEEP: return "sleep";
+	case TOPO_PHYS_POLLING: return "polling";
+	case TOPO_PHYS_DISABLED: return "disabled";
+	case TOPO_PHYS_TRAINING: return "training";
+	case TOPO_PHYS_LINKUP: return "linkup";
+	case TOPO_PHYS_ERROR_RECOVERY: return "error-recovery";
+	case TOPO_PHYS_TEST: return "test";
+	case TOPO_PHYS_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+const char *topo_link_status_name(enum topo_link_status s)
+{
+	switch (s) {
+	case TOPO_LINK_OK: return "ok";
+	case TOPO_LINK_DEGRADED: return "degraded";
+	case TOPO_LINK_DOWN: return "down";
+	case TOPO_LINK_ERRORS: return "errors";
+	}
+	return "unknown";
+}
+
+static const struct {
+	const char *name;
+	unsigned int lane_mbps;
+} speeds[] = {
+	{ "SDR", 2500 }, { "DDR", 5000 }, { "QDR", 10000 }, { "FDR10", 10312 },
+	{ "FDR", 14062 }, { "EDR", 25781 }, { "HDR", 53125 }, { "NDR", 106250 },
+	{ "XDR", 212500 },
+};
+
+const char *topo_speed_name(unsigned int lane_mbps)
+{
+	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++)
+		if (speeds[i].lane_mbps == lane_mbps)
+			return speeds[i].name;
+	return NULL;
+}
+
+unsigned int topo_speed_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++)
+		if (strcmp(speeds[i].name, name) == 0)
+			return speeds[i].lane_mbps;
+	return 0;
+}
+
+struct topo *topo_new(void)
+{
+	return calloc(1, sizeof(struct topo));
+}
+
+static void node_free(struct topo_node *n)
+{
+	for (size_t i = 0; i < n->n_ports; i++)
+		free(n->ports[i]);
+	free(n->ports);
+	free(n);
+}
+
+void topo_free(struct topo *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n_nodes; i++)
+		node_free(t->nodes[i]);
+	free(t->nodes);
+	for (size_t i = 0; i < t->n_links; i++)
+		free(t->links[i]);
+	free(t->links);
+	free(t->problems);
+	free(t);
+}
+
+/* Grow an array of @size-byte elements to hold one more; 0 or -ENOMEM. */
+static int grow(void **arr, size_t n, size_t size)
+{
+	void *p;
+
+	/* Capacity: 8, then doubling; grow only when full. */
+	if (n != 0 && (n < 8 || (n & (n - 1))))
+		return 0;
+	p = realloc(*arr, (n ? n * 2 : 8) * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	return 0;
+}
+
+struct topo_node *topo_node_add(struct topo *t, enum topo_node_type type,
+				const char *name, uint64_t guid)
+{
+	struct topo_node *n;
+
+	if (grow((void **)&t->nodes, t->n_nodes, sizeof(*t->nodes)) < 0)
+		return NULL;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->type = type;
+	n->guid = guid;
+	snprintf(n->name, sizeof(n->name), "%s", name ? name : "");
+	t->nodes[t->n_nodes++] = n;
+	return n;
+}
+
+struct topo_node *topo_node_by_guid(const struct topo *t, uint64_t guid)
+{
+	if (!guid)
+		return NULL;
+	for (size_t i = 0; i < t->n_nodes; i++)
+		if (t->nodes[i]->guid == guid)
+			return t->nodes[i];
+	return NULL;
+}
+
+struct topo_node *topo_node_by_name(const struct topo *t, const char *name)
+{
+	for (size_t i = 0; i < t->n_nodes; i++)
+		if (strcmp(t->nodes[i]->name, name) == 0)
+			return t->nodes[i];
+	return NULL;
+}
+
+struct topo_node *topo_node_find(const struct topo *t, const char *name, uint64_t guid)
+{
+	if (guid)
+		return topo_node_by_guid(t, guid);
+	return name ? topo_node_by_name(t, name) : NULL;
+}
+
+struct topo_port *topo_port_find(const struct topo_node *n, unsigned int num, const char *name)
+{
+	bool by_name = name && *name;
+
+	for (size_t i = 0; i < n->n_ports; i++) {
+		struct topo_port *p = n->ports[i];
+
+		if (by_name ? strcmp(p->name, name) == 0 : (!*p->name && p->num == num))
+			return p;
+	}
+	return NULL;
+}
+
+struct topo_port *topo_port_get(struct topo_node *n, unsigned int num, const char *name)
+{
+	struct topo_port *p = topo_port_find(n, num, name);
+
+	if (p)
+		return p;
+	if (grow((void **)&n->ports, n->n_ports, sizeof(*n->ports)) < 0)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->node = n;
+	p->num = num;
+	snprintf(p->name, sizeof(p->name), "%s", name ? name : "");
+	n->ports[n->n_ports++] = p;
+	return p;
+}
+
+int topo_link_add(struct topo *t, struct topo_port *a, struct topo_port *b, unsigned int src)
+{
+	struct topo_link *l;
+
+	if (a == b)
+		return -EINVAL;
+	if (a->peer == b && b->peer == a) {
+		a->link->src |= src;
+		return 0;
+	}
+	if (a->peer || b->peer)
+		return -EEXIST;
+	if (grow((void **)&t->links, t->n_links, sizeof(*t->links)) < 0)
+		return -ENOMEM;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	l->a = a;
+	l->b = b;
+	l->src = src;
+	a->peer = b;
+	b->peer = a;
+	a->link = b->link = l;
+	t->links[t->n_links++] = l;
+	return 0;
+}
+
+int topo_problem_add(struct topo *t, const struct topo_problem *p)
+{
+	if (grow((void **)&t->problems, t->n_problems, sizeof(*t->problems)) < 0)
+		return -ENOMEM;
+	t->problems[t->n_problems++] = *p;
+	return 0;
+}
+
+void topo_end_from_port(struct topo_end *e, const struct topo_port *port)
+{
+	memset(e, 0, sizeof(*e));
+	if (!port)
+		return;
+	snprintf(e->node, sizeof(e->node), "%s", port->node->name);
+	e->guid = port->node->guid;
+	e->port = port->num;
+	snprintf(e->port_name, sizeof(e->port_name), "%s", port->name);
+}
+
+/* ---- sorting ---- */
+
+static int node_cmp(const struct topo_node *a, const struct topo_node *b)
+{
+	int c;
+
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	c = strcmp(a->name, b->name);
+	if (c)
+		return c;
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+static int port_cmp(const struct topo_port *a, const struct topo_port *b)
+{
+	int c = node_cmp(a->node, b->node);
+
+	if (c)
+		return c;
+	if (a->num != b->num)
+		return a->num < b->num ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+static int node_pcmp(const void *x, const void *y)
+{
+	return node_cmp(*(struct topo_node *const *)x, *(struct topo_node *const *)y);
+}
+
+static int port_pcmp(const void *x, const void *y)
+{
+	return port_cmp(*(struct topo_port *const *)x, *(struct topo_port *const *)y);
+}
+
+static int link_pcmp(const void *x, const void *y)
+{
+	const struct topo_link *a = *(struct topo_link *const *)x;
+	const struct topo_link *b = *(struct topo_link *const *)y;
+	int c = port_cmp(a->a, b->a);
+
+	return c ? c : port_cmp(a->b, b->b);
+}
+
+static int end_cmp(const struct topo_end *a, const struct topo_end *b)
+{
+	int c = strcmp(a->node, b->node);
+
+	if (c)
+		return c;
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	return strcmp(a->port_name, b->port_name);
+}
+
+static int problem_cmp(const void *x, const void *y)
+{
+	const struct topo_problem *a = x, *b = y;
+	int c;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	c = end_cmp(&a->a, &b->a);
+	if (c)
+		return c;
+	c = end_cmp(&a->b, &b->b);
+	return c ? c : strcmp(a->detail, b->detail);
+}
+
+void topo_sort(struct topo *t)
+{
+	if (t->n_nodes)
+		qsort(t->nodes, t->n_nodes, sizeof(*t->nodes), node_pcmp);
+	for (size_t i = 0; i < t->n_nodes; i++)
+		if (t->nodes[i]->n_ports)
+			qsort(t->nodes[i]->ports, t->nodes[i]->n_ports,
+			      sizeof(*t->nodes[i]->ports), port_pcmp);
+	for (size_t i = 0; i < t->n_links; i++) {
+		struct topo_link *l = t->links[i];
+
+		if (port_cmp(l->a, l->b) > 0) {
+			struct topo_port *tmp = l->a;
+
+			l->a = l->b;
+			l->b = tmp;
+		}
+	}
+	if (t->n_links)
+		qsort(t->links, t->n_links, sizeof(*t->links), link_pcmp);
+	if (t->n_problems)
+		qsort(t->problems, t->n_problems, sizeof(*t->problems), problem_cmp);
+}
+
+/* ---- health ---- */
+
+void topo_thresholds_default(struct topo_thresholds *th)
+{
+	for (int i = 0; i < TOPO_CNT_MAX; i++)
+		th->max[i] = UINT64_MAX;
+	th->max[TOPO_CNT_SYMBOL_ERR] = 10;
+	th->max[TOPO_CNT_LINK_RECOVERS] = 10;
+	th->max[TOPO_CNT_LINK_DOWNED] = 10;
+	th->max[TOPO_CNT_RCV_ERR] = 10;
+	th->max[TOPO_CNT_RCV_REMOTE_PHYS_ERR] = 10;
+	th->max[TOPO_CNT_RCV_SWITCH_RELAY_ERR] = 100;
+	th->max[TOPO_CNT_XMT_DISCARDS] = 100;
+	th->max[TOPO_CNT_XMT_CONSTRAINT_ERR] = 100;
+	th->max[TOPO_CNT_RCV_CONSTRAINT_ERR] = 100;
+	th->max[TOPO_CNT_LINK_INTEGRITY_ERR] = 10;
+	th->max[TOPO_CNT_EXCESS_BUF_OVERRUN] = 10;
+	th->max[TOPO_CNT_VL15_DROPPED] = 100;
+}
+
+int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *bad, size_t bad_len)
+{
+	char *copy = strdup(spec), *save = NULL, *item;
+	int rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '='), *end;
+		unsigned long long v;
+		int c;
+
+		if (!eq) {
+			rc = -EINVAL;
+			break;
+		}
+		*eq = '\0';
+		c = topo_counter_parse(item);
+		*eq = '=';
+		if (c < 0 || !eq[1]) {
+			rc = -EINVAL;
+			break;
+		}
+		if (strcmp(eq + 1, "off") == 0) {
+			th->max[c] = UINT64_MAX;
+			continue;
+		}
+		errno = 0;
+		v = strtoull(eq + 1, &end, 10);
+		if (errno || *end || eq[1] == '-') {
+			rc = -EINVAL;
+			break;
+		}
+		th->max[c] = v;
+	}
+	if (rc < 0 && bad)
+		snprintf(bad, bad_len, "%s", item);
+	free(copy);
+	return rc;
+}
+
+static bool port_down(const struct topo_port *p)
+{
+	if (!(p->facts & TOPO_F_STATE))
+		return false;
+	return p->state == TOPO_PORT_DOWN || p->phys_state == TOPO_PHYS_POLLING ||
+	       p->phys_state == TOPO_PHYS_DISABLED || p->phys_state == TOPO_PHYS_SLEEP;
+}
+
+static int add_port_problem(struct topo *t, enum topo_problem_kind kind,
+			    const struct topo_port *p, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int add_port_problem(struct topo *t, enum topo_problem_kind kind,
+			    const struct topo_port *p, const char *fmt, ...)
+{
+	struct topo_problem pr = { .kind = kind, .has_a = true };
+	va_list ap;
+
+	topo_end_from_port(&pr.a, p);
+	if (p->peer) {
+		pr.has_b = true;
+		topo_end_from_port(&pr.b, p->peer);
+	}
+	va_start(ap, fmt);
+	vsnprintf(pr.detail, sizeof(pr.detail), fmt, ap);
+	va_end(ap);
+	return topo_problem_add(t, &pr);
+}
+
+static void worsen(struct topo_link *l, enum topo_link_status s)
+{
+	if (l && s > l->status)
+		l->status = s;
+}
+
+static bool port_degraded(const struct topo_port *p)
+{
+	return ((p->facts & TOPO_F_WIDTH) && p->width_x && p->width_max_x &&
+		p->width_x < p->width_max_x) ||
+	       ((p->facts & TOPO_F_SPEED) && p->lane_mbps && p->lane_max_mbps &&
+		p->lane_mbps < p->lane_max_mbps);
+}
+
+/* Degraded: below what the port itself enables. */
+static int check_degraded(struct topo *t, struct topo_port *p)
+{
+	char w[48] = "", s[64] = "";
+
+	if ((p->facts & TOPO_F_WIDTH) && p->width_x && p->width_max_x &&
+	    p->width_x < p->width_max_x)
+		snprintf(w, sizeof(w), "width %ux, enabled %ux", p->width_x, p->width_max_x);
+	if ((p->facts & TOPO_F_SPEED) && p->lane_mbps && p->lane_max_mbps &&
+	    p->lane_mbps < p->lane_max_mbps) {
+		const char *a = topo_speed_name(p->lane_mbps), *m = topo_speed_name(p->lane_max_mbps);
+
+		snprintf(s, sizeof(s), "speed %s, enabled %s", a ? a : "?", m ? m : "?");
+	}
+	if (!*w && !*s)
+		return 0;
+	/* One report per link: when both ends are degraded, the first end speaks. */
+	if (p->link && p->link->a != p && p->peer && port_degraded(p->peer))
+		return 0;
+	worsen(p->link, TOPO_LINK_DEGRADED);
+	return add_port_problem(t, TOPO_PROB_DEGRADED, p, "%s%s%s", w, *w && *s ? ", " : "", s);
+}
+
+static int check_counters(struct topo *t, struct topo_port *p, const struct topo_thresholds *th)
+{
+	if (!(p->facts & TOPO_F_COUNTERS))
+		return 0;
+	for (int c = 0; c < TOPO_CNT_MAX; c++) {
+		if (th->max[c] == UINT64_MAX || p->counters[c] <= th->max[c])
+			continue;
+		worsen(p->link, TOPO_LINK_ERRORS);
+		if (add_port_problem(t, TOPO_PROB_ERRORS, p, "%s %" PRIu64 " > %" PRIu64,
+				     counter_names[c], p->counters[c], th->max[c]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int topo_health_check(struct topo *t, const struct topo_thresholds *th)
+{
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		struct topo_node *n = t->nodes[i];
+
+		for (size_t j = 0; j < n->n_ports; j++) {
+			struct topo_port *p = n->ports[j];
+
+			if (p->num == 0 && !*p->name && n->type == TOPO_NODE_SWITCH)
+				continue;	/* switch management port */
+			/*
+			 * An unlinked port is an empty socket as far as the graph
+			 * knows (its peer is unknown): only a plan can say a cable
+			 * belongs there, and topo_diff() reports it then.
+			 */
+			if (!p->peer)
+				continue;
+			if (port_down(p)) {
+				worsen(p->link, TOPO_LINK_DOWN);
+				if (add_port_problem(t, TOPO_PROB_DOWN, p, "state %s, phys %s",
+						     topo_port_state_name(p->state),
+						     topo_phys_state_name(p->phys_state)) < 0)
+					return -ENOMEM;
+				continue;
+			}
+			if (check_degraded(t, p) < 0 || check_counters(t, p, th) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * struct topo: one graph for both fabrics (InfiniBand subnets walked with
+ * SMPs, Ethernet/RoCE seen through LLDP, and cabling plans read from a
+ * file).  Pure data, no I/O.
+ *
+ * Shape
+ *   topo ─owns─▶ nodes[]  (struct topo_node *, switch | ca | host | router)
+ *        node ─owns─▶ ports[] (struct topo_port *, IB port number or a name)
+ *   topo ─owns─▶ links[]  (struct topo_link *, one per cable, two ports)
+ *   topo ─owns─▶ problems[] (struct topo_problem, found by health checks
+ *                            and by topo_diff(); they copy what they name)
+ *
+ * Ownership: one owner frees all.  topo_free() frees every node, port,
+ * link and problem.  Every pointer handed out (topo_node_add(),
+ * topo_port_add(), lookups, port->node, port->peer, link->a/b) is borrowed
+ * and stays valid until topo_free(): elements are allocated one by one and
+ * never move, so adding more does not invalidate earlier pointers.
+ *
+ * Provenance: every node, port and link carries `src`, a bitmask of
+ * enum topo_src saying which sources reported it (SMP walk, ibnetdiscover
+ * cache, LLDP, a plan file, a profile).  A source that confirms an object
+ * another source created ORs its bit in; `facts` on a port says which
+ * port attributes are known (TOPO_F_*), so renderers print "-" / null for
+ * the rest and the diff only compares what both sides know.
+ *
+ * How a source adds to the graph (e.g. LLDP in src/sys/lldp.c):
+ *   1. node = topo_node_find(t, name)  (or topo_node_by_guid() for IB),
+ *      else node = topo_node_add(t, TOPO_NODE_HOST or _SWITCH, name, 0);
+ *      set node->chassis_id, node->src |= TOPO_SRC_LLDP.
+ *   2. port = topo_port_get(node, 0, "eth0") finds or adds a port by name
+ *      (Ethernet: num 0, name = ifname / LLDP port id) or by number (IB:
+ *      num 1..N, name ""); fill state/width/speed/mtu and set the
+ *      matching TOPO_F_* bits in port->facts; port->src |= TOPO_SRC_LLDP.
+ *   3. topo_link_add(t, port_a, port_b, TOPO_SRC_LLDP) connects two ports;
+ *      adding the same pair again only ORs the source in; a port already
+ *      linked elsewhere gets -EEXIST (a cabling conflict, not a crash).
+ * Then topo_health_check() appends degraded/down/errors problems and
+ * topo_diff() (topo_diff.h) compares against an expected struct topo
+ * (the plan: the same struct, filled by a plan parser with TOPO_SRC_PLAN).
+ *
+ * Units are in the names: lane_mbps is the per-lane signalling rate
+ * (IB: SDR 2500 ... NDR 106250; Ethernet: the whole link speed with
+ * width_x = 1), mtu is in bytes.
+ */
+#ifndef FAB_MODEL_TOPO_H
+#define FAB_MODEL_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum topo_src {
+	TOPO_SRC_SMP = 1u << 0,		/* live subnet walk (SMPs, PMA) */
+	TOPO_SRC_CACHE = 1u << 1,	/* ibnetdiscover --cache file (--load-cache) */
+	TOPO_SRC_LLDP = 1u << 2,	/* lldpd neighbour tables */
+	TOPO_SRC_PLAN = 1u << 3,	/* a cabling plan file (--expect) */
+	TOPO_SRC_PROFILE = 1u << 4,	/* a fabricctl profile */
+	TOPO_SRC_LOCAL = 1u << 5,	/* this node's own netlink/sysfs view */
+};
+
+enum topo_node_type {
+	TOPO_NODE_SWITCH = 0,
+	TOPO_NODE_CA,			/* an IB channel adapter (HCA port set) */
+	TOPO_NODE_HOST,			/* an Ethernet host (LLDP system) */
+	TOPO_NODE_ROUTER,
+};
+
+enum topo_port_state {
+	TOPO_PORT_UNKNOWN = 0,
+	TOPO_PORT_DOWN,
+	TOPO_PORT_INIT,
+	TOPO_PORT_ARMED,
+	TOPO_PORT_ACTIVE,
+};
+
+enum topo_phys_state {
+	TOPO_PHYS_UNKNOWN = 0,
+	TOPO_PHYS_SLEEP,
+	TOPO_PHYS_POLLING,
+	TOPO_PHYS_DISABLED,
+	TOPO_PHYS_TRAINING,
+	TOPO_PHYS_LINKUP,
+	TOPO_PHYS_ERROR_RECOVERY,
+	TOPO_PHYS_TEST,
+};
+
+/* Bits of topo_port.facts: which attributes a source filled in. */
+enum topo_fact {
+	TOPO_F_STATE = 1u << 0,		/* state, phys_state */
+	TOPO_F_WIDTH = 1u << 1,		/* width_x, width_max_x */
+	TOPO_F_SPEED = 1u << 2,		/* lane_mbps, lane_max_mbps */
+	TOPO_F_MTU = 1u << 3,		/* mtu (and mtu_max) */
+	TOPO_F_COUNTERS = 1u << 4,	/* counters */
+	TOPO_F_LID = 1u << 5,
+};
+
+/* PMA PortCounters(Extended); the error ones are checked by thresholds. */
+enum topo_counter {
+	TOPO_CNT_SYMBOL_ERR = 0,
+	TOPO_CNT_LINK_RECOVERS,
+	TOPO_CNT_LINK_DOWNED,
+	TOPO_CNT_RCV_ERR,
+	TOPO_CNT_RCV_REMOTE_PHYS_ERR,
+	TOPO_CNT_RCV_SWITCH_RELAY_ERR,
+	TOPO_CNT_XMT_DISCARDS,
+	TOPO_CNT_XMT_CONSTRAINT_ERR,
+	TOPO_CNT_RCV_CONSTRAINT_ERR,
+	TOPO_CNT_LINK_INTEGRITY_ERR,
+	TOPO_CNT_EXCESS_BUF_OVERRUN,
+	TOPO_CNT_VL15_DROPPED,
+	TOPO_CNT_XMT_WAIT,
+	TOPO_CNT_XMT_DATA,		/* extended, in 4-byte words */
+	TOPO_CNT_RCV_DATA,
+	TOPO_CNT_XMT_PKTS,
+	TOPO_CNT_RCV_PKTS,
+	TOPO_CNT_MAX,
+	TOPO_CNT_N_ERR = TOPO_CNT_XMT_WAIT,	/* counters [0, N_ERR) are error counters */
+};
+
+/* JSON/CLI name of a counter ("symbol_errors", ...); NULL when out of range. */
+const char *topo_counter_name(enum topo_counter c);
+/* Reverse; -1 when unknown. */
+int topo_counter_parse(const char *name);
+
+struct topo_node;
+struct topo_link;
+
+struct topo_port {
+	struct topo_node *node;		/* borrowed: the owner */
+	unsigned int num;		/* IB port number (0 = switch port 0); 0 for named ports */
+	char name[64];			/* Ethernet ifname / LLDP port id; "" for IB */
+	uint64_t guid;			/* IB port GUID; 0 when none */
+	unsigned int lid;		/* IB base LID (switches: port 0's) */
+	unsigned int facts;		/* TOPO_F_* */
+	unsigned int src;		/* TOPO_SRC_* */
+	enum topo_port_state state;
+	enum topo_phys_state phys_state;
+	unsigned int width_x;		/* active lanes 1, 2, 4, 8, 12; 0 unknown */
+	unsigned int width_max_x;	/* widest enabled width; 0 unknown */
+	unsigned int lane_mbps;		/* active per-lane rate; 0 unknown */
+	unsigned int lane_max_mbps;	/* fastest enabled per-lane rate; 0 unknown */
+	unsigned int mtu;		/* bytes; 0 unknown */
+	unsigned int mtu_max;		/* bytes (IB MTUCap, LLDP MFS); 0 unknown */
+	uint64_t counters[TOPO_CNT_MAX];
+	struct topo_port *peer;		/* borrowed: the other end, NULL when unlinked */
+	struct topo_link *link;		/* borrowed */
+};
+
+struct topo_node {
+	enum topo_node_type type;
+	char name[128];			/* IB NodeDescription; LLDP system name */
+	uint64_t guid;			/* IB node GUID; 0 when none */
+	uint64_t sysimg_guid;		/* IB SystemImageGUID; 0 when none */
+	char chassis_id[64];		/* LLDP chassis id ("" for IB) */
+	uint32_t vendor_id, device_id;	/* IB NodeInfo VendorID/DeviceID; 0 unknown */
+	unsigned int n_ports_max;	/* IB NumPorts; 0 unknown */
+	unsigned int src;		/* TOPO_SRC_* */
+	struct topo_port **ports;	/* owned, sorted by num then name after topo_sort() */
+	size_t n_ports;
+};
+
+enum topo_link_status {
+	TOPO_LINK_OK = 0,
+	TOPO_LINK_DEGRADED,		/* below its enabled (or expected) width/speed */
+	TOPO_LINK_DOWN,			/* down or polling */
+	TOPO_LINK_ERRORS,		/* error counters over thresholds */
+};
+
+struct topo_link {
+	struct topo_port *a, *b;	/* borrowed; after topo_sort(): a sorts first */
+	unsigned int src;		/* TOPO_SRC_* */
+	enum topo_link_status status;	/* worst found by topo_health_check() */
+};
+
+/* One end of a link as a problem names it: a copy, independent of any graph. */
+struct topo_end {
+	char node[128];			/* node name ("" unknown) */
+	uint64_t guid;			/* node GUID, 0 unknown */
+	unsigned int port;		/* port number (0 for named ports) */
+	char port_name[64];		/* port name ("" for IB) */
+};
+
+enum topo_problem_kind {
+	TOPO_PROB_MISSING = 0,		/* in the plan, not found */
+	TOPO_PROB_UNEXPECTED,		/* found, not in the plan */
+	TOPO_PROB_MISWIRED,		/* a's cable lands on b, the plan says on expected */
+	TOPO_PROB_DEGRADED,		/* below enabled / expected width or speed */
+	TOPO_PROB_DOWN,			/* a port down or polling (peer known from the plan) */
+	TOPO_PROB_ERRORS,		/* counter over threshold */
+	TOPO_PROB_MTU_MISMATCH,		/* the two ends disagree on MTU */
+	TOPO_PROB_RAIL,			/* NIC i reaches a leaf of another rail */
+	TOPO_PROB_KIND_MAX,
+};
+
+struct topo_problem {
+	enum topo_problem_kind kind;
+	bool has_a, has_b, has_expected;
+	struct topo_end a;		/* the port concerned */
+	struct topo_end b;		/* its actual peer */
+	struct topo_end expected;	/* miswired/missing: where it should go */
+	char detail[320];		/* human text: "width 1x, enabled 4x", "symbol_errors 57 > 10" */
+};
+
+/* "missing", "unexpected", "miswired", "degraded", "down", "errors", "mtu-mismatch", "rail". */
+const char *topo_problem_kind_name(enum topo_problem_kind kind);
+
+struct topo {
+	struct topo_node **nodes;	/* owned */
+	size_t n_nodes;
+	struct topo_link **links;	/* owned */
+	size_t n_links;
+	struct topo_problem *problems;	/* owned */
+	size_t n_problems;
+	unsigned int src;		/* union of the sources that filled it */
+};
+
+struct topo *topo_new(void);
+void topo_free(struct topo *t);
+
+/*
+ * Add a node; returns a borrowed pointer or NULL on ENOMEM.  @name is
+ * copied (truncated to fit); @guid 0 means none.  No duplicate check:
+ * look up first.
+ */
+struct topo_node *topo_node_add(struct topo *t, enum topo_node_type type,
+				const char *name, uint64_t guid);
+
+/* Borrowed lookups, NULL when absent.  Names compare exactly. */
+struct topo_node *topo_node_by_guid(const struct topo *t, uint64_t guid);
+struct topo_node *topo_node_by_name(const struct topo *t, const char *name);
+/* By GUID when @guid != 0, else by name. */
+struct topo_node *topo_node_find(const struct topo *t, const char *name, uint64_t guid);
+
+/* Port @num (when @name is NULL or "") or the port called @name; NULL when absent. */
+struct topo_port *topo_port_find(const struct topo_node *n, unsigned int num, const char *name);
+/* Same, adding it when absent (NULL only on ENOMEM). */
+struct topo_port *topo_port_get(struct topo_node *n, unsigned int num, const char *name);
+
+/*
+ * Connect @a and @b (ports of this graph) with a cable reported by @src.
+ * 0 on success or when the same link exists already (@src is ORed in);
+ * -EEXIST when either port is linked to a different port; -EINVAL for a
+ * self-link; -ENOMEM.
+ */
+int topo_link_add(struct topo *t, struct topo_port *a, struct topo_port *b, unsigned int src);
+
+/* Append a problem (copied); -ENOMEM. */
+int topo_problem_add(struct topo *t, const struct topo_problem *p);
+/* Fill @e from @port (NULL port -> all empty). */
+void topo_end_from_port(struct topo_end *e, const struct topo_port *port);
+
+/*
+ * Sort nodes (switches first, then by name, then GUID), each node's ports
+ * by number then name, links by their first end, problems by kind then
+ * first end; orient every link so a sorts before b.  Renderers assume it.
+ */
+void topo_sort(struct topo *t);
+
+/* Health thresholds: a counter strictly greater than max[c] is a problem. */
+struct topo_thresholds {
+	uint64_t max[TOPO_CNT_MAX];	/* UINT64_MAX = not checked */
+};
+
+/* Documented defaults (docs/discover.md). */
+void topo_thresholds_default(struct topo_thresholds *th);
+/* "symbol_errors=10,link_downed=0": set some; -EINVAL naming the bad item in @bad. */
+int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *bad, size_t bad_len);
+
+/*
+ * Per link: down/polling ends (DOWN), active width below width_max_x or
+ * lane rate below lane_max_mbps (DEGRADED), counters over thresholds
+ * (ERRORS); sets link->status to the worst and appends one problem per
+ * finding.  Unlinked ports are not checked (only a plan knows a cable
+ * belongs there; topo_diff() reports those).  -ENOMEM.
+ */
+int topo_health_check(struct topo *t, const struct topo_thresholds *th);
+
+/* Helpers shared by sources and renderers. */
+const char *topo_node_type_name(enum topo_node_type type);	/* switch, ca, host, router */
+const char *topo_port_state_name(enum topo_port_state s);	/* down, init, armed, active, unknown */
+const char *topo_phys_state_name(enum topo_phys_state s);	/* polling, linkup, ... */
+const char *topo_link_status_name(enum topo_link_status s);	/* ok, degraded, down, errors */
+/* IB speed name ("SDR" ... "NDR", "FDR10") <-> per-lane Mb/s; NULL / 0 when unknown. */
+const char *topo_speed_name(unsigned int lane_mbps);
+unsigned int topo_speed_parse(const char *name);
+
+#endif

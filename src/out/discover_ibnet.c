@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* discover --format ibnetdiscover: the graph as an ibnetdiscover topology file. */
+#include "model/ibtopo_parse.h"
+#include "out/out_impl.h"
+
+static int ibnet_discover(struct fab_out *out, const struct topo *t)
+{
+	return ibtopo_write(t, out->f);
+}
+
+const struct out_ops out_ibnet_ops = {
+	.name = "ibnetdiscover",
+	.discover = ibnet_discover,
+};

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The InfiniBand subnet as a struct topo: libibnetdisc walks it with
+ * directed-route SMPs (NodeInfo, NodeDescription, PortInfo, SwitchInfo),
+ * or loads an ibnetdiscover --cache file; libibmad then reads PMA
+ * PortCounters (and PortCountersExtended for the data counters) of every
+ * linked port by LID.  libibumad is underneath; under ibsim the process
+ * runs with libumad2sim.so preloaded like any libibumad program.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/ibnetdisc.h>
+#include <infiniband/mad.h>
+#include <infiniband/umad.h>
+
+#include "model/rdma_rate.h"
+#include "sys/sys_real.h"
+#include "util/log.h"
+
+#define SUBNET_CAP_EXT_SPEEDS (1u << 14)	/* PortInfo CapabilityMask.IsExtendedSpeedsSupported */
+
+/* Widest width in a LinkWidthEnabled/Supported mask (1=1X 2=4X 4=8X 8=12X 16=2X). */
+static unsigned int width_mask_max(unsigned int mask)
+{
+	static const unsigned int lanes[] = { 1, 4, 8, 12, 2 };
+	unsigned int best = 0;
+
+	for (unsigned int i = 0; i < 5; i++)
+		if (mask & (1u << i) && lanes[i] > best)
+			best = lanes[i];
+	return best;
+}
+
+/* Fastest lane rate in LinkSpeedEnabled (1=SDR 2=DDR 4=QDR) / Ext (1=FDR 2=EDR 4=HDR 8=NDR). */
+static unsigned int speed_mask_max(unsigned int mask, unsigned int ext_mask)
+{
+	static const char *const ext[] = { "FDR", "EDR", "HDR", "NDR", "XDR" };
+	static const char *const base[] = { "SDR", "DDR", "QDR" };
+
+	for (int i = 4; i >= 0; i--)
+		if (ext_mask & (1u << i))
+			return topo_speed_parse(ext[i]);
+	for (int i = 2; i >= 0; i--)
+		if (mask & (1u << i))
+			return topo_speed_parse(base[i]);
+	return 0;
+}
+
+static enum topo_phys_state phys_state(unsigned int v)
+{
+	return v <= TOPO_PHYS_TEST ? (enum topo_phys_state)v : TOPO_PHYS_UNKNOWN;
+}
+
+static enum topo_port_state port_state(unsigned int v)
+{
+	return v >= 1 && v <= 4 ? (enum topo_port_state)v : v == 5 ? TOPO_PORT_ACTIVE : TOPO_PORT_UNKNOWN;
+}
+
+/* Decode one PortInfo (@cap_info: port 0's for switch ports, which holds CapabilityMask). */
+static void port_decode(struct topo_port *p, ibnd_port_t *ip, uint8_t *cap_info, bool is_switch)
+{
+	uint8_t *info = ip->info;
+	unsigned int cap = mad_get_field(cap_info, 0, IB_PORT_CAPMASK_F);
+	unsigned int spd = mad_get_field(info, 0, IB_PORT_LINK_SPEED_ACTIVE_F);
+	unsigned int spd_en = mad_get_field(info, 0, IB_PORT_LINK_SPEED_ENABLED_F);
+	unsigned int ext = 0, ext_en = 0;
+	const char *sname;
+
+	if (cap & SUBNET_CAP_EXT_SPEEDS) {
+		ext = mad_get_field(info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
+		ext_en = mad_get_field(info, 0, IB_PORT_LINK_SPEED_EXT_ENABLED_F);
+	}
+	p->guid = ip->guid;
+	p->lid = is_switch ? ip->node->smalid : ip->base_lid;
+	p->state = port_state(mad_get_field(info, 0, IB_PORT_STATE_F));
+	p->phys_state = phys_state(mad_get_field(info, 0, IB_PORT_PHYS_STATE_F));
+	p->width_x = ib_width_from_active(mad_get_field(info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F));
+	p->width_max_x = width_mask_max(mad_get_field(info, 0, IB_PORT_LINK_WIDTH_ENABLED_F));
+	sname = ib_speed_from_active(spd, ext);
+	p->lane_mbps = sname ? topo_speed_parse(sname) : 0;
+	p->lane_max_mbps = speed_mask_max(spd_en, ext_en);
+	p->mtu = ib_mtu_from_enum(mad_get_field(info, 0, IB_PORT_NEIGHBOR_MTU_F));
+	p->mtu_max = ib_mtu_from_enum(mad_get_field(info, 0, IB_PORT_MTU_CAP_F));
+	p->facts |= TOPO_F_STATE | TOPO_F_LID;
+	if (p->state >= TOPO_PORT_INIT) {
+		/* Active width/speed are meaningless on a port that is not up. */
+		p->facts |= TOPO_F_WIDTH | TOPO_F_SPEED | TOPO_F_MTU;
+	}
+}
+
+static enum topo_node_type node_type(int t)
+{
+	return t == IB_NODE_SWITCH ? TOPO_NODE_SWITCH : t == IB_NODE_ROUTER ? TOPO_NODE_ROUTER :
+	       TOPO_NODE_CA;
+}
+
+struct subnet_conv {
+	struct topo *t;
+	unsigned int src;
+	int rc;
+};
+
+static void conv_node(ibnd_node_t *in, void *user)
+{
+	struct subnet_conv *cv = user;
+	struct topo_node *n;
+
+	if (cv->rc)
+		return;
+	n = topo_node_add(cv->t, node_type(in->type), in->nodedesc, in->guid);
+	if (!n) {
+		cv->rc = -ENOMEM;
+		return;
+	}
+	n->src |= cv->src;
+	n->n_ports_max = (unsigned int)in->numports;
+	n->sysimg_guid = mad_get_field64(in->info, 0, IB_NODE_SYSTEM_GUID_F);
+	n->vendor_id = mad_get_field(in->info, 0, IB_NODE_VENDORID_F);
+	n->device_id = mad_get_field(in->info, 0, IB_NODE_DEVID_F);
+	for (int i = 0; i <= in->numports; i++) {
+		ibnd_port_t *ip = in->ports[i];
+		uint8_t *cap_info;
+		struct topo_port *p;
+
+		if (!ip)
+			continue;
+		p = topo_port_get(n, (unsigned int)i, NULL);
+		if (!p) {
+			cv->rc = -ENOMEM;
+			return;
+		}
+		p->src |= cv->src;
+		cap_info = in->type == IB_NODE_SWITCH && in->ports[0] ? in->ports[0]->info : ip->info;
+		port_decode(p, ip, cap_info, in->type == IB_NODE_SWITCH);
+	}
+}
+
+/*
+ * libibnetdisc keys nodes by GUID in a hash; topo lookups are linear, so
+ * build an index first: sort a copy of the node pointers by GUID.
+ */
+static int guid_cmp(const void *x, const void *y)
+{
+	const struct topo_node *a = *(struct topo_node *const *)x;
+	const struct topo_node *b = *(struct topo_node *const *)y;
+
+	return a->guid < b->guid ? -1 : a->guid > b->guid;
+}
+
+struct subnet_index {
+	struct topo_node **by_guid;
+	size_t n;
+};
+
+static struct topo_node *index_find(const struct subnet_index *ix, uint64_t guid)
+{
+	struct topo_node key = { .guid = guid }, *kp = &key, **r;
+
+	r = bsearch(&kp, ix->by_guid, ix->n, sizeof(*ix->by_guid), guid_cmp);
+	return r ? *r : NULL;
+}
+
+struct subnet_linkconv {
+	struct topo *t;
+	struct subnet_index ix;
+	unsigned int src;
+	int rc;
+};
+
+static void conv_link_ix(ibnd_node_t *in, void *user)
+{
+	struct subnet_linkconv *cv = user;
+	struct topo_node *n;
+
+	if (cv->rc)
+		return;
+	n = index_find(&cv->ix, in->guid);
+	for (int i = 1; n && i <= in->numports; i++) {
+		ibnd_port_t *ip = in->ports[i], *rp;
+		struct topo_node *rn;
+		struct topo_port *a, *b;
+		int rc;
+
+		if (!ip || !ip->remoteport)
+			continue;
+		rp = ip->remoteport;
+		rn = index_find(&cv->ix, rp->node->guid);
+		a = topo_port_find(n, (unsigned int)i, NULL);
+		b = rn ? topo_port_find(rn, (unsigned int)rp->portnum, NULL) : NULL;
+		if (!a || !b)
+			continue;
+		rc = topo_link_add(cv->t, a, b, cv->src);
+		if (rc == -ENOMEM) {
+			cv->rc = rc;
+			return;
+		}
+		if (rc < 0 && !(a->peer == b))
+			fab_warn("subnet: 0x%016" PRIx64 "[%d]: conflicting link ignored", in->guid, i);
+	}
+}
+
+static int fabric_to_topo(ibnd_fabric_t *fab, struct topo *t, unsigned int src)
+{
+	struct subnet_conv cv = { .t = t, .src = src };
+	struct subnet_linkconv lc = { .t = t, .src = src };
+
+	ibnd_iter_nodes(fab, conv_node, &cv);
+	if (cv.rc)
+		return cv.rc;
+	lc.ix.n = t->n_nodes;
+	lc.ix.by_guid = malloc((t->n_nodes ? t->n_nodes : 1) * sizeof(*lc.ix.by_guid));
+	if (!lc.ix.by_guid)
+		return -ENOMEM;
+	memcpy(lc.ix.by_guid, t->nodes, t->n_nodes * sizeof(*t->nodes));
+	qsort(lc.ix.by_guid, lc.ix.n, sizeof(*lc.ix.by_guid), guid_cmp);
+	ibnd_iter_nodes(fab, conv_link_ix, &lc);
+	free(lc.ix.by_guid);
+	t->src |= src;
+	return lc.rc;
+}
+
+/* PMA PortCounters (+Extended data counters when the port has them) of one port. */
+static int pma_read(struct ibmad_port *mp, struct topo_port *p, unsigned int timeout_ms)
+{
+	static const struct {
+		enum topo_counter c;
+		enum MAD_FIELDS f;
+	} base[] = {
+		{ TOPO_CNT_SYMBOL_ERR, IB_PC_ERR_SYM_F },
+		{ TOPO_CNT_LINK_RECOVERS, IB_PC_LINK_RECOVERS_F },
+		{ TOPO_CNT_LINK_DOWNED, IB_PC_LINK_DOWNED_F },
+		{ TOPO_CNT_RCV_ERR, IB_PC_ERR_RCV_F },
+		{ TOPO_CNT_RCV_REMOTE_PHYS_ERR, IB_PC_ERR_PHYSRCV_F },
+		{ TOPO_CNT_RCV_SWITCH_RELAY_ERR, IB_PC_ERR_SWITCH_REL_F },
+		{ TOPO_CNT_XMT_DISCARDS, IB_PC_XMT_DISCARDS_F },
+		{ TOPO_CNT_XMT_CONSTRAINT_ERR, IB_PC_ERR_XMTCONSTR_F },
+		{ TOPO_CNT_RCV_CONSTRAINT_ERR, IB_PC_ERR_RCVCONSTR_F },
+		{ TOPO_CNT_LINK_INTEGRITY_ERR, IB_PC_ERR_LOCALINTEG_F },
+		{ TOPO_CNT_EXCESS_BUF_OVERRUN, IB_PC_ERR_EXCESS_OVR_F },
+		{ TOPO_CNT_VL15_DROPPED, IB_PC_VL15_DROPPED_F },
+		{ TOPO_CNT_XMT_WAIT, IB_PC_XMT_WAIT_F },
+		{ TOPO_CNT_XMT_DATA, IB_PC_XMT_BYTES_F },
+		{ TOPO_CNT_RCV_DATA, IB_PC_RCV_BYTES_F },
+		{ TOPO_CNT_XMT_PKTS, IB_PC_XMT_PKTS_F },
+		{ TOPO_CNT_RCV_PKTS, IB_PC_RCV_PKTS_F },
+	};
+	static const struct {
+		enum topo_counter c;
+		enum MAD_FIELDS f;
+	} ext[] = {
+		{ TOPO_CNT_XMT_DATA, IB_PC_EXT_XMT_BYTES_F },
+		{ TOPO_CNT_RCV_DATA, IB_PC_EXT_RCV_BYTES_F },
+		{ TOPO_CNT_XMT_PKTS, IB_PC_EXT_XMT_PKTS_F },
+		{ TOPO_CNT_RCV_PKTS, IB_PC_EXT_RCV_PKTS_F },
+	};
+	uint8_t buf[IB_MAD_SIZE];
+	ib_portid_t pid = { 0 };
+
+	if (!p->lid)
+		return -EHOSTUNREACH;
+	ib_portid_set(&pid, (int)p->lid, 0, 0);
+	memset(buf, 0, sizeof(buf));
+	if (!pma_query_via(buf, &pid, (int)p->num, timeout_ms, IB_GSI_PORT_COUNTERS, mp))
+		return -EIO;
+	for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
+		p->counters[base[i].c] = mad_get_field(buf, 0, base[i].f);
+	memset(buf, 0, sizeof(buf));
+	if (pma_query_via(buf, &pid, (int)p->num, timeout_ms, IB_GSI_PORT_COUNTERS_EXT, mp))
+		for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+			p->counters[ext[i].c] = mad_get_field64(buf, 0, ext[i].f);
+	p->facts |= TOPO_F_COUNTERS;
+	return 0;
+}
+
+static int counters_read(struct topo *t, const struct subnet_opts *o, struct fab_err *err)
+{
+	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_PERFORMANCE_CLASS };
+	struct ibmad_port *mp;
+	size_t failed = 0, no_lid = 0, done = 0;
+
+	char ca[UMAD_CA_NAME_LEN] = "";
+
+	if (o->ca)
+		snprintf(ca, sizeof(ca), "%s", o->ca);
+	mp = mad_rpc_open_port(o->ca ? ca : NULL, o->ca_port, classes, 3);
+	if (!mp)
+		return fab_err_set(err, -ENODEV, "subnet: %s: cannot open a MAD port for PMA queries",
+				   o->ca ? o->ca : "first ib ca");
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		struct topo_node *n = t->nodes[i];
+
+		for (size_t j = 0; j < n->n_ports; j++) {
+			struct topo_port *p = n->ports[j];
+			int rc;
+
+			if (!p->peer)
+				continue;
+			rc = pma_read(mp, p, o->timeout_ms);
+			if (rc == -EHOSTUNREACH)
+				no_lid++;
+			else if (rc < 0)
+				failed++;
+			else
+				done++;
+		}
+	}
+	mad_rpc_close_port(mp);
+	if (no_lid)
+		fab_warn("subnet: %zu ports have no lid (no subnet manager?): no counters for them",
+			 no_lid);
+	if (failed)
+		fab_warn("subnet: pma query failed on %zu ports", failed);
+	fab_info("subnet: counters of %zu ports", done);
+	return 0;
+}
+
+int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
+		    struct fab_err *err)
+{
+	ibnd_config_t cfg = { 0 };
+	ibnd_fabric_t *fab;
+	unsigned int src;
+	int rc;
+
+	if (o->load_cache) {
+		fab = ibnd_load_fabric(o->load_cache, 0);
+		if (!fab)
+			return fab_err_input(err, -EINVAL, "%s: cannot load ibnetdiscover cache "
+					     "(missing, unreadable or not a cache file)", o->load_cache);
+		src = TOPO_SRC_CACHE;
+	} else {
+		cfg.max_smps = o->max_smps;
+		cfg.timeout_ms = o->timeout_ms;
+		cfg.retries = o->retries;
+		char ca[UMAD_CA_NAME_LEN] = "";
+
+		if (o->ca)
+			snprintf(ca, sizeof(ca), "%s", o->ca);
+		fab = ibnd_discover_fabric(o->ca ? ca : NULL, o->ca_port, NULL, &cfg);
+		if (!fab)
+			return fab_err_set(err, -ENODEV, "subnet: %s port %d: discovery failed "
+					   "(no infiniband port, or no answer to smps)",
+					   o->ca ? o->ca : "first ib ca", o->ca_port);
+		src = TOPO_SRC_SMP;
+		fab_info("subnet: %u mads, %u hops", fab->total_mads_used, fab->maxhops_discovered);
+	}
+	rc = fabric_to_topo(fab, t, src);
+	ibnd_destroy_fabric(fab);
+	if (rc < 0)
+		return fab_err_set(err, rc, "subnet: out of memory");
+	if (!o->load_cache && o->counters)
+		return counters_read(t, o, err);
+	return 0;
+}

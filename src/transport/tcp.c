@@ -1,0 +1,853 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * TCP transport: ping-pong latency and streaming bandwidth (one or more
+ * streams) between two workers; see transport.h for the steps.
+ *
+ * Every data-path connection starts with a 24-byte header from the client:
+ * "FAB1", kind (LAT, FWD: client sends, REV: server sends), a reserved
+ * byte, the stream index (big endian) and the sweep's 16-byte token.  The
+ * server drops any connection whose header is wrong or late, and goes on
+ * waiting for the real peer.  After a FWD transfer the server, which
+ * measured it, sends its figures back on stream 0 (five big-endian u64:
+ * bytes, elapsed_ns, full intervals, bytes in the slowest full interval,
+ * interval_ns).
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "transport/transport.h"
+#include "util/log.h"
+
+#define TCP_MAGIC "FAB1"
+#define TCP_HDR_LEN 24
+#define TCP_BUF_BYTES (128 * 1024)
+#define TCP_MAX_STREAMS 64
+#define TCP_HDR_WAIT_MS 2000
+
+enum tcp_kind {
+	TCP_LAT = 1,
+	TCP_FWD = 2,
+	TCP_REV = 3,
+};
+
+struct tp_session {
+	bool server;
+	struct tp_params p;
+	char local_addr[48];
+	int lfd;			/* server: listener */
+	struct sockaddr_storage peer;	/* client: the server's endpoint */
+	socklen_t peer_len;
+	char peer_str[64];
+	unsigned char *buf;		/* TCP_BUF_BYTES */
+};
+
+uint64_t tp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int ms_left(uint64_t deadline_ns)
+{
+	uint64_t now = tp_now_ns();
+
+	if (now >= deadline_ns)
+		return 0;
+	return (int)((deadline_ns - now + 999999) / 1000000);
+}
+
+static int addr_parse(const char *addr, unsigned int port, struct sockaddr_storage *ss,
+		      socklen_t *len)
+{
+	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, addr, &in4->sin_addr) == 1) {
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons((uint16_t)port);
+		*len = sizeof(*in4);
+		return 0;
+	}
+	if (inet_pton(AF_INET6, addr, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons((uint16_t)port);
+		*len = sizeof(*in6);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static bool token_equal(const uint8_t *a, const uint8_t *b)
+{
+	uint8_t d = 0;
+
+	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
+		d |= a[i] ^ b[i];
+	return d == 0;
+}
+
+static int set_nonblock(int fd, bool on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -errno;
+	return fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK) < 0 ? -errno : 0;
+}
+
+/* Poll @fd for @events and @cancel_fd for input, until @deadline_ns. */
+static int wait_fd(int fd, short events, int cancel_fd, uint64_t deadline_ns)
+{
+	struct pollfd pfd[2] = { { .fd = fd, .events = events },
+				 { .fd = cancel_fd, .events = POLLIN } };
+	int rc;
+
+	for (;;) {
+		int left = ms_left(deadline_ns);
+
+		if (left == 0)
+			return -ETIMEDOUT;
+		rc = poll(pfd, cancel_fd >= 0 ? 2 : 1, left);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0)
+			return -errno;
+		if (cancel_fd >= 0 && pfd[1].revents)
+			return -ECANCELED;
+		if (pfd[0].revents)
+			return 0;
+	}
+}
+
+/* Read exactly @len bytes from nonblocking or blocking @fd before @deadline_ns. */
+static int read_full(int fd, void *buf, size_t len, int cancel_fd, uint64_t deadline_ns)
+{
+	size_t got = 0;
+	int rc;
+
+	while (got < len) {
+		ssize_t n = recv(fd, (char *)buf + got, len - got, MSG_DONTWAIT);
+
+		if (n > 0) {
+			got += (size_t)n;
+			continue;
+		}
+		if (n == 0)
+			return -ECONNRESET;
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN)
+			return -errno;
+		rc = wait_fd(fd, POLLIN, cancel_fd, deadline_ns);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const void *buf, size_t len, int cancel_fd, uint64_t deadline_ns)
+{
+	size_t put = 0;
+	int rc;
+
+	while (put < len) {
+		ssize_t n = send(fd, (const char *)buf + put, len - put, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+		if (n > 0) {
+			put += (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EAGAIN)
+			return -errno;
+		rc = wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void session_free(struct tp_session *s)
+{
+	if (!s)
+		return;
+	if (s->lfd >= 0)
+		close(s->lfd);
+	free(s->buf);
+	free(s);
+}
+
+static int session_new(const struct tp_params *p, bool server, struct tp_session **out,
+		       struct fab_err *err)
+{
+	struct tp_session *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->buf = malloc(TCP_BUF_BYTES))) {
+		free(s);
+		return fab_err_set(err, -ENOMEM, "tcp: out of memory");
+	}
+	s->server = server;
+	s->p = *p;
+	snprintf(s->local_addr, sizeof(s->local_addr), "%s", p->local_addr ? p->local_addr : "");
+	s->p.local_addr = s->local_addr;
+	s->lfd = -1;
+	if (s->p.plan.streams == 0)
+		s->p.plan.streams = 1;
+	if (s->p.plan.streams > TCP_MAX_STREAMS)
+		s->p.plan.streams = TCP_MAX_STREAMS;
+	if (s->p.plan.msg_bytes == 0)
+		s->p.plan.msg_bytes = 1;
+	if (s->p.plan.msg_bytes > TCP_BUF_BYTES)
+		s->p.plan.msg_bytes = TCP_BUF_BYTES;
+	if (s->p.plan.interval_ms == 0)
+		s->p.plan.interval_ms = 100;
+	*out = s;
+	return 0;
+}
+
+static int tcp_server_open(const struct tp_params *p, struct tp_session **out,
+			   json_t **endpoint, struct fab_err *err)
+{
+	struct sockaddr_storage ss;
+	struct tp_session *s;
+	socklen_t len;
+	unsigned int port;
+	int rc;
+
+	rc = session_new(p, true, &s, err);
+	if (rc < 0)
+		return rc;
+	if (addr_parse(s->local_addr, 0, &ss, &len) < 0) {
+		rc = fab_err_set(err, -EINVAL, "tcp: bad local address '%s'", s->local_addr);
+		goto out;
+	}
+	s->lfd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (s->lfd < 0) {
+		rc = fab_err_set(err, -errno, "tcp: socket: %s", strerror(errno));
+		goto out;
+	}
+	/* Bound to the pair's address on an ephemeral port, for this test only. */
+	if (bind(s->lfd, (struct sockaddr *)&ss, len) < 0) {
+		rc = fab_err_set(err, -errno, "tcp: bind %s: %s", s->local_addr, strerror(errno));
+		goto out;
+	}
+	if (listen(s->lfd, TCP_MAX_STREAMS + 4) < 0) {
+		rc = fab_err_set(err, -errno, "tcp: listen %s: %s", s->local_addr, strerror(errno));
+		goto out;
+	}
+	len = sizeof(ss);
+	if (getsockname(s->lfd, (struct sockaddr *)&ss, &len) < 0) {
+		rc = fab_err_set(err, -errno, "tcp: getsockname: %s", strerror(errno));
+		goto out;
+	}
+	port = ntohs(ss.ss_family == AF_INET ? ((struct sockaddr_in *)&ss)->sin_port
+					      : ((struct sockaddr_in6 *)&ss)->sin6_port);
+	*endpoint = json_pack("{s:s, s:i}", "addr", s->local_addr, "port", (int)port);
+	if (!*endpoint) {
+		rc = fab_err_set(err, -ENOMEM, "tcp: out of memory");
+		goto out;
+	}
+	*out = s;
+	s = NULL;
+	rc = 0;
+out:
+	session_free(s);
+	return rc;
+}
+
+static int tcp_client_open(const struct tp_params *p, const json_t *peer,
+			   struct tp_session **out, json_t **endpoint, struct fab_err *err)
+{
+	const char *addr = json_string_value(json_object_get(peer, "addr"));
+	const json_t *jport = json_object_get(peer, "port");
+	json_int_t port = json_integer_value(jport);
+	struct tp_session *s;
+	int rc;
+
+	if (!addr || !json_is_integer(jport) || port <= 0 || port > 65535)
+		return fab_err_set(err, -EINVAL, "tcp: peer endpoint needs addr and port");
+	rc = session_new(p, false, &s, err);
+	if (rc < 0)
+		return rc;
+	if (addr_parse(addr, (unsigned int)port, &s->peer, &s->peer_len) < 0) {
+		session_free(s);
+		return fab_err_set(err, -EINVAL, "tcp: bad peer address '%s'", addr);
+	}
+	snprintf(s->peer_str, sizeof(s->peer_str), "%s port %u", addr, (unsigned int)port);
+	*endpoint = json_object();
+	if (!*endpoint) {
+		session_free(s);
+		return fab_err_set(err, -ENOMEM, "tcp: out of memory");
+	}
+	*out = s;
+	return 0;
+}
+
+/* ---- bandwidth measurement at the receiver ---- */
+
+struct bw_meter {
+	uint64_t t0, t_last, interval_ns, bytes;
+	uint64_t *bucket;
+	size_t n_bucket;
+};
+
+static int meter_add(struct bw_meter *m, uint64_t now, uint64_t bytes)
+{
+	size_t b;
+
+	if (!m->bytes)
+		m->t0 = now;
+	m->t_last = now;
+	m->bytes += bytes;
+	b = (size_t)((now - m->t0) / m->interval_ns);
+	if (b >= m->n_bucket) {
+		size_t nn = b + 64;
+		uint64_t *tmp = realloc(m->bucket, nn * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		memset(tmp + m->n_bucket, 0, (nn - m->n_bucket) * sizeof(*tmp));
+		m->bucket = tmp;
+		m->n_bucket = nn;
+	}
+	m->bucket[b] += bytes;
+	return 0;
+}
+
+/* Full intervals and the bytes in the slowest of them. */
+static void meter_result(const struct bw_meter *m, uint64_t *elapsed_ns, uint64_t *full,
+			 uint64_t *min_bytes)
+{
+	*elapsed_ns = m->t_last - m->t0;
+	*full = *elapsed_ns / m->interval_ns;
+	*min_bytes = 0;
+	for (uint64_t i = 0; i < *full && i < m->n_bucket; i++)
+		if (i == 0 || m->bucket[i] < *min_bytes)
+			*min_bytes = m->bucket[i];
+}
+
+static void bw_from_figures(struct sweep_bw *bw, uint64_t bytes, uint64_t elapsed_ns,
+			    uint64_t full, uint64_t min_bytes, uint64_t interval_ns)
+{
+	bw->measured = true;
+	bw->bytes = bytes;
+	bw->secs = (double)elapsed_ns / 1e9;
+	bw->avg_mbps = elapsed_ns ? (double)bytes * 8e3 / (double)elapsed_ns : 0;
+	bw->intervals = (unsigned int)full;
+	bw->min_mbps = full && interval_ns ? (double)min_bytes * 8e3 / (double)interval_ns
+					   : bw->avg_mbps;
+}
+
+/* Receive on @fds until every one reaches EOF. */
+static int bw_receive(struct tp_session *s, int *fds, unsigned int n, int cancel_fd,
+		      uint64_t deadline_ns, struct bw_meter *m, struct fab_err *err)
+{
+	struct pollfd pfd[TCP_MAX_STREAMS + 1];
+	unsigned int open = n;
+	int rc;
+
+	for (unsigned int i = 0; i < n; i++) {
+		pfd[i].fd = fds[i];
+		pfd[i].events = POLLIN;
+	}
+	pfd[n].fd = cancel_fd;
+	pfd[n].events = POLLIN;
+	while (open) {
+		int left = ms_left(deadline_ns);
+
+		if (!left)
+			return fab_err_set(err, -ETIMEDOUT, "tcp: %s: transfer timed out",
+					   s->server ? "receive" : s->peer_str);
+		rc = poll(pfd, n + (cancel_fd >= 0), left);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0)
+			return fab_err_set(err, -errno, "tcp: poll: %s", strerror(errno));
+		if (cancel_fd >= 0 && pfd[n].revents)
+			return fab_err_set(err, -ECANCELED, "tcp: cancelled");
+		for (unsigned int i = 0; i < n; i++) {
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			for (;;) {
+				ssize_t got = recv(pfd[i].fd, s->buf, TCP_BUF_BYTES, MSG_DONTWAIT);
+
+				if (got > 0) {
+					if (meter_add(m, tp_now_ns(), (uint64_t)got) < 0)
+						return fab_err_set(err, -ENOMEM, "tcp: out of memory");
+					continue;
+				}
+				if (got == 0) {
+					pfd[i].fd = -1;
+					open--;
+				} else if (errno != EAGAIN && errno != EINTR) {
+					return fab_err_set(err, -errno, "tcp: receive: %s", strerror(errno));
+				}
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Send on every one of @fds for duration_ms, then shut the write side. */
+static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd,
+		   uint64_t deadline_ns, struct fab_err *err)
+{
+	struct pollfd pfd[TCP_MAX_STREAMS + 1];
+	uint64_t end = tp_now_ns() + (uint64_t)s->p.plan.duration_ms * 1000000ull;
+	int rc;
+
+	memset(s->buf, 0xa5, TCP_BUF_BYTES);
+	for (unsigned int i = 0; i < n; i++) {
+		pfd[i].fd = fds[i];
+		pfd[i].events = POLLOUT;
+	}
+	pfd[n].fd = cancel_fd;
+	pfd[n].events = POLLIN;
+	for (;;) {
+		uint64_t now = tp_now_ns();
+		int left;
+
+		if (now >= end)
+			break;
+		if (now >= deadline_ns)
+			return fab_err_set(err, -ETIMEDOUT, "tcp: send timed out");
+		left = (int)((end - now) / 1000000) + 1;
+		rc = poll(pfd, n + (cancel_fd >= 0), left);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0)
+			return fab_err_set(err, -errno, "tcp: poll: %s", strerror(errno));
+		if (cancel_fd >= 0 && pfd[n].revents)
+			return fab_err_set(err, -ECANCELED, "tcp: cancelled");
+		for (unsigned int i = 0; i < n; i++) {
+			if (!pfd[i].revents)
+				continue;
+			if (pfd[i].revents & (POLLERR | POLLHUP))
+				return fab_err_set(err, -ECONNRESET, "tcp: %s: connection lost",
+						   s->server ? "client" : s->peer_str);
+			for (;;) {
+				ssize_t put = send(pfd[i].fd, s->buf, TCP_BUF_BYTES,
+						   MSG_DONTWAIT | MSG_NOSIGNAL);
+
+				if (put < 0 && errno != EAGAIN && errno != EINTR)
+					return fab_err_set(err, -errno, "tcp: send: %s", strerror(errno));
+				if (put < 0 || tp_now_ns() >= end)
+					break;
+			}
+		}
+	}
+	for (unsigned int i = 0; i < n; i++)
+		shutdown(fds[i], SHUT_WR);
+	return 0;
+}
+
+/* ---- server ---- */
+
+/* Accept until @n connections of @kind with our token have arrived. */
+static int accept_peers(struct tp_session *s, enum tcp_kind kind, int *fds, unsigned int n,
+			int cancel_fd, uint64_t deadline_ns, struct fab_err *err)
+{
+	unsigned int have = 0;
+	int rc;
+
+	for (unsigned int i = 0; i < n; i++)
+		fds[i] = -1;
+	while (have < n) {
+		uint8_t hdr[TCP_HDR_LEN];
+		uint64_t hdr_deadline;
+		unsigned int idx;
+		int fd;
+
+		rc = wait_fd(s->lfd, POLLIN, cancel_fd, deadline_ns);
+		if (rc == -ETIMEDOUT)
+			return fab_err_set(err, rc, "tcp: %s: no peer connected in time", s->local_addr);
+		if (rc < 0)
+			return fab_err_set(err, rc, "tcp: %s: %s", s->local_addr, strerror(-rc));
+		fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd < 0) {
+			if (errno == EAGAIN || errno == EINTR || errno == ECONNABORTED)
+				continue;
+			return fab_err_set(err, -errno, "tcp: accept: %s", strerror(errno));
+		}
+		hdr_deadline = tp_now_ns() + TCP_HDR_WAIT_MS * 1000000ull;
+		if (hdr_deadline > deadline_ns)
+			hdr_deadline = deadline_ns;
+		rc = read_full(fd, hdr, sizeof(hdr), cancel_fd, hdr_deadline);
+		if (rc == -ECANCELED) {
+			close(fd);
+			return fab_err_set(err, rc, "tcp: cancelled");
+		}
+		idx = (unsigned int)hdr[6] << 8 | hdr[7];
+		if (rc < 0 || memcmp(hdr, TCP_MAGIC, 4) != 0 ||
+		    !token_equal(hdr + 8, s->p.token) || hdr[4] != kind || idx >= n ||
+		    fds[idx] >= 0) {
+			fab_info("tcp: %s: dropped a connection without the sweep's token",
+				 s->local_addr);
+			close(fd);
+			continue;
+		}
+		fds[idx] = fd;
+		have++;
+	}
+	return 0;
+}
+
+static void close_all(int *fds, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
+static int serve_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		     struct fab_err *err)
+{
+	unsigned int len = s->p.plan.msg_bytes, iter = 0;
+	struct timeval tv = { .tv_sec = 0, .tv_usec = 200000 };
+	int fd, one = 1, rc;
+
+	rc = accept_peers(s, TCP_LAT, &fd, 1, cancel_fd, deadline_ns, err);
+	if (rc < 0)
+		return rc;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/*
+	 * Blocking echo (one recv and one send per round trip, like the
+	 * reference tools); the short receive timeout lets it notice a
+	 * cancel or the deadline while the client is quiet.
+	 */
+	set_nonblock(fd, false);
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	for (;;) {
+		size_t got = 0;
+
+		while (got < len) {
+			ssize_t n = recv(fd, s->buf + got, len - got, 0);
+
+			if (n > 0) {
+				got += (size_t)n;
+				continue;
+			}
+			if (n == 0 && got == 0) {
+				rc = 0;		/* the client is done */
+				goto out;
+			}
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno == EAGAIN) {
+				struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
+
+				if (cancel_fd >= 0 && poll(&c, 1, 0) > 0) {
+					rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
+					goto out;
+				}
+				if (!ms_left(deadline_ns)) {
+					rc = fab_err_set(err, -ETIMEDOUT, "tcp: latency: client stalled");
+					goto out;
+				}
+				continue;
+			}
+			rc = fab_err_set(err, -ECONNRESET, "tcp: latency: client went away");
+			goto out;
+		}
+		if ((++iter & 1023) == 0 && cancel_fd >= 0) {
+			struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
+
+			if (poll(&c, 1, 0) > 0) {
+				rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
+				goto out;
+			}
+		}
+		if (send(fd, s->buf, len, MSG_NOSIGNAL) != (ssize_t)len) {
+			rc = fab_err_set(err, -EIO, "tcp: latency: echo failed");
+			goto out;
+		}
+	}
+out:
+	close(fd);
+	return rc;
+}
+
+static int serve_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		     struct fab_err *err)
+{
+	unsigned int n = s->p.plan.streams;
+	struct bw_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
+	uint64_t res[5], elapsed, full, min_bytes;
+	int fds[TCP_MAX_STREAMS];
+	int rc;
+
+	rc = accept_peers(s, TCP_FWD, fds, n, cancel_fd, deadline_ns, err);
+	if (rc < 0)
+		goto out;
+	rc = bw_receive(s, fds, n, cancel_fd, deadline_ns, &m, err);
+	if (rc < 0)
+		goto out;
+	meter_result(&m, &elapsed, &full, &min_bytes);
+	res[0] = htobe64(m.bytes);
+	res[1] = htobe64(elapsed);
+	res[2] = htobe64(full);
+	res[3] = htobe64(min_bytes);
+	res[4] = htobe64(m.interval_ns);
+	rc = write_full(fds[0], res, sizeof(res), cancel_fd, deadline_ns);
+	if (rc < 0)
+		fab_err_set(err, rc, "tcp: sending figures: %s", strerror(-rc));
+out:
+	close_all(fds, n);
+	free(m.bucket);
+	return rc;
+}
+
+static int serve_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		     struct fab_err *err)
+{
+	unsigned int n = s->p.plan.streams;
+	int fds[TCP_MAX_STREAMS];
+	int rc;
+
+	rc = accept_peers(s, TCP_REV, fds, n, cancel_fd, deadline_ns, err);
+	if (rc < 0)
+		goto out;
+	rc = bw_send(s, fds, n, cancel_fd, deadline_ns, err);
+	if (rc < 0)
+		goto out;
+	/* Wait for the client to close: it has then received everything. */
+	for (unsigned int i = 0; i < n; i++) {
+		char c;
+
+		rc = wait_fd(fds[i], POLLIN, cancel_fd, deadline_ns);
+		if (rc < 0) {
+			fab_err_set(err, rc, "tcp: waiting for the client to finish: %s", strerror(-rc));
+			goto out;
+		}
+		(void)!recv(fds[i], &c, 1, MSG_DONTWAIT);
+	}
+out:
+	close_all(fds, n);
+	return rc;
+}
+
+static int tcp_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
+{
+	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	int rc = 0;
+
+	if (s->p.plan.lat_iters)
+		rc = serve_lat(s, cancel_fd, deadline, err);
+	if (rc == 0 && s->p.plan.bw_fwd && s->p.plan.duration_ms)
+		rc = serve_fwd(s, cancel_fd, deadline, err);
+	if (rc == 0 && s->p.plan.bw_rev && s->p.plan.duration_ms)
+		rc = serve_rev(s, cancel_fd, deadline, err);
+	return rc;
+}
+
+/* ---- client ---- */
+
+static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int idx,
+			  int cancel_fd, uint64_t deadline_ns, int *out, struct fab_err *err)
+{
+	struct sockaddr_storage local;
+	socklen_t llen;
+	uint8_t hdr[TCP_HDR_LEN] = { 0 };
+	int fd, rc, soerr = 0;
+	socklen_t sl = sizeof(soerr);
+
+	fd = socket(s->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return fab_err_set(err, -errno, "tcp: socket: %s", strerror(errno));
+	if (*s->local_addr && addr_parse(s->local_addr, 0, &local, &llen) == 0 &&
+	    local.ss_family == s->peer.ss_family &&
+	    bind(fd, (struct sockaddr *)&local, llen) < 0) {
+		rc = fab_err_set(err, -errno, "tcp: bind %s: %s", s->local_addr, strerror(errno));
+		goto fail;
+	}
+	if (connect(fd, (struct sockaddr *)&s->peer, s->peer_len) < 0 && errno != EINPROGRESS) {
+		rc = fab_err_set(err, -errno, "tcp: connect %s: %s", s->peer_str, strerror(errno));
+		goto fail;
+	}
+	rc = wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
+	if (rc == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == 0 && soerr)
+		rc = -soerr;
+	if (rc < 0) {
+		fab_err_set(err, rc, "tcp: connect %s: %s", s->peer_str, strerror(-rc));
+		goto fail;
+	}
+	memcpy(hdr, TCP_MAGIC, 4);
+	hdr[4] = (uint8_t)kind;
+	hdr[6] = (uint8_t)(idx >> 8);
+	hdr[7] = (uint8_t)idx;
+	memcpy(hdr + 8, s->p.token, TP_TOKEN_LEN);
+	rc = write_full(fd, hdr, sizeof(hdr), cancel_fd, deadline_ns);
+	if (rc < 0) {
+		fab_err_set(err, rc, "tcp: %s: %s", s->peer_str, strerror(-rc));
+		goto fail;
+	}
+	*out = fd;
+	return 0;
+fail:
+	close(fd);
+	return rc;
+}
+
+static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		      struct tp_result *res, struct fab_err *err)
+{
+	unsigned int iters = s->p.plan.lat_iters, warm = iters / 10, len = s->p.plan.msg_bytes;
+	double *lat = malloc(iters * sizeof(*lat));
+	int fd = -1, one = 1, rc;
+	struct timeval tv;
+	int left;
+
+	if (!lat)
+		return fab_err_set(err, -ENOMEM, "tcp: out of memory");
+	if (warm > 1000)
+		warm = 1000;
+	rc = client_connect(s, TCP_LAT, 0, cancel_fd, deadline_ns, &fd, err);
+	if (rc < 0)
+		goto out;
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	/* Blocking round trips, bounded by the deadline through socket timeouts. */
+	set_nonblock(fd, false);
+	left = ms_left(deadline_ns);
+	tv.tv_sec = left / 1000;
+	tv.tv_usec = (left % 1000) * 1000;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	memset(s->buf, 0x5a, len);
+	for (unsigned int i = 0; i < warm + iters; i++) {
+		uint64_t t0 = tp_now_ns();
+		ssize_t n;
+
+		if ((i & 1023) == 1023 && cancel_fd >= 0) {
+			struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
+
+			if (poll(&c, 1, 0) > 0) {
+				rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
+				goto out;
+			}
+		}
+		if (send(fd, s->buf, len, MSG_NOSIGNAL) != (ssize_t)len) {
+			rc = fab_err_set(err, errno ? -errno : -EIO, "tcp: latency: %s: send failed",
+					 s->peer_str);
+			goto out;
+		}
+		n = recv(fd, s->buf, len, MSG_WAITALL);
+		if (n != (ssize_t)len) {
+			rc = n == 0 ? -ECONNRESET : n < 0 && errno == EAGAIN ? -ETIMEDOUT : -EIO;
+			fab_err_set(err, rc, "tcp: latency: %s: %s", s->peer_str,
+				    n == 0 ? "peer closed" : n < 0 && errno == EAGAIN ? "timed out"
+										: "short read");
+			goto out;
+		}
+		if (i >= warm)
+			lat[i - warm] = (double)(tp_now_ns() - t0);
+	}
+	res->have_lat = stats_summarize(lat, iters, &res->lat_ns) == 0;
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(lat);
+	return rc;
+}
+
+static int client_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		      struct tp_result *res, struct fab_err *err)
+{
+	unsigned int n = s->p.plan.streams;
+	uint64_t fig[5];
+	int fds[TCP_MAX_STREAMS];
+	int rc = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		fds[i] = -1;
+	for (unsigned int i = 0; i < n && rc == 0; i++)
+		rc = client_connect(s, TCP_FWD, i, cancel_fd, deadline_ns, &fds[i], err);
+	if (rc < 0)
+		goto out;
+	rc = bw_send(s, fds, n, cancel_fd, deadline_ns, err);
+	if (rc < 0)
+		goto out;
+	rc = read_full(fds[0], fig, sizeof(fig), cancel_fd, deadline_ns);
+	if (rc < 0) {
+		fab_err_set(err, rc, "tcp: %s: no figures from the receiver: %s", s->peer_str,
+			    strerror(-rc));
+		goto out;
+	}
+	bw_from_figures(&res->fwd, be64toh(fig[0]), be64toh(fig[1]), be64toh(fig[2]),
+			be64toh(fig[3]), be64toh(fig[4]));
+out:
+	close_all(fds, n);
+	return rc;
+}
+
+static int client_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		      struct tp_result *res, struct fab_err *err)
+{
+	unsigned int n = s->p.plan.streams;
+	struct bw_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
+	uint64_t elapsed, full, min_bytes;
+	int fds[TCP_MAX_STREAMS];
+	int rc = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		fds[i] = -1;
+	for (unsigned int i = 0; i < n && rc == 0; i++)
+		rc = client_connect(s, TCP_REV, i, cancel_fd, deadline_ns, &fds[i], err);
+	if (rc < 0)
+		goto out;
+	rc = bw_receive(s, fds, n, cancel_fd, deadline_ns, &m, err);
+	if (rc < 0)
+		goto out;
+	meter_result(&m, &elapsed, &full, &min_bytes);
+	bw_from_figures(&res->rev, m.bytes, elapsed, full, min_bytes, m.interval_ns);
+out:
+	close_all(fds, n);
+	free(m.bucket);
+	return rc;
+}
+
+static int tcp_client_run(struct tp_session *s, int cancel_fd, struct tp_result *res,
+			  struct fab_err *err)
+{
+	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	int rc = 0;
+
+	memset(res, 0, sizeof(*res));
+	if (s->p.plan.lat_iters)
+		rc = client_lat(s, cancel_fd, deadline, res, err);
+	if (rc == 0 && s->p.plan.bw_fwd && s->p.plan.duration_ms)
+		rc = client_fwd(s, cancel_fd, deadline, res, err);
+	if (rc == 0 && s->p.plan.bw_rev && s->p.plan.duration_ms)
+		rc = client_rev(s, cancel_fd, deadline, res, err);
+	return rc;
+}
+
+const struct transport_ops transport_tcp_ops = {
+	.name = "tcp",
+	.server_open = tcp_server_open,
+	.client_open = tcp_client_open,
+	.server_peer = NULL,
+	.server_run = tcp_server_run,
+	.client_run = tcp_client_run,
+	.close = session_free,
+};

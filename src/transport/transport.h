@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Data-path engines for the sweep, behind one interface: tcp (tcp.c:
+ * ping-pong latency, streaming bandwidth over one or more streams) and
+ * verbs (verbs.c: RC queue pairs, RDMA write; engineer 4B).
+ *
+ * One test between a server (node B) and a client (node A) runs in five
+ * steps, each relayed by the controller through the worker protocol
+ * (docs/worker-protocol.md):
+ *
+ *   1. server_open(B)   creates the listener / QP and publishes B's
+ *                        endpoint (tcp: {"addr","port"}; verbs: {"lid",
+ *                        "qpn","psn","gid","rkey","addr"}).
+ *   2. client_open(A)   gets B's endpoint and publishes A's own
+ *                        (tcp: {} - nothing to say; verbs: A's QP info).
+ *   3. server_peer(B)   gets A's endpoint (verbs: move B's QP to RTR/RTS;
+ *                        tcp: NULL, nothing to do).
+ *   4. server_run(B)    serves the plan until the client is done;
+ *      client_run(A)    runs the plan and returns every figure.
+ *   5. close()          on both.
+ *
+ * Only a peer that presents the sweep's token is served; every wait is
+ * bounded by plan->timeout_ms, and returns -ECANCELED as soon as
+ * @cancel_fd (the worker's stdin) becomes readable or hangs up.
+ * Functions return 0 or -errno and fill @err.  Endpoints are jansson
+ * objects: the ones returned are new references owned by the caller,
+ * the ones passed in are borrowed.
+ *
+ * Results: the client reports latency (round trips it timed) and both
+ * bandwidth directions; the receiver of each direction measures it in
+ * intervals of interval_ms and the server sends its figures back over the
+ * data path, so the client's result is complete.
+ */
+#ifndef FAB_TRANSPORT_TRANSPORT_H
+#define FAB_TRANSPORT_TRANSPORT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/stats.h"
+#include "util/err.h"
+
+#define TP_TOKEN_LEN 16		/* bytes; 32 hex digits on the wire */
+
+struct tp_plan {
+	unsigned int lat_iters;		/* timed round trips, 0 for none */
+	unsigned int msg_bytes;		/* latency message size */
+	unsigned int duration_ms;	/* per bandwidth direction, 0 for none */
+	unsigned int interval_ms;	/* bandwidth sampling interval */
+	unsigned int streams;		/* parallel streams (tcp) */
+	bool bw_fwd;			/* client -> server */
+	bool bw_rev;			/* server -> client */
+	unsigned int timeout_ms;	/* bound on every wait */
+};
+
+struct tp_params {
+	const char *local_addr;		/* this node's data-path address */
+	const char *dev;		/* RDMA device ("" for tcp) */
+	unsigned int dev_port;
+	uint8_t token[TP_TOKEN_LEN];
+	struct tp_plan plan;
+};
+
+struct tp_result {
+	bool have_lat;
+	struct stats_summary lat_ns;
+	struct sweep_bw fwd, rev;	/* client->server, server->client */
+};
+
+struct tp_session;
+
+struct transport_ops {
+	const char *name;
+	int (*server_open)(const struct tp_params *p, struct tp_session **out,
+			   json_t **endpoint, struct fab_err *err);
+	int (*client_open)(const struct tp_params *p, const json_t *peer,
+			   struct tp_session **out, json_t **endpoint, struct fab_err *err);
+	/* May be NULL when the server needs nothing from the client. */
+	int (*server_peer)(struct tp_session *s, const json_t *peer, struct fab_err *err);
+	int (*server_run)(struct tp_session *s, int cancel_fd, struct fab_err *err);
+	int (*client_run)(struct tp_session *s, int cancel_fd, struct tp_result *res,
+			  struct fab_err *err);
+	void (*close)(struct tp_session *s);	/* NULL-safe */
+};
+
+extern const struct transport_ops transport_tcp_ops;
+/* Defined by src/transport/verbs.c when it is built. */
+extern const struct transport_ops transport_verbs_ops __attribute__((weak));
+
+/* The transport called @name, or NULL. */
+static inline const struct transport_ops *transport_find(const char *name)
+{
+	const struct transport_ops *all[] = { &transport_tcp_ops, &transport_verbs_ops };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (all[i] && all[i]->name && __builtin_strcmp(all[i]->name, name) == 0)
+			return all[i];
+	return NULL;
+}
+
+/* Monotonic clock in nanoseconds. */
+uint64_t tp_now_ns(void);
+
+#endif

@@ -1,0 +1,184 @@
+# Helpers for test scripts that run INSIDE a tests/vm VM (sourced after
+# tests/lib/common.sh, which provides run/fail/skip/assert_eq).
+# They change the VM's root network namespace freely: the VM is thrown
+# away after the run.  Never source this on the host (vm_need refuses).
+
+# vm_need: skip unless inside a fabricctl VM.
+vm_need() {
+	[ "${FABVM:-}" = 1 ] || skip "not inside a tests/vm VM (run it with tests/vm/run-tests)"
+}
+
+# vm_modprobe MODULE [PARAM=VALUE...]: load a module from the VM kernel's
+# tree; fail (not skip) when it is missing: the tree is ours to provide.
+vm_modprobe() {
+	run modprobe "$@" || fail "modprobe $*: failed (tests/vm/kernel module list?)"
+}
+
+# vm_sysctl KEY VALUE: write a sysctl, logged, and check it stuck.
+vm_sysctl() {
+	run sysctl -qw "$1=$2" || fail "sysctl $1=$2"
+}
+
+# vm_veth A B: a veth pair A<->B in the root namespace, both up.
+vm_veth() {
+	vm_modprobe veth
+	run ip link add "$1" type veth peer name "$2"
+	run ip link set "$1" up
+	run ip link set "$2" up
+}
+
+# vm_ip4_hex ADDR: 192.168.77.1 -> c0a8:4d01 (as in an IPv4-mapped GID).
+vm_ip4_hex() {
+	local IFS=.
+	# shellcheck disable=SC2086
+	set -- $1
+	printf '%02x%02x:%02x%02x' "$1" "$2" "$3" "$4"
+}
+
+# vm_gid_index DEV PORT ADDR: index of the RoCE v2 GID carrying IPv4 ADDR
+# (never assume a fixed index).  Prints nothing and returns 1 if absent.
+vm_gid_index() {
+	local dev=$1 port=$2 want g i t
+	want="0000:0000:0000:0000:0000:ffff:$(vm_ip4_hex "$3")"
+	for g in /sys/class/infiniband/"$dev"/ports/"$port"/gids/*; do
+		i=${g##*/}
+		[ "$(cat "$g" 2>/dev/null)" = "$want" ] || continue
+		t=$(cat "/sys/class/infiniband/$dev/ports/$port/gid_attrs/types/$i" 2>/dev/null) || continue
+		[ "$t" = "RoCE v2" ] || continue
+		echo "$i"
+		return 0
+	done
+	return 1
+}
+
+# vm_wait_for WHAT TIMEOUT_S CMD...: poll CMD (quietly) until it succeeds.
+vm_wait_for() {
+	local what=$1 tmo=$2 i=0
+	shift 2
+	pretty "wait for $what (<= ${tmo}s): $*"
+	while ! "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ "$i" -le $((tmo * 10)) ] || fail "timed out after ${tmo}s waiting for $what"
+		sleep 0.1
+	done
+}
+
+# vm_rxe_pair [A B [ADDR_A ADDR_B]]: veth pair A<->B (default fabra/fabrb),
+# ADDR_A/ADDR_B (default 192.168.77.1 / .2, /24), and a Soft-RoCE device
+# rxe_A / rxe_B on each end.  Both ends live in the root namespace (rxe in
+# 6.1 only works there), so:
+#  - policy routing makes locally generated traffic A->B leave through A
+#    (and B->A through B) instead of short-cutting over lo: rules at
+#    pref 100 matching "iif lo" only, the local table moved below them;
+#  - accept_local=1 and rp_filter=0 let each end accept packets whose
+#    source is a local address; static neighbours avoid ARP between them.
+# Sets RXE_A RXE_B (device names), GID_A GID_B (RoCE v2 IPv4 GID indexes).
+vm_rxe_pair() {
+	local a=${1:-fabra} b=${2:-fabrb} ipa=${3:-192.168.77.1} ipb=${4:-192.168.77.2}
+	local t i
+	vm_veth "$a" "$b"
+	run ip addr add "$ipa/24" dev "$a"
+	run ip addr add "$ipb/24" dev "$b"
+	vm_sysctl net.ipv4.conf.all.rp_filter 0
+	vm_sysctl net.ipv4.conf.default.rp_filter 0
+	for i in "$a" "$b"; do
+		vm_sysctl "net.ipv4.conf.$i.rp_filter" 0
+		vm_sysctl "net.ipv4.conf.$i.accept_local" 1
+		vm_sysctl "net.ipv4.conf.$i.arp_ignore" 1
+	done
+	run ip neigh replace "$ipb" lladdr "$(cat "/sys/class/net/$b/address")" dev "$a" nud permanent
+	run ip neigh replace "$ipa" lladdr "$(cat "/sys/class/net/$a/address")" dev "$b" nud permanent
+	t=$(ip rule show | grep -c 'iif lo lookup' || true)
+	t=$((100 + t))
+	run ip route add "$ipb/32" dev "$a" src "$ipa" table "$t"
+	run ip rule add pref 100 from "$ipa" to "$ipb" iif lo lookup "$t"
+	t=$((t + 1))
+	run ip route add "$ipa/32" dev "$b" src "$ipb" table "$t"
+	run ip rule add pref 100 from "$ipb" to "$ipa" iif lo lookup "$t"
+	if ip rule show | grep -q '^0:.*lookup local'; then
+		run ip rule add pref 1000 lookup local
+		run ip rule del pref 0 lookup local
+	fi
+	vm_modprobe rdma_rxe
+	run rdma link add "rxe_$a" type rxe netdev "$a"
+	run rdma link add "rxe_$b" type rxe netdev "$b"
+	RXE_A=rxe_$a RXE_B=rxe_$b
+	vm_wait_for "$RXE_A IPv4 GID" 10 vm_gid_index "$RXE_A" 1 "$ipa"
+	vm_wait_for "$RXE_B IPv4 GID" 10 vm_gid_index "$RXE_B" 1 "$ipb"
+	GID_A=$(vm_gid_index "$RXE_A" 1 "$ipa")
+	GID_B=$(vm_gid_index "$RXE_B" 1 "$ipb")
+	pretty "rxe pair: $RXE_A ($a $ipa gid $GID_A) <-> $RXE_B ($b $ipb gid $GID_B)"
+}
+
+# vm_bond NAME MODE IF...: bond NAME (mode MODE, miimon 100; lacp_rate
+# fast for 802.3ad) enslaving IF..., all up.  Loads bonding max_bonds=0.
+vm_bond() {
+	local name=$1 mode=$2 i
+	shift 2
+	grep -q '^bonding ' /proc/modules || vm_modprobe bonding max_bonds=0
+	if [ "$mode" = 802.3ad ]; then
+		run ip link add "$name" type bond mode "$mode" miimon 100 lacp_rate fast
+	else
+		run ip link add "$name" type bond mode "$mode" miimon 100
+	fi
+	for i in "$@"; do
+		run ip link set "$i" down
+		run ip link set "$i" master "$name"
+	done
+	run ip link set "$name" up
+}
+
+# vm_dummy NAME...: dummy interfaces, up.
+vm_dummy() {
+	local i
+	vm_modprobe dummy numdummies=0
+	for i in "$@"; do
+		run ip link add "$i" type dummy
+		run ip link set "$i" up
+	done
+}
+
+# vm_free_tcp_port: a TCP port nothing listens on inside the VM.
+vm_free_tcp_port() {
+	local p
+	while :; do
+		p=$(( 20000 + $(od -An -N2 -tu2 /dev/urandom) % 40000 ))
+		ss -Hltn "sport = :$p" | grep -q . || { echo "$p"; return 0; }
+	done
+}
+
+# vm_reset: undo what the helpers above create, so the next test in the
+# same boot starts clean: rxe links, virtual interfaces (veth, dummy,
+# bond, vlan: every interface without a backing device, except lo),
+# the pref 100 policy rules and their tables, local table back at pref 0.
+# Interfaces with a device (the NICs of tests/vm/pair) are kept, released
+# from any master and flushed of addresses.
+vm_reset() {
+	local l i
+	for l in $(rdma link show 2>/dev/null | awk '$1 == "link" { sub("/.*", "", $2); print $2 }'); do
+		run rdma link delete "$l" || true
+	done
+	for i in /sys/class/net/*; do
+		i=${i##*/}
+		[ "$i" != lo ] || continue
+		[ -e "/sys/class/net/$i" ] || continue
+		if [ -e "/sys/class/net/$i/device" ]; then
+			run ip link set "$i" nomaster 2>/dev/null || true
+			run ip addr flush dev "$i" || true
+		else
+			run ip link del "$i" 2>/dev/null || true
+		fi
+	done
+	for i in $(ip rule show pref 100 | sed -n 's/.* lookup \([0-9]*\).*/\1/p' | sort -u); do
+		run ip route flush table "$i" || true
+	done
+	while ip rule show | grep -q '^100:'; do
+		run ip rule del pref 100 || break
+	done
+	if ! ip rule show | grep -q '^0:.*lookup local'; then
+		run ip rule add pref 0 lookup local
+	fi
+	while ip rule show | grep -q '^1000:.*lookup local'; do
+		run ip rule del pref 1000 lookup local || break
+	done
+}
