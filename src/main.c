@@ -27,6 +27,11 @@ const struct fab_cmd fab_cmds[] = {
 	  "[--thresholds COUNTER=N,...] [--no-counters] [--rails] [--max-smps N] "
 	  "[--timeout MS] [--retries N]",
 	  "fabric topology (IB subnet, LLDP), link health, diff against a cabling plan" },
+	{ "sweep", cmd_sweep, "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--transport tcp|verbs] "
+	  "[--serial | --pairs FILE | --new] [--duration SECONDS] [--lat-iters N] [--msg-size BYTES] "
+	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [OPTION...]",
+	  "pairwise latency and bandwidth between all nodes, slow pairs and suspects" },
+	{ "worker", cmd_worker, "[-v]", "node side of --hosts and sweep: JSON lines on stdin/stdout" },
 	{ "help", cmd_help, "[COMMAND]", "show help for a command" },
 	{ NULL, NULL, NULL, NULL },
 };
@@ -103,6 +108,7 @@ int main(int argc, char **argv)
 	};
 	struct fab_ctx ctx = { .argv0 = argv[0] };
 	const struct fab_cmd *cmd;
+	static char cmdname[64];
 	const char *root = NULL;
 	int opt, rc;
 
@@ -152,6 +158,9 @@ int main(int argc, char **argv)
 	ctx.out.color = !ctx.json && isatty(STDOUT_FILENO);
 	argc -= optind;
 	argv += optind;
+	/* getopt's own messages then read "fabricctl status: unrecognized option". */
+	snprintf(cmdname, sizeof(cmdname), "fabricctl %s", cmd->name);
+	argv[0] = cmdname;
 	optind = 0;	/* reset getopt for the subcommand (glibc: 0 reinitialises) */
 	rc = cmd->fn(&ctx, argc, argv);
 	if (ctx.err.code)

@@ -44,6 +44,8 @@ int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
 
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_discover(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_worker(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_help(struct fab_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -18,6 +18,8 @@
 #include "cmd/cmd.h"
 #include "model/ibtopo_parse.h"
 #include "model/lldp_view.h"
+#include "model/plan_yaml.h"
+#include "model/topo_lldp_checks.h"
 #include "model/topo.h"
 #include "model/topo_diff.h"
 
@@ -31,6 +33,7 @@ struct discover_opts {
 	const struct out_ops *format;	/* NULL: text or JSON by -j */
 	struct subnet_opts subnet;
 	struct topo_thresholds th;
+	struct topo_rails plan_rails;	/* 5B: rails of a YAML plan (topo_lldp_checks.h) */
 };
 
 /* Read a whole (plan) file; bad input when it cannot be read. */
@@ -94,7 +97,8 @@ static bool has_suffix(const char *s, const char *suffix)
  * marked place with a model-layer parser of the same shape as
  * ibtopo_parse(): (struct topo *, buf, len, fname, src, err).
  */
-static int discover_plan_load(const char *path, struct topo **out, struct fab_err *err)
+static int discover_plan_load(const char *path, struct topo **out, struct topo_rails *rails,
+			      struct fab_err *err)
 {
 	struct topo *plan = topo_new();
 	char *buf = NULL;
@@ -106,12 +110,10 @@ static int discover_plan_load(const char *path, struct topo **out, struct fab_er
 	rc = file_read(path, &buf, &len, err);
 	if (rc < 0)
 		goto out;
-	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml")) {
-		/* 5B: YAML plan parser goes here. */
-		rc = fab_err_input(err, -EOPNOTSUPP, "%s: yaml plans are not supported yet", path);
-		goto out;
-	}
-	rc = ibtopo_parse(plan, buf, len, path, TOPO_SRC_PLAN, err);
+	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") || plan_yaml_sniff(buf, len))
+		rc = plan_yaml_parse(plan, rails, buf, len, path, err);	/* 5B */
+	else
+		rc = ibtopo_parse(plan, buf, len, path, TOPO_SRC_PLAN, err);
 	if (rc < 0)
 		goto out;
 	if (!plan->n_links) {
@@ -168,7 +170,12 @@ static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t
 
 	if (!f)
 		return fab_err_set(&ctx->err, -errno, "%s: %s", path, strerror(errno));
-	rc = ibtopo_write(t, f);
+	/* 5B: LLDP graphs (and any *.yaml / *.yml path) are saved as a YAML plan. */
+	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") ||
+	    !(t->src & (TOPO_SRC_SMP | TOPO_SRC_CACHE)))
+		rc = plan_yaml_write(t, f);
+	else
+		rc = ibtopo_write(t, f);
 	if (fclose(f) == EOF && rc == 0)
 		rc = -EIO;
 	if (rc < 0)
@@ -309,7 +316,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 		ctx->out.color = false;
 
 	/* Bad input first: nothing is queried when the plan is wrong. */
-	if (o.expect && discover_plan_load(o.expect, &plan, &ctx->err) < 0) {
+	if (o.expect && discover_plan_load(o.expect, &plan, &o.plan_rails, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
@@ -325,6 +332,8 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (topo_health_check(t, &o.th) < 0 ||
 	    (plan && topo_diff(t, plan, NULL) < 0) ||
+	    topo_mtu_check(t, plan) < 0 ||				/* 5B */
+	    topo_rail_plan_check(t, &o.plan_rails) < 0 ||			/* 5B */
 	    (o.rails && topo_rail_check(t) < 0)) {
 		fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
 		rc = FAB_EXIT_SYSTEM;
@@ -342,6 +351,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	rc = t->n_problems ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
 out:
+	topo_rails_fini(&o.plan_rails);
 	topo_free(plan);
 	topo_free(t);
 	return rc;

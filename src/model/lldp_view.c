@@ -104,9 +104,12 @@ json_t *lldp_view_to_json(const struct lldp_view *v)
 				"mfs", uint_or_null(n->mfs),
 				"capabilities", caps_to_json(n->cap_enabled)));
 		}
-		json_array_append_new(ports, json_pack("{s:s, s:o, s:o}",
+		json_array_append_new(ports, json_pack("{s:s, s:o, s:o, s:b, s:o, s:o}",
 			"name", p->name,
 			"mtu", uint_or_null(p->mtu),
+			"operstate", p->operstate[0] ? json_string(p->operstate) : json_null(),
+			"admin_up", p->admin_up,
+			"speed_mbps", uint_or_null(p->speed_mbps),
 			"neighbors", nbrs ? nbrs : json_null()));
 	}
 	doc = json_pack("{s:s, s:s, s:o, s:o}",
@@ -198,7 +201,7 @@ static int neighbor_from_json(struct lldp_port *p, const json_t *j, const char *
 static int port_from_json(struct lldp_view *v, const json_t *j, size_t idx, struct fab_err *err)
 {
 	char where[48], nwhere[80], name[64];
-	const json_t *nbrs, *e;
+	const json_t *nbrs, *e, *admin;
 	struct lldp_port *p;
 	size_t i;
 
@@ -212,8 +215,14 @@ static int port_from_json(struct lldp_view *v, const json_t *j, size_t idx, stru
 	p = lldp_view_port_add(v, name);
 	if (!p)
 		return fab_err_set(err, -ENOMEM, "lldp view: out of memory");
-	if (get_uint(j, "mtu", 1u << 20, &p->mtu, where, err) < 0)
+	if (get_uint(j, "mtu", 1u << 20, &p->mtu, where, err) < 0 ||
+	    get_str(j, "operstate", p->operstate, sizeof(p->operstate), where, err) < 0 ||
+	    get_uint(j, "speed_mbps", 100000000, &p->speed_mbps, where, err) < 0)
 		return err ? err->code : -EINVAL;
+	admin = json_object_get(j, "admin_up");
+	if (admin && !json_is_boolean(admin))
+		return fab_err_input(err, -EINVAL, "lldp view: %s.admin_up: not a boolean", where);
+	p->admin_up = admin && json_is_true(admin);
 	nbrs = json_object_get(j, "neighbors");
 	if (!nbrs || json_is_null(nbrs))
 		return 0;
@@ -272,6 +281,22 @@ static struct topo_node *merge_node(struct topo *t, const char *name, enum topo_
 	return n;
 }
 
+/* netlink state -> IB-style port state, so health checks and the diff read it. */
+static void port_state(struct topo_port *p, const struct lldp_port *lp)
+{
+	p->facts |= TOPO_F_STATE;
+	if (strcmp(lp->operstate, "up") == 0 || strcmp(lp->operstate, "unknown") == 0) {
+		p->state = TOPO_PORT_ACTIVE;
+		p->phys_state = TOPO_PHYS_LINKUP;
+	} else if (!lp->admin_up) {
+		p->state = TOPO_PORT_DOWN;
+		p->phys_state = TOPO_PHYS_DISABLED;
+	} else {
+		p->state = TOPO_PORT_DOWN;
+		p->phys_state = TOPO_PHYS_POLLING;	/* up, but no carrier */
+	}
+}
+
 int lldp_view_merge(struct topo *t, const struct lldp_view *v, unsigned int *conflicts)
 {
 	struct topo_node *self;
@@ -292,6 +317,13 @@ int lldp_view_merge(struct topo *t, const struct lldp_view *v, unsigned int *con
 		if (lp->mtu) {
 			p->mtu = lp->mtu;
 			p->facts |= TOPO_F_MTU;
+		}
+		if (lp->operstate[0])
+			port_state(p, lp);
+		if (lp->speed_mbps) {
+			p->width_x = 1;
+			p->lane_mbps = lp->speed_mbps;
+			p->facts |= TOPO_F_WIDTH | TOPO_F_SPEED;
 		}
 		for (size_t j = 0; j < lp->n_neighbors; j++) {
 			const struct lldp_neighbor *ln = &lp->neighbors[j];

@@ -46,6 +46,9 @@ struct lldp_neighbor {
 struct lldp_port {
 	char name[64];			/* local interface name */
 	unsigned int mtu;		/* local MTU in bytes (netlink); 0 unknown */
+	char operstate[16];		/* netlink: up, down, lowerlayerdown, ...; "" unknown */
+	bool admin_up;			/* netlink IFF_UP */
+	unsigned int speed_mbps;	/* ethtool speed; 0 unknown */
 	struct lldp_neighbor *neighbors;	/* owned */
 	size_t n_neighbors;
 };
@@ -70,9 +73,9 @@ enum topo_node_type lldp_cap_node_type(unsigned int cap_enabled);
 /*
  * JSON form of a view (the worker's "lldp" reply, docs/discover-lldp.md):
  *   {"name", "chassis_id", "capabilities": [...], "ports": [{"name", "mtu",
- *    "neighbors": [{"chassis_name", "chassis_id", "port_id", "port_descr",
+ *    "operstate", "admin_up", "speed_mbps", "neighbors": [{"chassis_name", "chassis_id", "port_id", "port_descr",
  *    "ttl_s", "mfs", "capabilities": [...]}]}]}
- * mtu and mfs are null when unknown.  New reference, NULL on ENOMEM.
+ * mtu, operstate, speed_mbps and mfs are null when unknown.  New reference, NULL on ENOMEM.
  */
 json_t *lldp_view_to_json(const struct lldp_view *v);
 
@@ -86,7 +89,9 @@ int lldp_view_from_json(struct lldp_view *v, const json_t *doc, struct fab_err *
 
 /*
  * Merge one view into @t: the local system becomes a node (host or
- * switch by its capabilities), each local port a port with its MTU, each
+ * switch by its capabilities), each local port a port with its MTU, state
+ * (up: active/linkup; admin down: down/disabled; no carrier: down/polling)
+ * and speed (width 1, lane_mbps = speed) where known, each
  * neighbor a node (found by name, else added) with a port named by its
  * port id carrying the MFS in mtu_max, linked to the local port with
  * TOPO_SRC_LLDP.  Merging the views of both ends of a cable finds the

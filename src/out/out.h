@@ -20,6 +20,9 @@
 
 struct fab_out;
 struct topo;
+struct apply_report;
+struct plan;
+struct sweep_report;
 
 struct out_ops {
 	const char *name;
@@ -27,6 +30,15 @@ struct out_ops {
 	int (*status)(struct fab_out *out, const struct host_state *hs);
 	/* A fabric graph with its problems (discover; 5A: out/discover_*.c). */
 	int (*discover)(struct fab_out *out, const struct topo *t);
+	/* Pairwise sweep (4A: out/sweep_*.c). */
+	int (*sweep)(struct fab_out *out, const struct sweep_report *r);
+	/* status --hosts: "fabricctl.fleet-status/1" document (4A: out/sweep_fleet.c). */
+	int (*status_fleet)(struct fab_out *out, const json_t *doc);
+	/* apply's plan and outcome (3A: out/apply_*.c). */
+	int (*apply)(struct fab_out *out, const struct apply_report *rep);
+	/* verify's drift list (3A: out/verify_*.c). */
+	int (*verify)(struct fab_out *out, const char *profile, const char *hostname,
+		      const struct plan *plan);
 };
 
 struct fab_out {
@@ -48,5 +60,8 @@ int out_json_emit(struct fab_out *out, json_t *doc);
 json_t *status_to_json(const struct host_state *hs);
 json_t *discover_to_json(const struct topo *t);	/* "fabricctl.discover/1" */
 json_t *json_guid(uint64_t guid);	/* "0x%016" PRIx64 string */
+json_t *sweep_to_json(const struct sweep_report *r);	/* "fabricctl.sweep/1" */
+/* Prometheus text format of a sweep, written to @path atomically (tmp + rename). */
+int sweep_prom_write(const struct sweep_report *r, const char *path);
 
 #endif

@@ -15,4 +15,17 @@
 int discover_text(struct fab_out *out, const struct topo *t);
 int discover_json(struct fab_out *out, const struct topo *t);
 
+/* sweep and status --hosts (4A): out/sweep_text.c, out/sweep_json.c, out/sweep_fleet.c. */
+int sweep_text(struct fab_out *out, const struct sweep_report *r);
+int sweep_json(struct fab_out *out, const struct sweep_report *r);
+int status_fleet_text(struct fab_out *out, const json_t *doc);
+int status_fleet_json(struct fab_out *out, const json_t *doc);
+/* apply, verify (3A): out/apply_{text,json}.c, out/verify_{text,json}.c. */
+int apply_text(struct fab_out *out, const struct apply_report *rep);
+int apply_json(struct fab_out *out, const struct apply_report *rep);
+int verify_text(struct fab_out *out, const char *profile, const char *hostname,
+		const struct plan *plan);
+int verify_json(struct fab_out *out, const char *profile, const char *hostname,
+		const struct plan *plan);
+
 #endif

@@ -130,4 +130,6 @@ const struct out_ops out_json_ops = {
 	.name = "json",
 	.status = json_status,
 	.discover = discover_json,
+	.sweep = sweep_json,
+	.status_fleet = status_fleet_json,
 };

@@ -83,4 +83,6 @@ const struct out_ops out_text_ops = {
 	.name = "text",
 	.status = text_status,
 	.discover = discover_text,
+	.sweep = sweep_text,
+	.status_fleet = status_fleet_text,
 };

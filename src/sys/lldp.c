@@ -114,8 +114,13 @@ static int iface_read(struct lldp_conn *c, struct lldp_view *v, lldpctl_atom_t *
 	if (!lp)
 		return fab_err_set(err, -ENOMEM, "lldp: out of memory");
 	link = host_state_link_by_name(hs, lp->name);
-	if (link)
+	if (link) {
 		lp->mtu = link->mtu;
+		snprintf(lp->operstate, sizeof(lp->operstate), "%s", link->operstate);
+		lp->admin_up = link->admin_up;
+		if (link->speed_mbps > 0 && link->speed_mbps <= 100000000)
+			lp->speed_mbps = (unsigned int)link->speed_mbps;
+	}
 	port = lldpctl_get_port(iface);
 	if (!port) {
 		rc = lldp_fail(c, err, lp->name);

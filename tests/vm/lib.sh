@@ -182,3 +182,63 @@ vm_reset() {
 		run ip rule del pref 1000 lookup local || break
 	done
 }
+
+# --- tests/vm/pair (two VMs, VM_NODE=a|b) ------------------------------
+
+# vm_need_pair: skip unless running as a node of tests/vm/pair.
+vm_need_pair() {
+	vm_need
+	case ${VM_NODE:-} in a|b) ;; *) skip "not a tests/vm/pair node (VM_NODE unset)" ;; esac
+}
+
+# vm_pair_nic I: interface name of pair link I in this VM (found by MAC).
+vm_pair_nic() {
+	local mac="52:54:00:fa:0$VM_NODE:0$1" i
+	for i in /sys/class/net/*; do
+		if [ "$(cat "$i/address")" = "$mac" ]; then
+			echo "${i##*/}"
+			return 0
+		fi
+	done
+	fail "no NIC with MAC $mac (pair link $1)"
+}
+
+# vm_ctl_port: the control port device (virtio-serial "fabvm.ctl").
+vm_ctl_port() {
+	local p
+	for p in /sys/class/virtio-ports/*; do
+		[ "$(cat "$p/name" 2>/dev/null)" = fabvm.ctl ] || continue
+		echo "/dev/${p##*/}"
+		return 0
+	done
+	fail "no fabvm.ctl virtio port (not under tests/vm/pair?)"
+}
+
+# vm_link I on|off [local]: plug or cut pair link I (both ends, like a
+# cable; "local": only this VM's NIC).  Waits for the host's "ok", then
+# for this VM's NIC carrier to follow when the NIC is up.
+vm_link() {
+	local i=$1 st=$2 scope=${3:-} port reply nic want
+	port=$(vm_ctl_port)
+	pretty "vm_link $i $st $scope (via $port)"
+	exec 9<>"$port"
+	printf 'link %s %s %s\n' "$i" "$st" "$scope" >&9
+	read -r -t 30 reply <&9 || reply="(no answer in 30s)"
+	exec 9<&-
+	[ "$reply" = ok ] || fail "vm_link $i $st: $reply"
+	nic=$(vm_pair_nic "$i")
+	if ip link show "$nic" | grep -q '[<,]UP[,>]'; then
+		want=1
+		[ "$st" = on ] || want=0
+		vm_wait_for "$nic carrier $want" 10 sh -c "[ \"\$(cat /sys/class/net/$nic/carrier)\" = $want ]"
+	fi
+}
+
+# vm_barrier NAME [TIMEOUT_S]: wait until the peer VM reached the same
+# barrier (files in the shared folder /run/vm/shared).
+vm_barrier() {
+	local name=$1 tmo=${2:-120}
+	[ -d /run/vm/shared ] || fail "vm_barrier: no /run/vm/shared (not under tests/vm/pair?)"
+	: >"/run/vm/shared/barrier.$name.$VM_NODE"
+	vm_wait_for "peer $VM_PEER at barrier $name" "$tmo" test -e "/run/vm/shared/barrier.$name.$VM_PEER"
+}

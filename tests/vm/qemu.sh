@@ -85,7 +85,8 @@ vm_status() {
 }
 
 # vm_start NAME OUTDIR SMP MEM TIMEOUT_S [EXTRA QEMU ARGS...]: start a VM in
-# the background under `timeout`, console on our stdout.  Sets VM_PID and
+# the background under `timeout`, console on our stdout (with VM_PREFIX:
+# each line prefixed, and a copy appended to VM_CONSOLE_LOG).  Sets VM_PID and
 # records it for vm_kill_all (call that from the caller's EXIT trap).
 VM_PIDS=()
 vm_start() {
@@ -93,7 +94,13 @@ vm_start() {
 	shift 5
 	vm_qemu_argv "$name" "$out" "$smp" "$mem" "$@"
 	vm_log "${VM_ARGV[*]}"
-	timeout -k 5 "$tmo" "${VM_ARGV[@]}" </dev/null &
+	if [ -n "${VM_PREFIX:-}" ]; then
+		# Console prefixed (tests/vm/pair runs two VMs on one stdout) and saved.
+		timeout -k 5 "$tmo" "${VM_ARGV[@]}" </dev/null 2>&1 \
+			> >(tee -a "${VM_CONSOLE_LOG:-/dev/null}" | sed -u "s/^/$VM_PREFIX/") &
+	else
+		timeout -k 5 "$tmo" "${VM_ARGV[@]}" </dev/null &
+	fi
 	VM_PID=$!
 	VM_PIDS+=("$VM_PID")
 }

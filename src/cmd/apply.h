@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared by apply, verify and confirm (src/cmd/apply.c): read what a
+ * profile needs from the node, run a plan with rollback, and the pending
+ * state of `apply --try`.
+ */
+#ifndef FAB_CMD_APPLY_H
+#define FAB_CMD_APPLY_H
+
+#include "model/plan.h"
+#include "model/profile.h"
+#include "sys/sys.h"
+
+/* Directory of the pending-state file: $FABRICCTL_RUNDIR or /run/fabricctl. */
+#define APPLY_RUNDIR_DEFAULT "/run/fabricctl"
+
+/*
+ * Read the node (links, RDMA ports) into @hs and what @p needs of each
+ * matched interface and bond into @ns (node_state_init'ed on @hs by the
+ * caller).  Capability reads that fail are recorded in @ns, not returned;
+ * only reading the links themselves fails (-errno, @err).
+ */
+int apply_node_read(struct sys *sys, const struct profile *p, struct host_state *hs,
+		    struct node_state *ns, struct fab_err *err);
+
+/* Run one action through sys_ops; 0 or -errno with @err. */
+int apply_action_exec(struct sys *sys, const struct plan_action *a, struct fab_err *err);
+
+/*
+ * Run @plan's steps in order.  When one fails, undo every step already
+ * done in reverse order.  Step statuses and @rep record what happened.
+ * Returns 0, or the failing step's -errno.
+ */
+int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep);
+
+/*
+ * Undo @plan's steps with status DONE in reverse (confirm --revert, the
+ * reverter).  0 or the first failure's -errno (all undos are attempted).
+ */
+int apply_plan_undo(struct sys *sys, struct plan *plan, struct fab_err *err);
+
+/* "<rundir>/pending.json" into @buf. */
+const char *apply_pending_path(char *buf, size_t len);
+
+#endif

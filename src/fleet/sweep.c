@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Sweep engine: rounds of concurrent pair sessions over the fleet; see sweep.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fleet/sweep.h"
+#include "util/log.h"
+
+enum job_state {
+	J_LISTEN,	/* listen sent to b, waiting for b's "ready" */
+	J_CONNECT,	/* connect sent to a, waiting for a's "ready" */
+	J_PEER,		/* peer sent to b, waiting for b's "armed" */
+	J_RUN,		/* go sent to a, waiting for both final replies */
+	J_ABORT,	/* failed; waiting for the open sessions to end */
+	J_DONE,
+};
+
+struct job {
+	struct sweep_pair *p;
+	enum job_state state;
+	size_t wa, wb;			/* worker indices (client a, server b) */
+	long long id_a, id_b;		/* session ids; -1 when none open */
+	bool fin_a, fin_b;		/* final reply seen */
+	uint64_t deadline_ms;
+	const char *step;		/* for timeout messages */
+};
+
+struct round {
+	struct fleet *f;
+	const struct sweep_opts *o;
+	struct job *jobs;
+	size_t n_jobs, done, failed_total, done_total, total;
+	size_t *job_of;			/* worker -> job index + 1, 0 when idle */
+	size_t r, n_rounds;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static const char *wname(struct round *rd, size_t w)
+{
+	return rd->f->w[w].host->name;
+}
+
+static void progress(struct round *rd)
+{
+	if (!rd->o->progress)
+		return;
+	fprintf(stderr, "\r%s: round %zu of %zu, pairs %zu of %zu, failed %zu  ",
+		rd->o->label ? rd->o->label : "sweep", rd->r + 1, rd->n_rounds,
+		rd->done_total, rd->total, rd->failed_total);
+	fflush(stderr);
+}
+
+static void job_finish(struct round *rd, struct job *j)
+{
+	if (j->state == J_DONE)
+		return;
+	j->state = J_DONE;
+	rd->job_of[j->wa] = rd->job_of[j->wb] = 0;
+	rd->done++;
+	rd->done_total++;
+	if (j->p->status == SWEEP_FAILED)
+		rd->failed_total++;
+	progress(rd);
+}
+
+/* Send a session message (peer, go, abort) to worker @w in session @id. */
+static int session_send(struct round *rd, size_t w, long long id, const char *op, json_t *ep)
+{
+	json_t *m = json_pack("{s:s, s:I}", "op", op, "id", (json_int_t)id);
+
+	if (m && ep)
+		json_object_set(m, "endpoint", ep);
+	return fleet_send(rd->f, w, m, NULL);
+}
+
+/* Mark the pair failed (first reason wins) and wind the sessions down. */
+static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (j->state == J_DONE)
+		return;
+	if (j->p->status != SWEEP_FAILED) {
+		j->p->status = SWEEP_FAILED;
+		va_start(ap, fmt);
+		vsnprintf(j->p->reason, sizeof(j->p->reason), fmt, ap);
+		va_end(ap);
+		fab_info("pair %s %s: %s", wname(rd, j->wa), wname(rd, j->wb), j->p->reason);
+	}
+	if (j->id_a >= 0 && !j->fin_a && !rd->f->w[j->wa].dead)
+		session_send(rd, j->wa, j->id_a, "abort", NULL);
+	if (j->id_b >= 0 && !j->fin_b && !rd->f->w[j->wb].dead)
+		session_send(rd, j->wb, j->id_b, "abort", NULL);
+	if ((j->id_a < 0 || j->fin_a || rd->f->w[j->wa].dead) &&
+	    (j->id_b < 0 || j->fin_b || rd->f->w[j->wb].dead)) {
+		job_finish(rd, j);
+		return;
+	}
+	j->state = J_ABORT;
+	j->step = "abort";
+	j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms;
+}
+
+static json_t *session_req(struct round *rd, const char *op, size_t w)
+{
+	char token[2 * TP_TOKEN_LEN + 1];
+	const struct fab_host *h = rd->f->w[w].host;
+
+	proto_token_hex(rd->o->token, token);
+	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:o}",
+			 "op", op, "transport", rd->o->transport, "addr", h->addr,
+			 "dev", h->rdma, "dev_port", (int)h->rdma_port, "token", token,
+			 "plan", proto_plan_to_json(&rd->o->plan));
+}
+
+static void job_start(struct round *rd, struct job *j)
+{
+	struct fleet_worker *a = &rd->f->w[j->wa], *b = &rd->f->w[j->wb];
+
+	if (a->dead || b->dead) {
+		struct fleet_worker *d = a->dead ? a : b;
+
+		job_fail(rd, j, "worker %s unavailable: %s", d->host->name, d->reason);
+		return;
+	}
+	j->state = J_LISTEN;
+	j->step = "listen";
+	j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms;
+	if (fleet_send(rd->f, j->wb, session_req(rd, "listen", j->wb), &j->id_b) < 0) {
+		j->id_b = -1;
+		job_fail(rd, j, "worker %s: %s", b->host->name, b->reason);
+	}
+}
+
+static void job_result(struct round *rd, struct job *j, const json_t *res)
+{
+	struct tp_result r;
+	struct fab_err err;
+
+	fab_err_init(&err);
+	if (proto_result_from_json(res, &r, &err) < 0) {
+		fleet_kill(rd->f, j->wa, "sent garbage (%s)", err.msg);
+		job_fail(rd, j, "worker %s: %s", wname(rd, j->wa), rd->f->w[j->wa].reason);
+		return;
+	}
+	j->p->have_lat = r.have_lat;
+	j->p->lat_ns = r.lat_ns;
+	j->p->ab = r.fwd;
+	j->p->ba = r.rev;
+}
+
+static void on_msg(struct fleet *f, size_t w, struct proto_msg *m, void *arg)
+{
+	struct round *rd = arg;
+	struct job *j = rd->job_of[w] ? &rd->jobs[rd->job_of[w] - 1] : NULL;
+	bool is_a, is_b;
+
+	if (!j) {
+		if (m)
+			fab_debug("worker %s: ignoring a message for ended session %lld",
+				  f->w[w].host->name, m->id);
+		return;
+	}
+	if (!m) {	/* the worker died: its sessions end with it */
+		job_fail(rd, j, "worker %s: %s", f->w[w].host->name, f->w[w].reason);
+		if (j->state == J_ABORT &&
+		    (j->id_a < 0 || j->fin_a || f->w[j->wa].dead) &&
+		    (j->id_b < 0 || j->fin_b || f->w[j->wb].dead))
+			job_finish(rd, j);
+		return;
+	}
+	is_a = w == j->wa && m->id == j->id_a;
+	is_b = w == j->wb && m->id == j->id_b;
+	if (!is_a && !is_b) {
+		fab_debug("worker %s: ignoring a message for ended session %lld",
+			  f->w[w].host->name, m->id);
+		return;
+	}
+	if (m->kind == PROTO_REPLY) {
+		if (is_a)
+			j->fin_a = true;
+		else
+			j->fin_b = true;
+		if (!m->ok) {
+			job_fail(rd, j, "%s: %s", f->w[w].host->name, m->error);
+		} else if (j->state != J_RUN && j->state != J_ABORT) {
+			job_fail(rd, j, "worker %s: ended its session before the test", f->w[w].host->name);
+		} else if (is_a && j->state == J_RUN) {
+			job_result(rd, j, m->result);
+		}
+		if (j->state == J_ABORT) {
+			if ((j->id_a < 0 || j->fin_a || f->w[j->wa].dead) &&
+			    (j->id_b < 0 || j->fin_b || f->w[j->wb].dead))
+				job_finish(rd, j);
+		} else if (j->state == J_RUN && j->fin_a && j->fin_b) {
+			job_finish(rd, j);
+		}
+		return;
+	}
+	/* Events drive the handshake. */
+	if (j->state == J_LISTEN && is_b && strcmp(m->event, "ready") == 0) {
+		json_t *req = session_req(rd, "connect", j->wa);
+
+		json_object_set(req, "peer", json_object_get(m->doc, "endpoint"));
+		j->state = J_CONNECT;
+		j->step = "connect";
+		j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms;
+		if (fleet_send(f, j->wa, req, &j->id_a) < 0) {
+			j->id_a = -1;
+			job_fail(rd, j, "worker %s: %s", wname(rd, j->wa), f->w[j->wa].reason);
+		}
+	} else if (j->state == J_CONNECT && is_a && strcmp(m->event, "ready") == 0) {
+		j->state = J_PEER;
+		j->step = "peer";
+		j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms;
+		if (session_send(rd, j->wb, j->id_b, "peer", json_object_get(m->doc, "endpoint")) < 0)
+			job_fail(rd, j, "worker %s: %s", wname(rd, j->wb), f->w[j->wb].reason);
+	} else if (j->state == J_PEER && is_b && strcmp(m->event, "armed") == 0) {
+		j->state = J_RUN;
+		j->step = "test";
+		j->deadline_ms = now_ms() + (uint64_t)rd->o->plan.timeout_ms +
+				 (uint64_t)rd->o->step_timeout_ms;
+		if (session_send(rd, j->wa, j->id_a, "go", NULL) < 0)
+			job_fail(rd, j, "worker %s: %s", wname(rd, j->wa), f->w[j->wa].reason);
+	} else if (j->state != J_ABORT) {
+		fleet_kill(f, w, "sent event \"%.32s\" out of turn", m->event);
+		job_fail(rd, j, "worker %s: %s", f->w[w].host->name, f->w[w].reason);
+	}
+}
+
+/* Kill whoever a job is waiting for past its deadline. */
+static void job_timeout(struct round *rd, struct job *j)
+{
+	struct fleet *f = rd->f;
+	bool wait_a, wait_b;
+
+	switch (j->state) {
+	case J_LISTEN:
+	case J_PEER:
+		wait_a = false;
+		wait_b = true;
+		break;
+	case J_CONNECT:
+		wait_a = true;
+		wait_b = false;
+		break;
+	default:
+		wait_a = j->id_a >= 0 && !j->fin_a;
+		wait_b = j->id_b >= 0 && !j->fin_b;
+		break;
+	}
+	if (wait_a)
+		fleet_kill(f, j->wa, "no answer to %s within the deadline (hung)", j->step);
+	if (wait_b)
+		fleet_kill(f, j->wb, "no answer to %s within the deadline (hung)", j->step);
+	job_fail(rd, j, "worker %s: %s", wait_a ? wname(rd, j->wa) : wname(rd, j->wb),
+		 wait_a ? f->w[j->wa].reason : f->w[j->wb].reason);
+	if (j->state == J_ABORT)
+		job_finish(rd, j);
+}
+
+int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o,
+	      struct sweep_pair *out, struct fab_err *err)
+{
+	struct round rd = { .f = f, .o = o, .n_rounds = s->n_rounds, .total = s->n_pairs };
+	int rc = 0;
+
+	rd.job_of = calloc(f->n ? f->n : 1, sizeof(*rd.job_of));
+	rd.jobs = calloc(s->n_pairs ? s->n_pairs : 1, sizeof(*rd.jobs));
+	if (!rd.job_of || !rd.jobs) {
+		rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < s->n_pairs; k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		out[k].a = s->pairs[k].a;
+		out[k].b = s->pairs[k].b;
+		out[k].pct_rated = -1;
+	}
+	for (rd.r = 0; rd.r < s->n_rounds; rd.r++) {
+		size_t first = s->round_start[rd.r];
+
+		rd.n_jobs = sched_round_size(s, rd.r);
+		rd.done = 0;
+		memset(rd.job_of, 0, f->n * sizeof(*rd.job_of));
+		for (size_t k = 0; k < rd.n_jobs; k++) {
+			struct job *j = &rd.jobs[k];
+
+			memset(j, 0, sizeof(*j));
+			j->p = &out[first + k];
+			j->p->round = (unsigned int)rd.r + 1;
+			j->wa = j->p->a;
+			j->wb = j->p->b;
+			j->id_a = j->id_b = -1;
+			rd.job_of[j->wa] = rd.job_of[j->wb] = k + 1;
+		}
+		progress(&rd);
+		for (size_t k = 0; k < rd.n_jobs; k++)
+			job_start(&rd, &rd.jobs[k]);
+		while (rd.done < rd.n_jobs) {
+			uint64_t now = now_ms(), next = UINT64_MAX;
+
+			for (size_t k = 0; k < rd.n_jobs; k++) {
+				struct job *j = &rd.jobs[k];
+
+				if (j->state == J_DONE)
+					continue;
+				if (now >= j->deadline_ms)
+					job_timeout(&rd, j);
+				else if (j->deadline_ms < next)
+					next = j->deadline_ms;
+			}
+			if (rd.done >= rd.n_jobs)
+				break;
+			rc = fleet_poll(f, next == UINT64_MAX ? 100 : (int)(next - now) + 1, on_msg, &rd);
+			if (rc < 0) {
+				fab_err_set(err, rc, "sweep: poll: %s", strerror(-rc));
+				goto out;
+			}
+		}
+	}
+	if (o->progress)
+		fputc('\n', stderr);
+out:
+	free(rd.job_of);
+	free(rd.jobs);
+	return rc;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Sweep engine: run a schedule's rounds over a started fleet.  Each pair
+ * (a, b) of a round is a session: b listens, a connects, the controller
+ * relays the endpoints both ways (transport.h), then a runs the plan and
+ * returns every figure.  All pairs of a round run at once; the engine
+ * waits on every worker with one poll, with a deadline per step.  A
+ * worker that dies, hangs or sends garbage fails the pairs it is in (the
+ * reason names it) and the sweep goes on without it.
+ *
+ * Ownership: the caller owns @out (s->n_pairs elements).
+ */
+#ifndef FAB_FLEET_SWEEP_H
+#define FAB_FLEET_SWEEP_H
+
+#include <stdbool.h>
+
+#include "fleet/fleet.h"
+#include "model/schedule.h"
+#include "model/stats.h"
+#include "transport/transport.h"
+
+struct sweep_opts {
+	const char *transport;
+	struct tp_plan plan;		/* timeout_ms: bound on one pair's test */
+	int step_timeout_ms;		/* bound on each handshake step */
+	uint8_t token[TP_TOKEN_LEN];
+	bool progress;			/* live line on stderr */
+	const char *label;		/* progress prefix ("sweep", "retest") */
+};
+
+/*
+ * Measure every pair of @s; out[k] is pair s->pairs[k] with its round
+ * (1-based), status SWEEP_OK (not judged yet) or SWEEP_FAILED with a
+ * reason, and the figures.
+ */
+int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o,
+	      struct sweep_pair *out, struct fab_err *err);
+
+#endif

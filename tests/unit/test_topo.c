@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* struct topo: ownership, lookups, links, health checks, thresholds. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/topo.h"
+
+/* sw[1..4] -- ca1[1], ca2[1]; every port active 4xEDR, enabled 4xEDR. */
+static struct topo *small(void)
+{
+	struct topo *t = topo_new();
+	struct topo_node *sw = topo_node_add(t, TOPO_NODE_SWITCH, "sw", 0x10);
+	struct topo_node *c1 = topo_node_add(t, TOPO_NODE_CA, "ca1", 0x20);
+	struct topo_node *c2 = topo_node_add(t, TOPO_NODE_CA, "ca2", 0x30);
+	struct topo_port *ports[4] = {
+		topo_port_get(sw, 1, NULL), topo_port_get(c1, 1, NULL),
+		topo_port_get(sw, 2, NULL), topo_port_get(c2, 1, NULL),
+	};
+
+	for (int i = 0; i < 4; i++) {
+		struct topo_port *p = ports[i];
+
+		p->facts = TOPO_F_STATE | TOPO_F_WIDTH | TOPO_F_SPEED | TOPO_F_COUNTERS;
+		p->state = TOPO_PORT_ACTIVE;
+		p->phys_state = TOPO_PHYS_LINKUP;
+		p->width_x = p->width_max_x = 4;
+		p->lane_mbps = p->lane_max_mbps = topo_speed_parse("EDR");
+	}
+	assert_int_equal(topo_link_add(t, ports[0], ports[1], TOPO_SRC_SMP), 0);
+	assert_int_equal(topo_link_add(t, ports[3], ports[2], TOPO_SRC_SMP), 0);
+	return t;
+}
+
+static void test_lookup_ownership(void **state)
+{
+	struct topo *t = small();
+	struct topo_node *sw = topo_node_by_guid(t, 0x10), *n;
+	struct topo_port *p1 = topo_port_find(sw, 1, NULL);
+
+	/* Borrowed pointers stay valid while the graph grows. */
+	for (int i = 0; i < 100; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "x%d", i);
+		n = topo_node_add(t, TOPO_NODE_HOST, name, 0);
+		assert_non_null(topo_port_get(n, 0, "eth0"));
+	}
+	assert_ptr_equal(topo_node_by_guid(t, 0x10), sw);
+	assert_ptr_equal(topo_port_find(sw, 1, NULL), p1);
+	assert_string_equal(p1->peer->node->name, "ca1");
+	assert_ptr_equal(topo_node_by_name(t, "x57"), topo_node_find(t, "x57", 0));
+	assert_null(topo_node_by_name(t, "x"));		/* exact names only, no prefix */
+	assert_null(topo_node_by_guid(t, 0));			/* 0 is "no GUID" */
+	n = topo_node_by_name(t, "x3");
+	assert_ptr_equal(topo_port_get(n, 0, "eth0"), topo_port_find(n, 0, "eth0"));
+	assert_null(topo_port_find(n, 0, "eth1"));
+	assert_null(topo_port_find(n, 0, NULL));		/* named ports are not port 0 */
+	topo_free(t);
+	topo_free(NULL);
+}
+
+static void test_link_rules(void **state)
+{
+	struct topo *t = small();
+	struct topo_node *sw = topo_node_by_name(t, "sw"), *c1 = topo_node_by_name(t, "ca1");
+	struct topo_port *s1 = topo_port_find(sw, 1, NULL), *c11 = topo_port_find(c1, 1, NULL);
+	struct topo_port *s3 = topo_port_get(sw, 3, NULL);
+
+	/* The same cable again only adds provenance. */
+	assert_int_equal(topo_link_add(t, c11, s1, TOPO_SRC_PLAN), 0);
+	assert_int_equal(t->n_links, 2);
+	assert_int_equal(s1->link->src, TOPO_SRC_SMP | TOPO_SRC_PLAN);
+	/* A second cable on a cabled port is a conflict, not a crash. */
+	assert_int_equal(topo_link_add(t, s3, c11, TOPO_SRC_SMP), -EEXIST);
+	assert_int_equal(topo_link_add(t, s3, s3, TOPO_SRC_SMP), -EINVAL);
+	assert_null(s3->peer);
+	topo_free(t);
+}
+
+static void test_health_clean(void **state)
+{
+	struct topo *t = small();
+	struct topo_thresholds th;
+	struct topo_node *sw = topo_node_by_name(t, "sw");
+	struct topo_port *empty = topo_port_get(sw, 7, NULL);
+
+	/* An empty socket polling is not a problem without a plan. */
+	empty->facts = TOPO_F_STATE;
+	empty->state = TOPO_PORT_DOWN;
+	empty->phys_state = TOPO_PHYS_POLLING;
+	topo_thresholds_default(&th);
+	assert_int_equal(topo_health_check(t, &th), 0);
+	assert_int_equal(t->n_problems, 0);
+	for (size_t i = 0; i < t->n_links; i++)
+		assert_int_equal(t->links[i]->status, TOPO_LINK_OK);
+	topo_free(t);
+}
+
+static void test_health_faults(void **state)
+{
+	struct topo *t = small();
+	struct topo_thresholds th;
+	struct topo_node *sw = topo_node_by_name(t, "sw");
+	struct topo_port *s1 = topo_port_find(sw, 1, NULL), *s2 = topo_port_find(sw, 2, NULL);
+
+	/* sw[1] trained at 1x although 4x is enabled; ca1 end the same. */
+	s1->width_x = 1;
+	s1->peer->width_x = 1;
+	/* ca2 sees symbol errors just over the default threshold (10). */
+	s2->peer->counters[TOPO_CNT_SYMBOL_ERR] = 11;
+	s2->counters[TOPO_CNT_LINK_DOWNED] = 10;	/* at the threshold: fine */
+	topo_thresholds_default(&th);
+	assert_int_equal(topo_health_check(t, &th), 0);
+	topo_sort(t);
+	assert_int_equal(t->n_problems, 2);	/* one degraded per link, not per end */
+	assert_int_equal(t->problems[0].kind, TOPO_PROB_DEGRADED);
+	assert_string_equal(t->problems[0].a.node, "sw");
+	assert_int_equal(t->problems[0].a.port, 1);
+	assert_string_equal(t->problems[0].b.node, "ca1");
+	assert_string_equal(t->problems[0].detail, "width 1x, enabled 4x");
+	assert_int_equal(t->problems[1].kind, TOPO_PROB_ERRORS);
+	assert_string_equal(t->problems[1].a.node, "ca2");
+	assert_string_equal(t->problems[1].detail, "symbol_errors 11 > 10");
+	assert_int_equal(s1->link->status, TOPO_LINK_DEGRADED);
+	assert_int_equal(s2->link->status, TOPO_LINK_ERRORS);
+	assert_string_equal(topo_problem_kind_name(t->problems[1].kind), "errors");
+	topo_free(t);
+}
+
+static void test_health_down_and_speed(void **state)
+{
+	struct topo *t = small();
+	struct topo_thresholds th;
+	struct topo_node *sw = topo_node_by_name(t, "sw");
+	struct topo_port *s1 = topo_port_find(sw, 1, NULL), *s2 = topo_port_find(sw, 2, NULL);
+
+	s1->state = TOPO_PORT_DOWN;
+	s1->phys_state = TOPO_PHYS_POLLING;
+	s2->lane_mbps = topo_speed_parse("QDR");	/* EDR enabled */
+	topo_thresholds_default(&th);
+	assert_int_equal(topo_health_check(t, &th), 0);
+	topo_sort(t);
+	assert_int_equal(t->n_problems, 2);
+	assert_int_equal(t->problems[0].kind, TOPO_PROB_DEGRADED);
+	assert_string_equal(t->problems[0].detail, "speed QDR, enabled EDR");
+	assert_int_equal(t->problems[1].kind, TOPO_PROB_DOWN);
+	assert_string_equal(t->problems[1].detail, "state down, phys polling");
+	assert_int_equal(s1->link->status, TOPO_LINK_DOWN);
+	topo_free(t);
+}
+
+static void test_thresholds_parse(void **state)
+{
+	struct topo_thresholds th;
+	char bad[64];
+
+	topo_thresholds_default(&th);
+	assert_int_equal(th.max[TOPO_CNT_SYMBOL_ERR], 10);
+	assert_int_equal(th.max[TOPO_CNT_XMT_DATA], UINT64_MAX);	/* data is not an error */
+	assert_int_equal(topo_thresholds_parse(&th, "symbol_errors=0,link_downed=off", bad,
+					       sizeof(bad)), 0);
+	assert_int_equal(th.max[TOPO_CNT_SYMBOL_ERR], 0);
+	assert_true(th.max[TOPO_CNT_LINK_DOWNED] == UINT64_MAX);
+	assert_int_equal(topo_thresholds_parse(&th, "symbol_errors=1,bogus=3", bad, sizeof(bad)),
+			 -EINVAL);
+	assert_string_equal(bad, "bogus=3");
+	assert_int_equal(topo_thresholds_parse(&th, "symbol_errors=-1", bad, sizeof(bad)), -EINVAL);
+	assert_int_equal(topo_thresholds_parse(&th, "symbol_errors", bad, sizeof(bad)), -EINVAL);
+	assert_int_equal(topo_thresholds_parse(&th, "symbol_errors=", bad, sizeof(bad)), -EINVAL);
+}
+
+static void test_names(void **state)
+{
+	assert_int_equal(topo_speed_parse("HDR"), 53125);
+	assert_string_equal(topo_speed_name(2500), "SDR");
+	assert_null(topo_speed_name(1234));
+	assert_int_equal(topo_speed_parse("hdr"), 0);
+	assert_int_equal(topo_counter_parse("port_rcv_errors"), TOPO_CNT_RCV_ERR);
+	assert_int_equal(topo_counter_parse("nope"), -1);
+	assert_string_equal(topo_node_type_name(TOPO_NODE_CA), "ca");
+	assert_string_equal(topo_problem_kind_name(TOPO_PROB_MTU_MISMATCH), "mtu-mismatch");
+}
+
+static void test_sort(void **state)
+{
+	struct topo *t = topo_new();
+	struct topo_node *b = topo_node_add(t, TOPO_NODE_CA, "b", 2);
+	struct topo_node *s = topo_node_add(t, TOPO_NODE_SWITCH, "z", 3);
+	struct topo_node *a = topo_node_add(t, TOPO_NODE_CA, "a", 1);
+
+	assert_int_equal(topo_link_add(t, topo_port_get(b, 1, NULL), topo_port_get(s, 9, NULL), 0), 0);
+	assert_int_equal(topo_link_add(t, topo_port_get(a, 1, NULL), topo_port_get(s, 2, NULL), 0), 0);
+	topo_sort(t);
+	assert_ptr_equal(t->nodes[0], s);	/* switches first */
+	assert_ptr_equal(t->nodes[1], a);
+	assert_int_equal(s->ports[0]->num, 2);
+	assert_ptr_equal(t->links[0]->a->node, s);	/* oriented switch first */
+	assert_int_equal(t->links[0]->a->num, 2);
+	assert_int_equal(t->links[1]->a->num, 9);
+	topo_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lookup_ownership),
+		cmocka_unit_test(test_link_rules),
+		cmocka_unit_test(test_health_clean),
+		cmocka_unit_test(test_health_faults),
+		cmocka_unit_test(test_health_down_and_speed),
+		cmocka_unit_test(test_thresholds_parse),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_sort),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
