@@ -20,9 +20,10 @@
 #endif
 
 const struct fab_cmd fab_cmds[] = {
-	{ "status", cmd_status, "[-j] [DEVICE...]",
+	{ "status", cmd_status, "[-j] [--hosts FILE [--launcher NAME|TEMPLATE]] [DEVICE...]",
 	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
-	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [-C CA] [-P PORT] [--load-cache FILE] "
+	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [--lldp-socket PATH] "
+	  "[--hosts FILE [--launcher NAME|TEMPLATE]] [-C CA] [-P PORT] [--load-cache FILE] "
 	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover] "
 	  "[--thresholds COUNTER=N,...] [--no-counters] [--rails] [--max-smps N] "
 	  "[--timeout MS] [--retries N]",
@@ -32,6 +33,10 @@ const struct fab_cmd fab_cmds[] = {
 	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [OPTION...]",
 	  "pairwise latency and bandwidth between all nodes, slow pairs and suspects" },
 	{ "worker", cmd_worker, "[-v]", "node side of --hosts and sweep: JSON lines on stdin/stdout" },
+	{ "apply", cmd_apply, "[-j] [--dry-run] [--try SECONDS] PROFILE",
+	  "make this node match a profile: MTU, PFC, ETS, DSCP, ECN, RoCE ToS, bond" },
+	{ "verify", cmd_verify, "[-j] PROFILE", "check this node against a profile, list drift" },
+	{ "confirm", cmd_confirm, "[--revert]", "keep (or undo now) a pending apply --try" },
 	{ "help", cmd_help, "[COMMAND]", "show help for a command" },
 	{ NULL, NULL, NULL, NULL },
 };

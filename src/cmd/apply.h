@@ -39,6 +39,10 @@ int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep)
  */
 int apply_plan_undo(struct sys *sys, struct plan *plan, struct fab_err *err);
 
+/* $FABRICCTL_RUNDIR, or APPLY_RUNDIR_DEFAULT. */
+const char *apply_rundir(void);
+/* Read a whole file of at most 1 MiB; *out malloc'ed and NUL-terminated. */
+int apply_read_small(const char *path, char **out, size_t *len);
 /* "<rundir>/pending.json" into @buf. */
 const char *apply_pending_path(char *buf, size_t len);
 

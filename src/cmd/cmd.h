@@ -46,6 +46,9 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_discover(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_worker(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_apply(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_verify(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_help(struct fab_ctx *ctx, int argc, char **argv);
 
 #endif

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,26 +17,25 @@
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
 
-/* Stop the reverter @pid early, only if it still is a fabricctl process. */
+/*
+ * Stop the reverter @pid early, only if it runs the same program as we do
+ * (/proc/PID/exe; a rebuilt binary shows " (deleted)", compared without).
+ */
 static void reverter_stop(int pid)
 {
-	char path[64], comm[32];
-	ssize_t n;
-	int fd;
+	char path[64], exe[PATH_MAX], self[PATH_MAX];
+	ssize_t n, m;
 
 	if (pid <= 1)
 		return;
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	m = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0 || m <= 0)
 		return;
-	n = read(fd, comm, sizeof(comm) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	comm[n] = '\0';
-	comm[strcspn(comm, "\n")] = '\0';
-	if (!strcmp(comm, "fabricctl"))
+	exe[n] = self[m] = '\0';
+	exe[strcspn(exe, " ")] = self[strcspn(self, " ")] = '\0';
+	if (!strcmp(exe, self))
 		kill(pid, SIGTERM);
 }
 
@@ -86,7 +86,8 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	text = malloc(1 << 20);
 	if (!text) {
-		rc = fab_err_set(&ctx->err, -ENOMEM, "confirm: out of memory"), FAB_EXIT_SYSTEM;
+		fab_err_set(&ctx->err, -ENOMEM, "confirm: out of memory");
+		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
 	fd = open(claimed, O_RDONLY | O_CLOEXEC);

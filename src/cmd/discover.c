@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/discover_lldp.h"
 #include "model/ibtopo_parse.h"
 #include "model/lldp_view.h"
 #include "model/plan_yaml.h"
@@ -28,6 +29,7 @@
 struct discover_opts {
 	bool ib, lldp, rails;
 	const char *lldp_socket;
+	const char *hosts, *launcher;	/* 5B: --lldp --hosts FILE [--launcher L] */
 	const char *expect;		/* plan file */
 	const char *save_plan;
 	const struct out_ops *format;	/* NULL: text or JSON by -j */
@@ -139,6 +141,12 @@ static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, str
 	unsigned int conflicts = 0;
 	int rc;
 
+	if (o->hosts) {		/* 5B: every node's view (src/cmd/discover_lldp.c) */
+		struct discover_lldp_fleet fl = { .hosts_file = o->hosts, .launcher = o->launcher,
+						  .socket = o->lldp_socket };
+
+		return discover_lldp_fleet_read(ctx, &fl, t);
+	}
 	if (!ctx->sys->ops->lldp_read)
 		return fab_err_set(&ctx->err, -EOPNOTSUPP, "lldp: not supported by %s",
 				   ctx->sys->ops->name);
@@ -163,6 +171,10 @@ static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struc
 	return ctx->sys->ops->subnet_read(ctx->sys, &o->subnet, t, &ctx->err);
 }
 
+/*
+ * --save-plan: the graph as a plan, in ibnetdiscover's topology format.
+ * 5B: a *.yaml / *.yml FILE gets the YAML plan writer here.
+ */
 static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t)
 {
 	FILE *f = fopen(path, "w");
@@ -200,12 +212,15 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 {
 	enum { OPT_LOAD_CACHE = 256, OPT_EXPECT, OPT_SAVE_PLAN, OPT_FORMAT, OPT_THRESH,
 	       OPT_NO_COUNTERS, OPT_MAX_SMPS, OPT_TIMEOUT, OPT_RETRIES, OPT_RAILS, OPT_LLDP_SOCK,
+	       OPT_HOSTS, OPT_LAUNCHER,
 	       OPT_IB, OPT_LLDP };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "ib", no_argument, NULL, OPT_IB },
 		{ "lldp", no_argument, NULL, OPT_LLDP },
 		{ "lldp-socket", required_argument, NULL, OPT_LLDP_SOCK },
+		{ "hosts", required_argument, NULL, OPT_HOSTS },
+		{ "launcher", required_argument, NULL, OPT_LAUNCHER },
 		{ "ca", required_argument, NULL, 'C' },
 		{ "port", required_argument, NULL, 'P' },
 		{ "load-cache", required_argument, NULL, OPT_LOAD_CACHE },
@@ -243,6 +258,12 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 			break;
 		case OPT_LLDP_SOCK:
 			o.lldp_socket = optarg;
+			break;
+		case OPT_HOSTS:
+			o.hosts = optarg;
+			break;
+		case OPT_LAUNCHER:
+			o.launcher = optarg;
 			break;
 		case 'C':
 			o.subnet.ca = optarg;
@@ -309,6 +330,8 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_usage_error(ctx, "discover", "unexpected argument '%s'", argv[optind]);
+	if ((o.hosts || o.launcher) && !o.lldp)	/* 5B */
+		return cmd_usage_error(ctx, "discover", "--hosts and --launcher need --lldp");
 	if (!o.ib && !o.lldp)
 		o.ib = true;
 	ctx->out.ops = o.format ? o.format : ctx->json ? &out_json_ops : &out_text_ops;

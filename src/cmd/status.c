@@ -5,6 +5,37 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "fleet/fleet_status.h"
+
+/*
+ * status --hosts FILE: every node's status through the fleet layer, merged
+ * into one table or one "fabricctl.fleet-status/1" document.  Exit 1 when
+ * a node did not answer.
+ */
+static int status_fleet(struct fab_ctx *ctx, const char *path, const struct fleet_opts *fo)
+{
+	struct fab_hosts hosts;
+	json_t *doc = NULL;
+	size_t failed = 0;
+	int rc;
+
+	hosts_init(&hosts);
+	if (fleet_hosts_load(&hosts, path, &ctx->err) < 0 ||
+	    fleet_run_op(&hosts, fo, "status", NULL, "fabricctl.fleet-status/1", 30000, &doc,
+			 &failed, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	rc = failed ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+	if (ctx->out.ops->status_fleet(&ctx->out, doc) < 0) {
+		fab_err_set(&ctx->err, -EIO, "writing output failed");
+		rc = FAB_EXIT_SYSTEM;
+	}
+out:
+	json_decref(doc);
+	hosts_fini(&hosts);
+	return rc;
+}
 
 /*
  * Keep only the devices named on the command line (netdev or RDMA device
@@ -60,13 +91,31 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "hosts", required_argument, NULL, 'H' },
+		{ "launcher", required_argument, NULL, 'L' },
+		{ "ssh-config", required_argument, NULL, 'S' },
+		{ "worker-cmd", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct fleet_opts fo = { .launcher = "ssh", .hello_timeout_ms = 15000 };
+	const char *hosts = NULL;
 	struct host_state hs;
 	int opt, rc = FAB_EXIT_OK;
 
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'H':
+			hosts = optarg;
+			break;
+		case 'L':
+			fo.launcher = optarg;
+			break;
+		case 'S':
+			fo.ssh_config = optarg;
+			break;
+		case 'W':
+			fo.worker_cmd = optarg;
+			break;
 		case 'j':
 			ctx->json = true;
 			ctx->out.ops = &out_json_ops;
@@ -81,6 +130,11 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (!ctx->out.ops)
 		ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
+	if (hosts) {
+		if (optind < argc)
+			return cmd_usage_error(ctx, "status", "--hosts takes no DEVICE names");
+		return status_fleet(ctx, hosts, &fo);
+	}
 
 	host_state_init(&hs);
 	if (sys_host_state_read(ctx->sys, &hs, &ctx->err) < 0) {
@@ -92,8 +146,10 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (ctx->out.ops->status(&ctx->out, &hs) < 0)
-		rc = fab_err_set(&ctx->err, -EIO, "writing output failed"), FAB_EXIT_SYSTEM;
+	if (ctx->out.ops->status(&ctx->out, &hs) < 0) {
+		fab_err_set(&ctx->err, -EIO, "writing output failed");
+		rc = FAB_EXIT_SYSTEM;
+	}
 out:
 	host_state_fini(&hs);
 	return rc;

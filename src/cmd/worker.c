@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/discover_lldp.h"
 #include "fleet/proto.h"
 #include "transport/transport.h"
 #include "util/log.h"
@@ -326,6 +327,20 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 	worker_fail(w, req->id, "verify: not available in this worker yet");
 }
 
+/* 5B: `discover --lldp --hosts`: this node's LLDP view (src/cmd/discover_lldp.c). */
+static void op_lldp(struct worker *w, struct proto_msg *req)
+{
+	struct fab_err err;
+	json_t *res;
+
+	fab_err_init(&err);
+	res = discover_lldp_worker_op(w->ctx->sys, req->doc, &err);
+	if (res)
+		worker_reply(w, req->id, res);
+	else
+		worker_fail(w, req->id, err.msg);
+}
+
 static void worker_handle(struct worker *w, struct proto_msg *m)
 {
 	if (strcmp(m->op, "hello") == 0)
@@ -334,6 +349,8 @@ static void worker_handle(struct worker *w, struct proto_msg *m)
 		op_status(w, m);
 	else if (strcmp(m->op, "verify") == 0)
 		op_verify(w, m);
+	else if (strcmp(m->op, "lldp") == 0)
+		op_lldp(w, m);
 	else if (strcmp(m->op, "listen") == 0)
 		op_listen(w, m);
 	else if (strcmp(m->op, "connect") == 0)

@@ -354,17 +354,18 @@ int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 		}
 		drain_lines(f, i, fn, arg);
 		if (!w->dead && (w->rd.eof || (rc < 0 && rc != -EAGAIN))) {
-			/* Give the launcher a moment to be reaped for a better reason. */
-			for (int k = 0; k < 50 && w->pid > 0; k++) {
+			/* Give the launcher a moment to exit, for a better reason. */
+			for (int k = 0; k < 100 && w->pid > 0; k++) {
 				struct timespec ts = { 0, 2000000 };
-				int st;
+				siginfo_t si = { 0 };
 
-				if (waitpid(w->pid, &st, WNOHANG | WNOWAIT) != 0)
+				if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
+				    si.si_pid != 0)
 					break;
 				nanosleep(&ts, NULL);
 			}
 			describe_exit(w, how, sizeof(how));
-			fleet_kill(f, i, "worker %s", how);
+			fleet_kill(f, i, "%s", how);
 			fn(f, i, NULL, arg);
 		}
 	}

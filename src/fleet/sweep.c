@@ -175,6 +175,9 @@ static void on_msg(struct fleet *f, size_t w, struct proto_msg *m, void *arg)
 		return;
 	}
 	if (!m) {	/* the worker died: its sessions end with it */
+		/* A worker that already answered its part loses nothing of the pair. */
+		if ((w == j->wa && j->fin_a) || (w == j->wb && j->fin_b))
+			return;
 		job_fail(rd, j, "worker %s: %s", f->w[w].host->name, f->w[w].reason);
 		if (j->state == J_ABORT &&
 		    (j->id_a < 0 || j->fin_a || f->w[j->wa].dead) &&

@@ -167,10 +167,6 @@ static int host_label(struct fab_host *h, const struct field *f, const char *fna
 				return fab_err_input(err, -EINVAL, "%s:%u:%zu: rdma=%s: want DEV or DEV:PORT",
 						     fname, lineno, f->col + 5, l->value);
 		}
-	} else if (strcmp(l->key, "port") == 0) {
-		if (parse_uint(l->value, 255, &h->rdma_port) < 0 || !h->rdma_port)
-			return fab_err_input(err, -EINVAL, "%s:%u:%zu: port=%s: want 1..255",
-					     fname, lineno, f->col + 5, l->value);
 	} else if (strcmp(l->key, "leaf") == 0) {
 		snprintf(h->leaf, sizeof(h->leaf), "%.31s", l->value);
 	} else if (strcmp(l->key, "rack") == 0) {

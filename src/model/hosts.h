@@ -6,8 +6,8 @@
  *
  * NAME is what the launcher gets for {host} (ssh host, Slurm node, pod,
  * network namespace); ADDRESS the data-path IPv4/IPv6 address.  Known keys:
- * rdma=DEV[:PORT], port=N, leaf=, rack=, rate_gbps= (rated port speed),
- * new (bare or new=yes|no).  Other keys are kept as labels.  Pure parsing,
+ * rdma=DEV[:PORT], leaf=, rack=, rate_gbps= (rated port speed), new (bare
+ * or new=yes|no).  Other keys (port=swpN: the leaf port) are kept as labels.  Pure parsing,
  * no I/O.  Errors are "FILE:LINE:COL: message" and marked as bad input.
  *
  * Ownership: struct fab_hosts owns its array; hosts_fini() frees it.

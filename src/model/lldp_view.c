@@ -320,11 +320,10 @@ int lldp_view_merge(struct topo *t, const struct lldp_view *v, unsigned int *con
 		}
 		if (lp->operstate[0])
 			port_state(p, lp);
-		if (lp->speed_mbps) {
-			p->width_x = 1;
-			p->lane_mbps = lp->speed_mbps;
-			p->facts |= TOPO_F_WIDTH | TOPO_F_SPEED;
-		}
+		/*
+		 * lp->speed_mbps stays in the view only: the discover renderers
+		 * name lane rates as IB speeds (10000 Mb/s would print as QDR).
+		 */
 		for (size_t j = 0; j < lp->n_neighbors; j++) {
 			const struct lldp_neighbor *ln = &lp->neighbors[j];
 			const char *nname = ln->chassis_name[0] ? ln->chassis_name : ln->chassis_id;

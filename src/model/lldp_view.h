@@ -91,7 +91,7 @@ int lldp_view_from_json(struct lldp_view *v, const json_t *doc, struct fab_err *
  * Merge one view into @t: the local system becomes a node (host or
  * switch by its capabilities), each local port a port with its MTU, state
  * (up: active/linkup; admin down: down/disabled; no carrier: down/polling)
- * and speed (width 1, lane_mbps = speed) where known, each
+ * where known, each
  * neighbor a node (found by name, else added) with a port named by its
  * port id carrying the MFS in mtu_max, linked to the local port with
  * TOPO_SRC_LLDP.  Merging the views of both ends of a cable finds the

@@ -311,8 +311,6 @@ struct pd {
 	struct want *wants;	/* per hs->links[i] */
 };
 
-#define TRY(x) do { int rc_ = (x); if (rc_ < 0) return rc_; } while (0)
-
 /* ---- bonds ---- */
 
 static const char *bond_opts_str(const struct fab_bond *b, char *buf, size_t len)
@@ -360,6 +358,20 @@ static const char *lacp_s(int v, char *b) { return opt_s(fab_bond_lacp_name(v), 
 static const char *xmit_s(int v, char *b) { return opt_s(fab_bond_xmit_name(v), v, b); }
 static const char *num_s(int v, char *b) { return opt_s(NULL, v, b); }
 
+/* One bond option: drift and the step's fields when it differs. */
+static int bond_opt_one(struct pd *d, const char *bond, const char *label, int want, int cur,
+			const char *(*fmt)(int, char *), int *act_v, int *undo_v, bool *any)
+{
+	char w[32], f[32];
+
+	if (want < 0 || want == cur)
+		return 0;
+	*act_v = want;
+	*undo_v = cur;
+	*any = true;
+	return drift_add(d->plan, bond, label, fmt(want, w), fmt(cur, f));
+}
+
 static int bond_opt_diff(struct pd *d, const struct fab_bond *want, const struct fab_bond *cur)
 {
 	struct plan_action act = action(PLAN_BOND_SET, want->name);
@@ -369,21 +381,18 @@ static int bond_opt_diff(struct pd *d, const struct fab_bond *want, const struct
 
 	snprintf(act.bond.name, sizeof(act.bond.name), "%s", want->name);
 	snprintf(undo.bond.name, sizeof(undo.bond.name), "%s", want->name);
-#define BOPT(field, label, fmt_fn) do { \
-	if (want->field >= 0 && want->field != cur->field) { \
-		char w_[32], f_[32]; \
-		TRY(drift_add(d->plan, want->name, label, fmt_fn(want->field, w_), \
-			      fmt_fn(cur->field, f_))); \
-		act.bond.field = want->field; \
-		undo.bond.field = cur->field; \
-		any = true; \
-	} } while (0)
-	BOPT(mode, "mode", mode_s);
-	BOPT(miimon_ms, "miimon", num_s);
-	BOPT(lacp_rate, "lacp_rate", lacp_s);
-	BOPT(xmit_hash_policy, "xmit_hash_policy", xmit_s);
-	BOPT(min_links, "min_links", num_s);
-#undef BOPT
+if (bond_opt_one(d, want->name, "mode", want->mode, cur->mode, mode_s,
+			 &act.bond.mode, &undo.bond.mode, &any) < 0 ||
+	    bond_opt_one(d, want->name, "miimon", want->miimon_ms, cur->miimon_ms, num_s,
+			 &act.bond.miimon_ms, &undo.bond.miimon_ms, &any) < 0 ||
+	    bond_opt_one(d, want->name, "lacp_rate", want->lacp_rate, cur->lacp_rate, lacp_s,
+			 &act.bond.lacp_rate, &undo.bond.lacp_rate, &any) < 0 ||
+	    bond_opt_one(d, want->name, "xmit_hash_policy", want->xmit_hash_policy,
+			 cur->xmit_hash_policy, xmit_s, &act.bond.xmit_hash_policy,
+			 &undo.bond.xmit_hash_policy, &any) < 0 ||
+	    bond_opt_one(d, want->name, "min_links", want->min_links, cur->min_links, num_s,
+			 &act.bond.min_links, &undo.bond.min_links, &any) < 0)
+		return -ENOMEM;
 	if (!any)
 		return 0;
 	return step_add(d->plan, &act, &undo, want->name, "options",
@@ -407,32 +416,37 @@ static int bonds_diff(struct pd *d)
 			act.bond = *want;
 			act.bond.members = NULL;
 			act.bond.n_members = 0;
-			TRY(drift_add(d->plan, want->name, "present", "yes", "no"));
-			TRY(step_add(d->plan, &act, &undo, want->name, "bond", "absent",
-				     bond_opts_str(want, wbuf, sizeof(wbuf))));
+			if (drift_add(d->plan, want->name, "present", "yes", "no") < 0)
+				return -ENOMEM;
+			if (step_add(d->plan, &act, &undo, want->name, "bond", "absent",
+				     bond_opts_str(want, wbuf, sizeof(wbuf))) < 0)
+				return -ENOMEM;
 			for (size_t m = 0; m < want->n_members; m++) {
 				struct plan_action e = action(PLAN_BOND_ENSLAVE, want->name);
 				struct plan_action r = action(PLAN_BOND_RELEASE, want->name);
 
 				snprintf(e.arg, sizeof(e.arg), "%s", want->members[m].name);
 				snprintf(r.arg, sizeof(r.arg), "%s", want->members[m].name);
-				TRY(step_add(d->plan, &e, &r, want->name, "members", "-",
-					     want->members[m].name));
+				if (step_add(d->plan, &e, &r, want->name, "members", "-",
+					     want->members[m].name) < 0)
+					return -ENOMEM;
 			}
 			continue;
 		}
 		if (nb->rc < 0)
 			return fab_err_set(d->err, nb->rc, "%s", nb->msg);
-		TRY(bond_opt_diff(d, want, &nb->bond));
+		if (bond_opt_diff(d, want, &nb->bond) < 0)
+			return -ENOMEM;
 		if (want->n_members) {
 			bool differ = want->n_members != nb->bond.n_members;
 
 			for (size_t m = 0; m < want->n_members; m++)
 				differ |= !fab_bond_member_find(&nb->bond, want->members[m].name);
 			if (differ)
-				TRY(drift_add(d->plan, want->name, "members",
+				if (drift_add(d->plan, want->name, "members",
 					      members_str(want, wbuf, sizeof(wbuf)),
-					      members_str(&nb->bond, fbuf, sizeof(fbuf))));
+					      members_str(&nb->bond, fbuf, sizeof(fbuf))) < 0)
+					return -ENOMEM;
 			for (size_t m = 0; m < nb->bond.n_members; m++) {
 				const char *mn = nb->bond.members[m].name;
 				struct plan_action r = action(PLAN_BOND_RELEASE, want->name);
@@ -442,7 +456,8 @@ static int bonds_diff(struct pd *d)
 					continue;
 				snprintf(r.arg, sizeof(r.arg), "%s", mn);
 				snprintf(e.arg, sizeof(e.arg), "%s", mn);
-				TRY(step_add(d->plan, &r, &e, want->name, "members", mn, "-"));
+				if (step_add(d->plan, &r, &e, want->name, "members", mn, "-") < 0)
+					return -ENOMEM;
 			}
 			for (size_t m = 0; m < want->n_members; m++) {
 				const char *mn = want->members[m].name;
@@ -453,7 +468,8 @@ static int bonds_diff(struct pd *d)
 					continue;
 				snprintf(e.arg, sizeof(e.arg), "%s", mn);
 				snprintf(r.arg, sizeof(r.arg), "%s", mn);
-				TRY(step_add(d->plan, &e, &r, want->name, "members", "-", mn));
+				if (step_add(d->plan, &e, &r, want->name, "members", "-", mn) < 0)
+					return -ENOMEM;
 			}
 		}
 	}
@@ -475,7 +491,8 @@ static int mtu_step(struct pd *d, const char *ifname, unsigned int want, unsigne
 		return 0;
 	act.u = want;
 	undo.u = exists ? cur : 1500;
-	TRY(drift_add(d->plan, ifname, "mtu", w, f));
+	if (drift_add(d->plan, ifname, "mtu", w, f) < 0)
+		return -ENOMEM;
 	return step_add(d->plan, &act, &undo, ifname, "mtu", f, w);
 }
 
@@ -489,11 +506,13 @@ static int mtu_diff(struct pd *d)
 		const struct fab_link *l = host_state_link_by_name(hs, b->want.name);
 
 		if (b->mtu)
-			TRY(mtu_step(d, b->want.name, b->mtu, l ? l->mtu : 0, l != NULL));
+			if (mtu_step(d, b->want.name, b->mtu, l ? l->mtu : 0, l != NULL) < 0)
+				return -ENOMEM;
 	}
 	for (size_t i = 0; i < hs->n_links; i++)
 		if (d->wants[i].mtu)
-			TRY(mtu_step(d, hs->links[i].name, d->wants[i].mtu, hs->links[i].mtu, true));
+			if (mtu_step(d, hs->links[i].name, d->wants[i].mtu, hs->links[i].mtu, true) < 0)
+				return -ENOMEM;
 	return 0;
 }
 
@@ -530,7 +549,8 @@ static int pfc_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	plan_prio_mask_str(w->pfc_en, wb, sizeof(wb));
 	if (!dcb_part_ok(ni, ni->dcb.pfc_supported, "pfc", why, sizeof(why))) {
 		act.pfc.pfc_en = w->pfc_en;
-		TRY(drift_add(d->plan, l->name, "pfc.enable", wb, unknown_str(why, fb, sizeof(fb))));
+		if (drift_add(d->plan, l->name, "pfc.enable", wb, unknown_str(why, fb, sizeof(fb))) < 0)
+			return -ENOMEM;
 		return step_add(d->plan, &act, NULL, l->name, "pfc.enable", "unknown", wb);
 	}
 	if (ni->dcb.pfc.pfc_en == w->pfc_en)
@@ -540,7 +560,8 @@ static int pfc_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	act.pfc = ni->dcb.pfc;
 	act.pfc.pfc_en = w->pfc_en;
 	plan_prio_mask_str(ni->dcb.pfc.pfc_en, fb, sizeof(fb));
-	TRY(drift_add(d->plan, l->name, "pfc.enable", wb, fb));
+	if (drift_add(d->plan, l->name, "pfc.enable", wb, fb) < 0)
+		return -ENOMEM;
 	return step_add(d->plan, &act, &undo, l->name, "pfc.enable", fb, wb);
 }
 
@@ -561,24 +582,30 @@ static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	snprintf(to, sizeof(to), "prio_tc %s", u8list_str(w->prio_tc, 8, wb, sizeof(wb)));
 	if (!dcb_part_ok(ni, ni->dcb.ets_supported, "ets", why, sizeof(why))) {
 		unknown_str(why, fb, sizeof(fb));
-		TRY(drift_add(d->plan, l->name, "ets.prio_tc", wb, fb));
-		TRY(drift_add(d->plan, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)), fb));
-		TRY(drift_add(d->plan, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)), fb));
+		if (drift_add(d->plan, l->name, "ets.prio_tc", wb, fb) < 0)
+			return -ENOMEM;
+		if (drift_add(d->plan, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)), fb) < 0)
+			return -ENOMEM;
+		if (drift_add(d->plan, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)), fb) < 0)
+			return -ENOMEM;
 		return step_add(d->plan, &act, NULL, l->name, "ets", "unknown", to);
 	}
 	if (memcmp(cur->prio_tc, w->prio_tc, 8)) {
-		TRY(drift_add(d->plan, l->name, "ets.prio_tc", u8list_str(w->prio_tc, 8, wb, sizeof(wb)),
-			      u8list_str(cur->prio_tc, 8, fb, sizeof(fb))));
+		if (drift_add(d->plan, l->name, "ets.prio_tc", u8list_str(w->prio_tc, 8, wb, sizeof(wb)),
+			      u8list_str(cur->prio_tc, 8, fb, sizeof(fb))) < 0)
+			return -ENOMEM;
 		differ = true;
 	}
 	if (memcmp(cur->tc_tx_bw_pct, w->tc_bw, 8)) {
-		TRY(drift_add(d->plan, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)),
-			      u8list_str(cur->tc_tx_bw_pct, 8, fb, sizeof(fb))));
+		if (drift_add(d->plan, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)),
+			      u8list_str(cur->tc_tx_bw_pct, 8, fb, sizeof(fb))) < 0)
+			return -ENOMEM;
 		differ = true;
 	}
 	if (memcmp(cur->tc_tsa, w->tsa, 8)) {
-		TRY(drift_add(d->plan, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)),
-			      tsa_list_str(cur->tc_tsa, fb, sizeof(fb))));
+		if (drift_add(d->plan, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)),
+			      tsa_list_str(cur->tc_tsa, fb, sizeof(fb))) < 0)
+			return -ENOMEM;
 		differ = true;
 	}
 	if (!differ)
@@ -614,8 +641,10 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 				continue;
 			act = action(PLAN_APP_ADD, l->name);
 			act.app = *a;
-			TRY(drift_add(d->plan, l->name, field, wb, unknown_str(why, fb, sizeof(fb))));
-			TRY(step_add(d->plan, &act, NULL, l->name, field, "unknown", wb));
+			if (drift_add(d->plan, l->name, field, wb, unknown_str(why, fb, sizeof(fb))) < 0)
+				return -ENOMEM;
+			if (step_add(d->plan, &act, NULL, l->name, field, "unknown", wb) < 0)
+				return -ENOMEM;
 			continue;
 		}
 		for (size_t j = 0; j < ni->dcb.n_apps; j++) {
@@ -641,7 +670,8 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 				undo = action(PLAN_APP_ADD, l->name);
 				act.app = undo.app = *c;
 				snprintf(cb, sizeof(cb), "%u", c->priority);
-				TRY(step_add(d->plan, &act, &undo, l->name, field, cb, "-"));
+				if (step_add(d->plan, &act, &undo, l->name, field, cb, "-") < 0)
+					return -ENOMEM;
 			}
 			continue;
 		}
@@ -656,13 +686,15 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 				off += (size_t)snprintf(fb + off, sizeof(fb) - off, "%s%u",
 							off ? "," : "", c->priority);
 		}
-		TRY(drift_add(d->plan, l->name, field, wb, fb[0] ? fb : "none"));
+		if (drift_add(d->plan, l->name, field, wb, fb[0] ? fb : "none") < 0)
+			return -ENOMEM;
 		if (exact)
 			continue;
 		act = action(PLAN_APP_ADD, l->name);
 		undo = action(PLAN_APP_DEL, l->name);
 		act.app = undo.app = *a;
-		TRY(step_add(d->plan, &act, &undo, l->name, field, "-", wb));
+		if (step_add(d->plan, &act, &undo, l->name, field, "-", wb) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -679,7 +711,8 @@ static int trust_diff(struct pd *d, const struct fab_link *l, const struct want 
 	act.n_trust = w->n_trust;
 	sel_list_str(w->trust, w->n_trust, wb, sizeof(wb));
 	if (!dcb_part_ok(ni, ni->dcb.trust_supported, "app-trust", why, sizeof(why))) {
-		TRY(drift_add(d->plan, l->name, "trust", wb, unknown_str(why, fb, sizeof(fb))));
+		if (drift_add(d->plan, l->name, "trust", wb, unknown_str(why, fb, sizeof(fb))) < 0)
+			return -ENOMEM;
 		return step_add(d->plan, &act, NULL, l->name, "trust", "unknown", wb);
 	}
 	if (ni->dcb.n_trust == w->n_trust && !memcmp(ni->dcb.trust, w->trust, w->n_trust))
@@ -688,7 +721,8 @@ static int trust_diff(struct pd *d, const struct fab_link *l, const struct want 
 	memcpy(undo.trust, ni->dcb.trust, sizeof(undo.trust));
 	undo.n_trust = ni->dcb.n_trust;
 	sel_list_str(ni->dcb.trust, ni->dcb.n_trust, fb, sizeof(fb));
-	TRY(drift_add(d->plan, l->name, "trust", wb, fb));
+	if (drift_add(d->plan, l->name, "trust", wb, fb) < 0)
+		return -ENOMEM;
 	return step_add(d->plan, &act, &undo, l->name, "trust", fb, wb);
 }
 
@@ -710,7 +744,8 @@ static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w
 			continue;
 		else
 			plan_prio_mask_str(ni->ecn[pt], fb, sizeof(fb));
-		TRY(drift_add(d->plan, l->name, fields[pt], wb, fb));
+		if (drift_add(d->plan, l->name, fields[pt], wb, fb) < 0)
+			return -ENOMEM;
 		for (unsigned int prio = 0; prio < FAB_DCB_NPRIO; prio++) {
 			bool want_on = w->ecn[pt] & (1u << prio);
 			bool cur_on = ni->ecn[pt] & (1u << prio);
@@ -718,14 +753,18 @@ static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w
 
 			if (known && want_on == cur_on)
 				continue;
+			/* Unknown state (not an mlx5 port?): only the priorities to enable. */
+			if (!known && !want_on)
+				continue;
 			act.point = pt;
 			act.u = prio;
 			act.on = want_on;
 			undo = act;
 			undo.on = !want_on;
 			snprintf(field, sizeof(field), "%s.%u", fields[pt], prio);
-			TRY(step_add(d->plan, &act, known ? &undo : NULL, l->name, field,
-				     known ? (cur_on ? "on" : "off") : "unknown", want_on ? "on" : "off"));
+			if (step_add(d->plan, &act, known ? &undo : NULL, l->name, field,
+				     known ? (cur_on ? "on" : "off") : "unknown", want_on ? "on" : "off") < 0)
+				return -ENOMEM;
 		}
 	}
 	return 0;
@@ -745,7 +784,8 @@ static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w
 		act.errno_ = -EOPNOTSUPP;
 		snprintf(act.msg, sizeof(act.msg),
 			 "roce: %s: no rdma device on this netdev (roce.tos needs one)", l->name);
-		TRY(drift_add(d->plan, l->name, "roce.tos", wb, "no rdma device"));
+		if (drift_add(d->plan, l->name, "roce.tos", wb, "no rdma device") < 0)
+			return -ENOMEM;
 		return step_add(d->plan, &act, NULL, l->name, "roce.tos", "no rdma device", wb);
 	}
 	snprintf(obj, sizeof(obj), "%s/%u", ni->rdma_dev, ni->rdma_port);
@@ -754,7 +794,8 @@ static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	act.u = (unsigned int)w->tos;
 	if (ni->tos_rc != 0) {
 		unknown_str(ni->tos_rc > 0 ? "not read" : ni->tos_msg, fb, sizeof(fb));
-		TRY(drift_add(d->plan, l->name, "roce.tos", wb, fb));
+		if (drift_add(d->plan, l->name, "roce.tos", wb, fb) < 0)
+			return -ENOMEM;
 		return step_add(d->plan, &act, NULL, obj, "roce.tos", "unknown", wb);
 	}
 	if (ni->tos == (unsigned int)w->tos)
@@ -762,7 +803,8 @@ static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	undo = act;
 	undo.u = ni->tos;
 	snprintf(fb, sizeof(fb), "%u", ni->tos);
-	TRY(drift_add(d->plan, l->name, "roce.tos", wb, fb));
+	if (drift_add(d->plan, l->name, "roce.tos", wb, fb) < 0)
+		return -ENOMEM;
 	return step_add(d->plan, &act, &undo, obj, "roce.tos", fb, wb);
 }
 
@@ -805,33 +847,39 @@ static int ib_check(struct pd *d)
 				found++;
 				snprintf(obj, sizeof(obj), "%s/%u", dev->name, pt->port);
 				if (ib->state[0] && strcasecmp(ib->state, pt->state))
-					TRY(drift_add(d->plan, obj, "state", ib->state, pt->state[0] ? pt->state : "unknown"));
+					if (drift_add(d->plan, obj, "state", ib->state, pt->state[0] ? pt->state : "unknown") < 0)
+						return -ENOMEM;
 				if (ib->phys_state[0] && strcasecmp(ib->phys_state, pt->phys_state))
-					TRY(drift_add(d->plan, obj, "phys_state", ib->phys_state,
-						      pt->phys_state[0] ? pt->phys_state : "unknown"));
+					if (drift_add(d->plan, obj, "phys_state", ib->phys_state,
+						      pt->phys_state[0] ? pt->phys_state : "unknown") < 0)
+						return -ENOMEM;
 				if (ib->width_x && ib->width_x != pt->width_x) {
 					char wb[16];
 
 					snprintf(wb, sizeof(wb), "%uX", ib->width_x);
 					snprintf(fb, sizeof(fb), pt->width_x ? "%uX" : "unknown", pt->width_x);
-					TRY(drift_add(d->plan, obj, "width", wb, fb));
+					if (drift_add(d->plan, obj, "width", wb, fb) < 0)
+						return -ENOMEM;
 				}
 				if (ib->speed[0] && strcasecmp(ib->speed, pt->speed))
-					TRY(drift_add(d->plan, obj, "speed", ib->speed,
-						      pt->speed[0] ? pt->speed : "unknown"));
+					if (drift_add(d->plan, obj, "speed", ib->speed,
+						      pt->speed[0] ? pt->speed : "unknown") < 0)
+						return -ENOMEM;
 				if (ib->active_mtu && ib->active_mtu != pt->active_mtu) {
 					char wb[16];
 
 					snprintf(wb, sizeof(wb), "%u", ib->active_mtu);
 					snprintf(fb, sizeof(fb), pt->active_mtu ? "%u" : "unknown", pt->active_mtu);
-					TRY(drift_add(d->plan, obj, "active_mtu", wb, fb));
+					if (drift_add(d->plan, obj, "active_mtu", wb, fb) < 0)
+						return -ENOMEM;
 				}
 			}
 		}
 		if (!found && !ib->optional) {
 			d->plan->n_unmatched++;
 			profile_match_str(ib->match, ib->n_match, buf, sizeof(buf));
-			TRY(drift_add(d->plan, buf, "match", "an rdma port", "none"));
+			if (drift_add(d->plan, buf, "match", "an rdma port", "none") < 0)
+				return -ENOMEM;
 		}
 	}
 	return 0;
@@ -872,6 +920,8 @@ int plan_diff(const struct profile *p, const struct node_state *ns, struct plan 
 			goto nomem;
 	}
 	rc = bonds_diff(&d);
+	if (rc == -ENOMEM)
+		goto nomem;
 	if (rc < 0)
 		goto out;
 	rc = mtu_diff(&d);

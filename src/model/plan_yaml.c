@@ -709,7 +709,8 @@ static void emit_end(struct emit *e, const struct topo_port *p)
 {
 	char buf[200];
 
-	if (!strchr(p->node->name, ':') && (p->name[0] ? !all_digits(p->name) : true)) {
+	if (!strchr(p->node->name, ':') && !strchr(p->name, ':') &&
+	    (p->name[0] ? !all_digits(p->name) : true)) {
 		if (p->name[0])
 			snprintf(buf, sizeof(buf), "%s:%s", p->node->name, p->name);
 		else

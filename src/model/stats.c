@@ -101,6 +101,8 @@ int stats_summarize(double *v, size_t n, struct stats_summary *s)
 void sweep_cfg_default(struct sweep_cfg *cfg)
 {
 	cfg->slow_pct = 80;
+	cfg->min_pct = 40;
+	cfg->min_pct_fleet = false;
 	cfg->bw_min_mbps = 0;
 	cfg->mad_k = 3;
 	cfg->lat_factor = 3;
@@ -145,12 +147,14 @@ static double pair_bw_min_interval(const struct sweep_pair *p)
 void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_ref *ref)
 {
 	double *bw = calloc(n ? n : 1, sizeof(*bw)), *lat = calloc(n ? n : 1, sizeof(*lat));
+	double *lbw = calloc(n ? n : 1, sizeof(*lbw));
 	size_t nb = 0, nl = 0;
 
 	memset(ref, 0, sizeof(*ref));
 	ref->bw_median_mbps = ref->bw_mad_mbps = NAN;
+	ref->bw_log_median = ref->bw_log_mad = NAN;
 	ref->lat_median_ns = ref->lat_mad_ns = NAN;
-	if (!bw || !lat)
+	if (!bw || !lat || !lbw)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (pairs[i].status == SWEEP_FAILED)
@@ -164,6 +168,10 @@ void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_re
 	if (nb) {
 		ref->bw_median_mbps = stats_median(bw, nb);
 		ref->bw_mad_mbps = stats_mad(bw, nb, ref->bw_median_mbps);
+		for (size_t i = 0; i < nb; i++)
+			lbw[i] = log(bw[i] > 1e-3 ? bw[i] : 1e-3);
+		ref->bw_log_median = stats_median(lbw, nb);
+		ref->bw_log_mad = stats_mad(lbw, nb, ref->bw_log_median);
 	}
 	if (nl) {
 		ref->lat_median_ns = stats_median(lat, nl);
@@ -172,13 +180,14 @@ void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_re
 out:
 	free(bw);
 	free(lat);
+	free(lbw);
 }
 
 void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct sweep_ref *ref,
 		      const struct sweep_cfg *cfg)
 {
 	double bw = sweep_pair_bw(p), bwmin = pair_bw_min_interval(p);
-	double sigma = ref->bw_mad_mbps * STATS_MAD_SIGMA;
+	double lsigma = ref->bw_log_mad * STATS_MAD_SIGMA;
 
 	p->pct_rated = -1;
 	if (p->status == SWEEP_FAILED)
@@ -193,22 +202,24 @@ void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct swee
 				 bw, p->pct_rated, rated_mbps, cfg->slow_pct);
 			goto slow;
 		}
-		if (bwmin < rated_mbps * cfg->slow_pct / 200) {
+		if (bwmin < rated_mbps * cfg->min_pct / 100) {
 			snprintf(p->reason, sizeof(p->reason),
 				 "slowest interval %.0f Mb/s is below %.0f%% of the rated %.0f Mb/s",
-				 bwmin, cfg->slow_pct / 2, rated_mbps);
+				 bwmin, cfg->min_pct, rated_mbps);
 			goto slow;
 		}
 	} else if (!isnan(bw) && !isnan(ref->bw_median_mbps) && ref->n >= 3) {
 		double med = ref->bw_median_mbps;
 
-		if (bw < med * cfg->slow_pct / 100 && bw < med - cfg->mad_k * sigma) {
+		double floor_mbps = exp(ref->bw_log_median - cfg->mad_k * lsigma);
+
+		if (bw < med * cfg->slow_pct / 100 && bw < floor_mbps) {
 			snprintf(p->reason, sizeof(p->reason),
 				 "bandwidth %.0f Mb/s is %.1f%% of the fleet median %.0f Mb/s (MAD %.0f)",
 				 bw, 100 * bw / med, med, ref->bw_mad_mbps);
 			goto slow;
 		}
-		if (bwmin < med * cfg->slow_pct / 200 && bwmin < med - cfg->mad_k * sigma) {
+		if (cfg->min_pct_fleet && bwmin < med * cfg->min_pct / 100 && bwmin < floor_mbps) {
 			snprintf(p->reason, sizeof(p->reason),
 				 "slowest interval %.0f Mb/s is %.1f%% of the fleet median %.0f Mb/s",
 				 bwmin, 100 * bwmin / med, med);

@@ -78,6 +78,8 @@ struct sweep_pair {
 
 struct sweep_cfg {
 	double slow_pct;	/* below this % of the reference is slow (80) */
+	double min_pct;		/* slowest interval below this % of the rated speed is slow (40) */
+	bool min_pct_fleet;	/* also judge the slowest interval against the fleet median */
 	double bw_min_mbps;	/* absolute floor, 0 for none */
 	double mad_k;		/* relative test also needs median - k*sigma (3) */
 	double lat_factor;	/* latency above factor x fleet median is slow (3) */
@@ -87,6 +89,7 @@ struct sweep_cfg {
 struct sweep_ref {
 	size_t n;		/* pairs with figures */
 	double bw_median_mbps, bw_mad_mbps;	/* NAN when n == 0 */
+	double bw_log_median, bw_log_mad;	/* of ln(bw): bandwidth spreads by factors */
 	double lat_median_ns, lat_mad_ns;	/* of the pairs' p50, NAN when none */
 };
 
@@ -126,8 +129,10 @@ void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_re
 /*
  * Mark @p ok or slow (failed stays failed), filling reason and pct_rated.
  * @rated_mbps is the lower rated speed of the two nodes, 0 when unknown:
- * then bandwidth is judged against the fleet reference (below slow_pct %
- * of the median and below median - mad_k * 1.4826 * MAD).  A pair is also
+ * then bandwidth is judged against the fleet reference: below slow_pct %
+ * of the median, and an outlier on a log scale (ln bw below the median of
+ * ln bw by more than mad_k * 1.4826 * its MAD), since concurrent pairs on
+ * shared hosts spread by factors, not by fixed amounts.  A pair is also
  * slow when its slowest interval is below slow_pct/2 % of the reference
  * (an intermittent link), below bw_min_mbps, or when its median latency
  * is above lat_factor x the fleet median (and mad_k sigmas above it).

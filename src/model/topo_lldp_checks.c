@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* MTU mismatch and plan rail checks over a struct topo. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,19 @@ static int add_problem(struct topo *t, enum topo_problem_kind kind, const struct
 	return topo_problem_add(t, &p);
 }
 
+/* Problem details are short human text; a long port name just truncates. */
+static void detail_fmt(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void detail_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
 static const char *port_label(const struct topo_port *p, char *buf, size_t len)
 {
 	if (p->name[0])
@@ -123,7 +137,7 @@ static bool link_mtu_mismatch(const struct topo_port *a, const struct topo_port 
 	if (a->facts & TOPO_F_MTU && a->mtu && b->facts & TOPO_F_MTU && b->mtu) {
 		if (a->mtu == b->mtu)
 			return false;
-		snprintf(detail, len, "mtu %u on %s, %u on %s", a->mtu,
+		detail_fmt(detail, len, "mtu %u on %s, %u on %s", a->mtu,
 			 port_label(a, la, sizeof(la)), b->mtu, port_label(b, lb, sizeof(lb)));
 		return true;
 	}
@@ -134,7 +148,7 @@ static bool link_mtu_mismatch(const struct topo_port *a, const struct topo_port 
 			continue;
 		if (mfs_fits(mine->mtu, peer->mtu_max))
 			return false;
-		snprintf(detail, len, "mtu %u on %s, peer %s advertises max frame size %u (mtu %d)",
+		detail_fmt(detail, len, "mtu %u on %s, peer %s advertises max frame size %u (mtu %d)",
 			 mine->mtu, port_label(mine, la, sizeof(la)),
 			 port_label(peer, lb, sizeof(lb)), peer->mtu_max,
 			 (int)peer->mtu_max - (int)TOPO_MFS_OVERHEAD);
@@ -152,7 +166,7 @@ static bool plan_mtu_mismatch(const struct topo *plan, const struct topo_port *p
 
 	if (!want || !(p->facts & TOPO_F_MTU) || !p->mtu || p->mtu == want)
 		return false;
-	snprintf(detail, len, "mtu %u on %s, plan expects %u", p->mtu,
+	detail_fmt(detail, len, "mtu %u on %s, plan expects %u", p->mtu,
 		 port_label(p, lp, sizeof(lp)), want);
 	return true;
 }
@@ -241,7 +255,7 @@ int topo_rail_plan_check(struct topo *found, const struct topo_rails *rails)
 		if (!leaf || leaf->rail == nic->rail)
 			continue;
 		rail_leaves(rails, nic->rail, want, sizeof(want));
-		snprintf(detail, sizeof(detail), "nic %u (rail %u) reaches %s of rail %u; rail %u leaves: %s",
+		detail_fmt(detail, sizeof(detail), "nic %u (rail %u) reaches %s of rail %u; rail %u leaves: %s",
 			 nic->rail, nic->rail, leaf->node, leaf->rail, nic->rail, want);
 		rc = add_problem(found, TOPO_PROB_RAIL, p, p->peer, detail);
 		if (rc < 0)

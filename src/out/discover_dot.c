@@ -12,15 +12,17 @@
 #include "model/topo.h"
 #include "out/out_impl.h"
 
-/* A DOT string literal: escape quotes and backslashes. */
+/* A DOT string literal: escape quotes and backslashes; newlines become \\n. */
 static void dot_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
+		if (*s == '\n') {
+			fputs("\\n", f);	/* a line break inside the label */
+			continue;
+		}
 		if (*s == '"' || *s == '\\')
 			fputc('\\', f);
-		if (*s == '\n')
-			continue;
 		fputc(*s, f);
 	}
 	fputc('"', f);

@@ -132,4 +132,6 @@ const struct out_ops out_json_ops = {
 	.discover = discover_json,
 	.sweep = sweep_json,
 	.status_fleet = status_fleet_json,
+	.apply = apply_json,
+	.verify = verify_json,
 };

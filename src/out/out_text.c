@@ -85,4 +85,6 @@ const struct out_ops out_text_ops = {
 	.discover = discover_text,
 	.sweep = sweep_text,
 	.status_fleet = status_fleet_text,
+	.apply = apply_text,
+	.verify = verify_text,
 };

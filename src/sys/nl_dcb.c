@@ -226,17 +226,17 @@ static int dcb_parse_apps(const struct nlattr *table, struct fab_dcb *dcb)
 
 	mnl_attr_for_each_nested(a, table) {
 		uint16_t type = mnl_attr_get_type(a);
-		const struct dcb_app *k;
+		struct dcb_app k;
 		struct fab_dcb_app app;
 
 		if (type != DCB_ATTR_IEEE_APP && type != NL_DCB_ATTR_DCB_APP)
 			continue;
-		if (mnl_attr_get_payload_len(a) < sizeof(*k))
+		if (mnl_attr_get_payload_len(a) < sizeof(k))
 			return -EBADMSG;
-		k = mnl_attr_get_payload(a);
-		app.selector = k->selector;
-		app.priority = k->priority;
-		app.protocol = k->protocol;
+		memcpy(&k, mnl_attr_get_payload(a), sizeof(k));
+		app.selector = k.selector;
+		app.priority = k.priority;
+		app.protocol = k.protocol;
 		if (fab_dcb_app_add(dcb, &app) < 0)
 			return -ENOMEM;
 	}
@@ -267,20 +267,25 @@ static int dcb_parse_trust(const struct nlattr *table, struct fab_dcb *dcb)
 static int dcb_parse_ieee(const struct nlattr *ieee, struct fab_dcb *dcb)
 {
 	const struct nlattr *a;
+	struct ieee_pfc pfc;
+	struct ieee_ets ets;
 	int rc;
 
 	mnl_attr_for_each_nested(a, ieee) {
 		switch (mnl_attr_get_type(a)) {
 		case DCB_ATTR_IEEE_ETS:
-			if (mnl_attr_get_payload_len(a) < sizeof(struct ieee_ets))
+			if (mnl_attr_get_payload_len(a) < sizeof(ets))
 				return -EBADMSG;
-			ets_from_kernel(mnl_attr_get_payload(a), &dcb->ets);
+			memcpy(&ets, mnl_attr_get_payload(a), sizeof(ets));
+			ets_from_kernel(&ets, &dcb->ets);
 			dcb->ets_supported = true;
 			break;
 		case DCB_ATTR_IEEE_PFC:
-			if (mnl_attr_get_payload_len(a) < sizeof(struct ieee_pfc))
+			if (mnl_attr_get_payload_len(a) < sizeof(pfc))
 				return -EBADMSG;
-			pfc_from_kernel(mnl_attr_get_payload(a), &dcb->pfc);
+			/* Netlink payloads are 4-byte aligned, struct ieee_pfc has u64s. */
+			memcpy(&pfc, mnl_attr_get_payload(a), sizeof(pfc));
+			pfc_from_kernel(&pfc, &dcb->pfc);
 			dcb->pfc_supported = true;
 			break;
 		case DCB_ATTR_IEEE_APP_TABLE:

@@ -17,6 +17,7 @@
  * prints "ready" on stdout, so a test can wait for it; -o sends one frame
  * and exits.  Build: cc -O2 -o lldp-inject tests/tools/lldp-inject.c
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_packet.h>

@@ -223,6 +223,9 @@ static void test_write_odd_names(void **state)
 
 	assert_int_equal(topo_link_add(t, topo_port_get(a, 0, "eth0"), topo_port_get(b, 0, "12"),
 				       TOPO_SRC_LLDP), 0);
+	/* a port name with a colon (found by fuzzing: "odd::" did not read back) */
+	assert_int_equal(topo_link_add(t, topo_port_get(a, 0, "eth1"), topo_port_get(b, 0, "Eth1/1:2"),
+				       TOPO_SRC_LLDP), 0);
 	f = open_memstream(&buf, &len);
 	assert_int_equal(plan_yaml_write(t, f), 0);
 	fclose(f);
@@ -232,9 +235,56 @@ static void test_write_odd_names(void **state)
 	assert_non_null(topo_node_by_name(t2, "host: with colon"));
 	assert_non_null(topo_port_find(topo_node_by_name(t2, "sw #1"), 0, "12"));
 	assert_string_equal(topo_port_find(topo_node_by_name(t2, "sw #1"), 0, "12")->peer->name, "eth0");
+	assert_non_null(topo_port_find(topo_node_by_name(t2, "sw #1"), 0, "Eth1/1:2"));
+	assert_string_equal(topo_port_find(topo_node_by_name(t2, "sw #1"), 0, "Eth1/1:2")->peer->name, "eth1");
 	free(buf);
 	topo_free(t);
 	topo_free(t2);
+}
+
+/* The writer's exact output for a small LLDP graph (a golden text). */
+static void test_write_golden(void **state)
+{
+	static const char want[] =
+		"# fabricctl cabling plan (fabricctl-plan(5)), written by discover --save-plan\n"
+		"version: 1\n"
+		"nodes:\n"
+		"- {name: leaf1, type: switch}\n"
+		"- {name: h1, type: host}\n"
+		"links:\n"
+		"- a: leaf1:swp1\n"
+		"  b: h1:eth0\n"
+		"  mtu: 9000\n"
+		"- a: leaf1:swp2\n"
+		"  b: h1:eth1\n";
+	struct topo *t = topo_new();
+	struct topo_node *leaf = topo_node_add(t, TOPO_NODE_SWITCH, "leaf1", 0);
+	struct topo_node *h = topo_node_add(t, TOPO_NODE_HOST, "h1", 0);
+	struct topo_port *p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	p = topo_port_get(h, 0, "eth0");
+	p->mtu = 9000;
+	p->facts |= TOPO_F_MTU;
+	assert_int_equal(topo_link_add(t, topo_port_get(leaf, 0, "swp1"), p, TOPO_SRC_LLDP), 0);
+	/* ends that disagree on MTU: no mtu written */
+	p = topo_port_get(h, 0, "eth1");
+	p->mtu = 9000;
+	p->facts |= TOPO_F_MTU;
+	assert_int_equal(topo_link_add(t, topo_port_get(leaf, 0, "swp2"), p, TOPO_SRC_LLDP), 0);
+	p = topo_port_find(leaf, 0, "swp2");
+	p->mtu = 1500;
+	p->facts |= TOPO_F_MTU;
+	topo_node_add(t, TOPO_NODE_HOST, "lonely", 0);	/* no links: not written */
+	topo_sort(t);
+	f = open_memstream(&buf, &len);
+	assert_int_equal(plan_yaml_write(t, f), 0);
+	fclose(f);
+	assert_string_equal(buf, want);
+	free(buf);
+	topo_free(t);
 }
 
 int main(void)
@@ -245,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_sniff),
 		cmocka_unit_test(test_write_roundtrip),
 		cmocka_unit_test(test_write_odd_names),
+		cmocka_unit_test(test_write_golden),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -53,12 +53,12 @@ vm_gid_index() {
 
 # vm_wait_for WHAT TIMEOUT_S CMD...: poll CMD (quietly) until it succeeds.
 vm_wait_for() {
-	local what=$1 tmo=$2 i=0
+	local what=$1 tmo=$2 end
 	shift 2
 	pretty "wait for $what (<= ${tmo}s): $*"
+	end=$((SECONDS + tmo))
 	while ! "$@" >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ "$i" -le $((tmo * 10)) ] || fail "timed out after ${tmo}s waiting for $what"
+		[ "$SECONDS" -lt "$end" ] || fail "timed out after ${tmo}s waiting for $what"
 		sleep 0.1
 	done
 }
@@ -240,5 +240,17 @@ vm_barrier() {
 	local name=$1 tmo=${2:-120}
 	[ -d /run/vm/shared ] || fail "vm_barrier: no /run/vm/shared (not under tests/vm/pair?)"
 	: >"/run/vm/shared/barrier.$name.$VM_NODE"
-	vm_wait_for "peer $VM_PEER at barrier $name" "$tmo" test -e "/run/vm/shared/barrier.$name.$VM_PEER"
+	local end=$((SECONDS + tmo))
+	pretty "barrier $name: wait for peer $VM_PEER (<= ${tmo}s)"
+	while [ ! -e "/run/vm/shared/barrier.$name.$VM_PEER" ]; do
+		[ ! -e "/run/vm/shared/abort.$VM_PEER" ] || fail "peer $VM_PEER failed before barrier $name"
+		[ "$SECONDS" -lt "$end" ] || fail "timed out after ${tmo}s at barrier $name"
+		sleep 0.1
+	done
+}
+
+# vm_pair_abort: tell the peer this node failed (call from an EXIT trap
+# when $? != 0); its next vm_barrier fails at once instead of timing out.
+vm_pair_abort() {
+	[ ! -d /run/vm/shared ] || : >"/run/vm/shared/abort.$VM_NODE"
 }

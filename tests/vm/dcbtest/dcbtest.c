@@ -11,16 +11,16 @@
  *
  * DCB state lives in the device's private data and behaves like a real
  * driver's (mlx5 is the model):
- *   - ETS: 8 TCs; a configuration whose ETS bandwidths do not sum to 100,
- *     or maps a priority to a TC >= 8, is rejected with -EINVAL and no
- *     extended ack (drivers only log);
+ *   - ETS: `tcs` TCs (default 8); a configuration whose ETS bandwidths do
+ *     not sum to 100, or maps a priority to a TC >= tcs, is rejected with
+ *     -EINVAL and no extended ack (drivers only log);
  *   - PFC: pfc_cap 8, enable bitmap, mbc and delay stored;
  *   - APP: kept in the kernel's generic table (dcb_ieee_setapp/delapp),
  *     selector 1..5, priority < 8, DSCP < 64 checked;
  *   - maxrate, buffer (prio2buffer, sizes <= total), DCBX mode (host-
  *     managed IEEE/CEE; LLD-managed rejected).
  *
- * Parameters: pairs=N (default 1, at most 16).
+ * Parameters: pairs=N (default 1, at most 16); tcs=N (default 8, writable).
  *
  * Build: tests/vm/dcbtest/build (against Debian's linux-headers for the
  * VM kernel).  Load in the VM: insmod dcbtest.ko pairs=2
@@ -38,6 +38,16 @@
 static int pairs = 1;
 module_param(pairs, int, 0444);
 MODULE_PARM_DESC(pairs, "number of dcbtN pairs to create (1..16)");
+
+/*
+ * Traffic classes the "hardware" has (ets_cap).  Writable at run time
+ * (/sys/module/dcbtest/parameters/tcs) so a test can make the driver
+ * refuse an ETS map that a profile loader cannot know is wrong, as a real
+ * 4-TC NIC would.
+ */
+static int tcs = IEEE_8021QAZ_MAX_TCS;
+module_param(tcs, int, 0644);
+MODULE_PARM_DESC(tcs, "traffic classes per device (1..8): ets_cap, and prio_tc must stay below it");
 
 struct dcbt_priv {
 	struct net_device __rcu *peer;
@@ -112,12 +122,19 @@ static const struct net_device_ops dcbt_netdev_ops = {
 
 /* --- DCB ----------------------------------------------------------------- */
 
+static u8 dcbt_tcs(void)
+{
+	int n = READ_ONCE(tcs);
+
+	return n < 1 ? 1 : n > DCBT_TCS ? DCBT_TCS : n;
+}
+
 static int dcbt_ieee_getets(struct net_device *dev, struct ieee_ets *ets)
 {
 	struct dcbt_priv *priv = netdev_priv(dev);
 
 	*ets = priv->ets;
-	ets->ets_cap = DCBT_TCS;
+	ets->ets_cap = dcbt_tcs();
 	return 0;
 }
 
@@ -129,9 +146,9 @@ static int dcbt_ieee_setets(struct net_device *dev, struct ieee_ets *ets)
 	int i;
 
 	for (i = 0; i < DCBT_TCS; i++) {
-		if (ets->prio_tc[i] >= DCBT_TCS) {
-			netdev_err(dev, "dcbtest: prio %d mapped to invalid tc %u\n",
-				   i, ets->prio_tc[i]);
+		if (ets->prio_tc[i] >= dcbt_tcs()) {
+			netdev_err(dev, "dcbtest: prio %d mapped to tc %u, device has %u tcs\n",
+				   i, ets->prio_tc[i], dcbt_tcs());
 			return -EINVAL;
 		}
 		switch (ets->tc_tsa[i]) {

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pure helpers of the verbs transport (verbs.c), kept apart so they can
+ * be tested and fuzzed without an RDMA device:
+ *
+ *  - verbs_gid_find(): the RoCE v2 GID of a port that carries a given
+ *    address, found by scanning the port's GID table in sysfs
+ *    (ROOT/sys/class/infiniband/DEV/ports/PORT/gids/N and
+ *    gid_attrs/types/N).  Never a fixed index: rxe and bonding renumber
+ *    the table, so the transport calls this for every new connection.
+ *    An IPv4 address matches its IPv4-mapped GID (::ffff:a.b.c.d), an
+ *    IPv6 address the GID equal to it.
+ *
+ *  - struct verbs_ep and its JSON form: the queue-pair details one side
+ *    publishes through the controller (docs/verbs.md).  The parser reads
+ *    outside input (relayed from the peer) and is fuzzed
+ *    (tests/fuzz/fuzz_verbs_ep.c).
+ *
+ * Functions return 0 or -errno and fill @err; no ownership beyond what
+ * each comment says.
+ */
+#ifndef FAB_TRANSPORT_VERBS_GID_H
+#define FAB_TRANSPORT_VERBS_GID_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "transport/transport.h"
+#include "util/err.h"
+
+#define VERBS_GID_TYPE_ROCE_V2 "RoCE v2"
+#define VERBS_EP_MAX_REGION (64u * 1024 * 1024)	/* bytes, per region */
+
+/* The 16 bytes of the GID that carries @addr (IPv4 -> IPv4-mapped). */
+int verbs_gid_from_addr(const char *addr, uint8_t gid[16]);
+
+/*
+ * Find the lowest GID index of port @port of @dev whose GID equals the one
+ * of @addr and whose type is RoCE v2, reading sysfs under @root ("" or NULL
+ * for the real one).  Sets *@index and @gid.  -ENOENT (with a message
+ * naming the device, port and address, and saying when only a RoCE v1
+ * entry or an entry on the wrong type was there) when none matches; -EINVAL
+ * for a bad address; other -errno when the table cannot be read.
+ */
+int verbs_gid_find(const char *root, const char *dev, unsigned int port, const char *addr,
+		   unsigned int *index, uint8_t gid[16], struct fab_err *err);
+
+/* One side's queue pair, as published through the controller. */
+struct verbs_ep {
+	unsigned int lid;		/* 0 on RoCE */
+	uint32_t qpn, psn;		/* 24 bits each */
+	uint8_t gid[16];
+	int gid_index;			/* informational; -1 when none */
+	uint32_t rkey;
+	uint64_t addr;			/* start of the remotely writable region */
+	uint32_t lat_bytes;		/* latency slot at addr */
+	uint32_t bw_bytes;		/* bandwidth slot at addr + lat_bytes */
+	unsigned int mtu_bytes;		/* active path MTU of the port: 256..4096 */
+	uint8_t token[TP_TOKEN_LEN];
+};
+
+/* New JSON object for @ep (caller owns it), NULL when out of memory. */
+json_t *verbs_ep_to_json(const struct verbs_ep *ep);
+
+/* Strict parse of a peer's endpoint: every key present, every value in range. */
+int verbs_ep_from_json(const json_t *j, struct verbs_ep *ep, struct fab_err *err);
+
+/* 32 lowercase hex digits + NUL. */
+void verbs_token_hex(const uint8_t *token, char *hex);
+int verbs_token_parse(const char *hex, uint8_t *token);
+
+/* Constant-time comparison of two tokens. */
+bool verbs_token_equal(const uint8_t *a, const uint8_t *b);
+
+#endif

@@ -1,0 +1,93 @@
+#!/bin/bash
+# TCP transport against the reference tools on the same veth pair between
+# two fresh namespaces, measured in the same run:
+#   bandwidth: fabricctl sweep (one pair, --duration S, one stream) vs
+#              iperf3 -t S                    target: ratio >= 0.95
+#   latency:   fabricctl sweep (--lat-iters N, 64-byte ping-pong, median
+#              round trip / 2) vs sockperf ping-pong --tcp -m 64 median
+#              (sockperf reports half the round trip)   target: ratio <= 1.10
+# Each measurement is taken REPS times, alternating tools; the medians are
+# compared.  Prints one line per ratio.
+set -eu
+# shellcheck source=../lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd ip jq iperf3 sockperf ss
+[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+
+DUR=${DUR:-3}
+ITERS=${ITERS:-20000}
+REPS=${REPS:-3}
+A=tba$$ B=tbb$$
+TMP=$(mktemp -d)
+SRV=
+cleanup() {
+	local rc=$?
+	[ -z "$SRV" ] || kill "$SRV" 2>/dev/null || true
+	[ -z "$SRV" ] || wait "$SRV" 2>/dev/null || true
+	ip netns del "$A" 2>/dev/null || true
+	ip netns del "$B" 2>/dev/null || true
+	rm -rf "$TMP"
+	exit "$rc"
+}
+trap cleanup EXIT
+
+run ip netns add "$A"
+run ip netns add "$B"
+run ip -n "$A" link add eth0 type veth peer name eth0 netns "$B"
+run ip -n "$A" addr add 10.99.0.1/24 dev eth0
+run ip -n "$B" addr add 10.99.0.2/24 dev eth0
+run ip -n "$A" link set lo up
+run ip -n "$B" link set lo up
+run ip -n "$A" link set eth0 up
+run ip -n "$B" link set eth0 up
+printf '%s 10.99.0.1\n%s 10.99.0.2\n' "$A" "$B" >"$TMP/hosts"
+PORT=$((32768 + RANDOM % 28000))	# fresh namespace: nothing else listens there
+
+# wait_listen PORT: until something listens on PORT in $B (explicit readiness).
+wait_listen() {
+	for _ in $(seq 400); do
+		[ -z "$(ip netns exec "$B" ss -ltnH "sport = :$1")" ] || return 0
+		kill -0 "$SRV" 2>/dev/null || fail "server exited"
+		read -r -t 0.01 <> <(:) || true
+	done
+	fail "nothing listens on port $1"
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+fab_bw=() ipf_bw=() fab_lat=() sp_lat=()
+for rep in $(seq "$REPS"); do
+	# fabricctl bandwidth: a -> b, receiver-measured.
+	"$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher netns --duration "$DUR" --lat-iters 0 \
+		--no-retest >"$TMP/fab.json" || true
+	fab_bw+=("$(jq '.pairs[0].bw_ab.avg_mbps' "$TMP/fab.json")")
+	# iperf3 bandwidth: a -> b, receiver's figure.
+	ip netns exec "$B" iperf3 -s -1 -B 10.99.0.2 -p "$PORT" >"$TMP/iperf-s.log" 2>&1 &
+	SRV=$!
+	wait_listen "$PORT"
+	ip netns exec "$A" iperf3 -c 10.99.0.2 -p "$PORT" -t "$DUR" -J >"$TMP/iperf.json"
+	wait "$SRV" || true
+	SRV=
+	ipf_bw+=("$(jq '.end.sum_received.bits_per_second / 1e6' "$TMP/iperf.json")")
+	# fabricctl latency: median round trip of 64-byte messages.
+	"$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher netns --duration 0 --lat-iters "$ITERS" \
+		--msg-size 64 --no-retest >"$TMP/fab.json" || true
+	fab_lat+=("$(jq '.pairs[0].lat_ns.p50 / 2 / 1000' "$TMP/fab.json")")
+	# sockperf latency: TCP ping-pong, 64 bytes, same number of messages.
+	ip netns exec "$B" sockperf server --tcp -i 10.99.0.2 -p "$PORT" >"$TMP/sp-s.log" 2>&1 &
+	SRV=$!
+	wait_listen "$PORT"
+	ip netns exec "$A" sockperf ping-pong --tcp -i 10.99.0.2 -p "$PORT" -m 64 -n "$ITERS" >"$TMP/sp.log" 2>&1
+	kill "$SRV"
+	wait "$SRV" 2>/dev/null || true
+	SRV=
+	sp_lat+=("$(sed -n 's/.*percentile 50.000 = *\([0-9.]*\).*/\1/p' "$TMP/sp.log")")
+	printf 'rep %s: fabricctl %.0f Mb/s, iperf3 %.0f Mb/s; fabricctl %.2f us, sockperf %.2f us (half round trip, median)\n' \
+		"$rep" "${fab_bw[-1]}" "${ipf_bw[-1]}" "${fab_lat[-1]}" "${sp_lat[-1]}"
+done
+fb=$(printf '%s\n' "${fab_bw[@]}" | median)
+ib=$(printf '%s\n' "${ipf_bw[@]}" | median)
+fl=$(printf '%s\n' "${fab_lat[@]}" | median)
+sl=$(printf '%s\n' "${sp_lat[@]}" | median)
+awk -v f="$fb" -v i="$ib" 'BEGIN { printf "tcp bandwidth: fabricctl %.0f Mb/s / iperf3 %.0f Mb/s = %.3f (target >= 0.95)\n", f, i, f / i }'
+awk -v f="$fl" -v s="$sl" 'BEGIN { printf "tcp latency:   fabricctl %.2f us / sockperf %.2f us = %.3f (target <= 1.10)\n", f, s, f / s }'

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Worker protocol on arbitrary bytes, the way the controller and the
+ * worker see them: framed into lines by proto_reader (through a pipe),
+ * each line parsed strictly, and the wire forms inside (plan, result,
+ * token) decoded from whatever parsed.
+ */
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fleet/proto.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void one_line(const char *line, size_t len)
+{
+	struct proto_msg m;
+	struct fab_err err;
+	struct tp_result res;
+	struct tp_plan plan;
+	uint8_t tok[TP_TOKEN_LEN];
+
+	fab_err_init(&err);
+	if (proto_parse(line, len, &m, &err) < 0) {
+		assert(m.doc == NULL && err.msg[0]);
+		return;
+	}
+	assert(m.doc && m.id >= 0);
+	switch (m.kind) {
+	case PROTO_REQUEST:
+		assert(m.op && *m.op);
+		if (proto_plan_from_json(json_object_get(m.doc, "plan"), &plan, &err) == 0)
+			assert(plan.streams <= 64 && plan.msg_bytes <= 65536);
+		proto_token_parse(json_string_value(json_object_get(m.doc, "token")), tok);
+		break;
+	case PROTO_EVENT:
+		assert(m.event && *m.event);
+		break;
+	case PROTO_REPLY:
+		assert(m.ok || m.error);
+		if (m.ok && m.result && proto_result_from_json(m.result, &res, &err) == 0) {
+			json_t *back = proto_result_to_json(&res);
+
+			assert(back);
+			json_decref(back);
+		}
+		break;
+	}
+	proto_msg_fini(&m);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct proto_reader r;
+	int fds[2];
+	char *line;
+	size_t len;
+
+	if (size > 60000 || pipe(fds) < 0)
+		return 0;
+	proto_reader_init(&r);
+	if (write(fds[1], data, size) == (ssize_t)size) {
+		close(fds[1]);
+		fds[1] = -1;
+		while (!r.eof && proto_reader_fill(&r, fds[0]) == 0)
+			while (proto_reader_line(&r, &line, &len) == 1) {
+				one_line(line, len);
+				free(line);
+			}
+	}
+	if (fds[1] >= 0)
+		close(fds[1]);
+	close(fds[0]);
+	proto_reader_fini(&r);
+	/* And the whole input as one line, as proto_parse sees it from any reader. */
+	one_line((const char *)data, size);
+	return 0;
+}

@@ -1,0 +1,89 @@
+#!/bin/bash
+# DCB netlink against a device without DCB: a veth pair in a private
+# network namespace.  The kernel answers EOPNOTSUPP (veth has no
+# dcbnl_ops); fabricctl must say so per capability, clearly, exit 3 on
+# apply and report drift "unknown (...)" on verify, and change nothing.
+# iproute2's dcb(8) is asked the same question as a cross-check that the
+# kernel really refused (not our code).
+# The positive path (a device with DCB ops) is tests/vm/t/30-dcb.sh.
+set -eu
+# shellcheck source=../lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd ip jq dcb
+[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+
+NS=fabdcb$$
+A=dcbv$$a B=dcbv$$b
+TMP=$(mktemp -d)
+cleanup() {
+	local rc=$?
+	ip netns del "$NS" 2>/dev/null || true
+	rm -rf "$TMP"
+	exit "$rc"
+}
+trap cleanup EXIT
+
+run ip netns add "$NS"
+run ip -n "$NS" link add "$A" type veth peer name "$B"
+run ip -n "$NS" link set "$A" up
+run ip -n "$NS" link set "$B" up
+
+fab() { # fab ARGS...: run fabricctl in the namespace; sets rc, out in $TMP/out, $TMP/err
+	pretty "ip netns exec $NS $FABRICCTL $*"
+	rc=0
+	ip netns exec "$NS" "$FABRICCTL" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	cat "$TMP/out" "$TMP/err" >&2
+}
+profile() { # profile NAME BODY: an interfaces item for $A
+	printf 'interfaces:\n  - match: "%s"\n%s\n' "$A" "$2" >"$TMP/$1.yaml"
+}
+
+# --- the kernel's own answer (iproute2) ------------------------------------
+rc=0
+ip netns exec "$NS" dcb pfc show dev "$A" >"$TMP/dcb.out" 2>&1 || rc=$?
+cat "$TMP/dcb.out" >&2
+[ "$rc" != 0 ] || fail "dcb pfc show on a veth succeeded: expected EOPNOTSUPP from the kernel"
+grep -q "Operation not supported" "$TMP/dcb.out" || fail "iproute2 did not see EOPNOTSUPP: $(cat "$TMP/dcb.out")"
+
+# --- apply: one capability at a time, each named ---------------------------
+check_apply() { # name yaml-body expected-message
+	profile "$1" "$2"
+	fab apply "$TMP/$1.yaml"
+	assert_eq "apply $1: exit status" 3 "$rc"
+	grep -qF "$3" "$TMP/err" || fail "apply $1: stderr lacks '$3'"
+	printf '  ok: apply %s says "%s"\n' "$1" "$3" >&2
+}
+check_apply pfc '    pfc: {enable: [3]}' "dcb: $A: pfc not supported by driver"
+check_apply ets '    ets: {prio_tc: [0,0,0,1,0,0,0,0], tc_bw: [50,50,0,0,0,0,0,0], tsa: [ets,ets,strict,strict,strict,strict,strict,strict]}' \
+	"dcb: $A: ets not supported by driver"
+check_apply app '    dscp_map: {26: 3, 48: 6}' "dcb: $A: app table not supported by driver"
+
+# --- rollback: the MTU step before the refused PFC step is undone ----------
+profile mtu-pfc '    mtu: 4000
+    pfc: {enable: [3]}'
+fab apply "$TMP/mtu-pfc.yaml"
+assert_eq "apply mtu+pfc: exit status" 3 "$rc"
+grep -qF "dcb: $A: pfc not supported by driver" "$TMP/err" || fail "apply mtu+pfc: no pfc message"
+assert_eq "mtu of $A after the rolled-back apply" 1500 "$(ip -n "$NS" -j link show "$A" | jq -r '.[0].mtu')"
+
+# --- verify: drift with the reason, same JSON keys -------------------------
+profile all '    pfc: {enable: [3]}
+    dscp_map: {26: 3}'
+fab -j verify "$TMP/all.yaml"
+assert_eq "verify: exit status" 1 "$rc"
+j=$(cat "$TMP/out")
+assert_eq "verify: schema" "fabricctl.verify/1" "$(jq -r .schema <<<"$j")"
+assert_eq "verify: ok" false "$(jq -r .ok <<<"$j")"
+assert_eq "verify: pfc.enable found" "unknown (dcb: $A: dcb not supported by driver)" \
+	"$(jq -r --arg i "$A" '.drift[] | select(.interface == $i and .field == "pfc.enable") | .found' <<<"$j")"
+assert_eq "verify: dscp_map.26 found" "unknown (dcb: $A: dcb not supported by driver)" \
+	"$(jq -r --arg i "$A" '.drift[] | select(.interface == $i and .field == "dscp_map.26") | .found' <<<"$j")"
+assert_eq "verify: pfc.enable wanted" 3 \
+	"$(jq -r --arg i "$A" '.drift[] | select(.interface == $i and .field == "pfc.enable") | .wanted' <<<"$j")"
+
+# --- an interface that does not exist: no such device, not a crash ---------
+printf 'interfaces:\n  - match: "nodev%s"\n    pfc: {enable: [3]}\n' "$$" >"$TMP/nodev.yaml"
+fab apply "$TMP/nodev.yaml"
+[ "$rc" != 0 ] || fail "apply on a missing interface succeeded"
+echo "dcb-veth: all checks passed"

@@ -1,0 +1,124 @@
+#!/bin/bash
+# ECN per priority and RoCE default ToS against a LAYOUT FIXTURE: a
+# directory tree under a temporary --root with the mlx5 sysfs layout
+# (sys/class/net/IF/ecn/roce_np|roce_rp/enable/PRIO), an RDMA device whose
+# GID table names the netdev (sys/class/infiniband/...), and the rdma_cm
+# configfs file (sys/kernel/config/rdma_cm/DEV/ports/N/default_roce_tos).
+# The fixture imitates file layout only, not driver behaviour.  The netdevs
+# themselves are real veths in a private namespace (rtnetlink is not
+# redirected by --root).
+set -eu
+# shellcheck source=../lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd ip jq
+[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+
+NS=ecn$$
+TMP=$(mktemp -d)
+R=$TMP/root
+cleanup() {
+	local rc=$?
+	ip netns del "$NS" 2>/dev/null || true
+	rm -rf "$TMP"
+	exit "$rc"
+}
+trap cleanup EXIT
+
+run ip netns add "$NS"
+run ip -n "$NS" link add eth0 type veth peer name eth1
+
+# --- the layout fixture ---
+for pt in roce_np roce_rp; do
+	mkdir -p "$R/sys/class/net/eth0/ecn/$pt/enable"
+	for p in 0 1 2 3 4 5 6 7; do echo 0 >"$R/sys/class/net/eth0/ecn/$pt/enable/$p"; done
+done
+echo 1 >"$R/sys/class/net/eth0/ecn/roce_np/enable/0"	# stale: must be switched off
+mkdir -p "$R/sys/class/net/eth1"			# eth1: no ecn directory (not mlx5)
+D=$R/sys/class/infiniband/mlx5_0
+mkdir -p "$D/ports/1/gids" "$D/ports/1/gid_attrs/ndevs" "$D/ports/1/gid_attrs/types"
+echo 1 >"$D/node_type"
+echo 0000:0000:0000:0001 >"$D/node_guid"
+echo Ethernet >"$D/ports/1/link_layer"
+echo "4: ACTIVE" >"$D/ports/1/state"
+echo "5: LinkUp" >"$D/ports/1/phys_state"
+echo fe80:0000:0000:0000:0000:00ff:fe00:0001 >"$D/ports/1/gids/0"
+echo eth0 >"$D/ports/1/gid_attrs/ndevs/0"
+echo "RoCE v2" >"$D/ports/1/gid_attrs/types/0"
+mkdir -p "$R/sys/kernel/config/rdma_cm/mlx5_0/ports/1"
+echo 0 >"$R/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
+
+fab() {
+	pretty "ip netns exec $NS $FABRICCTL --root $R $*"
+	rc=0
+	ip netns exec "$NS" "$FABRICCTL" --root "$R" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	cat "$TMP/out" "$TMP/err" >&2
+}
+ecn() { local d=$R/sys/class/net/$1/ecn/$2/enable; echo "$(cat "$d"/0)$(cat "$d"/1)$(cat "$d"/2)$(cat "$d"/3)$(cat "$d"/4)$(cat "$d"/5)$(cat "$d"/6)$(cat "$d"/7)"; }
+tos() { cat "$R/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"; }
+
+cat >"$TMP/p.yaml" <<'Y'
+interfaces:
+  - match: eth0
+    ecn: {np: [3], rp: [3, 4]}
+    roce: {tos: 106}
+Y
+
+# 1. Drift listed with the values of the fixture.
+fab -j verify "$TMP/p.yaml"
+assert_eq "verify rc" 1 "$rc"
+assert_eq "drift" "eth0 ecn.np 3 0|eth0 ecn.rp 3,4 none|eth0 roce.tos 106 0" \
+	"$(jq -r '[.drift[] | "\(.interface) \(.field) \(.wanted) \(.found)"] | join("|")' "$TMP/out")"
+
+# 2. Apply: exactly the differing priorities change, then no drift.
+fab -j apply "$TMP/p.yaml"
+assert_eq "apply rc" 0 "$rc"
+assert_eq "steps" "ecn.np.0:on->off ecn.np.3:off->on ecn.rp.3:off->on ecn.rp.4:off->on roce.tos:0->106" \
+	"$(jq -r '[.steps[] | "\(.field):\(.from)->\(.to)"] | join(" ")' "$TMP/out")"
+assert_eq "roce_np files" 00010000 "$(ecn eth0 roce_np)"
+assert_eq "roce_rp files" 00011000 "$(ecn eth0 roce_rp)"
+assert_eq "default_roce_tos" 106 "$(tos)"
+[ -d "$R/sys/kernel/config/rdma_cm/mlx5_0" ] || fail "pre-existing rdma_cm device directory removed"
+fab verify "$TMP/p.yaml"
+assert_eq "verify after apply rc" 0 "$rc"
+fab -j apply "$TMP/p.yaml"
+assert_eq "second apply changes" 0 "$(jq -r .changes "$TMP/out")"
+
+# 3. Rollback: the ToS step fails (the configfs file is replaced by a
+#    directory), the ECN steps before it are undone.
+echo 0 >"$R/sys/class/net/eth0/ecn/roce_np/enable/3"
+rm "$R/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
+mkdir "$R/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
+cat >"$TMP/p2.yaml" <<'Y'
+interfaces:
+  - match: eth0
+    ecn: {np: [3, 5]}
+    roce: {tos: 96}
+Y
+fab -j apply "$TMP/p2.yaml"
+assert_eq "rollback rc" 3 "$rc"
+assert_eq "statuses" "ecn.np.3:undone ecn.np.5:undone roce.tos:failed" \
+	"$(jq -r '[.steps[] | "\(.field):\(.status)"] | join(" ")' "$TMP/out")"
+assert_eq "roce_np restored" 00000000 "$(ecn eth0 roce_np)"
+jq -r .error "$TMP/out" | grep -q 'roce_tos: mlx5_0/1' || fail "error does not name mlx5_0/1"
+
+# 4. A device without the capability: a clear error naming it, not a skip.
+cat >"$TMP/p3.yaml" <<'Y'
+interfaces:
+  - match: eth1
+    ecn: {np: [3]}
+Y
+fab -j verify "$TMP/p3.yaml"
+assert_eq "verify eth1 rc" 1 "$rc"
+jq -r '.drift[0].found' "$TMP/out" | grep -q 'ecn: eth1: roce_np not supported by driver' ||
+	fail "verify does not name eth1 and roce_np: $(jq -r '.drift[0].found' "$TMP/out")"
+fab apply "$TMP/p3.yaml"
+assert_eq "apply eth1 rc" 3 "$rc"
+grep -q 'ecn: eth1: roce_np not supported by driver' "$TMP/err" || fail "apply error does not name eth1/roce_np"
+
+# 5. roce.tos on a netdev without an RDMA device: named, not skipped.
+printf 'interfaces:\n  - match: eth1\n    roce: {tos: 106}\n' >"$TMP/p4.yaml"
+fab apply "$TMP/p4.yaml"
+assert_eq "apply tos eth1 rc" 3 "$rc"
+grep -q 'roce: eth1: no rdma device on this netdev' "$TMP/err" || fail "no clear error for eth1 tos"
+echo "ecn-tos-fixture: all checks passed"

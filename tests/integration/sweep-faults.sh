@@ -1,0 +1,126 @@
+#!/bin/bash
+# Fault tolerance of the sweep controller, with a custom launcher template
+# pointing at a script that starts the real worker in the host's namespace
+# and, for one victim host, misbehaves once the worker has finished its
+# first pair (after its hello and one final "ok" reply):
+#   kill     the worker and its launcher die (SIGKILL) mid-sweep
+#   hang     the worker is stopped (SIGSTOP): alive, pipes open, silent
+#   garbage  a line that is not protocol is sent to the controller
+# Each time: the sweep finishes, exits 1, the victim's later pairs are
+# failed with a reason naming it, its first pair keeps its figures, and
+# every pair without the victim is ok with figures.  Also: a launcher that
+# cannot start at all, and a "worker" that is not one.
+set -eu
+# shellcheck source=../lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd ip jq mkfifo
+[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+# shellcheck source=../lab/netns
+. "$TOP/tests/lab/netns"
+
+P=sf$$
+TMP=$(mktemp -d)
+cleanup() {
+	local rc=$?
+	lab_down --name "$P" || true
+	rm -rf "$TMP"
+	exit "$rc"
+}
+trap cleanup EXIT
+
+run lab_up --name "$P" --hosts 4 --leaves 2 --spines 1 --no-lldp
+lab_hostsfile >"$TMP/hosts"
+V=$(lab_ns h2)
+
+# The launcher: launch MODE VICTIM HOST WORKER-ARGV...
+cat >"$TMP/launch" <<'SCRIPT'
+#!/bin/bash
+mode=$1 victim=$2 host=$3
+shift 3
+[ "$host" = "$victim" ] || exec ip netns exec "$host" "$@"
+if [ "$mode" = hello-garbage ]; then
+	echo 'HTTP/1.1 400 Bad Request'
+	exec cat >/dev/null
+fi
+fifo=$(mktemp -u)
+mkfifo "$fifo"
+ip netns exec "$host" "$@" <&0 >"$fifo" &
+wpid=$!
+exec 3<"$fifo"
+rm -f "$fifo"
+n=0
+while IFS= read -r line <&3; do
+	printf '%s\n' "$line"
+	case $line in *'"ok":true'*) n=$((n + 1)) ;; esac
+	[ "$n" = 2 ] || continue
+	n=3
+	case $mode in
+	kill) kill -KILL "$wpid"; kill -KILL $$ ;;
+	hang) kill -STOP "$wpid" ;;
+	garbage) echo '{"v":1,"id":"not a number" garbage' ;;
+	esac
+done
+SCRIPT
+chmod +x "$TMP/launch"
+
+# fault MODE: sweep with the misbehaving launcher; JSON in $TMP/out, rc in $rc.
+fault() {
+	local start end
+	pretty "sweep with launcher mode $1, victim $V"
+	rc=0
+	start=$(date +%s)
+	"$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher "$TMP/launch $1 $V {host}" \
+		--duration 0.3 --lat-iters 300 --timeout 2 >"$TMP/out" 2>"$TMP/err" || rc=$?
+	end=$(date +%s)
+	cat "$TMP/err" >&2
+	jq -c '.pairs[] | [.a, .b, .round, .status, .reason, .bw_ab.avg_mbps]' "$TMP/out" >&2
+	assert_eq "$1: finished in time" true "$([ $((end - start)) -lt 60 ] && echo true || echo false)"
+}
+q() { jq -r "$@" "$TMP/out"; }
+
+# check MODE REASON-REGEX: the victim's first pair ok, its later ones failed
+# with a reason matching REGEX, everything else ok.
+check() {
+	assert_eq "$1: rc" 1 "$rc"
+	assert_eq "$1: pairs" 6 "$(q '.pairs | length')"
+	assert_eq "$1: pairs without the victim ok, with figures" 3 \
+		"$(q --arg v "$V" '[.pairs[] | select(.a != $v and .b != $v) | select(.status == "ok" and .bw_ab.avg_mbps > 0 and .bw_ba.avg_mbps > 0 and .lat_ns.p50 > 0)] | length')"
+	assert_eq "$1: victim's first pair kept its figures" "ok" \
+		"$(q --arg v "$V" '[.pairs[] | select(.a == $v or .b == $v)] | sort_by(.round) | .[0] | if .bw_ab.avg_mbps > 0 and .bw_ba.avg_mbps > 0 then .status else "no figures" end')"
+	assert_eq "$1: victim's later pairs failed" "failed,failed" \
+		"$(q --arg v "$V" '[.pairs[] | select(.a == $v or .b == $v)] | sort_by(.round) | .[1:] | map(.status) | join(",")')"
+	assert_eq "$1: reasons name the victim" true \
+		"$(q --arg v "$V" --arg re "$2" '[.pairs[] | select(.status == "failed") | .reason | (contains($v) and test($re))] | all')"
+	assert_eq "$1: failed pairs have no figures" true \
+		"$(q '[.pairs[] | select(.status == "failed") | .bw_ab == null and .lat_ns == null] | all')"
+}
+
+fault kill
+check kill "killed by signal 9|exited"
+fault hang
+check hang "hung"
+fault garbage
+check garbage "garbage"
+
+# A victim that answers its hello with garbage: all its pairs fail, the rest run.
+fault hello-garbage
+assert_eq "hello-garbage: rc" 1 "$rc"
+assert_eq "hello-garbage: victim's pairs failed" "failed,failed,failed" \
+	"$(q --arg v "$V" '[.pairs[] | select(.a == $v or .b == $v) | .status] | join(",")')"
+assert_eq "hello-garbage: reason" true \
+	"$(q --arg v "$V" '[.pairs[] | select(.status == "failed") | .reason | (contains($v) and contains("garbage") and contains("HTTP/1.1"))] | all')"
+assert_eq "hello-garbage: others ok" 3 "$(q '[.pairs[] | select(.status == "ok")] | length')"
+assert_eq "hello-garbage: the victim is the top suspect" "$V" "$(q '.suspects[0].node')"
+
+# A launcher that does not exist: every pair fails with the reason, exit 1.
+rc=0
+run "$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher "/nonexistent/launcher {host}" \
+	--duration 0.1 --lat-iters 10 >"$TMP/out" 2>"$TMP/err" || rc=$?
+assert_eq "no launcher: rc" 1 "$rc"
+assert_eq "no launcher: all failed" "failed" "$(q '[.pairs[].status] | unique | join(",")')"
+assert_eq "no launcher: reason" true "$(q '[.pairs[].reason | contains("exited with status 127")] | all')"
+
+# A launcher template without {host} is bad input: exit 2, nothing started.
+expect_rc 2 "$FABRICCTL" sweep --hosts "$TMP/hosts" --launcher "ip netns exec"
+echo "sweep-faults: all checks passed" >&2

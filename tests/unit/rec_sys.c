@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Included by the tests that use it (tests/unit/ has no library of its own). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rec_sys.h"
+
+static int rec(struct sys *sys, struct fab_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int rec(struct sys *sys, struct fab_err *err, const char *fmt, ...)
+{
+	struct rec_sys *r = (struct rec_sys *)sys;
+	va_list ap;
+
+	if (r->n == 64)
+		return fab_err_set(err, -ENOSPC, "rec: log full");
+	va_start(ap, fmt);
+	vsnprintf(r->log[r->n], sizeof(r->log[r->n]), fmt, ap);
+	va_end(ap);
+	r->n++;
+	if (r->n == r->fail_at)
+		return fab_err_set(err, r->fail_rc, "rec: %s: failed as told", r->log[r->n - 1]);
+	return 0;
+}
+
+static int rec_mtu(struct sys *s, const char *ifname, unsigned int mtu, struct fab_err *err)
+{
+	return rec(s, err, "mtu %s %u", ifname, mtu);
+}
+
+static int rec_pfc(struct sys *s, const char *ifname, const struct fab_dcb_pfc *pfc,
+		   struct fab_err *err)
+{
+	return rec(s, err, "pfc %s 0x%02x", ifname, pfc->pfc_en);
+}
+
+static int rec_ets(struct sys *s, const char *ifname, const struct fab_dcb_ets *ets,
+		   struct fab_err *err)
+{
+	return rec(s, err, "ets %s tc3=%u bw3=%u", ifname, ets->prio_tc[3], ets->tc_tx_bw_pct[3]);
+}
+
+static int rec_app_add(struct sys *s, const char *ifname, const struct fab_dcb_app *a, size_t n,
+		       struct fab_err *err)
+{
+	return rec(s, err, "app-add %s %u:%u>%u", ifname, a->selector, a->protocol, a->priority);
+}
+
+static int rec_app_del(struct sys *s, const char *ifname, const struct fab_dcb_app *a, size_t n,
+		       struct fab_err *err)
+{
+	return rec(s, err, "app-del %s %u:%u>%u", ifname, a->selector, a->protocol, a->priority);
+}
+
+static int rec_trust(struct sys *s, const char *ifname, const uint8_t *sel, size_t n,
+		     struct fab_err *err)
+{
+	return rec(s, err, "trust %s n=%zu first=%u", ifname, n, n ? sel[0] : 0);
+}
+
+static int rec_bond_create(struct sys *s, const struct fab_bond *b, struct fab_err *err)
+{
+	return rec(s, err, "bond-create %s mode=%d", b->name, b->mode);
+}
+
+static int rec_bond_delete(struct sys *s, const char *name, struct fab_err *err)
+{
+	return rec(s, err, "bond-delete %s", name);
+}
+
+static int rec_bond_set(struct sys *s, const struct fab_bond *b, struct fab_err *err)
+{
+	return rec(s, err, "bond-set %s miimon=%d", b->name, b->miimon_ms);
+}
+
+static int rec_enslave(struct sys *s, const char *bond, const char *m, struct fab_err *err)
+{
+	return rec(s, err, "enslave %s %s", bond, m);
+}
+
+static int rec_release(struct sys *s, const char *m, struct fab_err *err)
+{
+	return rec(s, err, "release %s", m);
+}
+
+static int rec_ecn(struct sys *s, const char *ifname, enum fab_ecn_point pt, unsigned int prio,
+		   bool on, struct fab_err *err)
+{
+	return rec(s, err, "ecn %s %s %u %s", ifname, pt == FAB_ECN_NP ? "np" : "rp", prio,
+		   on ? "on" : "off");
+}
+
+static int rec_tos(struct sys *s, const char *dev, unsigned int port, unsigned int tos,
+		   struct fab_err *err)
+{
+	return rec(s, err, "tos %s/%u %u", dev, port, tos);
+}
+
+static const struct sys_ops rec_ops = {
+	.name = "rec",
+	.link_mtu_set = rec_mtu,
+	.dcb_pfc_set = rec_pfc,
+	.dcb_ets_set = rec_ets,
+	.dcb_app_add = rec_app_add,
+	.dcb_app_del = rec_app_del,
+	.dcb_trust_set = rec_trust,
+	.bond_create = rec_bond_create,
+	.bond_delete = rec_bond_delete,
+	.bond_set = rec_bond_set,
+	.bond_enslave = rec_enslave,
+	.bond_release = rec_release,
+	.ecn_set = rec_ecn,
+	.roce_tos_set = rec_tos,
+};
+
+void rec_sys_init(struct rec_sys *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->sys.ops = &rec_ops;
+	r->fail_rc = -EOPNOTSUPP;
+}

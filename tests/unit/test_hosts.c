@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Hosts-file and pairs-file parsers: fields, labels, file:line:col errors. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/hosts.h"
+
+static int parse(struct fab_hosts *hs, const char *text, struct fab_err *err)
+{
+	hosts_init(hs);
+	fab_err_init(err);
+	return hosts_parse(hs, text, strlen(text), "hosts", err);
+}
+
+static void test_good_file(void **state)
+{
+	const char *text =
+		"# fleet\n"
+		"\n"
+		"node07 10.0.1.7 rdma=mlx5_0 leaf=L2\n"
+		"  node08\t10.0.1.8   rdma=mlx5_1:2 rack=r1 new   # added in May\n"
+		"node09 fd00::9 rate_gbps=100 port=swp3 new=no\r\n"
+		"node10 10.0.1.10";
+	struct fab_hosts hs;
+	struct fab_err err;
+
+	assert_int_equal(parse(&hs, text, &err), 0);
+	assert_int_equal(hs.n, 4);
+	assert_string_equal(hs.hosts[0].name, "node07");
+	assert_string_equal(hs.hosts[0].addr, "10.0.1.7");
+	assert_string_equal(hs.hosts[0].rdma, "mlx5_0");
+	assert_int_equal(hs.hosts[0].rdma_port, 0);
+	assert_string_equal(hs.hosts[0].leaf, "L2");
+	assert_false(hs.hosts[0].is_new);
+	assert_int_equal(hs.hosts[0].line, 3);
+	assert_string_equal(hs.hosts[1].rdma, "mlx5_1");
+	assert_int_equal(hs.hosts[1].rdma_port, 2);
+	assert_string_equal(hs.hosts[1].rack, "r1");
+	assert_true(hs.hosts[1].is_new);
+	assert_int_equal(hs.hosts[1].n_labels, 3);
+	assert_string_equal(hs.hosts[2].addr, "fd00::9");
+	assert_true(hs.hosts[2].rate_gbps == 100);
+	assert_false(hs.hosts[2].is_new);
+	/* Unknown keys are kept as labels. */
+	assert_string_equal(hs.hosts[2].labels[1].key, "port");
+	assert_string_equal(hs.hosts[2].labels[1].value, "swp3");
+	assert_string_equal(hs.hosts[3].addr, "10.0.1.10");
+	assert_int_equal(hosts_find(&hs, "node09"), 2);
+	assert_int_equal(hosts_find(&hs, "node9"), -1);
+	hosts_fini(&hs);
+}
+
+static void expect_error(const char *text, const char *msg)
+{
+	struct fab_hosts hs;
+	struct fab_err err;
+
+	assert_true(parse(&hs, text, &err) < 0);
+	assert_int_equal(err.kind, FAB_ERR_INPUT);
+	assert_string_equal(err.msg, msg);
+	hosts_fini(&hs);
+}
+
+static void test_errors(void **state)
+{
+	expect_error("a 10.0.0.1\nb\n", "hosts:2:2: missing address: want NAME ADDRESS [key=value ...]");
+	expect_error("a 10.0.0.300\n", "hosts:1:3: bad address '10.0.0.300': want an IPv4 or IPv6 address");
+	expect_error("a 10.0.0.1\n\n# x\na 10.0.0.2\n",
+		     "hosts:4:1: host 'a' listed twice (first at line 1)");
+	expect_error("-oProxyCommand=x 10.0.0.1\n", "hosts:1:1: bad host name '-oProxyCommand=x'");
+	expect_error("a;reboot 10.0.0.1\n", "hosts:1:1: bad host name 'a;reboot'");
+	expect_error("a 10.0.0.1 leaf\n", "hosts:1:12: label 'leaf' needs a value (key=value)");
+	expect_error("a 10.0.0.1 =x\n", "hosts:1:12: bad label '=x': want key=value");
+	expect_error("a 10.0.0.1 Leaf=x\n", "hosts:1:12: bad label key 'Leaf'");
+	expect_error("a 10.0.0.1 leaf=x leaf=y\n", "hosts:1:19: label 'leaf' given twice");
+	expect_error("a 10.0.0.1 rdma=mlx5_0:0\n", "hosts:1:17: rdma=mlx5_0:0: want DEV or DEV:PORT");
+	expect_error("a 10.0.0.1 rate_gbps=fast\n", "hosts:1:22: rate_gbps=fast: want a positive number");
+	expect_error("a 10.0.0.1 new=maybe\n", "hosts:1:16: new=maybe: want yes or no");
+	expect_error("# nothing\n\n", "hosts: no hosts");
+	expect_error("", "hosts: no hosts");
+}
+
+static void test_nul_and_limits(void **state)
+{
+	struct fab_hosts hs;
+	struct fab_err err;
+	const char text[] = "a 10.0.0.1\nb\0 10.0.0.2\n";
+	char many[1024] = "a 10.0.0.1";
+
+	hosts_init(&hs);
+	fab_err_init(&err);
+	assert_true(hosts_parse(&hs, text, sizeof(text) - 1, "h", &err) < 0);
+	assert_string_equal(err.msg, "h:2: NUL byte in line");
+	hosts_fini(&hs);
+	for (int i = 0; i < 17; i++)
+		snprintf(many + strlen(many), sizeof(many) - strlen(many), " k%d=v", i);
+	expect_error(many, "hosts:1: more than 16 labels");
+}
+
+static void test_pairs(void **state)
+{
+	struct fab_pairs_list pl;
+	struct fab_hosts hs;
+	struct fab_err err;
+
+	assert_int_equal(parse(&hs, "a 10.0.0.1\nb 10.0.0.2\nc 10.0.0.3\n", &err), 0);
+	assert_int_equal(hosts_pairs_parse(&pl, &hs, "# p\na b\n c  a # x\n", 18, "p", &err), 0);
+	assert_int_equal(pl.n, 2);
+	assert_int_equal(pl.pairs[0][0], 0);
+	assert_int_equal(pl.pairs[0][1], 1);
+	assert_int_equal(pl.pairs[1][0], 2);
+	assert_int_equal(pl.pairs[1][1], 0);
+	hosts_pairs_fini(&pl);
+	assert_true(hosts_pairs_parse(&pl, &hs, "a b\nb a\n", 8, "p", &err) < 0);
+	assert_string_equal(err.msg, "p:2: pair b a listed twice");
+	hosts_pairs_fini(&pl);
+	assert_true(hosts_pairs_parse(&pl, &hs, "a d\n", 4, "p", &err) < 0);
+	assert_string_equal(err.msg, "p:1:3: 'd' is not in the hosts file");
+	hosts_pairs_fini(&pl);
+	assert_true(hosts_pairs_parse(&pl, &hs, "a a\n", 4, "p", &err) < 0);
+	assert_string_equal(err.msg, "p:1:3: a pair needs two different hosts");
+	hosts_pairs_fini(&pl);
+	assert_true(hosts_pairs_parse(&pl, &hs, "a b c\n", 6, "p", &err) < 0);
+	assert_string_equal(err.msg, "p:1: want two host names");
+	hosts_pairs_fini(&pl);
+	hosts_fini(&hs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_file),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_nul_and_limits),
+		cmocka_unit_test(test_pairs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

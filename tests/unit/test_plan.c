@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * plan_diff (pure: profile x node_state -> ordered steps + drift) and the
+ * apply executor (cmd/apply_exec.c) against a recording sys_ops: order,
+ * undo values, rollback in reverse, pending-state round trip.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cmd/apply.h"
+#include "model/plan.h"
+#include "model/profile.h"
+#include "rec_sys.c"
+
+static struct profile *prof(const char *text)
+{
+	struct profile *p = NULL;
+	struct fab_err err;
+
+	fab_err_init(&err);
+	if (profile_parse("t.yaml", (const unsigned char *)text, strlen(text), &p, &err) < 0)
+		fail_msg("profile: %s", err.msg);
+	return p;
+}
+
+static void link_add(struct host_state *hs, const char *name, unsigned int mtu, const char *kind)
+{
+	struct fab_link *l = host_state_link_add(hs);
+
+	assert_non_null(l);
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	snprintf(l->kind, sizeof(l->kind), "%s", kind);
+	l->ifindex = (int)hs->n_links + 1;
+	l->mtu = mtu;
+	l->speed_mbps = -1;
+}
+
+/* A node_iface whose DCB reads back as the kernel defaults of a DCB-capable NIC. */
+static struct node_iface *dcb_iface(struct node_state *ns, const char *name)
+{
+	struct node_iface *ni = node_state_iface_add(ns, name);
+
+	assert_non_null(ni);
+	ni->dcb_rc = 0;
+	ni->dcb.pfc_supported = ni->dcb.ets_supported = ni->dcb.app_supported = true;
+	ni->dcb.trust_supported = true;
+	ni->dcb.pfc.pfc_cap = 8;
+	ni->dcb.pfc.delay_bits = 32;
+	ni->dcb.ets.ets_cap = 8;
+	ni->dcb.ets.tc_tx_bw_pct[0] = 100;
+	for (int i = 0; i < 8; i++)
+		ni->dcb.ets.tc_tsa[i] = FAB_DCB_TSA_ETS;
+	ni->dcb.trust[0] = FAB_DCB_APP_SEL_PCP;
+	ni->dcb.n_trust = 1;
+	return ni;
+}
+
+static void diff_ok(const struct profile *p, const struct node_state *ns, struct plan *plan)
+{
+	struct fab_err err;
+
+	fab_err_init(&err);
+	plan_init(plan);
+	if (plan_diff(p, ns, plan, &err) < 0)
+		fail_msg("plan_diff: %s", err.msg);
+}
+
+/* "field:from>to" of every step, space separated. */
+static const char *steps_str(const struct plan *plan, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < plan->n_steps && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s %s:%s>%s", i ? " | " : "",
+					plan->steps[i].object, plan->steps[i].field,
+					plan->steps[i].from, plan->steps[i].to);
+	return buf;
+}
+
+static void test_mtu_only(void **state)
+{
+	struct profile *p = prof("interfaces:\n  - match: eth*\n    mtu: 9000\n");
+	struct host_state hs;
+	struct node_state ns;
+	struct plan plan;
+	char buf[512];
+
+	host_state_init(&hs);
+	link_add(&hs, "lo", 65536, "");
+	link_add(&hs, "eth0", 1500, "veth");
+	link_add(&hs, "eth1", 9000, "veth");
+	node_state_init(&ns, &hs);
+	diff_ok(p, &ns, &plan);
+	assert_string_equal(steps_str(&plan, buf, sizeof(buf)), "eth0 mtu:1500>9000");
+	assert_int_equal(plan.steps[0].act.op, PLAN_MTU_SET);
+	assert_int_equal(plan.steps[0].act.u, 9000);
+	assert_true(plan.steps[0].has_undo);
+	assert_int_equal(plan.steps[0].undo.u, 1500);
+	assert_int_equal(plan.n_drift, 1);
+	assert_string_equal(plan.drift[0].object, "eth0");
+	assert_string_equal(plan.drift[0].field, "mtu");
+	assert_string_equal(plan.drift[0].wanted, "9000");
+	assert_string_equal(plan.drift[0].found, "1500");
+	plan_fini(&plan);
+	/* Idempotence: once applied, the plan is empty. */
+	hs.links[1].mtu = 9000;
+	diff_ok(p, &ns, &plan);
+	assert_int_equal(plan.n_steps, 0);
+	assert_int_equal(plan.n_drift, 0);
+	plan_fini(&plan);
+	node_state_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+static void test_unmatched_and_later_items_win(void **state)
+{
+	struct profile *p = prof("interfaces:\n"
+				 "  - match: eth*\n    mtu: 9000\n"
+				 "  - match: eth1\n    mtu: 4000\n"
+				 "  - match: ib*\n    mtu: 2044\n"
+				 "  - match: xx*\n    optional: true\n    mtu: 1000\n");
+	struct host_state hs;
+	struct node_state ns;
+	struct plan plan;
+	char buf[512];
+
+	host_state_init(&hs);
+	link_add(&hs, "eth0", 1500, "");
+	link_add(&hs, "eth1", 1500, "");
+	node_state_init(&ns, &hs);
+	diff_ok(p, &ns, &plan);
+	assert_string_equal(steps_str(&plan, buf, sizeof(buf)),
+			    "eth0 mtu:1500>9000 | eth1 mtu:1500>4000");
+	assert_int_equal(plan.n_unmatched, 1);
+	assert_string_equal(plan.drift[0].object, "ib*");
+	assert_string_equal(plan.drift[0].field, "match");
+	assert_string_equal(plan.drift[0].found, "none");
+	plan_fini(&plan);
+	node_state_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+static const char *full_profile =
+	"bonds:\n"
+	"  - name: bond0\n"
+	"    mode: 802.3ad\n"
+	"    miimon: 100\n"
+	"    members: [eth0, eth1]\n"
+	"    mtu: 9000\n"
+	"interfaces:\n"
+	"  - match: [eth0, eth1]\n"
+	"    mtu: 9000\n"
+	"    pfc: {enable: [3]}\n"
+	"    ets:\n"
+	"      prio_tc: [0, 1, 2, 3, 4, 5, 6, 7]\n"
+	"      tc_bw: [10, 5, 5, 50, 10, 10, 0, 10]\n"
+	"      tsa: [ets, ets, ets, ets, ets, ets, strict, ets]\n"
+	"    trust: [dscp]\n"
+	"    dscp_map: {26: 3}\n"
+	"    ecn: {np: [3]}\n"
+	"    roce: {tos: 106}\n";
+
+/* The safe order: bond, members, bond MTU, member MTU, PFC, ETS, APP del/add, trust, ECN, ToS. */
+static void test_full_order_and_undo(void **state)
+{
+	struct profile *p = prof(full_profile);
+	struct host_state hs;
+	struct node_state ns;
+	struct node_iface *e0, *e1;
+	struct node_bond *nb;
+	struct plan plan;
+	char buf[2048];
+	struct fab_dcb_app old = { FAB_DCB_APP_SEL_DSCP, 26, 0 };
+
+	host_state_init(&hs);
+	link_add(&hs, "eth0", 1500, "");
+	link_add(&hs, "eth1", 1500, "");
+	node_state_init(&ns, &hs);
+	e0 = dcb_iface(&ns, "eth0");
+	assert_int_equal(fab_dcb_app_add(&e0->dcb, &old), 0);	/* stale 26 -> 0 */
+	e0->ecn_rc[FAB_ECN_NP] = 0;
+	snprintf(e0->rdma_dev, sizeof(e0->rdma_dev), "mlx5_0");
+	e0->rdma_port = 1;
+	e0->tos_rc = 0;
+	e1 = dcb_iface(&ns, "eth1");
+	e1->dcb.pfc.pfc_en = 1u << 3;		/* eth1 already has PFC */
+	e1->ecn_rc[FAB_ECN_NP] = -EOPNOTSUPP;	/* and no ECN sysfs */
+	snprintf(e1->ecn_msg[FAB_ECN_NP], sizeof(e1->ecn_msg[0]), "ecn: eth1: roce_np not supported by driver");
+	snprintf(e1->rdma_dev, sizeof(e1->rdma_dev), "mlx5_1");
+	e1->rdma_port = 1;
+	e1->tos_rc = 0;
+	e1->tos = 106;
+	nb = node_state_bond_add(&ns, "bond0");
+	nb->rc = -ENODEV;
+	diff_ok(p, &ns, &plan);
+	assert_string_equal(steps_str(&plan, buf, sizeof(buf)),
+			    "bond0 bond:absent>mode 802.3ad miimon 100"
+			    " | bond0 members:->eth0 | bond0 members:->eth1"
+			    " | bond0 mtu:absent>9000"
+			    " | eth0 mtu:1500>9000 | eth1 mtu:1500>9000"
+			    " | eth0 pfc.enable:none>3"
+			    " | eth0 ets:prio_tc 0,0,0,0,0,0,0,0>prio_tc 0,1,2,3,4,5,6,7"
+			    " | eth1 ets:prio_tc 0,0,0,0,0,0,0,0>prio_tc 0,1,2,3,4,5,6,7"
+			    " | eth0 dscp_map.26:0>-"
+			    " | eth0 dscp_map.26:->3 | eth1 dscp_map.26:->3"
+			    " | eth0 trust:pcp>dscp | eth1 trust:pcp>dscp"
+			    " | eth0 ecn.np.3:off>on | eth1 ecn.np.3:unknown>on"
+			    " | mlx5_0/1 roce.tos:0>106");
+	/* Undo values are the node's. */
+	assert_int_equal(plan.steps[0].undo.op, PLAN_BOND_DELETE);
+	assert_int_equal(plan.steps[1].undo.op, PLAN_BOND_RELEASE);
+	assert_int_equal(plan.steps[6].undo.pfc.pfc_en, 0);
+	assert_int_equal(plan.steps[6].act.pfc.delay_bits, 32);	/* untouched fields kept */
+	assert_int_equal(plan.steps[7].undo.ets.tc_tx_bw_pct[0], 100);
+	assert_int_equal(plan.steps[9].act.op, PLAN_APP_DEL);
+	assert_int_equal(plan.steps[9].undo.op, PLAN_APP_ADD);
+	assert_int_equal(plan.steps[9].undo.app.priority, 0);
+	assert_int_equal(plan.steps[10].undo.op, PLAN_APP_DEL);
+	assert_int_equal(plan.steps[12].undo.trust[0], FAB_DCB_APP_SEL_PCP);
+	assert_false(plan.steps[15].has_undo);		/* eth1 ECN state unknown */
+	assert_int_equal(plan.steps[16].undo.u, 0);
+	/* Drift names the unknown with its reason. */
+	{
+		bool seen = false;
+
+		for (size_t i = 0; i < plan.n_drift; i++)
+			if (!strcmp(plan.drift[i].object, "eth1") && !strcmp(plan.drift[i].field, "ecn.np")) {
+				assert_string_equal(plan.drift[i].found,
+						    "unknown (ecn: eth1: roce_np not supported by driver)");
+				seen = true;
+			}
+		assert_true(seen);
+	}
+	plan_fini(&plan);
+	node_state_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+static void test_bond_existing(void **state)
+{
+	struct profile *p = prof("bonds:\n  - name: bond0\n    miimon: 100\n    members: [eth0, eth1]\n");
+	struct host_state hs;
+	struct node_state ns;
+	struct node_bond *nb;
+	struct plan plan;
+	char buf[512];
+
+	host_state_init(&hs);
+	link_add(&hs, "bond0", 1500, "bond");
+	node_state_init(&ns, &hs);
+	nb = node_state_bond_add(&ns, "bond0");
+	nb->rc = 0;
+	nb->bond.mode = FAB_BOND_MODE_ACTIVE_BACKUP;
+	nb->bond.miimon_ms = 0;
+	fab_bond_member_add(&nb->bond, "eth0");
+	fab_bond_member_add(&nb->bond, "eth2");
+	diff_ok(p, &ns, &plan);
+	assert_string_equal(steps_str(&plan, buf, sizeof(buf)),
+			    "bond0 options:miimon 0>miimon 100 | bond0 members:eth2>- | bond0 members:->eth1");
+	assert_int_equal(plan.steps[0].act.bond.mode, -1);	/* mode not in profile: untouched */
+	assert_int_equal(plan.steps[0].undo.bond.miimon_ms, 0);
+	assert_int_equal(plan.steps[1].act.op, PLAN_BOND_RELEASE);
+	assert_int_equal(plan.steps[1].undo.op, PLAN_BOND_ENSLAVE);
+	assert_int_equal(plan.n_drift, 2);
+	assert_string_equal(plan.drift[1].wanted, "eth0,eth1");
+	assert_string_equal(plan.drift[1].found, "eth0,eth2");
+	plan_fini(&plan);
+	/* A bond that cannot be read is a system error, not a guess. */
+	nb->rc = -EOPNOTSUPP;
+	snprintf(nb->msg, sizeof(nb->msg), "bond: bond0: not supported");
+	{
+		struct fab_err err;
+
+		fab_err_init(&err);
+		plan_init(&plan);
+		assert_int_equal(plan_diff(p, &ns, &plan, &err), -EOPNOTSUPP);
+		assert_string_equal(err.msg, "bond: bond0: not supported");
+		plan_fini(&plan);
+	}
+	node_state_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+static void test_ib_verify(void **state)
+{
+	struct profile *p = prof("infiniband:\n  - match: mlx5_*\n    state: active\n    width: 4x\n"
+				 "    speed: NDR\n    active_mtu: 4096\n");
+	struct host_state hs;
+	struct node_state ns;
+	struct fab_rdma_dev *d;
+	struct fab_rdma_port *pt;
+	struct plan plan;
+
+	host_state_init(&hs);
+	d = host_state_rdma_add(&hs);
+	snprintf(d->name, sizeof(d->name), "mlx5_0");
+	pt = rdma_dev_port_add(d);
+	pt->port = 1;
+	snprintf(pt->state, sizeof(pt->state), "ACTIVE");
+	snprintf(pt->speed, sizeof(pt->speed), "HDR");
+	pt->width_x = 4;
+	pt->active_mtu = 4096;
+	node_state_init(&ns, &hs);
+	diff_ok(p, &ns, &plan);
+	assert_int_equal(plan.n_steps, 0);	/* verify only */
+	assert_int_equal(plan.n_drift, 1);
+	assert_string_equal(plan.drift[0].object, "mlx5_0/1");
+	assert_string_equal(plan.drift[0].field, "speed");
+	assert_string_equal(plan.drift[0].wanted, "NDR");
+	assert_string_equal(plan.drift[0].found, "HDR");
+	plan_fini(&plan);
+	node_state_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+/* Build the full plan used by the executor tests. */
+static void full_plan(struct host_state *hs, struct node_state *ns, struct plan *plan,
+		      struct profile **pp)
+{
+	struct node_bond *nb;
+	struct node_iface *e0, *e1;
+
+	*pp = prof(full_profile);
+	host_state_init(hs);
+	link_add(hs, "eth0", 1500, "");
+	link_add(hs, "eth1", 1500, "");
+	node_state_init(ns, hs);
+	e0 = dcb_iface(ns, "eth0");
+	e0->ecn_rc[0] = 0;
+	snprintf(e0->rdma_dev, sizeof(e0->rdma_dev), "mlx5_0");
+	e0->rdma_port = 1;
+	e0->tos_rc = 0;
+	e1 = dcb_iface(ns, "eth1");
+	e1->ecn_rc[0] = 0;
+	snprintf(e1->rdma_dev, sizeof(e1->rdma_dev), "mlx5_1");
+	e1->rdma_port = 1;
+	e1->tos_rc = 0;
+	e1->ecn[0] = 1u << 3;
+	nb = node_state_bond_add(ns, "bond0");
+	nb->rc = -ENODEV;
+	diff_ok(*pp, ns, plan);
+}
+
+static void full_free(struct host_state *hs, struct node_state *ns, struct plan *plan,
+		      struct profile *p)
+{
+	plan_fini(plan);
+	node_state_fini(ns);
+	host_state_fini(hs);
+	profile_free(p);
+}
+
+static void test_exec_all_ok(void **state)
+{
+	struct host_state hs;
+	struct node_state ns;
+	struct plan plan;
+	struct profile *p;
+	struct rec_sys r;
+	struct apply_report rep = { 0 };
+
+	full_plan(&hs, &ns, &plan, &p);
+	rec_sys_init(&r);
+	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep), 0);
+	assert_int_equal(rep.failed, -1);
+	assert_int_equal(r.n, (int)plan.n_steps);
+	assert_string_equal(r.log[0], "bond-create bond0 mode=4");
+	assert_string_equal(r.log[1], "enslave bond0 eth0");
+	assert_string_equal(r.log[3], "mtu bond0 9000");
+	assert_string_equal(r.log[6], "pfc eth0 0x08");
+	for (size_t i = 0; i < plan.n_steps; i++)
+		assert_int_equal(plan.steps[i].status, PLAN_STEP_DONE);
+	full_free(&hs, &ns, &plan, p);
+}
+
+/* Step 7 fails: steps 6..1 are undone in exactly reverse order, with the old values. */
+static void test_exec_rollback_reverse(void **state)
+{
+	struct host_state hs;
+	struct node_state ns;
+	struct plan plan;
+	struct profile *p;
+	struct rec_sys r;
+	struct apply_report rep = { 0 };
+
+	full_plan(&hs, &ns, &plan, &p);
+	rec_sys_init(&r);
+	r.fail_at = 7;		/* the PFC on eth0 */
+	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep), -EOPNOTSUPP);
+	assert_int_equal(rep.failed, 6);
+	assert_true(rep.rolled_back);
+	assert_string_equal(rep.error,
+			    "step 7 (pfc eth0 enable 3) failed: rec: pfc eth0 0x08: failed as told");
+	assert_int_equal(r.n, 7 + 6);
+	assert_string_equal(r.log[7], "mtu eth1 1500");
+	assert_string_equal(r.log[8], "mtu eth0 1500");
+	assert_string_equal(r.log[9], "mtu bond0 1500");
+	assert_string_equal(r.log[10], "release eth1");
+	assert_string_equal(r.log[11], "release eth0");
+	assert_string_equal(r.log[12], "bond-delete bond0");
+	assert_int_equal(plan.steps[0].status, PLAN_STEP_UNDONE);
+	assert_int_equal(plan.steps[5].status, PLAN_STEP_UNDONE);
+	assert_int_equal(plan.steps[6].status, PLAN_STEP_FAILED);
+	assert_int_equal(plan.steps[7].status, PLAN_STEP_PLANNED);
+	full_free(&hs, &ns, &plan, p);
+}
+
+/* The rollback itself failing is reported, and every other undo is still tried. */
+static void test_exec_rollback_failure(void **state)
+{
+	struct host_state hs;
+	struct node_state ns;
+	struct plan plan;
+	struct profile *p;
+	struct rec_sys r;
+	struct apply_report rep = { 0 };
+
+	full_plan(&hs, &ns, &plan, &p);
+	rec_sys_init(&r);
+	r.fail_at = 3;		/* enslave eth1 fails */
+	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep), -EOPNOTSUPP);
+	assert_true(rep.rolled_back);
+	assert_int_equal(r.n, 5);
+	assert_string_equal(r.log[3], "release eth0");
+	assert_string_equal(r.log[4], "bond-delete bond0");
+	/* Now a failing undo: fail the first undo call. */
+	full_free(&hs, &ns, &plan, p);
+	full_plan(&hs, &ns, &plan, &p);
+	rec_sys_init(&r);
+	r.fail_at = 3;
+	memset(&rep, 0, sizeof(rep));
+	{
+		/* Make the undo of step 2 fail by failing call 4 as well: re-run with a wrapper. */
+		struct fab_err err;
+
+		plan.steps[0].status = PLAN_STEP_DONE;
+		plan.steps[1].status = PLAN_STEP_DONE;
+		rec_sys_init(&r);
+		r.fail_at = 1;	/* the first undo (release eth0) fails */
+		fab_err_init(&err);
+		assert_int_equal(apply_plan_undo(&r.sys, &plan, &err), -EOPNOTSUPP);
+		assert_int_equal(r.n, 2);	/* bond-delete still attempted */
+		assert_string_equal(r.log[1], "bond-delete bond0");
+		assert_int_equal(plan.steps[1].status, PLAN_STEP_UNDO_FAILED);
+		assert_int_equal(plan.steps[0].status, PLAN_STEP_UNDONE);
+		assert_string_equal(err.msg,
+				    "undo bond-release bond0 eth0: rec: release eth0: failed as told");
+	}
+	full_free(&hs, &ns, &plan, p);
+}
+
+static void test_exec_missing_slot(void **state)
+{
+	static const struct sys_ops bare = { .name = "bare" };
+	struct sys sys = { .ops = &bare };
+	struct plan_action a;
+	struct fab_err err;
+
+	memset(&a, 0, sizeof(a));
+	a.op = PLAN_PFC_SET;
+	snprintf(a.obj, sizeof(a.obj), "eth0");
+	fab_err_init(&err);
+	assert_int_equal(apply_action_exec(&sys, &a, &err), -EOPNOTSUPP);
+	assert_string_equal(err.msg, "dcb: eth0: not supported by bare");
+}
+
+static void test_pending_roundtrip(void **state)
+{
+	struct host_state hs;
+	struct node_state ns;
+	struct plan plan, back;
+	struct profile *p;
+	struct fab_err err;
+	long long dl = 0;
+	int pid = 0;
+	char *text;
+
+	full_plan(&hs, &ns, &plan, &p);
+	text = plan_undo_to_json(&plan, plan.n_steps, 1234567890LL, 4242);
+	assert_non_null(text);
+	plan_init(&back);
+	fab_err_init(&err);
+	if (plan_undo_from_json("p.json", text, strlen(text), &back, &dl, &pid, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(dl, 1234567890LL);
+	assert_int_equal(pid, 4242);
+	assert_int_equal(back.n_steps, plan.n_steps);
+	for (size_t i = 0; i < plan.n_steps; i++) {
+		char a[160], b[160];
+
+		assert_int_equal(back.steps[i].has_undo, plan.steps[i].has_undo);
+		if (!plan.steps[i].has_undo)
+			continue;
+		assert_string_equal(plan_action_str(&back.steps[i].undo, a, sizeof(a)),
+				    plan_action_str(&plan.steps[i].undo, b, sizeof(b)));
+		/* The fields an ETS set writes survive the round trip. */
+		assert_int_equal(back.steps[i].undo.ets.willing, plan.steps[i].undo.ets.willing);
+		assert_memory_equal(back.steps[i].undo.ets.prio_tc, plan.steps[i].undo.ets.prio_tc, 8);
+		assert_memory_equal(back.steps[i].undo.ets.tc_tx_bw_pct,
+				    plan.steps[i].undo.ets.tc_tx_bw_pct, 8);
+		assert_memory_equal(back.steps[i].undo.ets.tc_tsa, plan.steps[i].undo.ets.tc_tsa, 8);
+		assert_int_equal(back.steps[i].undo.pfc.delay_bits, plan.steps[i].undo.pfc.delay_bits);
+	}
+	free(text);
+	plan_fini(&back);
+	/* Malformed documents are input errors, never crashes. */
+	plan_init(&back);
+	assert_int_equal(plan_undo_from_json("p.json", "{\"schema\":1}", 12, &back, &dl, &pid, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "p.json: not a fabricctl.pending/1 document");
+	assert_int_equal(plan_undo_from_json("p.json", "{", 1, &back, &dl, &pid, &err), -EINVAL);
+	plan_fini(&back);
+	full_free(&hs, &ns, &plan, p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mtu_only),
+		cmocka_unit_test(test_unmatched_and_later_items_win),
+		cmocka_unit_test(test_full_order_and_undo),
+		cmocka_unit_test(test_bond_existing),
+		cmocka_unit_test(test_ib_verify),
+		cmocka_unit_test(test_exec_all_ok),
+		cmocka_unit_test(test_exec_rollback_reverse),
+		cmocka_unit_test(test_exec_rollback_failure),
+		cmocka_unit_test(test_exec_missing_slot),
+		cmocka_unit_test(test_pending_roundtrip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

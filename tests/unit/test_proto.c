@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Worker protocol: strict parsing, framing, wire forms round trip. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fleet/proto.h"
+
+static int parse(const char *s, struct proto_msg *m, struct fab_err *err)
+{
+	fab_err_init(err);
+	return proto_parse(s, strlen(s), m, err);
+}
+
+static void test_kinds(void **state)
+{
+	struct proto_msg m;
+	struct fab_err err;
+
+	assert_int_equal(parse("{\"v\":1,\"id\":7,\"op\":\"listen\",\"x\":1}", &m, &err), 0);
+	assert_int_equal(m.kind, PROTO_REQUEST);
+	assert_int_equal(m.id, 7);
+	assert_string_equal(m.op, "listen");
+	proto_msg_fini(&m);
+	assert_int_equal(parse("{\"v\":1,\"id\":3,\"event\":\"ready\",\"endpoint\":{}}", &m, &err), 0);
+	assert_int_equal(m.kind, PROTO_EVENT);
+	assert_string_equal(m.event, "ready");
+	proto_msg_fini(&m);
+	assert_int_equal(parse("{\"v\":1,\"id\":3,\"ok\":true,\"result\":{\"a\":1}}", &m, &err), 0);
+	assert_int_equal(m.kind, PROTO_REPLY);
+	assert_true(m.ok);
+	assert_int_equal(json_integer_value(json_object_get(m.result, "a")), 1);
+	proto_msg_fini(&m);
+	assert_int_equal(parse("{\"v\":1,\"id\":3,\"ok\":false,\"error\":\"tcp: bind\"}", &m, &err), 0);
+	assert_false(m.ok);
+	assert_string_equal(m.error, "tcp: bind");
+	proto_msg_fini(&m);
+}
+
+static void expect_bad(const char *s, const char *msg_part)
+{
+	struct proto_msg m;
+	struct fab_err err;
+
+	assert_int_equal(parse(s, &m, &err), s[0] == '{' || s[0] == '[' || s[0] == '"' ? -EPROTO : -EPROTO);
+	assert_non_null(strstr(err.msg, msg_part));
+	assert_null(m.doc);
+}
+
+static void test_garbage(void **state)
+{
+	expect_bad("hello world", "not JSON");
+	expect_bad("", "not JSON");
+	expect_bad("[1,2]", "not a JSON object");
+	expect_bad("{\"id\":1,\"op\":\"x\"}", "\"v\":1");
+	expect_bad("{\"v\":2,\"id\":1,\"op\":\"x\"}", "\"v\":1");
+	expect_bad("{\"v\":1,\"op\":\"x\"}", "\"id\"");
+	expect_bad("{\"v\":1,\"id\":-1,\"op\":\"x\"}", "\"id\"");
+	expect_bad("{\"v\":1,\"id\":\"1\",\"op\":\"x\"}", "\"id\"");
+	expect_bad("{\"v\":1,\"id\":1}", "exactly one");
+	expect_bad("{\"v\":1,\"id\":1,\"op\":\"x\",\"ok\":true}", "exactly one");
+	expect_bad("{\"v\":1,\"id\":1,\"op\":5}", "\"op\"");
+	expect_bad("{\"v\":1,\"id\":1,\"op\":\"\"}", "\"op\"");
+	expect_bad("{\"v\":1,\"id\":1,\"ok\":1}", "\"ok\"");
+	expect_bad("{\"v\":1,\"id\":1,\"ok\":false}", "\"error\"");
+	expect_bad("{\"v\":1,\"v\":1,\"id\":1,\"op\":\"x\"}", "not JSON");	/* duplicate key */
+	expect_bad("{\"v\":1,\"id\":1,\"op\":\"x\"} {}", "not JSON");	/* trailing data */
+}
+
+static void test_reader_framing(void **state)
+{
+	struct proto_reader r;
+	int fds[2];
+	char *line;
+	size_t len;
+
+	assert_int_equal(pipe(fds), 0);
+	proto_reader_init(&r);
+	assert_int_equal(write(fds[1], "one\ntw", 6), 6);
+	assert_int_equal(proto_reader_fill(&r, fds[0]), 0);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 1);
+	assert_string_equal(line, "one");
+	assert_int_equal(len, 3);
+	free(line);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 0);
+	assert_int_equal(write(fds[1], "o\n", 2), 2);
+	close(fds[1]);
+	assert_int_equal(proto_reader_fill(&r, fds[0]), 0);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 1);
+	assert_string_equal(line, "two");
+	free(line);
+	assert_int_equal(proto_reader_fill(&r, fds[0]), 0);
+	assert_true(r.eof);
+	close(fds[0]);
+	proto_reader_fini(&r);
+}
+
+static void test_reader_limit(void **state)
+{
+	struct proto_reader r;
+	char *junk = malloc(65536);
+	int fds[2], rc = 0;
+	size_t total = 0;
+
+	assert_non_null(junk);
+	memset(junk, 'x', 65536);
+	assert_int_equal(pipe(fds), 0);
+	proto_reader_init(&r);
+	/* A line without end: refused once it passes the limit. */
+	while (total <= FAB_PROTO_LINE_MAX + 65536 && rc == 0) {
+		assert_int_equal(write(fds[1], junk, 65536), 65536);
+		while (rc == 0 && r.len + 65536 > total + 0 && r.len < total + 65536) {
+			rc = proto_reader_fill(&r, fds[0]);
+			if (r.len == total + 65536)
+				break;
+		}
+		total += 65536;
+	}
+	assert_int_equal(rc, -EMSGSIZE);
+	assert_true(total <= FAB_PROTO_LINE_MAX + 65536);
+	close(fds[0]);
+	close(fds[1]);
+	proto_reader_fini(&r);
+	free(junk);
+}
+
+static void test_format_adds_version(void **state)
+{
+	struct proto_msg m;
+	struct fab_err err;
+	size_t len;
+	char *line = proto_format(json_pack("{s:s, s:i}", "op", "hello", "id", 4), &len);
+
+	assert_non_null(line);
+	assert_int_equal(line[len - 1], '\n');
+	assert_int_equal(strlen(line), len);
+	assert_int_equal(proto_parse(line, len - 1, &m, &err), 0);
+	assert_string_equal(m.op, "hello");
+	assert_int_equal(m.id, 4);
+	proto_msg_fini(&m);
+	free(line);
+}
+
+static void test_plan_result_token(void **state)
+{
+	struct tp_plan p = { .lat_iters = 1000, .msg_bytes = 64, .duration_ms = 1500,
+			     .interval_ms = 100, .streams = 4, .bw_fwd = true, .bw_rev = false,
+			     .timeout_ms = 9000 }, q;
+	struct tp_result r = { 0 }, s;
+	uint8_t tok[TP_TOKEN_LEN], tok2[TP_TOKEN_LEN];
+	char hex[2 * TP_TOKEN_LEN + 1];
+	struct fab_err err;
+	json_t *j;
+
+	j = proto_plan_to_json(&p);
+	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	assert_memory_equal(&p, &q, sizeof(p));
+	json_object_set_new(j, "streams", json_integer(65));
+	assert_true(proto_plan_from_json(j, &q, &err) < 0);
+	assert_non_null(strstr(err.msg, "streams"));
+	json_decref(j);
+
+	r.have_lat = true;
+	r.lat_ns = (struct stats_summary){ .n = 10, .min = 1, .p50 = 2, .p99 = 3, .p999 = 4,
+					   .max = 5, .mean = 2.5 };
+	r.fwd = (struct sweep_bw){ .measured = true, .avg_mbps = 9000, .min_mbps = 8000,
+				   .bytes = 123456789, .secs = 1.5, .intervals = 15 };
+	j = proto_result_to_json(&r);
+	assert_int_equal(proto_result_from_json(j, &s, &err), 0);
+	assert_true(s.have_lat);
+	assert_true(s.lat_ns.p999 == 4 && s.lat_ns.n == 10);
+	assert_true(s.fwd.measured && s.fwd.avg_mbps == 9000 && s.fwd.bytes == 123456789);
+	assert_int_equal(s.fwd.intervals, 15);
+	assert_false(s.rev.measured);
+	json_object_set_new(j, "fwd", json_string("fast"));
+	assert_true(proto_result_from_json(j, &s, &err) < 0);
+	json_decref(j);
+
+	for (int i = 0; i < TP_TOKEN_LEN; i++)
+		tok[i] = (uint8_t)(i * 17 + 3);
+	proto_token_hex(tok, hex);
+	assert_int_equal(strlen(hex), 32);
+	assert_int_equal(proto_token_parse(hex, tok2), 0);
+	assert_memory_equal(tok, tok2, TP_TOKEN_LEN);
+	hex[5] = 'G';
+	assert_int_equal(proto_token_parse(hex, tok2), -EINVAL);
+	assert_int_equal(proto_token_parse("00", tok2), -EINVAL);
+	assert_int_equal(proto_token_parse(NULL, tok2), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_reader_framing),
+		cmocka_unit_test(test_reader_limit),
+		cmocka_unit_test(test_format_adds_version),
+		cmocka_unit_test(test_plan_result_token),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
