@@ -223,8 +223,28 @@ static int fabric_to_topo(ibnd_fabric_t *fab, struct topo *t, unsigned int src)
 	return lc.rc;
 }
 
-/* PMA PortCounters (+Extended data counters when the port has them) of one port. */
-static int pma_read(struct ibmad_port *mp, struct topo_port *p, unsigned int timeout_ms)
+#define SUBNET_PM_EXT_WIDTH (1u << 9)		/* ClassPortInfo: PortCountersExtended */
+#define SUBNET_PM_EXT_WIDTH_NOIETF (1u << 10)	/* ... without the IETF counters */
+
+/*
+ * Whether the PMA at @lid answers PortCountersExtended: one ClassPortInfo
+ * per node, so that ports without it cost no timeouts.
+ */
+static bool pma_has_ext(struct ibmad_port *mp, unsigned int lid, unsigned int timeout_ms)
+{
+	uint8_t buf[IB_MAD_SIZE] = { 0 };
+	ib_portid_t pid = { 0 };
+	unsigned int cap;
+
+	ib_portid_set(&pid, (int)lid, 0, 0);
+	if (!pma_query_via(buf, &pid, 0, timeout_ms, CLASS_PORT_INFO, mp))
+		return false;
+	cap = (unsigned int)buf[2] << 8 | buf[3];	/* CapabilityMask, big endian */
+	return cap & (SUBNET_PM_EXT_WIDTH | SUBNET_PM_EXT_WIDTH_NOIETF);
+}
+
+/* PMA PortCounters (+Extended data counters when @ext) of one port. */
+static int pma_read(struct ibmad_port *mp, struct topo_port *p, bool ext_ok, unsigned int timeout_ms)
 {
 	static const struct {
 		enum topo_counter c;
@@ -269,7 +289,7 @@ static int pma_read(struct ibmad_port *mp, struct topo_port *p, unsigned int tim
 	for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
 		p->counters[base[i].c] = mad_get_field(buf, 0, base[i].f);
 	memset(buf, 0, sizeof(buf));
-	if (pma_query_via(buf, &pid, (int)p->num, timeout_ms, IB_GSI_PORT_COUNTERS_EXT, mp))
+	if (ext_ok && pma_query_via(buf, &pid, (int)p->num, timeout_ms, IB_GSI_PORT_COUNTERS_EXT, mp))
 		for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
 			p->counters[ext[i].c] = mad_get_field64(buf, 0, ext[i].f);
 	p->facts |= TOPO_F_COUNTERS;
@@ -280,8 +300,7 @@ static int counters_read(struct topo *t, const struct subnet_opts *o, struct fab
 {
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_PERFORMANCE_CLASS };
 	struct ibmad_port *mp;
-	size_t failed = 0, no_lid = 0, done = 0;
-
+	size_t failed = 0, no_lid = 0, done = 0, n_ext = 0;
 	char ca[UMAD_CA_NAME_LEN] = "";
 
 	if (o->ca)
@@ -292,6 +311,7 @@ static int counters_read(struct topo *t, const struct subnet_opts *o, struct fab
 				   o->ca ? o->ca : "first ib ca");
 	for (size_t i = 0; i < t->n_nodes; i++) {
 		struct topo_node *n = t->nodes[i];
+		int ext = -1;	/* unknown until the first port with a LID */
 
 		for (size_t j = 0; j < n->n_ports; j++) {
 			struct topo_port *p = n->ports[j];
@@ -299,7 +319,11 @@ static int counters_read(struct topo *t, const struct subnet_opts *o, struct fab
 
 			if (!p->peer)
 				continue;
-			rc = pma_read(mp, p, o->timeout_ms);
+			if (ext < 0 && p->lid) {
+				ext = pma_has_ext(mp, p->lid, o->timeout_ms);
+				n_ext += ext > 0;
+			}
+			rc = pma_read(mp, p, ext > 0, o->timeout_ms);
 			if (rc == -EHOSTUNREACH)
 				no_lid++;
 			else if (rc < 0)
@@ -314,13 +338,14 @@ static int counters_read(struct topo *t, const struct subnet_opts *o, struct fab
 			 no_lid);
 	if (failed)
 		fab_warn("subnet: pma query failed on %zu ports", failed);
-	fab_info("subnet: counters of %zu ports", done);
+	fab_info("subnet: counters of %zu ports, %zu nodes with PortCountersExtended", done, n_ext);
 	return 0;
 }
 
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err)
 {
+	char ca[UMAD_CA_NAME_LEN] = "", port[32] = "first active port";
 	ibnd_config_t cfg = { 0 };
 	ibnd_fabric_t *fab;
 	unsigned int src;
@@ -336,15 +361,15 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 		cfg.max_smps = o->max_smps;
 		cfg.timeout_ms = o->timeout_ms;
 		cfg.retries = o->retries;
-		char ca[UMAD_CA_NAME_LEN] = "";
-
 		if (o->ca)
 			snprintf(ca, sizeof(ca), "%s", o->ca);
+		if (o->ca_port)
+			snprintf(port, sizeof(port), "port %d", o->ca_port);
 		fab = ibnd_discover_fabric(o->ca ? ca : NULL, o->ca_port, NULL, &cfg);
 		if (!fab)
-			return fab_err_set(err, -ENODEV, "subnet: %s port %d: discovery failed "
+			return fab_err_set(err, -ENODEV, "subnet: %s, %s: discovery failed "
 					   "(no infiniband port, or no answer to smps)",
-					   o->ca ? o->ca : "first ib ca", o->ca_port);
+					   o->ca ? o->ca : "first ib ca", port);
 		src = TOPO_SRC_SMP;
 		fab_info("subnet: %u mads, %u hops", fab->total_mads_used, fab->maxhops_discovered);
 	}

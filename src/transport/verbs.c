@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -65,6 +66,7 @@
 #define VB_LAT_SIGNAL 16		/* one latency write in 16 signalled */
 #define VB_INLINE_BYTES 220
 #define VB_CHECK_NS 5000000ull		/* cancel/deadline checks while spinning */
+#define VB_SPIN_NS 20000ull		/* pure spinning before yielding the CPU */
 
 enum vb_msg {
 	VB_HELLO = 1,
@@ -756,27 +758,38 @@ static int lat_post(struct tp_session *s, unsigned int i, struct fab_err *err)
 	return 0;
 }
 
-/* Spin until the last byte of our lat slot is @want. */
+/*
+ * Spin until the last byte of our lat slot is @want.  After VB_SPIN_NS of
+ * pure spinning (more than a hardware round trip) the loop yields the CPU
+ * between polls, so that on a host with fewer CPUs than spinning
+ * processes (a VM, an oversubscribed node) the peer and the kernel's
+ * Soft-RoCE work get to run at once instead of at the next timer tick.
+ */
 static int lat_spin(struct tp_session *s, uint8_t want, int cancel_fd, uint64_t deadline_ns,
 		    struct fab_err *err)
 {
 	volatile uint8_t *last = s->lat + s->lat_bytes - 1;
-	uint64_t next_check = tp_now_ns() + VB_CHECK_NS;
+	uint64_t t0 = tp_now_ns(), next_check = t0 + VB_CHECK_NS;
 	unsigned int spins = 0;
 	int rc;
 
 	while (*last != want) {
+		uint64_t now;
+
 		if ((++spins & 255) != 0)
 			continue;
 		rc = cq_reap(s, err);
 		if (rc < 0)
 			return rc;
-		if ((spins & 4095) == 0 && tp_now_ns() >= next_check) {
-			if (tp_now_ns() >= deadline_ns)
+		now = tp_now_ns();
+		if (now - t0 > VB_SPIN_NS)
+			sched_yield();
+		if (now >= next_check) {
+			if (now >= deadline_ns)
 				return VB_ERR(s, err, -ETIMEDOUT, "latency: peer stalled");
 			if (cancelled(cancel_fd))
 				return fab_err_set(err, -ECANCELED, "verbs: cancelled");
-			next_check = tp_now_ns() + VB_CHECK_NS;
+			next_check = now + VB_CHECK_NS;
 		}
 	}
 	return 0;
@@ -903,15 +916,16 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 	};
 	struct bw_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
 	uint64_t end = 0, posted = 0, sig_posted = 0, counted = 0, warm = s->tx_depth;
-	uint64_t start_done = s->data_done, next_check;
+	uint64_t start_done = s->data_done, next_check, progress_ns;
 	bool metering = false;
 	struct ibv_send_wr *bad;
 	int rc = 0;
 
 	if (s->msg_bytes <= s->max_inline)
 		wr.send_flags = IBV_SEND_INLINE;
-	next_check = tp_now_ns() + VB_CHECK_NS;
-	end = tp_now_ns() + (uint64_t)s->p.plan.duration_ms * 1000000ull;
+	progress_ns = tp_now_ns();
+	next_check = progress_ns + VB_CHECK_NS;
+	end = progress_ns + (uint64_t)s->p.plan.duration_ms * 1000000ull;
 	for (;;) {
 		uint64_t now = tp_now_ns(), done;
 
@@ -949,6 +963,9 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 				goto out;
 			}
 			counted = done;
+			progress_ns = now;
+		} else if (rc == 0 && now - progress_ns > VB_SPIN_NS) {
+			sched_yield();	/* window full, nothing back: as in lat_spin */
 		}
 		if (now >= next_check) {
 			if (now >= deadline_ns) {

@@ -4,7 +4,7 @@
 #   bandwidth: fabricctl sweep (one pair, --duration S, one stream) vs
 #              iperf3 -t S                    target: ratio >= 0.95
 #   latency:   fabricctl sweep (--lat-iters N, 64-byte ping-pong, median
-#              round trip / 2) vs sockperf ping-pong --tcp -m 64 median
+#              round trip / 2) vs sockperf ping-pong --tcp -m 64 -t SP_SECS median
 #              (sockperf reports half the round trip)   target: ratio <= 1.10
 # Each measurement is taken REPS times, alternating tools; the medians are
 # compared.  Prints one line per ratio.
@@ -16,7 +16,8 @@ need_cmd ip jq iperf3 sockperf ss
 [ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
 
 DUR=${DUR:-3}
-ITERS=${ITERS:-20000}
+ITERS=${ITERS:-100000}
+SP_SECS=${SP_SECS:-2}
 REPS=${REPS:-3}
 A=tba$$ B=tbb$$
 TMP=$(mktemp -d)
@@ -48,7 +49,7 @@ PORT=$((32768 + RANDOM % 28000))	# fresh namespace: nothing else listens there
 wait_listen() {
 	for _ in $(seq 400); do
 		[ -z "$(ip netns exec "$B" ss -ltnH "sport = :$1")" ] || return 0
-		kill -0 "$SRV" 2>/dev/null || fail "server exited"
+		kill -0 "$SRV" 2>/dev/null || { cat "$TMP"/*-s.log >&2; fail "server exited"; }
 		read -r -t 0.01 <> <(:) || true
 	done
 	fail "nothing listens on port $1"
@@ -62,6 +63,7 @@ for rep in $(seq "$REPS"); do
 		--no-retest >"$TMP/fab.json" || true
 	fab_bw+=("$(jq '.pairs[0].bw_ab.avg_mbps' "$TMP/fab.json")")
 	# iperf3 bandwidth: a -> b, receiver's figure.
+	PORT=$((PORT + 1))	# a fresh port each time: no TIME_WAIT leftovers
 	ip netns exec "$B" iperf3 -s -1 -B 10.99.0.2 -p "$PORT" >"$TMP/iperf-s.log" 2>&1 &
 	SRV=$!
 	wait_listen "$PORT"
@@ -74,10 +76,11 @@ for rep in $(seq "$REPS"); do
 		--msg-size 64 --no-retest >"$TMP/fab.json" || true
 	fab_lat+=("$(jq '.pairs[0].lat_ns.p50 / 2 / 1000' "$TMP/fab.json")")
 	# sockperf latency: TCP ping-pong, 64 bytes, same number of messages.
+	PORT=$((PORT + 1))
 	ip netns exec "$B" sockperf server --tcp -i 10.99.0.2 -p "$PORT" >"$TMP/sp-s.log" 2>&1 &
 	SRV=$!
 	wait_listen "$PORT"
-	ip netns exec "$A" sockperf ping-pong --tcp -i 10.99.0.2 -p "$PORT" -m 64 -n "$ITERS" >"$TMP/sp.log" 2>&1
+	ip netns exec "$A" sockperf ping-pong --tcp -i 10.99.0.2 -p "$PORT" -m 64 -t "$SP_SECS" >"$TMP/sp.log" 2>&1 || { cat "$TMP/sp.log" >&2; fail "sockperf failed"; }
 	kill "$SRV"
 	wait "$SRV" 2>/dev/null || true
 	SRV=

@@ -13,7 +13,8 @@
 #     mismatch against a neighbor that advertises the IEEE 802.3 Max
 #     Frame Size TLV (tests/tools/lldp-inject.c, since lldpd does not send
 #     it): MFS 1518 on a 9000-byte port is found; MFS 9018 is clean.
-#  6. bad YAML plan: FILE:LINE:COL message, exit 2.
+#  6. bad YAML plan: FILE:LINE:COL message, exit 2; a node whose lldpd
+#     does not answer: exit 3 naming the node.
 #  7. `discover --lldp -j` on one node (its own lldpd socket).
 set -eu
 # shellcheck source=../lib/common.sh
@@ -97,6 +98,12 @@ assert_eq "clean: every link ok" "ok" "$(jq -r '[.links[].status] | unique | joi
 assert_eq "clean: problems" 0 "$(jq '.problems | length' "$TMP/out.json")"
 assert_eq "saved plan: links" 6 "$(grep -c '^- a: ' "$TMP/plan.yaml")"
 grep -q "^  b: $P-h1:eth0\$" "$TMP/plan.yaml" || fail "saved plan lacks h1's cable"
+# The same graph through the DOT renderer: 7 nodes (3 boxes), 6 edges.
+run "$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher netns \
+	--lldp-socket "$TMP/sock/{host}.sock" --format dot >"$TMP/fabric.dot"
+assert_eq "dot: edges" 6 "$(grep -c ' -- ' "$TMP/fabric.dot")"
+assert_eq "dot: switches" 3 "$(grep -c 'shape=box' "$TMP/fabric.dot")"
+assert_eq "dot: hosts" 4 "$(grep -c 'shape=ellipse' "$TMP/fabric.dot")"
 discover --expect "$TMP/plan.yaml"
 assert_eq "clean vs own plan: exit status" 0 "$RC"
 assert_eq "clean vs own plan: problems" 0 "$(jq '.problems | length' "$TMP/out.json")"
@@ -232,6 +239,18 @@ assert_eq "bad plan: exit status" 2 "$RC"
 assert_eq "bad plan: message" "fabricctl discover: $TMP/bad.yaml:3:39: mtu: 12 out of range 68..65535" \
 	"$(cat "$TMP/bad.err")"
 assert_eq "bad plan: no output" "" "$(cat "$TMP/bad.out")"
+
+# --- 6b. a node whose lldpd does not answer fails the discovery, named ------
+mkdir "$TMP/sock2"
+cp -P "$TMP"/sock/*.sock "$TMP/sock2/"
+rm "$TMP/sock2/$P-h2.sock"
+RC=0
+"$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher netns --lldp-socket "$TMP/sock2/{host}.sock" \
+	>"$TMP/fail.out" 2>"$TMP/fail.err" || RC=$?
+assert_eq "dead lldpd: exit status" 3 "$RC"
+assert_eq "dead lldpd: summary" "fabricctl discover: lldp: 1 of 7 nodes failed: $P-h2" "$(tail -n 1 "$TMP/fail.err")"
+grep -q "$P-h2: lldp: $TMP/sock2/$P-h2.sock: cannot connect to lldpd" "$TMP/fail.err" ||
+	fail "dead lldpd: per-node reason missing: $(cat "$TMP/fail.err")"
 
 # --- 7. one node, its own lldpd: `discover --lldp -j` -------------------------
 RC=0

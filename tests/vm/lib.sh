@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Helpers for test scripts that run INSIDE a tests/vm VM (sourced after
 # tests/lib/common.sh, which provides run/fail/skip/assert_eq).
 # They change the VM's root network namespace freely: the VM is thrown

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Host-side helpers for tests/vm/run, run-tests and pair (sourced).
 # One VM = one qemu process under TCG with the host's / shared read-only
 # over 9p (tag fabroot) and a per-VM output directory shared rw (fabout),

@@ -97,5 +97,5 @@ else
 	[ -n "$bw" ] && awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fail "no positive bandwidth in ib_write_bw output"
 	printf '  ok: ib_write_bw a<->b over the bond: %s Gb/s\n' "$bw" >&2
 fi
-vm_barrier done 180
+vm_barrier finished 180
 echo "00-pair-bond ($VM_NODE): all checks passed"

@@ -61,11 +61,16 @@ fab -j apply "$TMP/dcb.yaml"
 assert_eq "dcb apply rc" 0 "$rc"
 assert_eq "dcb steps" "mtu pfc.enable ets dscp_map.26 dscp_map.26 dscp_map.48" \
 	"$(jq -r '[.steps[].field] | join(" ")' "$TMP/out")"
-# Cross-check with iproute2's dcb(8).
-assert_eq "dcb pfc-enabled" "[3]" "$(dcb -j pfc show dev dcbt0 | jq -c '.pfc_enabled_prio')"
-assert_eq "dcb ets tc-bw of tc3" 50 "$(dcb -j ets show dev dcbt0 | jq -r '.tc_bw["3"] // .tc_bw[3]')"
-assert_eq "dcb app dscp" "26:3 48:6" \
-	"$(dcb -j app show dev dcbt0 | jq -r '[.dscp_prio[] | "\(.[0]):\(.[1])"] | sort | join(" ")')"
+# Cross-check with iproute2's dcb(8), text output ("prio-pfc 0:off ... 3:on ...").
+pfc_on() { dcb pfc show dev dcbt0 prio-pfc | tr ' ' '\n' | grep ':on$' | xargs; }
+dscp_map() { dcb -N app show dev dcbt0 dscp-prio | tr ' ' '\n' | grep '^[0-9]*:[0-9]$' | sort -n | xargs; }
+run dcb pfc show dev dcbt0
+run dcb ets show dev dcbt0
+run dcb -N app show dev dcbt0
+assert_eq "dcb prio-pfc on" "3:on" "$(pfc_on)"
+assert_eq "dcb ets tc-bw" "0:10 1:5 2:5 3:50 4:10 5:10 6:0 7:10" \
+	"$(dcb ets show dev dcbt0 tc-bw | tr ' ' '\n' | grep '^[0-7]:' | xargs)"
+assert_eq "dcb app dscp-prio" "26:3 48:6" "$(dscp_map)"
 assert_eq "mtu" 9000 "$(cat /sys/class/net/dcbt0/mtu)"
 fab verify "$TMP/dcb.yaml"
 assert_eq "dcb verify after apply rc" 0 "$rc"
@@ -85,9 +90,8 @@ fab -j apply "$TMP/dcb-fail.yaml"
 assert_eq "dcb rollback rc" 3 "$rc"
 assert_eq "dcb rollback statuses" "undone undone undone undone undone failed" \
 	"$(jq -r '[.steps[].status] | join(" ")' "$TMP/out")"
-assert_eq "pfc restored" "[3]" "$(dcb -j pfc show dev dcbt0 | jq -c '.pfc_enabled_prio')"
-assert_eq "app restored" "26:3 48:6" \
-	"$(dcb -j app show dev dcbt0 | jq -r '[.dscp_prio[] | "\(.[0]):\(.[1])"] | sort | join(" ")')"
+assert_eq "pfc restored" "3:on" "$(pfc_on)"
+assert_eq "app restored" "26:3 48:6" "$(dscp_map)"
 assert_eq "mtu restored" 9000 "$(cat /sys/class/net/dcbt0/mtu)"
 
 # --- a dual-homing bond created by apply ------------------------------------
