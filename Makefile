@@ -59,7 +59,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 all: fabricctl
 
 fabricctl: $(BUILD)/fabricctl
-	$(Q)cp $< $@
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
 $(BUILD)/fabricctl: $(OBJS)
 	@$(if $(Q),echo "  LD      $@")

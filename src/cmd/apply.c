@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -133,6 +134,8 @@ static int reverter_spawn(struct sys *sys, const char *pending, long long deadli
 		if (write(fds[1], &me, sizeof(me)) != sizeof(me))
 			_exit(1);
 		close(fds[1]);
+		/* Drop every inherited descriptor, the apply lock among them. */
+		close_range(3, ~0U, 0);
 		signal(SIGHUP, SIG_IGN);
 		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 		if (fd >= 0) {
@@ -154,6 +157,35 @@ static int reverter_spawn(struct sys *sys, const char *pending, long long deadli
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || got <= 0)
 		return fab_err_set(err, -ECHILD, "apply: could not start the reverter");
 	*rpid = (int)got;
+	return 0;
+}
+
+/*
+ * One apply at a time per node: an exclusive flock(2) on <rundir>/lock,
+ * held until the process exits (the reverter does not inherit it: it is
+ * taken O_CLOEXEC and released by close in the parent's path).
+ */
+static int apply_lock(int *fd_out, struct fab_err *err)
+{
+	char path[300];
+	int fd;
+
+	if (mkdir(apply_rundir(), 0700) < 0 && errno != EEXIST)
+		return fab_err_set(err, -errno, "apply: %s: %s", apply_rundir(), strerror(errno));
+	snprintf(path, sizeof(path), "%s/lock", apply_rundir());
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return fab_err_set(err, -errno, "apply: %s: %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+
+		close(fd);
+		if (e == EWOULDBLOCK)
+			return fab_err_set(err, -EBUSY, "apply: another apply is running on this node (%s)",
+					   path);
+		return fab_err_set(err, -e, "apply: lock %s: %s", path, strerror(e));
+	}
+	*fd_out = fd;
 	return 0;
 }
 
@@ -222,7 +254,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	struct plan plan;
 	unsigned long try_s = 0;
 	bool dry = false;
-	int opt, rc = FAB_EXIT_OK;
+	int opt, rc = FAB_EXIT_OK, lock_fd = -1;
 	char *end;
 
 	while ((opt = getopt_long(argc, argv, "nt:jh", opts, NULL)) != -1) {
@@ -261,7 +293,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	if (!dry && pending_check(&ctx->err) < 0) {
+	if (!dry && (apply_lock(&lock_fd, &ctx->err) < 0 || pending_check(&ctx->err) < 0)) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
@@ -315,6 +347,8 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 	}
 out:
+	if (lock_fd >= 0)
+		close(lock_fd);		/* releases the lock */
 	plan_fini(&plan);
 	node_state_fini(&ns);
 	host_state_fini(&hs);

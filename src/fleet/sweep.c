@@ -26,6 +26,7 @@ struct job {
 	long long id_a, id_b;		/* session ids; -1 when none open */
 	bool fin_a, fin_b;		/* final reply seen */
 	uint64_t deadline_ms;
+	uint64_t start_ms;
 	const char *step;		/* for timeout messages */
 };
 
@@ -66,6 +67,7 @@ static void job_finish(struct round *rd, struct job *j)
 	if (j->state == J_DONE)
 		return;
 	j->state = J_DONE;
+	j->p->test_s = (double)(now_ms() - j->start_ms) / 1000;
 	rd->job_of[j->wa] = rd->job_of[j->wb] = 0;
 	rd->done++;
 	rd->done_total++;
@@ -130,6 +132,7 @@ static void job_start(struct round *rd, struct job *j)
 {
 	struct fleet_worker *a = &rd->f->w[j->wa], *b = &rd->f->w[j->wb];
 
+	j->start_ms = now_ms();
 	if (a->dead || b->dead) {
 		struct fleet_worker *d = a->dead ? a : b;
 
@@ -295,6 +298,7 @@ int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o
 	}
 	for (rd.r = 0; rd.r < s->n_rounds; rd.r++) {
 		size_t first = s->round_start[rd.r];
+		uint64_t t_round = now_ms();
 
 		rd.n_jobs = sched_round_size(s, rd.r);
 		rd.done = 0;
@@ -334,6 +338,8 @@ int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o
 				goto out;
 			}
 		}
+		fab_debug("%s: round %zu of %zu: %zu pairs in %llu ms", o->label ? o->label : "sweep",
+			  rd.r + 1, rd.n_rounds, rd.n_jobs, (unsigned long long)(now_ms() - t_round));
 	}
 	if (o->progress)
 		fputc('\n', stderr);

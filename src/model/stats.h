@@ -74,6 +74,7 @@ struct sweep_pair {
 	double pct_rated;	/* slowest direction vs. rated speed; <0 when unknown */
 	bool retested;		/* measured again because it looked slow */
 	bool first_slow;	/* it looked slow before the retest */
+	double test_s;		/* the pair's session, first request to last reply */
 };
 
 struct sweep_cfg {

@@ -14,12 +14,13 @@ static json_t *num_or_null(double v)
 
 static json_t *pair_to_json(const struct sweep_report *r, const struct sweep_pair *p)
 {
-	return json_pack("{s:s, s:s, s:s, s:o, s:i, s:b, s:b, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:o, s:i, s:f, s:b, s:b, s:o, s:o, s:o, s:o, s:o}",
 			 "a", r->hosts->hosts[p->a].name,
 			 "b", r->hosts->hosts[p->b].name,
 			 "status", sweep_status_name(p->status),
 			 "reason", p->status == SWEEP_OK ? json_null() : json_string(p->reason),
 			 "round", (int)p->round,
+			 "test_s", p->test_s,
 			 "retested", p->retested,
 			 "first_slow", p->first_slow,
 			 "lat_ns", proto_lat_to_json(&p->lat_ns, p->have_lat),

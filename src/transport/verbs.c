@@ -965,7 +965,17 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 			counted = done;
 			progress_ns = now;
 		} else if (rc == 0 && now - progress_ns > VB_SPIN_NS) {
-			sched_yield();	/* window full, nothing back: as in lat_spin */
+			/*
+			 * Window full and nothing back after a spin: sleep on the
+			 * completion channel (bounded for the checks below), which
+			 * leaves the CPU to Soft-RoCE or the peer on a crowded host.
+			 */
+			uint64_t until = now + VB_CHECK_NS;
+
+			rc = cq_block(s, cancel_fd, until < deadline_ns ? until : deadline_ns, err);
+			if (rc < 0 && rc != -ETIMEDOUT)
+				goto out;
+			now = tp_now_ns();
 		}
 		if (now >= next_check) {
 			if (now >= deadline_ns) {

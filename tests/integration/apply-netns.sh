@@ -96,6 +96,19 @@ fab -j apply "$TMP/mtu.yaml"
 assert_eq "second apply rc" 0 "$rc"
 assert_eq "second apply changes" 0 "$(jq -r .changes "$TMP/out")"
 
+# 4b. One apply at a time: while another process holds the node's apply
+#     lock, apply refuses (flock(1) runs fabricctl inside the held lock).
+mkdir -p "$FABRICCTL_RUNDIR"
+run ip -n "$H1" link set eth0 mtu 1500
+rc=0
+flock "$FABRICCTL_RUNDIR/lock" ip netns exec "$H1" "$FABRICCTL" apply "$TMP/mtu.yaml" \
+	>"$TMP/out" 2>"$TMP/err" || rc=$?
+cat "$TMP/err" >&2
+assert_eq "apply under a held lock rc" 3 "$rc"
+grep -q 'another apply is running' "$TMP/err" || fail "no 'another apply is running' message"
+assert_eq "mtu untouched under lock" 1500 "$(mtu_of eth0)"
+run ip -n "$H1" link set eth0 mtu 9000
+
 # 5. Drift found, then fixed.
 run ip -n "$H1" link set eth0 mtu 1400
 fab -j verify "$TMP/mtu.yaml"
