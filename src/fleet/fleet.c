@@ -235,6 +235,8 @@ static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 	return 0;
 }
 
+static void worker_gone(struct fleet *f, size_t i);
+
 int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id)
 {
 	struct fleet_worker *w = &f->w[i];
@@ -267,8 +269,10 @@ int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id)
 	}
 	free(line);
 	if (n != (ssize_t)len) {
-		fleet_kill(f, i, n < 0 && errno == EAGAIN ? "not reading its input"
-							    : "its input is closed");
+		if (n < 0 && errno == EAGAIN)
+			fleet_kill(f, i, "not reading its input");
+		else
+			worker_gone(f, i);
 		return -EPIPE;
 	}
 	return 0;
@@ -291,6 +295,25 @@ static void describe_exit(struct fleet_worker *w, char *buf, size_t len)
 	} else {
 		snprintf(buf, len, "closed its output");
 	}
+}
+
+/* Worker @i's pipe closed: wait a moment for its exit, to name the reason. */
+static void worker_gone(struct fleet *f, size_t i)
+{
+	struct fleet_worker *w = &f->w[i];
+	char how[128];
+
+	for (int k = 0; k < 500 && w->pid > 0; k++) {
+		struct timespec ts = { 0, 2000000 };
+		siginfo_t si = { 0 };
+
+		if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
+		    si.si_pid != 0)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	describe_exit(w, how, sizeof(how));
+	fleet_kill(f, i, "%s", how);
 }
 
 /* Hand every complete line of worker @i to @fn; kill the worker on garbage. */
@@ -341,8 +364,6 @@ int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		struct fleet_worker *w = &f->w[i];
-		char how[128];
-
 		if (pfd[i].fd < 0 || !pfd[i].revents)
 			continue;
 		rc = proto_reader_fill(&w->rd, w->from_fd);
@@ -354,18 +375,7 @@ int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 		}
 		drain_lines(f, i, fn, arg);
 		if (!w->dead && (w->rd.eof || (rc < 0 && rc != -EAGAIN))) {
-			/* Give the launcher a moment to exit, for a better reason. */
-			for (int k = 0; k < 100 && w->pid > 0; k++) {
-				struct timespec ts = { 0, 2000000 };
-				siginfo_t si = { 0 };
-
-				if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
-				    si.si_pid != 0)
-					break;
-				nanosleep(&ts, NULL);
-			}
-			describe_exit(w, how, sizeof(how));
-			fleet_kill(f, i, "%s", how);
+			worker_gone(f, i);
 			fn(f, i, NULL, arg);
 		}
 	}

@@ -116,6 +116,19 @@ static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
 	j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms;
 }
 
+/*
+ * A worker that dies or hangs while its pair winds down explains the
+ * pair's failure better than the peer's timeout that started it.
+ */
+static void job_blame(struct round *rd, struct job *j, size_t w)
+{
+	char first[sizeof(j->p->reason)];
+
+	memcpy(first, j->p->reason, sizeof(first));
+	snprintf(j->p->reason, sizeof(j->p->reason), "worker %.63s: %.80s (peer: %.80s)",
+		 wname(rd, w), rd->f->w[w].reason, first);
+}
+
 static json_t *session_req(struct round *rd, const char *op, size_t w)
 {
 	char token[2 * TP_TOKEN_LEN + 1];
@@ -181,6 +194,8 @@ static void on_msg(struct fleet *f, size_t w, struct proto_msg *m, void *arg)
 		/* A worker that already answered its part loses nothing of the pair. */
 		if ((w == j->wa && j->fin_a) || (w == j->wb && j->fin_b))
 			return;
+		if (j->state == J_ABORT)
+			job_blame(rd, j, w);
 		job_fail(rd, j, "worker %s: %s", f->w[w].host->name, f->w[w].reason);
 		if (j->state == J_ABORT &&
 		    (j->id_a < 0 || j->fin_a || f->w[j->wa].dead) &&
@@ -272,6 +287,8 @@ static void job_timeout(struct round *rd, struct job *j)
 		fleet_kill(f, j->wa, "no answer to %s within the deadline (hung)", j->step);
 	if (wait_b)
 		fleet_kill(f, j->wb, "no answer to %s within the deadline (hung)", j->step);
+	if (j->state == J_ABORT)
+		job_blame(rd, j, wait_a ? j->wa : j->wb);
 	job_fail(rd, j, "worker %s: %s", wait_a ? wname(rd, j->wa) : wname(rd, j->wb),
 		 wait_a ? f->w[j->wa].reason : f->w[j->wb].reason);
 	if (j->state == J_ABORT)

@@ -28,24 +28,11 @@
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 
+#include "sys/nl_bond.h"
 #include "sys/nl_util.h"
 #include "sys/sys_real.h"
 
-/* One RTM_NEWLINK message, the parts bonding cares about. */
-struct bond_link {
-	char name[IFNAMSIZ];
-	int ifindex;
-	unsigned int flags;		/* IFF_* */
-	int master;			/* IFLA_MASTER, 0 none */
-	char kind[16];			/* IFLA_INFO_KIND */
-	char slave_kind[16];		/* IFLA_INFO_SLAVE_KIND */
-	/* bond (IFLA_INFO_DATA), -1 when absent */
-	int mode, miimon_ms, lacp_rate, xmit_hash_policy, min_links, active_slave;
-	/* member (IFLA_INFO_SLAVE_DATA), -1 when absent */
-	int slave_state, mii_status, ad_aggregator_id;
-};
-
-static void bond_link_init(struct bond_link *l)
+static void bond_link_init(struct nl_bond_link *l)
 {
 	memset(l, 0, sizeof(*l));
 	l->mode = l->miimon_ms = l->lacp_rate = l->xmit_hash_policy = l->min_links = -1;
@@ -68,7 +55,7 @@ static int attr_u32(const struct nlattr *a)
 	       (int)mnl_attr_get_u32(a) : -1;
 }
 
-static void bond_data_parse(const struct nlattr *data, struct bond_link *l)
+static void bond_data_parse(const struct nlattr *data, struct nl_bond_link *l)
 {
 	const struct nlattr *a;
 
@@ -96,7 +83,7 @@ static void bond_data_parse(const struct nlattr *data, struct bond_link *l)
 	}
 }
 
-static void bond_slave_data_parse(const struct nlattr *data, struct bond_link *l)
+static void bond_slave_data_parse(const struct nlattr *data, struct nl_bond_link *l)
 {
 	const struct nlattr *a;
 
@@ -115,7 +102,7 @@ static void bond_slave_data_parse(const struct nlattr *data, struct bond_link *l
 	}
 }
 
-static void bond_linkinfo_parse(const struct nlattr *info, struct bond_link *l)
+static void bond_linkinfo_parse(const struct nlattr *info, struct nl_bond_link *l)
 {
 	const struct nlattr *a, *data = NULL, *sdata = NULL;
 
@@ -148,12 +135,13 @@ static void bond_linkinfo_parse(const struct nlattr *info, struct bond_link *l)
 		bond_slave_data_parse(sdata, l);
 }
 
-static int bond_link_parse(const struct nlmsghdr *nlh, struct bond_link *l)
+int nl_bond_link_parse(const struct nlmsghdr *nlh, size_t len, struct nl_bond_link *l)
 {
 	const struct ifinfomsg *ifm;
 	const struct nlattr *a;
 
-	if (nlh->nlmsg_type != RTM_NEWLINK || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifm))
+	if (len < NLMSG_HDRLEN || nlh->nlmsg_len < NLMSG_HDRLEN || nlh->nlmsg_len > len ||
+	    nlh->nlmsg_type != RTM_NEWLINK || mnl_nlmsg_get_payload_len(nlh) < sizeof(*ifm))
 		return -EBADMSG;
 	ifm = mnl_nlmsg_get_payload(nlh);
 	bond_link_init(l);
@@ -229,7 +217,7 @@ static struct nlmsghdr *link_msg(void *buf, uint16_t type, uint16_t flags, const
 }
 
 struct link_get {
-	struct bond_link *l;
+	struct nl_bond_link *l;
 	bool got;
 };
 
@@ -239,13 +227,13 @@ static int link_get_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (nlh->nlmsg_type != RTM_NEWLINK)
 		return MNL_CB_OK;
-	if (bond_link_parse(nlh, g->l) == 0)
+	if (nl_bond_link_parse(nlh, nlh->nlmsg_len, g->l) == 0)
 		g->got = true;
 	return MNL_CB_OK;
 }
 
 /* RTM_GETLINK of one device by name: -ENODEV "bond: NAME: no such device". */
-static int link_get(const char *name, struct bond_link *l, struct fab_err *err)
+static int link_get(const char *name, struct nl_bond_link *l, struct fab_err *err)
 {
 	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
 	struct link_get g = { .l = l };
@@ -268,9 +256,9 @@ static int member_dump_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct member_dump *d = data;
 	struct fab_bond_member *m;
-	struct bond_link l;
+	struct nl_bond_link l;
 
-	if (bond_link_parse(nlh, &l) < 0 || l.master != d->bond->ifindex || !l.name[0])
+	if (nl_bond_link_parse(nlh, nlh->nlmsg_len, &l) < 0 || l.master != d->bond->ifindex || !l.name[0])
 		return MNL_CB_OK;
 	m = fab_bond_member_add(d->bond, l.name);
 	if (!m) {
@@ -288,7 +276,7 @@ int nl_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struc
 {
 	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
 	struct member_dump d = { .bond = bond };
-	struct bond_link l;
+	struct nl_bond_link l;
 	struct nlmsghdr *nlh;
 	struct rtgenmsg *rt;
 	int rc;
@@ -331,7 +319,7 @@ int nl_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struc
 
 /* IFLA_LINKINFO { kind bond, data { every option of @want not -1 and != @cur's } }. */
 static void bond_opts_put(struct nlmsghdr *nlh, const struct fab_bond *want,
-			  const struct bond_link *cur, bool mode)
+			  const struct nl_bond_link *cur, bool mode)
 {
 	struct nlattr *info, *data;
 
@@ -375,7 +363,7 @@ int nl_bond_create(struct sys *sys, const struct fab_bond *want, struct fab_err 
 int nl_bond_delete(struct sys *sys, const char *name, struct fab_err *err)
 {
 	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
-	struct bond_link l;
+	struct nl_bond_link l;
 	int rc;
 
 	rc = name_check("bond", name, err);
@@ -405,7 +393,7 @@ int nl_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *er
 {
 	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
 	struct fab_bond cur;
-	struct bond_link l, old;
+	struct nl_bond_link l, old;
 	struct fab_err uerr;
 	bool mode_change, was_up, members;
 	int rc;
@@ -483,7 +471,7 @@ static int link_set_master(const char *member, int master, const char *obj, cons
 
 int nl_bond_enslave(struct sys *sys, const char *bond, const char *member, struct fab_err *err)
 {
-	struct bond_link b, m;
+	struct nl_bond_link b, m;
 	char other[IFNAMSIZ + 8], obj[2 * IFNAMSIZ + 8];
 	struct fab_err uerr;
 	bool was_up;
@@ -532,7 +520,7 @@ int nl_bond_enslave(struct sys *sys, const char *bond, const char *member, struc
 
 int nl_bond_release(struct sys *sys, const char *member, struct fab_err *err)
 {
-	struct bond_link m;
+	struct nl_bond_link m;
 	int rc;
 
 	rc = name_check("member", member, err);

@@ -33,13 +33,18 @@
  *             REV_DONE.
  *   BYE       from the client: the server is done.
  * The side that only receives waits on a completion channel (poll() with
- * the cancel fd and the deadline), the active side busy-polls like
- * perftest.  Every wait is bounded by plan.timeout_ms and the cancel fd.
+ * the cancel fd and the deadline); the active side busy-polls like
+ * perftest, but after spin_ns without progress it yields (latency) or
+ * sleeps on the completion channel (bandwidth), so that Soft-RoCE and the
+ * peer get the CPU on a crowded host.  Every wait is bounded by
+ * plan.timeout_ms and the cancel fd.
  *
  * Knobs that perftest has and the plan has not (environment of the
  * worker): FABRICCTL_VERBS_BW_BYTES (65536), FABRICCTL_VERBS_TX_DEPTH
- * (128), FABRICCTL_VERBS_CQ_MOD (32).  The bandwidth message is the
- * smaller of both sides' bw slots.
+ * (128), FABRICCTL_VERBS_CQ_MOD (32); and FABRICCTL_VERBS_SPIN_US (20),
+ * how long a wait spins before it yields (latency) or sleeps on the
+ * completion channel (bandwidth).  The bandwidth message is the smaller of
+ * both sides' bw slots.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,7 +71,6 @@
 #define VB_LAT_SIGNAL 16		/* one latency write in 16 signalled */
 #define VB_INLINE_BYTES 220
 #define VB_CHECK_NS 5000000ull		/* cancel/deadline checks while spinning */
-#define VB_SPIN_NS 20000ull		/* pure spinning before yielding the CPU */
 
 enum vb_msg {
 	VB_HELLO = 1,
@@ -97,6 +101,7 @@ struct tp_session {
 	char local_addr[48];
 	unsigned int port;
 	unsigned int bw_bytes, tx_depth, cq_mod, lat_bytes;
+	uint64_t spin_ns;		/* pure spinning before yielding / sleeping */
 
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
@@ -518,6 +523,7 @@ static int session_open(const struct tp_params *p, bool server, struct tp_sessio
 	s->cq_mod = env_uint("FABRICCTL_VERBS_CQ_MOD", 32, 1, 8192);
 	if (s->cq_mod > s->tx_depth)
 		s->cq_mod = s->tx_depth;
+	s->spin_ns = env_uint("FABRICCTL_VERBS_SPIN_US", 20, 0, 60000000) * 1000ull;
 
 	rc = device_open(s, err);
 	if (rc < 0)
@@ -759,7 +765,7 @@ static int lat_post(struct tp_session *s, unsigned int i, struct fab_err *err)
 }
 
 /*
- * Spin until the last byte of our lat slot is @want.  After VB_SPIN_NS of
+ * Spin until the last byte of our lat slot is @want.  After spin_ns of
  * pure spinning (more than a hardware round trip) the loop yields the CPU
  * between polls, so that on a host with fewer CPUs than spinning
  * processes (a VM, an oversubscribed node) the peer and the kernel's
@@ -782,7 +788,7 @@ static int lat_spin(struct tp_session *s, uint8_t want, int cancel_fd, uint64_t 
 		if (rc < 0)
 			return rc;
 		now = tp_now_ns();
-		if (now - t0 > VB_SPIN_NS)
+		if (now - t0 > s->spin_ns)
 			sched_yield();
 		if (now >= next_check) {
 			if (now >= deadline_ns)
@@ -964,7 +970,7 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 			}
 			counted = done;
 			progress_ns = now;
-		} else if (rc == 0 && now - progress_ns > VB_SPIN_NS) {
+		} else if (rc == 0 && now - progress_ns > s->spin_ns) {
 			/*
 			 * Window full and nothing back after a spin: sleep on the
 			 * completion channel (bounded for the checks below), which

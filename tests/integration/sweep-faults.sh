@@ -6,6 +6,7 @@
 #   kill     the worker and its launcher die (SIGKILL) mid-sweep
 #   hang     the worker is stopped (SIGSTOP): alive, pipes open, silent
 #   garbage  a line that is not protocol is sent to the controller
+#   kill-in-test  the worker dies while serving its first test as server
 # Each time: the sweep finishes, exits 1, the victim's later pairs are
 # failed with a reason naming it, its first pair keeps its figures, and
 # every pair without the victim is ok with figures.  Also: a launcher that
@@ -52,6 +53,11 @@ rm -f "$fifo"
 n=0
 while IFS= read -r line <&3; do
 	printf '%s\n' "$line"
+	if [ "$mode" = kill-in-test ]; then
+		# Serving a test (armed: the client is about to connect): die now.
+		case $line in *'"event":"armed"'*) kill -KILL "$wpid"; kill -KILL $$ ;; esac
+		continue
+	fi
 	case $line in *'"ok":true'*) n=$((n + 1)) ;; esac
 	[ "$n" = 2 ] || continue
 	n=3
@@ -103,6 +109,18 @@ check hang "hung"
 fault garbage
 check garbage "garbage"
 
+# Killed in the middle of a test: h2 serves only in its last pair (h1, h2),
+# so its first two pairs keep their figures and the last one fails.
+fault kill-in-test
+assert_eq "kill-in-test: rc" 1 "$rc"
+assert_eq "kill-in-test: victim's pairs by round" "ok,ok,failed" \
+	"$(q --arg v "$V" '[.pairs[] | select(.a == $v or .b == $v)] | sort_by(.round) | map(.status) | join(",")')"
+assert_eq "kill-in-test: first two kept their figures" true \
+	"$(q --arg v "$V" '[.pairs[] | select((.a == $v or .b == $v) and .status == "ok") | .bw_ab.avg_mbps > 0 and .lat_ns.p50 > 0] | all')"
+assert_eq "kill-in-test: the reason names the victim" true \
+	"$(q --arg v "$V" '[.pairs[] | select(.status == "failed") | .reason | contains($v)] | all')"
+assert_eq "kill-in-test: others ok" 3 "$(q --arg v "$V" '[.pairs[] | select(.a != $v and .b != $v and .status == "ok")] | length')"
+
 # A victim that answers its hello with garbage: all its pairs fail, the rest run.
 fault hello-garbage
 assert_eq "hello-garbage: rc" 1 "$rc"
@@ -119,6 +137,7 @@ run "$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher "/nonexistent/launcher
 	--duration 0.1 --lat-iters 10 >"$TMP/out" 2>"$TMP/err" || rc=$?
 assert_eq "no launcher: rc" 1 "$rc"
 assert_eq "no launcher: all failed" "failed" "$(q '[.pairs[].status] | unique | join(",")')"
+jq -c ".pairs[].reason" "$TMP/out" >&2
 assert_eq "no launcher: reason" true "$(q '[.pairs[].reason | contains("exited with status 127")] | all')"
 
 # A launcher template without {host} is bad input: exit 2, nothing started.

@@ -190,7 +190,7 @@ case $(drift_found trust) in unknown*) ;; *) fail "verify trust: found is not un
 
 # --- 6. the module's other DCB ops, through dcb(8) --------------------------
 dcb_set maxrate set dev "$IF" tc-maxrate 1:10Gbit
-assert_eq "dcb maxrate tc 1" 10000000000 "$(dcb -j maxrate show dev "$IF" | jq -r '.tc_maxrate[1]')"
+assert_eq "dcb maxrate tc 1 (bytes/s in dcb -j)" 1250000000 "$(dcb -j maxrate show dev "$IF" | jq -r '.tc_maxrate[1]')"
 dcb_set buffer set dev "$IF" prio-buffer 3:1 5:1 buffer-size 1:256K
 assert_eq "dcb buffer prio 3" 1 "$(dcb -j buffer show dev "$IF" | jq -r '.prio_buffer[3]')"
 assert_eq "dcb buffer size 1" 262144 "$(dcb -j buffer show dev "$IF" | jq -r '.buffer_size[1]')"

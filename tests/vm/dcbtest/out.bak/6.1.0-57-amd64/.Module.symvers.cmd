@@ -1,1 +1,0 @@
-cmd_/work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/Module.symvers :=  sed 's/ko$$/o/'  /work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/modules.order | scripts/mod/modpost -m      -o /work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/Module.symvers -e -i Module.symvers -T - 

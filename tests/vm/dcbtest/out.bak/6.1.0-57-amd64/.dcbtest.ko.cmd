@@ -1,1 +1,0 @@
-cmd_/work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/dcbtest.ko := ld -r -m elf_x86_64 -z noexecstack --no-warn-rwx-segments --build-id=sha1  -T arch/x86/module.lds -o /work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/dcbtest.ko /work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/dcbtest.o /work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/dcbtest.mod.o;  true

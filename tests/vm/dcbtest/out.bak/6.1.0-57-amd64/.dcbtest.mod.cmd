@@ -1,1 +1,0 @@
-cmd_/work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/dcbtest.mod := printf '%s\n'   dcbtest.o | awk '!x[$$0]++ { print("/work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/"$$0) }' > /work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/dcbtest.mod

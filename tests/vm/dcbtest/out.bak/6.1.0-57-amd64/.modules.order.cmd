@@ -1,1 +1,0 @@
-cmd_/work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/modules.order := {   echo /work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/dcbtest.ko; :; } > /work/main/tests/vm/dcbtest/out/6.1.0-57-amd64/modules.order
