@@ -123,7 +123,8 @@ static void link_ethtool(int fd, struct fab_link *l)
 		snprintf(l->driver, sizeof(l->driver), "%s", drv.driver);
 	ifr.ifr_data = (void *)&ecmd;
 	if (ioctl(fd, SIOCETHTOOL, &ifr) == 0) {
-		uint32_t speed = ethtool_cmd_speed(&ecmd);
+		/* Not ethtool_cmd_speed(): its u16 << 16 overflows int for SPEED_UNKNOWN. */
+		uint32_t speed = ((uint32_t)ecmd.speed_hi << 16) | ecmd.speed;
 
 		if (speed != 0 && speed != (uint32_t)SPEED_UNKNOWN)
 			l->speed_mbps = speed;
