@@ -127,6 +127,23 @@ fab -j apply "$TMP/a.yaml"
 assert_eq "second apply: exit status" 0 "$rc"
 assert_eq "second apply: no steps" 0 "$(jq -r '.steps | length' "$TMP/out")"
 
+# Options change in place; a mode change while the bond has members is refused.
+sed 's/miimon: 100/miimon: 200/' "$TMP/a.yaml" >"$TMP/a200.yaml"
+fab apply "$TMP/a200.yaml"
+assert_eq "apply miimon 200: exit status" 0 "$rc"
+assert_eq "$A miimon after apply" 200 "$(info "$A" linkinfo.info_data.miimon)"
+assert_eq "$A members kept" "$A $A" "$(master_of "ba${p}0") $(master_of "ba${p}1")"
+sed 's/mode: 802.3ad/mode: balance-xor/' "$TMP/a.yaml" >"$TMP/axor.yaml"
+fab apply "$TMP/axor.yaml"
+assert_eq "apply mode change with members: exit status" 3 "$rc"
+grep -qF "bond: $A: mode 802.3ad -> balance-xor needs the bond without members (it has 2)" "$TMP/err" ||
+	fail "mode change: message"
+assert_eq "$A mode unchanged" 802.3ad "$(info "$A" linkinfo.info_data.mode)"
+assert_eq "$A miimon back to the profile's after the rollback" 200 "$(info "$A" linkinfo.info_data.miimon)"
+fab apply "$TMP/a.yaml"
+assert_eq "apply miimon 100 again: exit status" 0 "$rc"
+assert_eq "$A miimon" 100 "$(info "$A" linkinfo.info_data.miimon)"
+
 # --- 2. a member loses its link: degraded ----------------------------------
 run ip -n "$NSB" link set "bb${p}1" down
 vm_wait_for "ba${p}1 mii down" 10 sh -c "[ \"\$(ip -d -j link show ba${p}1 | jq -r '.[0].linkinfo.info_slave_data.mii_status')\" = DOWN ]"
