@@ -28,6 +28,9 @@
 
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
+#include "fleet/fleet_status.h"
+
+#define APPLY_FLEET_TIMEOUT_MS 120000
 
 /* Write @text to @path atomically (tmp + rename), mode 0600. */
 static int write_atomic(const char *path, const char *text, struct fab_err *err)
@@ -238,6 +241,129 @@ static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
 	return 0;
 }
 
+int apply_node(struct sys *sys, const struct profile *p, const char *name, bool dry,
+	       unsigned int try_s, struct plan *plan, struct apply_report *rep,
+	       struct fab_err *err)
+{
+	struct host_state hs;
+	struct node_state ns;
+	int rc, lock_fd = -1;
+
+	rep->failed = -1;
+	rep->plan = NULL;
+	host_state_init(&hs);
+	node_state_init(&ns, &hs);
+	if (!dry) {
+		rc = apply_lock(&lock_fd, err);
+		if (rc == 0)
+			rc = pending_check(err);
+		if (rc < 0)
+			goto out;
+	}
+	rc = apply_node_read(sys, p, &hs, &ns, err);
+	if (rc == 0)
+		rc = plan_diff(p, &ns, plan, err);
+	if (rc < 0)
+		goto out;
+	if (plan->n_unmatched) {
+		/* Nothing can make an absent interface appear: refuse before touching anything. */
+		rc = -ENODEV;
+		for (size_t i = 0; i < plan->n_drift; i++)
+			if (!strcmp(plan->drift[i].field, "match")) {
+				fab_err_set(err, -ENODEV,
+					    "%s: '%s' matches no %s on this node (mark the item optional: true if that is fine)",
+					    name, plan->drift[i].object,
+					    strcmp(plan->drift[i].wanted, "an interface") ? "rdma port"
+											   : "interface");
+				break;
+			}
+		goto out;
+	}
+	rep->profile = name;
+	rep->plan = plan;
+	rep->dry_run = dry;
+	if (dry)
+		goto out;
+	if (try_s) {
+		signal(SIGHUP, SIG_IGN);	/* a cut-off admin must not stop us half-way */
+		signal(SIGPIPE, SIG_IGN);
+	}
+	rc = apply_plan_run(sys, plan, rep);
+	if (rc < 0) {
+		fab_err_set(err, rc, "%s%s%s", rep->error,
+			    rep->rolled_back ? "; rolled back, the node is as before"
+					     : "; ROLLBACK INCOMPLETE: ",
+			    rep->rolled_back ? "" : rep->rollback_error);
+	} else if (try_s && plan->n_steps) {
+		struct fab_err e;
+
+		fab_err_init(&e);
+		rc = try_arm(sys, plan, try_s, rep, &e);
+		if (rc < 0) {
+			/* Could not arm the safety net: undo now rather than leave it unguarded. */
+			apply_plan_undo(sys, plan, err);
+			fab_err_set(err, rc, "%s; changes undone", e.msg);
+		}
+	}
+out:
+	if (lock_fd >= 0)
+		close(lock_fd);		/* releases the lock */
+	node_state_fini(&ns);
+	host_state_fini(&hs);
+	return rc;
+}
+
+/*
+ * apply --hosts FILE [--dry-run]: the profile is validated here, its text
+ * goes to every node's worker (op "apply": apply_node() on each node,
+ * with that node's lock and rollback), the answers are merged into one
+ * report or one "fabricctl.fleet-apply/1" document.  Exit 3 when any
+ * node failed (did not answer, or its apply failed and was rolled back).
+ * Nodes are independent: one node's failure does not undo the others.
+ */
+static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
+		       const char *path, bool dry)
+{
+	struct fab_hosts hosts;
+	json_t *params = NULL, *run = NULL, *doc = NULL;
+	size_t failed = 0;
+	int rc;
+
+	hosts_init(&hosts);
+	/* Bad input first, before any node is contacted. */
+	if (apply_fleet_params(path, &params, &ctx->err) < 0 ||
+	    fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	json_object_set_new(params, "dry_run", json_boolean(dry));
+	if (fleet_run_op(&hosts, fo, "apply", params, "fabricctl.fleet-apply/1",
+			 APPLY_FLEET_TIMEOUT_MS, &run, &failed, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	doc = fleet_apply_merge(run, path, dry, &failed);
+	if (!doc) {
+		fab_err_set(&ctx->err, -ENOMEM, "apply: out of memory");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	rc = failed ? FAB_EXIT_SYSTEM : FAB_EXIT_OK;
+	if (ctx->out.ops->apply_fleet(&ctx->out, doc) < 0) {
+		fab_err_set(&ctx->err, -EIO, "writing output failed");
+		rc = FAB_EXIT_SYSTEM;
+	} else if (failed) {
+		fab_err_set(&ctx->err, -EIO, "apply: failed on %zu of %zu node%s", failed, hosts.n,
+			    hosts.n == 1 ? "" : "s");
+	}
+out:
+	json_decref(doc);
+	json_decref(run);
+	json_decref(params);
+	hosts_fini(&hosts);
+	return rc;
+}
+
 int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -245,16 +371,20 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		{ "try", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "hosts", required_argument, NULL, 'H' },
+		{ "launcher", required_argument, NULL, 'L' },
+		{ "ssh-config", required_argument, NULL, 'S' },
+		{ "worker-cmd", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct fleet_opts fo = { .launcher = "ssh", .hello_timeout_ms = 15000 };
+	const char *hosts = NULL;
 	struct apply_report rep = { .failed = -1 };
 	struct profile *p = NULL;
-	struct host_state hs;
-	struct node_state ns;
 	struct plan plan;
 	unsigned long try_s = 0;
 	bool dry = false;
-	int opt, rc = FAB_EXIT_OK, lock_fd = -1;
+	int opt, rc = FAB_EXIT_OK;
 	char *end;
 
 	while ((opt = getopt_long(argc, argv, "nt:jh", opts, NULL)) != -1) {
@@ -268,6 +398,18 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 			if (errno || *end || try_s < 1 || try_s > 86400 || optarg[0] == '-')
 				return cmd_usage_error(ctx, "apply", "--try: '%s' is not 1-86400 seconds",
 						       optarg);
+			break;
+		case 'H':
+			hosts = optarg;
+			break;
+		case 'L':
+			fo.launcher = optarg;
+			break;
+		case 'S':
+			fo.ssh_config = optarg;
+			break;
+		case 'W':
+			fo.worker_cmd = optarg;
 			break;
 		case 'j':
 			ctx->json = true;
@@ -284,74 +426,35 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		return cmd_usage_error(ctx, "apply", "expected one PROFILE");
 	if (dry && try_s)
 		return cmd_usage_error(ctx, "apply", "--dry-run and --try exclude each other");
+	/*
+	 * --try on many nodes would need a fleet-wide confirm: each node's
+	 * reverter runs on its own clock, and the node an admin most needs
+	 * the safety net for (cut off by the change) is exactly the one
+	 * `confirm` cannot reach, leaving the fleet split.  Refused.
+	 */
+	if (hosts && try_s)
+		return cmd_usage_error(ctx, "apply",
+				       "--try cannot be used with --hosts (no fleet-wide confirm: see fabricctl-apply(8))");
 	ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
+	if (hosts)
+		return apply_fleet(ctx, hosts, &fo, argv[optind], dry);
 
-	host_state_init(&hs);
-	node_state_init(&ns, &hs);
 	plan_init(&plan);
 	if (profile_load(argv[optind], &p, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	if (!dry && (apply_lock(&lock_fd, &ctx->err) < 0 || pending_check(&ctx->err) < 0)) {
+	if (apply_node(ctx->sys, p, argv[optind], dry, (unsigned int)try_s, &plan, &rep,
+		       &ctx->err) < 0)
 		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	if (apply_node_read(ctx->sys, p, &hs, &ns, &ctx->err) < 0 ||
-	    plan_diff(p, &ns, &plan, &ctx->err) < 0) {
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	rep.profile = argv[optind];
-	rep.plan = &plan;
-	rep.dry_run = dry;
-	if (plan.n_unmatched) {
-		/* Nothing can make an absent interface appear: refuse before touching anything. */
-		for (size_t i = 0; i < plan.n_drift; i++)
-			if (!strcmp(plan.drift[i].field, "match")) {
-				fab_err_set(&ctx->err, -ENODEV,
-					    "%s: '%s' matches no %s on this node (mark the item optional: true if that is fine)",
-					    argv[optind], plan.drift[i].object,
-					    strcmp(plan.drift[i].wanted, "an interface") ? "rdma port"
-											   : "interface");
-				break;
-			}
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	if (!dry) {
-		if (try_s) {
-			signal(SIGHUP, SIG_IGN);	/* a cut-off admin must not stop us half-way */
-			signal(SIGPIPE, SIG_IGN);
-		}
-		if (apply_plan_run(ctx->sys, &plan, &rep) < 0) {
-			fab_err_set(&ctx->err, -EIO, "%s%s%s", rep.error,
-				    rep.rolled_back ? "; rolled back, the node is as before"
-						    : "; ROLLBACK INCOMPLETE: ",
-				    rep.rolled_back ? "" : rep.rollback_error);
-			rc = FAB_EXIT_SYSTEM;
-		} else if (try_s && plan.n_steps) {
-			struct fab_err e;
-
-			fab_err_init(&e);
-			if (try_arm(ctx->sys, &plan, (unsigned int)try_s, &rep, &e) < 0) {
-				/* Could not arm the safety net: undo now rather than leave it unguarded. */
-				apply_plan_undo(ctx->sys, &plan, &ctx->err);
-				fab_err_set(&ctx->err, e.code, "%s; changes undone", e.msg);
-				rc = FAB_EXIT_SYSTEM;
-			}
-		}
-	}
+	if (!rep.plan)
+		goto out;	/* failed before there was a plan: nothing to show */
 	if (ctx->out.ops->apply(&ctx->out, &rep) < 0 && rc == FAB_EXIT_OK) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}
 out:
-	if (lock_fd >= 0)
-		close(lock_fd);		/* releases the lock */
 	plan_fini(&plan);
-	node_state_fini(&ns);
-	host_state_fini(&hs);
 	profile_free(p);
 	return rc;
 }

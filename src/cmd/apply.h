@@ -7,6 +7,9 @@
 #ifndef FAB_CMD_APPLY_H
 #define FAB_CMD_APPLY_H
 
+#include <jansson.h>
+#include <stdbool.h>
+
 #include "model/plan.h"
 #include "model/profile.h"
 #include "sys/sys.h"
@@ -38,6 +41,26 @@ int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep)
  * reverter).  0 or the first failure's -errno (all undos are attempted).
  */
 int apply_plan_undo(struct sys *sys, struct plan *plan, struct fab_err *err);
+
+/*
+ * One whole apply of @p (messages name it @name) on this node, as
+ * `fabricctl apply` and the worker's "apply" op run it: take the node's
+ * apply lock, refuse while a try is pending, read, diff into @plan
+ * (plan_init'ed by the caller), refuse profile items matching nothing,
+ * run with rollback, and with @try_s arm the reverter.  @dry: plan only,
+ * no lock.  On return rep->plan is @plan when there is a report to show,
+ * NULL when it failed before there was a plan.  0 or -errno with @err.
+ */
+int apply_node(struct sys *sys, const struct profile *p, const char *name, bool dry,
+	       unsigned int try_s, struct plan *plan, struct apply_report *rep,
+	       struct fab_err *err);
+
+/*
+ * --hosts: read @path, validate it here (bad input: file:line:column,
+ * before any node is contacted), and make *@params = {"profile": <its
+ * text>, "profile_name": @path} for the workers' verify/apply ops.
+ */
+int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
 
 /* $FABRICCTL_RUNDIR, or APPLY_RUNDIR_DEFAULT. */
 const char *apply_rundir(void);

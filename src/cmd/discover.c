@@ -305,8 +305,8 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 			o.subnet.counters = false;
 			break;
 		case OPT_MAX_SMPS:
-			if (parse_uint_opt(optarg, 1024, &o.subnet.max_smps) < 0 || !o.subnet.max_smps)
-				return cmd_usage_error(ctx, "discover", "bad --max-smps '%s' (1..1024)",
+			if (parse_uint_opt(optarg, 128, &o.subnet.max_smps) < 0 || !o.subnet.max_smps)
+				return cmd_usage_error(ctx, "discover", "bad --max-smps '%s' (1..128)",
 						       optarg);
 			break;
 		case OPT_TIMEOUT:

@@ -4,20 +4,76 @@
  * against the live node; drift listed as object, field, wanted, found.
  * Exit 0 when there is none, 1 when there is any, 2 bad profile, 3 when
  * the node cannot be read.  Changes nothing.
+ *
+ * --hosts FILE: the profile is validated here, then its text goes to
+ * every node's worker (op "verify", the same code path below on each
+ * node); the answers are merged into one table or one
+ * "fabricctl.fleet-verify/1" document.  Exit 1 when any node drifts, 3
+ * when any node could not be verified (worker failed, unreachable, or an
+ * answer that is not a verify document): an incomplete answer is not a
+ * clean bill of health, and it wins over drift.
  */
 #include <errno.h>
 #include <getopt.h>
 
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
+#include "fleet/fleet_status.h"
+
+#define VERIFY_FLEET_TIMEOUT_MS 60000
+
+static int verify_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
+			const char *path)
+{
+	struct fab_hosts hosts;
+	json_t *params = NULL, *run = NULL, *doc = NULL;
+	size_t failed = 0, drifted = 0;
+	int rc;
+
+	hosts_init(&hosts);
+	/* Bad input first, before any node is contacted. */
+	if (apply_fleet_params(path, &params, &ctx->err) < 0 ||
+	    fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
+	    fleet_run_op(&hosts, fo, "verify", params, "fabricctl.fleet-verify/1",
+			 VERIFY_FLEET_TIMEOUT_MS, &run, &failed, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	doc = fleet_verify_merge(run, path, &failed, &drifted);
+	if (!doc) {
+		fab_err_set(&ctx->err, -ENOMEM, "verify: out of memory");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	rc = failed ? FAB_EXIT_SYSTEM : drifted ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+	if (ctx->out.ops->verify_fleet(&ctx->out, doc) < 0) {
+		fab_err_set(&ctx->err, -EIO, "writing output failed");
+		rc = FAB_EXIT_SYSTEM;
+	} else if (failed) {
+		fab_err_set(&ctx->err, -EHOSTUNREACH, "verify: %zu of %zu node%s could not be verified",
+			    failed, hosts.n, hosts.n == 1 ? "" : "s");
+	}
+out:
+	json_decref(doc);
+	json_decref(run);
+	json_decref(params);
+	hosts_fini(&hosts);
+	return rc;
+}
 
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "hosts", required_argument, NULL, 'H' },
+		{ "launcher", required_argument, NULL, 'L' },
+		{ "ssh-config", required_argument, NULL, 'S' },
+		{ "worker-cmd", required_argument, NULL, 'W' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct fleet_opts fo = { .launcher = "ssh", .hello_timeout_ms = 15000 };
+	const char *hosts = NULL;
 	struct profile *p = NULL;
 	struct host_state hs;
 	struct node_state ns;
@@ -26,6 +82,18 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (opt) {
+		case 'H':
+			hosts = optarg;
+			break;
+		case 'L':
+			fo.launcher = optarg;
+			break;
+		case 'S':
+			fo.ssh_config = optarg;
+			break;
+		case 'W':
+			fo.worker_cmd = optarg;
+			break;
 		case 'j':
 			ctx->json = true;
 			break;
@@ -40,6 +108,8 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 	if (optind != argc - 1)
 		return cmd_usage_error(ctx, "verify", "expected one PROFILE");
 	ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
+	if (hosts)
+		return verify_fleet(ctx, hosts, &fo, argv[optind]);
 
 	host_state_init(&hs);
 	node_state_init(&ns, &hs);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd/apply.h"
 #include "cmd/cmd.h"
 #include "cmd/discover_lldp.h"
 #include "fleet/proto.h"
@@ -296,9 +297,9 @@ static void op_hello(struct worker *w, struct proto_msg *req)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (transport_find(names[i]))
 			json_array_append_new(tps, json_string(names[i]));
-	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[sssssssss]}",
+	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[ssssssssss]}",
 		"version", FAB_PROTO_VERSION, "hostname", host, "pid", (json_int_t)getpid(),
-		"transports", tps, "ops", "hello", "status", "verify", "listen", "connect",
+		"transports", tps, "ops", "hello", "status", "verify", "apply", "listen", "connect",
 		"peer", "go", "abort", "bye"));
 }
 
@@ -317,14 +318,98 @@ static void op_status(struct worker *w, struct proto_msg *req)
 }
 
 /*
- * Hook for `verify --hosts` (issue 3): the request carries the profile
- * text in "profile" (and its name in "profile_name" for messages); the
- * answer's result is the node's "fabricctl.verify/1" document.  Until the
- * verify engine is wired here, a node answers that it cannot.
+ * The profile of a verify or apply request: its text in "profile" (the
+ * controller validated the same bytes; nodes need not share a
+ * filesystem), its name for messages in "profile_name".
+ */
+static int req_profile(const json_t *req, struct profile **p, const char **name,
+		       struct fab_err *err)
+{
+	const json_t *text = json_object_get(req, "profile");
+	const char *n = json_string_value(json_object_get(req, "profile_name"));
+
+	if (!json_is_string(text))
+		return fab_err_set(err, -EPROTO, "protocol: \"profile\" must be the profile's text");
+	*name = n && *n ? n : "profile";
+	return profile_parse(*name, (const unsigned char *)json_string_value(text),
+			     json_string_length(text), p, err);
+}
+
+/*
+ * verify --hosts: the same code path as `fabricctl verify` on this node;
+ * the result is this node's "fabricctl.verify/1" document.
  */
 static void op_verify(struct worker *w, struct proto_msg *req)
 {
-	worker_fail(w, req->id, "verify: not available in this worker yet");
+	struct profile *p = NULL;
+	struct host_state hs;
+	struct node_state ns;
+	struct plan plan;
+	struct fab_err err;
+	const char *name = NULL;
+	json_t *doc;
+
+	fab_err_init(&err);
+	host_state_init(&hs);
+	node_state_init(&ns, &hs);
+	plan_init(&plan);
+	if (req_profile(req->doc, &p, &name, &err) < 0 ||
+	    apply_node_read(w->ctx->sys, p, &hs, &ns, &err) < 0 ||
+	    plan_diff(p, &ns, &plan, &err) < 0) {
+		worker_fail(w, req->id, err.msg);
+		goto out;
+	}
+	doc = verify_to_json(name, hs.hostname, &plan);
+	if (doc)
+		worker_reply(w, req->id, doc);
+	else
+		worker_fail(w, req->id, "verify: out of memory");
+out:
+	plan_fini(&plan);
+	node_state_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+/*
+ * apply --hosts: the same code path as `fabricctl apply [--dry-run]` on
+ * this node (its lock, its rollback).  A failure before there is a plan
+ * is a failed reply; a failed step answers the "fabricctl.apply/1"
+ * document, which says what was rolled back.  No --try (see apply.8).
+ */
+static void op_apply(struct worker *w, struct proto_msg *req)
+{
+	struct apply_report rep = { .failed = -1 };
+	const json_t *dry = json_object_get(req->doc, "dry_run");
+	struct profile *p = NULL;
+	struct plan plan;
+	struct fab_err err;
+	const char *name = NULL;
+	json_t *doc;
+
+	fab_err_init(&err);
+	plan_init(&plan);
+	if (dry && !json_is_boolean(dry)) {
+		worker_fail(w, req->id, "protocol: \"dry_run\" must be true or false");
+		goto out;
+	}
+	if (req_profile(req->doc, &p, &name, &err) < 0) {
+		worker_fail(w, req->id, err.msg);
+		goto out;
+	}
+	apply_node(w->ctx->sys, p, name, json_is_true(dry), 0, &plan, &rep, &err);
+	if (!rep.plan) {
+		worker_fail(w, req->id, err.msg);
+		goto out;
+	}
+	doc = apply_to_json(&rep);
+	if (doc)
+		worker_reply(w, req->id, doc);
+	else
+		worker_fail(w, req->id, "apply: out of memory");
+out:
+	plan_fini(&plan);
+	profile_free(p);
 }
 
 /* 5B: `discover --lldp --hosts`: this node's LLDP view (src/cmd/discover_lldp.c). */
@@ -349,6 +434,8 @@ static void worker_handle(struct worker *w, struct proto_msg *m)
 		op_status(w, m);
 	else if (strcmp(m->op, "verify") == 0)
 		op_verify(w, m);
+	else if (strcmp(m->op, "apply") == 0)
+		op_apply(w, m);
 	else if (strcmp(m->op, "lldp") == 0)
 		op_lldp(w, m);
 	else if (strcmp(m->op, "listen") == 0)

@@ -400,6 +400,47 @@ if (bond_opt_one(d, want->name, "mode", want->mode, cur->mode, mode_s,
 			bond_opts_str(&act.bond, to, sizeof(to)));
 }
 
+/*
+ * A dual-homed bond is only as good as its legs: every wanted member that
+ * is enslaved must have its link up, and in 802.3ad all of them must sit in
+ * the bond's one aggregator (a leg in another aggregator carries nothing:
+ * its switch did not answer LACP, or answered for another LAG).  These are
+ * drift without a step: apply cannot plug a cable back in.
+ */
+static int bond_health_diff(struct pd *d, const struct fab_bond *want, const struct fab_bond *cur)
+{
+	int agg = -1;
+	char field[64];
+
+	for (size_t m = 0; m < want->n_members; m++) {
+		const struct fab_bond_member *bm = fab_bond_member_find(cur, want->members[m].name);
+
+		if (!bm)
+			continue;
+		snprintf(field, sizeof(field), "members.%s.link", bm->name);
+		if (!bm->link_up && drift_add(d->plan, want->name, field, "up", "down") < 0)
+			return -ENOMEM;
+		/* The aggregator of the first member whose link is up is the bond's. */
+		if (bm->link_up && agg < 0)
+			agg = bm->ad_aggregator_id;
+	}
+	if (cur->mode != FAB_BOND_MODE_8023AD || agg < 0)
+		return 0;
+	for (size_t m = 0; m < want->n_members; m++) {
+		const struct fab_bond_member *bm = fab_bond_member_find(cur, want->members[m].name);
+		char w[32], f[32];
+
+		if (!bm || !bm->link_up || bm->ad_aggregator_id < 0 || bm->ad_aggregator_id == agg)
+			continue;
+		snprintf(field, sizeof(field), "members.%s.aggregator", bm->name);
+		snprintf(w, sizeof(w), "%d", agg);
+		snprintf(f, sizeof(f), "%d", bm->ad_aggregator_id);
+		if (drift_add(d->plan, want->name, field, w, f) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int bonds_diff(struct pd *d)
 {
 	for (size_t i = 0; i < d->p->n_bonds; i++) {
@@ -471,6 +512,8 @@ static int bonds_diff(struct pd *d)
 				if (step_add(d->plan, &e, &r, want->name, "members", "-", mn) < 0)
 					return -ENOMEM;
 			}
+			if (bond_health_diff(d, want, &nb->bond) < 0)
+				return -ENOMEM;
 		}
 	}
 	return 0;

@@ -753,7 +753,7 @@ out:
 	return rc;
 }
 
-int profile_load(const char *path, struct profile **out, struct fab_err *err)
+int profile_read(const char *path, unsigned char **text, size_t *len_out, struct fab_err *err)
 {
 	unsigned char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -789,10 +789,26 @@ int profile_load(const char *path, struct profile **out, struct fab_err *err)
 			break;
 		len += (size_t)n;
 	}
-	rc = profile_parse(path, buf, len, out, err);
+	*text = buf;
+	*len_out = len;
+	buf = NULL;
+	rc = 0;
 out:
 	free(buf);
 	close(fd);
+	return rc;
+}
+
+int profile_load(const char *path, struct profile **out, struct fab_err *err)
+{
+	unsigned char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = profile_read(path, &buf, &len, err);
+	if (rc == 0)
+		rc = profile_parse(path, buf, len, out, err);
+	free(buf);
 	return rc;
 }
 

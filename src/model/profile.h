@@ -91,6 +91,12 @@ struct profile {
 
 /* Load @path; on success *out is a new profile.  Errors are input errors. */
 int profile_load(const char *path, struct profile **out, struct fab_err *err);
+/*
+ * Read @path whole (at most 1 MiB) into *@text (malloc'd, not
+ * NUL-terminated; free() it) without parsing: what `--hosts` sends to the
+ * nodes is exactly the text that was validated here.  Input errors.
+ */
+int profile_read(const char *path, unsigned char **text, size_t *len, struct fab_err *err);
 /* Same from memory; @name is used in messages (fuzzing, tests). */
 int profile_parse(const char *name, const unsigned char *buf, size_t len,
 		  struct profile **out, struct fab_err *err);

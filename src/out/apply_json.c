@@ -17,13 +17,13 @@ static json_t *str_or_null(const char *s)
 	return s && *s ? json_string(s) : json_null();
 }
 
-int apply_json(struct fab_out *out, const struct apply_report *rep)
+json_t *apply_to_json(const struct apply_report *rep)
 {
 	const struct plan *plan = rep->plan;
-	json_t *steps = json_array(), *doc;
+	json_t *steps = json_array();
 
 	if (!steps)
-		return -ENOMEM;
+		return NULL;
 	for (size_t i = 0; i < plan->n_steps; i++) {
 		const struct plan_step *s = &plan->steps[i];
 		json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
@@ -33,10 +33,10 @@ int apply_json(struct fab_out *out, const struct apply_report *rep)
 
 		if (!j || json_array_append_new(steps, j) < 0) {
 			json_decref(steps);
-			return -ENOMEM;
+			return NULL;
 		}
 	}
-	doc = json_pack("{s:s, s:s, s:b, s:b, s:I, s:o, s:o, s:o, s:b, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:b, s:b, s:I, s:o, s:o, s:o, s:b, s:o, s:o}",
 			"schema", "fabricctl.apply/1", "profile", rep->profile,
 			"dry_run", rep->dry_run, "ok", rep->failed < 0,
 			"changes", (json_int_t)plan->n_steps, "steps", steps,
@@ -48,5 +48,11 @@ int apply_json(struct fab_out *out, const struct apply_report *rep)
 				? json_pack("{s:I, s:s}", "deadline", (json_int_t)rep->try_deadline_s,
 					    "pending", rep->pending_path)
 				: json_null());
-	return out_json_emit(out, doc);
+}
+
+int apply_json(struct fab_out *out, const struct apply_report *rep)
+{
+	json_t *doc = apply_to_json(rep);
+
+	return doc ? out_json_emit(out, doc) : -ENOMEM;
 }

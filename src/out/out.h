@@ -39,6 +39,10 @@ struct out_ops {
 	/* verify's drift list (3A: out/verify_*.c). */
 	int (*verify)(struct fab_out *out, const char *profile, const char *hostname,
 		      const struct plan *plan);
+	/* verify --hosts / apply --hosts: "fabricctl.fleet-verify/1", "fabricctl.fleet-apply/1"
+	 * (4C: out/verify_fleet.c, out/apply_fleet.c). */
+	int (*verify_fleet)(struct fab_out *out, const json_t *doc);
+	int (*apply_fleet)(struct fab_out *out, const json_t *doc);
 };
 
 struct fab_out {
@@ -61,6 +65,9 @@ json_t *status_to_json(const struct host_state *hs);
 json_t *discover_to_json(const struct topo *t);	/* "fabricctl.discover/1" */
 json_t *json_guid(uint64_t guid);	/* "0x%016" PRIx64 string */
 json_t *sweep_to_json(const struct sweep_report *r);	/* "fabricctl.sweep/1" */
+/* "fabricctl.verify/1" and "fabricctl.apply/1" (the worker's verify/apply answers); NULL: ENOMEM. */
+json_t *verify_to_json(const char *profile, const char *hostname, const struct plan *plan);
+json_t *apply_to_json(const struct apply_report *rep);
 /* Prometheus text format of a sweep, written to @path atomically (tmp + rename). */
 int sweep_prom_write(const struct sweep_report *r, const char *path);
 

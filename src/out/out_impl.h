@@ -27,5 +27,10 @@ int verify_text(struct fab_out *out, const char *profile, const char *hostname,
 		const struct plan *plan);
 int verify_json(struct fab_out *out, const char *profile, const char *hostname,
 		const struct plan *plan);
+/* verify --hosts, apply --hosts (4C): out/verify_fleet.c, out/apply_fleet.c. */
+int verify_fleet_text(struct fab_out *out, const json_t *doc);
+int verify_fleet_json(struct fab_out *out, const json_t *doc);
+int apply_fleet_text(struct fab_out *out, const json_t *doc);
+int apply_fleet_json(struct fab_out *out, const json_t *doc);
 
 #endif

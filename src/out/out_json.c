@@ -132,6 +132,8 @@ const struct out_ops out_json_ops = {
 	.discover = discover_json,
 	.sweep = sweep_json,
 	.status_fleet = status_fleet_json,
+	.verify_fleet = verify_fleet_json,
+	.apply_fleet = apply_fleet_json,
 	.apply = apply_json,
 	.verify = verify_json,
 };

@@ -85,6 +85,8 @@ const struct out_ops out_text_ops = {
 	.discover = discover_text,
 	.sweep = sweep_text,
 	.status_fleet = status_fleet_text,
+	.verify_fleet = verify_fleet_text,
+	.apply_fleet = apply_fleet_text,
 	.apply = apply_text,
 	.verify = verify_text,
 };

@@ -5,13 +5,12 @@
 #include "model/plan.h"
 #include "out/out_impl.h"
 
-int verify_json(struct fab_out *out, const char *profile, const char *hostname,
-		const struct plan *plan)
+json_t *verify_to_json(const char *profile, const char *hostname, const struct plan *plan)
 {
-	json_t *drift = json_array(), *doc;
+	json_t *drift = json_array();
 
 	if (!drift)
-		return -ENOMEM;
+		return NULL;
 	for (size_t i = 0; i < plan->n_drift; i++) {
 		const struct plan_drift *d = &plan->drift[i];
 		json_t *j = json_pack("{s:s, s:s, s:s, s:s}", "interface", d->object,
@@ -19,11 +18,18 @@ int verify_json(struct fab_out *out, const char *profile, const char *hostname,
 
 		if (!j || json_array_append_new(drift, j) < 0) {
 			json_decref(drift);
-			return -ENOMEM;
+			return NULL;
 		}
 	}
-	doc = json_pack("{s:s, s:s, s:s, s:b, s:I, s:o}", "schema", "fabricctl.verify/1",
+	return json_pack("{s:s, s:s, s:s, s:b, s:I, s:o}", "schema", "fabricctl.verify/1",
 			"profile", profile, "hostname", hostname, "ok", plan->n_drift == 0,
 			"n_drift", (json_int_t)plan->n_drift, "drift", drift);
-	return out_json_emit(out, doc);
+}
+
+int verify_json(struct fab_out *out, const char *profile, const char *hostname,
+		const struct plan *plan)
+{
+	json_t *doc = verify_to_json(profile, hostname, plan);
+
+	return doc ? out_json_emit(out, doc) : -ENOMEM;
 }

@@ -263,8 +263,8 @@ static void test_bond_existing(void **state)
 	nb->rc = 0;
 	nb->bond.mode = FAB_BOND_MODE_ACTIVE_BACKUP;
 	nb->bond.miimon_ms = 0;
-	fab_bond_member_add(&nb->bond, "eth0");
-	fab_bond_member_add(&nb->bond, "eth2");
+	fab_bond_member_add(&nb->bond, "eth0")->link_up = true;
+	fab_bond_member_add(&nb->bond, "eth2")->link_up = true;
 	diff_ok(p, &ns, &plan);
 	assert_string_equal(steps_str(&plan, buf, sizeof(buf)),
 			    "bond0 options:miimon 0>miimon 100 | bond0 members:eth2>- | bond0 members:->eth1");
@@ -288,6 +288,55 @@ static void test_bond_existing(void **state)
 		assert_string_equal(err.msg, "bond: bond0: not supported");
 		plan_fini(&plan);
 	}
+	node_state_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+/* A leg down, or an 802.3ad leg in another aggregator, is drift with no step. */
+static void test_bond_degraded(void **state)
+{
+	struct profile *p = prof("bonds:\n  - name: bond0\n    mode: 802.3ad\n"
+				 "    members: [eth0, eth1, eth2]\n");
+	struct host_state hs;
+	struct node_state ns;
+	struct node_bond *nb;
+	struct fab_bond_member *m;
+	struct plan plan;
+
+	host_state_init(&hs);
+	link_add(&hs, "bond0", 1500, "bond");
+	node_state_init(&ns, &hs);
+	nb = node_state_bond_add(&ns, "bond0");
+	nb->rc = 0;
+	nb->bond.mode = FAB_BOND_MODE_8023AD;
+	m = fab_bond_member_add(&nb->bond, "eth0");
+	m->link_up = true;
+	m->ad_aggregator_id = 1;
+	m = fab_bond_member_add(&nb->bond, "eth1");
+	m->link_up = false;
+	m->ad_aggregator_id = 1;
+	m = fab_bond_member_add(&nb->bond, "eth2");
+	m->link_up = true;
+	m->ad_aggregator_id = 2;
+	diff_ok(p, &ns, &plan);
+	assert_int_equal(plan.n_steps, 0);
+	assert_int_equal(plan.n_drift, 2);
+	assert_string_equal(plan.drift[0].object, "bond0");
+	assert_string_equal(plan.drift[0].field, "members.eth1.link");
+	assert_string_equal(plan.drift[0].wanted, "up");
+	assert_string_equal(plan.drift[0].found, "down");
+	assert_string_equal(plan.drift[1].field, "members.eth2.aggregator");
+	assert_string_equal(plan.drift[1].wanted, "1");
+	assert_string_equal(plan.drift[1].found, "2");
+	plan_fini(&plan);
+
+	/* Healthy again: nothing to report. */
+	nb->bond.members[1].link_up = true;
+	nb->bond.members[2].ad_aggregator_id = 1;
+	diff_ok(p, &ns, &plan);
+	assert_int_equal(plan.n_drift, 0);
+	plan_fini(&plan);
 	node_state_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
@@ -533,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_unmatched_and_later_items_win),
 		cmocka_unit_test(test_full_order_and_undo),
 		cmocka_unit_test(test_bond_existing),
+		cmocka_unit_test(test_bond_degraded),
 		cmocka_unit_test(test_ib_verify),
 		cmocka_unit_test(test_exec_all_ok),
 		cmocka_unit_test(test_exec_rollback_reverse),
