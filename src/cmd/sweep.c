@@ -26,7 +26,7 @@
 
 enum {
 	OPT_HOSTS = 256, OPT_LAUNCHER, OPT_SSH_CONFIG, OPT_WORKER_CMD, OPT_TRANSPORT,
-	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_DURATION, OPT_LAT_ITERS, OPT_MSG_SIZE,
+	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_DURATION, OPT_LAT_ITERS, OPT_LAT_TIME, OPT_MSG_SIZE,
 	OPT_STREAMS, OPT_INTERVAL, OPT_SLOW_PCT, OPT_BW_MIN, OPT_MAD_K, OPT_LAT_FACTOR,
 	OPT_LAT_MAX, OPT_MIN_PCT, OPT_PROM, OPT_NO_RETEST, OPT_TIMEOUT, OPT_PROGRESS, OPT_NO_PROGRESS,
 };
@@ -37,7 +37,7 @@ struct sweep_args {
 	const char *transport;
 	const char *mode;
 	struct sweep_cfg cfg;
-	double duration_s, timeout_s;
+	double duration_s, timeout_s, lat_time_s;
 	unsigned int lat_iters, msg_bytes, streams, interval_ms;
 	bool retest;
 	int progress;		/* -1 auto */
@@ -87,6 +87,7 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 		{ "new", no_argument, NULL, OPT_NEW },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "lat-iters", required_argument, NULL, OPT_LAT_ITERS },
+		{ "lat-time", required_argument, NULL, OPT_LAT_TIME },
 		{ "msg-size", required_argument, NULL, OPT_MSG_SIZE },
 		{ "streams", required_argument, NULL, OPT_STREAMS },
 		{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
@@ -144,6 +145,10 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 			break;
 		case OPT_LAT_ITERS:
 			if (parse_uint(ctx, "lat-iters", optarg, 0, 10000000, &a->lat_iters) < 0)
+				return -EINVAL;
+			break;
+		case OPT_LAT_TIME:
+			if (parse_num(ctx, "lat-time", optarg, 0, 3600, &a->lat_time_s) < 0)
 				return -EINVAL;
 			break;
 		case OPT_MSG_SIZE:
@@ -442,13 +447,16 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 
 	so.transport = a.transport;
 	so.plan.lat_iters = a.lat_iters;
+	so.plan.lat_ms = (unsigned int)(a.lat_time_s * 1000 + 0.5);
 	so.plan.msg_bytes = a.msg_bytes;
 	so.plan.duration_ms = (unsigned int)(a.duration_s * 1000 + 0.5);
 	so.plan.interval_ms = a.interval_ms;
 	so.plan.streams = a.streams;
 	so.plan.bw_fwd = so.plan.bw_rev = so.plan.duration_ms > 0;
 	/* Both directions, the latency loop at >= 10 us a round trip, and slack. */
-	so.plan.timeout_ms = 2 * so.plan.duration_ms + a.lat_iters / 50 + (unsigned int)(a.timeout_s * 1000);
+	so.plan.timeout_ms = 2 * so.plan.duration_ms +
+			     (so.plan.lat_ms ? so.plan.lat_ms : a.lat_iters / 50) +
+			     (unsigned int)(a.timeout_s * 1000);
 	so.step_timeout_ms = (int)(a.timeout_s * 1000);
 	so.progress = a.progress < 0 ? isatty(STDERR_FILENO) : a.progress;
 	so.label = "sweep";

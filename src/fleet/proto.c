@@ -177,8 +177,9 @@ int proto_reader_line(struct proto_reader *r, char **line, size_t *len)
 
 json_t *proto_plan_to_json(const struct tp_plan *p)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:i}",
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:i}",
 			 "lat_iters", (int)p->lat_iters,
+			 "lat_ms", (int)p->lat_ms,
 			 "msg_bytes", (int)p->msg_bytes,
 			 "duration_ms", (int)p->duration_ms,
 			 "interval_ms", (int)p->interval_ms,
@@ -213,6 +214,10 @@ int proto_plan_from_json(const json_t *j, struct tp_plan *p, struct fab_err *err
 	    get_uint(j, "interval_ms", 60000, &p->interval_ms, err) < 0 ||
 	    get_uint(j, "streams", 64, &p->streams, err) < 0 ||
 	    get_uint(j, "timeout_ms", 86400000, &p->timeout_ms, err) < 0)
+		return -EPROTO;
+	/* Optional (added later in version 1): absent means no time bound. */
+	if (json_object_get(j, "lat_ms") &&
+	    get_uint(j, "lat_ms", 3600000, &p->lat_ms, err) < 0)
 		return -EPROTO;
 	if (!json_is_boolean(f) || !json_is_boolean(r))
 		return fab_err_set(err, -EPROTO, "protocol: plan: bw_fwd and bw_rev must be booleans");

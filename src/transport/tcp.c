@@ -713,6 +713,8 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 {
 	unsigned int iters = s->p.plan.lat_iters, warm = iters / 10, len = s->p.plan.msg_bytes;
 	double *lat = malloc(iters * sizeof(*lat));
+	uint64_t t_start, t_warm_end = 0, t_end = 0;
+	unsigned int done = 0;
 	int fd = -1, one = 1, rc;
 	struct timeval tv;
 	int left;
@@ -733,9 +735,25 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	memset(s->buf, 0x5a, len);
+	/*
+	 * With a time bound (plan.lat_ms) the phase ends there whatever the
+	 * count, so a pair's test time is fixed by its plan even when the
+	 * host is busy: warm-up gets at most a tenth of it, and the samples
+	 * are those taken in time (at least one).
+	 */
+	if (s->p.plan.lat_ms) {
+		t_start = tp_now_ns();
+		t_warm_end = t_start + (uint64_t)s->p.plan.lat_ms * 100000ull;
+		t_end = t_start + (uint64_t)s->p.plan.lat_ms * 1000000ull;
+	}
 	for (unsigned int i = 0; i < warm + iters; i++) {
 		uint64_t t0 = tp_now_ns();
 		ssize_t n;
+
+		if (t_end && i < warm && t0 >= t_warm_end)
+			i = warm;	/* warm-up over its share of the time */
+		if (t_end && i > warm && t0 >= t_end)
+			break;
 
 		if ((i & 1023) == 1023 && cancel_fd >= 0) {
 			struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
@@ -759,9 +777,9 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 			goto out;
 		}
 		if (i >= warm)
-			lat[i - warm] = (double)(tp_now_ns() - t0);
+			lat[done++] = (double)(tp_now_ns() - t0);
 	}
-	res->have_lat = stats_summarize(lat, iters, &res->lat_ns) == 0;
+	res->have_lat = stats_summarize(lat, done, &res->lat_ns) == 0;
 	rc = 0;
 out:
 	if (fd >= 0)

@@ -45,6 +45,8 @@
 
 struct tp_plan {
 	unsigned int lat_iters;		/* timed round trips, 0 for none */
+	unsigned int lat_ms;		/* latency phase time bound (warm-up included): stop
+					 * there even before lat_iters; 0: none (tcp; 4C) */
 	unsigned int msg_bytes;		/* latency message size */
 	unsigned int duration_ms;	/* per bandwidth direction, 0 for none */
 	unsigned int interval_ms;	/* bandwidth sampling interval */

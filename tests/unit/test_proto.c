@@ -165,6 +165,20 @@ static void test_plan_result_token(void **state)
 	assert_true(proto_plan_from_json(j, &q, &err) < 0);
 	assert_non_null(strstr(err.msg, "streams"));
 	json_decref(j);
+	/* lat_ms: carried, optional (absent from an older controller: 0), bounded. */
+	p.lat_ms = 250;
+	j = proto_plan_to_json(&p);
+	assert_int_equal(json_integer_value(json_object_get(j, "lat_ms")), 250);
+	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	assert_int_equal(q.lat_ms, 250);
+	json_object_del(j, "lat_ms");
+	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	assert_int_equal(q.lat_ms, 0);
+	assert_int_equal(q.lat_iters, 1000);
+	json_object_set_new(j, "lat_ms", json_string("soon"));
+	assert_true(proto_plan_from_json(j, &q, &err) < 0);
+	assert_non_null(strstr(err.msg, "lat_ms"));
+	json_decref(j);
 
 	r.have_lat = true;
 	r.lat_ns = (struct stats_summary){ .n = 10, .min = 1, .p50 = 2, .p99 = 3, .p999 = 4,

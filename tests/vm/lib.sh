@@ -126,6 +126,9 @@ vm_bond() {
 		run ip link set "$i" down
 		run ip link set "$i" master "$name"
 	done
+	# active-backup: the first member is the primary, so which leg is
+	# active does not depend on which link came up first.
+	[ "$mode" != active-backup ] || run ip link set "$name" type bond primary "$1"
 	run ip link set "$name" up
 }
 
