@@ -353,7 +353,7 @@ static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	} else if (failed) {
-		fab_err_set(&ctx->err, -EIO, "apply: failed on %zu of %zu node%s", failed, hosts.n,
+		fab_err_set(&ctx->err, -EIO, "failed on %zu of %zu node%s", failed, hosts.n,
 			    hosts.n == 1 ? "" : "s");
 	}
 out:

@@ -473,6 +473,7 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	r.cfg = a.cfg;
 	r.duration_ms = so.plan.duration_ms;
 	r.lat_iters = a.lat_iters;
+	r.lat_ms = so.plan.lat_ms;
 	r.streams = a.streams;
 	r.msg_bytes = a.msg_bytes;
 	r.n_rounds = s.n_rounds;

@@ -50,7 +50,7 @@ static int verify_fleet(struct fab_ctx *ctx, const char *hosts_path, const struc
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	} else if (failed) {
-		fab_err_set(&ctx->err, -EHOSTUNREACH, "verify: %zu of %zu node%s could not be verified",
+		fab_err_set(&ctx->err, -EHOSTUNREACH, "%zu of %zu node%s could not be verified",
 			    failed, hosts.n, hosts.n == 1 ? "" : "s");
 	}
 out:

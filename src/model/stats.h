@@ -108,7 +108,7 @@ struct sweep_report {
 	const struct fab_hosts *hosts;	/* borrowed */
 	const char *transport, *launcher, *mode;
 	struct sweep_cfg cfg;
-	unsigned int duration_ms, lat_iters, streams, msg_bytes;
+	unsigned int duration_ms, lat_iters, lat_ms, streams, msg_bytes;	/* lat_ms: --lat-time, 0 none */
 	size_t n_rounds;
 	struct sweep_pair *pairs;
 	size_t n_pairs;

@@ -71,7 +71,7 @@ json_t *sweep_to_json(const struct sweep_report *r)
 	for (size_t i = 0; i < r->n_suspects; i++)
 		json_array_append_new(sus, suspect_to_json(r, &r->suspects[i]));
 	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:i,"
-			 " s:{s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:o},"
+			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:o},"
 			 " s:{s:o, s:o, s:o, s:o},"
 			 " s:{s:i, s:i, s:i, s:i}, s:o, s:o}",
 			 "schema", "fabricctl.sweep/1",
@@ -85,6 +85,7 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			 "config",
 			 "duration_ms", (int)r->duration_ms,
 			 "lat_iters", (int)r->lat_iters,
+			 "lat_ms", (int)r->lat_ms,
 			 "msg_bytes", (int)r->msg_bytes,
 			 "streams", (int)r->streams,
 			 "slow_pct", r->cfg.slow_pct,

@@ -31,6 +31,7 @@ run "$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher netns --duration 0 \
 	--lat-iters 10000000 --lat-time 0.2 --no-retest --no-progress >"$TMP/out"
 q -c '.pairs[0] | {test_s, lat_ns}' >&2
 assert_eq "time-bound: ok" ok "$(q '.pairs[0].status')"
+assert_eq "time-bound: the report says so" "200 10000000" "$(q '"\(.config.lat_ms) \(.config.lat_iters)"')"
 assert_eq "time-bound: session ended within 0.2 s + 0.5 s slack" true "$(q '.pairs[0].test_s < 0.7')"
 assert_eq "time-bound: stopped by time, not count" true \
 	"$(q '.pairs[0].lat_ns.samples > 10 and .pairs[0].lat_ns.samples < 10000000')"
@@ -42,6 +43,7 @@ run "$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher netns --duration 0 \
 	--lat-iters 50 --lat-time 5 --no-retest --no-progress >"$TMP/out"
 q -c '.pairs[0] | {test_s, lat_ns}' >&2
 assert_eq "count first: all samples" 50 "$(q '.pairs[0].lat_ns.samples')"
+assert_eq "count first: config" 5000 "$(q '.config.lat_ms')"
 assert_eq "count first: did not wait for the bound" true "$(q '.pairs[0].test_s < 2')"
 
 expect_rc 2 "$FABRICCTL" sweep --hosts "$TMP/hosts" --launcher netns --lat-time -1
