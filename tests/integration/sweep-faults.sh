@@ -71,13 +71,17 @@ SCRIPT
 chmod +x "$TMP/launch"
 
 # fault MODE: sweep with the misbehaving launcher; JSON in $TMP/out, rc in $rc.
+# This test is about failures: slowness judging is switched off (--slow-pct 1,
+# --lat-factor 1000) so that a pair slowed by a loaded 2-core box cannot turn
+# "ok" into "slow" (sweep-netns.sh is the test of the judging).
 fault() {
 	local start end
 	pretty "sweep with launcher mode $1, victim $V"
 	rc=0
 	start=$(date +%s)
 	"$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher "$TMP/launch $1 $V {host}" \
-		--duration 0.3 --lat-iters 300 --timeout 2 >"$TMP/out" 2>"$TMP/err" || rc=$?
+		--duration 0.3 --lat-iters 300 --timeout 2 \
+		--slow-pct 1 --lat-factor 1000 >"$TMP/out" 2>"$TMP/err" || rc=$?
 	end=$(date +%s)
 	cat "$TMP/err" >&2
 	jq -c '.pairs[] | [.a, .b, .round, .status, .reason, .bw_ab.avg_mbps]' "$TMP/out" >&2
