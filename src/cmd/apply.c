@@ -371,13 +371,10 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		{ "try", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "hosts", required_argument, NULL, 'H' },
-		{ "launcher", required_argument, NULL, 'L' },
-		{ "ssh-config", required_argument, NULL, 'S' },
-		{ "worker-cmd", required_argument, NULL, 'W' },
+		FLEET_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fleet_opts fo = { .launcher = "ssh", .hello_timeout_ms = 15000 };
+	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
 	const char *hosts = NULL;
 	struct apply_report rep = { .failed = -1 };
 	struct profile *p = NULL;
@@ -388,6 +385,8 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	char *end;
 
 	while ((opt = getopt_long(argc, argv, "nt:jh", opts, NULL)) != -1) {
+		if (fleet_opt_take(&fo, &hosts, opt, optarg))
+			continue;
 		switch (opt) {
 		case 'n':
 			dry = true;
@@ -398,18 +397,6 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 			if (errno || *end || try_s < 1 || try_s > 86400 || optarg[0] == '-')
 				return cmd_usage_error(ctx, "apply", "--try: '%s' is not 1-86400 seconds",
 						       optarg);
-			break;
-		case 'H':
-			hosts = optarg;
-			break;
-		case 'L':
-			fo.launcher = optarg;
-			break;
-		case 'S':
-			fo.ssh_config = optarg;
-			break;
-		case 'W':
-			fo.worker_cmd = optarg;
 			break;
 		case 'j':
 			ctx->json = true;

@@ -23,6 +23,7 @@
 #include "model/topo_lldp_checks.h"
 #include "model/topo.h"
 #include "model/topo_diff.h"
+#include "util/file.h"
 
 #define DISCOVER_PLAN_MAX_BYTES (64u << 20)
 
@@ -37,53 +38,6 @@ struct discover_opts {
 	struct topo_thresholds th;
 	struct topo_rails plan_rails;	/* 5B: rails of a YAML plan (topo_lldp_checks.h) */
 };
-
-/* Read a whole (plan) file; bad input when it cannot be read. */
-static int file_read(const char *path, char **buf, size_t *len, struct fab_err *err)
-{
-	FILE *f = fopen(path, "r");
-	char *data = NULL;
-	size_t n = 0, cap = 0;
-	int rc = 0;
-
-	if (!f)
-		return fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
-	for (;;) {
-		size_t got;
-
-		if (n + 4096 > cap) {
-			char *tmp;
-
-			cap = cap ? cap * 2 : 65536;
-			if (cap > DISCOVER_PLAN_MAX_BYTES) {
-				rc = fab_err_input(err, -EFBIG, "%s: larger than %u bytes", path,
-						   DISCOVER_PLAN_MAX_BYTES);
-				goto out;
-			}
-			tmp = realloc(data, cap);
-			if (!tmp) {
-				rc = fab_err_set(err, -ENOMEM, "%s: out of memory", path);
-				goto out;
-			}
-			data = tmp;
-		}
-		got = fread(data + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		rc = fab_err_input(err, -EIO, "%s: read error", path);
-		goto out;
-	}
-	*buf = data;
-	*len = n;
-	data = NULL;
-out:
-	free(data);
-	fclose(f);
-	return rc;
-}
 
 static bool has_suffix(const char *s, const char *suffix)
 {
@@ -109,7 +63,7 @@ static int discover_plan_load(const char *path, struct topo **out, struct topo_r
 
 	if (!plan)
 		return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
-	rc = file_read(path, &buf, &len, err);
+	rc = file_read_all(path, DISCOVER_PLAN_MAX_BYTES, &buf, &len, err);
 	if (rc < 0)
 		goto out;
 	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") || plan_yaml_sniff(buf, len))

@@ -10,55 +10,10 @@
 #include "fleet/fleet.h"
 #include "model/hosts.h"
 #include "model/lldp_view.h"
+#include "util/file.h"
 #include "util/log.h"
 
 #define HOSTS_FILE_MAX_BYTES (16u << 20)
-
-static int hosts_file_read(const char *path, char **buf, size_t *len, struct fab_err *err)
-{
-	FILE *f = fopen(path, "r");
-	char *data = NULL;
-	size_t n = 0, cap = 0;
-	int rc = 0;
-
-	if (!f)
-		return fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			char *tmp;
-
-			if (cap >= HOSTS_FILE_MAX_BYTES) {
-				rc = fab_err_input(err, -EFBIG, "%s: larger than %u bytes", path,
-						   HOSTS_FILE_MAX_BYTES);
-				goto out;
-			}
-			cap = cap ? cap * 2 : 16384;
-			tmp = realloc(data, cap);
-			if (!tmp) {
-				rc = fab_err_set(err, -ENOMEM, "%s: out of memory", path);
-				goto out;
-			}
-			data = tmp;
-		}
-		got = fread(data + n, 1, cap - n, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	if (ferror(f)) {
-		rc = fab_err_input(err, -EIO, "%s: read error", path);
-		goto out;
-	}
-	*buf = data;
-	*len = n;
-	data = NULL;
-out:
-	free(data);
-	fclose(f);
-	return rc;
-}
 
 /* @tmpl with every "{host}" replaced by @host, into @buf; -ENAMETOOLONG. */
 static int socket_expand(const char *tmpl, const char *host, char *buf, size_t len)
@@ -207,7 +162,7 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 	int rc;
 
 	hosts_init(&hosts);
-	rc = hosts_file_read(o->hosts_file, &buf, &len, &ctx->err);
+	rc = file_read_all(o->hosts_file, HOSTS_FILE_MAX_BYTES, &buf, &len, &ctx->err);
 	if (rc < 0)
 		goto out;
 	rc = hosts_parse(&hosts, buf, len, o->hosts_file, &ctx->err);

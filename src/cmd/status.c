@@ -91,31 +91,18 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "hosts", required_argument, NULL, 'H' },
-		{ "launcher", required_argument, NULL, 'L' },
-		{ "ssh-config", required_argument, NULL, 'S' },
-		{ "worker-cmd", required_argument, NULL, 'W' },
+		FLEET_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fleet_opts fo = { .launcher = "ssh", .hello_timeout_ms = 15000 };
+	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
 	const char *hosts = NULL;
 	struct host_state hs;
 	int opt, rc = FAB_EXIT_OK;
 
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (fleet_opt_take(&fo, &hosts, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'H':
-			hosts = optarg;
-			break;
-		case 'L':
-			fo.launcher = optarg;
-			break;
-		case 'S':
-			fo.ssh_config = optarg;
-			break;
-		case 'W':
-			fo.worker_cmd = optarg;
-			break;
 		case 'j':
 			ctx->json = true;
 			ctx->out.ops = &out_json_ops;

@@ -25,7 +25,7 @@
 #include "util/log.h"
 
 enum {
-	OPT_HOSTS = 256, OPT_LAUNCHER, OPT_SSH_CONFIG, OPT_WORKER_CMD, OPT_TRANSPORT,
+	OPT_TRANSPORT = 256,
 	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_DURATION, OPT_LAT_ITERS, OPT_LAT_TIME, OPT_MSG_SIZE,
 	OPT_STREAMS, OPT_INTERVAL, OPT_SLOW_PCT, OPT_BW_MIN, OPT_MAD_K, OPT_LAT_FACTOR,
 	OPT_LAT_MAX, OPT_MIN_PCT, OPT_PROM, OPT_NO_RETEST, OPT_TIMEOUT, OPT_PROGRESS, OPT_NO_PROGRESS,
@@ -77,10 +77,7 @@ static int parse_uint(struct fab_ctx *ctx, const char *opt, const char *s, unsig
 static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a)
 {
 	static const struct option opts[] = {
-		{ "hosts", required_argument, NULL, OPT_HOSTS },
-		{ "launcher", required_argument, NULL, OPT_LAUNCHER },
-		{ "ssh-config", required_argument, NULL, OPT_SSH_CONFIG },
-		{ "worker-cmd", required_argument, NULL, OPT_WORKER_CMD },
+		FLEET_LONG_OPTIONS,
 		{ "transport", required_argument, NULL, OPT_TRANSPORT },
 		{ "serial", no_argument, NULL, OPT_SERIAL },
 		{ "pairs", required_argument, NULL, OPT_PAIRS },
@@ -110,19 +107,9 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 	int opt, modes = 0;
 
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (fleet_opt_take(&a->fo, &a->hosts, opt, optarg))
+			continue;
 		switch (opt) {
-		case OPT_HOSTS:
-			a->hosts = optarg;
-			break;
-		case OPT_LAUNCHER:
-			a->fo.launcher = optarg;
-			break;
-		case OPT_SSH_CONFIG:
-			a->fo.ssh_config = optarg;
-			break;
-		case OPT_WORKER_CMD:
-			a->fo.worker_cmd = optarg;
-			break;
 		case OPT_TRANSPORT:
 			a->transport = optarg;
 			break;
@@ -403,7 +390,7 @@ out:
 int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct sweep_args a = {
-		.fo = { .launcher = "ssh", .hello_timeout_ms = 15000 },
+		.fo = FLEET_OPTS_DEFAULT,
 		.transport = "tcp", .mode = "all-pairs", .duration_s = 1, .timeout_s = 10,
 		.lat_iters = 2000, .msg_bytes = 64, .streams = 1, .interval_ms = 100,
 		.retest = true, .progress = -1,

@@ -66,13 +66,10 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "hosts", required_argument, NULL, 'H' },
-		{ "launcher", required_argument, NULL, 'L' },
-		{ "ssh-config", required_argument, NULL, 'S' },
-		{ "worker-cmd", required_argument, NULL, 'W' },
+		FLEET_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fleet_opts fo = { .launcher = "ssh", .hello_timeout_ms = 15000 };
+	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
 	const char *hosts = NULL;
 	struct profile *p = NULL;
 	struct host_state hs;
@@ -81,19 +78,9 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 	int opt, rc;
 
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (fleet_opt_take(&fo, &hosts, opt, optarg))
+			continue;
 		switch (opt) {
-		case 'H':
-			hosts = optarg;
-			break;
-		case 'L':
-			fo.launcher = optarg;
-			break;
-		case 'S':
-			fo.ssh_config = optarg;
-			break;
-		case 'W':
-			fo.worker_cmd = optarg;
-			break;
 		case 'j':
 			ctx->json = true;
 			break;

@@ -34,6 +34,25 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+bool fleet_opt_take(struct fleet_opts *o, const char **hosts, int opt, const char *arg)
+{
+	switch (opt) {
+	case 'H':
+		*hosts = arg;
+		return true;
+	case 'L':
+		o->launcher = arg;
+		return true;
+	case 'S':
+		o->ssh_config = arg;
+		return true;
+	case 'W':
+		o->worker_cmd = arg;
+		return true;
+	}
+	return false;
+}
+
 void fleet_argv_free(char **argv)
 {
 	if (!argv)

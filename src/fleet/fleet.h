@@ -49,6 +49,25 @@ struct fleet_opts {
 	int hello_timeout_ms;
 };
 
+/* What status, verify, apply and sweep start with. */
+#define FLEET_OPTS_DEFAULT { .launcher = "ssh", .hello_timeout_ms = 15000 }
+
+/*
+ * The options every fleet command takes, for its getopt_long() table
+ * (needs <getopt.h>): --hosts FILE, --launcher, --ssh-config, --worker-cmd.
+ */
+#define FLEET_LONG_OPTIONS \
+	{ "hosts", required_argument, NULL, 'H' }, \
+	{ "launcher", required_argument, NULL, 'L' }, \
+	{ "ssh-config", required_argument, NULL, 'S' }, \
+	{ "worker-cmd", required_argument, NULL, 'W' }
+
+/*
+ * Take getopt_long()'s @opt if it is one of FLEET_LONG_OPTIONS: --hosts
+ * goes to *@hosts, the rest to @o (@arg borrowed).  True when taken.
+ */
+bool fleet_opt_take(struct fleet_opts *o, const char **hosts, int opt, const char *arg);
+
 struct fleet {
 	struct fleet_worker *w;
 	size_t n;

@@ -19,7 +19,6 @@ int discover_json(struct fab_out *out, const struct topo *t);
 int sweep_text(struct fab_out *out, const struct sweep_report *r);
 int sweep_json(struct fab_out *out, const struct sweep_report *r);
 int status_fleet_text(struct fab_out *out, const json_t *doc);
-int status_fleet_json(struct fab_out *out, const json_t *doc);
 /* apply, verify (3A): out/apply_{text,json}.c, out/verify_{text,json}.c. */
 int apply_text(struct fab_out *out, const struct apply_report *rep);
 int apply_json(struct fab_out *out, const struct apply_report *rep);
@@ -29,8 +28,16 @@ int verify_json(struct fab_out *out, const char *profile, const char *hostname,
 		const struct plan *plan);
 /* verify --hosts, apply --hosts (4C): out/verify_fleet.c, out/apply_fleet.c. */
 int verify_fleet_text(struct fab_out *out, const json_t *doc);
-int verify_fleet_json(struct fab_out *out, const json_t *doc);
 int apply_fleet_text(struct fab_out *out, const json_t *doc);
-int apply_fleet_json(struct fab_out *out, const json_t *doc);
+
+/*
+ * The fleet documents (status, verify, apply --hosts): out/fleet_doc.c.
+ * JSON is the document itself (@doc borrowed); in text, a string or "-",
+ * an integer member, and a "NODE FAILED: error" line per failed node.
+ */
+int fleet_doc_json(struct fab_out *out, const json_t *doc);
+const char *fleet_doc_str(const json_t *j);
+long long fleet_doc_int(const json_t *o, const char *key);
+void fleet_doc_failed_print(struct fab_out *out, const json_t *doc);
 
 #endif

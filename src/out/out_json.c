@@ -131,9 +131,9 @@ const struct out_ops out_json_ops = {
 	.status = json_status,
 	.discover = discover_json,
 	.sweep = sweep_json,
-	.status_fleet = status_fleet_json,
-	.verify_fleet = verify_fleet_json,
-	.apply_fleet = apply_fleet_json,
+	.status_fleet = fleet_doc_json,
+	.verify_fleet = fleet_doc_json,
+	.apply_fleet = fleet_doc_json,
 	.apply = apply_json,
 	.verify = verify_json,
 };

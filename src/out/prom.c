@@ -38,6 +38,27 @@ static void pair_labels(FILE *f, const struct sweep_report *r, unsigned int a, u
 	fputc('"', f);
 }
 
+/* Gauge @name for each measured direction of every pair: its slowest interval (@min) or average. */
+static void prom_bw_gauge(FILE *f, const struct sweep_report *r, const char *name,
+			  const char *help, bool min)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct sweep_pair *p = &r->pairs[i];
+
+		for (int d = 0; d < 2; d++) {
+			const struct sweep_bw *bw = d ? &p->ba : &p->ab;
+
+			if (!bw->measured)
+				continue;
+			fputs(name, f);
+			pair_labels(f, r, p->a, p->b);
+			fprintf(f, ",dir=\"%s\"} %.3f\n", d ? "ba" : "ab",
+				min ? bw->min_mbps : bw->avg_mbps);
+		}
+	}
+}
+
 static void prom_body(FILE *f, const struct sweep_report *r)
 {
 	static const char *q[] = { "0", "0.5", "0.99", "0.999", "1" };
@@ -53,36 +74,10 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 		fprintf(f, "} %d\n", (int)p->status);
 		count[p->status]++;
 	}
-	fprintf(f, "# HELP fabricctl_sweep_pair_bandwidth_mbps Average bandwidth from a to b (dir ab) or b to a (ba).\n"
-		   "# TYPE fabricctl_sweep_pair_bandwidth_mbps gauge\n");
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-
-		for (int d = 0; d < 2; d++) {
-			const struct sweep_bw *bw = d ? &p->ba : &p->ab;
-
-			if (!bw->measured)
-				continue;
-			fputs("fabricctl_sweep_pair_bandwidth_mbps", f);
-			pair_labels(f, r, p->a, p->b);
-			fprintf(f, ",dir=\"%s\"} %.3f\n", d ? "ba" : "ab", bw->avg_mbps);
-		}
-	}
-	fprintf(f, "# HELP fabricctl_sweep_pair_bandwidth_min_mbps Slowest interval's bandwidth.\n"
-		   "# TYPE fabricctl_sweep_pair_bandwidth_min_mbps gauge\n");
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-
-		for (int d = 0; d < 2; d++) {
-			const struct sweep_bw *bw = d ? &p->ba : &p->ab;
-
-			if (!bw->measured)
-				continue;
-			fputs("fabricctl_sweep_pair_bandwidth_min_mbps", f);
-			pair_labels(f, r, p->a, p->b);
-			fprintf(f, ",dir=\"%s\"} %.3f\n", d ? "ba" : "ab", bw->min_mbps);
-		}
-	}
+	prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_mbps",
+		      "Average bandwidth from a to b (dir ab) or b to a (ba).", false);
+	prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_min_mbps",
+		      "Slowest interval's bandwidth.", true);
 	fprintf(f, "# HELP fabricctl_sweep_pair_latency_ns Round-trip time quantiles.\n"
 		   "# TYPE fabricctl_sweep_pair_latency_ns gauge\n");
 	for (size_t i = 0; i < r->n_pairs; i++) {

@@ -9,13 +9,6 @@
 
 #include "out/out_impl.h"
 
-static const char *str_or_dash(const json_t *j)
-{
-	const char *s = json_string_value(j);
-
-	return s && *s ? s : "-";
-}
-
 int status_fleet_text(struct fab_out *out, const json_t *doc)
 {
 	const json_t *nodes = json_object_get(doc, "nodes"), *node;
@@ -31,7 +24,7 @@ int status_fleet_text(struct fab_out *out, const json_t *doc)
 
 		if (!json_is_true(json_object_get(node, "ok"))) {
 			fprintf(f, "%-16s %s%s%s\n", name, out->color ? "\033[31m" : "",
-				str_or_dash(json_object_get(node, "error")), out->color ? "\033[0m" : "");
+				fleet_doc_str(json_object_get(node, "error")), out->color ? "\033[0m" : "");
 			continue;
 		}
 		json_array_foreach(json_object_get(st, "links"), k, l) {
@@ -41,11 +34,11 @@ int status_fleet_text(struct fab_out *out, const json_t *doc)
 			if (json_is_integer(sp))
 				snprintf(speed, sizeof(speed), "%lldMb/s", (long long)json_integer_value(sp));
 			fprintf(f, "%-16s %-16s %-8s %6lld %10s %-10s %-8s\n", name,
-				str_or_dash(json_object_get(l, "name")),
-				str_or_dash(json_object_get(l, "operstate")),
+				fleet_doc_str(json_object_get(l, "name")),
+				fleet_doc_str(json_object_get(l, "operstate")),
 				(long long)json_integer_value(json_object_get(l, "mtu")), speed,
-				str_or_dash(json_object_get(l, "driver")),
-				str_or_dash(json_object_get(l, "kind")));
+				fleet_doc_str(json_object_get(l, "driver")),
+				fleet_doc_str(json_object_get(l, "kind")));
 		}
 		json_array_foreach(json_object_get(st, "rdma"), k, d) {
 			const json_t *p;
@@ -55,20 +48,15 @@ int status_fleet_text(struct fab_out *out, const json_t *doc)
 				char port[96];
 
 				snprintf(port, sizeof(port), "%s/%lld",
-					 str_or_dash(json_object_get(d, "name")),
+					 fleet_doc_str(json_object_get(d, "name")),
 					 (long long)json_integer_value(json_object_get(p, "port")));
 				fprintf(f, "%-16s %-16s %-8s %6lld %10s %-10s %-8s\n", name, port,
-					str_or_dash(json_object_get(p, "state")),
+					fleet_doc_str(json_object_get(p, "state")),
 					(long long)json_integer_value(json_object_get(p, "active_mtu")),
-					str_or_dash(json_object_get(p, "speed")), "-",
-					str_or_dash(json_object_get(p, "link_layer")));
+					fleet_doc_str(json_object_get(p, "speed")), "-",
+					fleet_doc_str(json_object_get(p, "link_layer")));
 			}
 		}
 	}
 	return fflush(f) == EOF ? -EIO : 0;
-}
-
-int status_fleet_json(struct fab_out *out, const json_t *doc)
-{
-	return out_json_emit(out, json_deep_copy(doc));
 }

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/resource.h>
 
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
@@ -48,6 +50,26 @@ static unsigned int speed_mask_max(unsigned int mask, unsigned int ext_mask)
 		if (mask & (1u << i))
 			return topo_speed_parse(base[i]);
 	return 0;
+}
+
+/* Milliseconds on the monotonic clock, for the -v phase times. */
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* CPU milliseconds (user + system) of this process so far, all threads. */
+static double cpu_ms(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 }
 
 static enum topo_phys_state phys_state(unsigned int v)
@@ -347,6 +369,7 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 {
 	char ca[UMAD_CA_NAME_LEN] = "", port[32] = "first active port";
 	ibnd_config_t cfg = { 0 };
+	double t0 = mono_ms(), c0 = cpu_ms(), t1, c1, t2;
 	ibnd_fabric_t *fab;
 	unsigned int src;
 	int rc;
@@ -371,9 +394,15 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 					   "(no infiniband port, or no answer to smps)",
 					   o->ca ? o->ca : "first ib ca", port);
 		src = TOPO_SRC_SMP;
-		fab_info("subnet: %u mads, %u hops", fab->total_mads_used, fab->maxhops_discovered);
 	}
+	t1 = mono_ms();
+	c1 = cpu_ms();
 	rc = fabric_to_topo(fab, t, src);
+	t2 = mono_ms();
+	if (!o->load_cache)
+		fab_info("subnet: %u mads, %u hops, walk %.1f ms (cpu %.1f ms, max %u smps in "
+			 "flight), graph %.1f ms", fab->total_mads_used, fab->maxhops_discovered,
+			 t1 - t0, c1 - c0, cfg.max_smps, t2 - t1);
 	ibnd_destroy_fabric(fab);
 	if (rc < 0)
 		return fab_err_set(err, rc, "subnet: out of memory");

@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "transport/tp_util.h"
 #include "transport/transport.h"
 #include "util/log.h"
 
@@ -52,23 +52,6 @@ struct tp_session {
 	char peer_str[64];
 	unsigned char *buf;		/* TCP_BUF_BYTES */
 };
-
-uint64_t tp_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int ms_left(uint64_t deadline_ns)
-{
-	uint64_t now = tp_now_ns();
-
-	if (now >= deadline_ns)
-		return 0;
-	return (int)((deadline_ns - now + 999999) / 1000000);
-}
 
 static int addr_parse(const char *addr, unsigned int port, struct sockaddr_storage *ss,
 		      socklen_t *len)
@@ -118,7 +101,7 @@ static int wait_fd(int fd, short events, int cancel_fd, uint64_t deadline_ns)
 	int rc;
 
 	for (;;) {
-		int left = ms_left(deadline_ns);
+		int left = tp_ms_left(deadline_ns);
 
 		if (left == 0)
 			return -ETIMEDOUT;
@@ -299,64 +282,9 @@ static int tcp_client_open(const struct tp_params *p, const json_t *peer,
 	return 0;
 }
 
-/* ---- bandwidth measurement at the receiver ---- */
-
-struct bw_meter {
-	uint64_t t0, t_last, interval_ns, bytes;
-	uint64_t *bucket;
-	size_t n_bucket;
-};
-
-static int meter_add(struct bw_meter *m, uint64_t now, uint64_t bytes)
-{
-	size_t b;
-
-	if (!m->bytes)
-		m->t0 = now;
-	m->t_last = now;
-	m->bytes += bytes;
-	b = (size_t)((now - m->t0) / m->interval_ns);
-	if (b >= m->n_bucket) {
-		size_t nn = b + 64;
-		uint64_t *tmp = realloc(m->bucket, nn * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		memset(tmp + m->n_bucket, 0, (nn - m->n_bucket) * sizeof(*tmp));
-		m->bucket = tmp;
-		m->n_bucket = nn;
-	}
-	m->bucket[b] += bytes;
-	return 0;
-}
-
-/* Full intervals and the bytes in the slowest of them. */
-static void meter_result(const struct bw_meter *m, uint64_t *elapsed_ns, uint64_t *full,
-			 uint64_t *min_bytes)
-{
-	*elapsed_ns = m->t_last - m->t0;
-	*full = *elapsed_ns / m->interval_ns;
-	*min_bytes = 0;
-	for (uint64_t i = 0; i < *full && i < m->n_bucket; i++)
-		if (i == 0 || m->bucket[i] < *min_bytes)
-			*min_bytes = m->bucket[i];
-}
-
-static void bw_from_figures(struct sweep_bw *bw, uint64_t bytes, uint64_t elapsed_ns,
-			    uint64_t full, uint64_t min_bytes, uint64_t interval_ns)
-{
-	bw->measured = true;
-	bw->bytes = bytes;
-	bw->secs = (double)elapsed_ns / 1e9;
-	bw->avg_mbps = elapsed_ns ? (double)bytes * 8e3 / (double)elapsed_ns : 0;
-	bw->intervals = (unsigned int)full;
-	bw->min_mbps = full && interval_ns ? (double)min_bytes * 8e3 / (double)interval_ns
-					   : bw->avg_mbps;
-}
-
 /* Receive on @fds until every one reaches EOF. */
 static int bw_receive(struct tp_session *s, int *fds, unsigned int n, int cancel_fd,
-		      uint64_t deadline_ns, struct bw_meter *m, struct fab_err *err)
+		      uint64_t deadline_ns, struct tp_meter *m, struct fab_err *err)
 {
 	struct pollfd pfd[TCP_MAX_STREAMS + 1];
 	unsigned int open = n;
@@ -369,7 +297,7 @@ static int bw_receive(struct tp_session *s, int *fds, unsigned int n, int cancel
 	pfd[n].fd = cancel_fd;
 	pfd[n].events = POLLIN;
 	while (open) {
-		int left = ms_left(deadline_ns);
+		int left = tp_ms_left(deadline_ns);
 
 		if (!left)
 			return fab_err_set(err, -ETIMEDOUT, "tcp: %s: transfer timed out",
@@ -388,7 +316,11 @@ static int bw_receive(struct tp_session *s, int *fds, unsigned int n, int cancel
 				ssize_t got = recv(pfd[i].fd, s->buf, TCP_BUF_BYTES, MSG_DONTWAIT);
 
 				if (got > 0) {
-					if (meter_add(m, tp_now_ns(), (uint64_t)got) < 0)
+					uint64_t now = tp_now_ns();
+
+					if (!m->bytes)
+						m->t0 = now;	/* timed from the first bytes */
+					if (tp_meter_add(m, now, (uint64_t)got) < 0)
 						return fab_err_set(err, -ENOMEM, "tcp: out of memory");
 					continue;
 				}
@@ -560,7 +492,7 @@ static int serve_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 					rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
 					goto out;
 				}
-				if (!ms_left(deadline_ns)) {
+				if (!tp_ms_left(deadline_ns)) {
 					rc = fab_err_set(err, -ETIMEDOUT, "tcp: latency: client stalled");
 					goto out;
 				}
@@ -591,8 +523,8 @@ static int serve_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		     struct fab_err *err)
 {
 	unsigned int n = s->p.plan.streams;
-	struct bw_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
-	uint64_t res[5], elapsed, full, min_bytes;
+	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
+	uint64_t fig[5];
 	int fds[TCP_MAX_STREAMS];
 	int rc;
 
@@ -602,18 +534,15 @@ static int serve_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	rc = bw_receive(s, fds, n, cancel_fd, deadline_ns, &m, err);
 	if (rc < 0)
 		goto out;
-	meter_result(&m, &elapsed, &full, &min_bytes);
-	res[0] = htobe64(m.bytes);
-	res[1] = htobe64(elapsed);
-	res[2] = htobe64(full);
-	res[3] = htobe64(min_bytes);
-	res[4] = htobe64(m.interval_ns);
-	rc = write_full(fds[0], res, sizeof(res), cancel_fd, deadline_ns);
+	tp_meter_figures(&m, fig);
+	for (size_t i = 0; i < 5; i++)
+		fig[i] = htobe64(fig[i]);
+	rc = write_full(fds[0], fig, sizeof(fig), cancel_fd, deadline_ns);
 	if (rc < 0)
 		fab_err_set(err, rc, "tcp: sending figures: %s", strerror(-rc));
 out:
 	close_all(fds, n);
-	free(m.bucket);
+	tp_meter_fini(&m);
 	return rc;
 }
 
@@ -729,7 +658,7 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	/* Blocking round trips, bounded by the deadline through socket timeouts. */
 	set_nonblock(fd, false);
-	left = ms_left(deadline_ns);
+	left = tp_ms_left(deadline_ns);
 	tv.tv_sec = left / 1000;
 	tv.tv_usec = (left % 1000) * 1000;
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -811,8 +740,9 @@ static int client_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 			    strerror(-rc));
 		goto out;
 	}
-	bw_from_figures(&res->fwd, be64toh(fig[0]), be64toh(fig[1]), be64toh(fig[2]),
-			be64toh(fig[3]), be64toh(fig[4]));
+	for (size_t i = 0; i < 5; i++)
+		fig[i] = be64toh(fig[i]);
+	tp_bw_from_figures(&res->fwd, fig);
 out:
 	close_all(fds, n);
 	return rc;
@@ -822,8 +752,8 @@ static int client_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		      struct tp_result *res, struct fab_err *err)
 {
 	unsigned int n = s->p.plan.streams;
-	struct bw_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
-	uint64_t elapsed, full, min_bytes;
+	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
+	uint64_t fig[5];
 	int fds[TCP_MAX_STREAMS];
 	int rc = 0;
 
@@ -836,11 +766,11 @@ static int client_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	rc = bw_receive(s, fds, n, cancel_fd, deadline_ns, &m, err);
 	if (rc < 0)
 		goto out;
-	meter_result(&m, &elapsed, &full, &min_bytes);
-	bw_from_figures(&res->rev, m.bytes, elapsed, full, min_bytes, m.interval_ns);
+	tp_meter_figures(&m, fig);
+	tp_bw_from_figures(&res->rev, fig);
 out:
 	close_all(fds, n);
-	free(m.bucket);
+	tp_meter_fini(&m);
 	return rc;
 }
 

@@ -59,6 +59,7 @@
 
 #include <infiniband/verbs.h>
 
+#include "transport/tp_util.h"
 #include "transport/transport.h"
 #include "transport/verbs_gid.h"
 #include "util/log.h"
@@ -148,15 +149,6 @@ static unsigned int env_uint(const char *name, unsigned int def, unsigned int mi
 		return def;
 	}
 	return (unsigned int)x;
-}
-
-static int ms_left(uint64_t deadline_ns)
-{
-	uint64_t now = tp_now_ns();
-
-	if (now >= deadline_ns)
-		return 0;
-	return (int)((deadline_ns - now + 999999) / 1000000);
 }
 
 static bool cancelled(int cancel_fd)
@@ -287,7 +279,7 @@ static int cq_block(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	if (rc != 0)
 		return rc < 0 ? rc : 0;
 	for (;;) {
-		int left = ms_left(deadline_ns);
+		int left = tp_ms_left(deadline_ns);
 
 		if (!left)
 			return -ETIMEDOUT;
@@ -854,59 +846,6 @@ out:
 
 /* ---- bandwidth: a window of RDMA writes, timed at the sender ---- */
 
-struct bw_meter {
-	uint64_t t0, t_last, interval_ns, bytes;
-	uint64_t *bucket;
-	size_t n_bucket;
-};
-
-static int meter_add(struct bw_meter *m, uint64_t now, uint64_t bytes)
-{
-	size_t b;
-
-	m->t_last = now;
-	m->bytes += bytes;
-	b = (size_t)((now - m->t0) / m->interval_ns);
-	if (b >= m->n_bucket) {
-		size_t nn = b + 64;
-		uint64_t *tmp = realloc(m->bucket, nn * sizeof(*tmp));
-
-		if (!tmp)
-			return -ENOMEM;
-		memset(tmp + m->n_bucket, 0, (nn - m->n_bucket) * sizeof(*tmp));
-		m->bucket = tmp;
-		m->n_bucket = nn;
-	}
-	m->bucket[b] += bytes;
-	return 0;
-}
-
-/* bytes, elapsed_ns, full intervals, bytes in the slowest, interval_ns */
-static void meter_figures(const struct bw_meter *m, uint64_t fig[5])
-{
-	uint64_t elapsed = m->t_last > m->t0 ? m->t_last - m->t0 : 0, full, min_b = 0;
-
-	full = elapsed / m->interval_ns;
-	for (uint64_t i = 0; i < full && i < m->n_bucket; i++)
-		if (i == 0 || m->bucket[i] < min_b)
-			min_b = m->bucket[i];
-	fig[0] = m->bytes;
-	fig[1] = elapsed;
-	fig[2] = full;
-	fig[3] = min_b;
-	fig[4] = m->interval_ns;
-}
-
-static void bw_from_figures(struct sweep_bw *bw, const uint64_t fig[5])
-{
-	bw->measured = true;
-	bw->bytes = fig[0];
-	bw->secs = (double)fig[1] / 1e9;
-	bw->avg_mbps = fig[1] ? (double)fig[0] * 8e3 / (double)fig[1] : 0;
-	bw->intervals = (unsigned int)fig[2];
-	bw->min_mbps = fig[2] && fig[4] ? (double)fig[3] * 8e3 / (double)fig[4] : bw->avg_mbps;
-}
-
 /*
  * Write to the peer's bw slot for duration_ms with tx_depth writes in
  * flight; the first window is warm-up.  Fills @fig.
@@ -920,7 +859,7 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 		.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
 		.wr.rdma = { .remote_addr = s->peer.addr + s->peer.lat_bytes, .rkey = s->peer.rkey },
 	};
-	struct bw_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
+	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
 	uint64_t end = 0, posted = 0, sig_posted = 0, counted = 0, warm = s->tx_depth;
 	uint64_t start_done = s->data_done, next_check, progress_ns;
 	bool metering = false;
@@ -964,7 +903,7 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 				/* Warm-up over: time from here. */
 				metering = true;
 				m.t0 = m.t_last = now;
-			} else if (metering && meter_add(&m, now, (done - counted) * s->msg_bytes) < 0) {
+			} else if (metering && tp_meter_add(&m, now, (done - counted) * s->msg_bytes) < 0) {
 				rc = fab_err_set(err, -ENOMEM, "verbs: out of memory");
 				goto out;
 			}
@@ -998,10 +937,10 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 	if (!metering)
 		fab_warn("verbs: %s: port %u: bandwidth test too short for a warm-up window of %u "
 			 "writes: no figure", s->dev, s->port, s->tx_depth);
-	meter_figures(&m, fig);
+	tp_meter_figures(&m, fig);
 	rc = 0;
 out:
-	free(m.bucket);
+	tp_meter_fini(&m);
 	return rc;
 }
 
@@ -1072,7 +1011,7 @@ static int verbs_client_run(struct tp_session *s, int cancel_fd, struct tp_resul
 		if (rc < 0)
 			return rc;
 		if (fig[1])
-			bw_from_figures(&res->fwd, fig);
+			tp_bw_from_figures(&res->fwd, fig);
 		rc = ctrl_send(s, VB_FWD_DONE, NULL, err);
 		if (rc < 0)
 			return rc;
@@ -1082,7 +1021,7 @@ static int verbs_client_run(struct tp_session *s, int cancel_fd, struct tp_resul
 		if (rc < 0)
 			return rc;
 		if (m.fig[1])
-			bw_from_figures(&res->rev, m.fig);
+			tp_bw_from_figures(&res->rev, m.fig);
 	}
 	rc = ctrl_send(s, VB_BYE, NULL, err);
 	if (rc < 0)

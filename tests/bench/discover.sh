@@ -8,6 +8,15 @@
 # runs without counters (--no-counters: ibnetdiscover reads none), then
 # once more with PMA counters for reference (this needs an SM sweep, so
 # it is timed separately after one).
+#
+# Where the time goes, so that a ratio can be judged:
+#   - MADs: each tool once more with a umad_send() counter preloaded
+#     (built here with cc; skipped without one), by attribute;
+#   - cpu: the tool's own user+sys time (all its threads, umad2sim's
+#     receiver thread included), and ibsim's CPU time spent on its MADs
+#     (/proc/PID/schedstat of the single-threaded ibsim).  Both tools are
+#     CPU-bound through umad2sim and ibsim, so on a loaded machine their
+#     wall times stretch unevenly; the CPU figures move far less.
 #   REPS=N (default 7)
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
@@ -22,18 +31,83 @@ trap cleanup EXIT
 
 "$TOP/tests/lab/gen-fattree" --levels 3 --radix 18 --hcas 1296 -o "$WORK/ft3.net"
 ibsim_start "$WORK/ft3.net" 2>/dev/null
+IBSIM_PID=$(cat "$IBSIM_DIR/ibsim.pid")
 
-# timed NAME CMD...: one run under umad2sim; "wall_ms cpu_ms" (cpu: the
-# tool's own user+sys, not ibsim's) appended to $WORK/NAME.
+# ibsim's CPU time so far in microseconds (schedstat: ns on CPU).
+ibsim_cpu_us() { awk '{ printf "%d\n", $1 / 1000 }' "/proc/$IBSIM_PID/schedstat"; }
+
+# timed NAME CMD...: one run under umad2sim; "wall_ms cpu_ms ibsim_ms"
+# (cpu: the tool's own user+sys; ibsim: ibsim's CPU time meanwhile)
+# appended to $WORK/NAME.ms.
 timed() {
-	local name=$1 t
+	local name=$1 t s0 s1
 	shift
+	s0=$(ibsim_cpu_us)
 	t=$( { TIMEFORMAT='%3R %3U %3S'; time ibsim_run "$@" >"$WORK/$name.out" 2>/dev/null; } 2>&1 )
-	awk '{ printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000 }' <<<"$t" >>"$WORK/$name.ms"
+	s1=$(ibsim_cpu_us)
+	awk -v s="$((s1 - s0))" '{ printf "%d %d %d\n", $1 * 1000, ($2 + $3) * 1000, s / 1000 }' \
+		<<<"$t" >>"$WORK/$name.ms"
 }
 stats() { # file column -> "min median"
 	awk -v c="$2" '{ print $c }' "$1" | sort -n |
 		awk '{ v[NR] = $1 } END { printf "%d %d\n", v[1], v[int((NR + 1) / 2)] }'
+}
+
+# A umad_send() counter, preloaded after umad2sim: one line per process,
+# "total N" and "0xATTR=N" for each SMP attribute sent.
+MADCOUNT=
+if command -v cc >/dev/null 2>&1; then
+	cat >"$WORK/madcount.c" <<-'EOF'
+	#define _GNU_SOURCE
+	#include <dlfcn.h>
+	#include <stdint.h>
+	#include <stdio.h>
+	#include <stdlib.h>
+	#include <infiniband/umad.h>
+	static unsigned long n_attr[65536], n_total;
+	int umad_send(int fd, int agentid, void *umad, int length, int timeout_ms, int retries)
+	{
+		static int (*real)(int, int, void *, int, int, int);
+		const uint8_t *mad = umad_get_mad(umad);
+
+		if (!real)
+			*(void **)&real = dlsym(RTLD_NEXT, "umad_send");
+		n_total++;
+		n_attr[mad[16] << 8 | mad[17]]++;	/* AttributeID, big endian */
+		return real(fd, agentid, umad, length, timeout_ms, retries);
+	}
+	__attribute__((destructor)) static void madcount_report(void)
+	{
+		const char *path = getenv("MADCOUNT_OUT");
+		FILE *f = path ? fopen(path, "a") : NULL;
+
+		if (!f || !n_total)
+			goto out;
+		fprintf(f, "total %lu", n_total);
+		for (unsigned int i = 0; i < 65536; i++)
+			if (n_attr[i])
+				fprintf(f, " 0x%04x=%lu", i, n_attr[i]);
+		fprintf(f, "\n");
+	out:
+		if (f)
+			fclose(f);
+	}
+	EOF
+	if cc -shared -fPIC -O2 -o "$WORK/madcount.so" "$WORK/madcount.c" -ldl 2>"$WORK/cc.err"; then
+		MADCOUNT=$WORK/madcount.so
+	fi
+fi
+# mads NAME CMD...: MADs that CMD sends (one untimed run), or "n/a".
+mads() {
+	local name=$1
+	shift
+	if [ -z "$MADCOUNT" ]; then
+		echo "n/a (no cc)"
+		return
+	fi
+	LD_PRELOAD=$MADCOUNT MADCOUNT_OUT=$WORK/$name.mads ibsim_run "$@" >/dev/null 2>&1
+	awk '{ sub(/0x0010=/, "NodeDesc="); sub(/0x0011=/, "NodeInfo=");
+	       sub(/0x0012=/, "SwitchInfo="); sub(/0x0015=/, "PortInfo="); print }' "$WORK/$name.mads"
 }
 
 # Warm up both (page cache, umad2sim's fake sysfs).
@@ -45,22 +119,33 @@ for i in $(seq 1 "$REPS"); do
 	timed our2 "$FABRICCTL" discover --ib --no-counters -j --max-smps 2
 done
 grep -q '"links":3888' "$WORK/our.out" || fail "fabricctl did not see all 3888 links"
+grep -q '"switches":369,' "$WORK/our.out" || fail "fabricctl did not see all 369 switches"
 [ "$(grep -c '^Switch' "$WORK/ref.out")" = 369 ] || fail "ibnetdiscover did not see 369 switches"
-read -r ref_min ref_med < <(stats "$WORK/ref.ms" 1)
-read -r our_min our_med < <(stats "$WORK/our.ms" 1)
-read -r refc_min refc_med < <(stats "$WORK/ref.ms" 2)
-read -r ourc_min ourc_med < <(stats "$WORK/our.ms" 2)
+ref_mads=$(mads ref ibnetdiscover)
+our_mads=$(mads our "$FABRICCTL" discover --ib --no-counters -j)
 printf 'discover 1296-HCA 3-level fat tree (1665 nodes, 3888 links), %s runs each, interleaved; load %s\n' \
 	"$REPS" "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '  %-30s wall min %6d ms median %6d ms   cpu min %5d ms median %5d ms\n' \
-	ibnetdiscover "$ref_min" "$ref_med" "$refc_min" "$refc_med" \
-	"fabricctl discover --ib" "$our_min" "$our_med" "$ourc_min" "$ourc_med"
-read -r our2_min our2_med < <(stats "$WORK/our2.ms" 1)
-read -r our2c_min our2c_med < <(stats "$WORK/our2.ms" 2)
-printf '  %-30s wall min %6d ms median %6d ms   cpu min %5d ms median %5d ms\n' \
-	"  same, --max-smps 2" "$our2_min" "$our2_med" "$our2c_min" "$our2c_med"
+line() { # LABEL NAME
+	local wmin wmed cmin cmed smin smed
+	read -r wmin wmed < <(stats "$WORK/$2.ms" 1)
+	read -r cmin cmed < <(stats "$WORK/$2.ms" 2)
+	read -r smin smed < <(stats "$WORK/$2.ms" 3)
+	printf '  %-26s wall min %5d median %5d ms   cpu min %4d median %4d ms   ibsim cpu median %4d ms\n' \
+		"$1" "$wmin" "$wmed" "$cmin" "$cmed" "$smed"
+}
+line ibnetdiscover ref
+line "fabricctl discover --ib" our
+line "  same, --max-smps 2" our2
+printf '  mads ibnetdiscover: %s\n  mads fabricctl:     %s\n' "$ref_mads" "$our_mads"
+read -r ref_min ref_med < <(stats "$WORK/ref.ms" 1)
+read -r our_min our_med < <(stats "$WORK/our.ms" 1)
+read -r _ refc_med < <(stats "$WORK/ref.ms" 2)
+read -r _ ourc_med < <(stats "$WORK/our.ms" 2)
+refa_med=$(awk '{ print $2 + $3 }' "$WORK/ref.ms" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+oura_med=$(awk '{ print $2 + $3 }' "$WORK/our.ms" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 awk -v a="$our_min" -v b="$ref_min" -v c="$our_med" -v d="$ref_med" -v e="$ourc_med" -v f="$refc_med" \
-	'BEGIN { printf "  ratio fabricctl/ibnetdiscover: wall min %.2f, wall median %.2f (target <= 0.50); cpu median %.2f\n", a / b, c / d, e / f }'
+	-v g="$oura_med" -v h="$refa_med" \
+	'BEGIN { printf "  ratio fabricctl/ibnetdiscover: wall min %.2f, wall median %.2f (target <= 0.50); cpu median %.2f, cpu+ibsim median %.2f\n", a / b, c / d, e / f, g / h }'
 
 # With PMA counters (every linked port, PortCounters + PortCountersExtended).
 ibsim_sm >/dev/null 2>&1 || fail "opensm sweep failed"

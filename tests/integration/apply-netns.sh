@@ -9,33 +9,23 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd ip jq
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
 
 P=ap$$
-TMP=$(mktemp -d)
+tmpdir_with_cleanup
 export FABRICCTL_RUNDIR=$TMP/run	# pending state of --try, private to this run
-cleanup() {
-	local rc=$?
+cleanup_hook() {
 	# A reverter still sleeping belongs to this run: stop it by its pid.
 	if [ -s "$TMP/reverter.pid" ]; then kill "$(cat "$TMP/reverter.pid")" 2>/dev/null || true; fi
-	lab_down --name "$P" || true
-	rm -rf "$TMP"
-	exit "$rc"
+	lab_down --name "$P"
 }
-trap cleanup EXIT
 
 run lab_up --name "$P" --hosts 1 --leaves 1 --spines 0 --mtu 1500 --no-lldp
 H1=$(lab_ns h1)
 
-fab() {
-	pretty "ip netns exec $H1 $FABRICCTL $*"
-	rc=0
-	ip netns exec "$H1" "$FABRICCTL" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	cat "$TMP/out" >&2
-	cat "$TMP/err" >&2
-}
+fab() { fab_ns "$H1" "$@"; }
 mtu_of() { ip -n "$H1" -j link show "$1" | jq -r '.[0].mtu'; }
 # wait_gone PID SECONDS: explicit readiness, the process has exited.
 wait_gone() {

@@ -11,30 +11,19 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd ip jq dcb
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+need_fabricctl
 
 NS=fabdcb$$
 A=dcbv$$a B=dcbv$$b
-TMP=$(mktemp -d)
-cleanup() {
-	local rc=$?
-	ip netns del "$NS" 2>/dev/null || true
-	rm -rf "$TMP"
-	exit "$rc"
-}
-trap cleanup EXIT
+tmpdir_with_cleanup
+cleanup_hook() { ip netns del "$NS" 2>/dev/null; }
 
 run ip netns add "$NS"
 run ip -n "$NS" link add "$A" type veth peer name "$B"
 run ip -n "$NS" link set "$A" up
 run ip -n "$NS" link set "$B" up
 
-fab() { # fab ARGS...: run fabricctl in the namespace; sets rc, out in $TMP/out, $TMP/err
-	pretty "ip netns exec $NS $FABRICCTL $*"
-	rc=0
-	ip netns exec "$NS" "$FABRICCTL" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	cat "$TMP/out" "$TMP/err" >&2
-}
+fab() { fab_ns "$NS" "$@"; }	# in the namespace; rc, $TMP/out, $TMP/err
 profile() { # profile NAME BODY: an interfaces item for $A
 	printf 'interfaces:\n  - match: "%s"\n%s\n' "$A" "$2" >"$TMP/$1.yaml"
 }

@@ -17,18 +17,12 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_cmd ibsim opensm jq awk
 [ -r /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so ] || skip "libumad2sim.so missing (ibsim-utils)"
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (make)"
+need_fabricctl
 # shellcheck source=../lab/ibsim
 . "$TOP/tests/lab/ibsim"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/discover-ib-faults.$$.XXXXXX")
-cleanup() {
-	local rc=$?
-	ibsim_stop || true
-	rm -rf "$WORK"
-	exit "$rc"
-}
-trap cleanup EXIT
+tmpdir_with_cleanup discover-ib-faults
+cleanup_hook() { ibsim_stop; }
 
 GEN="$TOP/tests/lab/gen-fattree --levels 2 --radix 8"
 
@@ -37,26 +31,26 @@ discover() {
 	local name=$1
 	shift
 	RC=0
-	run ibsim_run "$FABRICCTL" discover --ib -j "$@" >"$WORK/$name.json" 2>"$WORK/$name.err" || RC=$?
-	jq -e .schema "$WORK/$name.json" >/dev/null || { cat "$WORK/$name.err" >&2; fail "$name: no JSON"; }
+	run ibsim_run "$FABRICCTL" discover --ib -j "$@" >"$TMP/$name.json" 2>"$TMP/$name.err" || RC=$?
+	jq -e .schema "$TMP/$name.json" >/dev/null || { cat "$TMP/$name.err" >&2; fail "$name: no JSON"; }
 }
 # problems NAME: "kind node[port] node[port] -> expected[port] | detail" lines, sorted.
 problems() {
 	jq -r '.problems[] | [.kind, (.ports | map(.node + "[" + (.port | tostring) + "]") | join(" ")),
 		(if .expected then "-> " + .expected.node + "[" + (.expected.port | tostring) + "]" else "" end),
-		"| " + .detail] | join(" ")' "$WORK/$1.json" | sort
+		"| " + .detail] | join(" ")' "$TMP/$1.json" | sort
 }
 
 # --- clean fabric: no problems, exit 0; its graph becomes the plan.
-run $GEN -o "$WORK/clean.net"
-ibsim_start "$WORK/clean.net"
+run $GEN -o "$TMP/clean.net"
+ibsim_start "$TMP/clean.net"
 ibsim_sm
-discover clean --save-plan "$WORK/plan.topo"
+discover clean --save-plan "$TMP/plan.topo"
 assert_eq "clean: exit" 0 "$RC"
 assert_eq "clean: problems" "" "$(problems clean)"
-assert_eq "clean: links" 64 "$(jq '.links | length' "$WORK/clean.json")"
-assert_eq "clean: counters read" 128 "$(jq '[.links[] | .a, .b | select(.counters != null)] | length' "$WORK/clean.json")"
-discover clean-plan --expect "$WORK/plan.topo"
+assert_eq "clean: links" 64 "$(jq '.links | length' "$TMP/clean.json")"
+assert_eq "clean: counters read" 128 "$(jq '[.links[] | .a, .b | select(.counters != null)] | length' "$TMP/clean.json")"
+discover clean-plan --expect "$TMP/plan.topo"
 assert_eq "clean vs plan: exit" 0 "$RC"
 assert_eq "clean vs plan: problems" "" "$(problems clean-plan)"
 
@@ -66,26 +60,26 @@ discover symerr
 assert_eq "symbol errors: exit" 1 "$RC"
 assert_eq "symbol errors: problems" "errors h0003[1] leaf-001[3]  | symbol_errors 57 > 10" "$(problems symerr)"
 assert_eq "symbol errors: link status" errors \
-	"$(jq -r '.links[] | select(.b.node == "h0003") | .status' "$WORK/symerr.json")"
+	"$(jq -r '.links[] | select(.b.node == "h0003") | .status' "$TMP/symerr.json")"
 discover symerr-th --thresholds symbol_errors=100
 assert_eq "symbol errors under a higher threshold: exit" 0 "$RC"
 ibsim_console 'PerformanceSet "h0003"[1] PortCounters.SymbolErrorCounter=0' >/dev/null
 
 # --- Unlink leaf-002 port 1 (h0005's only cable).
 ibsim_console 'Unlink "leaf-002"[1]' >/dev/null
-discover unlink --expect "$WORK/plan.topo"
+discover unlink --expect "$TMP/plan.topo"
 assert_eq "unlink: exit" 1 "$RC"
 assert_eq "unlink: problems" "down leaf-002[1] -> h0005[1] | planned link, port down/polling" "$(problems unlink)"
-assert_eq "unlink: h0005 gone" 0 "$(jq '[.nodes[] | select(.name == "h0005")] | length' "$WORK/unlink.json")"
+assert_eq "unlink: h0005 gone" 0 "$(jq '[.nodes[] | select(.name == "h0005")] | length' "$TMP/unlink.json")"
 # Without a plan an empty socket is not a problem (only a plan knows a cable belongs there).
 discover unlink-noplan
 assert_eq "unlink without plan: exit" 0 "$RC"
 ibsim_stop
 
 # --- a link declared 1X at both ends: below the plan's 4X.
-run $GEN --thin leaf-003:5 -o "$WORK/thin.net"
-ibsim_start "$WORK/thin.net"
-discover thin --no-counters --expect "$WORK/plan.topo"
+run $GEN --thin leaf-003:5 -o "$TMP/thin.net"
+ibsim_start "$TMP/thin.net"
+discover thin --no-counters --expect "$TMP/plan.topo"
 assert_eq "thin: exit" 1 "$RC"
 assert_eq "thin: problems" "degraded leaf-003[5] spine-01[3]  | width 1x, expected 4x" "$(problems thin)"
 ibsim_stop
@@ -96,10 +90,10 @@ awk '
 /^(Switch|Hca)/ { node = $0 }
 node ~ /"leaf-004"$/ && /^\[6\]/ { $0 = $0 " w=1" }
 node ~ /"spine-02"$/ && /^\[4\]/ { $0 = $0 " w=3" }
-{ print }' "$WORK/clean.net" >"$WORK/half.net"
-grep -q '"spine-02"\[4\] w=1' "$WORK/half.net" || fail "half.net: edit did not apply"
-grep -q '"leaf-004"\[6\] w=3' "$WORK/half.net" || fail "half.net: edit did not apply"
-ibsim_start "$WORK/half.net"
+{ print }' "$TMP/clean.net" >"$TMP/half.net"
+grep -q '"spine-02"\[4\] w=1' "$TMP/half.net" || fail "half.net: edit did not apply"
+grep -q '"leaf-004"\[6\] w=3' "$TMP/half.net" || fail "half.net: edit did not apply"
+ibsim_start "$TMP/half.net"
 discover half --no-counters
 assert_eq "half-width: exit" 1 "$RC"
 assert_eq "half-width: problems" "degraded spine-02[4] leaf-004[6]  | width 1x, enabled 4x" "$(problems half)"
@@ -112,9 +106,9 @@ node ~ /"leaf-001"/ && /^\[2\]/ { sub(/"h0002"/, "\"h0005\"") }
 node ~ /"leaf-002"/ && /^\[1\]/ { sub(/"h0005"/, "\"h0002\"") }
 node ~ /"h0002"$/ && /^\[1\]/ { $0 = "[1]\t\"leaf-002\"[1]" }
 node ~ /"h0005"$/ && /^\[1\]/ { $0 = "[1]\t\"leaf-001\"[2]" }
-{ print }' "$WORK/clean.net" >"$WORK/swap.net"
-ibsim_start "$WORK/swap.net"
-discover swap --no-counters --expect "$WORK/plan.topo"
+{ print }' "$TMP/clean.net" >"$TMP/swap.net"
+ibsim_start "$TMP/swap.net"
+discover swap --no-counters --expect "$TMP/plan.topo"
 assert_eq "swap: exit" 1 "$RC"
 assert_eq "swap: problems" "miswired h0002[1] leaf-002[1] -> leaf-001[2] | should go to 'leaf-001'[2]
 miswired leaf-001[2] h0005[1] -> h0002[1] | should go to 'h0002'[1]" "$(problems swap)"
@@ -122,8 +116,8 @@ miswired leaf-001[2] h0005[1] -> h0002[1] | should go to 'h0002'[1]" "$(problems
 discover swap-noplan --no-counters
 assert_eq "swap without plan: exit" 0 "$RC"
 # Text output names the same ports and marks nothing as a healthy link.
-run ibsim_run "$FABRICCTL" discover --ib --no-counters --expect "$WORK/plan.topo" >"$WORK/swap.txt" 2>/dev/null || true
-grep -q 'miswired .*"h0002"\[1\] <-> "leaf-002"\[1\] expected "leaf-001"\[2\]' "$WORK/swap.txt" ||
-	{ cat "$WORK/swap.txt" >&2; fail "swap: text output"; }
+run ibsim_run "$FABRICCTL" discover --ib --no-counters --expect "$TMP/plan.topo" >"$TMP/swap.txt" 2>/dev/null || true
+grep -q 'miswired .*"h0002"\[1\] <-> "leaf-002"\[1\] expected "leaf-001"\[2\]' "$TMP/swap.txt" ||
+	{ cat "$TMP/swap.txt" >&2; fail "swap: text output"; }
 ibsim_stop
 echo "discover-ib-faults: all checks passed"

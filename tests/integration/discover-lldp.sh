@@ -21,25 +21,22 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd ip jq lldpd lldpcli cc
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (make)"
+need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
 
 P=dl$$
-TMP=$(mktemp -d "/tmp/fabricctl-lldp.XXXXXX")
+tmpdir_with_cleanup fabricctl-lldp
 INJ_PID=
-cleanup() {
-	local rc=$?
+cleanup_hook() {
+	local rc=$1
 	if [ -n "$INJ_PID" ]; then kill "$INJ_PID" 2>/dev/null || true; wait "$INJ_PID" 2>/dev/null || true; fi
 	ip netns del "$P-inj" 2>/dev/null || true
 	if [ "$rc" != 0 ] && [ -d "$LAB_STATE_ROOT/$P/lldp" ]; then
 		tail -n 5 "$LAB_STATE_ROOT/$P"/lldp/*.log >&2 || true
 	fi
-	lab_down --name "$P" || true
-	rm -rf "$TMP"
-	exit "$rc"
+	lab_down --name "$P"
 }
-trap cleanup EXIT
 
 run cc -std=c17 -O2 -Wall -Wextra -o "$TMP/lldp-inject" "$TOP/tests/tools/lldp-inject.c"
 run lab_up --name "$P" --hosts 4 --leaves 2 --spines 1 --wait

@@ -12,18 +12,12 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd ip jq
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+need_fabricctl
 
 NS=ecn$$
-TMP=$(mktemp -d)
+tmpdir_with_cleanup
 R=$TMP/root
-cleanup() {
-	local rc=$?
-	ip netns del "$NS" 2>/dev/null || true
-	rm -rf "$TMP"
-	exit "$rc"
-}
-trap cleanup EXIT
+cleanup_hook() { ip netns del "$NS" 2>/dev/null; }
 
 run ip netns add "$NS"
 run ip -n "$NS" link add eth0 type veth peer name eth1
@@ -48,12 +42,7 @@ echo "RoCE v2" >"$D/ports/1/gid_attrs/types/0"
 mkdir -p "$R/sys/kernel/config/rdma_cm/mlx5_0/ports/1"
 echo 0 >"$R/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"
 
-fab() {
-	pretty "ip netns exec $NS $FABRICCTL --root $R $*"
-	rc=0
-	ip netns exec "$NS" "$FABRICCTL" --root "$R" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	cat "$TMP/out" "$TMP/err" >&2
-}
+fab() { fab_ns "$NS" --root "$R" "$@"; }
 ecn() { local d=$R/sys/class/net/$1/ecn/$2/enable; echo "$(cat "$d"/0)$(cat "$d"/1)$(cat "$d"/2)$(cat "$d"/3)$(cat "$d"/4)$(cat "$d"/5)$(cat "$d"/6)$(cat "$d"/7)"; }
 tos() { cat "$R/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos"; }
 

@@ -11,19 +11,13 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd ip jq
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
 
 P=fv$$
-TMP=$(mktemp -d)
-cleanup() {
-	local rc=$?
-	lab_down --name "$P" || true
-	rm -rf "$TMP"
-	exit "$rc"
-}
-trap cleanup EXIT
+tmpdir_with_cleanup
+cleanup_hook() { lab_down --name "$P"; }
 
 run lab_up --name "$P" --hosts 4 --leaves 1 --spines 0 --mtu 9000 --no-lldp
 lab_hostsfile >"$TMP/hosts"
@@ -40,14 +34,6 @@ interfaces:
   - match: eth0
     mtu: 9000
 Y
-# fab ARGS...: fabricctl, stdout in $TMP/out, stderr in $TMP/err, rc in $rc.
-fab() {
-	pretty "$FABRICCTL $*"
-	rc=0
-	"$FABRICCTL" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	cat "$TMP/out" >&2
-	cat "$TMP/err" >&2
-}
 q() { jq -r "$@" "$TMP/out"; }
 
 run lab_set_mtu h2 eth0 1500

@@ -12,18 +12,14 @@ need_root
 need_cmd jq ssh ssh-keygen
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 [ -x "$SSHD" ] || skip "sshd not installed (openssh-server)"
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+need_fabricctl
 
-TMP=$(mktemp -d)
+tmpdir_with_cleanup
 SSHD_PID=
-cleanup() {
-	local rc=$?
+cleanup_hook() {
 	[ -z "$SSHD_PID" ] || kill "$SSHD_PID" 2>/dev/null || true
 	[ -z "$SSHD_PID" ] || wait "$SSHD_PID" 2>/dev/null || true
-	rm -rf "$TMP"
-	exit "$rc"
 }
-trap cleanup EXIT
 
 run ssh-keygen -q -t ed25519 -N '' -f "$TMP/host_key"
 run ssh-keygen -q -t ed25519 -N '' -f "$TMP/id"

@@ -11,19 +11,15 @@ set -eu
 
 need_cmd ibsim opensm ibstat smpquery perfquery jq
 [ -r "$IBSIM_UMAD2SIM" ] || skip "$IBSIM_UMAD2SIM not installed (ibsim-utils)"
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+need_fabricctl
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/status-ibsim.$$.XXXXXX")
-cleanup() {
-	ibsim_stop || true
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
+tmpdir_with_cleanup status-ibsim
+cleanup_hook() { ibsim_stop; }
 
 # hca1: 1X QDR (w=1 s=4 on both ends); hca2: 4X EDR (e=2 on both ends);
 # hca3: the defaults.  Options go on both ends: ibsim takes the best
 # width/speed that both enable.
-cat >"$WORK/net" <<'EOF'
+cat >"$TMP/net" <<'EOF'
 Switch	8 "sw1"
 [1]	"hca1"[1]	w=1 s=4
 [2]	"hca2"[1]	e=2
@@ -39,21 +35,21 @@ Hca	1 "hca3"
 [1]	"sw1"[3]
 EOF
 
-ibsim_start "$WORK/net"
+ibsim_start "$TMP/net"
 
 # status HOST: fabricctl status -j attached at HOST; stdout must be JSON
 # and stderr quiet (no umad/ibmad chatter).
 status() {
-	ibsim_run -H "$1" "$FABRICCTL" status -j >"$WORK/status.json" 2>"$WORK/status.err"
-	if grep -v 'umad2sim' "$WORK/status.err" | grep -q .; then
-		cat "$WORK/status.err" >&2
+	ibsim_run -H "$1" "$FABRICCTL" status -j >"$TMP/status.json" 2>"$TMP/status.err"
+	if grep -v 'umad2sim' "$TMP/status.err" | grep -q .; then
+		cat "$TMP/status.err" >&2
 		fail "fabricctl status wrote diagnostics on a healthy fabric"
 	fi
-	jq -e . "$WORK/status.json" >/dev/null || fail "status -j is not JSON"
-	pretty "$(jq -c '.rdma[0].ports[0] | del(.counters)' "$WORK/status.json")"
+	jq -e . "$TMP/status.json" >/dev/null || fail "status -j is not JSON"
+	pretty "$(jq -c '.rdma[0].ports[0] | del(.counters)' "$TMP/status.json")"
 }
 # port FILTER: a jq filter on the (only) RDMA port of the last status.
-port() { jq -r ".rdma[0].ports[0] | $1" "$WORK/status.json"; }
+port() { jq -r ".rdma[0].ports[0] | $1" "$TMP/status.json"; }
 # ibstat_field HOST NAME: "Base lid" etc. from ibstat at HOST.
 ibstat_field() {
 	ibsim_run -H "$1" ibstat 2>/dev/null | sed -n "s/^[[:space:]]*$2: //p" | head -n 1
@@ -67,9 +63,9 @@ perf_field() {
 
 ## Before any SM: ports are up but INIT, without LIDs; no PMA without a LID.
 status hca1
-assert_eq "schema" "fabricctl.status/1" "$(jq -r .schema "$WORK/status.json")"
-assert_eq "rdma devices" 1 "$(jq '.rdma | length' "$WORK/status.json")"
-assert_eq "node_type" CA "$(jq -r '.rdma[0].node_type' "$WORK/status.json")"
+assert_eq "schema" "fabricctl.status/1" "$(jq -r .schema "$TMP/status.json")"
+assert_eq "rdma devices" 1 "$(jq '.rdma | length' "$TMP/status.json")"
+assert_eq "node_type" CA "$(jq -r '.rdma[0].node_type' "$TMP/status.json")"
 assert_eq "link_layer" InfiniBand "$(port .link_layer)"
 assert_eq "state before SM" INIT "$(port .state)"
 assert_eq "state before SM = ibstat" "Initializing" "$(ibstat_field hca1 State)"
@@ -94,7 +90,7 @@ check_host() {
 	[ "$(port .lid)" -gt 0 ] || fail "$h: no LID after opensm"
 	assert_eq "$h port_guid = ibstat" "$(ibstat_field "$h" 'Port GUID')" "$(port .port_guid)"
 	assert_eq "$h node_guid = ibstat" "$(ibstat_field "$h" 'Node GUID')" \
-		"$(jq -r '.rdma[0].node_guid' "$WORK/status.json")"
+		"$(jq -r '.rdma[0].node_guid' "$TMP/status.json")"
 	assert_eq "$h width (netfile)" "$2" "$(port .width)"
 	assert_eq "$h width = smpquery" "$(smp_field "$h" LinkWidthActive)" "$(port .width)"
 	assert_eq "$h speed (netfile)" "$3" "$(port .speed)"
@@ -102,7 +98,7 @@ check_host() {
 	assert_eq "$h rate_gbps = width x lane" true \
 		"$(jq --arg s "$3" '.rdma[0].ports[0] as $p |
 			({"SDR":2.5,"DDR":5,"QDR":10,"FDR":14,"EDR":25}[$s]) as $lane |
-			($p.width | rtrimstr("X") | tonumber) * $lane == $p.rate_gbps' "$WORK/status.json")"
+			($p.width | rtrimstr("X") | tonumber) * $lane == $p.rate_gbps' "$TMP/status.json")"
 	assert_eq "$h active_mtu = smpquery NeighborMTU" "$(smp_field "$h" NeighborMTU)" \
 		"$(port .active_mtu)"
 	guid=$(port .port_guid)

@@ -8,42 +8,26 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd ip jq
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
 
 P=st$$
-TMP=$(mktemp -d)
-cleanup() {
-	local rc=$?
-	lab_down --name "$P" || true
-	rm -rf "$TMP"
-	exit "$rc"
-}
-trap cleanup EXIT
+tmpdir_with_cleanup
+cleanup_hook() { lab_down --name "$P"; }
 
 run lab_up --name "$P" --hosts 2 --leaves 1 --spines 0 --mtu 9000 --no-lldp
 run lab_add_link h1 eth1 leaf1 swp20 1500
 H1=$(lab_ns h1)
 L1=$(lab_ns leaf1)
 
-# fabricctl in namespace NS; stdout to $TMP/out, stderr to $TMP/err;
-# its exit status in $rc.
-fab() {
-	local ns=$1
-	shift
-	pretty "ip netns exec $ns $FABRICCTL $*"
-	rc=0
-	ip netns exec "$ns" "$FABRICCTL" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	cat "$TMP/err" >&2
-}
 # link NAME: its object from the last JSON output.
 link() { jq -c --arg n "$1" '[.links[] | select(.name == $n)] | if length == 1 then .[0] else error("\(length) links named \($n)") end' "$TMP/out"; }
 # kernel's view: ip -j link show DEV in NS, field F.
 kern() { ip -n "$1" -j link show dev "$2" | jq -r ".[0].$3"; }
 
 # --- JSON, host namespace ---------------------------------------------------
-fab "$H1" status -j
+fab_ns "$H1" status -j
 assert_eq "status -j rc" 0 "$rc"
 assert_eq "status -j: one JSON object" object "$(jq -rs 'map(type) | join(",")' "$TMP/out" 2>&1 | tail -n 1)"
 assert_eq "schema" fabricctl.status/1 "$(jq -r .schema "$TMP/out")"
@@ -75,7 +59,7 @@ assert_eq "eth1 ifindex" "$(kern "$H1" eth1 ifindex)" "$(jq .ifindex <<<"$e1")"
 # A link changed behind fabricctl's back is read back as it is now.
 run lab_set_mtu h1 eth1 4000
 run ip -n "$H1" link set dev eth1 down
-fab "$H1" status -j
+fab_ns "$H1" status -j
 assert_eq "status -j rc (2nd)" 0 "$rc"
 e1=$(link eth1)
 assert_eq "eth1 mtu after set_mtu" 4000 "$(jq .mtu <<<"$e1")"
@@ -83,12 +67,12 @@ assert_eq "eth1 admin_up after down" false "$(jq .admin_up <<<"$e1")"
 assert_eq "eth1 operstate after down" down "$(jq -r '.operstate | ascii_downcase' <<<"$e1")"
 
 # One device by name.
-fab "$H1" status -j eth0
+fab_ns "$H1" status -j eth0
 assert_eq "status -j eth0 rc" 0 "$rc"
 assert_eq "status -j eth0 links" eth0 "$(jq -r '[.links[].name] | join(" ")' "$TMP/out")"
 
 # --- JSON, switch namespace: bridge and its ports ---------------------------
-fab "$L1" status -j
+fab_ns "$L1" status -j
 assert_eq "leaf status -j rc" 0 "$rc"
 assert_eq "swp20 master" br0 "$(link swp20 | jq -r .master)"
 assert_eq "swp20 mtu" 1500 "$(link swp20 | jq .mtu)"
@@ -96,7 +80,7 @@ assert_eq "swp1 mtu" 9000 "$(link swp1 | jq .mtu)"
 assert_eq "br0 kind" bridge "$(link br0 | jq -r .kind)"
 
 # --- text ---------------------------------------------------------------------
-fab "$H1" status
+fab_ns "$H1" status
 assert_eq "status rc" 0 "$rc"
 grep -q 'no RDMA devices' "$TMP/out" || fail "status text does not say 'no RDMA devices': $(cat "$TMP/out")"
 grep -qw eth0 "$TMP/out" || fail "status text does not list eth0"
@@ -104,11 +88,11 @@ grep -qw 9000 "$TMP/out" || fail "status text does not show eth0's MTU 9000"
 printf '  ok: text mode\n' >&2
 
 # --- errors -------------------------------------------------------------------
-fab "$H1" status nosuchdev
+fab_ns "$H1" status nosuchdev
 assert_eq "status nosuchdev rc" 3 "$rc"
 grep -q nosuchdev "$TMP/err" || fail "stderr of 'status nosuchdev' does not name nosuchdev: $(cat "$TMP/err")"
-fab "$H1" nosuchcmd
+fab_ns "$H1" nosuchcmd
 assert_eq "nosuchcmd rc" 2 "$rc"
-fab "$H1" status --bogus
+fab_ns "$H1" status --bogus
 assert_eq "status --bogus rc" 2 "$rc"
 echo "status-netns: ok"

@@ -9,19 +9,13 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd ip jq
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
 
 P=lt$$
-TMP=$(mktemp -d)
-cleanup() {
-	local rc=$?
-	lab_down --name "$P" || true
-	rm -rf "$TMP"
-	exit "$rc"
-}
-trap cleanup EXIT
+tmpdir_with_cleanup
+cleanup_hook() { lab_down --name "$P"; }
 
 run lab_up --name "$P" --hosts 2 --leaves 1 --spines 0 --no-lldp
 lab_hostsfile >"$TMP/hosts"

@@ -12,19 +12,13 @@ set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_root
 need_cmd ip tc jq
-[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
+need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
 
 P=sw$$
-TMP=$(mktemp -d)
-cleanup() {
-	local rc=$?
-	lab_down --name "$P" || true
-	rm -rf "$TMP"
-	exit "$rc"
-}
-trap cleanup EXIT
+tmpdir_with_cleanup
+cleanup_hook() { lab_down --name "$P"; }
 
 run lab_up --name "$P" --hosts 8 --leaves 2 --spines 1 --no-lldp
 lab_hostsfile >"$TMP/hosts"

@@ -30,3 +30,39 @@ expect_rc() {
 	"$@" || rc=$?
 	[ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want"
 }
+
+need_fabricctl() { [ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"; }
+
+# tmpdir_with_cleanup [NAME]: a private temporary directory in $TMP and the
+# EXIT trap: it calls the script's cleanup_hook RC, if the script defines
+# one (stop its processes, take down its lab; RC is the exit status so
+# far), then removes $TMP and exits with RC.
+tmpdir_with_cleanup() {
+	TMP=$(mktemp -d "${TMPDIR:-/tmp}/${1:-fabricctl-test}.$$.XXXXXX")
+	trap _cleanup EXIT
+}
+_cleanup() {
+	local rc=$?
+	if declare -F cleanup_hook >/dev/null; then cleanup_hook "$rc" || true; fi
+	rm -rf "$TMP"
+	exit "$rc"
+}
+
+# fab [ARGS...]: run fabricctl; stdout in $TMP/out, stderr in $TMP/err
+# (both logged), exit status in $rc.  fab_ns NS ARGS...: the same inside
+# network namespace NS.
+rc=0
+fab() {
+	pretty "$FABRICCTL $*"
+	rc=0
+	"$FABRICCTL" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	cat "$TMP/out" "$TMP/err" >&2
+}
+fab_ns() {
+	local ns=$1
+	shift
+	pretty "ip netns exec $ns $FABRICCTL $*"
+	rc=0
+	ip netns exec "$ns" "$FABRICCTL" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	cat "$TMP/out" "$TMP/err" >&2
+}

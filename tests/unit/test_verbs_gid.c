@@ -330,30 +330,30 @@ static void test_transport_no_device(void **state)
 	tp->close(NULL);
 }
 
-/* Sender-side metering: warm-up excluded, slowest full interval, units. */
+/* Sender-side metering (tp_util.c): warm-up excluded, slowest full interval, units. */
 static void test_meter(void **state)
 {
-	struct bw_meter m = { .interval_ns = 100000000ull, .t0 = 1000, .t_last = 1000 };
+	struct tp_meter m = { .interval_ns = 100000000ull, .t0 = 1000, .t_last = 1000 };
 	struct sweep_bw bw = { 0 };
 	uint64_t fig[5];
 
 	/* 1 MB every 10 ms for 0.35 s, except 2 MB missing in the second interval. */
 	for (int i = 1; i <= 35; i++)
 		if (!(i >= 11 && i <= 12))
-			assert_int_equal(meter_add(&m, 1000 + (uint64_t)i * 10000000ull, 1000000), 0);
-	meter_figures(&m, fig);
+			assert_int_equal(tp_meter_add(&m, 1000 + (uint64_t)i * 10000000ull, 1000000), 0);
+	tp_meter_figures(&m, fig);
 	assert_true(fig[0] == 33000000ull);
 	assert_true(fig[1] == 350000000ull);
 	assert_true(fig[2] == 3);		/* full intervals */
 	assert_true(fig[3] == 8000000ull);	/* the slowest: 10 - 2 MB */
 	assert_true(fig[4] == 100000000ull);
-	bw_from_figures(&bw, fig);
+	tp_bw_from_figures(&bw, fig);
 	assert_true(bw.measured);
 	assert_float_equal(bw.avg_mbps, 33e6 * 8 / 0.35 / 1e6, 1e-9);
 	assert_float_equal(bw.min_mbps, 8e6 * 8 / 0.1 / 1e6, 1e-9);
 	assert_float_equal(bw.secs, 0.35, 1e-12);
 	assert_int_equal(bw.intervals, 3);
-	free(m.bucket);
+	tp_meter_fini(&m);
 	assert_int_equal(mtu_enum(1024), IBV_MTU_1024);
 	assert_int_equal(mtu_bytes(IBV_MTU_4096), 4096);
 	assert_int_equal(wc_errno(IBV_WC_RETRY_EXC_ERR), -ETIMEDOUT);

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "transport/tp_util.h"
+#include "transport/transport.h"
+
+uint64_t tp_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int tp_ms_left(uint64_t deadline_ns)
+{
+	uint64_t now = tp_now_ns();
+
+	if (now >= deadline_ns)
+		return 0;
+	return (int)((deadline_ns - now + 999999) / 1000000);
+}
+
+int tp_meter_add(struct tp_meter *m, uint64_t now, uint64_t bytes)
+{
+	size_t b;
+
+	m->t_last = now;
+	m->bytes += bytes;
+	b = (size_t)((now - m->t0) / m->interval_ns);
+	if (b >= m->n_bucket) {
+		size_t nn = b + 64;
+		uint64_t *tmp = realloc(m->bucket, nn * sizeof(*tmp));
+
+		if (!tmp)
+			return -ENOMEM;
+		memset(tmp + m->n_bucket, 0, (nn - m->n_bucket) * sizeof(*tmp));
+		m->bucket = tmp;
+		m->n_bucket = nn;
+	}
+	m->bucket[b] += bytes;
+	return 0;
+}
+
+void tp_meter_figures(const struct tp_meter *m, uint64_t fig[5])
+{
+	uint64_t elapsed = m->t_last > m->t0 ? m->t_last - m->t0 : 0, full, min_b = 0;
+
+	full = elapsed / m->interval_ns;
+	for (uint64_t i = 0; i < full && i < m->n_bucket; i++)
+		if (i == 0 || m->bucket[i] < min_b)
+			min_b = m->bucket[i];
+	fig[0] = m->bytes;
+	fig[1] = elapsed;
+	fig[2] = full;
+	fig[3] = min_b;
+	fig[4] = m->interval_ns;
+}
+
+void tp_meter_fini(struct tp_meter *m)
+{
+	free(m->bucket);
+	m->bucket = NULL;
+	m->n_bucket = 0;
+}
+
+void tp_bw_from_figures(struct sweep_bw *bw, const uint64_t fig[5])
+{
+	bw->measured = true;
+	bw->bytes = fig[0];
+	bw->secs = (double)fig[1] / 1e9;
+	bw->avg_mbps = fig[1] ? (double)fig[0] * 8e3 / (double)fig[1] : 0;
+	bw->intervals = (unsigned int)fig[2];
+	bw->min_mbps = fig[2] && fig[4] ? (double)fig[3] * 8e3 / (double)fig[4] : bw->avg_mbps;
+}
