@@ -64,6 +64,13 @@ int out_json_emit(struct fab_out *out, json_t *doc);
 json_t *status_to_json(const struct host_state *hs);
 json_t *discover_to_json(const struct topo *t);	/* "fabricctl.discover/1" */
 json_t *json_guid(uint64_t guid);	/* "0x%016" PRIx64 string */
+/*
+ * A JSON string for text that came off the wire (SMP NodeDescription, LLDP
+ * system names): such text need not be UTF-8, and jansson refuses what is
+ * not.  Invalid text is kept with every non-ASCII byte replaced by '?', so
+ * the object it names is never dropped from a document.
+ */
+json_t *json_text(const char *s);
 json_t *sweep_to_json(const struct sweep_report *r);	/* "fabricctl.sweep/1" */
 /* "fabricctl.verify/1" and "fabricctl.apply/1" (the worker's verify/apply answers); NULL: ENOMEM. */
 json_t *verify_to_json(const char *profile, const char *hostname, const struct plan *plan);

@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "out/out.h"
 #include "out/out_impl.h"
@@ -13,6 +15,24 @@ json_t *json_guid(uint64_t guid)
 
 	snprintf(buf, sizeof(buf), "0x%016" PRIx64, guid);
 	return json_string(buf);
+}
+
+json_t *json_text(const char *s)
+{
+	json_t *j = json_string(s);
+	char *copy;
+
+	if (j || !s)
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (char *c = copy; *c; c++)
+		if ((unsigned char)*c >= 0x80)
+			*c = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
 }
 
 /* "" means unknown: render null so consumers need not special-case it. */

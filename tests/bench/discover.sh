@@ -126,10 +126,10 @@ our_mads=$(mads our "$FABRICCTL" discover --ib --no-counters -j)
 printf 'discover 1296-HCA 3-level fat tree (1665 nodes, 3888 links), %s runs each, interleaved; load %s\n' \
 	"$REPS" "$(cut -d' ' -f1-3 /proc/loadavg)"
 line() { # LABEL NAME
-	local wmin wmed cmin cmed smin smed
+	local wmin wmed cmin cmed smed
 	read -r wmin wmed < <(stats "$WORK/$2.ms" 1)
 	read -r cmin cmed < <(stats "$WORK/$2.ms" 2)
-	read -r smin smed < <(stats "$WORK/$2.ms" 3)
+	read -r _ smed < <(stats "$WORK/$2.ms" 3)
 	printf '  %-26s wall min %5d median %5d ms   cpu min %4d median %4d ms   ibsim cpu median %4d ms\n' \
 		"$1" "$wmin" "$wmed" "$cmin" "$cmed" "$smed"
 }
