@@ -30,13 +30,13 @@
 struct discover_opts {
 	bool ib, lldp, rails;
 	const char *lldp_socket;
-	const char *hosts, *launcher;	/* 5B: --lldp --hosts FILE [--launcher L] */
+	const char *hosts, *launcher;	/* --lldp --hosts FILE [--launcher L] */
 	const char *expect;		/* plan file */
 	const char *save_plan;
 	const struct out_ops *format;	/* NULL: text or JSON by -j */
 	struct subnet_opts subnet;
 	struct topo_thresholds th;
-	struct topo_rails plan_rails;	/* 5B: rails of a YAML plan (topo_lldp_checks.h) */
+	struct topo_rails plan_rails;	/* rails of a YAML plan (topo_lldp_checks.h) */
 };
 
 static bool has_suffix(const char *s, const char *suffix)
@@ -49,9 +49,7 @@ static bool has_suffix(const char *s, const char *suffix)
 /*
  * The cabling plan as a struct topo (TOPO_SRC_PLAN).  Formats: the
  * ibnetdiscover topology file (here), and the YAML plan for Ethernet/RoCE
- * and mixed fabrics (5B: *.yaml / *.yml, docs/plan.md) — hook it in at the
- * marked place with a model-layer parser of the same shape as
- * ibtopo_parse(): (struct topo *, buf, len, fname, src, err).
+ * and mixed fabrics (*.yaml / *.yml or YAML content, docs/plan.md).
  */
 static int discover_plan_load(const char *path, struct topo **out, struct topo_rails *rails,
 			      struct fab_err *err)
@@ -67,7 +65,7 @@ static int discover_plan_load(const char *path, struct topo **out, struct topo_r
 	if (rc < 0)
 		goto out;
 	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") || plan_yaml_sniff(buf, len))
-		rc = plan_yaml_parse(plan, rails, buf, len, path, err);	/* 5B */
+		rc = plan_yaml_parse(plan, rails, buf, len, path, err);
 	else
 		rc = ibtopo_parse(plan, buf, len, path, TOPO_SRC_PLAN, err);
 	if (rc < 0)
@@ -85,7 +83,7 @@ out:
 }
 
 /*
- * LLDP source (5B owns src/sys/lldp.c and the fleet path): this node's
+ * LLDP source (src/sys/lldp.c, and the fleet path in discover_lldp.c): this node's
  * lldpd view merged into @t.  --hosts FILE (every node's view through the
  * fleet layer) plugs in here as well.
  */
@@ -95,7 +93,7 @@ static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, str
 	unsigned int conflicts = 0;
 	int rc;
 
-	if (o->hosts) {		/* 5B: every node's view (src/cmd/discover_lldp.c) */
+	if (o->hosts) {		/* every node's view (src/cmd/discover_lldp.c) */
 		struct discover_lldp_fleet fl = { .hosts_file = o->hosts, .launcher = o->launcher,
 						  .socket = o->lldp_socket };
 
@@ -127,7 +125,7 @@ static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struc
 
 /*
  * --save-plan: the graph as a plan, in ibnetdiscover's topology format.
- * 5B: a *.yaml / *.yml FILE gets the YAML plan writer here.
+ * a *.yaml / *.yml FILE gets the YAML plan writer here.
  */
 static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t)
 {
@@ -136,7 +134,7 @@ static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t
 
 	if (!f)
 		return fab_err_set(&ctx->err, -errno, "%s: %s", path, strerror(errno));
-	/* 5B: LLDP graphs (and any *.yaml / *.yml path) are saved as a YAML plan. */
+	/* LLDP graphs (and any *.yaml / *.yml path) are saved as a YAML plan. */
 	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") ||
 	    !(t->src & (TOPO_SRC_SMP | TOPO_SRC_CACHE)))
 		rc = plan_yaml_write(t, f);
@@ -284,7 +282,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_usage_error(ctx, "discover", "unexpected argument '%s'", argv[optind]);
-	if ((o.hosts || o.launcher) && !o.lldp)	/* 5B */
+	if ((o.hosts || o.launcher) && !o.lldp)
 		return cmd_usage_error(ctx, "discover", "--hosts and --launcher need --lldp");
 	if (!o.ib && !o.lldp)
 		o.ib = true;
@@ -309,8 +307,8 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (topo_health_check(t, &o.th) < 0 ||
 	    (plan && topo_diff(t, plan, NULL) < 0) ||
-	    topo_mtu_check(t, plan) < 0 ||				/* 5B */
-	    topo_rail_plan_check(t, &o.plan_rails) < 0 ||			/* 5B */
+	    topo_mtu_check(t, plan) < 0 ||			
+	    topo_rail_plan_check(t, &o.plan_rails) < 0 ||		
 	    (o.rails && topo_rail_check(t) < 0)) {
 		fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
 		rc = FAB_EXIT_SYSTEM;

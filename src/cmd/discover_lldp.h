@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * LLDP discovery across a fleet (5B): `discover --lldp --hosts FILE`.
+ * LLDP discovery across a fleet: `discover --lldp --hosts FILE`.
  *
  * Controller side: start `fabricctl worker` on every node of the hosts
  * file through the fleet layer (src/fleet/), ask each for its LLDP view

@@ -412,7 +412,7 @@ out:
 	profile_free(p);
 }
 
-/* 5B: `discover --lldp --hosts`: this node's LLDP view (src/cmd/discover_lldp.c). */
+/* `discover --lldp --hosts`: this node's LLDP view (src/cmd/discover_lldp.c). */
 static void op_lldp(struct worker *w, struct proto_msg *req)
 {
 	struct fab_err err;

@@ -2,7 +2,7 @@
 /*
  * A Linux bonding device and its members, as rtnetlink (IFLA_INFO_DATA
  * IFLA_BOND_*, IFLA_INFO_SLAVE_DATA IFLA_BOND_SLAVE_*) describes it.
- * Pure data, no I/O; src/sys/nl_bond.c fills it (engineer 3B), the plan
+ * Pure data, no I/O; src/sys/nl_bond.c fills it, the plan
  * diffs against it, the profile loader produces the wanted one.
  *
  * Numeric values are the kernel's (BOND_MODE_*, BOND_XMIT_POLICY_*,

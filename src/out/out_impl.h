@@ -11,22 +11,22 @@
 
 #include "out/out.h"
 
-/* discover (5A): out/discover_text.c, out/discover_json.c. */
+/* discover: out/discover_text.c, out/discover_json.c. */
 int discover_text(struct fab_out *out, const struct topo *t);
 int discover_json(struct fab_out *out, const struct topo *t);
 
-/* sweep and status --hosts (4A): out/sweep_text.c, out/sweep_json.c, out/sweep_fleet.c. */
+/* sweep and status --hosts: out/sweep_text.c, out/sweep_json.c, out/sweep_fleet.c. */
 int sweep_text(struct fab_out *out, const struct sweep_report *r);
 int sweep_json(struct fab_out *out, const struct sweep_report *r);
 int status_fleet_text(struct fab_out *out, const json_t *doc);
-/* apply, verify (3A): out/apply_{text,json}.c, out/verify_{text,json}.c. */
+/* apply, verify: out/apply_{text,json}.c, out/verify_{text,json}.c. */
 int apply_text(struct fab_out *out, const struct apply_report *rep);
 int apply_json(struct fab_out *out, const struct apply_report *rep);
 int verify_text(struct fab_out *out, const char *profile, const char *hostname,
 		const struct plan *plan);
 int verify_json(struct fab_out *out, const char *profile, const char *hostname,
 		const struct plan *plan);
-/* verify --hosts, apply --hosts (4C): out/verify_fleet.c, out/apply_fleet.c. */
+/* verify --hosts, apply --hosts: out/verify_fleet.c, out/apply_fleet.c. */
 int verify_fleet_text(struct fab_out *out, const json_t *doc);
 int apply_fleet_text(struct fab_out *out, const json_t *doc);
 

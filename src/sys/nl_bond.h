@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The pure half of nl_bond.c (engineer 3B): one rtnetlink RTM_NEWLINK
+ * The pure half of nl_bond.c: one rtnetlink RTM_NEWLINK
  * message (a reply to RTM_GETLINK or a dump entry) reduced to what bonding
  * cares about, without a socket, for unit tests (a real kernel reply in
  * tests/golden/bond-*.hex) and the fuzzer.

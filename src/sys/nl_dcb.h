@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The pure halves of nl_dcb.c (engineer 3B): DCB netlink messages built
+ * The pure halves of nl_dcb.c: DCB netlink messages built
  * into a caller's buffer and replies parsed into struct fab_dcb, with no
  * socket, so unit tests compare the bytes with what iproute2's dcb(8)
  * sends and the fuzzer feeds the parser arbitrary replies.

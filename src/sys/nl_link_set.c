@@ -2,7 +2,7 @@
 /*
  * Link setters over rtnetlink (libmnl): RTM_NEWLINK with NLM_F_ACK; the
  * kernel's extended ack (NLMSGERR_ATTR_MSG) is appended to the message.
- * The request/ack exchange and the extack parsing are nl_util.c's (3B),
+ * The request/ack exchange and the extack parsing are nl_util.c's,
  * unit-tested and fuzzed there.
  */
 #include <errno.h>

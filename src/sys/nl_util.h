@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Shared libmnl helpers for src/sys/ (engineer 3B; nl_dcb.c and nl_bond.c
- * use them, 3A may use them for MTU or anything else): one request, its
+ * Shared libmnl helpers for src/sys/ (nl_dcb.c, nl_bond.c and nl_link_set.c
+ * use them): one request, its
  * replies and the kernel's ack, with the extended ack (NLMSGERR_ATTR_MSG)
  * turned into text.
  *

@@ -25,7 +25,7 @@
 
 struct sys;
 
-/* What subnet_read walks and how (5A). */
+/* What subnet_read walks and how. */
 struct subnet_opts {
 	const char *ca;			/* CA name (-C); NULL: the first IB CA */
 	int ca_port;			/* CA port (-P); 0: the first active one */
@@ -68,7 +68,7 @@ struct sys_ops {
 	/* rtnetlink RTM_NEWLINK IFLA_MTU with NLM_F_ACK (src/sys/nl_link_set.c). */
 	int (*link_mtu_set)(struct sys *sys, const char *ifname, unsigned int mtu,
 			    struct fab_err *err);
-	/* DCB netlink (src/sys/nl_dcb.c, 3B): fill @dcb (fab_dcb_init'ed by the caller). */
+	/* DCB netlink (src/sys/nl_dcb.c): fill @dcb (fab_dcb_init'ed by the caller). */
 	int (*dcb_read)(struct sys *sys, const char *ifname, struct fab_dcb *dcb,
 			struct fab_err *err);
 	/* DCB_CMD_IEEE_SET DCB_ATTR_IEEE_PFC: pfc_en, mbc, delay_bits are written. */
@@ -85,7 +85,7 @@ struct sys_ops {
 	/* DCB_ATTR_DCB_APP_TRUST_TABLE: trust @sel (FAB_DCB_APP_SEL_*), first = highest. */
 	int (*dcb_trust_set)(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
 			     struct fab_err *err);
-	/* Bonding over rtnetlink (src/sys/nl_bond.c, 3B).  bond_read: -ENODEV when
+	/* Bonding over rtnetlink (src/sys/nl_bond.c).  bond_read: -ENODEV when
 	 * @name does not exist, -EINVAL ("bond: eth0: not a bond") when it is not one. */
 	int (*bond_read)(struct sys *sys, const char *name, struct fab_bond *bond,
 			 struct fab_err *err);
@@ -112,13 +112,13 @@ struct sys_ops {
 			     unsigned int *tos, struct fab_err *err);
 	int (*roce_tos_set)(struct sys *sys, const char *dev, unsigned int port,
 			    unsigned int tos, struct fab_err *err);
-	/* LLDP (src/sys/lldp.c, 5B): fill @view (lldp_view_init'ed) from the lldpd
+	/* LLDP (src/sys/lldp.c): fill @view (lldp_view_init'ed) from the lldpd
 	 * listening on @socket (NULL: the system one) through liblldpctl, plus
 	 * each local port's MTU from rtnetlink.  -ECONNREFUSED naming the socket
 	 * when no lldpd answers there. */
 	int (*lldp_read)(struct sys *sys, const char *socket, struct lldp_view *view,
 			 struct fab_err *err);
-	/* InfiniBand subnet (src/sys/subnet.c, 5A): walk it with SMPs through
+	/* InfiniBand subnet (src/sys/subnet.c): walk it with SMPs through
 	 * libibnetdisc (or load an ibnetdiscover --cache file), then read PMA
 	 * PortCounters of every linked port, into @t (empty).  See struct
 	 * subnet_opts.  -ENODEV when no IB port answers, naming the CA. */

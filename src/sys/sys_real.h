@@ -11,15 +11,11 @@ int nl_link_read_all(struct sys *sys, struct host_state *hs, struct fab_err *err
 /* rdma_port.c: RDMA devices and ports (libibumad, libibmad, libibverbs, sysfs). */
 int rdma_port_read_all(struct sys *sys, struct host_state *hs, struct fab_err *err);
 
-/* nl_link_set.c (3A): MTU over rtnetlink with NLM_F_ACK and extack text. */
+/* nl_link_set.c: MTU over rtnetlink with NLM_F_ACK and extack text. */
 int nl_link_mtu_set(struct sys *sys, const char *ifname, unsigned int mtu, struct fab_err *err);
 
 /*
- * nl_dcb.c (3B): DCB netlink via libmnl.  Contracts: see struct sys_ops.
- * NOTE to 3B: src/sys/nl_dcb_stub.c defines these (and the nl_bond_* ones
- * below) returning -EOPNOTSUPP so the tree links; delete that stub file
- * when nl_dcb.c and nl_bond.c land (both sets of functions must land
- * together, or trim the stub to the half that is still missing).
+ * nl_dcb.c: DCB netlink via libmnl.  Contracts: see struct sys_ops.
  */
 int nl_dcb_read(struct sys *sys, const char *ifname, struct fab_dcb *dcb, struct fab_err *err);
 int nl_dcb_pfc_set(struct sys *sys, const char *ifname, const struct fab_dcb_pfc *pfc,
@@ -33,7 +29,7 @@ int nl_dcb_app_del(struct sys *sys, const char *ifname, const struct fab_dcb_app
 int nl_dcb_trust_set(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
 		     struct fab_err *err);
 
-/* nl_bond.c (3B): bonding over rtnetlink via libmnl. */
+/* nl_bond.c: bonding over rtnetlink via libmnl. */
 int nl_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struct fab_err *err);
 int nl_bond_create(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
 int nl_bond_delete(struct sys *sys, const char *name, struct fab_err *err);
@@ -41,23 +37,23 @@ int nl_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *er
 int nl_bond_enslave(struct sys *sys, const char *bond, const char *member, struct fab_err *err);
 int nl_bond_release(struct sys *sys, const char *member, struct fab_err *err);
 
-/* sysfs_ecn.c (3A): ECN per priority, mlx5 layout. */
+/* sysfs_ecn.c: ECN per priority, mlx5 layout. */
 int sysfs_ecn_read(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		   uint8_t *mask, struct fab_err *err);
 int sysfs_ecn_set(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		  unsigned int prio, bool enable, struct fab_err *err);
 
-/* cm_tos.c (3A): RoCE default ToS through rdma_cm configfs. */
+/* cm_tos.c: RoCE default ToS through rdma_cm configfs. */
 int cm_tos_read(struct sys *sys, const char *dev, unsigned int port, unsigned int *tos,
 		struct fab_err *err);
 int cm_tos_set(struct sys *sys, const char *dev, unsigned int port, unsigned int tos,
 	       struct fab_err *err);
 
-/* lldp.c (5B): this node's LLDP view through liblldpctl.  Contract: see struct sys_ops. */
+/* lldp.c: this node's LLDP view through liblldpctl.  Contract: see struct sys_ops. */
 int lldp_read_all(struct sys *sys, const char *socket, struct lldp_view *view,
 		  struct fab_err *err);
 
-/* subnet.c (5A): InfiniBand subnet walk (libibnetdisc) and PMA counters (libibmad). */
+/* subnet.c: InfiniBand subnet walk (libibnetdisc) and PMA counters (libibmad). */
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err);
 

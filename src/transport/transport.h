@@ -2,7 +2,7 @@
 /*
  * Data-path engines for the sweep, behind one interface: tcp (tcp.c:
  * ping-pong latency, streaming bandwidth over one or more streams) and
- * verbs (verbs.c: RC queue pairs, RDMA write; engineer 4B).
+ * verbs (verbs.c: RC queue pairs, RDMA write).
  *
  * One test between a server (node B) and a client (node A) runs in five
  * steps, each relayed by the controller through the worker protocol
@@ -46,7 +46,7 @@
 struct tp_plan {
 	unsigned int lat_iters;		/* timed round trips, 0 for none */
 	unsigned int lat_ms;		/* latency phase time bound (warm-up included): stop
-					 * there even before lat_iters; 0: none (tcp; 4C) */
+					 * there even before lat_iters; 0: none (tcp) */
 	unsigned int msg_bytes;		/* latency message size */
 	unsigned int duration_ms;	/* per bandwidth direction, 0 for none */
 	unsigned int interval_ms;	/* bandwidth sampling interval */
