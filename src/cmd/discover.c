@@ -124,8 +124,8 @@ static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struc
 }
 
 /*
- * --save-plan: the graph as a plan, in ibnetdiscover's topology format.
- * a *.yaml / *.yml FILE gets the YAML plan writer here.
+ * --save-plan: the graph as a plan, in ibnetdiscover's topology format;
+ * LLDP graphs and *.yaml / *.yml paths get the YAML plan writer.
  */
 static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t)
 {
