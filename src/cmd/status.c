@@ -37,55 +37,6 @@ out:
 	return rc;
 }
 
-/*
- * Keep only the devices named on the command line (netdev or RDMA device
- * names).  A name that matches nothing is an error naming it.
- */
-static int status_filter(struct host_state *hs, char **names, int n, struct fab_err *err)
-{
-	size_t keep;
-
-	for (int i = 0; i < n; i++)
-		if (!host_state_link_by_name(hs, names[i]) &&
-		    !host_state_rdma_by_name(hs, names[i]))
-			return fab_err_set(err, -ENODEV, "%s: no such network or RDMA device",
-					   names[i]);
-	keep = 0;
-	for (size_t i = 0; i < hs->n_links; i++) {
-		bool want = false;
-
-		for (int j = 0; j < n; j++)
-			want |= strcmp(hs->links[i].name, names[j]) == 0;
-		if (want)
-			hs->links[keep++] = hs->links[i];
-	}
-	hs->n_links = keep;
-	keep = 0;
-	for (size_t i = 0; i < hs->n_rdma; i++) {
-		bool want = false;
-
-		for (int j = 0; j < n; j++)
-			want |= strcmp(hs->rdma[i].name, names[j]) == 0;
-		if (want) {
-			struct fab_rdma_dev tmp = hs->rdma[keep];
-
-			hs->rdma[keep] = hs->rdma[i];
-			hs->rdma[i] = tmp;	/* dropped devices stay owned, freed by fini */
-			keep++;
-		}
-	}
-	/* Devices past keep are still freed: fini walks n_rdma, so swap-keep above. */
-	for (size_t i = keep; i < hs->n_rdma; i++) {
-		for (size_t j = 0; j < hs->rdma[i].n_ports; j++) {
-			free(hs->rdma[i].ports[j].gids);
-			free(hs->rdma[i].ports[j].counters);
-		}
-		free(hs->rdma[i].ports);
-	}
-	hs->n_rdma = keep;
-	return 0;
-}
-
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -128,10 +79,15 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	if (optind < argc &&
-	    status_filter(&hs, argv + optind, argc - optind, &ctx->err) < 0) {
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
+	if (optind < argc) {
+		int bad = host_state_keep_named(&hs, argv + optind, (size_t)(argc - optind));
+
+		if (bad >= 0) {
+			fab_err_set(&ctx->err, -ENODEV, "%s: no such network or RDMA device",
+				    argv[optind + bad]);
+			rc = FAB_EXIT_SYSTEM;
+			goto out;
+		}
 	}
 	if (ctx->out.ops->status(&ctx->out, &hs) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");

@@ -109,6 +109,41 @@ struct fab_rdma_dev *host_state_rdma_by_name(const struct host_state *hs, const 
 	return NULL;
 }
 
+static bool name_listed(const char *name, char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+int host_state_keep_named(struct host_state *hs, char *const *names, size_t n)
+{
+	size_t keep = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!host_state_link_by_name(hs, names[i]) && !host_state_rdma_by_name(hs, names[i]))
+			return (int)i;
+	for (size_t i = 0; i < hs->n_links; i++)
+		if (name_listed(hs->links[i].name, names, n))
+			hs->links[keep++] = hs->links[i];
+	hs->n_links = keep;
+	keep = 0;
+	for (size_t i = 0; i < hs->n_rdma; i++) {
+		struct fab_rdma_dev *d = &hs->rdma[i];
+
+		if (name_listed(d->name, names, n)) {
+			hs->rdma[keep++] = *d;
+			continue;
+		}
+		for (size_t j = 0; j < d->n_ports; j++)
+			rdma_port_fini(&d->ports[j]);
+		free(d->ports);
+	}
+	hs->n_rdma = keep;
+	return -1;
+}
+
 void host_state_resolve_masters(struct host_state *hs)
 {
 	for (size_t i = 0; i < hs->n_links; i++) {

@@ -94,6 +94,14 @@ struct fab_link *host_state_link_by_name(const struct host_state *hs, const char
 struct fab_link *host_state_link_by_index(const struct host_state *hs, int ifindex);
 struct fab_rdma_dev *host_state_rdma_by_name(const struct host_state *hs, const char *name);
 
+/*
+ * Keep only the links and RDMA devices named in @names (exact names), in
+ * their order; dropped devices are freed.  Returns the index of the first
+ * name that matches neither a link nor an RDMA device (nothing is dropped
+ * then), or -1 when every name matched.
+ */
+int host_state_keep_named(struct host_state *hs, char *const *names, size_t n);
+
 /* Fill each link's master name from master_ifindex. */
 void host_state_resolve_masters(struct host_state *hs);
 

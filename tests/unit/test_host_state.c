@@ -77,6 +77,38 @@ static void test_rdma_tree(void **state)
 	host_state_fini(&hs);
 }
 
+static void test_keep_named(void **state)
+{
+	struct host_state hs;
+	char *names[] = { "rxe1", "eth1" }, *bad[] = { "eth1", "eth" };
+	const char *links[] = { "eth0", "eth1", "eth2" }, *devs[] = { "rxe0", "rxe1" };
+
+	host_state_init(&hs);
+	for (size_t i = 0; i < 3; i++)
+		snprintf(host_state_link_add(&hs)->name, FAB_IFNAMSIZ, "%s", links[i]);
+	for (size_t i = 0; i < 2; i++) {
+		struct fab_rdma_dev *d = host_state_rdma_add(&hs);
+		struct fab_rdma_port *p;
+
+		snprintf(d->name, sizeof(d->name), "%s", devs[i]);
+		p = rdma_dev_port_add(d);
+		rdma_port_gid_add(p);
+		rdma_port_counter_add(p, "symbol_error", i);
+	}
+	/* A name that matches nothing is reported by index; nothing is dropped. */
+	assert_int_equal(host_state_keep_named(&hs, bad, 2), 1);
+	assert_int_equal(hs.n_links, 3);
+	assert_int_equal(hs.n_rdma, 2);
+	/* Dropped devices are freed (ASan checks), kept ones keep their data. */
+	assert_int_equal(host_state_keep_named(&hs, names, 2), -1);
+	assert_int_equal(hs.n_links, 1);
+	assert_string_equal(hs.links[0].name, "eth1");
+	assert_int_equal(hs.n_rdma, 1);
+	assert_string_equal(hs.rdma[0].name, "rxe1");
+	assert_int_equal(hs.rdma[0].ports[0].counters[0].value, 1);
+	host_state_fini(&hs);
+}
+
 static void test_ib_rates(void **state)
 {
 	assert_true(ib_speed_lane_gbps("EDR") == 25.0);
@@ -97,6 +129,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_add_lookup_sort),
 		cmocka_unit_test(test_rdma_tree),
+		cmocka_unit_test(test_keep_named),
 		cmocka_unit_test(test_ib_rates),
 	};
 
