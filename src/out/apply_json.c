@@ -12,11 +12,6 @@ static const char *status_name(enum plan_step_status s)
 	return (unsigned int)s < sizeof(n) / sizeof(n[0]) ? n[s] : "planned";
 }
 
-static json_t *str_or_null(const char *s)
-{
-	return s && *s ? json_string(s) : json_null();
-}
-
 json_t *apply_to_json(const struct apply_report *rep)
 {
 	const struct plan *plan = rep->plan;
@@ -41,9 +36,9 @@ json_t *apply_to_json(const struct apply_report *rep)
 			"dry_run", rep->dry_run, "ok", rep->failed < 0,
 			"changes", (json_int_t)plan->n_steps, "steps", steps,
 			"failed_step", rep->failed >= 0 ? json_integer(rep->failed + 1) : json_null(),
-			"error", str_or_null(rep->error),
+			"error", json_text_or_null(rep->error),
 			"rolled_back", rep->failed >= 0 && rep->rolled_back,
-			"rollback_error", str_or_null(rep->rollback_error),
+			"rollback_error", json_text_or_null(rep->rollback_error),
 			"try", rep->try_deadline_s
 				? json_pack("{s:I, s:s}", "deadline", (json_int_t)rep->try_deadline_s,
 					    "pending", rep->pending_path)

@@ -37,11 +37,6 @@ static json_t *guid_json(uint64_t guid)
 	return json_stringn_nocheck(buf, 18);
 }
 
-static json_t *json_str_or_null(const char *s)
-{
-	return s && *s ? json_text(s) : json_null();
-}
-
 static json_t *sources_to_json(unsigned int src)
 {
 	static const struct {
@@ -79,10 +74,10 @@ static json_t *counters_to_json(const struct topo_port *p)
 static json_t *end_to_json(const struct topo_end *e)
 {
 	return json_pack("{s:o, s:o, s:o, s:o}",
-			 "node", json_str_or_null(e->node),
+			 "node", json_text_or_null(e->node),
 			 "guid", e->guid ? guid_json(e->guid) : json_null(),
 			 "port", *e->port_name ? json_null() : json_integer(e->port),
-			 "port_name", json_str_or_null(e->port_name));
+			 "port_name", json_text_or_null(e->port_name));
 }
 
 /*
@@ -122,7 +117,7 @@ static json_t *link_end_to_json(const struct topo_port *p)
 		{ "node", json_text(p->node->name) },
 		{ "guid", p->node->guid ? guid_json(p->node->guid) : json_null() },
 		{ "port", *p->name ? json_null() : json_integer(p->num) },
-		{ "port_name", json_str_or_null(p->name) },
+		{ "port_name", json_text_or_null(p->name) },
 		{ "port_guid", p->guid ? guid_json(p->guid) : json_null() },
 		{ "lid", uint_or_null(p->facts & TOPO_F_LID, p->lid) },
 		{ "state", st ? json_string(topo_port_state_name(p->state)) : json_null() },
@@ -146,7 +141,7 @@ static json_t *node_to_json(const struct topo_node *n)
 			 "name", json_text(n->name),
 			 "type", topo_node_type_name(n->type),
 			 "guid", n->guid ? guid_json(n->guid) : json_null(),
-			 "chassis_id", json_str_or_null(n->chassis_id),
+			 "chassis_id", json_text_or_null(n->chassis_id),
 			 "ports", n->n_ports_max ? json_integer(n->n_ports_max) : json_null(),
 			 "linked_ports", (json_int_t)linked,
 			 "sources", sources_to_json(n->src));

@@ -36,9 +36,9 @@ json_t *json_text(const char *s)
 }
 
 /* "" means unknown: render null so consumers need not special-case it. */
-static json_t *json_str_or_null(const char *s)
+json_t *json_text_or_null(const char *s)
 {
-	return s && *s ? json_string(s) : json_null();
+	return s && *s ? json_text(s) : json_null();
 }
 
 int out_json_emit(struct fab_out *out, json_t *doc)
@@ -61,14 +61,14 @@ static json_t *link_to_json(const struct fab_link *l)
 	return json_pack("{s:s, s:i, s:o, s:s, s:b, s:I, s:o, s:o, s:o, s:o}",
 			 "name", l->name,
 			 "ifindex", l->ifindex,
-			 "kind", json_str_or_null(l->kind),
+			 "kind", json_text_or_null(l->kind),
 			 "operstate", l->operstate,
 			 "admin_up", l->admin_up,
 			 "mtu", (json_int_t)l->mtu,
 			 "speed_mbps", l->speed_mbps >= 0 ? json_integer(l->speed_mbps) : json_null(),
-			 "driver", json_str_or_null(l->driver),
-			 "master", json_str_or_null(l->master),
-			 "address", json_str_or_null(l->address));
+			 "driver", json_text_or_null(l->driver),
+			 "master", json_text_or_null(l->master),
+			 "address", json_text_or_null(l->address));
 }
 
 static json_t *port_to_json(const struct fab_rdma_port *p)
@@ -81,7 +81,7 @@ static json_t *port_to_json(const struct fab_rdma_port *p)
 			"index", (json_int_t)p->gids[i].index,
 			"gid", p->gids[i].gid,
 			"type", p->gids[i].type,
-			"netdev", json_str_or_null(p->gids[i].netdev)));
+			"netdev", json_text_or_null(p->gids[i].netdev)));
 	if (p->counters_supported) {
 		counters = json_object();
 		for (size_t i = 0; i < p->n_counters; i++)
@@ -95,9 +95,9 @@ static json_t *port_to_json(const struct fab_rdma_port *p)
 		       "port", (json_int_t)p->port,
 		       "link_layer", p->link_layer,
 		       "state", p->state,
-		       "phys_state", json_str_or_null(p->phys_state),
+		       "phys_state", json_text_or_null(p->phys_state),
 		       "width", p->width_x ? json_string(width) : json_null(),
-		       "speed", json_str_or_null(p->speed),
+		       "speed", json_text_or_null(p->speed),
 		       "rate_gbps", p->rate_gbps > 0 ? json_real(p->rate_gbps) : json_null(),
 		       "active_mtu", p->active_mtu ? json_integer(p->active_mtu) : json_null());
 	if (!jp)
@@ -105,7 +105,7 @@ static json_t *port_to_json(const struct fab_rdma_port *p)
 	json_object_set_new(jp, "lid", json_integer(p->lid));
 	json_object_set_new(jp, "sm_lid", json_integer(p->sm_lid));
 	json_object_set_new(jp, "port_guid", json_guid(p->port_guid));
-	json_object_set_new(jp, "netdev", json_str_or_null(p->netdev));
+	json_object_set_new(jp, "netdev", json_text_or_null(p->netdev));
 	json_object_set_new(jp, "gids", gids);
 	json_object_set_new(jp, "counters_supported", json_boolean(p->counters_supported));
 	json_object_set_new(jp, "counters", counters);
@@ -120,9 +120,9 @@ static json_t *rdma_to_json(const struct fab_rdma_dev *d)
 		json_array_append_new(ports, port_to_json(&d->ports[i]));
 	return json_pack("{s:s, s:o, s:o, s:o, s:o}",
 			 "name", d->name,
-			 "node_type", json_str_or_null(d->node_type),
+			 "node_type", json_text_or_null(d->node_type),
 			 "node_guid", json_guid(d->node_guid),
-			 "fw_ver", json_str_or_null(d->fw_ver),
+			 "fw_ver", json_text_or_null(d->fw_ver),
 			 "ports", ports);
 }
 
