@@ -7,11 +7,9 @@
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libmnl/libmnl.h>
@@ -20,6 +18,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/sockios.h>
 
+#include "sys/nl_util.h"
 #include "sys/sys_real.h"
 
 /* RFC 2863 operational states, IF_OPER_* of <linux/if.h> (which clashes with <net/if.h>). */
@@ -27,8 +26,7 @@ static const char *const operstates[] = {
 	"unknown", "notpresent", "down", "lowerlayerdown", "testing", "dormant", "up",
 };
 
-/* libmnl 1.0.4 lacks MNL_SOCKET_DUMP_SIZE; the kernel caps dump messages at 32 KiB. */
-#define NL_DUMP_SIZE 32768
+
 
 struct link_dump {
 	struct host_state *hs;
@@ -133,58 +131,34 @@ static void link_ethtool(int fd, struct fab_link *l)
 
 int nl_link_read_all(struct sys *sys, struct host_state *hs, struct fab_err *err)
 {
-	static char buf[NL_DUMP_SIZE];
+	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
+	char extack[256], reason[400];
 	struct link_dump d = { .hs = hs };
-	struct mnl_socket *nl;
+	struct nl_sock s;
 	struct nlmsghdr *nlh;
 	struct rtgenmsg *rt;
-	unsigned int seq, portid;
 	size_t first = hs->n_links;
-	int rc = 0, fd;
-	ssize_t n;
+	int rc, fd;
 
-	nl = mnl_socket_open(NETLINK_ROUTE);
-	if (!nl)
-		return fab_err_set(err, -errno, "rtnetlink: socket: %s", strerror(errno));
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = fab_err_set(err, -errno, "rtnetlink: bind: %s", strerror(errno));
-		goto out;
+	if (nl_sock_open(&s, NETLINK_ROUTE, err) < 0) {
+		fab_err_prefix(err, "rtnetlink");
+		return err->code;
 	}
-	portid = mnl_socket_get_portid(nl);
-	seq = (unsigned int)time(NULL);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETLINK;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
+	nlh = nl_msg_new(&s, buf, RTM_GETLINK, NLM_F_DUMP);
 	rt = mnl_nlmsg_put_extra_header(nlh, sizeof(*rt));
 	rt->rtgen_family = AF_UNSPEC;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		rc = fab_err_set(err, -errno, "rtnetlink: link dump: %s", strerror(errno));
-		goto out;
-	}
-	for (;;) {
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n < 0) {
-			rc = fab_err_set(err, -errno, "rtnetlink: link dump: %s", strerror(errno));
-			goto out;
-		}
-		rc = mnl_cb_run(buf, (size_t)n, seq, portid, link_dump_cb, &d);
-		if (rc == MNL_CB_STOP)
-			break;
-		if (rc < 0) {
-			rc = d.rc ? d.rc : -errno;
-			fab_err_set(err, rc, "rtnetlink: link dump: %s", strerror(-rc));
-			goto out;
-		}
-	}
-	rc = 0;
+	rc = nl_talk(&s, nlh, link_dump_cb, &d, extack, sizeof(extack));
+	nl_sock_close(&s);
+	if (d.rc < 0)
+		rc = d.rc;
+	if (rc < 0)
+		return fab_err_set(err, rc, "rtnetlink: link dump: %s",
+				   nl_strerror(rc, extack, reason, sizeof(reason)));
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd >= 0) {
 		for (size_t i = first; i < hs->n_links; i++)
 			link_ethtool(fd, &hs->links[i]);
 		close(fd);
 	}
-out:
-	mnl_socket_close(nl);
-	return rc;
+	return 0;
 }
