@@ -12,7 +12,6 @@
  * imitate configfs populating them).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -84,7 +83,7 @@ int cm_tos_set(struct sys *sys, const char *dev, unsigned int port, unsigned int
 {
 	char path[512], val[8];
 	bool made;
-	int fd, rc, n;
+	int rc;
 
 	if (tos > 255)
 		return fab_err_set(err, -EINVAL, "roce_tos: %s/%u: tos %u out of range 0-255",
@@ -94,20 +93,14 @@ int cm_tos_set(struct sys *sys, const char *dev, unsigned int port, unsigned int
 		return rc;
 	sys_path(sys, path, sizeof(path),
 		 "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos", dev, port);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0) {
-		rc = fab_err_set(err, errno == ENOENT ? -EOPNOTSUPP : -errno,
-				 "roce_tos: %s/%u: %s: %s", dev, port, path, strerror(errno));
-		goto out;
-	}
-	n = snprintf(val, sizeof(val), "%u\n", tos);
-	if (write(fd, val, (size_t)n) != n)
-		rc = fab_err_set(err, -errno, "roce_tos: %s/%u: write %s: %s", dev, port, path,
-				 strerror(errno));
-	if (close(fd) < 0 && rc == 0)
-		rc = fab_err_set(err, -errno, "roce_tos: %s/%u: write %s: %s", dev, port, path,
-				 strerror(errno));
-out:
+	snprintf(val, sizeof(val), "%u\n", tos);
+	rc = sys_write_line(path, val);
+	if (rc == -ENOENT)
+		rc = fab_err_set(err, -EOPNOTSUPP, "roce_tos: %s/%u: %s: %s", dev, port, path,
+				 strerror(ENOENT));
+	else if (rc < 0)
+		rc = fab_err_set(err, rc, "roce_tos: %s/%u: write %s: %s", dev, port, path,
+				 strerror(-rc));
 	tos_close_dev(sys, dev, made);
 	return rc;
 }

@@ -89,3 +89,18 @@ int sys_read_u64(const char *path, uint64_t *val)
 	*val = v;
 	return 0;
 }
+
+int sys_write_line(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd, rc = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len)
+		rc = errno ? -errno : -EIO;
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}

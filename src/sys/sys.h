@@ -151,5 +151,7 @@ const char *sys_path(const struct sys *sys, char *buf, size_t len, const char *f
 /* Small sysfs helpers: read a file's first line (trailing newline removed). */
 int sys_read_line(const char *path, char *buf, size_t len);
 int sys_read_u64(const char *path, uint64_t *val);
+/* Write @text to an existing sysfs/configfs file in one write(); 0 or -errno. */
+int sys_write_line(const char *path, const char *text);
 
 #endif

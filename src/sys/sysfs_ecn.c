@@ -6,11 +6,9 @@
  * each file holding "0" or "1".  Tests use a layout fixture under --root.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "sys/sys_real.h"
 
@@ -67,7 +65,7 @@ int sysfs_ecn_set(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		  unsigned int prio, bool enable, struct fab_err *err)
 {
 	char path[512];
-	int fd, rc;
+	int rc;
 
 	if (prio >= FAB_DCB_NPRIO)
 		return fab_err_set(err, -EINVAL, "ecn: %s: priority %u out of range 0-7",
@@ -77,14 +75,8 @@ int sysfs_ecn_set(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		return rc;
 	sys_path(sys, path, sizeof(path), "/sys/class/net/%s/ecn/%s/enable/%u",
 		 ifname, point_dir[point], prio);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fab_err_set(err, -errno, "ecn: %s: %s: %s", ifname, path, strerror(errno));
-	if (write(fd, enable ? "1\n" : "0\n", 2) != 2)
-		rc = fab_err_set(err, -errno, "ecn: %s: write %s: %s", ifname, path,
-				 strerror(errno));
-	if (close(fd) < 0 && rc == 0)
-		rc = fab_err_set(err, -errno, "ecn: %s: write %s: %s", ifname, path,
-				 strerror(errno));
-	return rc;
+	rc = sys_write_line(path, enable ? "1\n" : "0\n");
+	if (rc < 0)
+		return fab_err_set(err, rc, "ecn: %s: write %s: %s", ifname, path, strerror(-rc));
+	return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sys/sys.h"
 #include "transport/verbs_gid.h"
 
 int verbs_gid_from_addr(const char *addr, uint8_t gid[16])
@@ -28,26 +29,6 @@ int verbs_gid_from_addr(const char *addr, uint8_t gid[16])
 	if (inet_pton(AF_INET6, addr, gid) == 1)
 		return 0;
 	return -EINVAL;
-}
-
-/* Read a small sysfs file into @buf without its trailing newline. */
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, len - 1, f);
-	if (ferror(f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
 }
 
 /* A decimal directory entry name (a GID index). */
@@ -99,13 +80,13 @@ int verbs_gid_find(const char *root, const char *dev, unsigned int port, const c
 		if (!index_name(de->d_name, &idx))
 			continue;
 		snprintf(path, sizeof(path), "%s/gids/%s", base, de->d_name);
-		if (read_line(path, text, sizeof(text)) < 0 || inet_pton(AF_INET6, text, g) != 1)
+		if (sys_read_line(path, text, sizeof(text)) < 0 || inet_pton(AF_INET6, text, g) != 1)
 			continue;
 		if (memcmp(g, want, 16) != 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/gid_attrs/types/%s", base, de->d_name);
 		/* Entries that are not in use have no type: read fails with EINVAL. */
-		if (read_line(path, text, sizeof(text)) < 0)
+		if (sys_read_line(path, text, sizeof(text)) < 0)
 			continue;
 		if (strcmp(text, VERBS_GID_TYPE_ROCE_V2) != 0) {
 			other_type = true;
