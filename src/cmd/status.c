@@ -75,7 +75,7 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 	}
 
 	host_state_init(&hs);
-	if (sys_host_state_read(ctx->sys, &hs, &ctx->err) < 0) {
+	if (sys_host_state_read(ctx->sys, &hs, SYS_READ_COUNTERS, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}

@@ -310,7 +310,7 @@ static void op_status(struct worker *w, struct proto_msg *req)
 
 	fab_err_init(&err);
 	host_state_init(&hs);
-	if (sys_host_state_read(w->ctx->sys, &hs, &err) < 0)
+	if (sys_host_state_read(w->ctx->sys, &hs, SYS_READ_COUNTERS, &err) < 0)
 		worker_fail(w, req->id, err.msg);
 	else
 		worker_reply(w, req->id, status_to_json(&hs));

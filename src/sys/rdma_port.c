@@ -50,6 +50,7 @@
 struct rp_ctx {
 	struct sys *sys;
 	bool wire;			/* MADs and verbs allowed (no root override) */
+	bool counters;			/* SYS_READ_COUNTERS */
 	bool ibv_tried;
 	struct ibv_device **ibv_list;	/* owned; freed at the end of the read */
 	int ibv_n;
@@ -445,7 +446,7 @@ static int rp_port_read(struct rp_ctx *c, struct fab_rdma_dev *dev,
 		if (rp_portinfo_smp(p, mp) < 0)
 			rp_rate_sysfs(c, dev, p);
 		rc = rp_gids_ib(c, dev, p, raw, err);
-		if (rc == 0) {
+		if (rc == 0 && c->counters) {
 			rc = rp_counters_pma(dev, p, mp, err);
 			if (rc == -EIO) {
 				fab_debug("rdma: %s: port %u: no PMA answer, using sysfs counters",
@@ -457,9 +458,9 @@ static int rp_port_read(struct rp_ctx *c, struct fab_rdma_dev *dev,
 		rp_rate_sysfs(c, dev, p);
 		p->active_mtu = rp_verbs_mtu(c, dev->name, p->port);
 		rc = rp_gids_eth(c, dev, p, err);
-		if (rc == 0)
+		if (rc == 0 && c->counters)
 			rc = rp_counters_dir(c, dev, p, "counters", err);
-		if (rc == 0)
+		if (rc == 0 && c->counters)
 			rc = rp_counters_dir(c, dev, p, "hw_counters", err);
 	}
 	if (mp)
@@ -632,9 +633,11 @@ static int rp_read_sysfs(struct rp_ctx *c, struct host_state *hs, struct fab_err
 	return rc;
 }
 
-int rdma_port_read_all(struct sys *sys, struct host_state *hs, struct fab_err *err)
+int rdma_port_read_all(struct sys *sys, struct host_state *hs, unsigned int flags,
+		       struct fab_err *err)
 {
-	struct rp_ctx c = { .sys = sys, .wire = sys->root[0] == '\0' };
+	struct rp_ctx c = { .sys = sys, .wire = sys->root[0] == '\0',
+			    .counters = flags & SYS_READ_COUNTERS };
 	int rc;
 
 	/* Library diagnostics only when debugging (-vv). */

@@ -20,7 +20,8 @@ void sys_free(struct sys *sys)
 	free(sys);
 }
 
-int sys_host_state_read(struct sys *sys, struct host_state *hs, struct fab_err *err)
+int sys_host_state_read(struct sys *sys, struct host_state *hs, unsigned int flags,
+			struct fab_err *err)
 {
 	int rc;
 
@@ -31,7 +32,7 @@ int sys_host_state_read(struct sys *sys, struct host_state *hs, struct fab_err *
 	rc = sys->ops->links_read(sys, hs, err);
 	if (rc < 0)
 		return rc;
-	rc = sys->ops->rdma_read(sys, hs, err);
+	rc = sys->ops->rdma_read(sys, hs, flags, err);
 	if (rc < 0)
 		return rc;
 	host_state_resolve_masters(hs);

@@ -25,6 +25,16 @@
 
 struct sys;
 
+/* What sys_host_state_read() reads beyond links and RDMA ports. */
+enum sys_read_flags {
+	/*
+	 * Port error/data counters: PMA queries (three MADs an InfiniBand
+	 * port) and every sysfs counter file.  Only `status` shows them;
+	 * apply and verify do not ask for them.
+	 */
+	SYS_READ_COUNTERS = 1 << 0,
+};
+
 /* What subnet_read walks and how. */
 struct subnet_opts {
 	const char *ca;			/* CA name (-C); NULL: the first IB CA */
@@ -47,7 +57,8 @@ struct sys_ops {
 	/* Append every network device of the node to @hs. */
 	int (*links_read)(struct sys *sys, struct host_state *hs, struct fab_err *err);
 	/* Append every RDMA device and port of the node to @hs. */
-	int (*rdma_read)(struct sys *sys, struct host_state *hs, struct fab_err *err);
+	int (*rdma_read)(struct sys *sys, struct host_state *hs, unsigned int flags,
+			 struct fab_err *err);
 
 	/*
 	 * Configuration slots (issue 3; apply/verify).  Common contract:
@@ -142,7 +153,8 @@ int sys_real_new(struct sys **out, const char *root, struct fab_err *err);
 void sys_free(struct sys *sys);
 
 /* Read links and RDMA devices into @hs (initialised by the caller), sorted. */
-int sys_host_state_read(struct sys *sys, struct host_state *hs, struct fab_err *err);
+int sys_host_state_read(struct sys *sys, struct host_state *hs, unsigned int flags,
+			struct fab_err *err);
 
 /* Build "<root><path>" into @buf. */
 const char *sys_path(const struct sys *sys, char *buf, size_t len, const char *fmt, ...)

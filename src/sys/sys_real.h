@@ -9,7 +9,8 @@
 int nl_link_read_all(struct sys *sys, struct host_state *hs, struct fab_err *err);
 
 /* rdma_port.c: RDMA devices and ports (libibumad, libibmad, libibverbs, sysfs). */
-int rdma_port_read_all(struct sys *sys, struct host_state *hs, struct fab_err *err);
+int rdma_port_read_all(struct sys *sys, struct host_state *hs, unsigned int flags,
+		       struct fab_err *err);
 
 /* nl_link_set.c: MTU over rtnetlink with NLM_F_ACK and extack text. */
 int nl_link_mtu_set(struct sys *sys, const char *ifname, unsigned int mtu, struct fab_err *err);

@@ -100,6 +100,28 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Without SYS_READ_COUNTERS (apply, verify) no counter is read; the rest is the same. */
+static void test_fixture_no_counters(void **state)
+{
+	struct sys s = { 0 };
+	struct host_state hs;
+	struct fab_err err;
+
+	fab_err_init(&err);
+	snprintf(s.root, sizeof(s.root), "%s", root);
+	host_state_init(&hs);
+	assert_int_equal(rdma_port_read_all(&s, &hs, 0, &err), 0);
+	assert_int_equal(hs.n_rdma, 2);
+	for (size_t i = 0; i < hs.n_rdma; i++)
+		for (size_t j = 0; j < hs.rdma[i].n_ports; j++) {
+			assert_false(hs.rdma[i].ports[j].counters_supported);
+			assert_int_equal(hs.rdma[i].ports[j].n_counters, 0);
+		}
+	assert_int_equal(hs.rdma[0].ports[0].width_x, 4);
+	assert_string_equal(hs.rdma[0].ports[0].speed, "EDR");
+	host_state_fini(&hs);
+}
+
 static void test_fixture(void **state)
 {
 	struct sys s = { 0 };
@@ -111,7 +133,7 @@ static void test_fixture(void **state)
 	fab_err_init(&err);
 	snprintf(s.root, sizeof(s.root), "%s", root);
 	host_state_init(&hs);
-	assert_int_equal(rdma_port_read_all(&s, &hs, &err), 0);
+	assert_int_equal(rdma_port_read_all(&s, &hs, SYS_READ_COUNTERS, &err), 0);
 	assert_int_equal(hs.n_rdma, 2);
 
 	d = &hs.rdma[0];	/* scandir order: mlx5_0, rxe0 */
@@ -189,7 +211,7 @@ static void test_no_devices(void **state)
 	fab_err_init(&err);
 	snprintf(s.root, sizeof(s.root), "%s/nonexistent", root);
 	host_state_init(&hs);
-	assert_int_equal(rdma_port_read_all(&s, &hs, &err), 0);
+	assert_int_equal(rdma_port_read_all(&s, &hs, SYS_READ_COUNTERS, &err), 0);
 	assert_int_equal(hs.n_rdma, 0);
 	assert_int_equal(err.code, 0);
 	host_state_fini(&hs);
@@ -199,6 +221,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_fixture_no_counters),
 		cmocka_unit_test(test_no_devices),
 	};
 
