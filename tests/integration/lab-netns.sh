@@ -33,8 +33,10 @@ mtu() { ip -n "$P-$1" -j link show dev "$2" | jq -r '.[0].mtu'; }
 # --- up ------------------------------------------------------------------
 run lab_up --name "$P" --hosts 4 --leaves 2 --spines 1 --mtu 9000 --link-mtu h3=1500
 assert_eq "namespaces" 7 "$(ip netns list | grep -c "^$P-")"
-assert_eq "hosts file line of h1" "$P-h1 10.77.0.1 leaf=$P-leaf1 leaf_port=swp1" "$(lab_hostsfile | sed -n 1p)"
-assert_eq "hosts file line of h4" "$P-h4 10.77.0.4 leaf=$P-leaf2 leaf_port=swp2" "$(lab_hostsfile | sed -n 4p)"
+assert_eq "hosts file line of h1" "$P-h1 10.77.0.1 leaf=$P-leaf1 leaf_port=swp1 lldp_socket=$LAB_DIR/lldp/h1.sock" "$(lab_hostsfile | sed -n 1p)"
+assert_eq "hosts file line of h4" "$P-h4 10.77.0.4 leaf=$P-leaf2 leaf_port=swp2 lldp_socket=$LAB_DIR/lldp/h4.sock rate_gbps=2.5" "$(lab_hostsfile --rate-gbps 2.5 | sed -n 4p)"
+assert_eq "hosts file --switches spine1" "$P-spine1 10.77.254.101 role=spine lldp_socket=$LAB_DIR/lldp/spine1.sock" "$(lab_hostsfile --switches | sed -n 7p)"
+expect_rc 2 lab_hostsfile --rate-gbps fast
 assert_eq "hosts file lines" 4 "$(lab_hostsfile | wc -l)"
 assert_eq "peer of h2" "leaf2 swp1" "$(lab_peer h2)"
 assert_eq "peer of leaf2:swp49" "spine1 swp2" "$(lab_peer leaf2:swp49)"

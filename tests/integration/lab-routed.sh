@@ -1,0 +1,117 @@
+#!/bin/bash
+# The namespace lab's routed mode (tests/lab/netns up --routed): an L3
+# leaf-spine fabric, 4 hosts, 2 leaves, 2 spines.  Checks the addressing
+# and routes, that the cabling tables are those of the bridged lab of the
+# same shape, that 8 TCP streams between two leaves split over both spines
+# (ECMP, L4 hash; traffic inside the namespaces only), and that the lab's
+# hosts file and YAML plan drive `fabricctl discover --lldp --hosts
+# --expect` with no hand edits: nothing missing, nothing unexpected.
+set -eu
+# shellcheck source=../lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd ip tc jq ping lldpd lldpcli iperf3 ss
+need_fabricctl
+# shellcheck source=../lab/netns
+. "$TOP/tests/lab/netns"
+tmpdir_with_cleanup lab-routed
+
+P=lr$$
+B=lb$$
+SRV=
+cleanup_hook() {
+	if [ -n "$SRV" ]; then kill "$SRV" 2>/dev/null || true; wait "$SRV" 2>/dev/null || true; fi
+	lab_down --name "$B" || true
+	lab_down --name "$P" || true
+}
+
+# The cabling of a bridged lab of the same shape (no lldpd: quick).
+run lab_up --name "$B" --hosts 4 --leaves 2 --spines 2 --no-lldp
+lab_plan | cut -d' ' -f1-5 >"$TMP/bridged.plan"
+lab_links | cut -d' ' -f1-5 >"$TMP/bridged.links"
+run lab_down --name "$B"
+
+run lab_up --name "$P" --hosts 4 --leaves 2 --spines 2 --routed
+assert_eq "plan = bridged plan" "$(cat "$TMP/bridged.plan")" "$(lab_plan | cut -d' ' -f1-5)"
+assert_eq "links = bridged links" "$(cat "$TMP/bridged.links")" "$(lab_links | cut -d' ' -f1-5)"
+assert_eq "uplinks not bridged" "leaf1 swp49 spine1 swp1 1500 nobr" "$(lab_plan | grep '^leaf1 swp49 ')"
+
+# --- addresses and routes --------------------------------------------------
+inet() { ip -n "$P-$1" -j addr show dev "$2" | jq -r '[.[0].addr_info[] | select(.family == "inet") | "\(.local)/\(.prefixlen)"] | join(" ")'; }
+assert_eq "h1 address (leaf1's subnet)" 10.77.1.1/24 "$(inet h1 eth0)"
+assert_eq "h2 address (leaf2's subnet)" 10.77.2.2/24 "$(inet h2 eth0)"
+assert_eq "lab_addr h4" 10.77.2.4 "$(lab_addr h4)"
+assert_eq "h1 default route" 10.77.1.254 "$(ip -n "$P-h1" -j route show default | jq -r '.[0].gateway')"
+assert_eq "leaf1 gateway on br0" 10.77.1.254/24 "$(inet leaf1 br0)"
+assert_eq "leaf1 swp49 (/31 to spine1)" 10.77.255.1/31 "$(inet leaf1 swp49)"
+assert_eq "leaf1 swp50 (/31 to spine2)" 10.77.255.3/31 "$(inet leaf1 swp50)"
+assert_eq "spine2 swp2 (/31 to leaf2)" 10.77.255.6/31 "$(inet spine2 swp2)"
+assert_eq "spine1 has no bridge" 1 "$(ip -n "$P-spine1" link show dev br0 >/dev/null 2>&1; echo $?)"
+assert_eq "leaf1 swp49 not in a bridge" null "$(ip -n "$P-leaf1" -j link show dev swp49 | jq -r '.[0].master')"
+assert_eq "leaf1 swp1 in br0" br0 "$(ip -n "$P-leaf1" -j link show dev swp1 | jq -r '.[0].master')"
+assert_eq "leaf1 route to leaf2's subnet: one nexthop per spine" \
+	"10.77.255.0 swp49
+10.77.255.2 swp50" \
+	"$(ip -n "$P-leaf1" -j route show 10.77.2.0/24 | jq -r '.[0].nexthops[] | "\(.gateway) \(.dev)"')"
+assert_eq "spine1 route to leaf2's subnet" "10.77.255.5 swp2" \
+	"$(ip -n "$P-spine1" -j route show 10.77.2.0/24 | jq -r '.[0] | "\(.gateway) \(.dev)"')"
+assert_eq "leaf1 L4 multipath hash" 1 "$(ip netns exec "$P-leaf1" sysctl -n net.ipv4.fib_multipath_hash_policy)"
+assert_eq "leaf1 forwards" 1 "$(ip netns exec "$P-leaf1" sysctl -n net.ipv4.ip_forward)"
+assert_eq "spine1 loopback" "127.0.0.1/8 10.77.254.101/32" "$(inet spine1 lo)"
+assert_eq "root namespace has no lab address" "" "$(ip -4 -o addr show | grep -E ' 10\.77\.(1|2|254|255)\.' || true)"
+run lab_exec h1 ping -c 2 -i 0.2 -W 2 -q 10.77.2.2   # across a spine
+run lab_exec h1 ping -c 1 -W 2 -q 10.77.1.3          # same leaf, bridged
+run lab_exec h4 ping -c 1 -W 2 -q 10.77.1.1
+
+# --- ECMP: 8 streams h1 (leaf1) -> h2 (leaf2) use both of leaf1's uplinks --
+txb() { ip -n "$P-leaf1" -j -s link show dev "$1" | jq '.[0].stats64.tx.bytes'; }
+ip netns exec "$P-h2" iperf3 -s -1 -B 10.77.2.2 -p 5201 >"$TMP/iperf-s.log" 2>&1 &
+SRV=$!
+for _ in $(seq 50); do
+	ip netns exec "$P-h2" ss -Hltn 'sport = :5201' | grep -q . && break
+	sleep 0.1
+done
+a49=$(txb swp49); a50=$(txb swp50)
+# Fixed client ports: with the lab's fixed multipath hash seed (kernels
+# that have net.ipv4.fib_multipath_hash_seed) the split is reproducible.
+run lab_exec h1 iperf3 -c 10.77.2.2 -B 10.77.1.1 -p 5201 --cport 40000 -P 8 -t 2 -J >"$TMP/ecmp.json"
+wait "$SRV" || true
+SRV=
+d49=$(($(txb swp49) - a49)); d50=$(($(txb swp50) - a50))
+mbps=$(jq '.end.sum_received.bits_per_second / 1e6 | floor' "$TMP/ecmp.json")
+pct49=$((100 * d49 / (d49 + d50)))
+echo "ecmp: 8 streams ${mbps} Mb/s; leaf1 swp49 (spine1) $d49 B, swp50 (spine2) $d50 B: $pct49 % / $((100 - pct49)) %" >&2
+{ [ "$pct49" -ge 12 ] && [ "$pct49" -le 88 ]; } || fail "ECMP: one uplink carried $pct49 % of h1->h2 (want both >= 12 %)"
+# Both spines really forwarded it (the other direction of the count).
+for s in spine1 spine2; do
+	rx=$(ip -n "$P-$s" -j -s link show dev swp1 | jq '.[0].stats64.rx.bytes')
+	[ "$rx" -gt 10000000 ] || fail "$s swp1 received only $rx bytes"
+done
+
+# --- fabricctl reads the lab as it is written -------------------------------
+run lab_lldp_wait --timeout 15
+lab_hostsfile --switches >"$TMP/hosts"
+lab_planfile >"$TMP/plan.yaml"
+cat "$TMP/hosts" "$TMP/plan.yaml" >&2
+assert_eq "hosts file h1" "$P-h1 10.77.1.1 leaf=$P-leaf1 leaf_port=swp1 lldp_socket=$LAB_DIR/lldp/h1.sock" "$(sed -n 1p "$TMP/hosts")"
+assert_eq "hosts file spine2" "$P-spine2 10.77.254.102 role=spine lldp_socket=$LAB_DIR/lldp/spine2.sock" "$(sed -n 8p "$TMP/hosts")"
+rc=0
+run "$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher netns --expect "$TMP/plan.yaml" -j >"$TMP/d.json" || rc=$?
+assert_eq "discover --expect planfile exit" 0 "$rc"
+assert_eq "discovered links" 8 "$(jq '.links | length' "$TMP/d.json")"
+assert_eq "problems" 0 "$(jq '.problems | length' "$TMP/d.json")"
+# A cut uplink is a missing link against the same plan.
+run lab_cut leaf2:swp50
+run lab_lldp_wait --timeout 15
+rc=0
+"$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher netns --expect "$TMP/plan.yaml" -j >"$TMP/d.json" || rc=$?
+assert_eq "discover with a cut uplink exit" 1 "$rc"
+# The far end of a pulled cable is admin down (lab_cut): "down", naming
+# leaf2:swp50 (spine2 still sees its port, down).
+jq -c '.problems' "$TMP/d.json" >&2
+assert_eq "problems with a cut uplink" "down $P-leaf2:swp50" \
+	"$(jq -r '.problems[] | "\(.kind) \([.ports[]?, .expected | select(. != null) | .node + ":" + (.port_name // (.port | tostring))] | map(select(startswith("'"$P-leaf2:"'"))) | unique | join(","))"' "$TMP/d.json")"
+
+run lab_down --name "$P"
+assert_eq "namespaces left" "" "$(ip netns list | grep -E "^($P|$B)-" || true)"
+echo "lab-routed: ok"
