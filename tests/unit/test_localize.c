@@ -537,6 +537,8 @@ static void test_failed_node(void **state)
 	assert_int_equal(r.suspects[0].kind, LOC_KIND_NODE);
 	assert_int_equal(r.suspects[0].members[0].link, LOC_NO_LINK);
 	assert_int_equal(r.suspects[0].members[0].host, 2);
+	assert_int_equal(r.suspects[0].ev.cross_bad, 5);	/* as first or second host */
+	assert_int_equal(r.n_unexplained, 0);
 	loc_member_text(&in, &r.suspects[0].members[0], text, sizeof(text));
 	assert_string_equal(text, "node h3");
 	loc_result_fini(&r);
@@ -600,7 +602,7 @@ static void test_probes_split(void **state)
 	struct loc_input in;
 	struct loc_result r;
 	struct fab_err err;
-	size_t n_probes = 0;
+	size_t n_probes = 0, n_members;
 
 	fab_build(&f, 3, 2, two_each, ROUTE_DMOD);
 	fab_some_pairs(&f, few, 2);
@@ -612,12 +614,14 @@ static void test_probes_split(void **state)
 	assert_true(r.suspects[0].n_members >= 3);
 	assert_true(has_member(&r.suspects[0], f.up[0][0]));
 	assert_honest(&f, &r.suspects[0]);
+	n_members = r.suspects[0].n_members;
 	probe_and_narrow(&f, &in, &r.suspects[0], f.up[0][0], NULL, &n_probes);
 	assert_int_equal(r.suspects[0].kind, LOC_KIND_LINK);
 	assert_int_equal(r.suspects[0].n_members, 1);
 	assert_int_equal(r.suspects[0].members[0].link, f.up[0][0]);
 	assert_int_equal(r.suspects[0].ev.probes_run, n_probes);
-	assert_true(n_probes >= 2 && n_probes <= 8);
+	/* Each probe splits at least one class of confused members. */
+	assert_true(n_probes >= 2 && n_probes <= n_members - 1);
 	assert_false(r.suspects[0].unsplittable);
 	loc_result_fini(&r);
 	fab_free(&f);
@@ -795,6 +799,80 @@ static void test_greedy_only(void **state)
 	assert_null(loc_kind_name(3));
 }
 
+/* Narrowing by hand-made probes: contradictions keep the group; unknown verdicts are ignored. */
+static void test_narrow_rules(void **state)
+{
+	struct loc_member mem[2] = { { 4, -1, 0 }, { 7, -1, 0 } };
+	struct loc_suspect s = { .kind = LOC_KIND_GROUP, .members = mem, .n_members = 2 };
+	uint32_t masks[3] = { 1u, 1u, 2u };
+	struct loc_probes p = { .masks = masks, .n = 3 };
+	enum loc_verdict contra[3] = { LOC_SLOW, LOC_OK, LOC_UNKNOWN };
+	enum loc_verdict clear[3] = { LOC_UNKNOWN, LOC_OK, LOC_SLOW };
+
+	/* The same path once slow, once ok: no member explains both. */
+	assert_int_equal(loc_group_narrow(NULL, &s, &p, contra), 0);
+	assert_int_equal(s.n_members, 2);
+	assert_int_equal(s.kind, LOC_KIND_GROUP);
+	assert_non_null(strstr(s.note, "contradict"));
+	assert_int_equal(s.ev.probes_run, 2);
+	assert_int_equal(s.ev.probes_bad, 1);
+	/* Member 0's probe ok, member 1's slow: member 1. */
+	assert_int_equal(loc_group_narrow(NULL, &s, &p, clear), 0);
+	assert_int_equal(s.n_members, 1);
+	assert_int_equal(s.kind, LOC_KIND_LINK);
+	assert_int_equal(s.members[0].link, 7);
+	assert_int_equal(s.ev.probes_run, 4);
+}
+
+/*
+ * Where greedy is not enough: bad pairs {1..6}, link A crosses {1,2,4,5},
+ * B {1,2,3}, C {4,5,6}.  Greedy takes A first and needs three links; the
+ * exact search finds B and C.  Routes are made by hand; hosts unplaced.
+ */
+static void test_exact_beats_greedy(void **state)
+{
+	static const int sets[6][2] = { { 0, 1 }, { 0, 1 }, { 1, -1 }, { 0, 2 }, { 0, 2 }, { 2, -1 } };
+	struct fab f;
+	struct pair_route routes[6];
+	struct loc_pair pairs[6];
+	uint32_t host_link[12];
+	struct loc_input in;
+	struct loc_result r;
+	struct loc_cfg cfg;
+	struct fab_err err;
+
+	fab_build(&f, 2, 1, two_each, ROUTE_DMOD);
+	for (int h = 0; h < 12; h++)
+		host_link[h] = LOC_NO_LINK;
+	for (unsigned int i = 0; i < 6; i++) {
+		uint32_t l[2] = { (uint32_t)sets[i][0], (uint32_t)sets[i][1] };
+
+		memset(&routes[i], 0, sizeof(routes[i]));
+		routes[i].a = 2 * i;
+		routes[i].b = 2 * i + 1;
+		routes[i].ab = calloc(1, sizeof(struct path));
+		assert_non_null(routes[i].ab);
+		routes[i].n_ab = 1;
+		path_set(&routes[i].ab[0], l, sets[i][1] < 0 ? 1 : 2, 1.0);
+		pairs[i] = (struct loc_pair){ &routes[i], LOC_SLOW, 20.0 };
+	}
+	in = (struct loc_input){ f.t, host_link, NULL, 12, pairs, 6 };
+	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	assert_int_equal(r.n_suspects, 2);
+	assert_int_equal(r.n_unexplained, 0);
+	assert_true(r.suspects[0].members[0].link == 1 || r.suspects[1].members[0].link == 1);
+	assert_true(r.suspects[0].members[0].link == 2 || r.suspects[1].members[0].link == 2);
+	loc_result_fini(&r);
+	loc_cfg_default(&cfg);
+	cfg.exact_max = 0;
+	assert_int_equal(loc_localize(&in, &cfg, &r, &err), 0);
+	assert_int_equal(r.n_suspects, 3);			/* the documented greedy limit */
+	loc_result_fini(&r);
+	for (int i = 0; i < 6; i++)
+		pair_route_fini(&routes[i]);
+	fab_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -812,6 +890,8 @@ int main(void)
 		cmocka_unit_test(test_counter_evidence),
 		cmocka_unit_test(test_counter_tie_break),
 		cmocka_unit_test(test_greedy_only),
+		cmocka_unit_test(test_narrow_rules),
+		cmocka_unit_test(test_exact_beats_greedy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
