@@ -167,7 +167,7 @@ struct loc_work {
 	const struct loc_input *in;
 	struct loc_cfg cfg;
 	size_t n_cand;
-	size_t *pstart;		/* n_pairs + 1: crossings of pair i */
+	size_t *pstart;		/* n_pairs + 1: crossings of pair i (bad pairs only) */
 	struct cross *pc;
 	unsigned int *cb, *cn, *cf;	/* per candidate: bad, measured, failed crossing */
 	double *g;		/* per candidate: weight of ok pairs crossing */
@@ -194,14 +194,25 @@ static void work_fini(struct loc_work *w)
 static int work_build(struct loc_work *w)
 {
 	const struct loc_input *in = w->in;
-	size_t total = 0, n_pairs = in->n_pairs;
+	size_t scratch = 0, total = 0, n_pairs = in->n_pairs;
+	struct cross *v;
+	size_t *fill;
 
-	for (size_t i = 0; i < n_pairs; i++)
-		if (in->pairs[i].verdict != LOC_UNKNOWN)
-			total += route_hops(in->pairs[i].route) + 2;
+	/* Crossings are kept for bad pairs only: memory follows the bad pairs. */
+	for (size_t i = 0; i < n_pairs; i++) {
+		size_t n;
+
+		if (in->pairs[i].verdict == LOC_UNKNOWN)
+			continue;
+		n = route_hops(in->pairs[i].route) + 2;
+		if (n > scratch)
+			scratch = n;
+		if (is_bad(in->pairs[i].verdict))
+			total += n;
+	}
 	w->n_cand = in->topo->n_links + in->n_hosts;
 	w->pstart = calloc(n_pairs + 1, sizeof(*w->pstart));
-	w->pc = malloc((total ? total : 1) * sizeof(*w->pc));
+	w->pc = malloc((total + scratch + 1) * sizeof(*w->pc));
 	w->cb = calloc(w->n_cand, sizeof(*w->cb));
 	w->cn = calloc(w->n_cand, sizeof(*w->cn));
 	w->cf = calloc(w->n_cand, sizeof(*w->cf));
@@ -213,42 +224,44 @@ static int work_build(struct loc_work *w)
 		return -ENOMEM;
 	size_t k = 0;
 
+	/* pstart[i] .. pstart[i + 1]: bad pair i's crossings (empty for the others). */
 	for (size_t i = 0; i < n_pairs; i++) {
 		const struct loc_pair *p = &in->pairs[i];
+		bool bad = is_bad(p->verdict);
 
 		w->pstart[i] = k;
 		if (p->verdict == LOC_UNKNOWN)
 			continue;
 		w->n_measured++;
-		size_t n = pair_crossings(in, p->route, w->pc + k);
-		bool bad = is_bad(p->verdict);
+		v = bad ? w->pc + k : w->pc + total;
+		size_t n = pair_crossings(in, p->route, v);
 
 		if (bad)
 			w->bad_pair[w->n_bad++] = i;
-		for (size_t j = k; j < k + n; j++) {
-			uint32_t c = w->pc[j].cand;
+		for (size_t j = 0; j < n; j++) {
+			uint32_t c = v[j].cand;
 
 			w->cn[c]++;
 			if (bad) {
 				w->cb[c]++;
 				w->cf[c] += p->verdict == LOC_FAILED;
 			} else {
-				w->g[c] += w->pc[j].w;
+				w->g[c] += v[j].w;
 			}
 		}
-		k += n;
+		if (bad)
+			k += n;
 	}
 	w->pstart[n_pairs] = k;
 	/* Bad pairs per candidate (CSR). */
 	for (size_t c = 0; c < w->n_cand; c++)
 		w->bstart[c + 1] = w->bstart[c] + w->cb[c];
 	w->bad = malloc((w->bstart[w->n_cand] ? w->bstart[w->n_cand] : 1) * sizeof(*w->bad));
-	if (!w->bad)
+	fill = calloc(w->n_cand, sizeof(*fill));
+	if (!w->bad || !fill) {
+		free(fill);
 		return -ENOMEM;
-	size_t *fill = calloc(w->n_cand, sizeof(*fill));
-
-	if (!fill)
-		return -ENOMEM;
+	}
 	for (size_t b = 0; b < w->n_bad; b++) {
 		size_t i = w->bad_pair[b];
 
@@ -697,6 +710,15 @@ void loc_member_text(const struct loc_input *in, const struct loc_member *m, cha
 	snprintf(buf, len, "%s <-> %s", a, b);
 }
 
+/* True when @r crosses member @m (its link, or its host for a host member). */
+static bool member_crossed(const struct loc_input *in, const struct loc_member *m,
+			   const struct pair_route *r)
+{
+	if (m->host >= 0 && (r->a == (unsigned int)m->host || r->b == (unsigned int)m->host))
+		return true;
+	return m->link != LOC_NO_LINK && pair_route_uses_link(r, m->link);
+}
+
 /* ---- probes ---- */
 
 struct node_ix {
@@ -819,17 +841,9 @@ static uint32_t route_mask(const struct loc_input *in, const struct loc_suspect 
 {
 	uint32_t mask = 0;
 
-	for (size_t m = 0; m < nm; m++) {
-		const struct loc_member *mb = &s->members[m];
-		bool hit;
-
-		if (mb->host >= 0 && (r->a == (unsigned int)mb->host || r->b == (unsigned int)mb->host))
-			hit = true;
-		else
-			hit = mb->link != LOC_NO_LINK && pair_route_uses_link(r, mb->link);
-		if (hit)
+	for (size_t m = 0; m < nm; m++)
+		if (member_crossed(in, &s->members[m], r))
 			mask |= 1u << m;
-	}
 	return mask;
 }
 
@@ -852,16 +866,31 @@ static bool all_split(const uint32_t *cls, size_t nm)
 	return true;
 }
 
-static bool pair_measured(const struct loc_input *in, unsigned int a, unsigned int b)
+static int u64_cmp(const void *x, const void *y)
 {
-	for (size_t i = 0; i < in->n_pairs; i++) {
-		const struct pair_route *r = in->pairs[i].route;
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 
-		if (in->pairs[i].verdict != LOC_UNKNOWN &&
-		    ((r->a == a && r->b == b) || (r->a == b && r->b == a)))
-			return true;
-	}
-	return false;
+	return a < b ? -1 : a > b;
+}
+
+static uint64_t pair_key(unsigned int a, unsigned int b)
+{
+	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+}
+
+/* Sorted keys of the measured pairs; NULL on ENOMEM. */
+static uint64_t *measured_keys(const struct loc_input *in, size_t *n)
+{
+	uint64_t *k = malloc((in->n_pairs ? in->n_pairs : 1) * sizeof(*k));
+
+	*n = 0;
+	if (!k)
+		return NULL;
+	for (size_t i = 0; i < in->n_pairs; i++)
+		if (in->pairs[i].verdict != LOC_UNKNOWN)
+			k[(*n)++] = pair_key(in->pairs[i].route->a, in->pairs[i].route->b);
+	qsort(k, *n, sizeof(*k), u64_cmp);
+	return k;
 }
 
 int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
@@ -875,12 +904,14 @@ int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
 	struct host_rank *order = malloc((in->n_hosts ? in->n_hosts : 1) * sizeof(*order));
 	struct loc_probes p = { 0 };
 	uint32_t cls[32] = { 0 };
+	size_t n_keys;
+	uint64_t *keys = measured_keys(in, &n_keys);
 	int rc = -ENOMEM;
 	bool budget = false;
 
 	p.routes = calloc(max_probes, sizeof(*p.routes));
 	p.masks = calloc(max_probes, sizeof(*p.masks));
-	if (!order || !p.routes || !p.masks)
+	if (!order || !keys || !p.routes || !p.masks)
 		goto out;
 	rc = hosts_by_distance(in, s, order);
 	if (rc)
@@ -890,8 +921,10 @@ int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
 			unsigned int a = (unsigned int)order[j].h, b = (unsigned int)order[k].h;
 			struct pair_route r = { 0 };
 			uint32_t mask;
+			uint64_t key = pair_key(a, b);
 
-			if ((avoid && (avoid[a] || avoid[b])) || pair_measured(in, a, b))
+			if ((avoid && (avoid[a] || avoid[b])) ||
+			    bsearch(&key, keys, n_keys, sizeof(*keys), u64_cmp))
 				continue;
 			if (routed == max_routes) {
 				budget = true;
@@ -943,6 +976,7 @@ out:
 		fab_err_set(err, rc, "localize: out of memory");
 	loc_probes_fini(&p);
 	free(order);
+	free(keys);
 	return rc;
 }
 
@@ -985,7 +1019,6 @@ int loc_group_narrow(const struct loc_input *in, struct loc_suspect *s,
 		snprintf(s->note, sizeof(s->note), "one of %zu links after %u probes%s", o, known,
 			 s->unsplittable ? "; traffic cannot tell these apart; see counters" : "");
 	}
-	(void)in;
 	return 0;
 }
 
@@ -999,27 +1032,38 @@ static bool port_read(const struct counter_report *rep, const struct topo_port *
 	return false;
 }
 
-/* True when some bad pair crossing member 0 of @s also crosses @link. */
-static bool bad_pairs_cross(const struct loc_input *in, const struct loc_suspect *s, uint32_t link)
+static void mark_links(const struct loc_input *in, const struct path *v, size_t n, bool *on)
 {
-	const struct loc_member *m = &s->members[0];
+	for (size_t i = 0; i < n; i++)
+		for (size_t h = 0; h < v[i].n_hops; h++)
+			if (v[i].hops[h].link < in->topo->n_links)
+				on[v[i].hops[h].link] = true;
+}
 
+/* on[l]: some bad pair crossing member 0 of @s crosses link l.  -ENOMEM. */
+static int bad_paths_links(const struct loc_input *in, const struct loc_suspect *s, bool **out)
+{
+	bool *on = calloc(in->topo->n_links ? in->topo->n_links : 1, sizeof(*on));
+
+	if (!on)
+		return -ENOMEM;
 	for (size_t i = 0; i < in->n_pairs; i++) {
 		const struct loc_pair *p = &in->pairs[i];
 		const struct pair_route *r = p->route;
-		bool crosses;
 
-		if (!is_bad(p->verdict))
+		if (!is_bad(p->verdict) || !member_crossed(in, &s->members[0], r))
 			continue;
-		if (m->host >= 0 && (r->a == (unsigned int)m->host || r->b == (unsigned int)m->host))
-			crosses = true;
-		else
-			crosses = m->link != LOC_NO_LINK && pair_route_uses_link(r, m->link);
-		if (crosses && (pair_route_uses_link(r, link) ||
-				host_cand(in, r->a) == link || host_cand(in, r->b) == link))
-			return true;
+		mark_links(in, r->ab, r->n_ab, on);
+		mark_links(in, r->ba, r->n_ba, on);
+		for (int e = 0; e < 2; e++) {
+			uint32_t c = host_cand(in, e ? r->b : r->a);
+
+			if (c < in->topo->n_links)
+				on[c] = true;
+		}
 	}
-	return false;
+	*out = on;
+	return 0;
 }
 
 static int member_cmp(const void *x, const void *y)
@@ -1081,13 +1125,17 @@ static int suspect_counters(const struct loc_input *in, struct loc_suspect *s,
 		}
 	}
 	if (!s->ev.counters_error && !s->ev.counters_warn && all_read) {
+		bool *on;
+
+		if (bad_paths_links(in, s, &on))
+			return -ENOMEM;
 		for (size_t f = 0; f < rep->n_findings && !elsewhere; f++) {
 			const struct counter_finding *cf = &rep->findings[f];
 
-			if (cf->sev != COUNTER_SEV_INFO && cf->link != COUNTER_NO_LINK &&
-			    bad_pairs_cross(in, s, cf->link))
+			if (cf->sev != COUNTER_SEV_INFO && cf->link != COUNTER_NO_LINK && on[cf->link])
 				elsewhere = true;
 		}
+		free(on);
 		if (elsewhere) {
 			s->score *= 0.8;
 			snprintf(s->note, sizeof(s->note),

@@ -487,6 +487,9 @@ static void test_two_faults(void **state)
 	for (size_t i = 0; i < 2; i++) {
 		const struct loc_suspect *s = &r.suspects[i];
 
+		assert_int_equal(s->ev.other_bad, r.n_bad - s->ev.cross_bad);
+		assert_true(s->ev.other_bad > 0);
+		assert_int_equal(s->ev.other_n + s->ev.cross_n, 15);
 		link |= s->kind == LOC_KIND_LINK && s->members[0].link == f.up[0][0];
 		node |= s->kind == LOC_KIND_NODE && s->members[0].host == 5;
 	}
