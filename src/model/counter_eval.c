@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/counter_eval.h"
+#include "model/ptr_index.h"
 
 #define E COUNTER_SEV_ERROR
 #define W COUNTER_SEV_WARN
@@ -231,16 +232,6 @@ void counter_report_fini(struct counter_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-uint32_t counter_link_index(const struct topo *t, const struct topo_link *l)
-{
-	if (!l)
-		return COUNTER_NO_LINK;
-	for (size_t i = 0; i < t->n_links; i++)
-		if (t->links[i] == l)
-			return (uint32_t)i;
-	return COUNTER_NO_LINK;
-}
-
 static int sample_cmp(const void *x, const void *y)
 {
 	const struct counter_sample *a = *(const struct counter_sample *const *)x;
@@ -264,33 +255,9 @@ static const struct counter_sample **sorted_view(const struct counter_snap *s)
 	return v;
 }
 
-struct link_ix {
-	const struct topo_link *l;
-	uint32_t i;
-};
-
-static int link_ix_cmp(const void *x, const void *y)
-{
-	uintptr_t a = (uintptr_t)((const struct link_ix *)x)->l;
-	uintptr_t b = (uintptr_t)((const struct link_ix *)y)->l;
-
-	return a < b ? -1 : a > b;
-}
-
-static uint32_t link_lookup(const struct link_ix *ix, size_t n, const struct topo_port *port)
-{
-	struct link_ix key = { port ? port->link : NULL, 0 };
-	const struct link_ix *hit;
-
-	if (!key.l)
-		return COUNTER_NO_LINK;
-	hit = bsearch(&key, ix, n, sizeof(*ix), link_ix_cmp);
-	return hit ? hit->i : COUNTER_NO_LINK;
-}
-
 /* The port's entry in r->ports (the last one, since ports come grouped). */
-static struct counter_port_read *port_entry(struct counter_report *r, const struct link_ix *ix,
-					   size_t n_ix, const struct topo_port *port, size_t cap)
+static struct counter_port_read *port_entry(struct counter_report *r, const struct ptr_index *ix,
+					   const struct topo_port *port, size_t cap)
 {
 	if (r->n_ports && r->ports[r->n_ports - 1].port == port)
 		return &r->ports[r->n_ports - 1];
@@ -299,7 +266,9 @@ static struct counter_port_read *port_entry(struct counter_report *r, const stru
 	struct counter_port_read *p = &r->ports[r->n_ports++];
 
 	p->port = port;
-	p->link = link_lookup(ix, n_ix, port);
+	size_t li = ptr_index_find(ix, port ? port->link : NULL);
+
+	p->link = li == SIZE_MAX ? COUNTER_NO_LINK : (uint32_t)li;
 	p->compared = 0;
 	return p;
 }
@@ -311,8 +280,8 @@ int counter_eval(const struct topo *t, const struct counter_policy *pol,
 	struct counter_policy def;
 	struct counter_report r = { 0 };
 	const struct counter_sample **vb = NULL, **va = NULL;
-	struct link_ix *ix = malloc((t->n_links ? t->n_links : 1) * sizeof(*ix));
-	int rc = -ENOMEM;
+	struct ptr_index ix = { 0 };
+	int rc = ptr_index_init(&ix, t->n_links);
 
 	if (!pol) {
 		counter_policy_default(&def);
@@ -322,11 +291,13 @@ int counter_eval(const struct topo *t, const struct counter_policy *pol,
 	va = sorted_view(after);
 	r.findings = malloc((after->n ? after->n : 1) * sizeof(*r.findings));
 	r.ports = malloc((after->n ? after->n : 1) * sizeof(*r.ports));
-	if (!ix || !vb || !va || !r.findings || !r.ports)
+	if (rc || !vb || !va || !r.findings || !r.ports) {
+		rc = -ENOMEM;
 		goto out;
+	}
 	for (size_t i = 0; i < t->n_links; i++)
-		ix[i] = (struct link_ix){ t->links[i], (uint32_t)i };
-	qsort(ix, t->n_links, sizeof(*ix), link_ix_cmp);
+		ptr_index_set(&ix, i, t->links[i]);
+	ptr_index_sort(&ix);
 	for (size_t i = 0; i < after->n; i++) {
 		const struct counter_sample *a = va[i], **bp;
 		const struct counter_rule *rule = counter_policy_find(pol, a->name);
@@ -340,7 +311,7 @@ int counter_eval(const struct topo *t, const struct counter_policy *pol,
 			r.n_absent++;
 			continue;
 		}
-		struct counter_port_read *pr = port_entry(&r, ix, t->n_links, a->port, after->n);
+		struct counter_port_read *pr = port_entry(&r, &ix, a->port, after->n);
 
 		pr->compared++;
 		const struct counter_sample *b = *bp;
@@ -371,7 +342,7 @@ int counter_eval(const struct topo *t, const struct counter_policy *pol,
 	rc = 0;
 out:
 	counter_report_fini(&r);
-	free(ix);
+	ptr_index_fini(&ix);
 	free(vb);
 	free(va);
 	return rc;

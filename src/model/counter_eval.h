@@ -147,7 +147,4 @@ int counter_eval(const struct topo *t, const struct counter_policy *pol,
 		 const struct counter_snap *before, const struct counter_snap *after,
 		 struct counter_report *out);
 
-/* Index of @l in t->links[]; COUNTER_NO_LINK when NULL or not found. */
-uint32_t counter_link_index(const struct topo *t, const struct topo_link *l);
-
 #endif

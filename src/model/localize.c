@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "model/localize.h"
+#include "model/ptr_index.h"
 #include "model/stats.h"
 
 void loc_cfg_default(struct loc_cfg *cfg)
@@ -721,27 +722,6 @@ static bool member_crossed(const struct loc_input *in, const struct loc_member *
 
 /* ---- probes ---- */
 
-struct node_ix {
-	const struct topo_node *n;
-	size_t i;
-};
-
-static int node_ix_cmp(const void *x, const void *y)
-{
-	uintptr_t a = (uintptr_t)((const struct node_ix *)x)->n;
-	uintptr_t b = (uintptr_t)((const struct node_ix *)y)->n;
-
-	return a < b ? -1 : a > b;
-}
-
-static size_t node_lookup(const struct node_ix *ix, size_t n, const struct topo_node *node)
-{
-	struct node_ix key = { node, 0 };
-	const struct node_ix *hit = bsearch(&key, ix, n, sizeof(*ix), node_ix_cmp);
-
-	return hit ? hit->i : SIZE_MAX;
-}
-
 /* The host end's node of host @h's access link; NULL when unknown. */
 static const struct topo_node *host_node(const struct loc_input *in, size_t h)
 {
@@ -774,18 +754,20 @@ static int hosts_by_distance(const struct loc_input *in, const struct loc_suspec
 {
 	const struct topo *t = in->topo;
 	size_t nn = t->n_nodes, head = 0, tail = 0;
-	struct node_ix *ix = malloc((nn ? nn : 1) * sizeof(*ix));
+	struct ptr_index ix = { 0 };
 	size_t *dist = malloc((nn ? nn : 1) * sizeof(*dist));
 	size_t *queue = malloc((nn ? nn : 1) * sizeof(*queue));
-	int rc = -ENOMEM;
+	int rc = ptr_index_init(&ix, nn);
 
-	if (!ix || !dist || !queue)
+	if (rc || !dist || !queue) {
+		rc = -ENOMEM;
 		goto out;
+	}
 	for (size_t i = 0; i < nn; i++) {
-		ix[i] = (struct node_ix){ t->nodes[i], i };
+		ptr_index_set(&ix, i, t->nodes[i]);
 		dist[i] = SIZE_MAX;
 	}
-	qsort(ix, nn, sizeof(*ix), node_ix_cmp);
+	ptr_index_sort(&ix);
 	for (size_t m = 0; m < s->n_members; m++) {
 		const struct topo_link *l;
 
@@ -793,7 +775,7 @@ static int hosts_by_distance(const struct loc_input *in, const struct loc_suspec
 			continue;
 		l = t->links[s->members[m].link];
 		for (int e = 0; e < 2; e++) {
-			size_t i = node_lookup(ix, nn, (e ? l->b : l->a)->node);
+			size_t i = ptr_index_find(&ix, (e ? l->b : l->a)->node);
 
 			if (i != SIZE_MAX && dist[i] == SIZE_MAX) {
 				dist[i] = 0;
@@ -810,7 +792,7 @@ static int hosts_by_distance(const struct loc_input *in, const struct loc_suspec
 
 			if (!n->ports[p]->peer)
 				continue;
-			j = node_lookup(ix, nn, n->ports[p]->peer->node);
+			j = ptr_index_find(&ix, n->ports[p]->peer->node);
 			if (j != SIZE_MAX && dist[j] == SIZE_MAX) {
 				dist[j] = dist[i] + 1;
 				queue[tail++] = j;
@@ -819,7 +801,7 @@ static int hosts_by_distance(const struct loc_input *in, const struct loc_suspec
 	}
 	for (size_t h = 0; h < in->n_hosts; h++) {
 		const struct topo_node *n = host_node(in, h);
-		size_t i = n ? node_lookup(ix, nn, n) : SIZE_MAX;
+		size_t i = n ? ptr_index_find(&ix, n) : SIZE_MAX;
 
 		order[h] = (struct host_rank){ h, i != SIZE_MAX ? dist[i] : SIZE_MAX };
 		for (size_t m = 0; m < s->n_members; m++)
@@ -829,7 +811,7 @@ static int hosts_by_distance(const struct loc_input *in, const struct loc_suspec
 	qsort(order, in->n_hosts, sizeof(*order), host_rank_cmp);
 	rc = 0;
 out:
-	free(ix);
+	ptr_index_fini(&ix);
 	free(dist);
 	free(queue);
 	return rc;

@@ -31,6 +31,13 @@ static void small_build(struct small *s)
 	topo_sort(s->t);
 }
 
+static void setup(struct small *s, struct counter_snap *b, struct counter_snap *a)
+{
+	small_build(s);
+	counter_snap_init(b);
+	counter_snap_init(a);
+}
+
 static void test_table(void **state)
 {
 	size_t n;
@@ -93,9 +100,7 @@ static void test_eval(void **state)
 	struct counter_report r;
 	const struct counter_finding *f;
 
-	small_build(&s);
-	counter_snap_init(&b);
-	counter_snap_init(&a);
+	setup(&s, &b, &a);
 	/* switch port 1 */
 	assert_int_equal(counter_snap_add(&b, s.sw1, "SymbolErrorCounter", 100), 0);
 	assert_int_equal(counter_snap_add(&a, s.sw1, "SymbolErrorCounter", 105), 0);
@@ -178,9 +183,7 @@ static void test_topo_port_snapshot(void **state)
 	struct counter_snap b, a;
 	struct counter_report r;
 
-	small_build(&s);
-	counter_snap_init(&b);
-	counter_snap_init(&a);
+	setup(&s, &b, &a);
 	assert_int_equal(counter_snap_add_topo_port(&b, s.sw1), 0);
 	assert_int_equal(b.n, 0);			/* no TOPO_F_COUNTERS: nothing read */
 	s.sw1->facts |= TOPO_F_COUNTERS;
@@ -247,9 +250,7 @@ static void test_overrides(void **state)
 	struct counter_snap b, a;
 	struct counter_report r;
 
-	small_build(&s);
-	counter_snap_init(&b);
-	counter_snap_init(&a);
+	setup(&s, &b, &a);
 	assert_int_equal(counter_snap_add(&b, s.h, "np_cnp_sent", 0), 0);
 	assert_int_equal(counter_snap_add(&a, s.h, "np_cnp_sent", 500), 0);
 	assert_int_equal(counter_eval(s.t, NULL, &b, &a, &r), 0);
