@@ -221,6 +221,15 @@ static struct loc_input fab_input(const struct fab *f)
 	return (struct loc_input){ f->t, f->host_link, f->name_ptr, f->n_hosts, f->pairs, f->n_pairs };
 }
 
+/* Localise with the defaults; must succeed. */
+static void localize_ok(const struct loc_input *in, struct loc_result *r)
+{
+	struct fab_err err;
+
+	fab_err_init(&err);
+	assert_int_equal(loc_localize(in, NULL, r, &err), 0);
+}
+
 static bool has_member(const struct loc_suspect *s, uint32_t link)
 {
 	for (size_t m = 0; m < s->n_members; m++)
@@ -246,12 +255,11 @@ static void test_clean(void **state)
 		struct fab f;
 		struct loc_input in;
 		struct loc_result r;
-		struct fab_err err;
 
 		fab_build(&f, 3, 2, two_each, mode);
 		fab_all_pairs(&f);
 		in = fab_input(&f);
-		assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+		localize_ok(&in, &r);
 		assert_int_equal(r.n_suspects, 0);
 		assert_int_equal(r.n_bad, 0);
 		assert_int_equal(r.n_unexplained, 0);
@@ -281,7 +289,7 @@ static void test_every_single_link(void **state)
 			for (size_t h = 0; h < f.n_hosts; h++)
 				if (f.host_link[h] == fault)
 					host = (int)h;
-			assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+			localize_ok(&in, &r);
 			assert_int_equal(r.n_suspects, 1);
 			assert_int_equal(r.n_unexplained, 0);
 			assert_int_equal(r.n_bad, n_bad);
@@ -338,14 +346,13 @@ static void test_access_link_is_node(void **state)
 	struct fab f;
 	struct loc_input in;
 	struct loc_result r;
-	struct fab_err err;
 	char text[256];
 
 	fab_build(&f, 3, 2, two_each, ROUTE_ECMP);
 	fab_all_pairs(&f);
 	fab_fault(&f, f.host_link[3]);
 	in = fab_input(&f);
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 1);
 	assert_int_equal(r.suspects[0].kind, LOC_KIND_NODE);
 	assert_int_equal(r.suspects[0].members[0].host, 3);
@@ -370,7 +377,7 @@ static void test_two_leaves_one_spine(void **state)
 	fab_all_pairs(&f);
 	assert_int_equal(fab_fault(&f, f.up[0][0]), 4);
 	in = fab_input(&f);
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 1);
 	assert_int_equal(r.suspects[0].kind, LOC_KIND_GROUP);
 	assert_int_equal(r.suspects[0].n_members, 2);
@@ -397,14 +404,13 @@ static void test_majority_fault(void **state)
 	struct fab f;
 	struct loc_input in;
 	struct loc_result r;
-	struct fab_err err;
 	char text[256];
 
 	fab_build(&f, 4, 1, shape, ROUTE_DMOD);
 	fab_all_pairs(&f);
 	assert_int_equal(fab_fault(&f, f.up[0][0]), 9);
 	in = fab_input(&f);
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 1);
 	assert_int_equal(r.suspects[0].kind, LOC_KIND_LINK);
 	assert_int_equal(r.suspects[0].members[0].link, f.up[0][0]);
@@ -425,13 +431,12 @@ static void test_noise(void **state)
 	struct fab f;
 	struct loc_input in;
 	struct loc_result r;
-	struct fab_err err;
 
 	fab_build(&f, 3, 2, two_each, ROUTE_DMOD);
 	fab_all_pairs(&f);
 	in = fab_input(&f);
 	f.pairs[7].verdict = LOC_SLOW;
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 0);
 	assert_int_equal(r.n_bad, 1);
 	assert_int_equal(r.n_unexplained, 1);
@@ -450,7 +455,7 @@ static void test_noise(void **state)
 	}
 	f.pairs[noisy].verdict = LOC_SLOW;
 	f.pairs[flaky].verdict = LOC_OK;
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 1);
 	assert_int_equal(r.suspects[0].members[0].link, f.up[0][0]);
 	assert_int_equal(r.n_unexplained, 1);
@@ -468,7 +473,6 @@ static void test_two_faults(void **state)
 	struct fab f;
 	struct loc_input in;
 	struct loc_result r;
-	struct fab_err err;
 
 	fab_build(&f, 3, 2, two_each, ROUTE_DMOD);
 	fab_all_pairs(&f);
@@ -479,7 +483,7 @@ static void test_two_faults(void **state)
 
 		f.pairs[i].verdict = bad ? LOC_SLOW : LOC_OK;
 	}
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 2);
 	assert_int_equal(r.n_unexplained, 0);
 	bool link = false, node = false;
@@ -505,7 +509,6 @@ static void test_failed_node(void **state)
 	struct fab f;
 	struct loc_input in;
 	struct loc_result r;
-	struct fab_err err;
 	char text[256];
 
 	fab_build(&f, 3, 2, two_each, ROUTE_ECMP);
@@ -514,7 +517,7 @@ static void test_failed_node(void **state)
 	for (size_t i = 0; i < f.n_pairs; i++)
 		if (f.routes[i].a == 2 || f.routes[i].b == 2)
 			f.pairs[i] = (struct loc_pair){ &f.routes[i], LOC_FAILED, -1 };
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 1);
 	assert_int_equal(r.suspects[0].kind, LOC_KIND_NODE);
 	assert_int_equal(r.suspects[0].members[0].host, 2);
@@ -535,7 +538,7 @@ static void test_failed_node(void **state)
 			f.routes[i].a = a;
 			f.routes[i].b = b;
 		}
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 1);
 	assert_int_equal(r.suspects[0].kind, LOC_KIND_NODE);
 	assert_int_equal(r.suspects[0].members[0].link, LOC_NO_LINK);
@@ -604,14 +607,13 @@ static void test_probes_split(void **state)
 	struct fab f;
 	struct loc_input in;
 	struct loc_result r;
-	struct fab_err err;
 	size_t n_probes = 0, n_members;
 
 	fab_build(&f, 3, 2, two_each, ROUTE_DMOD);
 	fab_some_pairs(&f, few, 2);
 	fab_fault(&f, f.up[0][0]);
 	in = fab_input(&f);
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 1);
 	assert_int_equal(r.suspects[0].kind, LOC_KIND_GROUP);
 	assert_true(r.suspects[0].n_members >= 3);
@@ -647,12 +649,11 @@ static void test_probes_every_fault(void **state)
 	for (uint32_t fault = 0; fault < f.t->n_links; fault++) {
 		struct loc_input in = fab_input(&f);
 		struct loc_result r;
-		struct fab_err err;
 		bool avoid[MAX_HOSTS] = { false };
 		unsigned int n_bad = fab_fault(&f, fault);
 
 		avoid[5] = f.host_link[5] != fault;
-		assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+		localize_ok(&in, &r);
 		if (!n_bad) {
 			assert_int_equal(r.n_suspects, 0);
 			loc_result_fini(&r);
@@ -711,7 +712,6 @@ static void test_counter_evidence(void **state)
 	struct loc_input in;
 	struct loc_result r;
 	struct counter_report rep;
-	struct fab_err err;
 	double traffic;
 
 	fab_build(&f, 3, 2, two_each, ROUTE_DMOD);
@@ -719,7 +719,7 @@ static void test_counter_evidence(void **state)
 	fab_fault(&f, f.up[0][0]);
 	in = fab_input(&f);
 	/* Symbol errors on the spine end of the faulty link: raised, cited. */
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	traffic = r.suspects[0].score;
 	counters(&f, f.t->links[f.up[0][0]]->b, 57, &rep);
 	assert_int_equal(loc_apply_counters(&in, &r, &rep), 0);
@@ -756,13 +756,12 @@ static void test_counter_tie_break(void **state)
 	struct loc_input in;
 	struct loc_result r;
 	struct counter_report rep;
-	struct fab_err err;
 
 	fab_build(&f, 3, 2, two_each, ROUTE_ECMP);
 	fab_all_pairs(&f);
 	fab_fault(&f, f.up[1][1]);
 	in = fab_input(&f);
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.suspects[0].kind, LOC_KIND_GROUP);
 	assert_int_equal(r.suspects[0].members[0].link, f.up[1][0]);	/* index order first */
 	counters(&f, f.t->links[f.up[1][1]]->a, 3, &rep);
@@ -860,7 +859,7 @@ static void test_exact_beats_greedy(void **state)
 		pairs[i] = (struct loc_pair){ &routes[i], LOC_SLOW, 20.0 };
 	}
 	in = (struct loc_input){ f.t, host_link, NULL, 12, pairs, 6 };
-	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 2);
 	assert_int_equal(r.n_unexplained, 0);
 	assert_true(r.suspects[0].members[0].link == 1 || r.suspects[1].members[0].link == 1);
