@@ -875,6 +875,29 @@ static uint64_t *measured_keys(const struct loc_input *in, size_t *n)
 	return k;
 }
 
+static void refine(uint32_t *cls, size_t nm, uint32_t mask, uint32_t *next_id)
+{
+	uint32_t fresh[32];
+	bool done[32] = { false };
+
+	for (size_t m = 0; m < nm; m++) {
+		if (!(mask & (1u << m)))
+			continue;
+		size_t first = m;
+
+		for (size_t k = 0; k < m; k++)
+			if ((mask & (1u << k)) && cls[k] == cls[m] && done[k]) {
+				first = k;
+				break;
+			}
+		fresh[m] = first == m ? (*next_id)++ : fresh[first];
+		done[m] = true;
+	}
+	for (size_t m = 0; m < nm; m++)
+		if (mask & (1u << m))
+			cls[m] = fresh[m];
+}
+
 int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
 		    const struct loc_probe_req *req, loc_route_fn route, void *ctx,
 		    struct loc_probes *out, struct fab_err *err)
@@ -885,7 +908,7 @@ int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
 	const bool *avoid = req ? req->avoid : NULL;
 	struct host_rank *order = malloc((in->n_hosts ? in->n_hosts : 1) * sizeof(*order));
 	struct loc_probes p = { 0 };
-	uint32_t cls[32] = { 0 };
+	uint32_t cls[32] = { 0 }, next_id = 1;
 	size_t n_keys;
 	uint64_t *keys = measured_keys(in, &n_keys);
 	int rc = -ENOMEM;
@@ -926,10 +949,8 @@ int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
 				pair_route_fini(&r);
 				continue;
 			}
-			/* Refine: members on the crossing side get a new class id. */
-			for (size_t m = 0; m < nm; m++)
-				if (mask & (1u << m))
-					cls[m] |= 1u << p.n;
+			/* Refine: in each class, the members this pair crosses get a fresh id. */
+			refine(cls, nm, mask, &next_id);
 			p.routes[p.n] = r;
 			p.masks[p.n++] = mask;
 			if (all_split(cls, nm))
@@ -992,6 +1013,8 @@ int loc_group_narrow(const struct loc_input *in, struct loc_suspect *s,
 	for (size_t m = 0; m < nm; m++)
 		if (agree[m] == best)
 			s->members[o++] = s->members[m];
+	for (size_t m = nm; m < s->n_members; m++)	/* beyond 32: not probed, kept */
+		s->members[o++] = s->members[m];
 	s->n_members = o;
 	if (o == 1) {
 		s->kind = s->members[0].host >= 0 ? LOC_KIND_NODE : LOC_KIND_LINK;

@@ -824,6 +824,22 @@ static void test_narrow_rules(void **state)
 	assert_int_equal(s.kind, LOC_KIND_LINK);
 	assert_int_equal(s.members[0].link, 7);
 	assert_int_equal(s.ev.probes_run, 4);
+
+	/* 34 members: the first 32 are judged, the last two were never probed and stay. */
+	struct loc_member big[34];
+	struct loc_suspect g = { .kind = LOC_KIND_GROUP, .members = big, .n_members = 34 };
+	uint32_t one = 1u;
+	struct loc_probes q = { .masks = &one, .n = 1 };
+	enum loc_verdict slow = LOC_SLOW;
+
+	for (uint32_t m = 0; m < 34; m++)
+		big[m] = (struct loc_member){ m, -1, 0 };
+	assert_int_equal(loc_group_narrow(NULL, &g, &q, &slow), 0);
+	assert_int_equal(g.n_members, 3);
+	assert_int_equal(g.members[0].link, 0);
+	assert_int_equal(g.members[1].link, 32);
+	assert_int_equal(g.members[2].link, 33);
+	assert_int_equal(g.kind, LOC_KIND_GROUP);
 }
 
 /*
