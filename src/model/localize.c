@@ -1,0 +1,1175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Link localisation (localize.h).
+ *
+ * Candidates are the links of the graph plus one "virtual" candidate per
+ * host whose access link is unknown.  Each measured pair crosses a set of
+ * candidates with a weight (the largest share of its traffic, in either
+ * direction, that uses the candidate).  A set S of suspects costs
+ *   lambda * |S| + contra_weight * sum over S of (weight of ok pairs crossing it)
+ *   + number of bad pairs S does not cover,
+ * and the cheapest S is chosen (exactly for few candidates, greedily
+ * otherwise).  Candidates covering the same bad pairs at the same cost are
+ * one class and are reported together.  docs/diagnose.md has the rest.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/localize.h"
+#include "model/ptr_index.h"
+#include "model/stats.h"
+
+void loc_cfg_default(struct loc_cfg *cfg)
+{
+	cfg->lambda = 0.5;
+	cfg->contra_weight = 1.0;
+	cfg->exact_max = 16;
+}
+
+static const char *const kind_names[] = { "link", "node", "group" };
+
+const char *loc_kind_name(enum loc_kind k)
+{
+	return (unsigned int)k < 3 ? kind_names[k] : NULL;
+}
+
+static void suspect_fini(struct loc_suspect *s)
+{
+	free(s->members);
+	free(s->counters);
+	memset(s, 0, sizeof(*s));
+}
+
+void loc_result_fini(struct loc_result *r)
+{
+	for (size_t i = 0; i < r->n_suspects; i++)
+		suspect_fini(&r->suspects[i]);
+	free(r->suspects);
+	memset(r, 0, sizeof(*r));
+}
+
+void loc_probes_fini(struct loc_probes *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		pair_route_fini(&p->routes[i]);
+	free(p->routes);
+	free(p->masks);
+	memset(p, 0, sizeof(*p));
+}
+
+static bool is_bad(enum loc_verdict v)
+{
+	return v == LOC_SLOW || v == LOC_FAILED;
+}
+
+/* One candidate crossed by one pair. */
+struct cross {
+	uint32_t cand;
+	double w;
+};
+
+static int cross_cmp(const void *x, const void *y)
+{
+	const struct cross *a = x, *b = y;
+
+	return a->cand < b->cand ? -1 : a->cand > b->cand;
+}
+
+/* Candidate index of host @h: its access link, else its virtual candidate. */
+static uint32_t host_cand(const struct loc_input *in, unsigned int h)
+{
+	uint32_t l = in->host_link ? in->host_link[h] : LOC_NO_LINK;
+
+	return l != LOC_NO_LINK ? l : (uint32_t)(in->topo->n_links + h);
+}
+
+static size_t route_hops(const struct pair_route *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_ab; i++)
+		n += r->ab[i].n_hops;
+	for (size_t i = 0; i < r->n_ba; i++)
+		n += r->ba[i].n_hops;
+	return n;
+}
+
+/* Direction @dir's weights into @v (entries tagged by dir in w sign); returns count. */
+static size_t dir_add(const struct path *p, size_t n, struct cross *v, size_t k, uint32_t n_links)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += p[i].share;
+	for (size_t i = 0; i < n; i++) {
+		double s = sum > 0 ? p[i].share : 1.0 / (double)n;
+
+		for (size_t h = 0; h < p[i].n_hops; h++)
+			if (p[i].hops[h].link < n_links)
+				v[k++] = (struct cross){ p[i].hops[h].link, s };
+	}
+	return k;
+}
+
+/* Merge entries of one direction [from, to) by candidate, summing shares; returns new end. */
+static size_t merge_sum(struct cross *v, size_t from, size_t to)
+{
+	size_t o = from;
+
+	qsort(v + from, to - from, sizeof(*v), cross_cmp);
+	for (size_t i = from; i < to; i++) {
+		if (o > from && v[o - 1].cand == v[i].cand)
+			v[o - 1].w += v[i].w;
+		else
+			v[o++] = v[i];
+	}
+	return o;
+}
+
+/*
+ * The candidates pair @r crosses, with weights, into @v (room for
+ * route_hops(r) + 2 entries); returns how many.  Weight: the larger of the
+ * two directions' shares, at most 1; access links and virtual hosts 1.
+ */
+static size_t pair_crossings(const struct loc_input *in, const struct pair_route *r,
+			     struct cross *v)
+{
+	uint32_t nl = (uint32_t)in->topo->n_links;
+	size_t k = dir_add(r->ab, r->n_ab, v, 0, nl), mid;
+
+	k = merge_sum(v, 0, k);
+	mid = k;
+	k = dir_add(r->ba, r->n_ba, v, k, nl);
+	k = merge_sum(v, mid, k);
+	v[k++] = (struct cross){ host_cand(in, r->a), 1.0 };
+	v[k++] = (struct cross){ host_cand(in, r->b), 1.0 };
+	qsort(v, k, sizeof(*v), cross_cmp);
+	size_t o = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		double w = v[i].w > 1.0 ? 1.0 : v[i].w;
+
+		if (o && v[o - 1].cand == v[i].cand) {
+			if (w > v[o - 1].w)
+				v[o - 1].w = w;
+		} else {
+			v[o] = v[i];
+			v[o++].w = w;
+		}
+	}
+	return o;
+}
+
+/* Working state of one loc_localize() call. */
+struct loc_work {
+	const struct loc_input *in;
+	struct loc_cfg cfg;
+	size_t n_cand;
+	size_t *pstart;		/* n_pairs + 1: crossings of pair i (bad pairs only) */
+	struct cross *pc;
+	unsigned int *cb, *cn, *cf;	/* per candidate: bad, measured, failed crossing */
+	double *g;		/* per candidate: weight of ok pairs crossing */
+	size_t *bstart;		/* n_cand + 1: bad pair ids crossing candidate c */
+	uint32_t *bad;		/* bad pair ids (index into bad_pair[]) */
+	size_t *bad_pair;	/* bad id -> pair index */
+	size_t n_bad;
+	unsigned int n_measured;
+};
+
+static void work_fini(struct loc_work *w)
+{
+	free(w->pstart);
+	free(w->pc);
+	free(w->cb);
+	free(w->cn);
+	free(w->cf);
+	free(w->g);
+	free(w->bstart);
+	free(w->bad);
+	free(w->bad_pair);
+}
+
+static int work_build(struct loc_work *w)
+{
+	const struct loc_input *in = w->in;
+	size_t scratch = 0, total = 0, n_pairs = in->n_pairs;
+	struct cross *v;
+	size_t *fill;
+
+	/* Crossings are kept for bad pairs only: memory follows the bad pairs. */
+	for (size_t i = 0; i < n_pairs; i++) {
+		size_t n;
+
+		if (in->pairs[i].verdict == LOC_UNKNOWN)
+			continue;
+		n = route_hops(in->pairs[i].route) + 2;
+		if (n > scratch)
+			scratch = n;
+		if (is_bad(in->pairs[i].verdict))
+			total += n;
+	}
+	w->n_cand = in->topo->n_links + in->n_hosts;
+	w->pstart = calloc(n_pairs + 1, sizeof(*w->pstart));
+	w->pc = malloc((total + scratch + 1) * sizeof(*w->pc));
+	w->cb = calloc(w->n_cand, sizeof(*w->cb));
+	w->cn = calloc(w->n_cand, sizeof(*w->cn));
+	w->cf = calloc(w->n_cand, sizeof(*w->cf));
+	w->g = calloc(w->n_cand, sizeof(*w->g));
+	w->bstart = calloc(w->n_cand + 1, sizeof(*w->bstart));
+	w->bad_pair = malloc((n_pairs ? n_pairs : 1) * sizeof(*w->bad_pair));
+	if (!w->pstart || !w->pc || !w->cb || !w->cn || !w->cf || !w->g || !w->bstart ||
+	    !w->bad_pair)
+		return -ENOMEM;
+	size_t k = 0;
+
+	/* pstart[i] .. pstart[i + 1]: bad pair i's crossings (empty for the others). */
+	for (size_t i = 0; i < n_pairs; i++) {
+		const struct loc_pair *p = &in->pairs[i];
+		bool bad = is_bad(p->verdict);
+
+		w->pstart[i] = k;
+		if (p->verdict == LOC_UNKNOWN)
+			continue;
+		w->n_measured++;
+		v = bad ? w->pc + k : w->pc + total;
+		size_t n = pair_crossings(in, p->route, v);
+
+		if (bad)
+			w->bad_pair[w->n_bad++] = i;
+		for (size_t j = 0; j < n; j++) {
+			uint32_t c = v[j].cand;
+
+			w->cn[c]++;
+			if (bad) {
+				w->cb[c]++;
+				w->cf[c] += p->verdict == LOC_FAILED;
+			} else {
+				w->g[c] += v[j].w;
+			}
+		}
+		if (bad)
+			k += n;
+	}
+	w->pstart[n_pairs] = k;
+	/* Bad pairs per candidate (CSR). */
+	for (size_t c = 0; c < w->n_cand; c++)
+		w->bstart[c + 1] = w->bstart[c] + w->cb[c];
+	w->bad = malloc((w->bstart[w->n_cand] ? w->bstart[w->n_cand] : 1) * sizeof(*w->bad));
+	fill = calloc(w->n_cand, sizeof(*fill));
+	if (!w->bad || !fill) {
+		free(fill);
+		return -ENOMEM;
+	}
+	for (size_t b = 0; b < w->n_bad; b++) {
+		size_t i = w->bad_pair[b];
+
+		for (size_t j = w->pstart[i]; j < w->pstart[i + 1]; j++) {
+			uint32_t c = w->pc[j].cand;
+
+			w->bad[w->bstart[c] + fill[c]++] = (uint32_t)b;
+		}
+	}
+	free(fill);
+	return 0;
+}
+
+/* A class: candidates covering the same bad pairs at the same cost. */
+struct cls {
+	uint32_t *cand;		/* owned */
+	size_t n;
+	uint32_t first;		/* representative */
+	double gain0;		/* cb - lambda - contra_weight * g */
+};
+
+struct ckey {
+	uint32_t cand;
+	unsigned int cb;
+	int64_t gq;		/* g quantised to 1e-6 */
+	uint64_t hash;
+	const struct loc_work *w;
+};
+
+static int ckey_cmp(const void *x, const void *y)
+{
+	const struct ckey *a = x, *b = y;
+
+	if (a->cb != b->cb)
+		return a->cb > b->cb ? -1 : 1;
+	if (a->gq != b->gq)
+		return a->gq < b->gq ? -1 : 1;
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	int m = memcmp(a->w->bad + a->w->bstart[a->cand], b->w->bad + b->w->bstart[b->cand],
+		       a->cb * sizeof(uint32_t));
+
+	if (m)
+		return m;
+	return a->cand < b->cand ? -1 : a->cand > b->cand;
+}
+
+static bool ckey_same(const struct ckey *a, const struct ckey *b)
+{
+	return a->cb == b->cb && a->gq == b->gq && a->hash == b->hash &&
+	       memcmp(a->w->bad + a->w->bstart[a->cand], b->w->bad + b->w->bstart[b->cand],
+		      a->cb * sizeof(uint32_t)) == 0;
+}
+
+static void classes_free(struct cls *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i].cand);
+	free(v);
+}
+
+/* Classes of candidates with positive standalone gain, best first. */
+static int classes_build(const struct loc_work *w, struct cls **out, size_t *n_out)
+{
+	struct ckey *k = malloc((w->n_cand ? w->n_cand : 1) * sizeof(*k));
+	struct cls *v = NULL;
+	size_t n = 0, nk = 0;
+	int rc = -ENOMEM;
+
+	if (!k)
+		return -ENOMEM;
+	for (size_t c = 0; c < w->n_cand; c++) {
+		double gain = w->cb[c] - w->cfg.lambda - w->cfg.contra_weight * w->g[c];
+		uint64_t h = 1469598103934665603ull;
+
+		if (!w->cb[c] || gain <= 0)
+			continue;
+		for (size_t j = w->bstart[c]; j < w->bstart[c + 1]; j++)
+			h = (h ^ w->bad[j]) * 1099511628211ull;
+		k[nk++] = (struct ckey){ (uint32_t)c, w->cb[c], llround(w->g[c] * 1e6), h, w };
+	}
+	qsort(k, nk, sizeof(*k), ckey_cmp);
+	v = calloc(nk ? nk : 1, sizeof(*v));
+	if (!v)
+		goto out;
+	for (size_t i = 0; i < nk;) {
+		size_t j = i + 1;
+
+		while (j < nk && ckey_same(&k[i], &k[j]))
+			j++;
+		v[n].cand = malloc((j - i) * sizeof(uint32_t));
+		if (!v[n].cand)
+			goto out;
+		for (size_t m = i; m < j; m++)
+			v[n].cand[m - i] = k[m].cand;
+		v[n].n = j - i;
+		v[n].first = k[i].cand;
+		v[n].gain0 = w->cb[k[i].cand] - w->cfg.lambda - w->cfg.contra_weight * w->g[k[i].cand];
+		n++;
+		i = j;
+	}
+	*out = v;
+	*n_out = n;
+	v = NULL;
+	rc = 0;
+out:
+	if (v)
+		classes_free(v, n + 1);
+	free(k);
+	return rc;
+}
+
+/* Bitset of bad pairs. */
+static size_t words(size_t bits)
+{
+	return (bits + 63) / 64;
+}
+
+static void bits_set_class(const struct loc_work *w, const struct cls *c, uint64_t *b)
+{
+	for (size_t j = w->bstart[c->first]; j < w->bstart[c->first + 1]; j++)
+		b[w->bad[j] / 64] |= 1ull << (w->bad[j] % 64);
+}
+
+static size_t bits_count(const uint64_t *b, size_t nw)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nw; i++)
+		n += (size_t)__builtin_popcountll(b[i]);
+	return n;
+}
+
+static double class_fixed_cost(const struct loc_work *w, const struct cls *c)
+{
+	return w->cfg.lambda + w->cfg.contra_weight * w->g[c->first];
+}
+
+/* Greedy cover: marks chosen[i]; returns the cost. */
+static double cover_greedy(const struct loc_work *w, const struct cls *v, size_t n, bool *chosen,
+			   uint64_t *covered)
+{
+	size_t nw = words(w->n_bad);
+	double cost = (double)w->n_bad;
+
+	memset(covered, 0, nw * sizeof(*covered));
+	for (;;) {
+		double best = 0;
+		size_t bi = n;
+
+		for (size_t i = 0; i < n; i++) {
+			size_t fresh = 0;
+
+			if (chosen[i])
+				continue;
+			for (size_t j = w->bstart[v[i].first]; j < w->bstart[v[i].first + 1]; j++) {
+				uint32_t b = w->bad[j];
+
+				fresh += !(covered[b / 64] & (1ull << (b % 64)));
+			}
+			double gain = (double)fresh - class_fixed_cost(w, &v[i]);
+
+			if (gain > best + 1e-12) {
+				best = gain;
+				bi = i;
+			}
+		}
+		if (bi == n)
+			break;
+		chosen[bi] = true;
+		bits_set_class(w, &v[bi], covered);
+		cost -= best;
+	}
+	return cost;
+}
+
+struct exact {
+	const struct loc_work *w;
+	const struct cls *v;
+	size_t n, nw;
+	uint64_t *stack;	/* (n + 1) * nw */
+	bool *cur, *best;
+	double best_cost;
+	size_t best_size, cur_size;
+};
+
+static void exact_dfs(struct exact *e, size_t i, double fixed)
+{
+	uint64_t *b = e->stack + i * e->nw;
+
+	if (i == e->n) {
+		double cost = fixed + (double)(e->w->n_bad - bits_count(b, e->nw));
+
+		if (cost < e->best_cost - 1e-9 ||
+		    (cost < e->best_cost + 1e-9 && e->cur_size < e->best_size)) {
+			e->best_cost = cost;
+			e->best_size = e->cur_size;
+			memcpy(e->best, e->cur, e->n * sizeof(bool));
+		}
+		return;
+	}
+	uint64_t *nb = b + e->nw;
+
+	memcpy(nb, b, e->nw * sizeof(*b));
+	e->cur[i] = false;
+	exact_dfs(e, i + 1, fixed);
+	memcpy(nb, b, e->nw * sizeof(*b));
+	bits_set_class(e->w, &e->v[i], nb);
+	e->cur[i] = true;
+	e->cur_size++;
+	exact_dfs(e, i + 1, fixed + class_fixed_cost(e->w, &e->v[i]));
+	e->cur_size--;
+	e->cur[i] = false;
+}
+
+/* Exact search; replaces @chosen when strictly cheaper (or as cheap with fewer suspects). */
+static int cover_exact(const struct loc_work *w, const struct cls *v, size_t n, bool *chosen,
+		       double greedy_cost)
+{
+	struct exact e = { w, v, n, words(w->n_bad), NULL, NULL, NULL, greedy_cost, 0, 0 };
+	int rc = -ENOMEM;
+
+	for (size_t i = 0; i < n; i++)
+		e.best_size += chosen[i];
+	e.stack = calloc((n + 1) * (e.nw ? e.nw : 1), sizeof(uint64_t));
+	e.cur = calloc(n ? n : 1, sizeof(bool));
+	e.best = calloc(n ? n : 1, sizeof(bool));
+	if (!e.stack || !e.cur || !e.best)
+		goto out;
+	memcpy(e.best, chosen, n * sizeof(bool));
+	exact_dfs(&e, 0, 0);
+	memcpy(chosen, e.best, n * sizeof(bool));
+	rc = 0;
+out:
+	free(e.stack);
+	free(e.cur);
+	free(e.best);
+	return rc;
+}
+
+/* Host whose access link (or virtual candidate) is @c; -1 none. */
+static int cand_host(const struct loc_input *in, uint32_t c)
+{
+	if (c >= in->topo->n_links)
+		return (int)(c - in->topo->n_links);
+	for (size_t h = 0; h < in->n_hosts; h++)
+		if (in->host_link && in->host_link[h] == c)
+			return (int)h;
+	return -1;
+}
+
+static int suspect_from_class(const struct loc_work *w, const struct cls *c, struct loc_suspect *s)
+{
+	const struct loc_input *in = w->in;
+	uint32_t f = c->first;
+	double *pct = malloc((w->cb[f] ? w->cb[f] : 1) * sizeof(double));
+	size_t npct = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->members = calloc(c->n, sizeof(*s->members));
+	if (!s->members || !pct) {
+		free(pct);
+		return -ENOMEM;
+	}
+	s->n_members = c->n;
+	for (size_t i = 0; i < c->n; i++) {
+		uint32_t cand = c->cand[i];
+
+		s->members[i].link = cand < in->topo->n_links ? cand : LOC_NO_LINK;
+		s->members[i].host = cand_host(in, cand);
+	}
+	if (c->n > 1)
+		s->kind = LOC_KIND_GROUP;
+	else
+		s->kind = s->members[0].host >= 0 ? LOC_KIND_NODE : LOC_KIND_LINK;
+	s->ev.cross_bad = w->cb[f];
+	s->ev.cross_n = w->cn[f];
+	s->ev.cross_failed = w->cf[f];
+	s->ev.other_bad = (unsigned int)w->n_bad - w->cb[f];
+	s->ev.other_n = w->n_measured - w->cn[f];
+	for (size_t j = w->bstart[f]; j < w->bstart[f + 1]; j++) {
+		const struct loc_pair *p = &in->pairs[w->bad_pair[w->bad[j]]];
+
+		if (p->verdict == LOC_SLOW && p->pct_expected >= 0)
+			pct[npct++] = p->pct_expected;
+	}
+	s->ev.cross_pct_median = npct ? stats_median(pct, npct) : -1;
+	free(pct);
+	double cons = w->cb[f] / (w->cb[f] + w->g[f]);
+
+	s->traffic_score = cons * (1.0 - ldexp(1.0, -(int)(w->cb[f] > 60 ? 60 : w->cb[f])));
+	s->score = s->traffic_score;
+	if (s->kind == LOC_KIND_NODE && w->cf[f] == w->cn[f]) {
+		s->all_failed = true;
+		snprintf(s->note, sizeof(s->note),
+			 "every pair of this node failed: the node or its worker, not a path");
+	} else if (s->kind == LOC_KIND_GROUP) {
+		snprintf(s->note, sizeof(s->note),
+			 "one of %zu links: the measured pairs cannot tell them apart", c->n);
+	}
+	return 0;
+}
+
+static int suspect_cmp(const void *x, const void *y)
+{
+	const struct loc_suspect *a = x, *b = y;
+
+	if (a->score != b->score)
+		return a->score > b->score ? -1 : 1;
+	if (a->ev.cross_bad != b->ev.cross_bad)
+		return a->ev.cross_bad > b->ev.cross_bad ? -1 : 1;
+	return a->members[0].link < b->members[0].link ? -1 : a->members[0].link > b->members[0].link;
+}
+
+static int check_input(const struct loc_input *in, struct fab_err *err)
+{
+	if (!in->topo)
+		return fab_err_input(err, -EINVAL, "localize: no topology");
+	for (size_t h = 0; in->host_link && h < in->n_hosts; h++)
+		if (in->host_link[h] != LOC_NO_LINK && in->host_link[h] >= in->topo->n_links)
+			return fab_err_input(err, -EINVAL, "localize: host %zu: access link %u out of range",
+					     h, in->host_link[h]);
+	for (size_t i = 0; i < in->n_pairs; i++) {
+		const struct pair_route *r = in->pairs[i].route;
+
+		if (!r || r->a >= in->n_hosts || r->b >= in->n_hosts || r->a == r->b)
+			return fab_err_input(err, -EINVAL, "localize: pair %zu: bad host index", i);
+	}
+	return 0;
+}
+
+int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct loc_result *out,
+		 struct fab_err *err)
+{
+	struct loc_work w = { .in = in };
+	struct loc_result r = { 0 };
+	struct cls *v = NULL;
+	size_t nv = 0;
+	bool *chosen = NULL;
+	uint64_t *covered = NULL;
+	int rc = check_input(in, err);
+
+	if (rc)
+		return rc;
+	if (cfg)
+		w.cfg = *cfg;
+	else
+		loc_cfg_default(&w.cfg);
+	rc = work_build(&w);
+	if (rc)
+		goto out;
+	r.n_bad = (unsigned int)w.n_bad;
+	r.n_measured = w.n_measured;
+	rc = classes_build(&w, &v, &nv);
+	if (rc)
+		goto out;
+	rc = -ENOMEM;
+	chosen = calloc(nv ? nv : 1, sizeof(*chosen));
+	covered = calloc(words(w.n_bad) ? words(w.n_bad) : 1, sizeof(*covered));
+	if (!chosen || !covered)
+		goto out;
+	double cost = cover_greedy(&w, v, nv, chosen, covered);
+
+	if (nv <= w.cfg.exact_max) {
+		rc = cover_exact(&w, v, nv, chosen, cost);
+		if (rc)
+			goto out;
+		rc = -ENOMEM;
+	}
+	size_t n_chosen = 0;
+
+	memset(covered, 0, words(w.n_bad) * sizeof(*covered));
+	for (size_t i = 0; i < nv; i++)
+		if (chosen[i]) {
+			n_chosen++;
+			bits_set_class(&w, &v[i], covered);
+		}
+	r.n_unexplained = (unsigned int)(w.n_bad - bits_count(covered, words(w.n_bad)));
+	r.suspects = calloc(n_chosen ? n_chosen : 1, sizeof(*r.suspects));
+	if (!r.suspects)
+		goto out;
+	for (size_t i = 0; i < nv; i++) {
+		if (!chosen[i])
+			continue;
+		rc = suspect_from_class(&w, &v[i], &r.suspects[r.n_suspects]);
+		if (rc)
+			goto out;
+		r.n_suspects++;
+	}
+	qsort(r.suspects, r.n_suspects, sizeof(*r.suspects), suspect_cmp);
+	*out = r;
+	memset(&r, 0, sizeof(r));
+	rc = 0;
+out:
+	if (rc == -ENOMEM)
+		fab_err_set(err, rc, "localize: out of memory");
+	loc_result_fini(&r);
+	classes_free(v, nv);
+	free(chosen);
+	free(covered);
+	work_fini(&w);
+	return rc;
+}
+
+/* ---- text ---- */
+
+static void end_text(const struct topo_port *p, char *buf, size_t len)
+{
+	if (p->name[0])
+		snprintf(buf, len, "%s %s", p->node->name, p->name);
+	else
+		snprintf(buf, len, "%s port %u", p->node->name, p->num);
+}
+
+static const char *host_name(const struct loc_input *in, int h, char *buf, size_t len)
+{
+	if (in->host_names && in->host_names[h])
+		return in->host_names[h];
+	snprintf(buf, len, "host %d", h);
+	return buf;
+}
+
+void loc_member_text(const struct loc_input *in, const struct loc_member *m, char *buf, size_t len)
+{
+	char a[256], b[256], hn[32];
+
+	if (m->link == LOC_NO_LINK) {
+		snprintf(buf, len, "node %s", m->host >= 0 ? host_name(in, m->host, hn, sizeof(hn)) : "?");
+		return;
+	}
+	const struct topo_link *l = in->topo->links[m->link];
+
+	if (m->host >= 0) {
+		/* The switch end is the one that is not the host's node. */
+		const struct topo_port *sw = l->a->node->type == TOPO_NODE_SWITCH ? l->a : l->b;
+		const struct topo_port *hp = sw == l->a ? l->b : l->a;
+
+		end_text(sw, a, sizeof(a));
+		snprintf(buf, len, "node %s (its link to %s)",
+			 in->host_names && in->host_names[m->host] ? in->host_names[m->host]
+								   : hp->node->name, a);
+		return;
+	}
+	end_text(l->a, a, sizeof(a));
+	end_text(l->b, b, sizeof(b));
+	snprintf(buf, len, "%s <-> %s", a, b);
+}
+
+/* True when @r crosses member @m (its link, or its host for a host member). */
+static bool member_crossed(const struct loc_input *in, const struct loc_member *m,
+			   const struct pair_route *r)
+{
+	if (m->host >= 0 && (r->a == (unsigned int)m->host || r->b == (unsigned int)m->host))
+		return true;
+	return m->link != LOC_NO_LINK && pair_route_uses_link(r, m->link);
+}
+
+/* ---- probes ---- */
+
+/* The host end's node of host @h's access link; NULL when unknown. */
+static const struct topo_node *host_node(const struct loc_input *in, size_t h)
+{
+	uint32_t l = in->host_link ? in->host_link[h] : LOC_NO_LINK;
+
+	if (l == LOC_NO_LINK)
+		return NULL;
+	const struct topo_link *link = in->topo->links[l];
+
+	return link->a->node->type == TOPO_NODE_SWITCH ? link->b->node : link->a->node;
+}
+
+struct host_rank {
+	size_t h;
+	size_t dist;
+};
+
+static int host_rank_cmp(const void *x, const void *y)
+{
+	const struct host_rank *a = x, *b = y;
+
+	if (a->dist != b->dist)
+		return a->dist < b->dist ? -1 : 1;
+	return a->h < b->h ? -1 : a->h > b->h;
+}
+
+/* Hosts ordered by graph distance to the members' links, nearest first. */
+static int hosts_by_distance(const struct loc_input *in, const struct loc_suspect *s,
+			     struct host_rank *order)
+{
+	const struct topo *t = in->topo;
+	size_t nn = t->n_nodes, head = 0, tail = 0;
+	struct ptr_index ix = { 0 };
+	size_t *dist = malloc((nn ? nn : 1) * sizeof(*dist));
+	size_t *queue = malloc((nn ? nn : 1) * sizeof(*queue));
+	int rc = ptr_index_init(&ix, nn);
+
+	if (rc || !dist || !queue) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		ptr_index_set(&ix, i, t->nodes[i]);
+		dist[i] = SIZE_MAX;
+	}
+	ptr_index_sort(&ix);
+	for (size_t m = 0; m < s->n_members; m++) {
+		const struct topo_link *l;
+
+		if (s->members[m].link == LOC_NO_LINK)
+			continue;
+		l = t->links[s->members[m].link];
+		for (int e = 0; e < 2; e++) {
+			size_t i = ptr_index_find(&ix, (e ? l->b : l->a)->node);
+
+			if (i != SIZE_MAX && dist[i] == SIZE_MAX) {
+				dist[i] = 0;
+				queue[tail++] = i;
+			}
+		}
+	}
+	while (head < tail) {
+		size_t i = queue[head++];
+		const struct topo_node *n = t->nodes[i];
+
+		for (size_t p = 0; p < n->n_ports; p++) {
+			size_t j;
+
+			if (!n->ports[p]->peer)
+				continue;
+			j = ptr_index_find(&ix, n->ports[p]->peer->node);
+			if (j != SIZE_MAX && dist[j] == SIZE_MAX) {
+				dist[j] = dist[i] + 1;
+				queue[tail++] = j;
+			}
+		}
+	}
+	for (size_t h = 0; h < in->n_hosts; h++) {
+		const struct topo_node *n = host_node(in, h);
+		size_t i = n ? ptr_index_find(&ix, n) : SIZE_MAX;
+
+		order[h] = (struct host_rank){ h, i != SIZE_MAX ? dist[i] : SIZE_MAX };
+		for (size_t m = 0; m < s->n_members; m++)
+			if (s->members[m].host == (int)h)
+				order[h].dist = 0;
+	}
+	qsort(order, in->n_hosts, sizeof(*order), host_rank_cmp);
+	rc = 0;
+out:
+	ptr_index_fini(&ix);
+	free(dist);
+	free(queue);
+	return rc;
+}
+
+/* Bit m set when @r crosses member m. */
+static uint32_t route_mask(const struct loc_input *in, const struct loc_suspect *s, size_t nm,
+			   const struct pair_route *r)
+{
+	uint32_t mask = 0;
+
+	for (size_t m = 0; m < nm; m++)
+		if (member_crossed(in, &s->members[m], r))
+			mask |= 1u << m;
+	return mask;
+}
+
+/* True when @mask splits some class of @cls (members m < nm). */
+static bool mask_splits(const uint32_t *cls, size_t nm, uint32_t mask)
+{
+	for (size_t i = 0; i < nm; i++)
+		for (size_t j = i + 1; j < nm; j++)
+			if (cls[i] == cls[j] && !!(mask & (1u << i)) != !!(mask & (1u << j)))
+				return true;
+	return false;
+}
+
+static bool all_split(const uint32_t *cls, size_t nm)
+{
+	for (size_t i = 0; i < nm; i++)
+		for (size_t j = i + 1; j < nm; j++)
+			if (cls[i] == cls[j])
+				return false;
+	return true;
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static uint64_t pair_key(unsigned int a, unsigned int b)
+{
+	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+}
+
+/* Sorted keys of the measured pairs; NULL on ENOMEM. */
+static uint64_t *measured_keys(const struct loc_input *in, size_t *n)
+{
+	uint64_t *k = malloc((in->n_pairs ? in->n_pairs : 1) * sizeof(*k));
+
+	*n = 0;
+	if (!k)
+		return NULL;
+	for (size_t i = 0; i < in->n_pairs; i++)
+		if (in->pairs[i].verdict != LOC_UNKNOWN)
+			k[(*n)++] = pair_key(in->pairs[i].route->a, in->pairs[i].route->b);
+	qsort(k, *n, sizeof(*k), u64_cmp);
+	return k;
+}
+
+static void refine(uint32_t *cls, size_t nm, uint32_t mask, uint32_t *next_id)
+{
+	uint32_t fresh[32];
+	bool done[32] = { false };
+
+	for (size_t m = 0; m < nm; m++) {
+		if (!(mask & (1u << m)))
+			continue;
+		size_t first = m;
+
+		for (size_t k = 0; k < m; k++)
+			if ((mask & (1u << k)) && cls[k] == cls[m] && done[k]) {
+				first = k;
+				break;
+			}
+		fresh[m] = first == m ? (*next_id)++ : fresh[first];
+		done[m] = true;
+	}
+	for (size_t m = 0; m < nm; m++)
+		if (mask & (1u << m))
+			cls[m] = fresh[m];
+}
+
+int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
+		    const struct loc_probe_req *req, loc_route_fn route, void *ctx,
+		    struct loc_probes *out, struct fab_err *err)
+{
+	size_t nm = s->n_members > 32 ? 32 : s->n_members;
+	size_t max_probes = req && req->max_probes ? req->max_probes : 8;
+	size_t max_routes = req && req->max_routes ? req->max_routes : 20000, routed = 0;
+	const bool *avoid = req ? req->avoid : NULL;
+	struct host_rank *order = malloc((in->n_hosts ? in->n_hosts : 1) * sizeof(*order));
+	struct loc_probes p = { 0 };
+	uint32_t cls[32] = { 0 }, next_id = 1;
+	size_t n_keys;
+	uint64_t *keys = measured_keys(in, &n_keys);
+	int rc = -ENOMEM;
+	bool budget = false;
+
+	p.routes = calloc(max_probes, sizeof(*p.routes));
+	p.masks = calloc(max_probes, sizeof(*p.masks));
+	if (!order || !keys || !p.routes || !p.masks)
+		goto out;
+	rc = hosts_by_distance(in, s, order);
+	if (rc)
+		goto out;
+	for (size_t k = 1; k < in->n_hosts && !all_split(cls, nm) && p.n < max_probes && !budget; k++) {
+		for (size_t j = 0; j < k && p.n < max_probes; j++) {
+			unsigned int a = (unsigned int)order[j].h, b = (unsigned int)order[k].h;
+			struct pair_route r = { 0 };
+			uint32_t mask;
+			uint64_t key = pair_key(a, b);
+
+			if ((avoid && (avoid[a] || avoid[b])) ||
+			    bsearch(&key, keys, n_keys, sizeof(*keys), u64_cmp))
+				continue;
+			if (routed == max_routes) {
+				budget = true;
+				break;
+			}
+			routed++;
+			rc = route(ctx, a < b ? a : b, a < b ? b : a, &r);
+			if (rc == -ENOENT)
+				continue;
+			if (rc) {
+				fab_err_set(err, rc, "localize: routing probe pair %u-%u", a, b);
+				pair_route_fini(&r);
+				goto out;
+			}
+			mask = route_mask(in, s, nm, &r);
+			if (!mask_splits(cls, nm, mask)) {
+				pair_route_fini(&r);
+				continue;
+			}
+			/* Refine: in each class, the members this pair crosses get a fresh id. */
+			refine(cls, nm, mask, &next_id);
+			p.routes[p.n] = r;
+			p.masks[p.n++] = mask;
+			if (all_split(cls, nm))
+				break;
+		}
+	}
+	p.exhausted = !budget && p.n < max_probes;
+	p.unsplittable = !all_split(cls, nm);
+	if (p.unsplittable) {
+		if (p.exhausted)
+			snprintf(p.note, sizeof(p.note), "traffic cannot tell these apart; see counters");
+		else if (budget)
+			snprintf(p.note, sizeof(p.note),
+				 "no pair among %zu routed tells these apart; see counters", routed);
+		else
+			snprintf(p.note, sizeof(p.note),
+				 "probe limit %zu reached before every member was told apart", max_probes);
+		s->unsplittable = p.exhausted;
+		snprintf(s->note, sizeof(s->note), "%s", p.note);
+	}
+	*out = p;
+	memset(&p, 0, sizeof(p));
+	rc = 0;
+out:
+	if (rc == -ENOMEM)
+		fab_err_set(err, rc, "localize: out of memory");
+	loc_probes_fini(&p);
+	free(order);
+	free(keys);
+	return rc;
+}
+
+int loc_group_narrow(const struct loc_input *in, struct loc_suspect *s,
+		     const struct loc_probes *probes, const enum loc_verdict *verdicts)
+{
+	size_t nm = s->n_members > 32 ? 32 : s->n_members;
+	unsigned int agree[32] = { 0 }, known = 0, best = 0;
+
+	for (size_t i = 0; i < probes->n; i++) {
+		if (verdicts[i] == LOC_UNKNOWN)
+			continue;
+		known++;
+		s->ev.probes_run++;
+		s->ev.probes_bad += is_bad(verdicts[i]);
+		for (size_t m = 0; m < nm; m++)
+			agree[m] += !!(probes->masks[i] & (1u << m)) == is_bad(verdicts[i]);
+	}
+	if (!known)
+		return 0;
+	for (size_t m = 0; m < nm; m++)
+		if (agree[m] > best)
+			best = agree[m];
+	if (best < known) {
+		snprintf(s->note, sizeof(s->note),
+			 "%u probes contradict every member (an intermittent fault?); group kept", known);
+		return 0;
+	}
+	size_t o = 0;
+
+	for (size_t m = 0; m < nm; m++)
+		if (agree[m] == best)
+			s->members[o++] = s->members[m];
+	for (size_t m = nm; m < s->n_members; m++)	/* beyond 32: not probed, kept */
+		s->members[o++] = s->members[m];
+	s->n_members = o;
+	if (o == 1) {
+		s->kind = s->members[0].host >= 0 ? LOC_KIND_NODE : LOC_KIND_LINK;
+		s->unsplittable = false;
+		snprintf(s->note, sizeof(s->note), "narrowed by %u probes", known);
+	} else {
+		snprintf(s->note, sizeof(s->note), "one of %zu links after %u probes%s", o, known,
+			 s->unsplittable ? "; traffic cannot tell these apart; see counters" : "");
+	}
+	return 0;
+}
+
+/* ---- counters ---- */
+
+static bool port_read(const struct counter_report *rep, const struct topo_port *port)
+{
+	for (size_t i = 0; i < rep->n_ports; i++)
+		if (rep->ports[i].port == port && rep->ports[i].compared)
+			return true;
+	return false;
+}
+
+static void mark_links(const struct loc_input *in, const struct path *v, size_t n, bool *on)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t h = 0; h < v[i].n_hops; h++)
+			if (v[i].hops[h].link < in->topo->n_links)
+				on[v[i].hops[h].link] = true;
+}
+
+/* on[l]: some bad pair crossing member 0 of @s crosses link l.  -ENOMEM. */
+static int bad_paths_links(const struct loc_input *in, const struct loc_suspect *s, bool **out)
+{
+	bool *on = calloc(in->topo->n_links ? in->topo->n_links : 1, sizeof(*on));
+
+	if (!on)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->n_pairs; i++) {
+		const struct loc_pair *p = &in->pairs[i];
+		const struct pair_route *r = p->route;
+
+		if (!is_bad(p->verdict) || !member_crossed(in, &s->members[0], r))
+			continue;
+		mark_links(in, r->ab, r->n_ab, on);
+		mark_links(in, r->ba, r->n_ba, on);
+		for (int e = 0; e < 2; e++) {
+			uint32_t c = host_cand(in, e ? r->b : r->a);
+
+			if (c < in->topo->n_links)
+				on[c] = true;
+		}
+	}
+	*out = on;
+	return 0;
+}
+
+static int member_cmp(const void *x, const void *y)
+{
+	const struct loc_member *a = x, *b = y;
+
+	if (a->counter_score != b->counter_score)
+		return a->counter_score > b->counter_score ? -1 : 1;
+	return a->link < b->link ? -1 : a->link > b->link;
+}
+
+static int suspect_counters(const struct loc_input *in, struct loc_suspect *s,
+			    const struct counter_report *rep)
+{
+	bool all_read = true, elsewhere = false;
+	size_t n = 0;
+
+	for (size_t m = 0; m < s->n_members; m++) {
+		struct loc_member *mb = &s->members[m];
+
+		mb->counter_score = 0;
+		if (mb->link == LOC_NO_LINK) {
+			all_read = false;
+			continue;
+		}
+		const struct topo_link *l = in->topo->links[mb->link];
+
+		if (!port_read(rep, l->a) || !port_read(rep, l->b))
+			all_read = false;
+		for (size_t f = 0; f < rep->n_findings; f++)
+			if (rep->findings[f].link == mb->link)
+				n++;
+	}
+	free(s->counters);
+	s->counters = calloc(n ? n : 1, sizeof(*s->counters));
+	s->n_counters = 0;
+	s->ev.counters_error = s->ev.counters_warn = 0;
+	if (!s->counters)
+		return -ENOMEM;
+	s->score = s->traffic_score;
+	for (size_t m = 0; m < s->n_members; m++) {
+		struct loc_member *mb = &s->members[m];
+
+		for (size_t f = 0; f < rep->n_findings && mb->link != LOC_NO_LINK; f++) {
+			const struct counter_finding *cf = &rep->findings[f];
+
+			if (cf->link != mb->link)
+				continue;
+			s->counters[s->n_counters++] = *cf;
+			if (cf->sev == COUNTER_SEV_ERROR) {
+				s->ev.counters_error++;
+				mb->counter_score += 1.0;
+				s->score += (1.0 - s->score) * 0.5;
+			} else if (cf->sev == COUNTER_SEV_WARN) {
+				s->ev.counters_warn++;
+				mb->counter_score += 0.5;
+				s->score += (1.0 - s->score) * 0.25;
+			}
+		}
+	}
+	if (!s->ev.counters_error && !s->ev.counters_warn && all_read) {
+		bool *on;
+
+		if (bad_paths_links(in, s, &on))
+			return -ENOMEM;
+		for (size_t f = 0; f < rep->n_findings && !elsewhere; f++) {
+			const struct counter_finding *cf = &rep->findings[f];
+
+			if (cf->sev != COUNTER_SEV_INFO && cf->link != COUNTER_NO_LINK && on[cf->link])
+				elsewhere = true;
+		}
+		free(on);
+		if (elsewhere) {
+			s->score *= 0.8;
+			snprintf(s->note, sizeof(s->note),
+				 "counters clean here, errors elsewhere on the same paths");
+		}
+	}
+	if (s->n_members > 1) {
+		qsort(s->members, s->n_members, sizeof(*s->members), member_cmp);
+		s->tie_by_counters = s->members[0].counter_score > s->members[1].counter_score;
+		if (s->tie_by_counters) {
+			char t[256];
+
+			loc_member_text(in, &s->members[0], t, sizeof(t));
+			snprintf(s->note, sizeof(s->note), "%s; counters favour %.200s",
+				 s->unsplittable ? "traffic cannot tell these apart" : "one of these", t);
+		}
+	}
+	return 0;
+}
+
+int loc_apply_counters(const struct loc_input *in, struct loc_result *r,
+		       const struct counter_report *rep)
+{
+	for (size_t i = 0; i < r->n_suspects; i++) {
+		int rc = suspect_counters(in, &r->suspects[i], rep);
+
+		if (rc)
+			return rc;
+	}
+	qsort(r->suspects, r->n_suspects, sizeof(*r->suspects), suspect_cmp);
+	return 0;
+}

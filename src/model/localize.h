@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Link localisation: from host pairs, their routes and their verdicts, name
+ * the links (or nodes) that explain the bad pairs.  Pure, no I/O; the sweep
+ * and `fabricctl diagnose` call it.  docs/diagnose.md explains the method.
+ *
+ * Flow
+ *   1. loc_localize(): suspects from the measured pairs (cover + groups);
+ *   2. for each group: loc_probes_pick() chooses extra pairs whose paths
+ *      cross one member and not another; the caller measures them and
+ *      loc_group_narrow() folds their verdicts in;
+ *   3. loc_apply_counters(): counter deltas (counter_eval.h) on either end
+ *      of a suspect's links raise or lower its score, and may order a
+ *      group's members (a tie broken by counters, said so).
+ *
+ * Inputs are borrowed for the call only.  A host's access link is the link
+ * index in topo->links[] of the cable from the host's NIC to its switch
+ * (LOC_NO_LINK when unknown: the host is then its own candidate).
+ *
+ * Ownership: struct loc_result owns its suspects; a suspect owns its links[]
+ * and counters[] arrays; struct loc_probes owns its routes.  _fini() frees
+ * and zeroes (safe twice).  Nothing keeps a pointer into the inputs except
+ * counter findings' port pointers, borrowed from the caller's topo.
+ */
+#ifndef FAB_MODEL_LOCALIZE_H
+#define FAB_MODEL_LOCALIZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/counter_eval.h"
+#include "model/path.h"
+#include "model/topo.h"
+#include "util/err.h"
+
+#define LOC_NO_LINK UINT32_MAX
+
+enum loc_verdict {
+	LOC_UNKNOWN = 0,	/* not measured: ignored */
+	LOC_OK,
+	LOC_SLOW,		/* measured below its expected rate */
+	LOC_FAILED,		/* did not complete (refused, timed out, worker died) */
+};
+
+struct loc_pair {
+	const struct pair_route *route;	/* borrowed; route->a/b are host indices */
+	enum loc_verdict verdict;
+	double pct_expected;		/* measured / expected x 100; < 0 when unknown */
+};
+
+struct loc_input {
+	const struct topo *topo;	/* borrowed; links and names */
+	const uint32_t *host_link;	/* borrowed, n_hosts entries; LOC_NO_LINK unknown */
+	const char *const *host_names;	/* borrowed, n_hosts entries, or NULL: names for text */
+	size_t n_hosts;
+	const struct loc_pair *pairs;	/* borrowed */
+	size_t n_pairs;
+};
+
+/* Tuning; loc_cfg_default() gives the documented values. */
+struct loc_cfg {
+	double lambda;		/* cost of naming one more suspect, in bad pairs (0.5) */
+	double contra_weight;	/* cost of one ok pair crossing a suspect, in bad pairs (1.0) */
+	unsigned int exact_max;	/* exact cover search when candidates <= this (16) */
+};
+
+void loc_cfg_default(struct loc_cfg *cfg);
+
+enum loc_kind {
+	LOC_KIND_LINK = 0,	/* one link, not a host's own access link */
+	LOC_KIND_NODE,		/* one host: its access link, or the host itself */
+	LOC_KIND_GROUP,		/* one of several links traffic could not tell apart */
+};
+
+/* "link", "node", "group". */
+const char *loc_kind_name(enum loc_kind k);
+
+/* One member of a suspect. */
+struct loc_member {
+	uint32_t link;		/* index in topo->links[]; LOC_NO_LINK for a host without known access link */
+	int host;		/* host whose access link this is (or the host itself); -1 none */
+	double counter_score;	/* this member's counter evidence: > 0 errors/warnings, < 0 clean while others are not */
+};
+
+struct loc_evidence {
+	unsigned int cross_bad, cross_n;	/* measured pairs crossing: bad of all */
+	unsigned int other_bad, other_n;	/* measured pairs not crossing: bad of all */
+	unsigned int cross_failed;		/* of cross_bad, how many failed rather than slow */
+	double cross_pct_median;		/* median pct_expected of the slow crossing pairs; < 0 none */
+	unsigned int probes_run, probes_bad;	/* extra pairs measured to narrow a group */
+	unsigned int counters_error, counters_warn;	/* findings on the members' ports */
+};
+
+struct loc_suspect {
+	enum loc_kind kind;
+	struct loc_member *members;	/* owned; a group's, best first */
+	size_t n_members;
+	double score;			/* 0..1: traffic consistency, adjusted by counters */
+	double traffic_score;		/* the score before counters */
+	struct loc_evidence ev;
+	struct counter_finding *counters;	/* owned copies; findings on the members' ports */
+	size_t n_counters;
+	bool all_failed;		/* node: every one of its measured pairs failed */
+	bool unsplittable;		/* group: no pair's path tells the members apart */
+	bool tie_by_counters;		/* group: members ordered by counter evidence */
+	char note[256];			/* "traffic cannot tell these apart; see counters", ... */
+};
+
+struct loc_result {
+	struct loc_suspect *suspects;	/* owned, highest score first */
+	size_t n_suspects;
+	unsigned int n_bad;		/* bad pairs in the input */
+	unsigned int n_unexplained;	/* bad pairs no suspect covers (noise, or a fault off every path) */
+	unsigned int n_measured;	/* pairs with a verdict */
+};
+
+void loc_result_fini(struct loc_result *r);
+
+/*
+ * Find the suspects.  A pair crosses a link when any of its paths (either
+ * direction, any ECMP share) uses it, and crosses both hosts' access links
+ * (also when it has no route).  0 on success (no bad pair: no suspect),
+ * -EINVAL for a pair or host index out of range (fab_err_input), -ENOMEM.
+ * @cfg NULL: defaults.  @out is filled only on success.
+ */
+int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct loc_result *out,
+		 struct fab_err *err);
+
+/*
+ * Probes.  @route fills @out with the route of hosts a -> b (both
+ * directions; the caller's struct, freed by pair_route_fini()) and returns
+ * 0, -ENOENT when the pair has no route, or another -errno (passed up).
+ */
+typedef int (*loc_route_fn)(void *ctx, unsigned int a, unsigned int b, struct pair_route *out);
+
+struct loc_probe_req {
+	const bool *avoid;	/* borrowed, n_hosts entries or NULL: hosts not to use (busy, suspect, dead) */
+	size_t max_probes;	/* at most this many probes (0: 8) */
+	size_t max_routes;	/* at most this many route calls (0: 20000) */
+};
+
+struct loc_probes {
+	struct pair_route *routes;	/* owned: the pairs to measure, in order */
+	uint32_t *masks;		/* owned: bit m set when routes[i] crosses member m */
+	size_t n;
+	bool unsplittable;	/* some members remain that no probe separates */
+	bool exhausted;		/* every usable pair was routed (else the route budget ran out) */
+	char note[256];
+};
+
+void loc_probes_fini(struct loc_probes *p);
+
+/*
+ * Choose probe pairs that split @s's members (at most 32 members are
+ * considered): hosts nearest the members first, then greedily each pair
+ * whose crossing mask splits a class of still-confused members.  Pairs
+ * already in @in are not chosen again.  Sets s->unsplittable and s->note
+ * when members remain that no pair tells apart ("traffic cannot tell these
+ * apart; see counters").  0, -EINVAL, -ENOMEM or the route callback's error.
+ */
+int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
+		    const struct loc_probe_req *req, loc_route_fn route, void *ctx,
+		    struct loc_probes *out, struct fab_err *err);
+
+/*
+ * Fold the probes' verdicts (@verdicts[i] for probes->routes[i]; LOC_UNKNOWN
+ * ignored) into @s: a member is kept when it explains the most probes
+ * (crossing probes bad, others ok).  One member left: the suspect becomes a
+ * link or node.  Probes that contradict every member (all ok: an
+ * intermittent fault) leave the group as it was, with a note.
+ */
+int loc_group_narrow(const struct loc_input *in, struct loc_suspect *s,
+		     const struct loc_probes *probes, const enum loc_verdict *verdicts);
+
+/*
+ * Attach counter findings to suspects: a finding on either end of a
+ * member's link counts for that member.  error raises the score by half
+ * of what is left to 1, warn by a quarter, info is listed only; a suspect
+ * whose ports were read clean while findings exist on other links crossed
+ * by its bad pairs is lowered by a fifth.  Re-sorts the suspects.  -ENOMEM.
+ */
+int loc_apply_counters(const struct loc_input *in, struct loc_result *r,
+		       const struct counter_report *rep);
+
+/*
+ * Text for one member: "leaf1 swp49 <-> spine1 swp3", or for a host's
+ * access link "node h3 (its link to leaf1 swp3)".  Port numbers print as
+ * "port 7" when a port has no name.  Truncates to @len.
+ */
+void loc_member_text(const struct loc_input *in, const struct loc_member *m, char *buf, size_t len);
+
+#endif
