@@ -597,7 +597,7 @@ static int lft_read(ibnd_fabric_t *fab, struct topo *t, const struct subnet_opts
 	for (size_t i = 0; i < e.n_failed; i++) {
 		if (i < 8)
 			fab_warn("subnet: switch %s (0x%016" PRIx64 "): forwarding table not read "
-				 "(a block went unanswered)", e.failed[i]->name, e.failed[i]->guid);
+				 "(a block went unanswered or was refused)", e.failed[i]->name, e.failed[i]->guid);
 		free(e.failed[i]->lft);
 		e.failed[i]->lft = NULL;
 		e.failed[i]->lft_top = 0;

@@ -5,7 +5,7 @@
  * computation, src/model/route_ib.c) and print the route of every ordered
  * pair of CA ports, for comparison with ibtracert.
  *
- *   ib-routes [-C CA] [-P PORT] [-s MAX_SMPS] [-q] [-v]
+ *   ib-routes [-C CA] [-P PORT] [-s MAX_SMPS] [-t TIMEOUT_MS] [-r RETRIES] [-q] [-v]
  *
  * Output, one record a line, fields separated by one space:
  *   ca LID PORTGUID PORTNUM NAME...       every CA/router port with a LID and
@@ -87,15 +87,18 @@ int main(int argc, char **argv)
 	int c, rc = 3;
 
 	fab_err_init(&err);
-	while ((c = getopt(argc, argv, "C:P:s:qv")) != -1) {
+	while ((c = getopt(argc, argv, "C:P:s:t:r:qv")) != -1) {
 		switch (c) {
 		case 'C': o.ca = optarg; break;
 		case 'P': o.ca_port = atoi(optarg); break;
 		case 's': o.max_smps = (unsigned int)atoi(optarg); break;
+		case 't': o.timeout_ms = (unsigned int)atoi(optarg); break;
+		case 'r': o.retries = (unsigned int)atoi(optarg); break;
 		case 'q': quiet = true; break;
 		case 'v': fab_log_level++; break;
 		default:
-			fprintf(stderr, "usage: ib-routes [-C CA] [-P PORT] [-s MAX_SMPS] [-q] [-v]\n");
+			fprintf(stderr, "usage: ib-routes [-C CA] [-P PORT] [-s MAX_SMPS] [-t TIMEOUT_MS] "
+				"[-r RETRIES] [-q] [-v]\n");
 			return 2;
 		}
 	}
