@@ -5,8 +5,9 @@
  * or loads an ibnetdiscover --cache file; libibmad then reads PMA
  * PortCounters (and PortCountersExtended for the data counters) of every
  * linked port by LID and, when asked, every switch's linear forwarding
- * table (SubnGet LinearForwardingTable, many in flight through libibumad).  libibumad is underneath; under ibsim the process
- * runs with libumad2sim.so preloaded like any libibumad program.
+ * table (SubnGet LinearForwardingTable, many in flight through libibumad).
+ * libibumad is underneath; under ibsim the process runs with
+ * libumad2sim.so preloaded like any libibumad program.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -502,21 +503,24 @@ static int lft_run(struct lft_engine *e)
 	return 0;
 }
 
+/* Size each switch's table from LinearFDBTop, queue its blocks; switches or -ENOMEM. */
 static int lft_plan(struct lft_engine *e, ibnd_fabric_t *fab, struct topo *t)
 {
 	struct lft_req *sws;	/* one per switch: its node and route (block unused) */
-	size_t n_sw = 0, n = 0, cap = 0;
+	size_t n_sw = 0, n = 0, cap = 0, total = 0;
 	unsigned int max_blocks = 0;
+	int rc = -ENOMEM;
 
 	for (ibnd_node_t *sw = fab->switches; sw; sw = sw->type_next)
 		cap++;
 	sws = calloc(cap ? cap : 1, sizeof(*sws));
 	e->failed = calloc(cap ? cap : 1, sizeof(*e->failed));
 	if (!sws || !e->failed)
-		goto enomem;
+		goto out;
 	for (ibnd_node_t *sw = fab->switches; sw; sw = sw->type_next) {
 		struct topo_node *tn = topo_node_by_guid(t, sw->guid);
 		unsigned int top = mad_get_field(sw->switchinfo, 0, IB_SW_LINEAR_FDB_TOP_F);
+		unsigned int blocks;
 
 		if (!tn || tn->type != TOPO_NODE_SWITCH)
 			continue;
@@ -526,19 +530,21 @@ static int lft_plan(struct lft_engine *e, ibnd_fabric_t *fab, struct topo *t)
 			top = IB_MAX_UCAST_LID;
 		}
 		free(tn->lft);
-		/* top 0: no subnet manager has programmed it; one entry, none. */
+		/* top 0: no subnet manager has programmed it; one entry, none, no SMP. */
 		tn->lft = malloc(top + 1);
 		if (!tn->lft)
-			goto enomem;
+			goto out;
 		memset(tn->lft, TOPO_LFT_NONE, top + 1);
 		tn->lft_top = top;
 		sws[n_sw++] = (struct lft_req){ .n = tn, .path = &sw->path_portid };
-		if (top && top / SUBNET_LFT_BLOCK + 1 > max_blocks)
-			max_blocks = top / SUBNET_LFT_BLOCK + 1;
+		blocks = top ? top / SUBNET_LFT_BLOCK + 1 : 0;
+		total += blocks;
+		if (blocks > max_blocks)
+			max_blocks = blocks;
 	}
-	e->reqs = calloc(n_sw * max_blocks + 1, sizeof(*e->reqs));
+	e->reqs = calloc(total + 1, sizeof(*e->reqs));
 	if (!e->reqs)
-		goto enomem;
+		goto out;
 	for (unsigned int b = 0; b < max_blocks; b++)
 		for (size_t i = 0; i < n_sw; i++) {
 			if (!sws[i].n->lft_top || b > sws[i].n->lft_top / SUBNET_LFT_BLOCK)
@@ -547,11 +553,10 @@ static int lft_plan(struct lft_engine *e, ibnd_fabric_t *fab, struct topo *t)
 			e->reqs[n++].block = b;
 		}
 	e->n_reqs = n;
+	rc = (int)n_sw;
+out:
 	free(sws);
-	return (int)n_sw;
-enomem:
-	free(sws);
-	return -ENOMEM;
+	return rc;
 }
 
 static int lft_read(ibnd_fabric_t *fab, struct topo *t, const struct subnet_opts *o,
@@ -597,7 +602,8 @@ static int lft_read(ibnd_fabric_t *fab, struct topo *t, const struct subnet_opts
 	for (size_t i = 0; i < e.n_failed; i++) {
 		if (i < 8)
 			fab_warn("subnet: switch %s (0x%016" PRIx64 "): forwarding table not read "
-				 "(a block went unanswered or was refused)", e.failed[i]->name, e.failed[i]->guid);
+				 "(a block went unanswered or was refused)", e.failed[i]->name,
+				 e.failed[i]->guid);
 		free(e.failed[i]->lft);
 		e.failed[i]->lft = NULL;
 		e.failed[i]->lft_top = 0;
