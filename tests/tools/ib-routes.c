@@ -18,7 +18,7 @@
  *                                         expected_mbps from route_ib_pair)
  *   error SLID DLID MESSAGE...            no route
  *   summary CAS N PAIRS N ERRORS N WALK_MS X ROUTE_MS Y
- * -q prints the summary only.  -v shows fabricctl's phase times (walk,
+ * -q prints only errors and the summary.  -v shows fabricctl's phase times (walk,
  * forwarding tables) on stderr.  Exit 0 when every pair has a route, 1 when
  * some have none, 2 on usage, 3 when the walk fails.
  *
