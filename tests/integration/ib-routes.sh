@@ -34,6 +34,7 @@ JOBS=${JOBS:-4}	# ibtracert runs at once (ibsim serves a few clients; mostly wai
 
 # The tool, linked against the project's objects (make lib, release build).
 run make -C "$TOP" --no-print-directory -s lib
+# shellcheck disable=SC2046 # pkg-config's flags are words
 run cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -I"$TOP/src" -o "$TMP/ib-routes" \
 	"$TOP/tests/tools/ib-routes.c" "$TOP/build/rel/libfab.a" \
 	$(pkg-config --libs libmnl jansson yaml-0.1 lldpctl libibumad libibmad libibnetdisc libibverbs librdmacm) -lm
@@ -56,7 +57,9 @@ n=$(wc -l <"$TMP/cas")
 assert_eq "ibnetdiscover: CA ports" 32 "$n"
 guid_of() { awk -v n="$1" '$1 == n { print $2 }' "$TMP/switches"; }
 LEAF1=$(guid_of leaf-001) SPINE1=$(guid_of spine-01) SPINE2=$(guid_of spine-02)
-[ -n "$LEAF1" ] && [ -n "$SPINE1" ] && [ -n "$SPINE2" ] || fail "switch GUIDs not found in ibnetdiscover output"
+if [ -z "$LEAF1" ] || [ -z "$SPINE1" ] || [ -z "$SPINE2" ]; then
+	fail "switch GUIDs not found in ibnetdiscover output"
+fi
 
 # ib-routes, phase 1: the healthy fabric.
 routes() { # NAME: run the tool, its output in $TMP/NAME, exit status in $rc
@@ -107,7 +110,7 @@ assert_eq "ibtracert: pairs" "$((n * (n - 1)))" "$(wc -l <"$TMP/ref.hops")"
 [ "$(awk 'NF < 4' "$TMP/ref.hops" | wc -l)" = 0 ] || fail "ibtracert: some traces have fewer than 2 hops"
 diff -u "$TMP/ref.hops" "$TMP/ours.hops" >&2 || fail "routes differ from ibtracert"
 printf '  ok: all %s ordered pairs equal ibtracert hop by hop (ibtracert %.1f s, %s jobs)\n' \
-	"$(wc -l <"$TMP/ref.hops")" "$(echo "$t1 - $t0" | bc)" "$JOBS" >&2
+	"$(wc -l <"$TMP/ref.hops")" "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" "$JOBS" >&2
 
 # klass from the leaves in ibnetdiscover; expected_mbps from the thin cable.
 awk 'NR == FNR { leaf[$1] = $NF; next }
