@@ -142,6 +142,7 @@ static void node_free(struct topo_node *n)
 	for (size_t i = 0; i < n->n_ports; i++)
 		free(n->ports[i]);
 	free(n->ports);
+	free(n->lft);
 	free(n);
 }
 

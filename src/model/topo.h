@@ -7,6 +7,7 @@
  * Shape
  *   topo ─owns─▶ nodes[]  (struct topo_node *, switch | ca | host | router)
  *        node ─owns─▶ ports[] (struct topo_port *, IB port number or a name)
+ *        node ─owns─▶ lft[]   (IB switch: output port per LID, when read)
  *   topo ─owns─▶ links[]  (struct topo_link *, one per cable, two ports)
  *   topo ─owns─▶ problems[] (struct topo_problem, found by health checks
  *                            and by topo_diff(); they copy what they name)
@@ -158,7 +159,19 @@ struct topo_node {
 	unsigned int src;		/* TOPO_SRC_* */
 	struct topo_port **ports;	/* owned, sorted by num then name after topo_sort() */
 	size_t n_ports;
+	/*
+	 * IB switches only, and only when the live subnet walk was asked to
+	 * read them (subnet_opts.lft; a cache file has no forwarding tables):
+	 * the unicast linear forwarding table, lft[lid] = output port for
+	 * destination LID lid, for lid 0..lft_top (SwitchInfo LinearFDBTop);
+	 * TOPO_LFT_NONE where the switch has no valid port for that LID.
+	 * Port 0 is the switch itself.  NULL (and lft_top 0) when not read.
+	 */
+	uint8_t *lft;			/* owned, lft_top + 1 entries */
+	unsigned int lft_top;
 };
+
+#define TOPO_LFT_NONE 0xffu	/* lft[] entry: no route to this LID */
 
 enum topo_link_status {
 	TOPO_LINK_OK = 0,

@@ -4,8 +4,10 @@
  * directed-route SMPs (NodeInfo, NodeDescription, PortInfo, SwitchInfo),
  * or loads an ibnetdiscover --cache file; libibmad then reads PMA
  * PortCounters (and PortCountersExtended for the data counters) of every
- * linked port by LID.  libibumad is underneath; under ibsim the process
- * runs with libumad2sim.so preloaded like any libibumad program.
+ * linked port by LID and, when asked, every switch's linear forwarding
+ * table (SubnGet LinearForwardingTable, many in flight through libibumad).
+ * libibumad is underneath; under ibsim the process runs with
+ * libumad2sim.so preloaded like any libibumad program.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -364,6 +366,262 @@ static int counters_read(struct topo *t, const struct subnet_opts *o, struct fab
 	return 0;
 }
 
+/*
+ * Linear forwarding tables.  SwitchInfo (LinearFDBTop) came with the walk;
+ * here one SubnGet(LinearForwardingTable) per block of 64 LIDs and switch,
+ * sent by the directed route the walk found (it does not depend on the
+ * tables being right), up to max_smps on the wire at once through our own
+ * umad port, as libibnetdisc's SMP engine does: libibmad's smp_query_via
+ * would wait for every answer in turn.  Requests go block-major (block 0 of
+ * every switch, then block 1...) so that the switches' management agents
+ * share the load.  The transaction id is trid0 + request index, so an
+ * answer finds its request without a search.
+ */
+#define SUBNET_LFT_BLOCK IB_SMP_DATA_SIZE	/* LIDs per LinearForwardingTable block */
+
+struct lft_req {
+	struct topo_node *n;
+	const ib_portid_t *path;	/* borrowed from the libibnetdisc node */
+	unsigned int block;
+	unsigned char state;		/* 0 queued, 1 on the wire, 2 answered */
+};
+
+struct lft_engine {
+	int fd, agent_lid, agent_dr;
+	struct lft_req *reqs;
+	size_t n_reqs, next, on_wire, answered;
+	uint32_t trid0;
+	unsigned int max_on_wire, timeout_ms, retries;
+	struct topo_node **failed;	/* switches with a block that did not come back */
+	size_t n_failed;
+};
+
+static bool lft_is_dr(const ib_portid_t *p)
+{
+	return p->lid <= 0 || p->drpath.drslid == 0xffff || p->drpath.drdlid == 0xffff;
+}
+
+static int lft_send(struct lft_engine *e, size_t i)
+{
+	uint8_t umad[1024];	/* umad_size() + IB_MAD_SIZE, with room to spare */
+	struct lft_req *q = &e->reqs[i];
+	ib_portid_t path = *q->path;
+	ib_rpc_t rpc = { 0 };
+	bool dr = lft_is_dr(&path);
+	int rc;
+
+	memset(umad, 0, sizeof(umad));
+	rpc.mgtclass = dr ? IB_SMI_DIRECT_CLASS : IB_SMI_CLASS;
+	rpc.method = IB_MAD_METHOD_GET;
+	rpc.attr.id = IB_ATTR_LINEARFORWTBL;
+	rpc.attr.mod = q->block;
+	rpc.timeout = (int)e->timeout_ms;
+	rpc.datasz = IB_SMP_DATA_SIZE;
+	rpc.dataoffs = IB_SMP_DATA_OFFS;
+	rpc.trid = (uint32_t)(e->trid0 + i);
+	path.sl = 0;
+	path.qp = 0;
+	rc = mad_build_pkt(umad, &rpc, &path, NULL, NULL);
+	if (rc < 0)
+		return -EINVAL;
+	rc = umad_send(e->fd, dr ? e->agent_dr : e->agent_lid, umad, IB_MAD_SIZE,
+		       (int)e->timeout_ms, (int)e->retries);
+	if (rc < 0)
+		return rc;
+	q->state = 1;
+	e->on_wire++;
+	return 0;
+}
+
+static void lft_fail(struct lft_engine *e, struct topo_node *n)
+{
+	for (size_t i = 0; i < e->n_failed; i++)
+		if (e->failed[i] == n)
+			return;
+	e->failed[e->n_failed++] = n;	/* sized for every switch */
+}
+
+/* Wait for one answer (or a send timeout reported back by umad) and file it. */
+static int lft_recv(struct lft_engine *e)
+{
+	uint8_t umad[1024];
+	int len = (int)(umad_size() + IB_MAD_SIZE), rc;
+	/* umad reports a send that ran out of retries; this is only a backstop. */
+	int wait_ms = (int)(e->timeout_ms * (e->retries + 1) + 5000);
+	struct lft_req *q;
+	uint8_t *mad;
+	size_t i;
+
+	memset(umad, 0, sizeof(umad));
+	rc = umad_recv(e->fd, umad, &len, wait_ms);
+	if (rc < 0)
+		return rc;
+	mad = umad_get_mad(umad);
+	i = (uint32_t)mad_get_field64(mad, 0, IB_MAD_TRID_F) - e->trid0;
+	if (i >= e->n_reqs || e->reqs[i].state != 1)
+		return 0;	/* not ours, or a late duplicate */
+	q = &e->reqs[i];
+	q->state = 2;
+	e->on_wire--;
+	if (umad_status(umad) || mad_get_field(mad, 0, IB_DRSMP_STATUS_F) ||
+	    mad_get_field(mad, 0, IB_MAD_ATTRID_F) != IB_ATTR_LINEARFORWTBL ||
+	    mad_get_field(mad, 0, IB_MAD_ATTRMOD_F) != q->block) {
+		fab_debug("subnet: lft of %s block %u: umad status %d, mad status 0x%x",
+			  q->n->name, q->block, umad_status(umad),
+			  mad_get_field(mad, 0, IB_DRSMP_STATUS_F));
+		lft_fail(e, q->n);
+		return 0;
+	}
+	e->answered++;
+	for (unsigned int k = 0; k < SUBNET_LFT_BLOCK; k++) {
+		unsigned int lid = q->block * SUBNET_LFT_BLOCK + k;
+		unsigned int port = mad[IB_SMP_DATA_OFFS + k];
+
+		/* Past LinearFDBTop, or beyond the switch's ports: no route. */
+		if (lid <= q->n->lft_top)
+			q->n->lft[lid] = port <= q->n->n_ports_max ? (uint8_t)port : TOPO_LFT_NONE;
+	}
+	return 0;
+}
+
+/* Queue every block of every switch, then keep e->max_on_wire SMPs in flight. */
+static int lft_run(struct lft_engine *e)
+{
+	int rc = 0;
+
+	while (e->next < e->n_reqs || e->on_wire) {
+		while (e->next < e->n_reqs && e->on_wire < e->max_on_wire) {
+			rc = lft_send(e, e->next);
+			if (rc < 0)
+				return rc;
+			e->next++;
+		}
+		rc = lft_recv(e);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Size each switch's table from LinearFDBTop, queue its blocks; switches or -ENOMEM. */
+static int lft_plan(struct lft_engine *e, ibnd_fabric_t *fab, struct topo *t)
+{
+	struct lft_req *sws;	/* one per switch: its node and route (block unused) */
+	size_t n_sw = 0, n = 0, cap = 0, total = 0;
+	unsigned int max_blocks = 0;
+	int rc = -ENOMEM;
+
+	for (ibnd_node_t *sw = fab->switches; sw; sw = sw->type_next)
+		cap++;
+	sws = calloc(cap ? cap : 1, sizeof(*sws));
+	e->failed = calloc(cap ? cap : 1, sizeof(*e->failed));
+	if (!sws || !e->failed)
+		goto out;
+	for (ibnd_node_t *sw = fab->switches; sw; sw = sw->type_next) {
+		struct topo_node *tn = topo_node_by_guid(t, sw->guid);
+		unsigned int top = mad_get_field(sw->switchinfo, 0, IB_SW_LINEAR_FDB_TOP_F);
+		unsigned int blocks;
+
+		if (!tn || tn->type != TOPO_NODE_SWITCH)
+			continue;
+		if (top > IB_MAX_UCAST_LID) {
+			fab_warn("subnet: switch %s: LinearFDBTop 0x%x beyond the unicast range, "
+				 "read up to 0x%x", tn->name, top, IB_MAX_UCAST_LID);
+			top = IB_MAX_UCAST_LID;
+		}
+		free(tn->lft);
+		/* top 0: no subnet manager has programmed it; one entry, none, no SMP. */
+		tn->lft = malloc(top + 1);
+		if (!tn->lft)
+			goto out;
+		memset(tn->lft, TOPO_LFT_NONE, top + 1);
+		tn->lft_top = top;
+		sws[n_sw++] = (struct lft_req){ .n = tn, .path = &sw->path_portid };
+		blocks = top ? top / SUBNET_LFT_BLOCK + 1 : 0;
+		total += blocks;
+		if (blocks > max_blocks)
+			max_blocks = blocks;
+	}
+	e->reqs = calloc(total + 1, sizeof(*e->reqs));
+	if (!e->reqs)
+		goto out;
+	for (unsigned int b = 0; b < max_blocks; b++)
+		for (size_t i = 0; i < n_sw; i++) {
+			if (!sws[i].n->lft_top || b > sws[i].n->lft_top / SUBNET_LFT_BLOCK)
+				continue;
+			e->reqs[n] = sws[i];
+			e->reqs[n++].block = b;
+		}
+	e->n_reqs = n;
+	rc = (int)n_sw;
+out:
+	free(sws);
+	return rc;
+}
+
+static int lft_read(ibnd_fabric_t *fab, struct topo *t, const struct subnet_opts *o,
+		    struct fab_err *err)
+{
+	struct lft_engine e = {
+		.fd = -1,
+		.max_on_wire = o->max_smps ? o->max_smps : 2,
+		.timeout_ms = o->timeout_ms ? o->timeout_ms : 1000,
+		.retries = o->retries ? o->retries : 3,
+		.trid0 = (uint32_t)mad_trid(),
+	};
+	char ca[UMAD_CA_NAME_LEN] = "";
+	double t0 = mono_ms();
+	int rc, n_sw;
+
+	n_sw = lft_plan(&e, fab, t);
+	if (n_sw < 0) {
+		rc = fab_err_set(err, n_sw, "subnet: out of memory");
+		goto out;
+	}
+	if (o->ca)
+		snprintf(ca, sizeof(ca), "%s", o->ca);
+	if (umad_init() < 0 || (e.fd = umad_open_port(o->ca ? ca : NULL, o->ca_port)) < 0) {
+		rc = fab_err_set(err, -ENODEV, "subnet: %s: cannot open a umad port for "
+				 "forwarding table queries", o->ca ? o->ca : "first ib ca");
+		goto out;
+	}
+	e.agent_lid = umad_register(e.fd, IB_SMI_CLASS, 1, 0, NULL);
+	e.agent_dr = umad_register(e.fd, IB_SMI_DIRECT_CLASS, 1, 0, NULL);
+	if (e.agent_lid < 0 || e.agent_dr < 0) {
+		rc = fab_err_set(err, -EIO, "subnet: %s: cannot register smi agents",
+				 o->ca ? o->ca : "first ib ca");
+		goto out;
+	}
+	rc = lft_run(&e);
+	if (rc < 0) {
+		rc = fab_err_set(err, rc, "subnet: forwarding tables: umad: %s "
+				 "(%zu of %zu blocks answered)", strerror(-rc), e.answered, e.n_reqs);
+		goto out;
+	}
+	/* A table with a hole is no table: routes through it say so. */
+	for (size_t i = 0; i < e.n_failed; i++) {
+		if (i < 8)
+			fab_warn("subnet: switch %s (0x%016" PRIx64 "): forwarding table not read "
+				 "(a block went unanswered or was refused)", e.failed[i]->name,
+				 e.failed[i]->guid);
+		free(e.failed[i]->lft);
+		e.failed[i]->lft = NULL;
+		e.failed[i]->lft_top = 0;
+	}
+	if (e.n_failed > 8)
+		fab_warn("subnet: ... %zu switches without a forwarding table in all", e.n_failed);
+	fab_info("subnet: forwarding tables of %d switches, %zu blocks, %.1f ms "
+		 "(max %u smps in flight)", n_sw - (int)e.n_failed, e.answered, mono_ms() - t0,
+		 e.max_on_wire);
+	rc = 0;
+out:
+	if (e.fd >= 0)
+		umad_close_port(e.fd);
+	free(e.reqs);
+	free(e.failed);
+	return rc;
+}
+
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err)
 {
@@ -374,6 +632,9 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 	unsigned int src;
 	int rc;
 
+	if (o->load_cache && o->lft)
+		return fab_err_input(err, -EINVAL, "%s: an ibnetdiscover cache holds no forwarding "
+				     "tables; routes need a live subnet walk", o->load_cache);
 	if (o->load_cache) {
 		fab = ibnd_load_fabric(o->load_cache, 0);
 		if (!fab)
@@ -403,9 +664,18 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 		fab_info("subnet: %u mads, %u hops, walk %.1f ms (cpu %.1f ms, max %u smps in "
 			 "flight), graph %.1f ms", fab->total_mads_used, fab->maxhops_discovered,
 			 t1 - t0, c1 - c0, cfg.max_smps, t2 - t1);
-	ibnd_destroy_fabric(fab);
-	if (rc < 0)
+	if (rc < 0) {
+		ibnd_destroy_fabric(fab);
 		return fab_err_set(err, rc, "subnet: out of memory");
+	}
+	if (o->lft) {
+		rc = lft_read(fab, t, o, err);
+		if (rc < 0) {
+			ibnd_destroy_fabric(fab);
+			return rc;
+		}
+	}
+	ibnd_destroy_fabric(fab);
 	if (!o->load_cache && o->counters)
 		return counters_read(t, o, err);
 	return 0;

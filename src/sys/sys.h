@@ -44,6 +44,14 @@ struct subnet_opts {
 	unsigned int timeout_ms;	/* per MAD; 0: library default */
 	unsigned int retries;		/* per MAD; 0: library default */
 	bool counters;			/* read PMA PortCounters(Extended) */
+	/*
+	 * Read every switch's unicast linear forwarding table into
+	 * topo_node.lft (LinearFDBTop from the walk's SwitchInfo, then one
+	 * LinearForwardingTable SMP per 64 LIDs, max_smps in flight, by the
+	 * directed route of the walk).  Live walks only: an ibnetdiscover
+	 * cache holds no forwarding tables, so lft with load_cache is -EINVAL.
+	 */
+	bool lft;
 };
 
 /* ECN roles of a RoCE port (mlx5 sysfs names roce_np, roce_rp). */
