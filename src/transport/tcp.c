@@ -10,7 +10,8 @@
  * (up to TCP_PENDING_MAX, each with its own TCP_HDR_WAIT_MS), so an idle
  * or slow connection never holds up the real peer; it drops, and logs
  * why, any connection whose header is wrong, late or incomplete, and goes
- * on waiting for the real peer.  It never listens on a wildcard address.  After a FWD transfer the server, which
+ * on waiting for the real peer.  It never listens on a wildcard address.
+ * After a FWD transfer the server, which
  * measured it, sends its figures back on stream 0 (five big-endian u64:
  * bytes, elapsed_ns, full intervals, bytes in the slowest full interval,
  * interval_ns).
