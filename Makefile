@@ -4,7 +4,8 @@
 #   make SANITIZE=1    ASan + UBSan build (objects in build/san)
 #   make WERROR=1      warnings are errors (CI)
 #   make unit          build and run the cmocka unit tests (always sanitized)
-#   make check         all test tiers (tests/run-all); needs root for the lab tiers
+#   make check         all test tiers (tests/run-all: unit, fuzz, integration, vm);
+#                      root for the lab tiers, clang for fuzz
 #   make fuzz          build the libFuzzer targets (clang)
 #   make bench         benchmarks, printing ratios against reference tools
 #   make install       PREFIX=/usr/local DESTDIR=

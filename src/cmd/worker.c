@@ -208,9 +208,13 @@ static int session_params(const json_t *req, struct tp_params *p,
 	if (proto_token_parse(token, p->token) < 0)
 		return fab_err_set(err, -EPROTO, "protocol: \"token\" must be %d hex digits",
 				   2 * TP_TOKEN_LEN);
+	/* Absent means any port; otherwise a port number, never wrapped. */
+	if (port && (!json_is_integer(port) || json_integer_value(port) < 0 ||
+		     json_integer_value(port) > 255))
+		return fab_err_set(err, -EPROTO, "protocol: \"dev_port\" must be an integer 0..255");
 	p->local_addr = addr;
 	p->dev = dev ? dev : "";
-	p->dev_port = json_is_integer(port) ? (unsigned int)json_integer_value(port) : 0;
+	p->dev_port = port ? (unsigned int)json_integer_value(port) : 0;
 	return proto_plan_from_json(json_object_get(req, "plan"), &p->plan, err);
 }
 

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,12 +186,42 @@ static int host_label(struct fab_host *h, const struct field *f, const char *fna
 	return 0;
 }
 
+const char *hosts_addr_unusable(const char *addr)
+{
+	static const uint8_t v4mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	static const uint8_t zero[16];
+	uint8_t b[16];
+
+	if (inet_pton(AF_INET6, addr, b) == 1) {
+		if (memcmp(b, v4mapped, sizeof(v4mapped)) != 0) {
+			if (memcmp(b, zero, sizeof(zero)) == 0)
+				return "the wildcard address (::)";
+			if (b[0] == 0xff)
+				return "a multicast address";
+			return NULL;
+		}
+		memmove(b, b + 12, 4);	/* ::ffff:a.b.c.d: judged as IPv4 */
+	} else if (inet_pton(AF_INET, addr, b) != 1) {
+		return "not an IPv4 or IPv6 address";
+	}
+	if (b[0] == 0)
+		return "a wildcard address (0.0.0.0/8)";
+	if (b[0] >= 224 && b[0] <= 239)
+		return "a multicast address";
+	if (b[0] == 255 && b[1] == 255 && b[2] == 255 && b[3] == 255)
+		return "the broadcast address";
+	if (b[0] >= 240)
+		return "a reserved address (240.0.0.0/4)";
+	return NULL;
+}
+
 static int host_line(struct fab_hosts *hs, const char *line, size_t len, const char *fname,
 		     unsigned int lineno, struct fab_err *err)
 {
 	struct field f[2 + FAB_HOST_LABELS_MAX];
 	struct fab_host *h, *tmp;
 	unsigned char addrbuf[16];
+	const char *what;
 	int n, rc;
 
 	if (has_nul(line, len))
@@ -224,6 +255,10 @@ static int host_line(struct fab_hosts *hs, const char *line, size_t len, const c
 	    (inet_pton(AF_INET, h->addr, addrbuf) != 1 && inet_pton(AF_INET6, h->addr, addrbuf) != 1))
 		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad address '%.*s': want an IPv4 or IPv6 address",
 				     fname, lineno, f[1].col, (int)(f[1].len > 64 ? 64 : f[1].len), f[1].s);
+	what = hosts_addr_unusable(h->addr);
+	if (what)
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: address '%s' is %s: want this node's own unicast address",
+				     fname, lineno, f[1].col, h->addr, what);
 	for (int i = 2; i < n; i++) {
 		rc = host_label(h, &f[i], fname, lineno, err);
 		if (rc < 0)

@@ -59,6 +59,14 @@ void hosts_fini(struct fab_hosts *hs);
 int hosts_parse(struct fab_hosts *hs, const char *buf, size_t len, const char *fname,
 		struct fab_err *err);
 
+/*
+ * NULL when numeric @addr can be a node's data-path address; otherwise
+ * what it is instead, for a message ("the wildcard address (::)", "a
+ * multicast address", ...): wildcard (0.0.0.0/8, ::), multicast,
+ * broadcast and 240.0.0.0/4 are refused, IPv4-mapped IPv6 as IPv4.
+ */
+const char *hosts_addr_unusable(const char *addr);
+
 /* Index of the host named @name, or -1. */
 int hosts_find(const struct fab_hosts *hs, const char *name);
 

@@ -2,7 +2,9 @@
 /* The fabric graph: nodes, ports, links, problems.  See topo.h. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -531,6 +533,324 @@ static int check_counters(struct topo *t, struct topo_port *p, const struct topo
 	return 0;
 }
 
+/*
+ * Tiers.  A link narrower or slower than most links of its tier (the same
+ * pair of node types and levels: ca-leaf, leaf-spine, spine-core) and
+ * below what both of its ends are known to support is degraded, even when
+ * each end enables only what it runs (the simulator does that, and so
+ * does a misconfigured port), so no plan is needed to find it.  A switch's
+ * level is its distance in links from the nearest CA or host (a leaf is
+ * 1); a switch no CA reaches has no level ("switch").  An end supports a
+ * width or speed when it enables it, when another of its node's ports
+ * runs at it, or when a node of the same model (type, vendor and device
+ * id) runs a port at it; otherwise it is not known to, and the link is
+ * left alone.
+ */
+#define TIER_NO_LEVEL 0xffffffffu
+
+struct tier_value {
+	unsigned int val, n;
+};
+
+struct tier {
+	unsigned int type[2], level[2];		/* the lower end first */
+	struct tier_value width[8], speed[16];	/* distinct values and their links */
+	unsigned int n_width, n_speed;
+	unsigned int links_w, links_s;		/* links of known width / speed */
+};
+
+struct tier_ctx {
+	struct topo_node **by_ptr;	/* t->nodes sorted by address, for node_index() */
+	unsigned int *level;		/* by index into by_ptr */
+	struct tier *tiers;
+	size_t n_tiers;
+};
+
+static int ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(struct topo_node *const *)a;
+	uintptr_t y = (uintptr_t)*(struct topo_node *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t node_index(const struct tier_ctx *c, const struct topo *t, struct topo_node *n)
+{
+	struct topo_node **hit = bsearch(&n, c->by_ptr, t->n_nodes, sizeof(*c->by_ptr), ptr_cmp);
+
+	return (size_t)(hit - c->by_ptr);
+}
+
+static bool is_switch(const struct topo_node *n)
+{
+	return n->type == TOPO_NODE_SWITCH || n->type == TOPO_NODE_ROUTER;
+}
+
+static void tier_levels(struct tier_ctx *c, const struct topo *t)
+{
+	bool changed = true;
+
+	for (size_t i = 0; i < t->n_nodes; i++)
+		c->level[i] = is_switch(c->by_ptr[i]) ? TIER_NO_LEVEL : 0;
+	for (size_t round = 0; changed && round < t->n_nodes; round++) {
+		changed = false;
+		for (size_t i = 0; i < t->n_links; i++) {
+			size_t e[2] = { node_index(c, t, t->links[i]->a->node),
+					node_index(c, t, t->links[i]->b->node) };
+
+			for (int k = 0; k < 2; k++) {
+				unsigned int other = c->level[e[!k]];
+
+				if (is_switch(c->by_ptr[e[k]]) && other != TIER_NO_LEVEL &&
+				    other + 1 < c->level[e[k]]) {
+					c->level[e[k]] = other + 1;
+					changed = true;
+				}
+			}
+		}
+	}
+}
+
+/* What a link runs at: the smaller of what its two ends report; 0 unknown. */
+static unsigned int link_value(const struct topo_link *l, bool width)
+{
+	unsigned int fact = width ? TOPO_F_WIDTH : TOPO_F_SPEED, v = 0;
+	const struct topo_port *e[2] = { l->a, l->b };
+
+	for (int k = 0; k < 2; k++) {
+		unsigned int x = width ? e[k]->width_x : e[k]->lane_mbps;
+
+		if ((e[k]->facts & fact) && x && (!v || x < v))
+			v = x;
+	}
+	return v;
+}
+
+static bool link_down(const struct topo_link *l)
+{
+	return port_down(l->a) || port_down(l->b);
+}
+
+/* The link's tier, added when new; NULL on ENOMEM. */
+static struct tier *tier_of(struct tier_ctx *c, const struct topo *t, const struct topo_link *l)
+{
+	size_t ia = node_index(c, t, l->a->node), ib = node_index(c, t, l->b->node);
+	unsigned int ty[2] = { l->a->node->type, l->b->node->type };
+	unsigned int lv[2] = { c->level[ia], c->level[ib] };
+	struct tier *tr;
+
+	if (lv[0] > lv[1] || (lv[0] == lv[1] && ty[0] > ty[1])) {
+		unsigned int x = ty[0];
+
+		ty[0] = ty[1];
+		ty[1] = x;
+		x = lv[0];
+		lv[0] = lv[1];
+		lv[1] = x;
+	}
+	for (size_t i = 0; i < c->n_tiers; i++) {
+		tr = &c->tiers[i];
+		if (tr->type[0] == ty[0] && tr->type[1] == ty[1] && tr->level[0] == lv[0] &&
+		    tr->level[1] == lv[1])
+			return tr;
+	}
+	tr = realloc(c->tiers, (c->n_tiers + 1) * sizeof(*c->tiers));
+	if (!tr)
+		return NULL;
+	c->tiers = tr;
+	tr = &c->tiers[c->n_tiers++];
+	memset(tr, 0, sizeof(*tr));
+	tr->type[0] = ty[0];
+	tr->type[1] = ty[1];
+	tr->level[0] = lv[0];
+	tr->level[1] = lv[1];
+	return tr;
+}
+
+static void tier_count(struct tier_value *vals, unsigned int *n_vals, unsigned int max,
+		       unsigned int *links, unsigned int v)
+{
+	if (!v)
+		return;
+	(*links)++;
+	for (unsigned int i = 0; i < *n_vals; i++)
+		if (vals[i].val == v) {
+			vals[i].n++;
+			return;
+		}
+	if (*n_vals < max)
+		vals[(*n_vals)++] = (struct tier_value){ .val = v, .n = 1 };
+}
+
+/* The value a strict majority of the tier's links run at, or NULL. */
+static const struct tier_value *tier_majority(const struct tier_value *vals, unsigned int n_vals,
+					      unsigned int links)
+{
+	for (unsigned int i = 0; i < n_vals; i++)
+		if (2 * vals[i].n > links)
+			return &vals[i];
+	return NULL;
+}
+
+static bool port_runs_at_least(const struct topo_port *q, bool width, unsigned int v)
+{
+	unsigned int fact = width ? TOPO_F_WIDTH : TOPO_F_SPEED;
+
+	return q->peer && !port_down(q) && (q->facts & fact) &&
+	       (width ? q->width_x : q->lane_mbps) >= v;
+}
+
+static bool node_runs_at_least(const struct topo_node *n, bool width, unsigned int v)
+{
+	for (size_t j = 0; j < n->n_ports; j++)
+		if (port_runs_at_least(n->ports[j], width, v))
+			return true;
+	return false;
+}
+
+static bool end_supports(const struct topo *t, const struct topo_port *p, bool width,
+			 unsigned int v)
+{
+	const struct topo_node *n = p->node;
+
+	if ((p->facts & (width ? TOPO_F_WIDTH : TOPO_F_SPEED)) &&
+	    (width ? p->width_max_x : p->lane_max_mbps) >= v)
+		return true;
+	if (node_runs_at_least(n, width, v))
+		return true;
+	if (!n->vendor_id && !n->device_id)
+		return false;
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		const struct topo_node *m = t->nodes[i];
+
+		if (m != n && m->type == n->type && m->vendor_id == n->vendor_id &&
+		    m->device_id == n->device_id && node_runs_at_least(m, width, v))
+			return true;
+	}
+	return false;
+}
+
+static const char *tier_end_name(unsigned int type, unsigned int level, char *buf, size_t len)
+{
+	static const char *const names[] = { "switch", "leaf", "spine", "core" };
+
+	if (type != TOPO_NODE_SWITCH)
+		return topo_node_type_name((enum topo_node_type)type);
+	if (level == TIER_NO_LEVEL)
+		return names[0];
+	if (level < sizeof(names) / sizeof(names[0]))
+		return names[level];
+	snprintf(buf, len, "level-%u", level);
+	return buf;
+}
+
+static void speed_text(unsigned int lane_mbps, char *buf, size_t len)
+{
+	const char *name = topo_speed_name(lane_mbps);
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%u Mb/s", lane_mbps);
+}
+
+/* "width 1x; 63 of 64 leaf-spine links run 4x" into @out when @l is below its tier. */
+static void tier_judge(const struct topo *t, const struct tier *tr, const struct topo_link *l,
+		       bool width, char *out, size_t len)
+{
+	const struct tier_value *maj = width ? tier_majority(tr->width, tr->n_width, tr->links_w)
+					     : tier_majority(tr->speed, tr->n_speed, tr->links_s);
+	unsigned int v = link_value(l, width);
+	char b0[24], b1[24], have[24], want[24];
+
+	*out = '\0';
+	if (!maj || !v || v >= maj->val || !end_supports(t, l->a, width, maj->val) ||
+	    !end_supports(t, l->b, width, maj->val))
+		return;
+	if (width) {
+		snprintf(have, sizeof(have), "%ux", v);
+		snprintf(want, sizeof(want), "%ux", maj->val);
+	} else {
+		speed_text(v, have, sizeof(have));
+		speed_text(maj->val, want, sizeof(want));
+	}
+	snprintf(out, len, "%s %s; %u of %u %s-%s links run %s", width ? "width" : "speed", have,
+		 maj->n, width ? tr->links_w : tr->links_s,
+		 tier_end_name(tr->type[0], tr->level[0], b0, sizeof(b0)),
+		 tier_end_name(tr->type[1], tr->level[1], b1, sizeof(b1)), want);
+}
+
+/* The end a tier problem names: the lower-level switch end (the leaf of a ca-leaf link). */
+static const struct topo_port *tier_end(const struct tier_ctx *c, const struct topo *t,
+					const struct topo_link *l)
+{
+	unsigned int la = c->level[node_index(c, t, l->a->node)];
+	unsigned int lb = c->level[node_index(c, t, l->b->node)];
+
+	if (!is_switch(l->b->node))
+		return l->a;
+	if (!is_switch(l->a->node))
+		return l->b;
+	return lb < la ? l->b : l->a;
+}
+
+static int check_tiers(struct topo *t)
+{
+	struct tier_ctx c = { 0 };
+	size_t *link_tier = NULL;	/* per link: 1 + its tier's index, 0 none */
+	int rc = -ENOMEM;
+
+	if (!t->n_links)
+		return 0;
+	c.by_ptr = malloc(t->n_nodes * sizeof(*c.by_ptr));
+	c.level = malloc(t->n_nodes * sizeof(*c.level));
+	link_tier = calloc(t->n_links, sizeof(*link_tier));
+	if (!c.by_ptr || !c.level || !link_tier)
+		goto out;
+	memcpy(c.by_ptr, t->nodes, t->n_nodes * sizeof(*c.by_ptr));
+	qsort(c.by_ptr, t->n_nodes, sizeof(*c.by_ptr), ptr_cmp);
+	tier_levels(&c, t);
+	/* Links keep their tier's index: tier_of() may move the array. */
+	for (size_t i = 0; i < t->n_links; i++) {
+		struct topo_link *l = t->links[i];
+		struct tier *tr;
+
+		if (link_down(l))
+			continue;
+		tr = tier_of(&c, t, l);
+		if (!tr)
+			goto out;
+		link_tier[i] = (size_t)(tr - c.tiers) + 1;
+		tier_count(tr->width, &tr->n_width, 8, &tr->links_w, link_value(l, true));
+		tier_count(tr->speed, &tr->n_speed, 16, &tr->links_s, link_value(l, false));
+	}
+	for (size_t i = 0; i < t->n_links; i++) {
+		struct topo_link *l = t->links[i];
+		const struct tier *tr;
+		char w[128], s[128];
+
+		/* Down, or already degraded against its own enabled width/speed. */
+		if (!link_tier[i] || port_degraded(l->a) || port_degraded(l->b))
+			continue;
+		tr = &c.tiers[link_tier[i] - 1];
+		tier_judge(t, tr, l, true, w, sizeof(w));
+		tier_judge(t, tr, l, false, s, sizeof(s));
+		if (!*w && !*s)
+			continue;
+		worsen(l, TOPO_LINK_DEGRADED);
+		if (add_port_problem(t, TOPO_PROB_DEGRADED, tier_end(&c, t, l), "%s%s%s", w,
+				     *w && *s ? "; " : "", s) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(c.by_ptr);
+	free(c.level);
+	free(c.tiers);
+	free(link_tier);
+	return rc;
+}
+
 int topo_health_check(struct topo *t, const struct topo_thresholds *th)
 {
 	for (size_t i = 0; i < t->n_nodes; i++) {
@@ -560,5 +880,5 @@ int topo_health_check(struct topo *t, const struct topo_thresholds *th)
 				return -ENOMEM;
 		}
 	}
-	return 0;
+	return check_tiers(t);
 }

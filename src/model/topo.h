@@ -282,7 +282,9 @@ int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *ba
 
 /*
  * Per link: down/polling ends (DOWN), active width below width_max_x or
- * lane rate below lane_max_mbps (DEGRADED), counters over thresholds
+ * lane rate below lane_max_mbps, or below the width/speed most links of
+ * its tier run at and both ends are known to support (DEGRADED; see
+ * docs/discover.md), counters over thresholds
  * (ERRORS); sets link->status to the worst and appends one problem per
  * finding.  Unlinked ports are not checked (only a plan knows a cable
  * belongs there; topo_diff() reports those).  -ENOMEM.

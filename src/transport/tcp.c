@@ -6,8 +6,12 @@
  * Every data-path connection starts with a 24-byte header from the client:
  * "FAB1", kind (LAT, FWD: client sends, REV: server sends), a reserved
  * byte, the stream index (big endian) and the sweep's 16-byte token.  The
- * server drops any connection whose header is wrong or late, and goes on
- * waiting for the real peer.  After a FWD transfer the server, which
+ * server reads the headers of every connection it has accepted at once
+ * (up to TCP_PENDING_MAX, each with its own TCP_HDR_WAIT_MS), so an idle
+ * or slow connection never holds up the real peer; it drops, and logs
+ * why, any connection whose header is wrong, late or incomplete, and goes
+ * on waiting for the real peer.  It never listens on a wildcard address.
+ * After a FWD transfer the server, which
  * measured it, sends its figures back on stream 0 (five big-endian u64:
  * bytes, elapsed_ns, full intervals, bytes in the slowest full interval,
  * interval_ns).
@@ -26,6 +30,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "model/hosts.h"
 #include "transport/tp_util.h"
 #include "transport/transport.h"
 #include "util/log.h"
@@ -35,6 +40,7 @@
 #define TCP_BUF_BYTES (128 * 1024)
 #define TCP_MAX_STREAMS 64
 #define TCP_HDR_WAIT_MS 2000
+#define TCP_PENDING_MAX 32	/* accepted connections whose header is awaited */
 
 enum tcp_kind {
 	TCP_LAT = 1,
@@ -220,6 +226,12 @@ static int tcp_server_open(const struct tp_params *p, struct tp_session **out,
 		rc = fab_err_set(err, -EINVAL, "tcp: bad local address '%s'", s->local_addr);
 		goto out;
 	}
+	/* Only this node's own data-path address, never every address. */
+	if (hosts_addr_unusable(s->local_addr)) {
+		rc = fab_err_set(err, -EINVAL, "tcp: will not listen on '%s': it is %s",
+				 s->local_addr, hosts_addr_unusable(s->local_addr));
+		goto out;
+	}
 	s->lfd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->lfd < 0) {
 		rc = fab_err_set(err, -errno, "tcp: socket: %s", strerror(errno));
@@ -392,55 +404,6 @@ static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd
 
 /* ---- server ---- */
 
-/* Accept until @n connections of @kind with our token have arrived. */
-static int accept_peers(struct tp_session *s, enum tcp_kind kind, int *fds, unsigned int n,
-			int cancel_fd, uint64_t deadline_ns, struct fab_err *err)
-{
-	unsigned int have = 0;
-	int rc;
-
-	for (unsigned int i = 0; i < n; i++)
-		fds[i] = -1;
-	while (have < n) {
-		uint8_t hdr[TCP_HDR_LEN];
-		uint64_t hdr_deadline;
-		unsigned int idx;
-		int fd;
-
-		rc = wait_fd(s->lfd, POLLIN, cancel_fd, deadline_ns);
-		if (rc == -ETIMEDOUT)
-			return fab_err_set(err, rc, "tcp: %s: no peer connected in time", s->local_addr);
-		if (rc < 0)
-			return fab_err_set(err, rc, "tcp: %s: %s", s->local_addr, strerror(-rc));
-		fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-		if (fd < 0) {
-			if (errno == EAGAIN || errno == EINTR || errno == ECONNABORTED)
-				continue;
-			return fab_err_set(err, -errno, "tcp: accept: %s", strerror(errno));
-		}
-		hdr_deadline = tp_now_ns() + TCP_HDR_WAIT_MS * 1000000ull;
-		if (hdr_deadline > deadline_ns)
-			hdr_deadline = deadline_ns;
-		rc = read_full(fd, hdr, sizeof(hdr), cancel_fd, hdr_deadline);
-		if (rc == -ECANCELED) {
-			close(fd);
-			return fab_err_set(err, rc, "tcp: cancelled");
-		}
-		idx = (unsigned int)hdr[6] << 8 | hdr[7];
-		if (rc < 0 || memcmp(hdr, TCP_MAGIC, 4) != 0 ||
-		    !token_equal(hdr + 8, s->p.token) || hdr[4] != kind || idx >= n ||
-		    fds[idx] >= 0) {
-			fab_info("tcp: %s: dropped a connection without the sweep's token",
-				 s->local_addr);
-			close(fd);
-			continue;
-		}
-		fds[idx] = fd;
-		have++;
-	}
-	return 0;
-}
-
 static void close_all(int *fds, unsigned int n)
 {
 	for (unsigned int i = 0; i < n; i++)
@@ -448,6 +411,191 @@ static void close_all(int *fds, unsigned int n)
 			close(fds[i]);
 			fds[i] = -1;
 		}
+}
+
+/* A connection accepted by the listener whose header is still awaited. */
+struct tcp_pending {
+	int fd;
+	unsigned int got;
+	uint64_t deadline_ns;
+	uint8_t hdr[TCP_HDR_LEN];
+};
+
+static void pending_drop(struct tcp_pending *pend, unsigned int *npend, unsigned int i)
+{
+	close(pend[i].fd);
+	pend[i] = pend[--*npend];
+}
+
+/*
+ * Judge a complete header: the stream index it is for (>= 0), or -1 with
+ * the reason it is refused in @why.
+ */
+static int header_check(const struct tp_session *s, const uint8_t *hdr, enum tcp_kind kind,
+			const int *fds, unsigned int n, char *why, size_t whylen)
+{
+	unsigned int idx = (unsigned int)hdr[6] << 8 | hdr[7];
+
+	if (memcmp(hdr, TCP_MAGIC, 4) != 0)
+		snprintf(why, whylen, "not a fabricctl data-path header");
+	else if (!token_equal(hdr + 8, s->p.token))
+		snprintf(why, whylen, "header without the sweep's token");
+	else if (hdr[4] != kind)
+		snprintf(why, whylen, "header for test kind %u, serving kind %u", hdr[4], kind);
+	else if (idx >= n)
+		snprintf(why, whylen, "stream index %u out of range (%u stream%s)", idx, n,
+			 n == 1 ? "" : "s");
+	else if (fds[idx] >= 0)
+		snprintf(why, whylen, "stream index %u already connected", idx);
+	else
+		return (int)idx;
+	return -1;
+}
+
+/* Accept every connection waiting on the listener into @pend. */
+static int accept_pending(struct tp_session *s, struct tcp_pending *pend, unsigned int *npend,
+			  struct fab_err *err)
+{
+	for (;;) {
+		int fd = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+
+		if (fd < 0) {
+			if (errno == EAGAIN || errno == ECONNABORTED)
+				return 0;
+			if (errno == EINTR)
+				continue;
+			return fab_err_set(err, -errno, "tcp: accept: %s", strerror(errno));
+		}
+		if (*npend == TCP_PENDING_MAX) {
+			/* Full: drop the oldest; the newest may be the peer. */
+			unsigned int old = 0;
+
+			for (unsigned int i = 1; i < *npend; i++)
+				if (pend[i].deadline_ns < pend[old].deadline_ns)
+					old = i;
+			fab_info("tcp: %s: dropped a connection: %d others without a header yet",
+				 s->local_addr, TCP_PENDING_MAX);
+			pending_drop(pend, npend, old);
+		}
+		pend[*npend] = (struct tcp_pending){
+			.fd = fd, .deadline_ns = tp_now_ns() + TCP_HDR_WAIT_MS * 1000000ull };
+		(*npend)++;
+	}
+}
+
+/*
+ * Read what pending connection @i has sent: 1 when its header is complete,
+ * 0 when more is to come, -1 when it was dropped (closed or failed).
+ */
+static int pending_read(struct tp_session *s, struct tcp_pending *pend, unsigned int *npend,
+			unsigned int i)
+{
+	struct tcp_pending *c = &pend[i];
+
+	for (;;) {
+		ssize_t got = recv(c->fd, c->hdr + c->got, TCP_HDR_LEN - c->got, MSG_DONTWAIT);
+
+		if (got > 0) {
+			c->got += (unsigned int)got;
+			if (c->got == TCP_HDR_LEN)
+				return 1;
+			continue;
+		}
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EAGAIN)
+			return 0;
+		fab_info("tcp: %s: dropped a connection: closed after %u of %d header bytes",
+			 s->local_addr, c->got, TCP_HDR_LEN);
+		pending_drop(pend, npend, i);
+		return -1;
+	}
+}
+
+/*
+ * Accept until @n connections of @kind with our token have arrived.  Every
+ * accepted connection is polled at once, each against its own header
+ * deadline, so idle ones cost the real peer nothing.
+ */
+static int accept_peers(struct tp_session *s, enum tcp_kind kind, int *fds, unsigned int n,
+			int cancel_fd, uint64_t deadline_ns, struct fab_err *err)
+{
+	struct tcp_pending pend[TCP_PENDING_MAX];
+	struct pollfd pfd[TCP_PENDING_MAX + 2];
+	unsigned int have = 0, npend = 0;
+	int rc = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		fds[i] = -1;
+	while (have < n) {
+		uint64_t now = tp_now_ns(), wake = deadline_ns;
+		unsigned int np;
+		int left;
+
+		/* Drop the connections that sent no header in time. */
+		for (unsigned int i = 0; i < npend;) {
+			if (pend[i].deadline_ns <= now) {
+				fab_info("tcp: %s: dropped a connection: no header within %d ms (%u of %d bytes)",
+					 s->local_addr, TCP_HDR_WAIT_MS, pend[i].got, TCP_HDR_LEN);
+				pending_drop(pend, &npend, i);
+				continue;
+			}
+			if (pend[i].deadline_ns < wake)
+				wake = pend[i].deadline_ns;
+			i++;
+		}
+		if (now >= deadline_ns) {
+			rc = fab_err_set(err, -ETIMEDOUT, "tcp: %s: no peer connected in time",
+					 s->local_addr);
+			goto out;
+		}
+		left = tp_ms_left(wake);
+		pfd[0] = (struct pollfd){ .fd = s->lfd, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = cancel_fd, .events = POLLIN };
+		for (unsigned int i = 0; i < npend; i++)
+			pfd[2 + i] = (struct pollfd){ .fd = pend[i].fd, .events = POLLIN };
+		np = npend;
+		rc = poll(pfd, 2 + np, left ? left : 1);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0) {
+			rc = fab_err_set(err, -errno, "tcp: poll: %s", strerror(errno));
+			goto out;
+		}
+		if (cancel_fd >= 0 && pfd[1].revents) {
+			rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
+			goto out;
+		}
+		/* Headers first (from the last, as a drop moves the last into i). */
+		for (unsigned int i = np; i-- > 0 && have < n;) {
+			char why[96];
+			int idx;
+
+			if (!pfd[2 + i].revents || pending_read(s, pend, &npend, i) != 1)
+				continue;
+			idx = header_check(s, pend[i].hdr, kind, fds, n, why, sizeof(why));
+			if (idx < 0) {
+				fab_info("tcp: %s: dropped a connection: %s", s->local_addr, why);
+				pending_drop(pend, &npend, i);
+				continue;
+			}
+			fds[idx] = pend[i].fd;
+			pend[i] = pend[--npend];
+			have++;
+		}
+		if (have < n && pfd[0].revents) {
+			rc = accept_pending(s, pend, &npend, err);
+			if (rc < 0)
+				goto out;
+		}
+	}
+	rc = 0;
+out:
+	while (npend)
+		pending_drop(pend, &npend, npend - 1);
+	if (rc < 0)
+		close_all(fds, n);
+	return rc;
 }
 
 static int serve_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,

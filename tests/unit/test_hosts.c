@@ -86,6 +86,41 @@ static void test_errors(void **state)
 	expect_error("", "hosts: no hosts");
 }
 
+/* The data-path address must be this node's own unicast address. */
+static void test_wildcard_addresses(void **state)
+{
+	struct fab_hosts hs;
+	struct fab_err err;
+	const char ok[] = "a 10.0.0.1\nb fd00::2\nc ::ffff:10.0.0.3\nd 127.0.0.1\n";
+
+	expect_error("a 10.0.0.1\nb 0.0.0.0\n",
+		     "hosts:2:3: address '0.0.0.0' is a wildcard address (0.0.0.0/8): "
+		     "want this node's own unicast address");
+	expect_error("a ::\n", "hosts:1:3: address '::' is the wildcard address (::): "
+		     "want this node's own unicast address");
+	expect_error("a 0::0\n", "hosts:1:3: address '0::0' is the wildcard address (::): "
+		     "want this node's own unicast address");
+	expect_error("a  0.1.2.3 leaf=x\n", "hosts:1:4: address '0.1.2.3' is a wildcard address "
+		     "(0.0.0.0/8): want this node's own unicast address");
+	expect_error("a ::ffff:0.0.0.0\n", "hosts:1:3: address '::ffff:0.0.0.0' is a wildcard "
+		     "address (0.0.0.0/8): want this node's own unicast address");
+	expect_error("a 239.1.2.3\n", "hosts:1:3: address '239.1.2.3' is a multicast address: "
+		     "want this node's own unicast address");
+	expect_error("a ff02::1\n", "hosts:1:3: address 'ff02::1' is a multicast address: "
+		     "want this node's own unicast address");
+	expect_error("a 255.255.255.255\n", "hosts:1:3: address '255.255.255.255' is the "
+		     "broadcast address: want this node's own unicast address");
+	expect_error("a 240.0.0.1\n", "hosts:1:3: address '240.0.0.1' is a reserved address "
+		     "(240.0.0.0/4): want this node's own unicast address");
+	assert_int_equal(parse(&hs, ok, &err), 0);
+	assert_int_equal(hs.n, 4);
+	hosts_fini(&hs);
+	assert_null(hosts_addr_unusable("10.1.2.3"));
+	assert_null(hosts_addr_unusable("fe80::1"));
+	assert_string_equal(hosts_addr_unusable("::"), "the wildcard address (::)");
+	assert_string_equal(hosts_addr_unusable("nonsense"), "not an IPv4 or IPv6 address");
+}
+
 static void test_nul_and_limits(void **state)
 {
 	struct fab_hosts hs;
@@ -137,6 +172,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_file),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_wildcard_addresses),
 		cmocka_unit_test(test_nul_and_limits),
 		cmocka_unit_test(test_pairs),
 	};

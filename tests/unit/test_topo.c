@@ -155,6 +155,180 @@ static void test_health_down_and_speed(void **state)
 	topo_free(t);
 }
 
+/*
+ * A 2-level fat tree like ibsim's: 4 leaves, 2 spines, 2 CAs per leaf
+ * (8 ca-leaf and 8 leaf-spine links), every port 4xEDR active and, as the
+ * simulator and a misconfigured port report it, enabled = active.  CAs
+ * are one model (vendor 0x2c9, device 0x1017); switches another.
+ */
+static void tree_port(struct topo_port *p)
+{
+	p->facts = TOPO_F_STATE | TOPO_F_WIDTH | TOPO_F_SPEED;
+	p->state = TOPO_PORT_ACTIVE;
+	p->phys_state = TOPO_PHYS_LINKUP;
+	p->width_x = p->width_max_x = 4;
+	p->lane_mbps = p->lane_max_mbps = topo_speed_parse("EDR");
+}
+
+static struct topo *tree(void)
+{
+	struct topo *t = topo_new();
+	struct topo_node *leaf[4], *spine[2];
+	char name[32];
+
+	for (int s = 0; s < 2; s++) {
+		snprintf(name, sizeof(name), "spine-%d", s + 1);
+		spine[s] = topo_node_add(t, TOPO_NODE_SWITCH, name, 0x100 + (uint64_t)s);
+		spine[s]->vendor_id = 0x2c9;
+		spine[s]->device_id = 0xcf08;
+	}
+	for (int l = 0; l < 4; l++) {
+		snprintf(name, sizeof(name), "leaf-%d", l + 1);
+		leaf[l] = topo_node_add(t, TOPO_NODE_SWITCH, name, 0x200 + (uint64_t)l);
+		leaf[l]->vendor_id = 0x2c9;
+		leaf[l]->device_id = 0xcf08;
+		for (int c = 0; c < 2; c++) {
+			struct topo_node *ca;
+			struct topo_port *a, *b;
+
+			snprintf(name, sizeof(name), "h%d", l * 2 + c + 1);
+			ca = topo_node_add(t, TOPO_NODE_CA, name, 0x300 + (uint64_t)(l * 2 + c));
+			ca->vendor_id = 0x2c9;
+			ca->device_id = 0x1017;
+			a = topo_port_get(leaf[l], (unsigned int)c + 1, NULL);
+			b = topo_port_get(ca, 1, NULL);
+			tree_port(a);
+			tree_port(b);
+			assert_int_equal(topo_link_add(t, a, b, TOPO_SRC_SMP), 0);
+		}
+		for (int s = 0; s < 2; s++) {
+			struct topo_port *a = topo_port_get(leaf[l], (unsigned int)s + 3, NULL);
+			struct topo_port *b = topo_port_get(spine[s], (unsigned int)l + 1, NULL);
+
+			tree_port(a);
+			tree_port(b);
+			assert_int_equal(topo_link_add(t, a, b, TOPO_SRC_SMP), 0);
+		}
+	}
+	return t;
+}
+
+static struct topo_port *tree_find(struct topo *t, const char *node, unsigned int port)
+{
+	struct topo_port *p = topo_port_find(topo_node_by_name(t, node), port, NULL);
+
+	assert_non_null(p);
+	return p;
+}
+
+/* Set both ends of @p's link to @width_x / @speed, enabled = active. */
+static void narrow(struct topo_port *p, unsigned int width_x, const char *speed)
+{
+	struct topo_port *e[2] = { p, p->peer };
+
+	for (int i = 0; i < 2; i++) {
+		e[i]->width_x = e[i]->width_max_x = width_x;
+		e[i]->lane_mbps = e[i]->lane_max_mbps = topo_speed_parse(speed);
+	}
+}
+
+static void check_one(struct topo *t, const char *node, unsigned int port, const char *peer,
+		      const char *detail)
+{
+	struct topo_thresholds th;
+
+	topo_thresholds_default(&th);
+	assert_int_equal(topo_health_check(t, &th), 0);
+	topo_sort(t);
+	if (!detail) {
+		assert_int_equal(t->n_problems, 0);
+		return;
+	}
+	assert_int_equal(t->n_problems, 1);
+	assert_int_equal(t->problems[0].kind, TOPO_PROB_DEGRADED);
+	assert_string_equal(t->problems[0].a.node, node);
+	assert_int_equal(t->problems[0].a.port, port);
+	assert_string_equal(t->problems[0].b.node, peer);
+	assert_string_equal(t->problems[0].detail, detail);
+	assert_int_equal(tree_find(t, node, port)->link->status, TOPO_LINK_DEGRADED);
+}
+
+/* Below its tier without a plan, although the port enables only what it runs. */
+static void test_health_tier_width(void **state)
+{
+	struct topo *t = tree();
+
+	check_one(t, NULL, 0, NULL, NULL);	/* clean: nothing */
+	topo_free(t);
+	t = tree();
+	narrow(tree_find(t, "leaf-3", 3), 1, "EDR");	/* leaf-3 -- spine-1 */
+	check_one(t, "leaf-3", 3, "spine-1", "width 1x; 7 of 8 leaf-spine links run 4x");
+	topo_free(t);
+	t = tree();
+	narrow(tree_find(t, "h5", 1), 1, "EDR");	/* h5 -- leaf-3[1] */
+	check_one(t, "leaf-3", 1, "h5", "width 1x; 7 of 8 ca-leaf links run 4x");
+	topo_free(t);
+}
+
+static void test_health_tier_speed(void **state)
+{
+	struct topo *t = tree();
+
+	narrow(tree_find(t, "spine-2", 4), 4, "QDR");	/* leaf-4 -- spine-2 */
+	check_one(t, "leaf-4", 4, "spine-2", "speed QDR; 7 of 8 leaf-spine links run EDR");
+	topo_free(t);
+	t = tree();
+	narrow(tree_find(t, "spine-2", 4), 2, "FDR");
+	check_one(t, "leaf-4", 4, "spine-2",
+		  "width 2x; 7 of 8 leaf-spine links run 4x; speed FDR; 7 of 8 leaf-spine links run EDR");
+	topo_free(t);
+}
+
+/* Not flagged when an end is not known to do better, or the tier has no majority. */
+static void test_health_tier_limits(void **state)
+{
+	struct topo *t = tree();
+	struct topo_thresholds th;
+	struct topo_port *h;
+
+	/* h5 is another model, with nothing showing it can do 4x. */
+	h = tree_find(t, "h5", 1);
+	h->node->device_id = 0x1234;
+	narrow(h, 1, "EDR");
+	check_one(t, NULL, 0, NULL, NULL);
+	topo_free(t);
+	/* The same, but its port enables 4x: below what it supports after all. */
+	t = tree();
+	h = tree_find(t, "h5", 1);
+	h->node->device_id = 0x1234;
+	narrow(h, 1, "EDR");
+	h->width_max_x = 4;
+	h->peer->width_max_x = 1;
+	check_one(t, "h5", 1, "leaf-3", "width 1x, enabled 4x");
+	topo_free(t);
+	/* Half the leaf-spine links at 1x: no tier width to hold them to. */
+	t = tree();
+	for (int l = 1; l <= 4; l++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "leaf-%d", l);
+		narrow(tree_find(t, name, 3), 1, "EDR");
+	}
+	check_one(t, NULL, 0, NULL, NULL);
+	topo_free(t);
+	/* A down link is reported down, not as narrow. */
+	t = tree();
+	h = tree_find(t, "leaf-2", 4);
+	narrow(h, 1, "EDR");
+	h->state = TOPO_PORT_DOWN;
+	h->phys_state = TOPO_PHYS_POLLING;
+	topo_thresholds_default(&th);
+	assert_int_equal(topo_health_check(t, &th), 0);
+	assert_int_equal(t->n_problems, 1);
+	assert_int_equal(t->problems[0].kind, TOPO_PROB_DOWN);
+	topo_free(t);
+}
+
 static void test_thresholds_parse(void **state)
 {
 	struct topo_thresholds th;
@@ -214,6 +388,9 @@ int main(void)
 		cmocka_unit_test(test_health_clean),
 		cmocka_unit_test(test_health_faults),
 		cmocka_unit_test(test_health_down_and_speed),
+		cmocka_unit_test(test_health_tier_width),
+		cmocka_unit_test(test_health_tier_speed),
+		cmocka_unit_test(test_health_tier_limits),
 		cmocka_unit_test(test_thresholds_parse),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_sort),
