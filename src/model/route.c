@@ -69,6 +69,7 @@ void route_free(struct route *r)
 	free(r->hosts);
 	free(r->leaves);
 	free(r->mark);
+	free(r->transit);
 	free(r->front);
 	free(r->next);
 	free(r->items);
@@ -114,12 +115,15 @@ int route_new(struct route **out, const struct topo *t)
 	r->adj = calloc(2 * r->n_links + 1, sizeof(*r->adj));
 	r->link_mbps = calloc(r->n_links + 1, sizeof(*r->link_mbps));
 	r->mark = calloc(r->n_nodes + 1, sizeof(*r->mark));
+	r->transit = calloc(r->n_nodes + 1, sizeof(*r->transit));
 	r->front = calloc(r->n_nodes + 1, sizeof(*r->front));
 	r->next = calloc(r->n_nodes + 1, sizeof(*r->next));
 	fill = calloc(r->n_nodes + 1, sizeof(*fill));
 	if (!r->sorted_nodes || !r->sorted_links || !r->adj_start || !r->adj || !r->link_mbps ||
-	    !r->mark || !r->front || !r->next || !fill)
+	    !r->mark || !r->transit || !r->front || !r->next || !fill)
 		goto out;
+	for (size_t i = 0; i < r->n_nodes; i++)
+		r->transit[i] = node_transit(t->nodes[i]);
 	/* Adjacency (CSR): both ends of every link. */
 	for (size_t l = 0; l < r->n_links; l++) {
 		uint32_t x = route_node_index(r, t->links[l]->a->node);
@@ -224,8 +228,40 @@ static int place_port(const struct fab_host *h, const struct topo_node *n, bool 
 	return 0;
 }
 
+struct name_ctx {
+	const struct topo *t;
+};
+
+static int name_idx_cmp(const void *x, const void *y, void *arg)
+{
+	const struct topo *t = ((const struct name_ctx *)arg)->t;
+
+	return strcmp(t->nodes[*(const uint32_t *)x]->name, t->nodes[*(const uint32_t *)y]->name);
+}
+
+/* A host or CA node named exactly @want, by binary search over @by_name. */
+static const struct topo_node *node_named(const struct topo *t, const uint32_t *by_name,
+					  const char *want)
+{
+	size_t lo = 0, hi = t->n_nodes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(t->nodes[by_name[mid]]->name, want);
+
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < t->n_nodes && strcmp(t->nodes[by_name[lo]]->name, want) == 0; lo++)
+		if (t->nodes[by_name[lo]]->type == TOPO_NODE_HOST || t->nodes[by_name[lo]]->type == TOPO_NODE_CA)
+			return t->nodes[by_name[lo]];
+	return NULL;
+}
+
 static int place_one(struct route *r, const struct fab_host *h, struct route_host *rh,
-		     struct fab_err *err)
+		     const uint32_t *by_name, struct fab_err *err)
 {
 	const struct topo *t = r->topo;
 	const char *want = host_label(h, "lldp_name");
@@ -245,11 +281,8 @@ static int place_one(struct route *r, const struct fab_host *h, struct route_hos
 				by_rdma = true;
 				hits++;
 			}
-	if (!n)
-		for (size_t i = 0; i < t->n_nodes && !n; i++)
-			if ((t->nodes[i]->type == TOPO_NODE_HOST || t->nodes[i]->type == TOPO_NODE_CA) &&
-			    strcmp(t->nodes[i]->name, want) == 0)
-				n = t->nodes[i], hits = 1;
+	if (!n && (n = node_named(t, by_name, want)) != NULL)
+		hits = 1;
 	if (!n && !h->rdma[0])
 		for (size_t i = 0; i < t->n_nodes; i++)
 			if (t->nodes[i]->type == TOPO_NODE_CA && word_is(t->nodes[i]->name, 0, want))
@@ -287,21 +320,27 @@ int route_place(struct route *r, const struct fab_hosts *hs, struct fab_err *err
 	struct route_host *v = calloc(hs->n ? hs->n : 1, sizeof(*v));
 	uint32_t *leaves = calloc(hs->n ? hs->n : 1, sizeof(*leaves));
 	uint32_t *slot_of = calloc(r->n_nodes + 1, sizeof(*slot_of));
+	uint32_t *by_name = calloc(r->n_nodes + 1, sizeof(*by_name));
+	uint32_t *link_owner = calloc(r->n_links + 1, sizeof(*link_owner));
 	size_t n_leaves = 0;
 	int rc = -ENOMEM;
 
-	if (!v || !leaves || !slot_of)
+	if (!v || !leaves || !slot_of || !by_name || !link_owner)
 		goto out;
+	for (size_t i = 0; i < r->n_nodes; i++)
+		by_name[i] = (uint32_t)i;
+	qsort_r(by_name, r->n_nodes, sizeof(*by_name), name_idx_cmp, &(struct name_ctx){ r->topo });
 	for (size_t i = 0; i < hs->n; i++) {
-		rc = place_one(r, &hs->hosts[i], &v[i], err);
+		rc = place_one(r, &hs->hosts[i], &v[i], by_name, err);
 		if (rc < 0)
 			goto out;
-		for (size_t j = 0; j < i; j++)
-			if (v[j].link == v[i].link) {
-				rc = fab_err_input(err, -EINVAL, "host %s (line %u): placed on the same port as host %s",
-						   hs->hosts[i].name, hs->hosts[i].line, hs->hosts[j].name);
-				goto out;
-			}
+		if (link_owner[v[i].link]) {
+			rc = fab_err_input(err, -EINVAL, "host %s (line %u): placed on the same port as host %s",
+					   hs->hosts[i].name, hs->hosts[i].line,
+					   hs->hosts[link_owner[v[i].link] - 1].name);
+			goto out;
+		}
+		link_owner[v[i].link] = (uint32_t)i + 1;
 		/* slot_of[node] = leaf index + 1 */
 		if (!slot_of[v[i].attach]) {
 			leaves[n_leaves] = v[i].attach;
@@ -328,6 +367,8 @@ out:
 	free(v);
 	free(leaves);
 	free(slot_of);
+	free(by_name);
+	free(link_owner);
 	return rc;
 }
 
@@ -394,7 +435,7 @@ static int bfs_run(struct route *r, struct route_bfs *b, uint32_t src)
 			for (uint32_t e = r->adj_start[u]; e < r->adj_start[u + 1]; e++) {
 				uint32_t v = r->adj[e].node;
 
-				if (!node_transit(r->topo->nodes[v]))
+				if (!r->transit[v])
 					continue;
 				if (b->dist[v] == DIST_NONE) {
 					b->dist[v] = d;
@@ -532,7 +573,7 @@ int route_leaf_loads(struct route *r, uint32_t la, uint32_t lb, const struct rou
 				uint32_t u = r->adj[e].node;
 
 				if (bs->dist[u] == DIST_NONE || bs->dist[u] + 1 != bs->dist[v] ||
-				    (u != s && !node_transit(r->topo->nodes[u])))
+				    (u != s && !r->transit[u]))
 					continue;
 				if (items_reserve(&r->items, &r->n_items_cap, k + 1) < 0)
 					return -ENOMEM;
@@ -659,7 +700,7 @@ static int walk_from(struct walk *w, uint32_t u)
 		uint32_t v = r->adj[e].node;
 
 		if (w->bs->dist[v] != w->bs->dist[u] + 1 || w->bt->dist[v] == DIST_NONE ||
-		    w->bt->dist[v] + 1 != w->bt->dist[u] || !node_transit(r->topo->nodes[v]))
+		    w->bt->dist[v] + 1 != w->bt->dist[u] || !r->transit[v])
 			continue;
 		w->stack[w->len++] = (struct path_hop){ r->adj[e].link, link_fwd_from(r, r->adj[e].link, u) };
 		rc = walk_from(w, v);

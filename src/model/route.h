@@ -124,6 +124,7 @@ struct route {
 	size_t n_cache;
 	uint32_t *leaf_slot;		/* per leaf: cache slot or ROUTE_NONE */
 	uint64_t tick;
+	uint8_t *transit;		/* per node: a switch or router */
 	uint32_t *mark, mark_gen;
 	uint32_t *front, *next;
 	struct route_load *items, *pitems;

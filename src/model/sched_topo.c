@@ -353,10 +353,9 @@ out:
 	return rc;
 }
 
-static const struct greedy *sort_ctx;
-
-static int order_cmp(const void *x, const void *y)
+static int order_cmp(const void *x, const void *y, void *arg)
 {
+	const struct greedy *sort_ctx = arg;
 	size_t i = *(const size_t *)x, j = *(const size_t *)y;
 	double ki = sort_ctx->p[i].key, kj = sort_ctx->p[j].key;
 
@@ -437,8 +436,7 @@ static int greedy_run(struct greedy *g, struct sched *s)
 				k = floor(k);
 			p->key = k;
 		}
-		sort_ctx = g;
-		qsort(g->order, left, sizeof(*g->order), order_cmp);
+		qsort_r(g->order, left, sizeof(*g->order), order_cmp, g);
 		for (size_t o = 0; o < left; o++) {
 			struct gpair *p = &g->p[g->order[o]];
 
@@ -584,6 +582,7 @@ struct gen_lp {
 	uint32_t s, g;		/* smaller and larger leaf */
 	size_t pos, total;
 	size_t c;
+	size_t slot;		/* index of its plan_c entry */
 	int state;
 };
 
@@ -607,6 +606,8 @@ struct sched_topo_gen {
 	double *acc;
 	uint32_t *touched;
 	size_t n_touched;
+	size_t *plan_c;		/* per (leaf round, slot): tests at once in the first wave, 0 later */
+	size_t wave_no;		/* waves started in this leaf round */
 	struct sched_topo_bound bound;
 	int dead;		/* an error made the generator stop */
 };
@@ -638,12 +639,14 @@ void sched_topo_gen_free(struct sched_topo_gen *g)
 	free(g->busy);
 	free(g->acc);
 	free(g->touched);
+	free(g->plan_c);
 	free(g);
 }
 
 static void gen_load_lround(struct sched_topo_gen *g)
 {
 	g->n_lps = 0;
+	g->wave_no = 0;
 	if (g->lround >= g->m_leaves - 1)
 		return;
 	for (size_t i = 0; i < g->m_leaves / 2; i++) {
@@ -660,7 +663,8 @@ static void gen_load_lround(struct sched_topo_gen *g)
 			y = t;
 		}
 		*lp = (struct gen_lp){ .s = (uint32_t)x, .g = (uint32_t)y,
-				       .total = leaf_n(g, (uint32_t)x) * leaf_n(g, (uint32_t)y) };
+				       .total = leaf_n(g, (uint32_t)x) * leaf_n(g, (uint32_t)y),
+				       .slot = g->lround * (g->m_leaves / 2) + i };
 		g->n_lps++;
 	}
 }
@@ -742,6 +746,16 @@ static int gen_wave(struct sched_topo_gen *g, bool *started)
 	int rc;
 
 	*started = false;
+	/* The first wave of a leaf round was planned with the bound. */
+	for (size_t i = 0; i < g->n_lps; i++)
+		if (g->wave_no == 0 && g->lps[i].state == LP_PENDING && g->plan_c[g->lps[i].slot]) {
+			g->lps[i].c = g->plan_c[g->lps[i].slot];
+			g->lps[i].state = LP_ACTIVE;
+			*started = true;
+		}
+	g->wave_no++;
+	if (*started)
+		return 0;
 	for (size_t i = 0; i < g->n_lps; i++) {
 		struct gen_lp *lp = &g->lps[i];
 
@@ -905,6 +919,11 @@ const struct sched_topo_bound *sched_topo_gen_bound(const struct sched_topo_gen 
 	return &g->bound;
 }
 
+/*
+ * One pass over every leaf pair, by leaf round: the bound's loads, and the
+ * plan of each leaf round's first wave (which leaf pairs fit together at one
+ * test each, and how many tests each then runs at once).
+ */
 static int gen_bound(struct sched_topo_gen *g)
 {
 	struct route *r = g->r;
@@ -912,22 +931,62 @@ static int gen_bound(struct sched_topo_gen *g)
 	size_t *lh = leaf_host_counts(r);
 	int rc = bacc_init(&ba, r);
 
-	if (rc < 0 || !lh) {
+	g->plan_c = calloc((g->m_leaves - 1) * (g->m_leaves / 2) + 1, sizeof(*g->plan_c));
+	if (rc < 0 || !lh || !g->plan_c) {
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (uint32_t i = 0; i < g->n_leaves; i++)
-		for (uint32_t j = i + 1; j < g->n_leaves; j++) {
+	for (g->lround = 0; g->lround < g->m_leaves - 1; g->lround++) {
+		bool any = false;
+		double f = INFINITY;
+
+		gen_load_lround(g);
+		for (size_t k = 0; k < g->n_lps; k++) {
+			const struct gen_lp *lp = &g->lps[k];
 			const struct route_load *it;
 			struct route_info info;
+			bool over = false;
 			size_t m;
+			double e;
 
-			rc = route_leaf_loads(r, i, j, &it, &m, &info);
+			rc = route_leaf_loads(r, lp->s, lp->g, &it, &m, &info);
 			if (rc < 0)
 				goto out;
-			bacc_add(&ba, i, j, it, m, lp_e_lo(g, i, j, info.min_mbps),
-				 (double)leaf_n(g, i) * (double)leaf_n(g, j));
+			bacc_add(&ba, lp->s, lp->g, it, m, lp_e_lo(g, lp->s, lp->g, info.min_mbps),
+				 (double)lp->total);
+			e = lp_e_max(g, lp->s, lp->g, info.min_mbps);
+			for (size_t q = 0; q < m; q++) {
+				uint32_t l = it[q].link;
+
+				if (g->acc[l] == 0)
+					g->touched[g->n_touched++] = l;
+				g->acc[l] += it[q].share / sched_topo_cap(r, l, e);
+				over |= g->acc[l] > 1 + EPS;
+			}
+			if (over && any) {
+				for (size_t q = 0; q < m; q++) {
+					g->acc[it[q].link] -= it[q].share / sched_topo_cap(r, it[q].link, e);
+					if (g->acc[it[q].link] < EPS)
+						g->acc[it[q].link] = 1e-300;
+				}
+				continue;
+			}
+			any = true;
+			g->plan_c[lp->slot] = 1;
 		}
+		for (size_t i = 0; i < g->n_touched; i++) {
+			if (g->acc[g->touched[i]] > 1e-200)
+				f = fmin(f, 1 / g->acc[g->touched[i]]);
+			g->acc[g->touched[i]] = 0;
+		}
+		g->n_touched = 0;
+		for (size_t k = 0; k < g->n_lps; k++) {
+			size_t hs = leaf_n(g, g->lps[k].s);
+
+			if (g->plan_c[g->lps[k].slot])
+				g->plan_c[g->lps[k].slot] = f >= (double)hs ? hs : f < 1 ? 1 : (size_t)floor(f + EPS);
+		}
+	}
 	g->bound.node = g->n < 2 ? 0 : g->n % 2 ? g->n : g->n - 1;
 	bacc_finish(&ba, lh, &g->bound);
 	rc = 0;
