@@ -42,6 +42,15 @@ static struct route *route_for(const struct topo *t, const struct fab_hosts *hs)
 	return r;
 }
 
+/* A generated leaf-spine with hosts h1..hN placed and rated. */
+static struct route *route_2l(const struct topo_gen_2l *g, unsigned int which, const char *extra,
+			      struct topo **t, struct fab_hosts *hs)
+{
+	assert_int_equal(topo_gen_leaf_spine(t, g), 0);
+	hosts_n(hs, g->leaves * g->hosts_per_leaf, which, extra);
+	return route_for(*t, hs);
+}
+
 static double share_sum(const struct path *v, size_t n)
 {
 	double s = 0;
@@ -79,9 +88,7 @@ static void test_ecmp_two_spines(void **state)
 	struct pair_route pr;
 	struct fab_err err;
 
-	assert_int_equal(topo_gen_leaf_spine(&t, &g), 0);
-	hosts_n(&hs, 4, 0, "");
-	r = route_for(t, &hs);
+	r = route_2l(&g, 0, "", &t, &hs);
 	assert_int_equal(r->n_leaves, 2);
 	/* h1-h3: two leaves, two spines -> two paths of 4 links, 1/2 each. */
 	assert_int_equal(route_pair(r, 0, 2, &pr, &err), 0);
@@ -183,9 +190,7 @@ static void test_expected_min_along_path(void **state)
 	struct pair_route pr;
 	struct fab_err err;
 
-	assert_int_equal(topo_gen_leaf_spine(&t, &g), 0);
-	hosts_n(&hs, 4, 0, "");
-	r = route_for(t, &hs);
+	r = route_2l(&g, 0, "", &t, &hs);
 	assert_int_equal(route_pair(r, 0, 3, &pr, &err), 0);
 	assert_true(pr.expected_mbps == 10000);	/* the uplink */
 	pair_route_fini(&pr);
@@ -214,9 +219,7 @@ static void test_virtual_speed_and_rate_gbps(void **state)
 	struct fab_hosts hs;
 	struct route *r;
 
-	assert_int_equal(topo_gen_leaf_spine(&t, &g), 0);
-	hosts_n(&hs, 3, 1, "rate_gbps=2.5");
-	r = route_for(t, &hs);
+	r = route_2l(&g, 1, "rate_gbps=2.5", &t, &hs);
 	/* rate_gbps wins over the 10 Gb/s both ends claim. */
 	assert_int_equal(r->link_mbps[r->hosts[0].link], 2500);
 	assert_int_equal(r->link_mbps[r->hosts[1].link], 10000);
