@@ -478,9 +478,15 @@ out:
 }
 
 /* Attempts: the pairs in the given order, then shuffled orders and key variants; the fewest rounds wins. */
-static int greedy_best(struct greedy *g, struct sched *s)
+static double greedy_work(size_t n_pairs, const struct sched_topo_bound *b)
 {
-	size_t attempts = g->n <= SCHED_TOPO_RETRY_PAIRS ? SCHED_TOPO_ATTEMPTS : 1;
+	return (double)n_pairs * (double)(b->bound ? b->bound : 1);
+}
+
+static int greedy_best(struct greedy *g, struct sched *s, const struct sched_topo_bound *b)
+{
+	double fit = SCHED_TOPO_GREEDY_WORK / greedy_work(g->n, b);
+	size_t attempts = fit >= SCHED_TOPO_ATTEMPTS ? SCHED_TOPO_ATTEMPTS : fit >= 1 ? (size_t)fit : 1;
 	struct route *r = g->r;
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
 	int rc = 0;
@@ -540,7 +546,7 @@ int sched_topo_pairs(struct sched *s, struct sched_topo_bound *b, struct route *
 	int rc = greedy_setup(&g, r, pairs, n_pairs, &bb, err);
 
 	if (rc == 0)
-		rc = greedy_best(&g, s);
+		rc = greedy_best(&g, s, &bb);
 	greedy_fini(&g);
 	if (rc == 0)
 		*b = bb;
@@ -1127,7 +1133,8 @@ int sched_topo_all(struct sched *s, struct sched_topo_bound *b, struct route *r,
 		sched_topo_gen_free(g);
 		if (rc < 0)
 			return fab_err_set(err, rc, "schedule: all pairs of %zu hosts", r->n_hosts);
-		if (r->n_hosts > SCHED_TOPO_GREEDY_MAX || s->n_rounds <= b->bound)
+		if (s->n_rounds <= b->bound ||
+		    greedy_work(s->n_pairs, b) > SCHED_TOPO_GREEDY_WORK)
 			return 0;
 	} else if (rc != -EOPNOTSUPP) {
 		return rc;

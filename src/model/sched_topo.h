@@ -20,11 +20,13 @@
  * Every requested pair is scheduled exactly once.  Two forms:
  *  - explicit: struct sched (model/schedule.h) from sched_topo_pairs()
  *    (a pair list, --pairs FILE), sched_topo_bipartite() (--new) and
- *    sched_topo_all() (all pairs, up to SCHED_TOPO_EXPLICIT_MAX hosts).
+ *    sched_topo_all() (all pairs, up to SCHED_TOPO_EXPLICIT_MAX hosts:
+ *    the streamed schedule below, or the packer's when it does better and
+ *    its effort is small).
  *    The greedy packer: each round orders the pairs left by criticality
  *    (the most a pair's hosts, links or leaf cuts still have to carry, in
  *    rounds) and takes each one that still fits.  O(rounds x pairs log
- *    pairs + rounds x leaf pairs x path links).
+ *    pairs + rounds x leaf pairs x path links) per attempt.
  *  - streamed: struct sched_topo_gen yields all pairs of any number of
  *    hosts one round at a time, in O(hosts + leaves^2/8 + links) memory
  *    (4096 hosts: 8.4 M pairs, never stored).  Leaves meet by the circle
@@ -69,10 +71,13 @@
 #include "model/schedule.h"
 #include "util/err.h"
 
-/* sched_topo_all() keeps the better of greedy and streamed up to this many hosts. */
-#define SCHED_TOPO_GREEDY_MAX 160
-/* The greedy packer tries SCHED_TOPO_ATTEMPTS orders up to this many pairs, else one. */
-#define SCHED_TOPO_RETRY_PAIRS 20000
+/*
+ * The greedy packer's effort, in pairs x rounds (rounds estimated by the
+ * bound): it tries up to SCHED_TOPO_ATTEMPTS orders within
+ * SCHED_TOPO_GREEDY_WORK (at least one), and sched_topo_all() only tries it
+ * when one attempt fits (about 0.1 s).
+ */
+#define SCHED_TOPO_GREEDY_WORK 4000000.0
 #define SCHED_TOPO_ATTEMPTS 12
 /* sched_topo_all() refuses more hosts (use the generator): n(n-1)/2 pairs stored. */
 #define SCHED_TOPO_EXPLICIT_MAX 1024
