@@ -152,7 +152,8 @@ static size_t *leaf_host_counts(const struct route *r)
 
 struct gpair {
 	uint32_t a, b;
-	uint32_t lp;		/* index into the unique leaf pairs, ROUTE_NONE when not cross-leaf */
+	uint32_t lp;		/* its item group (leaf pair, or the pair's own route), ROUTE_NONE: none */
+	bool cross;		/* its hosts are on different leaves */
 	double e;		/* expected Mb/s, 0 unknown */
 	double key;
 };
@@ -226,8 +227,57 @@ static void pair_items(const struct greedy *g, const struct gpair *p, const stru
 	*n = g->lp_off[p->lp + 1] - g->lp_off[p->lp];
 }
 
+static int items_push(struct greedy *g, size_t *n_items, size_t *cap_items,
+		      const struct route_load *it, size_t m)
+{
+	if (*n_items + m > *cap_items) {
+		struct route_load *nv;
+
+		*cap_items = (*n_items + m) * 2;
+		nv = realloc(g->items, *cap_items * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		g->items = nv;
+	}
+	memcpy(g->items + *n_items, it, m * sizeof(*it));
+	*n_items += m;
+	return 0;
+}
+
+/* A routed pair's items: per link the larger of its a -> b and b -> a shares. */
+static int route_items(struct greedy *g, const struct pair_route *pr, size_t *n_items,
+		       size_t *cap_items, double *acc, struct route_load *tmp)
+{
+	size_t m = 0;
+	int rc;
+
+	for (int dir = 0; dir < 2; dir++) {
+		const struct path *v = dir ? pr->ba : pr->ab;
+		size_t nv = dir ? pr->n_ba : pr->n_ab;
+
+		for (size_t i = 0; i < nv; i++)
+			for (size_t h = 0; h < v[i].n_hops; h++) {
+				uint32_t l = v[i].hops[h].link;
+
+				if (l >= g->r->n_links)
+					return -EINVAL;
+				if (acc[2 * l] == 0 && acc[2 * l + 1] == 0)
+					tmp[m++].link = l;
+				acc[2 * l + dir] += v[i].share;
+			}
+	}
+	for (size_t i = 0; i < m; i++) {
+		uint32_t l = tmp[i].link;
+
+		tmp[i].share = fmax(acc[2 * l], acc[2 * l + 1]);
+		acc[2 * l] = acc[2 * l + 1] = 0;
+	}
+	rc = items_push(g, n_items, cap_items, tmp, m);
+	return rc;
+}
+
 static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pair *pairs, size_t n,
-			struct sched_topo_bound *b, struct fab_err *err)
+			const struct pair_route *routes, struct sched_topo_bound *b, struct fab_err *err)
 {
 	size_t k = 0, n_items = 0, cap_items = 0, *lh = NULL, users = 0;
 	struct bound_acc ba = { 0 };
@@ -260,19 +310,42 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 		g->p[i].b = pairs[i].b;
 		g->p[i].lp = ROUTE_NONE;
 		g->order[i] = i;
-		if (cross_leaf(r, pairs[i].a, pairs[i].b))
+		if (routes && (routes[i].a != pairs[i].a || routes[i].b != pairs[i].b)) {
+			rc = fab_err_set(err, -EINVAL, "schedule: route %zu is not of pair (%u, %u)", i,
+					 pairs[i].a, pairs[i].b);
+			goto out;
+		}
+		if (!routes && cross_leaf(r, pairs[i].a, pairs[i].b))
 			g->lp_key[k++] = lp_key_of(r, pairs[i].a, pairs[i].b);
 	}
 	qsort(g->lp_key, k, sizeof(*g->lp_key), u64_cmp);
 	for (size_t i = 0; i < k; i++)
 		if (!g->n_lp || g->lp_key[g->n_lp - 1] != g->lp_key[i])
 			g->lp_key[g->n_lp++] = g->lp_key[i];
+	if (routes)
+		g->n_lp = n;	/* every pair its own group */
 	g->lp_off = calloc(g->n_lp + 1, sizeof(*g->lp_off));
 	g->lp_min = calloc(g->n_lp + 1, sizeof(*g->lp_min));
 	g->lp_crit = calloc(g->n_lp + 1, sizeof(*g->lp_crit));
 	if (!g->lp_off || !g->lp_min || !g->lp_crit)
 		goto out;
-	for (size_t i = 0; i < g->n_lp; i++) {
+	if (routes) {
+		double *acc = calloc(2 * r->n_links + 1, sizeof(*acc));
+		struct route_load *tmp = calloc(r->n_links + 1, sizeof(*tmp));
+
+		rc = acc && tmp ? 0 : -ENOMEM;
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			g->lp_off[i] = n_items;
+			rc = route_items(g, &routes[i], &n_items, &cap_items, acc, tmp);
+		}
+		free(acc);
+		free(tmp);
+		if (rc < 0) {
+			fab_err_set(err, rc, "schedule: pair routes");
+			goto out;
+		}
+	}
+	for (size_t i = 0; !routes && i < g->n_lp; i++) {
 		const struct route_load *it;
 		struct route_info info;
 		size_t m;
@@ -284,20 +357,9 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 					 r->topo->nodes[r->leaves[(uint32_t)g->lp_key[i]]]->name);
 			goto out;
 		}
-		if (n_items + m > cap_items) {
-			struct route_load *nv;
-
-			cap_items = (n_items + m) * 2;
-			nv = realloc(g->items, cap_items * sizeof(*nv));
-			if (!nv) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			g->items = nv;
-		}
-		memcpy(g->items + n_items, it, m * sizeof(*it));
 		g->lp_off[i] = n_items;
-		n_items += m;
+		if ((rc = items_push(g, &n_items, &cap_items, it, m)) < 0)
+			goto out;
 		g->lp_min[i] = info.min_mbps;
 	}
 	g->lp_off[g->n_lp] = n_items;
@@ -308,18 +370,21 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 		size_t m;
 		double lpmin = 0;
 
-		if (cross_leaf(r, p->a, p->b)) {
+		p->cross = cross_leaf(r, p->a, p->b);
+		if (routes) {
+			p->lp = (uint32_t)i;
+		} else if (p->cross) {
 			uint64_t key = lp_key_of(r, p->a, p->b);
 			uint64_t *hit = bsearch(&key, g->lp_key, g->n_lp, sizeof(key), u64_cmp);
 
 			p->lp = (uint32_t)(hit - g->lp_key);
 			lpmin = g->lp_min[p->lp];
 		}
-		p->e = pair_expected(r, p->a, p->b, lpmin);
+		p->e = routes ? routes[i].expected_mbps : pair_expected(r, p->a, p->b, lpmin);
 		pair_items(g, p, &it, &m);
 		for (size_t j = 0; j < m; j++)
 			g->rem[it[j].link] += it[j].share / sched_topo_cap(r, it[j].link, p->e);
-		if (p->lp != ROUTE_NONE) {
+		if (p->cross) {
 			bacc_add(&ba, r->hosts[p->a].leaf, r->hosts[p->b].leaf, NULL, 0, p->e, 1);
 			g->rem_x[r->hosts[p->a].leaf]++;
 			g->rem_x[r->hosts[p->b].leaf]++;
@@ -392,7 +457,7 @@ static void greedy_take(struct greedy *g, const struct gpair *p)
 	}
 	g->deg[p->a]--;
 	g->deg[p->b]--;
-	if (p->lp != ROUTE_NONE) {
+	if (p->cross) {
 		g->rem_x[g->r->hosts[p->a].leaf]--;
 		g->rem_x[g->r->hosts[p->b].leaf]--;
 	}
@@ -424,10 +489,11 @@ static int greedy_run(struct greedy *g, struct sched *s)
 			struct gpair *p = &g->p[g->order[o]];
 			double k = (double)(g->deg[p->a] > g->deg[p->b] ? g->deg[p->a] : g->deg[p->b]);
 
-			if (p->lp != ROUTE_NONE) {
+			if (p->lp != ROUTE_NONE)
+				k = fmax(k, g->lp_crit[p->lp]);
+			if (p->cross) {
 				uint32_t la = g->r->hosts[p->a].leaf, lb = g->r->hosts[p->b].leaf;
 
-				k = fmax(k, g->lp_crit[p->lp]);
 				k = fmax(k, fmax(g->rem_x[la] / g->cut[la], g->rem_x[lb] / g->cut[lb]));
 			}
 			if (g->mode == 1)	/* also favour pairs of two busy hosts */
@@ -543,7 +609,7 @@ int sched_topo_pairs(struct sched *s, struct sched_topo_bound *b, struct route *
 {
 	struct sched_topo_bound bb;
 	struct greedy g;
-	int rc = greedy_setup(&g, r, pairs, n_pairs, &bb, err);
+	int rc = greedy_setup(&g, r, pairs, n_pairs, NULL, &bb, err);
 
 	if (rc == 0)
 		rc = greedy_best(&g, s, &bb);
@@ -552,6 +618,30 @@ int sched_topo_pairs(struct sched *s, struct sched_topo_bound *b, struct route *
 		*b = bb;
 	else if (!err || !err->code)
 		fab_err_set(err, rc, "schedule: %zu pairs", n_pairs);
+	return rc;
+}
+
+int sched_topo_routed(struct sched *s, struct sched_topo_bound *b, struct route *r,
+		      const struct pair_route *routes, size_t n_routes, struct fab_err *err)
+{
+	struct sched_pair *pairs = calloc(n_routes + 1, sizeof(*pairs));
+	struct sched_topo_bound bb;
+	struct greedy g;
+	int rc;
+
+	if (!pairs)
+		return fab_err_set(err, -ENOMEM, "schedule: out of memory");
+	for (size_t i = 0; i < n_routes; i++)
+		pairs[i] = (struct sched_pair){ routes[i].a, routes[i].b };
+	rc = greedy_setup(&g, r, pairs, n_routes, routes, &bb, err);
+	if (rc == 0)
+		rc = greedy_best(&g, s, &bb);
+	greedy_fini(&g);
+	free(pairs);
+	if (rc == 0)
+		*b = bb;
+	else if (!err || !err->code)
+		fab_err_set(err, rc, "schedule: %zu routed pairs", n_routes);
 	return rc;
 }
 

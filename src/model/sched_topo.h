@@ -93,6 +93,17 @@ double sched_topo_cap(const struct route *r, uint32_t link, double expected_mbps
 
 int sched_topo_pairs(struct sched *s, struct sched_topo_bound *b, struct route *r,
 		     const struct sched_pair *pairs, size_t n_pairs, struct fab_err *err);
+/*
+ * The same packer over pairs that come with their own routes (InfiniBand:
+ * model/route_ib.c, from the forwarding tables): a pair's items are the
+ * links of its paths, per link the larger of its a -> b and b -> a shares;
+ * its expected rate is routes[i].expected_mbps.  @r supplies placement
+ * (leaves, for the cut bound) and link rates.  The route's link indices
+ * must be r->topo's.  The checker below sums ECMP loads and does not know
+ * these routes: check routed schedules against the routes themselves.
+ */
+int sched_topo_routed(struct sched *s, struct sched_topo_bound *b, struct route *r,
+		      const struct pair_route *routes, size_t n_routes, struct fab_err *err);
 int sched_topo_bipartite(struct sched *s, struct sched_topo_bound *b, struct route *r,
 			 const bool *is_new, struct fab_err *err);
 /* All pairs of r->n_hosts; -E2BIG over SCHED_TOPO_EXPLICIT_MAX hosts. */

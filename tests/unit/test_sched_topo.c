@@ -71,8 +71,12 @@ static void fab_down(struct fab *f)
 	topo_free(f->t);
 }
 
-/* Independent check: per round, sum of share / cap over the enumerated paths, both directions. */
-static void assert_rounds_fit(struct fab *f, const struct sched *s)
+/*
+ * Independent check: per round, sum of share / cap over the enumerated paths
+ * (a -> b; the routes are symmetric), or over @routes when given.
+ */
+static void assert_routes_fit(struct fab *f, const struct sched *s, const struct pair_route *routes,
+			      size_t n_routes)
 {
 	double *used = calloc(f->t->n_links + 1, sizeof(*used));
 	double *pair_use = calloc(f->t->n_links + 1, sizeof(*pair_use));
@@ -83,27 +87,43 @@ static void assert_rounds_fit(struct fab *f, const struct sched *s)
 	for (size_t rd = 0; rd < s->n_rounds; rd++) {
 		memset(used, 0, f->t->n_links * sizeof(*used));
 		for (size_t i = s->round_start[rd]; i < s->round_start[rd + 1]; i++) {
-			struct pair_route pr;
+			struct pair_route own;
+			const struct pair_route *pr = &own;
 
-			assert_int_equal(route_pair(f->r, s->pairs[i].a, s->pairs[i].b, &pr, &err), 0);
+			if (routes) {
+				pr = NULL;
+				for (size_t k = 0; k < n_routes && !pr; k++)
+					if ((routes[k].a == s->pairs[i].a && routes[k].b == s->pairs[i].b) ||
+					    (routes[k].b == s->pairs[i].a && routes[k].a == s->pairs[i].b))
+						pr = &routes[k];
+				assert_non_null(pr);
+			} else {
+				assert_int_equal(route_pair(f->r, s->pairs[i].a, s->pairs[i].b, &own, &err), 0);
+			}
 			memset(pair_use, 0, f->t->n_links * sizeof(*pair_use));
-			for (size_t p = 0; p < pr.n_ab; p++)
-				for (size_t h = 0; h < pr.ab[p].n_hops; h++)
-					pair_use[pr.ab[p].hops[h].link] += pr.ab[p].share;
+			for (size_t p = 0; p < pr->n_ab; p++)
+				for (size_t h = 0; h < pr->ab[p].n_hops; h++)
+					pair_use[pr->ab[p].hops[h].link] += pr->ab[p].share;
 			for (size_t l = 0; l < f->t->n_links; l++) {
 				double rate = f->r->link_mbps[l], cap = 1;
 
-				if (rate > 0 && pr.expected_mbps > 0)
-					cap = fmax(1, floor(rate / pr.expected_mbps + 1e-9));
+				if (rate > 0 && pr->expected_mbps > 0)
+					cap = fmax(1, floor(rate / pr->expected_mbps + 1e-9));
 				used[l] += pair_use[l] / cap;
 			}
-			pair_route_fini(&pr);
+			if (!routes)
+				pair_route_fini(&own);
 		}
 		for (size_t l = 0; l < f->t->n_links; l++)
 			assert_true(used[l] <= 1 + 1e-6);
 	}
 	free(used);
 	free(pair_use);
+}
+
+static void assert_rounds_fit(struct fab *f, const struct sched *s)
+{
+	assert_routes_fit(f, s, NULL, 0);
 }
 
 /* Every pair of @want (all pairs of n when NULL) exactly once; no host twice in a round. */
@@ -292,6 +312,58 @@ static void test_pairs_and_bipartite(void **state)
 	fab_down(&f);
 }
 
+/*
+ * Pairs with their own single-path routes (as InfiniBand's forwarding
+ * tables give): 2 leaves x 4 hosts under 2 spines, every pair pinned to
+ * one spine by (a + b) mod 2, as an LFT would.
+ */
+static void test_routed_pairs(void **state)
+{
+	struct pair_route routes[28];
+	struct sched_topo_bound b;
+	struct fab_err err;
+	struct sched s;
+	struct fab f;
+	size_t n = 0;
+
+	fab_2l(&f, 2, 4, 2, 1000, 1000);
+	fab_err_init(&err);
+	for (unsigned int a = 0; a < 8; a++)
+		for (unsigned int c = a + 1; c < 8; c++) {
+			struct pair_route *pr = &routes[n++];
+
+			assert_int_equal(route_pair(f.r, a, c, pr, &err), 0);
+			if (pr->n_ab == 2) {	/* keep one spine */
+				size_t keep = (a + c) % 2;
+
+				if (keep) {
+					struct path t = pr->ab[0];
+
+					pr->ab[0] = pr->ab[1];
+					pr->ab[1] = t;
+					t = pr->ba[0];
+					pr->ba[0] = pr->ba[1];
+					pr->ba[1] = t;
+				}
+				path_fini(&pr->ab[1]);
+				path_fini(&pr->ba[1]);
+				pr->n_ab = pr->n_ba = 1;
+				pr->ab[0].share = pr->ba[0].share = 1;
+			}
+		}
+	assert_int_equal(sched_topo_routed(&s, &b, f.r, routes, n, &err), 0);
+	assert_cover(&s, 8, NULL, 0);
+	assert_routes_fit(&f, &s, routes, n);
+	/* 16 cross pairs, 8 per spine: each leaf's uplink to a spine carries 8. */
+	assert_int_equal(b.link, 8);
+	assert_true(s.n_rounds >= b.bound);
+	assert_true(s.n_rounds * 4 <= b.bound * 5);
+	sched_fini(&s);
+	for (size_t i = 0; i < n; i++)
+		pair_route_fini(&routes[i]);
+	fab_down(&f);
+}
+
 /* The checker catches an over-subscribed round and a missing pair. */
 static void test_checker_rejects(void **state)
 {
@@ -364,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_clean_trees_reach_n_minus_1),
 		cmocka_unit_test(test_property_many_fabrics),
 		cmocka_unit_test(test_pairs_and_bipartite),
+		cmocka_unit_test(test_routed_pairs),
 		cmocka_unit_test(test_checker_rejects),
 		cmocka_unit_test(test_generator_streams),
 	};
