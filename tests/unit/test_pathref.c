@@ -86,6 +86,27 @@ static void test_majority_fault(void **state)
 	}
 }
 
+/* Two bad links, 35 pairs behind each (70 % slow): the pairs crossing neither give the reference. */
+static void test_two_bad_links(void **state)
+{
+	struct fleet f;
+	struct pathref ref;
+	const struct pathref_class *c;
+
+	fleet_fill(&f, 70);
+	for (size_t i = 35; i < 70; i++)
+		f.links[i][3] = 998;
+	assert_int_equal(pathref_compute(&ref, f.p, 100, 1000), 0);
+	c = pathref_class(&ref, 4);
+	assert_true(fabs(c->ref_mbps - 1000) < 40);
+	assert_int_equal(c->n_ref, 30);
+	assert_true((c->excluded[0] == 998 && c->excluded[1] == 999) ||
+		    (c->excluded[0] == 999 && c->excluded[1] == 998));
+	for (size_t i = 0; i < 100; i++)
+		assert_int_equal(is_slow(&ref, &f.p[i]), i < 70);
+	pathref_fini(&ref);
+}
+
 static void test_clean_nothing_slow(void **state)
 {
 	struct fleet f;
@@ -168,6 +189,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_majority_fault),
+		cmocka_unit_test(test_two_bad_links),
 		cmocka_unit_test(test_clean_nothing_slow),
 		cmocka_unit_test(test_small_fleet_one_slow_host),
 		cmocka_unit_test(test_blind_link_and_failed),
