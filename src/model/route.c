@@ -543,7 +543,7 @@ int route_leaf_loads(struct route *r, uint32_t la, uint32_t lb, const struct rou
 	double total;
 	int rc;
 
-	if (la >= r->n_leaves || lb >= r->n_leaves || la == lb)
+	if (!r->leaf_slot || la >= r->n_leaves || lb >= r->n_leaves || la == lb)
 		return -EINVAL;
 	s = r->leaves[la];
 	t = r->leaves[lb];

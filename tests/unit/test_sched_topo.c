@@ -25,7 +25,8 @@ struct fab {
 	struct route *r;
 };
 
-static void fab_hosts_n(struct fab_hosts *hs, size_t n)
+/* Hosts h1..hN, leaving out every @skip-th one (0: none). */
+static void fab_hosts_skip(struct fab_hosts *hs, size_t n, size_t skip)
 {
 	size_t cap = 64 * n + 1, len = 0;
 	char *buf = malloc(cap);
@@ -33,24 +34,30 @@ static void fab_hosts_n(struct fab_hosts *hs, size_t n)
 
 	assert_non_null(buf);
 	for (size_t i = 1; i <= n; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.%zu.%zu.%zu\n", i, i / 65536,
-					i / 256 % 256, i % 256);
+		if (!skip || i % skip)
+			len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.%zu.%zu.%zu\n", i, i / 65536,
+						i / 256 % 256, i % 256);
 	hosts_init(hs);
 	fab_err_init(&err);
 	assert_int_equal(hosts_parse(hs, buf, len, "hosts", &err), 0);
 	free(buf);
 }
 
-static void fab_up(struct fab *f, struct topo *t, size_t n_hosts)
+static void fab_up_skip(struct fab *f, struct topo *t, size_t n_hosts, size_t skip)
 {
 	struct fab_err err;
 
 	f->t = t;
-	fab_hosts_n(&f->hs, n_hosts);
+	fab_hosts_skip(&f->hs, n_hosts, skip);
 	fab_err_init(&err);
 	assert_int_equal(route_new(&f->r, t), 0);
 	assert_int_equal(route_place(f->r, &f->hs, &err), 0);
 	route_rates(f->r, &f->hs, NULL, NULL);
+}
+
+static void fab_up(struct fab *f, struct topo *t, size_t n_hosts)
+{
+	fab_up_skip(f, t, n_hosts, 0);
 }
 
 static void fab_2l(struct fab *f, unsigned int leaves, unsigned int hosts, unsigned int spines,
@@ -268,6 +275,50 @@ static void test_property_many_fabrics(void **state)
 	assert_true(worst <= 1.25 + 1e-9);
 }
 
+/* Unequal leaves (every third host not in the sweep) and 3-level trees: capacity and coverage. */
+static void test_property_unequal_and_3l(void **state)
+{
+	double worst = 0;
+	unsigned int cases = 0;
+
+	for (unsigned int leaves = 2; leaves <= 6; leaves++)
+		for (unsigned int hosts = 2; hosts <= 6; hosts++)
+			for (unsigned int up = 1000; up <= 3000; up += 1000) {
+				struct topo_gen_2l g = { .leaves = leaves, .hosts_per_leaf = hosts, .spines = 1,
+							 .host_mbps = 1000, .uplink_mbps = up };
+				struct sched_topo_bound b;
+				struct topo *t;
+				struct fab f;
+				size_t rounds;
+
+				assert_int_equal(topo_gen_leaf_spine(&t, &g), 0);
+				fab_up_skip(&f, t, (size_t)leaves * hosts, 3);
+				rounds = all_pairs_checked(&f, &b);
+				worst = fmax(worst, (double)rounds / (double)b.bound);
+				cases++;
+				fab_down(&f);
+			}
+	for (unsigned int pods = 1; pods <= 3; pods++)
+		for (unsigned int aggs = 1; aggs <= 3; aggs++) {
+			struct topo_gen_3l g = { .pods = pods, .leaves_per_pod = 3, .hosts_per_leaf = 3,
+						 .aggs_per_pod = aggs, .cores_per_agg = 2,
+						 .host_mbps = 1000, .leaf_mbps = 1000, .core_mbps = 1000 };
+			struct sched_topo_bound b;
+			struct topo *t;
+			struct fab f;
+			size_t rounds;
+
+			assert_int_equal(topo_gen_fat_tree(&t, &g), 0);
+			fab_up(&f, t, (size_t)pods * 9);
+			rounds = all_pairs_checked(&f, &b);
+			worst = fmax(worst, (double)rounds / (double)b.bound);
+			cases++;
+			fab_down(&f);
+		}
+	print_message("%u fabrics, worst rounds / bound %.3f\n", cases, worst);
+	assert_true(worst <= 1.25 + 1e-9);
+}
+
 /* Pair lists (--pairs) and new x old (--new) go through the same packer. */
 static void test_pairs_and_bipartite(void **state)
 {
@@ -435,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_issue_three_leaves_oversubscribed),
 		cmocka_unit_test(test_clean_trees_reach_n_minus_1),
 		cmocka_unit_test(test_property_many_fabrics),
+		cmocka_unit_test(test_property_unequal_and_3l),
 		cmocka_unit_test(test_pairs_and_bipartite),
 		cmocka_unit_test(test_routed_pairs),
 		cmocka_unit_test(test_checker_rejects),
