@@ -684,7 +684,13 @@ struct gen_lp {
 
 struct sched_topo_gen {
 	struct route *r;
-	size_t n, n_leaves, m_leaves;	/* m_leaves: leaves rounded up to even */
+	/*
+	 * "Leaves" here are host groups: the physical leaves, or with an odd
+	 * number of leaves each leaf's two halves (so that no leaf's uplinks
+	 * sit idle through a bye); gleaf maps a group to its physical leaf.
+	 */
+	size_t n, n_leaves, m_leaves;	/* m_leaves: groups rounded up to even */
+	uint32_t *gleaf;
 	size_t *lstart;		/* hosts of leaf l: lhost[lstart[l] .. lstart[l + 1]) */
 	uint32_t *lhost;
 	double *amax;		/* per leaf: highest known access rate, 0 none */
@@ -724,6 +730,7 @@ void sched_topo_gen_free(struct sched_topo_gen *g)
 		return;
 	free(g->lstart);
 	free(g->lhost);
+	free(g->gleaf);
 	free(g->amax);
 	free(g->aunk);
 	free(g->amin);
@@ -761,6 +768,8 @@ static void gen_load_lround(struct sched_topo_gen *g)
 		*lp = (struct gen_lp){ .s = (uint32_t)x, .g = (uint32_t)y,
 				       .total = leaf_n(g, (uint32_t)x) * leaf_n(g, (uint32_t)y),
 				       .slot = g->lround * (g->m_leaves / 2) + i };
+		if (!lp->total)
+			lp->state = LP_DONE;
 		g->n_lps++;
 	}
 }
@@ -808,13 +817,26 @@ static double lp_e_lo(const struct sched_topo_gen *g, uint32_t i, uint32_t j, do
 	return e;
 }
 
+/* Links between two groups: none within one physical leaf. */
+static int group_loads(struct sched_topo_gen *g, uint32_t x, uint32_t y,
+		       const struct route_load **it, size_t *m, struct route_info *info)
+{
+	if (g->gleaf[x] == g->gleaf[y]) {
+		*it = NULL;
+		*m = 0;
+		*info = (struct route_info){ 0 };
+		return 0;
+	}
+	return route_leaf_loads(g->r, g->gleaf[x], g->gleaf[y], it, m, info);
+}
+
 static int lp_add_loads(struct sched_topo_gen *g, const struct gen_lp *lp, double sign, bool *over)
 {
 	const struct route_load *it;
 	struct route_info info;
 	size_t m;
 	double e;
-	int rc = route_leaf_loads(g->r, lp->s, lp->g, &it, &m, &info);
+	int rc = group_loads(g, lp->s, lp->g, &it, &m, &info);
 
 	if (rc < 0)
 		return rc;
@@ -1045,11 +1067,14 @@ static int gen_bound(struct sched_topo_gen *g)
 			size_t m;
 			double e;
 
-			rc = route_leaf_loads(r, lp->s, lp->g, &it, &m, &info);
+			if (lp->state == LP_DONE)
+				continue;
+			rc = group_loads(g, lp->s, lp->g, &it, &m, &info);
 			if (rc < 0)
 				goto out;
-			bacc_add(&ba, lp->s, lp->g, it, m, lp_e_lo(g, lp->s, lp->g, info.min_mbps),
-				 (double)lp->total);
+			if (g->gleaf[lp->s] != g->gleaf[lp->g])
+				bacc_add(&ba, g->gleaf[lp->s], g->gleaf[lp->g], it, m,
+					 lp_e_lo(g, lp->s, lp->g, info.min_mbps), (double)lp->total);
 			e = lp_e_max(g, lp->s, lp->g, info.min_mbps);
 			for (size_t q = 0; q < m; q++) {
 				uint32_t l = it[q].link;
@@ -1092,18 +1117,18 @@ out:
 	return rc;
 }
 
-int sched_topo_gen_new(struct sched_topo_gen **out, struct route *r, struct fab_err *err)
+static int gen_create(struct sched_topo_gen **out, struct route *r, bool split, struct fab_err *err)
 {
 	struct sched_topo_gen *g = calloc(1, sizeof(*g));
-	size_t *fill = NULL, bits = 0;
+	size_t *fill = NULL, *per_leaf = NULL, *seen = NULL, bits = 0;
 	int rc = -ENOMEM;
 
 	if (!g)
 		return fab_err_set(err, -ENOMEM, "schedule: out of memory");
 	g->r = r;
 	g->n = r->n_hosts;
-	g->n_leaves = r->n_leaves;
-	g->m_leaves = even_up(r->n_leaves) ? even_up(r->n_leaves) : 2;
+	g->n_leaves = split ? 2 * r->n_leaves : r->n_leaves;
+	g->m_leaves = even_up(g->n_leaves) ? even_up(g->n_leaves) : 2;
 	for (size_t i = 0; i < r->n_leaves; i++)
 		if (!node_is_switch(r->topo->nodes[r->leaves[i]])) {
 			rc = fab_err_set(err, -EOPNOTSUPP, "schedule: host cabled to '%s', not to a switch",
@@ -1123,11 +1148,19 @@ int sched_topo_gen_new(struct sched_topo_gen **out, struct route *r, struct fab_
 	g->acc = calloc(r->n_links + 1, sizeof(*g->acc));
 	g->touched = calloc(r->n_links + 1, sizeof(*g->touched));
 	fill = calloc(g->n_leaves + 1, sizeof(*fill));
+	g->gleaf = calloc(g->n_leaves + 1, sizeof(*g->gleaf));
+	per_leaf = leaf_host_counts(r);
+	seen = calloc(r->n_leaves + 1, sizeof(*seen));
 	if (!g->lstart || !g->lhost || !g->amax || !g->amin || !g->aunk || !g->lps || !g->ioff ||
-	    !g->ifirst || !g->ileft || !g->busy || !g->acc || !g->touched || !fill)
+	    !g->ifirst || !g->ileft || !g->busy || !g->acc || !g->touched || !fill || !g->gleaf ||
+	    !per_leaf || !seen)
 		goto out;
+	for (uint32_t l = 0; l < g->n_leaves; l++)
+		g->gleaf[l] = split ? l / 2 : l;
 	for (size_t h = 0; h < g->n; h++) {
-		uint32_t l = r->hosts[h].leaf;
+		uint32_t pl = r->hosts[h].leaf;
+		/* split: the first half of a leaf's hosts (in host order) in group 2l, the rest in 2l + 1 */
+		uint32_t l = split ? 2 * pl + (seen[pl]++ >= (per_leaf[pl] + 1) / 2) : pl;
 		double a = r->link_mbps[r->hosts[h].link];
 
 		g->lstart[l + 1]++;
@@ -1140,8 +1173,10 @@ int sched_topo_gen_new(struct sched_topo_gen **out, struct route *r, struct fab_
 	}
 	for (size_t l = 0; l < g->n_leaves; l++)
 		g->lstart[l + 1] += g->lstart[l];
+	memset(seen, 0, r->n_leaves * sizeof(*seen));
 	for (size_t h = 0; h < g->n; h++) {
-		uint32_t l = r->hosts[h].leaf;
+		uint32_t pl = r->hosts[h].leaf;
+		uint32_t l = split ? 2 * pl + (seen[pl]++ >= (per_leaf[pl] + 1) / 2) : pl;
 
 		g->lhost[g->lstart[l] + fill[l]++] = (uint32_t)h;
 	}
@@ -1163,6 +1198,8 @@ int sched_topo_gen_new(struct sched_topo_gen **out, struct route *r, struct fab_
 	sched_topo_gen_reset(g);
 out:
 	free(fill);
+	free(per_leaf);
+	free(seen);
 	if (rc < 0) {
 		if (!err || !err->code)
 			fab_err_set(err, rc, "schedule: out of memory");
@@ -1170,6 +1207,35 @@ out:
 		return rc;
 	}
 	*out = g;
+	return 0;
+}
+
+int sched_topo_gen_new(struct sched_topo_gen **out, struct route *r, struct fab_err *err)
+{
+	struct sched_topo_gen *whole = NULL, *halves = NULL;
+	size_t n_whole, n_halves;
+	int rc = gen_create(&whole, r, false, err);
+
+	/* An odd number of leaves: also try halves of leaves; keep the fewer rounds. */
+	if (rc < 0 || r->n_leaves < 3 || r->n_leaves % 2 == 0) {
+		if (rc == 0)
+			*out = whole;
+		return rc;
+	}
+	if ((rc = gen_create(&halves, r, true, err)) < 0 ||
+	    (rc = sched_topo_gen_count(whole, &n_whole)) < 0 ||
+	    (rc = sched_topo_gen_count(halves, &n_halves)) < 0) {
+		sched_topo_gen_free(whole);
+		sched_topo_gen_free(halves);
+		return fab_err_set(err, rc, "schedule: all pairs of %zu hosts", r->n_hosts);
+	}
+	if (n_halves < n_whole) {
+		sched_topo_gen_free(whole);
+		*out = halves;
+	} else {
+		sched_topo_gen_free(halves);
+		*out = whole;
+	}
 	return 0;
 }
 

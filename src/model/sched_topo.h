@@ -36,8 +36,11 @@
  *    round runs c tests at once (leaf pairs that do not fit together run
  *    one after the other); hosts a leaf pair leaves idle (c < hosts, or a
  *    leaf with a bye) take their own leaf's pairs, in circle order.  A
- *    full-bisection tree with equal leaves gets n - 1 rounds.  Needs every
- *    host attached to a switch; -EOPNOTSUPP otherwise.
+ *    full-bisection tree with equal leaves gets n - 1 rounds.  With an odd
+ *    number of leaves (one has a bye each leaf round, its uplinks idle) it
+ *    also tries halves of leaves as the groups that meet and keeps the
+ *    fewer rounds (counted by a dry run at creation).  Needs every host
+ *    attached to a switch; -EOPNOTSUPP otherwise.
  *
  * Lower bound (struct sched_topo_bound), the most of
  *  - node:  the most pairs any host is in; and ceil(pairs / floor(h / 2)),
