@@ -405,7 +405,7 @@ void route_rates(struct route *r, const struct fab_hosts *hs,
 			r->link_mbps[r->hosts[i].link] = v ? v : 1;
 		}
 	for (size_t i = 0; i < hs->n && i < r->n_hosts; i++)
-		for (size_t j = 0; j < i; j++)
+		for (size_t j = 0; j < i && !r->transit[r->hosts[i].attach]; j++)
 			if (r->hosts[i].attach == r->hosts[j].node && hs->hosts[i].rate_gbps > 0 &&
 			    hs->hosts[j].rate_gbps > 0 && hs->hosts[j].rate_gbps < hs->hosts[i].rate_gbps)
 				r->link_mbps[r->hosts[i].link] = (uint32_t)llround(hs->hosts[j].rate_gbps * 1000.0);

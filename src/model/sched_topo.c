@@ -1294,6 +1294,8 @@ int sched_topo_all(struct sched *s, struct sched_topo_bound *b, struct route *r,
 			return 0;
 	} else if (rc != -EOPNOTSUPP) {
 		return rc;
+	} else if (err) {
+		fab_err_init(err);	/* not a switch fabric: the packer alone */
 	}
 	/* Small fleets: the greedy packer over the circle order, if it does better. */
 	if ((rc = sched_circle(&circ, r->n_hosts)) < 0)
@@ -1304,11 +1306,21 @@ int sched_topo_all(struct sched *s, struct sched_topo_bound *b, struct route *r,
 		sched_fini(s);
 		return rc;
 	}
+	if (!g) {
+		*b = gb;
+	} else {
+		/* Both bounds hold: keep the larger of each. */
+		b->node = b->node > gb.node ? b->node : gb.node;
+		if (gb.link > b->link) {
+			b->link = gb.link;
+			b->link_at = gb.link_at;
+		}
+		b->cut = b->cut > gb.cut ? b->cut : gb.cut;
+		b->bound = b->bound > gb.bound ? b->bound : gb.bound;
+	}
 	if (!s->pairs || greedy_s.n_rounds < s->n_rounds) {
 		sched_fini(s);
 		*s = greedy_s;
-		if (!g)
-			*b = gb;
 	} else {
 		sched_fini(&greedy_s);
 	}
