@@ -321,8 +321,8 @@ int route_place(struct route *r, const struct fab_hosts *hs, struct fab_err *err
 	uint32_t *leaves = calloc(hs->n ? hs->n : 1, sizeof(*leaves));
 	uint32_t *slot_of = calloc(r->n_nodes + 1, sizeof(*slot_of));
 	uint32_t *by_name = calloc(r->n_nodes + 1, sizeof(*by_name));
-	uint32_t *link_owner = calloc(r->n_links + 1, sizeof(*link_owner));
-	size_t n_leaves = 0;
+	uint32_t *link_owner = calloc(2 * r->n_links + 1, sizeof(*link_owner));
+	size_t n_leaves = 0, side;
 	int rc = -ENOMEM;
 
 	if (!v || !leaves || !slot_of || !by_name || !link_owner)
@@ -334,13 +334,15 @@ int route_place(struct route *r, const struct fab_hosts *hs, struct fab_err *err
 		rc = place_one(r, &hs->hosts[i], &v[i], by_name, err);
 		if (rc < 0)
 			goto out;
-		if (link_owner[v[i].link]) {
+		/* One host per port: a slot per end of each link. */
+		side = 2 * (size_t)v[i].link + (r->topo->links[v[i].link]->a != v[i].port);
+		if (link_owner[side]) {
 			rc = fab_err_input(err, -EINVAL, "host %s (line %u): placed on the same port as host %s",
 					   hs->hosts[i].name, hs->hosts[i].line,
-					   hs->hosts[link_owner[v[i].link] - 1].name);
+					   hs->hosts[link_owner[side] - 1].name);
 			goto out;
 		}
-		link_owner[v[i].link] = (uint32_t)i + 1;
+		link_owner[side] = (uint32_t)i + 1;
 		/* slot_of[node] = leaf index + 1 */
 		if (!slot_of[v[i].attach]) {
 			leaves[n_leaves] = v[i].attach;

@@ -321,6 +321,38 @@ static void test_unplaced_host(void **state)
 	place_fails("alpha 10.0.0.1\nzeta 10.0.0.2 lldp_name=alpha.example.com\n", -EINVAL, "same port");
 }
 
+/* Two hosts cabled back to back: one link, class 1; the lower rate_gbps wins. */
+static void test_back_to_back(void **state)
+{
+	static const char text[] = "a 10.0.0.1 rate_gbps=10\nb 10.0.0.2 rate_gbps=25\n";
+	struct topo *t = topo_new();
+	struct topo_node *na = topo_node_add(t, TOPO_NODE_HOST, "a", 0);
+	struct topo_node *nb = topo_node_add(t, TOPO_NODE_HOST, "b", 0);
+	struct fab_hosts hs;
+	struct fab_err err;
+	struct route *r;
+	struct pair_route pr;
+
+	assert_int_equal(topo_link_add(t, topo_port_get(na, 0, "eth0"), topo_port_get(nb, 0, "eth0"),
+				       TOPO_SRC_LLDP), 0);
+	topo_sort(t);
+	hosts_init(&hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(&hs, text, strlen(text), "hosts", &err), 0);
+	r = route_for(t, &hs);
+	assert_int_equal(route_pair(r, 0, 1, &pr, &err), 0);
+	assert_int_equal(pr.klass, 1);
+	assert_int_equal(pr.n_ab, 1);
+	assert_int_equal(pr.ab[0].n_hops, 1);
+	assert_path_chain(r, &pr.ab[0], 0, 1);
+	assert_path_chain(r, &pr.ba[0], 1, 0);
+	assert_true(pr.expected_mbps == 10000);
+	pair_route_fini(&pr);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_virtual_speed_and_rate_gbps),
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_unplaced_host),
+		cmocka_unit_test(test_back_to_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
