@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Topology-aware sweep rounds.  Pure C, no I/O.
+ *
+ * Rule.  Within one round no host is in two pairs, and no link carries
+ * more concurrent tests than it can carry at the pairs' expected rate.
+ * A pair holds every link of its paths, in both directions, for its whole
+ * test (a bandwidth test measures a -> b, then b -> a).  An ECMP pair
+ * loads each link of its path set with its share (route.h: 1/k per path,
+ * summed per link), so a link's load is a sum of shares.  A link's
+ * capacity for a pair of expected rate e is
+ *     cap(L, e) = max(1, floor(rate(L) / e))  flows, or 1 when either rate is unknown,
+ * and the pair's demand on L is share / cap(L, e); the demands of one round
+ * on one link add up to at most 1.  With uniform rates this is "at most
+ * cap flows per link".  Failure mode: real ECMP hashes whole flows, not
+ * shares; two tests the model spreads over two spines may hash onto one.
+ * Run the tests with streams >= paths (the hash then evens them out) or
+ * expect some contention on ECMP fabrics.
+ *
+ * Every requested pair is scheduled exactly once.  Two forms:
+ *  - explicit: struct sched (model/schedule.h) from sched_topo_pairs()
+ *    (a pair list, --pairs FILE), sched_topo_bipartite() (--new) and
+ *    sched_topo_all() (all pairs, up to SCHED_TOPO_EXPLICIT_MAX hosts:
+ *    the streamed schedule below, or the packer's when it does better and
+ *    its effort is small).
+ *    The greedy packer: each round orders the pairs left by criticality
+ *    (the most a pair's hosts, links or leaf cuts still have to carry, in
+ *    rounds) and takes each one that still fits.  O(rounds x pairs log
+ *    pairs + rounds x leaf pairs x path links) per attempt.
+ *  - streamed: struct sched_topo_gen yields all pairs of any number of
+ *    hosts one round at a time, in O(hosts + leaves^2/8 + links) memory
+ *    (4096 hosts: 8.4 M pairs, never stored).  Leaves meet by the circle
+ *    method; a leaf pair's hosts meet as a Latin rectangle (host p of the
+ *    smaller leaf meets host p + s of the larger in sub-round s), c at a
+ *    time, c the most the links allow when every leaf pair of the leaf
+ *    round runs c tests at once (leaf pairs that do not fit together run
+ *    one after the other); hosts a leaf pair leaves idle (c < hosts, or a
+ *    leaf with a bye) take their own leaf's pairs, in circle order.  A
+ *    full-bisection tree with equal leaves gets n - 1 rounds.  With an odd
+ *    number of leaves (one has a bye each leaf round, its uplinks idle) it
+ *    also tries halves of leaves as the groups that meet and keeps the
+ *    fewer rounds (counted by a dry run at creation).  Needs every host
+ *    attached to a switch; -EOPNOTSUPP otherwise.
+ *
+ * Lower bound (struct sched_topo_bound), the most of
+ *  - node:  the most pairs any host is in; and ceil(pairs / floor(h / 2)),
+ *           h the hosts in any pair (all pairs: n - 1, n when n is odd);
+ *  - link:  per link, ceil(sum of the demands of all pairs on it);
+ *  - cut:   leaf i's uplinks (its links to other switches) carry at most
+ *           C_i = min(hosts on i, sum over its uplinks of cap(L, e_min))
+ *           tests that leave leaf i (every such test's shares over them
+ *           sum to 1; e_min is the lowest known expected rate, so C_i is
+ *           never underestimated).  Per leaf: ceil(X_i / C_i), X_i the
+ *           pairs leaving it.  Two constrained links at once: a cross-leaf
+ *           pair uses the cut of both its leaves, so a round holds at most
+ *           floor(sum_i C_i / 2) of them: ceil(X / floor(sum C_i / 2)).
+ *           (k leaves with one 1-flow uplink each: floor(k/2) per round.)
+ * The bound holds for any schedule that follows the rule above; a schedule
+ * that orients directions (a -> b and c -> d sharing a link at once in
+ * opposite directions) could beat it and is not what we build.
+ *
+ * Ownership: struct sched as in schedule.h; sched_topo_gen_free() frees a
+ * generator.  @r is borrowed, placed and rated (route.h) and is used (its
+ * caches change) by these calls: one thread at a time.
+ */
+#ifndef FAB_MODEL_SCHED_TOPO_H
+#define FAB_MODEL_SCHED_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/route.h"
+#include "model/schedule.h"
+#include "util/err.h"
+
+/*
+ * The greedy packer's effort, in pairs x rounds (rounds estimated by the
+ * bound): it tries up to SCHED_TOPO_ATTEMPTS orders within
+ * SCHED_TOPO_GREEDY_WORK (at least one), and sched_topo_all() only tries it
+ * when one attempt fits (about 0.1 s).
+ */
+#define SCHED_TOPO_GREEDY_WORK 4000000.0
+#define SCHED_TOPO_ATTEMPTS 12
+/* sched_topo_all() refuses more hosts (use the generator): n(n-1)/2 pairs stored. */
+#define SCHED_TOPO_EXPLICIT_MAX 1024
+
+struct sched_topo_bound {
+	size_t node, link, cut;	/* the three bounds above */
+	uint32_t link_at;	/* the link giving `link`, ROUTE_NONE when none */
+	size_t bound;		/* the most of them */
+};
+
+/* Capacity of @link in flows at @expected_mbps (0 unknown): cap(L, e). */
+double sched_topo_cap(const struct route *r, uint32_t link, double expected_mbps);
+
+int sched_topo_pairs(struct sched *s, struct sched_topo_bound *b, struct route *r,
+		     const struct sched_pair *pairs, size_t n_pairs, struct fab_err *err);
+/*
+ * The same packer over pairs that come with their own routes (InfiniBand:
+ * model/route_ib.c, from the forwarding tables): a pair's items are the
+ * links of its paths, per link the larger of its a -> b and b -> a shares;
+ * its expected rate is routes[i].expected_mbps.  @r supplies placement
+ * (leaves, for the cut bound) and link rates.  The route's link indices
+ * must be r->topo's.  The checker below sums ECMP loads and does not know
+ * these routes: check routed schedules against the routes themselves.
+ */
+int sched_topo_routed(struct sched *s, struct sched_topo_bound *b, struct route *r,
+		      const struct pair_route *routes, size_t n_routes, struct fab_err *err);
+int sched_topo_bipartite(struct sched *s, struct sched_topo_bound *b, struct route *r,
+			 const bool *is_new, struct fab_err *err);
+/* All pairs of r->n_hosts; -E2BIG over SCHED_TOPO_EXPLICIT_MAX hosts. */
+int sched_topo_all(struct sched *s, struct sched_topo_bound *b, struct route *r,
+		   struct fab_err *err);
+
+struct sched_topo_gen;
+
+/* A generator of all pairs of r->n_hosts; computes the bound (O(leaf pairs x path links)). */
+int sched_topo_gen_new(struct sched_topo_gen **out, struct route *r, struct fab_err *err);
+void sched_topo_gen_free(struct sched_topo_gen *g);
+const struct sched_topo_bound *sched_topo_gen_bound(const struct sched_topo_gen *g);
+/*
+ * The next round into @pairs (room for r->n_hosts / 2), its size in *n.
+ * 1 when a round was produced, 0 when all pairs are done, -errno.
+ */
+int sched_topo_gen_next(struct sched_topo_gen *g, struct sched_pair *pairs, size_t *n);
+/* Start again from round 0 (e.g. after counting the rounds). */
+void sched_topo_gen_reset(struct sched_topo_gen *g);
+/* Rounds the generator yields, by a dry run from the start (then reset). */
+int sched_topo_gen_count(struct sched_topo_gen *g, size_t *n_rounds);
+
+/*
+ * Checker, streamed: feed every round, then finish.  Verifies that no host
+ * is in two pairs of a round, that no link's demands in a round exceed 1,
+ * and that the pairs are exactly the requested ones, each once (@want NULL:
+ * all pairs of r->n_hosts).  -EINVAL with the round and link or pair in
+ * @err.  Link loads are summed per (leaf pair, expected rate) group, so a
+ * check costs O(pairs + groups x path links).
+ */
+struct sched_topo_checker;
+int sched_topo_checker_new(struct sched_topo_checker **out, struct route *r,
+			   const struct sched_pair *want, size_t n_want);
+int sched_topo_checker_round(struct sched_topo_checker *c, const struct sched_pair *pairs,
+			     size_t n, struct fab_err *err);
+int sched_topo_checker_finish(struct sched_topo_checker *c, struct fab_err *err);
+void sched_topo_checker_free(struct sched_topo_checker *c);
+/* The same over a whole struct sched. */
+int sched_topo_check(const struct sched *s, struct route *r, const struct sched_pair *want,
+		     size_t n_want, struct fab_err *err);
+
+#endif

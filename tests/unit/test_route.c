@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Routing: host placement, ECMP paths and shares, rates and expected rates. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/route.h"
+#include "model/topo_gen.h"
+
+/* Hosts file "h1 10.0.0.1" .. "hN" with @extra appended to host @which's line (1-based). */
+static void hosts_n(struct fab_hosts *hs, unsigned int n, unsigned int which, const char *extra)
+{
+	char buf[8192];
+	size_t len = 0;
+	struct fab_err err;
+
+	for (unsigned int i = 1; i <= n; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "h%u 10.0.%u.%u %s\n", i, i / 200,
+					i % 200 + 1, i == which ? extra : "");
+	hosts_init(hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(hs, buf, len, "hosts", &err), 0);
+}
+
+static struct route *route_for(const struct topo *t, const struct fab_hosts *hs)
+{
+	struct route *r = NULL;
+	struct fab_err err;
+
+	fab_err_init(&err);
+	assert_int_equal(route_new(&r, t), 0);
+	assert_int_equal(route_place(r, hs, &err), 0);
+	route_rates(r, hs, NULL, NULL);
+	return r;
+}
+
+/* A generated leaf-spine with hosts h1..hN placed and rated. */
+static struct route *route_2l(const struct topo_gen_2l *g, unsigned int which, const char *extra,
+			      struct topo **t, struct fab_hosts *hs)
+{
+	assert_int_equal(topo_gen_leaf_spine(t, g), 0);
+	hosts_n(hs, g->leaves * g->hosts_per_leaf, which, extra);
+	return route_for(*t, hs);
+}
+
+static double share_sum(const struct path *v, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += v[i].share;
+	return s;
+}
+
+/* Consecutive hops of @p share a node; first leaves host a, last reaches host b. */
+static void assert_path_chain(const struct route *r, const struct path *p, unsigned int a,
+			      unsigned int b)
+{
+	const struct topo *t = r->topo;
+	const struct topo_node *at = t->nodes[r->hosts[a].node];
+
+	for (size_t h = 0; h < p->n_hops; h++) {
+		const struct topo_link *l = t->links[p->hops[h].link];
+		const struct topo_port *from = p->hops[h].fwd ? l->a : l->b;
+		const struct topo_port *to = p->hops[h].fwd ? l->b : l->a;
+
+		assert_ptr_equal(from->node, at);
+		at = to->node;
+	}
+	assert_ptr_equal(at, t->nodes[r->hosts[b].node]);
+}
+
+static void test_ecmp_two_spines(void **state)
+{
+	struct topo_gen_2l g = { .leaves = 2, .hosts_per_leaf = 2, .spines = 2,
+				 .host_mbps = 10000, .uplink_mbps = 40000 };
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+	struct pair_route pr;
+	struct fab_err err;
+
+	r = route_2l(&g, 0, "", &t, &hs);
+	assert_int_equal(r->n_leaves, 2);
+	/* h1-h3: two leaves, two spines -> two paths of 4 links, 1/2 each. */
+	assert_int_equal(route_pair(r, 0, 2, &pr, &err), 0);
+	assert_int_equal(pr.n_ab, 2);
+	assert_int_equal(pr.n_ba, 2);
+	assert_int_equal(pr.klass, 4);
+	assert_true(fabs(pr.ab[0].share - 0.5) < 1e-12);
+	assert_true(fabs(share_sum(pr.ba, pr.n_ba) - 1) < 1e-12);
+	for (size_t i = 0; i < pr.n_ab; i++) {
+		assert_int_equal(pr.ab[i].n_hops, 4);
+		assert_path_chain(r, &pr.ab[i], 0, 2);
+		assert_path_chain(r, &pr.ba[i], 2, 0);
+	}
+	assert_int_not_equal(pr.ab[0].hops[1].link, pr.ab[1].hops[1].link);
+	assert_true(pr.expected_mbps == 10000);
+	pair_route_fini(&pr);
+	/* h1-h2: same leaf, one path of the two access links. */
+	assert_int_equal(route_pair(r, 0, 1, &pr, &err), 0);
+	assert_int_equal(pr.n_ab, 1);
+	assert_int_equal(pr.klass, 2);
+	assert_int_equal(pr.ab[0].n_hops, 2);
+	assert_path_chain(r, &pr.ab[0], 0, 1);
+	pair_route_fini(&pr);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
+static void test_ecmp_three_levels(void **state)
+{
+	struct topo_gen_3l g = { .pods = 2, .leaves_per_pod = 2, .hosts_per_leaf = 2,
+				 .aggs_per_pod = 2, .cores_per_agg = 3 };
+	const struct route_load *items;
+	struct route_info info;
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+	struct pair_route pr;
+	struct fab_err err;
+	double up = 0, expected;
+	unsigned int klass;
+	size_t n;
+
+	assert_int_equal(topo_gen_fat_tree(&t, &g), 0);
+	hosts_n(&hs, 8, 0, "");
+	r = route_for(t, &hs);
+	assert_int_equal(r->n_leaves, 4);
+	/* h1 (pod 1) - h5 (pod 2): 2 aggs x 3 cores = 6 paths of 6 links. */
+	assert_int_equal(route_pair(r, 0, 4, &pr, &err), 0);
+	assert_int_equal(pr.n_ab, 6);
+	assert_int_equal(pr.klass, 6);
+	assert_true(fabs(share_sum(pr.ab, pr.n_ab) - 1) < 1e-12);
+	for (size_t i = 0; i < pr.n_ab; i++) {
+		assert_int_equal(pr.ab[i].n_hops, 6);
+		assert_path_chain(r, &pr.ab[i], 0, 4);
+		assert_path_chain(r, &pr.ba[i], 4, 0);
+	}
+	assert_true(pr.expected_mbps == 0);	/* no rates in this graph */
+	pair_route_fini(&pr);
+	/* h1 - h3: same pod, other leaf: 2 paths of 4 links. */
+	assert_int_equal(route_pair(r, 0, 2, &pr, &err), 0);
+	assert_int_equal(pr.n_ab, 2);
+	assert_int_equal(pr.klass, 4);
+	pair_route_fini(&pr);
+	/* Loads agree with the paths: each leaf uplink 1/2, each core link 1/6. */
+	assert_int_equal(route_pair_loads(r, 0, 4, &items, &n, &info), 0);
+	assert_int_equal(n, 2 + 2 + 6 + 6 + 2);
+	assert_true(info.n_paths == 6);
+	for (size_t i = 0; i < n; i++) {
+		const struct topo_link *l = t->links[items[i].link];
+
+		if (strncmp(l->a->node->name, "leaf", 4) == 0 || strncmp(l->b->node->name, "leaf", 4) == 0)
+			if (l->a->node->type == TOPO_NODE_SWITCH && l->b->node->type == TOPO_NODE_SWITCH)
+				up += items[i].share;
+		if (strncmp(l->a->node->name, "spine", 5) == 0 || strncmp(l->b->node->name, "spine", 5) == 0)
+			assert_true(fabs(items[i].share - 1.0 / 6) < 1e-12);
+	}
+	assert_true(fabs(up - 2) < 1e-12);	/* 1 leaving leaf 1, 1 entering leaf 3 */
+	/* The cap: over it, -E2BIG with the class and no paths; counting still works. */
+	r->max_paths = 4;
+	assert_int_equal(route_pair(r, 0, 4, &pr, &err), -E2BIG);
+	assert_int_equal(pr.n_ab, 0);
+	assert_int_equal(pr.klass, 6);
+	assert_int_equal(route_pair_info(r, 0, 4, &info, &expected, &klass), 0);
+	assert_true(info.n_paths == 6);
+	assert_int_equal(klass, 6);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
+static void test_expected_min_along_path(void **state)
+{
+	struct topo_gen_2l g = { .leaves = 2, .hosts_per_leaf = 2, .spines = 1,
+				 .host_mbps = 25000, .uplink_mbps = 10000 };
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+	struct pair_route pr;
+	struct fab_err err;
+
+	r = route_2l(&g, 0, "", &t, &hs);
+	assert_int_equal(route_pair(r, 0, 3, &pr, &err), 0);
+	assert_true(pr.expected_mbps == 10000);	/* the uplink */
+	pair_route_fini(&pr);
+	assert_int_equal(route_pair(r, 0, 1, &pr, &err), 0);
+	assert_true(pr.expected_mbps == 25000);	/* same leaf: host ports only */
+	pair_route_fini(&pr);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
+/* veth-like: every port of a host, and every leaf port facing a host. */
+static bool access_virtual(const struct topo_port *p, void *arg)
+{
+	(void)arg;
+	return p->node->type == TOPO_NODE_HOST || (p->peer && p->peer->node->type == TOPO_NODE_HOST);
+}
+
+static void test_virtual_speed_and_rate_gbps(void **state)
+{
+	struct topo_gen_2l g = { .leaves = 1, .hosts_per_leaf = 3, .host_mbps = 10000 };
+	double expected;
+	unsigned int klass;
+	struct route_info info;
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+
+	r = route_2l(&g, 1, "rate_gbps=2.5", &t, &hs);
+	/* rate_gbps wins over the 10 Gb/s both ends claim. */
+	assert_int_equal(r->link_mbps[r->hosts[0].link], 2500);
+	assert_int_equal(r->link_mbps[r->hosts[1].link], 10000);
+	assert_int_equal(route_pair_info(r, 0, 1, &info, &expected, &klass), 0);
+	assert_true(expected == 2500);
+	/* Virtual ports: their claimed speed is no rate; rate_gbps still wins. */
+	route_rates(r, &hs, access_virtual, NULL);
+	assert_int_equal(r->link_mbps[r->hosts[1].link], 0);
+	assert_int_equal(r->link_mbps[r->hosts[0].link], 2500);
+	assert_int_equal(route_pair_info(r, 1, 2, &info, &expected, &klass), 0);
+	assert_true(expected == 0);
+	assert_int_equal(route_pair_info(r, 0, 2, &info, &expected, &klass), 0);
+	assert_true(expected == 2500);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
+/* leaf1 with: "alpha.example.com" (LLDP FQDN), "nodeX" (lldp_name=), two IB CAs of "ib1". */
+static struct topo *mixed_topo(void)
+{
+	struct topo *t = topo_new();
+	struct topo_node *sw = topo_node_add(t, TOPO_NODE_SWITCH, "leaf1", 0);
+	const char *names[] = { "alpha.example.com", "nodeX", "ib1 mlx5_0", "ib1 mlx5_1", "plan7" };
+	enum topo_node_type types[] = { TOPO_NODE_HOST, TOPO_NODE_HOST, TOPO_NODE_CA, TOPO_NODE_CA,
+					TOPO_NODE_HOST };
+
+	for (unsigned int i = 0; i < 5; i++) {
+		struct topo_node *n = topo_node_add(t, types[i], names[i], 0);
+		struct topo_port *hp = types[i] == TOPO_NODE_CA ? topo_port_get(n, 1, NULL) :
+								   topo_port_get(n, 0, "eth0");
+		char pn[16];
+
+		snprintf(pn, sizeof(pn), "swp%u", i + 1);
+		assert_int_equal(topo_link_add(t, hp, topo_port_get(sw, 0, pn), TOPO_SRC_LLDP), 0);
+	}
+	topo_sort(t);
+	return t;
+}
+
+static void test_placement(void **state)
+{
+	static const char text[] =
+		"alpha 10.0.0.1\n"
+		"beta 10.0.0.2 lldp_name=nodeX\n"
+		"ib1 10.0.0.3 rdma=mlx5_1\n"
+		"plan7 10.0.0.4\n";
+	struct topo *t = mixed_topo();
+	struct fab_hosts hs;
+	struct fab_err err;
+	struct route *r;
+
+	hosts_init(&hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(&hs, text, strlen(text), "hosts", &err), 0);
+	assert_int_equal(route_new(&r, t), 0);
+	assert_int_equal(route_place(r, &hs, &err), 0);
+	assert_string_equal(t->nodes[r->hosts[0].node]->name, "alpha.example.com");
+	assert_string_equal(t->nodes[r->hosts[1].node]->name, "nodeX");
+	assert_string_equal(t->nodes[r->hosts[2].node]->name, "ib1 mlx5_1");
+	assert_int_equal(r->hosts[2].port->num, 1);
+	assert_string_equal(t->nodes[r->hosts[3].node]->name, "plan7");
+	assert_string_equal(r->hosts[3].port->peer->name, "swp5");
+	assert_string_equal(t->nodes[r->hosts[0].attach]->name, "leaf1");
+	assert_int_equal(r->n_leaves, 1);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
+static void place_fails(const char *text, int code, const char *needle)
+{
+	struct topo *t = mixed_topo();
+	struct fab_hosts hs;
+	struct fab_err err;
+	struct route *r;
+
+	hosts_init(&hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(&hs, text, strlen(text), "hosts", &err), 0);
+	assert_int_equal(route_new(&r, t), 0);
+	assert_int_equal(route_place(r, &hs, &err), code);
+	assert_int_equal(err.kind, FAB_ERR_INPUT);
+	assert_non_null(strstr(err.msg, needle));
+	assert_int_equal(r->n_hosts, 0);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
+static void test_unplaced_host(void **state)
+{
+	place_fails("alpha 10.0.0.1\nghost9 10.0.0.9\n", -ENOENT, "host ghost9 (line 2)");
+	/* Two adapters of ib1, none named: ambiguous, not the first one. */
+	place_fails("ib1 10.0.0.3\n", -EINVAL, "rdma=DEV");
+	/* An adapter that is not there. */
+	place_fails("ib1 10.0.0.3 rdma=mlx5_7\n", -ENOENT, "host ib1");
+	/* Two hosts on one node. */
+	place_fails("alpha 10.0.0.1\nzeta 10.0.0.2 lldp_name=alpha.example.com\n", -EINVAL, "same port");
+}
+
+/* Two hosts cabled back to back: one link, class 1; the lower rate_gbps wins. */
+static void test_back_to_back(void **state)
+{
+	static const char text[] = "a 10.0.0.1 rate_gbps=10\nb 10.0.0.2 rate_gbps=25\n";
+	struct topo *t = topo_new();
+	struct topo_node *na = topo_node_add(t, TOPO_NODE_HOST, "a", 0);
+	struct topo_node *nb = topo_node_add(t, TOPO_NODE_HOST, "b", 0);
+	struct fab_hosts hs;
+	struct fab_err err;
+	struct route *r;
+	struct pair_route pr;
+
+	assert_int_equal(topo_link_add(t, topo_port_get(na, 0, "eth0"), topo_port_get(nb, 0, "eth0"),
+				       TOPO_SRC_LLDP), 0);
+	topo_sort(t);
+	hosts_init(&hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(&hs, text, strlen(text), "hosts", &err), 0);
+	r = route_for(t, &hs);
+	assert_int_equal(route_pair(r, 0, 1, &pr, &err), 0);
+	assert_int_equal(pr.klass, 1);
+	assert_int_equal(pr.n_ab, 1);
+	assert_int_equal(pr.ab[0].n_hops, 1);
+	assert_path_chain(r, &pr.ab[0], 0, 1);
+	assert_path_chain(r, &pr.ba[0], 1, 0);
+	assert_true(pr.expected_mbps == 10000);
+	pair_route_fini(&pr);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ecmp_two_spines),
+		cmocka_unit_test(test_ecmp_three_levels),
+		cmocka_unit_test(test_expected_min_along_path),
+		cmocka_unit_test(test_virtual_speed_and_rate_gbps),
+		cmocka_unit_test(test_placement),
+		cmocka_unit_test(test_unplaced_host),
+		cmocka_unit_test(test_back_to_back),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
