@@ -29,31 +29,13 @@
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
 #include "fleet/fleet_status.h"
+#include "io/load.h"
+#include "util/file.h"
 
 #define APPLY_FLEET_TIMEOUT_MS 120000
 
-/* Write @text to @path atomically (tmp + rename), mode 0600. */
-static int write_atomic(const char *path, const char *text, struct fab_err *err)
-{
-	char tmp[300];
-	size_t len = strlen(text);
-	int fd, rc = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return fab_err_set(err, -errno, "apply: %s: %s", tmp, strerror(errno));
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0)
-		rc = fab_err_set(err, -errno ? -errno : -EIO, "apply: write %s: %s", tmp,
-				 strerror(errno));
-	if (close(fd) < 0 && rc == 0)
-		rc = fab_err_set(err, -errno, "apply: write %s: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = fab_err_set(err, -errno, "apply: rename %s: %s", path, strerror(errno));
-	if (rc < 0)
-		unlink(tmp);
-	return rc;
-}
+/* The pending-try file is small; anything larger is not ours. */
+#define PENDING_MAX_BYTES (1u << 20)
 
 /*
  * The reverter (runs detached): sleep until the deadline, then claim the
@@ -85,7 +67,7 @@ static void reverter(struct sys *sys, const char *pending, long long deadline)
 	snprintf(logp, sizeof(logp), "%s/last-revert.log", apply_rundir());
 	plan_init(&plan);
 	fab_err_init(&e);
-	rc = apply_read_small(claimed, &text, &len);
+	rc = file_read_all(claimed, PENDING_MAX_BYTES, &text, &len, &e);
 	if (rc == 0)
 		rc = plan_undo_from_json(claimed, text, len, &plan, &dl, &pid, &e);
 	if (rc == 0) {
@@ -207,7 +189,7 @@ static int pending_check(struct fab_err *err)
 		return 0;
 	plan_init(&plan);
 	fab_err_init(&e);
-	if (apply_read_small(path, &text, &len) == 0)
+	if (file_read_all(path, PENDING_MAX_BYTES, &text, &len, &e) == 0)
 		plan_undo_from_json(path, text, len, &plan, &dl, &pid, &e);
 	free(text);
 	plan_fini(&plan);
@@ -233,7 +215,7 @@ static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
 	text = plan_undo_to_json(plan, plan->n_steps, deadline, rpid);
 	if (!text)
 		return fab_err_set(err, -ENOMEM, "apply: out of memory");
-	rc = write_atomic(rep->pending_path, text, err);
+	rc = file_write_atomic(rep->pending_path, text, strlen(text), 0600, err);
 	free(text);
 	if (rc < 0)
 		return rc;	/* the reverter finds no file and exits */
@@ -332,7 +314,7 @@ static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct
 	hosts_init(&hosts);
 	/* Bad input first, before any node is contacted. */
 	if (apply_fleet_params(path, &params, &ctx->err) < 0 ||
-	    fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0) {
+	    hosts_load(&hosts, hosts_path, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}

@@ -64,8 +64,6 @@ int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
 
 /* $FABRICCTL_RUNDIR, or APPLY_RUNDIR_DEFAULT. */
 const char *apply_rundir(void);
-/* Read a whole file of at most 1 MiB; *out malloc'ed and NUL-terminated. */
-int apply_read_small(const char *path, char **out, size_t *len);
 /* "<rundir>/pending.json" into @buf. */
 const char *apply_pending_path(char *buf, size_t len);
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/apply.h"
+#include "io/load.h"
 
 /* ---- reading the node ---- */
 
@@ -251,57 +252,26 @@ const char *apply_pending_path(char *buf, size_t len)
 	return buf;
 }
 
-/* Read a whole small file; *out malloc'ed, NUL-terminated. */
-int apply_read_small(const char *path, char **out, size_t *len)
-{
-	char *buf = malloc(1 << 20);
-	ssize_t n;
-	int fd;
-
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(buf);
-		return -errno;
-	}
-	n = read(fd, buf, (1 << 20) - 1);
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		return -EIO;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = (size_t)n;
-	return 0;
-}
-
-
 /* ---- --hosts ---- */
 
 #define FLEET_PROFILE_MAX (256 * 1024)	/* escaped at most 2x: fits one protocol line */
 
 int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
 {
-	unsigned char *text = NULL;
-	struct profile *p = NULL;
+	char *text = NULL;
 	json_t *t = NULL;
 	size_t len = 0;
 	int rc;
 
-	rc = profile_read(path, &text, &len, err);
+	rc = profile_load_text(path, &text, &len, NULL, err);
 	if (rc < 0)
 		return rc;
-	rc = profile_parse(path, text, len, &p, err);
-	if (rc < 0)
-		goto out;
 	if (len > FLEET_PROFILE_MAX) {
 		rc = fab_err_input(err, -EFBIG, "%s: larger than %d bytes, too large to send to the nodes",
 				   path, FLEET_PROFILE_MAX);
 		goto out;
 	}
-	t = json_stringn((const char *)text, len);
+	t = json_stringn(text, len);
 	if (!t) {
 		rc = fab_err_input(err, -EINVAL, "%s: not valid UTF-8 text", path);
 		goto out;
@@ -311,7 +281,6 @@ int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
 	rc = *params ? 0 : fab_err_set(err, -ENOMEM, "apply: out of memory");
 out:
 	json_decref(t);
-	profile_free(p);
 	free(text);
 	return rc;
 }

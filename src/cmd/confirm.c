@@ -16,6 +16,7 @@
 
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
+#include "util/file.h"
 
 /*
  * Stop the reverter @pid early, only if it runs the same program as we do
@@ -51,8 +52,7 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 	long long deadline = 0;
 	bool revert = false;
 	size_t len = 0;
-	int opt, pid = 0, rc = FAB_EXIT_OK, fd;
-	ssize_t n;
+	int opt, pid = 0, rc = FAB_EXIT_OK;
 
 	while ((opt = getopt_long(argc, argv, "rh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -84,23 +84,12 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		rc = errno == ENOENT ? FAB_EXIT_UNHEALTHY : FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	text = malloc(1 << 20);
-	if (!text) {
-		fab_err_set(&ctx->err, -ENOMEM, "confirm: out of memory");
+	if (file_read_all(claimed, 1u << 20, &text, &len, &ctx->err) < 0) {
+		fab_err_prefix(&ctx->err, "confirm");
+		ctx->err.kind = FAB_ERR_SYSTEM;
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	fd = open(claimed, O_RDONLY | O_CLOEXEC);
-	n = fd < 0 ? -1 : read(fd, text, (1 << 20) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n < 0) {
-		fab_err_set(&ctx->err, -errno, "confirm: %s: %s", claimed, strerror(errno));
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	len = (size_t)n;
-	text[len] = '\0';
 	if (plan_undo_from_json(claimed, text, len, &plan, &deadline, &pid, &ctx->err) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;

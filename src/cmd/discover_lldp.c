@@ -8,12 +8,11 @@
 
 #include "cmd/discover_lldp.h"
 #include "fleet/fleet.h"
+#include "io/load.h"
 #include "model/hosts.h"
 #include "model/lldp_view.h"
-#include "util/file.h"
 #include "util/log.h"
 
-#define HOSTS_FILE_MAX_BYTES (16u << 20)
 
 /* @tmpl with every "{host}" replaced by @host, into @buf; -ENAMETOOLONG. */
 static int socket_expand(const char *tmpl, const char *host, char *buf, size_t len)
@@ -157,15 +156,10 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 	char failed[768] = "";
 	size_t n_failed = 0;
 	unsigned int conflicts = 0;
-	char *buf = NULL;
-	size_t len = 0;
 	int rc;
 
 	hosts_init(&hosts);
-	rc = file_read_all(o->hosts_file, HOSTS_FILE_MAX_BYTES, &buf, &len, &ctx->err);
-	if (rc < 0)
-		goto out;
-	rc = hosts_parse(&hosts, buf, len, o->hosts_file, &ctx->err);
+	rc = hosts_load(&hosts, o->hosts_file, &ctx->err);
 	if (rc < 0)
 		goto out;
 	if (!hosts.n) {
@@ -233,7 +227,6 @@ out:
 	free(c.results);
 	free(c.errors);
 	hosts_fini(&hosts);
-	free(buf);
 	return rc;
 }
 

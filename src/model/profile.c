@@ -7,20 +7,16 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <yaml.h>
 
 #include "model/host_state.h"
 #include "model/profile.h"
 
-#define PROFILE_MAX_BYTES (1 << 20)
 #define PROFILE_MAX_ITEMS 256
 
 struct pctx {
@@ -750,65 +746,6 @@ out:
 	if (have_doc)
 		yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
-	return rc;
-}
-
-int profile_read(const char *path, unsigned char **text, size_t *len_out, struct fab_err *err)
-{
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	int fd, rc;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
-	for (;;) {
-		if (len == cap) {
-			unsigned char *nb;
-
-			if (cap > PROFILE_MAX_BYTES) {
-				rc = fab_err_input(err, -EFBIG, "%s: larger than %d bytes", path,
-						   PROFILE_MAX_BYTES);
-				goto out;
-			}
-			cap = cap ? cap * 2 : 4096;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				rc = fab_err_set(err, -ENOMEM, "profile: out of memory");
-				goto out;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			rc = fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	*text = buf;
-	*len_out = len;
-	buf = NULL;
-	rc = 0;
-out:
-	free(buf);
-	close(fd);
-	return rc;
-}
-
-int profile_load(const char *path, struct profile **out, struct fab_err *err)
-{
-	unsigned char *buf = NULL;
-	size_t len = 0;
-	int rc;
-
-	rc = profile_read(path, &buf, &len, err);
-	if (rc == 0)
-		rc = profile_parse(path, buf, len, out, err);
-	free(buf);
 	return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "io/load.h"
 #include "model/profile.h"
 #include "util/err.h"
 
