@@ -163,7 +163,7 @@ int apply_action_exec(struct sys *sys, const struct plan_action *a, struct fab_e
 		return o->dcb_trust_set ? o->dcb_trust_set(sys, a->obj, a->trust, a->n_trust, err)
 					: no_slot(sys, "dcb", a->obj, err);
 	case PLAN_ECN_SET:
-		return o->ecn_set ? o->ecn_set(sys, a->obj, (enum fab_ecn_point)a->point, a->u,
+		return o->ecn_set ? o->ecn_set(sys, a->obj, a->point, a->u,
 					       a->on, err)
 				  : no_slot(sys, "ecn", a->obj, err);
 	case PLAN_TOS_SET:

@@ -129,22 +129,22 @@ static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struc
  */
 static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t)
 {
-	FILE *f = fopen(path, "w");
+	struct strbuf sb;
 	int rc;
 
-	if (!f)
-		return fab_err_set(&ctx->err, -errno, "%s: %s", path, strerror(errno));
+	strbuf_init(&sb);
 	/* LLDP graphs (and any *.yaml / *.yml path) are saved as a YAML plan. */
 	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") ||
 	    !(t->src & (TOPO_SRC_SMP | TOPO_SRC_CACHE)))
-		rc = plan_yaml_write(t, f);
+		rc = plan_yaml_format(t, &sb);
 	else
-		rc = ibtopo_write(t, f);
-	if (fclose(f) == EOF && rc == 0)
-		rc = -EIO;
+		rc = ibtopo_format(t, &sb);
 	if (rc < 0)
-		return fab_err_set(&ctx->err, rc, "%s: write failed", path);
-	return 0;
+		fab_err_set(&ctx->err, rc, "%s: out of memory", path);
+	else
+		rc = file_write_atomic(path, sb.buf ? sb.buf : "", sb.len, 0666, &ctx->err);
+	strbuf_fini(&sb);
+	return rc;
 }
 
 static int parse_uint_opt(const char *s, unsigned int max, unsigned int *val)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/bond.h"
+#include "util/str.h"
 
 void fab_bond_init(struct fab_bond *b)
 {
@@ -29,7 +29,7 @@ struct fab_bond_member *fab_bond_member_add(struct fab_bond *b, const char *name
 	b->members = n;
 	n = &b->members[b->n_members++];
 	memset(n, 0, sizeof(*n));
-	snprintf(n->name, sizeof(n->name), "%s", name);
+	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->ad_aggregator_id = -1;
 	return n;
 }

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "model/host_state.h"
+#include "util/str.h"
 
 void host_state_init(struct host_state *hs)
 {
@@ -79,7 +79,7 @@ struct fab_counter *rdma_port_counter_add(struct fab_rdma_port *port,
 
 	if (!c)
 		return NULL;
-	snprintf(c->name, sizeof(c->name), "%s", name);
+	str_fmt(c->name, sizeof(c->name), "%s", name);
 	c->value = value;
 	port->counters_supported = true;
 	return c;

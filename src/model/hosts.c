@@ -3,11 +3,11 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/hosts.h"
+#include "util/str.h"
 
 #define HOSTS_MAX 65536
 
@@ -158,7 +158,7 @@ static int host_label(struct fab_host *h, const struct field *f, const char *fna
 		if (!*l->value)
 			return fab_err_input(err, -EINVAL, "%s:%u:%zu: empty rdma device",
 					     fname, lineno, f->col + 5);
-		snprintf(h->rdma, sizeof(h->rdma), "%s", l->value);
+		str_fmt(h->rdma, sizeof(h->rdma), "%s", l->value);
 		colon = strchr(h->rdma, ':');
 		if (colon) {
 			*colon = '\0';
@@ -168,9 +168,9 @@ static int host_label(struct fab_host *h, const struct field *f, const char *fna
 						     fname, lineno, f->col + 5, l->value);
 		}
 	} else if (strcmp(l->key, "leaf") == 0) {
-		snprintf(h->leaf, sizeof(h->leaf), "%.31s", l->value);
+		str_fmt(h->leaf, sizeof(h->leaf), "%.31s", l->value);
 	} else if (strcmp(l->key, "rack") == 0) {
-		snprintf(h->rack, sizeof(h->rack), "%.31s", l->value);
+		str_fmt(h->rack, sizeof(h->rack), "%.31s", l->value);
 	} else if (strcmp(l->key, "rate_gbps") == 0) {
 		char *end;
 

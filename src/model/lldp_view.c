@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* One node's LLDP view: storage, JSON form, merge into a struct topo. */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/lldp_view.h"
+#include "util/str.h"
 
 #define LLDP_VIEW_MAX_ELEMS 4096
 
@@ -34,7 +34,7 @@ struct lldp_port *lldp_view_port_add(struct lldp_view *v, const char *name)
 	v->ports = p;
 	p = &v->ports[v->n_ports++];
 	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name ? name : "");
+	str_fmt(p->name, sizeof(p->name), "%s", name ? name : "");
 	return p;
 }
 
@@ -205,7 +205,7 @@ static int port_from_json(struct lldp_view *v, const json_t *j, size_t idx, stru
 	struct lldp_port *p;
 	size_t i;
 
-	snprintf(where, sizeof(where), "ports[%zu]", idx);
+	str_fmt(where, sizeof(where), "ports[%zu]", idx);
 	if (!json_is_object(j))
 		return fab_err_input(err, -EINVAL, "lldp view: %s: not an object", where);
 	if (get_str(j, "name", name, sizeof(name), where, err) < 0)
@@ -231,7 +231,7 @@ static int port_from_json(struct lldp_view *v, const json_t *j, size_t idx, stru
 	if (json_array_size(nbrs) > LLDP_VIEW_MAX_ELEMS)
 		return fab_err_input(err, -EINVAL, "lldp view: %s.neighbors: too many", where);
 	json_array_foreach(nbrs, i, e) {
-		snprintf(nwhere, sizeof(nwhere), "%s.neighbors[%zu]", where, i);
+		str_fmt(nwhere, sizeof(nwhere), "%s.neighbors[%zu]", where, i);
 		if (neighbor_from_json(p, e, nwhere, err) < 0)
 			return err ? err->code : -EINVAL;
 	}
@@ -276,7 +276,7 @@ static struct topo_node *merge_node(struct topo *t, const char *name, enum topo_
 	if (type == TOPO_NODE_SWITCH)
 		n->type = TOPO_NODE_SWITCH;
 	if (!n->chassis_id[0] && chassis_id)
-		snprintf(n->chassis_id, sizeof(n->chassis_id), "%s", chassis_id);
+		str_fmt(n->chassis_id, sizeof(n->chassis_id), "%s", chassis_id);
 	n->src |= TOPO_SRC_LLDP;
 	return n;
 }

@@ -7,12 +7,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
 #include "model/plan_yaml.h"
+#include "util/str.h"
 
 #define PLAN_MAX_ITEMS 1000000u	/* nodes, links, nics: far above any fabric */
 
@@ -38,7 +38,7 @@ static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	str_vfmt(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return fab_err_input(c->err, -EINVAL, "%s:%zu:%zu: %s", c->fname,
 			     n ? n->start_mark.line + 1 : 1, n ? n->start_mark.column + 1 : 1, msg);
@@ -259,7 +259,7 @@ static int endpoint_from_str(struct pctx *c, yaml_node_t *n, struct endpoint *e,
 	*colon = '\0';
 	if (strlen(buf) >= sizeof(e->node))
 		return perr(c, n, "%s: node name longer than %zu characters", what, sizeof(e->node) - 1);
-	snprintf(e->node, sizeof(e->node), "%s", buf);
+	str_fmt(e->node, sizeof(e->node), "%s", buf);
 	if (all_digits(colon + 1)) {
 		uint64_t v;
 
@@ -270,7 +270,7 @@ static int endpoint_from_str(struct pctx *c, yaml_node_t *n, struct endpoint *e,
 	}
 	if (strlen(colon + 1) >= sizeof(e->port))
 		return perr(c, n, "%s: port name longer than %zu characters", what, sizeof(e->port) - 1);
-	snprintf(e->port, sizeof(e->port), "%s", colon + 1);
+	str_fmt(e->port, sizeof(e->port), "%s", colon + 1);
 	return 0;
 }
 
@@ -402,9 +402,9 @@ static struct topo_port *endpoint_port(struct pctx *c, const struct endpoint *e)
 static void end_label(const struct topo_port *p, char *buf, size_t len)
 {
 	if (p->name[0])
-		snprintf(buf, len, "%s:%s", p->node->name, p->name);
+		str_fmt(buf, len, "%s:%s", p->node->name, p->name);
 	else
-		snprintf(buf, len, "%s:%u", p->node->name, p->num);
+		str_fmt(buf, len, "%s:%u", p->node->name, p->num);
 }
 
 static void port_expect(struct topo_port *p, const struct link_attrs *a)
@@ -647,7 +647,7 @@ static void emit_uint(struct emit *e, uint64_t v)
 {
 	char buf[24];
 
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	str_fmt(buf, sizeof(buf), "%" PRIu64, v);
 	emit_scalar(e, buf, YAML_PLAIN_SCALAR_STYLE);
 }
 
@@ -712,9 +712,9 @@ static void emit_end(struct emit *e, const struct topo_port *p)
 	if (!strchr(p->node->name, ':') && !strchr(p->name, ':') &&
 	    (p->name[0] ? !all_digits(p->name) : true)) {
 		if (p->name[0])
-			snprintf(buf, sizeof(buf), "%s:%s", p->node->name, p->name);
+			str_fmt(buf, sizeof(buf), "%s:%s", p->node->name, p->name);
 		else
-			snprintf(buf, sizeof(buf), "%s:%u", p->node->name, p->num);
+			str_fmt(buf, sizeof(buf), "%s:%u", p->node->name, p->num);
 		emit_str(e, buf);
 		return;
 	}
@@ -769,16 +769,24 @@ static void emit_link(struct emit *e, const struct topo_link *l)
 	emit_map_end(e);
 }
 
-int plan_yaml_write(const struct topo *t, FILE *f)
+/* libyaml's output handler: append to the strbuf; 0 stops the emitter. */
+static int emit_out(void *data, unsigned char *buf, size_t len)
+{
+	struct strbuf *sb = data;
+
+	strbuf_add(sb, buf, len);
+	return !sb->failed;
+}
+
+int plan_yaml_format(const struct topo *t, struct strbuf *sb)
 {
 	struct emit e = { .failed = false };
 	char guid[24];
 
-	if (fprintf(f, "# fabricctl cabling plan (fabricctl-plan(5)), written by discover --save-plan\n") < 0)
-		return -EIO;
+	strbuf_addf(sb, "# fabricctl cabling plan (fabricctl-plan(5)), written by discover --save-plan\n");
 	if (!yaml_emitter_initialize(&e.em))
 		return -ENOMEM;
-	yaml_emitter_set_output_file(&e.em, f);
+	yaml_emitter_set_output(&e.em, emit_out, sb);
 	yaml_emitter_set_unicode(&e.em, 1);
 	yaml_emitter_set_width(&e.em, -1);
 	if (!yaml_stream_start_event_initialize(&e.ev, YAML_UTF8_ENCODING))
@@ -803,7 +811,7 @@ int plan_yaml_write(const struct topo *t, FILE *f)
 		emit_str(&e, "type");
 		emit_str(&e, topo_node_type_name(n->type));
 		if (n->guid) {
-			snprintf(guid, sizeof(guid), "0x%016" PRIx64, n->guid);
+			str_fmt(guid, sizeof(guid), "0x%016" PRIx64, n->guid);
 			emit_str(&e, "guid");
 			emit_scalar(&e, guid, YAML_PLAIN_SCALAR_STYLE);
 		}
@@ -825,7 +833,7 @@ int plan_yaml_write(const struct topo *t, FILE *f)
 	if (!e.failed && !yaml_emitter_flush(&e.em))
 		e.failed = true;
 	yaml_emitter_delete(&e.em);
-	if (e.failed || ferror(f))
-		return -EIO;
+	if (e.failed || sb->failed)
+		return -ENOMEM;
 	return 0;
 }

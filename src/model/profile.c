@@ -8,7 +8,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +15,7 @@
 
 #include "model/host_state.h"
 #include "model/profile.h"
+#include "util/str.h"
 
 #define PROFILE_MAX_ITEMS 256
 
@@ -34,7 +34,7 @@ static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	str_vfmt(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return fab_err_input(c->err, -EINVAL, "%s:%zu:%zu: %s", c->name,
 			     n->start_mark.line + 1, n->start_mark.column + 1, msg);
@@ -199,7 +199,7 @@ static int walk_map(struct pctx *c, const yaml_node_t *n, const char *what,
 
 			list[0] = '\0';
 			for (int i = 0; keys[i] && off < sizeof(list); i++)
-				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+				off += (size_t)str_fmt(list + off, sizeof(list) - off, "%s%s",
 							i ? ", " : "", keys[i]);
 			return perr(c, k, "%s: unknown key '%.64s' (known: %s)", what,
 				    scalar(k), list);
@@ -599,7 +599,7 @@ static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 			return perr(c, e, "%s: more than %d items", sect[key], PROFILE_MAX_ITEMS);
 		m.line = (unsigned int)e->start_mark.line + 1;
 		m.col = (unsigned int)e->start_mark.column + 1;
-		snprintf(what, sizeof(what), "%s[%zu]", sect[key], count - 1);
+		str_fmt(what, sizeof(what), "%s[%zu]", sect[key], count - 1);
 		if (key == 1) {
 			struct profile_iface *f;
 
@@ -715,7 +715,7 @@ int profile_parse(const char *name, const unsigned char *buf, size_t len,
 		rc = fab_err_set(err, -ENOMEM, "profile: out of memory");
 		goto out;
 	}
-	snprintf(p->path, sizeof(p->path), "%s", name);
+	str_fmt(p->path, sizeof(p->path), "%s", name);
 	root = yaml_document_get_root_node(&doc);
 	if (!root) {
 		rc = fab_err_input(err, -EINVAL, "%s:1:1: empty profile", name);
@@ -773,9 +773,9 @@ const char *profile_match_str(const char (*globs)[32], size_t n, char *buf, size
 {
 	size_t off = 0;
 
-	snprintf(buf, len, "*");
+	str_fmt(buf, len, "*");
 	for (size_t i = 0; i < n && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "|" : "", globs[i]);
+		off += (size_t)str_fmt(buf + off, len - off, "%s%s", i ? "|" : "", globs[i]);
 	return buf;
 }
 

@@ -3,11 +3,11 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/topo.h"
+#include "util/str.h"
 
 static const char *const counter_names[TOPO_CNT_MAX] = {
 	[TOPO_CNT_SYMBOL_ERR] = "symbol_errors",
@@ -186,7 +186,7 @@ struct topo_node *topo_node_add(struct topo *t, enum topo_node_type type,
 		return NULL;
 	n->type = type;
 	n->guid = guid;
-	snprintf(n->name, sizeof(n->name), "%s", name ? name : "");
+	str_fmt(n->name, sizeof(n->name), "%s", name ? name : "");
 	t->nodes[t->n_nodes++] = n;
 	return n;
 }
@@ -242,7 +242,7 @@ struct topo_port *topo_port_get(struct topo_node *n, unsigned int num, const cha
 		return NULL;
 	p->node = n;
 	p->num = num;
-	snprintf(p->name, sizeof(p->name), "%s", name ? name : "");
+	str_fmt(p->name, sizeof(p->name), "%s", name ? name : "");
 	n->ports[n->n_ports++] = p;
 	return p;
 }
@@ -287,10 +287,10 @@ void topo_end_from_port(struct topo_end *e, const struct topo_port *port)
 	memset(e, 0, sizeof(*e));
 	if (!port)
 		return;
-	snprintf(e->node, sizeof(e->node), "%s", port->node->name);
+	str_fmt(e->node, sizeof(e->node), "%s", port->node->name);
 	e->guid = port->node->guid;
 	e->port = port->num;
-	snprintf(e->port_name, sizeof(e->port_name), "%s", port->name);
+	str_fmt(e->port_name, sizeof(e->port_name), "%s", port->name);
 }
 
 /* ---- sorting ---- */
@@ -444,7 +444,7 @@ int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *ba
 		th->max[c] = v;
 	}
 	if (rc < 0 && bad)
-		snprintf(bad, bad_len, "%s", item);
+		str_fmt(bad, bad_len, "%s", item);
 	free(copy);
 	return rc;
 }
@@ -473,7 +473,7 @@ static int add_port_problem(struct topo *t, enum topo_problem_kind kind,
 		topo_end_from_port(&pr.b, p->peer);
 	}
 	va_start(ap, fmt);
-	vsnprintf(pr.detail, sizeof(pr.detail), fmt, ap);
+	str_vfmt(pr.detail, sizeof(pr.detail), fmt, ap);
 	va_end(ap);
 	return topo_problem_add(t, &pr);
 }
@@ -499,12 +499,12 @@ static int check_degraded(struct topo *t, struct topo_port *p)
 
 	if ((p->facts & TOPO_F_WIDTH) && p->width_x && p->width_max_x &&
 	    p->width_x < p->width_max_x)
-		snprintf(w, sizeof(w), "width %ux, enabled %ux", p->width_x, p->width_max_x);
+		str_fmt(w, sizeof(w), "width %ux, enabled %ux", p->width_x, p->width_max_x);
 	if ((p->facts & TOPO_F_SPEED) && p->lane_mbps && p->lane_max_mbps &&
 	    p->lane_mbps < p->lane_max_mbps) {
 		const char *a = topo_speed_name(p->lane_mbps), *m = topo_speed_name(p->lane_max_mbps);
 
-		snprintf(s, sizeof(s), "speed %s, enabled %s", a ? a : "?", m ? m : "?");
+		str_fmt(s, sizeof(s), "speed %s, enabled %s", a ? a : "?", m ? m : "?");
 	}
 	if (!*w && !*s)
 		return 0;

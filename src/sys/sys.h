@@ -18,6 +18,7 @@
 
 #include "model/bond.h"
 #include "model/dcb.h"
+#include "model/ecn.h"
 #include "model/host_state.h"
 #include "model/lldp_view.h"
 #include "model/topo.h"
@@ -44,12 +45,6 @@ struct subnet_opts {
 	unsigned int timeout_ms;	/* per MAD; 0: library default */
 	unsigned int retries;		/* per MAD; 0: library default */
 	bool counters;			/* read PMA PortCounters(Extended) */
-};
-
-/* ECN roles of a RoCE port (mlx5 sysfs names roce_np, roce_rp). */
-enum fab_ecn_point {
-	FAB_ECN_NP = 0,		/* notification point: the receiver, sends CNPs */
-	FAB_ECN_RP = 1,		/* reaction point: the sender, slows down on CNPs */
 };
 
 struct sys_ops {
