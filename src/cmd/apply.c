@@ -6,190 +6,76 @@
  * through sys_ops, diff into a plan (model/plan.c), print and run it.
  * A failing step undoes every step already done, in reverse order.
  *
- * --try: after a successful apply, the undo list goes to a pending-state
- * file (<rundir>/pending.json, rundir = $FABRICCTL_RUNDIR or /run/fabricctl)
- * and a detached reverter process (double fork, setsid) sleeps until the
- * deadline, then claims the file by rename(2) and undoes the changes.
- * `fabricctl confirm` claims it first (rename to confirmed) and the
- * reverter finds nothing to do.  While the file exists, apply refuses.
+ * --try: after a successful apply, the undo list goes to the pending
+ * state (sys_pending_write: <rundir>/pending.json, rundir =
+ * $FABRICCTL_RUNDIR or /run/fabricctl, src/sys/pending.c) and a detached
+ * reverter (sys_reverter_spawn) sleeps until the deadline, then claims
+ * the pending state and undoes the changes (apply_revert_at_deadline).
+ * `fabricctl confirm` claims it first and the reverter finds nothing to
+ * do.  While a try is pending, apply refuses.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
 #include "fleet/fleet_status.h"
 #include "io/load.h"
-#include "util/file.h"
 
 #define APPLY_FLEET_TIMEOUT_MS 120000
 
-/* The pending-try file is small; anything larger is not ours. */
-#define PENDING_MAX_BYTES (1u << 20)
-
-/*
- * The reverter (runs detached): sleep until the deadline, then claim the
- * pending file by renaming it; if confirm got there first, there is
- * nothing to do.  Undo in reverse, log the outcome next to the file.
- */
-static void reverter(struct sys *sys, const char *pending, long long deadline)
+void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
-	char claimed[300], logp[300], *text = NULL;
+	char claim[320], line[1200], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
-	struct timespec ts;
 	long long dl;
 	size_t len;
 	int pid, rc;
-	FILE *log;
 
-	for (;;) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		if (ts.tv_sec >= deadline)
-			break;
-		ts.tv_sec = deadline - ts.tv_sec;
-		ts.tv_nsec = 0;
-		nanosleep(&ts, NULL);
-	}
-	snprintf(claimed, sizeof(claimed), "%s.reverting", pending);
-	if (rename(pending, claimed) < 0)
-		return;		/* confirmed (or reverted by confirm --revert) */
-	snprintf(logp, sizeof(logp), "%s/last-revert.log", apply_rundir());
 	plan_init(&plan);
 	fab_err_init(&e);
-	rc = file_read_all(claimed, PENDING_MAX_BYTES, &text, &len, &e);
+	rc = sys_pending_claim(sys, "reverting", claim, sizeof(claim), &text, &len, &e);
+	if (rc == -ENOENT)
+		goto out;	/* confirmed (or reverted by confirm --revert) */
 	if (rc == 0)
-		rc = plan_undo_from_json(claimed, text, len, &plan, &dl, &pid, &e);
+		rc = plan_undo_from_json(claim, text, len, &plan, &dl, &pid, &e);
 	if (rc == 0) {
 		for (size_t i = 0; i < plan.n_steps; i++)
 			plan.steps[i].status = PLAN_STEP_DONE;
 		rc = apply_plan_undo(sys, &plan, &e);
 	}
-	log = fopen(logp, "we");
-	if (log) {
-		fprintf(log, "reverted %zu step(s) at deadline %lld: %s\n", plan.n_steps, deadline,
-			rc == 0 ? "ok" : e.msg);
-		fclose(log);
-	}
-	unlink(claimed);
+	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %lld: %s", plan.n_steps,
+		 deadline, rc == 0 ? "ok" : e.msg);
+	sys_pending_log(sys, line);
+	sys_pending_drop(sys, claim);
+out:
 	free(text);
 	plan_fini(&plan);
 }
 
-/*
- * Detach the reverter: double fork so it is reparented to init, setsid
- * so the admin's session hangup does not reach it.  The grandchild's pid
- * comes back through a pipe; the parent reaps the intermediate child.
- */
-static int reverter_spawn(struct sys *sys, const char *pending, long long deadline,
-			  int *rpid, struct fab_err *err)
-{
-	int fds[2], st;
-	pid_t pid, got = 0;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return fab_err_set(err, -errno, "apply: pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return fab_err_set(err, -errno, "apply: fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		pid_t gc, me;
-		int fd;
-
-		close(fds[0]);
-		setsid();
-		gc = fork();
-		if (gc != 0)
-			_exit(gc < 0 ? 1 : 0);
-		me = getpid();
-		if (write(fds[1], &me, sizeof(me)) != sizeof(me))
-			_exit(1);
-		close(fds[1]);
-		/* Drop every inherited descriptor, the apply lock among them. */
-		close_range(3, ~0U, 0);
-		signal(SIGHUP, SIG_IGN);
-		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-			if (fd > 2)
-				close(fd);
-		}
-		if (chdir("/") < 0)
-			_exit(1);
-		reverter(sys, pending, deadline);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (read(fds[0], &got, sizeof(got)) != sizeof(got))
-		got = 0;
-	close(fds[0]);
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || got <= 0)
-		return fab_err_set(err, -ECHILD, "apply: could not start the reverter");
-	*rpid = (int)got;
-	return 0;
-}
-
-/*
- * One apply at a time per node: an exclusive flock(2) on <rundir>/lock,
- * held until the process exits (the reverter does not inherit it: it is
- * taken O_CLOEXEC and released by close in the parent's path).
- */
-static int apply_lock(int *fd_out, struct fab_err *err)
-{
-	char path[300];
-	int fd;
-
-	if (mkdir(apply_rundir(), 0700) < 0 && errno != EEXIST)
-		return fab_err_set(err, -errno, "apply: %s: %s", apply_rundir(), strerror(errno));
-	snprintf(path, sizeof(path), "%s/lock", apply_rundir());
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return fab_err_set(err, -errno, "apply: %s: %s", path, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int e = errno;
-
-		close(fd);
-		if (e == EWOULDBLOCK)
-			return fab_err_set(err, -EBUSY, "apply: another apply is running on this node (%s)",
-					   path);
-		return fab_err_set(err, -e, "apply: lock %s: %s", path, strerror(e));
-	}
-	*fd_out = fd;
-	return 0;
-}
-
 /* Is a try pending?  Fills @err (exit 3) when it is. */
-static int pending_check(struct fab_err *err)
+static int pending_check(struct sys *sys, struct fab_err *err)
 {
 	char path[256], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
 	long long dl = 0;
 	size_t len;
-	int pid = 0;
+	int pid = 0, rc;
 
-	apply_pending_path(path, sizeof(path));
-	if (access(path, F_OK) < 0)
-		return 0;
-	plan_init(&plan);
 	fab_err_init(&e);
-	if (file_read_all(path, PENDING_MAX_BYTES, &text, &len, &e) == 0)
+	rc = sys_pending_read(sys, &text, &len, &e);
+	if (rc == -ENOENT)
+		return 0;
+	sys_pending_path(sys, path, sizeof(path));
+	plan_init(&plan);
+	if (rc == 0)
 		plan_undo_from_json(path, text, len, &plan, &dl, &pid, &e);
 	free(text);
 	plan_fini(&plan);
@@ -206,19 +92,17 @@ static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
 	long long deadline = (long long)time(NULL) + secs;
 	int rpid = 0, rc;
 
-	apply_pending_path(rep->pending_path, sizeof(rep->pending_path));
-	if (mkdir(apply_rundir(), 0700) < 0 && errno != EEXIST)
-		return fab_err_set(err, -errno, "apply: %s: %s", apply_rundir(), strerror(errno));
-	rc = reverter_spawn(sys, rep->pending_path, deadline, &rpid, err);
+	sys_pending_path(sys, rep->pending_path, sizeof(rep->pending_path));
+	rc = sys_reverter_spawn(sys, deadline, apply_revert_at_deadline, &rpid, err);
 	if (rc < 0)
 		return rc;
 	text = plan_undo_to_json(plan, plan->n_steps, deadline, rpid);
 	if (!text)
 		return fab_err_set(err, -ENOMEM, "apply: out of memory");
-	rc = file_write_atomic(rep->pending_path, text, strlen(text), 0600, err);
+	rc = sys_pending_write(sys, text, err);
 	free(text);
 	if (rc < 0)
-		return rc;	/* the reverter finds no file and exits */
+		return rc;	/* the reverter finds no pending state and exits */
 	rep->try_deadline_s = deadline;
 	return 0;
 }
@@ -236,9 +120,9 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	host_state_init(&hs);
 	node_state_init(&ns, &hs);
 	if (!dry) {
-		rc = apply_lock(&lock_fd, err);
+		rc = sys_pending_lock(sys, &lock_fd, err);
 		if (rc == 0)
-			rc = pending_check(err);
+			rc = pending_check(sys, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -289,7 +173,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	}
 out:
 	if (lock_fd >= 0)
-		close(lock_fd);		/* releases the lock */
+		sys_pending_unlock(sys, lock_fd);
 	node_state_fini(&ns);
 	host_state_fini(&hs);
 	return rc;

@@ -14,9 +14,6 @@
 #include "model/profile.h"
 #include "sys/sys.h"
 
-/* Directory of the pending-state file: $FABRICCTL_RUNDIR or /run/fabricctl. */
-#define APPLY_RUNDIR_DEFAULT "/run/fabricctl"
-
 /*
  * Read the node (links, RDMA ports) into @hs and what @p needs of each
  * matched interface and bond into @ns (node_state_init'ed on @hs by the
@@ -62,9 +59,12 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
  */
 int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
 
-/* $FABRICCTL_RUNDIR, or APPLY_RUNDIR_DEFAULT. */
-const char *apply_rundir(void);
-/* "<rundir>/pending.json" into @buf. */
-const char *apply_pending_path(char *buf, size_t len);
+/*
+ * The reverter's job at the deadline of an `apply --try` (runs in the
+ * process sys_reverter_spawn() started): claim the pending state, undo
+ * its steps in reverse, log the outcome.  Nothing when confirm claimed it
+ * first.
+ */
+void apply_revert_at_deadline(struct sys *sys, long long deadline);
 
 #endif

@@ -99,11 +99,8 @@ static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, str
 
 		return discover_lldp_fleet_read(ctx, &fl, t);
 	}
-	if (!ctx->sys->ops->lldp_read)
-		return fab_err_set(&ctx->err, -EOPNOTSUPP, "lldp: not supported by %s",
-				   ctx->sys->ops->name);
 	lldp_view_init(&view);
-	rc = ctx->sys->ops->lldp_read(ctx->sys, o->lldp_socket, &view, &ctx->err);
+	rc = sys_lldp_read(ctx->sys, o->lldp_socket, &view, &ctx->err);
 	if (rc == 0) {
 		rc = lldp_view_merge(t, &view, &conflicts);
 		if (rc < 0)
@@ -117,10 +114,7 @@ static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, str
 
 static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struct topo *t)
 {
-	if (!ctx->sys->ops->subnet_read)
-		return fab_err_set(&ctx->err, -EOPNOTSUPP, "subnet: not supported by %s",
-				   ctx->sys->ops->name);
-	return ctx->sys->ops->subnet_read(ctx->sys, &o->subnet, t, &ctx->err);
+	return sys_subnet_read(ctx->sys, &o->subnet, t, &ctx->err);
 }
 
 /*
