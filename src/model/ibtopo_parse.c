@@ -76,9 +76,12 @@ static const char *parse_quoted(struct ibtopo_parser *ps, const char *p, const c
 	return q + 1;
 }
 
-/* Unsigned number in @base at @p; NULL on error (message set). */
-static const char *parse_uint(struct ibtopo_parser *ps, const char *p, const char *end,
-			      int base, uint64_t max, uint64_t *val)
+/*
+ * Scan an unsigned number in @base at @p, up to @end (the buffer is not
+ * NUL-terminated): the position past it, or NULL on error (message set).
+ */
+static const char *scan_uint(struct ibtopo_parser *ps, const char *p, const char *end,
+			     int base, uint64_t max, uint64_t *val)
 {
 	uint64_t v = 0;
 	const char *s = p, *digits;
@@ -204,7 +207,7 @@ static int parse_kv(struct ibtopo_parser *ps, const char *p, const char *end)
 	size_t klen = (size_t)(eq - p);
 	uint64_t val;
 
-	v = parse_uint(ps, eq + 1, end, 16, UINT64_MAX, &val);
+	v = scan_uint(ps, eq + 1, end, 16, UINT64_MAX, &val);
 	if (!v)
 		return -EINVAL;
 	/* switchguid=0x200001(200001): the part in parentheses is the port GUID. */
@@ -254,7 +257,7 @@ static int parse_header(struct ibtopo_parser *ps, const char *p, const char *end
 	else
 		return perr(ps, s, "expected Switch, Ca, Hca, Rt, a port line or key=value");
 	p = skip_ws(word_end, end);
-	p = parse_uint(ps, p, end, 10, IBTOPO_MAX_PORTS, &nports);
+	p = scan_uint(ps, p, end, 10, IBTOPO_MAX_PORTS, &nports);
 	if (!p)
 		return -EINVAL;
 	if (nports == 0)
@@ -315,7 +318,7 @@ static const char *parse_portref(struct ibtopo_parser *ps, const char *p, const 
 		perr(ps, p, "expected '['");
 		return NULL;
 	}
-	p = parse_uint(ps, p + 1, end, 10, IBTOPO_MAX_PORTS, num);
+	p = scan_uint(ps, p + 1, end, 10, IBTOPO_MAX_PORTS, num);
 	if (!p)
 		return NULL;
 	if (p >= end || *p != ']') {
@@ -324,7 +327,7 @@ static const char *parse_portref(struct ibtopo_parser *ps, const char *p, const 
 	}
 	p++;
 	if (p < end && *p == '(') {
-		p = parse_uint(ps, p + 1, end, 16, UINT64_MAX, guid);
+		p = scan_uint(ps, p + 1, end, 16, UINT64_MAX, guid);
 		if (!p)
 			return NULL;
 		if (p >= end || *p != ')') {

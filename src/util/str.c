@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,21 @@ int str_fmt(char *buf, size_t len, const char *fmt, ...)
 int str_vfmt(char *buf, size_t len, const char *fmt, va_list ap)
 {
 	return vsnprintf(buf, len, fmt, ap);
+}
+
+int parse_uint(const char *s, int base, uint64_t *val)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, base);
+	if (errno || *end)
+		return -EINVAL;
+	*val = v;
+	return 0;
 }
 
 int str_scan(const char *s, const char *fmt, ...)
