@@ -26,6 +26,7 @@
 #include "cmd/cmd.h"
 #include "fleet/fleet_status.h"
 #include "io/load.h"
+#include "util/str.h"
 
 #define APPLY_FLEET_TIMEOUT_MS 120000
 
@@ -245,10 +246,9 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	struct apply_report rep = { .failed = -1 };
 	struct profile *p = NULL;
 	struct plan plan;
-	unsigned long try_s = 0;
+	uint64_t try_s = 0;
 	bool dry = false;
 	int opt, rc = FAB_EXIT_OK;
-	char *end;
 
 	while ((opt = getopt_long(argc, argv, "nt:jh", opts, NULL)) != -1) {
 		if (fleet_opt_take(&fo, &hosts, opt, optarg))
@@ -258,9 +258,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 			dry = true;
 			break;
 		case 't':
-			errno = 0;
-			try_s = strtoul(optarg, &end, 10);
-			if (errno || *end || try_s < 1 || try_s > 86400 || optarg[0] == '-')
+			if (parse_uint(optarg, 10, &try_s) < 0 || try_s < 1 || try_s > 86400)
 				return cmd_usage_error(ctx, "apply", "--try: '%s' is not 1-86400 seconds",
 						       optarg);
 			break;

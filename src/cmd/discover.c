@@ -24,6 +24,7 @@
 #include "model/topo.h"
 #include "model/topo_diff.h"
 #include "util/file.h"
+#include "util/str.h"
 
 #define DISCOVER_PLAN_MAX_BYTES (64u << 20)
 
@@ -143,12 +144,9 @@ static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t
 
 static int parse_uint_opt(const char *s, unsigned int max, unsigned int *val)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || !*s || *s == '-' || v > max)
+	if (parse_uint(s, 10, &v) < 0 || v > max)
 		return -EINVAL;
 	*val = (unsigned int)v;
 	return 0;

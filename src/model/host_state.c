@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "model/host_state.h"
+#include "util/array.h"
 #include "util/str.h"
 
 void host_state_init(struct host_state *hs)
@@ -216,7 +217,7 @@ static const struct {
 
 double ib_speed_lane_gbps(const char *speed)
 {
-	for (size_t i = 0; i < sizeof(ib_speeds) / sizeof(ib_speeds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ib_speeds); i++)
 		if (strcasecmp(speed, ib_speeds[i].name) == 0)
 			return ib_speeds[i].lane_gbps;
 	return 0;

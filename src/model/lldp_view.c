@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/lldp_view.h"
+#include "util/array.h"
 #include "util/str.h"
 
 #define LLDP_VIEW_MAX_ELEMS 4096
@@ -71,7 +72,7 @@ static json_t *caps_to_json(unsigned int caps)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; a && i < sizeof(cap_names) / sizeof(cap_names[0]); i++)
+	for (size_t i = 0; a && i < ARRAY_SIZE(cap_names); i++)
 		if (caps & cap_names[i].bit)
 			json_array_append_new(a, json_string(cap_names[i].name));
 	return a;
@@ -170,7 +171,7 @@ static int get_caps(const json_t *obj, unsigned int *caps, const char *where,
 		if (!json_is_string(e))
 			return fab_err_input(err, -EINVAL,
 					     "lldp view: %s.capabilities[%zu]: not a string", where, i);
-		for (size_t k = 0; k < sizeof(cap_names) / sizeof(cap_names[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(cap_names); k++)
 			if (strcmp(json_string_value(e), cap_names[k].name) == 0)
 				*caps |= cap_names[k].bit;
 	}

@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "model/plan.h"
+#include "util/array.h"
 #include "util/str.h"
 
 
@@ -1016,7 +1017,7 @@ static const char *const op_names[] = {
 	[PLAN_APP_ADD] = "app-add", [PLAN_TRUST_SET] = "trust", [PLAN_ECN_SET] = "ecn",
 	[PLAN_TOS_SET] = "roce-tos", [PLAN_FAIL] = "fail",
 };
-#define N_OPS ((int)(sizeof(op_names) / sizeof(op_names[0])))
+#define N_OPS ((int)ARRAY_SIZE(op_names))
 
 const char *plan_action_str(const struct plan_action *a, char *buf, size_t len)
 {

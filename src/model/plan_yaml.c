@@ -13,6 +13,7 @@
 
 #include "model/plan_yaml.h"
 #include "model/yaml_walk.h"
+#include "util/array.h"
 #include "util/str.h"
 
 #define PLAN_MAX_ITEMS 1000000u	/* nodes, links, nics: far above any fabric */
@@ -186,7 +187,7 @@ static int type_parse(struct pctx *c, yaml_node_t *n, enum topo_node_type *type)
 
 	if (yw_str(&c->w, n, "type", buf, sizeof(buf)) < 0)
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
 		if (strcmp(buf, types[i].name) == 0) {
 			*type = types[i].type;
 			return 0;
@@ -473,7 +474,7 @@ bool plan_yaml_sniff(const char *buf, size_t len)
 			i++;
 		if (i < e && buf[i] != '#') {
 			l = e - i;
-			for (size_t k = 0; k < sizeof(starts) / sizeof(starts[0]); k++)
+			for (size_t k = 0; k < ARRAY_SIZE(starts); k++)
 				if (l >= strlen(starts[k]) && memcmp(buf + i, starts[k], strlen(starts[k])) == 0)
 					return true;
 			return false;

@@ -7,9 +7,9 @@
 
 #include "model/host_state.h"
 #include "model/rdma_rate.h"
+#include "util/array.h"
 #include "util/str.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 unsigned int ib_width_from_active(unsigned int code)
 {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/topo.h"
+#include "util/array.h"
 #include "util/str.h"
 
 static const char *const counter_names[TOPO_CNT_MAX] = {
@@ -118,7 +119,7 @@ static const struct {
 
 const char *topo_speed_name(unsigned int lane_mbps)
 {
-	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(speeds); i++)
 		if (speeds[i].lane_mbps == lane_mbps)
 			return speeds[i].name;
 	return NULL;
@@ -126,7 +127,7 @@ const char *topo_speed_name(unsigned int lane_mbps)
 
 unsigned int topo_speed_parse(const char *name)
 {
-	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(speeds); i++)
 		if (strcmp(speeds[i].name, name) == 0)
 			return speeds[i].lane_mbps;
 	return 0;
