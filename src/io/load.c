@@ -13,9 +13,8 @@ int profile_load_text(const char *path, char **text, size_t *len, struct profile
 	int rc;
 
 	rc = file_read_all(path, PROFILE_MAX_BYTES, &buf, &n, err);
-	if (rc < 0)
-		return rc;
-	rc = profile_parse(path, (const unsigned char *)buf, n, &p, err);
+	if (rc == 0)
+		rc = profile_parse(path, (const unsigned char *)buf, n, &p, err);
 	if (rc < 0) {
 		free(buf);
 		return rc;
