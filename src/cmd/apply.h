@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Shared by apply, verify and confirm (src/cmd/apply.c): read what a
- * profile needs from the node, run a plan with rollback, and the pending
- * state of `apply --try`.
+ * profile needs from the node, run a plan with rollback, and what the
+ * reverter of `apply --try` does at its deadline (the pending state
+ * itself is behind sys_ops: sys_pending_*(), src/sys/pending.c).
  */
 #ifndef FAB_CMD_APPLY_H
 #define FAB_CMD_APPLY_H

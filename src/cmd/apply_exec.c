@@ -1,17 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The executor shared by apply, verify and confirm (see cmd/apply.h):
- * reading what a profile needs from the node through sys_ops, running a
- * plan with rollback in reverse order, and where the pending state lives.
- * Kept apart from cmd_apply() so unit tests link it with a recording
+ * reading what a profile needs from the node through the sys_*()
+ * wrappers, running a plan with rollback in reverse order, and the
+ * profile sent to the nodes by --hosts.  (The pending state of --try is
+ * src/sys/pending.c, behind sys_ops.)  Kept apart from cmd_apply() so unit tests link it with a recording
  * sys_ops and without main.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/apply.h"
 #include "io/load.h"
