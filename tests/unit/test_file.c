@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "util/array.h"
 #include "util/file.h"
 
 static char path[64];
@@ -60,7 +61,7 @@ static void test_read_sizes(void **state)
 	const size_t sizes[] = { 0, 1, 16383, 16384, 16385, 100000 };
 
 	(void)state;
-	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
 		struct fab_err err;
 		char *buf = NULL;
 		size_t len = 12345;

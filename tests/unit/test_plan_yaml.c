@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "model/plan_yaml.h"
+#include "util/array.h"
 
 static const char plan_ok[] =
 	"# two rails, two hosts\n"
@@ -137,7 +138,7 @@ static void test_parse_errors(void **state)
 		{ "version: 1\n---\nversion: 1\n", "p.yaml:2:1: a plan is one YAML document" },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct topo_rails r;
 		struct fab_err err;
 		struct topo *t;

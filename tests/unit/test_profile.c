@@ -11,6 +11,7 @@
 
 #include "io/load.h"
 #include "model/profile.h"
+#include "util/array.h"
 #include "util/err.h"
 
 static struct profile *parse_ok(const char *text)
@@ -217,7 +218,7 @@ static void test_shipped_profiles(void **state)
 		"profiles/roce-dual-homed-active-backup.yaml", "profiles/ib-ndr.yaml",
 	};
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		struct profile *p = NULL;
 		struct fab_err err;
 
