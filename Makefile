@@ -6,6 +6,7 @@
 #   make unit          build and run the cmocka unit tests (always sanitized)
 #   make check         all test tiers (tests/run-all: unit, fuzz, integration, vm);
 #                      root for the lab tiers, clang for fuzz
+#   make layers        the layer rule alone (scripts/check-layers; also in check)
 #   make fuzz          build the libFuzzer targets (clang)
 #   make bench         benchmarks, printing ratios against reference tools
 #   make install       PREFIX=/usr/local DESTDIR=
@@ -55,7 +56,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 
-.PHONY: all clean install unit check fuzz bench demo lib
+.PHONY: all clean install unit check layers fuzz bench demo lib
 
 all: fabricctl
 
@@ -95,6 +96,9 @@ unit: unit-bins
 
 check: fabricctl unit-bins
 	$(Q)tests/run-all
+
+layers:
+	$(Q)scripts/check-layers
 
 bench: fabricctl
 	$(Q)tests/bench/run-all

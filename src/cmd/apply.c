@@ -6,208 +6,77 @@
  * through sys_ops, diff into a plan (model/plan.c), print and run it.
  * A failing step undoes every step already done, in reverse order.
  *
- * --try: after a successful apply, the undo list goes to a pending-state
- * file (<rundir>/pending.json, rundir = $FABRICCTL_RUNDIR or /run/fabricctl)
- * and a detached reverter process (double fork, setsid) sleeps until the
- * deadline, then claims the file by rename(2) and undoes the changes.
- * `fabricctl confirm` claims it first (rename to confirmed) and the
- * reverter finds nothing to do.  While the file exists, apply refuses.
+ * --try: after a successful apply, the undo list goes to the pending
+ * state (sys_pending_write: <rundir>/pending.json, rundir =
+ * $FABRICCTL_RUNDIR or /run/fabricctl, src/sys/pending.c) and a detached
+ * reverter (sys_reverter_spawn) sleeps until the deadline, then claims
+ * the pending state and undoes the changes (apply_revert_at_deadline).
+ * `fabricctl confirm` claims it first and the reverter finds nothing to
+ * do.  While a try is pending, apply refuses.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
 #include "fleet/fleet_status.h"
+#include "io/load.h"
+#include "util/str.h"
 
 #define APPLY_FLEET_TIMEOUT_MS 120000
 
-/* Write @text to @path atomically (tmp + rename), mode 0600. */
-static int write_atomic(const char *path, const char *text, struct fab_err *err)
+void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
-	char tmp[300];
-	size_t len = strlen(text);
-	int fd, rc = 0;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return fab_err_set(err, -errno, "apply: %s: %s", tmp, strerror(errno));
-	if (write(fd, text, len) != (ssize_t)len || fsync(fd) < 0)
-		rc = fab_err_set(err, -errno ? -errno : -EIO, "apply: write %s: %s", tmp,
-				 strerror(errno));
-	if (close(fd) < 0 && rc == 0)
-		rc = fab_err_set(err, -errno, "apply: write %s: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = fab_err_set(err, -errno, "apply: rename %s: %s", path, strerror(errno));
-	if (rc < 0)
-		unlink(tmp);
-	return rc;
-}
-
-/*
- * The reverter (runs detached): sleep until the deadline, then claim the
- * pending file by renaming it; if confirm got there first, there is
- * nothing to do.  Undo in reverse, log the outcome next to the file.
- */
-static void reverter(struct sys *sys, const char *pending, long long deadline)
-{
-	char claimed[300], logp[300], *text = NULL;
+	char claim[320], line[1200], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
-	struct timespec ts;
 	long long dl;
 	size_t len;
 	int pid, rc;
-	FILE *log;
 
-	for (;;) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		if (ts.tv_sec >= deadline)
-			break;
-		ts.tv_sec = deadline - ts.tv_sec;
-		ts.tv_nsec = 0;
-		nanosleep(&ts, NULL);
-	}
-	snprintf(claimed, sizeof(claimed), "%s.reverting", pending);
-	if (rename(pending, claimed) < 0)
-		return;		/* confirmed (or reverted by confirm --revert) */
-	snprintf(logp, sizeof(logp), "%s/last-revert.log", apply_rundir());
 	plan_init(&plan);
 	fab_err_init(&e);
-	rc = apply_read_small(claimed, &text, &len);
+	rc = sys_pending_claim(sys, "reverting", claim, sizeof(claim), &text, &len, &e);
+	if (rc == -ENOENT)
+		goto out;	/* confirmed (or reverted by confirm --revert) */
 	if (rc == 0)
-		rc = plan_undo_from_json(claimed, text, len, &plan, &dl, &pid, &e);
+		rc = plan_undo_from_json(claim, text, len, &plan, &dl, &pid, &e);
 	if (rc == 0) {
 		for (size_t i = 0; i < plan.n_steps; i++)
 			plan.steps[i].status = PLAN_STEP_DONE;
 		rc = apply_plan_undo(sys, &plan, &e);
 	}
-	log = fopen(logp, "we");
-	if (log) {
-		fprintf(log, "reverted %zu step(s) at deadline %lld: %s\n", plan.n_steps, deadline,
-			rc == 0 ? "ok" : e.msg);
-		fclose(log);
-	}
-	unlink(claimed);
+	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %lld: %s", plan.n_steps,
+		 deadline, rc == 0 ? "ok" : e.msg);
+	sys_pending_log(sys, line);
+	sys_pending_drop(sys, claim);
+out:
 	free(text);
 	plan_fini(&plan);
 }
 
-/*
- * Detach the reverter: double fork so it is reparented to init, setsid
- * so the admin's session hangup does not reach it.  The grandchild's pid
- * comes back through a pipe; the parent reaps the intermediate child.
- */
-static int reverter_spawn(struct sys *sys, const char *pending, long long deadline,
-			  int *rpid, struct fab_err *err)
-{
-	int fds[2], st;
-	pid_t pid, got = 0;
-
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return fab_err_set(err, -errno, "apply: pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return fab_err_set(err, -errno, "apply: fork: %s", strerror(errno));
-	}
-	if (pid == 0) {
-		pid_t gc, me;
-		int fd;
-
-		close(fds[0]);
-		setsid();
-		gc = fork();
-		if (gc != 0)
-			_exit(gc < 0 ? 1 : 0);
-		me = getpid();
-		if (write(fds[1], &me, sizeof(me)) != sizeof(me))
-			_exit(1);
-		close(fds[1]);
-		/* Drop every inherited descriptor, the apply lock among them. */
-		close_range(3, ~0U, 0);
-		signal(SIGHUP, SIG_IGN);
-		fd = open("/dev/null", O_RDWR | O_CLOEXEC);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-			if (fd > 2)
-				close(fd);
-		}
-		if (chdir("/") < 0)
-			_exit(1);
-		reverter(sys, pending, deadline);
-		_exit(0);
-	}
-	close(fds[1]);
-	if (read(fds[0], &got, sizeof(got)) != sizeof(got))
-		got = 0;
-	close(fds[0]);
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || got <= 0)
-		return fab_err_set(err, -ECHILD, "apply: could not start the reverter");
-	*rpid = (int)got;
-	return 0;
-}
-
-/*
- * One apply at a time per node: an exclusive flock(2) on <rundir>/lock,
- * held until the process exits (the reverter does not inherit it: it is
- * taken O_CLOEXEC and released by close in the parent's path).
- */
-static int apply_lock(int *fd_out, struct fab_err *err)
-{
-	char path[300];
-	int fd;
-
-	if (mkdir(apply_rundir(), 0700) < 0 && errno != EEXIST)
-		return fab_err_set(err, -errno, "apply: %s: %s", apply_rundir(), strerror(errno));
-	snprintf(path, sizeof(path), "%s/lock", apply_rundir());
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return fab_err_set(err, -errno, "apply: %s: %s", path, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		int e = errno;
-
-		close(fd);
-		if (e == EWOULDBLOCK)
-			return fab_err_set(err, -EBUSY, "apply: another apply is running on this node (%s)",
-					   path);
-		return fab_err_set(err, -e, "apply: lock %s: %s", path, strerror(e));
-	}
-	*fd_out = fd;
-	return 0;
-}
-
 /* Is a try pending?  Fills @err (exit 3) when it is. */
-static int pending_check(struct fab_err *err)
+static int pending_check(struct sys *sys, struct fab_err *err)
 {
 	char path[256], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
 	long long dl = 0;
 	size_t len;
-	int pid = 0;
+	int pid = 0, rc;
 
-	apply_pending_path(path, sizeof(path));
-	if (access(path, F_OK) < 0)
-		return 0;
-	plan_init(&plan);
 	fab_err_init(&e);
-	if (apply_read_small(path, &text, &len) == 0)
+	rc = sys_pending_read(sys, &text, &len, &e);
+	if (rc == -ENOENT)
+		return 0;
+	sys_pending_path(sys, path, sizeof(path));
+	plan_init(&plan);
+	if (rc == 0)
 		plan_undo_from_json(path, text, len, &plan, &dl, &pid, &e);
 	free(text);
 	plan_fini(&plan);
@@ -224,19 +93,17 @@ static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
 	long long deadline = (long long)time(NULL) + secs;
 	int rpid = 0, rc;
 
-	apply_pending_path(rep->pending_path, sizeof(rep->pending_path));
-	if (mkdir(apply_rundir(), 0700) < 0 && errno != EEXIST)
-		return fab_err_set(err, -errno, "apply: %s: %s", apply_rundir(), strerror(errno));
-	rc = reverter_spawn(sys, rep->pending_path, deadline, &rpid, err);
+	sys_pending_path(sys, rep->pending_path, sizeof(rep->pending_path));
+	rc = sys_reverter_spawn(sys, deadline, apply_revert_at_deadline, &rpid, err);
 	if (rc < 0)
 		return rc;
 	text = plan_undo_to_json(plan, plan->n_steps, deadline, rpid);
 	if (!text)
 		return fab_err_set(err, -ENOMEM, "apply: out of memory");
-	rc = write_atomic(rep->pending_path, text, err);
+	rc = sys_pending_write(sys, text, err);
 	free(text);
 	if (rc < 0)
-		return rc;	/* the reverter finds no file and exits */
+		return rc;	/* the reverter finds no pending state and exits */
 	rep->try_deadline_s = deadline;
 	return 0;
 }
@@ -254,9 +121,9 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	host_state_init(&hs);
 	node_state_init(&ns, &hs);
 	if (!dry) {
-		rc = apply_lock(&lock_fd, err);
+		rc = sys_pending_lock(sys, &lock_fd, err);
 		if (rc == 0)
-			rc = pending_check(err);
+			rc = pending_check(sys, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -307,7 +174,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	}
 out:
 	if (lock_fd >= 0)
-		close(lock_fd);		/* releases the lock */
+		sys_pending_unlock(sys, lock_fd);
 	node_state_fini(&ns);
 	host_state_fini(&hs);
 	return rc;
@@ -332,7 +199,7 @@ static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct
 	hosts_init(&hosts);
 	/* Bad input first, before any node is contacted. */
 	if (apply_fleet_params(path, &params, &ctx->err) < 0 ||
-	    fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0) {
+	    hosts_load(&hosts, hosts_path, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
@@ -379,10 +246,9 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	struct apply_report rep = { .failed = -1 };
 	struct profile *p = NULL;
 	struct plan plan;
-	unsigned long try_s = 0;
+	uint64_t try_s = 0;
 	bool dry = false;
 	int opt, rc = FAB_EXIT_OK;
-	char *end;
 
 	while ((opt = getopt_long(argc, argv, "nt:jh", opts, NULL)) != -1) {
 		if (fleet_opt_take(&fo, &hosts, opt, optarg))
@@ -392,9 +258,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 			dry = true;
 			break;
 		case 't':
-			errno = 0;
-			try_s = strtoul(optarg, &end, 10);
-			if (errno || *end || try_s < 1 || try_s > 86400 || optarg[0] == '-')
+			if (parse_uint(optarg, 10, &try_s) < 0 || try_s < 1 || try_s > 86400)
 				return cmd_usage_error(ctx, "apply", "--try: '%s' is not 1-86400 seconds",
 						       optarg);
 			break;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Shared by apply, verify and confirm (src/cmd/apply.c): read what a
- * profile needs from the node, run a plan with rollback, and the pending
- * state of `apply --try`.
+ * profile needs from the node, run a plan with rollback, and what the
+ * reverter of `apply --try` does at its deadline (the pending state
+ * itself is behind sys_ops: sys_pending_*(), src/sys/pending.c).
  */
 #ifndef FAB_CMD_APPLY_H
 #define FAB_CMD_APPLY_H
@@ -13,9 +14,6 @@
 #include "model/plan.h"
 #include "model/profile.h"
 #include "sys/sys.h"
-
-/* Directory of the pending-state file: $FABRICCTL_RUNDIR or /run/fabricctl. */
-#define APPLY_RUNDIR_DEFAULT "/run/fabricctl"
 
 /*
  * Read the node (links, RDMA ports) into @hs and what @p needs of each
@@ -62,11 +60,12 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
  */
 int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
 
-/* $FABRICCTL_RUNDIR, or APPLY_RUNDIR_DEFAULT. */
-const char *apply_rundir(void);
-/* Read a whole file of at most 1 MiB; *out malloc'ed and NUL-terminated. */
-int apply_read_small(const char *path, char **out, size_t *len);
-/* "<rundir>/pending.json" into @buf. */
-const char *apply_pending_path(char *buf, size_t len);
+/*
+ * The reverter's job at the deadline of an `apply --try` (runs in the
+ * process sys_reverter_spawn() started): claim the pending state, undo
+ * its steps in reverse, log the outcome.  Nothing when confirm claimed it
+ * first.
+ */
+void apply_revert_at_deadline(struct sys *sys, long long deadline);
 
 #endif

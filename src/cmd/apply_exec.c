@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The executor shared by apply, verify and confirm (see cmd/apply.h):
- * reading what a profile needs from the node through sys_ops, running a
- * plan with rollback in reverse order, and where the pending state lives.
- * Kept apart from cmd_apply() so unit tests link it with a recording
+ * reading what a profile needs from the node through the sys_*()
+ * wrappers, running a plan with rollback in reverse order, and the
+ * profile sent to the nodes by --hosts.  (The pending state of --try is
+ * src/sys/pending.c, behind sys_ops.)  Kept apart from cmd_apply() so unit tests link it with a recording
  * sys_ops and without main.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/apply.h"
+#include "io/load.h"
 
 /* ---- reading the node ---- */
 
@@ -52,23 +52,14 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 		ni->mtu = l->mtu;
 		if (needs[i].dcb) {
 			fab_err_init(&e);
-			if (sys->ops->dcb_read)
-				rc = sys->ops->dcb_read(sys, l->name, &ni->dcb, &e);
-			else
-				rc = fab_err_set(&e, -EOPNOTSUPP, "dcb: %s: not supported by %s",
-						 l->name, sys->ops->name);
+			rc = sys_dcb_read(sys, l->name, &ni->dcb, &e);
 			copy_err(&ni->dcb_rc, ni->dcb_msg, sizeof(ni->dcb_msg), rc, &e);
 		}
-		for (int pt = FAB_ECN_NP; pt <= FAB_ECN_RP; pt++) {
+		for (enum fab_ecn_point pt = FAB_ECN_NP; pt <= FAB_ECN_RP; pt++) {
 			if (!(pt == FAB_ECN_NP ? needs[i].ecn_np : needs[i].ecn_rp))
 				continue;
 			fab_err_init(&e);
-			if (sys->ops->ecn_read)
-				rc = sys->ops->ecn_read(sys, l->name, (enum fab_ecn_point)pt,
-							&ni->ecn[pt], &e);
-			else
-				rc = fab_err_set(&e, -EOPNOTSUPP, "ecn: %s: not supported by %s",
-						 l->name, sys->ops->name);
+			rc = sys_ecn_read(sys, l->name, pt, &ni->ecn[pt], &e);
 			copy_err(&ni->ecn_rc[pt], ni->ecn_msg[pt], sizeof(ni->ecn_msg[pt]), rc, &e);
 		}
 		if (!needs[i].tos)
@@ -86,11 +77,7 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 		if (!ni->rdma_dev[0])
 			continue;
 		fab_err_init(&e);
-		if (sys->ops->roce_tos_read)
-			rc = sys->ops->roce_tos_read(sys, ni->rdma_dev, ni->rdma_port, &ni->tos, &e);
-		else
-			rc = fab_err_set(&e, -EOPNOTSUPP, "roce_tos: %s: not supported by %s",
-					 ni->rdma_dev, sys->ops->name);
+		rc = sys_roce_tos_read(sys, ni->rdma_dev, ni->rdma_port, &ni->tos, &e);
 		copy_err(&ni->tos_rc, ni->tos_msg, sizeof(ni->tos_msg), rc, &e);
 	}
 	for (size_t i = 0; i < p->n_bonds; i++) {
@@ -105,11 +92,8 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 		fab_err_init(&e);
 		if (!host_state_link_by_name(hs, name))
 			rc = -ENODEV;	/* no such link: the bond is to be created */
-		else if (sys->ops->bond_read)
-			rc = sys->ops->bond_read(sys, name, &nb->bond, &e);
 		else
-			rc = fab_err_set(&e, -EOPNOTSUPP, "bond: %s: not supported by %s", name,
-					 sys->ops->name);
+			rc = sys_bond_read(sys, name, &nb->bond, &e);
 		copy_err(&nb->rc, nb->msg, sizeof(nb->msg), rc, &e);
 	}
 	rc = 0;
@@ -120,54 +104,35 @@ out:
 
 /* ---- executing ---- */
 
-static int no_slot(struct sys *sys, const char *what, const char *obj, struct fab_err *err)
-{
-	return fab_err_set(err, -EOPNOTSUPP, "%s: %s: not supported by %s", what, obj,
-			   sys->ops->name);
-}
-
 int apply_action_exec(struct sys *sys, const struct plan_action *a, struct fab_err *err)
 {
-	const struct sys_ops *o = sys->ops;
-
 	switch (a->op) {
 	case PLAN_BOND_CREATE:
-		return o->bond_create ? o->bond_create(sys, &a->bond, err) : no_slot(sys, "bond", a->obj, err);
+		return sys_bond_create(sys, &a->bond, err);
 	case PLAN_BOND_DELETE:
-		return o->bond_delete ? o->bond_delete(sys, a->obj, err) : no_slot(sys, "bond", a->obj, err);
+		return sys_bond_delete(sys, a->obj, err);
 	case PLAN_BOND_SET:
-		return o->bond_set ? o->bond_set(sys, &a->bond, err) : no_slot(sys, "bond", a->obj, err);
+		return sys_bond_set(sys, &a->bond, err);
 	case PLAN_BOND_ENSLAVE:
-		return o->bond_enslave ? o->bond_enslave(sys, a->obj, a->arg, err)
-				       : no_slot(sys, "bond", a->obj, err);
+		return sys_bond_enslave(sys, a->obj, a->arg, err);
 	case PLAN_BOND_RELEASE:
-		return o->bond_release ? o->bond_release(sys, a->arg, err)
-				       : no_slot(sys, "bond", a->obj, err);
+		return sys_bond_release(sys, a->arg, err);
 	case PLAN_MTU_SET:
-		return o->link_mtu_set ? o->link_mtu_set(sys, a->obj, a->u, err)
-				       : no_slot(sys, "mtu", a->obj, err);
+		return sys_link_mtu_set(sys, a->obj, a->u, err);
 	case PLAN_PFC_SET:
-		return o->dcb_pfc_set ? o->dcb_pfc_set(sys, a->obj, &a->pfc, err)
-				      : no_slot(sys, "dcb", a->obj, err);
+		return sys_dcb_pfc_set(sys, a->obj, &a->pfc, err);
 	case PLAN_ETS_SET:
-		return o->dcb_ets_set ? o->dcb_ets_set(sys, a->obj, &a->ets, err)
-				      : no_slot(sys, "dcb", a->obj, err);
+		return sys_dcb_ets_set(sys, a->obj, &a->ets, err);
 	case PLAN_APP_DEL:
-		return o->dcb_app_del ? o->dcb_app_del(sys, a->obj, &a->app, 1, err)
-				      : no_slot(sys, "dcb", a->obj, err);
+		return sys_dcb_app_del(sys, a->obj, &a->app, 1, err);
 	case PLAN_APP_ADD:
-		return o->dcb_app_add ? o->dcb_app_add(sys, a->obj, &a->app, 1, err)
-				      : no_slot(sys, "dcb", a->obj, err);
+		return sys_dcb_app_add(sys, a->obj, &a->app, 1, err);
 	case PLAN_TRUST_SET:
-		return o->dcb_trust_set ? o->dcb_trust_set(sys, a->obj, a->trust, a->n_trust, err)
-					: no_slot(sys, "dcb", a->obj, err);
+		return sys_dcb_trust_set(sys, a->obj, a->trust, a->n_trust, err);
 	case PLAN_ECN_SET:
-		return o->ecn_set ? o->ecn_set(sys, a->obj, (enum fab_ecn_point)a->point, a->u,
-					       a->on, err)
-				  : no_slot(sys, "ecn", a->obj, err);
+		return sys_ecn_set(sys, a->obj, a->point, a->u, a->on, err);
 	case PLAN_TOS_SET:
-		return o->roce_tos_set ? o->roce_tos_set(sys, a->obj, a->port, a->u, err)
-				       : no_slot(sys, "roce_tos", a->obj, err);
+		return sys_roce_tos_set(sys, a->obj, a->port, a->u, err);
 	case PLAN_FAIL:
 		return fab_err_set(err, a->errno_ ? a->errno_ : -EOPNOTSUPP, "%s", a->msg);
 	}
@@ -236,72 +201,26 @@ int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep)
 	return 0;
 }
 
-/* ---- pending state ---- */
-
-const char *apply_rundir(void)
-{
-	const char *d = getenv("FABRICCTL_RUNDIR");
-
-	return d && *d ? d : APPLY_RUNDIR_DEFAULT;
-}
-
-const char *apply_pending_path(char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/pending.json", apply_rundir());
-	return buf;
-}
-
-/* Read a whole small file; *out malloc'ed, NUL-terminated. */
-int apply_read_small(const char *path, char **out, size_t *len)
-{
-	char *buf = malloc(1 << 20);
-	ssize_t n;
-	int fd;
-
-	if (!buf)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		free(buf);
-		return -errno;
-	}
-	n = read(fd, buf, (1 << 20) - 1);
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		return -EIO;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = (size_t)n;
-	return 0;
-}
-
-
 /* ---- --hosts ---- */
 
 #define FLEET_PROFILE_MAX (256 * 1024)	/* escaped at most 2x: fits one protocol line */
 
 int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
 {
-	unsigned char *text = NULL;
-	struct profile *p = NULL;
+	char *text = NULL;
 	json_t *t = NULL;
 	size_t len = 0;
 	int rc;
 
-	rc = profile_read(path, &text, &len, err);
+	rc = profile_load_text(path, &text, &len, NULL, err);
 	if (rc < 0)
 		return rc;
-	rc = profile_parse(path, text, len, &p, err);
-	if (rc < 0)
-		goto out;
 	if (len > FLEET_PROFILE_MAX) {
 		rc = fab_err_input(err, -EFBIG, "%s: larger than %d bytes, too large to send to the nodes",
 				   path, FLEET_PROFILE_MAX);
 		goto out;
 	}
-	t = json_stringn((const char *)text, len);
+	t = json_stringn(text, len);
 	if (!t) {
 		rc = fab_err_input(err, -EINVAL, "%s: not valid UTF-8 text", path);
 		goto out;
@@ -311,7 +230,6 @@ int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
 	rc = *params ? 0 : fab_err_set(err, -ENOMEM, "apply: out of memory");
 out:
 	json_decref(t);
-	profile_free(p);
 	free(text);
 	return rc;
 }

@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fabricctl confirm [--revert]: keep (or undo now) the changes of a
- * pending `apply --try`.  Both claim the pending-state file by rename(2)
- * first, so exactly one of confirm and the reverter acts on it.
+ * pending `apply --try`.  Both claim the pending state first
+ * (sys_pending_claim: a rename(2)), so exactly one of confirm and the
+ * reverter acts on it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,28 +15,6 @@
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
 
-/*
- * Stop the reverter @pid early, only if it runs the same program as we do
- * (/proc/PID/exe; a rebuilt binary shows " (deleted)", compared without).
- */
-static void reverter_stop(int pid)
-{
-	char path[64], exe[PATH_MAX], self[PATH_MAX];
-	ssize_t n, m;
-
-	if (pid <= 1)
-		return;
-	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
-	n = readlink(path, exe, sizeof(exe) - 1);
-	m = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0 || m <= 0)
-		return;
-	exe[n] = self[m] = '\0';
-	exe[strcspn(exe, " ")] = self[strcspn(self, " ")] = '\0';
-	if (!strcmp(exe, self))
-		kill(pid, SIGTERM);
-}
-
 int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -46,13 +22,12 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char pending[256], claimed[300], *text = NULL;
+	char pending[256], claimed[320], who[32], *text = NULL;
 	struct plan plan;
 	long long deadline = 0;
 	bool revert = false;
 	size_t len = 0;
-	int opt, pid = 0, rc = FAB_EXIT_OK, fd;
-	ssize_t n;
+	int opt, pid = 0, rc = FAB_EXIT_OK, n;
 
 	while ((opt = getopt_long(argc, argv, "rh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -70,42 +45,26 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 	if (optind != argc)
 		return cmd_usage_error(ctx, "confirm", "no arguments expected");
 	plan_init(&plan);
-	apply_pending_path(pending, sizeof(pending));
-	snprintf(claimed, sizeof(claimed), "%s.%s.%d", pending, revert ? "reverting" : "confirmed",
-		 (int)getpid());
-	if (rename(pending, claimed) < 0) {
-		if (errno == ENOENT)
-			fab_err_set(&ctx->err, -ENOENT,
-				    "no try pending (%s absent): nothing to %s; it may have been reverted at its deadline",
-				    pending, revert ? "revert" : "confirm");
-		else
-			fab_err_set(&ctx->err, -errno, "confirm: rename %s: %s", pending,
-				    strerror(errno));
-		rc = errno == ENOENT ? FAB_EXIT_UNHEALTHY : FAB_EXIT_SYSTEM;
+	snprintf(who, sizeof(who), "%s.%d", revert ? "reverting" : "confirmed", (int)getpid());
+	n = sys_pending_claim(ctx->sys, who, claimed, sizeof(claimed), &text, &len, &ctx->err);
+	if (n == -ENOENT) {
+		fab_err_set(&ctx->err, -ENOENT,
+			    "no try pending (%s absent): nothing to %s; it may have been reverted at its deadline",
+			    sys_pending_path(ctx->sys, pending, sizeof(pending)),
+			    revert ? "revert" : "confirm");
+		rc = FAB_EXIT_UNHEALTHY;
 		goto out;
 	}
-	text = malloc(1 << 20);
-	if (!text) {
-		fab_err_set(&ctx->err, -ENOMEM, "confirm: out of memory");
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	fd = open(claimed, O_RDONLY | O_CLOEXEC);
-	n = fd < 0 ? -1 : read(fd, text, (1 << 20) - 1);
-	if (fd >= 0)
-		close(fd);
 	if (n < 0) {
-		fab_err_set(&ctx->err, -errno, "confirm: %s: %s", claimed, strerror(errno));
+		fab_err_prefix(&ctx->err, "confirm");
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	len = (size_t)n;
-	text[len] = '\0';
 	if (plan_undo_from_json(claimed, text, len, &plan, &deadline, &pid, &ctx->err) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	reverter_stop(pid);
+	sys_reverter_stop(ctx->sys, pid);
 	if (revert) {
 		for (size_t i = 0; i < plan.n_steps; i++)
 			plan.steps[i].status = PLAN_STEP_DONE;
@@ -118,7 +77,7 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		printf("confirmed %zu change(s); automatic revert cancelled\n", plan.n_steps);
 	}
 out_unlink:
-	unlink(claimed);
+	sys_pending_drop(ctx->sys, claimed);
 out:
 	free(text);
 	plan_fini(&plan);

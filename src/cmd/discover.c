@@ -24,6 +24,7 @@
 #include "model/topo.h"
 #include "model/topo_diff.h"
 #include "util/file.h"
+#include "util/str.h"
 
 #define DISCOVER_PLAN_MAX_BYTES (64u << 20)
 
@@ -99,11 +100,8 @@ static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, str
 
 		return discover_lldp_fleet_read(ctx, &fl, t);
 	}
-	if (!ctx->sys->ops->lldp_read)
-		return fab_err_set(&ctx->err, -EOPNOTSUPP, "lldp: not supported by %s",
-				   ctx->sys->ops->name);
 	lldp_view_init(&view);
-	rc = ctx->sys->ops->lldp_read(ctx->sys, o->lldp_socket, &view, &ctx->err);
+	rc = sys_lldp_read(ctx->sys, o->lldp_socket, &view, &ctx->err);
 	if (rc == 0) {
 		rc = lldp_view_merge(t, &view, &conflicts);
 		if (rc < 0)
@@ -117,10 +115,7 @@ static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, str
 
 static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struct topo *t)
 {
-	if (!ctx->sys->ops->subnet_read)
-		return fab_err_set(&ctx->err, -EOPNOTSUPP, "subnet: not supported by %s",
-				   ctx->sys->ops->name);
-	return ctx->sys->ops->subnet_read(ctx->sys, &o->subnet, t, &ctx->err);
+	return sys_subnet_read(ctx->sys, &o->subnet, t, &ctx->err);
 }
 
 /*
@@ -129,32 +124,29 @@ static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struc
  */
 static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t)
 {
-	FILE *f = fopen(path, "w");
+	struct strbuf sb;
 	int rc;
 
-	if (!f)
-		return fab_err_set(&ctx->err, -errno, "%s: %s", path, strerror(errno));
+	strbuf_init(&sb);
 	/* LLDP graphs (and any *.yaml / *.yml path) are saved as a YAML plan. */
 	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") ||
 	    !(t->src & (TOPO_SRC_SMP | TOPO_SRC_CACHE)))
-		rc = plan_yaml_write(t, f);
+		rc = plan_yaml_format(t, &sb);
 	else
-		rc = ibtopo_write(t, f);
-	if (fclose(f) == EOF && rc == 0)
-		rc = -EIO;
+		rc = ibtopo_format(t, &sb);
 	if (rc < 0)
-		return fab_err_set(&ctx->err, rc, "%s: write failed", path);
-	return 0;
+		fab_err_set(&ctx->err, rc, "%s: out of memory", path);
+	else
+		rc = file_write_atomic(path, sb.buf ? sb.buf : "", sb.len, 0666, &ctx->err);
+	strbuf_fini(&sb);
+	return rc;
 }
 
 static int parse_uint_opt(const char *s, unsigned int max, unsigned int *val)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || !*s || *s == '-' || v > max)
+	if (parse_uint(s, 10, &v) < 0 || v > max)
 		return -EINVAL;
 	*val = (unsigned int)v;
 	return 0;

@@ -8,12 +8,11 @@
 
 #include "cmd/discover_lldp.h"
 #include "fleet/fleet.h"
+#include "io/load.h"
 #include "model/hosts.h"
 #include "model/lldp_view.h"
-#include "util/file.h"
 #include "util/log.h"
 
-#define HOSTS_FILE_MAX_BYTES (16u << 20)
 
 /* @tmpl with every "{host}" replaced by @host, into @buf; -ENAMETOOLONG. */
 static int socket_expand(const char *tmpl, const char *host, char *buf, size_t len)
@@ -157,15 +156,10 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 	char failed[768] = "";
 	size_t n_failed = 0;
 	unsigned int conflicts = 0;
-	char *buf = NULL;
-	size_t len = 0;
 	int rc;
 
 	hosts_init(&hosts);
-	rc = file_read_all(o->hosts_file, HOSTS_FILE_MAX_BYTES, &buf, &len, &ctx->err);
-	if (rc < 0)
-		goto out;
-	rc = hosts_parse(&hosts, buf, len, o->hosts_file, &ctx->err);
+	rc = hosts_load(&hosts, o->hosts_file, &ctx->err);
 	if (rc < 0)
 		goto out;
 	if (!hosts.n) {
@@ -233,7 +227,6 @@ out:
 	free(c.results);
 	free(c.errors);
 	hosts_fini(&hosts);
-	free(buf);
 	return rc;
 }
 
@@ -247,12 +240,8 @@ json_t *discover_lldp_worker_op(struct sys *sys, const json_t *req, struct fab_e
 		fab_err_input(err, -EINVAL, "lldp: socket: not a string");
 		return NULL;
 	}
-	if (!sys->ops->lldp_read) {
-		fab_err_set(err, -EOPNOTSUPP, "lldp: not supported by %s", sys->ops->name);
-		return NULL;
-	}
 	lldp_view_init(&v);
-	if (sys->ops->lldp_read(sys, json_is_string(s) ? json_string_value(s) : NULL, &v, err) == 0) {
+	if (sys_lldp_read(sys, json_is_string(s) ? json_string_value(s) : NULL, &v, err) == 0) {
 		res = lldp_view_to_json(&v);
 		if (!res)
 			fab_err_set(err, -ENOMEM, "lldp: out of memory");

@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "fleet/fleet_status.h"
+#include "io/load.h"
 
 /*
  * status --hosts FILE: every node's status through the fleet layer, merged
@@ -20,7 +21,7 @@ static int status_fleet(struct fab_ctx *ctx, const char *path, const struct flee
 	int rc;
 
 	hosts_init(&hosts);
-	if (fleet_hosts_load(&hosts, path, &ctx->err) < 0 ||
+	if (hosts_load(&hosts, path, &ctx->err) < 0 ||
 	    fleet_run_op(&hosts, fo, "status", NULL, "fabricctl.fleet-status/1", 30000, &doc,
 			 &failed, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);

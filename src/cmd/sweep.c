@@ -20,9 +20,14 @@
 #include "cmd/cmd.h"
 #include "fleet/fleet_status.h"
 #include "fleet/sweep.h"
+#include "io/load.h"
 #include "model/schedule.h"
 #include "model/stats.h"
+#include "util/file.h"
 #include "util/log.h"
+
+/* A --pairs file larger than this is refused (bad input). */
+#define PAIRS_FILE_MAX_BYTES (64u << 20)
 
 enum {
 	OPT_TRANSPORT = 256,
@@ -222,41 +227,6 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 	return 0;
 }
 
-static int read_file(const char *path, char **buf, size_t *len, struct fab_err *err)
-{
-	FILE *f = fopen(path, "re");
-	size_t cap = 0;
-
-	*buf = NULL;
-	*len = 0;
-	if (!f)
-		return fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
-	for (;;) {
-		char *tmp;
-		size_t n;
-
-		if (cap - *len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			if (cap > 64 * 1024 * 1024) {
-				fclose(f);
-				return fab_err_input(err, -EFBIG, "%s: too large", path);
-			}
-			tmp = realloc(*buf, cap);
-			if (!tmp) {
-				fclose(f);
-				return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
-			}
-			*buf = tmp;
-		}
-		n = fread(*buf + *len, 1, cap - *len, f);
-		*len += n;
-		if (n == 0)
-			break;
-	}
-	fclose(f);
-	return 0;
-}
-
 static int build_schedule(const struct sweep_args *a, const struct fab_hosts *hs,
 			  struct sched *s, struct fab_err *err)
 {
@@ -287,7 +257,7 @@ static int build_schedule(const struct sweep_args *a, const struct fab_hosts *hs
 		size_t len;
 		char *buf;
 
-		rc = read_file(a->pairs, &buf, &len, err);
+		rc = file_read_all(a->pairs, PAIRS_FILE_MAX_BYTES, &buf, &len, err);
 		if (rc < 0)
 			return rc;
 		rc = hosts_pairs_parse(&pl, hs, buf, len, a->pairs, err);
@@ -416,7 +386,7 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	a.fo.verbose = fab_log_level;
-	if (fleet_hosts_load(&hs, a.hosts, &ctx->err) < 0 ||
+	if (hosts_load(&hs, a.hosts, &ctx->err) < 0 ||
 	    build_schedule(&a, &hs, &s, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;

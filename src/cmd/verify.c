@@ -19,6 +19,7 @@
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
 #include "fleet/fleet_status.h"
+#include "io/load.h"
 
 #define VERIFY_FLEET_TIMEOUT_MS 60000
 
@@ -33,7 +34,7 @@ static int verify_fleet(struct fab_ctx *ctx, const char *hosts_path, const struc
 	hosts_init(&hosts);
 	/* Bad input first, before any node is contacted. */
 	if (apply_fleet_params(path, &params, &ctx->err) < 0 ||
-	    fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
+	    hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
 	    fleet_run_op(&hosts, fo, "verify", params, "fabricctl.fleet-verify/1",
 			 VERIFY_FLEET_TIMEOUT_MS, &run, &failed, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);

@@ -22,6 +22,7 @@
 #include "cmd/discover_lldp.h"
 #include "fleet/proto.h"
 #include "transport/transport.h"
+#include "util/array.h"
 #include "util/log.h"
 
 struct worker {
@@ -298,7 +299,7 @@ static void op_hello(struct worker *w, struct proto_msg *req)
 	char host[256] = "";
 
 	gethostname(host, sizeof(host) - 1);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (transport_find(names[i]))
 			json_array_append_new(tps, json_string(names[i]));
 	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[ssssssssss]}",

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fleet/fleet.h"
+#include "util/array.h"
 #include "util/log.h"
 
 static const struct {
@@ -130,7 +131,7 @@ int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***ar
 
 	if (!hosts_name_valid(host))
 		return fab_err_input(err, -EINVAL, "launcher: bad host name '%s'", host);
-	for (size_t i = 0; i < sizeof(builtin_launchers) / sizeof(builtin_launchers[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_launchers); i++)
 		if (strcmp(o->launcher, builtin_launchers[i].name) == 0)
 			tmpl = builtin_launchers[i].tmpl;
 	if (!strstr(tmpl, "{host}"))

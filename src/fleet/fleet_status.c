@@ -1,57 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* One op on every node, answers merged; hosts-file loading.  See fleet_status.h. */
+/* One op on every node, answers merged.  See fleet_status.h. */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fleet/fleet_status.h"
-
-#define HOSTS_FILE_MAX (16 * 1024 * 1024)
-
-int fleet_hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err)
-{
-	struct stat st;
-	char *buf = NULL;
-	size_t len = 0;
-	int fd, rc;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > HOSTS_FILE_MAX) {
-		rc = fab_err_input(err, -EINVAL, "%s: not a regular file of at most %d bytes",
-				   path, HOSTS_FILE_MAX);
-		goto out;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		rc = fab_err_set(err, -ENOMEM, "%s: out of memory", path);
-		goto out;
-	}
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			rc = fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	rc = hosts_parse(hs, buf, len, path, err);
-out:
-	free(buf);
-	close(fd);
-	return rc;
-}
 
 int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
 		 const json_t *params, const char *schema, int timeout_ms, json_t **doc,

@@ -18,9 +18,6 @@
 
 #include "fleet/fleet.h"
 
-/* Load a hosts file (bad input: file:line:col, exit 2). */
-int fleet_hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err);
-
 /*
  * Start workers on @hosts, send {"op": @op} plus @params (borrowed, may
  * be NULL), merge.  *@n_failed gets the number of nodes without an answer.

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/bond.h"
+#include "util/array.h"
+#include "util/str.h"
 
 void fab_bond_init(struct fab_bond *b)
 {
@@ -29,7 +30,7 @@ struct fab_bond_member *fab_bond_member_add(struct fab_bond *b, const char *name
 	b->members = n;
 	n = &b->members[b->n_members++];
 	memset(n, 0, sizeof(*n));
-	snprintf(n->name, sizeof(n->name), "%s", name);
+	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->ad_aggregator_id = -1;
 	return n;
 }
@@ -51,8 +52,6 @@ static const char *const xmit_names[] = {
 };
 static const char *const lacp_names[] = { "slow", "fast" };
 
-#define NAMES_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
-
 static const char *name_of(const char *const *names, int n, int v)
 {
 	return v >= 0 && v < n ? names[v] : NULL;
@@ -68,32 +67,32 @@ static int name_parse(const char *const *names, int n, const char *s)
 
 const char *fab_bond_mode_name(int mode)
 {
-	return name_of(mode_names, NAMES_N(mode_names), mode);
+	return name_of(mode_names, (int)ARRAY_SIZE(mode_names), mode);
 }
 
 const char *fab_bond_xmit_name(int policy)
 {
-	return name_of(xmit_names, NAMES_N(xmit_names), policy);
+	return name_of(xmit_names, (int)ARRAY_SIZE(xmit_names), policy);
 }
 
 const char *fab_bond_lacp_name(int rate)
 {
-	return name_of(lacp_names, NAMES_N(lacp_names), rate);
+	return name_of(lacp_names, (int)ARRAY_SIZE(lacp_names), rate);
 }
 
 int fab_bond_mode_parse(const char *s)
 {
 	if (s[0] >= '0' && s[0] <= '6' && s[1] == '\0')
 		return s[0] - '0';
-	return name_parse(mode_names, NAMES_N(mode_names), s);
+	return name_parse(mode_names, (int)ARRAY_SIZE(mode_names), s);
 }
 
 int fab_bond_xmit_parse(const char *s)
 {
-	return name_parse(xmit_names, NAMES_N(xmit_names), s);
+	return name_parse(xmit_names, (int)ARRAY_SIZE(xmit_names), s);
 }
 
 int fab_bond_lacp_parse(const char *s)
 {
-	return name_parse(lacp_names, NAMES_N(lacp_names), s);
+	return name_parse(lacp_names, (int)ARRAY_SIZE(lacp_names), s);
 }

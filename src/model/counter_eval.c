@@ -2,10 +2,10 @@
 /* Port counters as evidence (counter_eval.h). */
 #include <errno.h>
 #include <fnmatch.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/str.h"
 #include "model/counter_eval.h"
 #include "model/ptr_index.h"
 
@@ -148,7 +148,7 @@ static int unknown_name(const struct counter_policy *pol, const struct counter_o
 
 	list[0] = '\0';
 	for (size_t i = 0; i < pol->n && len < sizeof(list); i++) {
-		int w = snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
+		int w = str_fmt(list + len, sizeof(list) - len, "%s%s", i ? ", " : "",
 				 pol->rules[i].name);
 
 		if (w < 0)
@@ -207,7 +207,7 @@ int counter_snap_add(struct counter_snap *s, const struct topo_port *port, const
 	struct counter_sample *c = &s->v[s->n++];
 
 	c->port = port;
-	snprintf(c->name, sizeof(c->name), "%s", name);
+	str_fmt(c->name, sizeof(c->name), "%s", name);
 	c->value = value;
 	return 0;
 }
@@ -324,7 +324,7 @@ int counter_eval(const struct topo *t, const struct counter_policy *pol,
 
 		f->port = a->port;
 		f->link = pr->link;
-		snprintf(f->name, sizeof(f->name), "%s", a->name);
+		str_fmt(f->name, sizeof(f->name), "%s", a->name);
 		f->before = b->value;
 		f->after = a->value;
 		f->delta = delta;

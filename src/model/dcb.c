@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "model/dcb.h"
+#include "util/array.h"
 
 void fab_dcb_init(struct fab_dcb *dcb)
 {
@@ -53,7 +54,7 @@ static const struct {
 
 const char *fab_dcb_sel_name(uint8_t selector)
 {
-	for (size_t i = 0; i < sizeof(sel_names) / sizeof(sel_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sel_names); i++)
 		if (sel_names[i].sel == selector)
 			return sel_names[i].name;
 	return NULL;
@@ -61,7 +62,7 @@ const char *fab_dcb_sel_name(uint8_t selector)
 
 int fab_dcb_sel_parse(const char *name)
 {
-	for (size_t i = 0; i < sizeof(sel_names) / sizeof(sel_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sel_names); i++)
 		if (strcmp(sel_names[i].name, name) == 0)
 			return sel_names[i].sel;
 	return -1;
@@ -71,14 +72,14 @@ static const char *const tsa_names[] = { "strict", "cbs", "ets" };
 
 const char *fab_dcb_tsa_name(uint8_t tsa)
 {
-	if (tsa < sizeof(tsa_names) / sizeof(tsa_names[0]))
+	if (tsa < ARRAY_SIZE(tsa_names))
 		return tsa_names[tsa];
 	return tsa == FAB_DCB_TSA_VENDOR ? "vendor" : NULL;
 }
 
 int fab_dcb_tsa_parse(const char *name)
 {
-	for (size_t i = 0; i < sizeof(tsa_names) / sizeof(tsa_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(tsa_names); i++)
 		if (strcmp(tsa_names[i], name) == 0)
 			return (int)i;
 	return strcmp(name, "vendor") == 0 ? FAB_DCB_TSA_VENDOR : -1;

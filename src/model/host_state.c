@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "model/host_state.h"
+#include "util/array.h"
+#include "util/str.h"
 
 void host_state_init(struct host_state *hs)
 {
@@ -79,7 +80,7 @@ struct fab_counter *rdma_port_counter_add(struct fab_rdma_port *port,
 
 	if (!c)
 		return NULL;
-	snprintf(c->name, sizeof(c->name), "%s", name);
+	str_fmt(c->name, sizeof(c->name), "%s", name);
 	c->value = value;
 	port->counters_supported = true;
 	return c;
@@ -216,7 +217,7 @@ static const struct {
 
 double ib_speed_lane_gbps(const char *speed)
 {
-	for (size_t i = 0; i < sizeof(ib_speeds) / sizeof(ib_speeds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ib_speeds); i++)
 		if (strcasecmp(speed, ib_speeds[i].name) == 0)
 			return ib_speeds[i].lane_gbps;
 	return 0;

@@ -4,11 +4,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/hosts.h"
+#include "util/str.h"
 
 #define HOSTS_MAX 65536
 
@@ -95,21 +95,6 @@ static bool has_nul(const char *s, size_t len)
 	return memchr(s, '\0', len) != NULL;
 }
 
-static int parse_uint(const char *s, unsigned int max, unsigned int *out)
-{
-	char *end;
-	unsigned long v;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
-}
-
 static int host_label(struct fab_host *h, const struct field *f, const char *fname,
 		      unsigned int lineno, struct fab_err *err)
 {
@@ -159,19 +144,21 @@ static int host_label(struct fab_host *h, const struct field *f, const char *fna
 		if (!*l->value)
 			return fab_err_input(err, -EINVAL, "%s:%u:%zu: empty rdma device",
 					     fname, lineno, f->col + 5);
-		snprintf(h->rdma, sizeof(h->rdma), "%s", l->value);
+		str_fmt(h->rdma, sizeof(h->rdma), "%s", l->value);
 		colon = strchr(h->rdma, ':');
 		if (colon) {
+			uint64_t port;
+
 			*colon = '\0';
-			if (parse_uint(colon + 1, 255, &h->rdma_port) < 0 || !h->rdma_port ||
-			    !*h->rdma)
+			if (parse_uint(colon + 1, 10, &port) < 0 || !port || port > 255 || !*h->rdma)
 				return fab_err_input(err, -EINVAL, "%s:%u:%zu: rdma=%s: want DEV or DEV:PORT",
 						     fname, lineno, f->col + 5, l->value);
+			h->rdma_port = (unsigned int)port;
 		}
 	} else if (strcmp(l->key, "leaf") == 0) {
-		snprintf(h->leaf, sizeof(h->leaf), "%.31s", l->value);
+		str_fmt(h->leaf, sizeof(h->leaf), "%.31s", l->value);
 	} else if (strcmp(l->key, "rack") == 0) {
-		snprintf(h->rack, sizeof(h->rack), "%.31s", l->value);
+		str_fmt(h->rack, sizeof(h->rack), "%.31s", l->value);
 	} else if (strcmp(l->key, "rate_gbps") == 0) {
 		char *end;
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/ibtopo_parse.h"
+#include "util/str.h"
 
 #define IBTOPO_MAX_PORTS 255
 
@@ -34,7 +35,7 @@ static int perr(struct ibtopo_parser *ps, const char *at, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	str_vfmt(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	return fab_err_input(ps->err, -EINVAL, "%s:%u:%u: %s", ps->fname, ps->lineno,
 			     (unsigned int)(at - ps->line) + 1, msg);
@@ -75,9 +76,12 @@ static const char *parse_quoted(struct ibtopo_parser *ps, const char *p, const c
 	return q + 1;
 }
 
-/* Unsigned number in @base at @p; NULL on error (message set). */
-static const char *parse_uint(struct ibtopo_parser *ps, const char *p, const char *end,
-			      int base, uint64_t max, uint64_t *val)
+/*
+ * Scan an unsigned number in @base at @p, up to @end (the buffer is not
+ * NUL-terminated): the position past it, or NULL on error (message set).
+ */
+static const char *scan_uint(struct ibtopo_parser *ps, const char *p, const char *end,
+			     int base, uint64_t max, uint64_t *val)
 {
 	uint64_t v = 0;
 	const char *s = p, *digits;
@@ -203,7 +207,7 @@ static int parse_kv(struct ibtopo_parser *ps, const char *p, const char *end)
 	size_t klen = (size_t)(eq - p);
 	uint64_t val;
 
-	v = parse_uint(ps, eq + 1, end, 16, UINT64_MAX, &val);
+	v = scan_uint(ps, eq + 1, end, 16, UINT64_MAX, &val);
 	if (!v)
 		return -EINVAL;
 	/* switchguid=0x200001(200001): the part in parentheses is the port GUID. */
@@ -253,7 +257,7 @@ static int parse_header(struct ibtopo_parser *ps, const char *p, const char *end
 	else
 		return perr(ps, s, "expected Switch, Ca, Hca, Rt, a port line or key=value");
 	p = skip_ws(word_end, end);
-	p = parse_uint(ps, p, end, 10, IBTOPO_MAX_PORTS, &nports);
+	p = scan_uint(ps, p, end, 10, IBTOPO_MAX_PORTS, &nports);
 	if (!p)
 		return -EINVAL;
 	if (nports == 0)
@@ -289,7 +293,7 @@ static int parse_header(struct ibtopo_parser *ps, const char *p, const char *end
 	if (!n->guid)
 		n->guid = guid;
 	if (*desc && guid && id_guid(id, &id_type, &guid))
-		snprintf(n->name, sizeof(n->name), "%s", desc);
+		str_fmt(n->name, sizeof(n->name), "%s", desc);
 	n->sysimg_guid = ps->pending_sysimg;
 	n->vendor_id = ps->pending_vendid;
 	n->device_id = ps->pending_devid;
@@ -314,7 +318,7 @@ static const char *parse_portref(struct ibtopo_parser *ps, const char *p, const 
 		perr(ps, p, "expected '['");
 		return NULL;
 	}
-	p = parse_uint(ps, p + 1, end, 10, IBTOPO_MAX_PORTS, num);
+	p = scan_uint(ps, p + 1, end, 10, IBTOPO_MAX_PORTS, num);
 	if (!p)
 		return NULL;
 	if (p >= end || *p != ']') {
@@ -323,7 +327,7 @@ static const char *parse_portref(struct ibtopo_parser *ps, const char *p, const 
 	}
 	p++;
 	if (p < end && *p == '(') {
-		p = parse_uint(ps, p + 1, end, 16, UINT64_MAX, guid);
+		p = scan_uint(ps, p + 1, end, 16, UINT64_MAX, guid);
 		if (!p)
 			return NULL;
 		if (p >= end || *p != ')') {
@@ -406,7 +410,7 @@ static int parse_port(struct ibtopo_parser *ps, const char *p, const char *end)
 		return perr(ps, rs, "'%s' has no port 0", rid);
 	/* A GUID id seen first as a remote gets its description as name. */
 	if (*rdesc && !rn->n_ports_max && id_guid(rid, &rtype, &g) && strcmp(rn->name, rid) == 0)
-		snprintf(rn->name, sizeof(rn->name), "%s", rdesc);
+		str_fmt(rn->name, sizeof(rn->name), "%s", rdesc);
 	lp = topo_port_get(ps->cur, (unsigned int)lnum, NULL);
 	rp = topo_port_get(rn, (unsigned int)rnum, NULL);
 	if (!lp || !rp)
@@ -487,22 +491,22 @@ int ibtopo_parse(struct topo *t, const char *buf, size_t len, const char *fname,
 
 /* ---- writer ---- */
 
-static void write_id(FILE *f, const struct topo_node *n)
+static void write_id(struct strbuf *sb, const struct topo_node *n)
 {
 	if (!n->guid)
-		fprintf(f, "\"%s\"", n->name);
+		strbuf_addf(sb, "\"%s\"", n->name);
 	else
-		fprintf(f, "\"%c-%016" PRIx64 "\"",
+		strbuf_addf(sb, "\"%c-%016" PRIx64 "\"",
 			n->type == TOPO_NODE_SWITCH ? 'S' : n->type == TOPO_NODE_ROUTER ? 'R' : 'H',
 			n->guid);
 }
 
-static void write_rate(FILE *f, const struct topo_port *p)
+static void write_rate(struct strbuf *sb, const struct topo_port *p)
 {
 	const char *sp = topo_speed_name(p->lane_mbps);
 
 	if ((p->facts & TOPO_F_WIDTH) && (p->facts & TOPO_F_SPEED) && p->width_x && sp)
-		fprintf(f, " %ux%s", p->width_x, sp);
+		strbuf_addf(sb, " %ux%s", p->width_x, sp);
 }
 
 static const struct topo_port *switch_port0(const struct topo_node *n)
@@ -510,7 +514,7 @@ static const struct topo_port *switch_port0(const struct topo_node *n)
 	return topo_port_find(n, 0, NULL);
 }
 
-static void write_node(FILE *f, const struct topo_node *n)
+static void write_node(struct strbuf *sb, const struct topo_node *n)
 {
 	const struct topo_port *p0 = switch_port0(n);
 	unsigned int nports = n->n_ports_max;
@@ -522,56 +526,56 @@ static void write_node(FILE *f, const struct topo_node *n)
 	for (size_t i = 0; i < n->n_ports; i++)
 		if (n->ports[i]->num > nports)
 			nports = n->ports[i]->num;
-	fprintf(f, "vendid=0x%" PRIx32 "\ndevid=0x%" PRIx32 "\n", n->vendor_id, n->device_id);
+	strbuf_addf(sb, "vendid=0x%" PRIx32 "\ndevid=0x%" PRIx32 "\n", n->vendor_id, n->device_id);
 	if (n->guid) {
-		fprintf(f, "sysimgguid=0x%" PRIx64 "\n", n->sysimg_guid);
+		strbuf_addf(sb, "sysimgguid=0x%" PRIx64 "\n", n->sysimg_guid);
 		if (n->type == TOPO_NODE_SWITCH)
-			fprintf(f, "%s=0x%" PRIx64 "(%" PRIx64 ")\n", gkey, n->guid,
+			strbuf_addf(sb, "%s=0x%" PRIx64 "(%" PRIx64 ")\n", gkey, n->guid,
 				p0 && p0->guid ? p0->guid : n->guid);
 		else
-			fprintf(f, "%s=0x%" PRIx64 "\n", gkey, n->guid);
+			strbuf_addf(sb, "%s=0x%" PRIx64 "\n", gkey, n->guid);
 	}
-	fprintf(f, "%s\t%u ", kind, nports);
-	write_id(f, n);
-	fprintf(f, "\t\t# \"%s\"", n->name);
+	strbuf_addf(sb, "%s\t%u ", kind, nports);
+	write_id(sb, n);
+	strbuf_addf(sb, "\t\t# \"%s\"", n->name);
 	if (n->type == TOPO_NODE_SWITCH)
-		fprintf(f, " base port 0 lid %u lmc 0", p0 ? p0->lid : 0);
-	fputc('\n', f);
+		strbuf_addf(sb, " base port 0 lid %u lmc 0", p0 ? p0->lid : 0);
+	strbuf_addc(sb, '\n');
 	for (size_t i = 0; i < n->n_ports; i++) {
 		const struct topo_port *p = n->ports[i], *r = p->peer;
 
 		if (!r)
 			continue;
-		fprintf(f, "[%u]", p->num);
+		strbuf_addf(sb, "[%u]", p->num);
 		if (n->type != TOPO_NODE_SWITCH && p->guid)
-			fprintf(f, "(%" PRIx64 ")", p->guid);
-		fputc('\t', f);
-		write_id(f, r->node);
-		fprintf(f, "[%u]", r->num);
+			strbuf_addf(sb, "(%" PRIx64 ")", p->guid);
+		strbuf_addc(sb, '\t');
+		write_id(sb, r->node);
+		strbuf_addf(sb, "[%u]", r->num);
 		if (r->node->type != TOPO_NODE_SWITCH && r->guid)
-			fprintf(f, "(%" PRIx64 ")", r->guid);
-		fprintf(f, "\t\t# ");
+			strbuf_addf(sb, "(%" PRIx64 ")", r->guid);
+		strbuf_addf(sb, "\t\t# ");
 		if (n->type != TOPO_NODE_SWITCH)
-			fprintf(f, "lid %u lmc 0 ", p->lid);
-		fprintf(f, "\"%s\" lid %u", r->node->name,
+			strbuf_addf(sb, "lid %u lmc 0 ", p->lid);
+		strbuf_addf(sb, "\"%s\" lid %u", r->node->name,
 			r->node->type == TOPO_NODE_SWITCH && switch_port0(r->node) ?
 			switch_port0(r->node)->lid : r->lid);
-		write_rate(f, p);
-		fputc('\n', f);
+		write_rate(sb, p);
+		strbuf_addc(sb, '\n');
 	}
-	fputc('\n', f);
+	strbuf_addc(sb, '\n');
 }
 
-int ibtopo_write(const struct topo *t, FILE *f)
+int ibtopo_format(const struct topo *t, struct strbuf *sb)
 {
-	fprintf(f, "#\n# Topology file: generated by fabricctl\n#\n\n");
+	strbuf_addf(sb, "#\n# Topology file: generated by fabricctl\n#\n\n");
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < t->n_nodes; i++) {
 			const struct topo_node *n = t->nodes[i];
 
 			if ((n->type == TOPO_NODE_SWITCH) != (pass == 0) || !n->n_ports)
 				continue;
-			write_node(f, n);
+			write_node(sb, n);
 		}
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+	return sb->failed ? -ENOMEM : 0;
 }

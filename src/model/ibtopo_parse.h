@@ -16,15 +16,14 @@
  * the node's name (and it has no GUID).  A trailing "NxSPEED" in a port
  * line's comment is the expected width and speed of that link.
  *
- * Pure: parses a buffer, writes to a FILE the caller owns.
+ * Pure: parses a buffer, formats into a buffer (the caller writes it).
  */
 #ifndef FAB_MODEL_IBTOPO_PARSE_H
 #define FAB_MODEL_IBTOPO_PARSE_H
 
-#include <stdio.h>
-
 #include "model/topo.h"
 #include "util/err.h"
+#include "util/str.h"
 
 /*
  * Parse @len bytes of @buf (need not be NUL-terminated) into @t (empty,
@@ -37,11 +36,11 @@ int ibtopo_parse(struct topo *t, const char *buf, size_t len, const char *fname,
 		 unsigned int src, struct fab_err *err);
 
 /*
- * Write @t in ibnetdiscover's topology format: every node with at least
+ * Append @t to @sb in ibnetdiscover's topology format: every node with at least
  * one port, switches first, then CAs and routers, each port that has a
  * peer with the peer's id, width and speed.  Nodes without a GUID use
- * their name as id.  0 or -EIO.
+ * their name as id.  0, or -ENOMEM (the text in @sb is incomplete).
  */
-int ibtopo_write(const struct topo *t, FILE *f);
+int ibtopo_format(const struct topo *t, struct strbuf *sb);
 
 #endif

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* One node's LLDP view: storage, JSON form, merge into a struct topo. */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/lldp_view.h"
+#include "util/array.h"
+#include "util/str.h"
 
 #define LLDP_VIEW_MAX_ELEMS 4096
 
@@ -34,7 +35,7 @@ struct lldp_port *lldp_view_port_add(struct lldp_view *v, const char *name)
 	v->ports = p;
 	p = &v->ports[v->n_ports++];
 	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s", name ? name : "");
+	str_fmt(p->name, sizeof(p->name), "%s", name ? name : "");
 	return p;
 }
 
@@ -71,7 +72,7 @@ static json_t *caps_to_json(unsigned int caps)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; a && i < sizeof(cap_names) / sizeof(cap_names[0]); i++)
+	for (size_t i = 0; a && i < ARRAY_SIZE(cap_names); i++)
 		if (caps & cap_names[i].bit)
 			json_array_append_new(a, json_string(cap_names[i].name));
 	return a;
@@ -170,7 +171,7 @@ static int get_caps(const json_t *obj, unsigned int *caps, const char *where,
 		if (!json_is_string(e))
 			return fab_err_input(err, -EINVAL,
 					     "lldp view: %s.capabilities[%zu]: not a string", where, i);
-		for (size_t k = 0; k < sizeof(cap_names) / sizeof(cap_names[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(cap_names); k++)
 			if (strcmp(json_string_value(e), cap_names[k].name) == 0)
 				*caps |= cap_names[k].bit;
 	}
@@ -205,7 +206,7 @@ static int port_from_json(struct lldp_view *v, const json_t *j, size_t idx, stru
 	struct lldp_port *p;
 	size_t i;
 
-	snprintf(where, sizeof(where), "ports[%zu]", idx);
+	str_fmt(where, sizeof(where), "ports[%zu]", idx);
 	if (!json_is_object(j))
 		return fab_err_input(err, -EINVAL, "lldp view: %s: not an object", where);
 	if (get_str(j, "name", name, sizeof(name), where, err) < 0)
@@ -231,7 +232,7 @@ static int port_from_json(struct lldp_view *v, const json_t *j, size_t idx, stru
 	if (json_array_size(nbrs) > LLDP_VIEW_MAX_ELEMS)
 		return fab_err_input(err, -EINVAL, "lldp view: %s.neighbors: too many", where);
 	json_array_foreach(nbrs, i, e) {
-		snprintf(nwhere, sizeof(nwhere), "%s.neighbors[%zu]", where, i);
+		str_fmt(nwhere, sizeof(nwhere), "%s.neighbors[%zu]", where, i);
 		if (neighbor_from_json(p, e, nwhere, err) < 0)
 			return err ? err->code : -EINVAL;
 	}
@@ -276,7 +277,7 @@ static struct topo_node *merge_node(struct topo *t, const char *name, enum topo_
 	if (type == TOPO_NODE_SWITCH)
 		n->type = TOPO_NODE_SWITCH;
 	if (!n->chassis_id[0] && chassis_id)
-		snprintf(n->chassis_id, sizeof(n->chassis_id), "%s", chassis_id);
+		str_fmt(n->chassis_id, sizeof(n->chassis_id), "%s", chassis_id);
 	n->src |= TOPO_SRC_LLDP;
 	return n;
 }

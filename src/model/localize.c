@@ -14,10 +14,10 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/str.h"
 #include "model/localize.h"
 #include "model/ptr_index.h"
 #include "model/stats.h"
@@ -557,10 +557,10 @@ static int suspect_from_class(const struct loc_work *w, const struct cls *c, str
 	s->score = s->traffic_score;
 	if (s->kind == LOC_KIND_NODE && w->cf[f] == w->cn[f]) {
 		s->all_failed = true;
-		snprintf(s->note, sizeof(s->note),
+		str_fmt(s->note, sizeof(s->note),
 			 "every pair of this node failed: the node or its worker, not a path");
 	} else if (s->kind == LOC_KIND_GROUP) {
-		snprintf(s->note, sizeof(s->note),
+		str_fmt(s->note, sizeof(s->note),
 			 "one of %zu links: the measured pairs cannot tell them apart", c->n);
 	}
 	return 0;
@@ -672,16 +672,16 @@ out:
 static void end_text(const struct topo_port *p, char *buf, size_t len)
 {
 	if (p->name[0])
-		snprintf(buf, len, "%s %s", p->node->name, p->name);
+		str_fmt(buf, len, "%s %s", p->node->name, p->name);
 	else
-		snprintf(buf, len, "%s port %u", p->node->name, p->num);
+		str_fmt(buf, len, "%s port %u", p->node->name, p->num);
 }
 
 static const char *host_name(const struct loc_input *in, int h, char *buf, size_t len)
 {
 	if (in->host_names && in->host_names[h])
 		return in->host_names[h];
-	snprintf(buf, len, "host %d", h);
+	str_fmt(buf, len, "host %d", h);
 	return buf;
 }
 
@@ -690,7 +690,7 @@ void loc_member_text(const struct loc_input *in, const struct loc_member *m, cha
 	char a[256], b[256], hn[32];
 
 	if (m->link == LOC_NO_LINK) {
-		snprintf(buf, len, "node %s", m->host >= 0 ? host_name(in, m->host, hn, sizeof(hn)) : "?");
+		str_fmt(buf, len, "node %s", m->host >= 0 ? host_name(in, m->host, hn, sizeof(hn)) : "?");
 		return;
 	}
 	const struct topo_link *l = in->topo->links[m->link];
@@ -701,14 +701,14 @@ void loc_member_text(const struct loc_input *in, const struct loc_member *m, cha
 		const struct topo_port *hp = sw == l->a ? l->b : l->a;
 
 		end_text(sw, a, sizeof(a));
-		snprintf(buf, len, "node %s (its link to %s)",
+		str_fmt(buf, len, "node %s (its link to %s)",
 			 in->host_names && in->host_names[m->host] ? in->host_names[m->host]
 								   : hp->node->name, a);
 		return;
 	}
 	end_text(l->a, a, sizeof(a));
 	end_text(l->b, b, sizeof(b));
-	snprintf(buf, len, "%s <-> %s", a, b);
+	str_fmt(buf, len, "%s <-> %s", a, b);
 }
 
 /* True when @r crosses member @m (its link, or its host for a host member). */
@@ -961,15 +961,15 @@ int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
 	p.unsplittable = !all_split(cls, nm);
 	if (p.unsplittable) {
 		if (p.exhausted)
-			snprintf(p.note, sizeof(p.note), "traffic cannot tell these apart; see counters");
+			str_fmt(p.note, sizeof(p.note), "traffic cannot tell these apart; see counters");
 		else if (budget)
-			snprintf(p.note, sizeof(p.note),
+			str_fmt(p.note, sizeof(p.note),
 				 "no pair among %zu routed tells these apart; see counters", routed);
 		else
-			snprintf(p.note, sizeof(p.note),
+			str_fmt(p.note, sizeof(p.note),
 				 "probe limit %zu reached before every member was told apart", max_probes);
 		s->unsplittable = p.exhausted;
-		snprintf(s->note, sizeof(s->note), "%s", p.note);
+		str_fmt(s->note, sizeof(s->note), "%s", p.note);
 	}
 	*out = p;
 	memset(&p, 0, sizeof(p));
@@ -1004,7 +1004,7 @@ int loc_group_narrow(const struct loc_input *in, struct loc_suspect *s,
 		if (agree[m] > best)
 			best = agree[m];
 	if (best < known) {
-		snprintf(s->note, sizeof(s->note),
+		str_fmt(s->note, sizeof(s->note),
 			 "%u probes contradict every member (an intermittent fault?); group kept", known);
 		return 0;
 	}
@@ -1019,9 +1019,9 @@ int loc_group_narrow(const struct loc_input *in, struct loc_suspect *s,
 	if (o == 1) {
 		s->kind = s->members[0].host >= 0 ? LOC_KIND_NODE : LOC_KIND_LINK;
 		s->unsplittable = false;
-		snprintf(s->note, sizeof(s->note), "narrowed by %u probes", known);
+		str_fmt(s->note, sizeof(s->note), "narrowed by %u probes", known);
 	} else {
-		snprintf(s->note, sizeof(s->note), "one of %zu links after %u probes%s", o, known,
+		str_fmt(s->note, sizeof(s->note), "one of %zu links after %u probes%s", o, known,
 			 s->unsplittable ? "; traffic cannot tell these apart; see counters" : "");
 	}
 	return 0;
@@ -1143,7 +1143,7 @@ static int suspect_counters(const struct loc_input *in, struct loc_suspect *s,
 		free(on);
 		if (elsewhere) {
 			s->score *= 0.8;
-			snprintf(s->note, sizeof(s->note),
+			str_fmt(s->note, sizeof(s->note),
 				 "counters clean here, errors elsewhere on the same paths");
 		}
 	}
@@ -1154,7 +1154,7 @@ static int suspect_counters(const struct loc_input *in, struct loc_suspect *s,
 			char t[256];
 
 			loc_member_text(in, &s->members[0], t, sizeof(t));
-			snprintf(s->note, sizeof(s->note), "%s; counters favour %.200s",
+			str_fmt(s->note, sizeof(s->note), "%s; counters favour %.200s",
 				 s->unsplittable ? "traffic cannot tell these apart" : "one of these", t);
 		}
 	}

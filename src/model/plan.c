@@ -3,17 +3,15 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "model/plan.h"
+#include "util/array.h"
+#include "util/str.h"
 
-/* Mirrors enum fab_ecn_point of sys/sys.h (model/ must not include sys/). */
-#define ECN_NP 0
-#define ECN_RP 1
 
 /* ---- node_state ---- */
 
@@ -47,7 +45,7 @@ struct node_iface *node_state_iface_add(struct node_state *ns, const char *name)
 	ns->ifaces = n;
 	n = &ns->ifaces[ns->n_ifaces++];
 	memset(n, 0, sizeof(*n));
-	snprintf(n->name, sizeof(n->name), "%s", name);
+	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = 1;
 	fab_dcb_init(&n->dcb);
 	return n;
@@ -62,7 +60,7 @@ struct node_bond *node_state_bond_add(struct node_state *ns, const char *name)
 	ns->bonds = n;
 	n = &ns->bonds[ns->n_bonds++];
 	memset(n, 0, sizeof(*n));
-	snprintf(n->name, sizeof(n->name), "%s", name);
+	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->rc = 1;
 	fab_bond_init(&n->bond);
 	return n;
@@ -98,8 +96,8 @@ struct want {
 	size_t n_trust;
 	struct fab_dcb_app apps[PROFILE_MAX_APPS];
 	size_t n_apps;
-	bool has_ecn[2];
-	uint8_t ecn[2];
+	bool has_ecn[FAB_ECN_N_POINTS];
+	uint8_t ecn[FAB_ECN_N_POINTS];
 	int tos;
 	unsigned int roce_mtu;
 };
@@ -142,12 +140,12 @@ static void want_merge(struct want *w, const struct profile_iface *f)
 		w->apps[j] = f->apps[i];
 	}
 	if (f->has_ecn_np) {
-		w->has_ecn[ECN_NP] = true;
-		w->ecn[ECN_NP] = f->ecn_np;
+		w->has_ecn[FAB_ECN_NP] = true;
+		w->ecn[FAB_ECN_NP] = f->ecn_np;
 	}
 	if (f->has_ecn_rp) {
-		w->has_ecn[ECN_RP] = true;
-		w->ecn[ECN_RP] = f->ecn_rp;
+		w->has_ecn[FAB_ECN_RP] = true;
+		w->ecn[FAB_ECN_RP] = f->ecn_rp;
 	}
 	if (f->roce_tos >= 0)
 		w->tos = f->roce_tos;
@@ -171,8 +169,8 @@ void plan_needs(const struct profile *p, const struct host_state *hs, struct pla
 
 		want_for_link(p, &hs->links[i], &w);
 		needs[i].dcb = w.has_pfc || w.has_ets || w.has_trust || w.n_apps;
-		needs[i].ecn_np = w.has_ecn[ECN_NP];
-		needs[i].ecn_rp = w.has_ecn[ECN_RP];
+		needs[i].ecn_np = w.has_ecn[FAB_ECN_NP];
+		needs[i].ecn_rp = w.has_ecn[FAB_ECN_RP];
 		needs[i].tos = w.tos >= 0 || w.roce_mtu;
 	}
 }
@@ -203,10 +201,10 @@ static int drift_add(struct plan *plan, const char *object, const char *field,
 	plan->drift = d;
 	d = &plan->drift[plan->n_drift++];
 	memset(d, 0, sizeof(*d));
-	snprintf(d->object, sizeof(d->object), "%s", object);
-	snprintf(d->field, sizeof(d->field), "%s", field);
-	snprintf(d->wanted, sizeof(d->wanted), "%s", wanted);
-	snprintf(d->found, sizeof(d->found), "%s", found);
+	str_fmt(d->object, sizeof(d->object), "%s", object);
+	str_fmt(d->field, sizeof(d->field), "%s", field);
+	str_fmt(d->wanted, sizeof(d->wanted), "%s", wanted);
+	str_fmt(d->found, sizeof(d->found), "%s", found);
 	return 0;
 }
 
@@ -227,10 +225,10 @@ static int step_add(struct plan *plan, const struct plan_action *act,
 		s->undo = *undo;
 		s->has_undo = true;
 	}
-	snprintf(s->object, sizeof(s->object), "%s", object);
-	snprintf(s->field, sizeof(s->field), "%s", field);
-	snprintf(s->from, sizeof(s->from), "%s", from);
-	snprintf(s->to, sizeof(s->to), "%s", to);
+	str_fmt(s->object, sizeof(s->object), "%s", object);
+	str_fmt(s->field, sizeof(s->field), "%s", field);
+	str_fmt(s->from, sizeof(s->from), "%s", from);
+	str_fmt(s->to, sizeof(s->to), "%s", to);
 	return 0;
 }
 
@@ -240,7 +238,7 @@ static struct plan_action action(enum plan_op op, const char *obj)
 
 	memset(&a, 0, sizeof(a));
 	a.op = op;
-	snprintf(a.obj, sizeof(a.obj), "%s", obj);
+	str_fmt(a.obj, sizeof(a.obj), "%s", obj);
 	fab_bond_init(&a.bond);
 	return a;
 }
@@ -251,12 +249,12 @@ const char *plan_prio_mask_str(uint8_t mask, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (!mask) {
-		snprintf(buf, len, "none");
+		str_fmt(buf, len, "none");
 		return buf;
 	}
 	for (unsigned int p = 0; p < 8 && off < len; p++)
 		if (mask & (1u << p))
-			off += (size_t)snprintf(buf + off, len - off, "%s%u", off ? "," : "", p);
+			off += (size_t)str_fmt(buf + off, len - off, "%s%u", off ? "," : "", p);
 	return buf;
 }
 
@@ -266,7 +264,7 @@ static const char *u8list_str(const uint8_t *v, size_t n, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%u", i ? "," : "", v[i]);
+		off += (size_t)str_fmt(buf + off, len - off, "%s%u", i ? "," : "", v[i]);
 	return buf;
 }
 
@@ -278,7 +276,7 @@ static const char *tsa_list_str(const uint8_t *v, char *buf, size_t len)
 	for (size_t i = 0; i < FAB_DCB_NTC && off < len; i++) {
 		const char *n = fab_dcb_tsa_name(v[i]);
 
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", n ? n : "?");
+		off += (size_t)str_fmt(buf + off, len - off, "%s%s", i ? "," : "", n ? n : "?");
 	}
 	return buf;
 }
@@ -287,18 +285,18 @@ static const char *sel_list_str(const uint8_t *v, size_t n, char *buf, size_t le
 {
 	size_t off = 0;
 
-	snprintf(buf, len, "none");
+	str_fmt(buf, len, "none");
 	for (size_t i = 0; i < n && off < len; i++) {
 		const char *s = fab_dcb_sel_name(v[i]);
 
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", s ? s : "?");
+		off += (size_t)str_fmt(buf + off, len - off, "%s%s", i ? "," : "", s ? s : "?");
 	}
 	return buf;
 }
 
 static const char *unknown_str(const char *msg, char *buf, size_t len)
 {
-	snprintf(buf, len, "unknown (%.120s)", msg);
+	str_fmt(buf, len, "unknown (%.120s)", msg);
 	return buf;
 }
 
@@ -318,7 +316,7 @@ static const char *bond_opts_str(const struct fab_bond *b, char *buf, size_t len
 	size_t off = 0;
 
 	buf[0] = '\0';
-#define OPT(cond, ...) do { if ((cond) && off < len) off += (size_t)snprintf(buf + off, len - off, __VA_ARGS__); } while (0)
+#define OPT(cond, ...) do { if ((cond) && off < len) off += (size_t)str_fmt(buf + off, len - off, __VA_ARGS__); } while (0)
 	OPT(b->mode >= 0, "%smode %s", off ? " " : "", fab_bond_mode_name(b->mode));
 	OPT(b->miimon_ms >= 0, "%smiimon %d", off ? " " : "", b->miimon_ms);
 	OPT(b->lacp_rate >= 0, "%slacp_rate %s", off ? " " : "", fab_bond_lacp_name(b->lacp_rate));
@@ -327,7 +325,7 @@ static const char *bond_opts_str(const struct fab_bond *b, char *buf, size_t len
 	OPT(b->min_links >= 0, "%smin_links %d", off ? " " : "", b->min_links);
 #undef OPT
 	if (!buf[0])
-		snprintf(buf, len, "defaults");
+		str_fmt(buf, len, "defaults");
 	return buf;
 }
 
@@ -335,9 +333,9 @@ static const char *members_str(const struct fab_bond *b, char *buf, size_t len)
 {
 	size_t off = 0;
 
-	snprintf(buf, len, "none");
+	str_fmt(buf, len, "none");
 	for (size_t i = 0; i < b->n_members && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "," : "", b->members[i].name);
+		off += (size_t)str_fmt(buf + off, len - off, "%s%s", i ? "," : "", b->members[i].name);
 	return buf;
 }
 
@@ -345,11 +343,11 @@ static const char *members_str(const struct fab_bond *b, char *buf, size_t len)
 static const char *opt_s(const char *name, int v, char *b)
 {
 	if (name)
-		snprintf(b, 32, "%s", name);
+		str_fmt(b, 32, "%s", name);
 	else if (v < 0)
-		snprintf(b, 32, "unknown");
+		str_fmt(b, 32, "unknown");
 	else
-		snprintf(b, 32, "%d", v);
+		str_fmt(b, 32, "%d", v);
 	return b;
 }
 
@@ -379,8 +377,8 @@ static int bond_opt_diff(struct pd *d, const struct fab_bond *want, const struct
 	char from[128], to[128];
 	bool any = false;
 
-	snprintf(act.bond.name, sizeof(act.bond.name), "%s", want->name);
-	snprintf(undo.bond.name, sizeof(undo.bond.name), "%s", want->name);
+	str_fmt(act.bond.name, sizeof(act.bond.name), "%s", want->name);
+	str_fmt(undo.bond.name, sizeof(undo.bond.name), "%s", want->name);
 if (bond_opt_one(d, want->name, "mode", want->mode, cur->mode, mode_s,
 			 &act.bond.mode, &undo.bond.mode, &any) < 0 ||
 	    bond_opt_one(d, want->name, "miimon", want->miimon_ms, cur->miimon_ms, num_s,
@@ -417,7 +415,7 @@ static int bond_health_diff(struct pd *d, const struct fab_bond *want, const str
 
 		if (!bm)
 			continue;
-		snprintf(field, sizeof(field), "members.%s.link", bm->name);
+		str_fmt(field, sizeof(field), "members.%s.link", bm->name);
 		if (!bm->link_up && drift_add(d->plan, want->name, field, "up", "down") < 0)
 			return -ENOMEM;
 		/* The aggregator of the first member whose link is up is the bond's. */
@@ -432,9 +430,9 @@ static int bond_health_diff(struct pd *d, const struct fab_bond *want, const str
 
 		if (!bm || !bm->link_up || bm->ad_aggregator_id < 0 || bm->ad_aggregator_id == agg)
 			continue;
-		snprintf(field, sizeof(field), "members.%s.aggregator", bm->name);
-		snprintf(w, sizeof(w), "%d", agg);
-		snprintf(f, sizeof(f), "%d", bm->ad_aggregator_id);
+		str_fmt(field, sizeof(field), "members.%s.aggregator", bm->name);
+		str_fmt(w, sizeof(w), "%d", agg);
+		str_fmt(f, sizeof(f), "%d", bm->ad_aggregator_id);
 		if (drift_add(d->plan, want->name, field, w, f) < 0)
 			return -ENOMEM;
 	}
@@ -466,8 +464,8 @@ static int bonds_diff(struct pd *d)
 				struct plan_action e = action(PLAN_BOND_ENSLAVE, want->name);
 				struct plan_action r = action(PLAN_BOND_RELEASE, want->name);
 
-				snprintf(e.arg, sizeof(e.arg), "%s", want->members[m].name);
-				snprintf(r.arg, sizeof(r.arg), "%s", want->members[m].name);
+				str_fmt(e.arg, sizeof(e.arg), "%s", want->members[m].name);
+				str_fmt(r.arg, sizeof(r.arg), "%s", want->members[m].name);
 				if (step_add(d->plan, &e, &r, want->name, "members", "-",
 					     want->members[m].name) < 0)
 					return -ENOMEM;
@@ -495,8 +493,8 @@ static int bonds_diff(struct pd *d)
 
 				if (fab_bond_member_find(want, mn))
 					continue;
-				snprintf(r.arg, sizeof(r.arg), "%s", mn);
-				snprintf(e.arg, sizeof(e.arg), "%s", mn);
+				str_fmt(r.arg, sizeof(r.arg), "%s", mn);
+				str_fmt(e.arg, sizeof(e.arg), "%s", mn);
 				if (step_add(d->plan, &r, &e, want->name, "members", mn, "-") < 0)
 					return -ENOMEM;
 			}
@@ -507,8 +505,8 @@ static int bonds_diff(struct pd *d)
 
 				if (fab_bond_member_find(&nb->bond, mn))
 					continue;
-				snprintf(e.arg, sizeof(e.arg), "%s", mn);
-				snprintf(r.arg, sizeof(r.arg), "%s", mn);
+				str_fmt(e.arg, sizeof(e.arg), "%s", mn);
+				str_fmt(r.arg, sizeof(r.arg), "%s", mn);
 				if (step_add(d->plan, &e, &r, want->name, "members", "-", mn) < 0)
 					return -ENOMEM;
 			}
@@ -528,8 +526,8 @@ static int mtu_step(struct pd *d, const char *ifname, unsigned int want, unsigne
 	struct plan_action undo = action(PLAN_MTU_SET, ifname);
 	char w[16], f[16];
 
-	snprintf(w, sizeof(w), "%u", want);
-	snprintf(f, sizeof(f), exists ? "%u" : "absent", cur);
+	str_fmt(w, sizeof(w), "%u", want);
+	str_fmt(f, sizeof(f), exists ? "%u" : "absent", cur);
 	if (exists && want == cur)
 		return 0;
 	act.u = want;
@@ -567,15 +565,15 @@ static bool dcb_part_ok(const struct node_iface *ni, bool supported, const char 
 			char *why, size_t len)
 {
 	if (ni->dcb_rc < 0) {
-		snprintf(why, len, "%s", ni->dcb_msg);
+		str_fmt(why, len, "%s", ni->dcb_msg);
 		return false;
 	}
 	if (ni->dcb_rc > 0) {
-		snprintf(why, len, "dcb: %s: not read", ni->name);
+		str_fmt(why, len, "dcb: %s: not read", ni->name);
 		return false;
 	}
 	if (!supported) {
-		snprintf(why, len, "dcb: %s: %s not supported by driver", ni->name, what);
+		str_fmt(why, len, "dcb: %s: %s not supported by driver", ni->name, what);
 		return false;
 	}
 	return true;
@@ -622,7 +620,7 @@ static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	memcpy(act.ets.prio_tc, w->prio_tc, sizeof(w->prio_tc));
 	memcpy(act.ets.tc_tx_bw_pct, w->tc_bw, sizeof(w->tc_bw));
 	memcpy(act.ets.tc_tsa, w->tsa, sizeof(w->tsa));
-	snprintf(to, sizeof(to), "prio_tc %s", u8list_str(w->prio_tc, 8, wb, sizeof(wb)));
+	str_fmt(to, sizeof(to), "prio_tc %s", u8list_str(w->prio_tc, 8, wb, sizeof(wb)));
 	if (!dcb_part_ok(ni, ni->dcb.ets_supported, "ets", why, sizeof(why))) {
 		unknown_str(why, fb, sizeof(fb));
 		if (drift_add(d->plan, l->name, "ets.prio_tc", wb, fb) < 0)
@@ -659,7 +657,7 @@ static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	memcpy(act.ets.prio_tc, w->prio_tc, sizeof(w->prio_tc));
 	memcpy(act.ets.tc_tx_bw_pct, w->tc_bw, sizeof(w->tc_bw));
 	memcpy(act.ets.tc_tsa, w->tsa, sizeof(w->tsa));
-	snprintf(from, sizeof(from), "prio_tc %s", u8list_str(cur->prio_tc, 8, fb, sizeof(fb)));
+	str_fmt(from, sizeof(from), "prio_tc %s", u8list_str(cur->prio_tc, 8, fb, sizeof(fb)));
 	return step_add(d->plan, &act, &undo, l->name, "ets", from, to);
 }
 
@@ -677,8 +675,8 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 		struct plan_action act, undo;
 		bool exact = false, other = false;
 
-		snprintf(field, sizeof(field), "dscp_map.%u", a->protocol);
-		snprintf(wb, sizeof(wb), "%u", a->priority);
+		str_fmt(field, sizeof(field), "dscp_map.%u", a->protocol);
+		str_fmt(wb, sizeof(wb), "%u", a->priority);
 		if (!ok) {
 			if (del_phase)
 				continue;
@@ -712,7 +710,7 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 				act = action(PLAN_APP_DEL, l->name);
 				undo = action(PLAN_APP_ADD, l->name);
 				act.app = undo.app = *c;
-				snprintf(cb, sizeof(cb), "%u", c->priority);
+				str_fmt(cb, sizeof(cb), "%u", c->priority);
 				if (step_add(d->plan, &act, &undo, l->name, field, cb, "-") < 0)
 					return -ENOMEM;
 			}
@@ -726,7 +724,7 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 			const struct fab_dcb_app *c = &ni->dcb.apps[j];
 
 			if (c->selector == a->selector && c->protocol == a->protocol)
-				off += (size_t)snprintf(fb + off, sizeof(fb) - off, "%s%u",
+				off += (size_t)str_fmt(fb + off, sizeof(fb) - off, "%s%u",
 							off ? "," : "", c->priority);
 		}
 		if (drift_add(d->plan, l->name, field, wb, fb[0] ? fb : "none") < 0)
@@ -774,7 +772,7 @@ static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w
 {
 	static const char *const fields[] = { "ecn.np", "ecn.rp" };
 
-	for (int pt = ECN_NP; pt <= ECN_RP; pt++) {
+	for (enum fab_ecn_point pt = FAB_ECN_NP; pt <= FAB_ECN_RP; pt++) {
 		char wb[32], fb[160], field[32];
 		bool known = ni->ecn_rc[pt] == 0;
 
@@ -804,7 +802,7 @@ static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w
 			act.on = want_on;
 			undo = act;
 			undo.on = !want_on;
-			snprintf(field, sizeof(field), "%s.%u", fields[pt], prio);
+			str_fmt(field, sizeof(field), "%s.%u", fields[pt], prio);
 			if (step_add(d->plan, &act, known ? &undo : NULL, l->name, field,
 				     known ? (cur_on ? "on" : "off") : "unknown", want_on ? "on" : "off") < 0)
 				return -ENOMEM;
@@ -821,17 +819,17 @@ static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w
 
 	if (w->tos < 0)
 		return 0;
-	snprintf(wb, sizeof(wb), "%d", w->tos);
+	str_fmt(wb, sizeof(wb), "%d", w->tos);
 	if (!ni->rdma_dev[0]) {
 		act = action(PLAN_FAIL, l->name);
 		act.errno_ = -EOPNOTSUPP;
-		snprintf(act.msg, sizeof(act.msg),
+		str_fmt(act.msg, sizeof(act.msg),
 			 "roce: %s: no rdma device on this netdev (roce.tos needs one)", l->name);
 		if (drift_add(d->plan, l->name, "roce.tos", wb, "no rdma device") < 0)
 			return -ENOMEM;
 		return step_add(d->plan, &act, NULL, l->name, "roce.tos", "no rdma device", wb);
 	}
-	snprintf(obj, sizeof(obj), "%s/%u", ni->rdma_dev, ni->rdma_port);
+	str_fmt(obj, sizeof(obj), "%s/%u", ni->rdma_dev, ni->rdma_port);
 	act = action(PLAN_TOS_SET, ni->rdma_dev);
 	act.port = ni->rdma_port;
 	act.u = (unsigned int)w->tos;
@@ -845,7 +843,7 @@ static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w
 		return 0;
 	undo = act;
 	undo.u = ni->tos;
-	snprintf(fb, sizeof(fb), "%u", ni->tos);
+	str_fmt(fb, sizeof(fb), "%u", ni->tos);
 	if (drift_add(d->plan, l->name, "roce.tos", wb, fb) < 0)
 		return -ENOMEM;
 	return step_add(d->plan, &act, &undo, obj, "roce.tos", fb, wb);
@@ -859,12 +857,12 @@ static int roce_mtu_check(struct pd *d, const struct fab_link *l, const struct w
 
 	if (!w->roce_mtu)
 		return 0;
-	snprintf(wb, sizeof(wb), "%u", w->roce_mtu);
+	str_fmt(wb, sizeof(wb), "%u", w->roce_mtu);
 	if (!ni || !ni->rdma_dev[0])
 		return drift_add(d->plan, l->name, "roce.mtu", wb, "no rdma device");
 	if (ni->roce_active_mtu == w->roce_mtu)
 		return 0;
-	snprintf(fb, sizeof(fb), ni->roce_active_mtu ? "%u" : "unknown", ni->roce_active_mtu);
+	str_fmt(fb, sizeof(fb), ni->roce_active_mtu ? "%u" : "unknown", ni->roce_active_mtu);
 	return drift_add(d->plan, l->name, "roce.mtu", wb, fb);
 }
 
@@ -888,7 +886,7 @@ static int ib_check(struct pd *d)
 				if (ib->port && pt->port != ib->port)
 					continue;
 				found++;
-				snprintf(obj, sizeof(obj), "%s/%u", dev->name, pt->port);
+				str_fmt(obj, sizeof(obj), "%s/%u", dev->name, pt->port);
 				if (ib->state[0] && strcasecmp(ib->state, pt->state))
 					if (drift_add(d->plan, obj, "state", ib->state, pt->state[0] ? pt->state : "unknown") < 0)
 						return -ENOMEM;
@@ -899,8 +897,8 @@ static int ib_check(struct pd *d)
 				if (ib->width_x && ib->width_x != pt->width_x) {
 					char wb[16];
 
-					snprintf(wb, sizeof(wb), "%uX", ib->width_x);
-					snprintf(fb, sizeof(fb), pt->width_x ? "%uX" : "unknown", pt->width_x);
+					str_fmt(wb, sizeof(wb), "%uX", ib->width_x);
+					str_fmt(fb, sizeof(fb), pt->width_x ? "%uX" : "unknown", pt->width_x);
 					if (drift_add(d->plan, obj, "width", wb, fb) < 0)
 						return -ENOMEM;
 				}
@@ -911,8 +909,8 @@ static int ib_check(struct pd *d)
 				if (ib->active_mtu && ib->active_mtu != pt->active_mtu) {
 					char wb[16];
 
-					snprintf(wb, sizeof(wb), "%u", ib->active_mtu);
-					snprintf(fb, sizeof(fb), pt->active_mtu ? "%u" : "unknown", pt->active_mtu);
+					str_fmt(wb, sizeof(wb), "%u", ib->active_mtu);
+					str_fmt(fb, sizeof(fb), pt->active_mtu ? "%u" : "unknown", pt->active_mtu);
 					if (drift_add(d->plan, obj, "active_mtu", wb, fb) < 0)
 						return -ENOMEM;
 				}
@@ -955,9 +953,9 @@ int plan_diff(const struct profile *p, const struct node_state *ns, struct plan 
 		plan->n_unmatched++;
 		profile_match_str(f->match, f->n_match, buf, sizeof(buf));
 		if (f->driver[0])
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " driver %s", f->driver);
+			str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " driver %s", f->driver);
 		if (f->kind[0])
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " kind %s", f->kind);
+			str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " kind %s", f->kind);
 		rc = drift_add(plan, buf, "match", "an interface", "none");
 		if (rc < 0)
 			goto nomem;
@@ -1019,7 +1017,7 @@ static const char *const op_names[] = {
 	[PLAN_APP_ADD] = "app-add", [PLAN_TRUST_SET] = "trust", [PLAN_ECN_SET] = "ecn",
 	[PLAN_TOS_SET] = "roce-tos", [PLAN_FAIL] = "fail",
 };
-#define N_OPS ((int)(sizeof(op_names) / sizeof(op_names[0])))
+#define N_OPS ((int)ARRAY_SIZE(op_names))
 
 const char *plan_action_str(const struct plan_action *a, char *buf, size_t len)
 {
@@ -1029,40 +1027,40 @@ const char *plan_action_str(const struct plan_action *a, char *buf, size_t len)
 	switch (a->op) {
 	case PLAN_BOND_CREATE:
 	case PLAN_BOND_SET:
-		snprintf(buf, len, "%s %s %s", op, a->obj, bond_opts_str(&a->bond, x, sizeof(x)));
+		str_fmt(buf, len, "%s %s %s", op, a->obj, bond_opts_str(&a->bond, x, sizeof(x)));
 		break;
 	case PLAN_BOND_ENSLAVE:
 	case PLAN_BOND_RELEASE:
-		snprintf(buf, len, "%s %s %s", op, a->obj, a->arg);
+		str_fmt(buf, len, "%s %s %s", op, a->obj, a->arg);
 		break;
 	case PLAN_MTU_SET:
-		snprintf(buf, len, "%s %s %u", op, a->obj, a->u);
+		str_fmt(buf, len, "%s %s %u", op, a->obj, a->u);
 		break;
 	case PLAN_PFC_SET:
-		snprintf(buf, len, "%s %s enable %s", op, a->obj,
+		str_fmt(buf, len, "%s %s enable %s", op, a->obj,
 			 plan_prio_mask_str(a->pfc.pfc_en, x, sizeof(x)));
 		break;
 	case PLAN_ETS_SET:
-		snprintf(buf, len, "%s %s prio_tc %s", op, a->obj, u8list_str(a->ets.prio_tc, 8, x, sizeof(x)));
+		str_fmt(buf, len, "%s %s prio_tc %s", op, a->obj, u8list_str(a->ets.prio_tc, 8, x, sizeof(x)));
 		break;
 	case PLAN_APP_DEL:
 	case PLAN_APP_ADD:
-		snprintf(buf, len, "%s %s %s %u prio %u", op, a->obj,
+		str_fmt(buf, len, "%s %s %s %u prio %u", op, a->obj,
 			 fab_dcb_sel_name(a->app.selector) ? fab_dcb_sel_name(a->app.selector) : "?",
 			 a->app.protocol, a->app.priority);
 		break;
 	case PLAN_TRUST_SET:
-		snprintf(buf, len, "%s %s %s", op, a->obj, sel_list_str(a->trust, a->n_trust, x, sizeof(x)));
+		str_fmt(buf, len, "%s %s %s", op, a->obj, sel_list_str(a->trust, a->n_trust, x, sizeof(x)));
 		break;
 	case PLAN_ECN_SET:
-		snprintf(buf, len, "%s %s %s prio %u %s", op, a->obj, a->point ? "rp" : "np", a->u,
+		str_fmt(buf, len, "%s %s %s prio %u %s", op, a->obj, a->point ? "rp" : "np", a->u,
 			 a->on ? "on" : "off");
 		break;
 	case PLAN_TOS_SET:
-		snprintf(buf, len, "%s %s/%u %u", op, a->obj, a->port, a->u);
+		str_fmt(buf, len, "%s %s/%u %u", op, a->obj, a->port, a->u);
 		break;
 	default:
-		snprintf(buf, len, "%s %s", op, a->obj);
+		str_fmt(buf, len, "%s %s", op, a->obj);
 		break;
 	}
 	return buf;
@@ -1183,12 +1181,12 @@ static int action_from_json(json_t *j, struct plan_action *a)
 	    mode < -1 || mode > 6 || miimon < -1 || lacp < -1 || lacp > 1 || xmit < -1 ||
 	    xmit > 5 || minl < -1)
 		return -1;
-	snprintf(a->obj, sizeof(a->obj), "%s", obj);
-	snprintf(a->arg, sizeof(a->arg), "%s", arg);
-	snprintf(a->msg, sizeof(a->msg), "%s", msg);
+	str_fmt(a->obj, sizeof(a->obj), "%s", obj);
+	str_fmt(a->arg, sizeof(a->arg), "%s", arg);
+	str_fmt(a->msg, sizeof(a->msg), "%s", msg);
 	a->u = (unsigned int)u;
 	a->port = (unsigned int)port;
-	a->point = point;
+	a->point = (enum fab_ecn_point)point;
 	a->on = on;
 	a->errno_ = errno_;
 	a->pfc.pfc_en = (uint8_t)pfc_en;
@@ -1204,7 +1202,7 @@ static int action_from_json(json_t *j, struct plan_action *a)
 	a->app.protocol = (uint16_t)proto;
 	a->app.priority = (uint8_t)prio;
 	fab_bond_init(&a->bond);
-	snprintf(a->bond.name, sizeof(a->bond.name), "%s", bname);
+	str_fmt(a->bond.name, sizeof(a->bond.name), "%s", bname);
 	a->bond.mode = mode;
 	a->bond.miimon_ms = miimon;
 	a->bond.lacp_rate = lacp;

@@ -25,6 +25,7 @@
 
 #include "model/bond.h"
 #include "model/dcb.h"
+#include "model/ecn.h"
 #include "model/host_state.h"
 #include "model/profile.h"
 #include "util/err.h"
@@ -37,9 +38,9 @@ struct node_iface {
 	int dcb_rc;		/* 0 read, -errno failed (-EOPNOTSUPP: no DCB), 1 not read */
 	char dcb_msg[256];	/* why, when dcb_rc < 0 */
 	struct fab_dcb dcb;	/* owned */
-	int ecn_rc[2];		/* per enum fab_ecn_point, same encoding */
-	char ecn_msg[2][256];
-	uint8_t ecn[2];		/* bit p: ECN enabled on priority p */
+	int ecn_rc[FAB_ECN_N_POINTS];	/* per enum fab_ecn_point, same encoding as dcb_rc */
+	char ecn_msg[FAB_ECN_N_POINTS][256];
+	uint8_t ecn[FAB_ECN_N_POINTS];		/* bit p: ECN enabled on priority p */
 	char rdma_dev[64];	/* RDMA device on this netdev, "" none */
 	unsigned int rdma_port;
 	unsigned int roce_active_mtu;	/* 0 unknown */
@@ -106,7 +107,7 @@ struct plan_action {
 	char arg[FAB_IFNAMSIZ];
 	unsigned int u;
 	unsigned int port;
-	int point;		/* enum fab_ecn_point */
+	enum fab_ecn_point point;
 	bool on;
 	int errno_;		/* PLAN_FAIL: negative errno */
 	char msg[160];		/* PLAN_FAIL: the message */

@@ -7,19 +7,19 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
 #include "model/plan_yaml.h"
+#include "model/yaml_walk.h"
+#include "util/array.h"
+#include "util/str.h"
 
 #define PLAN_MAX_ITEMS 1000000u	/* nodes, links, nics: far above any fabric */
 
 struct pctx {
-	yaml_document_t *doc;
-	const char *fname;
-	struct fab_err *err;
+	struct yaml_walk w;
 	struct topo *t;
 	struct topo_rails *rails;
 	/* defaults: 0 = none */
@@ -28,59 +28,9 @@ struct pctx {
 	unsigned int lane_mbps;
 };
 
-/* Bad input at @n: "FILE:LINE:COL: message". */
-static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return fab_err_input(c->err, -EINVAL, "%s:%zu:%zu: %s", c->fname,
-			     n ? n->start_mark.line + 1 : 1, n ? n->start_mark.column + 1 : 1, msg);
-}
-
 static int enomem(struct pctx *c)
 {
-	return fab_err_set(c->err, -ENOMEM, "%s: out of memory", c->fname);
-}
-
-static yaml_node_t *node_at(struct pctx *c, int id)
-{
-	return yaml_document_get_node(c->doc, id);
-}
-
-static const char *node_kind(const yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SCALAR_NODE: return "a scalar";
-	case YAML_SEQUENCE_NODE: return "a list";
-	case YAML_MAPPING_NODE: return "a mapping";
-	default: return "empty";
-	}
-}
-
-/* Scalar @n as a string into @buf; @what names it in messages. */
-static int get_str(struct pctx *c, const yaml_node_t *n, char *buf, size_t len, const char *what)
-{
-	size_t l;
-
-	if (n->type != YAML_SCALAR_NODE)
-		return perr(c, n, "%s: expected a string, got %s", what, node_kind(n));
-	l = n->data.scalar.length;
-	if (l == 0)
-		return perr(c, n, "%s: empty", what);
-	if (l >= len)
-		return perr(c, n, "%s: longer than %zu characters", what, len - 1);
-	if (memchr(n->data.scalar.value, '\0', l))
-		return perr(c, n, "%s: contains a NUL byte", what);
-	memcpy(buf, n->data.scalar.value, l);
-	buf[l] = '\0';
-	return 0;
+	return fab_err_set(c->w.err, -ENOMEM, "%s: out of memory", c->w.fname);
 }
 
 static bool all_digits(const char *s)
@@ -93,97 +43,19 @@ static bool all_digits(const char *s)
 	return true;
 }
 
-/* Unsigned integer scalar in [min, max] (decimal, or 0x hex). */
-static int get_u64(struct pctx *c, const yaml_node_t *n, uint64_t min, uint64_t max,
-		   uint64_t *val, const char *what)
+static int slot_set(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 {
-	char buf[32], *end;
-	unsigned long long v;
-
-	if (n->type != YAML_SCALAR_NODE)
-		return perr(c, n, "%s: expected a number, got %s", what, node_kind(n));
-	if (n->data.scalar.length == 0 || n->data.scalar.length >= sizeof(buf))
-		return perr(c, n, "%s: not a number", what);
-	memcpy(buf, n->data.scalar.value, n->data.scalar.length);
-	buf[n->data.scalar.length] = '\0';
-	if (!isdigit((unsigned char)buf[0]))
-		return perr(c, n, "%s: '%s' is not a number", what, buf);
-	errno = 0;
-	v = strtoull(buf, &end, 0);
-	if (errno || *end)
-		return perr(c, n, "%s: '%s' is not a number", what, buf);
-	if (v < min || v > max)
-		return perr(c, n, "%s: %llu out of range %" PRIu64 "..%" PRIu64, what, v, min, max);
-	*val = v;
+	((yaml_node_t **)arg)[key] = v;
 	return 0;
 }
 
-static int get_uint(struct pctx *c, const yaml_node_t *n, unsigned int min, unsigned int max,
-		    unsigned int *val, const char *what)
-{
-	uint64_t v;
-	int rc = get_u64(c, n, min, max, &v, what);
-
-	if (rc == 0)
-		*val = (unsigned int)v;
-	return rc;
-}
-
-static bool key_is(const yaml_node_t *k, const char *name)
-{
-	return k->type == YAML_SCALAR_NODE && k->data.scalar.length == strlen(name) &&
-	       memcmp(k->data.scalar.value, name, k->data.scalar.length) == 0;
-}
-
-/*
- * Walk mapping @m and hand each value to the slot of its key in @keys
- * (NULL-terminated); unknown and repeated keys are errors.
- */
+/* Walk mapping @m (yw_map) and put each value in the slot of its key in @keys. */
 static int map_slots(struct pctx *c, const yaml_node_t *m, const char *const *keys,
 		     yaml_node_t **vals, const char *what)
 {
-	size_t nkeys = 0;
-
-	while (keys[nkeys])
-		vals[nkeys++] = NULL;
-	if (m->type != YAML_MAPPING_NODE)
-		return perr(c, m, "%s: expected a mapping, got %s", what, node_kind(m));
-	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_at(c, p->key), *v = node_at(c, p->value);
-		size_t i;
-
-		if (!k || !v)
-			return perr(c, m, "%s: broken mapping", what);
-		for (i = 0; i < nkeys; i++)
-			if (key_is(k, keys[i]))
-				break;
-		if (i == nkeys) {
-			if (k->type != YAML_SCALAR_NODE)
-				return perr(c, k, "%s: keys must be strings", what);
-			return perr(c, k, "%s: unknown key '%.*s'", what,
-				    (int)(k->data.scalar.length > 64 ? 64 : k->data.scalar.length),
-				    (const char *)k->data.scalar.value);
-		}
-		if (vals[i])
-			return perr(c, k, "%s: duplicate key '%s'", what, keys[i]);
-		vals[i] = v;
-	}
-	return 0;
-}
-
-static int seq_len(struct pctx *c, const yaml_node_t *n, size_t *len, const char *what)
-{
-	if (n->type != YAML_SEQUENCE_NODE)
-		return perr(c, n, "%s: expected a list, got %s", what, node_kind(n));
-	*len = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-	if (*len > PLAN_MAX_ITEMS)
-		return perr(c, n, "%s: more than %u items", what, PLAN_MAX_ITEMS);
-	return 0;
-}
-
-static yaml_node_t *seq_item(struct pctx *c, const yaml_node_t *n, size_t i)
-{
-	return node_at(c, n->data.sequence.items.start[i]);
+	for (size_t i = 0; keys[i]; i++)
+		vals[i] = NULL;
+	return yw_map(&c->w, m, what, keys, slot_set, vals);
 }
 
 /* ---- defaults -------------------------------------------------------------- */
@@ -199,22 +71,22 @@ static int attrs_parse(struct pctx *c, yaml_node_t *mtu, yaml_node_t *speed_mbps
 	char name[16];
 	unsigned int mbps = 0;
 
-	if (mtu && get_uint(c, mtu, 68, 65535, &a->mtu, "mtu") < 0)
+	if (mtu && yw_uint(&c->w, mtu, "mtu", 0, 68, 65535, &a->mtu) < 0)
 		return -EINVAL;
-	if (width && get_uint(c, width, 1, 32, &a->width_x, "width") < 0)
+	if (width && yw_uint(&c->w, width, "width", 0, 1, 32, &a->width_x) < 0)
 		return -EINVAL;
 	if (speed) {
-		if (get_str(c, speed, name, sizeof(name), "speed") < 0)
+		if (yw_str(&c->w, speed, "speed", name, sizeof(name)) < 0)
 			return -EINVAL;
 		a->lane_mbps = topo_speed_parse(name);
 		if (!a->lane_mbps)
-			return perr(c, speed, "speed: unknown InfiniBand speed '%s' (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)",
+			return yw_err(&c->w, speed, "speed: unknown InfiniBand speed '%s' (SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR, XDR)",
 				    name);
 		if (speed_mbps)
-			return perr(c, speed_mbps, "speed_mbps: give either speed or speed_mbps");
+			return yw_err(&c->w, speed_mbps, "speed_mbps: give either speed or speed_mbps");
 	}
 	if (speed_mbps) {
-		if (get_uint(c, speed_mbps, 1, 100000000, &mbps, "speed_mbps") < 0)
+		if (yw_uint(&c->w, speed_mbps, "speed_mbps", 0, 1, 100000000, &mbps) < 0)
 			return -EINVAL;
 		if (!a->width_x)
 			a->width_x = 1;
@@ -251,26 +123,26 @@ static int endpoint_from_str(struct pctx *c, yaml_node_t *n, struct endpoint *e,
 {
 	char buf[200], *colon;
 
-	if (get_str(c, n, buf, sizeof(buf), what) < 0)
+	if (yw_str(&c->w, n, what, buf, sizeof(buf)) < 0)
 		return -EINVAL;
 	colon = strrchr(buf, ':');
 	if (!colon || colon == buf || !colon[1])
-		return perr(c, n, "%s: '%s' is not NODE:PORT", what, buf);
+		return yw_err(&c->w, n, "%s: '%s' is not NODE:PORT", what, buf);
 	*colon = '\0';
 	if (strlen(buf) >= sizeof(e->node))
-		return perr(c, n, "%s: node name longer than %zu characters", what, sizeof(e->node) - 1);
-	snprintf(e->node, sizeof(e->node), "%s", buf);
+		return yw_err(&c->w, n, "%s: node name longer than %zu characters", what, sizeof(e->node) - 1);
+	str_fmt(e->node, sizeof(e->node), "%s", buf);
 	if (all_digits(colon + 1)) {
 		uint64_t v;
 
 		if (strlen(colon + 1) > 3 || (v = strtoull(colon + 1, NULL, 10)) > 255)
-			return perr(c, n, "%s: port number %s out of range 0..255", what, colon + 1);
+			return yw_err(&c->w, n, "%s: port number %s out of range 0..255", what, colon + 1);
 		e->num = (unsigned int)v;
 		return 0;
 	}
 	if (strlen(colon + 1) >= sizeof(e->port))
-		return perr(c, n, "%s: port name longer than %zu characters", what, sizeof(e->port) - 1);
-	snprintf(e->port, sizeof(e->port), "%s", colon + 1);
+		return yw_err(&c->w, n, "%s: port name longer than %zu characters", what, sizeof(e->port) - 1);
+	str_fmt(e->port, sizeof(e->port), "%s", colon + 1);
 	return 0;
 }
 
@@ -279,8 +151,8 @@ static int port_from_node(struct pctx *c, yaml_node_t *n, struct endpoint *e, co
 {
 	if (n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 	    n->data.scalar.length > 0 && isdigit(n->data.scalar.value[0]))
-		return get_uint(c, n, 0, 255, &e->num, what);
-	return get_str(c, n, e->port, sizeof(e->port), what);
+		return yw_uint(&c->w, n, what, 0, 0, 255, &e->num);
+	return yw_str(&c->w, n, what, e->port, sizeof(e->port));
 }
 
 static int endpoint_parse(struct pctx *c, yaml_node_t *n, struct endpoint *e, const char *what)
@@ -294,8 +166,8 @@ static int endpoint_parse(struct pctx *c, yaml_node_t *n, struct endpoint *e, co
 	if (map_slots(c, n, keys, v, what) < 0)
 		return -EINVAL;
 	if (!v[0] || !v[1])
-		return perr(c, n, "%s: needs node and port", what);
-	if (get_str(c, v[0], e->node, sizeof(e->node), "node") < 0)
+		return yw_err(&c->w, n, "%s: needs node and port", what);
+	if (yw_str(&c->w, v[0], "node", e->node, sizeof(e->node)) < 0)
 		return -EINVAL;
 	return port_from_node(c, v[1], e, "port");
 }
@@ -313,14 +185,14 @@ static int type_parse(struct pctx *c, yaml_node_t *n, enum topo_node_type *type)
 	};
 	char buf[16];
 
-	if (get_str(c, n, buf, sizeof(buf), "type") < 0)
+	if (yw_str(&c->w, n, "type", buf, sizeof(buf)) < 0)
 		return -EINVAL;
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
 		if (strcmp(buf, types[i].name) == 0) {
 			*type = types[i].type;
 			return 0;
 		}
-	return perr(c, n, "type: '%s' is not one of switch, ca, host, router", buf);
+	return yw_err(&c->w, n, "type: '%s' is not one of switch, ca, host, router", buf);
 }
 
 static int node_parse(struct pctx *c, yaml_node_t *m)
@@ -337,25 +209,25 @@ static int node_parse(struct pctx *c, yaml_node_t *m)
 	if (map_slots(c, m, keys, v, "node") < 0)
 		return -EINVAL;
 	if (!v[0])
-		return perr(c, m, "node: needs a name");
-	if (get_str(c, v[0], name, sizeof(name), "name") < 0)
+		return yw_err(&c->w, m, "node: needs a name");
+	if (yw_str(&c->w, v[0], "name", name, sizeof(name)) < 0)
 		return -EINVAL;
 	if (v[3])
 		type = TOPO_NODE_SWITCH;	/* a rail belongs to a leaf */
 	if (v[1] && type_parse(c, v[1], &type) < 0)
 		return -EINVAL;
-	if (v[2] && get_u64(c, v[2], 1, UINT64_MAX, &guid, "guid") < 0)
+	if (v[2] && yw_u64(&c->w, v[2], "guid", 0, 1, UINT64_MAX, &guid) < 0)
 		return -EINVAL;
 	if (v[3]) {
 		if (type != TOPO_NODE_SWITCH)
-			return perr(c, v[3], "rail: only a switch (a leaf) serves a rail");
-		if (get_uint(c, v[3], 0, 1023, &rail, "rail") < 0)
+			return yw_err(&c->w, v[3], "rail: only a switch (a leaf) serves a rail");
+		if (yw_uint(&c->w, v[3], "rail", 0, 0, 1023, &rail) < 0)
 			return -EINVAL;
 	}
-	if (v[4] && seq_len(c, v[4], &n_nics, "nics") < 0)
+	if (v[4] && yw_seq_len(&c->w, v[4], "nics", PLAN_MAX_ITEMS, &n_nics) < 0)
 		return -EINVAL;
 	if (topo_node_by_name(c->t, name) || (guid && topo_node_by_guid(c->t, guid)))
-		return perr(c, v[0], "node '%s' declared twice", name);
+		return yw_err(&c->w, v[0], "node '%s' declared twice", name);
 	node = topo_node_add(c->t, type, name, guid);
 	if (!node)
 		return enomem(c);
@@ -363,7 +235,7 @@ static int node_parse(struct pctx *c, yaml_node_t *m)
 	if (v[3] && c->rails && topo_rails_leaf_add(c->rails, name, rail) < 0)
 		return enomem(c);
 	for (size_t i = 0; i < n_nics; i++) {
-		yaml_node_t *item = seq_item(c, v[4], i);
+		yaml_node_t *item = yw_seq_item(&c->w, v[4], i);
 		struct endpoint e = { .num = 0 };
 		struct topo_port *p;
 
@@ -402,9 +274,9 @@ static struct topo_port *endpoint_port(struct pctx *c, const struct endpoint *e)
 static void end_label(const struct topo_port *p, char *buf, size_t len)
 {
 	if (p->name[0])
-		snprintf(buf, len, "%s:%s", p->node->name, p->name);
+		str_fmt(buf, len, "%s:%s", p->node->name, p->name);
 	else
-		snprintf(buf, len, "%s:%u", p->node->name, p->num);
+		str_fmt(buf, len, "%s:%u", p->node->name, p->num);
 }
 
 static void port_expect(struct topo_port *p, const struct link_attrs *a)
@@ -436,19 +308,19 @@ static int link_parse(struct pctx *c, yaml_node_t *n, size_t idx)
 	if (n->type == YAML_SEQUENCE_NODE) {
 		size_t len;
 
-		if (seq_len(c, n, &len, "link") < 0)
+		if (yw_seq_len(&c->w, n, "link", PLAN_MAX_ITEMS, &len) < 0)
 			return -EINVAL;
 		if (len != 2)
-			return perr(c, n, "link: a list form link has exactly two ends, not %zu", len);
-		na = seq_item(c, n, 0);
-		nb = seq_item(c, n, 1);
+			return yw_err(&c->w, n, "link: a list form link has exactly two ends, not %zu", len);
+		na = yw_seq_item(&c->w, n, 0);
+		nb = yw_seq_item(&c->w, n, 1);
 		if (!na || !nb)
-			return perr(c, n, "link: broken list");
+			return yw_err(&c->w, n, "link: broken list");
 	} else {
 		if (map_slots(c, n, keys, v, "link") < 0)
 			return -EINVAL;
 		if (!v[0] || !v[1])
-			return perr(c, n, "link: needs both ends a and b");
+			return yw_err(&c->w, n, "link: needs both ends a and b");
 		na = v[0];
 		nb = v[1];
 		if (v[2] || v[3] || v[4] || v[5]) {
@@ -472,7 +344,7 @@ static int link_parse(struct pctx *c, yaml_node_t *n, size_t idx)
 		return enomem(c);
 	end_label(pa, la, sizeof(la));
 	if (pa == pb)
-		return perr(c, n, "link %zu: %s is cabled to itself", idx, la);
+		return yw_err(&c->w, n, "link %zu: %s is cabled to itself", idx, la);
 	rc = topo_link_add(c->t, pa, pb, TOPO_SRC_PLAN);
 	if (rc == -ENOMEM)
 		return enomem(c);
@@ -481,7 +353,7 @@ static int link_parse(struct pctx *c, yaml_node_t *n, size_t idx)
 
 		end_label(busy, la, sizeof(la));
 		end_label(busy->peer, lb, sizeof(lb));
-		return perr(c, n, "link %zu: %s is already cabled to %s", idx, la, lb);
+		return yw_err(&c->w, n, "link %zu: %s is already cabled to %s", idx, la, lb);
 	}
 	port_expect(pa, &a);
 	port_expect(pb, &a);
@@ -500,33 +372,33 @@ static int doc_parse(struct pctx *c, yaml_node_t *root)
 	if (map_slots(c, root, keys, v, "plan") < 0)
 		return -EINVAL;
 	if (!v[0])
-		return perr(c, root, "plan: needs 'version: 1'");
-	if (get_uint(c, v[0], 1, 1, &version, "version") < 0)
+		return yw_err(&c->w, root, "plan: needs 'version: 1'");
+	if (yw_uint(&c->w, v[0], "version", 0, 1, 1, &version) < 0)
 		return -EINVAL;
 	if (v[1] && defaults_parse(c, v[1]) < 0)
 		return -EINVAL;
 	if (v[2]) {
-		if (seq_len(c, v[2], &len, "nodes") < 0)
+		if (yw_seq_len(&c->w, v[2], "nodes", PLAN_MAX_ITEMS, &len) < 0)
 			return -EINVAL;
 		for (size_t i = 0; i < len; i++) {
-			yaml_node_t *item = seq_item(c, v[2], i);
+			yaml_node_t *item = yw_seq_item(&c->w, v[2], i);
 
 			if (!item)
-				return perr(c, v[2], "nodes: broken list");
+				return yw_err(&c->w, v[2], "nodes: broken list");
 			if (node_parse(c, item) < 0)
-				return c->err && c->err->code ? c->err->code : -EINVAL;
+				return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
 		}
 	}
 	if (v[3]) {
-		if (seq_len(c, v[3], &len, "links") < 0)
+		if (yw_seq_len(&c->w, v[3], "links", PLAN_MAX_ITEMS, &len) < 0)
 			return -EINVAL;
 		for (size_t i = 0; i < len; i++) {
-			yaml_node_t *item = seq_item(c, v[3], i);
+			yaml_node_t *item = yw_seq_item(&c->w, v[3], i);
 
 			if (!item)
-				return perr(c, v[3], "links: broken list");
+				return yw_err(&c->w, v[3], "links: broken list");
 			if (link_parse(c, item, i + 1) < 0)
-				return c->err && c->err->code ? c->err->code : -EINVAL;
+				return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
 		}
 	}
 	c->t->src |= TOPO_SRC_PLAN;
@@ -537,7 +409,7 @@ static int parser_error(struct pctx *c, const yaml_parser_t *p)
 {
 	if (p->error == YAML_MEMORY_ERROR)
 		return enomem(c);
-	return fab_err_input(c->err, -EINVAL, "%s:%zu:%zu: %s%s%s", c->fname,
+	return fab_err_input(c->w.err, -EINVAL, "%s:%zu:%zu: %s%s%s", c->w.fname,
 			     p->problem_mark.line + 1, p->problem_mark.column + 1,
 			     p->problem ? p->problem : "invalid YAML",
 			     p->context ? " " : "", p->context ? p->context : "");
@@ -546,14 +418,14 @@ static int parser_error(struct pctx *c, const yaml_parser_t *p)
 int plan_yaml_parse(struct topo *t, struct topo_rails *rails, const char *buf, size_t len,
 		    const char *fname, struct fab_err *err)
 {
-	struct pctx c = { .fname = fname ? fname : "<plan>", .err = err, .t = t, .rails = rails };
+	struct pctx c = { .w = { .fname = fname ? fname : "<plan>", .err = err }, .t = t, .rails = rails };
 	yaml_document_t doc, extra;
 	yaml_parser_t parser;
 	yaml_node_t *root;
 	int rc;
 
 	if (len > PLAN_YAML_MAX_BYTES)
-		return fab_err_input(err, -EINVAL, "%s: plan larger than %u bytes", c.fname,
+		return fab_err_input(err, -EINVAL, "%s: plan larger than %u bytes", c.w.fname,
 				     PLAN_YAML_MAX_BYTES);
 	if (!yaml_parser_initialize(&parser))
 		return enomem(&c);
@@ -563,10 +435,10 @@ int plan_yaml_parse(struct topo *t, struct topo_rails *rails, const char *buf, s
 		yaml_parser_delete(&parser);
 		return rc;
 	}
-	c.doc = &doc;
+	c.w.doc = &doc;
 	root = yaml_document_get_root_node(&doc);
 	if (!root) {
-		rc = fab_err_input(err, -EINVAL, "%s:1:1: empty plan (expected 'version: 1')", c.fname);
+		rc = fab_err_input(err, -EINVAL, "%s:1:1: empty plan (expected 'version: 1')", c.w.fname);
 		goto out;
 	}
 	rc = doc_parse(&c, root);
@@ -580,7 +452,7 @@ int plan_yaml_parse(struct topo *t, struct topo_rails *rails, const char *buf, s
 	root = yaml_document_get_root_node(&extra);
 	if (root)
 		rc = fab_err_input(err, -EINVAL, "%s:%zu:%zu: a plan is one YAML document",
-				   c.fname, extra.start_mark.line + 1, extra.start_mark.column + 1);
+				   c.w.fname, extra.start_mark.line + 1, extra.start_mark.column + 1);
 	yaml_document_delete(&extra);
 out:
 	yaml_document_delete(&doc);
@@ -602,7 +474,7 @@ bool plan_yaml_sniff(const char *buf, size_t len)
 			i++;
 		if (i < e && buf[i] != '#') {
 			l = e - i;
-			for (size_t k = 0; k < sizeof(starts) / sizeof(starts[0]); k++)
+			for (size_t k = 0; k < ARRAY_SIZE(starts); k++)
 				if (l >= strlen(starts[k]) && memcmp(buf + i, starts[k], strlen(starts[k])) == 0)
 					return true;
 			return false;
@@ -647,7 +519,7 @@ static void emit_uint(struct emit *e, uint64_t v)
 {
 	char buf[24];
 
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	str_fmt(buf, sizeof(buf), "%" PRIu64, v);
 	emit_scalar(e, buf, YAML_PLAIN_SCALAR_STYLE);
 }
 
@@ -712,9 +584,9 @@ static void emit_end(struct emit *e, const struct topo_port *p)
 	if (!strchr(p->node->name, ':') && !strchr(p->name, ':') &&
 	    (p->name[0] ? !all_digits(p->name) : true)) {
 		if (p->name[0])
-			snprintf(buf, sizeof(buf), "%s:%s", p->node->name, p->name);
+			str_fmt(buf, sizeof(buf), "%s:%s", p->node->name, p->name);
 		else
-			snprintf(buf, sizeof(buf), "%s:%u", p->node->name, p->num);
+			str_fmt(buf, sizeof(buf), "%s:%u", p->node->name, p->num);
 		emit_str(e, buf);
 		return;
 	}
@@ -769,16 +641,24 @@ static void emit_link(struct emit *e, const struct topo_link *l)
 	emit_map_end(e);
 }
 
-int plan_yaml_write(const struct topo *t, FILE *f)
+/* libyaml's output handler: append to the strbuf; 0 stops the emitter. */
+static int emit_out(void *data, unsigned char *buf, size_t len)
+{
+	struct strbuf *sb = data;
+
+	strbuf_add(sb, buf, len);
+	return !sb->failed;
+}
+
+int plan_yaml_format(const struct topo *t, struct strbuf *sb)
 {
 	struct emit e = { .failed = false };
 	char guid[24];
 
-	if (fprintf(f, "# fabricctl cabling plan (fabricctl-plan(5)), written by discover --save-plan\n") < 0)
-		return -EIO;
+	strbuf_addf(sb, "# fabricctl cabling plan (fabricctl-plan(5)), written by discover --save-plan\n");
 	if (!yaml_emitter_initialize(&e.em))
 		return -ENOMEM;
-	yaml_emitter_set_output_file(&e.em, f);
+	yaml_emitter_set_output(&e.em, emit_out, sb);
 	yaml_emitter_set_unicode(&e.em, 1);
 	yaml_emitter_set_width(&e.em, -1);
 	if (!yaml_stream_start_event_initialize(&e.ev, YAML_UTF8_ENCODING))
@@ -803,7 +683,7 @@ int plan_yaml_write(const struct topo *t, FILE *f)
 		emit_str(&e, "type");
 		emit_str(&e, topo_node_type_name(n->type));
 		if (n->guid) {
-			snprintf(guid, sizeof(guid), "0x%016" PRIx64, n->guid);
+			str_fmt(guid, sizeof(guid), "0x%016" PRIx64, n->guid);
 			emit_str(&e, "guid");
 			emit_scalar(&e, guid, YAML_PLAIN_SCALAR_STYLE);
 		}
@@ -825,7 +705,7 @@ int plan_yaml_write(const struct topo *t, FILE *f)
 	if (!e.failed && !yaml_emitter_flush(&e.em))
 		e.failed = true;
 	yaml_emitter_delete(&e.em);
-	if (e.failed || ferror(f))
-		return -EIO;
+	if (e.failed || sb->failed)
+		return -ENOMEM;
 	return 0;
 }

@@ -18,17 +18,17 @@
  * Parsed with libyaml; the parser is strict (unknown keys, wrong types,
  * duplicate cables are errors) and every error is bad input reported as
  * "FILE:LINE:COLUMN: message" (kind FAB_ERR_INPUT, -EINVAL).  Pure: reads
- * a buffer, writes to a FILE the caller owns.
+ * a buffer, formats into a buffer (the caller writes it).
  */
 #ifndef FAB_MODEL_PLAN_YAML_H
 #define FAB_MODEL_PLAN_YAML_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "model/topo.h"
 #include "model/topo_lldp_checks.h"
 #include "util/err.h"
+#include "util/str.h"
 
 /* Plans larger than this are refused (bad input): 64 MiB. */
 #define PLAN_YAML_MAX_BYTES (64u << 20)
@@ -53,11 +53,11 @@ int plan_yaml_parse(struct topo *t, struct topo_rails *rails, const char *buf, s
 		    const char *fname, struct fab_err *err);
 
 /*
- * Write @t as a plan: every node that has a linked port (name, type, GUID
+ * Append @t to @sb as a plan: every node that has a linked port (name, type, GUID
  * when it has one), then every link with the MTU both ends agree on (or
- * the one end that knows it) and the width/speed when known.  0, -EIO on
- * a write error, -ENOMEM.
+ * the one end that knows it) and the width/speed when known.  0, or
+ * -ENOMEM (the text in @sb is incomplete).
  */
-int plan_yaml_write(const struct topo *t, FILE *f);
+int plan_yaml_format(const struct topo *t, struct strbuf *sb);
 
 #endif

@@ -7,141 +7,39 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <yaml.h>
 
 #include "model/host_state.h"
 #include "model/profile.h"
+#include "model/yaml_walk.h"
+#include "util/str.h"
 
-#define PROFILE_MAX_BYTES (1 << 20)
 #define PROFILE_MAX_ITEMS 256
 
 struct pctx {
-	const char *name;
-	yaml_document_t *doc;
-	struct fab_err *err;
+	struct yaml_walk w;
 };
-
-static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int perr(struct pctx *c, const yaml_node_t *n, const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return fab_err_input(c->err, -EINVAL, "%s:%zu:%zu: %s", c->name,
-			     n->start_mark.line + 1, n->start_mark.column + 1, msg);
-}
-
-static const char *node_kind(const yaml_node_t *n)
-{
-	switch (n->type) {
-	case YAML_SCALAR_NODE: return "a scalar";
-	case YAML_SEQUENCE_NODE: return "a list";
-	case YAML_MAPPING_NODE: return "a mapping";
-	default: return "nothing";
-	}
-}
-
-static yaml_node_t *node_get(struct pctx *c, int id)
-{
-	return yaml_document_get_node(c->doc, id);
-}
-
-static const char *scalar(const yaml_node_t *n)
-{
-	return (const char *)n->data.scalar.value;
-}
-
-static int want_type(struct pctx *c, const yaml_node_t *n, yaml_node_type_t t, const char *what)
-{
-	static const char *const names[] = { "", "a scalar", "a list", "a mapping" };
-
-	if (n->type != t)
-		return perr(c, n, "%s: expected %s, found %s", what, names[t], node_kind(n));
-	return 0;
-}
-
-/* Unsigned integer scalar in [lo, hi]; decimal only ("0x" is rejected: MTUs, DSCPs are decimal). */
-static int get_uint(struct pctx *c, const yaml_node_t *n, const char *what,
-		    unsigned long lo, unsigned long hi, unsigned long *out)
-{
-	const char *s;
-	char *end;
-	unsigned long v;
-
-	if (want_type(c, n, YAML_SCALAR_NODE, what) < 0)
-		return -EINVAL;
-	s = scalar(n);
-	if (!isdigit((unsigned char)s[0]))
-		return perr(c, n, "%s: expected a number, found '%.64s'", what, s);
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end)
-		return perr(c, n, "%s: expected a number, found '%.64s'", what, s);
-	if (v < lo || v > hi)
-		return perr(c, n, "%s: %lu out of range %lu-%lu", what, v, lo, hi);
-	*out = v;
-	return 0;
-}
-
-static int get_bool(struct pctx *c, const yaml_node_t *n, const char *what, bool *out)
-{
-	const char *s;
-
-	if (want_type(c, n, YAML_SCALAR_NODE, what) < 0)
-		return -EINVAL;
-	s = scalar(n);
-	if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on"))
-		*out = true;
-	else if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off"))
-		*out = false;
-	else
-		return perr(c, n, "%s: expected true or false, found '%.64s'", what, s);
-	return 0;
-}
-
-static int get_str(struct pctx *c, const yaml_node_t *n, const char *what, char *buf, size_t len)
-{
-	if (want_type(c, n, YAML_SCALAR_NODE, what) < 0)
-		return -EINVAL;
-	if (n->data.scalar.length == 0)
-		return perr(c, n, "%s: empty", what);
-	if (n->data.scalar.length >= len)
-		return perr(c, n, "%s: longer than %zu characters", what, len - 1);
-	if (memchr(scalar(n), '\0', n->data.scalar.length))
-		return perr(c, n, "%s: contains a NUL byte", what);
-	memcpy(buf, scalar(n), n->data.scalar.length + 1);
-	return 0;
-}
 
 /* A list of priorities 0..7 -> bitmask; duplicates are errors. */
 static int get_prio_mask(struct pctx *c, const yaml_node_t *n, const char *what, uint8_t *mask)
 {
 	uint8_t m = 0;
 
-	if (want_type(c, n, YAML_SEQUENCE_NODE, what) < 0)
+	if (yw_want(&c->w, n, YAML_SEQUENCE_NODE, what) < 0)
 		return -EINVAL;
 	for (yaml_node_item_t *i = n->data.sequence.items.start;
 	     i < n->data.sequence.items.top; i++) {
-		yaml_node_t *e = node_get(c, *i);
+		yaml_node_t *e = yw_node(&c->w, *i);
 		unsigned long p;
 
-		if (get_uint(c, e, what, 0, 7, &p) < 0)
+		if (yw_u64(&c->w, e, what, 10, 0, 7, &p) < 0)
 			return -EINVAL;
 		if (m & (1u << p))
-			return perr(c, e, "%s: priority %lu listed twice", what, p);
+			return yw_err(&c->w, e, "%s: priority %lu listed twice", what, p);
 		m |= (uint8_t)(1u << p);
 	}
 	*mask = m;
@@ -154,68 +52,46 @@ static int get_u8_list8(struct pctx *c, const yaml_node_t *n, const char *what,
 {
 	size_t k = 0;
 
-	if (want_type(c, n, YAML_SEQUENCE_NODE, what) < 0)
+	if (yw_want(&c->w, n, YAML_SEQUENCE_NODE, what) < 0)
 		return -EINVAL;
 	for (yaml_node_item_t *i = n->data.sequence.items.start;
 	     i < n->data.sequence.items.top; i++, k++) {
 		unsigned long v;
 
 		if (k == 8)
-			return perr(c, node_get(c, *i), "%s: more than 8 entries", what);
-		if (get_uint(c, node_get(c, *i), what, 0, hi, &v) < 0)
+			return yw_err(&c->w, yw_node(&c->w, *i), "%s: more than 8 entries", what);
+		if (yw_u64(&c->w, yw_node(&c->w, *i), what, 10, 0, hi, &v) < 0)
 			return -EINVAL;
 		out[k] = (uint8_t)v;
 	}
 	if (k != 8)
-		return perr(c, n, "%s: expected 8 entries (one per %s), found %zu", what,
+		return yw_err(&c->w, n, "%s: expected 8 entries (one per %s), found %zu", what,
 			    strcmp(what, "ets.prio_tc") ? "traffic class" : "priority", k);
 	return 0;
 }
 
-/*
- * Iterate a mapping: for each pair check the key is a known, unrepeated
- * scalar and hand key index and value to @cb.  @keys is NULL-terminated.
- */
+/* Iterate a mapping (yw_map), handing key index and value to @cb. */
 typedef int (*pair_cb)(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg);
+
+struct map_call {
+	struct pctx *c;
+	pair_cb cb;
+	void *arg;
+};
+
+static int map_call_one(void *p, int key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct map_call *m = p;
+
+	return m->cb(m->c, key, k, v, m->arg);
+}
 
 static int walk_map(struct pctx *c, const yaml_node_t *n, const char *what,
 		    const char *const *keys, pair_cb cb, void *arg)
 {
-	unsigned int seen = 0;
+	struct map_call m = { .c = c, .cb = cb, .arg = arg };
 
-	if (want_type(c, n, YAML_MAPPING_NODE, what) < 0)
-		return -EINVAL;
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
-	     p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_get(c, p->key), *v = node_get(c, p->value);
-		int idx = -1, rc;
-
-		if (!k || !v)
-			return fab_err_input(c->err, -EINVAL, "%s: malformed document", c->name);
-		if (k->type != YAML_SCALAR_NODE)
-			return perr(c, k, "%s: keys must be scalars", what);
-		for (int i = 0; keys[i]; i++)
-			if (!strcmp(keys[i], scalar(k)))
-				idx = i;
-		if (idx < 0) {
-			char list[256];
-			size_t off = 0;
-
-			list[0] = '\0';
-			for (int i = 0; keys[i] && off < sizeof(list); i++)
-				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
-							i ? ", " : "", keys[i]);
-			return perr(c, k, "%s: unknown key '%.64s' (known: %s)", what,
-				    scalar(k), list);
-		}
-		if (seen & (1u << idx))
-			return perr(c, k, "%s: duplicate key '%s'", what, keys[idx]);
-		seen |= 1u << idx;
-		rc = cb(c, idx, k, v, arg);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
+	return yw_map(&c->w, n, what, keys, map_call_one, &m);
 }
 
 /* `match:` one glob or a list of globs. */
@@ -224,20 +100,20 @@ static int get_globs(struct pctx *c, const yaml_node_t *n, char (*globs)[32], si
 	*count = 0;
 	if (n->type == YAML_SCALAR_NODE) {
 		*count = 1;
-		return get_str(c, n, "match", globs[0], 32);
+		return yw_str(&c->w, n, "match", globs[0], 32);
 	}
 	if (n->type != YAML_SEQUENCE_NODE)
-		return perr(c, n, "match: expected a glob or a list of globs, found %s", node_kind(n));
+		return yw_err(&c->w, n, "match: expected a glob or a list of globs, found %s", yw_kind(n));
 	for (yaml_node_item_t *i = n->data.sequence.items.start;
 	     i < n->data.sequence.items.top; i++) {
 		if (*count == PROFILE_MAX_GLOBS)
-			return perr(c, node_get(c, *i), "match: more than %d globs", PROFILE_MAX_GLOBS);
-		if (get_str(c, node_get(c, *i), "match", globs[*count], 32) < 0)
+			return yw_err(&c->w, yw_node(&c->w, *i), "match: more than %d globs", PROFILE_MAX_GLOBS);
+		if (yw_str(&c->w, yw_node(&c->w, *i), "match", globs[*count], 32) < 0)
 			return -EINVAL;
 		(*count)++;
 	}
 	if (!*count)
-		return perr(c, n, "match: empty list");
+		return yw_err(&c->w, n, "match: empty list");
 	return 0;
 }
 
@@ -266,25 +142,25 @@ static int ets_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 	case 1:
 		return get_u8_list8(c, v, "ets.tc_bw", 100, f->ets_tc_bw_pct);
 	default:
-		if (want_type(c, v, YAML_SEQUENCE_NODE, "ets.tsa") < 0)
+		if (yw_want(&c->w, v, YAML_SEQUENCE_NODE, "ets.tsa") < 0)
 			return -EINVAL;
 		for (yaml_node_item_t *i = v->data.sequence.items.start;
 		     i < v->data.sequence.items.top; i++, j++) {
-			yaml_node_t *e = node_get(c, *i);
+			yaml_node_t *e = yw_node(&c->w, *i);
 			int t;
 
 			if (j == 8)
-				return perr(c, e, "ets.tsa: more than 8 entries");
-			if (want_type(c, e, YAML_SCALAR_NODE, "ets.tsa") < 0)
+				return yw_err(&c->w, e, "ets.tsa: more than 8 entries");
+			if (yw_want(&c->w, e, YAML_SCALAR_NODE, "ets.tsa") < 0)
 				return -EINVAL;
-			t = fab_dcb_tsa_parse(scalar(e));
+			t = fab_dcb_tsa_parse(yw_scalar(e));
 			if (t < 0 || t == FAB_DCB_TSA_VENDOR)
-				return perr(c, e, "ets.tsa: unknown algorithm '%.32s' (known: strict, cbs, ets)",
-					    scalar(e));
+				return yw_err(&c->w, e, "ets.tsa: unknown algorithm '%.32s' (known: strict, cbs, ets)",
+					    yw_scalar(e));
 			f->ets_tsa[j] = (uint8_t)t;
 		}
 		if (j != 8)
-			return perr(c, v, "ets.tsa: expected 8 entries (one per traffic class), found %zu", j);
+			return yw_err(&c->w, v, "ets.tsa: expected 8 entries (one per traffic class), found %zu", j);
 		return 0;
 	}
 }
@@ -311,41 +187,41 @@ static int roce_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void
 	unsigned long u;
 
 	if (key == 0) {
-		if (get_uint(c, v, "roce.tos", 0, 255, &u) < 0)
+		if (yw_u64(&c->w, v, "roce.tos", 10, 0, 255, &u) < 0)
 			return -EINVAL;
 		f->roce_tos = (int)u;
 		return 0;
 	}
-	if (get_uint(c, v, "roce.mtu", 256, 4096, &u) < 0)
+	if (yw_u64(&c->w, v, "roce.mtu", 10, 256, 4096, &u) < 0)
 		return -EINVAL;
 	if (u & (u - 1))
-		return perr(c, v, "roce.mtu: %lu is not one of 256, 512, 1024, 2048, 4096", u);
+		return yw_err(&c->w, v, "roce.mtu: %lu is not one of 256, 512, 1024, 2048, 4096", u);
 	f->roce_mtu = (unsigned int)u;
 	return 0;
 }
 
 static int get_trust(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
 {
-	if (want_type(c, v, YAML_SEQUENCE_NODE, "trust") < 0)
+	if (yw_want(&c->w, v, YAML_SEQUENCE_NODE, "trust") < 0)
 		return -EINVAL;
 	f->has_trust = true;
 	f->n_trust = 0;
 	for (yaml_node_item_t *i = v->data.sequence.items.start;
 	     i < v->data.sequence.items.top; i++) {
-		yaml_node_t *e = node_get(c, *i);
+		yaml_node_t *e = yw_node(&c->w, *i);
 		int s;
 
-		if (want_type(c, e, YAML_SCALAR_NODE, "trust") < 0)
+		if (yw_want(&c->w, e, YAML_SCALAR_NODE, "trust") < 0)
 			return -EINVAL;
-		s = fab_dcb_sel_parse(scalar(e));
+		s = fab_dcb_sel_parse(yw_scalar(e));
 		if (s < 0)
-			return perr(c, e, "trust: unknown selector '%.32s' (known: pcp, dscp, ethertype, stream, dgram, any)",
-				    scalar(e));
+			return yw_err(&c->w, e, "trust: unknown selector '%.32s' (known: pcp, dscp, ethertype, stream, dgram, any)",
+				    yw_scalar(e));
 		for (size_t j = 0; j < f->n_trust; j++)
 			if (f->trust[j] == s)
-				return perr(c, e, "trust: '%s' listed twice", scalar(e));
+				return yw_err(&c->w, e, "trust: '%s' listed twice", yw_scalar(e));
 		if (f->n_trust == FAB_DCB_TRUST_MAX)
-			return perr(c, e, "trust: more than %d selectors", FAB_DCB_TRUST_MAX);
+			return yw_err(&c->w, e, "trust: more than %d selectors", FAB_DCB_TRUST_MAX);
 		f->trust[f->n_trust++] = (uint8_t)s;
 	}
 	return 0;
@@ -354,21 +230,21 @@ static int get_trust(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
 /* dscp_map: {26: 3, 48: 6} — DSCP -> priority. */
 static int get_dscp_map(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
 {
-	if (want_type(c, v, YAML_MAPPING_NODE, "dscp_map") < 0)
+	if (yw_want(&c->w, v, YAML_MAPPING_NODE, "dscp_map") < 0)
 		return -EINVAL;
 	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
 	     p < v->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_get(c, p->key), *e = node_get(c, p->value);
+		yaml_node_t *k = yw_node(&c->w, p->key), *e = yw_node(&c->w, p->value);
 		unsigned long dscp, prio;
 
 		if (!k || !e)
-			return fab_err_input(c->err, -EINVAL, "%s: malformed document", c->name);
-		if (get_uint(c, k, "dscp_map: dscp", 0, 63, &dscp) < 0 ||
-		    get_uint(c, e, "dscp_map: priority", 0, 7, &prio) < 0)
+			return fab_err_input(c->w.err, -EINVAL, "%s: malformed document", c->w.fname);
+		if (yw_u64(&c->w, k, "dscp_map: dscp", 10, 0, 63, &dscp) < 0 ||
+		    yw_u64(&c->w, e, "dscp_map: priority", 10, 0, 7, &prio) < 0)
 			return -EINVAL;
 		if (fab_dcb_app_find(&(struct fab_dcb){ .apps = f->apps, .n_apps = f->n_apps },
 				     FAB_DCB_APP_SEL_DSCP, (uint16_t)dscp))
-			return perr(c, k, "dscp_map: dscp %lu listed twice", dscp);
+			return yw_err(&c->w, k, "dscp_map: dscp %lu listed twice", dscp);
 		f->apps[f->n_apps++] = (struct fab_dcb_app){
 			.selector = FAB_DCB_APP_SEL_DSCP,
 			.protocol = (uint16_t)dscp,
@@ -390,11 +266,11 @@ static int iface_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, voi
 
 	switch (key) {
 	case 0: return get_globs(c, v, f->match, &f->n_match);
-	case 1: return get_str(c, v, "driver", f->driver, sizeof(f->driver));
-	case 2: return get_str(c, v, "kind", f->kind, sizeof(f->kind));
-	case 3: return get_bool(c, v, "optional", &f->optional);
+	case 1: return yw_str(&c->w, v, "driver", f->driver, sizeof(f->driver));
+	case 2: return yw_str(&c->w, v, "kind", f->kind, sizeof(f->kind));
+	case 3: return yw_bool(&c->w, v, "optional", &f->optional);
 	case 4:
-		if (get_uint(c, v, "mtu", 68, 65535, &u) < 0)
+		if (yw_u64(&c->w, v, "mtu", 10, 68, 65535, &u) < 0)
 			return -EINVAL;
 		f->mtu = (unsigned int)u;
 		return 0;
@@ -417,12 +293,12 @@ static int iface_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, voi
 				sum += f->ets_tc_bw_pct[i];
 				any_ets = true;
 			} else if (f->ets_tc_bw_pct[i]) {
-				return perr(c, v, "ets: tc %d has bandwidth %u%% but tsa %s (only ets classes get a share)",
+				return yw_err(&c->w, v, "ets: tc %d has bandwidth %u%% but tsa %s (only ets classes get a share)",
 					    i, f->ets_tc_bw_pct[i], fab_dcb_tsa_name(f->ets_tsa[i]));
 			}
 		}
 		if (any_ets && sum != 100)
-			return perr(c, v, "ets: tc_bw of the ets classes sums to %u%%, must be 100%%", sum);
+			return yw_err(&c->w, v, "ets: tc_bw of the ets classes sums to %u%%, must be 100%%", sum);
 		f->has_ets = true;
 		return 0;
 	}
@@ -446,60 +322,60 @@ static int bond_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void
 	unsigned long u;
 
 	switch (key) {
-	case 0: return get_str(c, v, "name", b->want.name, sizeof(b->want.name));
+	case 0: return yw_str(&c->w, v, "name", b->want.name, sizeof(b->want.name));
 	case 1:
-		if (want_type(c, v, YAML_SCALAR_NODE, "mode") < 0)
+		if (yw_want(&c->w, v, YAML_SCALAR_NODE, "mode") < 0)
 			return -EINVAL;
-		b->want.mode = fab_bond_mode_parse(scalar(v));
+		b->want.mode = fab_bond_mode_parse(yw_scalar(v));
 		if (b->want.mode < 0)
-			return perr(c, v, "mode: unknown bonding mode '%.32s' (known: balance-rr, active-backup, balance-xor, broadcast, 802.3ad, balance-tlb, balance-alb)",
-				    scalar(v));
+			return yw_err(&c->w, v, "mode: unknown bonding mode '%.32s' (known: balance-rr, active-backup, balance-xor, broadcast, 802.3ad, balance-tlb, balance-alb)",
+				    yw_scalar(v));
 		return 0;
 	case 2:
-		if (get_uint(c, v, "miimon", 0, 60000, &u) < 0)
+		if (yw_u64(&c->w, v, "miimon", 10, 0, 60000, &u) < 0)
 			return -EINVAL;
 		b->want.miimon_ms = (int)u;
 		return 0;
 	case 3:
-		if (want_type(c, v, YAML_SCALAR_NODE, "lacp_rate") < 0)
+		if (yw_want(&c->w, v, YAML_SCALAR_NODE, "lacp_rate") < 0)
 			return -EINVAL;
-		b->want.lacp_rate = fab_bond_lacp_parse(scalar(v));
+		b->want.lacp_rate = fab_bond_lacp_parse(yw_scalar(v));
 		if (b->want.lacp_rate < 0)
-			return perr(c, v, "lacp_rate: expected slow or fast, found '%.32s'", scalar(v));
+			return yw_err(&c->w, v, "lacp_rate: expected slow or fast, found '%.32s'", yw_scalar(v));
 		return 0;
 	case 4:
-		if (want_type(c, v, YAML_SCALAR_NODE, "xmit_hash_policy") < 0)
+		if (yw_want(&c->w, v, YAML_SCALAR_NODE, "xmit_hash_policy") < 0)
 			return -EINVAL;
-		b->want.xmit_hash_policy = fab_bond_xmit_parse(scalar(v));
+		b->want.xmit_hash_policy = fab_bond_xmit_parse(yw_scalar(v));
 		if (b->want.xmit_hash_policy < 0)
-			return perr(c, v, "xmit_hash_policy: unknown policy '%.32s' (known: layer2, layer3+4, layer2+3, encap2+3, encap3+4, vlan+srcmac)",
-				    scalar(v));
+			return yw_err(&c->w, v, "xmit_hash_policy: unknown policy '%.32s' (known: layer2, layer3+4, layer2+3, encap2+3, encap3+4, vlan+srcmac)",
+				    yw_scalar(v));
 		return 0;
 	case 5:
-		if (get_uint(c, v, "min_links", 0, FAB_BOND_MAX_MEMBERS, &u) < 0)
+		if (yw_u64(&c->w, v, "min_links", 10, 0, FAB_BOND_MAX_MEMBERS, &u) < 0)
 			return -EINVAL;
 		b->want.min_links = (int)u;
 		return 0;
 	case 6:
-		if (want_type(c, v, YAML_SEQUENCE_NODE, "members") < 0)
+		if (yw_want(&c->w, v, YAML_SEQUENCE_NODE, "members") < 0)
 			return -EINVAL;
 		for (yaml_node_item_t *i = v->data.sequence.items.start;
 		     i < v->data.sequence.items.top; i++) {
-			yaml_node_t *e = node_get(c, *i);
+			yaml_node_t *e = yw_node(&c->w, *i);
 			char name[16];
 
-			if (get_str(c, e, "members", name, sizeof(name)) < 0)
+			if (yw_str(&c->w, e, "members", name, sizeof(name)) < 0)
 				return -EINVAL;
 			if (fab_bond_member_find(&b->want, name))
-				return perr(c, e, "members: '%s' listed twice", name);
+				return yw_err(&c->w, e, "members: '%s' listed twice", name);
 			if (b->want.n_members == FAB_BOND_MAX_MEMBERS)
-				return perr(c, e, "members: more than %d", FAB_BOND_MAX_MEMBERS);
+				return yw_err(&c->w, e, "members: more than %d", FAB_BOND_MAX_MEMBERS);
 			if (!fab_bond_member_add(&b->want, name))
-				return fab_err_set(c->err, -ENOMEM, "profile: out of memory");
+				return fab_err_set(c->w.err, -ENOMEM, "profile: out of memory");
 		}
 		return 0;
 	default:
-		if (get_uint(c, v, "mtu", 68, 65535, &u) < 0)
+		if (yw_u64(&c->w, v, "mtu", 10, 68, 65535, &u) < 0)
 			return -EINVAL;
 		b->mtu = (unsigned int)u;
 		return 0;
@@ -515,14 +391,14 @@ static const char *const ib_keys[] = {
 static int upper_in(struct pctx *c, yaml_node_t *v, const char *what, char *buf, size_t len,
 		    const char *const *allowed)
 {
-	if (get_str(c, v, what, buf, len) < 0)
+	if (yw_str(&c->w, v, what, buf, len) < 0)
 		return -EINVAL;
 	for (char *p = buf; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
 	for (int i = 0; allowed[i]; i++)
 		if (!strcmp(allowed[i], buf))
 			return 0;
-	return perr(c, v, "%s: unknown value '%s'", what, buf);
+	return yw_err(&c->w, v, "%s: unknown value '%s'", what, buf);
 }
 
 static int ib_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
@@ -539,26 +415,26 @@ static int ib_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *
 	switch (key) {
 	case 0: return get_globs(c, v, ib->match, &ib->n_match);
 	case 1:
-		if (get_uint(c, v, "port", 1, 255, &u) < 0)
+		if (yw_u64(&c->w, v, "port", 10, 1, 255, &u) < 0)
 			return -EINVAL;
 		ib->port = (unsigned int)u;
 		return 0;
-	case 2: return get_bool(c, v, "optional", &ib->optional);
+	case 2: return yw_bool(&c->w, v, "optional", &ib->optional);
 	case 3: return upper_in(c, v, "state", ib->state, sizeof(ib->state), states);
 	case 4: return upper_in(c, v, "phys_state", ib->phys_state, sizeof(ib->phys_state), phys);
 	case 5:
-		if (get_str(c, v, "width", w, sizeof(w)) < 0)
+		if (yw_str(&c->w, v, "width", w, sizeof(w)) < 0)
 			return -EINVAL;
 		ib->width_x = ib_width_parse(w);
 		if (!ib->width_x)
-			return perr(c, v, "width: expected 1x, 2x, 4x, 8x or 12x, found '%s'", w);
+			return yw_err(&c->w, v, "width: expected 1x, 2x, 4x, 8x or 12x, found '%s'", w);
 		return 0;
 	case 6: return upper_in(c, v, "speed", ib->speed, sizeof(ib->speed), speeds);
 	default:
-		if (get_uint(c, v, "active_mtu", 256, 4096, &u) < 0)
+		if (yw_u64(&c->w, v, "active_mtu", 10, 256, 4096, &u) < 0)
 			return -EINVAL;
 		if (u & (u - 1))
-			return perr(c, v, "active_mtu: %lu is not one of 256, 512, 1024, 2048, 4096", u);
+			return yw_err(&c->w, v, "active_mtu: %lu is not one of 256, 512, 1024, 2048, 4096", u);
 		ib->active_mtu = (unsigned int)u;
 		return 0;
 	}
@@ -587,54 +463,54 @@ static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 	size_t count = 0;
 
 	if (key == 0)
-		return get_str(c, v, "name", p->name, sizeof(p->name));
-	if (want_type(c, v, YAML_SEQUENCE_NODE, sect[key]) < 0)
+		return yw_str(&c->w, v, "name", p->name, sizeof(p->name));
+	if (yw_want(&c->w, v, YAML_SEQUENCE_NODE, sect[key]) < 0)
 		return -EINVAL;
 	for (yaml_node_item_t *i = v->data.sequence.items.start;
 	     i < v->data.sequence.items.top; i++) {
-		yaml_node_t *e = node_get(c, *i);
+		yaml_node_t *e = yw_node(&c->w, *i);
 		struct profile_mark m;
 		char what[32];
 		int rc;
 
 		if (!e)
-			return fab_err_input(c->err, -EINVAL, "%s: malformed document", c->name);
+			return fab_err_input(c->w.err, -EINVAL, "%s: malformed document", c->w.fname);
 		if (++count > PROFILE_MAX_ITEMS)
-			return perr(c, e, "%s: more than %d items", sect[key], PROFILE_MAX_ITEMS);
+			return yw_err(&c->w, e, "%s: more than %d items", sect[key], PROFILE_MAX_ITEMS);
 		m.line = (unsigned int)e->start_mark.line + 1;
 		m.col = (unsigned int)e->start_mark.column + 1;
-		snprintf(what, sizeof(what), "%s[%zu]", sect[key], count - 1);
+		str_fmt(what, sizeof(what), "%s[%zu]", sect[key], count - 1);
 		if (key == 1) {
 			struct profile_iface *f;
 
 			if (grow((void **)&p->ifaces, &p->n_ifaces, sizeof(*f)) < 0)
-				return fab_err_set(c->err, -ENOMEM, "profile: out of memory");
+				return fab_err_set(c->w.err, -ENOMEM, "profile: out of memory");
 			f = &p->ifaces[p->n_ifaces - 1];
 			f->mark = m;
 			f->roce_tos = -1;
 			rc = walk_map(c, e, what, iface_keys, iface_cb, f);
 			if (rc == 0 && !f->n_match && !f->driver[0] && !f->kind[0])
-				rc = perr(c, e, "%s: needs at least one of match, driver, kind", what);
+				rc = yw_err(&c->w, e, "%s: needs at least one of match, driver, kind", what);
 		} else if (key == 2) {
 			struct profile_bond *b;
 
 			if (grow((void **)&p->bonds, &p->n_bonds, sizeof(*b)) < 0)
-				return fab_err_set(c->err, -ENOMEM, "profile: out of memory");
+				return fab_err_set(c->w.err, -ENOMEM, "profile: out of memory");
 			b = &p->bonds[p->n_bonds - 1];
 			fab_bond_init(&b->want);
 			b->mark = m;
 			rc = walk_map(c, e, what, bond_keys, bond_cb, b);
 			if (rc == 0 && !b->want.name[0])
-				rc = perr(c, e, "%s: 'name' is required", what);
+				rc = yw_err(&c->w, e, "%s: 'name' is required", what);
 			for (size_t j = 0; rc == 0 && j + 1 < p->n_bonds; j++)
 				if (!strcmp(p->bonds[j].want.name, b->want.name))
-					rc = perr(c, e, "%s: bond '%s' defined twice", what,
+					rc = yw_err(&c->w, e, "%s: bond '%s' defined twice", what,
 						  b->want.name);
 		} else {
 			struct profile_ib *ib;
 
 			if (grow((void **)&p->ib, &p->n_ib, sizeof(*ib)) < 0)
-				return fab_err_set(c->err, -ENOMEM, "profile: out of memory");
+				return fab_err_set(c->w.err, -ENOMEM, "profile: out of memory");
 			ib = &p->ib[p->n_ib - 1];
 			ib->mark = m;
 			rc = walk_map(c, e, what, ib_keys, ib_cb, ib);
@@ -693,7 +569,7 @@ int profile_parse(const char *name, const unsigned char *buf, size_t len,
 	yaml_parser_t parser;
 	yaml_document_t doc, extra;
 	struct profile *p = NULL;
-	struct pctx c = { .name = name, .doc = &doc, .err = err };
+	struct pctx c = { .w = { .doc = &doc, .fname = name, .err = err } };
 	yaml_node_t *root;
 	bool have_doc = false;
 	int rc;
@@ -719,7 +595,7 @@ int profile_parse(const char *name, const unsigned char *buf, size_t len,
 		rc = fab_err_set(err, -ENOMEM, "profile: out of memory");
 		goto out;
 	}
-	snprintf(p->path, sizeof(p->path), "%s", name);
+	str_fmt(p->path, sizeof(p->path), "%s", name);
 	root = yaml_document_get_root_node(&doc);
 	if (!root) {
 		rc = fab_err_input(err, -EINVAL, "%s:1:1: empty profile", name);
@@ -753,65 +629,6 @@ out:
 	return rc;
 }
 
-int profile_read(const char *path, unsigned char **text, size_t *len_out, struct fab_err *err)
-{
-	unsigned char *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-	int fd, rc;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
-	for (;;) {
-		if (len == cap) {
-			unsigned char *nb;
-
-			if (cap > PROFILE_MAX_BYTES) {
-				rc = fab_err_input(err, -EFBIG, "%s: larger than %d bytes", path,
-						   PROFILE_MAX_BYTES);
-				goto out;
-			}
-			cap = cap ? cap * 2 : 4096;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				rc = fab_err_set(err, -ENOMEM, "profile: out of memory");
-				goto out;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			rc = fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	*text = buf;
-	*len_out = len;
-	buf = NULL;
-	rc = 0;
-out:
-	free(buf);
-	close(fd);
-	return rc;
-}
-
-int profile_load(const char *path, struct profile **out, struct fab_err *err)
-{
-	unsigned char *buf = NULL;
-	size_t len = 0;
-	int rc;
-
-	rc = profile_read(path, &buf, &len, err);
-	if (rc == 0)
-		rc = profile_parse(path, buf, len, out, err);
-	free(buf);
-	return rc;
-}
-
 static bool glob_ok(const char *pat, const char *s)
 {
 	return !pat[0] || fnmatch(pat, s ? s : "", 0) == 0;
@@ -836,9 +653,9 @@ const char *profile_match_str(const char (*globs)[32], size_t n, char *buf, size
 {
 	size_t off = 0;
 
-	snprintf(buf, len, "*");
+	str_fmt(buf, len, "*");
 	for (size_t i = 0; i < n && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "|" : "", globs[i]);
+		off += (size_t)str_fmt(buf + off, len - off, "%s%s", i ? "|" : "", globs[i]);
 	return buf;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A fabric profile: how a node's fabric ports must be (docs/profile.md,
- * fabricctl-profile(5)).  Loaded from YAML by profile_load() (libyaml),
+ * fabricctl-profile(5)).  Parsed from YAML by profile_parse() (libyaml),
  * strictly: unknown keys, duplicate keys, wrong types and out-of-range
  * values are errors reported as "file:line:column: message" (fab_err_input,
  * exit 2), before anything on the node is touched.
@@ -89,15 +89,13 @@ struct profile {
 	size_t n_ib;
 };
 
-/* Load @path; on success *out is a new profile.  Errors are input errors. */
-int profile_load(const char *path, struct profile **out, struct fab_err *err);
+/* Profiles larger than this are refused (bad input). */
+#define PROFILE_MAX_BYTES (1 << 20)
+
 /*
- * Read @path whole (at most 1 MiB) into *@text (malloc'd, not
- * NUL-terminated; free() it) without parsing: what `--hosts` sends to the
- * nodes is exactly the text that was validated here.  Input errors.
+ * Parse @len bytes of @buf; @name (the path) is used in messages.  Files
+ * are read by profile_load() (io/load.h).
  */
-int profile_read(const char *path, unsigned char **text, size_t *len, struct fab_err *err);
-/* Same from memory; @name is used in messages (fuzzing, tests). */
 int profile_parse(const char *name, const unsigned char *buf, size_t len,
 		  struct profile **out, struct fab_err *err);
 void profile_free(struct profile *p);

@@ -2,14 +2,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/host_state.h"
 #include "model/rdma_rate.h"
+#include "util/array.h"
+#include "util/str.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 unsigned int ib_width_from_active(unsigned int code)
 {
@@ -84,7 +84,7 @@ int ib_rate_parse(const char *s, unsigned int *width_x, char *speed, size_t spee
 	if (!p)
 		return -EINVAL;
 	/* "(4X EDR)" or "(1X)" */
-	if (sscanf(p, "(%7[0-9Xx] %15[A-Za-z0-9])", wbuf, sbuf) < 1)
+	if (str_scan(p, "(%7[0-9Xx] %15[A-Za-z0-9])", wbuf, sbuf) < 1)
 		return -EINVAL;
 	if (sbuf[0] == '\0')
 		wbuf[strcspn(wbuf, ")")] = '\0';
@@ -95,11 +95,11 @@ int ib_rate_parse(const char *s, unsigned int *width_x, char *speed, size_t spee
 	if (sbuf[0] && lane == 0)
 		sbuf[0] = '\0';	/* a speed we do not know: keep the number */
 	if (!sbuf[0] && fabs(num - 2.5 * w) < 0.01) {
-		snprintf(sbuf, sizeof(sbuf), "SDR");
+		str_fmt(sbuf, sizeof(sbuf), "SDR");
 		lane = 2.5;
 	}
 	*width_x = w;
-	snprintf(speed, speed_len, "%s", sbuf);
+	str_fmt(speed, speed_len, "%s", sbuf);
 	*gbps = lane ? lane * w : num;
 	return 0;
 }

@@ -2,11 +2,11 @@
 /* Sample statistics and sweep judgement; see stats.h. */
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/stats.h"
+#include "util/str.h"
 
 static int cmp_double(const void *x, const void *y)
 {
@@ -197,13 +197,13 @@ void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct swee
 	if (!isnan(bw) && rated_mbps > 0) {
 		p->pct_rated = 100 * bw / rated_mbps;
 		if (p->pct_rated < cfg->slow_pct) {
-			snprintf(p->reason, sizeof(p->reason),
+			str_fmt(p->reason, sizeof(p->reason),
 				 "bandwidth %.0f Mb/s is %.1f%% of the rated %.0f Mb/s (threshold %.0f%%)",
 				 bw, p->pct_rated, rated_mbps, cfg->slow_pct);
 			goto slow;
 		}
 		if (bwmin < rated_mbps * cfg->min_pct / 100) {
-			snprintf(p->reason, sizeof(p->reason),
+			str_fmt(p->reason, sizeof(p->reason),
 				 "slowest interval %.0f Mb/s is below %.0f%% of the rated %.0f Mb/s",
 				 bwmin, cfg->min_pct, rated_mbps);
 			goto slow;
@@ -214,32 +214,32 @@ void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct swee
 		double floor_mbps = exp(ref->bw_log_median - cfg->mad_k * lsigma);
 
 		if (bw < med * cfg->slow_pct / 100 && bw < floor_mbps) {
-			snprintf(p->reason, sizeof(p->reason),
+			str_fmt(p->reason, sizeof(p->reason),
 				 "bandwidth %.0f Mb/s is %.1f%% of the fleet median %.0f Mb/s (MAD %.0f)",
 				 bw, 100 * bw / med, med, ref->bw_mad_mbps);
 			goto slow;
 		}
 		if (cfg->min_pct_fleet && bwmin < med * cfg->min_pct / 100 && bwmin < floor_mbps) {
-			snprintf(p->reason, sizeof(p->reason),
+			str_fmt(p->reason, sizeof(p->reason),
 				 "slowest interval %.0f Mb/s is %.1f%% of the fleet median %.0f Mb/s",
 				 bwmin, 100 * bwmin / med, med);
 			goto slow;
 		}
 	}
 	if (!isnan(bw) && cfg->bw_min_mbps > 0 && bw < cfg->bw_min_mbps) {
-		snprintf(p->reason, sizeof(p->reason), "bandwidth %.0f Mb/s is below the floor %.0f Mb/s",
+		str_fmt(p->reason, sizeof(p->reason), "bandwidth %.0f Mb/s is below the floor %.0f Mb/s",
 			 bw, cfg->bw_min_mbps);
 		goto slow;
 	}
 	if (p->have_lat && cfg->lat_max_ns > 0 && p->lat_ns.p50 > cfg->lat_max_ns) {
-		snprintf(p->reason, sizeof(p->reason), "median latency %.0f ns is above the ceiling %.0f ns",
+		str_fmt(p->reason, sizeof(p->reason), "median latency %.0f ns is above the ceiling %.0f ns",
 			 p->lat_ns.p50, cfg->lat_max_ns);
 		goto slow;
 	}
 	if (p->have_lat && !isnan(ref->lat_median_ns) && ref->n >= 3 &&
 	    p->lat_ns.p50 > ref->lat_median_ns * cfg->lat_factor &&
 	    p->lat_ns.p50 > ref->lat_median_ns + cfg->mad_k * STATS_MAD_SIGMA * ref->lat_mad_ns) {
-		snprintf(p->reason, sizeof(p->reason),
+		str_fmt(p->reason, sizeof(p->reason),
 			 "median latency %.0f ns is %.1fx the fleet median %.0f ns",
 			 p->lat_ns.p50, p->lat_ns.p50 / ref->lat_median_ns, ref->lat_median_ns);
 		goto slow;
@@ -313,10 +313,10 @@ int sweep_suspects(struct sweep_report *r)
 		}
 		x->median_bw_mbps = stats_median(bw, nb);
 		if (failed[v] > slow[v])
-			snprintf(x->evidence, sizeof(x->evidence), "%u of %u pairs failed, %u slow",
+			str_fmt(x->evidence, sizeof(x->evidence), "%u of %u pairs failed, %u slow",
 				 failed[v], total[v], slow[v]);
 		else
-			snprintf(x->evidence, sizeof(x->evidence),
+			str_fmt(x->evidence, sizeof(x->evidence),
 				 "%u of %u pairs slow, %u failed; node median %.0f Mb/s vs fleet %.0f Mb/s",
 				 slow[v], total[v], failed[v], x->median_bw_mbps,
 				 r->ref.bw_median_mbps);
@@ -337,7 +337,7 @@ int sweep_suspects(struct sweep_report *r)
 		/* A link alone is weaker evidence than a node with several bad pairs. */
 		x->score = 0.5;
 		x->median_bw_mbps = sweep_pair_bw(p);
-		snprintf(x->evidence, sizeof(x->evidence), "%s", p->reason);
+		str_fmt(x->evidence, sizeof(x->evidence), "%s", p->reason);
 	}
 	qsort(s, ns, sizeof(*s), cmp_suspect);
 	free(r->suspects);

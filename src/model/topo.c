@@ -5,11 +5,12 @@
 #include <stdbool.h>
 #include <inttypes.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/topo.h"
+#include "util/array.h"
+#include "util/str.h"
 
 static const char *const counter_names[TOPO_CNT_MAX] = {
 	[TOPO_CNT_SYMBOL_ERR] = "symbol_errors",
@@ -120,7 +121,7 @@ static const struct {
 
 const char *topo_speed_name(unsigned int lane_mbps)
 {
-	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(speeds); i++)
 		if (speeds[i].lane_mbps == lane_mbps)
 			return speeds[i].name;
 	return NULL;
@@ -128,7 +129,7 @@ const char *topo_speed_name(unsigned int lane_mbps)
 
 unsigned int topo_speed_parse(const char *name)
 {
-	for (size_t i = 0; i < sizeof(speeds) / sizeof(speeds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(speeds); i++)
 		if (strcmp(speeds[i].name, name) == 0)
 			return speeds[i].lane_mbps;
 	return 0;
@@ -189,7 +190,7 @@ struct topo_node *topo_node_add(struct topo *t, enum topo_node_type type,
 		return NULL;
 	n->type = type;
 	n->guid = guid;
-	snprintf(n->name, sizeof(n->name), "%s", name ? name : "");
+	str_fmt(n->name, sizeof(n->name), "%s", name ? name : "");
 	t->nodes[t->n_nodes++] = n;
 	return n;
 }
@@ -245,7 +246,7 @@ struct topo_port *topo_port_get(struct topo_node *n, unsigned int num, const cha
 		return NULL;
 	p->node = n;
 	p->num = num;
-	snprintf(p->name, sizeof(p->name), "%s", name ? name : "");
+	str_fmt(p->name, sizeof(p->name), "%s", name ? name : "");
 	n->ports[n->n_ports++] = p;
 	return p;
 }
@@ -290,10 +291,10 @@ void topo_end_from_port(struct topo_end *e, const struct topo_port *port)
 	memset(e, 0, sizeof(*e));
 	if (!port)
 		return;
-	snprintf(e->node, sizeof(e->node), "%s", port->node->name);
+	str_fmt(e->node, sizeof(e->node), "%s", port->node->name);
 	e->guid = port->node->guid;
 	e->port = port->num;
-	snprintf(e->port_name, sizeof(e->port_name), "%s", port->name);
+	str_fmt(e->port_name, sizeof(e->port_name), "%s", port->name);
 }
 
 /* ---- sorting ---- */
@@ -447,7 +448,7 @@ int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *ba
 		th->max[c] = v;
 	}
 	if (rc < 0 && bad)
-		snprintf(bad, bad_len, "%s", item);
+		str_fmt(bad, bad_len, "%s", item);
 	free(copy);
 	return rc;
 }
@@ -476,7 +477,7 @@ static int add_port_problem(struct topo *t, enum topo_problem_kind kind,
 		topo_end_from_port(&pr.b, p->peer);
 	}
 	va_start(ap, fmt);
-	vsnprintf(pr.detail, sizeof(pr.detail), fmt, ap);
+	str_vfmt(pr.detail, sizeof(pr.detail), fmt, ap);
 	va_end(ap);
 	return topo_problem_add(t, &pr);
 }
@@ -502,12 +503,12 @@ static int check_degraded(struct topo *t, struct topo_port *p)
 
 	if ((p->facts & TOPO_F_WIDTH) && p->width_x && p->width_max_x &&
 	    p->width_x < p->width_max_x)
-		snprintf(w, sizeof(w), "width %ux, enabled %ux", p->width_x, p->width_max_x);
+		str_fmt(w, sizeof(w), "width %ux, enabled %ux", p->width_x, p->width_max_x);
 	if ((p->facts & TOPO_F_SPEED) && p->lane_mbps && p->lane_max_mbps &&
 	    p->lane_mbps < p->lane_max_mbps) {
 		const char *a = topo_speed_name(p->lane_mbps), *m = topo_speed_name(p->lane_max_mbps);
 
-		snprintf(s, sizeof(s), "speed %s, enabled %s", a ? a : "?", m ? m : "?");
+		str_fmt(s, sizeof(s), "speed %s, enabled %s", a ? a : "?", m ? m : "?");
 	}
 	if (!*w && !*s)
 		return 0;
@@ -740,7 +741,7 @@ static const char *tier_end_name(unsigned int type, unsigned int level, char *bu
 		return names[0];
 	if (level < sizeof(names) / sizeof(names[0]))
 		return names[level];
-	snprintf(buf, len, "level-%u", level);
+	str_fmt(buf, len, "level-%u", level);
 	return buf;
 }
 
@@ -749,9 +750,9 @@ static void speed_text(unsigned int lane_mbps, char *buf, size_t len)
 	const char *name = topo_speed_name(lane_mbps);
 
 	if (name)
-		snprintf(buf, len, "%s", name);
+		str_fmt(buf, len, "%s", name);
 	else
-		snprintf(buf, len, "%u Mb/s", lane_mbps);
+		str_fmt(buf, len, "%u Mb/s", lane_mbps);
 }
 
 /* "width 1x; 63 of 64 leaf-spine links run 4x" into @out when @l is below its tier. */
@@ -768,13 +769,13 @@ static void tier_judge(const struct topo *t, const struct tier *tr, const struct
 	    !end_supports(t, l->b, width, maj->val))
 		return;
 	if (width) {
-		snprintf(have, sizeof(have), "%ux", v);
-		snprintf(want, sizeof(want), "%ux", maj->val);
+		str_fmt(have, sizeof(have), "%ux", v);
+		str_fmt(want, sizeof(want), "%ux", maj->val);
 	} else {
 		speed_text(v, have, sizeof(have));
 		speed_text(maj->val, want, sizeof(want));
 	}
-	snprintf(out, len, "%s %s; %u of %u %s-%s links run %s", width ? "width" : "speed", have,
+	str_fmt(out, len, "%s %s; %u of %u %s-%s links run %s", width ? "width" : "speed", have,
 		 maj->n, width ? tr->links_w : tr->links_s,
 		 tier_end_name(tr->type[0], tr->level[0], b0, sizeof(b0)),
 		 tier_end_name(tr->type[1], tr->level[1], b1, sizeof(b1)), want);

@@ -2,11 +2,11 @@
 /* Discovered graph versus cabling plan; rail alignment.  See topo_diff.h. */
 #include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/topo_diff.h"
+#include "util/str.h"
 
 void topo_diff_opts_default(struct topo_diff_opts *o)
 {
@@ -83,7 +83,7 @@ static int add_problem(struct topo *t, enum topo_problem_kind kind,
 		topo_end_from_port(&pr.expected, expected);
 	}
 	va_start(ap, fmt);
-	vsnprintf(pr.detail, sizeof(pr.detail), fmt, ap);
+	str_vfmt(pr.detail, sizeof(pr.detail), fmt, ap);
 	va_end(ap);
 	return topo_problem_add(t, &pr);
 }
@@ -98,9 +98,9 @@ static bool port_is_down(const struct topo_port *p)
 static void port_label(char *buf, size_t len, const struct topo_port *p)
 {
 	if (*p->name)
-		snprintf(buf, len, "'%s' %s", p->node->name, p->name);
+		str_fmt(buf, len, "'%s' %s", p->node->name, p->name);
 	else
-		snprintf(buf, len, "'%s'[%u]", p->node->name, p->num);
+		str_fmt(buf, len, "'%s'[%u]", p->node->name, p->num);
 }
 
 /* Width/speed of a found link against the plan. */
@@ -113,12 +113,12 @@ static int diff_rate(struct topo *found, struct topo_port *fp, const struct topo
 		return 0;	/* the health check said it already */
 	if ((ep->facts & TOPO_F_WIDTH) && (fp->facts & TOPO_F_WIDTH) && ep->width_x &&
 	    fp->width_x && fp->width_x < ep->width_x)
-		snprintf(w, sizeof(w), "width %ux, expected %ux", fp->width_x, ep->width_x);
+		str_fmt(w, sizeof(w), "width %ux, expected %ux", fp->width_x, ep->width_x);
 	if ((ep->facts & TOPO_F_SPEED) && (fp->facts & TOPO_F_SPEED) && ep->lane_mbps &&
 	    fp->lane_mbps && fp->lane_mbps < ep->lane_mbps) {
 		const char *a = topo_speed_name(fp->lane_mbps), *e = topo_speed_name(ep->lane_mbps);
 
-		snprintf(s, sizeof(s), "speed %s, expected %s", a ? a : "?", e ? e : "?");
+		str_fmt(s, sizeof(s), "speed %s, expected %s", a ? a : "?", e ? e : "?");
 	}
 	if (!*w && !*s)
 		return 0;
@@ -180,7 +180,7 @@ static int diff_planned(struct topo *found, const struct topo_link *el,
 		topo_end_from_port(&pr.a, ea);
 		topo_end_from_port(&pr.expected, eb);
 		port_label(lb, sizeof(lb), eb);
-		snprintf(pr.detail, sizeof(pr.detail), "no cable to %s%s", lb,
+		str_fmt(pr.detail, sizeof(pr.detail), "no cable to %s%s", lb,
 			 !node_match(found, ea->node) ? " (node not found)" :
 			 !node_match(found, eb->node) ? " (peer node not found)" : "");
 		return topo_problem_add(found, &pr);
@@ -264,7 +264,7 @@ int topo_rail_check(struct topo *t)
 			continue;
 		nics[n].nic = nd;
 		nics[n].port = p;
-		snprintf(nics[n].host, sizeof(nics[n].host), "%.*s", (int)(sp - nd->name), nd->name);
+		str_fmt(nics[n].host, sizeof(nics[n].host), "%.*s", (int)(sp - nd->name), nd->name);
 		n++;
 	}
 	if (n)
@@ -296,7 +296,7 @@ int topo_rail_check(struct topo *t)
 
 			topo_end_from_port(&pr.a, nics[i].port);
 			topo_end_from_port(&pr.b, nics[i].port->peer);
-			snprintf(pr.detail, sizeof(pr.detail),
+			str_fmt(pr.detail, sizeof(pr.detail),
 				 "nic %u of %s reaches a leaf of rail %u", nics[i].index,
 				 nics[i].host, best);
 			rc = topo_problem_add(t, &pr);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Generated fat trees (topo_gen.h). */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 
+#include "util/str.h"
 #include "model/topo_gen.h"
 
 #define GEN_MAX_HOSTS (1u << 20)
@@ -21,7 +21,7 @@ static struct topo_node *gen_node(struct gen *g, enum topo_node_type type, const
 
 	if (g->rc)
 		return NULL;
-	snprintf(name, sizeof(name), "%s%u", prefix, i);
+	str_fmt(name, sizeof(name), "%s%u", prefix, i);
 	n = topo_node_add(g->t, type, name, 0);
 	if (!n)
 		g->rc = -ENOMEM;
@@ -38,9 +38,9 @@ static struct topo_port *gen_port(struct gen *g, struct topo_node *n, unsigned i
 	if (g->rc || !n)
 		return NULL;
 	if (n->type == TOPO_NODE_HOST)
-		snprintf(name, sizeof(name), "eth%zu", n->n_ports);
+		str_fmt(name, sizeof(name), "eth%zu", n->n_ports);
 	else
-		snprintf(name, sizeof(name), "swp%zu", n->n_ports + 1);
+		str_fmt(name, sizeof(name), "swp%zu", n->n_ports + 1);
 	p = topo_port_get(n, 0, name);
 	if (!p) {
 		g->rc = -ENOMEM;

@@ -2,11 +2,11 @@
 /* MTU mismatch and plan rail checks over a struct topo. */
 #include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/topo_lldp_checks.h"
+#include "util/str.h"
 
 void topo_rails_init(struct topo_rails *r)
 {
@@ -31,7 +31,7 @@ int topo_rails_leaf_add(struct topo_rails *r, const char *node, unsigned int rai
 	r->leaves = l;
 	l = &r->leaves[r->n_leaves++];
 	memset(l, 0, sizeof(*l));
-	snprintf(l->node, sizeof(l->node), "%s", node);
+	str_fmt(l->node, sizeof(l->node), "%s", node);
 	l->rail = rail;
 	return 0;
 }
@@ -46,8 +46,8 @@ int topo_rails_nic_add(struct topo_rails *r, const char *node, unsigned int num,
 	r->nics = n;
 	n = &r->nics[r->n_nics++];
 	memset(n, 0, sizeof(*n));
-	snprintf(n->node, sizeof(n->node), "%s", node);
-	snprintf(n->port, sizeof(n->port), "%s", port ? port : "");
+	str_fmt(n->node, sizeof(n->node), "%s", node);
+	str_fmt(n->port, sizeof(n->port), "%s", port ? port : "");
 	n->num = num;
 	n->rail = rail;
 	return 0;
@@ -71,7 +71,7 @@ static int add_problem(struct topo *t, enum topo_problem_kind kind, const struct
 	topo_end_from_port(&p.a, a);
 	p.has_b = b != NULL;
 	topo_end_from_port(&p.b, b);
-	snprintf(p.detail, sizeof(p.detail), "%s", detail);
+	str_fmt(p.detail, sizeof(p.detail), "%s", detail);
 	return topo_problem_add(t, &p);
 }
 
@@ -84,16 +84,16 @@ static void detail_fmt(char *buf, size_t len, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
+	str_vfmt(buf, len, fmt, ap);
 	va_end(ap);
 }
 
 static const char *port_label(const struct topo_port *p, char *buf, size_t len)
 {
 	if (p->name[0])
-		snprintf(buf, len, "%s:%s", p->node->name, p->name);
+		str_fmt(buf, len, "%s:%s", p->node->name, p->name);
 	else
-		snprintf(buf, len, "%s:%u", p->node->name, p->num);
+		str_fmt(buf, len, "%s:%u", p->node->name, p->num);
 	return buf;
 }
 
@@ -229,13 +229,13 @@ static void rail_leaves(const struct topo_rails *r, unsigned int rail, char *buf
 
 		if (r->leaves[i].rail != rail)
 			continue;
-		w = snprintf(buf + off, len - off, "%s%s", off ? ", " : "", r->leaves[i].node);
+		w = str_fmt(buf + off, len - off, "%s%s", off ? ", " : "", r->leaves[i].node);
 		if (w < 0)
 			break;
 		off += (size_t)w;
 	}
 	if (!buf[0])
-		snprintf(buf, len, "none");
+		str_fmt(buf, len, "none");
 }
 
 int topo_rail_plan_check(struct topo *found, const struct topo_rails *rails)

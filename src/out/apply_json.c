@@ -4,12 +4,13 @@
 
 #include "model/plan.h"
 #include "out/out_impl.h"
+#include "util/array.h"
 
 static const char *status_name(enum plan_step_status s)
 {
 	static const char *const n[] = { "planned", "done", "failed", "undone", "undo-failed" };
 
-	return (unsigned int)s < sizeof(n) / sizeof(n[0]) ? n[s] : "planned";
+	return (unsigned int)s < ARRAY_SIZE(n) ? n[s] : "planned";
 }
 
 json_t *apply_to_json(const struct apply_report *rep)

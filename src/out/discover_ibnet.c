@@ -1,11 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* discover --format ibnetdiscover: the graph as an ibnetdiscover topology file. */
+#include <errno.h>
+#include <stdio.h>
+
 #include "model/ibtopo_parse.h"
 #include "out/out_impl.h"
 
 static int ibnet_discover(struct fab_out *out, const struct topo *t)
 {
-	return ibtopo_write(t, out->f);
+	struct strbuf sb;
+	int rc;
+
+	strbuf_init(&sb);
+	rc = ibtopo_format(t, &sb);
+	if (rc == 0 && sb.len && fwrite(sb.buf, 1, sb.len, out->f) != sb.len)
+		rc = -EIO;
+	strbuf_fini(&sb);
+	return rc;
 }
 
 const struct out_ops out_ibnet_ops = {

@@ -19,6 +19,7 @@
 
 #include "model/topo.h"
 #include "out/out_impl.h"
+#include "util/array.h"
 
 /*
  * json_guid() without snprintf: "0x%016" PRIx64, four of them per link, was
@@ -48,7 +49,7 @@ static json_t *sources_to_json(unsigned int src)
 	};
 	json_t *a = json_array();
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (src & names[i].bit)
 			json_array_append_new(a, json_string(names[i].name));
 	return a;
@@ -128,7 +129,7 @@ static json_t *link_end_to_json(const struct topo_port *p)
 		{ "counters", counters_to_json(p) },
 	};
 
-	return object_of(m, sizeof(m) / sizeof(m[0]));
+	return object_of(m, ARRAY_SIZE(m));
 }
 
 static json_t *node_to_json(const struct topo_node *n)

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sweep, Prometheus text exposition format, for node_exporter's textfile
- * collector.  Written to FILE.tmp.PID in the same directory, fsync'd, then
- * renamed over FILE, so the collector never reads half a file.
+ * collector.  Formatted in memory, then written by file_write_atomic()
+ * (a temporary file beside FILE, fsync'd, renamed over it), so the
+ * collector never reads half a file.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "model/stats.h"
 #include "out/out.h"
+#include "util/file.h"
 
 /* Label values: escape backslash, double quote and newline. */
 static void label(FILE *f, const char *s)
@@ -130,30 +130,19 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 
 int sweep_prom_write(const struct sweep_report *r, const char *path)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, rc = 0;
+	struct fab_err err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (!f)
 		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
-		rc = -errno;
-		close(fd);
-		unlink(tmp);
-		return rc;
-	}
 	prom_body(f, r);
-	if (fflush(f) == EOF || fsync(fd) < 0)
-		rc = -errno;
-	if (fclose(f) == EOF && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
+	rc = fclose(f) == EOF ? -ENOMEM : 0;
+	fab_err_init(&err);
+	if (rc == 0)
+		rc = file_write_atomic(path, buf, len, 0644, &err);
+	free(buf);
 	return rc;
 }

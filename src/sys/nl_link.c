@@ -20,6 +20,7 @@
 
 #include "sys/nl_util.h"
 #include "sys/sys_real.h"
+#include "util/array.h"
 
 /* RFC 2863 operational states, IF_OPER_* of <linux/if.h> (which clashes with <net/if.h>). */
 static const char *const operstates[] = {
@@ -87,7 +88,7 @@ static int link_dump_cb(const struct nlmsghdr *nlh, void *data)
 			if (mnl_attr_validate(a, MNL_TYPE_U8) == 0) {
 				uint8_t s = mnl_attr_get_u8(a);
 
-				if (s < sizeof(operstates) / sizeof(operstates[0]) && operstates[s])
+				if (s < ARRAY_SIZE(operstates) && operstates[s])
 					snprintf(l->operstate, sizeof(l->operstate), "%s", operstates[s]);
 			}
 			break;

@@ -33,6 +33,7 @@
 
 #include "model/rdma_rate.h"
 #include "sys/sys_real.h"
+#include "util/array.h"
 #include "util/log.h"
 
 #define RP_SYSFS		"/sys/class/infiniband"
@@ -45,7 +46,6 @@
 #define RP_PM_EXT_WIDTH		(1u << 9)
 #define RP_PM_EXT_WIDTH_NOIETF	(1u << 10)
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct rp_ctx {
 	struct sys *sys;

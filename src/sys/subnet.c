@@ -23,6 +23,7 @@
 
 #include "model/rdma_rate.h"
 #include "sys/sys_real.h"
+#include "util/array.h"
 #include "util/log.h"
 
 #define SUBNET_CAP_EXT_SPEEDS (1u << 14)	/* PortInfo CapabilityMask.IsExtendedSpeedsSupported */
@@ -310,11 +311,11 @@ static int pma_read(struct ibmad_port *mp, struct topo_port *p, bool ext_ok, uns
 	memset(buf, 0, sizeof(buf));
 	if (!pma_query_via(buf, &pid, (int)p->num, timeout_ms, IB_GSI_PORT_COUNTERS, mp))
 		return -EIO;
-	for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(base); i++)
 		p->counters[base[i].c] = mad_get_field(buf, 0, base[i].f);
 	memset(buf, 0, sizeof(buf));
 	if (ext_ok && pma_query_via(buf, &pid, (int)p->num, timeout_ms, IB_GSI_PORT_COUNTERS_EXT, mp))
-		for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(ext); i++)
 			p->counters[ext[i].c] = mad_get_field64(buf, 0, ext[i].f);
 	p->facts |= TOPO_F_COUNTERS;
 	return 0;

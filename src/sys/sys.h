@@ -18,6 +18,7 @@
 
 #include "model/bond.h"
 #include "model/dcb.h"
+#include "model/ecn.h"
 #include "model/host_state.h"
 #include "model/lldp_view.h"
 #include "model/topo.h"
@@ -52,12 +53,6 @@ struct subnet_opts {
 	 * cache holds no forwarding tables, so lft with load_cache is -EINVAL.
 	 */
 	bool lft;
-};
-
-/* ECN roles of a RoCE port (mlx5 sysfs names roce_np, roce_rp). */
-enum fab_ecn_point {
-	FAB_ECN_NP = 0,		/* notification point: the receiver, sends CNPs */
-	FAB_ECN_RP = 1,		/* reaction point: the sender, slows down on CNPs */
 };
 
 struct sys_ops {
@@ -143,6 +138,43 @@ struct sys_ops {
 	 * subnet_opts.  -ENODEV when no IB port answers, naming the CA. */
 	int (*subnet_read)(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 			   struct fab_err *err);
+
+	/*
+	 * The pending state of `apply --try` (src/sys/pending.c): a run
+	 * directory ($FABRICCTL_RUNDIR or /run/fabricctl) with the node's
+	 * apply lock, the pending-state file (the undo list, its deadline and
+	 * the reverter's pid as plan_undo_to_json() writes them), the
+	 * reverter's log, and the detached reverter process.
+	 */
+	/* Take the node's apply lock, exclusive and without waiting: -EBUSY
+	 * ("apply: another apply is running on this node (PATH)") when held.
+	 * *@lock goes to pending_unlock(). */
+	int (*pending_lock)(struct sys *sys, int *lock, struct fab_err *err);
+	void (*pending_unlock)(struct sys *sys, int lock);
+	/* Where the pending state lives, for messages and reports, into @buf. */
+	const char *(*pending_path)(struct sys *sys, char *buf, size_t len);
+	/* The pending text (caller frees; NUL-terminated); -ENOENT, no
+	 * message, when no try is pending. */
+	int (*pending_read)(struct sys *sys, char **text, size_t *len, struct fab_err *err);
+	/* Record @text as the pending state, atomically, readable by root only. */
+	int (*pending_write)(struct sys *sys, const char *text, struct fab_err *err);
+	/* Claim the pending state as @who ("confirmed.PID", "reverting"): move
+	 * it aside (rename(2): exactly one claimer gets it) into @claim, then
+	 * read it into *@text (caller frees).  -ENOENT, no message, when none. */
+	int (*pending_claim)(struct sys *sys, const char *who, char *claim, size_t claim_len,
+			     char **text, size_t *len, struct fab_err *err);
+	/* Forget a claimed copy once it has been acted on. */
+	void (*pending_drop)(struct sys *sys, const char *claim);
+	/* Replace the reverter's log with @line (best effort). */
+	void (*pending_log)(struct sys *sys, const char *line);
+	/* Start a detached process (no tty, no inherited descriptors, immune
+	 * to the admin's hangup) that sleeps until @deadline (Unix seconds),
+	 * calls @fn(@sys, @deadline) and exits; its pid in *@pid. */
+	int (*reverter_spawn)(struct sys *sys, long long deadline,
+			      void (*fn)(struct sys *sys, long long deadline), int *pid,
+			      struct fab_err *err);
+	/* Stop reverter @pid early, only if it still runs this program. */
+	void (*reverter_stop)(struct sys *sys, int pid);
 	void (*free)(struct sys *sys);
 };
 
@@ -163,6 +195,56 @@ void sys_free(struct sys *sys);
 /* Read links and RDMA devices into @hs (initialised by the caller), sorted. */
 int sys_host_state_read(struct sys *sys, struct host_state *hs, unsigned int flags,
 			struct fab_err *err);
+
+/*
+ * The wrappers every caller uses instead of the slots: the same
+ * arguments and contract as the slot of the same name in struct sys_ops;
+ * a slot this sys lacks is -EOPNOTSUPP with "WHAT: OBJECT: not supported
+ * by SYSNAME" ("dcb: eth0: not supported by rec").
+ */
+int sys_link_mtu_set(struct sys *sys, const char *ifname, unsigned int mtu, struct fab_err *err);
+int sys_dcb_read(struct sys *sys, const char *ifname, struct fab_dcb *dcb, struct fab_err *err);
+int sys_dcb_pfc_set(struct sys *sys, const char *ifname, const struct fab_dcb_pfc *pfc,
+		    struct fab_err *err);
+int sys_dcb_ets_set(struct sys *sys, const char *ifname, const struct fab_dcb_ets *ets,
+		    struct fab_err *err);
+int sys_dcb_app_add(struct sys *sys, const char *ifname, const struct fab_dcb_app *apps,
+		    size_t n, struct fab_err *err);
+int sys_dcb_app_del(struct sys *sys, const char *ifname, const struct fab_dcb_app *apps,
+		    size_t n, struct fab_err *err);
+int sys_dcb_trust_set(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
+		      struct fab_err *err);
+int sys_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struct fab_err *err);
+int sys_bond_create(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
+int sys_bond_delete(struct sys *sys, const char *name, struct fab_err *err);
+int sys_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
+int sys_bond_enslave(struct sys *sys, const char *bond, const char *member, struct fab_err *err);
+int sys_bond_release(struct sys *sys, const char *member, struct fab_err *err);
+int sys_ecn_read(struct sys *sys, const char *ifname, enum fab_ecn_point point, uint8_t *mask,
+		 struct fab_err *err);
+int sys_ecn_set(struct sys *sys, const char *ifname, enum fab_ecn_point point, unsigned int prio,
+		bool enable, struct fab_err *err);
+int sys_roce_tos_read(struct sys *sys, const char *dev, unsigned int port, unsigned int *tos,
+		      struct fab_err *err);
+int sys_roce_tos_set(struct sys *sys, const char *dev, unsigned int port, unsigned int tos,
+		     struct fab_err *err);
+int sys_lldp_read(struct sys *sys, const char *socket, struct lldp_view *view,
+		  struct fab_err *err);
+int sys_subnet_read(struct sys *sys, const struct subnet_opts *o, struct topo *t,
+		    struct fab_err *err);
+int sys_pending_lock(struct sys *sys, int *lock, struct fab_err *err);
+void sys_pending_unlock(struct sys *sys, int lock);
+const char *sys_pending_path(struct sys *sys, char *buf, size_t len);
+int sys_pending_read(struct sys *sys, char **text, size_t *len, struct fab_err *err);
+int sys_pending_write(struct sys *sys, const char *text, struct fab_err *err);
+int sys_pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_len,
+		      char **text, size_t *len, struct fab_err *err);
+void sys_pending_drop(struct sys *sys, const char *claim);
+void sys_pending_log(struct sys *sys, const char *line);
+int sys_reverter_spawn(struct sys *sys, long long deadline,
+		       void (*fn)(struct sys *sys, long long deadline), int *pid,
+		       struct fab_err *err);
+void sys_reverter_stop(struct sys *sys, int pid);
 
 /* Build "<root><path>" into @buf. */
 const char *sys_path(const struct sys *sys, char *buf, size_t len, const char *fmt, ...)

@@ -29,6 +29,16 @@ static const struct sys_ops sys_real_ops = {
 	.roce_tos_set = cm_tos_set,
 	.lldp_read = lldp_read_all,
 	.subnet_read = subnet_read_all,
+	.pending_lock = pending_lock,
+	.pending_unlock = pending_unlock,
+	.pending_path = pending_path,
+	.pending_read = pending_read,
+	.pending_write = pending_write,
+	.pending_claim = pending_claim,
+	.pending_drop = pending_drop,
+	.pending_log = pending_log,
+	.reverter_spawn = reverter_spawn,
+	.reverter_stop = reverter_stop,
 };
 
 int sys_real_new(struct sys **out, const char *root, struct fab_err *err)

@@ -54,6 +54,20 @@ int cm_tos_set(struct sys *sys, const char *dev, unsigned int port, unsigned int
 int lldp_read_all(struct sys *sys, const char *socket, struct lldp_view *view,
 		  struct fab_err *err);
 
+/* pending.c: the pending state of apply --try.  Contracts: see struct sys_ops. */
+int pending_lock(struct sys *sys, int *lock, struct fab_err *err);
+void pending_unlock(struct sys *sys, int lock);
+const char *pending_path(struct sys *sys, char *buf, size_t len);
+int pending_read(struct sys *sys, char **text, size_t *len, struct fab_err *err);
+int pending_write(struct sys *sys, const char *text, struct fab_err *err);
+int pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_len, char **text,
+		  size_t *len, struct fab_err *err);
+void pending_drop(struct sys *sys, const char *claim);
+void pending_log(struct sys *sys, const char *line);
+int reverter_spawn(struct sys *sys, long long deadline, void (*fn)(struct sys *, long long),
+		   int *pid, struct fab_err *err);
+void reverter_stop(struct sys *sys, int pid);
+
 /* subnet.c: InfiniBand subnet walk (libibnetdisc) and PMA counters (libibmad). */
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err);

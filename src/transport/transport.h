@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "model/stats.h"
+#include "util/array.h"
 #include "util/err.h"
 
 #define TP_TOKEN_LEN 16		/* bytes; 32 hex digits on the wire */
@@ -95,7 +96,7 @@ static inline const struct transport_ops *transport_find(const char *name)
 {
 	const struct transport_ops *all[] = { &transport_tcp_ops, &transport_verbs_ops };
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		if (all[i] && all[i]->name && __builtin_strcmp(all[i]->name, name) == 0)
 			return all[i];
 	return NULL;

@@ -62,6 +62,7 @@
 #include "transport/tp_util.h"
 #include "transport/transport.h"
 #include "transport/verbs_gid.h"
+#include "util/array.h"
 #include "util/log.h"
 
 #define VB_MAGIC 0x46414256u		/* "FABV" */
@@ -329,7 +330,7 @@ static const char *msg_name(uint32_t t)
 {
 	static const char *names[] = { "?", "hello", "ready", "fwd-done", "rev-done", "bye" };
 
-	return t < sizeof(names) / sizeof(names[0]) ? names[t] : "?";
+	return t < ARRAY_SIZE(names) ? names[t] : "?";
 }
 
 /* Wait for the next control message, which must be @type with our token. */

@@ -1,57 +1,154 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/file.h"
+
+/* Room for one byte past the limit tells a file of exactly max_bytes apart. */
+static int buf_grow(char **data, size_t *cap, size_t max_bytes, const char *path,
+		    struct fab_err *err)
+{
+	size_t ncap = *cap ? *cap * 2 : 16384;
+	char *tmp;
+
+	if (*cap > max_bytes)
+		return fab_err_input(err, -EFBIG, "%s: larger than %zu bytes", path, max_bytes);
+	if (ncap > max_bytes + 1)
+		ncap = max_bytes + 1;
+	tmp = realloc(*data, ncap + 1);		/* + the terminating NUL */
+	if (!tmp)
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
+	*data = tmp;
+	*cap = ncap;
+	return 0;
+}
 
 int file_read_all(const char *path, size_t max_bytes, char **buf, size_t *len,
 		  struct fab_err *err)
 {
-	FILE *f = fopen(path, "r");
 	char *data = NULL;
 	size_t n = 0, cap = 0;
-	int rc = 0;
+	int fd, rc = 0;
 
-	if (!f)
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
 	for (;;) {
-		size_t got;
+		ssize_t got;
 
 		if (n == cap) {
-			char *tmp;
-
-			/* Room for one byte past the limit tells a file of exactly max_bytes apart. */
-			if (cap > max_bytes) {
-				rc = fab_err_input(err, -EFBIG, "%s: larger than %zu bytes", path,
-						   max_bytes);
+			rc = buf_grow(&data, &cap, max_bytes, path, err);
+			if (rc < 0)
 				goto out;
-			}
-			cap = cap ? cap * 2 : 16384;
-			if (cap > max_bytes + 1)
-				cap = max_bytes + 1;
-			tmp = realloc(data, cap);
-			if (!tmp) {
-				rc = fab_err_set(err, -ENOMEM, "%s: out of memory", path);
-				goto out;
-			}
-			data = tmp;
 		}
-		got = fread(data + n, 1, cap - n, f);
-		n += got;
+		got = read(fd, data + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			rc = fab_err_input(err, -errno, "%s: %s", path, strerror(errno));
+			goto out;
+		}
 		if (got == 0)
 			break;
+		n += (size_t)got;
 	}
-	if (ferror(f)) {
-		rc = fab_err_input(err, -EIO, "%s: read error", path);
-		goto out;
+	if (!data) {
+		rc = buf_grow(&data, &cap, max_bytes, path, err);
+		if (rc < 0)
+			goto out;
 	}
+	data[n] = '\0';
 	*buf = data;
 	*len = n;
 	data = NULL;
 out:
 	free(data);
-	fclose(f);
+	close(fd);
+	return rc;
+}
+
+/* Create a fresh temporary file beside @path; never opens an existing name. */
+static int tmp_create(const char *path, mode_t mode, char *tmp, size_t tmplen,
+		      struct fab_err *err)
+{
+	for (unsigned int i = 0; i < 100; i++) {
+		int fd, n;
+
+		n = i ? snprintf(tmp, tmplen, "%s.tmp.%d.%u", path, (int)getpid(), i)
+		      : snprintf(tmp, tmplen, "%s.tmp.%d", path, (int)getpid());
+		if (n < 0 || (size_t)n >= tmplen)
+			return fab_err_set(err, -ENAMETOOLONG, "%s: name too long", path);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST)
+			return fab_err_set(err, -errno, "%s: %s", tmp, strerror(errno));
+	}
+	return fab_err_set(err, -EEXIST, "%s: no free temporary name beside it", path);
+}
+
+static int write_full(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Make the rename durable; best effort (some filesystems refuse fsync on a directory). */
+static void dir_sync(const char *path)
+{
+	char *copy = strdup(path);
+	int fd;
+
+	if (!copy)
+		return;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(copy);
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
+		      struct fab_err *err)
+{
+	char tmp[4096];
+	int fd, rc;
+
+	fd = tmp_create(path, mode, tmp, sizeof(tmp), err);
+	if (fd < 0)
+		return fd;
+	rc = write_full(fd, data, len);
+	if (rc == 0 && fsync(fd) < 0)
+		rc = -errno;
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (rc < 0) {
+		fab_err_set(err, rc, "%s: write: %s", tmp, strerror(-rc));
+		goto fail;
+	}
+	if (rename(tmp, path) < 0) {
+		rc = fab_err_set(err, -errno, "%s: rename: %s", path, strerror(errno));
+		goto fail;
+	}
+	dir_sync(path);
+	return 0;
+fail:
+	unlink(tmp);
 	return rc;
 }

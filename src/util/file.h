@@ -1,19 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Whole files read into memory (plans, hosts files). */
+/*
+ * Whole files: the one reader (profiles, plans, hosts and pairs files,
+ * the pending-try file) and the one atomic writer (the pending-try file,
+ * Prometheus textfiles).  Nothing else in the tree opens a file to read
+ * it whole or replaces one.
+ */
 #ifndef FAB_UTIL_FILE_H
 #define FAB_UTIL_FILE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "util/err.h"
 
 /*
  * Read all of @path into a new buffer (*@buf, *@len; the caller frees
- * *@buf; not NUL-terminated).  A file that cannot be opened or read, or
- * that is larger than @max_bytes, is bad input ("PATH: reason").
- * *@buf and *@len are set only on success.
+ * *@buf).  The buffer is NUL-terminated one byte past *@len, so text
+ * parsers may use it as a string (the file itself may hold NULs).  A file
+ * that cannot be opened or read, or that is larger than @max_bytes, is bad
+ * input ("PATH: reason", "PATH: larger than N bytes").  *@buf and *@len
+ * are set only on success.
  */
 int file_read_all(const char *path, size_t max_bytes, char **buf, size_t *len,
 		  struct fab_err *err);
+
+/*
+ * Replace @path with @len bytes of @data atomically: a new temporary file
+ * in the same directory ("PATH.tmp.PID", or "PATH.tmp.PID.N" when that
+ * name is taken), created O_CREAT|O_EXCL|O_NOFOLLOW with @mode (less the
+ * umask), written, fsync'd, renamed over @path, then the directory
+ * fsync'd.  A symlink planted at the temporary name is never followed
+ * (the name is skipped) and one at @path is replaced, not written
+ * through.  Readers see the old file or the new one, never half of one.
+ * 0, or -errno with "PATH: reason" in @err (system error); on failure the
+ * temporary file is removed and @path is untouched.
+ */
+int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
+		      struct fab_err *err);
 
 #endif

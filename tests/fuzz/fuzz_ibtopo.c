@@ -20,14 +20,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fab_err err;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f;
+	struct strbuf sb;
 
 	fab_err_init(&err);
 	if (ibtopo_parse(t, (const char *)data, size, "fuzz", TOPO_SRC_PLAN, &err) == 0) {
-		f = open_memstream(&buf, &len);
-		if (f) {
-			ibtopo_write(t, f);
-			fclose(f);
+		strbuf_init(&sb);
+		ibtopo_format(t, &sb);
+		buf = strbuf_take(&sb, &len);
+		if (buf) {
 			/* What we write, we read: names with quotes are the one exception. */
 			if (ibtopo_parse(t2, buf, len, "rt", TOPO_SRC_PLAN, &err) == 0 &&
 			    t2->n_links != t->n_links) {

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fab_err err;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f;
+	struct strbuf sb;
 
 	if (!t)
 		return 0;
@@ -38,14 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (topo_mtu_check(t, t) < 0 || topo_rail_plan_check(t, &r) < 0)
 		goto out;
 	topo_sort(t);
-	f = open_memstream(&buf, &len);
-	if (!f)
-		goto out;
-	if (plan_yaml_write(t, f) < 0) {
-		fclose(f);
+	strbuf_init(&sb);
+	if (plan_yaml_format(t, &sb) < 0) {
+		strbuf_fini(&sb);
 		goto out;
 	}
-	fclose(f);
+	buf = strbuf_take(&sb, &len);
+	if (!buf)
+		goto out;
 	t2 = topo_new();
 	if (!t2)
 		goto out;

@@ -2,6 +2,7 @@
 /* Included by the tests that use it (tests/unit/ has no library of its own). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rec_sys.h"
@@ -98,8 +99,134 @@ static int rec_tos(struct sys *s, const char *dev, unsigned int port, unsigned i
 	return rec(s, err, "tos %s/%u %u", dev, port, tos);
 }
 
+static int rec_links(struct sys *s, struct host_state *hs, struct fab_err *err)
+{
+	struct rec_sys *r = (struct rec_sys *)s;
+
+	for (size_t i = 0; i < 4 && r->links[i]; i++) {
+		struct fab_link *l = host_state_link_add(hs);
+
+		if (!l)
+			return fab_err_set(err, -ENOMEM, "rec: out of memory");
+		snprintf(l->name, sizeof(l->name), "%s", r->links[i]);
+		snprintf(l->operstate, sizeof(l->operstate), "up");
+		l->admin_up = true;
+		l->mtu = r->link_mtu[i];
+		l->speed_mbps = -1;
+		l->ifindex = (int)i + 2;
+	}
+	return 0;
+}
+
+static int rec_rdma(struct sys *s, struct host_state *hs, unsigned int flags,
+		    struct fab_err *err)
+{
+	return 0;
+}
+
+static int rec_lock(struct sys *s, int *lock, struct fab_err *err)
+{
+	if (((struct rec_sys *)s)->locked)
+		return fab_err_set(err, -EBUSY, "apply: another apply is running on this node (rec)");
+	*lock = 7;
+	return rec(s, err, "lock");
+}
+
+static void rec_unlock(struct sys *s, int lock)
+{
+	rec(s, NULL, "unlock %d", lock);
+}
+
+static const char *rec_pending_path(struct sys *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "rec:pending");
+	return buf;
+}
+
+static int rec_pending_read(struct sys *s, char **text, size_t *len, struct fab_err *err)
+{
+	struct rec_sys *r = (struct rec_sys *)s;
+
+	if (!r->pending)
+		return -ENOENT;
+	*text = strdup(r->pending);
+	*len = strlen(r->pending);
+	return *text ? 0 : fab_err_set(err, -ENOMEM, "rec: out of memory");
+}
+
+static int rec_pending_write(struct sys *s, const char *text, struct fab_err *err)
+{
+	struct rec_sys *r = (struct rec_sys *)s;
+	int rc = rec(s, err, "pending-write");
+
+	if (rc < 0)
+		return rc;
+	free(r->pending);
+	r->pending = strdup(text);
+	return r->pending ? 0 : fab_err_set(err, -ENOMEM, "rec: out of memory");
+}
+
+static int rec_claim(struct sys *s, const char *who, char *claim, size_t claim_len, char **text,
+		     size_t *len, struct fab_err *err)
+{
+	struct rec_sys *r = (struct rec_sys *)s;
+
+	if (!r->pending)
+		return -ENOENT;
+	rec(s, NULL, "claim %.20s", who);
+	snprintf(claim, claim_len, "rec:pending.%s", who);
+	free(r->claimed);
+	r->claimed = r->pending;
+	r->pending = NULL;
+	*text = strdup(r->claimed);
+	*len = strlen(r->claimed);
+	return *text ? 0 : fab_err_set(err, -ENOMEM, "rec: out of memory");
+}
+
+static void rec_drop(struct sys *s, const char *claim)
+{
+	struct rec_sys *r = (struct rec_sys *)s;
+
+	rec(s, NULL, "drop %s", claim);
+	free(r->claimed);
+	r->claimed = NULL;
+}
+
+static void rec_log_line(struct sys *s, const char *line)
+{
+	rec(s, NULL, "log %.80s", line);
+}
+
+static int rec_spawn(struct sys *s, long long deadline, void (*fn)(struct sys *, long long),
+		     int *pid, struct fab_err *err)
+{
+	struct rec_sys *r = (struct rec_sys *)s;
+
+	r->reverter_fn = fn;
+	r->deadline = deadline;
+	*pid = 4242;
+	return rec(s, err, "spawn");
+}
+
+static void rec_stop(struct sys *s, int pid)
+{
+	rec(s, NULL, "stop %d", pid);
+}
+
 static const struct sys_ops rec_ops = {
 	.name = "rec",
+	.links_read = rec_links,
+	.rdma_read = rec_rdma,
+	.pending_lock = rec_lock,
+	.pending_unlock = rec_unlock,
+	.pending_path = rec_pending_path,
+	.pending_read = rec_pending_read,
+	.pending_write = rec_pending_write,
+	.pending_claim = rec_claim,
+	.pending_drop = rec_drop,
+	.pending_log = rec_log_line,
+	.reverter_spawn = rec_spawn,
+	.reverter_stop = rec_stop,
 	.link_mtu_set = rec_mtu,
 	.dcb_pfc_set = rec_pfc,
 	.dcb_ets_set = rec_ets,
@@ -120,4 +247,11 @@ void rec_sys_init(struct rec_sys *r)
 	memset(r, 0, sizeof(*r));
 	r->sys.ops = &rec_ops;
 	r->fail_rc = -EOPNOTSUPP;
+}
+
+void rec_sys_fini(struct rec_sys *r)
+{
+	free(r->pending);
+	free(r->claimed);
+	r->pending = r->claimed = NULL;
 }

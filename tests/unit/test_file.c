@@ -3,7 +3,10 @@
  * src/util/file.c: a whole file read into memory, up to a size limit:
  * exactly the limit is read, one byte more is bad input naming the file,
  * a missing file is bad input with the system's reason, an empty file is
- * zero bytes.  Output pointers are set only on success.
+ * zero bytes, the buffer is NUL-terminated.  Output pointers are set only
+ * on success.  The atomic writer replaces the file whole with the mode
+ * asked for, leaves no temporary file, and never writes through a symlink
+ * planted at its temporary name or at the target.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,9 +16,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "util/array.h"
 #include "util/file.h"
 
 static char path[64];
@@ -56,7 +61,7 @@ static void test_read_sizes(void **state)
 	const size_t sizes[] = { 0, 1, 16383, 16384, 16385, 100000 };
 
 	(void)state;
-	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
 		struct fab_err err;
 		char *buf = NULL;
 		size_t len = 12345;
@@ -65,6 +70,7 @@ static void test_read_sizes(void **state)
 		file_fill(sizes[k]);
 		assert_int_equal(file_read_all(path, 1 << 20, &buf, &len, &err), 0);
 		assert_int_equal(len, sizes[k]);
+		assert_int_equal(buf[len], '\0');
 		if (sizes[k]) {
 			assert_int_equal(buf[0], 'a');
 			assert_int_equal(buf[sizes[k] - 1], 'a' + (int)((sizes[k] - 1) % 26));
@@ -111,12 +117,112 @@ static void test_missing(void **state)
 	assert_int_equal(len, 7);
 }
 
+static void read_back(const char *p, const char *want)
+{
+	struct fab_err err;
+	char *buf = NULL;
+	size_t len = 0;
+
+	fab_err_init(&err);
+	assert_int_equal(file_read_all(p, 1 << 20, &buf, &len, &err), 0);
+	assert_int_equal(len, strlen(want));
+	assert_string_equal(buf, want);
+	free(buf);
+}
+
+/* No "PATH.tmp.*" left beside @p. */
+static void assert_no_tmp(const char *p)
+{
+	char tmp[128];
+	struct stat st;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", p, (int)getpid());
+	assert_int_equal(lstat(tmp, &st), -1);
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d.1", p, (int)getpid());
+	assert_int_equal(lstat(tmp, &st), -1);
+}
+
+static void test_write_replaces(void **state)
+{
+	struct fab_err err;
+	struct stat st;
+	mode_t old = umask(022);
+
+	(void)state;
+	fab_err_init(&err);
+	file_fill(100);
+	assert_int_equal(file_write_atomic(path, "new\n", 4, 0600, &err), 0);
+	read_back(path, "new\n");
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_no_tmp(path);
+	/* A second write over the first; an empty one. */
+	assert_int_equal(file_write_atomic(path, "second", 6, 0644, &err), 0);
+	read_back(path, "second");
+	assert_int_equal(file_write_atomic(path, "", 0, 0644, &err), 0);
+	read_back(path, "");
+	umask(old);
+}
+
+static void test_write_planted_symlink(void **state)
+{
+	char victim[96], tmp[128];
+	struct fab_err err;
+	struct stat st;
+	FILE *f;
+
+	(void)state;
+	fab_err_init(&err);
+	snprintf(victim, sizeof(victim), "%s.victim", path);
+	f = fopen(victim, "w");
+	assert_non_null(f);
+	fputs("precious", f);
+	assert_int_equal(fclose(f), 0);
+	/* Someone plants the temporary name the writer tries first ... */
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
+	assert_int_equal(symlink(victim, tmp), 0);
+	assert_int_equal(file_write_atomic(path, "mine", 4, 0600, &err), 0);
+	read_back(victim, "precious");
+	read_back(path, "mine");
+	/* ... the link is theirs, still there and still a link; ours is gone. */
+	assert_int_equal(lstat(tmp, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	unlink(tmp);
+	assert_no_tmp(path);
+	/* A symlink at the target itself is replaced, not written through. */
+	unlink(path);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(file_write_atomic(path, "again", 5, 0600, &err), 0);
+	read_back(victim, "precious");
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	read_back(path, "again");
+	unlink(victim);
+}
+
+static void test_write_error(void **state)
+{
+	struct fab_err err;
+	char want[128];
+
+	(void)state;
+	fab_err_init(&err);
+	assert_int_equal(file_write_atomic("/nonexistent-dir/x", "a", 1, 0600, &err), -ENOENT);
+	assert_int_equal(err.kind, FAB_ERR_SYSTEM);
+	snprintf(want, sizeof(want), "/nonexistent-dir/x.tmp.%d: No such file or directory",
+		 (int)getpid());
+	assert_string_equal(err.msg, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_read_sizes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_replaces, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_planted_symlink, setup, teardown),
+		cmocka_unit_test(test_write_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include "model/plan.h"
 #include "model/profile.h"
 #include "out/out.h"
+#include "util/array.h"
 
 struct fixture {
 	struct profile *p;
@@ -167,7 +168,7 @@ static void test_verify_merge_malformed(void **state)
 		{ "drift", "[1, 2]", "lacks interface, field, wanted or found" },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		json_t *v = verify_to_json("p.yaml", "b", &f->plan), *run, *doc, *n;
 		size_t failed = 0, drifted = 0;
 
@@ -217,8 +218,8 @@ static void test_verify_merge_same_keys(void **state)
 		json_t *doc = fleet_verify_merge(runs[r], "p.yaml", &failed, &drifted);
 
 		assert_non_null(doc);
-		assert_int_equal(json_object_size(doc), sizeof(keys) / sizeof(keys[0]));
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		assert_int_equal(json_object_size(doc), ARRAY_SIZE(keys));
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
 			assert_non_null(json_object_get(doc, keys[k]));
 		assert_true(json_is_array(json_object_get(doc, "drift")));
 		assert_int_equal(failed, r == 0 ? 1 : 0);

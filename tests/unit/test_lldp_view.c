@@ -12,6 +12,7 @@
 #include "model/lldp_view.h"
 #include "model/plan_yaml.h"
 #include "model/topo_lldp_checks.h"
+#include "util/array.h"
 
 /* A host h1 (eth0 -> leaf1:swp1, eth1 -> leaf2:swp1) as its lldpd sees it. */
 static void host_view(struct lldp_view *v, const char *name, unsigned int mtu)
@@ -124,7 +125,7 @@ static void test_json_errors(void **state)
 		{ "{\"capabilities\":[1],\"ports\":[]}", "lldp view: view.capabilities[0]: not a string" },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		json_t *j = json_loads(cases[i].json, 0, NULL);
 		struct lldp_view v;
 		struct fab_err err;
@@ -221,7 +222,7 @@ static void test_mtu_mfs(void **state)
 		{ 1500, 0, 0 },
 	};
 
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct topo *t = topo_new();
 		struct lldp_view h;
 

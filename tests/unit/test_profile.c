@@ -9,7 +9,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "io/load.h"
 #include "model/profile.h"
+#include "util/array.h"
 #include "util/err.h"
 
 static struct profile *parse_ok(const char *text)
@@ -157,13 +159,13 @@ static void test_errors(void **state)
 	parse_err("interfaces:\n  - match: eth0\n    mtu: 9000\n    mtu: 1500\n",
 		  "t.yaml:4:5: interfaces[0]: duplicate key 'mtu'");
 	parse_err("interfaces:\n  - match: eth0\n    mtu: 70000\n",
-		  "t.yaml:3:10: mtu: 70000 out of range 68-65535");
+		  "t.yaml:3:10: mtu: 70000 out of range 68..65535");
 	parse_err("interfaces:\n  - match: eth0\n    mtu: big\n",
 		  "t.yaml:3:10: mtu: expected a number, found 'big'");
 	parse_err("interfaces:\n  - match: eth0\n    mtu: -5\n",
 		  "t.yaml:3:10: mtu: expected a number, found '-5'");
 	parse_err("interfaces:\n  - match: eth0\n    pfc: {enable: [3, 8]}\n",
-		  "t.yaml:3:23: pfc.enable: 8 out of range 0-7");
+		  "t.yaml:3:23: pfc.enable: 8 out of range 0..7");
 	parse_err("interfaces:\n  - match: eth0\n    pfc: {enable: 3}\n",
 		  "t.yaml:3:19: pfc.enable: expected a list, found a scalar");
 	parse_err("interfaces:\n  - mtu: 9000\n",
@@ -171,7 +173,7 @@ static void test_errors(void **state)
 	parse_err("interfaces: {match: eth0}\n",
 		  "t.yaml:1:13: interfaces: expected a list, found a mapping");
 	parse_err("interfaces:\n  - match: eth0\n    dscp_map: {64: 3}\n",
-		  "t.yaml:3:16: dscp_map: dscp: 64 out of range 0-63");
+		  "t.yaml:3:16: dscp_map: dscp: 64 out of range 0..63");
 	parse_err("interfaces:\n  - match: eth0\n    dscp_map: {26: 3, 26: 4}\n",
 		  "t.yaml:3:23: dscp_map: dscp 26 listed twice");
 	parse_err("interfaces:\n  - match: eth0\n    trust: [dscp, vlan]\n",
@@ -216,7 +218,7 @@ static void test_shipped_profiles(void **state)
 		"profiles/roce-dual-homed-active-backup.yaml", "profiles/ib-ndr.yaml",
 	};
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		struct profile *p = NULL;
 		struct fab_err err;
 

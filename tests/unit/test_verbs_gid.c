@@ -25,6 +25,7 @@
  * transport_verbs_ops weakly.
  */
 #include "transport/verbs.c"
+#include "util/array.h"
 
 static char root[200];
 
@@ -254,7 +255,7 @@ static void test_ep_rejects(void **state)
 	struct verbs_ep ep = sample_ep(), back;
 	struct fab_err err;
 
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		json_t *j = verbs_ep_to_json(&ep);
 
 		json_object_set_new(j, bad[i].key, json_loads(bad[i].json, JSON_DECODE_ANY, NULL));

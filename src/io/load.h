@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The user's input files, read whole (util/file.c) and parsed by the
+ * model: the one way every command loads a profile or a hosts file.  The
+ * model parses buffers and never opens a file; this layer (above model,
+ * below sys) is where a path becomes a buffer.  Errors are bad input
+ * ("PATH: reason", "PATH:LINE:COL: message"; exit 2).
+ */
+#ifndef FAB_IO_LOAD_H
+#define FAB_IO_LOAD_H
+
+#include <stddef.h>
+
+#include "model/hosts.h"
+#include "model/profile.h"
+#include "util/err.h"
+
+/* Hosts files larger than this are refused (bad input). */
+#define HOSTS_FILE_MAX_BYTES (16u << 20)
+
+/* Load and parse the profile @path; on success *@out is a new profile. */
+int profile_load(const char *path, struct profile **out, struct fab_err *err);
+
+/*
+ * Read the profile @path whole into *@text (free() it; NUL-terminated)
+ * and parse it into *@out (may be NULL to validate only): what `--hosts`
+ * sends to the nodes is exactly the text that was validated here.
+ */
+int profile_load_text(const char *path, char **text, size_t *len, struct profile **out,
+		      struct fab_err *err);
+
+/* Load the hosts file @path into @hs (hosts_init'ed by the caller). */
+int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err);
+
+#endif

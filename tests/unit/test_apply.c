@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * src/cmd/apply.c and src/cmd/confirm.c over the recording sys: the apply
+ * lock, refusing while a try is pending, arming the reverter and recording
+ * the undo list, confirm, confirm --revert, the reverter at its deadline,
+ * and confirm with nothing pending.  Every step is checked against the
+ * exact sequence of sys calls it made.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "cmd/apply.h"
+#include "cmd/cmd.h"
+#include "rec_sys.c"
+
+/* main.c's usage helpers (main.c is not in the library). */
+void cmd_usage(FILE *f, const char *name)
+{
+	fprintf(f, "usage: fabricctl %s\n", name);
+}
+
+int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
+{
+	fail_msg("%s: unexpected usage error", cmd);
+	return FAB_EXIT_USAGE;
+}
+
+static const char profile_text[] =
+	"interfaces:\n"
+	"  - match: eth0\n"
+	"    mtu: 9000\n";
+
+struct fixture {
+	struct rec_sys r;
+	struct profile *p;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct fab_err err;
+
+	assert_non_null(f);
+	rec_sys_init(&f->r);
+	f->r.links[0] = "eth0";
+	f->r.link_mtu[0] = 1500;
+	fab_err_init(&err);
+	assert_int_equal(profile_parse("p.yaml", (const unsigned char *)profile_text,
+				       sizeof(profile_text) - 1, &f->p, &err), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	rec_sys_fini(&f->r);
+	profile_free(f->p);
+	free(f);
+	return 0;
+}
+
+static void assert_log(const struct rec_sys *r, const char *const *want)
+{
+	int n = 0;
+
+	while (want[n])
+		n++;
+	for (int i = 0; i < r->n && i < n; i++)
+		assert_string_equal(r->log[i], want[i]);
+	assert_int_equal(r->n, n);
+}
+
+/* apply --try SECS on @f; 0 or -errno, the message in @err. */
+static int apply_try(struct fixture *f, unsigned int secs, struct apply_report *rep,
+		     struct fab_err *err)
+{
+	struct plan plan;
+	int rc;
+
+	plan_init(&plan);
+	memset(rep, 0, sizeof(*rep));
+	fab_err_init(err);
+	rc = apply_node(&f->r.sys, f->p, "p.yaml", false, secs, &plan, rep, err);
+	plan_fini(&plan);
+	rep->plan = NULL;
+	return rc;
+}
+
+static int confirm(struct fixture *f, bool revert, struct fab_err *err)
+{
+	char *argv[] = { "confirm", revert ? "--revert" : NULL, NULL };
+	struct fab_ctx ctx = { .sys = &f->r.sys };
+	int rc;
+
+	fab_err_init(&ctx.err);
+	optind = 0;
+	rc = cmd_confirm(&ctx, revert ? 2 : 1, argv);
+	*err = ctx.err;
+	return rc;
+}
+
+static void test_try_then_confirm(void **state)
+{
+	static const char *const armed[] = {
+		"lock", "mtu eth0 9000", "spawn", "pending-write", "unlock 7", NULL,
+	};
+	static const char *const confirmed[] = {
+		"lock", "mtu eth0 9000", "spawn", "pending-write", "unlock 7",
+		"claim confirmed", "stop 4242", "drop rec:pending.confirmed", NULL,
+	};
+	struct fixture *f = *state;
+	struct apply_report rep;
+	struct fab_err err;
+	char who[64];
+
+	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
+	assert_log(&f->r, armed);
+	assert_string_equal(rep.pending_path, "rec:pending");
+	assert_true(rep.try_deadline_s > 0);
+	assert_int_equal(f->r.deadline, rep.try_deadline_s);
+	assert_non_null(f->r.pending);
+	assert_non_null(strstr(f->r.pending, "\"pid\": 4242"));
+	assert_non_null(f->r.reverter_fn);
+
+	assert_int_equal(confirm(f, false, &err), FAB_EXIT_OK);
+	/* confirm claims as "confirmed.PID": the log keeps the first word. */
+	snprintf(who, sizeof(who), "claim confirmed.%d", (int)getpid());
+	assert_int_equal(strncmp(f->r.log[5], who, strlen(f->r.log[5])), 0);
+	strcpy(f->r.log[5], "claim confirmed");
+	snprintf(who, sizeof(who), "drop rec:pending.confirmed.%d", (int)getpid());
+	assert_string_equal(f->r.log[7], who);
+	strcpy(f->r.log[7], "drop rec:pending.confirmed");
+	assert_log(&f->r, confirmed);
+	assert_null(f->r.pending);
+	assert_null(f->r.claimed);
+
+	/* The deadline passes after the confirm: the reverter finds nothing. */
+	f->r.reverter_fn(&f->r.sys, f->r.deadline);
+	assert_int_equal(f->r.n, 8);
+}
+
+static void test_refused_while_pending(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report rep;
+	struct fab_err err;
+	char want[400];
+
+	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
+	f->r.n = 0;
+	assert_int_equal(apply_try(f, 30, &rep, &err), -EBUSY);
+	snprintf(want, sizeof(want),
+		 "a try is pending (rec:pending, reverter pid 4242, reverts at %lld): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
+		 f->r.deadline);
+	assert_string_equal(err.msg, want);
+	/* Nothing was changed: the lock was taken and given back, that is all. */
+	assert_int_equal(f->r.n, 2);
+	assert_string_equal(f->r.log[0], "lock");
+	assert_string_equal(f->r.log[1], "unlock 7");
+}
+
+static void test_refused_while_locked(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report rep;
+	struct fab_err err;
+
+	f->r.locked = true;
+	assert_int_equal(apply_try(f, 30, &rep, &err), -EBUSY);
+	assert_string_equal(err.msg, "apply: another apply is running on this node (rec)");
+	assert_int_equal(f->r.n, 0);
+	assert_null(f->r.pending);
+}
+
+static void test_confirm_revert(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report rep;
+	struct fab_err err;
+
+	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
+	f->r.n = 0;
+	assert_int_equal(confirm(f, true, &err), FAB_EXIT_OK);
+	assert_int_equal(f->r.n, 4);
+	assert_int_equal(strncmp(f->r.log[0], "claim reverting.", 16), 0);
+	assert_string_equal(f->r.log[1], "stop 4242");
+	assert_string_equal(f->r.log[2], "mtu eth0 1500");
+	assert_int_equal(strncmp(f->r.log[3], "drop rec:pending.reverting.", 27), 0);
+	assert_null(f->r.pending);
+}
+
+static void test_reverter_at_deadline(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report rep;
+	struct fab_err err;
+	char want[96];
+
+	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
+	f->r.n = 0;
+	f->r.reverter_fn(&f->r.sys, f->r.deadline);
+	snprintf(want, sizeof(want), "log reverted 1 step(s) at deadline %lld: ok", f->r.deadline);
+	assert_int_equal(f->r.n, 4);
+	assert_string_equal(f->r.log[0], "claim reverting");
+	assert_string_equal(f->r.log[1], "mtu eth0 1500");
+	assert_string_equal(f->r.log[2], want);
+	assert_string_equal(f->r.log[3], "drop rec:pending.reverting");
+	assert_null(f->r.pending);
+	/* ... and a confirm after that finds nothing to confirm (exit 1). */
+	assert_int_equal(confirm(f, false, &err), FAB_EXIT_UNHEALTHY);
+	assert_string_equal(err.msg,
+			    "no try pending (rec:pending absent): nothing to confirm; it may have been reverted at its deadline");
+}
+
+static void test_failed_step_arms_nothing(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report rep;
+	struct fab_err err;
+
+	f->r.fail_at = 2;	/* the MTU change */
+	assert_int_equal(apply_try(f, 30, &rep, &err), -EOPNOTSUPP);
+	assert_true(rep.rolled_back);
+	assert_null(f->r.pending);
+	assert_null(f->r.reverter_fn);
+	assert_int_equal(f->r.n, 3);
+	assert_string_equal(f->r.log[2], "unlock 7");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_try_then_confirm, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_while_pending, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_while_locked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_confirm_revert, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reverter_at_deadline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_step_arms_nothing, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
