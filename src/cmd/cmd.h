@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "out/out.h"
+#include "render/render.h"
 #include "sys/sys.h"
 #include "util/err.h"
 

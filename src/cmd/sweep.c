@@ -4,7 +4,7 @@
  * hosts file.  Loads the hosts, builds the schedule (model/schedule.c),
  * starts the workers (fleet/), runs the rounds (fleet/sweep.c), judges
  * the pairs against the fleet (model/stats.c), re-tests the slow ones,
- * names suspects and renders (out/sweep_*.c, out/prom.c).
+ * names suspects and renders (render/sweep_*.c, render/sweep_prom.c).
  */
 #include <errno.h>
 #include <getopt.h>

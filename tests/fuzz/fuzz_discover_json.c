@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target, differential: discover -j streams its document item by
- * item (out/discover_json.c); its bytes must equal the whole document from
+ * item (render/discover_json.c); its bytes must equal the whole document from
  * discover_to_json() written by out_json_emit(), compact and indented, for
  * any graph the ibnetdiscover topology parser accepts (names with quotes,
  * backslashes, control characters, bytes that are not UTF-8).  Aborts on
@@ -15,7 +15,7 @@
 
 #include "model/ibtopo_parse.h"
 #include "model/topo.h"
-#include "out/out.h"
+#include "render/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -15,7 +15,7 @@
 
 #include "fleet/fleet_status.h"
 #include "fleet/proto.h"
-#include "out/out.h"
+#include "render/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

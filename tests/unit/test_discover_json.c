@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * discover -j streams its document one node, link and problem at a time
- * (out/discover_json.c).  Its bytes must equal the whole document built
+ * (render/discover_json.c).  Its bytes must equal the whole document built
  * by discover_to_json() and written by out_json_emit(), compact and
  * indented, for every shape: empty lists, one item, strings that need
  * escaping, named (LLDP) ports, problems with and without an expected
@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "model/topo.h"
-#include "out/out.h"
+#include "render/render.h"
 
 /* The document, streamed (discover_json) or whole (the reference), as a string. */
 static char *render(bool stream, const struct topo *t, bool pretty, int *rc)

@@ -21,7 +21,7 @@
 #include "fleet/fleet_status.h"
 #include "model/plan.h"
 #include "model/profile.h"
-#include "out/out.h"
+#include "render/render.h"
 
 struct fixture {
 	struct profile *p;

@@ -16,7 +16,7 @@
 
 #include "model/ibtopo_parse.h"
 #include "model/topo_diff.h"
-#include "out/out.h"
+#include "render/render.h"
 
 #ifndef GOLDEN_DIR
 #define GOLDEN_DIR "tests/golden"

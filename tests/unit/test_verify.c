@@ -16,7 +16,7 @@
 
 #include "model/plan.h"
 #include "model/profile.h"
-#include "out/out.h"
+#include "render/render.h"
 
 struct fixture {
 	struct profile *p;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* discover --format ibnetdiscover: the graph as an ibnetdiscover topology file. */
 #include "model/ibtopo_parse.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 static int ibnet_discover(struct fab_out *out, const struct topo *t)
 {

@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include "model/plan.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 json_t *verify_to_json(const char *profile, const char *hostname, const struct plan *plan)
 {

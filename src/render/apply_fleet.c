@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 int apply_fleet_text(struct fab_out *out, const json_t *doc)
 {

@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include "model/plan.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 static const char *status_name(enum plan_step_status s)
 {

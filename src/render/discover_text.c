@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "model/topo.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 static void end_label(char *buf, size_t len, const char *node, unsigned int num,
 		      const char *port_name)

@@ -28,19 +28,19 @@ struct out_ops {
 	const char *name;
 	/* One node's status. */
 	int (*status)(struct fab_out *out, const struct host_state *hs);
-	/* A fabric graph with its problems (discover; out/discover_*.c). */
+	/* A fabric graph with its problems (discover; render/discover_*.c). */
 	int (*discover)(struct fab_out *out, const struct topo *t);
-	/* Pairwise sweep (out/sweep_*.c). */
+	/* Pairwise sweep (render/sweep_*.c). */
 	int (*sweep)(struct fab_out *out, const struct sweep_report *r);
-	/* status --hosts: "fabricctl.fleet-status/1" document (out/sweep_fleet.c). */
+	/* status --hosts: "fabricctl.fleet-status/1" document (render/sweep_fleet.c). */
 	int (*status_fleet)(struct fab_out *out, const json_t *doc);
-	/* apply's plan and outcome (out/apply_*.c). */
+	/* apply's plan and outcome (render/apply_*.c). */
 	int (*apply)(struct fab_out *out, const struct apply_report *rep);
-	/* verify's drift list (out/verify_*.c). */
+	/* verify's drift list (render/verify_*.c). */
 	int (*verify)(struct fab_out *out, const char *profile, const char *hostname,
 		      const struct plan *plan);
 	/* verify --hosts / apply --hosts: "fabricctl.fleet-verify/1", "fabricctl.fleet-apply/1"
-	 * (out/verify_fleet.c, out/apply_fleet.c). */
+	 * (render/verify_fleet.c, render/apply_fleet.c). */
 	int (*verify_fleet)(struct fab_out *out, const json_t *doc);
 	int (*apply_fleet)(struct fab_out *out, const json_t *doc);
 };

@@ -5,7 +5,7 @@
 
 #include "fleet/proto.h"
 #include "model/stats.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 static json_t *num_or_null(double v)
 {

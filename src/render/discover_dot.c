@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "model/topo.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 /* A DOT string literal: escape quotes and backslashes; newlines become \\n. */
 static void dot_str(FILE *f, const char *s)

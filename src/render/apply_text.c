@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "model/plan.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 static const char *status_word(enum plan_step_status s, bool dry)
 {

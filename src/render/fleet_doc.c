@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 const char *fleet_doc_str(const json_t *j)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "model/stats.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 static const struct sweep_pair *pair_of(const struct sweep_report *r, size_t a, size_t b)
 {

@@ -4,8 +4,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "out/out.h"
-#include "out/out_impl.h"
+#include "render/render.h"
+#include "render/render_impl.h"
 
 static const char *dash(const char *s)
 {

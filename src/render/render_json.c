@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/out.h"
-#include "out/out_impl.h"
+#include "render/render.h"
+#include "render/render_impl.h"
 
 json_t *json_guid(uint64_t guid)
 {

@@ -1,37 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Internal to src/out/: per-command renderer functions that the two
+ * Internal to src/render/: per-command renderer functions that the two
  * vtables (out_text.c, out_json.c) point at.  Each command keeps its
- * renderers in its own files (out/<cmd>_text.c, out/<cmd>_json.c) and
+ * renderers in its own files (render/<cmd>_text.c, render/<cmd>_json.c) and
  * adds its slot to struct out_ops, its declarations here, and one line
  * to each vtable.
  */
 #ifndef FAB_OUT_OUT_IMPL_H
 #define FAB_OUT_OUT_IMPL_H
 
-#include "out/out.h"
+#include "render/render.h"
 
-/* discover: out/discover_text.c, out/discover_json.c. */
+/* discover: render/discover_text.c, render/discover_json.c. */
 int discover_text(struct fab_out *out, const struct topo *t);
 int discover_json(struct fab_out *out, const struct topo *t);
 
-/* sweep and status --hosts: out/sweep_text.c, out/sweep_json.c, out/sweep_fleet.c. */
+/* sweep and status --hosts: render/sweep_text.c, render/sweep_json.c, render/sweep_fleet.c. */
 int sweep_text(struct fab_out *out, const struct sweep_report *r);
 int sweep_json(struct fab_out *out, const struct sweep_report *r);
 int status_fleet_text(struct fab_out *out, const json_t *doc);
-/* apply, verify: out/apply_{text,json}.c, out/verify_{text,json}.c. */
+/* apply, verify: render/apply_{text,json}.c, render/verify_{text,json}.c. */
 int apply_text(struct fab_out *out, const struct apply_report *rep);
 int apply_json(struct fab_out *out, const struct apply_report *rep);
 int verify_text(struct fab_out *out, const char *profile, const char *hostname,
 		const struct plan *plan);
 int verify_json(struct fab_out *out, const char *profile, const char *hostname,
 		const struct plan *plan);
-/* verify --hosts, apply --hosts: out/verify_fleet.c, out/apply_fleet.c. */
+/* verify --hosts, apply --hosts: render/verify_fleet.c, render/apply_fleet.c. */
 int verify_fleet_text(struct fab_out *out, const json_t *doc);
 int apply_fleet_text(struct fab_out *out, const json_t *doc);
 
 /*
- * The fleet documents (status, verify, apply --hosts): out/fleet_doc.c.
+ * The fleet documents (status, verify, apply --hosts): render/fleet_doc.c.
  * JSON is the document itself (@doc borrowed); in text, a string or "-",
  * an integer member, and a "NODE FAILED: error" line per failed node.
  */

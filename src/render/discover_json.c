@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "model/topo.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 /*
  * json_guid() without snprintf: "0x%016" PRIx64, four of them per link, was

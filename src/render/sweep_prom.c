@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "model/stats.h"
-#include "out/out.h"
+#include "render/render.h"
 
 /* Label values: escape backslash, double quote and newline. */
 static void label(FILE *f, const char *s)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out/out.h"
+#include "render/render.h"
 
 #ifndef GOLDEN_DIR
 #define GOLDEN_DIR "tests/golden"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "model/plan.h"
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 int verify_text(struct fab_out *out, const char *profile, const char *hostname,
 		const struct plan *plan)

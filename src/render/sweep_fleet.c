@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "out/out_impl.h"
+#include "render/render_impl.h"
 
 int status_fleet_text(struct fab_out *out, const json_t *doc)
 {
