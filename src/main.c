@@ -159,9 +159,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fabricctl: %s\n", ctx.err.msg);
 		return FAB_EXIT_SYSTEM;
 	}
-	ctx.out.f = stdout;
-	ctx.out.pretty = ctx.pretty;
-	ctx.out.color = !ctx.json && isatty(STDOUT_FILENO);
+	ctx.render.f = stdout;
+	ctx.render.pretty = ctx.pretty;
+	ctx.render.color = isatty(STDOUT_FILENO);
+	render_select(&ctx.render, ctx.json ? "json" : "text");
 	argc -= optind;
 	argv += optind;
 	/* getopt's own messages then read "fabricctl status: unrecognized option". */

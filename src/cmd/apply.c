@@ -349,7 +349,7 @@ static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct
 		goto out;
 	}
 	rc = failed ? FAB_EXIT_SYSTEM : FAB_EXIT_OK;
-	if (ctx->out.ops->apply_fleet(&ctx->out, doc) < 0) {
+	if (ctx->render.ops->apply_fleet(&ctx->render, doc) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	} else if (failed) {
@@ -400,6 +400,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 			break;
 		case 'j':
 			ctx->json = true;
+			render_select(&ctx->render, "json");
 			break;
 		case 'h':
 			cmd_usage(stdout, "apply");
@@ -422,7 +423,6 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	if (hosts && try_s)
 		return cmd_usage_error(ctx, "apply",
 				       "--try cannot be used with --hosts (no fleet-wide confirm: see fabricctl-apply(8))");
-	ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
 	if (hosts)
 		return apply_fleet(ctx, hosts, &fo, argv[optind], dry);
 
@@ -436,7 +436,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 	if (!rep.plan)
 		goto out;	/* failed before there was a plan: nothing to show */
-	if (ctx->out.ops->apply(&ctx->out, &rep) < 0 && rc == FAB_EXIT_OK) {
+	if (ctx->render.ops->apply(&ctx->render, &rep) < 0 && rc == FAB_EXIT_OK) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}

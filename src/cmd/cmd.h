@@ -3,7 +3,7 @@
  * The context every subcommand gets, and the subcommand entry points.
  * A subcommand parses its own options (getopt_long, argv[0] is its name),
  * reads and changes the node only through ctx->sys, renders only through
- * ctx->out, and returns an exit code (enum fab_exit).  It reports errors
+ * ctx->render, and returns an exit code (enum fab_exit).  It reports errors
  * by filling ctx->err; main() prints them.
  */
 #ifndef FAB_CMD_CMD_H
@@ -18,7 +18,7 @@
 
 struct fab_ctx {
 	struct sys *sys;		/* owned by main() */
-	struct fab_out out;		/* renderer chosen once by -j */
+	struct render render;		/* chosen once by main() from -j (render_select()) */
 	bool json;
 	bool pretty;			/* JSON indented (-p) */
 	const char *argv0;

@@ -33,7 +33,7 @@ struct discover_opts {
 	const char *hosts, *launcher;	/* --lldp --hosts FILE [--launcher L] */
 	const char *expect;		/* plan file */
 	const char *save_plan;
-	const struct out_ops *format;	/* NULL: text or JSON by -j */
+	const struct render_ops *format;	/* NULL: text or JSON by -j */
 	struct subnet_opts subnet;
 	struct topo_thresholds th;
 	struct topo_rails plan_rails;	/* rails of a YAML plan (topo_lldp_checks.h) */
@@ -201,6 +201,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 		switch (opt) {
 		case 'j':
 			ctx->json = true;
+			render_select(&ctx->render, "json");
 			break;
 		case OPT_IB:
 			o.ib = true;
@@ -236,15 +237,8 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 			o.save_plan = optarg;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "text") == 0)
-				o.format = &out_text_ops;
-			else if (strcmp(optarg, "json") == 0)
-				o.format = &out_json_ops;
-			else if (strcmp(optarg, "dot") == 0)
-				o.format = &out_dot_ops;
-			else if (strcmp(optarg, "ibnetdiscover") == 0)
-				o.format = &out_ibnet_ops;
-			else
+			o.format = render_find(optarg);
+			if (!o.format)
 				return cmd_usage_error(ctx, "discover", "unknown format '%s' "
 						       "(text, json, dot, ibnetdiscover)", optarg);
 			break;
@@ -286,9 +280,8 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 		return cmd_usage_error(ctx, "discover", "--hosts and --launcher need --lldp");
 	if (!o.ib && !o.lldp)
 		o.ib = true;
-	ctx->out.ops = o.format ? o.format : ctx->json ? &out_json_ops : &out_text_ops;
-	if (o.format == &out_json_ops)
-		ctx->out.color = false;
+	if (o.format)
+		render_select(&ctx->render, o.format->name);
 
 	/* Bad input first: nothing is queried when the plan is wrong. */
 	if (o.expect && discover_plan_load(o.expect, &plan, &o.plan_rails, &ctx->err) < 0) {
@@ -319,7 +312,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (!ctx->out.ops->discover || ctx->out.ops->discover(&ctx->out, t) < 0) {
+	if (!ctx->render.ops->discover || ctx->render.ops->discover(&ctx->render, t) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 		goto out;

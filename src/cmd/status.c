@@ -27,7 +27,7 @@ static int status_fleet(struct fab_ctx *ctx, const char *path, const struct flee
 		goto out;
 	}
 	rc = failed ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (ctx->out.ops->status_fleet(&ctx->out, doc) < 0) {
+	if (ctx->render.ops->status_fleet(&ctx->render, doc) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}
@@ -56,7 +56,7 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 		switch (opt) {
 		case 'j':
 			ctx->json = true;
-			ctx->out.ops = &out_json_ops;
+			render_select(&ctx->render, "json");
 			break;
 		case 'h':
 			cmd_usage(stdout, "status");
@@ -66,8 +66,6 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 			return FAB_EXIT_USAGE;
 		}
 	}
-	if (!ctx->out.ops)
-		ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
 	if (hosts) {
 		if (optind < argc)
 			return cmd_usage_error(ctx, "status", "--hosts takes no DEVICE names");
@@ -89,7 +87,7 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (ctx->out.ops->status(&ctx->out, &hs) < 0) {
+	if (ctx->render.ops->status(&ctx->render, &hs) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}

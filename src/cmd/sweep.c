@@ -194,6 +194,7 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 			break;
 		case 'j':
 			ctx->json = true;
+			render_select(&ctx->render, "json");
 			break;
 		case 'h':
 			cmd_usage(stdout, "sweep");
@@ -409,7 +410,6 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	rc = sweep_parse(ctx, argc, argv, &a);
 	if (rc)
 		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
-	ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
 	if (!transport_find(a.transport)) {
 		rc = cmd_usage_error(ctx, "sweep", "--transport %s: not built in (have: tcp%s)",
 				     a.transport, transport_find("verbs") ? ", verbs" : "");
@@ -507,7 +507,7 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (ctx->out.ops->sweep(&ctx->out, &r) < 0) {
+	if (ctx->render.ops->sweep(&ctx->render, &r) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}

@@ -46,7 +46,7 @@ static int verify_fleet(struct fab_ctx *ctx, const char *hosts_path, const struc
 		goto out;
 	}
 	rc = failed ? FAB_EXIT_SYSTEM : drifted ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (ctx->out.ops->verify_fleet(&ctx->out, doc) < 0) {
+	if (ctx->render.ops->verify_fleet(&ctx->render, doc) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	} else if (failed) {
@@ -83,6 +83,7 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 		switch (opt) {
 		case 'j':
 			ctx->json = true;
+			render_select(&ctx->render, "json");
 			break;
 		case 'h':
 			cmd_usage(stdout, "verify");
@@ -94,7 +95,6 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage_error(ctx, "verify", "expected one PROFILE");
-	ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
 	if (hosts)
 		return verify_fleet(ctx, hosts, &fo, argv[optind]);
 
@@ -111,7 +111,7 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	rc = plan.n_drift ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (ctx->out.ops->verify(&ctx->out, argv[optind], hs.hostname, &plan) < 0) {
+	if (ctx->render.ops->verify(&ctx->render, argv[optind], hs.hostname, &plan) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}

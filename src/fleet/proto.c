@@ -255,7 +255,7 @@ int proto_token_parse(const char *hex, uint8_t *token)
 	return 0;
 }
 
-json_t *proto_bw_to_json(const struct sweep_bw *bw)
+static json_t *bw_to_json(const struct sweep_bw *bw)
 {
 	if (!bw->measured)
 		return json_null();
@@ -267,7 +267,7 @@ json_t *proto_bw_to_json(const struct sweep_bw *bw)
 			 "intervals", (int)bw->intervals);
 }
 
-json_t *proto_lat_to_json(const struct stats_summary *s, bool have)
+static json_t *lat_to_json(const struct stats_summary *s, bool have)
 {
 	if (!have)
 		return json_null();
@@ -279,9 +279,9 @@ json_t *proto_lat_to_json(const struct stats_summary *s, bool have)
 json_t *proto_result_to_json(const struct tp_result *r)
 {
 	return json_pack("{s:o, s:o, s:o}",
-			 "lat_ns", proto_lat_to_json(&r->lat_ns, r->have_lat),
-			 "fwd", proto_bw_to_json(&r->fwd),
-			 "rev", proto_bw_to_json(&r->rev));
+			 "lat_ns", lat_to_json(&r->lat_ns, r->have_lat),
+			 "fwd", bw_to_json(&r->fwd),
+			 "rev", bw_to_json(&r->rev));
 }
 
 static int get_num(const json_t *j, const char *key, double *out)

@@ -10,7 +10,7 @@
 
 #include "render/render_impl.h"
 
-int apply_fleet_text(struct fab_out *out, const json_t *doc)
+int apply_fleet_text(struct render *out, const json_t *doc)
 {
 	const json_t *sum = json_object_get(doc, "summary"), *c;
 	bool dry = json_is_true(json_object_get(doc, "dry_run"));

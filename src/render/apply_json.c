@@ -45,9 +45,9 @@ json_t *apply_to_json(const struct apply_report *rep)
 				: json_null());
 }
 
-int apply_json(struct fab_out *out, const struct apply_report *rep)
+int apply_json(struct render *out, const struct apply_report *rep)
 {
 	json_t *doc = apply_to_json(rep);
 
-	return doc ? out_json_emit(out, doc) : -ENOMEM;
+	return doc ? render_json_emit(out, doc) : -ENOMEM;
 }

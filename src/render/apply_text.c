@@ -18,7 +18,7 @@ static const char *status_word(enum plan_step_status s, bool dry)
 	}
 }
 
-int apply_text(struct fab_out *out, const struct apply_report *rep)
+int apply_text(struct render *out, const struct apply_report *rep)
 {
 	const struct plan *plan = rep->plan;
 	FILE *f = out->f;

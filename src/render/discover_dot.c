@@ -44,7 +44,7 @@ static void port_ref(char *buf, size_t len, const struct topo_port *p)
 		snprintf(buf, len, "%u", p->num);
 }
 
-static int dot_discover(struct fab_out *out, const struct topo *t)
+static int dot_discover(struct render *out, const struct topo *t)
 {
 	FILE *f = out->f;
 
@@ -90,7 +90,7 @@ static int dot_discover(struct fab_out *out, const struct topo *t)
 	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }
 
-const struct out_ops out_dot_ops = {
+const struct render_ops render_dot_ops = {
 	.name = "dot",
 	.discover = dot_discover,
 };

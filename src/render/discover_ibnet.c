@@ -3,12 +3,12 @@
 #include "model/ibtopo_parse.h"
 #include "render/render_impl.h"
 
-static int ibnet_discover(struct fab_out *out, const struct topo *t)
+static int ibnet_discover(struct render *out, const struct topo *t)
 {
 	return ibtopo_write(t, out->f);
 }
 
-const struct out_ops out_ibnet_ops = {
+const struct render_ops render_ibnet_ops = {
 	.name = "ibnetdiscover",
 	.discover = ibnet_discover,
 };

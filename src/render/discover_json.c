@@ -5,7 +5,7 @@
  * the source knew (unknown facts are null).
  *
  * discover_to_json() builds the whole document; discover_json() writes the
- * same bytes as out_json_emit(discover_to_json()) but one node, link and
+ * same bytes as render_json_emit(discover_to_json()) but one node, link and
  * problem at a time.  A 1665-node, 3888-link fabric is some 10^5 json_t;
  * building them all, dumping, freeing them all, and the heap consolidating
  * what they left when the topology was freed next took ~75 ms (and 26 MB),
@@ -237,7 +237,7 @@ json_t *discover_to_json(const struct topo *t)
  * at depth 0 equals the item dumped at depth d once each newline is
  * followed by d more indents: strings never hold a raw newline.
  */
-#define DISCOVER_JSON_INDENT 2		/* as out_json_emit() */
+#define DISCOVER_JSON_INDENT 2		/* as render_json_emit() */
 #define DISCOVER_JSON_BUF 65536
 
 struct jstream {
@@ -331,7 +331,7 @@ static int js_key(struct jstream *js, const char *key)
 	return js->flags & JSON_COMPACT ? js_raw(js, ":", 1) : js_raw(js, ": ", 2);
 }
 
-int discover_json(struct fab_out *out, const struct topo *t)
+int discover_json(struct render *out, const struct topo *t)
 {
 	struct jstream *js = malloc(sizeof(*js));
 	json_t *head = head_to_json(t);

@@ -44,7 +44,7 @@ static void text_end(FILE *f, const char *what, const struct topo_end *e)
 	fprintf(f, " %s%s", what, l);
 }
 
-int discover_text(struct fab_out *out, const struct topo *t)
+int discover_text(struct render *out, const struct topo *t)
 {
 	const char *bad_on = out->color ? "\033[31m" : "", *bad_off = out->color ? "\033[0m" : "";
 	size_t n_sw = 0, n_ca = 0, n_host = 0;

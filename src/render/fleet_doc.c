@@ -21,7 +21,7 @@ long long fleet_doc_int(const json_t *o, const char *key)
 	return (long long)json_integer_value(json_object_get(o, key));
 }
 
-void fleet_doc_failed_print(struct fab_out *out, const json_t *doc)
+void fleet_doc_failed_print(struct render *out, const json_t *doc)
 {
 	const char *red = out->color ? "\033[31m" : "", *off = out->color ? "\033[0m" : "";
 	const json_t *n;
@@ -34,7 +34,7 @@ void fleet_doc_failed_print(struct fab_out *out, const json_t *doc)
 				fleet_doc_str(json_object_get(n, "error")), off);
 }
 
-int fleet_doc_json(struct fab_out *out, const json_t *doc)
+int fleet_doc_json(struct render *out, const json_t *doc)
 {
-	return out_json_emit(out, json_deep_copy(doc));
+	return render_json_emit(out, json_deep_copy(doc));
 }

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Text renderers: terse, column-aligned, in the manner of `ip -br` and ibstat. */
+/* status, text: terse, column-aligned, in the manner of `ip -br` and ibstat. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "render/render.h"
 #include "render/render_impl.h"
 
 static const char *dash(const char *s)
@@ -60,7 +59,7 @@ static void text_port(FILE *f, const struct fab_rdma_dev *d, const struct fab_rd
 	fputc('\n', f);
 }
 
-static int text_status(struct fab_out *out, const struct host_state *hs)
+int status_text(struct render *out, const struct host_state *hs)
 {
 	FILE *f = out->f;
 
@@ -78,15 +77,3 @@ static int text_status(struct fab_out *out, const struct host_state *hs)
 	}
 	return fflush(f) == EOF ? -EIO : 0;
 }
-
-const struct out_ops out_text_ops = {
-	.name = "text",
-	.status = text_status,
-	.discover = discover_text,
-	.sweep = sweep_text,
-	.status_fleet = status_fleet_text,
-	.verify_fleet = verify_fleet_text,
-	.apply_fleet = apply_fleet_text,
-	.apply = apply_text,
-	.verify = verify_text,
-};

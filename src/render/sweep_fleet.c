@@ -9,7 +9,7 @@
 
 #include "render/render_impl.h"
 
-int status_fleet_text(struct fab_out *out, const json_t *doc)
+int status_fleet_text(struct render *out, const json_t *doc)
 {
 	const json_t *nodes = json_object_get(doc, "nodes"), *node;
 	FILE *f = out->f;

@@ -3,13 +3,33 @@
 #include <errno.h>
 #include <math.h>
 
-#include "fleet/proto.h"
 #include "model/stats.h"
 #include "render/render_impl.h"
 
 static json_t *num_or_null(double v)
 {
 	return isnan(v) ? json_null() : json_real(v);
+}
+
+/* A direction's bandwidth, or null when it was not measured. */
+static json_t *bw_to_json(const struct sweep_bw *bw)
+{
+	if (!bw->measured)
+		return json_null();
+	return json_pack("{s:f, s:f, s:I, s:f, s:i}",
+			 "avg_mbps", bw->avg_mbps, "min_mbps", bw->min_mbps,
+			 "bytes", (json_int_t)bw->bytes, "secs", bw->secs,
+			 "intervals", (int)bw->intervals);
+}
+
+/* Round-trip latency quantiles, or null when the pair has none. */
+static json_t *lat_to_json(const struct stats_summary *s, bool have)
+{
+	if (!have)
+		return json_null();
+	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I}",
+			 "min", s->min, "p50", s->p50, "p99", s->p99, "p999", s->p999,
+			 "max", s->max, "mean", s->mean, "samples", (json_int_t)s->n);
 }
 
 static json_t *pair_to_json(const struct sweep_report *r, const struct sweep_pair *p)
@@ -23,9 +43,9 @@ static json_t *pair_to_json(const struct sweep_report *r, const struct sweep_pai
 			 "test_s", p->test_s,
 			 "retested", p->retested,
 			 "first_slow", p->first_slow,
-			 "lat_ns", proto_lat_to_json(&p->lat_ns, p->have_lat),
-			 "bw_ab", proto_bw_to_json(&p->ab),
-			 "bw_ba", proto_bw_to_json(&p->ba),
+			 "lat_ns", lat_to_json(&p->lat_ns, p->have_lat),
+			 "bw_ab", bw_to_json(&p->ab),
+			 "bw_ba", bw_to_json(&p->ba),
 			 "bw_mbps", num_or_null(sweep_pair_bw(p)),
 			 "pct_rated", p->pct_rated >= 0 ? json_real(p->pct_rated) : json_null());
 }
@@ -106,7 +126,7 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			 "suspects", sus);
 }
 
-int sweep_json(struct fab_out *out, const struct sweep_report *r)
+int sweep_json(struct render *out, const struct sweep_report *r)
 {
-	return out_json_emit(out, sweep_to_json(r));
+	return render_json_emit(out, sweep_to_json(r));
 }

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "model/stats.h"
-#include "render/render.h"
+#include "render/render_impl.h"
 
 /* Label values: escape backslash, double quote and newline. */
 static void label(FILE *f, const char *s)
@@ -128,6 +128,17 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 		   r->wall_s, (long long)r->started_unix);
 }
 
+static int prom_sweep(struct render *out, const struct sweep_report *r)
+{
+	prom_body(out->f, r);
+	return ferror(out->f) ? -EIO : 0;
+}
+
+const struct render_ops render_prom_ops = {
+	.name = "prometheus",
+	.sweep = prom_sweep,
+};
+
 int sweep_prom_write(const struct sweep_report *r, const char *path)
 {
 	char tmp[4096];
@@ -146,8 +157,8 @@ int sweep_prom_write(const struct sweep_report *r, const char *path)
 		unlink(tmp);
 		return rc;
 	}
-	prom_body(f, r);
-	if (fflush(f) == EOF || fsync(fd) < 0)
+	rc = render_prom_ops.sweep(&(struct render){ .ops = &render_prom_ops, .f = f }, r);
+	if (!rc && (fflush(f) == EOF || fsync(fd) < 0))
 		rc = -errno;
 	if (fclose(f) == EOF && !rc)
 		rc = -errno;

@@ -21,14 +21,14 @@ static const struct sweep_pair *pair_of(const struct sweep_report *r, size_t a, 
 	return NULL;
 }
 
-static const char *mark(const struct fab_out *out, const struct sweep_pair *p)
+static const char *mark(const struct render *out, const struct sweep_pair *p)
 {
 	if (p->status == SWEEP_OK)
 		return out->color ? "\033[0m " : " ";
 	return out->color ? "*\033[0m" : "*";
 }
 
-static void cell(FILE *f, const struct fab_out *out, const struct sweep_pair *p,
+static void cell(FILE *f, const struct render *out, const struct sweep_pair *p,
 		 double v, bool have, int w)
 {
 	char buf[32];
@@ -48,7 +48,7 @@ static void cell(FILE *f, const struct fab_out *out, const struct sweep_pair *p,
 		mark(out, p));
 }
 
-static void matrix(FILE *f, const struct fab_out *out, const struct sweep_report *r,
+static void matrix(FILE *f, const struct render *out, const struct sweep_report *r,
 		   const char *title, bool lat, int w, int nw)
 {
 	size_t n = r->hosts->n;
@@ -78,7 +78,7 @@ static void matrix(FILE *f, const struct fab_out *out, const struct sweep_report
 	fputc('\n', f);
 }
 
-int sweep_text(struct fab_out *out, const struct sweep_report *r)
+int sweep_text(struct render *out, const struct sweep_report *r)
 {
 	FILE *f = out->f;
 	size_t ok = 0, slow = 0, failed = 0;

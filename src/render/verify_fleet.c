@@ -9,7 +9,7 @@
 
 #include "render/render_impl.h"
 
-int verify_fleet_text(struct fab_out *out, const json_t *doc)
+int verify_fleet_text(struct render *out, const json_t *doc)
 {
 	const json_t *sum = json_object_get(doc, "summary"), *d;
 	const char *red = out->color ? "\033[31m" : "", *off = out->color ? "\033[0m" : "";

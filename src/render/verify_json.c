@@ -26,10 +26,10 @@ json_t *verify_to_json(const char *profile, const char *hostname, const struct p
 			"n_drift", (json_int_t)plan->n_drift, "drift", drift);
 }
 
-int verify_json(struct fab_out *out, const char *profile, const char *hostname,
+int verify_json(struct render *out, const char *profile, const char *hostname,
 		const struct plan *plan)
 {
 	json_t *doc = verify_to_json(profile, hostname, plan);
 
-	return doc ? out_json_emit(out, doc) : -ENOMEM;
+	return doc ? render_json_emit(out, doc) : -ENOMEM;
 }

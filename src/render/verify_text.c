@@ -6,7 +6,7 @@
 #include "model/plan.h"
 #include "render/render_impl.h"
 
-int verify_text(struct fab_out *out, const char *profile, const char *hostname,
+int verify_text(struct render *out, const char *profile, const char *hostname,
 		const struct plan *plan)
 {
 	FILE *f = out->f;

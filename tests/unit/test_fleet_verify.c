@@ -238,12 +238,12 @@ static void test_verify_fleet_text(void **state)
 		node("c", "verify", NULL, "sent garbage: \"HTTP/1.1\"")));
 	size_t failed, drifted;
 	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
-	struct fab_out out = { 0 };
+	struct render out = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
 
 	out.f = open_memstream(&buf, &len);
-	assert_int_equal(out_text_ops.verify_fleet(&out, doc), 0);
+	assert_int_equal(render_text_ops.verify_fleet(&out, doc), 0);
 	fclose(out.f);
 	assert_string_equal(buf,
 		"verify p.yaml on 3 nodes: 1 ok, 1 drifted (2 drifts), 1 failed\n"
@@ -278,12 +278,12 @@ static void test_verify_fleet_json_golden(void **state)
 		node("node2", "verify", NULL, "no answer to verify within 60000 ms")));
 	size_t failed, drifted;
 	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
-	struct fab_out out = { .pretty = true };
+	struct render out = { .pretty = true };
 	char *buf = NULL, *want;
 	size_t len = 0;
 
 	out.f = open_memstream(&buf, &len);
-	assert_int_equal(out_json_ops.verify_fleet(&out, doc), 0);
+	assert_int_equal(render_json_ops.verify_fleet(&out, doc), 0);
 	fclose(out.f);
 	want = slurp("tests/golden/fleet-verify.json");
 	assert_string_equal(buf, want);
@@ -364,12 +364,12 @@ static void test_apply_fleet_text(void **state)
 		node("b", "apply", NULL, "exited with status 127")));
 	size_t failed;
 	json_t *doc = fleet_apply_merge(run, "p.yaml", true, &failed);
-	struct fab_out out = { 0 };
+	struct render out = { 0 };
 	char *buf = NULL;
 	size_t len = 0;
 
 	out.f = open_memstream(&buf, &len);
-	assert_int_equal(out_text_ops.apply_fleet(&out, doc), 0);
+	assert_int_equal(render_text_ops.apply_fleet(&out, doc), 0);
 	fclose(out.f);
 	assert_string_equal(buf,
 		"apply p.yaml (dry run) on 2 nodes: 1 ok, 1 failed, 1 changed (2 changes)\n"

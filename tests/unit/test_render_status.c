@@ -59,9 +59,9 @@ static void fill(struct host_state *hs)
 	rdma_port_counter_add(p, "link_downed", 0);
 }
 
-static char *render(const struct out_ops *ops, const struct host_state *hs)
+static char *render(const struct render_ops *ops, const struct host_state *hs)
 {
-	struct fab_out out = { .ops = ops, .pretty = true };
+	struct render out = { .ops = ops, .pretty = true };
 	char *buf = NULL;
 	size_t len = 0;
 
@@ -94,7 +94,7 @@ static void test_json_golden(void **state)
 	char *got, *want;
 
 	fill(&hs);
-	got = render(&out_json_ops, &hs);
+	got = render(&render_json_ops, &hs);
 	want = slurp(GOLDEN_DIR "/status.json");
 	if (getenv("FAB_UPDATE_GOLDEN")) {
 		FILE *f = fopen(GOLDEN_DIR "/status.json", "w");
@@ -138,7 +138,7 @@ static void test_text(void **state)
 	char *got;
 
 	fill(&hs);
-	got = render(&out_text_ops, &hs);
+	got = render(&render_text_ops, &hs);
 	assert_non_null(strstr(got, "eth0"));
 	assert_non_null(strstr(got, "9000"));
 	assert_non_null(strstr(got, "mlx5_0/1: InfiniBand ACTIVE/LINK_UP 4X NDR (400 Gb/s) mtu 4096"));
@@ -148,7 +148,7 @@ static void test_text(void **state)
 	host_state_fini(&hs);
 
 	host_state_init(&empty);
-	got = render(&out_text_ops, &empty);
+	got = render(&render_text_ops, &empty);
 	assert_non_null(strstr(got, "no RDMA devices"));
 	free(got);
 }

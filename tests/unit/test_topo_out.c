@@ -72,9 +72,9 @@ static struct topo *fixture(void)
 	return t;
 }
 
-static char *render(const struct out_ops *ops, const struct topo *t, bool pretty)
+static char *render(const struct render_ops *ops, const struct topo *t, bool pretty)
 {
-	struct fab_out out = { .ops = ops, .pretty = pretty };
+	struct render out = { .ops = ops, .pretty = pretty };
 	char *buf = NULL;
 	size_t len = 0;
 
@@ -105,7 +105,7 @@ static char *slurp(const char *path)
 static void test_json_golden(void **state)
 {
 	struct topo *t = fixture();
-	char *got = render(&out_json_ops, t, true), *want;
+	char *got = render(&render_json_ops, t, true), *want;
 
 	if (getenv("FAB_UPDATE_GOLDEN")) {
 		FILE *f = fopen(GOLDEN_DIR "/discover.json", "w");
@@ -123,7 +123,7 @@ static void test_json_golden(void **state)
 static void test_json_shape(void **state)
 {
 	struct topo *t = fixture();
-	char *s = render(&out_json_ops, t, false);
+	char *s = render(&render_json_ops, t, false);
 	json_error_t jerr;
 	json_t *doc = json_loads(s, 0, &jerr), *l0, *l1;
 
@@ -149,7 +149,7 @@ static void test_json_shape(void **state)
 static void test_text(void **state)
 {
 	struct topo *t = fixture();
-	char *s = render(&out_text_ops, t, false);
+	char *s = render(&render_text_ops, t, false);
 
 	assert_non_null(strstr(s, "! \"sw\"[1]"));
 	assert_non_null(strstr(s, "1xEDR    degraded"));
@@ -163,7 +163,7 @@ static void test_text(void **state)
 static void test_dot(void **state)
 {
 	struct topo *t = fixture();
-	char *s = render(&out_dot_ops, t, false);
+	char *s = render(&render_dot_ops, t, false);
 
 	assert_true(strncmp(s, "graph fabric {", 14) == 0);
 	assert_non_null(strstr(s, "\tn0 -- n1 [taillabel=\"1\", headlabel=\"1\", label=\"1xEDR degraded\", color=red"));
@@ -175,7 +175,7 @@ static void test_dot(void **state)
 static void test_ibnet_round_trip(void **state)
 {
 	struct topo *t = fixture(), *back = topo_new();
-	char *s = render(&out_ibnet_ops, t, false);
+	char *s = render(&render_ibnet_ops, t, false);
 	struct fab_err err;
 
 	fab_err_init(&err);

@@ -88,11 +88,11 @@ static void test_verify_json_golden(void **state)
 	struct fixture *f = *state;
 	char *buf = NULL, *want;
 	size_t len = 0;
-	struct fab_out out = { .pretty = true };
+	struct render out = { .pretty = true };
 
 	out.f = open_memstream(&buf, &len);
 	assert_non_null(out.f);
-	assert_int_equal(out_json_ops.verify(&out, "p.yaml", "node1", &f->plan), 0);
+	assert_int_equal(render_json_ops.verify(&out, "p.yaml", "node1", &f->plan), 0);
 	fclose(out.f);
 	want = slurp("tests/golden/verify-drift.json");
 	assert_string_equal(buf, want);
@@ -105,10 +105,10 @@ static void test_verify_text(void **state)
 	struct fixture *f = *state;
 	char *buf = NULL;
 	size_t len = 0;
-	struct fab_out out = { 0 };
+	struct render out = { 0 };
 
 	out.f = open_memstream(&buf, &len);
-	assert_int_equal(out_text_ops.verify(&out, "p.yaml", "node1", &f->plan), 0);
+	assert_int_equal(render_text_ops.verify(&out, "p.yaml", "node1", &f->plan), 0);
 	fclose(out.f);
 	assert_string_equal(buf,
 		"verify p.yaml: 3 drifts on node1\n"
@@ -126,7 +126,7 @@ static void test_apply_json_golden(void **state)
 				    .rolled_back = true };
 	char *buf = NULL, *want;
 	size_t len = 0;
-	struct fab_out out = { .pretty = true };
+	struct render out = { .pretty = true };
 
 	/* As the executor leaves it after step 2 failed and step 1 was undone. */
 	f->plan.steps[0].status = PLAN_STEP_UNDONE;
@@ -134,7 +134,7 @@ static void test_apply_json_golden(void **state)
 	snprintf(rep.error, sizeof(rep.error),
 		 "step 2 (pfc eth0 enable 3) failed: dcb: eth0: pfc not supported by driver");
 	out.f = open_memstream(&buf, &len);
-	assert_int_equal(out_json_ops.apply(&out, &rep), 0);
+	assert_int_equal(render_json_ops.apply(&out, &rep), 0);
 	fclose(out.f);
 	want = slurp("tests/golden/apply-rollback.json");
 	assert_string_equal(buf, want);
@@ -147,11 +147,11 @@ static void test_verify_json_no_drift_same_keys(void **state)
 	struct plan empty;
 	char *buf = NULL;
 	size_t len = 0;
-	struct fab_out out = { 0 };
+	struct render out = { 0 };
 
 	plan_init(&empty);
 	out.f = open_memstream(&buf, &len);
-	assert_int_equal(out_json_ops.verify(&out, "p.yaml", "node1", &empty), 0);
+	assert_int_equal(render_json_ops.verify(&out, "p.yaml", "node1", &empty), 0);
 	fclose(out.f);
 	assert_string_equal(buf, "{\"schema\":\"fabricctl.verify/1\",\"profile\":\"p.yaml\","
 				 "\"hostname\":\"node1\",\"ok\":true,\"n_drift\":0,\"drift\":[]}\n");
