@@ -21,7 +21,7 @@
 #include "fleet/fleet_status.h"
 #include "fleet/sweep.h"
 #include "model/schedule.h"
-#include "model/stats.h"
+#include "model/sweep_judge.h"
 #include "util/log.h"
 
 enum {

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "model/stats.h"
+#include "model/sweep_judge.h"
 #include "render/render_impl.h"
 
 static json_t *num_or_null(double v)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/stats.h"
+#include "model/sweep_judge.h"
 #include "render/render_impl.h"
 
 /* Label values: escape backslash, double quote and newline. */

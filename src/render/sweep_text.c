@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/stats.h"
+#include "model/sweep_judge.h"
 #include "render/render_impl.h"
 
 static const struct sweep_pair *pair_of(const struct sweep_report *r, size_t a, size_t b)

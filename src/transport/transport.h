@@ -38,7 +38,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/stats.h"
+#include "model/sweep_judge.h"
 #include "util/err.h"
 
 #define TP_TOKEN_LEN 16		/* bytes; 32 hex digits on the wire */
