@@ -48,7 +48,7 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static const char *host_label(const struct fab_host *h, const char *key)
+static const char *host_label_find(const struct fab_host *h, const char *key)
 {
 	for (size_t i = 0; i < h->n_labels; i++)
 		if (strcmp(h->labels[i].key, key) == 0)
@@ -93,7 +93,7 @@ static int lldp_call(struct fleet *f, const struct discover_lldp_fleet *o, int t
 {
 	for (size_t i = 0; i < f->n; i++) {
 		const struct fab_host *h = f->w[i].host;
-		const char *sock = host_label(h, "lldp_socket");
+		const char *sock = host_label_find(h, "lldp_socket");
 		char path[4096];
 		json_t *req;
 

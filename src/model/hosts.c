@@ -109,7 +109,7 @@ static int parse_uint(const char *s, unsigned int max, unsigned int *out)
 	return 0;
 }
 
-static int host_label(struct fab_host *h, const struct field *f, const char *fname,
+static int host_label_parse(struct fab_host *h, const struct field *f, const char *fname,
 		      unsigned int lineno, struct fab_err *err)
 {
 	const char *eq = memchr(f->s, '=', f->len);
@@ -225,7 +225,7 @@ static int host_line(struct fab_hosts *hs, const char *line, size_t len, const c
 		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad address '%.*s': want an IPv4 or IPv6 address",
 				     fname, lineno, f[1].col, (int)(f[1].len > 64 ? 64 : f[1].len), f[1].s);
 	for (int i = 2; i < n; i++) {
-		rc = host_label(h, &f[i], fname, lineno, err);
+		rc = host_label_parse(h, &f[i], fname, lineno, err);
 		if (rc < 0)
 			return rc;
 	}

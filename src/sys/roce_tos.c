@@ -50,7 +50,7 @@ static void tos_close_dev(struct sys *sys, const char *dev, bool made)
 		rmdir(sys_path(sys, path, sizeof(path), "/sys/kernel/config/rdma_cm/%s", dev));
 }
 
-int cm_tos_read(struct sys *sys, const char *dev, unsigned int port, unsigned int *tos,
+int roce_tos_read(struct sys *sys, const char *dev, unsigned int port, unsigned int *tos,
 		struct fab_err *err)
 {
 	char path[512];
@@ -78,7 +78,7 @@ int cm_tos_read(struct sys *sys, const char *dev, unsigned int port, unsigned in
 	return rc;
 }
 
-int cm_tos_set(struct sys *sys, const char *dev, unsigned int port, unsigned int tos,
+int roce_tos_set(struct sys *sys, const char *dev, unsigned int port, unsigned int tos,
 	       struct fab_err *err)
 {
 	char path[512], val[8];

@@ -25,8 +25,8 @@ static const struct sys_ops sys_real_ops = {
 	.bond_release = nl_bond_release,
 	.ecn_read = sysfs_ecn_read,
 	.ecn_set = sysfs_ecn_set,
-	.roce_tos_read = cm_tos_read,
-	.roce_tos_set = cm_tos_set,
+	.roce_tos_read = roce_tos_read,
+	.roce_tos_set = roce_tos_set,
 	.lldp_read = lldp_read_all,
 	.subnet_read = subnet_read_all,
 };
