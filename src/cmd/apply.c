@@ -246,13 +246,13 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	       struct fab_err *err)
 {
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	int rc, lock_fd = -1;
 
 	rep->failed = -1;
 	rep->plan = NULL;
 	host_state_init(&hs);
-	node_state_init(&ns, &hs);
+	node_config_init(&ns, &hs);
 	if (!dry) {
 		rc = apply_lock(&lock_fd, err);
 		if (rc == 0)
@@ -308,7 +308,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 out:
 	if (lock_fd >= 0)
 		close(lock_fd);		/* releases the lock */
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	return rc;
 }

@@ -19,12 +19,12 @@
 
 /*
  * Read the node (links, RDMA ports) into @hs and what @p needs of each
- * matched interface and bond into @ns (node_state_init'ed on @hs by the
+ * matched interface and bond into @ns (node_config_init'ed on @hs by the
  * caller).  Capability reads that fail are recorded in @ns, not returned;
  * only reading the links themselves fails (-errno, @err).
  */
 int apply_node_read(struct sys *sys, const struct profile *p, struct host_state *hs,
-		    struct node_state *ns, struct fab_err *err);
+		    struct node_config *ns, struct fab_err *err);
 
 /* Run one action through sys_ops; 0 or -errno with @err. */
 int apply_action_exec(struct sys *sys, const struct plan_action *a, struct fab_err *err);

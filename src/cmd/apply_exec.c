@@ -24,7 +24,7 @@ static void copy_err(int *rc_out, char *msg, size_t len, int rc, const struct fa
 }
 
 int apply_node_read(struct sys *sys, const struct profile *p, struct host_state *hs,
-		    struct node_state *ns, struct fab_err *err)
+		    struct node_config *ns, struct fab_err *err)
 {
 	struct plan_needs *needs = NULL;
 	int rc;
@@ -44,7 +44,7 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 
 		if (!needs[i].dcb && !needs[i].ecn_np && !needs[i].ecn_rp && !needs[i].tos)
 			continue;
-		ni = node_state_iface_add(ns, l->name);
+		ni = node_config_iface_add(ns, l->name);
 		if (!ni) {
 			rc = fab_err_set(err, -ENOMEM, "apply: out of memory");
 			goto out;
@@ -95,7 +95,7 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 	}
 	for (size_t i = 0; i < p->n_bonds; i++) {
 		const char *name = p->bonds[i].want.name;
-		struct node_bond *nb = node_state_bond_add(ns, name);
+		struct node_bond *nb = node_config_bond_add(ns, name);
 		struct fab_err e;
 
 		if (!nb) {

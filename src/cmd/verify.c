@@ -73,7 +73,7 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 	const char *hosts = NULL;
 	struct profile *p = NULL;
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 	int opt, rc;
 
@@ -99,7 +99,7 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 		return verify_fleet(ctx, hosts, &fo, argv[optind]);
 
 	host_state_init(&hs);
-	node_state_init(&ns, &hs);
+	node_config_init(&ns, &hs);
 	plan_init(&plan);
 	if (profile_load(argv[optind], &p, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
@@ -117,7 +117,7 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 	}
 out:
 	plan_fini(&plan);
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 	return rc;

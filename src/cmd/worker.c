@@ -343,7 +343,7 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 {
 	struct profile *p = NULL;
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 	struct fab_err err;
 	const char *name = NULL;
@@ -351,7 +351,7 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 
 	fab_err_init(&err);
 	host_state_init(&hs);
-	node_state_init(&ns, &hs);
+	node_config_init(&ns, &hs);
 	plan_init(&plan);
 	if (req_profile(req->doc, &p, &name, &err) < 0 ||
 	    apply_node_read(w->ctx->sys, p, &hs, &ns, &err) < 0 ||
@@ -366,7 +366,7 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 		worker_fail(w, req->id, "verify: out of memory");
 out:
 	plan_fini(&plan);
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 }

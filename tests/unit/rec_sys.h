@@ -3,7 +3,7 @@
  * A recording struct sys_ops for unit tests of the apply executor: every
  * setter appends "op obj args" to a log and succeeds, except the call
  * numbered fail_at (1-based; 0 = never), which fails with fail_rc and a
- * message.  Readers are not provided (tests fill struct node_state by hand).
+ * message.  Readers are not provided (tests fill struct node_config by hand).
  */
 #ifndef FAB_TESTS_REC_SYS_H
 #define FAB_TESTS_REC_SYS_H

@@ -21,7 +21,7 @@
 struct fixture {
 	struct profile *p;
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 };
 
@@ -47,8 +47,8 @@ static int setup(void **state)
 	l = host_state_link_add(&f->hs);
 	snprintf(l->name, sizeof(l->name), "eth0");
 	l->mtu = 1500;
-	node_state_init(&f->ns, &f->hs);
-	ni = node_state_iface_add(&f->ns, "eth0");
+	node_config_init(&f->ns, &f->hs);
+	ni = node_config_iface_add(&f->ns, "eth0");
 	ni->dcb_rc = -EOPNOTSUPP;
 	snprintf(ni->dcb_msg, sizeof(ni->dcb_msg), "dcb: eth0: dcb not supported by driver");
 	plan_init(&f->plan);
@@ -62,7 +62,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	plan_fini(&f->plan);
-	node_state_fini(&f->ns);
+	node_config_fini(&f->ns);
 	host_state_fini(&f->hs);
 	profile_free(f->p);
 	free(f);
