@@ -5,7 +5,7 @@
 #  - verbs traffic: a short ib_write_bw between them, GID index found by
 #    address, bandwidth > 0, and the bytes crossed the veth (not lo);
 #  - bonding: active-backup bond of two dummies, seen in /proc/net/bonding.
-# Runs inside the VM (tests/vm/run-tests tests/vm/t/00-vm-sanity.sh).
+# Runs inside the VM (tests/vm/run-tests tests/vm/one-vm/00-vm-sanity.sh).
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # `fabricctl status -j` against real kernel objects the host lacks: two
 # Soft-RoCE ports on a veth pair and an active-backup bond of two dummies.
-# Runs inside the VM (tests/vm/run-tests tests/vm/t/10-status-vm.sh).
+# Runs inside the VM (tests/vm/run-tests tests/vm/one-vm/10-status-vm.sh).
 # Build first with `make` at the repo root: a missing ./fabricctl fails.
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"

@@ -5,7 +5,7 @@
 # created, configured and enslaved by apply; RoCE default ToS through the
 # real rdma_cm configfs on a Soft-RoCE port.  Cross-checked with dcb(8),
 # /sys/class/net/BOND/bonding and configfs; rollback restores all of them.
-# Runs inside the VM (tests/vm/run-tests tests/vm/t/30-apply-vm.sh).
+# Runs inside the VM (tests/vm/run-tests tests/vm/one-vm/30-apply-vm.sh).
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"

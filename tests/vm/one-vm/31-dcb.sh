@@ -15,7 +15,7 @@
 #     that before the kernel sees it), and nothing changes;
 #  5. the app-trust table: Linux 6.1 has no DCB_ATTR_DCB_APP_TRUST_TABLE,
 #     apply says so clearly (exit 3), verify reports it unknown.
-# Runs inside the VM (tests/vm/run-tests tests/vm/t/30-dcb.sh).
+# Runs inside the VM (tests/vm/run-tests tests/vm/one-vm/31-dcb.sh).
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"
@@ -195,4 +195,4 @@ dcb_set buffer set dev "$IF" prio-buffer 3:1 5:1 buffer-size 1:256K
 assert_eq "dcb buffer prio 3" 1 "$(dcb -j buffer show dev "$IF" | jq -r '.prio_buffer[3]')"
 assert_eq "dcb buffer size 1" 262144 "$(dcb -j buffer show dev "$IF" | jq -r '.buffer_size[1]')"
 assert_eq "dcb dcbx" '["host","ieee"]' "$(dcb -j dcbx show dev "$IF" | jq -c '[to_entries[] | select(.value) | .key] | sort')"
-echo "30-dcb: all checks passed"
+echo "31-dcb: all checks passed"

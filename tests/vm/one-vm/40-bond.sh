@@ -16,7 +16,7 @@
 #     (refused with EBUSY: the kernel would silently move it) and a member
 #     that does not exist: the new bond is deleted, the member enslaved
 #     before is released, the other bond is untouched.
-# Runs inside the VM (tests/vm/run-tests tests/vm/t/40-bond.sh).
+# Runs inside the VM (tests/vm/run-tests tests/vm/one-vm/40-bond.sh).
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"

@@ -7,7 +7,7 @@
 # and the sweep token on both checks (endpoint handshake and the first
 # SEND on the data path) by driving two workers by hand with forged
 # endpoints.  Runs inside the VM:
-#   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/t/40-sweep-verbs.sh
+#   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/one-vm/42-sweep-verbs.sh
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"
@@ -171,4 +171,4 @@ recv b
 assert_eq "matching tokens: server ok" true "$(jq -r .ok <<<"$REPLY")"
 send a '{"v":1,"id":9,"op":"bye"}'; recv a
 send b '{"v":1,"id":9,"op":"bye"}'; recv b
-echo "40-sweep-verbs: all checks passed"
+echo "42-sweep-verbs: all checks passed"

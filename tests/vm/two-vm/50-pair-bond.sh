@@ -5,7 +5,7 @@
 # leaves the bond up on cable 2 on both ends, and plugging it back makes
 # the slave rejoin.  Then rdma_rxe on each bond: ib_write_bw between the
 # two nodes, GID index found by address.
-# Run: tests/vm/pair -- tests/vm/p/00-pair-bond.sh   (same script on a and b)
+# Run: tests/vm/pair -- tests/vm/two-vm/50-pair-bond.sh   (same script on a and b)
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"
@@ -98,4 +98,4 @@ else
 	printf '  ok: ib_write_bw a<->b over the bond: %s Gb/s\n' "$bw" >&2
 fi
 vm_barrier finished 180
-echo "00-pair-bond ($VM_NODE): all checks passed"
+echo "50-pair-bond ($VM_NODE): all checks passed"
