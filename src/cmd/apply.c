@@ -28,7 +28,7 @@
 
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
-#include "fleet/fleet_status.h"
+#include "cmd/fleet_cmd.h"
 
 #define APPLY_FLEET_TIMEOUT_MS 120000
 
@@ -321,46 +321,37 @@ out:
  * node failed (did not answer, or its apply failed and was rolled back).
  * Nodes are independent: one node's failure does not undo the others.
  */
+static json_t *apply_merge(const json_t *run, const void *arg, size_t *n_failed,
+			   size_t *n_unhealthy)
+{
+	const json_t *params = arg;
+
+	*n_unhealthy = 0;
+	return fleet_apply_merge(run, json_string_value(json_object_get(params, "profile_name")),
+				 json_is_true(json_object_get(params, "dry_run")), n_failed);
+}
+
 static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
 		       const char *path, bool dry)
 {
-	struct fab_hosts hosts;
-	json_t *params = NULL, *run = NULL, *doc = NULL;
-	size_t failed = 0;
+	struct fleet_cmd c = {
+		.op = "apply",
+		.schema = "fabricctl.fleet-apply/1",
+		.timeout_ms = APPLY_FLEET_TIMEOUT_MS,
+		.merge = apply_merge,
+		.render = ctx->render.ops->apply_fleet,
+		.failed_what = "failed",
+	};
+	json_t *params = NULL;
 	int rc;
 
-	hosts_init(&hosts);
 	/* Bad input first, before any node is contacted. */
-	if (apply_fleet_params(path, &params, &ctx->err) < 0 ||
-	    fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
-		goto out;
-	}
+	if (apply_fleet_params(path, &params, &ctx->err) < 0)
+		return fab_err_exit(&ctx->err);
 	json_object_set_new(params, "dry_run", json_boolean(dry));
-	if (fleet_run_op(&hosts, fo, "apply", params, "fabricctl.fleet-apply/1",
-			 APPLY_FLEET_TIMEOUT_MS, &run, &failed, &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
-		goto out;
-	}
-	doc = fleet_apply_merge(run, path, dry, &failed);
-	if (!doc) {
-		fab_err_set(&ctx->err, -ENOMEM, "apply: out of memory");
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	rc = failed ? FAB_EXIT_SYSTEM : FAB_EXIT_OK;
-	if (ctx->render.ops->apply_fleet(&ctx->render, doc) < 0) {
-		fab_err_set(&ctx->err, -EIO, "writing output failed");
-		rc = FAB_EXIT_SYSTEM;
-	} else if (failed) {
-		fab_err_set(&ctx->err, -EIO, "failed on %zu of %zu node%s", failed, hosts.n,
-			    hosts.n == 1 ? "" : "s");
-	}
-out:
-	json_decref(doc);
-	json_decref(run);
+	c.params = c.merge_arg = params;
+	rc = fleet_cmd_run(ctx, hosts_path, fo, &c);
 	json_decref(params);
-	hosts_fini(&hosts);
 	return rc;
 }
 

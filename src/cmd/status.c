@@ -5,36 +5,24 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "fleet/fleet_status.h"
+#include "cmd/fleet_cmd.h"
 
 /*
  * status --hosts FILE: every node's status through the fleet layer, merged
- * into one table or one "fabricctl.fleet-status/1" document.  Exit 1 when
- * a node did not answer.
+ * into one table or one "fabricctl.fleet-status/1" document.  Exit 3 when
+ * a node could not be read (fleet_cmd.h).
  */
 static int status_fleet(struct fab_ctx *ctx, const char *path, const struct fleet_opts *fo)
 {
-	struct fab_hosts hosts;
-	json_t *doc = NULL;
-	size_t failed = 0;
-	int rc;
+	const struct fleet_cmd c = {
+		.op = "status",
+		.schema = "fabricctl.fleet-status/1",
+		.timeout_ms = 30000,
+		.render = ctx->render.ops->status_fleet,
+		.failed_what = "could not be read",
+	};
 
-	hosts_init(&hosts);
-	if (fleet_hosts_load(&hosts, path, &ctx->err) < 0 ||
-	    fleet_run_op(&hosts, fo, "status", NULL, "fabricctl.fleet-status/1", 30000, &doc,
-			 &failed, &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
-		goto out;
-	}
-	rc = failed ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (ctx->render.ops->status_fleet(&ctx->render, doc) < 0) {
-		fab_err_set(&ctx->err, -EIO, "writing output failed");
-		rc = FAB_EXIT_SYSTEM;
-	}
-out:
-	json_decref(doc);
-	hosts_fini(&hosts);
-	return rc;
+	return fleet_cmd_run(ctx, path, fo, &c);
 }
 
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv)

@@ -18,7 +18,7 @@
 #include <signal.h>
 
 #include "cmd/cmd.h"
-#include "fleet/fleet_status.h"
+#include "fleet/fleet_op.h"
 #include "fleet/sweep.h"
 #include "model/schedule.h"
 #include "model/sweep_judge.h"

@@ -18,46 +18,37 @@
 
 #include "cmd/apply.h"
 #include "cmd/cmd.h"
-#include "fleet/fleet_status.h"
+#include "cmd/fleet_cmd.h"
 
 #define VERIFY_FLEET_TIMEOUT_MS 60000
+
+static json_t *verify_merge(const json_t *run, const void *profile, size_t *n_failed,
+			    size_t *n_drifted)
+{
+	return fleet_verify_merge(run, profile, n_failed, n_drifted);
+}
 
 static int verify_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
 			const char *path)
 {
-	struct fab_hosts hosts;
-	json_t *params = NULL, *run = NULL, *doc = NULL;
-	size_t failed = 0, drifted = 0;
+	struct fleet_cmd c = {
+		.op = "verify",
+		.schema = "fabricctl.fleet-verify/1",
+		.timeout_ms = VERIFY_FLEET_TIMEOUT_MS,
+		.merge = verify_merge,
+		.merge_arg = path,
+		.render = ctx->render.ops->verify_fleet,
+		.failed_what = "could not be verified",
+	};
+	json_t *params = NULL;
 	int rc;
 
-	hosts_init(&hosts);
 	/* Bad input first, before any node is contacted. */
-	if (apply_fleet_params(path, &params, &ctx->err) < 0 ||
-	    fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
-	    fleet_run_op(&hosts, fo, "verify", params, "fabricctl.fleet-verify/1",
-			 VERIFY_FLEET_TIMEOUT_MS, &run, &failed, &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
-		goto out;
-	}
-	doc = fleet_verify_merge(run, path, &failed, &drifted);
-	if (!doc) {
-		fab_err_set(&ctx->err, -ENOMEM, "verify: out of memory");
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	rc = failed ? FAB_EXIT_SYSTEM : drifted ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (ctx->render.ops->verify_fleet(&ctx->render, doc) < 0) {
-		fab_err_set(&ctx->err, -EIO, "writing output failed");
-		rc = FAB_EXIT_SYSTEM;
-	} else if (failed) {
-		fab_err_set(&ctx->err, -EHOSTUNREACH, "%zu of %zu node%s could not be verified",
-			    failed, hosts.n, hosts.n == 1 ? "" : "s");
-	}
-out:
-	json_decref(doc);
-	json_decref(run);
+	if (apply_fleet_params(path, &params, &ctx->err) < 0)
+		return fab_err_exit(&ctx->err);
+	c.params = params;
+	rc = fleet_cmd_run(ctx, hosts_path, fo, &c);
 	json_decref(params);
-	hosts_fini(&hosts);
 	return rc;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* One op on every node, answers merged; hosts-file loading.  See fleet_status.h. */
+/* One op on every node, answers merged; hosts-file loading.  See fleet_op.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fleet/fleet_status.h"
+#include "fleet/fleet_op.h"
 
 #define HOSTS_FILE_MAX (16 * 1024 * 1024)
 
@@ -53,6 +53,24 @@ out:
 	return rc;
 }
 
+struct op_req {
+	const char *op;
+	const json_t *params;
+};
+
+/* The same request for every node: {"op": op} plus the params' members. */
+static json_t *op_req(const struct fab_host *host, const void *arg, struct fab_err *err)
+{
+	const struct op_req *r = arg;
+	json_t *req = r->params ? json_deep_copy(r->params) : json_object();
+
+	if (req && json_object_set_new(req, "op", json_string(r->op)) < 0) {
+		json_decref(req);
+		req = NULL;
+	}
+	return req;
+}
+
 int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
 		 const json_t *params, const char *schema, int timeout_ms, json_t **doc,
 		 size_t *n_failed, struct fab_err *err)
@@ -71,11 +89,10 @@ int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, cons
 	rc = fleet_start(&f, hosts, o, err);
 	if (rc < 0)
 		goto out;
-	rc = fleet_call_all(&f, op, params, timeout_ms, results, errors);
-	if (rc < 0) {
-		fab_err_set(err, rc, "fleet: %s", strerror(-rc));
+	rc = fleet_call_all(&f, op_req, &(struct op_req){ op, params }, timeout_ms, results, errors,
+			    err);
+	if (rc < 0)
 		goto out;
-	}
 	for (size_t i = 0; i < hosts->n; i++) {
 		const struct fab_host *h = &hosts->hosts[i];
 		json_t *n = json_pack("{s:s, s:s, s:b, s:o}", "node", h->name, "address", h->addr,

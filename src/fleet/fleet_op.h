@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Run one worker op on every node of a hosts file and merge the answers
- * into one document: status --hosts ("fabricctl.fleet-status/1") and,
- * through the same path, verify --hosts (op "verify").
+ * One worker op on every node of a hosts file, the answers merged into
+ * one document: status, verify and apply --hosts (through
+ * cmd/fleet_cmd.c), with the checks and merges of the verify and apply
+ * answers; and the one hosts-file loader.
  *
  *   {"schema": @schema, "op": @op, "nodes": [{"node", "address", "ok",
  *    "error", @op: <the node's document or null>}], "summary": {"nodes",
@@ -10,8 +11,8 @@
  *
  * Ownership: *@doc is a new reference for the caller.
  */
-#ifndef FAB_FLEET_FLEET_STATUS_H
-#define FAB_FLEET_FLEET_STATUS_H
+#ifndef FAB_FLEET_FLEET_OP_H
+#define FAB_FLEET_FLEET_OP_H
 
 #include <jansson.h>
 #include <stdbool.h>

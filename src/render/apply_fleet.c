@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * apply --hosts: the merged "fabricctl.fleet-apply/1" document (built by
- * src/fleet/fleet_status.c), as one step table with a NODE column plus a
+ * src/fleet/fleet_op.c), as one step table with a NODE column plus a
  * line per failed node, or as the JSON document itself.
  */
 #include <errno.h>

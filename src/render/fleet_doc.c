@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * What the renderers of the merged fleet documents (status, verify and
- * apply --hosts; built by src/fleet/fleet_status.c) share: the JSON
+ * apply --hosts; built by src/fleet/fleet_op.c) share: the JSON
  * output is the document itself; the text tables print strings or "-",
  * and the nodes that failed.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * status --hosts: the merged "fabricctl.fleet-status/1" document (built by
- * src/fleet/fleet_status.c from every node's "fabricctl.status/1"), as one
+ * src/fleet/fleet_op.c from every node's "fabricctl.status/1"), as one
  * JSON document or one text table with a NODE column.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * verify --hosts: the merged "fabricctl.fleet-verify/1" document (built by
- * src/fleet/fleet_status.c), as one drift table with a NODE column plus
+ * src/fleet/fleet_op.c), as one drift table with a NODE column plus
  * the nodes that could not be verified, or as the JSON document itself.
  */
 #include <errno.h>

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fleet/fleet_status.h"
+#include "fleet/fleet_op.h"
 #include "fleet/proto.h"
 #include "render/render.h"
 

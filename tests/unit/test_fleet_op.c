@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * verify --hosts / apply --hosts merging (src/fleet/fleet_status.c): the
+ * verify --hosts / apply --hosts merging (src/fleet/fleet_op.c): the
  * node documents are made by the same builders the worker uses
  * (verify_to_json, apply_to_json over a real plan_diff), wrapped as
  * fleet_run_op() wraps them; the merge must flatten drift/steps with the
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "fleet/fleet_status.h"
+#include "fleet/fleet_op.h"
 #include "model/plan.h"
 #include "model/profile.h"
 #include "render/render.h"

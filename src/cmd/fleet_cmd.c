@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* status, verify, apply --hosts: run, merge, render, one exit rule; see fleet_cmd.h. */
+#include <errno.h>
+
+#include "cmd/fleet_cmd.h"
+
+int fleet_cmd_run(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
+		  const struct fleet_cmd *c)
+{
+	struct fab_hosts hosts;
+	json_t *run = NULL, *doc = NULL;
+	size_t failed = 0, unhealthy = 0;
+	int rc;
+
+	hosts_init(&hosts);
+	if (fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
+	    fleet_run_op(&hosts, fo, c->op, c->params, c->schema, c->timeout_ms, &run, &failed,
+			 &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	doc = c->merge ? c->merge(run, c->merge_arg, &failed, &unhealthy) : json_incref(run);
+	if (!doc) {
+		fab_err_set(&ctx->err, -ENOMEM, "%s: out of memory", c->op);
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	rc = failed ? FAB_EXIT_SYSTEM : unhealthy ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+	if (c->render(&ctx->render, doc) < 0) {
+		fab_err_set(&ctx->err, -EIO, "writing output failed");
+		rc = FAB_EXIT_SYSTEM;
+	} else if (failed) {
+		fab_err_set(&ctx->err, -EHOSTUNREACH, "%zu of %zu node%s %s", failed, hosts.n,
+			    hosts.n == 1 ? "" : "s", c->failed_what);
+	}
+out:
+	json_decref(doc);
+	json_decref(run);
+	hosts_fini(&hosts);
+	return rc;
+}
