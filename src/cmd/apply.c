@@ -284,10 +284,8 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	rep->dry_run = dry;
 	if (dry)
 		goto out;
-	if (try_s) {
+	if (try_s)
 		signal(SIGHUP, SIG_IGN);	/* a cut-off admin must not stop us half-way */
-		signal(SIGPIPE, SIG_IGN);
-	}
 	rc = apply_plan_run(sys, plan, rep);
 	if (rc < 0) {
 		fab_err_set(err, rc, "%s%s%s", rep->error,

@@ -15,7 +15,6 @@
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-#include <signal.h>
 
 #include "cmd/cmd.h"
 #include "fleet/fleet_op.h"
@@ -473,7 +472,6 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	signal(SIGPIPE, SIG_IGN);
 	if (fleet_start(&f, &hs, &a.fo, &ctx->err) < 0 ||
 	    sweep_run(&f, &s, &so, r.pairs, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,7 +479,6 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_usage_error(ctx, "worker", "unexpected argument '%s'", argv[optind]);
-	signal(SIGPIPE, SIG_IGN);
 	proto_reader_init(&w.rd);
 	while (!w.quit) {
 		struct proto_msg m;

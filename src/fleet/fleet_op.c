@@ -2,7 +2,6 @@
 /* One op on every node, answers merged; hosts-file loading.  See fleet_op.h. */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +84,6 @@ int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, cons
 		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
 		goto out;
 	}
-	signal(SIGPIPE, SIG_IGN);
 	rc = fleet_start(&f, hosts, o, err);
 	if (rc < 0)
 		goto out;
