@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/apply.h"
+#include "node/apply.h"
 #include "cmd/cmd.h"
 
 /*

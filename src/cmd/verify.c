@@ -16,7 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 
-#include "cmd/apply.h"
+#include "node/apply.h"
 #include "cmd/cmd.h"
 #include "cmd/fleet_cmd.h"
 

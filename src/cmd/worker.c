@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/apply.h"
+#include "node/apply.h"
 #include "cmd/cmd.h"
 #include "cmd/discover_lldp.h"
 #include "fleet/proto.h"

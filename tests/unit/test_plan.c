@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd/apply.h"
+#include "node/apply.h"
 #include "model/plan.h"
 #include "model/profile.h"
 #include "rec_sys.c"

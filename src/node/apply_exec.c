@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/apply.h"
+#include "node/apply.h"
 
 /* ---- reading the node ---- */
 

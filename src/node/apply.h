@@ -4,8 +4,8 @@
  * profile needs from the node, run a plan with rollback, and the pending
  * state of `apply --try`.
  */
-#ifndef FAB_CMD_APPLY_H
-#define FAB_CMD_APPLY_H
+#ifndef FAB_NODE_APPLY_H
+#define FAB_NODE_APPLY_H
 
 #include <jansson.h>
 #include <stdbool.h>

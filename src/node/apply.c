@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/apply.h"
+#include "node/apply.h"
 #include "cmd/cmd.h"
 #include "cmd/fleet_cmd.h"
 
