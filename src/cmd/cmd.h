@@ -2,9 +2,10 @@
 /*
  * The context every subcommand gets, and the subcommand entry points.
  * A subcommand parses its own options (getopt_long, argv[0] is its name),
- * reads and changes the node only through ctx->sys, renders only through
- * ctx->render, and returns an exit code (enum fab_exit).  It reports errors
- * by filling ctx->err; main() prints them.
+ * reads and changes the node only through the node layer (src/node/) and
+ * ctx->sys, renders only through ctx->render, and returns an exit code
+ * (enum fab_exit).  It reports errors by filling ctx->err; main() prints
+ * them.
  */
 #ifndef FAB_CMD_CMD_H
 #define FAB_CMD_CMD_H

@@ -23,6 +23,7 @@
 #include "model/topo_lldp_checks.h"
 #include "model/topo.h"
 #include "model/topo_diff.h"
+#include "node/node.h"
 #include "util/file.h"
 
 #define DISCOVER_PLAN_MAX_BYTES (64u << 20)
@@ -99,11 +100,8 @@ static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, str
 
 		return discover_lldp_fleet_read(ctx, &fl, t);
 	}
-	if (!ctx->sys->ops->lldp_read)
-		return fab_err_set(&ctx->err, -EOPNOTSUPP, "lldp: not supported by %s",
-				   ctx->sys->ops->name);
 	lldp_view_init(&view);
-	rc = ctx->sys->ops->lldp_read(ctx->sys, o->lldp_socket, &view, &ctx->err);
+	rc = node_lldp_read(ctx->sys, o->lldp_socket, &view, &ctx->err);
 	if (rc == 0) {
 		rc = lldp_view_merge(t, &view, &conflicts);
 		if (rc < 0)

@@ -158,27 +158,3 @@ out:
 	free(buf);
 	return rc;
 }
-
-json_t *discover_lldp_worker_op(struct sys *sys, const json_t *req, struct fab_err *err)
-{
-	const json_t *s = json_object_get(req, "socket");
-	struct lldp_view v;
-	json_t *res = NULL;
-
-	if (s && !json_is_null(s) && !json_is_string(s)) {
-		fab_err_input(err, -EINVAL, "lldp: socket: not a string");
-		return NULL;
-	}
-	if (!sys->ops->lldp_read) {
-		fab_err_set(err, -EOPNOTSUPP, "lldp: not supported by %s", sys->ops->name);
-		return NULL;
-	}
-	lldp_view_init(&v);
-	if (sys->ops->lldp_read(sys, json_is_string(s) ? json_string_value(s) : NULL, &v, err) == 0) {
-		res = lldp_view_to_json(&v);
-		if (!res)
-			fab_err_set(err, -ENOMEM, "lldp: out of memory");
-	}
-	lldp_view_fini(&v);
-	return res;
-}

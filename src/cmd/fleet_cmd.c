@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* status, verify, apply --hosts: run, merge, render, one exit rule; see fleet_cmd.h. */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "cmd/fleet_cmd.h"
+#include "model/profile.h"
+
+#define FLEET_PROFILE_MAX (256 * 1024)	/* escaped at most 2x: fits one protocol line */
 
 int fleet_cmd_run(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
 		  const struct fleet_cmd *c)
@@ -37,5 +41,39 @@ out:
 	json_decref(doc);
 	json_decref(run);
 	hosts_fini(&hosts);
+	return rc;
+}
+
+int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
+{
+	unsigned char *text = NULL;
+	struct profile *p = NULL;
+	json_t *t = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = profile_read(path, &text, &len, err);
+	if (rc < 0)
+		return rc;
+	rc = profile_parse(path, text, len, &p, err);
+	if (rc < 0)
+		goto out;
+	if (len > FLEET_PROFILE_MAX) {
+		rc = fab_err_input(err, -EFBIG, "%s: larger than %d bytes, too large to send to the nodes",
+				   path, FLEET_PROFILE_MAX);
+		goto out;
+	}
+	t = json_stringn((const char *)text, len);
+	if (!t) {
+		rc = fab_err_input(err, -EINVAL, "%s: not valid UTF-8 text", path);
+		goto out;
+	}
+	*params = json_pack("{s:o, s:s}", "profile", t, "profile_name", path);
+	t = NULL;
+	rc = *params ? 0 : fab_err_set(err, -ENOMEM, "apply: out of memory");
+out:
+	json_decref(t);
+	profile_free(p);
+	free(text);
 	return rc;
 }

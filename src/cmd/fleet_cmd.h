@@ -44,4 +44,11 @@ struct fleet_cmd {
 int fleet_cmd_run(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
 		  const struct fleet_cmd *c);
 
+/*
+ * --hosts: read @path, validate it here (bad input: file:line:column,
+ * before any node is contacted), and make *@params = {"profile": <its
+ * text>, "profile_name": @path} for the workers' verify/apply ops.
+ */
+int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
+
 #endif

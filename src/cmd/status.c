@@ -6,6 +6,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/fleet_cmd.h"
+#include "node/node.h"
 
 /*
  * status --hosts FILE: every node's status through the fleet layer, merged
@@ -61,7 +62,7 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 	}
 
 	host_state_init(&hs);
-	if (sys_host_state_read(ctx->sys, &hs, SYS_READ_COUNTERS, &ctx->err) < 0) {
+	if (node_status_read(ctx->sys, &hs, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}

@@ -16,9 +16,9 @@
 #include <errno.h>
 #include <getopt.h>
 
-#include "node/apply.h"
 #include "cmd/cmd.h"
 #include "cmd/fleet_cmd.h"
+#include "node/node.h"
 
 #define VERIFY_FLEET_TIMEOUT_MS 60000
 
@@ -96,8 +96,7 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	if (apply_node_read(ctx->sys, p, &hs, &ns, &ctx->err) < 0 ||
-	    plan_diff(p, &ns, &plan, &ctx->err) < 0) {
+	if (node_verify(ctx->sys, p, &hs, &ns, &plan, &ctx->err) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Shared by apply, verify and confirm (src/cmd/apply.c): read what a
- * profile needs from the node, run a plan with rollback, and the pending
- * state of `apply --try`.
+ * What a node does to check and apply a profile, called alike by the
+ * local commands (apply, verify, confirm) and the worker: read what a
+ * profile needs from the node, run a plan with rollback, one whole apply
+ * under the node's lock, and the pending state of `apply --try`.
  */
 #ifndef FAB_NODE_APPLY_H
 #define FAB_NODE_APPLY_H
@@ -54,13 +55,6 @@ int apply_plan_undo(struct sys *sys, struct plan *plan, struct fab_err *err);
 int apply_node(struct sys *sys, const struct profile *p, const char *name, bool dry,
 	       unsigned int try_s, struct plan *plan, struct apply_report *rep,
 	       struct fab_err *err);
-
-/*
- * --hosts: read @path, validate it here (bad input: file:line:column,
- * before any node is contacted), and make *@params = {"profile": <its
- * text>, "profile_name": @path} for the workers' verify/apply ops.
- */
-int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
 
 /* $FABRICCTL_RUNDIR, or APPLY_RUNDIR_DEFAULT. */
 const char *apply_rundir(void);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The executor shared by apply, verify and confirm (see cmd/apply.h):
+ * The executor shared by apply, verify and confirm (see node/apply.h):
  * reading what a profile needs from the node through sys_ops, running a
  * plan with rollback in reverse order, and where the pending state lives.
  * Kept apart from cmd_apply() so unit tests link it with a recording
@@ -275,43 +275,4 @@ int apply_read_small(const char *path, char **out, size_t *len)
 	*out = buf;
 	*len = (size_t)n;
 	return 0;
-}
-
-
-/* ---- --hosts ---- */
-
-#define FLEET_PROFILE_MAX (256 * 1024)	/* escaped at most 2x: fits one protocol line */
-
-int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
-{
-	unsigned char *text = NULL;
-	struct profile *p = NULL;
-	json_t *t = NULL;
-	size_t len = 0;
-	int rc;
-
-	rc = profile_read(path, &text, &len, err);
-	if (rc < 0)
-		return rc;
-	rc = profile_parse(path, text, len, &p, err);
-	if (rc < 0)
-		goto out;
-	if (len > FLEET_PROFILE_MAX) {
-		rc = fab_err_input(err, -EFBIG, "%s: larger than %d bytes, too large to send to the nodes",
-				   path, FLEET_PROFILE_MAX);
-		goto out;
-	}
-	t = json_stringn((const char *)text, len);
-	if (!t) {
-		rc = fab_err_input(err, -EINVAL, "%s: not valid UTF-8 text", path);
-		goto out;
-	}
-	*params = json_pack("{s:o, s:s}", "profile", t, "profile_name", path);
-	t = NULL;
-	rc = *params ? 0 : fab_err_set(err, -ENOMEM, "apply: out of memory");
-out:
-	json_decref(t);
-	profile_free(p);
-	free(text);
-	return rc;
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * plan_diff (pure: profile x node_config -> ordered steps + drift) and the
- * apply executor (cmd/apply_exec.c) against a recording sys_ops: order,
+ * apply executor (node/apply_exec.c) against a recording sys_ops: order,
  * undo values, rollback in reverse, pending-state round trip.
  */
 #include <errno.h>

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fabricctl apply [--dry-run] [--try SECONDS] PROFILE: load the profile
+ * (bad input: exit 2, nothing touched), apply it on this node
+ * (node/apply.c: apply_node()), render the plan and its outcome.
+ * --hosts FILE: the same on every node through the worker.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+
+#include "cmd/cmd.h"
+#include "cmd/fleet_cmd.h"
+#include "node/apply.h"
+
+#define APPLY_FLEET_TIMEOUT_MS 120000
+
+/*
+ * apply --hosts FILE [--dry-run]: the profile is validated here, its text
+ * goes to every node's worker (op "apply": apply_node() on each node,
+ * with that node's lock and rollback), the answers are merged into one
+ * report or one "fabricctl.fleet-apply/1" document.  Exit 3 when any
+ * node failed (did not answer, or its apply failed and was rolled back).
+ * Nodes are independent: one node's failure does not undo the others.
+ */
+static json_t *apply_merge(const json_t *run, const void *arg, size_t *n_failed,
+			   size_t *n_unhealthy)
+{
+	const json_t *params = arg;
+
+	*n_unhealthy = 0;
+	return fleet_apply_merge(run, json_string_value(json_object_get(params, "profile_name")),
+				 json_is_true(json_object_get(params, "dry_run")), n_failed);
+}
+
+static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
+		       const char *path, bool dry)
+{
+	struct fleet_cmd c = {
+		.op = "apply",
+		.schema = "fabricctl.fleet-apply/1",
+		.timeout_ms = APPLY_FLEET_TIMEOUT_MS,
+		.merge = apply_merge,
+		.render = ctx->render.ops->apply_fleet,
+		.failed_what = "failed",
+	};
+	json_t *params = NULL;
+	int rc;
+
+	/* Bad input first, before any node is contacted. */
+	if (apply_fleet_params(path, &params, &ctx->err) < 0)
+		return fab_err_exit(&ctx->err);
+	json_object_set_new(params, "dry_run", json_boolean(dry));
+	c.params = c.merge_arg = params;
+	rc = fleet_cmd_run(ctx, hosts_path, fo, &c);
+	json_decref(params);
+	return rc;
+}
+
+int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "try", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		FLEET_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
+	const char *hosts = NULL;
+	struct apply_report rep = { .failed = -1 };
+	struct profile *p = NULL;
+	struct plan plan;
+	unsigned long try_s = 0;
+	bool dry = false;
+	int opt, rc = FAB_EXIT_OK;
+	char *end;
+
+	while ((opt = getopt_long(argc, argv, "nt:jh", opts, NULL)) != -1) {
+		if (fleet_opt_take(&fo, &hosts, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'n':
+			dry = true;
+			break;
+		case 't':
+			errno = 0;
+			try_s = strtoul(optarg, &end, 10);
+			if (errno || *end || try_s < 1 || try_s > 86400 || optarg[0] == '-')
+				return cmd_usage_error(ctx, "apply", "--try: '%s' is not 1-86400 seconds",
+						       optarg);
+			break;
+		case 'j':
+			ctx->json = true;
+			render_select(&ctx->render, "json");
+			break;
+		case 'h':
+			cmd_usage(stdout, "apply");
+			return FAB_EXIT_OK;
+		default:
+			cmd_usage(stderr, "apply");
+			return FAB_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1)
+		return cmd_usage_error(ctx, "apply", "expected one PROFILE");
+	if (dry && try_s)
+		return cmd_usage_error(ctx, "apply", "--dry-run and --try exclude each other");
+	/*
+	 * --try on many nodes would need a fleet-wide confirm: each node's
+	 * reverter runs on its own clock, and the node an admin most needs
+	 * the safety net for (cut off by the change) is exactly the one
+	 * `confirm` cannot reach, leaving the fleet split.  Refused.
+	 */
+	if (hosts && try_s)
+		return cmd_usage_error(ctx, "apply",
+				       "--try cannot be used with --hosts (no fleet-wide confirm: see fabricctl-apply(8))");
+	if (hosts)
+		return apply_fleet(ctx, hosts, &fo, argv[optind], dry);
+
+	plan_init(&plan);
+	if (profile_load(argv[optind], &p, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	if (apply_node(ctx->sys, p, argv[optind], dry, (unsigned int)try_s, &plan, &rep,
+		       &ctx->err) < 0)
+		rc = FAB_EXIT_SYSTEM;
+	if (!rep.plan)
+		goto out;	/* failed before there was a plan: nothing to show */
+	if (ctx->render.ops->apply(&ctx->render, &rep) < 0 && rc == FAB_EXIT_OK) {
+		fab_err_set(&ctx->err, -EIO, "writing output failed");
+		rc = FAB_EXIT_SYSTEM;
+	}
+out:
+	plan_fini(&plan);
+	profile_free(p);
+	return rc;
+}
