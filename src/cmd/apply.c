@@ -23,38 +23,28 @@
  * node failed (did not answer, or its apply failed and was rolled back).
  * Nodes are independent: one node's failure does not undo the others.
  */
-static json_t *apply_merge(const json_t *run, const void *arg, size_t *n_failed,
+static json_t *apply_merge(const json_t *run, const struct fleet_cmd *c, size_t *n_failed,
 			   size_t *n_unhealthy)
 {
-	const json_t *params = arg;
-
 	*n_unhealthy = 0;
-	return fleet_apply_merge(run, json_string_value(json_object_get(params, "profile_name")),
-				 json_is_true(json_object_get(params, "dry_run")), n_failed);
+	return fleet_apply_merge(run, c->profile, c->dry_run, n_failed);
 }
 
 static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
 		       const char *path, bool dry)
 {
-	struct fleet_cmd c = {
+	const struct fleet_cmd c = {
 		.op = "apply",
 		.schema = "fabricctl.fleet-apply/1",
 		.timeout_ms = APPLY_FLEET_TIMEOUT_MS,
+		.profile = path,
+		.dry_run = dry,
 		.merge = apply_merge,
 		.render = ctx->render.ops->apply_fleet,
 		.failed_what = "failed",
 	};
-	json_t *params = NULL;
-	int rc;
 
-	/* Bad input first, before any node is contacted. */
-	if (apply_fleet_params(path, &params, &ctx->err) < 0)
-		return fab_err_exit(&ctx->err);
-	json_object_set_new(params, "dry_run", json_boolean(dry));
-	c.params = c.merge_arg = params;
-	rc = fleet_cmd_run(ctx, hosts_path, fo, &c);
-	json_decref(params);
-	return rc;
+	return fleet_cmd_run(ctx, hosts_path, fo, &c);
 }
 
 int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
@@ -92,7 +82,6 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 						       optarg);
 			break;
 		case 'j':
-			ctx->json = true;
 			render_select(&ctx->render, "json");
 			break;
 		case 'h':

@@ -20,7 +20,7 @@
 struct fab_ctx {
 	struct sys *sys;		/* owned by main() */
 	struct render render;		/* chosen once by main() from -j (render_select()) */
-	bool json;
+	bool json;			/* -j before the command (a command's own -j: render_select()) */
 	bool pretty;			/* JSON indented (-p) */
 	const char *argv0;
 	struct fab_err err;

@@ -198,7 +198,6 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 	while ((opt = getopt_long(argc, argv, "jC:P:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
-			ctx->json = true;
 			render_select(&ctx->render, "json");
 			break;
 		case OPT_IB:

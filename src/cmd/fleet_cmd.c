@@ -12,18 +12,22 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *hosts_path, const struct flee
 		  const struct fleet_cmd *c)
 {
 	struct fab_hosts hosts;
-	json_t *run = NULL, *doc = NULL;
+	json_t *params = NULL, *run = NULL, *doc = NULL;
 	size_t failed = 0, unhealthy = 0;
 	int rc;
 
 	hosts_init(&hosts);
-	if (fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
-	    fleet_run_op(&hosts, fo, c->op, c->params, c->schema, c->timeout_ms, &run, &failed,
+	/* Bad input first, before any node is contacted. */
+	if ((c->profile && apply_fleet_params(c->profile, &params, &ctx->err) < 0) ||
+	    (c->dry_run >= 0 && json_object_set_new(params, "dry_run",
+						    json_boolean(c->dry_run)) < 0) ||
+	    fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
+	    fleet_run_op(&hosts, fo, c->op, params, c->schema, c->timeout_ms, &run, &failed,
 			 &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
+		rc = ctx->err.code ? fab_err_exit(&ctx->err) : FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	doc = c->merge ? c->merge(run, c->merge_arg, &failed, &unhealthy) : json_incref(run);
+	doc = c->merge ? c->merge(run, c, &failed, &unhealthy) : json_incref(run);
 	if (!doc) {
 		fab_err_set(&ctx->err, -ENOMEM, "%s: out of memory", c->op);
 		rc = FAB_EXIT_SYSTEM;
@@ -40,6 +44,7 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *hosts_path, const struct flee
 out:
 	json_decref(doc);
 	json_decref(run);
+	json_decref(params);
 	hosts_fini(&hosts);
 	return rc;
 }

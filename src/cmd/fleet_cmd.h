@@ -26,15 +26,20 @@ struct fleet_cmd {
 	const char *op;			/* worker op: "status", "verify", "apply" */
 	const char *schema;		/* "fabricctl.fleet-<op>/1" */
 	int timeout_ms;
-	const json_t *params;		/* borrowed, may be NULL */
+	/*
+	 * verify, apply: the profile, validated here before any node is
+	 * contacted (bad input: exit 2), its text sent to every node
+	 * (apply_fleet_params()); NULL for none.
+	 */
+	const char *profile;
+	int dry_run;			/* apply's "dry_run" (0, 1); -1: not sent */
 	/*
 	 * The command's document from fleet_run_op()'s @run (borrowed): a new
 	 * reference, NULL on ENOMEM; *@n_failed, *@n_unhealthy count nodes.
 	 * NULL: @run itself is the document.
 	 */
-	json_t *(*merge)(const json_t *run, const void *arg, size_t *n_failed,
+	json_t *(*merge)(const json_t *run, const struct fleet_cmd *c, size_t *n_failed,
 			 size_t *n_unhealthy);
-	const void *merge_arg;
 	/* The renderer slot (ctx->render.ops->status_fleet, ...). */
 	int (*render)(struct render *r, const json_t *doc);
 	const char *failed_what;	/* "could not be verified": the error for exit 3 */

@@ -19,6 +19,7 @@ static int status_fleet(struct fab_ctx *ctx, const char *path, const struct flee
 		.op = "status",
 		.schema = "fabricctl.fleet-status/1",
 		.timeout_ms = 30000,
+		.dry_run = -1,
 		.render = ctx->render.ops->status_fleet,
 		.failed_what = "could not be read",
 	};
@@ -44,7 +45,6 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 'j':
-			ctx->json = true;
 			render_select(&ctx->render, "json");
 			break;
 		case 'h':

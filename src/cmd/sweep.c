@@ -198,7 +198,6 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 			a->progress = 0;
 			break;
 		case 'j':
-			ctx->json = true;
 			render_select(&ctx->render, "json");
 			break;
 		case 'h':

@@ -22,34 +22,27 @@
 
 #define VERIFY_FLEET_TIMEOUT_MS 60000
 
-static json_t *verify_merge(const json_t *run, const void *profile, size_t *n_failed,
+static json_t *verify_merge(const json_t *run, const struct fleet_cmd *c, size_t *n_failed,
 			    size_t *n_drifted)
 {
-	return fleet_verify_merge(run, profile, n_failed, n_drifted);
+	return fleet_verify_merge(run, c->profile, n_failed, n_drifted);
 }
 
 static int verify_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
 			const char *path)
 {
-	struct fleet_cmd c = {
+	const struct fleet_cmd c = {
 		.op = "verify",
 		.schema = "fabricctl.fleet-verify/1",
 		.timeout_ms = VERIFY_FLEET_TIMEOUT_MS,
+		.profile = path,
+		.dry_run = -1,
 		.merge = verify_merge,
-		.merge_arg = path,
 		.render = ctx->render.ops->verify_fleet,
 		.failed_what = "could not be verified",
 	};
-	json_t *params = NULL;
-	int rc;
 
-	/* Bad input first, before any node is contacted. */
-	if (apply_fleet_params(path, &params, &ctx->err) < 0)
-		return fab_err_exit(&ctx->err);
-	c.params = params;
-	rc = fleet_cmd_run(ctx, hosts_path, fo, &c);
-	json_decref(params);
-	return rc;
+	return fleet_cmd_run(ctx, hosts_path, fo, &c);
 }
 
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
@@ -73,7 +66,6 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 'j':
-			ctx->json = true;
 			render_select(&ctx->render, "json");
 			break;
 		case 'h':

@@ -591,6 +591,10 @@ static int session_qp_init(struct tp_session *s, struct fab_err *err)
 static int session_open(const struct tp_params *p, bool server, struct tp_session **out,
 			struct fab_err *err)
 {
+	/* In order; each step's objects are freed by session_free(). */
+	static int (*const steps[])(struct tp_session *s, struct fab_err *err) = {
+		device_open, port_resolve, session_buffer, session_queues, session_qp_init,
+	};
 	struct tp_session *s;
 	int rc;
 
@@ -598,21 +602,8 @@ static int session_open(const struct tp_params *p, bool server, struct tp_sessio
 	if (!s)
 		return fab_err_set(err, -ENOMEM, "verbs: out of memory");
 	rc = session_params(s, p, server, err);
-	if (rc < 0)
-		goto out;
-	rc = device_open(s, err);
-	if (rc < 0)
-		goto out;
-	rc = port_resolve(s, err);
-	if (rc < 0)
-		goto out;
-	rc = session_buffer(s, err);
-	if (rc < 0)
-		goto out;
-	rc = session_queues(s, err);
-	if (rc < 0)
-		goto out;
-	rc = session_qp_init(s, err);
+	for (size_t i = 0; rc == 0 && i < sizeof(steps) / sizeof(steps[0]); i++)
+		rc = steps[i](s, err);
 	if (rc < 0)
 		goto out;
 	*out = s;
