@@ -13,8 +13,6 @@
 #include "cmd/fleet_cmd.h"
 #include "node/apply.h"
 
-#define APPLY_FLEET_TIMEOUT_MS 120000
-
 /*
  * apply --hosts FILE [--dry-run]: the profile is validated here, its text
  * goes to every node's worker (op "apply": apply_node() on each node,
@@ -23,28 +21,10 @@
  * node failed (did not answer, or its apply failed and was rolled back).
  * Nodes are independent: one node's failure does not undo the others.
  */
-static json_t *apply_merge(const json_t *run, const struct fleet_cmd *c, size_t *n_failed,
-			   size_t *n_unhealthy)
-{
-	*n_unhealthy = 0;
-	return fleet_apply_merge(run, c->profile, c->dry_run, n_failed);
-}
-
 static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
 		       const char *path, bool dry)
 {
-	const struct fleet_cmd c = {
-		.op = "apply",
-		.schema = "fabricctl.fleet-apply/1",
-		.timeout_ms = APPLY_FLEET_TIMEOUT_MS,
-		.profile = path,
-		.dry_run = dry,
-		.merge = apply_merge,
-		.render = ctx->render.ops->apply_fleet,
-		.failed_what = "failed",
-	};
-
-	return fleet_cmd_run(ctx, hosts_path, fo, &c);
+	return fleet_cmd_run(ctx, "apply", hosts_path, fo, path, dry);
 }
 
 int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)

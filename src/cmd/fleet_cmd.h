@@ -18,36 +18,19 @@
 #define FAB_CMD_FLEET_CMD_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "cmd/cmd.h"
 #include "fleet/fleet_op.h"
 
-struct fleet_cmd {
-	const char *op;			/* worker op: "status", "verify", "apply" */
-	const char *schema;		/* "fabricctl.fleet-<op>/1" */
-	int timeout_ms;
-	/*
-	 * verify, apply: the profile, validated here before any node is
-	 * contacted (bad input: exit 2), its text sent to every node
-	 * (apply_fleet_params()); NULL for none.
-	 */
-	const char *profile;
-	int dry_run;			/* apply's "dry_run" (0, 1); -1: not sent */
-	/*
-	 * The command's document from fleet_run_op()'s @run (borrowed): a new
-	 * reference, NULL on ENOMEM; *@n_failed, *@n_unhealthy count nodes.
-	 * NULL: @run itself is the document.
-	 */
-	json_t *(*merge)(const json_t *run, const struct fleet_cmd *c, size_t *n_failed,
-			 size_t *n_unhealthy);
-	/* The renderer slot (ctx->render.ops->status_fleet, ...). */
-	int (*render)(struct render *r, const json_t *doc);
-	const char *failed_what;	/* "could not be verified": the error for exit 3 */
-};
-
-/* Run @c over the hosts file @hosts_path; an exit code (the rule above). */
-int fleet_cmd_run(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
-		  const struct fleet_cmd *c);
+/*
+ * Run @op ("status", "verify" or "apply") over the hosts file @hosts_path.
+ * verify and apply send @profile (validated here first: bad input is exit
+ * 2 before any node is contacted); apply also @dry_run.  An exit code (the
+ * rule above).
+ */
+int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
+		  const struct fleet_opts *fo, const char *profile, bool dry_run);
 
 /*
  * --hosts: read @path, validate it here (bad input: file:line:column,

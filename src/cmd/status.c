@@ -15,16 +15,7 @@
  */
 static int status_fleet(struct fab_ctx *ctx, const char *path, const struct fleet_opts *fo)
 {
-	const struct fleet_cmd c = {
-		.op = "status",
-		.schema = "fabricctl.fleet-status/1",
-		.timeout_ms = 30000,
-		.dry_run = -1,
-		.render = ctx->render.ops->status_fleet,
-		.failed_what = "could not be read",
-	};
-
-	return fleet_cmd_run(ctx, path, fo, &c);
+	return fleet_cmd_run(ctx, "status", path, fo, NULL, false);
 }
 
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv)

@@ -20,29 +20,10 @@
 #include "cmd/fleet_cmd.h"
 #include "node/node.h"
 
-#define VERIFY_FLEET_TIMEOUT_MS 60000
-
-static json_t *verify_merge(const json_t *run, const struct fleet_cmd *c, size_t *n_failed,
-			    size_t *n_drifted)
-{
-	return fleet_verify_merge(run, c->profile, n_failed, n_drifted);
-}
-
 static int verify_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
 			const char *path)
 {
-	const struct fleet_cmd c = {
-		.op = "verify",
-		.schema = "fabricctl.fleet-verify/1",
-		.timeout_ms = VERIFY_FLEET_TIMEOUT_MS,
-		.profile = path,
-		.dry_run = -1,
-		.merge = verify_merge,
-		.render = ctx->render.ops->verify_fleet,
-		.failed_what = "could not be verified",
-	};
-
-	return fleet_cmd_run(ctx, hosts_path, fo, &c);
+	return fleet_cmd_run(ctx, "verify", hosts_path, fo, path, false);
 }
 
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
