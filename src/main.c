@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +103,14 @@ int cmd_help(struct fab_ctx *ctx, int argc, char **argv)
 	return FAB_EXIT_OK;
 }
 
+/* stdout's reader has gone (a closed pipe): what SIGPIPE would have ended. */
+static bool stdout_reader_gone(void)
+{
+	struct pollfd p = { .fd = STDOUT_FILENO, .events = POLLOUT };
+
+	return ferror(stdout) && poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -119,6 +129,14 @@ int main(int argc, char **argv)
 	int opt, rc;
 
 	fab_err_init(&ctx.err);
+	/*
+	 * Once, for every command: a worker or launcher that goes away must
+	 * not kill the controller (nor a worker its controller) half-way;
+	 * writes to it fail with EPIPE instead.  Launched children get the
+	 * default back (fleet.c).  Output to a reader that has gone still
+	 * ends the command as SIGPIPE did, silently (below).
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	/* '+': stop at the first non-option, the subcommand parses the rest. */
 	while ((opt = getopt_long(argc, argv, "+jpvVh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -159,9 +177,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fabricctl: %s\n", ctx.err.msg);
 		return FAB_EXIT_SYSTEM;
 	}
-	ctx.out.f = stdout;
-	ctx.out.pretty = ctx.pretty;
-	ctx.out.color = !ctx.json && isatty(STDOUT_FILENO);
+	ctx.render.f = stdout;
+	ctx.render.pretty = ctx.pretty;
+	ctx.render.color = isatty(STDOUT_FILENO);
+	render_select(&ctx.render, ctx.json ? "json" : "text");
 	argc -= optind;
 	argv += optind;
 	/* getopt's own messages then read "fabricctl status: unrecognized option". */
@@ -169,6 +188,11 @@ int main(int argc, char **argv)
 	argv[0] = cmdname;
 	optind = 0;	/* reset getopt for the subcommand (glibc: 0 reinitialises) */
 	rc = cmd->fn(&ctx, argc, argv);
+	if (rc != FAB_EXIT_OK && stdout_reader_gone()) {
+		sys_free(ctx.sys);
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 	if (ctx.err.code)
 		fprintf(stderr, "fabricctl %s: %s\n", cmd->name, ctx.err.msg);
 	sys_free(ctx.sys);

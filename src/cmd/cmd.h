@@ -2,9 +2,10 @@
 /*
  * The context every subcommand gets, and the subcommand entry points.
  * A subcommand parses its own options (getopt_long, argv[0] is its name),
- * reads and changes the node only through ctx->sys, renders only through
- * ctx->out, and returns an exit code (enum fab_exit).  It reports errors
- * by filling ctx->err; main() prints them.
+ * reads and changes the node only through the node layer (src/node/) and
+ * ctx->sys, renders only through ctx->render, and returns an exit code
+ * (enum fab_exit).  It reports errors by filling ctx->err; main() prints
+ * them.
  */
 #ifndef FAB_CMD_CMD_H
 #define FAB_CMD_CMD_H
@@ -12,14 +13,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "out/out.h"
+#include "render/render.h"
 #include "sys/sys.h"
 #include "util/err.h"
 
 struct fab_ctx {
 	struct sys *sys;		/* owned by main() */
-	struct fab_out out;		/* renderer chosen once by -j */
-	bool json;
+	struct render render;		/* chosen once by main() from -j (render_select()) */
+	bool json;			/* -j before the command (a command's own -j: render_select()) */
 	bool pretty;			/* JSON indented (-p) */
 	const char *argv0;
 	struct fab_err err;

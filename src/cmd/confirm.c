@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/apply.h"
+#include "node/apply.h"
 #include "cmd/cmd.h"
 
 int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)

@@ -23,6 +23,7 @@
 #include "model/topo_lldp_checks.h"
 #include "model/topo.h"
 #include "model/topo_diff.h"
+#include "node/node.h"
 #include "util/file.h"
 #include "util/str.h"
 
@@ -34,7 +35,7 @@ struct discover_opts {
 	const char *hosts, *launcher;	/* --lldp --hosts FILE [--launcher L] */
 	const char *expect;		/* plan file */
 	const char *save_plan;
-	const struct out_ops *format;	/* NULL: text or JSON by -j */
+	const struct render_ops *format;	/* NULL: text or JSON by -j */
 	struct subnet_opts subnet;
 	struct topo_thresholds th;
 	struct topo_rails plan_rails;	/* rails of a YAML plan (topo_lldp_checks.h) */
@@ -101,7 +102,7 @@ static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, str
 		return discover_lldp_fleet_read(ctx, &fl, t);
 	}
 	lldp_view_init(&view);
-	rc = sys_lldp_read(ctx->sys, o->lldp_socket, &view, &ctx->err);
+	rc = node_lldp_read(ctx->sys, o->lldp_socket, &view, &ctx->err);
 	if (rc == 0) {
 		rc = lldp_view_merge(t, &view, &conflicts);
 		if (rc < 0)
@@ -152,7 +153,12 @@ static int parse_uint_opt(const char *s, unsigned int max, unsigned int *val)
 	return 0;
 }
 
-int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
+/*
+ * discover's options into @o (thresholds and subnet defaults already set)
+ * and the renderer they pick: -1 when the command is to run, otherwise
+ * its exit code (help, or a usage error).
+ */
+static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct discover_opts *o)
 {
 	enum { OPT_LOAD_CACHE = 256, OPT_EXPECT, OPT_SAVE_PLAN, OPT_FORMAT, OPT_THRESH,
 	       OPT_NO_COUNTERS, OPT_MAX_SMPS, OPT_TIMEOUT, OPT_RETRIES, OPT_RAILS, OPT_LLDP_SOCK,
@@ -180,89 +186,77 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct discover_opts o = {
-		.subnet = { .counters = true, .max_smps = 64 },
-	};
-	struct topo *t = NULL, *plan = NULL;
 	unsigned int port;
 	char bad[128];
-	int opt, rc = FAB_EXIT_OK;
+	int opt;
 
-	topo_thresholds_default(&o.th);
 	while ((opt = getopt_long(argc, argv, "jC:P:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
-			ctx->json = true;
+			render_select(&ctx->render, "json");
 			break;
 		case OPT_IB:
-			o.ib = true;
+			o->ib = true;
 			break;
 		case OPT_LLDP:
-			o.lldp = true;
+			o->lldp = true;
 			break;
 		case OPT_LLDP_SOCK:
-			o.lldp_socket = optarg;
+			o->lldp_socket = optarg;
 			break;
 		case OPT_HOSTS:
-			o.hosts = optarg;
+			o->hosts = optarg;
 			break;
 		case OPT_LAUNCHER:
-			o.launcher = optarg;
+			o->launcher = optarg;
 			break;
 		case 'C':
-			o.subnet.ca = optarg;
+			o->subnet.ca = optarg;
 			break;
 		case 'P':
 			if (parse_uint_opt(optarg, 255, &port) < 0)
 				return cmd_usage_error(ctx, "discover", "bad port '%s'", optarg);
-			o.subnet.ca_port = (int)port;
+			o->subnet.ca_port = (int)port;
 			break;
 		case OPT_LOAD_CACHE:
-			o.subnet.load_cache = optarg;
-			o.ib = true;
+			o->subnet.load_cache = optarg;
+			o->ib = true;
 			break;
 		case OPT_EXPECT:
-			o.expect = optarg;
+			o->expect = optarg;
 			break;
 		case OPT_SAVE_PLAN:
-			o.save_plan = optarg;
+			o->save_plan = optarg;
 			break;
 		case OPT_FORMAT:
-			if (strcmp(optarg, "text") == 0)
-				o.format = &out_text_ops;
-			else if (strcmp(optarg, "json") == 0)
-				o.format = &out_json_ops;
-			else if (strcmp(optarg, "dot") == 0)
-				o.format = &out_dot_ops;
-			else if (strcmp(optarg, "ibnetdiscover") == 0)
-				o.format = &out_ibnet_ops;
-			else
+			o->format = render_find(optarg);
+			if (!o->format)
 				return cmd_usage_error(ctx, "discover", "unknown format '%s' "
 						       "(text, json, dot, ibnetdiscover)", optarg);
 			break;
 		case OPT_THRESH:
-			if (topo_thresholds_parse(&o.th, optarg, bad, sizeof(bad)) < 0)
+			if (topo_thresholds_parse(&o->th, optarg, bad, sizeof(bad)) < 0)
 				return cmd_usage_error(ctx, "discover", "bad threshold '%s' "
 						       "(COUNTER=N or COUNTER=off)", bad);
 			break;
 		case OPT_NO_COUNTERS:
-			o.subnet.counters = false;
+			o->subnet.counters = false;
 			break;
 		case OPT_MAX_SMPS:
-			if (parse_uint_opt(optarg, 128, &o.subnet.max_smps) < 0 || !o.subnet.max_smps)
+			if (parse_uint_opt(optarg, 128, &o->subnet.max_smps) < 0 || !o->subnet.max_smps)
 				return cmd_usage_error(ctx, "discover", "bad --max-smps '%s' (1..128)",
 						       optarg);
 			break;
 		case OPT_TIMEOUT:
-			if (parse_uint_opt(optarg, 600000, &o.subnet.timeout_ms) < 0)
+			if (parse_uint_opt(optarg, 600000, &o->subnet.timeout_ms) < 0)
 				return cmd_usage_error(ctx, "discover", "bad --timeout '%s' (ms)", optarg);
 			break;
 		case OPT_RETRIES:
-			if (parse_uint_opt(optarg, 100, &o.subnet.retries) < 0)
+			if (parse_uint_opt(optarg, 100, &o->subnet.retries) < 0)
 				return cmd_usage_error(ctx, "discover", "bad --retries '%s'", optarg);
 			break;
 		case OPT_RAILS:
-			o.rails = true;
+			o->rails = true;
 			break;
 		case 'h':
 			cmd_usage(stdout, "discover");
@@ -274,13 +268,28 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_usage_error(ctx, "discover", "unexpected argument '%s'", argv[optind]);
-	if ((o.hosts || o.launcher) && !o.lldp)
+	if ((o->hosts || o->launcher) && !o->lldp)
 		return cmd_usage_error(ctx, "discover", "--hosts and --launcher need --lldp");
-	if (!o.ib && !o.lldp)
-		o.ib = true;
-	ctx->out.ops = o.format ? o.format : ctx->json ? &out_json_ops : &out_text_ops;
-	if (o.format == &out_json_ops)
-		ctx->out.color = false;
+	if (!o->ib && !o->lldp)
+		o->ib = true;
+	if (o->format)
+		render_select(&ctx->render, o->format->name);
+	return -1;
+}
+
+int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
+{
+	struct discover_opts o = {
+		.subnet = { .counters = true, .max_smps = 64 },
+	};
+	struct topo *t = NULL, *plan = NULL;
+	int rc;
+
+	topo_thresholds_default(&o.th);
+	rc = discover_parse(ctx, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	rc = FAB_EXIT_OK;
 
 	/* Bad input first: nothing is queried when the plan is wrong. */
 	if (o.expect && discover_plan_load(o.expect, &plan, &o.plan_rails, &ctx->err) < 0) {
@@ -311,7 +320,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (!ctx->out.ops->discover || ctx->out.ops->discover(&ctx->out, t) < 0) {
+	if (!ctx->render.ops->discover || ctx->render.ops->discover(&ctx->render, t) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 		goto out;

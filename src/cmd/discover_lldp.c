@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cmd/discover_lldp.h"
 #include "fleet/fleet.h"
@@ -39,15 +38,7 @@ static int socket_expand(const char *tmpl, const char *host, char *buf, size_t l
 	return 0;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static const char *host_label(const struct fab_host *h, const char *key)
+static const char *host_label_find(const struct fab_host *h, const char *key)
 {
 	for (size_t i = 0; i < h->n_labels; i++)
 		if (strcmp(h->labels[i].key, key) == 0)
@@ -55,91 +46,22 @@ static const char *host_label(const struct fab_host *h, const char *key)
 	return NULL;
 }
 
-struct lldp_call {
-	long long *ids;			/* request id per worker, -1 when answered */
-	json_t **results;
-	char **errors;
-	size_t pending;
-};
-
-static void lldp_call_msg(struct fleet *f, size_t i, struct proto_msg *m, void *arg)
+/* {"op": "lldp", "socket": the node's lldpd socket or null}. */
+static json_t *lldp_req(const struct fab_host *h, const void *arg, struct fab_err *err)
 {
-	struct lldp_call *c = arg;
+	const struct discover_lldp_fleet *o = arg;
+	const char *sock = host_label_find(h, "lldp_socket");
+	char path[4096];
 
-	if (c->ids[i] < 0)
-		return;
-	if (!m) {
-		c->errors[i] = strdup(f->w[i].reason);
-	} else if (m->kind == PROTO_EVENT) {
-		return;
-	} else if (m->kind != PROTO_REPLY || m->id != c->ids[i]) {
-		fleet_kill(f, i, "sent an unexpected message (id %lld)", m->id);
-		c->errors[i] = strdup(f->w[i].reason);
-	} else if (!m->ok) {
-		c->errors[i] = strdup(m->error ? m->error : "failed");
-	} else {
-		c->results[i] = json_incref(m->result);
-		if (!c->results[i])
-			c->errors[i] = strdup("empty lldp result");
+	if (o->socket) {
+		if (socket_expand(o->socket, h->name, path, sizeof(path)) < 0) {
+			fab_err_input(err, -ENAMETOOLONG, "--lldp-socket: too long for %s", h->name);
+			return NULL;
+		}
+		sock = path;
 	}
-	c->ids[i] = -1;
-	c->pending--;
-}
-
-/* Send each live worker its own request, collect the answers. */
-static int lldp_call(struct fleet *f, const struct discover_lldp_fleet *o, int timeout_ms,
-		     struct lldp_call *c, struct fab_err *err)
-{
-	for (size_t i = 0; i < f->n; i++) {
-		const struct fab_host *h = f->w[i].host;
-		const char *sock = host_label(h, "lldp_socket");
-		char path[4096];
-		json_t *req;
-
-		c->ids[i] = -1;
-		if (f->w[i].dead) {
-			c->errors[i] = strdup(f->w[i].reason);
-			continue;
-		}
-		if (o->socket) {
-			if (socket_expand(o->socket, h->name, path, sizeof(path)) < 0)
-				return fab_err_input(err, -ENAMETOOLONG, "--lldp-socket: too long for %s",
-						     h->name);
-			sock = path;
-		}
-		req = json_pack("{s:s, s:o}", "op", "lldp", "socket",
-				sock ? json_string(sock) : json_null());
-		if (!req)
-			return fab_err_set(err, -ENOMEM, "lldp: out of memory");
-		if (fleet_send(f, i, req, &c->ids[i]) < 0) {
-			c->ids[i] = -1;
-			c->errors[i] = strdup(f->w[i].reason);
-			continue;
-		}
-		c->pending++;
-	}
-	if (c->pending) {
-		/* fleet_poll hands over what arrives; loop until all answered or timed out. */
-		long long deadline = now_ms() + timeout_ms;
-
-		while (c->pending) {
-			long long left = deadline - now_ms();
-			int rc;
-
-			if (left <= 0)
-				break;
-			rc = fleet_poll(f, (int)left, lldp_call_msg, c);
-			if (rc < 0)
-				return fab_err_set(err, rc, "fleet: poll failed");
-		}
-		for (size_t i = 0; i < f->n; i++)
-			if (c->ids[i] >= 0) {
-				fleet_kill(f, i, "no answer to lldp within %d ms", timeout_ms);
-				c->errors[i] = strdup(f->w[i].reason);
-				c->ids[i] = -1;
-			}
-	}
-	return 0;
+	return json_pack("{s:s, s:o}", "op", "lldp", "socket",
+			 sock ? json_string(sock) : json_null());
 }
 
 int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fleet *o,
@@ -150,7 +72,8 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 		.verbose = fab_log_level,
 		.hello_timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 20000,
 	};
-	struct lldp_call c = { .pending = 0 };
+	json_t **results = NULL;
+	char **errors = NULL;
 	struct fab_hosts hosts;
 	struct fleet f = { .n = 0 };
 	char failed[768] = "";
@@ -166,17 +89,17 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 		rc = fab_err_input(&ctx->err, -EINVAL, "%s: no hosts", o->hosts_file);
 		goto out;
 	}
-	c.ids = calloc(hosts.n, sizeof(*c.ids));
-	c.results = calloc(hosts.n, sizeof(*c.results));
-	c.errors = calloc(hosts.n, sizeof(*c.errors));
-	if (!c.ids || !c.results || !c.errors) {
+	results = calloc(hosts.n, sizeof(*results));
+	errors = calloc(hosts.n, sizeof(*errors));
+	if (!results || !errors) {
 		rc = fab_err_set(&ctx->err, -ENOMEM, "lldp: out of memory");
 		goto out;
 	}
 	rc = fleet_start(&f, &hosts, &fo, &ctx->err);
 	if (rc < 0)
 		goto out;
-	rc = lldp_call(&f, o, fo.hello_timeout_ms, &c, &ctx->err);
+	rc = fleet_call_all(&f, lldp_req, o, fo.hello_timeout_ms, results, errors,
+			    &ctx->err);
 	if (rc < 0)
 		goto out;
 	for (size_t i = 0; i < hosts.n; i++) {
@@ -185,9 +108,9 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 
 		fab_err_init(&verr);
 		lldp_view_init(&v);
-		if (c.results[i] && lldp_view_from_json(&v, c.results[i], &verr) < 0) {
-			c.errors[i] = strdup(verr.msg);
-		} else if (c.results[i]) {
+		if (results[i] && lldp_view_from_json(&v, results[i], &verr) < 0) {
+			errors[i] = strdup(verr.msg);
+		} else if (results[i]) {
 			rc = lldp_view_merge(t, &v, &conflicts);
 			if (rc < 0) {
 				lldp_view_fini(&v);
@@ -197,12 +120,12 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 			fab_info("lldp: %s: %zu ports", hosts.hosts[i].name, v.n_ports);
 		}
 		lldp_view_fini(&v);
-		if (!c.results[i] || c.errors[i]) {
+		if (!results[i] || errors[i]) {
 			size_t off = strlen(failed);
 
 			n_failed++;
 			fab_warn("discover: %s: %s", hosts.hosts[i].name,
-				 c.errors[i] ? c.errors[i] : "no answer");
+				 errors[i] ? errors[i] : "no answer");
 			if (off < sizeof(failed) - 1)
 				snprintf(failed + off, sizeof(failed) - off, "%s%s", off ? ", " : "",
 					 hosts.hosts[i].name);
@@ -219,33 +142,12 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 out:
 	if (f.w)
 		fleet_fini(&f);
-	for (size_t i = 0; c.results && i < hosts.n; i++)
-		json_decref(c.results[i]);
-	for (size_t i = 0; c.errors && i < hosts.n; i++)
-		free(c.errors[i]);
-	free(c.ids);
-	free(c.results);
-	free(c.errors);
+	for (size_t i = 0; results && i < hosts.n; i++)
+		json_decref(results[i]);
+	for (size_t i = 0; errors && i < hosts.n; i++)
+		free(errors[i]);
+	free(results);
+	free(errors);
 	hosts_fini(&hosts);
 	return rc;
-}
-
-json_t *discover_lldp_worker_op(struct sys *sys, const json_t *req, struct fab_err *err)
-{
-	const json_t *s = json_object_get(req, "socket");
-	struct lldp_view v;
-	json_t *res = NULL;
-
-	if (s && !json_is_null(s) && !json_is_string(s)) {
-		fab_err_input(err, -EINVAL, "lldp: socket: not a string");
-		return NULL;
-	}
-	lldp_view_init(&v);
-	if (sys_lldp_read(sys, json_is_string(s) ? json_string_value(s) : NULL, &v, err) == 0) {
-		res = lldp_view_to_json(&v);
-		if (!res)
-			fab_err_set(err, -ENOMEM, "lldp: out of memory");
-	}
-	lldp_view_fini(&v);
-	return res;
 }

@@ -11,8 +11,9 @@
  * default.  A node that fails (worker dead, lldpd not answering, bad
  * reply) fails the discovery: -EHOSTUNREACH naming every failed node.
  *
- * Worker side: discover_lldp_worker_op() answers {"op":"lldp",
- * "socket":PATH|null} with the node's view as JSON (lldp_view_to_json).
+ * Worker side: the worker's "lldp" op answers {"op":"lldp",
+ * "socket":PATH|null} with the node's view (node_lldp_read(), node/lldp.c)
+ * as JSON (lldp_view_to_json).
  */
 #ifndef FAB_CMD_DISCOVER_LLDP_H
 #define FAB_CMD_DISCOVER_LLDP_H
@@ -32,8 +33,5 @@ struct discover_lldp_fleet {
 /* Controller: merge every node's view into @t.  Bad hosts file: bad input. */
 int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fleet *o,
 			     struct topo *t);
-
-/* Worker: the "lldp" op.  Returns the result (new reference) or NULL with @err set. */
-json_t *discover_lldp_worker_op(struct sys *sys, const json_t *req, struct fab_err *err);
 
 #endif

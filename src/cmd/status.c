@@ -5,37 +5,17 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "fleet/fleet_status.h"
-#include "io/load.h"
+#include "cmd/fleet_cmd.h"
+#include "node/node.h"
 
 /*
  * status --hosts FILE: every node's status through the fleet layer, merged
- * into one table or one "fabricctl.fleet-status/1" document.  Exit 1 when
- * a node did not answer.
+ * into one table or one "fabricctl.fleet-status/1" document.  Exit 3 when
+ * a node could not be read (fleet_cmd.h).
  */
 static int status_fleet(struct fab_ctx *ctx, const char *path, const struct fleet_opts *fo)
 {
-	struct fab_hosts hosts;
-	json_t *doc = NULL;
-	size_t failed = 0;
-	int rc;
-
-	hosts_init(&hosts);
-	if (hosts_load(&hosts, path, &ctx->err) < 0 ||
-	    fleet_run_op(&hosts, fo, "status", NULL, "fabricctl.fleet-status/1", 30000, &doc,
-			 &failed, &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
-		goto out;
-	}
-	rc = failed ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (ctx->out.ops->status_fleet(&ctx->out, doc) < 0) {
-		fab_err_set(&ctx->err, -EIO, "writing output failed");
-		rc = FAB_EXIT_SYSTEM;
-	}
-out:
-	json_decref(doc);
-	hosts_fini(&hosts);
-	return rc;
+	return fleet_cmd_run(ctx, "status", path, fo, NULL, false);
 }
 
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
@@ -56,8 +36,7 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 'j':
-			ctx->json = true;
-			ctx->out.ops = &out_json_ops;
+			render_select(&ctx->render, "json");
 			break;
 		case 'h':
 			cmd_usage(stdout, "status");
@@ -67,8 +46,6 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 			return FAB_EXIT_USAGE;
 		}
 	}
-	if (!ctx->out.ops)
-		ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
 	if (hosts) {
 		if (optind < argc)
 			return cmd_usage_error(ctx, "status", "--hosts takes no DEVICE names");
@@ -76,7 +53,7 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 	}
 
 	host_state_init(&hs);
-	if (sys_host_state_read(ctx->sys, &hs, SYS_READ_COUNTERS, &ctx->err) < 0) {
+	if (node_status_read(ctx->sys, &hs, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
@@ -90,7 +67,7 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (ctx->out.ops->status(&ctx->out, &hs) < 0) {
+	if (ctx->render.ops->status(&ctx->render, &hs) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}

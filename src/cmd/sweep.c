@@ -4,25 +4,27 @@
  * hosts file.  Loads the hosts, builds the schedule (model/schedule.c),
  * starts the workers (fleet/), runs the rounds (fleet/sweep.c), judges
  * the pairs against the fleet (model/stats.c), re-tests the slow ones,
- * names suspects and renders (out/sweep_*.c, out/prom.c).
+ * names suspects and renders (render/sweep_*.c, render/sweep_prom.c).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
-#include <signal.h>
 
 #include "cmd/cmd.h"
-#include "fleet/fleet_status.h"
+#include "fleet/fleet_op.h"
 #include "fleet/sweep.h"
 #include "io/load.h"
 #include "model/schedule.h"
-#include "model/stats.h"
+#include "io/load.h"
+#include "model/sweep_judge.h"
+#include "transport/verbs_gid.h"
 #include "util/file.h"
 #include "util/log.h"
 
@@ -31,9 +33,8 @@
 
 enum {
 	OPT_TRANSPORT = 256,
-	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_DURATION, OPT_LAT_ITERS, OPT_LAT_TIME, OPT_MSG_SIZE,
-	OPT_STREAMS, OPT_INTERVAL, OPT_SLOW_PCT, OPT_BW_MIN, OPT_MAD_K, OPT_LAT_FACTOR,
-	OPT_LAT_MAX, OPT_MIN_PCT, OPT_PROM, OPT_NO_RETEST, OPT_TIMEOUT, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
 };
 
 struct sweep_args {
@@ -44,6 +45,7 @@ struct sweep_args {
 	struct sweep_cfg cfg;
 	double duration_s, timeout_s, lat_time_s;
 	unsigned int lat_iters, msg_bytes, streams, interval_ms;
+	struct tp_verbs_tuning verbs;
 	bool retest;
 	int progress;		/* -1 auto */
 };
@@ -79,41 +81,99 @@ static int parse_uint(struct fab_ctx *ctx, const char *opt, const char *s, unsig
 	return 0;
 }
 
+/*
+ * The numeric options: name, range, whether a whole number, where the
+ * value goes in struct sweep_args (a double, or an unsigned int when
+ * whole), and a scale applied after the range check.
+ */
+struct num_opt {
+	const char *name;
+	double min, max;
+	bool whole;
+	size_t off;
+	double scale;
+};
+
+#define NUM_D(name, min, max, field) { name, min, max, false, offsetof(struct sweep_args, field), 1 }
+#define NUM_U(name, min, max, field) { name, min, max, true, offsetof(struct sweep_args, field), 1 }
+
+static const struct num_opt num_opts[] = {
+	NUM_D("duration", 0, 3600, duration_s),
+	NUM_U("lat-iters", 0, 10000000, lat_iters),
+	NUM_D("lat-time", 0, 3600, lat_time_s),
+	NUM_U("msg-size", 1, 65536, msg_bytes),
+	NUM_U("streams", 1, 64, streams),
+	NUM_U("interval-ms", 10, 60000, interval_ms),
+	NUM_D("slow-pct", 0, 100, cfg.slow_pct),
+	NUM_D("bw-min-mbps", 0, 1e9, cfg.bw_min_mbps),
+	NUM_D("mad-k", 0, 100, cfg.mad_k),
+	NUM_D("lat-factor", 1, 1000, cfg.lat_factor),
+	{ "lat-max-us", 0, 1e9, false, offsetof(struct sweep_args, cfg.lat_max_ns), 1000 },
+	NUM_D("min-pct", 0, 100, cfg.min_pct),
+	NUM_D("timeout", 0.1, 3600, timeout_s),
+	NUM_U("verbs-bw-bytes", 1, VERBS_EP_MAX_REGION, verbs.bw_bytes),
+	NUM_U("verbs-tx-depth", 1, 8192, verbs.tx_depth),
+	NUM_U("verbs-cq-mod", 1, 8192, verbs.cq_mod),
+	NUM_U("verbs-spin-us", 0, 60000000, verbs.spin_us),
+};
+
+#define N_NUM_OPTS (sizeof(num_opts) / sizeof(num_opts[0]))
+
+static int num_opt_take(struct fab_ctx *ctx, const struct num_opt *n, const char *s,
+			struct sweep_args *a)
+{
+	char *field = (char *)a + n->off;
+	unsigned int u;
+	double v;
+
+	if (n->whole) {
+		if (parse_uint(ctx, n->name, s, (unsigned int)n->min, (unsigned int)n->max, &u) < 0)
+			return -EINVAL;
+		memcpy(field, &u, sizeof(u));
+		return 0;
+	}
+	if (parse_num(ctx, n->name, s, n->min, n->max, &v) < 0)
+		return -EINVAL;
+	v *= n->scale;
+	memcpy(field, &v, sizeof(v));
+	return 0;
+}
+
 static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a)
 {
-	static const struct option opts[] = {
+	static const struct option fixed[] = {
 		FLEET_LONG_OPTIONS,
 		{ "transport", required_argument, NULL, OPT_TRANSPORT },
 		{ "serial", no_argument, NULL, OPT_SERIAL },
 		{ "pairs", required_argument, NULL, OPT_PAIRS },
 		{ "new", no_argument, NULL, OPT_NEW },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "lat-iters", required_argument, NULL, OPT_LAT_ITERS },
-		{ "lat-time", required_argument, NULL, OPT_LAT_TIME },
-		{ "msg-size", required_argument, NULL, OPT_MSG_SIZE },
-		{ "streams", required_argument, NULL, OPT_STREAMS },
-		{ "interval-ms", required_argument, NULL, OPT_INTERVAL },
-		{ "slow-pct", required_argument, NULL, OPT_SLOW_PCT },
-		{ "bw-min-mbps", required_argument, NULL, OPT_BW_MIN },
-		{ "mad-k", required_argument, NULL, OPT_MAD_K },
-		{ "lat-factor", required_argument, NULL, OPT_LAT_FACTOR },
-		{ "lat-max-us", required_argument, NULL, OPT_LAT_MAX },
-		{ "min-pct", required_argument, NULL, OPT_MIN_PCT },
 		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "no-retest", no_argument, NULL, OPT_NO_RETEST },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
 	};
-	double v;
+	struct option opts[sizeof(fixed) / sizeof(fixed[0]) + N_NUM_OPTS + 1];
+	size_t n_fixed = sizeof(fixed) / sizeof(fixed[0]);
 	int opt, modes = 0;
 
+	memcpy(opts, fixed, sizeof(fixed));
+	for (size_t i = 0; i < N_NUM_OPTS; i++)
+		opts[n_fixed + i] = (struct option){ num_opts[i].name, required_argument, NULL,
+						     OPT_NUM + (int)i };
+	opts[n_fixed + N_NUM_OPTS] = (struct option){ 0 };
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		if (fleet_opt_take(&a->fo, &a->hosts, opt, optarg))
 			continue;
+		if (opt >= OPT_NUM && opt < OPT_NUM + (int)N_NUM_OPTS) {
+			if (num_opt_take(ctx, &num_opts[opt - OPT_NUM], optarg, a) < 0)
+				return -EINVAL;
+			/* --min-pct also judges the slowest interval against the fleet. */
+			if (strcmp(num_opts[opt - OPT_NUM].name, "min-pct") == 0)
+				a->cfg.min_pct_fleet = true;
+			continue;
+		}
 		switch (opt) {
 		case OPT_TRANSPORT:
 			a->transport = optarg;
@@ -131,65 +191,11 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 			a->mode = "bipartite";
 			modes++;
 			break;
-		case OPT_DURATION:
-			if (parse_num(ctx, "duration", optarg, 0, 3600, &a->duration_s) < 0)
-				return -EINVAL;
-			break;
-		case OPT_LAT_ITERS:
-			if (parse_uint(ctx, "lat-iters", optarg, 0, 10000000, &a->lat_iters) < 0)
-				return -EINVAL;
-			break;
-		case OPT_LAT_TIME:
-			if (parse_num(ctx, "lat-time", optarg, 0, 3600, &a->lat_time_s) < 0)
-				return -EINVAL;
-			break;
-		case OPT_MSG_SIZE:
-			if (parse_uint(ctx, "msg-size", optarg, 1, 65536, &a->msg_bytes) < 0)
-				return -EINVAL;
-			break;
-		case OPT_STREAMS:
-			if (parse_uint(ctx, "streams", optarg, 1, 64, &a->streams) < 0)
-				return -EINVAL;
-			break;
-		case OPT_INTERVAL:
-			if (parse_uint(ctx, "interval-ms", optarg, 10, 60000, &a->interval_ms) < 0)
-				return -EINVAL;
-			break;
-		case OPT_SLOW_PCT:
-			if (parse_num(ctx, "slow-pct", optarg, 0, 100, &a->cfg.slow_pct) < 0)
-				return -EINVAL;
-			break;
-		case OPT_BW_MIN:
-			if (parse_num(ctx, "bw-min-mbps", optarg, 0, 1e9, &a->cfg.bw_min_mbps) < 0)
-				return -EINVAL;
-			break;
-		case OPT_MAD_K:
-			if (parse_num(ctx, "mad-k", optarg, 0, 100, &a->cfg.mad_k) < 0)
-				return -EINVAL;
-			break;
-		case OPT_LAT_FACTOR:
-			if (parse_num(ctx, "lat-factor", optarg, 1, 1000, &a->cfg.lat_factor) < 0)
-				return -EINVAL;
-			break;
-		case OPT_LAT_MAX:
-			if (parse_num(ctx, "lat-max-us", optarg, 0, 1e9, &v) < 0)
-				return -EINVAL;
-			a->cfg.lat_max_ns = v * 1000;
-			break;
-		case OPT_MIN_PCT:
-			if (parse_num(ctx, "min-pct", optarg, 0, 100, &a->cfg.min_pct) < 0)
-				return -EINVAL;
-			a->cfg.min_pct_fleet = true;
-			break;
 		case OPT_PROM:
 			a->prom = optarg;
 			break;
 		case OPT_NO_RETEST:
 			a->retest = false;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_num(ctx, "timeout", optarg, 0.1, 3600, &a->timeout_s) < 0)
-				return -EINVAL;
 			break;
 		case OPT_PROGRESS:
 			a->progress = 1;
@@ -198,7 +204,7 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 			a->progress = 0;
 			break;
 		case 'j':
-			ctx->json = true;
+			render_select(&ctx->render, "json");
 			break;
 		case 'h':
 			cmd_usage(stdout, "sweep");
@@ -363,6 +369,7 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 		.fo = FLEET_OPTS_DEFAULT,
 		.transport = "tcp", .mode = "all-pairs", .duration_s = 1, .timeout_s = 10,
 		.lat_iters = 2000, .msg_bytes = 64, .streams = 1, .interval_ms = 100,
+		.verbs = TP_VERBS_TUNING_DEFAULT,
 		.retest = true, .progress = -1,
 	};
 	struct sweep_report r = { 0 };
@@ -379,7 +386,6 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	rc = sweep_parse(ctx, argc, argv, &a);
 	if (rc)
 		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
-	ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
 	if (!transport_find(a.transport)) {
 		rc = cmd_usage_error(ctx, "sweep", "--transport %s: not built in (have: tcp%s)",
 				     a.transport, transport_find("verbs") ? ", verbs" : "");
@@ -409,6 +415,7 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	so.plan.duration_ms = (unsigned int)(a.duration_s * 1000 + 0.5);
 	so.plan.interval_ms = a.interval_ms;
 	so.plan.streams = a.streams;
+	so.plan.verbs = a.verbs;
 	so.plan.bw_fwd = so.plan.bw_rev = so.plan.duration_ms > 0;
 	/* Both directions, the latency loop at >= 10 us a round trip, and slack. */
 	so.plan.timeout_ms = 2 * so.plan.duration_ms +
@@ -443,7 +450,6 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	signal(SIGPIPE, SIG_IGN);
 	if (fleet_start(&f, &hs, &a.fo, &ctx->err) < 0 ||
 	    sweep_run(&f, &s, &so, r.pairs, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
@@ -477,7 +483,7 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (ctx->out.ops->sweep(&ctx->out, &r) < 0) {
+	if (ctx->render.ops->sweep(&ctx->render, &r) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}

@@ -16,50 +16,15 @@
 #include <errno.h>
 #include <getopt.h>
 
-#include "cmd/apply.h"
-#include "cmd/cmd.h"
-#include "fleet/fleet_status.h"
 #include "io/load.h"
-
-#define VERIFY_FLEET_TIMEOUT_MS 60000
+#include "cmd/cmd.h"
+#include "cmd/fleet_cmd.h"
+#include "node/node.h"
 
 static int verify_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
 			const char *path)
 {
-	struct fab_hosts hosts;
-	json_t *params = NULL, *run = NULL, *doc = NULL;
-	size_t failed = 0, drifted = 0;
-	int rc;
-
-	hosts_init(&hosts);
-	/* Bad input first, before any node is contacted. */
-	if (apply_fleet_params(path, &params, &ctx->err) < 0 ||
-	    hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
-	    fleet_run_op(&hosts, fo, "verify", params, "fabricctl.fleet-verify/1",
-			 VERIFY_FLEET_TIMEOUT_MS, &run, &failed, &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
-		goto out;
-	}
-	doc = fleet_verify_merge(run, path, &failed, &drifted);
-	if (!doc) {
-		fab_err_set(&ctx->err, -ENOMEM, "verify: out of memory");
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	rc = failed ? FAB_EXIT_SYSTEM : drifted ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (ctx->out.ops->verify_fleet(&ctx->out, doc) < 0) {
-		fab_err_set(&ctx->err, -EIO, "writing output failed");
-		rc = FAB_EXIT_SYSTEM;
-	} else if (failed) {
-		fab_err_set(&ctx->err, -EHOSTUNREACH, "%zu of %zu node%s could not be verified",
-			    failed, hosts.n, hosts.n == 1 ? "" : "s");
-	}
-out:
-	json_decref(doc);
-	json_decref(run);
-	json_decref(params);
-	hosts_fini(&hosts);
-	return rc;
+	return fleet_cmd_run(ctx, "verify", hosts_path, fo, path, false);
 }
 
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
@@ -74,7 +39,7 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 	const char *hosts = NULL;
 	struct profile *p = NULL;
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 	int opt, rc;
 
@@ -83,7 +48,7 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 'j':
-			ctx->json = true;
+			render_select(&ctx->render, "json");
 			break;
 		case 'h':
 			cmd_usage(stdout, "verify");
@@ -95,30 +60,28 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		return cmd_usage_error(ctx, "verify", "expected one PROFILE");
-	ctx->out.ops = ctx->json ? &out_json_ops : &out_text_ops;
 	if (hosts)
 		return verify_fleet(ctx, hosts, &fo, argv[optind]);
 
 	host_state_init(&hs);
-	node_state_init(&ns, &hs);
+	node_config_init(&ns, &hs);
 	plan_init(&plan);
 	if (profile_load(argv[optind], &p, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	if (apply_node_read(ctx->sys, p, &hs, &ns, &ctx->err) < 0 ||
-	    plan_diff(p, &ns, &plan, &ctx->err) < 0) {
+	if (node_verify(ctx->sys, p, &hs, &ns, &plan, &ctx->err) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
 	rc = plan.n_drift ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (ctx->out.ops->verify(&ctx->out, argv[optind], hs.hostname, &plan) < 0) {
+	if (ctx->render.ops->verify(&ctx->render, argv[optind], hs.hostname, &plan) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}
 out:
 	plan_fini(&plan);
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 	return rc;

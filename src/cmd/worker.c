@@ -5,22 +5,24 @@
  * stdin and answers on stdout; logs go to stderr.  Exits when stdin
  * closes, also in the middle of a test (stdin is the transports'
  * cancel_fd).  Runs one test session at a time: the controller's
- * schedule never puts a node in two pairs at once.
+ * schedule never puts a node in two pairs at once.  What it does for
+ * status, verify, apply and lldp is the node layer (src/node/) that the
+ * local commands call too; this file only speaks the protocol.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/apply.h"
 #include "cmd/cmd.h"
-#include "cmd/discover_lldp.h"
 #include "fleet/proto.h"
+#include "model/lldp_view.h"
+#include "node/apply.h"
+#include "node/node.h"
 #include "transport/transport.h"
 #include "util/array.h"
 #include "util/log.h"
@@ -315,7 +317,7 @@ static void op_status(struct worker *w, struct proto_msg *req)
 
 	fab_err_init(&err);
 	host_state_init(&hs);
-	if (sys_host_state_read(w->ctx->sys, &hs, SYS_READ_COUNTERS, &err) < 0)
+	if (node_status_read(w->ctx->sys, &hs, &err) < 0)
 		worker_fail(w, req->id, err.msg);
 	else
 		worker_reply(w, req->id, status_to_json(&hs));
@@ -348,7 +350,7 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 {
 	struct profile *p = NULL;
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 	struct fab_err err;
 	const char *name = NULL;
@@ -356,11 +358,10 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 
 	fab_err_init(&err);
 	host_state_init(&hs);
-	node_state_init(&ns, &hs);
+	node_config_init(&ns, &hs);
 	plan_init(&plan);
 	if (req_profile(req->doc, &p, &name, &err) < 0 ||
-	    apply_node_read(w->ctx->sys, p, &hs, &ns, &err) < 0 ||
-	    plan_diff(p, &ns, &plan, &err) < 0) {
+	    node_verify(w->ctx->sys, p, &hs, &ns, &plan, &err) < 0) {
 		worker_fail(w, req->id, err.msg);
 		goto out;
 	}
@@ -371,7 +372,7 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 		worker_fail(w, req->id, "verify: out of memory");
 out:
 	plan_fini(&plan);
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 }
@@ -417,14 +418,26 @@ out:
 	profile_free(p);
 }
 
-/* `discover --lldp --hosts`: this node's LLDP view (src/cmd/discover_lldp.c). */
+/* `discover --lldp --hosts`: this node's LLDP view (node/lldp.c). */
 static void op_lldp(struct worker *w, struct proto_msg *req)
 {
+	const json_t *s = json_object_get(req->doc, "socket");
+	struct lldp_view v;
 	struct fab_err err;
-	json_t *res;
+	json_t *res = NULL;
 
 	fab_err_init(&err);
-	res = discover_lldp_worker_op(w->ctx->sys, req->doc, &err);
+	if (s && !json_is_null(s) && !json_is_string(s)) {
+		worker_fail(w, req->id, "lldp: socket: not a string");
+		return;
+	}
+	lldp_view_init(&v);
+	if (node_lldp_read(w->ctx->sys, json_string_value(s), &v, &err) == 0) {
+		res = lldp_view_to_json(&v);
+		if (!res)
+			fab_err_set(&err, -ENOMEM, "lldp: out of memory");
+	}
+	lldp_view_fini(&v);
 	if (res)
 		worker_reply(w, req->id, res);
 	else
@@ -485,7 +498,6 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_usage_error(ctx, "worker", "unexpected argument '%s'", argv[optind]);
-	signal(SIGPIPE, SIG_IGN);
 	proto_reader_init(&w.rd);
 	while (!w.quit) {
 		struct proto_msg m;

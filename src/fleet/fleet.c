@@ -429,6 +429,8 @@ static void call_all_msg(struct fleet *f, size_t i, struct proto_msg *m, void *a
 		return;
 	if (!m) {
 		c->errors[i] = strdup(f->w[i].reason);
+	} else if (m->kind == PROTO_EVENT) {
+		return;		/* not final: the reply is still to come */
 	} else if (m->kind != PROTO_REPLY || m->id != c->ids[i]) {
 		fleet_kill(f, i, "sent an unexpected message (id %lld)", m->id);
 		c->errors[i] = strdup(f->w[i].reason);
@@ -441,36 +443,50 @@ static void call_all_msg(struct fleet *f, size_t i, struct proto_msg *m, void *a
 	c->pending--;
 }
 
-int fleet_call_all(struct fleet *f, const char *op, const json_t *params, int timeout_ms,
-		   json_t **results, char **errors)
+/* Send every live worker its request; a request that cannot be built ends the call. */
+static int call_all_send(struct fleet *f, fleet_req_fn req_fn, const void *arg, struct call_all *c,
+			 char *op, size_t op_len, struct fab_err *err)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		json_t *req;
+
+		if (f->w[i].dead) {
+			c->errors[i] = strdup(f->w[i].reason);
+			continue;
+		}
+		req = req_fn(f->w[i].host, arg, err);
+		if (!req)
+			return err->code ? err->code : fab_err_set(err, -ENOMEM, "fleet: out of memory");
+		if (json_is_string(json_object_get(req, "op")))
+			snprintf(op, op_len, "%s", json_string_value(json_object_get(req, "op")));
+		if (fleet_send(f, i, req, &c->ids[i]) < 0) {
+			c->ids[i] = -1;
+			c->errors[i] = strdup(f->w[i].reason);
+			continue;
+		}
+		c->pending++;
+	}
+	return 0;
+}
+
+int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int timeout_ms,
+		   json_t **results, char **errors, struct fab_err *err)
 {
 	struct call_all c = { .results = results, .errors = errors };
 	uint64_t deadline = now_ms() + (uint64_t)timeout_ms;
-	int rc = 0;
+	char op[64] = "";
+	int rc;
 
 	c.ids = calloc(f->n ? f->n : 1, sizeof(*c.ids));
 	if (!c.ids)
-		return -ENOMEM;
+		return fab_err_set(err, -ENOMEM, "fleet: out of memory");
 	for (size_t i = 0; i < f->n; i++) {
-		json_t *req = params ? json_deep_copy(params) : json_object();
-
 		results[i] = NULL;
 		errors[i] = NULL;
 		c.ids[i] = -1;
-		if (f->w[i].dead) {
-			json_decref(req);
-			errors[i] = strdup(f->w[i].reason);
-			continue;
-		}
-		json_object_set_new(req, "op", json_string(op));
-		if (fleet_send(f, i, req, &c.ids[i]) < 0) {
-			c.ids[i] = -1;
-			errors[i] = strdup(f->w[i].reason);
-			continue;
-		}
-		c.pending++;
 	}
-	while (c.pending) {
+	rc = call_all_send(f, req_fn, arg, &c, op, sizeof(op), err);
+	while (!rc && c.pending) {
 		uint64_t now = now_ms();
 
 		if (now >= deadline) {
@@ -484,7 +500,7 @@ int fleet_call_all(struct fleet *f, const char *op, const json_t *params, int ti
 		}
 		rc = fleet_poll(f, (int)(deadline - now), call_all_msg, &c);
 		if (rc < 0)
-			break;
+			fab_err_set(err, rc, "fleet: %s", strerror(-rc));
 	}
 	free(c.ids);
 	return rc;

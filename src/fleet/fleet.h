@@ -114,11 +114,20 @@ void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
 size_t fleet_live(const struct fleet *f);
 
 /*
- * Send {"op":@op} plus @params' members (borrowed, may be NULL) to every
- * live worker and collect the replies within @timeout_ms: results[i] gets
- * the result (new reference) or NULL with errors[i] (malloc'd) set.
+ * Worker request for fleet_call_all(): a new object with "op" for the
+ * worker on @host, or NULL with @err set (NULL with no error: ENOMEM),
+ * which ends the call.
  */
-int fleet_call_all(struct fleet *f, const char *op, const json_t *params, int timeout_ms,
-		   json_t **results, char **errors);
+typedef json_t *(*fleet_req_fn)(const struct fab_host *host, const void *arg,
+				 struct fab_err *err);
+
+/*
+ * Send every live worker the request @req_fn builds for it and collect the
+ * replies within @timeout_ms (events are skipped): results[i] gets the
+ * result (new reference) or NULL with errors[i] (malloc'd) set.  Fails
+ * only when a request cannot be built or polling fails.
+ */
+int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int timeout_ms,
+		   json_t **results, char **errors, struct fab_err *err);
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fleet/proto.h"
+#include "transport/verbs_gid.h"
 
 void proto_msg_fini(struct proto_msg *m)
 {
@@ -177,7 +178,7 @@ int proto_reader_line(struct proto_reader *r, char **line, size_t *len)
 
 json_t *proto_plan_to_json(const struct tp_plan *p)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:i}",
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:i, s:{s:i, s:i, s:i, s:i}}",
 			 "lat_iters", (int)p->lat_iters,
 			 "lat_ms", (int)p->lat_ms,
 			 "msg_bytes", (int)p->msg_bytes,
@@ -186,7 +187,12 @@ json_t *proto_plan_to_json(const struct tp_plan *p)
 			 "streams", (int)p->streams,
 			 "bw_fwd", p->bw_fwd,
 			 "bw_rev", p->bw_rev,
-			 "timeout_ms", (int)p->timeout_ms);
+			 "timeout_ms", (int)p->timeout_ms,
+			 "verbs",
+			 "bw_bytes", (int)p->verbs.bw_bytes,
+			 "tx_depth", (int)p->verbs.tx_depth,
+			 "cq_mod", (int)p->verbs.cq_mod,
+			 "spin_us", (int)p->verbs.spin_us);
 }
 
 static int get_uint(const json_t *j, const char *key, unsigned int max, unsigned int *out,
@@ -198,6 +204,22 @@ static int get_uint(const json_t *j, const char *key, unsigned int max, unsigned
 		return fab_err_set(err, -EPROTO, "protocol: plan: \"%s\" must be an integer 0..%u",
 				   key, max);
 	*out = (unsigned int)json_integer_value(v);
+	return 0;
+}
+
+/* Optional (added later in version 1): absent means the defaults. */
+static int verbs_tuning_from_json(const json_t *j, struct tp_verbs_tuning *v, struct fab_err *err)
+{
+	*v = (struct tp_verbs_tuning)TP_VERBS_TUNING_DEFAULT;
+	if (!j)
+		return 0;
+	if (!json_is_object(j))
+		return fab_err_set(err, -EPROTO, "protocol: plan: \"verbs\" must be an object");
+	if (get_uint(j, "bw_bytes", VERBS_EP_MAX_REGION, &v->bw_bytes, err) < 0 ||
+	    get_uint(j, "tx_depth", 8192, &v->tx_depth, err) < 0 ||
+	    get_uint(j, "cq_mod", 8192, &v->cq_mod, err) < 0 ||
+	    get_uint(j, "spin_us", 60000000, &v->spin_us, err) < 0)
+		return -EPROTO;
 	return 0;
 }
 
@@ -223,7 +245,7 @@ int proto_plan_from_json(const json_t *j, struct tp_plan *p, struct fab_err *err
 		return fab_err_set(err, -EPROTO, "protocol: plan: bw_fwd and bw_rev must be booleans");
 	p->bw_fwd = json_is_true(f);
 	p->bw_rev = json_is_true(r);
-	return 0;
+	return verbs_tuning_from_json(json_object_get(j, "verbs"), &p->verbs, err);
 }
 
 void proto_token_hex(const uint8_t *token, char *hex)
@@ -255,7 +277,7 @@ int proto_token_parse(const char *hex, uint8_t *token)
 	return 0;
 }
 
-json_t *proto_bw_to_json(const struct sweep_bw *bw)
+static json_t *bw_to_json(const struct sweep_bw *bw)
 {
 	if (!bw->measured)
 		return json_null();
@@ -267,7 +289,7 @@ json_t *proto_bw_to_json(const struct sweep_bw *bw)
 			 "intervals", (int)bw->intervals);
 }
 
-json_t *proto_lat_to_json(const struct stats_summary *s, bool have)
+static json_t *lat_to_json(const struct stats_summary *s, bool have)
 {
 	if (!have)
 		return json_null();
@@ -279,9 +301,9 @@ json_t *proto_lat_to_json(const struct stats_summary *s, bool have)
 json_t *proto_result_to_json(const struct tp_result *r)
 {
 	return json_pack("{s:o, s:o, s:o}",
-			 "lat_ns", proto_lat_to_json(&r->lat_ns, r->have_lat),
-			 "fwd", proto_bw_to_json(&r->fwd),
-			 "rev", proto_bw_to_json(&r->rev));
+			 "lat_ns", lat_to_json(&r->lat_ns, r->have_lat),
+			 "fwd", bw_to_json(&r->fwd),
+			 "rev", bw_to_json(&r->rev));
 }
 
 static int get_num(const json_t *j, const char *key, double *out)

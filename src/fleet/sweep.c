@@ -86,6 +86,22 @@ static int session_send(struct round *rd, size_t w, long long id, const char *op
 	return fleet_send(rd->f, w, m, NULL);
 }
 
+/* Both sides are done: each one's final reply seen, its worker dead, or never asked. */
+static bool job_sides_done(const struct round *rd, const struct job *j)
+{
+	return (j->id_a < 0 || j->fin_a || rd->f->w[j->wa].dead) &&
+	       (j->id_b < 0 || j->fin_b || rd->f->w[j->wb].dead);
+}
+
+/* Enter @state, named @step, with a deadline @extra_ms beyond the step timeout. */
+static void job_enter(struct round *rd, struct job *j, enum job_state state, const char *step,
+		      uint64_t extra_ms)
+{
+	j->state = state;
+	j->step = step;
+	j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms + extra_ms;
+}
+
 /* Mark the pair failed (first reason wins) and wind the sessions down. */
 static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -106,14 +122,11 @@ static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
 		session_send(rd, j->wa, j->id_a, "abort", NULL);
 	if (j->id_b >= 0 && !j->fin_b && !rd->f->w[j->wb].dead)
 		session_send(rd, j->wb, j->id_b, "abort", NULL);
-	if ((j->id_a < 0 || j->fin_a || rd->f->w[j->wa].dead) &&
-	    (j->id_b < 0 || j->fin_b || rd->f->w[j->wb].dead)) {
+	if (job_sides_done(rd, j)) {
 		job_finish(rd, j);
 		return;
 	}
-	j->state = J_ABORT;
-	j->step = "abort";
-	j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms;
+	job_enter(rd, j, J_ABORT, "abort", 0);
 }
 
 /*
@@ -152,9 +165,7 @@ static void job_start(struct round *rd, struct job *j)
 		job_fail(rd, j, "worker %s unavailable: %s", d->host->name, d->reason);
 		return;
 	}
-	j->state = J_LISTEN;
-	j->step = "listen";
-	j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms;
+	job_enter(rd, j, J_LISTEN, "listen", 0);
 	if (fleet_send(rd->f, j->wb, session_req(rd, "listen", j->wb), &j->id_b) < 0) {
 		j->id_b = -1;
 		job_fail(rd, j, "worker %s: %s", b->host->name, b->reason);
@@ -197,9 +208,7 @@ static void on_msg(struct fleet *f, size_t w, struct proto_msg *m, void *arg)
 		if (j->state == J_ABORT)
 			job_blame(rd, j, w);
 		job_fail(rd, j, "worker %s: %s", f->w[w].host->name, f->w[w].reason);
-		if (j->state == J_ABORT &&
-		    (j->id_a < 0 || j->fin_a || f->w[j->wa].dead) &&
-		    (j->id_b < 0 || j->fin_b || f->w[j->wb].dead))
+		if (j->state == J_ABORT && job_sides_done(rd, j))
 			job_finish(rd, j);
 		return;
 	}
@@ -222,13 +231,9 @@ static void on_msg(struct fleet *f, size_t w, struct proto_msg *m, void *arg)
 		} else if (is_a && j->state == J_RUN) {
 			job_result(rd, j, m->result);
 		}
-		if (j->state == J_ABORT) {
-			if ((j->id_a < 0 || j->fin_a || f->w[j->wa].dead) &&
-			    (j->id_b < 0 || j->fin_b || f->w[j->wb].dead))
-				job_finish(rd, j);
-		} else if (j->state == J_RUN && j->fin_a && j->fin_b) {
+		if (j->state == J_ABORT ? job_sides_done(rd, j)
+					: j->state == J_RUN && j->fin_a && j->fin_b)
 			job_finish(rd, j);
-		}
 		return;
 	}
 	/* Events drive the handshake. */
@@ -236,24 +241,17 @@ static void on_msg(struct fleet *f, size_t w, struct proto_msg *m, void *arg)
 		json_t *req = session_req(rd, "connect", j->wa);
 
 		json_object_set(req, "peer", json_object_get(m->doc, "endpoint"));
-		j->state = J_CONNECT;
-		j->step = "connect";
-		j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms;
+		job_enter(rd, j, J_CONNECT, "connect", 0);
 		if (fleet_send(f, j->wa, req, &j->id_a) < 0) {
 			j->id_a = -1;
 			job_fail(rd, j, "worker %s: %s", wname(rd, j->wa), f->w[j->wa].reason);
 		}
 	} else if (j->state == J_CONNECT && is_a && strcmp(m->event, "ready") == 0) {
-		j->state = J_PEER;
-		j->step = "peer";
-		j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms;
+		job_enter(rd, j, J_PEER, "peer", 0);
 		if (session_send(rd, j->wb, j->id_b, "peer", json_object_get(m->doc, "endpoint")) < 0)
 			job_fail(rd, j, "worker %s: %s", wname(rd, j->wb), f->w[j->wb].reason);
 	} else if (j->state == J_PEER && is_b && strcmp(m->event, "armed") == 0) {
-		j->state = J_RUN;
-		j->step = "test";
-		j->deadline_ms = now_ms() + (uint64_t)rd->o->plan.timeout_ms +
-				 (uint64_t)rd->o->step_timeout_ms;
+		job_enter(rd, j, J_RUN, "test", rd->o->plan.timeout_ms);
 		if (session_send(rd, j->wa, j->id_a, "go", NULL) < 0)
 			job_fail(rd, j, "worker %s: %s", wname(rd, j->wa), f->w[j->wa].reason);
 	} else if (j->state != J_ABORT) {

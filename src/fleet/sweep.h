@@ -17,7 +17,7 @@
 
 #include "fleet/fleet.h"
 #include "model/schedule.h"
-#include "model/stats.h"
+#include "model/sweep_judge.h"
 #include "transport/transport.h"
 
 struct sweep_opts {

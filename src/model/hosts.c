@@ -95,7 +95,7 @@ static bool has_nul(const char *s, size_t len)
 	return memchr(s, '\0', len) != NULL;
 }
 
-static int host_label(struct fab_host *h, const struct field *f, const char *fname,
+static int host_label_parse(struct fab_host *h, const struct field *f, const char *fname,
 		      unsigned int lineno, struct fab_err *err)
 {
 	const char *eq = memchr(f->s, '=', f->len);
@@ -247,7 +247,7 @@ static int host_line(struct fab_hosts *hs, const char *line, size_t len, const c
 		return fab_err_input(err, -EINVAL, "%s:%u:%zu: address '%s' is %s: want this node's own unicast address",
 				     fname, lineno, f[1].col, h->addr, what);
 	for (int i = 2; i < n; i++) {
-		rc = host_label(h, &f[i], fname, lineno, err);
+		rc = host_label_parse(h, &f[i], fname, lineno, err);
 		if (rc < 0)
 			return rc;
 	}

@@ -13,15 +13,15 @@
 #include "util/str.h"
 
 
-/* ---- node_state ---- */
+/* ---- node_config ---- */
 
-void node_state_init(struct node_state *ns, const struct host_state *hs)
+void node_config_init(struct node_config *ns, const struct host_state *hs)
 {
 	memset(ns, 0, sizeof(*ns));
 	ns->hs = hs;
 }
 
-void node_state_fini(struct node_state *ns)
+void node_config_fini(struct node_config *ns)
 {
 	if (!ns)
 		return;
@@ -36,7 +36,7 @@ void node_state_fini(struct node_state *ns)
 	ns->n_ifaces = ns->n_bonds = 0;
 }
 
-struct node_iface *node_state_iface_add(struct node_state *ns, const char *name)
+struct node_iface *node_config_iface_add(struct node_config *ns, const char *name)
 {
 	struct node_iface *n = realloc(ns->ifaces, (ns->n_ifaces + 1) * sizeof(*n));
 
@@ -51,7 +51,7 @@ struct node_iface *node_state_iface_add(struct node_state *ns, const char *name)
 	return n;
 }
 
-struct node_bond *node_state_bond_add(struct node_state *ns, const char *name)
+struct node_bond *node_config_bond_add(struct node_config *ns, const char *name)
 {
 	struct node_bond *n = realloc(ns->bonds, (ns->n_bonds + 1) * sizeof(*n));
 
@@ -66,7 +66,7 @@ struct node_bond *node_state_bond_add(struct node_state *ns, const char *name)
 	return n;
 }
 
-struct node_iface *node_state_iface(const struct node_state *ns, const char *name)
+struct node_iface *node_config_iface(const struct node_config *ns, const char *name)
 {
 	for (size_t i = 0; i < ns->n_ifaces; i++)
 		if (!strcmp(ns->ifaces[i].name, name))
@@ -74,7 +74,7 @@ struct node_iface *node_state_iface(const struct node_state *ns, const char *nam
 	return NULL;
 }
 
-struct node_bond *node_state_bond(const struct node_state *ns, const char *name)
+struct node_bond *node_config_bond(const struct node_config *ns, const char *name)
 {
 	for (size_t i = 0; i < ns->n_bonds; i++)
 		if (!strcmp(ns->bonds[i].name, name))
@@ -303,7 +303,7 @@ static const char *unknown_str(const char *msg, char *buf, size_t len)
 /* Plan diff context. */
 struct pd {
 	const struct profile *p;
-	const struct node_state *ns;
+	const struct node_config *ns;
 	struct plan *plan;
 	struct fab_err *err;
 	struct want *wants;	/* per hs->links[i] */
@@ -443,7 +443,7 @@ static int bonds_diff(struct pd *d)
 {
 	for (size_t i = 0; i < d->p->n_bonds; i++) {
 		const struct fab_bond *want = &d->p->bonds[i].want;
-		const struct node_bond *nb = node_state_bond(d->ns, want->name);
+		const struct node_bond *nb = node_config_bond(d->ns, want->name);
 		char wbuf[128], fbuf[128];
 
 		if (!nb || nb->rc == 1)
@@ -926,7 +926,7 @@ static int ib_check(struct pd *d)
 	return 0;
 }
 
-int plan_diff(const struct profile *p, const struct node_state *ns, struct plan *plan,
+int plan_diff(const struct profile *p, const struct node_config *ns, struct plan *plan,
 	      struct fab_err *err)
 {
 	const struct host_state *hs = ns->hs;
@@ -973,7 +973,7 @@ int plan_diff(const struct profile *p, const struct node_state *ns, struct plan 
 		for (size_t i = 0; i < hs->n_links; i++) {
 			const struct fab_link *l = &hs->links[i];
 			const struct want *w = &d.wants[i];
-			const struct node_iface *ni = node_state_iface(ns, l->name);
+			const struct node_iface *ni = node_config_iface(ns, l->name);
 
 			if (!w->matched)
 				continue;

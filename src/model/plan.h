@@ -3,7 +3,7 @@
  * The plan: what must change on a node for it to match a profile, as an
  * ordered list of steps, each with the action that undoes it; plus the
  * drift list (interface, field, wanted, found) that `verify` reports.
- * Pure: plan_diff() reads a struct profile and a struct node_state (filled
+ * Pure: plan_diff() reads a struct profile and a struct node_config (filled
  * by the command layer through sys_ops) and does no I/O.
  *
  * Order (safe): bonds are created and get their members before any MTU;
@@ -12,8 +12,8 @@
  * then RoCE ToS.  Undo runs in reverse.
  *
  * Ownership: struct plan owns its steps and drift arrays (plan_init /
- * plan_fini); struct node_state owns its arrays and each iface's fab_dcb
- * and each bond's fab_bond (node_state_init / node_state_fini); it only
+ * plan_fini); struct node_config owns its arrays and each iface's fab_dcb
+ * and each bond's fab_bond (node_config_init / node_config_fini); it only
  * borrows the struct host_state it was built from.
  */
 #ifndef FAB_MODEL_PLAN_H
@@ -30,7 +30,13 @@
 #include "model/profile.h"
 #include "util/err.h"
 
-/* ---- what was read from the node ---- */
+/*
+ * ---- what was read from the node ----
+ * struct host_state (model/host_state.h) is the node's inventory: links
+ * and RDMA ports, what status shows.  struct node_config is the
+ * configuration a profile governs, read on top of that inventory for a
+ * plan: per-interface DCB, ECN, RoCE ToS and bonds.
+ */
 
 struct node_iface {
 	char name[FAB_IFNAMSIZ];
@@ -56,7 +62,7 @@ struct node_bond {
 	struct fab_bond bond;	/* owned; valid when rc == 0 */
 };
 
-struct node_state {
+struct node_config {
 	const struct host_state *hs;	/* borrowed: links, RDMA ports */
 	struct node_iface *ifaces;
 	size_t n_ifaces;
@@ -64,13 +70,13 @@ struct node_state {
 	size_t n_bonds;
 };
 
-void node_state_init(struct node_state *ns, const struct host_state *hs);
-void node_state_fini(struct node_state *ns);
+void node_config_init(struct node_config *ns, const struct host_state *hs);
+void node_config_fini(struct node_config *ns);
 /* New zeroed element (dcb_rc/ecn_rc/tos_rc = 1 "not read"); borrowed, NULL on ENOMEM. */
-struct node_iface *node_state_iface_add(struct node_state *ns, const char *name);
-struct node_bond *node_state_bond_add(struct node_state *ns, const char *name);
-struct node_iface *node_state_iface(const struct node_state *ns, const char *name);
-struct node_bond *node_state_bond(const struct node_state *ns, const char *name);
+struct node_iface *node_config_iface_add(struct node_config *ns, const char *name);
+struct node_bond *node_config_bond_add(struct node_config *ns, const char *name);
+struct node_iface *node_config_iface(const struct node_config *ns, const char *name);
+struct node_bond *node_config_bond(const struct node_config *ns, const char *name);
 
 /* What the profile needs read for an interface, merged over matching items. */
 struct plan_needs {
@@ -174,7 +180,7 @@ void plan_fini(struct plan *plan);
  * (infiniband, roce.mtu) produce drift but no steps.  0 or -errno (-ENOMEM;
  * -EIO with @err naming the object when a bond could not be read).
  */
-int plan_diff(const struct profile *p, const struct node_state *ns, struct plan *plan,
+int plan_diff(const struct profile *p, const struct node_config *ns, struct plan *plan,
 	      struct fab_err *err);
 
 /* One-line text of an action ("mtu veth0 9000"), for logs and reports. */

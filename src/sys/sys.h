@@ -120,7 +120,7 @@ struct sys_ops {
 	int (*ecn_set)(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		       unsigned int prio, bool enable, struct fab_err *err);
 	/* rdma_cm configfs <root>/sys/kernel/config/rdma_cm/<dev>/ports/<port>/
-	 * default_roce_tos (src/sys/cm_tos.c); the device directory is created
+	 * default_roce_tos (src/sys/roce_tos.c); the device directory is created
 	 * for the access and removed after, as rdma_cm expects. */
 	int (*roce_tos_read)(struct sys *sys, const char *dev, unsigned int port,
 			     unsigned int *tos, struct fab_err *err);

@@ -44,10 +44,10 @@ int sysfs_ecn_read(struct sys *sys, const char *ifname, enum fab_ecn_point point
 int sysfs_ecn_set(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		  unsigned int prio, bool enable, struct fab_err *err);
 
-/* cm_tos.c: RoCE default ToS through rdma_cm configfs. */
-int cm_tos_read(struct sys *sys, const char *dev, unsigned int port, unsigned int *tos,
+/* roce_tos.c: RoCE default ToS through rdma_cm configfs. */
+int roce_tos_read(struct sys *sys, const char *dev, unsigned int port, unsigned int *tos,
 		struct fab_err *err);
-int cm_tos_set(struct sys *sys, const char *dev, unsigned int port, unsigned int tos,
+int roce_tos_set(struct sys *sys, const char *dev, unsigned int port, unsigned int tos,
 	       struct fab_err *err);
 
 /* lldp.c: this node's LLDP view through liblldpctl.  Contract: see struct sys_ops. */

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/stats.h"
+#include "model/sweep_judge.h"
 
 /* Milliseconds until @deadline_ns (monotonic), rounded up; 0 when past. */
 int tp_ms_left(uint64_t deadline_ns);

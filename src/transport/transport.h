@@ -38,11 +38,24 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/stats.h"
+#include "model/sweep_judge.h"
 #include "util/array.h"
 #include "util/err.h"
 
 #define TP_TOKEN_LEN 16		/* bytes; 32 hex digits on the wire */
+
+/*
+ * Verbs tuning, the knobs perftest has (sweep --verbs-*, docs/verbs.md);
+ * the tcp transport ignores them.
+ */
+struct tp_verbs_tuning {
+	unsigned int bw_bytes;		/* bandwidth message (perftest -s); 0: default */
+	unsigned int tx_depth;		/* writes in flight (-t); 0: default */
+	unsigned int cq_mod;		/* one in cq_mod signalled (-Q), at most tx_depth; 0: default */
+	unsigned int spin_us;		/* a wait spins this long before it yields or sleeps */
+};
+
+#define TP_VERBS_TUNING_DEFAULT { .bw_bytes = 65536, .tx_depth = 128, .cq_mod = 32, .spin_us = 20 }
 
 struct tp_plan {
 	unsigned int lat_iters;		/* timed round trips, 0 for none */
@@ -55,6 +68,7 @@ struct tp_plan {
 	bool bw_fwd;			/* client -> server */
 	bool bw_rev;			/* server -> client */
 	unsigned int timeout_ms;	/* bound on every wait */
+	struct tp_verbs_tuning verbs;
 };
 
 struct tp_params {

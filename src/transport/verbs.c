@@ -39,12 +39,11 @@
  * peer get the CPU on a crowded host.  Every wait is bounded by
  * plan.timeout_ms and the cancel fd.
  *
- * Knobs that perftest has and the plan has not (environment of the
- * worker): FABRICCTL_VERBS_BW_BYTES (65536), FABRICCTL_VERBS_TX_DEPTH
- * (128), FABRICCTL_VERBS_CQ_MOD (32); and FABRICCTL_VERBS_SPIN_US (20),
- * how long a wait spins before it yields (latency) or sleeps on the
- * completion channel (bandwidth).  The bandwidth message is the smaller of
- * both sides' bw slots.
+ * Knobs that perftest has come in the plan (struct tp_verbs_tuning, sweep
+ * --verbs-bw-bytes, --verbs-tx-depth, --verbs-cq-mod, --verbs-spin-us):
+ * spin_us is how long a wait spins before it yields (latency) or sleeps on
+ * the completion channel (bandwidth).  The bandwidth message is the
+ * smaller of both sides' bw slots.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -133,24 +132,6 @@ struct tp_session {
 };
 
 /* ---- small helpers ---- */
-
-static unsigned int env_uint(const char *name, unsigned int def, unsigned int min,
-			     unsigned int max)
-{
-	const char *v = getenv(name);
-	char *end;
-	unsigned long x;
-
-	if (!v || !*v)
-		return def;
-	errno = 0;
-	x = strtoul(v, &end, 10);
-	if (errno || *end || x < min || x > max) {
-		fab_warn("verbs: ignoring %s=%s (want %u..%u)", name, v, min, max);
-		return def;
-	}
-	return (unsigned int)x;
-}
 
 static bool cancelled(int cancel_fd)
 {
@@ -475,20 +456,10 @@ static int port_resolve(struct tp_session *s, struct fab_err *err)
 	return 0;
 }
 
-static int session_open(const struct tp_params *p, bool server, struct tp_session **out,
-			struct fab_err *err)
+/* A session's parameters and tuning, before any verbs object exists. */
+static int session_params(struct tp_session *s, const struct tp_params *p, bool server,
+			  struct fab_err *err)
 {
-	struct ibv_qp_init_attr qia;
-	struct ibv_qp_attr qa;
-	struct tp_session *s;
-	size_t lat_room, bw_room;
-	uint32_t psn = 0;
-	unsigned int send_wr;
-	int rc;
-
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return fab_err_set(err, -ENOMEM, "verbs: out of memory");
 	s->server = server;
 	s->p = *p;
 	snprintf(s->local_addr, sizeof(s->local_addr), "%s", p->local_addr ? p->local_addr : "");
@@ -497,43 +468,39 @@ static int session_open(const struct tp_params *p, bool server, struct tp_sessio
 	s->p.dev = s->dev;
 	s->port = p->dev_port ? p->dev_port : 1;
 	s->me.gid_index = -1;
-	if (!*s->dev) {
-		rc = fab_err_set(err, -EINVAL, "verbs: %s: no rdma device (give rdma=DEV in the "
-				 "hosts file)", s->local_addr);
-		goto out;
-	}
-	if (s->port > 255) {
-		rc = fab_err_set(err, -EINVAL, "verbs: %s: bad port %u", s->dev, s->port);
-		goto out;
-	}
+	if (!*s->dev)
+		return fab_err_set(err, -EINVAL, "verbs: %s: no rdma device (give rdma=DEV in the "
+				   "hosts file)", s->local_addr);
+	if (s->port > 255)
+		return fab_err_set(err, -EINVAL, "verbs: %s: bad port %u", s->dev, s->port);
 	s->lat_bytes = s->p.plan.msg_bytes ? s->p.plan.msg_bytes : 2;
 	if (s->lat_bytes > VB_LAT_MAX_BYTES)
 		s->lat_bytes = VB_LAT_MAX_BYTES;
 	if (s->p.plan.interval_ms == 0)
 		s->p.plan.interval_ms = 100;
-	s->bw_bytes = env_uint("FABRICCTL_VERBS_BW_BYTES", 65536, 1, VERBS_EP_MAX_REGION);
-	s->tx_depth = env_uint("FABRICCTL_VERBS_TX_DEPTH", 128, 1, 8192);
-	s->cq_mod = env_uint("FABRICCTL_VERBS_CQ_MOD", 32, 1, 8192);
+	/* 0: the default (struct tp_verbs_tuning). */
+	s->bw_bytes = s->p.plan.verbs.bw_bytes ? s->p.plan.verbs.bw_bytes : 65536;
+	s->tx_depth = s->p.plan.verbs.tx_depth ? s->p.plan.verbs.tx_depth : 128;
+	s->cq_mod = s->p.plan.verbs.cq_mod ? s->p.plan.verbs.cq_mod : 32;
+	if (s->bw_bytes > VERBS_EP_MAX_REGION)
+		return fab_err_set(err, -EINVAL, "verbs: bw_bytes %u larger than %u", s->bw_bytes,
+				   VERBS_EP_MAX_REGION);
 	if (s->cq_mod > s->tx_depth)
 		s->cq_mod = s->tx_depth;
-	s->spin_ns = env_uint("FABRICCTL_VERBS_SPIN_US", 20, 0, 60000000) * 1000ull;
+	s->spin_ns = s->p.plan.verbs.spin_us * 1000ull;
+	return 0;
+}
 
-	rc = device_open(s, err);
-	if (rc < 0)
-		goto out;
-	rc = port_resolve(s, err);
-	if (rc < 0)
-		goto out;
+/* One registered buffer: lat slot, bw slot (remote), lat source, control slots. */
+static int session_buffer(struct tp_session *s, struct fab_err *err)
+{
+	size_t lat_room = (s->lat_bytes + 63) & ~(size_t)63;
+	size_t bw_room = (s->bw_bytes + 63) & ~(size_t)63;
 
-	/* One buffer: lat slot, bw slot (remote), lat source, control slots. */
-	lat_room = (s->lat_bytes + 63) & ~(size_t)63;
-	bw_room = (s->bw_bytes + 63) & ~(size_t)63;
 	s->buf_len = lat_room + bw_room + lat_room +
 		     (VB_RECV_SLOTS + VB_SEND_SLOTS) * VB_CTRL_BYTES;
-	if (posix_memalign((void **)&s->buf, 4096, s->buf_len)) {
-		rc = fab_err_set(err, -ENOMEM, "verbs: out of memory");
-		goto out;
-	}
+	if (posix_memalign((void **)&s->buf, 4096, s->buf_len))
+		return fab_err_set(err, -ENOMEM, "verbs: out of memory");
 	memset(s->buf, 0, s->buf_len);
 	s->lat = s->buf;
 	s->bw = s->lat + lat_room;
@@ -543,30 +510,30 @@ static int session_open(const struct tp_params *p, bool server, struct tp_sessio
 	memset(s->bw, 0xa5, s->bw_bytes);
 
 	s->pd = ibv_alloc_pd(s->ctx);
-	if (!s->pd) {
-		rc = VB_ERR(s, err, errno ? -errno : -ENOMEM, "alloc pd: %s", strerror(errno));
-		goto out;
-	}
+	if (!s->pd)
+		return VB_ERR(s, err, errno ? -errno : -ENOMEM, "alloc pd: %s", strerror(errno));
 	s->mr = ibv_reg_mr(s->pd, s->buf, s->buf_len,
 			   IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE);
-	if (!s->mr) {
-		rc = VB_ERR(s, err, errno ? -errno : -ENOMEM, "register %zu bytes: %s",
-			    s->buf_len, strerror(errno));
-		goto out;
-	}
+	if (!s->mr)
+		return VB_ERR(s, err, errno ? -errno : -ENOMEM, "register %zu bytes: %s",
+			      s->buf_len, strerror(errno));
+	return 0;
+}
+
+/* The completion channel, the CQ and the RC QP. */
+static int session_queues(struct tp_session *s, struct fab_err *err)
+{
+	unsigned int send_wr = s->tx_depth + VB_LAT_SIGNAL + VB_SEND_SLOTS + 4;
+	struct ibv_qp_init_attr qia;
+
 	s->chan = ibv_create_comp_channel(s->ctx);
-	if (!s->chan) {
-		rc = VB_ERR(s, err, errno ? -errno : -ENOMEM, "completion channel: %s",
-			    strerror(errno));
-		goto out;
-	}
+	if (!s->chan)
+		return VB_ERR(s, err, errno ? -errno : -ENOMEM, "completion channel: %s",
+			      strerror(errno));
 	fcntl(s->chan->fd, F_SETFL, fcntl(s->chan->fd, F_GETFL) | O_NONBLOCK);
-	send_wr = s->tx_depth + VB_LAT_SIGNAL + VB_SEND_SLOTS + 4;
 	s->cq = ibv_create_cq(s->ctx, (int)(send_wr + VB_RECV_SLOTS + 4), NULL, s->chan, 0);
-	if (!s->cq) {
-		rc = VB_ERR(s, err, errno ? -errno : -ENOMEM, "create cq: %s", strerror(errno));
-		goto out;
-	}
+	if (!s->cq)
+		return VB_ERR(s, err, errno ? -errno : -ENOMEM, "create cq: %s", strerror(errno));
 	memset(&qia, 0, sizeof(qia));
 	qia.send_cq = s->cq;
 	qia.recv_cq = s->cq;
@@ -583,11 +550,18 @@ static int session_open(const struct tp_params *p, bool server, struct tp_sessio
 		qia.cap.max_inline_data = 0;
 		s->qp = ibv_create_qp(s->pd, &qia);
 	}
-	if (!s->qp) {
-		rc = VB_ERR(s, err, errno ? -errno : -ENOMEM, "create rc qp: %s", strerror(errno));
-		goto out;
-	}
+	if (!s->qp)
+		return VB_ERR(s, err, errno ? -errno : -ENOMEM, "create rc qp: %s", strerror(errno));
 	s->max_inline = qia.cap.max_inline_data;
+	return 0;
+}
+
+/* QP to INIT, receives posted, and this side's endpoint filled in. */
+static int session_qp_init(struct tp_session *s, struct fab_err *err)
+{
+	struct ibv_qp_attr qa;
+	uint32_t psn = 0;
+	int rc;
 
 	memset(&qa, 0, sizeof(qa));
 	qa.qp_state = IBV_QPS_INIT;
@@ -596,14 +570,12 @@ static int session_open(const struct tp_params *p, bool server, struct tp_sessio
 	qa.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
 	rc = ibv_modify_qp(s->qp, &qa, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
 			   IBV_QP_ACCESS_FLAGS);
-	if (rc) {
-		rc = VB_ERR(s, err, -rc, "qp to init: %s", strerror(rc));
-		goto out;
-	}
+	if (rc)
+		return VB_ERR(s, err, -rc, "qp to init: %s", strerror(rc));
 	for (unsigned int i = 0; i < VB_RECV_SLOTS; i++) {
 		rc = post_recv(s, i, err);
 		if (rc < 0)
-			goto out;
+			return rc;
 	}
 	if (getrandom(&psn, sizeof(psn), 0) != sizeof(psn))
 		psn = (uint32_t)tp_now_ns();
@@ -614,9 +586,29 @@ static int session_open(const struct tp_params *p, bool server, struct tp_sessio
 	s->me.lat_bytes = (uint32_t)s->lat_bytes;
 	s->me.bw_bytes = (uint32_t)s->bw_bytes;
 	memcpy(s->me.token, s->p.token, TP_TOKEN_LEN);
+	return 0;
+}
+
+static int session_open(const struct tp_params *p, bool server, struct tp_session **out,
+			struct fab_err *err)
+{
+	/* In order; each step's objects are freed by session_free(). */
+	static int (*const steps[])(struct tp_session *s, struct fab_err *err) = {
+		device_open, port_resolve, session_buffer, session_queues, session_qp_init,
+	};
+	struct tp_session *s;
+	int rc;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return fab_err_set(err, -ENOMEM, "verbs: out of memory");
+	rc = session_params(s, p, server, err);
+	for (size_t i = 0; rc == 0 && i < sizeof(steps) / sizeof(steps[0]); i++)
+		rc = steps[i](s, err);
+	if (rc < 0)
+		goto out;
 	*out = s;
 	s = NULL;
-	rc = 0;
 out:
 	session_free(s);
 	return rc;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Pure helpers of the verbs transport (verbs.c), kept apart so they can
- * be tested and fuzzed without an RDMA device:
+ * Helpers of the verbs transport (verbs.c) that need no RDMA device, kept
+ * apart so they can be tested and fuzzed without one.  Not pure:
+ * verbs_gid_find() reads sysfs (under a root that tests point at a
+ * fixture); the rest is:
  *
  *  - verbs_gid_find(): the RoCE v2 GID of a port that carries a given
  *    address, found by scanning the port's GID table in sysfs

@@ -12,9 +12,9 @@
 # On the host this boots a VM (tests/vm/run) and runs itself inside it.
 # Environment: VERBS_BENCH_BW_MIN (0.98), VERBS_BENCH_LAT_MAX (1.05),
 # VERBS_BENCH_DURATION (seconds, 2), VERBS_BENCH_ITERS (200),
-# VERBS_BENCH_ROUNDS (3), VERBS_BENCH_SMP (VM CPUs, 1); FABRICCTL_VERBS_*
-# (docs/verbs.md) are passed to the workers, e.g. FABRICCTL_VERBS_SPIN_US=
-# 10000000 to spin without ever yielding, exactly like perftest.
+# VERBS_BENCH_ROUNDS (3), VERBS_BENCH_SMP (VM CPUs, 1); VERBS_BENCH_SWEEP_ARGS
+# (extra sweep options, e.g. "--verbs-spin-us 10000000" to spin without
+# ever yielding, exactly like perftest; docs/verbs.md).
 # Exit 0 when both targets are met, 1 otherwise, 77 when the VM cannot run.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
@@ -31,7 +31,7 @@ if [ "${FABVM:-}" != 1 ]; then
 	exec "$TOP/tests/vm/run" --smp "${VERBS_BENCH_SMP:-1}" --timeout 900 -- \
 		env VERBS_BENCH_BW_MIN="$BW_MIN" VERBS_BENCH_LAT_MAX="$LAT_MAX" \
 		VERBS_BENCH_DURATION="$DUR" VERBS_BENCH_ITERS="$ITERS" VERBS_BENCH_ROUNDS="$ROUNDS" \
-		$(env | grep '^FABRICCTL_VERBS_[A-Z_]*=[0-9]*$' || true) \
+		VERBS_BENCH_SWEEP_ARGS="${VERBS_BENCH_SWEEP_ARGS:-}" \
 		"$TOP/tests/bench/verbs.sh"
 fi
 
@@ -67,7 +67,8 @@ perftest() {
 
 sweep() {
 	run "$FABRICCTL" sweep --hosts "$tmp/hosts" --launcher 'env FAB_NODE={host}' \
-		--transport verbs -j --timeout 60 --no-progress "$@" >"$tmp/sweep.json" ||
+		--transport verbs -j --timeout 60 --no-progress ${VERBS_BENCH_SWEEP_ARGS:-} "$@" \
+		>"$tmp/sweep.json" ||
 		fail "fabricctl sweep failed: $(head -c 400 "$tmp/sweep.json")"
 	[ "$(jq -r '.pairs[0].status' "$tmp/sweep.json")" != failed ] ||
 		fail "sweep pair failed: $(jq -r '.pairs[0].reason' "$tmp/sweep.json")"

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target, differential: discover -j streams its document item by
- * item (out/discover_json.c); its bytes must equal the whole document from
- * discover_to_json() written by out_json_emit(), compact and indented, for
+ * item (render/discover_json.c); its bytes must equal the whole document from
+ * discover_to_json() written by render_json_emit(), compact and indented, for
  * any graph the ibnetdiscover topology parser accepts (names with quotes,
  * backslashes, control characters, bytes that are not UTF-8).  Aborts on
  * the first difference.  Seeds: tests/fuzz/corpus/discover_json (copies
@@ -15,20 +15,20 @@
 
 #include "model/ibtopo_parse.h"
 #include "model/topo.h"
-#include "out/out.h"
+#include "render/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char *render(const struct topo *t, bool stream, bool pretty, int *rc)
 {
-	struct fab_out out = { .ops = &out_json_ops, .pretty = pretty };
+	struct render out = { .ops = &render_json_ops, .pretty = pretty };
 	char *buf = NULL;
 	size_t len = 0;
 
 	out.f = open_memstream(&buf, &len);
 	if (!out.f)
 		abort();
-	*rc = stream ? out_json_ops.discover(&out, t) : out_json_emit(&out, discover_to_json(t));
+	*rc = stream ? render_json_ops.discover(&out, t) : render_json_emit(&out, discover_to_json(t));
 	fclose(out.f);
 	return buf;
 }

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fleet/fleet_status.h"
+#include "fleet/fleet_op.h"
 #include "fleet/proto.h"
-#include "out/out.h"
+#include "render/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,7 +31,7 @@ static void check(json_t *doc, const char *list, size_t failed)
 {
 	const json_t *sum = json_object_get(doc, "summary"), *e, *n;
 	FILE *null = fopen("/dev/null", "we");
-	struct fab_out out = { .f = null };
+	struct render out = { .f = null };
 	size_t i, ok = 0;
 
 	assert(doc);
@@ -47,9 +47,9 @@ static void check(json_t *doc, const char *list, size_t failed)
 	assert(ok + failed == 2);
 	if (null) {
 		if (!strcmp(list, "drift"))
-			out_text_ops.verify_fleet(&out, doc);
+			render_text_ops.verify_fleet(&out, doc);
 		else
-			out_text_ops.apply_fleet(&out, doc);
+			render_text_ops.apply_fleet(&out, doc);
 		fclose(null);
 	}
 }

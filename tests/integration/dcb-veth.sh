@@ -5,7 +5,7 @@
 # apply and report drift "unknown (...)" on verify, and change nothing.
 # iproute2's dcb(8) is asked the same question as a cross-check that the
 # kernel really refused (not our code).
-# The positive path (a device with DCB ops) is tests/vm/t/30-dcb.sh.
+# The positive path (a device with DCB ops) is tests/vm/one-vm/31-dcb.sh.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"

@@ -107,6 +107,11 @@ assert_eq "garbage: summary" "4 2 1 1" \
 fab verify --hosts "$TMP/hosts" --launcher "$TMP/launch $H3 {host}" "$TMP/p.yaml"
 assert_eq "garbage text: rc" 3 "$rc"
 assert_eq "garbage text: failed row" "$H3 FAILED:" "$(awk -v n="$H3" '$1 == n { print $1, $2 }' "$TMP/out")"
+# status --hosts follows the same exit rule: a node that could not be read is 3.
+fab -j status --hosts "$TMP/hosts" --launcher "$TMP/launch $H3 {host}"
+assert_eq "garbage status: rc" 3 "$rc"
+assert_eq "garbage status: the others read" "$H1,$H2,$H4" \
+	"$(q '[.nodes[] | select(.ok) | .node] | join(",")')"
 
 # 6. An apply that fails on every node (a veth has no DCB): each node rolls
 #    back its own MTU step, exit 3, MTUs as before.

@@ -5,7 +5,7 @@
  * numbered fail_at (1-based; 0 = never), which fails with fail_rc and a
  * message.  links_read reports the links named in links[] (hardware,
  * up, with MTU link_mtu[i]); rdma_read none; the other readers are not
- * provided (tests fill struct node_state by hand).
+ * provided (tests fill struct node_config by hand).
  *
  * The pending state of `apply --try` lives in memory: pending (NULL when
  * none) and claimed; lock and unlock, write, claim, drop, log, spawn and

@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "cmd/apply.h"
+#include "node/apply.h"
 #include "cmd/cmd.h"
 #include "rec_sys.c"
 

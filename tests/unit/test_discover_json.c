@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * discover -j streams its document one node, link and problem at a time
- * (out/discover_json.c).  Its bytes must equal the whole document built
- * by discover_to_json() and written by out_json_emit(), compact and
+ * (render/discover_json.c).  Its bytes must equal the whole document built
+ * by discover_to_json() and written by render_json_emit(), compact and
  * indented, for every shape: empty lists, one item, strings that need
  * escaping, named (LLDP) ports, problems with and without an expected
  * end, items that cannot be built, and documents larger than the
@@ -19,18 +19,18 @@
 #include <cmocka.h>
 
 #include "model/topo.h"
-#include "out/out.h"
+#include "render/render.h"
 
 /* The document, streamed (discover_json) or whole (the reference), as a string. */
 static char *render(bool stream, const struct topo *t, bool pretty, int *rc)
 {
-	struct fab_out out = { .ops = &out_json_ops, .pretty = pretty };
+	struct render out = { .ops = &render_json_ops, .pretty = pretty };
 	char *buf = NULL;
 	size_t len = 0;
 
 	out.f = open_memstream(&buf, &len);
 	assert_non_null(out.f);
-	*rc = stream ? out_json_ops.discover(&out, t) : out_json_emit(&out, discover_to_json(t));
+	*rc = stream ? render_json_ops.discover(&out, t) : render_json_emit(&out, discover_to_json(t));
 	fclose(out.f);
 	return buf;
 }
@@ -203,14 +203,14 @@ static void test_large(void **state)
 static void test_write_error(void **state)
 {
 	struct topo *t = topo_new();
-	struct fab_out out = { .ops = &out_json_ops };
+	struct render out = { .ops = &render_json_ops };
 	struct topo_node *n = topo_node_add(t, TOPO_NODE_CA, "ca", 1);
 
 	ib_port(n, 1, TOPO_F_LID);
 	out.f = fopen("/dev/full", "w");
 	if (!out.f)
 		skip();
-	assert_int_equal(out_json_ops.discover(&out, t), -EIO);
+	assert_int_equal(render_json_ops.discover(&out, t), -EIO);
 	fclose(out.f);
 	topo_free(t);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * plan_diff (pure: profile x node_state -> ordered steps + drift) and the
- * apply executor (cmd/apply_exec.c) against a recording sys_ops: order,
+ * plan_diff (pure: profile x node_config -> ordered steps + drift) and the
+ * apply executor (node/apply_exec.c) against a recording sys_ops: order,
  * undo values, rollback in reverse, pending-state round trip.
  */
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd/apply.h"
+#include "node/apply.h"
 #include "model/plan.h"
 #include "model/profile.h"
 #include "rec_sys.c"
@@ -43,9 +43,9 @@ static void link_add(struct host_state *hs, const char *name, unsigned int mtu, 
 }
 
 /* A node_iface whose DCB reads back as the kernel defaults of a DCB-capable NIC. */
-static struct node_iface *dcb_iface(struct node_state *ns, const char *name)
+static struct node_iface *dcb_iface(struct node_config *ns, const char *name)
 {
-	struct node_iface *ni = node_state_iface_add(ns, name);
+	struct node_iface *ni = node_config_iface_add(ns, name);
 
 	assert_non_null(ni);
 	ni->dcb_rc = 0;
@@ -62,7 +62,7 @@ static struct node_iface *dcb_iface(struct node_state *ns, const char *name)
 	return ni;
 }
 
-static void diff_ok(const struct profile *p, const struct node_state *ns, struct plan *plan)
+static void diff_ok(const struct profile *p, const struct node_config *ns, struct plan *plan)
 {
 	struct fab_err err;
 
@@ -89,7 +89,7 @@ static void test_mtu_only(void **state)
 {
 	struct profile *p = prof("interfaces:\n  - match: eth*\n    mtu: 9000\n");
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 	char buf[512];
 
@@ -97,7 +97,7 @@ static void test_mtu_only(void **state)
 	link_add(&hs, "lo", 65536, "");
 	link_add(&hs, "eth0", 1500, "veth");
 	link_add(&hs, "eth1", 9000, "veth");
-	node_state_init(&ns, &hs);
+	node_config_init(&ns, &hs);
 	diff_ok(p, &ns, &plan);
 	assert_string_equal(steps_str(&plan, buf, sizeof(buf)), "eth0 mtu:1500>9000");
 	assert_int_equal(plan.steps[0].act.op, PLAN_MTU_SET);
@@ -116,7 +116,7 @@ static void test_mtu_only(void **state)
 	assert_int_equal(plan.n_steps, 0);
 	assert_int_equal(plan.n_drift, 0);
 	plan_fini(&plan);
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 }
@@ -129,14 +129,14 @@ static void test_unmatched_and_later_items_win(void **state)
 				 "  - match: ib*\n    mtu: 2044\n"
 				 "  - match: xx*\n    optional: true\n    mtu: 1000\n");
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 	char buf[512];
 
 	host_state_init(&hs);
 	link_add(&hs, "eth0", 1500, "");
 	link_add(&hs, "eth1", 1500, "");
-	node_state_init(&ns, &hs);
+	node_config_init(&ns, &hs);
 	diff_ok(p, &ns, &plan);
 	assert_string_equal(steps_str(&plan, buf, sizeof(buf)),
 			    "eth0 mtu:1500>9000 | eth1 mtu:1500>4000");
@@ -145,7 +145,7 @@ static void test_unmatched_and_later_items_win(void **state)
 	assert_string_equal(plan.drift[0].field, "match");
 	assert_string_equal(plan.drift[0].found, "none");
 	plan_fini(&plan);
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 }
@@ -175,7 +175,7 @@ static void test_full_order_and_undo(void **state)
 {
 	struct profile *p = prof(full_profile);
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct node_iface *e0, *e1;
 	struct node_bond *nb;
 	struct plan plan;
@@ -185,7 +185,7 @@ static void test_full_order_and_undo(void **state)
 	host_state_init(&hs);
 	link_add(&hs, "eth0", 1500, "");
 	link_add(&hs, "eth1", 1500, "");
-	node_state_init(&ns, &hs);
+	node_config_init(&ns, &hs);
 	e0 = dcb_iface(&ns, "eth0");
 	assert_int_equal(fab_dcb_app_add(&e0->dcb, &old), 0);	/* stale 26 -> 0 */
 	e0->ecn_rc[FAB_ECN_NP] = 0;
@@ -200,7 +200,7 @@ static void test_full_order_and_undo(void **state)
 	e1->rdma_port = 1;
 	e1->tos_rc = 0;
 	e1->tos = 106;
-	nb = node_state_bond_add(&ns, "bond0");
+	nb = node_config_bond_add(&ns, "bond0");
 	nb->rc = -ENODEV;
 	diff_ok(p, &ns, &plan);
 	assert_string_equal(steps_str(&plan, buf, sizeof(buf)),
@@ -242,7 +242,7 @@ static void test_full_order_and_undo(void **state)
 		assert_true(seen);
 	}
 	plan_fini(&plan);
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 }
@@ -251,15 +251,15 @@ static void test_bond_existing(void **state)
 {
 	struct profile *p = prof("bonds:\n  - name: bond0\n    miimon: 100\n    members: [eth0, eth1]\n");
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct node_bond *nb;
 	struct plan plan;
 	char buf[512];
 
 	host_state_init(&hs);
 	link_add(&hs, "bond0", 1500, "bond");
-	node_state_init(&ns, &hs);
-	nb = node_state_bond_add(&ns, "bond0");
+	node_config_init(&ns, &hs);
+	nb = node_config_bond_add(&ns, "bond0");
 	nb->rc = 0;
 	nb->bond.mode = FAB_BOND_MODE_ACTIVE_BACKUP;
 	nb->bond.miimon_ms = 0;
@@ -288,7 +288,7 @@ static void test_bond_existing(void **state)
 		assert_string_equal(err.msg, "bond: bond0: not supported");
 		plan_fini(&plan);
 	}
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 }
@@ -299,15 +299,15 @@ static void test_bond_degraded(void **state)
 	struct profile *p = prof("bonds:\n  - name: bond0\n    mode: 802.3ad\n"
 				 "    members: [eth0, eth1, eth2]\n");
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct node_bond *nb;
 	struct fab_bond_member *m;
 	struct plan plan;
 
 	host_state_init(&hs);
 	link_add(&hs, "bond0", 1500, "bond");
-	node_state_init(&ns, &hs);
-	nb = node_state_bond_add(&ns, "bond0");
+	node_config_init(&ns, &hs);
+	nb = node_config_bond_add(&ns, "bond0");
 	nb->rc = 0;
 	nb->bond.mode = FAB_BOND_MODE_8023AD;
 	m = fab_bond_member_add(&nb->bond, "eth0");
@@ -337,7 +337,7 @@ static void test_bond_degraded(void **state)
 	diff_ok(p, &ns, &plan);
 	assert_int_equal(plan.n_drift, 0);
 	plan_fini(&plan);
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 }
@@ -347,7 +347,7 @@ static void test_ib_verify(void **state)
 	struct profile *p = prof("infiniband:\n  - match: mlx5_*\n    state: active\n    width: 4x\n"
 				 "    speed: NDR\n    active_mtu: 4096\n");
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct fab_rdma_dev *d;
 	struct fab_rdma_port *pt;
 	struct plan plan;
@@ -361,7 +361,7 @@ static void test_ib_verify(void **state)
 	snprintf(pt->speed, sizeof(pt->speed), "HDR");
 	pt->width_x = 4;
 	pt->active_mtu = 4096;
-	node_state_init(&ns, &hs);
+	node_config_init(&ns, &hs);
 	diff_ok(p, &ns, &plan);
 	assert_int_equal(plan.n_steps, 0);	/* verify only */
 	assert_int_equal(plan.n_drift, 1);
@@ -370,13 +370,13 @@ static void test_ib_verify(void **state)
 	assert_string_equal(plan.drift[0].wanted, "NDR");
 	assert_string_equal(plan.drift[0].found, "HDR");
 	plan_fini(&plan);
-	node_state_fini(&ns);
+	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 }
 
 /* Build the full plan used by the executor tests. */
-static void full_plan(struct host_state *hs, struct node_state *ns, struct plan *plan,
+static void full_plan(struct host_state *hs, struct node_config *ns, struct plan *plan,
 		      struct profile **pp)
 {
 	struct node_bond *nb;
@@ -386,7 +386,7 @@ static void full_plan(struct host_state *hs, struct node_state *ns, struct plan 
 	host_state_init(hs);
 	link_add(hs, "eth0", 1500, "");
 	link_add(hs, "eth1", 1500, "");
-	node_state_init(ns, hs);
+	node_config_init(ns, hs);
 	e0 = dcb_iface(ns, "eth0");
 	e0->ecn_rc[0] = 0;
 	snprintf(e0->rdma_dev, sizeof(e0->rdma_dev), "mlx5_0");
@@ -398,16 +398,16 @@ static void full_plan(struct host_state *hs, struct node_state *ns, struct plan 
 	e1->rdma_port = 1;
 	e1->tos_rc = 0;
 	e1->ecn[0] = 1u << 3;
-	nb = node_state_bond_add(ns, "bond0");
+	nb = node_config_bond_add(ns, "bond0");
 	nb->rc = -ENODEV;
 	diff_ok(*pp, ns, plan);
 }
 
-static void full_free(struct host_state *hs, struct node_state *ns, struct plan *plan,
+static void full_free(struct host_state *hs, struct node_config *ns, struct plan *plan,
 		      struct profile *p)
 {
 	plan_fini(plan);
-	node_state_fini(ns);
+	node_config_fini(ns);
 	host_state_fini(hs);
 	profile_free(p);
 }
@@ -415,7 +415,7 @@ static void full_free(struct host_state *hs, struct node_state *ns, struct plan 
 static void test_exec_all_ok(void **state)
 {
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 	struct profile *p;
 	struct rec_sys r;
@@ -439,7 +439,7 @@ static void test_exec_all_ok(void **state)
 static void test_exec_rollback_reverse(void **state)
 {
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 	struct profile *p;
 	struct rec_sys r;
@@ -471,7 +471,7 @@ static void test_exec_rollback_reverse(void **state)
 static void test_exec_rollback_failure(void **state)
 {
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan;
 	struct profile *p;
 	struct rec_sys r;
@@ -529,7 +529,7 @@ static void test_exec_missing_slot(void **state)
 static void test_pending_roundtrip(void **state)
 {
 	struct host_state hs;
-	struct node_state ns;
+	struct node_config ns;
 	struct plan plan, back;
 	struct profile *p;
 	struct fab_err err;

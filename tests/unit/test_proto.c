@@ -166,6 +166,24 @@ static void test_plan_result_token(void **state)
 	assert_true(proto_plan_from_json(j, &q, &err) < 0);
 	assert_non_null(strstr(err.msg, "streams"));
 	json_decref(j);
+	/* verbs tuning: carried, optional (absent from an older controller: the defaults). */
+	p.verbs = (struct tp_verbs_tuning){ .bw_bytes = 1048576, .tx_depth = 64, .cq_mod = 8,
+					    .spin_us = 0 };
+	j = proto_plan_to_json(&p);
+	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	assert_memory_equal(&p.verbs, &q.verbs, sizeof(p.verbs));
+	json_object_del(j, "verbs");
+	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	assert_int_equal(q.verbs.bw_bytes, 65536);
+	assert_int_equal(q.verbs.tx_depth, 128);
+	assert_int_equal(q.verbs.cq_mod, 32);
+	assert_int_equal(q.verbs.spin_us, 20);
+	json_object_set_new(j, "verbs", json_pack("{s:i, s:i, s:i, s:i}", "bw_bytes", 1,
+						  "tx_depth", 8193, "cq_mod", 1, "spin_us", 0));
+	assert_true(proto_plan_from_json(j, &q, &err) < 0);
+	assert_non_null(strstr(err.msg, "tx_depth"));
+	json_decref(j);
+	p.verbs = (struct tp_verbs_tuning){ 0 };
 	/* lat_ms: carried, optional (absent from an older controller: 0), bounded. */
 	p.lat_ms = 250;
 	j = proto_plan_to_json(&p);

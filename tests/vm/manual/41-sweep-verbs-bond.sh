@@ -10,7 +10,7 @@
 # the writes across) or failed with a reason -- never hang.  Then a new
 # sweep must succeed over leg 2 (the GID is re-resolved for the new
 # connection) with its bytes on leg 2's counters.  Runs inside the VM:
-#   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/t/41-sweep-verbs-bond.sh
+#   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/manual/41-sweep-verbs-bond.sh
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"

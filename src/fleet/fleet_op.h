@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One worker op on every node of a hosts file, the answers merged into
+ * one document: status, verify and apply --hosts (through
+ * cmd/fleet_cmd.c), with the checks and merges of the verify and apply
+ * answers; and the one hosts-file loader.
+ *
+ *   {"schema": @schema, "op": @op, "nodes": [{"node", "address", "ok",
+ *    "error", @op: <the node's document or null>}], "summary": {"nodes",
+ *    "ok", "failed"}}
+ *
+ * Ownership: *@doc is a new reference for the caller.
+ */
+#ifndef FAB_FLEET_FLEET_OP_H
+#define FAB_FLEET_FLEET_OP_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "fleet/fleet.h"
+
+/*
+ * Start workers on @hosts, send {"op": @op} plus @params (borrowed, may
+ * be NULL), merge.  *@n_failed gets the number of nodes without an answer.
+ */
+int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
+		 const json_t *params, const char *schema, int timeout_ms, json_t **doc,
+		 size_t *n_failed, struct fab_err *err);
+
+/*
+ * verify --hosts: from fleet_run_op()'s "verify" document @run (borrowed),
+ * a new "fabricctl.fleet-verify/1" document (docs/json-verify.md): every
+ * answering node's "fabricctl.verify/1" is checked (a malformed one makes
+ * the node failed, with the reason), and all drift is flattened into one
+ * "drift" array whose entries carry "node".  *@n_failed, *@n_drifted get
+ * the counts of nodes.  Pure (no I/O); NULL only on ENOMEM.
+ */
+json_t *fleet_verify_merge(const json_t *run, const char *profile, size_t *n_failed,
+			   size_t *n_drifted);
+
+/*
+ * apply --hosts: the same for "apply" answers, giving
+ * "fabricctl.fleet-apply/1": a node is failed when it did not answer,
+ * answered with a malformed document, or its apply failed (its own
+ * rollback ran; its document stays under "apply").  Every node's steps
+ * are flattened into "changes" with "node".  Pure; NULL only on ENOMEM.
+ */
+json_t *fleet_apply_merge(const json_t *run, const char *profile, bool dry_run,
+			  size_t *n_failed);
+
+#endif

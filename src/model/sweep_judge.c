@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sweep verdict: fleet reference, pair judgement, suspects; see sweep_judge.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+#include "model/sweep_judge.h"
+
+void sweep_cfg_default(struct sweep_cfg *cfg)
+{
+	cfg->slow_pct = 80;
+	cfg->min_pct = 40;
+	cfg->min_pct_fleet = false;
+	cfg->bw_min_mbps = 0;
+	cfg->mad_k = 3;
+	cfg->lat_factor = 3;
+	cfg->lat_max_ns = 0;
+}
+
+const char *sweep_status_name(enum sweep_status s)
+{
+	switch (s) {
+	case SWEEP_OK:
+		return "ok";
+	case SWEEP_SLOW:
+		return "slow";
+	case SWEEP_FAILED:
+		return "failed";
+	}
+	return "failed";
+}
+
+double sweep_pair_bw(const struct sweep_pair *p)
+{
+	if (p->ab.measured && p->ba.measured)
+		return fmin(p->ab.avg_mbps, p->ba.avg_mbps);
+	if (p->ab.measured)
+		return p->ab.avg_mbps;
+	if (p->ba.measured)
+		return p->ba.avg_mbps;
+	return NAN;
+}
+
+static double pair_bw_min_interval(const struct sweep_pair *p)
+{
+	if (p->ab.measured && p->ba.measured)
+		return fmin(p->ab.min_mbps, p->ba.min_mbps);
+	if (p->ab.measured)
+		return p->ab.min_mbps;
+	if (p->ba.measured)
+		return p->ba.min_mbps;
+	return NAN;
+}
+
+void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_ref *ref)
+{
+	double *bw = calloc(n ? n : 1, sizeof(*bw)), *lat = calloc(n ? n : 1, sizeof(*lat));
+	double *lbw = calloc(n ? n : 1, sizeof(*lbw));
+	size_t nb = 0, nl = 0;
+
+	memset(ref, 0, sizeof(*ref));
+	ref->bw_median_mbps = ref->bw_mad_mbps = NAN;
+	ref->bw_log_median = ref->bw_log_mad = NAN;
+	ref->lat_median_ns = ref->lat_mad_ns = NAN;
+	if (!bw || !lat || !lbw)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (pairs[i].status == SWEEP_FAILED)
+			continue;
+		if (!isnan(sweep_pair_bw(&pairs[i])))
+			bw[nb++] = sweep_pair_bw(&pairs[i]);
+		if (pairs[i].have_lat)
+			lat[nl++] = pairs[i].lat_ns.p50;
+	}
+	ref->n = nb > nl ? nb : nl;
+	if (nb) {
+		ref->bw_median_mbps = stats_median(bw, nb);
+		ref->bw_mad_mbps = stats_mad(bw, nb, ref->bw_median_mbps);
+		for (size_t i = 0; i < nb; i++)
+			lbw[i] = log(bw[i] > 1e-3 ? bw[i] : 1e-3);
+		ref->bw_log_median = stats_median(lbw, nb);
+		ref->bw_log_mad = stats_mad(lbw, nb, ref->bw_log_median);
+	}
+	if (nl) {
+		ref->lat_median_ns = stats_median(lat, nl);
+		ref->lat_mad_ns = stats_mad(lat, nl, ref->lat_median_ns);
+	}
+out:
+	free(bw);
+	free(lat);
+	free(lbw);
+}
+
+void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct sweep_ref *ref,
+		      const struct sweep_cfg *cfg)
+{
+	double bw = sweep_pair_bw(p), bwmin = pair_bw_min_interval(p);
+	double lsigma = ref->bw_log_mad * STATS_MAD_SIGMA;
+
+	p->pct_rated = -1;
+	if (p->status == SWEEP_FAILED)
+		return;
+	p->status = SWEEP_OK;
+	p->reason[0] = '\0';
+	if (!isnan(bw) && rated_mbps > 0) {
+		p->pct_rated = 100 * bw / rated_mbps;
+		if (p->pct_rated < cfg->slow_pct) {
+			str_fmt(p->reason, sizeof(p->reason),
+				 "bandwidth %.0f Mb/s is %.1f%% of the rated %.0f Mb/s (threshold %.0f%%)",
+				 bw, p->pct_rated, rated_mbps, cfg->slow_pct);
+			goto slow;
+		}
+		if (bwmin < rated_mbps * cfg->min_pct / 100) {
+			str_fmt(p->reason, sizeof(p->reason),
+				 "slowest interval %.0f Mb/s is below %.0f%% of the rated %.0f Mb/s",
+				 bwmin, cfg->min_pct, rated_mbps);
+			goto slow;
+		}
+	} else if (!isnan(bw) && !isnan(ref->bw_median_mbps) && ref->n >= 3) {
+		double med = ref->bw_median_mbps;
+
+		double floor_mbps = exp(ref->bw_log_median - cfg->mad_k * lsigma);
+
+		if (bw < med * cfg->slow_pct / 100 && bw < floor_mbps) {
+			str_fmt(p->reason, sizeof(p->reason),
+				 "bandwidth %.0f Mb/s is %.1f%% of the fleet median %.0f Mb/s (MAD %.0f)",
+				 bw, 100 * bw / med, med, ref->bw_mad_mbps);
+			goto slow;
+		}
+		if (cfg->min_pct_fleet && bwmin < med * cfg->min_pct / 100 && bwmin < floor_mbps) {
+			str_fmt(p->reason, sizeof(p->reason),
+				 "slowest interval %.0f Mb/s is %.1f%% of the fleet median %.0f Mb/s",
+				 bwmin, 100 * bwmin / med, med);
+			goto slow;
+		}
+	}
+	if (!isnan(bw) && cfg->bw_min_mbps > 0 && bw < cfg->bw_min_mbps) {
+		str_fmt(p->reason, sizeof(p->reason), "bandwidth %.0f Mb/s is below the floor %.0f Mb/s",
+			 bw, cfg->bw_min_mbps);
+		goto slow;
+	}
+	if (p->have_lat && cfg->lat_max_ns > 0 && p->lat_ns.p50 > cfg->lat_max_ns) {
+		str_fmt(p->reason, sizeof(p->reason), "median latency %.0f ns is above the ceiling %.0f ns",
+			 p->lat_ns.p50, cfg->lat_max_ns);
+		goto slow;
+	}
+	if (p->have_lat && !isnan(ref->lat_median_ns) && ref->n >= 3 &&
+	    p->lat_ns.p50 > ref->lat_median_ns * cfg->lat_factor &&
+	    p->lat_ns.p50 > ref->lat_median_ns + cfg->mad_k * STATS_MAD_SIGMA * ref->lat_mad_ns) {
+		str_fmt(p->reason, sizeof(p->reason),
+			 "median latency %.0f ns is %.1fx the fleet median %.0f ns",
+			 p->lat_ns.p50, p->lat_ns.p50 / ref->lat_median_ns, ref->lat_median_ns);
+		goto slow;
+	}
+	return;
+slow:
+	p->status = SWEEP_SLOW;
+}
+
+static int cmp_suspect(const void *x, const void *y)
+{
+	const struct sweep_suspect *a = x, *b = y;
+
+	if (a->score != b->score)
+		return a->score < b->score ? 1 : -1;
+	if (a->is_node != b->is_node)
+		return a->is_node ? -1 : 1;
+	if (a->bad_pairs != b->bad_pairs)
+		return a->bad_pairs < b->bad_pairs ? 1 : -1;
+	return a->is_node ? (int)a->node - (int)b->node : (int)a->a - (int)b->a;
+}
+
+int sweep_suspects(struct sweep_report *r)
+{
+	size_t n = r->hosts->n;
+	unsigned int *slow = calloc(n ? n : 1, sizeof(*slow));
+	unsigned int *failed = calloc(n ? n : 1, sizeof(*failed));
+	unsigned int *total = calloc(n ? n : 1, sizeof(*total));
+	bool *suspect = calloc(n ? n : 1, sizeof(*suspect));
+	double *bw = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*bw));
+	struct sweep_suspect *s = calloc(n + r->n_pairs + 1, sizeof(*s));
+	size_t ns = 0;
+	int rc = -ENOMEM;
+
+	if (!slow || !failed || !total || !suspect || !bw || !s)
+		goto out;
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct sweep_pair *p = &r->pairs[i];
+
+		total[p->a]++;
+		total[p->b]++;
+		if (p->status == SWEEP_SLOW) {
+			slow[p->a]++;
+			slow[p->b]++;
+		} else if (p->status == SWEEP_FAILED) {
+			failed[p->a]++;
+			failed[p->b]++;
+		}
+	}
+	for (size_t v = 0; v < n; v++) {
+		unsigned int bad = slow[v] + failed[v];
+		struct sweep_suspect *x;
+		size_t nb = 0;
+
+		if (bad < 2 || 2 * bad <= total[v])
+			continue;
+		suspect[v] = true;
+		x = &s[ns++];
+		x->is_node = true;
+		x->node = (unsigned int)v;
+		x->bad_pairs = bad;
+		x->slow_pairs = slow[v];
+		x->failed_pairs = failed[v];
+		x->pairs = total[v];
+		x->score = (double)bad / total[v];
+		for (size_t i = 0; i < r->n_pairs; i++) {
+			const struct sweep_pair *p = &r->pairs[i];
+
+			if ((p->a == v || p->b == v) && !isnan(sweep_pair_bw(p)))
+				bw[nb++] = sweep_pair_bw(p);
+		}
+		x->median_bw_mbps = stats_median(bw, nb);
+		if (failed[v] > slow[v])
+			str_fmt(x->evidence, sizeof(x->evidence), "%u of %u pairs failed, %u slow",
+				 failed[v], total[v], slow[v]);
+		else
+			str_fmt(x->evidence, sizeof(x->evidence),
+				 "%u of %u pairs slow, %u failed; node median %.0f Mb/s vs fleet %.0f Mb/s",
+				 slow[v], total[v], failed[v], x->median_bw_mbps,
+				 r->ref.bw_median_mbps);
+	}
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct sweep_pair *p = &r->pairs[i];
+		struct sweep_suspect *x;
+
+		if (p->status == SWEEP_OK || suspect[p->a] || suspect[p->b])
+			continue;
+		x = &s[ns++];
+		x->a = p->a;
+		x->b = p->b;
+		x->pairs = 1;
+		x->bad_pairs = 1;
+		x->slow_pairs = p->status == SWEEP_SLOW;
+		x->failed_pairs = p->status == SWEEP_FAILED;
+		/* A link alone is weaker evidence than a node with several bad pairs. */
+		x->score = 0.5;
+		x->median_bw_mbps = sweep_pair_bw(p);
+		str_fmt(x->evidence, sizeof(x->evidence), "%s", p->reason);
+	}
+	qsort(s, ns, sizeof(*s), cmp_suspect);
+	free(r->suspects);
+	r->suspects = s;
+	r->n_suspects = ns;
+	s = NULL;
+	rc = 0;
+out:
+	free(slow);
+	free(failed);
+	free(total);
+	free(suspect);
+	free(bw);
+	free(s);
+	return rc;
+}
+
+void sweep_report_fini(struct sweep_report *r)
+{
+	free(r->pairs);
+	free(r->suspects);
+	r->pairs = NULL;
+	r->suspects = NULL;
+	r->n_pairs = r->n_suspects = 0;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sweep's verdict, pure C, no I/O: struct sweep_pair holds one pair's
+ * figures; sweep_ref_compute() derives the fleet reference (median and MAD
+ * of the pairs' bandwidth and latency), sweep_pair_judge() marks a pair ok
+ * or slow against it, and sweep_suspects() names the nodes and links that
+ * explain the slow and failed pairs, most suspect first.
+ *
+ * Ownership: struct sweep_report owns its pairs and suspects arrays and
+ * borrows its hosts; sweep_report_fini() frees what it owns.
+ */
+#ifndef FAB_MODEL_SWEEP_JUDGE_H
+#define FAB_MODEL_SWEEP_JUDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/hosts.h"
+#include "model/stats.h"
+
+enum sweep_status {
+	SWEEP_OK = 0,
+	SWEEP_SLOW,
+	SWEEP_FAILED,
+};
+
+/* One direction of a bandwidth test, measured at the receiver. */
+struct sweep_bw {
+	bool measured;
+	double avg_mbps;	/* bytes over the whole transfer */
+	double min_mbps;	/* the slowest full interval */
+	uint64_t bytes;
+	double secs;
+	unsigned int intervals;	/* full intervals measured */
+};
+
+struct sweep_pair {
+	unsigned int a, b;	/* host indices; "ab" is a -> b */
+	unsigned int round;	/* 1-based round of the first measurement */
+	enum sweep_status status;
+	char reason[256];	/* why failed or slow; "" when ok */
+	bool have_lat;
+	struct stats_summary lat_ns;	/* round-trip times */
+	struct sweep_bw ab, ba;
+	double pct_rated;	/* slowest direction vs. rated speed; <0 when unknown */
+	bool retested;		/* measured again because it looked slow */
+	bool first_slow;	/* it looked slow before the retest */
+	double test_s;		/* the pair's session, first request to last reply */
+};
+
+struct sweep_cfg {
+	double slow_pct;	/* below this % of the reference is slow (80) */
+	double min_pct;		/* slowest interval below this % of the rated speed is slow (40) */
+	bool min_pct_fleet;	/* also judge the slowest interval against the fleet median */
+	double bw_min_mbps;	/* absolute floor, 0 for none */
+	double mad_k;		/* relative test also needs median - k*sigma (3) */
+	double lat_factor;	/* latency above factor x fleet median is slow (3) */
+	double lat_max_ns;	/* absolute latency ceiling, 0 for none */
+};
+
+struct sweep_ref {
+	size_t n;		/* pairs with figures */
+	double bw_median_mbps, bw_mad_mbps;	/* NAN when n == 0 */
+	double bw_log_median, bw_log_mad;	/* of ln(bw): bandwidth spreads by factors */
+	double lat_median_ns, lat_mad_ns;	/* of the pairs' p50, NAN when none */
+};
+
+struct sweep_suspect {
+	bool is_node;
+	unsigned int node;	/* is_node */
+	unsigned int a, b;	/* !is_node: the link between hosts a and b */
+	double score;		/* 0..1: share of the node's pairs that are bad */
+	unsigned int bad_pairs, slow_pairs, failed_pairs, pairs;
+	double median_bw_mbps;	/* of the node's pairs (or the link's); NAN when none */
+	char evidence[256];
+};
+
+struct sweep_report {
+	const struct fab_hosts *hosts;	/* borrowed */
+	const char *transport, *launcher, *mode;
+	struct sweep_cfg cfg;
+	unsigned int duration_ms, lat_iters, lat_ms, streams, msg_bytes;	/* lat_ms: --lat-time, 0 none */
+	size_t n_rounds;
+	struct sweep_pair *pairs;
+	size_t n_pairs;
+	struct sweep_ref ref;
+	struct sweep_suspect *suspects;
+	size_t n_suspects;
+	double wall_s;
+	int64_t started_unix;
+};
+
+void sweep_cfg_default(struct sweep_cfg *cfg);
+
+/* The slowest measured direction's average (NAN when none measured). */
+double sweep_pair_bw(const struct sweep_pair *p);
+
+/* Fleet reference over the pairs that have figures (ok or slow). */
+void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_ref *ref);
+
+/*
+ * Mark @p ok or slow (failed stays failed), filling reason and pct_rated.
+ * @rated_mbps is the lower rated speed of the two nodes, 0 when unknown:
+ * then bandwidth is judged against the fleet reference: below slow_pct %
+ * of the median, and an outlier on a log scale (ln bw below the median of
+ * ln bw by more than mad_k * 1.4826 * its MAD), since concurrent pairs on
+ * shared hosts spread by factors, not by fixed amounts.  A pair is also
+ * slow when its slowest interval is below slow_pct/2 % of the reference
+ * (an intermittent link), below bw_min_mbps, or when its median latency
+ * is above lat_factor x the fleet median (and mad_k sigmas above it).
+ */
+void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct sweep_ref *ref,
+		      const struct sweep_cfg *cfg);
+
+/*
+ * Fill r->suspects from r->pairs: a node is suspect when at least two of
+ * its pairs are bad and more than half of them are; a slow pair whose
+ * nodes are both unsuspected makes its link suspect.  Sorted by score.
+ */
+int sweep_suspects(struct sweep_report *r);
+
+void sweep_report_fini(struct sweep_report *r);
+
+const char *sweep_status_name(enum sweep_status s);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One whole apply on this node (apply_node()), as `fabricctl apply` and
+ * the worker's "apply" op run it: the node's apply lock, read through
+ * sys_ops, diff into a plan (model/plan.c), run it; a failing step undoes
+ * every step already done, in reverse order.
+ *
+ * --try: after a successful apply, the undo list goes to the pending
+ * state (sys_pending_write: <rundir>/pending.json, rundir =
+ * $FABRICCTL_RUNDIR or /run/fabricctl, src/sys/pending.c) and a detached
+ * reverter (sys_reverter_spawn) sleeps until the deadline, then claims
+ * the pending state and undoes the changes (apply_revert_at_deadline).
+ * `fabricctl confirm` claims it first and the reverter finds nothing to
+ * do.  While a try is pending, apply refuses.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "node/apply.h"
+#include "util/err.h"
+
+void apply_revert_at_deadline(struct sys *sys, long long deadline)
+{
+	char claim[320], line[1200], *text = NULL;
+	struct plan plan;
+	struct fab_err e;
+	long long dl;
+	size_t len;
+	int pid, rc;
+
+	plan_init(&plan);
+	fab_err_init(&e);
+	rc = sys_pending_claim(sys, "reverting", claim, sizeof(claim), &text, &len, &e);
+	if (rc == -ENOENT)
+		goto out;	/* confirmed (or reverted by confirm --revert) */
+	if (rc == 0)
+		rc = plan_undo_from_json(claim, text, len, &plan, &dl, &pid, &e);
+	if (rc == 0) {
+		for (size_t i = 0; i < plan.n_steps; i++)
+			plan.steps[i].status = PLAN_STEP_DONE;
+		rc = apply_plan_undo(sys, &plan, &e);
+	}
+	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %lld: %s", plan.n_steps,
+		 deadline, rc == 0 ? "ok" : e.msg);
+	sys_pending_log(sys, line);
+	sys_pending_drop(sys, claim);
+out:
+	free(text);
+	plan_fini(&plan);
+}
+
+/* Is a try pending?  Fills @err (exit 3) when it is. */
+static int pending_check(struct sys *sys, struct fab_err *err)
+{
+	char path[256], *text = NULL;
+	struct plan plan;
+	struct fab_err e;
+	long long dl = 0;
+	size_t len;
+	int pid = 0, rc;
+
+	fab_err_init(&e);
+	rc = sys_pending_read(sys, &text, &len, &e);
+	if (rc == -ENOENT)
+		return 0;
+	sys_pending_path(sys, path, sizeof(path));
+	plan_init(&plan);
+	if (rc == 0)
+		plan_undo_from_json(path, text, len, &plan, &dl, &pid, &e);
+	free(text);
+	plan_fini(&plan);
+	return fab_err_set(err, -EBUSY,
+			   "a try is pending (%s, reverter pid %d, reverts at %lld): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
+			   path, pid, dl);
+}
+
+/* Apply succeeded with --try: start the reverter, record the undo list. */
+static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
+		   struct apply_report *rep, struct fab_err *err)
+{
+	char *text;
+	long long deadline = (long long)time(NULL) + secs;
+	int rpid = 0, rc;
+
+	sys_pending_path(sys, rep->pending_path, sizeof(rep->pending_path));
+	rc = sys_reverter_spawn(sys, deadline, apply_revert_at_deadline, &rpid, err);
+	if (rc < 0)
+		return rc;
+	text = plan_undo_to_json(plan, plan->n_steps, deadline, rpid);
+	if (!text)
+		return fab_err_set(err, -ENOMEM, "apply: out of memory");
+	rc = sys_pending_write(sys, text, err);
+	free(text);
+	if (rc < 0)
+		return rc;	/* the reverter finds no pending state and exits */
+	rep->try_deadline_s = deadline;
+	return 0;
+}
+
+int apply_node(struct sys *sys, const struct profile *p, const char *name, bool dry,
+	       unsigned int try_s, struct plan *plan, struct apply_report *rep,
+	       struct fab_err *err)
+{
+	struct host_state hs;
+	struct node_config ns;
+	int rc, lock_fd = -1;
+
+	rep->failed = -1;
+	rep->plan = NULL;
+	host_state_init(&hs);
+	node_config_init(&ns, &hs);
+	if (!dry) {
+		rc = sys_pending_lock(sys, &lock_fd, err);
+		if (rc == 0)
+			rc = pending_check(sys, err);
+		if (rc < 0)
+			goto out;
+	}
+	rc = apply_node_read(sys, p, &hs, &ns, err);
+	if (rc == 0)
+		rc = plan_diff(p, &ns, plan, err);
+	if (rc < 0)
+		goto out;
+	if (plan->n_unmatched) {
+		/* Nothing can make an absent interface appear: refuse before touching anything. */
+		rc = -ENODEV;
+		for (size_t i = 0; i < plan->n_drift; i++)
+			if (!strcmp(plan->drift[i].field, "match")) {
+				fab_err_set(err, -ENODEV,
+					    "%s: '%s' matches no %s on this node (mark the item optional: true if that is fine)",
+					    name, plan->drift[i].object,
+					    strcmp(plan->drift[i].wanted, "an interface") ? "rdma port"
+											   : "interface");
+				break;
+			}
+		goto out;
+	}
+	rep->profile = name;
+	rep->plan = plan;
+	rep->dry_run = dry;
+	if (dry)
+		goto out;
+	if (try_s) {
+		signal(SIGHUP, SIG_IGN);	/* a cut-off admin must not stop us half-way */
+		signal(SIGPIPE, SIG_IGN);
+	}
+	rc = apply_plan_run(sys, plan, rep);
+	if (rc < 0) {
+		fab_err_set(err, rc, "%s%s%s", rep->error,
+			    rep->rolled_back ? "; rolled back, the node is as before"
+					     : "; ROLLBACK INCOMPLETE: ",
+			    rep->rolled_back ? "" : rep->rollback_error);
+	} else if (try_s && plan->n_steps) {
+		struct fab_err e;
+
+		fab_err_init(&e);
+		rc = try_arm(sys, plan, try_s, rep, &e);
+		if (rc < 0) {
+			/* Could not arm the safety net: undo now rather than leave it unguarded. */
+			apply_plan_undo(sys, plan, err);
+			fab_err_set(err, rc, "%s; changes undone", e.msg);
+		}
+	}
+out:
+	if (lock_fd >= 0)
+		sys_pending_unlock(sys, lock_fd);
+	node_config_fini(&ns);
+	host_state_fini(&hs);
+	return rc;
+}
+

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a node does to check and apply a profile, called alike by the
+ * local commands (apply, verify, confirm) and the worker: read what a
+ * profile needs from the node, run a plan with rollback, one whole apply
+ * under the node's lock, and what the reverter of `apply --try` does at its deadline (the pending
+ * state itself is behind sys_ops: sys_pending_*(), src/sys/pending.c).
+ */
+#ifndef FAB_NODE_APPLY_H
+#define FAB_NODE_APPLY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "model/plan.h"
+#include "model/profile.h"
+#include "sys/sys.h"
+
+/*
+ * Read the node (links, RDMA ports) into @hs and what @p needs of each
+ * matched interface and bond into @ns (node_config_init'ed on @hs by the
+ * caller).  Capability reads that fail are recorded in @ns, not returned;
+ * only reading the links themselves fails (-errno, @err).
+ */
+int apply_node_read(struct sys *sys, const struct profile *p, struct host_state *hs,
+		    struct node_config *ns, struct fab_err *err);
+
+/* Run one action through sys_ops; 0 or -errno with @err. */
+int apply_action_exec(struct sys *sys, const struct plan_action *a, struct fab_err *err);
+
+/*
+ * Run @plan's steps in order.  When one fails, undo every step already
+ * done in reverse order.  Step statuses and @rep record what happened.
+ * Returns 0, or the failing step's -errno.
+ */
+int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep);
+
+/*
+ * Undo @plan's steps with status DONE in reverse (confirm --revert, the
+ * reverter).  0 or the first failure's -errno (all undos are attempted).
+ */
+int apply_plan_undo(struct sys *sys, struct plan *plan, struct fab_err *err);
+
+/*
+ * One whole apply of @p (messages name it @name) on this node, as
+ * `fabricctl apply` and the worker's "apply" op run it: take the node's
+ * apply lock, refuse while a try is pending, read, diff into @plan
+ * (plan_init'ed by the caller), refuse profile items matching nothing,
+ * run with rollback, and with @try_s arm the reverter.  @dry: plan only,
+ * no lock.  On return rep->plan is @plan when there is a report to show,
+ * NULL when it failed before there was a plan.  0 or -errno with @err.
+ */
+int apply_node(struct sys *sys, const struct profile *p, const char *name, bool dry,
+	       unsigned int try_s, struct plan *plan, struct apply_report *rep,
+	       struct fab_err *err);
+
+/*
+ * The reverter's job at the deadline of an `apply --try` (runs in the
+ * process sys_reverter_spawn() started): claim the pending state, undo
+ * its steps in reverse, log the outcome.  Nothing when confirm claimed it
+ * first.
+ */
+void apply_revert_at_deadline(struct sys *sys, long long deadline);
+
+#endif

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a node does, written once and called alike by the local command
+ * (src/cmd/status.c, verify.c, discover.c) and by the worker serving the
+ * controller (src/cmd/worker.c): read its state, verify it against a
+ * profile, read its lldpd.  Applying a profile is node/apply.h.  Nothing
+ * here renders or talks the worker protocol; errors are -errno with @err.
+ */
+#ifndef FAB_NODE_NODE_H
+#define FAB_NODE_NODE_H
+
+#include "model/host_state.h"
+#include "model/lldp_view.h"
+#include "model/plan.h"
+#include "model/profile.h"
+#include "sys/sys.h"
+#include "util/err.h"
+
+/* status: the node's links and RDMA ports with their counters into @hs (host_state_init'ed). */
+int node_status_read(struct sys *sys, struct host_state *hs, struct fab_err *err);
+
+/*
+ * verify: read what @p needs into @hs and @nc (initialised by the caller,
+ * @nc on @hs) and diff into @plan (plan_init'ed); plan->n_drift is the drift.
+ */
+int node_verify(struct sys *sys, const struct profile *p, struct host_state *hs,
+		struct node_config *nc, struct plan *plan, struct fab_err *err);
+
+/* lldp: the node's LLDP view from lldpd at @socket (NULL: the default) into @v (lldp_view_init'ed). */
+int node_lldp_read(struct sys *sys, const char *socket, struct lldp_view *v, struct fab_err *err);
+
+#endif

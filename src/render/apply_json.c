@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* apply, JSON: "fabricctl.apply/1" (docs/json-verify.md). */
+#include <errno.h>
+
+#include "model/plan.h"
+#include "render/render_impl.h"
+#include "util/array.h"
+
+static const char *status_name(enum plan_step_status s)
+{
+	static const char *const n[] = { "planned", "done", "failed", "undone", "undo-failed" };
+
+	return (unsigned int)s < ARRAY_SIZE(n) ? n[s] : "planned";
+}
+
+json_t *apply_to_json(const struct apply_report *rep)
+{
+	const struct plan *plan = rep->plan;
+	json_t *steps = json_array();
+
+	if (!steps)
+		return NULL;
+	for (size_t i = 0; i < plan->n_steps; i++) {
+		const struct plan_step *s = &plan->steps[i];
+		json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
+				      "step", (json_int_t)(i + 1), "object", s->object,
+				      "field", s->field, "from", s->from, "to", s->to,
+				      "status", status_name(s->status), "undoable", s->has_undo);
+
+		if (!j || json_array_append_new(steps, j) < 0) {
+			json_decref(steps);
+			return NULL;
+		}
+	}
+	return json_pack("{s:s, s:s, s:b, s:b, s:I, s:o, s:o, s:o, s:b, s:o, s:o}",
+			"schema", "fabricctl.apply/1", "profile", rep->profile,
+			"dry_run", rep->dry_run, "ok", rep->failed < 0,
+			"changes", (json_int_t)plan->n_steps, "steps", steps,
+			"failed_step", rep->failed >= 0 ? json_integer(rep->failed + 1) : json_null(),
+			"error", json_text_or_null(rep->error),
+			"rolled_back", rep->failed >= 0 && rep->rolled_back,
+			"rollback_error", json_text_or_null(rep->rollback_error),
+			"try", rep->try_deadline_s
+				? json_pack("{s:I, s:s}", "deadline", (json_int_t)rep->try_deadline_s,
+					    "pending", rep->pending_path)
+				: json_null());
+}
+
+int apply_json(struct render *out, const struct apply_report *rep)
+{
+	json_t *doc = apply_to_json(rep);
+
+	return doc ? render_json_emit(out, doc) : -ENOMEM;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Internal to src/render/: per-command renderer functions that the
+ * vtables (render.c) point at.  Each command keeps its
+ * renderers in its own files (render/<cmd>_text.c, render/<cmd>_json.c) and
+ * adds its slot to struct render_ops, its declarations here, and one line
+ * to each vtable.
+ */
+#ifndef FAB_RENDER_RENDER_IMPL_H
+#define FAB_RENDER_RENDER_IMPL_H
+
+#include "render/render.h"
+
+/* status: render/status_text.c, render/status_json.c. */
+int status_text(struct render *out, const struct host_state *hs);
+int status_json(struct render *out, const struct host_state *hs);
+
+/* discover: render/discover_text.c, render/discover_json.c. */
+int discover_text(struct render *out, const struct topo *t);
+int discover_json(struct render *out, const struct topo *t);
+
+/* sweep and status --hosts: render/sweep_text.c, render/sweep_json.c, render/sweep_fleet.c. */
+int sweep_text(struct render *out, const struct sweep_report *r);
+int sweep_json(struct render *out, const struct sweep_report *r);
+int status_fleet_text(struct render *out, const json_t *doc);
+/* apply, verify: render/apply_{text,json}.c, render/verify_{text,json}.c. */
+int apply_text(struct render *out, const struct apply_report *rep);
+int apply_json(struct render *out, const struct apply_report *rep);
+int verify_text(struct render *out, const char *profile, const char *hostname,
+		const struct plan *plan);
+int verify_json(struct render *out, const char *profile, const char *hostname,
+		const struct plan *plan);
+/* verify --hosts, apply --hosts: render/verify_fleet.c, render/apply_fleet.c. */
+int verify_fleet_text(struct render *out, const json_t *doc);
+int apply_fleet_text(struct render *out, const json_t *doc);
+
+/*
+ * The fleet documents (status, verify, apply --hosts): render/fleet_doc.c.
+ * JSON is the document itself (@doc borrowed); in text, a string or "-",
+ * an integer member, and a "NODE FAILED: error" line per failed node.
+ */
+int fleet_doc_json(struct render *out, const json_t *doc);
+const char *fleet_doc_str(const json_t *j);
+long long fleet_doc_int(const json_t *o, const char *key);
+void fleet_doc_failed_print(struct render *out, const json_t *doc);
+
+#endif

@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * verify --hosts / apply --hosts merging (src/fleet/fleet_op.c): the
+ * node documents are made by the same builders the worker uses
+ * (verify_to_json, apply_to_json over a real plan_diff), wrapped as
+ * fleet_run_op() wraps them; the merge must flatten drift/steps with the
+ * node's name, count nodes, turn malformed answers into failed nodes with
+ * the reason, and keep the same keys when nothing answered.  The text
+ * tables are checked line by line; the JSON against a golden file.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fleet/fleet_op.h"
+#include "model/plan.h"
+#include "model/profile.h"
+#include "render/render.h"
+#include "util/array.h"
+
+struct fixture {
+	struct profile *p;
+	struct host_state hs;
+	struct node_config ns;
+	struct plan plan;	/* eth0: mtu 1500 -> 9000, pfc unknown -> 3 */
+	struct plan empty;
+};
+
+static int setup(void **state)
+{
+	static const char text[] =
+		"interfaces:\n"
+		"  - match: eth0\n"
+		"    mtu: 9000\n"
+		"    pfc: {enable: [3]}\n";
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct fab_err err;
+	struct fab_link *l;
+	struct node_iface *ni;
+
+	assert_non_null(f);
+	fab_err_init(&err);
+	assert_int_equal(profile_parse("p.yaml", (const unsigned char *)text, sizeof(text) - 1,
+				       &f->p, &err), 0);
+	host_state_init(&f->hs);
+	l = host_state_link_add(&f->hs);
+	snprintf(l->name, sizeof(l->name), "eth0");
+	l->mtu = 1500;
+	node_config_init(&f->ns, &f->hs);
+	ni = node_config_iface_add(&f->ns, "eth0");
+	ni->dcb_rc = -EOPNOTSUPP;
+	snprintf(ni->dcb_msg, sizeof(ni->dcb_msg), "dcb: eth0: dcb not supported by driver");
+	plan_init(&f->plan);
+	assert_int_equal(plan_diff(f->p, &f->ns, &f->plan, &err), 0);
+	assert_int_equal(f->plan.n_drift, 2);
+	assert_int_equal(f->plan.n_steps, 2);
+	plan_init(&f->empty);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	plan_fini(&f->plan);
+	plan_fini(&f->empty);
+	node_config_fini(&f->ns);
+	host_state_fini(&f->hs);
+	profile_free(f->p);
+	free(f);
+	return 0;
+}
+
+/* One node as fleet_run_op() reports it: @doc stolen (NULL: failed with @error). */
+static json_t *node(const char *name, const char *op, json_t *doc, const char *error)
+{
+	json_t *n = json_pack("{s:s, s:s, s:b, s:o}", "node", name, "address", "10.0.0.1",
+			      "ok", doc != NULL, "error", error ? json_string(error) : json_null());
+
+	assert_non_null(n);
+	json_object_set_new(n, op, doc ? doc : json_null());
+	return n;
+}
+
+static json_t *run_doc(const char *op, json_t *nodes)
+{
+	json_t *r = json_pack("{s:s, s:s, s:o}", "schema", "x", "op", op, "nodes", nodes);
+
+	assert_non_null(r);
+	return r;
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	assert_non_null(s);
+	return s;
+}
+
+static long long jint(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	assert_true(json_is_integer(v));
+	return (long long)json_integer_value(v);
+}
+
+static void test_verify_merge(void **state)
+{
+	struct fixture *f = *state;
+	json_t *run = run_doc("verify", json_pack("[o, o, o]",
+		node("a", "verify", verify_to_json("p.yaml", "a", &f->empty), NULL),
+		node("b", "verify", verify_to_json("p.yaml", "b", &f->plan), NULL),
+		node("c", "verify", NULL, "no hello within 15000 ms")));
+	size_t failed = 99, drifted = 99;
+	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted), *d, *sum;
+
+	assert_non_null(doc);
+	assert_int_equal(failed, 1);
+	assert_int_equal(drifted, 1);
+	assert_string_equal(jstr(doc, "schema"), "fabricctl.fleet-verify/1");
+	assert_string_equal(jstr(doc, "profile"), "p.yaml");
+	assert_true(json_is_false(json_object_get(doc, "ok")));
+	d = json_object_get(doc, "drift");
+	assert_int_equal(json_array_size(d), 2);
+	assert_string_equal(jstr(json_array_get(d, 0), "node"), "b");
+	assert_string_equal(jstr(json_array_get(d, 0), "interface"), "eth0");
+	assert_string_equal(jstr(json_array_get(d, 0), "field"), "mtu");
+	assert_string_equal(jstr(json_array_get(d, 0), "wanted"), "9000");
+	assert_string_equal(jstr(json_array_get(d, 0), "found"), "1500");
+	assert_string_equal(jstr(json_array_get(d, 1), "node"), "b");
+	assert_string_equal(jstr(json_array_get(d, 1), "field"), "pfc.enable");
+	sum = json_object_get(doc, "summary");
+	assert_int_equal(jint(sum, "nodes"), 3);
+	assert_int_equal(jint(sum, "ok"), 1);
+	assert_int_equal(jint(sum, "drifted"), 1);
+	assert_int_equal(jint(sum, "failed"), 1);
+	assert_int_equal(jint(sum, "n_drift"), 2);
+	/* The failed node keeps its reason and a null document. */
+	assert_string_equal(jstr(json_array_get(json_object_get(doc, "nodes"), 2), "error"),
+			    "no hello within 15000 ms");
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(doc, "nodes"), 2),
+						 "verify")));
+	json_decref(doc);
+	json_decref(run);
+}
+
+/* Each malformed answer makes its node failed with the reason; its drift is not taken. */
+static void test_verify_merge_malformed(void **state)
+{
+	struct fixture *f = *state;
+	static const struct {
+		const char *key, *json, *why;
+	} cases[] = {
+		{ "schema", "\"fabricctl.status/1\"", "schema" },
+		{ "n_drift", "5", "n_drift" },
+		{ "ok", "true", "\"ok\" does not agree" },
+		{ "drift", "{}", "\"drift\" is not an array" },
+		{ "drift", "[{\"interface\":\"eth0\",\"field\":\"mtu\",\"wanted\":\"1\"}]", "n_drift" },
+		{ "drift", "[1, 2]", "lacks interface, field, wanted or found" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		json_t *v = verify_to_json("p.yaml", "b", &f->plan), *run, *doc, *n;
+		size_t failed = 0, drifted = 0;
+
+		json_object_set_new(v, cases[i].key, json_loads(cases[i].json, JSON_DECODE_ANY, NULL));
+		run = run_doc("verify", json_pack("[o]", node("b", "verify", v, NULL)));
+		doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
+		assert_non_null(doc);
+		assert_int_equal(failed, 1);
+		assert_int_equal(drifted, 0);
+		assert_int_equal(json_array_size(json_object_get(doc, "drift")), 0);
+		n = json_array_get(json_object_get(doc, "nodes"), 0);
+		assert_true(json_is_false(json_object_get(n, "ok")));
+		assert_true(json_is_null(json_object_get(n, "verify")));
+		if (!strstr(jstr(n, "error"), "malformed verify document") ||
+		    !strstr(jstr(n, "error"), cases[i].why))
+			fail_msg("case %zu: error '%s' lacks '%s'", i, jstr(n, "error"), cases[i].why);
+		json_decref(doc);
+		json_decref(run);
+	}
+	/* A drift entry without "found" while n_drift agrees. */
+	{
+		json_t *v = verify_to_json("p.yaml", "b", &f->plan), *run, *doc;
+		size_t failed = 0, drifted = 0;
+
+		json_object_del(json_array_get(json_object_get(v, "drift"), 1), "found");
+		run = run_doc("verify", json_pack("[o]", node("b", "verify", v, NULL)));
+		doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
+		assert_int_equal(failed, 1);
+		assert_non_null(strstr(jstr(json_array_get(json_object_get(doc, "nodes"), 0), "error"),
+				       "lacks interface, field, wanted or found"));
+		json_decref(doc);
+		json_decref(run);
+	}
+}
+
+/* No node answered, or there were none: the same keys, arrays stay arrays. */
+static void test_verify_merge_same_keys(void **state)
+{
+	static const char *const keys[] = { "schema", "profile", "ok", "nodes", "drift", "summary" };
+	json_t *runs[2] = {
+		run_doc("verify", json_pack("[o]", node("a", "verify", NULL, "exited with status 127"))),
+		run_doc("verify", json_array()),
+	};
+
+	for (int r = 0; r < 2; r++) {
+		size_t failed = 9, drifted = 9;
+		json_t *doc = fleet_verify_merge(runs[r], "p.yaml", &failed, &drifted);
+
+		assert_non_null(doc);
+		assert_int_equal(json_object_size(doc), ARRAY_SIZE(keys));
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
+			assert_non_null(json_object_get(doc, keys[k]));
+		assert_true(json_is_array(json_object_get(doc, "drift")));
+		assert_int_equal(failed, r == 0 ? 1 : 0);
+		assert_int_equal(drifted, 0);
+		assert_true(json_is_true(json_object_get(doc, "ok")) == (r == 1));
+		json_decref(doc);
+		json_decref(runs[r]);
+	}
+}
+
+static void test_verify_fleet_text(void **state)
+{
+	struct fixture *f = *state;
+	json_t *run = run_doc("verify", json_pack("[o, o, o]",
+		node("a", "verify", verify_to_json("p.yaml", "a", &f->empty), NULL),
+		node("b", "verify", verify_to_json("p.yaml", "b", &f->plan), NULL),
+		node("c", "verify", NULL, "sent garbage: \"HTTP/1.1\"")));
+	size_t failed, drifted;
+	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
+	struct render out = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+
+	out.f = open_memstream(&buf, &len);
+	assert_int_equal(render_text_ops.verify_fleet(&out, doc), 0);
+	fclose(out.f);
+	assert_string_equal(buf,
+		"verify p.yaml on 3 nodes: 1 ok, 1 drifted (2 drifts), 1 failed\n"
+		"NODE             INTERFACE        FIELD              WANTED               FOUND\n"
+		"b                eth0             mtu                9000                 1500\n"
+		"b                eth0             pfc.enable         3                    unknown (dcb: eth0: dcb not supported by driver)\n"
+		"c                FAILED: sent garbage: \"HTTP/1.1\"\n");
+	free(buf);
+	json_decref(doc);
+	json_decref(run);
+}
+
+static char *slurp(const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	char *buf = calloc(1, 65536);
+	size_t n;
+
+	assert_non_null(fp);
+	assert_non_null(buf);
+	n = fread(buf, 1, 65535, fp);
+	buf[n] = '\0';
+	fclose(fp);
+	return buf;
+}
+
+static void test_verify_fleet_json_golden(void **state)
+{
+	struct fixture *f = *state;
+	json_t *run = run_doc("verify", json_pack("[o, o]",
+		node("node1", "verify", verify_to_json("p.yaml", "node1", &f->plan), NULL),
+		node("node2", "verify", NULL, "no answer to verify within 60000 ms")));
+	size_t failed, drifted;
+	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
+	struct render out = { .pretty = true };
+	char *buf = NULL, *want;
+	size_t len = 0;
+
+	out.f = open_memstream(&buf, &len);
+	assert_int_equal(render_json_ops.verify_fleet(&out, doc), 0);
+	fclose(out.f);
+	want = slurp("tests/golden/fleet-verify.json");
+	assert_string_equal(buf, want);
+	free(want);
+	free(buf);
+	json_decref(doc);
+	json_decref(run);
+}
+
+static void test_apply_merge(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report ok_rep = { .profile = "p.yaml", .plan = &f->empty, .failed = -1 };
+	struct apply_report bad = { .profile = "p.yaml", .plan = &f->plan, .failed = 1,
+				    .rolled_back = true };
+	json_t *run, *doc, *c, *n;
+	size_t failed = 0;
+
+	f->plan.steps[0].status = PLAN_STEP_UNDONE;
+	f->plan.steps[1].status = PLAN_STEP_FAILED;
+	snprintf(bad.error, sizeof(bad.error), "step 2 (pfc eth0 enable 3) failed: no dcb");
+	run = run_doc("apply", json_pack("[o, o, o]",
+		node("a", "apply", apply_to_json(&ok_rep), NULL),
+		node("b", "apply", apply_to_json(&bad), NULL),
+		node("c", "apply", NULL, "apply: another apply is running on this node")));
+	doc = fleet_apply_merge(run, "p.yaml", false, &failed);
+	assert_non_null(doc);
+	assert_int_equal(failed, 2);
+	assert_string_equal(jstr(doc, "schema"), "fabricctl.fleet-apply/1");
+	assert_true(json_is_false(json_object_get(doc, "ok")));
+	c = json_object_get(doc, "changes");
+	assert_int_equal(json_array_size(c), 2);
+	assert_string_equal(jstr(json_array_get(c, 0), "node"), "b");
+	assert_string_equal(jstr(json_array_get(c, 0), "field"), "mtu");
+	assert_string_equal(jstr(json_array_get(c, 0), "status"), "undone");
+	assert_string_equal(jstr(json_array_get(c, 1), "status"), "failed");
+	n = json_array_get(json_object_get(doc, "nodes"), 1);
+	assert_true(json_is_false(json_object_get(n, "ok")));
+	assert_string_equal(jstr(n, "error"), "step 2 (pfc eth0 enable 3) failed: no dcb");
+	/* The failed node's own document stays, it says what was rolled back. */
+	assert_true(json_is_true(json_object_get(json_object_get(n, "apply"), "rolled_back")));
+	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(doc, "nodes"), 0), "ok")));
+	assert_int_equal(jint(json_object_get(doc, "summary"), "ok"), 1);
+	assert_int_equal(jint(json_object_get(doc, "summary"), "changed"), 1);
+	assert_int_equal(jint(json_object_get(doc, "summary"), "n_changes"), 2);
+	json_decref(doc);
+
+	/* A node that did not do what was asked (dry run vs apply) is failed. */
+	doc = fleet_apply_merge(run, "p.yaml", true, &failed);
+	assert_int_equal(failed, 3);
+	assert_string_equal(jstr(json_array_get(json_object_get(doc, "nodes"), 0), "error"),
+			    "applied instead of a dry run");
+	json_decref(doc);
+	json_decref(run);
+
+	/* A malformed apply document. */
+	{
+		json_t *a = apply_to_json(&ok_rep);
+
+		json_object_set_new(a, "steps", json_string("none"));
+		run = run_doc("apply", json_pack("[o]", node("a", "apply", a, NULL)));
+		doc = fleet_apply_merge(run, "p.yaml", false, &failed);
+		assert_int_equal(failed, 1);
+		assert_non_null(strstr(jstr(json_array_get(json_object_get(doc, "nodes"), 0), "error"),
+				       "malformed apply document: \"steps\" is not an array"));
+		json_decref(doc);
+		json_decref(run);
+	}
+}
+
+static void test_apply_fleet_text(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report rep = { .profile = "p.yaml", .plan = &f->plan, .failed = -1,
+				    .dry_run = true };
+	json_t *run = run_doc("apply", json_pack("[o, o]",
+		node("a", "apply", apply_to_json(&rep), NULL),
+		node("b", "apply", NULL, "exited with status 127")));
+	size_t failed;
+	json_t *doc = fleet_apply_merge(run, "p.yaml", true, &failed);
+	struct render out = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+
+	out.f = open_memstream(&buf, &len);
+	assert_int_equal(render_text_ops.apply_fleet(&out, doc), 0);
+	fclose(out.f);
+	assert_string_equal(buf,
+		"apply p.yaml (dry run) on 2 nodes: 1 ok, 1 failed, 1 changed (2 changes)\n"
+		"NODE             STATUS      OBJECT           FIELD            FROM -> TO\n"
+		"a                would       eth0             mtu              1500 -> 9000\n"
+		"a                would       eth0             pfc.enable       unknown -> 3\n"
+		"b                FAILED: exited with status 127\n");
+	free(buf);
+	json_decref(doc);
+	json_decref(run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_verify_merge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verify_merge_malformed, setup, teardown),
+		cmocka_unit_test(test_verify_merge_same_keys),
+		cmocka_unit_test_setup_teardown(test_verify_fleet_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verify_fleet_json_golden, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_apply_merge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_apply_fleet_text, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

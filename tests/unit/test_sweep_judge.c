@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sweep verdict: fleet reference, pair judgement and suspects (model/sweep_judge.c). */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/sweep_judge.h"
+
+static void set_pair(struct sweep_pair *p, unsigned int a, unsigned int b, double bw, double lat)
+{
+	memset(p, 0, sizeof(*p));
+	p->a = a;
+	p->b = b;
+	p->ab.measured = p->ba.measured = true;
+	p->ab.avg_mbps = p->ab.min_mbps = bw;
+	p->ba.avg_mbps = p->ba.min_mbps = bw * 1.1;
+	p->have_lat = true;
+	p->lat_ns.p50 = lat;
+	p->pct_rated = -1;
+}
+
+/* 8 nodes, all pairs; node @slow's pairs at @slow_bw, the rest spread by @spread. */
+static size_t fleet(struct sweep_pair *pairs, unsigned int slow, double slow_bw, double spread)
+{
+	size_t n = 0;
+
+	for (unsigned int a = 0; a < 8; a++)
+		for (unsigned int b = a + 1; b < 8; b++) {
+			double bw = 3000 * (1 + spread * (double)((int)((a * 7 + b * 3) % 5) - 2) / 2);
+
+			set_pair(&pairs[n++], a, b, a == slow || b == slow ? slow_bw : bw, 50000);
+		}
+	return n;
+}
+
+static struct fab_hosts *hosts8(void)
+{
+	static struct fab_host h[8];
+	static struct fab_hosts hs = { h, 8 };
+
+	for (int i = 0; i < 8; i++)
+		snprintf(h[i].name, sizeof(h[i].name), "h%d", i + 1);
+	return &hs;
+}
+
+static void test_judge_slow_node(void **state)
+{
+	struct sweep_pair pairs[28];
+	struct sweep_report r = { .hosts = hosts8(), .pairs = pairs };
+	struct sweep_cfg cfg;
+	size_t n = fleet(pairs, 2, 95, 0.6), slow = 0;
+
+	sweep_cfg_default(&cfg);
+	r.n_pairs = n;
+	r.cfg = cfg;
+	sweep_ref_compute(pairs, n, &r.ref);
+	assert_int_equal(r.ref.n, 28);
+	for (size_t i = 0; i < n; i++) {
+		sweep_pair_judge(&pairs[i], 0, &r.ref, &cfg);
+		slow += pairs[i].status == SWEEP_SLOW;
+		/* Exactly node 2's pairs. */
+		assert_int_equal(pairs[i].status == SWEEP_SLOW, pairs[i].a == 2 || pairs[i].b == 2);
+	}
+	assert_int_equal(slow, 7);
+	assert_int_equal(sweep_suspects(&r), 0);
+	assert_int_equal(r.n_suspects, 1);
+	assert_true(r.suspects[0].is_node);
+	assert_int_equal(r.suspects[0].node, 2);
+	assert_true(r.suspects[0].score == 1.0);
+	assert_int_equal(r.suspects[0].slow_pairs, 7);
+	assert_true(fabs(r.suspects[0].median_bw_mbps - 95) < 1e-9);
+	free(r.suspects);
+}
+
+static void test_judge_clean_noisy_fleet(void **state)
+{
+	struct sweep_pair pairs[28];
+	struct sweep_report r = { .hosts = hosts8(), .pairs = pairs };
+	struct sweep_cfg cfg;
+	/* No slow node; bandwidth spread over a factor ~4 (0.25x .. 1x .. 1.6x). */
+	size_t n = fleet(pairs, 99, 0, 0.6);
+
+	sweep_cfg_default(&cfg);
+	r.n_pairs = n;
+	sweep_ref_compute(pairs, n, &r.ref);
+	for (size_t i = 0; i < n; i++) {
+		sweep_pair_judge(&pairs[i], 0, &r.ref, &cfg);
+		assert_int_equal(pairs[i].status, SWEEP_OK);
+	}
+	assert_int_equal(sweep_suspects(&r), 0);
+	assert_int_equal(r.n_suspects, 0);
+	free(r.suspects);
+}
+
+static void test_judge_rated(void **state)
+{
+	struct sweep_pair p;
+	struct sweep_ref ref = { .n = 0, .bw_median_mbps = NAN, .lat_median_ns = NAN };
+	struct sweep_cfg cfg;
+
+	sweep_cfg_default(&cfg);
+	set_pair(&p, 0, 1, 79000, 3000);	/* 79% of 100G */
+	sweep_pair_judge(&p, 100000, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_true(fabs(p.pct_rated - 79) < 1e-9);
+	assert_non_null(strstr(p.reason, "rated"));
+	set_pair(&p, 0, 1, 81000, 3000);
+	sweep_pair_judge(&p, 100000, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_string_equal(p.reason, "");
+	/* Intermittent: good average, one interval at 30%. */
+	set_pair(&p, 0, 1, 90000, 3000);
+	p.ab.min_mbps = 30000;
+	sweep_pair_judge(&p, 100000, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "interval"));
+	/* The same dip against the fleet median counts only with min_pct_fleet. */
+	{
+		struct sweep_pair q[28];
+		struct sweep_ref fr;
+		size_t n = fleet(q, 99, 0, 0);
+
+		q[3].ab.min_mbps = 0;
+		sweep_ref_compute(q, n, &fr);
+		sweep_pair_judge(&q[3], 0, &fr, &cfg);
+		assert_int_equal(q[3].status, SWEEP_OK);
+		cfg.min_pct_fleet = true;
+		sweep_pair_judge(&q[3], 0, &fr, &cfg);
+		assert_int_equal(q[3].status, SWEEP_SLOW);
+		assert_non_null(strstr(q[3].reason, "interval"));
+		cfg.min_pct_fleet = false;
+	}
+	/* Threshold configurable. */
+	cfg.slow_pct = 95;
+	set_pair(&p, 0, 1, 90000, 3000);
+	sweep_pair_judge(&p, 100000, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	/* Absolute floor. */
+	sweep_cfg_default(&cfg);
+	cfg.bw_min_mbps = 1000;
+	set_pair(&p, 0, 1, 900, 3000);
+	sweep_pair_judge(&p, 0, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	/* Failed stays failed. */
+	p.status = SWEEP_FAILED;
+	sweep_pair_judge(&p, 0, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_FAILED);
+}
+
+static void test_judge_latency(void **state)
+{
+	struct sweep_pair pairs[28];
+	struct sweep_cfg cfg;
+	struct sweep_ref ref;
+	size_t n = fleet(pairs, 99, 0, 0);
+
+	sweep_cfg_default(&cfg);
+	pairs[5].lat_ns.p50 = 400000;	/* 8x the others */
+	sweep_ref_compute(pairs, n, &ref);
+	assert_true(ref.lat_median_ns == 50000);
+	for (size_t i = 0; i < n; i++) {
+		sweep_pair_judge(&pairs[i], 0, &ref, &cfg);
+		assert_int_equal(pairs[i].status, i == 5 ? SWEEP_SLOW : SWEEP_OK);
+	}
+	assert_non_null(strstr(pairs[5].reason, "latency"));
+}
+
+static void test_suspects_link_and_failed(void **state)
+{
+	struct sweep_pair pairs[28];
+	struct sweep_report r = { .hosts = hosts8(), .pairs = pairs };
+	size_t n = fleet(pairs, 99, 0, 0);
+
+	r.n_pairs = n;
+	sweep_ref_compute(pairs, n, &r.ref);
+	/* One slow link 0-1, and node 5 failed in all its pairs. */
+	for (size_t i = 0; i < n; i++) {
+		if (pairs[i].a == 0 && pairs[i].b == 1) {
+			pairs[i].status = SWEEP_SLOW;
+			strcpy(pairs[i].reason, "slow link");
+		}
+		if (pairs[i].a == 5 || pairs[i].b == 5) {
+			pairs[i].status = SWEEP_FAILED;
+			strcpy(pairs[i].reason, "worker h6: exited");
+		}
+	}
+	assert_int_equal(sweep_suspects(&r), 0);
+	assert_int_equal(r.n_suspects, 2);
+	assert_true(r.suspects[0].is_node);
+	assert_int_equal(r.suspects[0].node, 5);
+	assert_int_equal(r.suspects[0].failed_pairs, 7);
+	assert_false(r.suspects[1].is_node);
+	assert_int_equal(r.suspects[1].a, 0);
+	assert_int_equal(r.suspects[1].b, 1);
+	assert_string_equal(r.suspects[1].evidence, "slow link");
+	free(r.suspects);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_judge_slow_node),
+		cmocka_unit_test(test_judge_clean_noisy_fleet),
+		cmocka_unit_test(test_judge_rated),
+		cmocka_unit_test(test_judge_latency),
+		cmocka_unit_test(test_suspects_link_and_failed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
