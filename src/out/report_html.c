@@ -482,6 +482,7 @@ struct shost {
 	const char *group;	/* leaf / IB switch, "" when unknown */
 	double rate_gbps;	/* NAN unknown */
 	int gnode;		/* graph node, -1 */
+	int access;		/* graph drawn from labels: its one link, else -1 */
 	unsigned int bad, pairs;
 };
 
@@ -559,7 +560,17 @@ static int sview_build(struct sview *sv, const struct report *r, struct graph *g
 			return fab_err_input(err, -EINVAL, "%s: nodes[%zu]: no \"name\"",
 					     r->name[REPORT_SWEEP], i);
 		h->rate_gbps = jnum(v, "rate_gbps");
+		h->access = -1;
 		h->gnode = g->n_nodes ? graph_host_node(g, topo, h->name) : -1;
+		/* Hosts known to the sweep are end points even when the topology gives no type. */
+		if (h->gnode >= 0)
+			g->nodes[h->gnode].host = (int)i;
+	}
+	if (g->n_nodes && graph_layer(g) < 0)
+		return fab_err_set(err, -ENOMEM, "report: out of memory");
+	json_array_foreach(nodes, i, v) {
+		struct shost *h = &sv->h[i];
+
 		h->group = NULL;
 		if (h->gnode >= 0) {
 			/* Its leaf: the first (in natural order) neighbour one layer up. */
@@ -617,7 +628,7 @@ static int status_code(const char *s)
 }
 
 /* Without a topology: hosts and the leaves their labels name, one link each. */
-static int graph_from_groups(struct graph *g, const struct sview *sv)
+static int graph_from_groups(struct graph *g, struct sview *sv)
 {
 	int rc;
 
@@ -643,6 +654,7 @@ static int graph_from_groups(struct graph *g, const struct sview *sv)
 		}
 		if ((rc = graph_add_link(g, hn, ln, NULL, NULL, NULL)) < 0)
 			return rc;
+		sv->h[i].access = (int)g->n_links - 1;
 	}
 	g->inferred = true;
 	g->source = "labels";
@@ -816,12 +828,10 @@ static int sweep_pairs(const struct report *r, struct sview *sv, struct graph *g
 			}
 		} else if (g->inferred) {
 			/* Labels only: the two access links. */
-			for (size_t l = 0; l < g->n_links; l++) {
-				if (g->nodes[g->links[l].a].host == a || g->nodes[g->links[l].a].host == b) {
-					g->links[l].n++;
-					g->links[l].bad += st >= 2;
-				}
-			}
+			g->links[sv->h[a].access].n++;
+			g->links[sv->h[a].access].bad += st >= 2;
+			g->links[sv->h[b].access].n++;
+			g->links[sv->h[b].access].bad += st >= 2;
 		}
 		if (all || st != 1) {
 			json_t *reason = json_object_get(p, "reason");
@@ -1378,15 +1388,9 @@ int report_html_write(const struct report *r, FILE *f, struct fab_err *err)
 	}
 	if (topo && (rc = graph_from_topology(&g, topo, err)) < 0)
 		goto out;
-	if (s) {
-		if ((rc = sview_build(&sv, r, &g, topo, err)) < 0)
-			goto out;
-		/* Hosts known to the sweep are end points even when the topology has no type. */
-		for (size_t i = 0; i < g.n_nodes; i++)
-			if (g.nodes[i].host >= 0)
-				g.nodes[i].layer = 0;
-	}
-	if (g.n_nodes && (rc = graph_layer(&g)) < 0) {
+	if (s && (rc = sview_build(&sv, r, &g, topo, err)) < 0)
+		goto out;
+	if (!s && g.n_nodes && (rc = graph_layer(&g)) < 0) {
 		fab_err_set(err, rc, "report: out of memory");
 		goto out;
 	}
