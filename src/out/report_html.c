@@ -785,10 +785,13 @@ static int sweep_pairs(const struct report *r, struct sview *sv, struct graph *g
 		json_t *plinks = json_null(), *v;
 		size_t k, x;
 
-		if (a < 0 || b < 0 || a == b)
-			return fab_err_input(err, -EINVAL, "%s: pairs[%zu]: %s '%s' is not in nodes[]",
-					     r->name[REPORT_SWEEP], i, a < 0 ? "node" : "pair of",
+		if (a < 0 || b < 0)
+			return fab_err_input(err, -EINVAL, "%s: pairs[%zu]: node '%s' is not in nodes[]",
+					     r->name[REPORT_SWEEP], i,
 					     a < 0 ? (an ? an : "(none)") : (bn ? bn : "(none)"));
+		if (a == b)
+			return fab_err_input(err, -EINVAL, "%s: pairs[%zu]: node '%s' paired with itself",
+					     r->name[REPORT_SWEEP], i, an);
 		if (a > b) {
 			int t = a;
 			double d = ab;
