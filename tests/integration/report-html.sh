@@ -11,6 +11,8 @@
 #  2. A sweep/2 fixture (topology, paths, a link suspect) with a discover
 #     document: exactly the suspect link is highlighted; strings carrying
 #     <script> and onerror= show as text and never run.
+#     Discover, diagnose and accept without a sweep: the group's links lit,
+#     the findings as a table.
 #  3. Bad input: unknown schema, broken JSON, two sweeps, no -o: exit 2
 #     naming the file, nothing written.  A page whose data is broken is
 #     caught by the checks (they can fail).
@@ -151,6 +153,28 @@ assert_eq "fixture: slow cells = cross-leaf pairs" \
 	"$(attrs 'mark slow' data-a data-b | sort -u)"
 assert_eq "fixture: discover problems table" 3 "$(grep -o '<tr><td><span class="tag bad">' "$TMP/dom" | wc -l)"
 assert_eq "fixture: groups from the topology" "leaf1 leaf2" "$(data "$TMP/fix.html" "' '.join(g[0] for g in D['sweep']['groups'])")"
+
+# Without a sweep: discover (the graph), diagnose (a group suspect), accept (findings).
+cat >"$TMP/diag.json" <<'EOF2'
+{"schema": "fabricctl.diagnose/1", "suspects": [{"kind": "group", "score": 0.5,
+  "links": [{"a": {"node": "sw", "port": 1}, "b": {"node": "hca1", "port": 1}},
+            {"a": {"node": "sw", "port": 2}, "b": {"node": "hca2", "port": 1}}],
+  "evidence": {"text": "traffic cannot split them"}}]}
+EOF2
+cat >"$TMP/acc.json" <<'EOF2'
+{"schema": "fabricctl.accept/1", "verdict": "fail", "findings": [
+  {"code": "F-LINK-01", "node": "n7", "detail": "port down <i>x</i>"},
+  {"code": "F-PROF-02", "node": "n8", "detail": "mtu 1500", "extra": {"want": 9000}}]}
+EOF2
+fab report "$TOP/tests/golden/discover.json" "$TMP/diag.json" "$TMP/acc.json" -o "$TMP/nosweep.html"
+assert_eq "no sweep: rc" 0 "$rc"
+chrome "$TMP/nosweep.html" --dump-dom
+page_ok "page without a sweep"
+assert_eq "no sweep: the group's two links lit" "hca1 sw
+hca2 sw" "$(attrs 'lk suspect' data-a data-b | awk '{ if ($1 > $2) print $2, $1; else print }' | sort)"
+assert_eq "no sweep: accept findings" 2 "$(sed -n '/id="accept"/,/<\/section>/p' "$TMP/dom" | grep -c '<tr><td>F-')"
+grep -q 'port down &lt;i&gt;x&lt;/i&gt;' "$TMP/dom" || fail "accept finding not escaped"
+assert_eq "no sweep: no heatmap" 0 "$(grep -c 'id="hm-bw"' "$TMP/dom" || true)"
 
 # --- 3. bad input; the checks catch a broken page ---------------------------------------------
 echo '{"schema": "fabricctl.nonsense/7"}' >"$TMP/odd.json"
