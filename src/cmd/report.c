@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "fleet/fleet_status.h"
 #include "model/hosts.h"
 #include "out/report_html.h"
 #include "util/file.h"
@@ -33,20 +34,6 @@ static int load_doc(const char *path, json_t **doc, struct fab_err *err)
 	if (!*doc)
 		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 	return 0;
-}
-
-static int load_hosts(const char *path, struct fab_hosts *hs, struct fab_err *err)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	int rc;
-
-	rc = file_read_all(path, 16 << 20, &buf, &len, err);
-	if (rc < 0)
-		return rc;
-	rc = hosts_parse(hs, buf, len, path, err);
-	free(buf);
-	return rc;
 }
 
 int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
@@ -85,7 +72,7 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 	if (!output)
 		return cmd_usage_error(ctx, "report", "no output: -o FILE.html (or -o - for stdout)");
 	if (hosts_path) {
-		if (load_hosts(hosts_path, &hosts, &ctx->err) < 0)
+		if (fleet_hosts_load(&hosts, hosts_path, &ctx->err) < 0)
 			goto fail;
 		rep.hosts = &hosts;
 	}

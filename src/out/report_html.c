@@ -896,24 +896,26 @@ out:
 
 /* ------------------------------------------------------------------ HTML */
 
+/* @v in @small units (divided by @small_div), or in @big ones from @big_div up; "-" when unknown. */
+static void fmt_figure(FILE *f, double v, double big_div, const char *big, double small_div,
+		       const char *small)
+{
+	if (isnan(v))
+		fputs("&ndash;", f);
+	else if (v >= big_div)
+		fprintf(f, "%.3g %s", v / big_div, big);
+	else
+		fprintf(f, "%.3g %s", v / small_div, small);
+}
+
 static void fmt_mbps(FILE *f, double mbps)
 {
-	if (isnan(mbps))
-		fputs("&ndash;", f);
-	else if (mbps >= 1000)
-		fprintf(f, "%.3g Gb/s", mbps / 1000);
-	else
-		fprintf(f, "%.3g Mb/s", mbps);
+	fmt_figure(f, mbps, 1000, "Gb/s", 1, "Mb/s");
 }
 
 static void fmt_ns(FILE *f, double ns)
 {
-	if (isnan(ns))
-		fputs("&ndash;", f);
-	else if (ns >= 1e6)
-		fprintf(f, "%.3g ms", ns / 1e6);
-	else
-		fprintf(f, "%.3g &micro;s", ns / 1e3);
+	fmt_figure(f, ns, 1e6, "ms", 1e3, "&micro;s");
 }
 
 static void card(FILE *f, const char *cls, const char *label, const char *value_html)
