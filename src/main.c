@@ -34,6 +34,8 @@ const struct fab_cmd fab_cmds[] = {
 	  "[--serial | --pairs FILE | --new] [--duration SECONDS] [--lat-iters N] [--msg-size BYTES] "
 	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [OPTION...]",
 	  "pairwise latency and bandwidth between all nodes, slow pairs and suspects" },
+	{ "report", cmd_report, "IN.json [IN.json...] -o FILE.html [--hosts FILE]",
+	  "one self-contained HTML page from sweep, discover, diagnose and accept JSON" },
 	{ "worker", cmd_worker, "[-v]", "node side of --hosts and sweep: JSON lines on stdin/stdout" },
 	{ "apply", cmd_apply, "[-j] [--dry-run] [--try SECONDS | --hosts FILE [--launcher NAME|TEMPLATE]] PROFILE",
 	  "make this node match a profile: MTU, PFC, ETS, DSCP, ECN, RoCE ToS, bond" },

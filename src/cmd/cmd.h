@@ -46,6 +46,7 @@ int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_discover(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_report(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_worker(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_apply(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv);

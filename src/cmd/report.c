@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fabricctl report IN.json... -o FILE.html [--hosts FILE]: one
+ * self-contained HTML page from sweep, discover, diagnose and accept
+ * documents (docs/report.md).  Front-end only: read the files, hand them
+ * to out/report_html.c.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "io/load.h"
+#include "model/hosts.h"
+#include "render/report_html.h"
+#include "util/file.h"
+
+/* A sweep of 1024 nodes with every figure is ~300 MB of pretty JSON; refuse more than 1 GiB. */
+#define REPORT_INPUT_MAX (1024UL * 1024 * 1024)
+
+static int load_doc(const char *path, json_t **doc, struct fab_err *err)
+{
+	json_error_t je;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = file_read_all(path, REPORT_INPUT_MAX, &buf, &len, err);
+	if (rc < 0)
+		return rc;
+	*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (!*doc)
+		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	return 0;
+}
+
+int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "hosts", required_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL, *hosts_path = NULL;
+	struct fab_hosts hosts;
+	struct report rep;
+	int opt, rc = FAB_EXIT_OK;
+
+	hosts_init(&hosts);
+	report_init(&rep);
+	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'H':
+			hosts_path = optarg;
+			break;
+		case 'h':
+			cmd_usage(stdout, "report");
+			return FAB_EXIT_OK;
+		default:
+			cmd_usage(stderr, "report");
+			return FAB_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return cmd_usage_error(ctx, "report", "no input document");
+	if (!output)
+		return cmd_usage_error(ctx, "report", "no output: -o FILE.html (or -o - for stdout)");
+	if (hosts_path) {
+		if (hosts_load(&hosts, hosts_path, &ctx->err) < 0)
+			goto fail;
+		rep.hosts = &hosts;
+	}
+	for (int i = optind; i < argc; i++) {
+		json_t *doc = NULL;
+
+		if (load_doc(argv[i], &doc, &ctx->err) < 0)
+			goto fail;
+		rc = report_add(&rep, argv[i], doc, &ctx->err);
+		json_decref(doc);
+		if (rc < 0)
+			goto fail;
+	}
+	if (report_html_save(&rep, output, &ctx->err) < 0)
+		goto fail;
+	rc = FAB_EXIT_OK;
+	goto out;
+fail:
+	rc = fab_err_exit(&ctx->err);
+out:
+	report_fini(&rep);
+	hosts_fini(&hosts);
+	return rc;
+}

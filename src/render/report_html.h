@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The HTML report (docs/report.md): one self-contained page -- inline CSS,
+ * JavaScript and SVG/canvas, no network, no external fonts -- drawn from
+ * any mix of fabricctl JSON documents: a sweep (fabricctl.sweep/1 or /2),
+ * a discover document (fabricctl.discover/1), a diagnose and an accept
+ * document (fabricctl.diagnose/N, fabricctl.accept/N).
+ *
+ * The C side reads the documents (jansson), orders hosts by leaf, maps
+ * paths onto the fabric's links, and writes the page: tables as HTML,
+ * the heatmaps' figures as packed columns inside one
+ * <script type="application/json"> block that the page's script draws
+ * (SVG with one element per ordered pair for small fleets, canvas for
+ * large ones).  Every string that came from a document is escaped for
+ * HTML, and the data block escapes '<', '>' and '&' as \u003c etc.
+ *
+ * Ownership: struct report holds one new reference to each document added
+ * (report_fini() drops them); @hosts and the names are borrowed and must
+ * outlive the report.
+ */
+#ifndef FAB_OUT_REPORT_HTML_H
+#define FAB_OUT_REPORT_HTML_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "util/err.h"
+
+struct fab_hosts;
+
+enum report_kind {
+	REPORT_SWEEP,
+	REPORT_DISCOVER,
+	REPORT_DIAGNOSE,
+	REPORT_ACCEPT,
+	REPORT_KINDS,
+};
+
+struct report {
+	json_t *doc[REPORT_KINDS];		/* NULL: not given */
+	const char *name[REPORT_KINDS];	/* file name (or "sweep") for messages */
+	const struct fab_hosts *hosts;	/* optional: leaf= / rack= labels; MAY BE NULL */
+};
+
+void report_init(struct report *r);
+void report_fini(struct report *r);
+
+/*
+ * Add @doc (a new reference is taken) read from @name.  A document whose
+ * "schema" is not one of the above, or a second document of a kind
+ * already added, is bad input naming @name (-EINVAL).
+ */
+int report_add(struct report *r, const char *name, json_t *doc, struct fab_err *err);
+
+/* Write the page to @f (at least one document added); 0 or -errno. */
+int report_html_write(const struct report *r, FILE *f, struct fab_err *err);
+
+/*
+ * Write the page to @path atomically (PATH.tmp.PID in the same directory,
+ * fsync, rename), or to stdout when @path is "-".  For `report -o` and
+ * `sweep --html`.
+ */
+int report_html_save(const struct report *r, const char *path, struct fab_err *err);
+
+/* Exit verdict the inputs carry: 1 when a pair is not ok or a problem/finding is listed, else 0. */
+int report_verdict(const struct report *r);
+
+/* HTML-escape @s (& < > " ') to @f; NULL writes nothing. */
+void report_html_esc(FILE *f, const char *s);
+
+/*
+ * Serialise @doc compactly with '<', '>' and '&' written as \u003c,
+ * \u003e, \u0026, safe inside a <script> element; a new string (free()),
+ * NULL on ENOMEM.
+ */
+char *report_json_for_script(const json_t *doc);
+
+#endif

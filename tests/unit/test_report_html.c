@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* out/report_html.c: escaping, input kinds, the page's data block. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/hosts.h"
+#include "render/report_html.h"
+
+static char *esc(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report_html_esc(f, s);
+	fclose(f);
+	return buf;
+}
+
+static void test_html_escape(void **state)
+{
+	char *s = esc("<script>alert('x')</script> & \"q\"");
+
+	assert_string_equal(s, "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;");
+	free(s);
+	s = esc(NULL);
+	assert_string_equal(s, "");
+	free(s);
+}
+
+static void test_json_for_script(void **state)
+{
+	json_t *doc = json_pack("{s:s, s:i}", "name", "</script><img src=x onerror=a()>&amp;", "n", 3);
+	char *s = report_json_for_script(doc);
+	json_t *back;
+
+	assert_non_null(s);
+	assert_null(strchr(s, '<'));
+	assert_null(strchr(s, '>'));
+	assert_null(strchr(s, '&'));
+	assert_non_null(strstr(s, "\\u003c/script\\u003e"));
+	/* Still the same JSON. */
+	back = json_loads(s, 0, NULL);
+	assert_non_null(back);
+	assert_true(json_equal(back, doc));
+	json_decref(back);
+	json_decref(doc);
+	free(s);
+}
+
+static void test_add_kinds(void **state)
+{
+	struct report r;
+	struct fab_err err;
+	json_t *sweep = json_pack("{s:s}", "schema", "fabricctl.sweep/2");
+	json_t *odd = json_pack("{s:s}", "schema", "fabricctl.nonsense/7");
+	json_t *none = json_pack("{s:i}", "x", 1);
+	json_t *acc = json_pack("{s:s}", "schema", "fabricctl.accept/1");
+
+	fab_err_init(&err);
+	report_init(&r);
+	assert_int_equal(report_add(&r, "a.json", sweep, &err), 0);
+	assert_int_equal(report_add(&r, "b.json", sweep, &err), -EINVAL);
+	assert_string_equal(err.msg, "b.json: a second sweep document (the first is a.json): "
+				     "one of each kind per report");
+	assert_int_equal(fab_err_exit(&err), 2);
+	assert_int_equal(report_add(&r, "c.json", odd, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "c.json: unknown schema 'fabricctl.nonsense/7'"));
+	assert_int_equal(report_add(&r, "d.json", none, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "d.json: no \"schema\""));
+	assert_int_equal(report_add(&r, "e.json", acc, &err), 0);
+	assert_ptr_equal(r.doc[REPORT_SWEEP], sweep);
+	assert_ptr_equal(r.doc[REPORT_ACCEPT], acc);
+	report_fini(&r);
+	json_decref(sweep);
+	json_decref(odd);
+	json_decref(none);
+	json_decref(acc);
+}
+
+/* The page of @doc (and @hosts), and its data block parsed. */
+static char *page(json_t *doc, const struct fab_hosts *hosts, json_t **data)
+{
+	struct report r;
+	struct fab_err err;
+	char *buf = NULL, *b, *e;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fab_err_init(&err);
+	report_init(&r);
+	r.hosts = hosts;
+	assert_int_equal(report_add(&r, "t.json", doc, &err), 0);
+	assert_int_equal(report_html_write(&r, f, &err), 0);
+	fclose(f);
+	report_fini(&r);
+	b = strstr(buf, "<script type=\"application/json\" id=\"fab-data\">");
+	assert_non_null(b);
+	b += strlen("<script type=\"application/json\" id=\"fab-data\">");
+	e = strstr(b, "</script>");
+	assert_non_null(e);
+	*data = json_loadb(b, (size_t)(e - b), 0, NULL);
+	assert_non_null(*data);
+	return buf;
+}
+
+/* Four hosts on two leaves (labels from a hosts file), node10 slow with everyone. */
+static json_t *small_sweep(void)
+{
+	static const char *names[] = { "node10", "node2", "node1", "node3" };
+	json_t *nodes = json_array(), *pairs = json_array();
+
+	for (int i = 0; i < 4; i++)
+		json_array_append_new(nodes, json_pack("{s:s}", "name", names[i]));
+	for (int i = 0; i < 4; i++)
+		for (int j = i + 1; j < 4; j++) {
+			bool slow = i == 0;
+
+			json_array_append_new(pairs, json_pack(
+				"{s:s, s:s, s:s, s:s?, s:i, s:{s:f, s:f}, s:{s:f}, s:{s:f}}",
+				"a", names[i], "b", names[j], "status", slow ? "slow" : "ok",
+				"reason", slow ? "<b>slow</b>" : NULL, "round", 1,
+				"lat_ns", "p50", 50000.0, "p99", 90000.0,
+				"bw_ab", "avg_mbps", slow ? 100.0 : 1000.0,
+				"bw_ba", "avg_mbps", slow ? 110.0 : 990.0));
+		}
+	return json_pack("{s:s, s:o, s:o, s:{s:i, s:i, s:i, s:i}, s:{s:f, s:f}, s:[{s:s, s:n, s:f, s:{s:s}}]}",
+			 "schema", "fabricctl.sweep/1", "nodes", nodes, "pairs", pairs,
+			 "summary", "pairs", 6, "ok", 3, "slow", 3, "failed", 0,
+			 "reference", "bw_median_mbps", 990.0, "lat_median_ns", 50000.0,
+			 "suspects", "node", "node10", "link", "score", 1.0, "evidence", "text", "x");
+}
+
+static void test_sweep_page(void **state)
+{
+	static const char hosts_txt[] =
+		"node1 10.0.0.1 leaf=L2\nnode2 10.0.0.2 leaf=L10\nnode3 10.0.0.3 leaf=L2\n"
+		"node10 10.0.0.10 leaf=L2\n";
+	struct fab_hosts hs;
+	struct fab_err err;
+	json_t *doc = small_sweep(), *data, *sw, *g;
+	char *html;
+	const char *order[] = { "node1", "node3", "node10", "node2" };
+
+	fab_err_init(&err);
+	hosts_init(&hs);
+	assert_int_equal(hosts_parse(&hs, hosts_txt, sizeof(hosts_txt) - 1, "hosts", &err), 0);
+	html = page(doc, &hs, &data);
+	sw = json_object_get(data, "sweep");
+	/* Grouped by leaf in natural order (L2 before L10), natural order inside. */
+	for (size_t i = 0; i < 4; i++)
+		assert_string_equal(json_string_value(json_array_get(json_array_get(
+			json_object_get(sw, "hosts"), i), 0)), order[i]);
+	assert_int_equal(json_array_size(json_object_get(sw, "groups")), 2);
+	assert_string_equal(json_string_value(json_array_get(json_array_get(
+		json_object_get(sw, "groups"), 1), 0)), "L10");
+	assert_int_equal(json_integer_value(json_array_get(json_array_get(
+		json_object_get(sw, "groups"), 1), 1)), 3);
+	/* Status column: 6 pairs over the upper triangle; node10 is index 2: pairs (0,2), (1,2), (2,3) slow,
+	 * in the order (0,1) (0,2) (0,3) (1,2) (1,3) (2,3). */
+	assert_string_equal(json_string_value(json_object_get(json_object_get(sw, "cols"), "st")),
+			    "AQIBAgEC");	/* 01 02 01 02 01 02 */
+	/* Labels only: a graph of hosts and leaves; node10's link is the suspect. */
+	g = json_object_get(data, "graph");
+	assert_true(json_is_true(json_object_get(g, "inferred")));
+	assert_int_equal(json_array_size(json_object_get(g, "links")), 4);
+	for (size_t i = 0; i < 4; i++) {
+		json_t *l = json_array_get(json_object_get(g, "links"), i);
+		json_t *n = json_array_get(json_object_get(g, "nodes"),
+					   (size_t)json_integer_value(json_array_get(l, 0)));
+		bool is10 = !strcmp(json_string_value(json_array_get(n, 0)), "node10");
+
+		assert_int_equal(json_is_true(json_array_get(l, 7)), is10);
+		/* Crossing and bad counts: every host is in 3 pairs; node10's all bad, the others' one. */
+		assert_int_equal(json_integer_value(json_array_get(l, 5)), 3);
+		assert_int_equal(json_integer_value(json_array_get(l, 6)), is10 ? 3 : 1);
+	}
+	/* The reason is escaped in the table. */
+	assert_non_null(strstr(html, "&lt;b&gt;slow&lt;/b&gt;"));
+	assert_null(strstr(html, "<b>slow</b>"));
+	assert_non_null(strstr(html, "data-exit=\"1\""));
+	free(html);
+	json_decref(data);
+	json_decref(doc);
+	hosts_fini(&hs);
+}
+
+static void test_pair_unknown_node(void **state)
+{
+	json_t *doc = small_sweep();
+	struct report r;
+	struct fab_err err;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	json_object_set_new(json_array_get(json_object_get(doc, "pairs"), 0), "b", json_string("ghost"));
+	fab_err_init(&err);
+	report_init(&r);
+	assert_int_equal(report_add(&r, "t.json", doc, &err), 0);
+	assert_int_equal(report_html_write(&r, f, &err), -EINVAL);
+	assert_string_equal(err.msg, "t.json: pairs[0]: node 'ghost' is not in nodes[]");
+	fclose(f);
+	free(buf);
+	report_fini(&r);
+	json_decref(doc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_html_escape),
+		cmocka_unit_test(test_json_for_script),
+		cmocka_unit_test(test_add_kinds),
+		cmocka_unit_test(test_sweep_page),
+		cmocka_unit_test(test_pair_unknown_node),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
