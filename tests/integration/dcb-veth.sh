@@ -74,5 +74,7 @@ assert_eq "verify: pfc.enable wanted" 3 \
 # --- an interface that does not exist: no such device, not a crash ---------
 printf 'interfaces:\n  - match: "nodev%s"\n    pfc: {enable: [3]}\n' "$$" >"$TMP/nodev.yaml"
 fab apply "$TMP/nodev.yaml"
-[ "$rc" != 0 ] || fail "apply on a missing interface succeeded"
+assert_eq "apply on a missing interface: exit status" 3 "$rc"
+grep -qF "'nodev$$' matches no interface on this node" "$TMP/err" ||
+	fail "apply on a missing interface: stderr lacks the reason: $(cat "$TMP/err")"
 echo "dcb-veth: all checks passed"

@@ -84,7 +84,7 @@ fab_ns "$H1" status
 assert_eq "status rc" 0 "$rc"
 grep -q 'no RDMA devices' "$TMP/out" || fail "status text does not say 'no RDMA devices': $(cat "$TMP/out")"
 grep -qw eth0 "$TMP/out" || fail "status text does not list eth0"
-grep -qw 9000 "$TMP/out" || fail "status text does not show eth0's MTU 9000"
+assert_eq "status text: eth0's MTU column" 9000 "$(awk 'NR > 1 && $1 == "eth0" { print $4; exit }' "$TMP/out")"
 printf '  ok: text mode\n' >&2
 
 # --- errors -------------------------------------------------------------------
