@@ -72,6 +72,61 @@ static const struct fab_cmd *cmd_find(const char *name)
 	return NULL;
 }
 
+/* Levenshtein distance of two short words, capped at 9. */
+static unsigned int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	unsigned int row[33];
+
+	if (la > 32 || lb > 32)
+		return 9;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (unsigned int)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned int diag = row[0];
+
+		row[0] = (unsigned int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			unsigned int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb] > 9 ? 9 : row[lb];
+}
+
+/* The command a mistyped @name most likely meant, or NULL (never by prefix alone). */
+static const char *cmd_suggest(const char *name)
+{
+	const char *best = NULL;
+	unsigned int best_d = 3;	/* at most two edits */
+
+	for (const struct fab_cmd *c = fab_cmds; c->name; c++) {
+		unsigned int d = edit_distance(name, c->name);
+
+		if (d < best_d) {
+			best_d = d;
+			best = c->name;
+		}
+	}
+	return best;
+}
+
+static void unknown_command(const char *prefix, const char *name)
+{
+	const char *s = cmd_suggest(name);
+
+	fprintf(stderr, "%sunknown command '%s'", prefix, name);
+	if (s)
+		fprintf(stderr, "; did you mean '%s'?", s);
+	fprintf(stderr, " (commands: 'fabricctl help')\n");
+}
+
 void cmd_usage(FILE *f, const char *name)
 {
 	const struct fab_cmd *c = cmd_find(name);
@@ -99,8 +154,10 @@ int cmd_help(struct fab_ctx *ctx, int argc, char **argv)
 		usage(stdout);
 		return FAB_EXIT_OK;
 	}
-	if (!cmd_find(argv[1]))
-		return cmd_usage_error(ctx, "help", "unknown command '%s'", argv[1]);
+	if (!cmd_find(argv[1])) {
+		unknown_command("fabricctl help: ", argv[1]);
+		return FAB_EXIT_USAGE;
+	}
 	cmd_usage(stdout, argv[1]);
 	return FAB_EXIT_OK;
 }
@@ -131,6 +188,8 @@ int main(int argc, char **argv)
 	int opt, rc;
 
 	fab_err_init(&ctx.err);
+	/* getopt's messages name the tool, not the path it was started by. */
+	argv[0] = (char *)"fabricctl";
 	/*
 	 * Once, for every command: a worker or launcher that goes away must
 	 * not kill the controller (nor a worker its controller) half-way;
@@ -171,8 +230,7 @@ int main(int argc, char **argv)
 	}
 	cmd = cmd_find(argv[optind]);
 	if (!cmd) {
-		fprintf(stderr, "fabricctl: unknown command '%s'\n", argv[optind]);
-		usage(stderr);
+		unknown_command("fabricctl: ", argv[optind]);
 		return FAB_EXIT_USAGE;
 	}
 	if (sys_real_new(&ctx.sys, root, &ctx.err) < 0) {

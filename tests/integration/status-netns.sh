@@ -93,6 +93,13 @@ assert_eq "status nosuchdev rc" 3 "$rc"
 grep -q nosuchdev "$TMP/err" || fail "stderr of 'status nosuchdev' does not name nosuchdev: $(cat "$TMP/err")"
 fab_ns "$H1" nosuchcmd
 assert_eq "nosuchcmd rc" 2 "$rc"
+grep -qx "fabricctl: unknown command 'nosuchcmd' (commands: 'fabricctl help')" "$TMP/err" ||
+	fail "unknown command message: $(cat "$TMP/err")"
+fab_ns "$H1" statsu
+assert_eq "statsu rc" 2 "$rc"
+grep -qF "did you mean 'status'?" "$TMP/err" || fail "no suggestion for statsu: $(cat "$TMP/err")"
+fab_ns "$H1" -x
+grep -q "^fabricctl: invalid option -- 'x'" "$TMP/err" || fail "-x does not name the tool: $(cat "$TMP/err")"
 fab_ns "$H1" status --bogus
 assert_eq "status --bogus rc" 2 "$rc"
 echo "status-netns: ok"
