@@ -9,11 +9,14 @@
 #   make layers        the layer rule alone (scripts/check-layers; also in check)
 #   make fuzz          build the libFuzzer targets (clang)
 #   make bench         benchmarks, printing ratios against reference tools
-#   make install       PREFIX=/usr/local DESTDIR=
+#   make install       PREFIX=/usr/local DESTDIR= (binary, man pages, profiles and
+#                      examples in $(PREFIX)/share/fabricctl, bash completion)
 
 PREFIX  ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR  ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/fabricctl
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR ?=
 
 CC      ?= cc
@@ -111,6 +114,10 @@ install: fabricctl
 	install -m 0755 fabricctl $(DESTDIR)$(SBINDIR)/fabricctl
 	for m in man/*.8; do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man8/; done
 	for m in $(wildcard man/*.5); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man5/; done
+	install -d $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
+	install -m 0644 $(wildcard examples/*) $(DESTDIR)$(DATADIR)/examples/
+	install -m 0644 completion/fabricctl.bash $(DESTDIR)$(BASHCOMPDIR)/fabricctl
 
 clean:
 	rm -rf build fabricctl
