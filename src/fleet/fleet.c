@@ -24,7 +24,8 @@ static const struct {
 	{ "ssh", "ssh -T -o BatchMode=yes -o ConnectTimeout=10 {ssh_config} -- {host}" },
 	{ "srun", "srun -N1 -n1 -w {host}" },
 	{ "kubectl", "kubectl exec -i {host} --" },
-	{ "netns", "ip netns exec {host}" },
+	/* Namespaces share one /run: each gets its own run dir (apply's lock, --try state). */
+	{ "netns", "ip netns exec {host} env FABRICCTL_RUNDIR=/run/fabricctl-netns-{host}" },
 };
 
 static uint64_t now_ms(void)

@@ -6,7 +6,8 @@
  *
  * Launchers: "ssh" (BatchMode, ConnectTimeout, no tty), "srun"
  * (srun -N1 -n1 -w {host}), "kubectl" (kubectl exec -i {host} --),
- * "netns" (ip netns exec {host}), or any template with {host}.  The
+ * "netns" (ip netns exec {host} env FABRICCTL_RUNDIR=/run/fabricctl-netns-{host}:
+ * namespaces share /run), or any template with {host}.  The
  * template is split at blanks into argv and exec'd directly (never a
  * shell); {host} is replaced by the node's NAME, already checked by
  * hosts_name_valid().  The worker command is appended.

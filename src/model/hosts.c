@@ -121,7 +121,7 @@ static int host_label_parse(struct fab_host *h, const struct field *f, const cha
 	l->value[vlen] = '\0';
 	for (const char *p = l->key; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
-			return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad label key '%s'",
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad label key '%s': want lowercase letters, digits and '_' (e.g. leaf=, rate_gbps=)",
 					     fname, lineno, f->col, l->key);
 	for (size_t i = 0; i < h->n_labels; i++)
 		if (strcmp(h->labels[i].key, l->key) == 0)
@@ -232,7 +232,7 @@ static int host_line(struct fab_hosts *hs, const char *line, size_t len, const c
 	memset(h, 0, sizeof(*h));
 	h->line = lineno;
 	if (copy_field(h->name, sizeof(h->name), &f[0]) < 0 || !hosts_name_valid(h->name))
-		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad host name '%.*s'", fname, lineno,
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad host name '%.*s': want letters, digits, '.', '_', '-' or '@', not starting with '-'", fname, lineno,
 				     f[0].col, (int)(f[0].len > 64 ? 64 : f[0].len), f[0].s);
 	if (hosts_find(hs, h->name) >= 0)
 		return fab_err_input(err, -EEXIST, "%s:%u:%zu: host '%s' listed twice (first at line %u)",
@@ -298,9 +298,10 @@ void hosts_pairs_fini(struct fab_pairs_list *pl)
 int hosts_pairs_parse(struct fab_pairs_list *pl, const struct fab_hosts *hs,
 		      const char *buf, size_t len, const char *fname, struct fab_err *err)
 {
-	unsigned int lineno = 0;
+	unsigned int lineno = 0, *lines = NULL;	/* the line of each pair, for messages */
 	size_t off = 0, llen;
 	const char *line;
+	int rc = 0;
 
 	pl->pairs = NULL;
 	pl->n = 0;
@@ -308,42 +309,65 @@ int hosts_pairs_parse(struct fab_pairs_list *pl, const struct fab_hosts *hs,
 		struct field f[3];
 		char name[2][FAB_HOST_NAME_MAX];
 		int idx[2], n;
-		unsigned int (*tmp)[2];
+		unsigned int (*tmp)[2], *lt;
 
 		lineno++;
-		if (has_nul(line, llen))
-			return fab_err_input(err, -EINVAL, "%s:%u: NUL byte in line", fname, lineno);
+		if (has_nul(line, llen)) {
+			rc = fab_err_input(err, -EINVAL, "%s:%u: NUL byte in line", fname, lineno);
+			goto out;
+		}
 		n = split_fields(line, llen, f, 3);
 		if (n == 0)
 			continue;
-		if (n != 2)
-			return fab_err_input(err, -EINVAL, "%s:%u: want two host names", fname, lineno);
+		if (n != 2) {
+			rc = fab_err_input(err, -EINVAL, "%s:%u: want two host names", fname, lineno);
+			goto out;
+		}
 		for (int i = 0; i < 2; i++) {
 			if (copy_field(name[i], sizeof(name[i]), &f[i]) < 0 ||
-			    (idx[i] = hosts_find(hs, name[i])) < 0)
-				return fab_err_input(err, -ENOENT, "%s:%u:%zu: '%.*s' is not in the hosts file",
+			    (idx[i] = hosts_find(hs, name[i])) < 0) {
+				rc = fab_err_input(err, -ENOENT, "%s:%u:%zu: '%.*s' is not in the hosts file",
 						     fname, lineno, f[i].col,
 						     (int)(f[i].len > 64 ? 64 : f[i].len), f[i].s);
+				goto out;
+			}
 		}
-		if (idx[0] == idx[1])
-			return fab_err_input(err, -EINVAL, "%s:%u:%zu: a pair needs two different hosts",
+		if (idx[0] == idx[1]) {
+			rc = fab_err_input(err, -EINVAL, "%s:%u:%zu: a pair needs two different hosts",
 					     fname, lineno, f[1].col);
+			goto out;
+		}
 		for (size_t i = 0; i < pl->n; i++)
 			if ((pl->pairs[i][0] == (unsigned int)idx[0] && pl->pairs[i][1] == (unsigned int)idx[1]) ||
-			    (pl->pairs[i][0] == (unsigned int)idx[1] && pl->pairs[i][1] == (unsigned int)idx[0]))
-				return fab_err_input(err, -EEXIST, "%s:%u: pair %s %s listed twice",
-						     fname, lineno, name[0], name[1]);
-		if (pl->n >= (size_t)HOSTS_MAX * 4)
-			return fab_err_input(err, -E2BIG, "%s:%u: too many pairs", fname, lineno);
+			    (pl->pairs[i][0] == (unsigned int)idx[1] && pl->pairs[i][1] == (unsigned int)idx[0])) {
+				rc = fab_err_input(err, -EEXIST, "%s:%u: pair %s %s listed twice (first at line %u)",
+						     fname, lineno, name[0], name[1], lines[i]);
+				goto out;
+			}
+		if (pl->n >= (size_t)HOSTS_MAX * 4) {
+			rc = fab_err_input(err, -E2BIG, "%s:%u: too many pairs", fname, lineno);
+			goto out;
+		}
 		tmp = realloc(pl->pairs, (pl->n + 1) * sizeof(*pl->pairs));
-		if (!tmp)
-			return fab_err_set(err, -ENOMEM, "%s: out of memory", fname);
+		if (!tmp) {
+			rc = fab_err_set(err, -ENOMEM, "%s: out of memory", fname);
+			goto out;
+		}
 		pl->pairs = tmp;
+		lt = realloc(lines, (pl->n + 1) * sizeof(*lines));
+		if (!lt) {
+			rc = fab_err_set(err, -ENOMEM, "%s: out of memory", fname);
+			goto out;
+		}
+		lines = lt;
+		lines[pl->n] = lineno;
 		pl->pairs[pl->n][0] = (unsigned int)idx[0];
 		pl->pairs[pl->n][1] = (unsigned int)idx[1];
 		pl->n++;
 	}
 	if (pl->n == 0)
-		return fab_err_input(err, -ENOENT, "%s: no pairs", fname);
-	return 0;
+		rc = fab_err_input(err, -ENOENT, "%s: no pairs", fname);
+out:
+	free(lines);
+	return rc;
 }

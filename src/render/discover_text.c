@@ -82,7 +82,9 @@ int discover_text(struct render *out, const struct topo *t)
 			fprintf(f, ": %s", p->detail);
 		fprintf(f, "%s\n", bad_off);
 	}
-	fprintf(f, "\n%zu nodes (%zu switches, %zu cas, %zu hosts), %zu links, %zu problems\n",
-		t->n_nodes, n_sw, n_ca, n_host, t->n_links, t->n_problems);
+	fprintf(f, "\n%zu node%s (%zu switch%s, %zu ca%s, %zu host%s), %zu link%s, %zu problem%s\n",
+		t->n_nodes, t->n_nodes == 1 ? "" : "s", n_sw, n_sw == 1 ? "" : "es",
+		n_ca, n_ca == 1 ? "" : "s", n_host, n_host == 1 ? "" : "s",
+		t->n_links, t->n_links == 1 ? "" : "s", t->n_problems, t->n_problems == 1 ? "" : "s");
 	return fflush(f) == EOF ? -EIO : 0;
 }

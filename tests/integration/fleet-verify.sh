@@ -17,7 +17,7 @@ need_fabricctl
 
 P=fv$$
 tmpdir_with_cleanup
-cleanup_hook() { lab_down --name "$P"; }
+cleanup_hook() { lab_down --name "$P"; rm -rf /run/fabricctl-netns-"$P"-*; }
 
 run lab_up --name "$P" --hosts 4 --leaves 1 --spines 0 --mtu 9000 --no-lldp
 lab_hostsfile >"$TMP/hosts"
@@ -130,6 +130,18 @@ assert_eq "failing apply: every node rolled back" "true" \
 assert_eq "failing apply: mtu steps undone" "undone" "$(q '[.changes[] | select(.field == "mtu") | .status] | unique | join(",")')"
 assert_eq "failing apply: mtus as before" "9000 9000 9000 1500" \
 	"$(mtu_of h1) $(mtu_of h2) $(mtu_of h3) $(mtu_of h4)"
+
+# 6b. The built-in netns launcher gives each namespace its own run
+#     directory: four nodes apply at once, none refused by another's lock.
+fab -j apply --hosts "$TMP/hosts" --launcher netns "$TMP/p.yaml"
+assert_eq "netns launcher apply: rc" 0 "$rc"
+assert_eq "netns launcher apply: every node ok" "4 4 0" \
+	"$(q '"\(.summary.nodes) \(.summary.ok) \(.summary.failed)"')"
+assert_eq "netns launcher apply: h4 fixed" 9000 "$(mtu_of h4)"
+for h in "$H1" "$H2" "$H3" "$H4"; do
+	[ -d "/run/fabricctl-netns-$h" ] || fail "no run directory of its own for $h"
+done
+run lab_set_mtu h4 eth0 1500	# the drift the steps below expect
 
 # 7. Bad input is refused (exit 2, file:line:column) before any node is
 #    contacted: the launcher would leave a mark.

@@ -73,11 +73,11 @@ static void test_errors(void **state)
 	expect_error("a 10.0.0.300\n", "hosts:1:3: bad address '10.0.0.300': want an IPv4 or IPv6 address");
 	expect_error("a 10.0.0.1\n\n# x\na 10.0.0.2\n",
 		     "hosts:4:1: host 'a' listed twice (first at line 1)");
-	expect_error("-oProxyCommand=x 10.0.0.1\n", "hosts:1:1: bad host name '-oProxyCommand=x'");
-	expect_error("a;reboot 10.0.0.1\n", "hosts:1:1: bad host name 'a;reboot'");
+	expect_error("-oProxyCommand=x 10.0.0.1\n", "hosts:1:1: bad host name '-oProxyCommand=x': want letters, digits, '.', '_', '-' or '@', not starting with '-'");
+	expect_error("a;reboot 10.0.0.1\n", "hosts:1:1: bad host name 'a;reboot': want letters, digits, '.', '_', '-' or '@', not starting with '-'");
 	expect_error("a 10.0.0.1 leaf\n", "hosts:1:12: label 'leaf' needs a value (key=value)");
 	expect_error("a 10.0.0.1 =x\n", "hosts:1:12: bad label '=x': want key=value");
-	expect_error("a 10.0.0.1 Leaf=x\n", "hosts:1:12: bad label key 'Leaf'");
+	expect_error("a 10.0.0.1 Leaf=x\n", "hosts:1:12: bad label key 'Leaf': want lowercase letters, digits and '_' (e.g. leaf=, rate_gbps=)");
 	expect_error("a 10.0.0.1 leaf=x leaf=y\n", "hosts:1:19: label 'leaf' given twice");
 	expect_error("a 10.0.0.1 rdma=mlx5_0:0\n", "hosts:1:17: rdma=mlx5_0:0: want DEV or DEV:PORT");
 	expect_error("a 10.0.0.1 rate_gbps=fast\n", "hosts:1:22: rate_gbps=fast: want a positive number");
@@ -153,7 +153,7 @@ static void test_pairs(void **state)
 	assert_int_equal(pl.pairs[1][1], 0);
 	hosts_pairs_fini(&pl);
 	assert_true(hosts_pairs_parse(&pl, &hs, "a b\nb a\n", 8, "p", &err) < 0);
-	assert_string_equal(err.msg, "p:2: pair b a listed twice");
+	assert_string_equal(err.msg, "p:2: pair b a listed twice (first at line 1)");
 	hosts_pairs_fini(&pl);
 	assert_true(hosts_pairs_parse(&pl, &hs, "a d\n", 4, "p", &err) < 0);
 	assert_string_equal(err.msg, "p:1:3: 'd' is not in the hosts file");

@@ -155,7 +155,7 @@ static void test_text(void **state)
 	assert_non_null(strstr(s, "1xEDR    degraded"));
 	assert_non_null(strstr(s, "  missing      \"sw\"[3] expected \"hca3\"[1]: no cable to 'hca3'[1] (peer node not found)\n"));
 	assert_non_null(strstr(s, "  errors       \"hca2\"[1] <-> \"sw\"[2]: symbol_errors 99 > 10\n"));
-	assert_non_null(strstr(s, "3 nodes (1 switches, 2 cas, 0 hosts), 2 links, 3 problems\n"));
+	assert_non_null(strstr(s, "3 nodes (1 switch, 2 cas, 0 hosts), 2 links, 3 problems\n"));
 	free(s);
 	topo_free(t);
 }
