@@ -17,6 +17,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/discover_lldp.h"
+#include "io/load.h"
 #include "model/ibtopo_parse.h"
 #include "model/lldp_view.h"
 #include "model/plan_yaml.h"
@@ -26,8 +27,6 @@
 #include "node/node.h"
 #include "util/file.h"
 #include "util/str.h"
-
-#define DISCOVER_PLAN_MAX_BYTES (64u << 20)
 
 struct discover_opts {
 	bool ib, lldp, rails;
@@ -46,42 +45,6 @@ static bool has_suffix(const char *s, const char *suffix)
 	size_t ls = strlen(s), lx = strlen(suffix);
 
 	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
-/*
- * The cabling plan as a struct topo (TOPO_SRC_PLAN).  Formats: the
- * ibnetdiscover topology file (here), and the YAML plan for Ethernet/RoCE
- * and mixed fabrics (*.yaml / *.yml or YAML content, docs/plan.md).
- */
-static int discover_plan_load(const char *path, struct topo **out, struct topo_rails *rails,
-			      struct fab_err *err)
-{
-	struct topo *plan = topo_new();
-	char *buf = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (!plan)
-		return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
-	rc = file_read_all(path, DISCOVER_PLAN_MAX_BYTES, &buf, &len, err);
-	if (rc < 0)
-		goto out;
-	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") || plan_yaml_sniff(buf, len))
-		rc = plan_yaml_parse(plan, rails, buf, len, path, err);
-	else
-		rc = ibtopo_parse(plan, buf, len, path, TOPO_SRC_PLAN, err);
-	if (rc < 0)
-		goto out;
-	if (!plan->n_links) {
-		rc = fab_err_input(err, -EINVAL, "%s: no links in the plan", path);
-		goto out;
-	}
-	*out = plan;
-	plan = NULL;
-out:
-	free(buf);
-	topo_free(plan);
-	return rc;
 }
 
 /*
@@ -292,7 +255,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	rc = FAB_EXIT_OK;
 
 	/* Bad input first: nothing is queried when the plan is wrong. */
-	if (o.expect && discover_plan_load(o.expect, &plan, &o.plan_rails, &ctx->err) < 0) {
+	if (o.expect && plan_load(o.expect, &plan, &o.plan_rails, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}

@@ -64,45 +64,25 @@ static json_t *lldp_req(const struct fab_host *h, const void *arg, struct fab_er
 			 sock ? json_string(sock) : json_null());
 }
 
-int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fleet *o,
-			     struct topo *t)
+int discover_lldp_fleet_collect(struct fab_ctx *ctx, struct fleet *f, const struct fab_hosts *hosts,
+				const struct discover_lldp_fleet *o, struct topo *t)
 {
-	struct fleet_opts fo = {
-		.launcher = o->launcher ? o->launcher : "ssh",
-		.verbose = fab_log_level,
-		.hello_timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 20000,
-	};
-	json_t **results = NULL;
-	char **errors = NULL;
-	struct fab_hosts hosts;
-	struct fleet f = { .n = 0 };
+	int timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 20000;
+	json_t **results = calloc(hosts->n ? hosts->n : 1, sizeof(*results));
+	char **errors = calloc(hosts->n ? hosts->n : 1, sizeof(*errors));
 	char failed[768] = "";
 	size_t n_failed = 0;
 	unsigned int conflicts = 0;
 	int rc;
 
-	hosts_init(&hosts);
-	rc = hosts_load(&hosts, o->hosts_file, &ctx->err);
-	if (rc < 0)
-		goto out;
-	if (!hosts.n) {
-		rc = fab_err_input(&ctx->err, -EINVAL, "%s: no hosts", o->hosts_file);
-		goto out;
-	}
-	results = calloc(hosts.n, sizeof(*results));
-	errors = calloc(hosts.n, sizeof(*errors));
 	if (!results || !errors) {
 		rc = fab_err_set(&ctx->err, -ENOMEM, "lldp: out of memory");
 		goto out;
 	}
-	rc = fleet_start(&f, &hosts, &fo, &ctx->err);
+	rc = fleet_call_all(f, lldp_req, o, timeout_ms, results, errors, &ctx->err);
 	if (rc < 0)
 		goto out;
-	rc = fleet_call_all(&f, lldp_req, o, fo.hello_timeout_ms, results, errors,
-			    &ctx->err);
-	if (rc < 0)
-		goto out;
-	for (size_t i = 0; i < hosts.n; i++) {
+	for (size_t i = 0; i < hosts->n; i++) {
 		struct lldp_view v;
 		struct fab_err verr;
 
@@ -117,37 +97,64 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 				fab_err_set(&ctx->err, rc, "lldp: out of memory");
 				goto out;
 			}
-			fab_info("lldp: %s: %zu ports", hosts.hosts[i].name, v.n_ports);
+			fab_info("lldp: %s: %zu ports", hosts->hosts[i].name, v.n_ports);
 		}
 		lldp_view_fini(&v);
 		if (!results[i] || errors[i]) {
 			size_t off = strlen(failed);
 
 			n_failed++;
-			fab_warn("discover: %s: %s", hosts.hosts[i].name,
+			fab_warn("lldp: %s: %s", hosts->hosts[i].name,
 				 errors[i] ? errors[i] : "no answer");
 			if (off < sizeof(failed) - 1)
 				snprintf(failed + off, sizeof(failed) - off, "%s%s", off ? ", " : "",
-					 hosts.hosts[i].name);
+					 hosts->hosts[i].name);
 		}
 	}
 	if (conflicts)
-		fab_warn("discover: %u LLDP neighbor entries conflict with others (stale or shared ports)",
+		fab_warn("lldp: %u LLDP neighbor entries conflict with others (stale or shared ports)",
 			 conflicts);
 	t->src |= TOPO_SRC_LLDP;
 	rc = 0;
 	if (n_failed)
 		rc = fab_err_set(&ctx->err, -EHOSTUNREACH, "lldp: %zu of %zu nodes failed: %s",
-				 n_failed, hosts.n, failed);
+				 n_failed, hosts->n, failed);
 out:
-	if (f.w)
-		fleet_fini(&f);
-	for (size_t i = 0; results && i < hosts.n; i++)
+	for (size_t i = 0; results && i < hosts->n; i++)
 		json_decref(results[i]);
-	for (size_t i = 0; errors && i < hosts.n; i++)
+	for (size_t i = 0; errors && i < hosts->n; i++)
 		free(errors[i]);
 	free(results);
 	free(errors);
+	return rc;
+}
+
+int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fleet *o,
+			     struct topo *t)
+{
+	struct fleet_opts fo = {
+		.launcher = o->launcher ? o->launcher : "ssh",
+		.verbose = fab_log_level,
+		.hello_timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 20000,
+	};
+	struct fab_hosts hosts;
+	struct fleet f = { .n = 0 };
+	int rc;
+
+	hosts_init(&hosts);
+	rc = hosts_load(&hosts, o->hosts_file, &ctx->err);
+	if (rc < 0)
+		goto out;
+	if (!hosts.n) {
+		rc = fab_err_input(&ctx->err, -EINVAL, "%s: no hosts", o->hosts_file);
+		goto out;
+	}
+	rc = fleet_start(&f, &hosts, &fo, &ctx->err);
+	if (rc == 0)
+		rc = discover_lldp_fleet_collect(ctx, &f, &hosts, o, t);
+out:
+	if (f.w)
+		fleet_fini(&f);
 	hosts_fini(&hosts);
 	return rc;
 }

@@ -21,6 +21,8 @@
 #include <jansson.h>
 
 #include "cmd/cmd.h"
+#include "fleet/fleet.h"
+#include "model/hosts.h"
 #include "model/topo.h"
 
 struct discover_lldp_fleet {
@@ -33,5 +35,13 @@ struct discover_lldp_fleet {
 /* Controller: merge every node's view into @t.  Bad hosts file: bad input. */
 int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fleet *o,
 			     struct topo *t);
+
+/*
+ * The same over a fleet the caller started on @hosts (the sweep's own
+ * workers): o->socket and o->timeout_ms are used, hosts_file and launcher
+ * are not.
+ */
+int discover_lldp_fleet_collect(struct fab_ctx *ctx, struct fleet *f, const struct fab_hosts *hosts,
+				const struct discover_lldp_fleet *o, struct topo *t);
 
 #endif

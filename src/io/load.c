@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "io/load.h"
+#include "model/ibtopo_parse.h"
+#include "model/plan_yaml.h"
 #include "util/file.h"
 
 int profile_load_text(const char *path, char **text, size_t *len, struct profile **out,
@@ -50,5 +54,42 @@ int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err)
 		return rc;
 	rc = hosts_parse(hs, buf, len, path, err);
 	free(buf);
+	return rc;
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+int plan_load(const char *path, struct topo **out, struct topo_rails *rails, struct fab_err *err)
+{
+	struct topo *plan = topo_new();
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!plan)
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
+	rc = file_read_all(path, PLAN_FILE_MAX_BYTES, &buf, &len, err);
+	if (rc < 0)
+		goto out;
+	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") || plan_yaml_sniff(buf, len))
+		rc = plan_yaml_parse(plan, rails, buf, len, path, err);
+	else
+		rc = ibtopo_parse(plan, buf, len, path, TOPO_SRC_PLAN, err);
+	if (rc < 0)
+		goto out;
+	if (!plan->n_links) {
+		rc = fab_err_input(err, -EINVAL, "%s: no links in the plan", path);
+		goto out;
+	}
+	*out = plan;
+	plan = NULL;
+out:
+	free(buf);
+	topo_free(plan);
 	return rc;
 }

@@ -13,6 +13,8 @@
 
 #include "model/hosts.h"
 #include "model/profile.h"
+#include "model/topo.h"
+#include "model/topo_lldp_checks.h"
 #include "util/err.h"
 
 /* Hosts files larger than this are refused (bad input). */
@@ -31,5 +33,16 @@ int profile_load_text(const char *path, char **text, size_t *len, struct profile
 
 /* Load the hosts file @path into @hs (hosts_init'ed by the caller). */
 int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err);
+
+/* Cabling plans larger than this are refused (bad input). */
+#define PLAN_FILE_MAX_BYTES (64u << 20)
+
+/*
+ * The cabling plan @path as a new struct topo (TOPO_SRC_PLAN) in *@out:
+ * the YAML plan (*.yaml / *.yml, or YAML content; docs/plan.md) with its
+ * rails into @rails (topo_rails_init'ed by the caller), else ibnetdiscover's
+ * topology format.  A plan without links is bad input.
+ */
+int plan_load(const char *path, struct topo **out, struct topo_rails *rails, struct fab_err *err);
 
 #endif
