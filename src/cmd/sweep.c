@@ -18,12 +18,14 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/sweep_topo.h"
 #include "fleet/fleet_op.h"
 #include "fleet/sweep.h"
 #include "io/load.h"
+#include "model/pathref.h"
 #include "model/schedule.h"
-#include "io/load.h"
 #include "model/sweep_judge.h"
+#include "sys/sys.h"
 #include "transport/verbs_gid.h"
 #include "util/file.h"
 #include "util/log.h"
@@ -34,11 +36,15 @@
 enum {
 	OPT_TRANSPORT = 256,
 	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT,
 	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
 };
 
 struct sweep_args {
 	const char *hosts, *pairs, *prom;
+	const char *topology, *lldp_socket;	/* --topology lldp|ib|PLAN, --lldp-socket */
+	struct subnet_opts ib;			/* --ib-ca, --ib-port */
+	bool dry_run;
 	struct fleet_opts fo;
 	const char *transport;
 	const char *mode;
@@ -151,6 +157,11 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 		{ "no-retest", no_argument, NULL, OPT_NO_RETEST },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
+		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+		{ "lldp-socket", required_argument, NULL, OPT_LLDP_SOCKET },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "ib-ca", required_argument, NULL, OPT_IB_CA },
+		{ "ib-port", required_argument, NULL, OPT_IB_PORT },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 	};
@@ -203,6 +214,30 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 		case OPT_NO_PROGRESS:
 			a->progress = 0;
 			break;
+		case OPT_TOPOLOGY:
+			if (!*optarg) {
+				cmd_usage_error(ctx, "sweep", "--topology: want lldp, ib or a plan file");
+				return -EINVAL;
+			}
+			a->topology = optarg;
+			break;
+		case OPT_LLDP_SOCKET:
+			a->lldp_socket = optarg;
+			break;
+		case OPT_DRY_RUN:
+			a->dry_run = true;
+			break;
+		case OPT_IB_CA:
+			a->ib.ca = optarg;
+			break;
+		case OPT_IB_PORT: {
+			unsigned int port;
+
+			if (parse_uint(ctx, "ib-port", optarg, 1, 254, &port) < 0)
+				return -EINVAL;
+			a->ib.ca_port = (int)port;
+			break;
+		}
 		case 'j':
 			render_select(&ctx->render, "json");
 			break;
@@ -226,6 +261,10 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 		cmd_usage_error(ctx, "sweep", "--serial, --pairs and --new exclude each other");
 		return -EINVAL;
 	}
+	if ((a->lldp_socket || a->ib.ca || a->ib.ca_port) && !a->topology) {
+		cmd_usage_error(ctx, "sweep", "--lldp-socket, --ib-ca and --ib-port go with --topology");
+		return -EINVAL;
+	}
 	if (a->duration_s == 0 && a->lat_iters == 0) {
 		cmd_usage_error(ctx, "sweep", "nothing to measure: --duration 0 and --lat-iters 0");
 		return -EINVAL;
@@ -233,15 +272,14 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 	return 0;
 }
 
-static int build_schedule(const struct sweep_args *a, const struct fab_hosts *hs,
-			  struct sched *s, struct fab_err *err)
+/* What --pairs FILE or --new asks for: @want (pairs) or @is_new (bipartite). */
+static int requested(const struct sweep_args *a, const struct fab_hosts *hs,
+		     struct sched_pair **want, size_t *n_want, bool **is_new, struct fab_err *err)
 {
-	int rc;
+	int rc = 0;
 
-	if (strcmp(a->mode, "serial") == 0)
-		return sched_serial(s, hs->n);
 	if (strcmp(a->mode, "bipartite") == 0) {
-		bool *nw = calloc(hs->n, sizeof(*nw));
+		bool *nw = calloc(hs->n ? hs->n : 1, sizeof(*nw));
 		size_t k = 0;
 
 		if (!nw)
@@ -253,11 +291,8 @@ static int build_schedule(const struct sweep_args *a, const struct fab_hosts *hs
 			return fab_err_input(err, -EINVAL, "%s: --new needs some hosts labelled new and some not",
 					     a->hosts);
 		}
-		rc = sched_bipartite(s, nw, hs->n);
-		free(nw);
-		return rc;
-	}
-	if (strcmp(a->mode, "pairs") == 0) {
+		*is_new = nw;
+	} else if (strcmp(a->mode, "pairs") == 0) {
 		struct fab_pairs_list pl = { 0 };
 		struct sched_pair *sp = NULL;
 		size_t len;
@@ -268,19 +303,47 @@ static int build_schedule(const struct sweep_args *a, const struct fab_hosts *hs
 			return rc;
 		rc = hosts_pairs_parse(&pl, hs, buf, len, a->pairs, err);
 		free(buf);
-		if (rc == 0 && !(sp = calloc(pl.n, sizeof(*sp))))
+		if (rc == 0 && !(sp = calloc(pl.n ? pl.n : 1, sizeof(*sp))))
 			rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
 		for (size_t i = 0; rc == 0 && i < pl.n; i++) {
 			sp[i].a = pl.pairs[i][0];
 			sp[i].b = pl.pairs[i][1];
 		}
-		if (rc == 0)
-			rc = sched_from_pairs(s, sp, pl.n, hs->n);
-		free(sp);
+		if (rc == 0) {
+			*want = sp;
+			*n_want = pl.n;
+		}
 		hosts_pairs_fini(&pl);
-		return rc;
 	}
-	return sched_circle(s, hs->n);
+	return rc;
+}
+
+static int build_schedule(struct fab_ctx *ctx, const struct sweep_args *a,
+			  const struct fab_hosts *hs, struct sweep_topo *st, struct sched *s)
+{
+	struct sched_pair *want = NULL;
+	bool *is_new = NULL;
+	size_t n_want = 0;
+	int rc;
+
+	rc = requested(a, hs, &want, &n_want, &is_new, &ctx->err);
+	if (rc < 0)
+		return rc;
+	if (st)
+		rc = sweep_topo_schedule(ctx, st, a->mode, want, n_want, is_new, s);
+	else if (strcmp(a->mode, "serial") == 0)
+		rc = sched_serial(s, hs->n);
+	else if (is_new)
+		rc = sched_bipartite(s, is_new, hs->n);
+	else if (want)
+		rc = sched_from_pairs(s, want, n_want, hs->n);
+	else
+		rc = sched_circle(s, hs->n);
+	free(want);
+	free(is_new);
+	if (rc < 0 && !ctx->err.msg[0])
+		fab_err_set(&ctx->err, rc, "sweep: schedule: %s", strerror(-rc));
+	return rc;
 }
 
 static double rated_mbps(const struct fab_hosts *hs, const struct sweep_pair *p)
@@ -292,13 +355,139 @@ static double rated_mbps(const struct fab_hosts *hs, const struct sweep_pair *p)
 	return 1000 * (ra < rb ? ra : rb);
 }
 
+/* Expected rate of each pair: its path's lowest rate (topology), else the hosts' rate_gbps. */
+static int expect_all(struct fab_ctx *ctx, struct sweep_report *r, struct sweep_topo *st)
+{
+	unsigned int (*ab)[2];
+	int rc;
+
+	if (!st) {
+		for (size_t i = 0; i < r->n_pairs; i++) {
+			struct sweep_pair *p = &r->pairs[i];
+
+			p->expected_mbps = rated_mbps(r->hosts, p);
+			p->expect_src = p->expected_mbps > 0 ? SWEEP_EXPECT_RATED : SWEEP_EXPECT_NONE;
+		}
+		return 0;
+	}
+	ab = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*ab));
+	if (!ab)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		ab[i][0] = r->pairs[i].a;
+		ab[i][1] = r->pairs[i].b;
+	}
+	rc = sweep_topo_route_pairs(ctx, st, (const unsigned int (*)[2])ab, r->n_pairs);
+	free(ab);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		struct sweep_pair *p = &r->pairs[i];
+
+		p->klass = st->routes[i].klass;
+		p->expected_mbps = st->routes[i].expected_mbps;
+		p->expect_src = p->expected_mbps > 0 ? SWEEP_EXPECT_RATED : SWEEP_EXPECT_NONE;
+	}
+	if (st->n_path_capped)
+		fab_info("topology: %u pairs have more than %u paths; their paths are not listed",
+			 st->n_path_capped, ROUTE_MAX_PATHS);
+	return 0;
+}
+
+/* The links any path of @pr crosses, into a new array. */
+static uint32_t *route_links(const struct pair_route *pr, size_t *n)
+{
+	size_t k = 0, cap = 0;
+	uint32_t *l;
+
+	for (size_t i = 0; i < pr->n_ab; i++)
+		cap += pr->ab[i].n_hops;
+	for (size_t i = 0; i < pr->n_ba; i++)
+		cap += pr->ba[i].n_hops;
+	l = calloc(cap ? cap : 1, sizeof(*l));
+	if (!l)
+		return NULL;
+	for (size_t i = 0; i < pr->n_ab; i++)
+		for (size_t h = 0; h < pr->ab[i].n_hops; h++)
+			l[k++] = pr->ab[i].hops[h].link;
+	for (size_t i = 0; i < pr->n_ba; i++)
+		for (size_t h = 0; h < pr->ba[i].n_hops; h++)
+			l[k++] = pr->ba[i].hops[h].link;
+	*n = k;
+	return l;
+}
+
+/*
+ * Pairs whose path has no rated link: their path class's reference
+ * (model/pathref.h), which stays at the healthy level when most of the
+ * class crosses one bad link.
+ */
+static int class_refs(struct fab_ctx *ctx, struct sweep_report *r, struct sweep_topo *st)
+{
+	struct pathref_pair *pp = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*pp));
+	uint32_t **links = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*links));
+	struct pathref ref = { 0 };
+	bool need = false;
+	int rc = 0;
+
+	for (size_t i = 0; i < r->n_pairs; i++)
+		need |= r->pairs[i].expect_src == SWEEP_EXPECT_NONE;
+	if (!pp || !links || !need)
+		goto out;
+	for (size_t i = 0; i < r->n_pairs && rc == 0; i++) {
+		pp[i].klass = r->pairs[i].klass;
+		pp[i].bw_mbps = r->pairs[i].status == SWEEP_FAILED ? NAN : sweep_pair_bw(&r->pairs[i]);
+		pp[i].links = links[i] = route_links(&st->routes[i], &pp[i].n_links);
+		if (!links[i])
+			rc = -ENOMEM;
+	}
+	if (rc == 0)
+		rc = pathref_compute(&ref, pp, r->n_pairs, st->t->n_links);
+	for (size_t i = 0; rc == 0 && i < r->n_pairs; i++) {
+		struct sweep_pair *p = &r->pairs[i];
+		const struct pathref_class *c = pathref_class(&ref, p->klass);
+
+		if (p->expect_src != SWEEP_EXPECT_NONE || !c || isnan(c->ref_mbps))
+			continue;
+		p->expected_mbps = c->ref_mbps;
+		p->expect_src = SWEEP_EXPECT_CLASS;
+	}
+	for (size_t i = 0; rc == 0 && i < ref.n_classes; i++) {
+		char name[160];
+
+		if (ref.classes[i].blind_link == PATHREF_NO_LINK)
+			continue;
+		sweep_topo_link_text(st->t, ref.classes[i].blind_link, name, sizeof(name));
+		fab_warn("sweep: every %u-hop pair crosses %s: without a rated speed (rate_gbps=, a "
+			 "plan's speed_mbps) a fault there cannot be told from the healthy level",
+			 ref.classes[i].klass, name);
+	}
+out:
+	for (size_t i = 0; links && i < r->n_pairs; i++)
+		free(links[i]);
+	free(pp);
+	pathref_fini(&ref);
+	free(links);
+	if (!pp || rc == -ENOMEM)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	return rc < 0 ? fab_err_set(&ctx->err, rc, "sweep: path classes: %s", strerror(-rc)) : 0;
+}
+
+static void judge_all(struct sweep_report *r)
+{
+	for (size_t i = 0; i < r->n_pairs; i++)
+		sweep_pair_judge_expected(&r->pairs[i], r->pairs[i].expected_mbps,
+					  r->pairs[i].expect_src, &r->ref, &r->cfg);
+}
+
 /* Re-test the pairs that look slow, keep the new figures, judge them again. */
-static int sweep_retest(struct fleet *f, struct sweep_opts *so, struct sweep_report *r,
-			struct fab_err *err)
+static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts *so,
+			struct sweep_report *r, struct sweep_topo *st)
 {
 	struct sched_pair *sp = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*sp));
 	size_t *idx = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*idx));
 	struct sweep_pair *again = NULL;
+	struct fab_err *err = &ctx->err;
 	struct sched s;
 	size_t n = 0;
 	int rc;
@@ -318,7 +507,14 @@ static int sweep_retest(struct fleet *f, struct sweep_opts *so, struct sweep_rep
 	if (!n)
 		goto out;
 	fab_info("re-testing %zu slow pair%s", n, n == 1 ? "" : "s");
-	rc = sched_from_pairs(&s, sp, n, r->hosts->n);
+	if (st) {	/* the retest's rounds follow the same link rule */
+		struct sched_topo_bound keep = st->bound;
+
+		rc = sweep_topo_schedule(ctx, st, "pairs", sp, n, NULL, &s);
+		st->bound = keep;
+	} else {
+		rc = sched_from_pairs(&s, sp, n, r->hosts->n);
+	}
 	if (rc < 0) {
 		fab_err_set(err, rc, "sweep: retest schedule: %s", strerror(-rc));
 		goto out;
@@ -335,7 +531,7 @@ static int sweep_retest(struct fleet *f, struct sweep_opts *so, struct sweep_rep
 	for (size_t k = 0; k < s.n_pairs; k++) {
 		for (size_t m = 0; m < n; m++) {
 			struct sweep_pair *p = &r->pairs[idx[m]];
-			unsigned int round = p->round;
+			struct sweep_pair keep = *p;
 
 			if (p->a != again[k].a || p->b != again[k].b)
 				continue;
@@ -348,10 +544,13 @@ static int sweep_retest(struct fleet *f, struct sweep_opts *so, struct sweep_rep
 				break;
 			}
 			*p = again[k];
-			p->round = round;
+			p->round = keep.round;
+			p->expected_mbps = keep.expected_mbps;
+			p->expect_src = keep.expect_src;
+			p->klass = keep.klass;
 			p->retested = true;
 			p->first_slow = true;
-			sweep_pair_judge(p, rated_mbps(r->hosts, p), &r->ref, &r->cfg);
+			sweep_pair_judge_expected(p, p->expected_mbps, p->expect_src, &r->ref, &r->cfg);
 			break;
 		}
 	}
@@ -361,6 +560,128 @@ out:
 	free(sp);
 	free(idx);
 	return rc;
+}
+
+/* Hand the topology to the report (renderers) and the bound to the text. */
+static void fabric_view(struct sweep_report *r, const struct sweep_topo *st)
+{
+	struct sweep_fabric_view *v = &r->fabric;
+
+	v->source = st->kind == SWEEP_TOPO_PLAN ? st->spec : sweep_topo_kind_name(st->kind);
+	v->topo = st->t;
+	v->routes = st->n_routes == r->n_pairs ? st->routes : NULL;
+	v->host_link = st->host_link;
+	v->host_leaf = st->host_leaf;
+	v->have_bound = st->have_bound;
+	v->bound = st->bound.bound;
+	v->bound_node = st->bound.node;
+	v->bound_link = st->bound.link;
+	v->bound_cut = st->bound.cut;
+}
+
+/*
+ * Hosts, topology, fleet, schedule: everything before the first round.
+ * The fleet starts only when it is needed (not for a dry run on a plan or
+ * the IB subnet).
+ */
+static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_hosts *hs,
+			 struct fab_hosts *fabric, struct sweep_topo *st, struct fleet *f,
+			 struct sched *s)
+{
+	struct fab_hosts all;
+	int rc;
+
+	hosts_init(&all);
+	rc = hosts_load(&all, a->hosts, &ctx->err);
+	if (rc == 0 && hosts_split_role(&all, hs, fabric) < 0)
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	hosts_fini(&all);
+	if (rc < 0)
+		return rc;
+	if (hs->n < 2)
+		return fab_err_input(&ctx->err, -EINVAL, "%s: a sweep needs at least two hosts", a->hosts);
+	if (st) {
+		rc = sweep_topo_load(ctx, st, &a->ib);
+		if (rc < 0)
+			return rc;
+	}
+	if (!a->dry_run || (st && st->kind == SWEEP_TOPO_LLDP)) {
+		rc = fleet_start(f, hs, &a->fo, &ctx->err);
+		if (rc < 0)
+			return rc;
+	}
+	if (st && st->kind == SWEEP_TOPO_LLDP) {
+		rc = sweep_topo_load_lldp(ctx, st, f, hs, fabric, &a->fo, a->lldp_socket);
+		if (rc < 0)
+			return rc;
+	}
+	if (st) {
+		rc = sweep_topo_place(ctx, st, hs);
+		if (rc < 0)
+			return rc;
+	}
+	rc = build_schedule(ctx, a, hs, st, s);
+	if (rc < 0)
+		return rc;
+	if (sched_check(s, hs->n) < 0)
+		return fab_err_set(&ctx->err, -EINVAL, "sweep: internal error: bad schedule");
+	if (st && st->have_bound)
+		fab_info("topology: %zu rounds for %zu pairs; lower bound %zu (node %zu, link %zu, cut %zu)",
+			 s->n_rounds, s->n_pairs, st->bound.bound, st->bound.node, st->bound.link,
+			 st->bound.cut);
+	return 0;
+}
+
+static void plan_fill(struct sweep_opts *so, const struct sweep_args *a)
+{
+	so->transport = a->transport;
+	so->plan.lat_iters = a->lat_iters;
+	so->plan.lat_ms = (unsigned int)(a->lat_time_s * 1000 + 0.5);
+	so->plan.msg_bytes = a->msg_bytes;
+	so->plan.duration_ms = (unsigned int)(a->duration_s * 1000 + 0.5);
+	so->plan.interval_ms = a->interval_ms;
+	so->plan.streams = a->streams;
+	so->plan.verbs = a->verbs;
+	so->plan.bw_fwd = so->plan.bw_rev = so->plan.duration_ms > 0;
+	/* Both directions, the latency loop at >= 10 us a round trip, and slack. */
+	so->plan.timeout_ms = 2 * so->plan.duration_ms +
+			      (so->plan.lat_ms ? so->plan.lat_ms : a->lat_iters / 50) +
+			      (unsigned int)(a->timeout_s * 1000);
+	so->step_timeout_ms = (int)(a->timeout_s * 1000);
+	so->progress = a->progress < 0 ? isatty(STDERR_FILENO) : a->progress;
+	so->label = "sweep";
+}
+
+static void report_fill(struct sweep_report *r, const struct sweep_args *a,
+			const struct sweep_opts *so, const struct fab_hosts *hs, const struct sched *s)
+{
+	r->hosts = hs;
+	r->transport = a->transport;
+	r->launcher = a->fo.launcher;
+	r->mode = a->mode;
+	r->cfg = a->cfg;
+	r->duration_ms = so->plan.duration_ms;
+	r->lat_iters = a->lat_iters;
+	r->lat_ms = so->plan.lat_ms;
+	r->streams = a->streams;
+	r->msg_bytes = a->msg_bytes;
+	r->n_rounds = s->n_rounds;
+	r->started_unix = (int64_t)time(NULL);
+	r->n_pairs = s->n_pairs;
+	r->dry_run = a->dry_run;
+}
+
+/* --dry-run: the schedule as planned pairs, nothing measured. */
+static void plan_only(struct sweep_report *r, const struct sched *s)
+{
+	for (size_t k = 0; k < s->n_rounds; k++)
+		for (size_t i = s->round_start[k]; i < s->round_start[k + 1]; i++) {
+			r->pairs[i].a = s->pairs[i].a;
+			r->pairs[i].b = s->pairs[i].b;
+			r->pairs[i].round = (unsigned int)k + 1;
+			r->pairs[i].status = SWEEP_PLANNED;
+			r->pairs[i].pct_rated = -1;
+		}
 }
 
 int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
@@ -374,7 +695,8 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	};
 	struct sweep_report r = { 0 };
 	struct sweep_opts so = { 0 };
-	struct fab_hosts hs;
+	struct fab_hosts hs, fabric;
+	struct sweep_topo topo, *st = NULL;
 	struct fleet f = { 0 };
 	struct sched s;
 	struct timespec t0, t1;
@@ -382,99 +704,78 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 
 	sweep_cfg_default(&a.cfg);
 	hosts_init(&hs);
+	hosts_init(&fabric);
 	sched_init(&s);
 	rc = sweep_parse(ctx, argc, argv, &a);
 	if (rc)
 		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
+	if (a.topology) {
+		sweep_topo_init(&topo, a.topology);
+		st = &topo;
+	}
 	if (!transport_find(a.transport)) {
 		rc = cmd_usage_error(ctx, "sweep", "--transport %s: not built in (have: tcp%s)",
 				     a.transport, transport_find("verbs") ? ", verbs" : "");
 		goto out;
 	}
 	a.fo.verbose = fab_log_level;
-	if (hosts_load(&hs, a.hosts, &ctx->err) < 0 ||
-	    build_schedule(&a, &hs, &s, &ctx->err) < 0) {
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (sweep_prepare(ctx, &a, &hs, &fabric, st, &f, &s) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	if (hs.n < 2) {
-		fab_err_input(&ctx->err, -EINVAL, "%s: a sweep needs at least two hosts", a.hosts);
-		rc = FAB_EXIT_USAGE;
-		goto out;
-	}
-	if (sched_check(&s, hs.n) < 0) {
-		fab_err_set(&ctx->err, -EINVAL, "sweep: internal error: bad schedule");
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-
-	so.transport = a.transport;
-	so.plan.lat_iters = a.lat_iters;
-	so.plan.lat_ms = (unsigned int)(a.lat_time_s * 1000 + 0.5);
-	so.plan.msg_bytes = a.msg_bytes;
-	so.plan.duration_ms = (unsigned int)(a.duration_s * 1000 + 0.5);
-	so.plan.interval_ms = a.interval_ms;
-	so.plan.streams = a.streams;
-	so.plan.verbs = a.verbs;
-	so.plan.bw_fwd = so.plan.bw_rev = so.plan.duration_ms > 0;
-	/* Both directions, the latency loop at >= 10 us a round trip, and slack. */
-	so.plan.timeout_ms = 2 * so.plan.duration_ms +
-			     (so.plan.lat_ms ? so.plan.lat_ms : a.lat_iters / 50) +
-			     (unsigned int)(a.timeout_s * 1000);
-	so.step_timeout_ms = (int)(a.timeout_s * 1000);
-	so.progress = a.progress < 0 ? isatty(STDERR_FILENO) : a.progress;
-	so.label = "sweep";
+	plan_fill(&so, &a);
 	if (getrandom(so.token, sizeof(so.token), 0) != (ssize_t)sizeof(so.token)) {
 		fab_err_set(&ctx->err, -errno, "sweep: getrandom: %s", strerror(errno));
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-
-	r.hosts = &hs;
-	r.transport = a.transport;
-	r.launcher = a.fo.launcher;
-	r.mode = a.mode;
-	r.cfg = a.cfg;
-	r.duration_ms = so.plan.duration_ms;
-	r.lat_iters = a.lat_iters;
-	r.lat_ms = so.plan.lat_ms;
-	r.streams = a.streams;
-	r.msg_bytes = a.msg_bytes;
-	r.n_rounds = s.n_rounds;
-	r.started_unix = (int64_t)time(NULL);
-	r.n_pairs = s.n_pairs;
+	report_fill(&r, &a, &so, &hs, &s);
 	r.pairs = calloc(s.n_pairs ? s.n_pairs : 1, sizeof(*r.pairs));
 	if (!r.pairs) {
 		fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (fleet_start(&f, &hs, &a.fo, &ctx->err) < 0 ||
-	    sweep_run(&f, &s, &so, r.pairs, &ctx->err) < 0) {
+	if (a.dry_run)
+		plan_only(&r, &s);
+	else if (sweep_run(&f, &s, &so, r.pairs, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	sweep_ref_compute(r.pairs, r.n_pairs, &r.ref);
-	for (size_t i = 0; i < r.n_pairs; i++)
-		sweep_pair_judge(&r.pairs[i], rated_mbps(&hs, &r.pairs[i]), &r.ref, &r.cfg);
-	if (a.retest && sweep_retest(&f, &so, &r, &ctx->err) < 0) {
+	if (expect_all(ctx, &r, st) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
+	}
+	if (!a.dry_run) {
+		sweep_ref_compute(r.pairs, r.n_pairs, &r.ref);
+		if (st && class_refs(ctx, &r, st) < 0) {
+			rc = fab_err_exit(&ctx->err);
+			goto out;
+		}
+		judge_all(&r);
+		if (a.retest && sweep_retest(ctx, &f, &so, &r, st) < 0) {
+			rc = fab_err_exit(&ctx->err);
+			goto out;
+		}
+	} else {
+		sweep_ref_compute(NULL, 0, &r.ref);
 	}
 	fleet_fini(&f);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r.wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	if (sweep_suspects(&r) < 0) {
+	if (st)
+		fabric_view(&r, st);
+	if (!a.dry_run && sweep_suspects(&r) < 0) {
 		fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
 	rc = FAB_EXIT_OK;
 	for (size_t i = 0; i < r.n_pairs; i++)
-		if (r.pairs[i].status != SWEEP_OK)
+		if (r.pairs[i].status != SWEEP_OK && r.pairs[i].status != SWEEP_PLANNED)
 			rc = FAB_EXIT_UNHEALTHY;
-	if (a.prom) {
+	if (a.prom && !a.dry_run) {
 		int prc = sweep_prom_write(&r, a.prom);
 
 		if (prc < 0) {
@@ -491,6 +792,9 @@ out:
 	fleet_fini(&f);
 	sweep_report_fini(&r);
 	sched_fini(&s);
+	if (st)
+		sweep_topo_fini(st);
+	hosts_fini(&fabric);
 	hosts_fini(&hs);
 	return rc;
 }

@@ -44,6 +44,36 @@ int hosts_find(const struct fab_hosts *hs, const char *name)
 	return -1;
 }
 
+bool hosts_is_endpoint(const struct fab_host *h)
+{
+	for (size_t i = 0; i < h->n_labels; i++)
+		if (strcmp(h->labels[i].key, "role") == 0)
+			return strcmp(h->labels[i].value, "host") == 0;
+	return true;
+}
+
+int hosts_split_role(const struct fab_hosts *all, struct fab_hosts *ends, struct fab_hosts *fabric)
+{
+	size_t ne = 0, nf = 0;
+
+	ends->hosts = calloc(all->n ? all->n : 1, sizeof(*ends->hosts));
+	fabric->hosts = calloc(all->n ? all->n : 1, sizeof(*fabric->hosts));
+	if (!ends->hosts || !fabric->hosts) {
+		hosts_fini(ends);
+		hosts_fini(fabric);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < all->n; i++) {
+		if (hosts_is_endpoint(&all->hosts[i]))
+			ends->hosts[ne++] = all->hosts[i];
+		else
+			fabric->hosts[nf++] = all->hosts[i];
+	}
+	ends->n = ne;
+	fabric->n = nf;
+	return 0;
+}
+
 /* One whitespace-separated field of a line. */
 struct field {
 	const char *s;

@@ -74,6 +74,17 @@ int hosts_find(const struct fab_hosts *hs, const char *name);
 bool hosts_name_valid(const char *name);
 
 /*
+ * A line of the hosts file is an end point (a host the sweep measures)
+ * unless it has a label role= other than "host" (role=leaf, role=spine:
+ * a switch whose worker only reads its lldpd for sweep --topology lldp and
+ * discover --lldp).
+ */
+bool hosts_is_endpoint(const struct fab_host *h);
+
+/* Copy @all's end points into @ends and the rest into @fabric (both hosts_init'ed); -ENOMEM. */
+int hosts_split_role(const struct fab_hosts *all, struct fab_hosts *ends, struct fab_hosts *fabric);
+
+/*
  * Pairs file: "NAME NAME" per line, comments and blank lines allowed;
  * both names must be in @hs, distinct, and each pair listed once.
  */

@@ -580,7 +580,8 @@ int route_leaf_loads(struct route *r, uint32_t la, uint32_t lb, const struct rou
 				if (items_reserve(&r->items, &r->n_items_cap, k + 1) < 0)
 					return -ENOMEM;
 				r->items[k].link = r->adj[e].link;
-				r->items[k].share = bs->cnt[u] * bt->cnt[v] / total;
+				r->items[k].share = r->ecmp_whole ? 1.0
+						    : bs->cnt[u] * bt->cnt[v] / total;
 				info->min_mbps = min_known(info->min_mbps, r->link_mbps[r->adj[e].link]);
 				k++;
 				if (r->mark[u] != r->mark_gen) {

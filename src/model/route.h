@@ -119,6 +119,15 @@ struct route {
 	uint32_t *leaves;		/* node index of each leaf (distinct attach nodes) */
 	size_t n_leaves;
 	unsigned int max_paths;		/* enumeration cap, ROUTE_MAX_PATHS */
+	/*
+	 * Loads (route_leaf_loads, route_pair_loads, hence the scheduler):
+	 * false spreads a pair over its k equal-cost paths, 1/k each; true
+	 * counts the whole pair on every link of every path (ECMP hashes
+	 * whole flows, and a test's few flows may all land on one path), so
+	 * no round can collide on an ECMP member.  Path enumeration
+	 * (route_pair) keeps 1/k shares either way.  Default false.
+	 */
+	bool ecmp_whole;
 	/* private: BFS cache and scratch */
 	struct route_bfs *cache;
 	size_t n_cache;

@@ -28,6 +28,8 @@ const char *sweep_status_name(enum sweep_status s)
 		return "slow";
 	case SWEEP_FAILED:
 		return "failed";
+	case SWEEP_PLANNED:
+		return "planned";
 	}
 	return "failed";
 }
@@ -93,8 +95,8 @@ out:
 	free(lbw);
 }
 
-void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct sweep_ref *ref,
-		      const struct sweep_cfg *cfg)
+static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
+		  const struct sweep_ref *ref, const struct sweep_cfg *cfg)
 {
 	double bw = sweep_pair_bw(p), bwmin = pair_bw_min_interval(p);
 	double lsigma = ref->bw_log_mad * STATS_MAD_SIGMA;
@@ -108,14 +110,14 @@ void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct swee
 		p->pct_rated = 100 * bw / rated_mbps;
 		if (p->pct_rated < cfg->slow_pct) {
 			str_fmt(p->reason, sizeof(p->reason),
-				 "bandwidth %.0f Mb/s is %.1f%% of the rated %.0f Mb/s (threshold %.0f%%)",
-				 bw, p->pct_rated, rated_mbps, cfg->slow_pct);
+				 "bandwidth %.0f Mb/s is %.1f%% of the %s %.0f Mb/s (threshold %.0f%%)",
+				 bw, p->pct_rated, what, rated_mbps, cfg->slow_pct);
 			goto slow;
 		}
 		if (bwmin < rated_mbps * cfg->min_pct / 100) {
 			str_fmt(p->reason, sizeof(p->reason),
-				 "slowest interval %.0f Mb/s is below %.0f%% of the rated %.0f Mb/s",
-				 bwmin, cfg->min_pct, rated_mbps);
+				 "slowest interval %.0f Mb/s is below %.0f%% of the %s %.0f Mb/s",
+				 bwmin, cfg->min_pct, what, rated_mbps);
 			goto slow;
 		}
 	} else if (!isnan(bw) && !isnan(ref->bw_median_mbps) && ref->n >= 3) {
@@ -157,6 +159,23 @@ void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct swee
 	return;
 slow:
 	p->status = SWEEP_SLOW;
+}
+
+void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct sweep_ref *ref,
+		      const struct sweep_cfg *cfg)
+{
+	judge(p, rated_mbps, "rated", ref, cfg);
+}
+
+void sweep_pair_judge_expected(struct sweep_pair *p, double expected_mbps, enum sweep_expect src,
+			       const struct sweep_ref *ref, const struct sweep_cfg *cfg)
+{
+	if (src == SWEEP_EXPECT_NONE || !(expected_mbps > 0)) {
+		judge(p, 0, "rated", ref, cfg);
+		return;
+	}
+	judge(p, expected_mbps, src == SWEEP_EXPECT_RATED ? "expected (rated path)"
+			      : "path-class reference", ref, cfg);
 }
 
 static int cmp_suspect(const void *x, const void *y)

@@ -23,6 +23,14 @@ enum sweep_status {
 	SWEEP_OK = 0,
 	SWEEP_SLOW,
 	SWEEP_FAILED,
+	SWEEP_PLANNED,		/* sweep --dry-run: scheduled, not measured */
+};
+
+/* Where a pair's expected rate came from. */
+enum sweep_expect {
+	SWEEP_EXPECT_NONE = 0,	/* judged against the fleet reference */
+	SWEEP_EXPECT_RATED,	/* the lowest rated speed on its path (or rate_gbps=) */
+	SWEEP_EXPECT_CLASS,	/* its path class's reference (model/pathref.h) */
 };
 
 /* One direction of a bandwidth test, measured at the receiver. */
@@ -43,7 +51,10 @@ struct sweep_pair {
 	bool have_lat;
 	struct stats_summary lat_ns;	/* round-trip times */
 	struct sweep_bw ab, ba;
-	double pct_rated;	/* slowest direction vs. rated speed; <0 when unknown */
+	double pct_rated;	/* slowest direction vs. expected_mbps; <0 when unknown */
+	double expected_mbps;	/* what the pair should reach; 0 unknown */
+	enum sweep_expect expect_src;
+	unsigned int klass;	/* path class (links on its shortest path); 0 unknown */
 	bool retested;		/* measured again because it looked slow */
 	bool first_slow;	/* it looked slow before the retest */
 	double test_s;		/* the pair's session, first request to last reply */
@@ -76,6 +87,25 @@ struct sweep_suspect {
 	char evidence[256];
 };
 
+struct topo;
+struct pair_route;
+struct loc_result;
+
+/*
+ * The fabric a topology-aware sweep ran on (sweep --topology); source is
+ * NULL without one.  Everything borrowed from the command.
+ */
+struct sweep_fabric_view {
+	const char *source;		/* "lldp", "ib", or the plan's path */
+	const struct topo *topo;
+	const struct pair_route *routes;	/* per pair of pairs[] (same index); NULL none */
+	const uint32_t *host_link;	/* per host: its access link in topo->links[], UINT32_MAX unknown */
+	const uint32_t *host_leaf;	/* per host: its leaf in topo->nodes[], UINT32_MAX unknown */
+	bool have_bound;		/* the schedule's lower bound (model/sched_topo.h) */
+	size_t bound, bound_node, bound_link, bound_cut;
+	const struct loc_result *loc;	/* link suspects (model/localize.h), NULL none */
+};
+
 struct sweep_report {
 	const struct fab_hosts *hosts;	/* borrowed */
 	const char *transport, *launcher, *mode;
@@ -89,6 +119,8 @@ struct sweep_report {
 	size_t n_suspects;
 	double wall_s;
 	int64_t started_unix;
+	bool dry_run;			/* nothing measured: pairs are SWEEP_PLANNED */
+	struct sweep_fabric_view fabric;
 };
 
 void sweep_cfg_default(struct sweep_cfg *cfg);
@@ -119,6 +151,16 @@ void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct swee
  * nodes are both unsuspected makes its link suspect.  Sorted by score.
  */
 int sweep_suspects(struct sweep_report *r);
+
+/*
+ * The same with the pair's expected rate @expected_mbps from @src (rated
+ * along its path, or its path class's reference): below slow_pct % of it
+ * (or its slowest interval below min_pct %) is slow, the reason naming
+ * what it was compared with.  SWEEP_EXPECT_NONE or 0: sweep_pair_judge()
+ * with no rated speed.
+ */
+void sweep_pair_judge_expected(struct sweep_pair *p, double expected_mbps, enum sweep_expect src,
+			       const struct sweep_ref *ref, const struct sweep_cfg *cfg);
 
 void sweep_report_fini(struct sweep_report *r);
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* sweep, JSON: "fabricctl.sweep/1" (docs/sweep.md). */
+/* sweep, JSON: "fabricctl.sweep/2" (docs/sweep.md). */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
+#include "model/path.h"
 #include "model/sweep_judge.h"
+#include "model/topo.h"
 #include "render/render_impl.h"
 
 static json_t *num_or_null(double v)
@@ -30,6 +33,139 @@ static json_t *lat_to_json(const struct stats_summary *s, bool have)
 	return json_pack("{s:f, s:f, s:f, s:f, s:f, s:f, s:I}",
 			 "min", s->min, "p50", s->p50, "p99", s->p99, "p999", s->p999,
 			 "max", s->max, "mean", s->mean, "samples", (json_int_t)s->n);
+}
+
+/* {node, port}: the port's name (Ethernet) or number (IB). */
+static json_t *end_to_json(const struct topo_port *p)
+{
+	return json_pack("{s:s, s:o}", "node", p->node->name,
+			 "port", p->name[0] ? json_string(p->name) : json_integer(p->num));
+}
+
+static json_t *link_to_json(const struct topo *t, uint32_t link)
+{
+	const struct topo_link *l = t->links[link];
+
+	return json_pack("{s:o, s:o}", "a", end_to_json(l->a), "b", end_to_json(l->b));
+}
+
+/* One direction's paths: [{share, hops: [{from: end, to: end}]}]. */
+static json_t *paths_to_json(const struct topo *t, const struct path *ps, size_t n)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < n; i++) {
+		json_t *hops = json_array();
+
+		for (size_t h = 0; h < ps[i].n_hops; h++) {
+			const struct topo_link *l = t->links[ps[i].hops[h].link];
+			bool fwd = ps[i].hops[h].fwd;
+
+			json_array_append_new(hops, json_pack("{s:o, s:o}",
+				"from", end_to_json(fwd ? l->a : l->b), "to", end_to_json(fwd ? l->b : l->a)));
+		}
+		json_array_append_new(arr, json_pack("{s:f, s:o}", "share", ps[i].share, "hops", hops));
+	}
+	return arr;
+}
+
+/* Every link any path of the pair crosses, once, in order of first use. */
+static json_t *path_links_to_json(const struct topo *t, const struct pair_route *pr)
+{
+	unsigned char *seen = calloc(t->n_links ? t->n_links : 1, 1);
+	json_t *arr = json_array();
+
+	for (int d = 0; seen && d < 2; d++) {
+		const struct path *ps = d ? pr->ba : pr->ab;
+		size_t n = d ? pr->n_ba : pr->n_ab;
+
+		for (size_t i = 0; i < n; i++)
+			for (size_t h = 0; h < ps[i].n_hops; h++) {
+				uint32_t l = ps[i].hops[h].link;
+
+				if (l < t->n_links && !seen[l]) {
+					seen[l] = 1;
+					json_array_append_new(arr, link_to_json(t, l));
+				}
+			}
+	}
+	free(seen);
+	return arr;
+}
+
+static const char *expect_name(enum sweep_expect e)
+{
+	return e == SWEEP_EXPECT_RATED ? "rated" : e == SWEEP_EXPECT_CLASS ? "class" : NULL;
+}
+
+/* sweep/2's per-pair fields: expected rate, class, path and routes. */
+static void pair_topo_fields(const struct sweep_report *r, size_t i, json_t *o)
+{
+	const struct sweep_pair *p = &r->pairs[i];
+	const struct pair_route *pr = r->fabric.routes ? &r->fabric.routes[i] : NULL;
+	const struct topo *t = r->fabric.topo;
+	const char *from = expect_name(p->expect_src);
+
+	json_object_set_new(o, "expected_mbps",
+			    p->expected_mbps > 0 ? json_real(p->expected_mbps) : json_null());
+	json_object_set_new(o, "expected_from", from ? json_string(from) : json_null());
+	json_object_set_new(o, "pct_expected",
+			    p->pct_rated >= 0 ? json_real(p->pct_rated) : json_null());
+	json_object_set_new(o, "class", p->klass ? json_integer(p->klass) : json_null());
+	if (!pr || !t) {
+		json_object_set_new(o, "path", json_null());
+		json_object_set_new(o, "routes", json_null());
+		return;
+	}
+	json_object_set_new(o, "path", pr->n_ab ? path_links_to_json(t, pr) : json_null());
+	json_object_set_new(o, "routes", pr->n_ab ? json_pack("{s:o, s:o}",
+			    "ab", paths_to_json(t, pr->ab, pr->n_ab),
+			    "ba", paths_to_json(t, pr->ba, pr->n_ba)) : json_null());
+}
+
+static json_t *topology_to_json(const struct sweep_report *r)
+{
+	const struct topo *t = r->fabric.topo;
+	json_t *nodes, *links;
+
+	if (!r->fabric.source || !t)
+		return json_null();
+	nodes = json_array();
+	links = json_array();
+	for (size_t i = 0; i < t->n_nodes; i++)
+		json_array_append_new(nodes, json_pack("{s:s, s:s}", "name", t->nodes[i]->name,
+			"type", topo_node_type_name(t->nodes[i]->type)));
+	for (size_t i = 0; i < t->n_links; i++) {
+		json_t *l = link_to_json(t, (uint32_t)i);
+
+		json_object_set_new(l, "status", json_string(topo_link_status_name(t->links[i]->status)));
+		json_array_append_new(links, l);
+	}
+	return json_pack("{s:s, s:o, s:o}", "source", r->fabric.source, "nodes", nodes,
+			 "links", links);
+}
+
+/* Rounds, their pairs, and the lower bound the scheduler proved. */
+static json_t *schedule_to_json(const struct sweep_report *r)
+{
+	json_t *rounds = json_array();
+	const struct sweep_fabric_view *v = &r->fabric;
+
+	for (size_t k = 0; k < r->n_rounds; k++)
+		json_array_append_new(rounds, json_array());
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct sweep_pair *p = &r->pairs[i];
+
+		if (p->round >= 1 && p->round <= r->n_rounds)
+			json_array_append_new(json_array_get(rounds, p->round - 1),
+				json_pack("[ss]", r->hosts->hosts[p->a].name, r->hosts->hosts[p->b].name));
+	}
+	return json_pack("{s:i, s:o, s:o}", "rounds", (int)r->n_rounds,
+			 "bound", v->have_bound ? json_pack("{s:I, s:I, s:I, s:I}",
+				"bound", (json_int_t)v->bound, "node", (json_int_t)v->bound_node,
+				"link", (json_int_t)v->bound_link, "cut", (json_int_t)v->bound_cut)
+			 : json_null(),
+			 "round_pairs", rounds);
 }
 
 static json_t *pair_to_json(const struct sweep_report *r, const struct sweep_pair *p)
@@ -77,29 +213,40 @@ json_t *sweep_to_json(const struct sweep_report *r)
 	for (size_t i = 0; i < r->hosts->n; i++) {
 		const struct fab_host *h = &r->hosts->hosts[i];
 
-		json_array_append_new(nodes, json_pack("{s:s, s:s, s:o, s:o}",
+		const struct sweep_fabric_view *v = &r->fabric;
+		const char *leaf = v->topo && v->host_leaf && v->host_leaf[i] < v->topo->n_nodes
+				   ? v->topo->nodes[v->host_leaf[i]]->name : h->leaf[0] ? h->leaf : NULL;
+
+		json_array_append_new(nodes, json_pack("{s:s, s:s, s:o, s:o, s:o}",
 			"name", h->name, "address", h->addr,
 			"rdma", *h->rdma ? json_string(h->rdma) : json_null(),
-			"rate_gbps", h->rate_gbps > 0 ? json_real(h->rate_gbps) : json_null()));
+			"rate_gbps", h->rate_gbps > 0 ? json_real(h->rate_gbps) : json_null(),
+			"leaf", leaf ? json_string(leaf) : json_null()));
 	}
 	for (size_t i = 0; i < r->n_pairs; i++) {
-		json_array_append_new(pairs, pair_to_json(r, &r->pairs[i]));
+		json_t *o = pair_to_json(r, &r->pairs[i]);
+
+		pair_topo_fields(r, i, o);
+		json_array_append_new(pairs, o);
 		ok += r->pairs[i].status == SWEEP_OK;
 		slow += r->pairs[i].status == SWEEP_SLOW;
 		failed += r->pairs[i].status == SWEEP_FAILED;
 	}
 	for (size_t i = 0; i < r->n_suspects; i++)
 		json_array_append_new(sus, suspect_to_json(r, &r->suspects[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:i,"
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:o, s:o, s:o, s:i,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:o},"
 			 " s:{s:o, s:o, s:o, s:o},"
 			 " s:{s:i, s:i, s:i, s:i}, s:o, s:o}",
-			 "schema", "fabricctl.sweep/1",
+			 "schema", "fabricctl.sweep/2",
 			 "transport", r->transport,
 			 "launcher", r->launcher,
 			 "mode", r->mode,
 			 "started_unix", (json_int_t)r->started_unix,
 			 "wall_s", r->wall_s,
+			 "dry_run", r->dry_run,
+			 "topology", topology_to_json(r),
+			 "schedule", schedule_to_json(r),
 			 "nodes", nodes,
 			 "rounds", (int)r->n_rounds,
 			 "config",

@@ -7,10 +7,52 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "model/path.h"
 #include "model/sweep_judge.h"
+#include "model/topo.h"
 #include "render/render_impl.h"
+
+/* A host's group: its leaf in the topology, else its leaf= label, else "". */
+static const char *group_name(const struct sweep_report *r, size_t i)
+{
+	const struct sweep_fabric_view *v = &r->fabric;
+
+	if (v->topo && v->host_leaf && v->host_leaf[i] < v->topo->n_nodes)
+		return v->topo->nodes[v->host_leaf[i]]->name;
+	return r->hosts->hosts[i].leaf;
+}
+
+static const struct sweep_report *order_r;
+
+static int order_cmp(const void *x, const void *y)
+{
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	int c = strcmp(group_name(order_r, a), group_name(order_r, b));
+
+	return c ? c : (a > b) - (a < b);
+}
+
+/* Hosts ordered by group (leaf), then as listed; NULL on ENOMEM. */
+static size_t *host_order(const struct sweep_report *r)
+{
+	size_t *o = calloc(r->hosts->n ? r->hosts->n : 1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	for (size_t i = 0; i < r->hosts->n; i++)
+		o[i] = i;
+	order_r = r;
+	qsort(o, r->hosts->n, sizeof(*o), order_cmp);
+	return o;
+}
+
+static bool group_starts(const struct sweep_report *r, const size_t *o, size_t k)
+{
+	return k > 0 && strcmp(group_name(r, o[k]), group_name(r, o[k - 1])) != 0;
+}
 
 static const struct sweep_pair *pair_of(const struct sweep_report *r, size_t a, size_t b)
 {
@@ -48,21 +90,34 @@ static void cell(FILE *f, const struct render *out, const struct sweep_pair *p,
 		mark(out, p));
 }
 
+/*
+ * Rows and columns ordered by leaf (or IB switch) with a separator
+ * between groups: '|' between column groups, a "-- leaf --" line before
+ * each row group when there is more than one.
+ */
 static void matrix(FILE *f, const struct render *out, const struct sweep_report *r,
-		   const char *title, bool lat, int w, int nw)
+		   const size_t *o, const char *title, bool lat, int w, int nw)
 {
 	size_t n = r->hosts->n;
+	bool groups = n && strcmp(group_name(r, o[0]), group_name(r, o[n - 1])) != 0;
 
 	/* Columns are numbered like the rows: names may be long. */
 	fprintf(f, "%s\n%-*s", title, nw + 5, "");
-	for (size_t b = 0; b < n; b++)
-		fprintf(f, " %*zu ", w, b + 1);
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "%s %*zu ", group_starts(r, o, k) ? "|" : "", w, k + 1);
 	fputc('\n', f);
-	for (size_t a = 0; a < n; a++) {
-		fprintf(f, "%3zu  %-*.*s", a + 1, nw, nw, r->hosts->hosts[a].name);
-		for (size_t b = 0; b < n; b++) {
+	for (size_t ka = 0; ka < n; ka++) {
+		size_t a = o[ka];
+
+		if (groups && (ka == 0 || group_starts(r, o, ka)))
+			fprintf(f, "-- %s --\n", group_name(r, a)[0] ? group_name(r, a) : "(no leaf)");
+		fprintf(f, "%3zu  %-*.*s", ka + 1, nw, nw, r->hosts->hosts[a].name);
+		for (size_t kb = 0; kb < n; kb++) {
+			size_t b = o[kb];
 			const struct sweep_pair *p = a == b ? NULL : pair_of(r, a, b);
 
+			if (group_starts(r, o, kb))
+				fputc('|', f);
 			if (a == b) {
 				fprintf(f, " %*s ", w, ".");
 			} else if (lat) {
@@ -78,12 +133,89 @@ static void matrix(FILE *f, const struct render *out, const struct sweep_report 
 	fputc('\n', f);
 }
 
+static void port_text(FILE *f, const struct topo_port *p)
+{
+	if (p->name[0])
+		fprintf(f, "%s %s", p->node->name, p->name);
+	else
+		fprintf(f, "%s/%u", p->node->name, p->num);
+}
+
+/* "topology lldp: 14 nodes, 13 links; 9 hosts on 3 leaves; 29 rounds, lower bound 27 (...)". */
+static void topology_line(FILE *f, const struct sweep_report *r)
+{
+	const struct sweep_fabric_view *v = &r->fabric;
+	size_t leaves = 0;
+
+	if (!v->source || !v->topo)
+		return;
+	for (size_t i = 0; i < r->hosts->n; i++) {
+		size_t j = 0;
+
+		while (j < i && v->host_leaf[j] != v->host_leaf[i])
+			j++;
+		leaves += j == i;
+	}
+	fprintf(f, "topology %s: %zu nodes, %zu links; %zu hosts on %zu leaves", v->source,
+		v->topo->n_nodes, v->topo->n_links, r->hosts->n, leaves);
+	if (v->have_bound)
+		fprintf(f, "; %zu rounds, lower bound %zu (node %zu, link %zu, cut %zu)", r->n_rounds,
+			v->bound, v->bound_node, v->bound_link, v->bound_cut);
+	fputc('\n', f);
+}
+
+/* --dry-run: each round's pairs, and each pair's class, expected rate and links. */
+static void plan_text(FILE *f, const struct sweep_report *r)
+{
+	const struct sweep_fabric_view *v = &r->fabric;
+
+	for (size_t k = 1; k <= r->n_rounds; k++) {
+		fprintf(f, "round %zu:", k);
+		for (size_t i = 0; i < r->n_pairs; i++)
+			if (r->pairs[i].round == k)
+				fprintf(f, " %s-%s", r->hosts->hosts[r->pairs[i].a].name,
+					r->hosts->hosts[r->pairs[i].b].name);
+		fputc('\n', f);
+	}
+	if (!v->routes)
+		return;
+	fprintf(f, "\npaths (a -> b; every equal-cost path, or the forwarding tables' route):\n");
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct sweep_pair *p = &r->pairs[i];
+		const struct pair_route *pr = &v->routes[i];
+
+		fprintf(f, "  %s %s: class %u, ", r->hosts->hosts[p->a].name,
+			r->hosts->hosts[p->b].name, p->klass);
+		if (p->expected_mbps > 0)
+			fprintf(f, "expected %.0f Mb/s", p->expected_mbps);
+		else
+			fprintf(f, "no rated speed");
+		for (size_t k = 0; k < pr->n_ab; k++) {
+			fprintf(f, "\n    ");
+			for (size_t h = 0; h < pr->ab[k].n_hops; h++) {
+				const struct topo_link *l = v->topo->links[pr->ab[k].hops[h].link];
+				bool fwd = pr->ab[k].hops[h].fwd;
+
+				if (h)
+					fputs(" -> ", f);
+				port_text(f, fwd ? l->a : l->b);
+				fputs(" > ", f);
+				port_text(f, fwd ? l->b : l->a);
+			}
+		}
+		fputc('\n', f);
+	}
+}
+
 int sweep_text(struct render *out, const struct sweep_report *r)
 {
 	FILE *f = out->f;
 	size_t ok = 0, slow = 0, failed = 0;
+	size_t *o = host_order(r);
 	int w = 7, nw = 4;
 
+	if (!o)
+		return -ENOMEM;
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		ok += r->pairs[i].status == SWEEP_OK;
 		slow += r->pairs[i].status == SWEEP_SLOW;
@@ -97,9 +229,18 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	}
 	if (nw > 32)
 		nw = 32;
+	if (r->dry_run) {
+		fprintf(f, "sweep --dry-run: %zu nodes, %zu pairs in %zu rounds (%s)\n", r->hosts->n,
+			r->n_pairs, r->n_rounds, r->mode);
+		topology_line(f, r);
+		plan_text(f, r);
+		free(o);
+		return fflush(f) == EOF ? -EIO : 0;
+	}
 	fprintf(f, "sweep: %zu nodes, %zu pairs in %zu rounds (%s, %s, %s): %zu ok, %zu slow, %zu failed\n",
 		r->hosts->n, r->n_pairs, r->n_rounds, r->transport, r->launcher, r->mode,
 		ok, slow, failed);
+	topology_line(f, r);
 	if (!isnan(r->ref.bw_median_mbps))
 		fprintf(f, "fleet median %.2f Gb/s (MAD %.2f)", r->ref.bw_median_mbps / 1000,
 			r->ref.bw_mad_mbps / 1000);
@@ -109,9 +250,9 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	fprintf(f, "%swall %.1f s\n\n", isnan(r->ref.bw_median_mbps) && isnan(r->ref.lat_median_ns)
 		? "" : ", ", r->wall_s);
 	if (r->duration_ms)
-		matrix(f, out, r, "bandwidth Gb/s (row sends to column; * slow, X failed)", false, w, nw);
+		matrix(f, out, r, o, "bandwidth Gb/s (row sends to column; * slow, X failed)", false, w, nw);
 	if (r->lat_iters)
-		matrix(f, out, r, "latency us (median round trip; * slow, X failed)", true, w, nw);
+		matrix(f, out, r, o, "latency us (median round trip; * slow, X failed)", true, w, nw);
 	if (slow + failed) {
 		fprintf(f, "pairs not ok:\n");
 		for (size_t i = 0; i < r->n_pairs; i++) {
@@ -141,5 +282,6 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	} else {
 		fprintf(f, "suspects: none\n");
 	}
+	free(o);
 	return fflush(f) == EOF ? -EIO : 0;
 }

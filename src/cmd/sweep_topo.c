@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* sweep --topology: the graph, host placement, rounds and routes (sweep_topo.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/discover_lldp.h"
+#include "cmd/sweep_topo.h"
+#include "io/load.h"
+#include "sys/sys.h"
+#include "util/log.h"
+
+void sweep_topo_init(struct sweep_topo *st, const char *spec)
+{
+	memset(st, 0, sizeof(*st));
+	st->spec = spec;
+	st->kind = !strcmp(spec, "lldp") ? SWEEP_TOPO_LLDP
+		 : !strcmp(spec, "ib") ? SWEEP_TOPO_IB : SWEEP_TOPO_PLAN;
+	topo_rails_init(&st->rails);
+}
+
+void sweep_topo_fini(struct sweep_topo *st)
+{
+	for (size_t i = 0; i < st->n_routes; i++)
+		pair_route_fini(&st->routes[i]);
+	free(st->routes);
+	free(st->host_link);
+	free(st->host_leaf);
+	route_ib_free(st->rib);
+	route_free(st->r);
+	topo_free(st->t);
+	topo_rails_fini(&st->rails);
+	memset(st, 0, sizeof(*st));
+}
+
+const char *sweep_topo_kind_name(enum sweep_topo_kind k)
+{
+	switch (k) {
+	case SWEEP_TOPO_LLDP:
+		return "lldp";
+	case SWEEP_TOPO_IB:
+		return "ib";
+	case SWEEP_TOPO_PLAN:
+		return "plan";
+	}
+	return "plan";
+}
+
+int sweep_topo_load(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib)
+{
+	struct subnet_opts o;
+
+	switch (st->kind) {
+	case SWEEP_TOPO_PLAN:
+		return plan_load(st->spec, &st->t, &st->rails, &ctx->err);
+	case SWEEP_TOPO_IB:
+		o = *ib;
+		o.lft = true;	/* every pair's route is the switches' own */
+		if (!o.max_smps)
+			o.max_smps = 64;
+		st->t = topo_new();
+		if (!st->t)
+			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		return sys_subnet_read(ctx->sys, &o, st->t, &ctx->err);
+	case SWEEP_TOPO_LLDP:
+		break;
+	}
+	return 0;
+}
+
+int sweep_topo_load_lldp(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+			 const struct fab_hosts *hosts, const struct fab_hosts *switches,
+			 const struct fleet_opts *fo, const char *socket)
+{
+	struct discover_lldp_fleet o = { .socket = socket, .timeout_ms = fo->hello_timeout_ms };
+	struct fleet sf = { .n = 0 };
+	int rc;
+
+	st->t = topo_new();
+	if (!st->t)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	rc = discover_lldp_fleet_collect(ctx, f, hosts, &o, st->t);
+	if (rc < 0 || !switches->n)
+		return rc;
+	fab_info("topology: reading %zu switch%s' lldpd", switches->n, switches->n == 1 ? "" : "es");
+	rc = fleet_start(&sf, switches, fo, &ctx->err);
+	if (rc == 0)
+		rc = discover_lldp_fleet_collect(ctx, &sf, switches, &o, st->t);
+	if (sf.w)
+		fleet_fini(&sf);
+	return rc;
+}
+
+int sweep_topo_place(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts)
+{
+	int rc;
+
+	topo_sort(st->t);
+	rc = route_new(&st->r, st->t);
+	if (rc < 0)
+		return fab_err_set(&ctx->err, rc, "sweep: out of memory");
+	rc = route_place(st->r, hosts, &ctx->err);
+	if (rc < 0) {
+		/* route_place names the host; say where the graph came from. */
+		char msg[sizeof(ctx->err.msg)];
+
+		memcpy(msg, ctx->err.msg, sizeof(msg));
+		fab_err_input(&ctx->err, rc, "%s (--topology %s)", msg, st->spec);
+		return rc;
+	}
+	route_rates(st->r, hosts, NULL, NULL);
+	st->r->ecmp_whole = true;	/* conservative: a test's flows may hash onto one path */
+	st->hosts = hosts;
+	st->host_link = calloc(hosts->n ? hosts->n : 1, sizeof(*st->host_link));
+	st->host_leaf = calloc(hosts->n ? hosts->n : 1, sizeof(*st->host_leaf));
+	if (!st->host_link || !st->host_leaf)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < hosts->n; i++) {
+		st->host_link[i] = st->r->hosts[i].link;
+		st->host_leaf[i] = st->r->hosts[i].attach;
+	}
+	if (st->kind == SWEEP_TOPO_IB) {
+		st->rib = route_ib_new(st->t);
+		if (!st->rib)
+			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	}
+	return 0;
+}
+
+int sweep_topo_route(struct sweep_topo *st, unsigned int a, unsigned int b, struct pair_route *out,
+		     struct fab_err *err)
+{
+	int rc;
+
+	if (st->rib)
+		return route_ib_pair(st->rib, a, st->r->hosts[a].port, b, st->r->hosts[b].port, out,
+				     err);
+	rc = route_pair(st->r, a, b, out, err);
+	if (rc == -E2BIG) {	/* more paths than listed: expected and class only */
+		st->n_path_capped++;
+		rc = 0;
+	}
+	return rc;
+}
+
+int sweep_topo_route_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const unsigned int (*ab)[2],
+			   size_t n)
+{
+	for (size_t i = 0; i < st->n_routes; i++)
+		pair_route_fini(&st->routes[i]);
+	free(st->routes);
+	st->n_routes = 0;
+	st->routes = calloc(n ? n : 1, sizeof(*st->routes));
+	if (!st->routes)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < n; i++) {
+		int rc = sweep_topo_route(st, ab[i][0], ab[i][1], &st->routes[i], &ctx->err);
+
+		if (rc < 0)
+			return rc;
+		st->n_routes = i + 1;
+	}
+	st->n_routes = n;
+	return 0;
+}
+
+/* The requested pairs as a list: all, new x (old and new), or @want. */
+static int want_list(const struct sweep_topo *st, const char *mode, const struct sched_pair *want,
+		     size_t n_want, const bool *is_new, struct sched_pair **out, size_t *n_out)
+{
+	size_t n = st->hosts->n, k = 0, cap = strcmp(mode, "pairs") ? n * (n - 1) / 2 : n_want;
+	struct sched_pair *p = calloc(cap ? cap : 1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	if (!strcmp(mode, "pairs")) {
+		memcpy(p, want, n_want * sizeof(*p));
+		k = n_want;
+	} else {
+		for (unsigned int a = 0; a < n; a++)
+			for (unsigned int b = a + 1; b < n; b++)
+				if (!is_new || is_new[a] != is_new[b])
+					p[k++] = (struct sched_pair){ .a = a, .b = b };
+	}
+	*out = p;
+	*n_out = k;
+	return 0;
+}
+
+/* IB: every requested pair routed by the LFTs, packed by its real links. */
+static int schedule_routed(struct fab_ctx *ctx, struct sweep_topo *st, const struct sched_pair *w,
+			   size_t n, struct sched *s)
+{
+	struct pair_route *routes = calloc(n ? n : 1, sizeof(*routes));
+	size_t done = 0;
+	int rc = 0;
+
+	if (!routes)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (; done < n && rc == 0; done++)
+		rc = sweep_topo_route(st, w[done].a, w[done].b, &routes[done], &ctx->err);
+	if (rc == 0)
+		rc = sched_topo_routed(s, &st->bound, st->r, routes, n, &ctx->err);
+	for (size_t i = 0; i < done; i++)
+		pair_route_fini(&routes[i]);
+	free(routes);
+	return rc;
+}
+
+/* More hosts than the packer stores: the streamed generator, collected. */
+static int schedule_streamed(struct fab_ctx *ctx, struct sweep_topo *st, struct sched *s)
+{
+	size_t n = st->hosts->n, total = n * (n - 1) / 2, k = 0, rounds = 0;
+	struct sched_topo_gen *g = NULL;
+	struct sched_pair *buf;
+	size_t got;
+	int rc;
+
+	rc = sched_topo_gen_new(&g, st->r, &ctx->err);
+	if (rc < 0)
+		return rc;
+	rc = sched_topo_gen_count(g, &rounds);
+	s->pairs = calloc(total ? total : 1, sizeof(*s->pairs));
+	s->round_start = calloc(rounds + 1, sizeof(*s->round_start));
+	buf = calloc(n / 2 + 1, sizeof(*buf));
+	if (rc == 0 && (!s->pairs || !s->round_start || !buf))
+		rc = -ENOMEM;
+	while (rc == 0 && (rc = sched_topo_gen_next(g, buf, &got)) == 1) {
+		s->round_start[s->n_rounds++] = k;
+		memcpy(s->pairs + k, buf, got * sizeof(*buf));
+		k += got;
+		rc = 0;
+	}
+	if (rc == 0) {
+		s->round_start[s->n_rounds] = k;
+		s->n_pairs = k;
+		st->bound = *sched_topo_gen_bound(g);
+	}
+	free(buf);
+	sched_topo_gen_free(g);
+	if (rc < 0)
+		return fab_err_set(&ctx->err, rc, "sweep: schedule: %s", strerror(-rc));
+	return 0;
+}
+
+int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
+			const struct sched_pair *want, size_t n_want, const bool *is_new,
+			struct sched *s)
+{
+	struct sched_pair *w = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (!strcmp(mode, "serial"))
+		return sched_serial(s, st->hosts->n);
+	if (st->rib) {
+		if (want_list(st, mode, want, n_want, is_new, &w, &n) < 0)
+			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		rc = schedule_routed(ctx, st, w, n, s);
+		free(w);
+	} else if (!strcmp(mode, "pairs")) {
+		rc = sched_topo_pairs(s, &st->bound, st->r, want, n_want, &ctx->err);
+	} else if (!strcmp(mode, "bipartite")) {
+		rc = sched_topo_bipartite(s, &st->bound, st->r, is_new, &ctx->err);
+	} else {
+		rc = sched_topo_all(s, &st->bound, st->r, &ctx->err);
+		if (rc == -E2BIG) {
+			sched_fini(s);
+			sched_init(s);
+			rc = schedule_streamed(ctx, st, s);
+		}
+	}
+	if (rc == 0)
+		st->have_bound = true;
+	return rc;
+}
+
+/* "node port": the port's name, else its number. */
+static void port_text(const struct topo_port *p, char *buf, size_t len)
+{
+	if (p->name[0])
+		snprintf(buf, len, "%s %s", p->node->name, p->name);
+	else
+		snprintf(buf, len, "%s port %u", p->node->name, p->num);
+}
+
+void sweep_topo_link_text(const struct topo *t, uint32_t link, char *buf, size_t len)
+{
+	char a[200], b[200];
+
+	if (link >= t->n_links) {
+		snprintf(buf, len, "(no link)");
+		return;
+	}
+	port_text(t->links[link]->a, a, sizeof(a));
+	port_text(t->links[link]->b, b, sizeof(b));
+	snprintf(buf, len, "%s <-> %s", a, b);
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The fabric under `sweep --topology SOURCE` (and `diagnose`): acquire
+ * the graph, place the hosts on it, rate its links, schedule rounds that
+ * measure links rather than contention, and route every pair.
+ *
+ *   SOURCE     graph from                                  routes
+ *   lldp       every worker's lldpd (and role= switch       ECMP (model/route.c)
+ *              lines of the hosts file), merged
+ *   ib         the subnet walk from this node, with every  the LFTs (model/route_ib.c)
+ *              switch's linear forwarding table
+ *   PATH       a cabling plan (YAML or ibnetdiscover)      ECMP
+ *
+ * Order of use: sweep_topo_load() (plan, ib; before the fleet starts),
+ * sweep_topo_load_lldp() (lldp; over the started fleet), sweep_topo_place(),
+ * then sweep_topo_schedule() and sweep_topo_route_pairs().
+ *
+ * Ownership: struct sweep_topo owns the graph, the route indices, the
+ * routes and the per-host arrays; sweep_topo_fini() frees them.  The hosts
+ * are borrowed and must outlive it.
+ */
+#ifndef FAB_CMD_SWEEP_TOPO_H
+#define FAB_CMD_SWEEP_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cmd/cmd.h"
+#include "fleet/fleet.h"
+#include "model/hosts.h"
+#include "model/path.h"
+#include "model/route.h"
+#include "model/route_ib.h"
+#include "model/sched_topo.h"
+#include "model/schedule.h"
+#include "model/topo.h"
+#include "model/topo_lldp_checks.h"
+#include "sys/sys.h"
+
+enum sweep_topo_kind {
+	SWEEP_TOPO_LLDP,
+	SWEEP_TOPO_IB,
+	SWEEP_TOPO_PLAN,
+};
+
+struct sweep_topo {
+	const char *spec;		/* borrowed: "lldp", "ib" or a plan path */
+	enum sweep_topo_kind kind;
+	struct topo *t;
+	struct topo_rails rails;
+	struct route *r;		/* placement, rates, leaves; ECMP routes */
+	struct route_ib *rib;		/* IB: routes from the forwarding tables */
+	const struct fab_hosts *hosts;	/* borrowed, after sweep_topo_place() */
+	uint32_t *host_link, *host_leaf;	/* per host: access link, leaf node index */
+	struct pair_route *routes;	/* after sweep_topo_route_pairs(), one per pair */
+	size_t n_routes;
+	struct sched_topo_bound bound;
+	bool have_bound;
+	unsigned int n_path_capped;	/* pairs with more paths than listed (ROUTE_MAX_PATHS) */
+};
+
+/* "lldp", "ib" or a plan path: which one (a path is anything else). */
+void sweep_topo_init(struct sweep_topo *st, const char *spec);
+void sweep_topo_fini(struct sweep_topo *st);
+
+/* Plan and ib: read the graph now.  lldp: nothing (0). */
+int sweep_topo_load(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib);
+
+/*
+ * lldp: every worker of @f (started on @hosts) reads its lldpd; the
+ * switches' lines of the hosts file (@switches, may be empty) are read
+ * through a second fleet started with @fo.  @socket: --lldp-socket.
+ */
+int sweep_topo_load_lldp(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+			 const struct fab_hosts *hosts, const struct fab_hosts *switches,
+			 const struct fleet_opts *fo, const char *socket);
+
+/* Sort the graph, place every host (a host not found: bad input), rate the links. */
+int sweep_topo_place(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts);
+
+/*
+ * The rounds for @mode ("all-pairs", "pairs", "bipartite", "serial"):
+ * @want (pairs mode) or @is_new (bipartite) as build_schedule has them.
+ * Fills st->bound (not for serial).
+ */
+int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
+			const struct sched_pair *want, size_t n_want, const bool *is_new,
+			struct sched *s);
+
+/* Route the @n pairs (host indices a, b) into st->routes[0..n). */
+int sweep_topo_route_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const unsigned int (*ab)[2],
+			   size_t n);
+
+/* One pair's route (either kind); the caller frees it with pair_route_fini(). */
+int sweep_topo_route(struct sweep_topo *st, unsigned int a, unsigned int b, struct pair_route *out,
+		     struct fab_err *err);
+
+/* "leaf1 swp49 <-> spine1 swp1" (IB: "... port N"). */
+void sweep_topo_link_text(const struct topo *t, uint32_t link, char *buf, size_t len);
+
+/* "lldp", "ib", "plan". */
+const char *sweep_topo_kind_name(enum sweep_topo_kind k);
+
+#endif
