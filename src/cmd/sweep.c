@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/sweep_locate.h"
 #include "cmd/sweep_topo.h"
 #include "fleet/fleet_op.h"
 #include "fleet/sweep.h"
@@ -697,12 +698,14 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	struct sweep_opts so = { 0 };
 	struct fab_hosts hs, fabric;
 	struct sweep_topo topo, *st = NULL;
+	struct sweep_locate sl;
 	struct fleet f = { 0 };
 	struct sched s;
 	struct timespec t0, t1;
 	int rc;
 
 	sweep_cfg_default(&a.cfg);
+	sweep_locate_init(&sl);
 	hosts_init(&hs);
 	hosts_init(&fabric);
 	sched_init(&s);
@@ -758,15 +761,29 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 			rc = fab_err_exit(&ctx->err);
 			goto out;
 		}
+		if (st) {	/* name the links, probing groups over the same workers */
+			struct sweep_locate_env env = { .ctx = ctx, .st = st, .r = &r, .f = &f,
+							.so = &so };
+
+			if (sweep_locate_run(&sl, &env) < 0) {
+				rc = fab_err_exit(&ctx->err);
+				goto out;
+			}
+		}
 	} else {
 		sweep_ref_compute(NULL, 0, &r.ref);
 	}
 	fleet_fini(&f);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r.wall_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
-	if (st)
+	if (st) {
 		fabric_view(&r, st);
-	if (!a.dry_run && sweep_suspects(&r) < 0) {
+		r.fabric.loc = a.dry_run ? NULL : &sl.res;
+		r.fabric.loc_in = &sl.in;
+		r.fabric.probes_run = sl.probes_run;
+	}
+	/* With a topology the suspects are links (r.fabric.loc), never hosts by count. */
+	if (!a.dry_run && !st && sweep_suspects(&r) < 0) {
 		fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
@@ -792,6 +809,7 @@ out:
 	fleet_fini(&f);
 	sweep_report_fini(&r);
 	sched_fini(&s);
+	sweep_locate_fini(&sl);
 	if (st)
 		sweep_topo_fini(st);
 	hosts_fini(&fabric);

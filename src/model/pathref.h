@@ -2,7 +2,7 @@
 /*
  * The judge's reference bandwidth where no rate is known: one per path
  * class, that stays right when most pairs cross one bad link.  Pure C, no
- * I/O.  docs/sweep-topology.md explains the rule and its failure modes.
+ * I/O.  docs/sweep.md ("Judging without a rate") explains the rule and its failure modes.
  *
  * With a topology (pathref_compute): the pairs of class c (same hop count,
  * pair_route.klass) are compared with each other.  Candidates for ref_c:

@@ -90,6 +90,7 @@ struct sweep_suspect {
 struct topo;
 struct pair_route;
 struct loc_result;
+struct loc_input;
 
 /*
  * The fabric a topology-aware sweep ran on (sweep --topology); source is
@@ -104,6 +105,8 @@ struct sweep_fabric_view {
 	bool have_bound;		/* the schedule's lower bound (model/sched_topo.h) */
 	size_t bound, bound_node, bound_link, bound_cut;
 	const struct loc_result *loc;	/* link suspects (model/localize.h), NULL none */
+	const struct loc_input *loc_in;	/* what loc was computed from (names, links) */
+	unsigned int probes_run;	/* extra pairs measured to split groups */
 };
 
 struct sweep_report {

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "model/localize.h"
 #include "model/path.h"
 #include "model/sweep_judge.h"
 #include "model/topo.h"
@@ -205,9 +206,58 @@ static json_t *suspect_to_json(const struct sweep_report *r, const struct sweep_
 			 "text", s->evidence);
 }
 
+/* A member's link, or null for a host whose access link is unknown. */
+static json_t *member_link_json(const struct topo *t, const struct loc_member *m)
+{
+	return m->link < t->n_links ? link_to_json(t, m->link) : json_null();
+}
+
+/* One link suspect (model/localize.h) as docs/diagnose.md describes it. */
+static json_t *loc_suspect_to_json(const struct sweep_report *r, const struct loc_suspect *s)
+{
+	const struct topo *t = r->fabric.topo;
+	const struct loc_evidence *e = &s->ev;
+	json_t *links = json_array(), *counters = json_array(), *o;
+	char text[512];
+
+	for (size_t i = 0; i < s->n_members; i++)
+		json_array_append_new(links, member_link_json(t, &s->members[i]));
+	for (size_t i = 0; i < s->n_counters; i++) {
+		const struct counter_finding *c = &s->counters[i];
+
+		json_array_append_new(counters, json_pack("{s:o, s:s, s:I, s:I, s:s}",
+			"port", end_to_json(c->port), "counter", c->name, "delta", (json_int_t)c->delta,
+			"threshold", (json_int_t)c->threshold, "severity", counter_sev_name(c->sev)));
+	}
+	loc_member_text(r->fabric.loc_in, &s->members[0], text, sizeof(text));
+	o = json_pack("{s:s, s:o, s:o, s:f, s:f, s:{s:i, s:i, s:i, s:i, s:i, s:o, s:i, s:i, s:o},"
+		      " s:s, s:o}",
+		"kind", loc_kind_name(s->kind),
+		"node", s->kind == LOC_KIND_NODE && s->members[0].host >= 0
+			? json_string(r->hosts->hosts[s->members[0].host].name) : json_null(),
+		"link", s->kind != LOC_KIND_GROUP ? member_link_json(t, &s->members[0]) : json_null(),
+		"score", s->score,
+		"traffic_score", s->traffic_score,
+		"evidence",
+		"cross_bad", (int)e->cross_bad, "cross_n", (int)e->cross_n,
+		"other_bad", (int)e->other_bad, "other_n", (int)e->other_n,
+		"cross_failed", (int)e->cross_failed,
+		"cross_pct_median", e->cross_pct_median >= 0 ? json_real(e->cross_pct_median) : json_null(),
+		"probes_run", (int)e->probes_run, "probes_bad", (int)e->probes_bad,
+		"counters", counters,
+		"text", text,
+		"note", json_text_or_null(s->note));
+	json_object_set_new(o, "links", s->kind == LOC_KIND_GROUP ? links : json_null());
+	if (s->kind != LOC_KIND_GROUP)
+		json_decref(links);
+	json_object_set_new(o, "unsplittable", json_boolean(s->unsplittable));
+	return o;
+}
+
 json_t *sweep_to_json(const struct sweep_report *r)
 {
 	json_t *nodes = json_array(), *pairs = json_array(), *sus = json_array();
+	json_t *doc_extra = json_object(), *doc;
 	size_t ok = 0, slow = 0, failed = 0;
 
 	for (size_t i = 0; i < r->hosts->n; i++) {
@@ -234,7 +284,15 @@ json_t *sweep_to_json(const struct sweep_report *r)
 	}
 	for (size_t i = 0; i < r->n_suspects; i++)
 		json_array_append_new(sus, suspect_to_json(r, &r->suspects[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:o, s:o, s:o, s:i,"
+	for (size_t i = 0; r->fabric.loc && i < r->fabric.loc->n_suspects; i++)
+		json_array_append_new(sus, loc_suspect_to_json(r, &r->fabric.loc->suspects[i]));
+	if (r->fabric.loc)
+		json_object_set_new(doc_extra, "localisation", json_pack("{s:i, s:i, s:i, s:i}",
+			"bad_pairs", (int)r->fabric.loc->n_bad,
+			"unexplained", (int)r->fabric.loc->n_unexplained,
+			"measured", (int)r->fabric.loc->n_measured,
+			"probes_run", (int)r->fabric.probes_run));
+	doc = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:o, s:o, s:o, s:i,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:o},"
 			 " s:{s:o, s:o, s:o, s:o},"
 			 " s:{s:i, s:i, s:i, s:i}, s:o, s:o}",
@@ -271,6 +329,10 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			 "pairs", (int)r->n_pairs, "ok", (int)ok, "slow", (int)slow, "failed", (int)failed,
 			 "pairs", pairs,
 			 "suspects", sus);
+	if (doc)
+		json_object_update(doc, doc_extra);
+	json_decref(doc_extra);
+	return doc;
 }
 
 int sweep_json(struct render *out, const struct sweep_report *r)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/localize.h"
 #include "model/path.h"
 #include "model/sweep_judge.h"
 #include "model/topo.h"
@@ -207,6 +208,60 @@ static void plan_text(FILE *f, const struct sweep_report *r)
 	}
 }
 
+/*
+ * "slow link: leaf3 swp49 <-> spine1 swp3 - 12 of 12 pairs crossing it
+ * slow, 0 of 16 others", a node's access link, or a group ("one of").
+ */
+static void loc_text(FILE *f, const struct sweep_report *r)
+{
+	const struct loc_result *lr = r->fabric.loc;
+
+	if (!lr->n_suspects) {
+		fprintf(f, "suspects: none%s\n", lr->n_bad ? " (the bad pairs share no link: noise, or a "
+			"fault off every path)" : "");
+		return;
+	}
+	fprintf(f, "suspects:\n");
+	for (size_t i = 0; i < lr->n_suspects; i++) {
+		const struct loc_suspect *s = &lr->suspects[i];
+		const struct loc_evidence *e = &s->ev;
+		char m[256];
+
+		loc_member_text(r->fabric.loc_in, &s->members[0], m, sizeof(m));
+		if (s->kind == LOC_KIND_GROUP) {
+			fprintf(f, "  %zu. one of %zu links (score %.2f):", i + 1, s->n_members, s->score);
+			for (size_t k = 0; k < s->n_members; k++) {
+				loc_member_text(r->fabric.loc_in, &s->members[k], m, sizeof(m));
+				fprintf(f, "\n       %s", m);
+			}
+			fputs("\n     ", f);
+		} else {
+			fprintf(f, "  %zu. slow %s: %s (score %.2f)\n     ",
+				i + 1, s->kind == LOC_KIND_NODE ? "node" : "link", m, s->score);
+		}
+		fprintf(f, "%u of %u pairs crossing %s bad, %u of %u others", e->cross_bad, e->cross_n,
+			s->kind == LOC_KIND_GROUP ? "them" : "it", e->other_bad, e->other_n);
+		if (e->cross_pct_median >= 0)
+			fprintf(f, "; slow pairs at %.0f%% of expected (median)", e->cross_pct_median);
+		if (e->probes_run)
+			fprintf(f, "; %u probe%s, %u bad", e->probes_run, e->probes_run == 1 ? "" : "s",
+				e->probes_bad);
+		fputc('\n', f);
+		for (size_t k = 0; k < s->n_counters; k++) {
+			const struct counter_finding *c = &s->counters[k];
+
+			fprintf(f, "     %s %s %s +%llu (%s)\n", c->port->node->name,
+				c->port->name[0] ? c->port->name : "", c->name,
+				(unsigned long long)c->delta, counter_sev_name(c->sev));
+		}
+		if (s->note[0])
+			fprintf(f, "     %s\n", s->note);
+	}
+	if (lr->n_unexplained)
+		fprintf(f, "  (%u bad pair%s explained by no suspect)\n", lr->n_unexplained,
+			lr->n_unexplained == 1 ? "" : "s");
+}
+
 int sweep_text(struct render *out, const struct sweep_report *r)
 {
 	FILE *f = out->f;
@@ -266,7 +321,9 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		}
 		fputc('\n', f);
 	}
-	if (r->n_suspects) {
+	if (r->fabric.loc) {
+		loc_text(f, r);
+	} else if (r->n_suspects) {
 		fprintf(f, "suspects:\n");
 		for (size_t i = 0; i < r->n_suspects; i++) {
 			const struct sweep_suspect *s = &r->suspects[i];

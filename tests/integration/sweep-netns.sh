@@ -42,7 +42,7 @@ for i in 1 2 3; do
 	sweep
 	jq -c '.summary, .reference, [.pairs[] | select(.status != "ok" or .retested) | [.a, .b, .status, .retested, .reason]]' "$TMP/out" >&2
 	assert_eq "clean $i: rc" 0 "$rc"
-	assert_eq "clean $i: schema" fabricctl.sweep/1 "$(q .schema)"
+	assert_eq "clean $i: schema" fabricctl.sweep/2 "$(q .schema)"
 	assert_eq "clean $i: pairs" 28 "$(q '.pairs | length')"
 	assert_eq "clean $i: rounds" 7 "$(q .rounds)"
 	assert_eq "clean $i: statuses" "ok" "$(q '[.pairs[].status] | unique | join(",")')"

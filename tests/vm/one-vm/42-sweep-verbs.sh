@@ -47,7 +47,7 @@ txa1=$(cat /sys/class/net/fabva/statistics/tx_bytes)
 txb1=$(cat /sys/class/net/fabvb/statistics/tx_bytes)
 q() { jq -r "$@" "$tmp/sweep.json"; }
 assert_eq "sweep exit status" 0 "$rc"
-assert_eq "schema" fabricctl.sweep/1 "$(q .schema)"
+assert_eq "schema" fabricctl.sweep/2 "$(q .schema)"
 assert_eq "transport" verbs "$(q .transport)"
 assert_eq "pairs" 1 "$(q '.pairs | length')"
 assert_eq "pair status" ok "$(q '.pairs[0].status')"

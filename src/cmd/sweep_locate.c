@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Link suspects for a topology-aware sweep (sweep_locate.h): localise the
+ * bad pairs on the graph (model/localize.c), run probe pairs that split
+ * any group of links the sweep's pairs could not tell apart, and narrow
+ * the group with their verdicts.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/sweep_locate.h"
+#include "util/log.h"
+
+static enum loc_verdict verdict_of(const struct sweep_pair *p)
+{
+	switch (p->status) {
+	case SWEEP_OK:
+		return LOC_OK;
+	case SWEEP_SLOW:
+		return LOC_SLOW;
+	case SWEEP_FAILED:
+		return LOC_FAILED;
+	case SWEEP_PLANNED:
+		break;
+	}
+	return LOC_UNKNOWN;
+}
+
+static int route_cb(void *arg, unsigned int a, unsigned int b, struct pair_route *out)
+{
+	struct sweep_topo *st = arg;
+	struct fab_err err;
+	int rc;
+
+	fab_err_init(&err);
+	rc = sweep_topo_route(st, a, b, out, &err);
+	return rc == -ENETUNREACH || rc == -EHOSTUNREACH ? -ENOENT : rc;
+}
+
+void sweep_locate_init(struct sweep_locate *sl)
+{
+	memset(sl, 0, sizeof(*sl));
+}
+
+void sweep_locate_fini(struct sweep_locate *sl)
+{
+	loc_result_fini(&sl->res);
+	free(sl->pairs);
+	free(sl->names);
+	memset(sl, 0, sizeof(*sl));
+}
+
+/* A probe's expected rate: its path's rated speed, else the class reference the sweep used. */
+static void probe_expect(const struct sweep_report *r, const struct pair_route *pr,
+			 struct sweep_pair *p)
+{
+	p->klass = pr->klass;
+	p->expected_mbps = pr->expected_mbps;
+	p->expect_src = pr->expected_mbps > 0 ? SWEEP_EXPECT_RATED : SWEEP_EXPECT_NONE;
+	for (size_t i = 0; p->expect_src == SWEEP_EXPECT_NONE && i < r->n_pairs; i++)
+		if (r->pairs[i].klass == pr->klass && r->pairs[i].expect_src == SWEEP_EXPECT_CLASS) {
+			p->expected_mbps = r->pairs[i].expected_mbps;
+			p->expect_src = SWEEP_EXPECT_CLASS;
+		}
+}
+
+/* Measure @pr's pairs (in link-safe rounds) and fold their verdicts into @s. */
+static int probe_group(struct sweep_locate *sl, const struct sweep_locate_env *env,
+		       struct loc_suspect *s, const struct loc_probes *pr)
+{
+	struct sched_pair *want = calloc(pr->n, sizeof(*want));
+	enum loc_verdict *v = calloc(pr->n, sizeof(*v));
+	struct sweep_pair *got = calloc(pr->n, sizeof(*got));
+	struct sched_topo_bound keep = env->st->bound;
+	struct sched sc;
+	int rc;
+
+	sched_init(&sc);
+	if (!want || !v || !got) {
+		rc = fab_err_set(&env->ctx->err, -ENOMEM, "sweep: out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < pr->n; i++)
+		want[i] = (struct sched_pair){ .a = pr->routes[i].a, .b = pr->routes[i].b };
+	rc = sweep_topo_schedule(env->ctx, env->st, "pairs", want, pr->n, NULL, &sc);
+	env->st->bound = keep;
+	if (rc < 0)
+		goto out;
+	env->so->label = "probe";
+	rc = sweep_run(env->f, &sc, env->so, got, &env->ctx->err);
+	if (rc < 0)
+		goto out;
+	for (size_t k = 0; k < sc.n_pairs; k++)
+		for (size_t i = 0; i < pr->n; i++) {
+			if (got[k].a != want[i].a || got[k].b != want[i].b)
+				continue;
+			probe_expect(env->r, &pr->routes[i], &got[k]);
+			sweep_pair_judge_expected(&got[k], got[k].expected_mbps, got[k].expect_src,
+						  &env->r->ref, &env->r->cfg);
+			v[i] = verdict_of(&got[k]);
+			sl->probes_run++;
+			fab_info("probe %s %s: %s%s%s", env->r->hosts->hosts[want[i].a].name,
+				 env->r->hosts->hosts[want[i].b].name, sweep_status_name(got[k].status),
+				 got[k].reason[0] ? ": " : "", got[k].reason);
+		}
+	rc = loc_group_narrow(&sl->in, s, pr, v);
+	if (rc < 0)
+		fab_err_set(&env->ctx->err, rc, "sweep: probes: %s", strerror(-rc));
+out:
+	sched_fini(&sc);
+	free(want);
+	free(v);
+	free(got);
+	return rc;
+}
+
+int sweep_locate_run(struct sweep_locate *sl, const struct sweep_locate_env *env)
+{
+	const struct sweep_report *r = env->r;
+	struct sweep_topo *st = env->st;
+	int rc;
+
+	sl->pairs = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*sl->pairs));
+	sl->names = calloc(r->hosts->n ? r->hosts->n : 1, sizeof(*sl->names));
+	if (!sl->pairs || !sl->names)
+		return fab_err_set(&env->ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < r->n_pairs; i++)
+		sl->pairs[i] = (struct loc_pair){ .route = &st->routes[i],
+			.verdict = verdict_of(&r->pairs[i]), .pct_expected = r->pairs[i].pct_rated };
+	for (size_t i = 0; i < r->hosts->n; i++)
+		sl->names[i] = r->hosts->hosts[i].name;
+	sl->in = (struct loc_input){ .topo = st->t, .host_link = st->host_link,
+		.host_names = sl->names, .n_hosts = r->hosts->n, .pairs = sl->pairs,
+		.n_pairs = r->n_pairs };
+	rc = loc_localize(&sl->in, NULL, &sl->res, &env->ctx->err);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; env->f && i < sl->res.n_suspects; i++) {
+		struct loc_suspect *s = &sl->res.suspects[i];
+		struct loc_probe_req req = { .max_probes = env->max_probes };
+		struct loc_probes pr = { 0 };
+
+		if (s->kind != LOC_KIND_GROUP)
+			continue;
+		rc = loc_probes_pick(&sl->in, s, &req, route_cb, st, &pr, &env->ctx->err);
+		if (rc == 0 && pr.n) {
+			fab_info("probing %zu pair%s to split a group of %zu links", pr.n,
+				 pr.n == 1 ? "" : "s", s->n_members);
+			rc = probe_group(sl, env, s, &pr);
+		}
+		loc_probes_fini(&pr);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}

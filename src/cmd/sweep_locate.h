@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Link suspects of a topology-aware sweep: which links (or hosts' access
+ * links) explain the bad pairs (model/localize.h, docs/diagnose.md).
+ * Groups of links the pairs cannot tell apart are split by probe pairs
+ * measured over the same fleet, when one is given.
+ *
+ * Ownership: struct sweep_locate owns its result and arrays
+ * (sweep_locate_fini); its input borrows the report's pairs and the
+ * topology's routes, which must outlive it.
+ */
+#ifndef FAB_CMD_SWEEP_LOCATE_H
+#define FAB_CMD_SWEEP_LOCATE_H
+
+#include "cmd/sweep_topo.h"
+#include "fleet/sweep.h"
+#include "model/localize.h"
+#include "model/sweep_judge.h"
+
+struct sweep_locate {
+	struct loc_input in;
+	struct loc_result res;
+	struct loc_pair *pairs;
+	const char **names;
+	unsigned int probes_run;
+};
+
+struct sweep_locate_env {
+	struct fab_ctx *ctx;
+	struct sweep_topo *st;		/* routes for every pair of r (sweep_topo_route_pairs) */
+	const struct sweep_report *r;	/* judged */
+	struct fleet *f;		/* NULL: no probes (diagnose --from) */
+	struct sweep_opts *so;		/* for probes */
+	size_t max_probes;		/* per group; 0: 8 */
+};
+
+void sweep_locate_init(struct sweep_locate *sl);
+void sweep_locate_fini(struct sweep_locate *sl);
+
+/* Localise, then probe and narrow every group.  0 or -errno (ctx->err set). */
+int sweep_locate_run(struct sweep_locate *sl, const struct sweep_locate_env *env);
+
+#endif

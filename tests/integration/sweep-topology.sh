@@ -1,0 +1,198 @@
+#!/bin/bash
+# sweep --topology in the netns lab (lldpd in every namespace, tbf shaping).
+#  1. Oversubscribed but clean: 8 hosts on 3 leaves (3, 3, 2) under one
+#     spine, every host cable and uplink shaped to 1 Gbit/s (3:1), hosts
+#     file with rate_gbps=1.  --topology lldp and --topology PLAN: every
+#     pair ok at >= 80 % of 1000 Mb/s, exit 0, rounds <= 1.25 x the bound
+#     the schedule reports.  The same lab without --topology: false slow
+#     pairs, exit 1 (the difference is real).  --dry-run lists the rounds
+#     and measures nothing.
+#  2. leaf1's uplink slowed to 200 Mbit/s: 15 of 28 pairs cross it (a
+#     majority): exactly those are slow, exit 1, judged with no rate known
+#     (path-class reference) and with rate_gbps; then leaf3's uplink
+#     instead (12 of 28, a minority), no rate known.  The crossing pairs are
+#     computed here from the lab's cabling, not from fabricctl's paths.
+#  3. 4 hosts on one leaf, host cables shaped to 1 Gbit/s, no rate_gbps:
+#     clean 5 runs in a row, nothing slow; h2's cable at 100 Mbit/s: exactly
+#     h2's three pairs slow, exit 1.
+#  4. Two spines, routed leaves with ECMP (L4 hash): every cross-leaf pair
+#     lists two paths, one through each spine; a clean run stays clean.
+#  5. Bad input: a host the graph does not have is named, exit 2.
+set -eu
+# shellcheck source=../lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd ip tc jq lldpd lldpcli
+need_fabricctl
+# shellcheck source=../lab/netns
+. "$TOP/tests/lab/netns"
+
+P=st$$
+tmpdir_with_cleanup
+LABS=
+cleanup_hook() { local l; for l in $LABS; do lab_down --name "$l" || true; done; }
+
+COMMON=(--launcher netns --transport tcp --duration 0.5 --lat-iters 200)
+
+# sweep HOSTS ARGS...: JSON to $TMP/out, exit status in $rc, seconds in $secs.
+sweep() {
+	local hosts=$1 t0
+	shift
+	pretty "$FABRICCTL -j sweep --hosts $hosts ${COMMON[*]} $*"
+	rc=0
+	t0=$(date +%s.%N)
+	"$FABRICCTL" -j sweep --hosts "$hosts" "${COMMON[@]}" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	secs=$(echo "$(date +%s.%N) - $t0" | bc)
+	tail -n 5 "$TMP/err" >&2
+}
+q() { jq -r "$@" "$TMP/out"; }
+summary() { q '.summary | "\(.ok) ok, \(.slow) slow, \(.failed) failed"'; }
+slow_pairs() { q '[.pairs[] | select(.status != "ok") | [.a, .b] | sort | join(" ")] | sort | .[]'; }
+
+# crossing LEAF HOSTSFILE: the pairs with exactly one host on LEAF (their
+# traffic crosses LEAF's only uplink), from the hosts file's leaf= labels.
+crossing() {
+	awk -v L="$1" '!/role=/ { n[++k] = $1; for (i = 3; i <= NF; i++) if ($i ~ /^leaf=/) lf[k] = substr($i, 6) }
+		END { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+			if ((lf[i] == L) != (lf[j] == L)) { a = n[i]; b = n[j]; if (a > b) { t = a; a = b; b = t }; print a " " b } }' "$2" | sort
+}
+
+check_rounds() {
+	local rounds bound
+	rounds=$(q .schedule.rounds)
+	bound=$(q .schedule.bound.bound)
+	echo "$1: $rounds rounds, lower bound $bound ($(q -c .schedule.bound)), ${secs} s" >&2
+	[ "$bound" -ge 1 ] || fail "$1: no bound reported"
+	[ $((rounds * 4)) -le $((bound * 5)) ] || fail "$1: $rounds rounds > 1.25 x bound $bound"
+}
+
+# --- 1. oversubscribed, clean ------------------------------------------------------
+L=${P}a
+LABS="$LABS $L"
+run lab_up --name "$L" --hosts 8 --leaves 3 --spines 1 --host-rate 1gbit --uplink-rate 1gbit
+lab_hostsfile --switches --rate-gbps 1 >"$TMP/hosts.rated"
+lab_hostsfile --switches >"$TMP/hosts"
+lab_planfile >"$TMP/plan.yaml"
+run lab_lldp_wait
+
+sweep "$TMP/hosts.rated" --topology lldp --dry-run
+assert_eq "dry run: rc" 0 "$rc"
+assert_eq "dry run: schema" fabricctl.sweep/2 "$(q .schema)"
+assert_eq "dry run: pairs planned" 28 "$(q '[.pairs[] | select(.status == "planned")] | length')"
+assert_eq "dry run: nothing measured" 0 "$(q '[.pairs[] | select(.bw_mbps != null)] | length')"
+check_rounds "dry run"
+
+for src in lldp "$TMP/plan.yaml"; do
+	sweep "$TMP/hosts.rated" --topology "$src"
+	echo "--topology $src: $(summary), pct_expected $(q '[.pairs[].pct_expected] | min | floor')..$(q '[.pairs[].pct_expected] | max | floor')" >&2
+	assert_eq "clean, --topology $src: rc" 0 "$rc"
+	assert_eq "clean, --topology $src: pairs ok" 28 "$(q '[.pairs[] | select(.status == "ok")] | length')"
+	assert_eq "clean, --topology $src: every pair at >= 80 % of 1000 Mb/s" 28 \
+		"$(q '[.pairs[] | select(.expected_mbps == 1000 and .pct_expected >= 80)] | length')"
+	assert_eq "clean, --topology $src: source" "$src" "$(q .topology.source)"
+	assert_eq "clean, --topology $src: every pair has a path" 28 "$(q '[.pairs[] | select(.path | length >= 2)] | length')"
+	check_rounds "clean, --topology $src"
+done
+clean_rounds=$(q .schedule.rounds)
+
+sweep "$TMP/hosts.rated" --no-retest
+echo "no topology: $(summary) in $(q .rounds) rounds, ${secs} s" >&2
+assert_eq "no topology: rc (contention measured as slow pairs)" 1 "$rc"
+[ "$(q .summary.slow)" -ge 3 ] || fail "no topology: only $(q .summary.slow) false slow pairs; the lab does not show the contention"
+[ "$(q .rounds)" -lt "$clean_rounds" ] || fail "no topology should pack more pairs per round"
+
+# --- 2. one uplink slowed: majority and minority ------------------------------------
+run lab_slow leaf1:swp49 200mbit
+crossing "$L-leaf1" "$TMP/hosts" >"$TMP/want"
+assert_eq "pairs crossing leaf1's uplink" 15 "$(grep -c . "$TMP/want")"
+for hf in "$TMP/hosts" "$TMP/hosts.rated"; do
+	sweep "$hf" --topology lldp
+	echo "leaf1 uplink slow ($(basename "$hf")): $(summary)" >&2
+	assert_eq "leaf1 uplink slow ($(basename "$hf")): rc" 1 "$rc"
+	slow_pairs >"$TMP/got"
+	diff -u "$TMP/want" "$TMP/got" >&2 || fail "slow pairs are not exactly the 15 crossing leaf1's uplink"
+	echo "  ok: exactly the 15 crossing pairs slow (majority of 28)" >&2
+	want_from=class
+	[ "$hf" = "$TMP/hosts" ] || want_from=rated
+	assert_eq "leaf1 uplink slow ($(basename "$hf")): cross-leaf pairs judged by" "$want_from" \
+		"$(q '[.pairs[] | select(.class == 4) | .expected_from] | unique | join(",")')"
+	assert_eq "leaf1 uplink slow: top suspect (issue 11)" "link $L-leaf1 swp49 $L-spine1 swp1" \
+		"$(q '.suspects[0] | "\(.kind) \(.link.a.node) \(.link.a.port) \(.link.b.node) \(.link.b.port)"')"
+	assert_eq "leaf1 uplink slow: evidence" "15/15 0/13" \
+		"$(q '.suspects[0].evidence | "\(.cross_bad)/\(.cross_n) \(.other_bad)/\(.other_n)"')"
+	assert_eq "leaf1 uplink slow: no host blamed" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
+	cp "$TMP/out" "$TMP/leaf1-slow.json"
+done
+run lab_unslow leaf1:swp49
+run lab_slow leaf3:swp49 200mbit
+crossing "$L-leaf3" "$TMP/hosts" >"$TMP/want"
+assert_eq "pairs crossing leaf3's uplink" 12 "$(grep -c . "$TMP/want")"
+sweep "$TMP/hosts" --topology lldp
+echo "leaf3 uplink slow: $(summary)" >&2
+assert_eq "leaf3 uplink slow: rc" 1 "$rc"
+assert_eq "leaf3 uplink slow: cross-leaf pairs judged by class" class \
+	"$(q '[.pairs[] | select(.class == 4) | .expected_from] | unique | join(",")')"
+slow_pairs >"$TMP/got"
+diff -u "$TMP/want" "$TMP/got" >&2 || fail "slow pairs are not exactly the 12 crossing leaf3's uplink"
+echo "  ok: exactly the 12 crossing pairs slow (minority of 28)" >&2
+
+# --- 5. bad input ----------------------------------------------------------------------
+{ cat "$TMP/hosts"; echo "ghost 10.77.0.99"; } >"$TMP/hosts.ghost"
+sweep "$TMP/hosts.ghost" --topology "$TMP/plan.yaml" --dry-run
+assert_eq "unknown host: rc" 2 "$rc"
+grep -q "ghost" "$TMP/err" || fail "the error does not name the host: $(cat "$TMP/err")"
+lab_down --name "$L"
+
+# --- 3. one leaf, one slow host, no rate -------------------------------------------------
+L=${P}b
+LABS="$LABS $L"
+run lab_up --name "$L" --hosts 4 --leaves 1 --spines 0 --host-rate 1gbit
+lab_hostsfile --switches >"$TMP/hosts1"
+run lab_lldp_wait
+for i in 1 2 3 4 5; do
+	sweep "$TMP/hosts1" --topology lldp
+	echo "one leaf, clean run $i: $(summary)" >&2
+	assert_eq "one leaf, clean run $i: rc" 0 "$rc"
+done
+run lab_slow h2 100mbit
+sweep "$TMP/hosts1" --topology lldp
+echo "one leaf, h2 at 100 Mbit/s: $(summary)" >&2
+assert_eq "h2 slow: rc" 1 "$rc"
+assert_eq "h2 slow: exactly h2's three pairs" "$L-h1 $L-h2,$L-h2 $L-h3,$L-h2 $L-h4" "$(slow_pairs | paste -sd,)"
+assert_eq "h2 slow: the suspect is h2's access link (issue 11)" "node $L-h2 $L-h2 eth0 $L-leaf1 swp2" \
+	"$(q '.suspects[0] | "\(.kind) \(.node) \(.link.a.node) \(.link.a.port) \(.link.b.node) \(.link.b.port)"')"
+assert_eq "h2 slow: one suspect" 1 "$(q '.suspects | length')"
+lab_down --name "$L"
+
+# --- 4. two spines, L3 ECMP ---------------------------------------------------------------
+L=${P}c
+LABS="$LABS $L"
+run lab_up --name "$L" --routed --hosts 4 --leaves 2 --spines 2 --host-rate 1gbit --uplink-rate 1gbit
+lab_hostsfile --switches --rate-gbps 1 >"$TMP/hosts2"
+run lab_lldp_wait
+sweep "$TMP/hosts2" --topology lldp
+echo "ECMP: $(summary) in $(q .schedule.rounds) rounds" >&2
+assert_eq "ECMP: cross-leaf pairs with two paths a -> b" 4 \
+	"$(q '[.pairs[] | select(.class == 4 and (.routes.ab | length) == 2)] | length')"
+assert_eq "ECMP: both spines on every cross-leaf pair's paths" "$L-spine1,$L-spine2" \
+	"$(q '[.pairs[] | select(.class == 4) | [.routes.ab[].hops[].to.node | select(test("spine"))] | unique | join(",")] | unique | join(";")')"
+assert_eq "ECMP: clean run rc" 0 "$rc"
+lab_down --name "$L"
+
+# --- 6. two leaves, one spine, one uplink slowed: a group traffic cannot split -------
+L=${P}d
+LABS="$LABS $L"
+run lab_up --name "$L" --hosts 4 --leaves 2 --spines 1 --host-rate 1gbit --uplink-rate 1gbit
+lab_hostsfile --switches --rate-gbps 1 >"$TMP/hosts3"
+run lab_lldp_wait
+run lab_slow leaf2:swp49 200mbit
+sweep "$TMP/hosts3" --topology lldp
+echo "two leaves, leaf2 uplink slow: $(summary); $(q -c '.suspects[0] | [.kind, .note, .evidence.probes_run]')" >&2
+assert_eq "two leaves: rc" 1 "$rc"
+assert_eq "two leaves: the 4 cross-leaf pairs slow" 4 "$(q .summary.slow)"
+assert_eq "two leaves: a group of the two uplinks" "group 2 true" \
+	"$(q '.suspects[0] | "\(.kind) \(.links | length) \(.unsplittable)"')"
+assert_eq "two leaves: both uplinks named" "$L-leaf1 swp49,$L-leaf2 swp49" \
+	"$(q '[.suspects[0].links[] | "\(.a.node) \(.a.port)"] | sort | join(",")')"
+q -r '.suspects[0].note' | grep -q "cannot" || fail "two leaves: no statement that traffic cannot split them"
+echo "sweep-topology: all checks passed" >&2
