@@ -34,6 +34,9 @@ const struct fab_cmd fab_cmds[] = {
 	  "[--serial | --pairs FILE | --new] [--duration SECONDS] [--lat-iters N] [--msg-size BYTES] "
 	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [OPTION...]",
 	  "pairwise latency and bandwidth between all nodes, slow pairs and suspects" },
+	{ "diagnose", cmd_diagnose, "--from SWEEP.json [--topology lldp|ib|PLAN] [--hosts FILE] [--policy FILE] [-j] | "
+	  "--hosts FILE --topology lldp|ib|PLAN [--launcher NAME|TEMPLATE] [--policy FILE] [-j] A B",
+	  "name the slow link: re-analyse a saved sweep, or measure around one slow pair" },
 	{ "report", cmd_report, "IN.json [IN.json...] -o FILE.html [--hosts FILE]",
 	  "one self-contained HTML page from sweep, discover, diagnose and accept JSON" },
 	{ "worker", cmd_worker, "[-v]", "node side of --hosts and sweep: JSON lines on stdin/stdout" },

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/sweep_cmd.h"
 #include "cmd/sweep_locate.h"
 #include "cmd/sweep_topo.h"
 #include "fleet/fleet_op.h"
@@ -37,27 +38,12 @@
 enum {
 	OPT_TRANSPORT = 256,
 	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT,
+	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT, OPT_FROM, OPT_POLICY,
 	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
 };
 
-struct sweep_args {
-	const char *hosts, *pairs, *prom;
-	const char *topology, *lldp_socket;	/* --topology lldp|ib|PLAN, --lldp-socket */
-	struct subnet_opts ib;			/* --ib-ca, --ib-port */
-	bool dry_run;
-	struct fleet_opts fo;
-	const char *transport;
-	const char *mode;
-	struct sweep_cfg cfg;
-	double duration_s, timeout_s, lat_time_s;
-	unsigned int lat_iters, msg_bytes, streams, interval_ms;
-	struct tp_verbs_tuning verbs;
-	bool retest;
-	int progress;		/* -1 auto */
-};
 
-static int parse_num(struct fab_ctx *ctx, const char *opt, const char *s, double min, double max,
+static int parse_num(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s, double min, double max,
 		     double *out)
 {
 	char *end;
@@ -66,22 +52,22 @@ static int parse_num(struct fab_ctx *ctx, const char *opt, const char *s, double
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(v) || v < min || v > max) {
-		cmd_usage_error(ctx, "sweep", "--%s %s: want a number from %g to %g", opt, s, min, max);
+		cmd_usage_error(ctx, cmd, "--%s %s: want a number from %g to %g", opt, s, min, max);
 		return -EINVAL;
 	}
 	*out = v;
 	return 0;
 }
 
-static int parse_uint(struct fab_ctx *ctx, const char *opt, const char *s, unsigned int min,
+static int parse_uint(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s, unsigned int min,
 		      unsigned int max, unsigned int *out)
 {
 	double v;
 
-	if (parse_num(ctx, opt, s, min, max, &v) < 0)
+	if (parse_num(ctx, cmd, opt, s, min, max, &v) < 0)
 		return -EINVAL;
 	if (v != floor(v)) {
-		cmd_usage_error(ctx, "sweep", "--%s %s: want a whole number", opt, s);
+		cmd_usage_error(ctx, cmd, "--%s %s: want a whole number", opt, s);
 		return -EINVAL;
 	}
 	*out = (unsigned int)v;
@@ -134,19 +120,19 @@ static int num_opt_take(struct fab_ctx *ctx, const struct num_opt *n, const char
 	double v;
 
 	if (n->whole) {
-		if (parse_uint(ctx, n->name, s, (unsigned int)n->min, (unsigned int)n->max, &u) < 0)
+		if (parse_uint(ctx, a->cmd, n->name, s, (unsigned int)n->min, (unsigned int)n->max, &u) < 0)
 			return -EINVAL;
 		memcpy(field, &u, sizeof(u));
 		return 0;
 	}
-	if (parse_num(ctx, n->name, s, n->min, n->max, &v) < 0)
+	if (parse_num(ctx, a->cmd, n->name, s, n->min, n->max, &v) < 0)
 		return -EINVAL;
 	v *= n->scale;
 	memcpy(field, &v, sizeof(v));
 	return 0;
 }
 
-static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a)
+int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a)
 {
 	static const struct option fixed[] = {
 		FLEET_LONG_OPTIONS,
@@ -163,6 +149,8 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "ib-ca", required_argument, NULL, OPT_IB_CA },
 		{ "ib-port", required_argument, NULL, OPT_IB_PORT },
+		{ "from", required_argument, NULL, OPT_FROM },
+		{ "policy", required_argument, NULL, OPT_POLICY },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 	};
@@ -217,7 +205,7 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 			break;
 		case OPT_TOPOLOGY:
 			if (!*optarg) {
-				cmd_usage_error(ctx, "sweep", "--topology: want lldp, ib or a plan file");
+				cmd_usage_error(ctx, a->cmd, "--topology: want lldp, ib or a plan file");
 				return -EINVAL;
 			}
 			a->topology = optarg;
@@ -231,10 +219,16 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 		case OPT_IB_CA:
 			a->ib.ca = optarg;
 			break;
+		case OPT_FROM:
+			a->from = optarg;
+			break;
+		case OPT_POLICY:
+			a->policy = optarg;
+			break;
 		case OPT_IB_PORT: {
 			unsigned int port;
 
-			if (parse_uint(ctx, "ib-port", optarg, 1, 254, &port) < 0)
+			if (parse_uint(ctx, a->cmd, "ib-port", optarg, 1, 254, &port) < 0)
 				return -EINVAL;
 			a->ib.ca_port = (int)port;
 			break;
@@ -243,31 +237,57 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 			render_select(&ctx->render, "json");
 			break;
 		case 'h':
-			cmd_usage(stdout, "sweep");
+			cmd_usage(stdout, a->cmd);
 			return 1;
 		default:
-			cmd_usage(stderr, "sweep");
+			cmd_usage(stderr, a->cmd);
 			return -EINVAL;
 		}
 	}
-	if (optind < argc) {
+	if (strcmp(a->cmd, "diagnose") == 0) {
+		while (optind < argc && a->n_target < 2)
+			a->target[a->n_target++] = argv[optind++];
+		if (optind < argc) {
+			cmd_usage_error(ctx, a->cmd, "unexpected argument '%s'", argv[optind]);
+			return -EINVAL;
+		}
+		if (a->from && a->n_target) {
+			cmd_usage_error(ctx, a->cmd, "--from re-analyses a saved sweep: no A B with it");
+			return -EINVAL;
+		}
+		if (!a->from && (a->n_target != 2 || !a->hosts || !a->topology)) {
+			cmd_usage_error(ctx, a->cmd, "want --from SWEEP.json, or --hosts FILE --topology "
+					"SOURCE A B (the slow pair)");
+			return -EINVAL;
+		}
+		if (modes) {
+			cmd_usage_error(ctx, a->cmd, "--serial, --pairs and --new are sweep's");
+			return -EINVAL;
+		}
+		if (a->dry_run || a->prom) {
+			cmd_usage_error(ctx, a->cmd, "--dry-run and --prom are sweep's");
+			return -EINVAL;
+		}
+	} else if (a->from || a->policy) {
+		cmd_usage_error(ctx, "sweep", "--from and --policy are diagnose's (fabricctl diagnose)");
+		return -EINVAL;
+	} else if (optind < argc) {
 		cmd_usage_error(ctx, "sweep", "unexpected argument '%s'", argv[optind]);
 		return -EINVAL;
-	}
-	if (!a->hosts) {
+	} else if (!a->hosts) {
 		cmd_usage_error(ctx, "sweep", "--hosts FILE is required");
 		return -EINVAL;
 	}
 	if (modes > 1) {
-		cmd_usage_error(ctx, "sweep", "--serial, --pairs and --new exclude each other");
+		cmd_usage_error(ctx, a->cmd, "--serial, --pairs and --new exclude each other");
 		return -EINVAL;
 	}
 	if ((a->lldp_socket || a->ib.ca || a->ib.ca_port) && !a->topology) {
-		cmd_usage_error(ctx, "sweep", "--lldp-socket, --ib-ca and --ib-port go with --topology");
+		cmd_usage_error(ctx, a->cmd, "--lldp-socket, --ib-ca and --ib-port go with --topology");
 		return -EINVAL;
 	}
 	if (a->duration_s == 0 && a->lat_iters == 0) {
-		cmd_usage_error(ctx, "sweep", "nothing to measure: --duration 0 and --lat-iters 0");
+		cmd_usage_error(ctx, a->cmd, "nothing to measure: --duration 0 and --lat-iters 0");
 		return -EINVAL;
 	}
 	return 0;
@@ -327,7 +347,10 @@ static int build_schedule(struct fab_ctx *ctx, const struct sweep_args *a,
 	size_t n_want = 0;
 	int rc;
 
-	rc = requested(a, hs, &want, &n_want, &is_new, &ctx->err);
+	if (a->n_target == 2)	/* diagnose A B: the pairs sharing parts of A-B's path */
+		rc = diagnose_pick_pairs(ctx, st, hs, a->target, &want, &n_want);
+	else
+		rc = requested(a, hs, &want, &n_want, &is_new, &ctx->err);
 	if (rc < 0)
 		return rc;
 	if (st)
@@ -685,15 +708,34 @@ static void plan_only(struct sweep_report *r, const struct sched *s)
 		}
 }
 
-int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
+void sweep_args_default(struct sweep_args *a, const char *cmd)
 {
-	struct sweep_args a = {
+	*a = (struct sweep_args){
+		.cmd = cmd,
 		.fo = FLEET_OPTS_DEFAULT,
 		.transport = "tcp", .mode = "all-pairs", .duration_s = 1, .timeout_s = 10,
 		.lat_iters = 2000, .msg_bytes = 64, .streams = 1, .interval_ms = 100,
 		.verbs = TP_VERBS_TUNING_DEFAULT,
 		.retest = true, .progress = -1,
 	};
+	sweep_cfg_default(&a->cfg);
+}
+
+int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
+{
+	struct sweep_args a;
+	int rc;
+
+	sweep_args_default(&a, "sweep");
+	rc = sweep_parse(ctx, argc, argv, &a);
+	if (rc)
+		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
+	return sweep_main(ctx, &a);
+}
+
+int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
+{
+	struct sweep_args a = *ap;
 	struct sweep_report r = { 0 };
 	struct sweep_opts so = { 0 };
 	struct fab_hosts hs, fabric;
@@ -704,14 +746,12 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	struct timespec t0, t1;
 	int rc;
 
-	sweep_cfg_default(&a.cfg);
+	if (a.n_target == 2)
+		a.mode = "pairs";
 	sweep_locate_init(&sl);
 	hosts_init(&hs);
 	hosts_init(&fabric);
 	sched_init(&s);
-	rc = sweep_parse(ctx, argc, argv, &a);
-	if (rc)
-		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
 	if (a.topology) {
 		sweep_topo_init(&topo, a.topology);
 		st = &topo;
@@ -801,7 +841,9 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (ctx->render.ops->sweep(&ctx->render, &r) < 0) {
+	if (a.n_target == 2) {
+		rc = diagnose_render(ctx, &r, st, &a);
+	} else if (ctx->render.ops->sweep(&ctx->render, &r) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}

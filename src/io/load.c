@@ -93,3 +93,19 @@ out:
 	topo_free(plan);
 	return rc;
 }
+
+int counter_policy_load(const char *path, struct counter_policy *pol, struct fab_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	counter_policy_default(pol);
+	if (!path)
+		return 0;
+	rc = file_read_all(path, POLICY_FILE_MAX_BYTES, &buf, &len, err);
+	if (rc == 0)
+		rc = counter_policy_parse(pol, buf, len, path, err);
+	free(buf);
+	return rc;
+}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "model/hosts.h"
+#include "model/counter_eval.h"
 #include "model/profile.h"
 #include "model/topo.h"
 #include "model/topo_lldp_checks.h"
@@ -44,5 +45,10 @@ int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err);
  * topology format.  A plan without links is bad input.
  */
 int plan_load(const char *path, struct topo **out, struct topo_rails *rails, struct fab_err *err);
+
+#define POLICY_FILE_MAX_BYTES (1u << 20)
+
+/* The counter policy @path (NULL: the defaults) into @pol. */
+int counter_policy_load(const char *path, struct counter_policy *pol, struct fab_err *err);
 
 #endif

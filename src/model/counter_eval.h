@@ -88,6 +88,14 @@ struct counter_override {
 int counter_policy_apply(struct counter_policy *pol, const struct counter_override *ov, size_t n,
 			 struct fab_err *err);
 
+/*
+ * The policy file (YAML, docs/diagnose.md): "counters:" a list of
+ * {name, threshold, severity} overriding the defaults.  @pol is reset to
+ * the defaults first.  Bad input names FILE:LINE and the field.
+ */
+int counter_policy_parse(struct counter_policy *pol, const char *buf, size_t len, const char *fname,
+			 struct fab_err *err);
+
 struct counter_sample {
 	const struct topo_port *port;	/* borrowed */
 	char name[64];

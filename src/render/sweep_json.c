@@ -206,10 +206,20 @@ static json_t *suspect_to_json(const struct sweep_report *r, const struct sweep_
 			 "text", s->evidence);
 }
 
-/* A member's link, or null for a host whose access link is unknown. */
+/*
+ * A member's link, or null for a host whose access link is unknown; a
+ * host's access link has the host's end as "a".
+ */
 static json_t *member_link_json(const struct topo *t, const struct loc_member *m)
 {
-	return m->link < t->n_links ? link_to_json(t, m->link) : json_null();
+	const struct topo_link *l;
+
+	if (m->link >= t->n_links)
+		return json_null();
+	l = t->links[m->link];
+	if (m->host >= 0 && l->b->node->type != TOPO_NODE_SWITCH && l->a->node->type == TOPO_NODE_SWITCH)
+		return json_pack("{s:o, s:o}", "a", end_to_json(l->b), "b", end_to_json(l->a));
+	return link_to_json(t, m->link);
 }
 
 /* One link suspect (model/localize.h) as docs/diagnose.md describes it. */

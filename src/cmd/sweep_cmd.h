@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sweep's front end, shared by `fabricctl sweep` and `fabricctl
+ * diagnose A B` (which is a topology-aware sweep of the pairs that share
+ * parts of A-B's path, rendered as a diagnosis): the options, their
+ * parsing and the run from hosts file to rendered report.
+ */
+#ifndef FAB_CMD_SWEEP_CMD_H
+#define FAB_CMD_SWEEP_CMD_H
+
+#include <stdbool.h>
+
+#include "cmd/cmd.h"
+#include "fleet/fleet.h"
+#include "model/sweep_judge.h"
+#include "sys/sys.h"
+#include "transport/transport.h"
+
+struct sweep_args {
+	const char *cmd;			/* "sweep" or "diagnose": messages, what is allowed */
+	const char *hosts, *pairs, *prom;
+	const char *topology, *lldp_socket;	/* --topology lldp|ib|PLAN, --lldp-socket */
+	struct subnet_opts ib;			/* --ib-ca, --ib-port */
+	bool dry_run;
+	struct fleet_opts fo;
+	const char *transport;
+	const char *mode;
+	struct sweep_cfg cfg;
+	double duration_s, timeout_s, lat_time_s;
+	unsigned int lat_iters, msg_bytes, streams, interval_ms;
+	struct tp_verbs_tuning verbs;
+	bool retest;
+	int progress;				/* -1 auto */
+	/* diagnose only */
+	const char *from;			/* --from SWEEP.json */
+	const char *policy;			/* --policy FILE: counter thresholds */
+	const char *target[2];			/* A B: the slow pair named by the operator */
+	unsigned int n_target;
+};
+
+/* Defaults for @cmd ("sweep" or "diagnose"). */
+void sweep_args_default(struct sweep_args *a, const char *cmd);
+
+/* Options into @a: 0, 1 (--help printed), -EINVAL (usage error reported). */
+int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a);
+
+/* Run and render; the command's exit status. */
+int sweep_main(struct fab_ctx *ctx, struct sweep_args *a);
+
+struct sweep_topo;
+struct sched_pair;
+
+/*
+ * diagnose A B (cmd/diagnose.c): the pairs to measure, A-B first, and the
+ * rendering of the result as a diagnosis; the exit status.
+ */
+int diagnose_pick_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hs,
+			const char *const target[2], struct sched_pair **want, size_t *n_want);
+int diagnose_render(struct fab_ctx *ctx, const struct sweep_report *r, struct sweep_topo *st,
+		    const struct sweep_args *a);
+
+#endif

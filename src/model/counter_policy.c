@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The counter policy file (diagnose --policy, docs/diagnose.md):
+ *
+ *     counters:
+ *       - { name: SymbolErrorCounter, threshold: 0, severity: error }
+ *       - { name: PortXmitWait, threshold: 100000000 }
+ *
+ * Each item overrides one rule of the built-in table (model/counter_eval.h)
+ * by its name or alias; unknown names are refused, listing the valid ones.
+ * Pure: parses a buffer.
+ */
+#include <errno.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "model/counter_eval.h"
+#include "model/yaml_walk.h"
+#include "util/str.h"
+
+#define POLICY_ITEMS_MAX COUNTER_RULES_MAX
+
+struct pol_item {
+	const struct yaml_walk *w;
+	struct counter_override *ov;
+	char name[64];
+	char where[96];
+};
+
+static int item_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct pol_item *it = arg;
+	char sev[16];
+	int s;
+
+	(void)k;
+	switch (key) {
+	case 0:
+		return yw_str(it->w, v, "name", it->name, sizeof(it->name));
+	case 1:
+		it->ov->has_threshold = true;
+		return yw_u64(it->w, v, "threshold", 10, 0, UINT64_MAX, &it->ov->threshold);
+	default:
+		if (yw_str(it->w, v, "severity", sev, sizeof(sev)) < 0)
+			return -EINVAL;
+		s = counter_sev_parse(sev);
+		if (s < 0)
+			return yw_err(it->w, v, "severity: '%s' is not error, warn or info", sev);
+		it->ov->has_sev = true;
+		it->ov->sev = (enum counter_sev)s;
+		return 0;
+	}
+}
+
+static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
+{
+	(void)key;
+	(void)k;
+	*(yaml_node_t **)arg = v;
+	return 0;
+}
+
+int counter_policy_parse(struct counter_policy *pol, const char *buf, size_t len, const char *fname,
+			 struct fab_err *err)
+{
+	static const char *const root_keys[] = { "counters", NULL };
+	static const char *const item_keys[] = { "name", "threshold", "severity", NULL };
+	struct counter_override ov[POLICY_ITEMS_MAX];
+	struct pol_item items[POLICY_ITEMS_MAX];
+	struct yaml_walk w = { .fname = fname, .err = err };
+	yaml_node_t *root, *list = NULL;
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	size_t n = 0;
+	int rc;
+
+	counter_policy_default(pol);
+	if (!yaml_parser_initialize(&parser))
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", fname);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		rc = fab_err_input(err, -EINVAL, "%s:%zu:%zu: %s", fname, parser.problem_mark.line + 1,
+				   parser.problem_mark.column + 1,
+				   parser.problem ? parser.problem : "invalid YAML");
+		yaml_parser_delete(&parser);
+		return rc;
+	}
+	w.doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	rc = root ? yw_map(&w, root, "policy", root_keys, root_key, &list)
+		  : fab_err_input(err, -EINVAL, "%s:1:1: empty policy (expected 'counters:')", fname);
+	if (rc == 0 && list)
+		rc = yw_seq_len(&w, list, "counters", POLICY_ITEMS_MAX, &n);
+	memset(ov, 0, sizeof(ov));
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		yaml_node_t *item = yw_seq_item(&w, list, i);
+
+		items[i] = (struct pol_item){ .w = &w, .ov = &ov[i] };
+		rc = yw_map(&w, item, "counters item", item_keys, item_key, &items[i]);
+		if (rc == 0 && !items[i].name[0])
+			rc = yw_err(&w, item, "counters item: 'name' is required");
+		str_fmt(items[i].where, sizeof(items[i].where), "%s:%zu", fname,
+			item->start_mark.line + 1);
+		ov[i].name = items[i].name;
+		ov[i].where = items[i].where;
+	}
+	if (rc == 0)
+		rc = counter_policy_apply(pol, ov, n, err);
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}
