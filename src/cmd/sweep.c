@@ -268,8 +268,8 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			cmd_usage_error(ctx, a->cmd, "--dry-run and --prom are sweep's");
 			return -EINVAL;
 		}
-	} else if (a->from || a->policy) {
-		cmd_usage_error(ctx, "sweep", "--from and --policy are diagnose's (fabricctl diagnose)");
+	} else if (a->from) {
+		cmd_usage_error(ctx, "sweep", "--from is diagnose's (fabricctl diagnose --from)");
 		return -EINVAL;
 	} else if (optind < argc) {
 		cmd_usage_error(ctx, "sweep", "unexpected argument '%s'", argv[optind]);
@@ -741,6 +741,8 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	struct fab_hosts hs, fabric;
 	struct sweep_topo topo, *st = NULL;
 	struct sweep_locate sl;
+	struct counter_policy pol;
+	struct counter_report crep = { 0 };
 	struct fleet f = { 0 };
 	struct sched s;
 	struct timespec t0, t1;
@@ -748,6 +750,8 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 
 	if (a.n_target == 2)
 		a.mode = "pairs";
+	if (counter_policy_load(a.policy, &pol, &ctx->err) < 0)
+		return fab_err_exit(&ctx->err);
 	sweep_locate_init(&sl);
 	hosts_init(&hs);
 	hosts_init(&fabric);
@@ -805,7 +809,9 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 			struct sweep_locate_env env = { .ctx = ctx, .st = st, .r = &r, .f = &f,
 							.so = &so };
 
-			if (sweep_locate_run(&sl, &env) < 0) {
+			if (sweep_locate_run(&sl, &env) < 0 ||
+			    sweep_topo_counters(ctx, st, &a.ib, &pol, &crep) < 0 ||
+			    loc_apply_counters(&sl.in, &sl.res, &crep) < 0) {
 				rc = fab_err_exit(&ctx->err);
 				goto out;
 			}
@@ -852,6 +858,7 @@ out:
 	sweep_report_fini(&r);
 	sched_fini(&s);
 	sweep_locate_fini(&sl);
+	counter_report_fini(&crep);
 	if (st)
 		sweep_topo_fini(st);
 	hosts_fini(&fabric);

@@ -28,6 +28,7 @@
 
 #include "cmd/cmd.h"
 #include "fleet/fleet.h"
+#include "model/counter_eval.h"
 #include "model/hosts.h"
 #include "model/path.h"
 #include "model/route.h"
@@ -95,6 +96,14 @@ int sweep_topo_route_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const uns
 /* One pair's route (either kind); the caller frees it with pair_route_fini(). */
 int sweep_topo_route(struct sweep_topo *st, unsigned int a, unsigned int b, struct pair_route *out,
 		     struct fab_err *err);
+
+/*
+ * InfiniBand: read every port's PMA counters again and compare them with
+ * the ones read with the graph (before the first round) under @pol.
+ * Other sources: nothing (0).  A failed read is a warning, not an error.
+ */
+int sweep_topo_counters(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib,
+			const struct counter_policy *pol, struct counter_report *out);
 
 /* "leaf1 swp49 <-> spine1 swp1" (IB: "... port N"). */
 void sweep_topo_link_text(const struct topo *t, uint32_t link, char *buf, size_t len);

@@ -146,6 +146,36 @@ static json_t *topology_to_json(const struct sweep_report *r)
 			 "links", links);
 }
 
+/*
+ * The port counters read with the graph (InfiniBand PMA, before the first
+ * round): diagnose --from compares them with the live fabric.  null when
+ * none were read.
+ */
+static json_t *counters_to_json(const struct topo *t)
+{
+	json_t *arr = json_array();
+	bool any = false;
+
+	for (size_t i = 0; i < t->n_nodes; i++)
+		for (size_t k = 0; k < t->nodes[i]->n_ports; k++) {
+			const struct topo_port *p = t->nodes[i]->ports[k];
+
+			if (!(p->facts & TOPO_F_COUNTERS))
+				continue;
+			any = true;
+			for (int c = 0; c < TOPO_CNT_MAX; c++)
+				json_array_append_new(arr, json_pack("{s:s, s:o, s:o, s:s, s:I}",
+					"node", p->node->name, "guid", json_guid(p->node->guid),
+					"port", p->name[0] ? json_string(p->name) : json_integer(p->num),
+					"name", topo_counter_name(c), "value", (json_int_t)p->counters[c]));
+		}
+	if (!any) {
+		json_decref(arr);
+		return json_null();
+	}
+	return arr;
+}
+
 /* Rounds, their pairs, and the lower bound the scheduler proved. */
 static json_t *schedule_to_json(const struct sweep_report *r)
 {
@@ -296,6 +326,8 @@ json_t *sweep_to_json(const struct sweep_report *r)
 		json_array_append_new(sus, suspect_to_json(r, &r->suspects[i]));
 	for (size_t i = 0; r->fabric.loc && i < r->fabric.loc->n_suspects; i++)
 		json_array_append_new(sus, loc_suspect_to_json(r, &r->fabric.loc->suspects[i]));
+	if (r->fabric.topo)
+		json_object_set_new(doc_extra, "counters", counters_to_json(r->fabric.topo));
 	if (r->fabric.loc)
 		json_object_set_new(doc_extra, "localisation", json_pack("{s:i, s:i, s:i, s:i}",
 			"bad_pairs", (int)r->fabric.loc->n_bad,

@@ -139,7 +139,7 @@ static void port_text(FILE *f, const struct topo_port *p)
 	if (p->name[0])
 		fprintf(f, "%s %s", p->node->name, p->name);
 	else
-		fprintf(f, "%s/%u", p->node->name, p->num);
+		fprintf(f, "%s port %u", p->node->name, p->num);
 }
 
 /* "topology lldp: 14 nodes, 13 links; 9 hosts on 3 leaves; 29 rounds, lower bound 27 (...)". */
@@ -250,9 +250,11 @@ static void loc_text(FILE *f, const struct sweep_report *r)
 		for (size_t k = 0; k < s->n_counters; k++) {
 			const struct counter_finding *c = &s->counters[k];
 
-			fprintf(f, "     %s %s %s +%llu (%s)\n", c->port->node->name,
-				c->port->name[0] ? c->port->name : "", c->name,
-				(unsigned long long)c->delta, counter_sev_name(c->sev));
+			fputs("     ", f);
+			port_text(f, c->port);
+			fprintf(f, " %s +%llu (%s, threshold %llu)\n", c->name,
+				(unsigned long long)c->delta, counter_sev_name(c->sev),
+				(unsigned long long)c->threshold);
 		}
 		if (s->note[0])
 			fprintf(f, "     %s\n", s->note);
