@@ -51,17 +51,41 @@ static void want_add(struct sched_pair *w, size_t *n, unsigned int a, unsigned i
 	w[(*n)++] = (struct sched_pair){ .a = a, .b = b };
 }
 
+/* Up to @max hosts on leaves other than A's and B's, each on a different leaf. */
+static size_t outsiders(const struct sweep_topo *st, const struct fab_hosts *hs, unsigned int a,
+			unsigned int b, unsigned int *out, size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned int i = 0; i < hs->n && n < max; i++) {
+		bool seen = false;
+
+		if (st->host_leaf[i] == st->host_leaf[a] || st->host_leaf[i] == st->host_leaf[b])
+			continue;
+		for (size_t k = 0; k < n; k++)
+			seen |= st->host_leaf[out[k]] == st->host_leaf[i];
+		if (!seen)
+			out[n++] = i;
+	}
+	return n;
+}
+
 /*
  * A-B first; then A with up to two of B's leaf neighbours and B with up to
  * two of A's (the two uplinks and the far access links apart), one
  * neighbour pair (the path without either end), and each end with a leaf
- * neighbour (its own access link without the uplinks).  At most 8 pairs.
+ * neighbour (its own access link without the uplinks).  Then control
+ * pairs to hosts on up to two other leaves, from both sides, so that each
+ * side's uplink is avoided by at least three pairs of the same class: the
+ * class reference (no rated speed known) must not be made of the very
+ * pairs under suspicion.  At most 14 pairs.
  */
 int diagnose_pick_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hs,
 			const char *const target[2], struct sched_pair **want, size_t *n_want)
 {
-	unsigned int ma[DIAGNOSE_NEIGHBOURS], mb[DIAGNOSE_NEIGHBOURS];
+	unsigned int ma[DIAGNOSE_NEIGHBOURS], mb[DIAGNOSE_NEIGHBOURS], x[2];
 	struct sched_pair *w = calloc(16, sizeof(*w));
+	size_t nx;
 	int ia = hosts_find(hs, target[0]), ib = hosts_find(hs, target[1]);
 	size_t na, nb, n = 0;
 
@@ -87,6 +111,15 @@ int diagnose_pick_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const struct
 		want_add(w, &n, (unsigned int)ia, ma[0]);
 	if (nb)
 		want_add(w, &n, (unsigned int)ib, mb[0]);
+	nx = outsiders(st, hs, (unsigned int)ia, (unsigned int)ib, x, 2);
+	for (size_t k = 0; k < nx; k++) {
+		want_add(w, &n, (unsigned int)ib, x[k]);
+		want_add(w, &n, (unsigned int)ia, x[k]);
+	}
+	if (nx && nb)
+		want_add(w, &n, mb[0], x[0]);
+	if (nx && na)
+		want_add(w, &n, ma[0], x[0]);
 	fab_info("diagnose: measuring %s-%s and %zu pair%s sharing parts of its path", target[0],
 		 target[1], n - 1, n == 2 ? "" : "s");
 	*want = w;

@@ -482,8 +482,8 @@ static int class_refs(struct fab_ctx *ctx, struct sweep_report *r, struct sweep_
 		if (ref.classes[i].blind_link == PATHREF_NO_LINK)
 			continue;
 		sweep_topo_link_text(st->t, ref.classes[i].blind_link, name, sizeof(name));
-		fab_warn("sweep: every %u-hop pair crosses %s: without a rated speed (rate_gbps=, a "
-			 "plan's speed_mbps) a fault there cannot be told from the healthy level",
+		fab_warn("sweep: too few %u-hop pairs avoid %s to judge it by the others: without a "
+			 "rated speed (rate_gbps=, a plan's speed_mbps) a fault there may not be seen",
 			 ref.classes[i].klass, name);
 	}
 out:

@@ -123,6 +123,32 @@ for hf in "$TMP/hosts" "$TMP/hosts.rated"; do
 	assert_eq "leaf1 uplink slow: no host blamed" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
 	cp "$TMP/out" "$TMP/leaf1-slow.json"
 done
+# diagnose --from the saved sweep: the same answer, no traffic.
+rc=0
+"$FABRICCTL" -j diagnose --from "$TMP/leaf1-slow.json" >"$TMP/out" 2>"$TMP/err" || rc=$?
+assert_eq "diagnose --from: rc" 1 "$rc"
+assert_eq "diagnose --from: schema" fabricctl.diagnose/1 "$(q .schema)"
+assert_eq "diagnose --from: the same link" "link $L-leaf1 swp49 $L-spine1 swp1" \
+	"$(q '.suspects[0] | "\(.kind) \(.link.a.node) \(.link.a.port) \(.link.b.node) \(.link.b.port)"')"
+rc=0
+"$FABRICCTL" diagnose --from "$TMP/leaf1-slow.json" --topology "$TMP/plan.yaml" >"$TMP/out.txt" 2>"$TMP/err" || rc=$?
+assert_eq "diagnose --from --topology PLAN: rc" 1 "$rc"
+grep -q "slow link: $L-leaf1 swp49 <-> $L-spine1 swp1" "$TMP/out.txt" || fail "diagnose --from --topology PLAN: $(cat "$TMP/out.txt")"
+
+# diagnose A B on a pair through the slowed uplink: names it, in a bounded
+# number of extra pairs.
+rc=0
+pretty "$FABRICCTL -j diagnose --hosts $TMP/hosts --topology lldp ${COMMON[*]} $L-h1 $L-h2"
+"$FABRICCTL" -j diagnose --hosts "$TMP/hosts" --topology lldp "${COMMON[@]}" "$L-h1" "$L-h2" \
+	>"$TMP/out" 2>"$TMP/err" || rc=$?
+tail -n 5 "$TMP/err" >&2
+echo "diagnose h1 h2: $(q .extra_pairs) extra pairs ($(q .localisation.probes_run) probes); $(q -c '.suspects[0] | [.kind, .text]')" >&2
+assert_eq "diagnose A B: rc" 1 "$rc"
+assert_eq "diagnose A B: the slowed uplink" "link $L-leaf1 swp49 $L-spine1 swp1" \
+	"$(q '.suspects[0] | "\(.kind) \(.link.a.node) \(.link.a.port) \(.link.b.node) \(.link.b.port)"')"
+[ "$(q .extra_pairs)" -le 21 ] || fail "diagnose A B: $(q .extra_pairs) extra pairs (bound: 13 chosen + 8 probes)"
+assert_eq "diagnose A B: the pair itself measured slow" slow "$(q .target.pair.status)"
+
 run lab_unslow leaf1:swp49
 run lab_slow leaf3:swp49 200mbit
 crossing "$L-leaf3" "$TMP/hosts" >"$TMP/want"
@@ -159,7 +185,7 @@ sweep "$TMP/hosts1" --topology lldp
 echo "one leaf, h2 at 100 Mbit/s: $(summary)" >&2
 assert_eq "h2 slow: rc" 1 "$rc"
 assert_eq "h2 slow: exactly h2's three pairs" "$L-h1 $L-h2,$L-h2 $L-h3,$L-h2 $L-h4" "$(slow_pairs | paste -sd,)"
-assert_eq "h2 slow: the suspect is h2's access link (issue 11)" "node $L-h2 $L-h2 eth0 $L-leaf1 swp2" \
+assert_eq "h2 slow: the suspect is h2's access link, not its leaf's uplink" "node $L-h2 $L-h2 eth0 $L-leaf1 swp2" \
 	"$(q '.suspects[0] | "\(.kind) \(.node) \(.link.a.node) \(.link.a.port) \(.link.b.node) \(.link.b.port)"')"
 assert_eq "h2 slow: one suspect" 1 "$(q '.suspects | length')"
 lab_down --name "$L"

@@ -265,6 +265,43 @@ static void test_overrides(void **state)
 	topo_free(s.t);
 }
 
+/* The policy file: overrides by name or alias; bad input names file, line and field. */
+static void test_policy_file(void **state)
+{
+	const char *good = "counters:\n"
+			   "  - { name: SymbolErrorCounter, threshold: 10, severity: warn }\n"
+			   "  - { name: port_xmit_wait, severity: error }\n";
+	const char *unknown = "counters:\n  - { name: Bogus, threshold: 1 }\n";
+	const char *badsev = "counters:\n  - { name: SymbolErrorCounter, severity: fatal }\n";
+	const char *badkey = "counters:\n  - { name: SymbolErrorCounter, limit: 3 }\n";
+	const char *noname = "counters:\n  - { threshold: 3 }\n";
+	const struct counter_rule *r;
+	struct counter_policy pol;
+	struct fab_err err;
+
+	(void)state;
+	fab_err_init(&err);
+	assert_int_equal(counter_policy_parse(&pol, good, strlen(good), "p.yaml", &err), 0);
+	r = counter_policy_find(&pol, "SymbolErrorCounter");
+	assert_non_null(r);
+	assert_int_equal(r->threshold, 10);
+	assert_int_equal(r->sev, COUNTER_SEV_WARN);
+	r = counter_policy_find(&pol, "PortXmitWait");
+	assert_int_equal(r->sev, COUNTER_SEV_ERROR);
+	assert_int_equal(counter_policy_parse(&pol, unknown, strlen(unknown), "p.yaml", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "p.yaml:2"));
+	assert_non_null(strstr(err.msg, "Bogus"));
+	/* All or nothing: a refused file leaves the defaults. */
+	assert_int_equal(counter_policy_find(&pol, "SymbolErrorCounter")->threshold, 0);
+	assert_int_equal(counter_policy_parse(&pol, badsev, strlen(badsev), "p.yaml", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "p.yaml:2:"));
+	assert_non_null(strstr(err.msg, "severity: 'fatal'"));
+	assert_int_equal(counter_policy_parse(&pol, badkey, strlen(badkey), "p.yaml", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "limit"));
+	assert_int_equal(counter_policy_parse(&pol, noname, strlen(noname), "p.yaml", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "'name' is required"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +309,7 @@ int main(void)
 		cmocka_unit_test(test_eval),
 		cmocka_unit_test(test_topo_port_snapshot),
 		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_policy_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

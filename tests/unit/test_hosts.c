@@ -167,6 +167,34 @@ static void test_pairs(void **state)
 	hosts_fini(&hs);
 }
 
+/* role= lines are fabric nodes (switches), not end points; order kept. */
+static void test_split_role(void **state)
+{
+	const char *txt = "h1 10.0.0.1 leaf=l1\nleaf1 10.0.254.1 role=leaf\n"
+			  "h2 10.0.0.2 role=host\nspine1 10.0.254.2 role=spine\n";
+	struct fab_hosts hs, ends, fab;
+	struct fab_err err;
+
+	(void)state;
+	fab_err_init(&err);
+	hosts_init(&hs);
+	hosts_init(&ends);
+	hosts_init(&fab);
+	assert_int_equal(hosts_parse(&hs, txt, strlen(txt), "h", &err), 0);
+	assert_int_equal(hosts_split_role(&hs, &ends, &fab), 0);
+	assert_int_equal(ends.n, 2);
+	assert_string_equal(ends.hosts[0].name, "h1");
+	assert_string_equal(ends.hosts[1].name, "h2");
+	assert_int_equal(ends.hosts[1].line, 3);
+	assert_int_equal(fab.n, 2);
+	assert_string_equal(fab.hosts[0].name, "leaf1");
+	assert_string_equal(fab.hosts[1].name, "spine1");
+	assert_false(hosts_is_endpoint(&fab.hosts[1]));
+	hosts_fini(&hs);
+	hosts_fini(&ends);
+	hosts_fini(&fab);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_wildcard_addresses),
 		cmocka_unit_test(test_nul_and_limits),
 		cmocka_unit_test(test_pairs),
+		cmocka_unit_test(test_split_role),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -203,6 +203,38 @@ static void test_suspects_link_and_failed(void **state)
 	free(r.suspects);
 }
 
+/* Judged against an expected rate: the reason says what it was compared with. */
+static void test_judge_expected(void **state)
+{
+	struct sweep_pair p;
+	struct sweep_ref ref;
+	struct sweep_cfg cfg;
+
+	(void)state;
+	sweep_cfg_default(&cfg);
+	sweep_ref_compute(NULL, 0, &ref);
+	set_pair(&p, 0, 1, 190, 50000);
+	sweep_pair_judge_expected(&p, 960, SWEEP_EXPECT_CLASS, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "of the path-class reference 960 Mb/s"));
+	assert_true(fabs(p.pct_rated - 100.0 * 190 / 960) < 1e-9);
+	set_pair(&p, 0, 1, 900, 50000);
+	sweep_pair_judge_expected(&p, 1000, SWEEP_EXPECT_RATED, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_true(fabs(p.pct_rated - 90) < 1e-9);
+	set_pair(&p, 0, 1, 700, 50000);
+	sweep_pair_judge_expected(&p, 1000, SWEEP_EXPECT_RATED, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "70.0% of the expected (rated path) 1000 Mb/s (threshold 80%)"));
+	/* No expected rate and no fleet: nothing to judge against, not slow. */
+	set_pair(&p, 0, 1, 1, 50000);
+	sweep_pair_judge_expected(&p, 0, SWEEP_EXPECT_NONE, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_true(p.pct_rated < 0);
+	/* A planned pair has no figures and stays planned in name. */
+	assert_string_equal(sweep_status_name(SWEEP_PLANNED), "planned");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_judge_rated),
 		cmocka_unit_test(test_judge_latency),
 		cmocka_unit_test(test_suspects_link_and_failed),
+		cmocka_unit_test(test_judge_expected),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
