@@ -322,9 +322,11 @@ int lldp_view_merge(struct topo *t, const struct lldp_view *v, unsigned int *con
 		if (lp->operstate[0])
 			port_state(p, lp);
 		/*
-		 * lp->speed_mbps stays in the view only: the discover renderers
-		 * name lane rates as IB speeds (10000 Mb/s would print as QDR).
+		 * lp->speed_mbps goes to eth_mbps, not lane_mbps: the discover
+		 * renderers name lane rates as IB speeds (10000 Mb/s would print
+		 * as QDR).  The node reports only real devices' speeds.
 		 */
+		p->eth_mbps = lp->speed_mbps;
 		for (size_t j = 0; j < lp->n_neighbors; j++) {
 			const struct lldp_neighbor *ln = &lp->neighbors[j];
 			const char *nname = ln->chassis_name[0] ? ln->chassis_name : ln->chassis_id;

@@ -381,7 +381,7 @@ uint32_t route_port_mbps(const struct topo_port *p)
 	uint64_t v;
 
 	if (!(p->facts & TOPO_F_SPEED) || !p->lane_mbps)
-		return 0;
+		return p->eth_mbps;	/* the node's own ethtool speed, 0 unknown */
 	v = (uint64_t)(p->width_x ? p->width_x : 1) * p->lane_mbps;
 	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 }

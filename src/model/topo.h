@@ -142,6 +142,14 @@ struct topo_port {
 	unsigned int lane_mbps;		/* active per-lane rate; 0 unknown */
 	unsigned int lane_max_mbps;	/* fastest enabled per-lane rate; 0 unknown */
 	unsigned int mtu;		/* bytes; 0 unknown */
+	/*
+	 * Ethernet: the speed the node itself reports for this interface
+	 * (ethtool, through the worker's LLDP view), physical NICs and bonds
+	 * only; 0 unknown or virtual (veth, bridge, tun, dummy... claim a
+	 * speed they do not have).  Kept apart from lane_mbps, which the
+	 * renderers name as IB speeds.
+	 */
+	unsigned int eth_mbps;
 	unsigned int mtu_max;		/* bytes (IB MTUCap, LLDP MFS); 0 unknown */
 	uint64_t counters[TOPO_CNT_MAX];
 	struct topo_port *peer;		/* borrowed: the other end, NULL when unlinked */

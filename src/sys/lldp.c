@@ -118,7 +118,9 @@ static int iface_read(struct lldp_conn *c, struct lldp_view *v, lldpctl_atom_t *
 		lp->mtu = link->mtu;
 		snprintf(lp->operstate, sizeof(lp->operstate), "%s", link->operstate);
 		lp->admin_up = link->admin_up;
-		if (link->speed_mbps > 0 && link->speed_mbps <= 100000000)
+		/* A rated speed: physical NICs (no kind) and bonds of them, never virtual devices. */
+		if (link->speed_mbps > 0 && link->speed_mbps <= 100000000 &&
+		    (!link->kind[0] || !strcmp(link->kind, "bond") || !strcmp(link->kind, "team")))
 			lp->speed_mbps = (unsigned int)link->speed_mbps;
 	}
 	port = lldpctl_get_port(iface);

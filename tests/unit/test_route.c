@@ -238,6 +238,35 @@ static void test_virtual_speed_and_rate_gbps(void **state)
 	topo_free(t);
 }
 
+/* The node's own ethtool speed (eth_mbps, LLDP views) rates a port; lane rates win. */
+static void test_eth_speed(void **state)
+{
+	struct topo_gen_2l g = { .leaves = 1, .hosts_per_leaf = 2 };
+	double expected;
+	unsigned int klass;
+	struct route_info info;
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+
+	(void)state;
+	r = route_2l(&g, 0, "", &t, &hs);
+	assert_int_equal(route_pair_info(r, 0, 1, &info, &expected, &klass), 0);
+	assert_true(expected == 0);
+	/* h1's NIC reports 25 Gb/s, h2's 100 Gb/s; the switch side is unknown. */
+	t->links[r->hosts[0].link]->a->eth_mbps = 25000;
+	t->links[r->hosts[0].link]->b->eth_mbps = 25000;
+	t->links[r->hosts[1].link]->a->eth_mbps = 100000;
+	route_rates(r, &hs, NULL, NULL);
+	assert_int_equal(r->link_mbps[r->hosts[0].link], 25000);
+	assert_int_equal(r->link_mbps[r->hosts[1].link], 100000);
+	assert_int_equal(route_pair_info(r, 0, 1, &info, &expected, &klass), 0);
+	assert_true(expected == 25000);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
 /* leaf1 with: "alpha.example.com" (LLDP FQDN), "nodeX" (lldp_name=), two IB CAs of "ib1". */
 static struct topo *mixed_topo(void)
 {
@@ -356,6 +385,7 @@ static void test_back_to_back(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_eth_speed),
 		cmocka_unit_test(test_ecmp_two_spines),
 		cmocka_unit_test(test_ecmp_three_levels),
 		cmocka_unit_test(test_expected_min_along_path),
