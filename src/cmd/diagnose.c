@@ -29,6 +29,7 @@
 
 #define DIAGNOSE_FROM_MAX_BYTES (256u << 20)
 #define DIAGNOSE_NEIGHBOURS 2	/* leaf neighbours of A (and of B) paired with the other end */
+#define DIAGNOSE_OUTSIDERS 3	/* hosts on other leaves paired with both sides (controls) */
 
 /* ------------------------------------------------------------ diagnose A B */
 
@@ -51,22 +52,28 @@ static void want_add(struct sched_pair *w, size_t *n, unsigned int a, unsigned i
 	w[(*n)++] = (struct sched_pair){ .a = a, .b = b };
 }
 
-/* Up to @max hosts on leaves other than A's and B's, each on a different leaf. */
+/*
+ * Up to @max hosts on leaves other than A's and B's: one per leaf first,
+ * then more from the same leaves.
+ */
 static size_t outsiders(const struct sweep_topo *st, const struct fab_hosts *hs, unsigned int a,
 			unsigned int b, unsigned int *out, size_t max)
 {
 	size_t n = 0;
 
-	for (unsigned int i = 0; i < hs->n && n < max; i++) {
-		bool seen = false;
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned int i = 0; i < hs->n && n < max; i++) {
+			bool seen = false, taken = false;
 
-		if (st->host_leaf[i] == st->host_leaf[a] || st->host_leaf[i] == st->host_leaf[b])
-			continue;
-		for (size_t k = 0; k < n; k++)
-			seen |= st->host_leaf[out[k]] == st->host_leaf[i];
-		if (!seen)
-			out[n++] = i;
-	}
+			if (st->host_leaf[i] == st->host_leaf[a] || st->host_leaf[i] == st->host_leaf[b])
+				continue;
+			for (size_t k = 0; k < n; k++) {
+				seen |= st->host_leaf[out[k]] == st->host_leaf[i];
+				taken |= out[k] == i;
+			}
+			if (!taken && (pass || !seen))
+				out[n++] = i;
+		}
 	return n;
 }
 
@@ -75,16 +82,17 @@ static size_t outsiders(const struct sweep_topo *st, const struct fab_hosts *hs,
  * two of A's (the two uplinks and the far access links apart), one
  * neighbour pair (the path without either end), and each end with a leaf
  * neighbour (its own access link without the uplinks).  Then control
- * pairs to hosts on up to two other leaves, from both sides, so that each
- * side's uplink is avoided by at least three pairs of the same class: the
- * class reference (no rated speed known) must not be made of the very
- * pairs under suspicion.  At most 14 pairs.
+ * pairs to up to three hosts on other leaves, from both sides, so that
+ * each side's uplink is avoided by at least four pairs of the same class:
+ * the class reference (no rated speed known) must not be made of the very
+ * pairs under suspicion (model/pathref.h keeps at least 3 and 20 %).  At
+ * most 16 pairs.
  */
 int diagnose_pick_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hs,
 			const char *const target[2], struct sched_pair **want, size_t *n_want)
 {
-	unsigned int ma[DIAGNOSE_NEIGHBOURS], mb[DIAGNOSE_NEIGHBOURS], x[2];
-	struct sched_pair *w = calloc(16, sizeof(*w));
+	unsigned int ma[DIAGNOSE_NEIGHBOURS], mb[DIAGNOSE_NEIGHBOURS], x[DIAGNOSE_OUTSIDERS];
+	struct sched_pair *w = calloc(24, sizeof(*w));
 	size_t nx;
 	int ia = hosts_find(hs, target[0]), ib = hosts_find(hs, target[1]);
 	size_t na, nb, n = 0;
@@ -111,7 +119,7 @@ int diagnose_pick_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const struct
 		want_add(w, &n, (unsigned int)ia, ma[0]);
 	if (nb)
 		want_add(w, &n, (unsigned int)ib, mb[0]);
-	nx = outsiders(st, hs, (unsigned int)ia, (unsigned int)ib, x, 2);
+	nx = outsiders(st, hs, (unsigned int)ia, (unsigned int)ib, x, DIAGNOSE_OUTSIDERS);
 	for (size_t k = 0; k < nx; k++) {
 		want_add(w, &n, (unsigned int)ib, x[k]);
 		want_add(w, &n, (unsigned int)ia, x[k]);

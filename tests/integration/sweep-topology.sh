@@ -146,7 +146,7 @@ echo "diagnose h1 h2: $(q .extra_pairs) extra pairs ($(q .localisation.probes_ru
 assert_eq "diagnose A B: rc" 1 "$rc"
 assert_eq "diagnose A B: the slowed uplink" "link $L-leaf1 swp49 $L-spine1 swp1" \
 	"$(q '.suspects[0] | "\(.kind) \(.link.a.node) \(.link.a.port) \(.link.b.node) \(.link.b.port)"')"
-[ "$(q .extra_pairs)" -le 21 ] || fail "diagnose A B: $(q .extra_pairs) extra pairs (bound: 13 chosen + 8 probes)"
+[ "$(q .extra_pairs)" -le 23 ] || fail "diagnose A B: $(q .extra_pairs) extra pairs (bound: 15 chosen + 8 probes)"
 assert_eq "diagnose A B: the pair itself measured slow" slow "$(q .target.pair.status)"
 
 run lab_unslow leaf1:swp49
