@@ -82,6 +82,18 @@ assert_eq "dry run: pairs planned" 28 "$(q '[.pairs[] | select(.status == "plann
 assert_eq "dry run: nothing measured" 0 "$(q '[.pairs[] | select(.bw_mbps != null)] | length')"
 check_rounds "dry run"
 
+# --pairs and --new go through the same scheduler (dry runs, no traffic).
+printf '%s\n' "$L-h1 $L-h2" "$L-h4 $L-h5" "$L-h7 $L-h8" "$L-h1 $L-h3" "$L-h2 $L-h3" >"$TMP/pairs"
+sweep "$TMP/hosts.rated" --topology "$TMP/plan.yaml" --dry-run --pairs "$TMP/pairs"
+assert_eq "--pairs dry run: pairs" 5 "$(q '.pairs | length')"
+check_rounds "--pairs dry run"
+# Any two of these pairs share an uplink (or h3): one pair a round.
+assert_eq "--pairs dry run: one pair a round (every two share an uplink)" 5 "$(q .schedule.rounds)"
+sed -E "s/^($L-h[78] .*)/\1 new/" "$TMP/hosts.rated" >"$TMP/hosts.new"
+sweep "$TMP/hosts.new" --topology "$TMP/plan.yaml" --dry-run --new
+assert_eq "--new dry run: new x old pairs" 12 "$(q '.pairs | length')"
+check_rounds "--new dry run"
+
 for src in lldp "$TMP/plan.yaml"; do
 	sweep "$TMP/hosts.rated" --topology "$src"
 	echo "--topology $src: $(summary), pct_expected $(q '[.pairs[].pct_expected] | min | floor')..$(q '[.pairs[].pct_expected] | max | floor')" >&2
