@@ -72,12 +72,26 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 		fputs("fabricctl_sweep_pair_status", f);
 		pair_labels(f, r, p->a, p->b);
 		fprintf(f, "} %d\n", (int)p->status);
-		count[p->status]++;
+		if (p->status <= SWEEP_FAILED)
+			count[p->status]++;
 	}
 	prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_mbps",
 		      "Average bandwidth from a to b (dir ab) or b to a (ba).", false);
 	prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_min_mbps",
 		      "Slowest interval's bandwidth.", true);
+	fprintf(f, "# HELP fabricctl_sweep_pair_expected_mbps What the pair should reach: the lowest "
+		   "rated speed on its path (expected=\"rated\") or its path class's reference "
+		   "(expected=\"class\").\n# TYPE fabricctl_sweep_pair_expected_mbps gauge\n");
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct sweep_pair *p = &r->pairs[i];
+
+		if (p->expect_src == SWEEP_EXPECT_NONE || !(p->expected_mbps > 0))
+			continue;
+		fputs("fabricctl_sweep_pair_expected_mbps", f);
+		pair_labels(f, r, p->a, p->b);
+		fprintf(f, ",expected=\"%s\"} %.3f\n",
+			p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class", p->expected_mbps);
+	}
 	fprintf(f, "# HELP fabricctl_sweep_pair_latency_ns Round-trip time quantiles.\n"
 		   "# TYPE fabricctl_sweep_pair_latency_ns gauge\n");
 	for (size_t i = 0; i < r->n_pairs; i++) {

@@ -95,7 +95,9 @@ assert_eq "--new dry run: new x old pairs" 12 "$(q '.pairs | length')"
 check_rounds "--new dry run"
 
 for src in lldp "$TMP/plan.yaml"; do
-	sweep "$TMP/hosts.rated" --topology "$src"
+	sweep "$TMP/hosts.rated" --topology "$src" --prom "$TMP/prom"
+	assert_eq "clean, --topology $src: Prometheus expected rate per pair" 28 \
+		"$(grep -c '^fabricctl_sweep_pair_expected_mbps{.*,expected="rated"} 1000.000$' "$TMP/prom")"
 	echo "--topology $src: $(summary), pct_expected $(q '[.pairs[].pct_expected] | min | floor')..$(q '[.pairs[].pct_expected] | max | floor')" >&2
 	assert_eq "clean, --topology $src: rc" 0 "$rc"
 	assert_eq "clean, --topology $src: pairs ok" 28 "$(q '[.pairs[] | select(.status == "ok")] | length')"
