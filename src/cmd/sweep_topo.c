@@ -277,14 +277,6 @@ int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *
 	return rc;
 }
 
-/* "node port": the port's name, else its number. */
-static void port_text(const struct topo_port *p, char *buf, size_t len)
-{
-	if (p->name[0])
-		snprintf(buf, len, "%s %s", p->node->name, p->name);
-	else
-		snprintf(buf, len, "%s port %u", p->node->name, p->num);
-}
 
 void sweep_topo_link_text(const struct topo *t, uint32_t link, char *buf, size_t len)
 {
@@ -294,8 +286,8 @@ void sweep_topo_link_text(const struct topo *t, uint32_t link, char *buf, size_t
 		snprintf(buf, len, "(no link)");
 		return;
 	}
-	port_text(t->links[link]->a, a, sizeof(a));
-	port_text(t->links[link]->b, b, sizeof(b));
+	topo_port_text(t->links[link]->a, a, sizeof(a));
+	topo_port_text(t->links[link]->b, b, sizeof(b));
 	snprintf(buf, len, "%s <-> %s", a, b);
 }
 

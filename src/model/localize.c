@@ -669,13 +669,6 @@ out:
 
 /* ---- text ---- */
 
-static void end_text(const struct topo_port *p, char *buf, size_t len)
-{
-	if (p->name[0])
-		str_fmt(buf, len, "%s %s", p->node->name, p->name);
-	else
-		str_fmt(buf, len, "%s port %u", p->node->name, p->num);
-}
 
 static const char *host_name(const struct loc_input *in, int h, char *buf, size_t len)
 {
@@ -700,14 +693,14 @@ void loc_member_text(const struct loc_input *in, const struct loc_member *m, cha
 		const struct topo_port *sw = l->a->node->type == TOPO_NODE_SWITCH ? l->a : l->b;
 		const struct topo_port *hp = sw == l->a ? l->b : l->a;
 
-		end_text(sw, a, sizeof(a));
+		topo_port_text(sw, a, sizeof(a));
 		str_fmt(buf, len, "node %s (its link to %s)",
 			 in->host_names && in->host_names[m->host] ? in->host_names[m->host]
 								   : hp->node->name, a);
 		return;
 	}
-	end_text(l->a, a, sizeof(a));
-	end_text(l->b, b, sizeof(b));
+	topo_port_text(l->a, a, sizeof(a));
+	topo_port_text(l->b, b, sizeof(b));
 	str_fmt(buf, len, "%s <-> %s", a, b);
 }
 

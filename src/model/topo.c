@@ -883,3 +883,11 @@ int topo_health_check(struct topo *t, const struct topo_thresholds *th)
 	}
 	return check_tiers(t);
 }
+
+void topo_port_text(const struct topo_port *p, char *buf, size_t len)
+{
+	if (p->name[0])
+		str_fmt(buf, len, "%s %s", p->node->name, p->name);
+	else
+		str_fmt(buf, len, "%s port %u", p->node->name, p->num);
+}

@@ -271,6 +271,9 @@ int topo_problem_add(struct topo *t, const struct topo_problem *p);
 /* Fill @e from @port (NULL port -> all empty). */
 void topo_end_from_port(struct topo_end *e, const struct topo_port *port);
 
+/* "leaf1 swp49" (a named port) or "leaf-001 port 5" (IB), into @buf (truncated). */
+void topo_port_text(const struct topo_port *p, char *buf, size_t len);
+
 /*
  * Sort nodes (switches first, then by name, then GUID), each node's ports
  * by number then name, links by their first end, problems by kind then

@@ -136,10 +136,10 @@ static void matrix(FILE *f, const struct render *out, const struct sweep_report 
 
 static void port_text(FILE *f, const struct topo_port *p)
 {
-	if (p->name[0])
-		fprintf(f, "%s %s", p->node->name, p->name);
-	else
-		fprintf(f, "%s port %u", p->node->name, p->num);
+	char buf[256];
+
+	topo_port_text(p, buf, sizeof(buf));
+	fputs(buf, f);
 }
 
 /* "topology lldp: 14 nodes, 13 links; 9 hosts on 3 leaves; 29 rounds, lower bound 27 (...)". */
