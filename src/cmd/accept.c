@@ -266,6 +266,9 @@ static int stage_reach(struct fab_ctx *ctx, struct accept_state *s)
 						"worker runs fabricctl %s, this admin host %s",
 						json_string_value(sw), FAB_VERSION);
 		}
+		if (rc == 0)
+			rc = accept_node_add(r, w->host->name, w->host->is_new,
+					     hosts_is_endpoint(w->host), !w->dead && w->hello);
 		if (rc < 0)
 			return fab_err_set(&ctx->err, rc, "accept: out of memory");
 	}

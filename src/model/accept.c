@@ -69,6 +69,7 @@ void accept_report_init(struct accept_report *r)
 void accept_report_fini(struct accept_report *r)
 {
 	free(r->findings);
+	free(r->nodes);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -96,6 +97,22 @@ int accept_finding_add(struct accept_report *r, enum accept_stage stage, enum ac
 	va_start(ap, fmt);
 	str_vfmt(f->evidence, sizeof(f->evidence), fmt, ap);
 	va_end(ap);
+	return 0;
+}
+
+int accept_node_add(struct accept_report *r, const char *name, bool is_new, bool endpoint,
+		    bool reached)
+{
+	struct accept_node *n = realloc(r->nodes, (r->n_nodes + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	r->nodes = n;
+	n = &r->nodes[r->n_nodes++];
+	str_fmt(n->name, sizeof(n->name), "%s", name);
+	n->is_new = is_new;
+	n->endpoint = endpoint;
+	n->reached = reached;
 	return 0;
 }
 
@@ -277,11 +294,10 @@ static int problem_finding(struct accept_report *r, const struct topo_problem *p
 		str_fmt(link, sizeof(link), "%s", a);
 	if (p->kind == TOPO_PROB_RAIL && p->has_a)
 		node = p->a.node;
-	if (p->kind == TOPO_PROB_MISWIRED)
+	if (p->kind == TOPO_PROB_MISWIRED)	/* the detail only repeats "should go to" */
 		return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_MISWIRED, node, link,
-					  "%s is cabled to %s; it should go to %s%s%s", a,
-					  p->has_b ? b : "nothing", p->has_expected ? x : "?",
-					  p->detail[0] ? ": " : "", p->detail);
+					  "%s is cabled to %s; it should go to %s", a,
+					  p->has_b ? b : "nothing", p->has_expected ? x : "?");
 	if (p->kind == TOPO_PROB_MISSING)
 		return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_MISSING, node, link,
 					  "planned cable %s <-> %s not found%s%s", a,

@@ -79,8 +79,16 @@ struct accept_stage_result {
 	double secs;
 };
 
+/* A node of the hosts file as the reach stage saw it. */
+struct accept_node {
+	char name[FAB_HOST_NAME_MAX];
+	bool is_new, endpoint, reached;
+};
+
 struct accept_report {
 	struct accept_stage_result st[ACCEPT_ST_N];
+	struct accept_node *nodes;		/* every node of the hosts file, in its order */
+	size_t n_nodes;
 	struct accept_finding *findings;
 	size_t n_findings, cap;
 	size_t n_new, n_existing, n_switches_new;	/* end points new / existing, new switches */
@@ -103,6 +111,10 @@ void accept_report_fini(struct accept_report *r);
 int accept_finding_add(struct accept_report *r, enum accept_stage stage, enum accept_code code,
 		       const char *node, const char *link, const char *fmt, ...)
 	__attribute__((format(printf, 6, 7)));
+
+/* Append a node (reach stage); -ENOMEM. */
+int accept_node_add(struct accept_report *r, const char *name, bool is_new, bool endpoint,
+		    bool reached);
 
 /* Findings of stage @s. */
 size_t accept_stage_findings(const struct accept_report *r, enum accept_stage s);

@@ -38,6 +38,17 @@ static json_t *findings_json(const struct accept_report *r)
 	return a;
 }
 
+static json_t *nodes_json(const struct accept_report *r)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < r->n_nodes; i++)
+		json_array_append_new(a, json_pack("{s:s, s:b, s:s, s:b}", "node", r->nodes[i].name,
+			"new", r->nodes[i].is_new, "role", r->nodes[i].endpoint ? "host" : "switch",
+			"reached", r->nodes[i].reached));
+	return a;
+}
+
 json_t *accept_to_json(const struct accept_report *r, const struct accept_meta *m)
 {
 	int first_failed = 0;
@@ -46,7 +57,7 @@ json_t *accept_to_json(const struct accept_report *r, const struct accept_meta *
 		if (r->st[s].status == ACCEPT_FAILED || r->st[s].status == ACCEPT_BLOCKED)
 			first_failed = s + 1;
 	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:b}, "
-			 "s:{s:i, s:i, s:i, s:i}, s:o, s:o}",
+			 "s:{s:i, s:i, s:i, s:i, s:o}, s:o, s:o}",
 		"schema", "fabricctl.accept/1",
 		"verdict", r->accept ? "ACCEPT" : "REJECT",
 		"failed_stage", first_failed ? json_integer(first_failed) : json_null(),
@@ -56,5 +67,6 @@ json_t *accept_to_json(const struct accept_report *r, const struct accept_meta *
 		"coverage", (int)r->coverage_k, "keep_going", m->keep_going,
 		"nodes", "new", (int)r->n_new, "existing", (int)r->n_existing,
 		"new_switches", (int)r->n_switches_new, "pairs_measured", (int)r->n_pairs,
+		"list", nodes_json(r),
 		"stages", stages_json(r), "findings", findings_json(r));
 }
