@@ -37,6 +37,10 @@ const struct fab_cmd fab_cmds[] = {
 	{ "diagnose", cmd_diagnose, "--from SWEEP.json [--topology lldp|ib|PLAN] [--hosts FILE] [--policy FILE] [-j] | "
 	  "--hosts FILE --topology lldp|ib|PLAN [--launcher NAME|TEMPLATE] [--policy FILE] [-j] A B",
 	  "name the slow link: re-analyse a saved sweep, or measure around one slow pair" },
+	{ "accept", cmd_accept, "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--profile PROFILE] "
+	  "[--plan PLAN] [--topology lldp|ib|PLAN] [--policy POLICY] [--keep-going] [--coverage K] "
+	  "[--duration SECONDS] [--lat-iters N] [--transport tcp|verbs] [--lldp-socket PATH]",
+	  "staged check of new nodes against the running fabric: one verdict, fault codes" },
 	{ "report", cmd_report, "IN.json [IN.json...] -o FILE.html [--hosts FILE]",
 	  "one self-contained HTML page from sweep, discover, diagnose and accept JSON" },
 	{ "worker", cmd_worker, "[-v]", "node side of --hosts and sweep: JSON lines on stdin/stdout" },

@@ -48,6 +48,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_report(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_diagnose(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_accept(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_worker(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_apply(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv);

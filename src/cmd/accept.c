@@ -1,0 +1,754 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fabricctl accept --hosts FILE [--profile P] [--plan PLAN] [--topology SRC]
+ *                  [--policy POLICY] [--keep-going]
+ *
+ * Pre-expansion verification (docs/accept.md): the nodes labelled `new` in
+ * the hosts file against the running fabric, in stages, fail-closed, one
+ * verdict.  A front end composing what exists:
+ *
+ *   1 reach          fleet_start() on every node of the hosts file
+ *   2 configuration  the worker's verify op on the new end points only
+ *                    (fleet_run_op + fleet_verify_merge); nothing is applied
+ *   3 cabling        the LLDP graph through the reach stage's workers
+ *                    (discover_lldp_fleet_collect), health, plan diff, MTU,
+ *                    rails, restricted to the new nodes; dual-homing of the
+ *                    profile's bonds
+ *   4, 6 counters    not read separately yet (see the stage notes)
+ *   5 traffic        sweep_main() with --topology and the pairs of
+ *                    accept_pairs_pick(), its "fabricctl.sweep/2" JSON
+ *                    captured in memory and read back
+ *
+ * Exit: 0 ACCEPT, 1 REJECT, 2 bad input, 3 system error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/discover_lldp.h"
+#include "cmd/fleet_cmd.h"
+#include "cmd/sweep_cmd.h"
+#include "fleet/fleet.h"
+#include "fleet/fleet_op.h"
+#include "io/load.h"
+#include "model/accept.h"
+#include "model/profile.h"
+#include "model/topo_diff.h"
+#include "model/topo_lldp_checks.h"
+#include "render/accept.h"
+#include "util/file.h"
+#include "util/log.h"
+
+#define ACCEPT_POLICY_MAX (1u << 20)
+
+struct accept_opts {
+	const char *hosts, *profile, *plan, *topology, *policy, *lldp_socket, *transport;
+	struct fleet_opts fo;
+	bool keep_going;
+	double duration_s;
+	unsigned int lat_iters;
+	unsigned int coverage_k;	/* --coverage, 0: the policy's */
+};
+
+/* Everything one run holds; accept_state_fini() frees it. */
+struct accept_state {
+	struct accept_opts o;
+	struct accept_policy pol;
+	struct accept_report rep;
+	struct fab_hosts all, ends, fabric, new_ends;
+	const char **new_names;		/* borrowed from all */
+	size_t n_new_names;
+	struct profile *profile;
+	json_t *profile_params;
+	struct topo *plan, *found;
+	struct topo_rails rails;
+	struct fleet f;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accept_opts *o)
+{
+	enum { OPT_PROFILE = 256, OPT_PLAN, OPT_TOPOLOGY, OPT_POLICY, OPT_KEEP_GOING,
+	       OPT_COVERAGE, OPT_DURATION, OPT_LAT_ITERS, OPT_LLDP_SOCKET, OPT_TRANSPORT };
+	static const struct option opts[] = {
+		FLEET_LONG_OPTIONS,
+		{ "profile", required_argument, NULL, OPT_PROFILE },
+		{ "plan", required_argument, NULL, OPT_PLAN },
+		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+		{ "policy", required_argument, NULL, OPT_POLICY },
+		{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+		{ "coverage", required_argument, NULL, OPT_COVERAGE },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "lat-iters", required_argument, NULL, OPT_LAT_ITERS },
+		{ "lldp-socket", required_argument, NULL, OPT_LLDP_SOCKET },
+		{ "transport", required_argument, NULL, OPT_TRANSPORT },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (fleet_opt_take(&o->fo, &o->hosts, opt, optarg))
+			continue;
+		switch (opt) {
+		case OPT_PROFILE:
+			o->profile = optarg;
+			break;
+		case OPT_PLAN:
+			o->plan = optarg;
+			break;
+		case OPT_TOPOLOGY:
+			o->topology = optarg;
+			break;
+		case OPT_POLICY:
+			o->policy = optarg;
+			break;
+		case OPT_KEEP_GOING:
+			o->keep_going = true;
+			break;
+		case OPT_COVERAGE:
+			errno = 0;
+			o->coverage_k = (unsigned int)strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->coverage_k < 1 || o->coverage_k > 64)
+				return cmd_usage_error(ctx, "accept", "--coverage: want 1..64, got '%s'",
+						       optarg);
+			break;
+		case OPT_DURATION:
+			errno = 0;
+			o->duration_s = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(o->duration_s >= 0.1 && o->duration_s <= 3600))
+				return cmd_usage_error(ctx, "accept", "--duration: want 0.1..3600 seconds, got '%s'",
+						       optarg);
+			break;
+		case OPT_LAT_ITERS:
+			errno = 0;
+			o->lat_iters = (unsigned int)strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || o->lat_iters < 1 || o->lat_iters > 10000000)
+				return cmd_usage_error(ctx, "accept", "--lat-iters: want 1..10000000, got '%s'",
+						       optarg);
+			break;
+		case OPT_LLDP_SOCKET:
+			o->lldp_socket = optarg;
+			break;
+		case OPT_TRANSPORT:
+			o->transport = optarg;
+			break;
+		case 'j':
+			render_select(&ctx->render, "json");
+			break;
+		case 'h':
+			cmd_usage(stdout, "accept");
+			return FAB_EXIT_OK;
+		default:
+			cmd_usage(stderr, "accept");
+			return FAB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error(ctx, "accept", "unexpected argument '%s'", argv[optind]);
+	if (!o->hosts)
+		return cmd_usage_error(ctx, "accept", "--hosts FILE is required");
+	return -1;	/* go on */
+}
+
+/* ---- input, all read and checked before any node is contacted ---- */
+
+static int load_policy(struct accept_state *s, struct fab_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	accept_policy_default(&s->pol);
+	if (!s->o.policy)
+		return 0;
+	rc = file_read_all(s->o.policy, ACCEPT_POLICY_MAX, &buf, &len, err);
+	if (rc == 0)
+		rc = accept_policy_parse(&s->pol, buf, len, s->o.policy, err);
+	free(buf);
+	return rc;
+}
+
+static int load_inputs(struct accept_state *s, struct fab_err *err)
+{
+	int rc = load_policy(s, err);
+
+	if (rc < 0)
+		return rc;
+	if (s->o.coverage_k)
+		s->pol.coverage_k = s->o.coverage_k;
+	rc = hosts_load(&s->all, s->o.hosts, err);
+	if (rc < 0)
+		return rc;
+	if (hosts_split_role(&s->all, &s->ends, &s->fabric) < 0)
+		return fab_err_set(err, -ENOMEM, "accept: out of memory");
+	s->new_names = calloc(s->all.n ? s->all.n : 1, sizeof(*s->new_names));
+	if (!s->new_names)
+		return fab_err_set(err, -ENOMEM, "accept: out of memory");
+	for (size_t i = 0; i < s->all.n; i++)
+		if (s->all.hosts[i].is_new)
+			s->new_names[s->n_new_names++] = s->all.hosts[i].name;
+	for (size_t i = 0; i < s->ends.n; i++) {
+		if (!s->ends.hosts[i].is_new)
+			continue;
+		struct fab_host *h = realloc(s->new_ends.hosts, (s->new_ends.n + 1) * sizeof(*h));
+
+		if (!h)
+			return fab_err_set(err, -ENOMEM, "accept: out of memory");
+		s->new_ends.hosts = h;
+		s->new_ends.hosts[s->new_ends.n++] = s->ends.hosts[i];
+	}
+	s->rep.n_new = s->new_ends.n;
+	s->rep.n_existing = s->ends.n - s->new_ends.n;
+	s->rep.n_switches_new = s->n_new_names - s->new_ends.n;
+	s->rep.coverage_k = s->pol.coverage_k;
+	if (!s->new_ends.n)
+		return fab_err_input(err, -EINVAL, "%s: no end point is labelled new (docs/hosts.md)",
+				     s->o.hosts);
+	if (s->o.profile) {
+		rc = apply_fleet_params(s->o.profile, &s->profile_params, err);
+		if (rc == 0)
+			rc = profile_load(s->o.profile, &s->profile, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (s->o.plan) {
+		rc = plan_load(s->o.plan, &s->plan, &s->rails, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (!s->o.topology)
+		s->o.topology = s->o.plan ? s->o.plan : "lldp";
+	return 0;
+}
+
+/* ---- stage 1: reach ---- */
+
+static int stage_reach(struct fab_ctx *ctx, struct accept_state *s)
+{
+	struct accept_report *r = &s->rep;
+	size_t dead = 0;
+	int rc;
+
+	rc = fleet_start(&s->f, &s->all, &s->o.fo, &ctx->err);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < s->f.n; i++) {
+		const struct fleet_worker *w = &s->f.w[i];
+		const json_t *sw = w->hello ? json_object_get(w->hello, "software") : NULL;
+		const char *what = w->host->is_new ? "new" : "existing";
+
+		if (w->dead || !w->hello) {
+			bool ver = strstr(w->reason, "version") != NULL;
+
+			dead++;
+			rc = accept_finding_add(r, ACCEPT_ST_REACH,
+						ver ? FAB_REACH_VERSION : FAB_REACH_NO_WORKER,
+						w->host->name, "", "%s node at %s: %s", what,
+						w->host->addr, w->reason[0] ? w->reason : "no hello");
+		} else if (json_is_string(sw) && strcmp(json_string_value(sw), FAB_VERSION) != 0) {
+			rc = accept_finding_add(r, ACCEPT_ST_REACH, FAB_REACH_VERSION, w->host->name, "",
+						"worker runs fabricctl %s, this admin host %s",
+						json_string_value(sw), FAB_VERSION);
+		}
+		if (rc == 0)
+			rc = accept_node_add(r, w->host->name, w->host->is_new,
+					     hosts_is_endpoint(w->host), !w->dead && w->hello);
+		if (rc < 0)
+			return fab_err_set(&ctx->err, rc, "accept: out of memory");
+	}
+	if (accept_stage_findings(r, ACCEPT_ST_REACH))
+		accept_stage_set(r, ACCEPT_ST_REACH, ACCEPT_FAILED,
+				 "%zu of %zu nodes answered (%zu without a worker or of another version)",
+				 s->f.n - dead, s->f.n, accept_stage_findings(r, ACCEPT_ST_REACH));
+	else
+		accept_stage_set(r, ACCEPT_ST_REACH, ACCEPT_PASSED,
+				 "all %zu nodes answered, protocol version %d", s->f.n,
+				 FAB_PROTO_VERSION);
+	return 0;
+}
+
+/* ---- stage 2: configuration (read only) ---- */
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : "?";
+}
+
+static int stage_config(struct fab_ctx *ctx, struct accept_state *s)
+{
+	struct accept_report *r = &s->rep;
+	json_t *run = NULL, *doc = NULL, *d;
+	size_t failed = 0, drifted = 0, i;
+	int rc;
+
+	if (!s->profile_params) {
+		accept_stage_set(r, ACCEPT_ST_CONFIG, ACCEPT_SKIPPED, "no --profile given");
+		return 0;
+	}
+	rc = fleet_run_op(&s->new_ends, &s->o.fo, "verify", s->profile_params,
+			  "fabricctl.fleet-verify/1", 60000, &run, &failed, &ctx->err);
+	if (rc < 0)
+		return rc;
+	doc = fleet_verify_merge(run, s->o.profile, &failed, &drifted);
+	if (!doc) {
+		rc = fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+		goto out;
+	}
+	json_array_foreach(json_object_get(doc, "drift"), i, d) {
+		rc = accept_finding_add(r, ACCEPT_ST_CONFIG, FAB_CONFIG_DRIFT, jstr(d, "node"), "",
+					"%s %s: wanted %s, found %s", jstr(d, "interface"),
+					jstr(d, "field"), jstr(d, "wanted"), jstr(d, "found"));
+		if (rc < 0)
+			goto oom;
+	}
+	json_array_foreach(json_object_get(doc, "nodes"), i, d) {
+		if (json_is_true(json_object_get(d, "ok")))
+			continue;
+		rc = accept_finding_add(r, ACCEPT_ST_CONFIG, FAB_CONFIG_UNREAD, jstr(d, "node"), "",
+					"could not be verified: %s", jstr(d, "error"));
+		if (rc < 0)
+			goto oom;
+	}
+	accept_stage_set(r, ACCEPT_ST_CONFIG,
+			 failed || drifted ? ACCEPT_FAILED : ACCEPT_PASSED,
+			 "verify %s on the %zu new nodes (existing nodes not touched): %zu drifted, "
+			 "%zu failed", s->o.profile, s->new_ends.n, drifted, failed);
+	rc = 0;
+	goto out;
+oom:
+	rc = fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+out:
+	json_decref(doc);
+	json_decref(run);
+	return rc;
+}
+
+/* ---- stage 3: cabling ---- */
+
+static int dual_homing(struct accept_state *s)
+{
+	int rc = 0;
+
+	for (size_t b = 0; s->profile && b < s->profile->n_bonds && rc == 0; b++) {
+		const struct fab_bond *bond = &s->profile->bonds[b].want;
+		const char *members[16];
+		size_t n = 0;
+
+		for (size_t m = 0; m < bond->n_members && n < 16; m++)
+			members[n++] = bond->members[m].name;
+		for (size_t i = 0; i < s->new_ends.n && rc == 0; i++)
+			rc = accept_dual_homing(&s->rep, s->found, s->new_ends.hosts[i].name, members,
+						n, bond->name);
+	}
+	return rc;
+}
+
+static int stage_cabling(struct fab_ctx *ctx, struct accept_state *s)
+{
+	struct discover_lldp_fleet fl = { .socket = s->o.lldp_socket };
+	struct accept_report *r = &s->rep;
+	struct topo_thresholds th;
+	size_t other = 0;
+	int rc;
+
+	if (strcmp(s->o.topology, "ib") == 0) {
+		accept_stage_set(r, ACCEPT_ST_CABLING, ACCEPT_SKIPPED,
+				 "InfiniBand cabling is not judged by accept yet: "
+				 "run discover --ib --expect PLAN");
+		return 0;
+	}
+	s->found = topo_new();
+	if (!s->found)
+		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	rc = discover_lldp_fleet_collect(ctx, &s->f, &s->all, &fl, s->found);
+	if (rc < 0) {
+		/* A node whose LLDP view cannot be read: the cabling is not proven. */
+		rc = accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_UNREAD, "", "", "%s",
+					ctx->err.msg);
+		fab_err_init(&ctx->err);
+		accept_stage_set(r, ACCEPT_ST_CABLING, ACCEPT_FAILED, "the LLDP graph could not be read");
+		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+	}
+	topo_thresholds_default(&th);
+	if (topo_health_check(s->found, &th) < 0 ||
+	    (s->plan && topo_diff(s->found, s->plan, NULL) < 0) ||
+	    topo_mtu_check(s->found, s->plan) < 0 ||
+	    topo_rail_plan_check(s->found, &s->rails) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	topo_sort(s->found);
+	if (accept_cabling_findings(r, s->found, s->new_names, s->n_new_names, &other) < 0 ||
+	    dual_homing(s) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	accept_stage_set(r, ACCEPT_ST_CABLING,
+			 accept_stage_findings(r, ACCEPT_ST_CABLING) ? ACCEPT_FAILED : ACCEPT_PASSED,
+			 "LLDP: %zu nodes, %zu links%s%s; %zu problem%s among existing nodes only, "
+			 "not judged", s->found->n_nodes, s->found->n_links,
+			 s->plan ? ", against " : ", no --plan (miswiring not judged)",
+			 s->plan ? s->o.plan : "", other, other == 1 ? "" : "s");
+	return 0;
+}
+
+/* ---- stage 5: traffic ---- */
+
+/* Each end point's leaf from the LLDP graph (NULL entries when unknown). */
+static const char **leaves_from_graph(const struct accept_state *s)
+{
+	const char **leaf = calloc(s->ends.n ? s->ends.n : 1, sizeof(*leaf));
+
+	for (size_t i = 0; leaf && s->found && i < s->ends.n; i++) {
+		const struct topo_node *n = topo_node_by_name(s->found, s->ends.hosts[i].name);
+
+		for (size_t p = 0; n && p < n->n_ports && !leaf[i]; p++) {
+			const struct topo_port *pt = n->ports[p];
+
+			if (pt->peer && pt->peer->node->type == TOPO_NODE_SWITCH)
+				leaf[i] = pt->peer->node->name;
+		}
+	}
+	return leaf;
+}
+
+/* The pairs file for the sweep, in a private temporary file: its path in @path. */
+static int write_pairs(struct accept_state *s, char *path, size_t len, struct fab_err *err)
+{
+	const char **leaf = leaves_from_graph(s);
+	struct accept_pairs pp = { 0 };
+	const char *dir = getenv("TMPDIR");
+	FILE *f = NULL;
+	int fd, rc;
+
+	if (!leaf)
+		return fab_err_set(err, -ENOMEM, "accept: out of memory");
+	rc = accept_pairs_pick(&s->ends, leaf, s->pol.coverage_k, &pp);
+	if (rc < 0) {
+		rc = fab_err_set(err, rc, "accept: out of memory");
+		goto out;
+	}
+	snprintf(path, len, "%s/fabricctl-accept-pairs.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		rc = fab_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		path[0] = '\0';
+		goto out;
+	}
+	for (size_t i = 0; i < pp.n; i++)
+		fprintf(f, "%s %s\n", s->ends.hosts[pp.pairs[i][0]].name,
+			s->ends.hosts[pp.pairs[i][1]].name);
+	if (fclose(f) == EOF)
+		rc = fab_err_set(err, -EIO, "%s: write failed", path);
+	s->rep.n_pairs = pp.n;
+out:
+	accept_pairs_fini(&pp);
+	free(leaf);
+	return rc;
+}
+
+static const char *end_text(const json_t *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %s", jstr(e, "node"), jstr(e, "port"));
+	return buf;
+}
+
+/* Findings from the captured "fabricctl.sweep/2" document. */
+static int traffic_findings(struct accept_report *r, const json_t *doc, size_t *n_slow,
+			    size_t *n_failed)
+{
+	const json_t *p, *sp, *l;
+	size_t i, j, suspects = 0;
+	char a[120], b[120], link[256];
+	int rc = 0;
+
+	*n_slow = *n_failed = 0;
+	json_array_foreach(json_object_get(doc, "pairs"), i, p) {
+		const char *st = jstr(p, "status");
+
+		if (strcmp(st, "failed") == 0) {
+			(*n_failed)++;
+			snprintf(link, sizeof(link), "%s <-> %s", jstr(p, "a"), jstr(p, "b"));
+			rc = accept_finding_add(r, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", link,
+						"pair could not be measured: %s",
+						json_is_string(json_object_get(p, "error")) ?
+						jstr(p, "error") : "no figures");
+		} else if (strcmp(st, "ok") != 0) {
+			(*n_slow)++;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	json_array_foreach(json_object_get(doc, "suspects"), i, sp) {
+		const char *kind = jstr(sp, "kind");
+		const json_t *ev = json_object_get(sp, "evidence");
+		char evs[200];
+
+		snprintf(evs, sizeof(evs), "%lld of %lld pairs crossing it slow, median %.0f %% of expected",
+			 (long long)json_integer_value(json_object_get(ev, "cross_bad")),
+			 (long long)json_integer_value(json_object_get(ev, "cross_n")),
+			 json_number_value(json_object_get(ev, "cross_pct_median")));
+		suspects++;
+		if (strcmp(kind, "node") == 0) {
+			rc = accept_finding_add(r, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_SLOW_NODE,
+						jstr(sp, "node"), "", "slow node: %s", evs);
+		} else if (json_is_array(json_object_get(sp, "links"))) {
+			json_array_foreach(json_object_get(sp, "links"), j, l) {
+				snprintf(link, sizeof(link), "%s <-> %s",
+					 end_text(json_object_get(l, "a"), a, sizeof(a)),
+					 end_text(json_object_get(l, "b"), b, sizeof(b)));
+				rc = accept_finding_add(r, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_SLOW_LINK, "",
+							link, "one of a group traffic cannot split: %s",
+							evs);
+				if (rc < 0)
+					return rc;
+			}
+		} else {
+			l = json_object_get(sp, "link");
+			snprintf(link, sizeof(link), "%s <-> %s",
+				 end_text(json_object_get(l, "a"), a, sizeof(a)),
+				 end_text(json_object_get(l, "b"), b, sizeof(b)));
+			rc = accept_finding_add(r, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_SLOW_LINK, "", link,
+						"slow link: %s", evs);
+		}
+		if (rc < 0)
+			return rc;
+	}
+	/* Slow pairs no suspect explains are findings of their own. */
+	json_array_foreach(json_object_get(doc, "pairs"), i, p) {
+		if (suspects || strcmp(jstr(p, "status"), "slow") != 0)
+			continue;
+		snprintf(link, sizeof(link), "%s <-> %s", jstr(p, "a"), jstr(p, "b"));
+		rc = accept_finding_add(r, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_SLOW_PAIR, "", link,
+					"%.0f Mb/s, %.0f %% of the expected %.0f Mb/s",
+					json_number_value(json_object_get(p, "bw_mbps")),
+					json_number_value(json_object_get(p, "pct_expected")),
+					json_number_value(json_object_get(p, "expected_mbps")));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* sweep_main() with its JSON rendered into memory; the document in *@doc. */
+static int run_sweep(struct fab_ctx *ctx, struct sweep_args *a, json_t **doc, int *sweep_rc)
+{
+	struct fab_ctx sub = *ctx;
+	char *buf = NULL;
+	size_t len = 0;
+	json_error_t jerr;
+
+	fab_err_init(&sub.err);
+	sub.render.f = open_memstream(&buf, &len);
+	if (!sub.render.f)
+		return fab_err_set(&ctx->err, -errno, "accept: open_memstream: %s", strerror(errno));
+	sub.render.pretty = false;
+	render_select(&sub.render, "json");
+	*sweep_rc = sweep_main(&sub, a);
+	fclose(sub.render.f);
+	*doc = NULL;
+	if (sub.err.code)
+		ctx->err = sub.err;	/* kept for the stage's note */
+	if (len)
+		*doc = json_loadb(buf, len, 0, &jerr);
+	free(buf);
+	return 0;
+}
+
+static int stage_traffic(struct fab_ctx *ctx, struct accept_state *s)
+{
+	struct accept_report *r = &s->rep;
+	struct sweep_args a;
+	char pairs[256] = "";
+	json_t *doc = NULL;
+	size_t n_slow = 0, n_failed = 0;
+	int rc, sweep_rc = 0;
+
+	rc = write_pairs(s, pairs, sizeof(pairs), &ctx->err);
+	if (rc < 0)
+		goto out;
+	sweep_args_default(&a, "sweep");
+	a.hosts = s->o.hosts;
+	a.pairs = pairs;
+	a.mode = "pairs";
+	a.topology = s->o.topology;
+	a.lldp_socket = s->o.lldp_socket;
+	a.fo = s->o.fo;
+	a.progress = 0;
+	a.cfg.slow_pct = s->pol.pct_expected;
+	if (s->o.transport)
+		a.transport = s->o.transport;
+	if (s->o.duration_s > 0)
+		a.duration_s = s->o.duration_s;
+	if (s->o.lat_iters)
+		a.lat_iters = s->o.lat_iters;
+	rc = run_sweep(ctx, &a, &doc, &sweep_rc);
+	if (rc < 0)
+		goto out;
+	if (!doc || (sweep_rc != FAB_EXIT_OK && sweep_rc != FAB_EXIT_UNHEALTHY)) {
+		rc = accept_finding_add(r, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
+					"the sweep failed (exit %d): %s", sweep_rc,
+					ctx->err.code ? ctx->err.msg : "no report");
+		fab_err_init(&ctx->err);
+		accept_stage_set(r, ACCEPT_ST_TRAFFIC, ACCEPT_FAILED, "the sweep did not complete");
+		goto out;
+	}
+	fab_err_init(&ctx->err);
+	r->n_pairs = json_array_size(json_object_get(doc, "pairs"));
+	rc = traffic_findings(r, doc, &n_slow, &n_failed);
+	if (rc < 0) {
+		rc = fab_err_set(&ctx->err, rc, "accept: out of memory");
+		goto out;
+	}
+	accept_stage_set(r, ACCEPT_ST_TRAFFIC,
+			 accept_stage_findings(r, ACCEPT_ST_TRAFFIC) ? ACCEPT_FAILED : ACCEPT_PASSED,
+			 "%zu pairs (new x new, new x existing, coverage %u) over --topology %s: "
+			 "%zu slow (< %u %% of expected), %zu failed", r->n_pairs, r->coverage_k,
+			 s->o.topology, n_slow, s->pol.pct_expected, n_failed);
+out:
+	if (pairs[0])
+		unlink(pairs);
+	json_decref(doc);
+	return rc;
+}
+
+/* ---- driving the stages ---- */
+
+typedef int (*stage_fn)(struct fab_ctx *ctx, struct accept_state *s);
+
+static int stage_run(struct fab_ctx *ctx, struct accept_state *s, enum accept_stage st,
+		     stage_fn fn)
+{
+	struct accept_report *r = &s->rep;
+	int blocker = accept_stage_blocker(r, st);
+	double t0 = now_s();
+	int rc;
+
+	if (!s->pol.stage_on[st]) {
+		accept_stage_set(r, st, ACCEPT_SKIPPED, "turned off by the policy");
+		return 0;
+	}
+	if (blocker >= 0 && !s->o.keep_going) {
+		accept_stage_set(r, st, ACCEPT_BLOCKED, "not run: stage %d (%s) did not pass",
+				 blocker + 1, accept_stage_name(blocker));
+		return 0;
+	}
+	fab_info("accept: stage %d: %s", st + 1, accept_stage_name(st));
+	rc = fn(ctx, s);
+	r->st[st].secs = now_s() - t0;
+	return rc;
+}
+
+/*
+ * Stages 4 and 6: RoCE counters through the workers are not there yet;
+ * for IB the traffic stage's sweep reads the port counters itself (as
+ * evidence for its suspects), not as a baseline and a delta.
+ */
+static const char *counters_note(const struct accept_state *s)
+{
+	if (strcmp(s->o.topology, "ib") == 0)
+		return "not read separately yet: the traffic stage's sweep reads the IB port "
+		       "counters as evidence for its suspects";
+	return "no counter source for RoCE yet";
+}
+
+static int stage_counters_base(struct fab_ctx *ctx, struct accept_state *s)
+{
+	accept_stage_set(&s->rep, ACCEPT_ST_COUNTERS_BASE, ACCEPT_SKIPPED, "%s", counters_note(s));
+	return 0;
+}
+
+static int stage_counters_after(struct fab_ctx *ctx, struct accept_state *s)
+{
+	accept_stage_set(&s->rep, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED, "%s", counters_note(s));
+	return 0;
+}
+
+static void accept_state_fini(struct accept_state *s)
+{
+	if (s->f.w)
+		fleet_fini(&s->f);
+	accept_report_fini(&s->rep);
+	hosts_fini(&s->all);
+	hosts_fini(&s->ends);
+	hosts_fini(&s->fabric);
+	free(s->new_ends.hosts);
+	free(s->new_names);
+	profile_free(s->profile);
+	json_decref(s->profile_params);
+	topo_free(s->plan);
+	topo_free(s->found);
+	topo_rails_fini(&s->rails);
+}
+
+int cmd_accept(struct fab_ctx *ctx, int argc, char **argv)
+{
+	static const struct { enum accept_stage st; stage_fn fn; } stages[] = {
+		{ ACCEPT_ST_REACH, stage_reach },
+		{ ACCEPT_ST_CONFIG, stage_config },
+		{ ACCEPT_ST_CABLING, stage_cabling },
+		{ ACCEPT_ST_COUNTERS_BASE, stage_counters_base },
+		{ ACCEPT_ST_TRAFFIC, stage_traffic },
+		{ ACCEPT_ST_COUNTERS_AFTER, stage_counters_after },
+	};
+	struct accept_state s = { .o = { .fo = FLEET_OPTS_DEFAULT } };
+	struct accept_meta m;
+	int rc;
+
+	accept_report_init(&s.rep);
+	hosts_init(&s.all);
+	hosts_init(&s.ends);
+	hosts_init(&s.fabric);
+	hosts_init(&s.new_ends);
+	topo_rails_init(&s.rails);
+	rc = accept_parse(ctx, argc, argv, &s.o);
+	if (rc >= 0)
+		goto out;
+	s.o.fo.verbose = fab_log_level;
+	if (load_inputs(&s, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	for (size_t i = 0; i < sizeof(stages) / sizeof(stages[0]); i++) {
+		if (stage_run(ctx, &s, stages[i].st, stages[i].fn) < 0) {
+			rc = fab_err_exit(&ctx->err);
+			goto out;
+		}
+		/* The workers of reach and cabling are not needed past cabling. */
+		if (stages[i].st == ACCEPT_ST_CABLING && s.f.w)
+			fleet_fini(&s.f);
+	}
+	accept_verdict(&s.rep);
+	m = (struct accept_meta){ .hosts = s.o.hosts, .profile = s.o.profile, .plan = s.o.plan,
+				  .topology = s.o.topology, .policy = s.o.policy,
+				  .pct_expected = s.pol.pct_expected, .keep_going = s.o.keep_going };
+	if (ctx->render.ops == &render_json_ops)
+		rc = render_json_emit(&ctx->render, accept_to_json(&s.rep, &m));
+	else
+		rc = accept_render_text(&ctx->render, &s.rep, &m);
+	if (rc < 0) {
+		fab_err_set(&ctx->err, rc, "writing output failed");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	rc = s.rep.accept ? FAB_EXIT_OK : FAB_EXIT_UNHEALTHY;
+out:
+	accept_state_fini(&s);
+	return rc;
+}

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* accept: stages, findings, verdict, policy, cabling and pair picking; see accept.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "model/accept.h"
+#include "model/yaml_walk.h"
+#include "util/str.h"
+
+static const char *const stage_names[ACCEPT_ST_N] = {
+	"reach", "configuration", "cabling", "counters-baseline", "traffic", "counters-after",
+};
+
+static const char *const code_names[FAB_CODE_N] = {
+	[FAB_REACH_NO_WORKER] = "FAB-REACH-NO-WORKER",
+	[FAB_REACH_VERSION] = "FAB-REACH-VERSION",
+	[FAB_CONFIG_DRIFT] = "FAB-CONFIG-DRIFT",
+	[FAB_CONFIG_UNREAD] = "FAB-CONFIG-UNREAD",
+	[FAB_CABLE_MISSING] = "FAB-CABLE-MISSING",
+	[FAB_CABLE_MISWIRED] = "FAB-CABLE-MISWIRED",
+	[FAB_CABLE_UNEXPECTED] = "FAB-CABLE-UNEXPECTED",
+	[FAB_CABLE_DEGRADED] = "FAB-CABLE-DEGRADED",
+	[FAB_CABLE_DOWN] = "FAB-CABLE-DOWN",
+	[FAB_CABLE_ERRORS] = "FAB-CABLE-ERRORS",
+	[FAB_CABLE_MTU] = "FAB-CABLE-MTU",
+	[FAB_CABLE_RAIL] = "FAB-CABLE-RAIL",
+	[FAB_CABLE_SINGLE_HOMED] = "FAB-CABLE-SINGLE-HOMED",
+	[FAB_CABLE_UNREAD] = "FAB-CABLE-UNREAD",
+	[FAB_TRAFFIC_SLOW_LINK] = "FAB-TRAFFIC-SLOW-LINK",
+	[FAB_TRAFFIC_SLOW_NODE] = "FAB-TRAFFIC-SLOW-NODE",
+	[FAB_TRAFFIC_SLOW_PAIR] = "FAB-TRAFFIC-SLOW-PAIR",
+	[FAB_TRAFFIC_FAILED] = "FAB-TRAFFIC-FAILED",
+};
+
+const char *accept_stage_name(enum accept_stage s)
+{
+	return (unsigned int)s < ACCEPT_ST_N ? stage_names[s] : "unknown";
+}
+
+const char *accept_status_name(enum accept_status s)
+{
+	switch (s) {
+	case ACCEPT_PASSED:
+		return "passed";
+	case ACCEPT_FAILED:
+		return "failed";
+	case ACCEPT_SKIPPED:
+		return "skipped";
+	case ACCEPT_BLOCKED:
+		return "blocked";
+	default:
+		return "not-run";
+	}
+}
+
+const char *accept_code_name(enum accept_code c)
+{
+	return (unsigned int)c < FAB_CODE_N ? code_names[c] : NULL;
+}
+
+void accept_report_init(struct accept_report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void accept_report_fini(struct accept_report *r)
+{
+	free(r->findings);
+	free(r->nodes);
+	memset(r, 0, sizeof(*r));
+}
+
+int accept_finding_add(struct accept_report *r, enum accept_stage stage, enum accept_code code,
+		       const char *node, const char *link, const char *fmt, ...)
+{
+	struct accept_finding *f;
+	va_list ap;
+
+	if (r->n_findings == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 16;
+		struct accept_finding *nf = realloc(r->findings, cap * sizeof(*nf));
+
+		if (!nf)
+			return -ENOMEM;
+		r->findings = nf;
+		r->cap = cap;
+	}
+	f = &r->findings[r->n_findings++];
+	memset(f, 0, sizeof(*f));
+	f->stage = stage;
+	f->code = code;
+	str_fmt(f->node, sizeof(f->node), "%s", node ? node : "");
+	str_fmt(f->link, sizeof(f->link), "%s", link ? link : "");
+	va_start(ap, fmt);
+	str_vfmt(f->evidence, sizeof(f->evidence), fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int accept_node_add(struct accept_report *r, const char *name, bool is_new, bool endpoint,
+		    bool reached)
+{
+	struct accept_node *n = realloc(r->nodes, (r->n_nodes + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	r->nodes = n;
+	n = &r->nodes[r->n_nodes++];
+	str_fmt(n->name, sizeof(n->name), "%s", name);
+	n->is_new = is_new;
+	n->endpoint = endpoint;
+	n->reached = reached;
+	return 0;
+}
+
+size_t accept_stage_findings(const struct accept_report *r, enum accept_stage s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n_findings; i++)
+		n += r->findings[i].stage == s;
+	return n;
+}
+
+void accept_stage_set(struct accept_report *r, enum accept_stage s, enum accept_status st,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	r->st[s].status = st;
+	va_start(ap, fmt);
+	str_vfmt(r->st[s].note, sizeof(r->st[s].note), fmt, ap);
+	va_end(ap);
+}
+
+/* Bit d of deps[s]: stage s depends on stage d. */
+static const unsigned int stage_deps[ACCEPT_ST_N] = {
+	[ACCEPT_ST_REACH] = 0,
+	[ACCEPT_ST_CONFIG] = 1u << ACCEPT_ST_REACH,
+	[ACCEPT_ST_CABLING] = 1u << ACCEPT_ST_REACH,
+	[ACCEPT_ST_COUNTERS_BASE] = 1u << ACCEPT_ST_REACH,
+	[ACCEPT_ST_TRAFFIC] = 1u << ACCEPT_ST_REACH | 1u << ACCEPT_ST_CONFIG |
+			      1u << ACCEPT_ST_CABLING,
+	[ACCEPT_ST_COUNTERS_AFTER] = 1u << ACCEPT_ST_COUNTERS_BASE | 1u << ACCEPT_ST_TRAFFIC,
+};
+
+int accept_stage_blocker(const struct accept_report *r, enum accept_stage s)
+{
+	for (int d = 0; d < ACCEPT_ST_N; d++)
+		if ((stage_deps[s] & (1u << d)) &&
+		    (r->st[d].status == ACCEPT_FAILED || r->st[d].status == ACCEPT_BLOCKED))
+			return d;
+	return -1;
+}
+
+bool accept_verdict(struct accept_report *r)
+{
+	bool ok = r->n_findings == 0;
+
+	for (int s = 0; s < ACCEPT_ST_N; s++)
+		if (r->st[s].status == ACCEPT_FAILED || r->st[s].status == ACCEPT_BLOCKED)
+			ok = false;
+	r->accept = ok;
+	return ok;
+}
+
+/* ---- policy ---- */
+
+void accept_policy_default(struct accept_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->pct_expected = ACCEPT_PCT_DEFAULT;
+	p->coverage_k = ACCEPT_K_DEFAULT;
+	for (int s = 0; s < ACCEPT_ST_N; s++)
+		p->stage_on[s] = true;
+}
+
+struct pol_walk {
+	const struct yaml_walk *w;
+	struct accept_policy *p;
+};
+
+/* Stage keys: the full names, then short ones (same order as stage_names). */
+static const char *const stage_keys[] = {
+	"reach", "configuration", "cabling", "counters-baseline", "traffic", "counters-after",
+	NULL,
+};
+
+static int stage_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct pol_walk *pw = arg;
+
+	(void)k;
+	return yw_bool(pw->w, v, stage_keys[key], &pw->p->stage_on[key]);
+}
+
+static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct pol_walk *pw = arg;
+
+	(void)k;
+	switch (key) {
+	case 0:
+		return yw_uint(pw->w, v, "pct_expected", 10, ACCEPT_PCT_FLOOR, 100,
+			       &pw->p->pct_expected);
+	case 1:
+		return yw_uint(pw->w, v, "coverage", 10, 1, 64, &pw->p->coverage_k);
+	default:
+		return yw_map(pw->w, v, "stages", stage_keys, stage_key, pw);
+	}
+}
+
+int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, const char *fname,
+			struct fab_err *err)
+{
+	static const char *const root_keys[] = { "pct_expected", "coverage", "stages", NULL };
+	struct yaml_walk w = { .fname = fname, .err = err };
+	struct pol_walk pw = { .w = &w, .p = p };
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	yaml_node_t *root;
+	int rc;
+
+	accept_policy_default(p);
+	if (!yaml_parser_initialize(&parser))
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", fname);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		rc = fab_err_input(err, -EINVAL, "%s:%zu:%zu: %s", fname, parser.problem_mark.line + 1,
+				   parser.problem_mark.column + 1,
+				   parser.problem ? parser.problem : "invalid YAML");
+		yaml_parser_delete(&parser);
+		return rc;
+	}
+	w.doc = &doc;
+	root = yaml_document_get_root_node(&doc);
+	rc = root ? yw_map(&w, root, "policy", root_keys, root_key, &pw) : 0;	/* empty: defaults */
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+/* ---- cabling ---- */
+
+bool accept_name_in(const char *const *names, size_t n, const char *name)
+{
+	if (!name || !name[0])
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	return false;
+}
+
+static const enum accept_code prob_codes[TOPO_PROB_KIND_MAX] = {
+	[TOPO_PROB_MISSING] = FAB_CABLE_MISSING,
+	[TOPO_PROB_UNEXPECTED] = FAB_CABLE_UNEXPECTED,
+	[TOPO_PROB_MISWIRED] = FAB_CABLE_MISWIRED,
+	[TOPO_PROB_DEGRADED] = FAB_CABLE_DEGRADED,
+	[TOPO_PROB_DOWN] = FAB_CABLE_DOWN,
+	[TOPO_PROB_ERRORS] = FAB_CABLE_ERRORS,
+	[TOPO_PROB_MTU_MISMATCH] = FAB_CABLE_MTU,
+	[TOPO_PROB_RAIL] = FAB_CABLE_RAIL,
+};
+
+/* "node port" of an end (IB ports by number). */
+static void end_str(char *buf, size_t len, const struct topo_end *e)
+{
+	if (e->port_name[0])
+		str_fmt(buf, len, "%s %s", e->node[0] ? e->node : "?", e->port_name);
+	else
+		str_fmt(buf, len, "%s %u", e->node[0] ? e->node : "?", e->port);
+}
+
+static int problem_finding(struct accept_report *r, const struct topo_problem *p)
+{
+	char a[200] = "", b[200] = "", x[200] = "", link[256];
+	const char *node = "";
+
+	if (p->has_a)
+		end_str(a, sizeof(a), &p->a);
+	if (p->has_b)
+		end_str(b, sizeof(b), &p->b);
+	if (p->has_expected)
+		end_str(x, sizeof(x), &p->expected);
+	if (p->has_a && p->has_b)
+		str_fmt(link, sizeof(link), "%s <-> %s", a, b);
+	else if (p->has_a && p->has_expected)
+		str_fmt(link, sizeof(link), "%s <-> %s", a, x);
+	else
+		str_fmt(link, sizeof(link), "%s", a);
+	if (p->kind == TOPO_PROB_RAIL && p->has_a)
+		node = p->a.node;
+	if (p->kind == TOPO_PROB_MISWIRED)	/* the detail only repeats "should go to" */
+		return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_MISWIRED, node, link,
+					  "%s is cabled to %s; it should go to %s", a,
+					  p->has_b ? b : "nothing", p->has_expected ? x : "?");
+	if (p->kind == TOPO_PROB_MISSING)
+		return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_MISSING, node, link,
+					  "planned cable %s <-> %s not found%s%s", a,
+					  p->has_expected ? x : b, p->detail[0] ? ": " : "",
+					  p->detail);
+	return accept_finding_add(r, ACCEPT_ST_CABLING, prob_codes[p->kind], node, link, "%s: %s",
+				  topo_problem_kind_name(p->kind),
+				  p->detail[0] ? p->detail : "(no detail)");
+}
+
+int accept_cabling_findings(struct accept_report *r, const struct topo *found,
+			    const char *const *new_names, size_t n_new, size_t *n_other)
+{
+	size_t other = 0;
+
+	for (size_t i = 0; i < found->n_problems; i++) {
+		const struct topo_problem *p = &found->problems[i];
+		int rc;
+
+		if ((unsigned int)p->kind >= TOPO_PROB_KIND_MAX)
+			continue;
+		if (!(p->has_a && accept_name_in(new_names, n_new, p->a.node)) &&
+		    !(p->has_b && accept_name_in(new_names, n_new, p->b.node)) &&
+		    !(p->has_expected && accept_name_in(new_names, n_new, p->expected.node))) {
+			other++;
+			continue;
+		}
+		rc = problem_finding(r, p);
+		if (rc < 0)
+			return rc;
+	}
+	if (n_other)
+		*n_other = other;
+	return 0;
+}
+
+int accept_dual_homing(struct accept_report *r, const struct topo *found, const char *node,
+		       const char *const *members, size_t n_members, const char *bond)
+{
+	const struct topo_node *n = topo_node_by_name(found, node);
+	const char *sw[2] = { NULL, NULL };
+	char legs[256] = "";
+	size_t linked = 0, off = 0;
+
+	if (!n || n_members < 2)
+		return 0;
+	for (size_t i = 0; i < n_members; i++) {
+		const struct topo_port *p = topo_port_find(n, 0, members[i]);
+		const char *peer;
+
+		if (!p || !p->peer || !p->peer->node)
+			continue;
+		peer = p->peer->node->name;
+		linked++;
+		off = strlen(legs);
+		str_fmt(legs + off, sizeof(legs) - off, "%s%s -> %s %s", off ? ", " : "",
+			members[i], peer, p->peer->name[0] ? p->peer->name : "?");
+		if (!sw[0])
+			sw[0] = peer;
+		else if (strcmp(sw[0], peer) != 0 && !sw[1])
+			sw[1] = peer;
+	}
+	if (sw[1])
+		return 0;	/* two switches: dual-homed */
+	if (!linked)
+		return 0;	/* no leg seen: the cabling diff names the missing cables */
+	if (linked == 1)
+		return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_SINGLE_HOMED, node, "",
+					  "bond %s: only one of %zu members has an LLDP neighbour (%s): "
+					  "not dual-homed", bond, n_members, legs);
+	return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_SINGLE_HOMED, node, "",
+				  "bond %s: all %zu linked members reach one switch, %s (%s): "
+				  "one switch failure takes the node off the fabric",
+				  bond, linked, sw[0], legs);
+}
+
+/* ---- traffic pairs ---- */
+
+void accept_pairs_fini(struct accept_pairs *p)
+{
+	free(p->pairs);
+	memset(p, 0, sizeof(*p));
+}
+
+static int pairs_add(struct accept_pairs *p, unsigned int a, unsigned int b)
+{
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		unsigned int (*np)[2] = realloc(p->pairs, cap * sizeof(*np));
+
+		if (!np)
+			return -ENOMEM;
+		p->pairs = np;
+		p->cap = cap;
+	}
+	p->pairs[p->n][0] = a;
+	p->pairs[p->n][1] = b;
+	p->n++;
+	return 0;
+}
+
+static const char *leaf_name(const struct fab_hosts *hs, const char *const *leaf_of, size_t i)
+{
+	if (leaf_of && leaf_of[i] && leaf_of[i][0])
+		return leaf_of[i];
+	return hs->hosts[i].leaf;
+}
+
+static bool same_leaf(const struct fab_hosts *hs, const char *const *leaf_of, size_t i, size_t j)
+{
+	const char *a = leaf_name(hs, leaf_of, i), *b = leaf_name(hs, leaf_of, j);
+
+	return a[0] && b[0] && strcmp(a, b) == 0;
+}
+
+/* New host @a with up to @k existing hosts from @old, round robin from *@cursor. */
+static int pick_existing(const struct fab_hosts *hs, const char *const *leaf_of, unsigned int a,
+			 const unsigned int *old, size_t n_old, unsigned int k, size_t *cursor,
+			 struct accept_pairs *out)
+{
+	size_t got = 0, start = *cursor;
+	int rc;
+
+	/* Other leaves first (crossing the uplinks), then the same leaf. */
+	for (int pass = 0; pass < 2 && got < k; pass++)
+		for (size_t s = 0; s < n_old && got < k; s++) {
+			size_t j = (start + s) % n_old;
+			bool same = same_leaf(hs, leaf_of, a, old[j]);
+
+			if (same != (pass == 1))
+				continue;
+			rc = pairs_add(out, old[j], a);
+			if (rc < 0)
+				return rc;
+			got++;
+			if (pass == 0)
+				*cursor = j + 1;
+		}
+	return 0;
+}
+
+int accept_pairs_pick(const struct fab_hosts *hs, const char *const *leaf_of, unsigned int k,
+		      struct accept_pairs *out)
+{
+	unsigned int *nw = calloc(hs->n ? hs->n : 1, sizeof(*nw));
+	unsigned int *old = calloc(hs->n ? hs->n : 1, sizeof(*old));
+	size_t n_new = 0, n_old = 0, cursor = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!nw || !old) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < hs->n; i++) {
+		if (hs->hosts[i].is_new)
+			nw[n_new++] = (unsigned int)i;
+		else
+			old[n_old++] = (unsigned int)i;
+	}
+	/* new x new: a ring, each new host with the next k (each pair once). */
+	for (size_t j = 1; j <= k && j < n_new && rc == 0; j++)
+		for (size_t i = 0; i < n_new && rc == 0; i++) {
+			if (n_new - j < j || (n_new - j == j && i >= j))
+				continue;	/* the same pair as (i + j, i) at step n - j */
+			rc = pairs_add(out, nw[i], nw[(i + j) % n_new]);
+		}
+	/* new x existing */
+	for (size_t i = 0; i < n_new && rc == 0; i++)
+		rc = pick_existing(hs, leaf_of, nw[i], old, n_old, k, &cursor, out);
+out:
+	if (rc < 0)
+		accept_pairs_fini(out);
+	free(nw);
+	free(old);
+	return rc;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `fabricctl accept` (docs/accept.md): the staged, fail-closed check of
+ * new nodes against the running fabric, as a model: the stages, the
+ * findings with their stable fault codes, the verdict, the policy file,
+ * and the pure parts of the judging (cabling problems restricted to the
+ * new part of the fabric, dual-homing, the traffic pairs to measure).
+ *
+ * A stage ends passed, failed, skipped (turned off, or nothing to read it
+ * with: the note says why) or blocked (a stage it depends on failed or was
+ * blocked; fail-closed).  The verdict is ACCEPT only when no stage failed
+ * or was blocked and there is no finding.
+ *
+ * Pure: no I/O.  Ownership: struct accept_report owns its findings;
+ * accept_report_fini() frees them.  struct accept_pairs owns its array.
+ */
+#ifndef FAB_MODEL_ACCEPT_H
+#define FAB_MODEL_ACCEPT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/hosts.h"
+#include "model/topo.h"
+#include "util/err.h"
+
+enum accept_stage {
+	ACCEPT_ST_REACH = 0,
+	ACCEPT_ST_CONFIG,
+	ACCEPT_ST_CABLING,
+	ACCEPT_ST_COUNTERS_BASE,
+	ACCEPT_ST_TRAFFIC,
+	ACCEPT_ST_COUNTERS_AFTER,
+	ACCEPT_ST_N,
+};
+
+enum accept_status {
+	ACCEPT_NOT_RUN = 0,
+	ACCEPT_PASSED,
+	ACCEPT_FAILED,
+	ACCEPT_SKIPPED,
+	ACCEPT_BLOCKED,
+};
+
+/* Stable fault codes: names never change once shipped (docs/accept.md). */
+enum accept_code {
+	FAB_REACH_NO_WORKER = 0,	/* the node's worker did not answer */
+	FAB_REACH_VERSION,		/* it speaks another protocol / software version */
+	FAB_CONFIG_DRIFT,		/* a profile field differs on a new node */
+	FAB_CONFIG_UNREAD,		/* the node could not be verified */
+	FAB_CABLE_MISSING,
+	FAB_CABLE_MISWIRED,
+	FAB_CABLE_UNEXPECTED,
+	FAB_CABLE_DEGRADED,
+	FAB_CABLE_DOWN,
+	FAB_CABLE_ERRORS,
+	FAB_CABLE_MTU,
+	FAB_CABLE_RAIL,
+	FAB_CABLE_SINGLE_HOMED,
+	FAB_CABLE_UNREAD,		/* the cabling could not be read */
+	FAB_TRAFFIC_SLOW_LINK,
+	FAB_TRAFFIC_SLOW_NODE,
+	FAB_TRAFFIC_SLOW_PAIR,		/* slow pair that no link or node explains */
+	FAB_TRAFFIC_FAILED,		/* a pair that could not be measured */
+	FAB_CODE_N,
+};
+
+struct accept_finding {
+	enum accept_stage stage;
+	enum accept_code code;
+	char node[128];			/* the node concerned, "" when a link */
+	char link[256];			/* "A PORT <-> B PORT", "" when a node */
+	char evidence[512];
+};
+
+struct accept_stage_result {
+	enum accept_status status;
+	char note[256];			/* what ran, or why skipped / blocked */
+	double secs;
+};
+
+/* A node of the hosts file as the reach stage saw it. */
+struct accept_node {
+	char name[FAB_HOST_NAME_MAX];
+	bool is_new, endpoint, reached;
+};
+
+struct accept_report {
+	struct accept_stage_result st[ACCEPT_ST_N];
+	struct accept_node *nodes;		/* every node of the hosts file, in its order */
+	size_t n_nodes;
+	struct accept_finding *findings;
+	size_t n_findings, cap;
+	size_t n_new, n_existing, n_switches_new;	/* end points new / existing, new switches */
+	size_t n_pairs;				/* measured by the traffic stage */
+	unsigned int coverage_k;
+	bool accept;				/* accept_verdict() */
+};
+
+/* "reach", "configuration", "cabling", "counters-baseline", "traffic", "counters-after". */
+const char *accept_stage_name(enum accept_stage s);
+/* "passed", "failed", "skipped", "blocked", "not-run". */
+const char *accept_status_name(enum accept_status s);
+/* "FAB-REACH-NO-WORKER", ...; NULL when out of range. */
+const char *accept_code_name(enum accept_code c);
+
+void accept_report_init(struct accept_report *r);
+void accept_report_fini(struct accept_report *r);
+
+/* Append a finding (strings copied, truncated to fit); -ENOMEM. */
+int accept_finding_add(struct accept_report *r, enum accept_stage stage, enum accept_code code,
+		       const char *node, const char *link, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Append a node (reach stage); -ENOMEM. */
+int accept_node_add(struct accept_report *r, const char *name, bool is_new, bool endpoint,
+		    bool reached);
+
+/* Findings of stage @s. */
+size_t accept_stage_findings(const struct accept_report *r, enum accept_stage s);
+
+/* Set stage @s's status and note. */
+void accept_stage_set(struct accept_report *r, enum accept_stage s, enum accept_status st,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * The stage that blocks @s: the first stage @s depends on that failed or
+ * was blocked, or -1.  Dependencies: configuration, cabling and the
+ * counters baseline on reach; traffic on reach, configuration and cabling;
+ * counters after on the baseline and traffic.
+ */
+int accept_stage_blocker(const struct accept_report *r, enum accept_stage s);
+
+/* Set r->accept: no stage failed or blocked, no finding.  Returns it. */
+bool accept_verdict(struct accept_report *r);
+
+/* ---- policy (YAML, docs/accept.md) ---- */
+
+#define ACCEPT_PCT_DEFAULT 90u		/* NGC multinode perf: 90 % of link speed */
+#define ACCEPT_PCT_FLOOR 80u		/* never judge below the seeds' 80 % */
+#define ACCEPT_K_DEFAULT 2u
+
+struct accept_policy {
+	unsigned int pct_expected;	/* a pair below this % of its expected rate is slow */
+	unsigned int coverage_k;	/* pairs crossing every new link */
+	bool stage_on[ACCEPT_ST_N];
+};
+
+void accept_policy_default(struct accept_policy *p);
+
+/*
+ * Parse the policy file (@len bytes named @fname for messages) into @p
+ * (defaults first): keys pct_expected (80..100), coverage (1..64), stages
+ * (a mapping of stage name, or its short name, to true/false).  Bad input,
+ * "FILE:LINE:COL: message".
+ */
+int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, const char *fname,
+			struct fab_err *err);
+
+/* ---- cabling ---- */
+
+/*
+ * Is node @name part of the new fabric: one of the @n names in @new_names?
+ */
+bool accept_name_in(const char *const *names, size_t n, const char *name);
+
+/*
+ * Findings for every problem of @found (after topo_diff & co.) that
+ * touches a new node (an end, the peer or where the cable should go);
+ * problems only among existing nodes are not the new racks' doing and are
+ * left out (counted in *@n_other).  -ENOMEM.
+ */
+int accept_cabling_findings(struct accept_report *r, const struct topo *found,
+			    const char *const *new_names, size_t n_new, size_t *n_other);
+
+/*
+ * Dual-homing of host @node, whose bond has the @n_members members
+ * @members: the switches their LLDP neighbours in @found are on.  Fewer
+ * than two distinct switches (both legs on one switch, or only one leg
+ * linked) is one FAB-CABLE-SINGLE-HOMED finding naming the node and the
+ * switch.  A host not in @found, or a bond of fewer than two members, is
+ * not judged here (the cabling diff reports missing links).  -ENOMEM.
+ */
+int accept_dual_homing(struct accept_report *r, const struct topo *found, const char *node,
+		       const char *const *members, size_t n_members, const char *bond);
+
+/* ---- traffic pairs ---- */
+
+struct accept_pairs {
+	unsigned int (*pairs)[2];	/* indices into the hosts */
+	size_t n;
+	size_t cap;
+};
+
+void accept_pairs_fini(struct accept_pairs *p);
+
+/*
+ * The pairs that cross every new link at least @k times, O((n + m) k)
+ * for n new and m existing end points: each new host is paired with the
+ * next @k new hosts in file order (a ring: new x new), and with @k
+ * existing hosts, taken round robin, preferring hosts on another leaf
+ * (host->leaf, or @leaf_of[i] when non-NULL and non-empty) so that the new
+ * leaf's uplinks are crossed; each pair once.  @hs holds end points only.
+ * -ENOMEM.
+ */
+int accept_pairs_pick(const struct fab_hosts *hs, const char *const *leaf_of, unsigned int k,
+		      struct accept_pairs *out);
+
+#endif

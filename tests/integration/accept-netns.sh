@@ -1,0 +1,130 @@
+#!/bin/bash
+# fabricctl accept in the netns lab: an existing fabric (leaf1, leaf2, six
+# hosts) and a new leaf (leaf3) with three new hosts (h3, h6, h9), lldpd
+# everywhere, every cable shaped to 1 Gbit/s, a YAML plan of the lab's
+# cabling and a profile (MTU 1500 on eth0).
+#  1. clean: ACCEPT, exit 0; every stage that ran passed; the pairs are
+#     new x new plus new x existing with coverage 2 (9, not the 36 of all
+#     pairs); the existing hosts' MTU is unchanged (read before and after).
+#  2. h6 at MTU 9000: REJECT at stage 2, FAB-CONFIG-DRIFT naming h6 and
+#     "mtu"; traffic blocked (fail-closed).
+#  3. h3 and h9 (new) swap cables: REJECT at stage 3, FAB-CABLE-MISWIRED
+#     with "should go to" naming the planned port.
+#  4. leaf3's uplink slowed to 200 Mbit/s: REJECT at stage 5,
+#     FAB-TRAFFIC-SLOW-LINK naming leaf3 swp49 <-> spine1 swp3.
+#  5. a new node whose worker cannot start (its namespace does not exist):
+#     REJECT at stage 1, FAB-REACH-NO-WORKER naming it, the other 13
+#     nodes (hosts and switches) reported reached; with --keep-going the configuration stage
+#     still verifies the reachable new hosts.
+#  6. bad input: no new host, a policy below the floor: exit 2.
+set -eu
+# shellcheck source=../lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd ip tc jq lldpd lldpcli
+need_fabricctl
+# shellcheck source=../lab/netns
+. "$TOP/tests/lab/netns"
+
+P=ac$$
+tmpdir_with_cleanup
+cleanup_hook() { lab_down --name "$P" || true; }
+
+run lab_up --name "$P" --hosts 9 --leaves 3 --spines 1 --host-rate 1gbit --uplink-rate 1gbit
+lab_hostsfile --switches --rate-gbps 1 | sed -E "s/^($P-(h3|h6|h9|leaf3) .*)/\1 new/" >"$TMP/hosts"
+lab_planfile >"$TMP/plan.yaml"
+printf 'name: lab\ninterfaces:\n  - match: "eth0"\n    mtu: 1500\n' >"$TMP/profile.yaml"
+run lab_lldp_wait
+cat "$TMP/hosts" >&2
+
+ARGS=(--hosts "$TMP/hosts" --launcher netns --profile "$TMP/profile.yaml" --plan "$TMP/plan.yaml"
+      --policy "$TOP/examples/accept-policy.yaml" --duration 0.5 --lat-iters 200)
+# accept [ARGS...]: JSON to $TMP/out, exit status in $rc.
+accept() {
+	pretty "$FABRICCTL -j accept ${ARGS[*]} $*"
+	rc=0
+	"$FABRICCTL" -j accept "${ARGS[@]}" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	tail -n 5 "$TMP/err" >&2
+	jq -r '"  verdict \(.verdict), failed stage \(.failed_stage)", (.stages[] | "  \(.stage) \(.name): \(.status): \(.note)"),
+		(.findings[] | "    \(.code) \(.node // "") \(.link // ""): \(.evidence)")' "$TMP/out" >&2 || true
+}
+q() { jq -r "$@" "$TMP/out"; }
+mtus() { local h; for h in 1 2 4 5 7 8; do lab_exec "h$h" cat /sys/class/net/eth0/mtu; done | paste -sd,; }
+
+# --- 1. clean ---------------------------------------------------------------------
+before=$(mtus)
+accept
+assert_eq "clean: rc" 0 "$rc"
+assert_eq "clean: schema" fabricctl.accept/1 "$(q .schema)"
+assert_eq "clean: verdict" ACCEPT "$(q .verdict)"
+assert_eq "clean: no finding" 0 "$(q '.findings | length')"
+assert_eq "clean: stages" "passed passed passed skipped passed skipped" "$(q '[.stages[].status] | join(" ")')"
+assert_eq "clean: counters skipped honestly" "no counter source for RoCE yet" "$(q '.stages[3].note')"
+assert_eq "clean: 3 new, 6 existing, 1 new switch" "3 6 1" "$(q '.nodes | "\(.new) \(.existing) \(.new_switches)"')"
+assert_eq "clean: pairs (3 new x new + 3 x 2 new x existing)" 9 "$(q .nodes.pairs_measured)"
+assert_eq "clean: existing hosts' MTU unchanged" "$before" "$(mtus)"
+assert_eq "clean: existing hosts' MTU" "1500,1500,1500,1500,1500,1500" "$before"
+"$FABRICCTL" accept "${ARGS[@]}" >"$TMP/text" 2>&1 || fail "text run: exit $?"
+grep -q '^\[ACCEPT\] 7 verdict' "$TMP/text" || fail "text: no ACCEPT line: $(cat "$TMP/text")"
+
+# --- 2. a new host with the wrong MTU -----------------------------------------------------
+run lab_set_mtu h6 eth0 9000
+accept
+assert_eq "wrong MTU: rc" 1 "$rc"
+assert_eq "wrong MTU: verdict" REJECT "$(q .verdict)"
+assert_eq "wrong MTU: failed stage" 2 "$(q .failed_stage)"
+assert_eq "wrong MTU: the drift" "FAB-CONFIG-DRIFT $P-h6 eth0 mtu: wanted 1500, found 9000" \
+	"$(q '.findings[] | select(.stage == 2) | "\(.code) \(.node) \(.evidence)"')"
+assert_eq "wrong MTU: traffic blocked" blocked "$(q '.stages[4].status')"
+assert_eq "wrong MTU: existing hosts' MTU unchanged" "$before" "$(mtus)"
+run lab_set_mtu h6 eth0 1500
+
+# --- 3. two new hosts' cables swapped ------------------------------------------------------
+run lab_swap h3 h9
+run lab_lldp_wait
+accept
+assert_eq "swap: rc" 1 "$rc"
+assert_eq "swap: failed stage" 3 "$(q .failed_stage)"
+assert_eq "swap: config passed first" passed "$(q '.stages[1].status')"
+q '.findings[] | select(.code == "FAB-CABLE-MISWIRED") | .evidence' | grep -q "$P-h3 eth0 is cabled to $P-leaf3 swp3; it should go to $P-leaf3 swp1" ||
+	fail "swap: no miswiring of h3 with where it should go: $(q -c .findings)"
+assert_eq "swap: traffic blocked" blocked "$(q '.stages[4].status')"
+run lab_swap h3 h9
+run lab_lldp_wait
+
+# --- 4. the new leaf's uplink slowed -------------------------------------------------------
+run lab_slow leaf3:swp49 200mbit
+accept
+assert_eq "slow uplink: rc" 1 "$rc"
+assert_eq "slow uplink: failed stage" 5 "$(q .failed_stage)"
+assert_eq "slow uplink: the uplink named" "FAB-TRAFFIC-SLOW-LINK $P-leaf3 swp49 <-> $P-spine1 swp3" \
+	"$(q '[.findings[] | select(.stage == 5) | "\(.code) \(.link)"] | first')"
+assert_eq "slow uplink: only traffic findings" 0 "$(q '[.findings[] | select(.stage != 5)] | length')"
+run lab_unslow leaf3:swp49
+
+# --- 5. a new node without a worker --------------------------------------------------------
+{ cat "$TMP/hosts"; echo "$P-h10 10.77.0.10 leaf=$P-leaf3 rate_gbps=1 new"; } >"$TMP/hosts.ghost"
+ARGS[1]=$TMP/hosts.ghost
+accept
+assert_eq "no worker: rc" 1 "$rc"
+assert_eq "no worker: failed stage" 1 "$(q .failed_stage)"
+assert_eq "no worker: the finding" "FAB-REACH-NO-WORKER $P-h10" "$(q '.findings[] | "\(.code) \(.node)"')"
+assert_eq "no worker: the other 13 nodes reported reached" 13 "$(q '[.nodes.list[] | select(.reached)] | length')"
+assert_eq "no worker: stages 2-6 blocked" "blocked blocked blocked blocked blocked" \
+	"$(q '[.stages[1:][].status] | join(" ")')"
+accept --keep-going
+assert_eq "no worker, --keep-going: rc" 1 "$rc"
+assert_eq "no worker, --keep-going: the reachable new hosts verified" "0" \
+	"$(q '[.findings[] | select(.code == "FAB-CONFIG-DRIFT")] | length')"
+assert_eq "no worker, --keep-going: the ghost cannot be verified" "FAB-CONFIG-UNREAD $P-h10" \
+	"$(q '.findings[] | select(.stage == 2) | "\(.code) \(.node)"')"
+ARGS[1]=$TMP/hosts
+
+# --- 6. bad input ----------------------------------------------------------------------------
+sed 's/ new$//' "$TMP/hosts" >"$TMP/hosts.old"
+expect_rc 2 "$FABRICCTL" accept --hosts "$TMP/hosts.old" --launcher netns
+printf 'pct_expected: 50\n' >"$TMP/policy.low"
+expect_rc 2 "$FABRICCTL" accept --hosts "$TMP/hosts" --launcher netns --policy "$TMP/policy.low"
+"$FABRICCTL" accept --hosts "$TMP/hosts" --launcher netns --policy "$TMP/policy.low" 2>&1 | grep -q "policy.low:1:" ||
+	fail "the policy error does not point at the line"
+echo "accept-netns: all checks passed" >&2
