@@ -46,7 +46,11 @@ sweep() {
 	tail -n 5 "$TMP/err" >&2
 }
 q() { jq -r "$@" "$TMP/out"; }
-summary() { q '.summary | "\(.ok) ok, \(.slow) slow, \(.failed) failed"'; }
+# "N ok, N slow, N failed", and each pair not ok with its reason (for the log).
+summary() {
+	q '.summary | "\(.ok) ok, \(.slow) slow, \(.failed) failed"'
+	q '.pairs[] | select(.status != "ok") | "    \(.a) \(.b) \(.status): \(.reason)"' >&2
+}
 slow_pairs() { q '[.pairs[] | select(.status != "ok") | [.a, .b] | sort | join(" ")] | sort | .[]'; }
 
 # crossing LEAF HOSTSFILE: the pairs with exactly one host on LEAF (their
