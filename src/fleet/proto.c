@@ -123,8 +123,29 @@ void proto_reader_fini(struct proto_reader *r)
 	proto_reader_init(r);
 }
 
+/*
+ * While r->skip, the bytes read since @old_len belong to an over-long line
+ * that is being thrown away: drop them up to and including the first
+ * newline, and leave skip mode when there is one.
+ */
+static void reader_skip(struct proto_reader *r, size_t old_len)
+{
+	char *nl = memchr(r->buf + old_len, '\n', r->len - old_len);
+
+	if (!nl) {
+		r->len = old_len;
+		return;
+	}
+	nl++;
+	memmove(r->buf + old_len, nl, r->len - (size_t)(nl - r->buf));
+	r->len -= (size_t)(nl - (r->buf + old_len));
+	r->skip = false;
+}
+
 int proto_reader_fill(struct proto_reader *r, int fd)
 {
+	size_t old_len = r->len, start;
+	char *last;
 	ssize_t n;
 
 	if (r->eof)
@@ -151,9 +172,20 @@ int proto_reader_fill(struct proto_reader *r, int fd)
 		return 0;
 	}
 	r->len += (size_t)n;
-	/* A line that cannot end within the limit is garbage. */
-	if (r->len >= FAB_PROTO_LINE_MAX && !memchr(r->buf, '\n', r->len))
+	if (r->skip)
+		reader_skip(r, old_len);
+	/*
+	 * A line that cannot end within the limit is garbage: report it once,
+	 * keep the complete lines before it, and throw it away up to its
+	 * newline, so that the next line is read again (or EOF is seen).
+	 */
+	last = r->len ? memrchr(r->buf, '\n', r->len) : NULL;
+	start = last ? (size_t)(last - r->buf) + 1 : 0;
+	if (r->len - start >= FAB_PROTO_LINE_MAX) {
+		r->len = start;
+		r->skip = true;
 		return -EMSGSIZE;
+	}
 	return 0;
 }
 

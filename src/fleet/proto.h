@@ -59,14 +59,17 @@ struct proto_reader {
 	char *buf;
 	size_t len, cap;
 	bool eof;
+	bool skip;	/* discarding an over-long line up to its newline */
 };
 
 void proto_reader_init(struct proto_reader *r);
 void proto_reader_fini(struct proto_reader *r);
 /*
- * Read what @fd has (one read()); 0 on data, -ENODATA... at EOF sets r->eof
- * and returns 0; -EAGAIN when nothing was there; -EMSGSIZE when a line is
- * longer than FAB_PROTO_LINE_MAX; other -errno on read errors.
+ * Read what @fd has (one read()); 0 on data; at EOF sets r->eof and
+ * returns 0; -EAGAIN when nothing was there; other -errno on read errors.
+ * -EMSGSIZE, once per line, when a line grows past FAB_PROTO_LINE_MAX:
+ * that line is thrown away up to its newline (later reads skip the rest
+ * of it), so the lines after it are read again and EOF is still seen.
  */
 int proto_reader_fill(struct proto_reader *r, int fd);
 /*
