@@ -51,6 +51,17 @@ struct proto_msg {
 int proto_parse(const char *line, size_t len, struct proto_msg *m, struct fab_err *err);
 void proto_msg_fini(struct proto_msg *m);
 
+/*
+ * Node-supplied text reaches the admin's terminal: proto_str_clean()
+ * writes @s with every control character (C0, DEL, C1) shown as "\xNN",
+ * NUL-terminated, truncated to @out_len; returns the full cleaned length
+ * (@out may be NULL to measure).  proto_msg_clean() does that to every
+ * string and key of @m's document (the controller calls it on every
+ * message from a worker); -ENOMEM on failure.
+ */
+size_t proto_str_clean(const char *s, size_t len, char *out, size_t out_len);
+int proto_msg_clean(struct proto_msg *m);
+
 /* The line for @msg (stolen), with "v" added, newline-terminated; free() it. */
 char *proto_format(json_t *msg, size_t *len);
 
