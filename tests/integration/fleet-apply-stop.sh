@@ -10,7 +10,8 @@
 # played by a script speaking the worker protocol (no real apply can be
 # made to take seconds here): it answers hello, takes the apply request and
 # works on it until SIGTERM, then answers with a rolled-back apply document
-# (as the worker's node layer does) and records that it did.
+# (as the worker's node layer does) and records that it did.  Then a node
+# that ignores SIGTERM: SIGKILLed after the 30 s grace, not before.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -23,6 +24,8 @@ tmpdir_with_cleanup
 cleanup_hook() {
 	ip netns del "$P-h1" 2>/dev/null || true
 	[ -s "$TMP/slow.pid" ] && kill "$(cat "$TMP/slow.pid")" 2>/dev/null || true
+	local p
+	for p in $(pgrep -f "${TAG:-none}" || true); do kill -9 "$p" 2>/dev/null || true; done
 }
 run ip netns add "$P-h1"
 run ip -n "$P-h1" link add eth0 mtu 1500 type veth peer name p0
@@ -81,6 +84,36 @@ assert_eq "the stop is said" true \
 	"$(grep -q "$P-h2: no answer to apply within 2000 ms; asking it to stop (SIGTERM)" "$TMP/err" && echo true || echo false)"
 [ "$took" -lt 20 ] || fail "took $took s: the answer after SIGTERM was not taken at once"
 pretty "took $took s"
+
+# 2. A node that ignores SIGTERM is killed (SIGKILL) 30 s after it, with
+#    the reason, and nothing of it is left.
+cat >"$TMP/deaf-node" <<'SCRIPT'
+#!/bin/bash
+# deaf-node DIR TAG: a worker whose apply never ends and that ignores SIGTERM.
+trap '' TERM
+while read -r line; do
+	id=$(jq -r .id <<<"$line")
+	case $(jq -r .op <<<"$line") in
+	hello) printf '{"v":1,"id":%s,"ok":true,"result":{"version":1}}\n' "$id" ;;
+	apply) echo busy >"$1/deaf.busy"
+		while :; do (exec -a "$2" sleep 1); done ;;
+	esac
+done
+SCRIPT
+chmod +x "$TMP/deaf-node"
+TAG=fabdeaf$$x$RANDOM
+sed -i "s|exec \"$TMP/slow-node\" \"$TMP\"|exec \"$TMP/deaf-node\" \"$TMP\" $TAG|" "$TMP/launch"
+grep -q deaf-node "$TMP/launch" || fail "launcher not switched to the deaf node"
+start=$(date +%s)
+fab -j apply --hosts "$TMP/hosts" --launcher "$TMP/launch {host}" --timeout 1 "$TMP/p.yaml"
+took=$(( $(date +%s) - start ))
+assert_eq "deaf: rc" 3 "$rc"
+assert_eq "deaf: h2 was busy" busy "$(cat "$TMP/deaf.busy" 2>/dev/null || echo none)"
+assert_eq "deaf: h2's reason" "no answer to apply within 1000 ms; still running 30000 ms after SIGTERM" \
+	"$(q --arg n "$P-h2" '.nodes[] | select(.node == $n) | .error')"
+[ "$took" -ge 30 ] && [ "$took" -lt 45 ] || fail "deaf: took $took s, expected the 30 s grace"
+pretty "deaf: took $took s"
+assert_eq "deaf: nothing of h2 left" 0 "$(pgrep -f "$TAG" | wc -l)"
 
 # --timeout is for --hosts, and a number of seconds.
 fab apply --timeout 5 "$TMP/p.yaml"
