@@ -214,10 +214,13 @@ static void err_line(struct fleet_worker *w, const char *s, size_t len)
 	fprintf(stderr, "%s: %s\n", w->host->name, clean);
 }
 
-/* Relay what worker @w's stderr has now (never blocks); close it at EOF. */
+/*
+ * Relay what worker @w's stderr has now (never blocks; at most 64 reads,
+ * so a node that floods it cannot hold the controller); close it at EOF.
+ */
 static void err_relay(struct fleet_worker *w)
 {
-	while (w->err_fd >= 0) {
+	for (int k = 0; k < 64 && w->err_fd >= 0; k++) {
 		ssize_t n = read(w->err_fd, w->errbuf + w->errlen, sizeof(w->errbuf) - w->errlen);
 		char *nl;
 
