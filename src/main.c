@@ -44,7 +44,7 @@ const struct fab_cmd fab_cmds[] = {
 	{ "report", cmd_report, "IN.json [IN.json...] -o FILE.html [--hosts FILE]",
 	  "one self-contained HTML page from sweep, discover, diagnose and accept JSON" },
 	{ "worker", cmd_worker, "[-v]", "node side of --hosts and sweep: JSON lines on stdin/stdout" },
-	{ "apply", cmd_apply, "[-j] [--dry-run] [--try SECONDS | --hosts FILE [--launcher NAME|TEMPLATE]] PROFILE",
+	{ "apply", cmd_apply, "[-j] [--dry-run] [--try SECONDS | --hosts FILE [--launcher NAME|TEMPLATE] [--timeout SECONDS]] PROFILE",
 	  "make this node match a profile: MTU, PFC, ETS, DSCP, ECN, RoCE ToS, bond" },
 	{ "verify", cmd_verify, "[-j] [--hosts FILE [--launcher NAME|TEMPLATE]] PROFILE",
 	  "check this node (or every node) against a profile, list drift" },

@@ -34,6 +34,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "try", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		FLEET_LONG_OPTIONS,
@@ -44,7 +45,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	struct apply_report rep = { .failed = -1 };
 	struct profile *p = NULL;
 	struct plan plan;
-	uint64_t try_s = 0;
+	uint64_t try_s = 0, timeout_s = 0;
 	bool dry = false;
 	int opt, rc = FAB_EXIT_OK;
 
@@ -59,6 +60,12 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 			if (parse_uint(optarg, 10, &try_s) < 0 || try_s < 1 || try_s > 86400)
 				return cmd_usage_error(ctx, "apply", "--try: '%s' is not 1-86400 seconds",
 						       optarg);
+			break;
+		case 'T':
+			if (parse_uint(optarg, 10, &timeout_s) < 0 || timeout_s < 1 || timeout_s > 86400)
+				return cmd_usage_error(ctx, "apply",
+						       "--timeout: '%s' is not 1-86400 seconds", optarg);
+			fo.timeout_ms = (int)timeout_s * 1000;
 			break;
 		case 'j':
 			render_select(&ctx->render, "json");
@@ -84,6 +91,8 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	if (hosts && try_s)
 		return cmd_usage_error(ctx, "apply",
 				       "--try cannot be used with --hosts (no fleet-wide confirm: see fabricctl-apply(8))");
+	if (timeout_s && !hosts)
+		return cmd_usage_error(ctx, "apply", "--timeout is for --hosts (how long each node may take)");
 	if (hosts)
 		return apply_fleet(ctx, hosts, &fo, argv[optind], dry);
 

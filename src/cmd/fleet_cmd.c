@@ -90,7 +90,8 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 	hosts_init(&hosts);
 	if (fleet_cmd_params(c, profile, dry_run, &params, &ctx->err) < 0 ||
 	    hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
-	    fleet_run_op(&hosts, fo, c->op, params, c->schema, c->timeout_ms, &run, &failed,
+	    fleet_run_op(&hosts, fo, c->op, params, c->schema,
+			 fo->timeout_ms > 0 ? fo->timeout_ms : c->timeout_ms, &run, &failed,
 			 &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;

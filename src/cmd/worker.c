@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,6 +378,34 @@ out:
 	profile_free(p);
 }
 
+static volatile sig_atomic_t apply_stop_sig;
+
+static void apply_stop(int sig)
+{
+	apply_stop_sig = sig;
+}
+
+/*
+ * While a plan runs, SIGTERM and SIGINT (the controller asking a worker
+ * past its deadline to stop) must not kill the node half-configured: they
+ * are noted, the plan ends as the node layer ends it (done, or rolled back
+ * where it stops on a signal), the answer goes out, then the worker exits.
+ */
+static void apply_signals(bool on, struct sigaction *saved)
+{
+	struct sigaction sa = { .sa_handler = apply_stop, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	if (on) {
+		apply_stop_sig = 0;
+		sigaction(SIGTERM, &sa, &saved[0]);
+		sigaction(SIGINT, &sa, &saved[1]);
+	} else {
+		sigaction(SIGTERM, &saved[0], NULL);
+		sigaction(SIGINT, &saved[1], NULL);
+	}
+}
+
 /*
  * apply --hosts: the same code path as `fabricctl apply [--dry-run]` on
  * this node (its lock, its rollback).  A failure before there is a plan
@@ -387,6 +416,7 @@ static void op_apply(struct worker *w, struct proto_msg *req)
 {
 	struct apply_report rep = { .failed = -1 };
 	const json_t *dry = json_object_get(req->doc, "dry_run");
+	struct sigaction saved[2];
 	struct profile *p = NULL;
 	struct plan plan;
 	struct fab_err err;
@@ -403,7 +433,14 @@ static void op_apply(struct worker *w, struct proto_msg *req)
 		worker_fail(w, req->id, err.msg);
 		goto out;
 	}
+	apply_signals(true, saved);
 	apply_node(w->ctx->sys, p, name, json_is_true(dry), 0, &plan, &rep, &err);
+	apply_signals(false, saved);
+	if (apply_stop_sig) {
+		fab_warn("worker: %s during apply: the plan ended, answering, then exiting",
+			 strsignal(apply_stop_sig));
+		w->quit = true;
+	}
 	if (!rep.plan) {
 		worker_fail(w, req->id, err.msg);
 		goto out;

@@ -122,6 +122,27 @@ static int split_words(const char *s, const char *host, char ***argv, size_t *n)
 	return 0;
 }
 
+/*
+ * This binary's path, for the worker command: /proc/self/exe, except that
+ * once the file was replaced (an upgrade renamed a new binary over it)
+ * the kernel answers "PATH (deleted)": the nodes run what is at PATH now.
+ */
+static int self_path(char *buf, size_t len, struct fab_err *err)
+{
+	static const char deleted[] = " (deleted)";
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	size_t dl = sizeof(deleted) - 1;
+
+	if (n < 0)
+		return fab_err_set(err, -errno, "launcher: /proc/self/exe: %s", strerror(errno));
+	buf[n] = '\0';
+	if ((size_t)n > dl && strcmp(buf + n - dl, deleted) == 0 && access(buf, F_OK) < 0) {
+		buf[n - dl] = '\0';
+		fab_info("launcher: this binary was replaced: the workers run %s", buf);
+	}
+	return 0;
+}
+
 int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***argv,
 			struct fab_err *err)
 {
@@ -165,13 +186,9 @@ int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***ar
 	if (o->worker_cmd) {
 		rc = split_words(o->worker_cmd, host, &a, &n);
 	} else {
-		ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-		if (len < 0) {
-			rc = fab_err_set(err, -errno, "launcher: /proc/self/exe: %s", strerror(errno));
+		rc = self_path(self, sizeof(self), err);
+		if (rc < 0)
 			goto fail;
-		}
-		self[len] = '\0';
 		rc = argv_push(&a, &n, strdup(self));
 		if (rc == 0)
 			rc = argv_push(&a, &n, strdup("worker"));
@@ -187,6 +204,55 @@ fail:
 	return rc == -ENOMEM ? fab_err_set(err, rc, "launcher: out of memory") : rc;
 }
 
+/* ---- stderr relay: a node's messages reach the terminal cleaned ---- */
+
+static void err_line(struct fleet_worker *w, const char *s, size_t len)
+{
+	char clean[2048];
+
+	proto_str_clean(s, len, clean, sizeof(clean));
+	fprintf(stderr, "%s: %s\n", w->host->name, clean);
+}
+
+/*
+ * Relay what worker @w's stderr has now (never blocks; at most 64 reads,
+ * so a node that floods it cannot hold the controller); close it at EOF.
+ */
+static void err_relay(struct fleet_worker *w)
+{
+	for (int k = 0; k < 64 && w->err_fd >= 0; k++) {
+		ssize_t n = read(w->err_fd, w->errbuf + w->errlen, sizeof(w->errbuf) - w->errlen);
+		char *nl;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0 && errno == EAGAIN)
+				return;
+			if (w->errlen)
+				err_line(w, w->errbuf, w->errlen);
+			w->errlen = 0;
+			close(w->err_fd);
+			w->err_fd = -1;
+			return;
+		}
+		w->errlen += (size_t)n;
+		while ((nl = memchr(w->errbuf, '\n', w->errlen))) {
+			size_t l = (size_t)(nl - w->errbuf);
+
+			err_line(w, w->errbuf, l);
+			memmove(w->errbuf, nl + 1, w->errlen - l - 1);
+			w->errlen -= l + 1;
+		}
+		if (w->errlen == sizeof(w->errbuf)) {	/* a long line: in pieces */
+			err_line(w, w->errbuf, w->errlen);
+			w->errlen = 0;
+		}
+	}
+}
+
+/* ---- processes: one group per launcher, SIGTERM before SIGKILL, prompt reaping ---- */
+
 static void worker_close(struct fleet_worker *w)
 {
 	if (w->to_fd >= 0)
@@ -194,6 +260,55 @@ static void worker_close(struct fleet_worker *w)
 	if (w->from_fd >= 0)
 		close(w->from_fd);
 	w->to_fd = w->from_fd = -1;
+}
+
+static void group_signal(struct fleet_worker *w, int sig)
+{
+	if (w->pgid > 0 && kill(-w->pgid, sig) < 0 && errno == ESRCH)
+		w->pgid = 0;	/* nobody left in it */
+}
+
+/* Ask worker @w's group to stop: SIGTERM (and SIGCONT for a stopped one), SIGKILL later. */
+static void group_stop(struct fleet *f, struct fleet_worker *w)
+{
+	group_signal(w, SIGTERM);
+	group_signal(w, SIGCONT);
+	if (w->pgid > 0 && !w->kill_at_ms)
+		w->kill_at_ms = now_ms() + (uint64_t)f->stop_grace_ms;
+}
+
+/*
+ * Reap worker @w's launcher if it exited (true; its status in wstatus), and
+ * take down what it left in its group: asked to stop at once, SIGKILLed
+ * at kill_at_ms.
+ */
+static bool worker_reap(struct fleet *f, struct fleet_worker *w)
+{
+	bool reaped = false;
+	int st = 0;
+
+	if (w->pid > 0 && waitpid(w->pid, &st, WNOHANG) == w->pid) {
+		w->pid = -1;
+		w->wstatus = st;
+		reaped = true;
+		group_stop(f, w);	/* the launcher's children must not outlive it */
+	}
+	if (w->kill_at_ms && w->pid <= 0) {
+		group_signal(w, 0);	/* is anyone left? */
+		if (!w->pgid)
+			w->kill_at_ms = 0;
+	}
+	if (w->kill_at_ms && now_ms() >= w->kill_at_ms) {
+		group_signal(w, SIGKILL);
+		w->kill_at_ms = 0;
+		if (w->pid > 0 && waitpid(w->pid, &st, 0) == w->pid) {
+			w->pid = -1;
+			w->wstatus = st;
+			reaped = true;
+		}
+		w->pgid = 0;
+	}
+	return reaped;
 }
 
 void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
@@ -208,14 +323,22 @@ void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
 		w->dead = true;
 		fab_info("worker %s: %s", w->host->name, w->reason);
 	}
-	if (w->pid > 0)
-		kill(-w->pid, SIGKILL);
+	group_stop(f, w);
 	worker_close(w);
+	err_relay(w);
+	/* A SIGTERM takes effect at once unless handled: reap without waiting for the next poll. */
+	for (int k = 0; k < 20 && w->pid > 0; k++) {
+		struct timespec ts = { 0, 1000000 };
+
+		if (worker_reap(f, w))
+			break;
+		nanosleep(&ts, NULL);
+	}
 }
 
 static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 {
-	int in[2], out[2];
+	int in[2], out[2], er[2];
 	pid_t pid;
 
 	if (pipe2(in, O_CLOEXEC) < 0)
@@ -223,6 +346,13 @@ static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 	if (pipe2(out, O_CLOEXEC) < 0) {
 		close(in[0]);
 		close(in[1]);
+		return fab_err_set(err, -errno, "pipe: %s", strerror(errno));
+	}
+	if (pipe2(er, O_CLOEXEC) < 0) {
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
 		return fab_err_set(err, -errno, "pipe: %s", strerror(errno));
 	}
 	pid = fork();
@@ -233,13 +363,16 @@ static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 		close(in[1]);
 		close(out[0]);
 		close(out[1]);
+		close(er[0]);
+		close(er[1]);
 		return fab_err_set(err, -e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
 		/* Own process group, so a misbehaving launcher dies with its children. */
 		setpgid(0, 0);
 		signal(SIGPIPE, SIG_DFL);
-		if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0)
+		if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0 ||
+		    dup2(er[1], STDERR_FILENO) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "fabricctl: %s: %s\n", argv[0], strerror(errno));
@@ -248,22 +381,60 @@ static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 	setpgid(pid, pid);
 	close(in[0]);
 	close(out[1]);
+	close(er[1]);
 	fcntl(in[1], F_SETFL, O_NONBLOCK);
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
-	w->pid = pid;
+	fcntl(er[0], F_SETFL, O_NONBLOCK);
+	w->pid = w->pgid = pid;
 	w->to_fd = in[1];
 	w->from_fd = out[0];
+	w->err_fd = er[0];
 	return 0;
 }
 
 static void worker_gone(struct fleet *f, size_t i);
+
+/*
+ * Write all of @line to worker @w's stdin (non-blocking: a pipe takes
+ * 64 KiB at a time, a profile can be larger): 0, -ETIMEDOUT when it took
+ * nothing for FLEET_SEND_TIMEOUT_MS, -errno (-EPIPE: it closed it).
+ * Its stderr is relayed meanwhile, so a worker that logs is never stuck.
+ */
+static int send_all(struct fleet_worker *w, const char *line, size_t len)
+{
+	uint64_t deadline = now_ms() + FLEET_SEND_TIMEOUT_MS;
+
+	while (len) {
+		struct pollfd pfd[2] = { { .fd = w->to_fd, .events = POLLOUT },
+					 { .fd = w->err_fd, .events = POLLIN } };
+		ssize_t n = write(w->to_fd, line, len);
+		uint64_t now;
+
+		if (n > 0) {
+			line += n;
+			len -= (size_t)n;
+			deadline = now_ms() + FLEET_SEND_TIMEOUT_MS;
+			continue;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR)
+			return -errno;
+		now = now_ms();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		if (poll(pfd, 2, (int)(deadline - now)) < 0 && errno != EINTR)
+			return -errno;
+		if (pfd[1].revents)
+			err_relay(w);
+	}
+	return 0;
+}
 
 int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id)
 {
 	struct fleet_worker *w = &f->w[i];
 	size_t len;
 	char *line;
-	ssize_t n;
+	int rc;
 
 	if (w->dead || w->to_fd < 0) {
 		json_decref(req);
@@ -281,60 +452,47 @@ int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id)
 	line = proto_format(req, &len);
 	if (!line)
 		return -ENOMEM;
-	/* Lines up to PIPE_BUF go in whole or not at all; longer ones may block briefly. */
-	n = write(w->to_fd, line, len);
-	if (n < 0 && errno == EAGAIN && len > 4096) {
-		fcntl(w->to_fd, F_SETFL, 0);
-		n = write(w->to_fd, line, len);
-		fcntl(w->to_fd, F_SETFL, O_NONBLOCK);
-	}
+	rc = send_all(w, line, len);
 	free(line);
-	if (n != (ssize_t)len) {
-		if (n < 0 && errno == EAGAIN)
-			fleet_kill(f, i, "not reading its input");
-		else
-			worker_gone(f, i);
-		return -EPIPE;
-	}
-	return 0;
+	if (rc == -ETIMEDOUT)
+		fleet_kill(f, i, "not reading its input (nothing taken for %d ms)",
+			   FLEET_SEND_TIMEOUT_MS);
+	else if (rc < 0)
+		worker_gone(f, i);
+	return rc < 0 ? -EPIPE : 0;
 }
 
-static void describe_exit(struct fleet_worker *w, char *buf, size_t len)
+static void describe_status(int status, char *buf, size_t len)
 {
-	int status;
-	pid_t r = w->pid > 0 ? waitpid(w->pid, &status, WNOHANG) : -1;
-
-	if (r == w->pid) {
-		w->pid = -1;
-		if (WIFEXITED(status))
-			snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
-		else if (WIFSIGNALED(status))
-			snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
-				 strsignal(WTERMSIG(status)));
-		else
-			snprintf(buf, len, "went away");
-	} else {
-		snprintf(buf, len, "closed its output");
-	}
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "went away");
 }
 
 /* Worker @i's pipe closed: wait a moment for its exit, to name the reason. */
 static void worker_gone(struct fleet *f, size_t i)
 {
 	struct fleet_worker *w = &f->w[i];
-	char how[128];
+	char how[128] = "closed its output";
 
 	for (int k = 0; k < 500 && w->pid > 0; k++) {
 		struct timespec ts = { 0, 2000000 };
-		siginfo_t si = { 0 };
 
-		if (waitid(P_PID, (id_t)w->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
-		    si.si_pid != 0)
+		if (worker_reap(f, w))
 			break;
 		nanosleep(&ts, NULL);
 	}
-	describe_exit(w, how, sizeof(how));
-	fleet_kill(f, i, "%s", how);
+	if (w->pid < 0 && w->wstatus != -1)
+		describe_status(w->wstatus, how, sizeof(how));
+	err_relay(w);
+	if (w->stop_why[0])
+		fleet_kill(f, i, "%s; asked to stop (SIGTERM): %s", w->stop_why, how);
+	else
+		fleet_kill(f, i, "%s", how);
 }
 
 /* Hand every complete line of worker @i to @fn; kill the worker on garbage. */
@@ -354,8 +512,15 @@ static void drain_lines(struct fleet *f, size_t i, fleet_msg_fn fn, void *arg)
 			proto_msg_fini(&m);
 			rc = fab_err_set(&err, -EPROTO, "protocol: a worker sent a request");
 		}
+		if (rc == 0 && proto_msg_clean(&m) < 0) {
+			proto_msg_fini(&m);
+			rc = fab_err_set(&err, -ENOMEM, "out of memory");
+		}
 		if (rc < 0) {
-			fleet_kill(f, i, "sent garbage (%s): \"%.60s%s\"", err.msg, line,
+			char clean[64];
+
+			proto_str_clean(line, len < 60 ? len : 60, clean, sizeof(clean));
+			fleet_kill(f, i, "sent garbage (%s): \"%s%s\"", err.msg, clean,
 				   len > 60 ? "..." : "");
 			free(line);
 			fn(f, i, NULL, arg);
@@ -367,25 +532,48 @@ static void drain_lines(struct fleet *f, size_t i, fleet_msg_fn fn, void *arg)
 	}
 }
 
+/* Reap dead launchers and escalate stops; true while some still need it. */
+static bool reap_all(struct fleet *f)
+{
+	bool busy = false;
+
+	for (size_t i = 0; i < f->n; i++) {
+		struct fleet_worker *w = &f->w[i];
+
+		if (w->dead || w->kill_at_ms)
+			worker_reap(f, w);
+		busy |= w->dead && (w->pid > 0 || w->kill_at_ms);
+	}
+	return busy;
+}
+
 int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 {
-	struct pollfd *pfd = calloc(f->n ? f->n : 1, sizeof(*pfd));
+	struct pollfd *pfd = calloc(f->n ? 2 * f->n : 1, sizeof(*pfd));
 	int rc;
 
 	if (!pfd)
 		return -ENOMEM;
+	/* Dead workers are reaped now, not at the end: wake up soon while one is not yet. */
+	if (reap_all(f) && (timeout_ms < 0 || timeout_ms > 50))
+		timeout_ms = 50;
 	for (size_t i = 0; i < f->n; i++) {
-		pfd[i].fd = f->w[i].dead ? -1 : f->w[i].from_fd;
-		pfd[i].events = POLLIN;
+		pfd[2 * i].fd = f->w[i].dead ? -1 : f->w[i].from_fd;
+		pfd[2 * i].events = POLLIN;
+		pfd[2 * i + 1].fd = f->w[i].err_fd;
+		pfd[2 * i + 1].events = POLLIN;
 	}
-	rc = poll(pfd, f->n, timeout_ms);
+	rc = poll(pfd, 2 * f->n, timeout_ms);
 	if (rc < 0) {
 		rc = errno == EINTR ? 0 : -errno;
 		goto out;
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		struct fleet_worker *w = &f->w[i];
-		if (pfd[i].fd < 0 || !pfd[i].revents)
+
+		if (pfd[2 * i + 1].fd >= 0 && pfd[2 * i + 1].revents)
+			err_relay(w);
+		if (pfd[2 * i].fd < 0 || !pfd[2 * i].revents)
 			continue;
 		rc = proto_reader_fill(&w->rd, w->from_fd);
 		if (rc == -EMSGSIZE) {
@@ -440,6 +628,9 @@ static void call_all_msg(struct fleet *f, size_t i, struct proto_msg *m, void *a
 	} else {
 		c->results[i] = m->result ? json_incref(m->result) : json_object();
 	}
+	if (f->w[i].stop_why[0] && m)
+		fab_warn("worker %s: %s; asked to stop (SIGTERM), it answered", f->w[i].host->name,
+			 f->w[i].stop_why);
 	c->ids[i] = -1;
 	c->pending--;
 }
@@ -470,11 +661,31 @@ static int call_all_send(struct fleet *f, fleet_req_fn req_fn, const void *arg, 
 	return 0;
 }
 
+/*
+ * The deadline passed with answers missing: ask those workers to stop
+ * (an apply rolls back and answers), keep reading them for the grace.
+ */
+static void call_all_stop(struct fleet *f, struct call_all *c, const char *op, int timeout_ms)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct fleet_worker *w = &f->w[i];
+
+		if (c->ids[i] < 0)
+			continue;
+		snprintf(w->stop_why, sizeof(w->stop_why), "no answer to %s within %d ms", op,
+			 timeout_ms);
+		fab_warn("worker %s: %s; asking it to stop (SIGTERM), %d ms before SIGKILL",
+			 w->host->name, w->stop_why, f->stop_grace_ms);
+		group_stop(f, w);
+	}
+}
+
 int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int timeout_ms,
 		   json_t **results, char **errors, struct fab_err *err)
 {
 	struct call_all c = { .results = results, .errors = errors };
 	uint64_t deadline = now_ms() + (uint64_t)timeout_ms;
+	bool stopping = false;
 	char op[64] = "";
 	int rc;
 
@@ -490,16 +701,21 @@ int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int ti
 	while (!rc && c.pending) {
 		uint64_t now = now_ms();
 
-		if (now >= deadline) {
+		if (now >= deadline && !stopping) {
+			call_all_stop(f, &c, op, timeout_ms);
+			stopping = true;
+			deadline = now + (uint64_t)f->stop_grace_ms;
+		} else if (now >= deadline) {
 			for (size_t i = 0; i < f->n; i++)
 				if (c.ids[i] >= 0) {
-					fleet_kill(f, i, "no answer to %s within %d ms", op, timeout_ms);
+					fleet_kill(f, i, "%s; still running %d ms after SIGTERM",
+						   f->w[i].stop_why, f->stop_grace_ms);
 					errors[i] = strdup(f->w[i].reason);
 					c.ids[i] = -1;
 				}
 			break;
 		}
-		rc = fleet_poll(f, (int)(deadline - now), call_all_msg, &c);
+		rc = fleet_poll(f, (int)(deadline > now ? deadline - now : 0), call_all_msg, &c);
 		if (rc < 0)
 			fab_err_set(err, rc, "fleet: %s", strerror(-rc));
 	}
@@ -542,10 +758,12 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 	if (!f->w)
 		return fab_err_set(err, -ENOMEM, "fleet: out of memory");
 	f->n = hosts->n;
+	f->stop_grace_ms = o->stop_grace_ms > 0 ? o->stop_grace_ms : FLEET_STOP_GRACE_MS;
 	for (size_t i = 0; i < f->n; i++) {
 		f->w[i].host = &hosts->hosts[i];
-		f->w[i].to_fd = f->w[i].from_fd = -1;
+		f->w[i].to_fd = f->w[i].from_fd = f->w[i].err_fd = -1;
 		f->w[i].pid = -1;
+		f->w[i].wstatus = -1;
 		proto_reader_init(&f->w[i].rd);
 	}
 	/* Everyone at once: no serial start-ups. */
@@ -590,40 +808,51 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 	return 0;
 }
 
+/* Reap and escalate until every group is gone or @until_ms; true when all are. */
+static bool fini_wait(struct fleet *f, uint64_t until_ms)
+{
+	for (;;) {
+		struct timespec ts = { 0, 5000000 };
+		bool left = false;
+
+		for (size_t i = 0; i < f->n; i++) {
+			struct fleet_worker *w = &f->w[i];
+
+			worker_reap(f, w);
+			err_relay(w);
+			left |= w->pid > 0 || w->kill_at_ms;
+		}
+		if (!left)
+			return true;
+		if (now_ms() >= until_ms)
+			return false;
+		nanosleep(&ts, NULL);
+	}
+}
+
 void fleet_fini(struct fleet *f)
 {
-	uint64_t deadline = now_ms() + 2000;
-
 	if (!f->w)
 		return;
-	/* Closing stdin is the workers' signal to exit. */
+	/* Closing stdin is the workers' signal to exit: 2 s for that. */
 	for (size_t i = 0; i < f->n; i++) {
 		if (f->w[i].to_fd >= 0)
 			close(f->w[i].to_fd);
 		f->w[i].to_fd = -1;
 	}
+	if (!fini_wait(f, now_ms() + 2000)) {
+		/* Then asked to stop (SIGTERM: an apply rolls back), SIGKILL after the grace. */
+		for (size_t i = 0; i < f->n; i++)
+			if (f->w[i].pid > 0)
+				group_stop(f, &f->w[i]);
+		fini_wait(f, UINT64_MAX);
+	}
 	for (size_t i = 0; i < f->n; i++) {
 		struct fleet_worker *w = &f->w[i];
 
-		while (w->pid > 0) {
-			int st;
-			pid_t r = waitpid(w->pid, &st, WNOHANG);
-			struct timespec ts = { 0, 5000000 };
-
-			if (r == w->pid || r < 0) {
-				w->pid = -1;
-				break;
-			}
-			if (now_ms() >= deadline) {
-				kill(-w->pid, SIGKILL);
-				waitpid(w->pid, &st, 0);
-				w->pid = -1;
-				break;
-			}
-			nanosleep(&ts, NULL);
-		}
-		/* Stragglers in the process group (a launcher's children). */
 		worker_close(w);
+		if (w->err_fd >= 0)
+			close(w->err_fd);
 		proto_reader_fini(&w->rd);
 		json_decref(w->hello);
 	}

@@ -14,17 +14,25 @@
  *
  * A worker that exits, closes its stdout, sends a line that is not valid
  * protocol, or misses a deadline is killed and marked dead with a reason;
- * callers see it as that node failing.
+ * callers see it as that node failing.  Killing is by process group (each
+ * launcher leads its own, so its children go with it), SIGTERM first
+ * (FLEET_STOP_GRACE_MS before SIGKILL), and dead launchers are reaped at
+ * the next fleet_poll(), not at the end.  What a worker writes to stderr
+ * and every string in its messages reach the terminal with control
+ * characters shown as "\xNN" (proto_str_clean()); stderr lines are
+ * relayed prefixed with the node's name.
  *
  * Ownership: struct fleet owns its workers (pipes, processes, buffers);
- * fleet_fini() closes every worker's stdin, waits briefly, then kills and
- * reaps what is left.  Hosts are borrowed.
+ * fleet_fini() closes every worker's stdin, waits briefly, then asks what
+ * is left to stop (SIGTERM), SIGKILLs the process groups still there
+ * after the grace, and reaps them.  Hosts are borrowed.
  */
 #ifndef FAB_FLEET_FLEET_H
 #define FAB_FLEET_FLEET_H
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "fleet/proto.h"
@@ -33,11 +41,18 @@
 
 struct fleet_worker {
 	const struct fab_host *host;	/* borrowed */
-	pid_t pid;			/* launcher process (own process group) */
+	pid_t pid;			/* launcher process, -1 once reaped */
+	int wstatus;			/* its wait status once reaped, else -1 */
+	pid_t pgid;			/* its own process group (launcher and children), 0 once gone */
 	int to_fd, from_fd;		/* its stdin, its stdout; -1 when closed */
+	int err_fd;			/* its stderr, relayed cleaned; -1 when closed */
 	struct proto_reader rd;
+	char errbuf[512];		/* a partial stderr line */
+	size_t errlen;
 	bool dead;
 	char reason[256];		/* why dead */
+	char stop_why[160];		/* why asked to stop (SIGTERM), "" if not */
+	uint64_t kill_at_ms;		/* SIGKILL the group then, after a SIGTERM; 0: none */
 	long long next_id;
 	json_t *hello;			/* the hello result, NULL until up */
 };
@@ -48,7 +63,19 @@ struct fleet_opts {
 	const char *worker_cmd;		/* NULL: this binary + " worker" */
 	int verbose;			/* pass -v to workers */
 	int hello_timeout_ms;
+	int timeout_ms;			/* per op (fleet_run_op()); 0: the command's default */
+	int stop_grace_ms;		/* SIGTERM to SIGKILL; 0: FLEET_STOP_GRACE_MS */
 };
+
+/*
+ * A worker is never SIGKILLed first: it is asked to stop (SIGTERM and
+ * SIGCONT to its process group), so a worker in the middle of an apply
+ * can roll back and answer; only a group still there this long after
+ * gets SIGKILL.
+ */
+#define FLEET_STOP_GRACE_MS 30000
+/* How long one request may take to go down a worker's stdin. */
+#define FLEET_SEND_TIMEOUT_MS 10000
 
 /* What status, verify, apply and sweep start with. */
 #define FLEET_OPTS_DEFAULT { .launcher = "ssh", .hello_timeout_ms = 15000 }
@@ -73,6 +100,7 @@ struct fleet {
 	struct fleet_worker *w;
 	size_t n;
 	const struct fab_hosts *hosts;
+	int stop_grace_ms;
 };
 
 /* Callback for every message and every death: @m is NULL when worker @i died. */
@@ -107,7 +135,11 @@ int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id);
  */
 int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg);
 
-/* Kill worker @i and mark it dead; the reason is kept if already dead. */
+/*
+ * Mark worker @i dead (the reason is kept if already dead), close its
+ * pipes and ask its process group to stop: SIGTERM now, SIGKILL if still
+ * there after the grace (done by fleet_poll() and fleet_fini()).
+ */
 void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -125,8 +157,10 @@ typedef json_t *(*fleet_req_fn)(const struct fab_host *host, const void *arg,
 /*
  * Send every live worker the request @req_fn builds for it and collect the
  * replies within @timeout_ms (events are skipped): results[i] gets the
- * result (new reference) or NULL with errors[i] (malloc'd) set.  Fails
- * only when a request cannot be built or polling fails.
+ * result (new reference) or NULL with errors[i] (malloc'd) set.  A worker
+ * still busy at @timeout_ms is asked to stop (SIGTERM) and its answer
+ * (an apply's rollback) awaited for the stop grace before it is killed.
+ * Fails only when a request cannot be built or polling fails.
  */
 int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int timeout_ms,
 		   json_t **results, char **errors, struct fab_err *err);

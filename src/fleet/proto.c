@@ -88,6 +88,136 @@ int proto_parse(const char *line, size_t len, struct proto_msg *m, struct fab_er
 	return 0;
 }
 
+/* Length of the control character at @s (C0, DEL, or C1 in UTF-8), 0 if none. */
+static size_t ctl_len(const unsigned char *s, size_t left)
+{
+	if (*s < 0x20 || *s == 0x7f)
+		return 1;
+	if (left >= 2 && s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+size_t proto_str_clean(const char *s, size_t len, char *out, size_t out_len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t o = 0, w = 0;	/* cleaned length, bytes written to @out */
+
+	for (size_t i = 0; i < len;) {
+		size_t c = ctl_len(u + i, len - i);
+		char esc[16];
+		size_t n = 0;
+
+		if (!c) {
+			esc[n++] = s[i++];
+		} else {
+			for (size_t k = 0; k < c; k++)
+				n += (size_t)snprintf(esc + n, sizeof(esc) - n, "\\x%02x", u[i + k]);
+			i += c;
+		}
+		if (out && w == o && o + n < out_len) {
+			memcpy(out + o, esc, n);
+			w += n;
+		}
+		o += n;
+	}
+	if (out && out_len)
+		out[w] = '\0';
+	return o;
+}
+
+static bool str_dirty(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (ctl_len((const unsigned char *)s + i, len - i))
+			return true;
+	return false;
+}
+
+/* A cleaned copy of @s (malloc'd), or NULL when out of memory. */
+static char *str_cleaned(const char *s, size_t len, size_t *out_len)
+{
+	size_t n = proto_str_clean(s, len, NULL, 0);
+	char *c = malloc(n + 1);
+
+	if (c)
+		proto_str_clean(s, len, c, n + 1);
+	*out_len = n;
+	return c;
+}
+
+static int clean_key(json_t *obj, const char *key)
+{
+	size_t n;
+	char *c = str_cleaned(key, strlen(key), &n);
+	json_t *v = json_object_get(obj, key);
+	int rc = -ENOMEM;
+
+	/* A key that clashes with another after cleaning replaces it: both were junk. */
+	if (c && json_object_set(obj, c, v) == 0 && json_object_del(obj, key) == 0)
+		rc = 0;
+	free(c);
+	return rc;
+}
+
+static int clean_json(json_t *v)
+{
+	const char *key;
+	json_t *e, *dirty;
+	size_t i;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		if (str_dirty(json_string_value(v), json_string_length(v))) {
+			size_t n;
+			char *c = str_cleaned(json_string_value(v), json_string_length(v), &n);
+			int rc = c ? json_string_setn_nocheck(v, c, n) : -1;
+
+			free(c);
+			return rc < 0 ? -ENOMEM : 0;
+		}
+		return 0;
+	case JSON_ARRAY:
+		json_array_foreach(v, i, e)
+			if (clean_json(e) < 0)
+				return -ENOMEM;
+		return 0;
+	case JSON_OBJECT:
+		dirty = json_array();
+		if (!dirty)
+			return -ENOMEM;
+		json_object_foreach(v, key, e) {
+			if ((str_dirty(key, strlen(key)) &&
+			     json_array_append_new(dirty, json_string_nocheck(key)) < 0) ||
+			    clean_json(e) < 0) {
+				json_decref(dirty);
+				return -ENOMEM;
+			}
+		}
+		json_array_foreach(dirty, i, e)
+			if (clean_key(v, json_string_value(e)) < 0) {
+				json_decref(dirty);
+				return -ENOMEM;
+			}
+		json_decref(dirty);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int proto_msg_clean(struct proto_msg *m)
+{
+	if (!m->doc || clean_json(m->doc) < 0)
+		return -ENOMEM;
+	/* The borrowed pointers may have moved with their strings. */
+	m->op = json_string_value(json_object_get(m->doc, "op"));
+	m->event = json_string_value(json_object_get(m->doc, "event"));
+	if (m->kind == PROTO_REPLY && !m->ok)
+		m->error = json_string_value(json_object_get(m->doc, "error"));
+	return 0;
+}
+
 char *proto_format(json_t *msg, size_t *len)
 {
 	char *s, *line;
@@ -123,8 +253,29 @@ void proto_reader_fini(struct proto_reader *r)
 	proto_reader_init(r);
 }
 
+/*
+ * While r->skip, the bytes read since @old_len belong to an over-long line
+ * that is being thrown away: drop them up to and including the first
+ * newline, and leave skip mode when there is one.
+ */
+static void reader_skip(struct proto_reader *r, size_t old_len)
+{
+	char *nl = memchr(r->buf + old_len, '\n', r->len - old_len);
+
+	if (!nl) {
+		r->len = old_len;
+		return;
+	}
+	nl++;
+	memmove(r->buf + old_len, nl, r->len - (size_t)(nl - r->buf));
+	r->len -= (size_t)(nl - (r->buf + old_len));
+	r->skip = false;
+}
+
 int proto_reader_fill(struct proto_reader *r, int fd)
 {
+	size_t old_len = r->len, start;
+	char *last;
 	ssize_t n;
 
 	if (r->eof)
@@ -151,9 +302,20 @@ int proto_reader_fill(struct proto_reader *r, int fd)
 		return 0;
 	}
 	r->len += (size_t)n;
-	/* A line that cannot end within the limit is garbage. */
-	if (r->len >= FAB_PROTO_LINE_MAX && !memchr(r->buf, '\n', r->len))
+	if (r->skip)
+		reader_skip(r, old_len);
+	/*
+	 * A line that cannot end within the limit is garbage: report it once,
+	 * keep the complete lines before it, and throw it away up to its
+	 * newline, so that the next line is read again (or EOF is seen).
+	 */
+	last = r->len ? memrchr(r->buf, '\n', r->len) : NULL;
+	start = last ? (size_t)(last - r->buf) + 1 : 0;
+	if (r->len - start >= FAB_PROTO_LINE_MAX) {
+		r->len = start;
+		r->skip = true;
 		return -EMSGSIZE;
+	}
 	return 0;
 }
 

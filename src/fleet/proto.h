@@ -51,6 +51,17 @@ struct proto_msg {
 int proto_parse(const char *line, size_t len, struct proto_msg *m, struct fab_err *err);
 void proto_msg_fini(struct proto_msg *m);
 
+/*
+ * Node-supplied text reaches the admin's terminal: proto_str_clean()
+ * writes @s with every control character (C0, DEL, C1) shown as "\xNN",
+ * NUL-terminated, truncated to @out_len; returns the full cleaned length
+ * (@out may be NULL to measure).  proto_msg_clean() does that to every
+ * string and key of @m's document (the controller calls it on every
+ * message from a worker); -ENOMEM on failure.
+ */
+size_t proto_str_clean(const char *s, size_t len, char *out, size_t out_len);
+int proto_msg_clean(struct proto_msg *m);
+
 /* The line for @msg (stolen), with "v" added, newline-terminated; free() it. */
 char *proto_format(json_t *msg, size_t *len);
 
@@ -59,14 +70,17 @@ struct proto_reader {
 	char *buf;
 	size_t len, cap;
 	bool eof;
+	bool skip;	/* discarding an over-long line up to its newline */
 };
 
 void proto_reader_init(struct proto_reader *r);
 void proto_reader_fini(struct proto_reader *r);
 /*
- * Read what @fd has (one read()); 0 on data, -ENODATA... at EOF sets r->eof
- * and returns 0; -EAGAIN when nothing was there; -EMSGSIZE when a line is
- * longer than FAB_PROTO_LINE_MAX; other -errno on read errors.
+ * Read what @fd has (one read()); 0 on data; at EOF sets r->eof and
+ * returns 0; -EAGAIN when nothing was there; other -errno on read errors.
+ * -EMSGSIZE, once per line, when a line grows past FAB_PROTO_LINE_MAX:
+ * that line is thrown away up to its newline (later reads skip the rest
+ * of it), so the lines after it are read again and EOF is still seen.
  */
 int proto_reader_fill(struct proto_reader *r, int fd);
 /*

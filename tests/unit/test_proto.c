@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Worker protocol: strict parsing, framing, wire forms round trip. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -131,6 +132,94 @@ static void test_reader_limit(void **state)
 	free(junk);
 }
 
+/* Feed @len bytes of 'x' into @fd in pieces, filling @r as it goes; the fill codes seen. */
+static void feed_junk(struct proto_reader *r, int fd_w, int fd_r, size_t len, int *n_msgsize)
+{
+	static char junk[32768];
+
+	memset(junk, 'x', sizeof(junk));
+	while (len) {
+		size_t n = len < sizeof(junk) ? len : sizeof(junk);
+
+		assert_int_equal(write(fd_w, junk, n), (ssize_t)n);
+		len -= n;
+		while (!r->eof) {
+			int rc = proto_reader_fill(r, fd_r);
+
+			if (rc == -EMSGSIZE)
+				(*n_msgsize)++;
+			else if (rc == -EAGAIN)
+				break;
+			else
+				assert_int_equal(rc, 0);
+		}
+	}
+}
+
+/* An over-long line is reported once, skipped to its newline, and reading goes on. */
+static void test_reader_skips_long_line(void **state)
+{
+	struct proto_reader r;
+	int fds[2], n_msgsize = 0;
+	char *line;
+	size_t len;
+
+	assert_int_equal(pipe2(fds, O_NONBLOCK), 0);
+	proto_reader_init(&r);
+	assert_int_equal(write(fds[1], "first\n", 6), 6);
+	feed_junk(&r, fds[1], fds[0], 3 * FAB_PROTO_LINE_MAX, &n_msgsize);
+	assert_int_equal(n_msgsize, 1);
+	assert_true(r.len < FAB_PROTO_LINE_MAX);
+	/* The complete line before the junk is kept. */
+	assert_int_equal(proto_reader_line(&r, &line, &len), 1);
+	assert_string_equal(line, "first");
+	free(line);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 0);
+	assert_int_equal(write(fds[1], "xx\nnext\n", 8), 8);
+	assert_int_equal(proto_reader_fill(&r, fds[0]), 0);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 1);
+	assert_string_equal(line, "next");
+	free(line);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 0);
+	close(fds[1]);
+	assert_int_equal(proto_reader_fill(&r, fds[0]), 0);
+	assert_true(r.eof);
+	close(fds[0]);
+	proto_reader_fini(&r);
+}
+
+static void test_str_clean(void **state)
+{
+	char out[64];
+
+	assert_int_equal(proto_str_clean("plain é", 8, out, sizeof(out)), 8);
+	assert_string_equal(out, "plain é");
+	assert_int_equal(proto_str_clean("a\x1b[2J\a\x7f\xc2\x9b.", 10, out, sizeof(out)), 25);
+	assert_string_equal(out, "a\\x1b[2J\\x07\\x7f\\xc2\\x9b.");
+	/* Truncated at a whole escape, always terminated. */
+	proto_str_clean("ab\x1b", 3, out, 5);
+	assert_string_equal(out, "ab");
+	assert_int_equal(proto_str_clean("\n", 1, NULL, 0), 4);
+}
+
+static void test_msg_clean(void **state)
+{
+	const char *line = "{\"v\":1,\"id\":2,\"ok\":false,\"error\":\"bad \\u001b[31m\","
+			   "\"x\":{\"k\\u0007\":[\"\\u009b1m\"]}}";
+	struct fab_err err;
+	struct proto_msg m;
+	char *dump;
+
+	fab_err_init(&err);
+	assert_int_equal(proto_parse(line, strlen(line), &m, &err), 0);
+	assert_int_equal(proto_msg_clean(&m), 0);
+	assert_string_equal(m.error, "bad \\x1b[31m");
+	dump = json_dumps(json_object_get(m.doc, "x"), JSON_COMPACT);
+	assert_string_equal(dump, "{\"k\\\\x07\":[\"\\\\xc2\\\\x9b1m\"]}");
+	free(dump);
+	proto_msg_fini(&m);
+}
+
 static void test_format_adds_version(void **state)
 {
 	struct proto_msg m;
@@ -234,6 +323,9 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_reader_framing),
 		cmocka_unit_test(test_reader_limit),
+		cmocka_unit_test(test_reader_skips_long_line),
+		cmocka_unit_test(test_str_clean),
+		cmocka_unit_test(test_msg_clean),
 		cmocka_unit_test(test_format_adds_version),
 		cmocka_unit_test(test_plan_result_token),
 	};
