@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/sweep_signal.h"
 #include "fleet/fleet_op.h"
 #include "fleet/sweep.h"
 #include "io/load.h"
@@ -300,7 +301,7 @@ static int sweep_retest(struct fleet *f, struct sweep_opts *so, struct sweep_rep
 	size_t *idx = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*idx));
 	struct sweep_pair *again = NULL;
 	struct sched s;
-	size_t n = 0;
+	size_t n = 0, done;
 	int rc;
 
 	sched_init(&s);
@@ -329,10 +330,13 @@ static int sweep_retest(struct fleet *f, struct sweep_opts *so, struct sweep_rep
 		goto out;
 	}
 	so->label = "retest";
-	rc = sweep_run(f, &s, so, again, err);
-	if (rc < 0)
+	rc = sweep_run(f, &s, so, again, &done, err);
+	if (rc == -EINTR)	/* keep the first figures of the pairs not re-tested */
+		r->interrupted = true;
+	else if (rc < 0)
 		goto out;
-	for (size_t k = 0; k < s.n_pairs; k++) {
+	rc = 0;
+	for (size_t k = 0; k < (done < s.n_rounds ? s.round_start[done] : s.n_pairs); k++) {
 		for (size_t m = 0; m < n; m++) {
 			struct sweep_pair *p = &r->pairs[idx[m]];
 			unsigned int round = p->round;
@@ -450,15 +454,18 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	so.stop = sweep_signal_install();
 	if (fleet_start(&f, &hs, &a.fo, &ctx->err) < 0 ||
-	    sweep_run(&f, &s, &so, r.pairs, &ctx->err) < 0) {
+	    ((rc = sweep_run(&f, &s, &so, r.pairs, &r.rounds_done, &ctx->err)) < 0 && rc != -EINTR)) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
+	if (rc == -EINTR)
+		sweep_report_cut(&r, &s, r.rounds_done);
 	sweep_ref_compute(r.pairs, r.n_pairs, &r.ref);
 	for (size_t i = 0; i < r.n_pairs; i++)
 		sweep_pair_judge(&r.pairs[i], rated_mbps(&hs, &r.pairs[i]), &r.ref, &r.cfg);
-	if (a.retest && sweep_retest(&f, &so, &r, &ctx->err) < 0) {
+	if (a.retest && !r.interrupted && sweep_retest(&f, &so, &r, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
@@ -486,9 +493,12 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	if (ctx->render.ops->sweep(&ctx->render, &r) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
+	} else if (r.interrupted) {
+		rc = sweep_signal_exit();
 	}
 out:
 	fleet_fini(&f);
+	sweep_signal_restore();
 	sweep_report_fini(&r);
 	sched_fini(&s);
 	hosts_fini(&hs);

@@ -90,7 +90,7 @@ json_t *sweep_to_json(const struct sweep_report *r)
 	}
 	for (size_t i = 0; i < r->n_suspects; i++)
 		json_array_append_new(sus, suspect_to_json(r, &r->suspects[i]));
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:o, s:i,"
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:o, s:i, s:i,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:o},"
 			 " s:{s:o, s:o, s:o, s:o},"
 			 " s:{s:i, s:i, s:i, s:i}, s:o, s:o}",
@@ -100,8 +100,10 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			 "mode", r->mode,
 			 "started_unix", (json_int_t)r->started_unix,
 			 "wall_s", r->wall_s,
+			 "interrupted", r->interrupted,
 			 "nodes", nodes,
 			 "rounds", (int)r->n_rounds,
+			 "rounds_done", (int)(r->interrupted ? r->rounds_done : r->n_rounds),
 			 "config",
 			 "duration_ms", (int)r->duration_ms,
 			 "lat_iters", (int)r->lat_iters,

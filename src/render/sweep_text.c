@@ -100,6 +100,9 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	fprintf(f, "sweep: %zu nodes, %zu pairs in %zu rounds (%s, %s, %s): %zu ok, %zu slow, %zu failed\n",
 		r->hosts->n, r->n_pairs, r->n_rounds, r->transport, r->launcher, r->mode,
 		ok, slow, failed);
+	if (r->interrupted)
+		fprintf(f, "interrupted: %zu of %zu rounds finished, only their pairs are shown\n",
+			r->rounds_done, r->n_rounds);
 	if (!isnan(r->ref.bw_median_mbps))
 		fprintf(f, "fleet median %.2f Gb/s (MAD %.2f)", r->ref.bw_median_mbps / 1000,
 			r->ref.bw_mad_mbps / 1000);
