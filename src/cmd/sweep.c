@@ -406,6 +406,12 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_USAGE;
 		goto out;
 	}
+	/* What can be checked is checked before any worker starts. */
+	if ((a.prom && file_check_writable(a.prom, &ctx->err) < 0) ||
+	    fleet_launcher_check(&a.fo, &hs, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
 	if (sched_check(&s, hs.n) < 0) {
 		fab_err_set(&ctx->err, -EINVAL, "sweep: internal error: bad schedule");
 		rc = FAB_EXIT_SYSTEM;
@@ -456,6 +462,8 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	so.stop = sweep_signal_install();
 	if (fleet_start(&f, &hs, &a.fo, &ctx->err) < 0 ||
+	    (strcmp(a.transport, "verbs") == 0 &&
+	     fleet_rdma_check(&f, so.step_timeout_ms, &ctx->err) < 0) ||
 	    ((rc = sweep_run(&f, &s, &so, r.pairs, &r.rounds_done, &ctx->err)) < 0 && rc != -EINTR)) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
