@@ -3,8 +3,10 @@
 # this test's own temp dir (own host key, own authorized_keys, sshd -f own
 # config on a port chosen at run time), a temp known_hosts with strict host
 # key checking, through `--ssh-config`.  Three "nodes" are aliases of
-# 127.0.0.1.  Checks: sweep and status --hosts over ssh; a node whose host
-# key does not match fails with ssh's reason while the others still run.
+# 127.0.0.1 (ssh's HostName), each with its own loopback address for the
+# data path (127.0.0.1-3: a hosts file gives every node its own).  Checks:
+# sweep and status --hosts over ssh; a node whose host key does not match
+# fails with ssh's reason while the others still run.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -86,7 +88,7 @@ Host node1 node2 node3 badnode
 CONF
 run ssh -F "$TMP/ssh_config" -T -o BatchMode=yes node1 true
 
-printf 'node1 127.0.0.1\nnode2 127.0.0.1\nnode3 127.0.0.1\n' >"$TMP/hosts"
+printf 'node1 127.0.0.1\nnode2 127.0.0.2\nnode3 127.0.0.3\n' >"$TMP/hosts"
 q() { jq -r "$@" "$TMP/out"; }
 
 rc=0
@@ -105,7 +107,7 @@ assert_eq "ssh status: nodes ok" "3" "$(q '.summary.ok')"
 assert_eq "ssh status: lo on every node" 3 "$(q '[.nodes[].status.links[] | select(.name == "lo")] | length')"
 
 # A node whose host key does not match: strict checking refuses it.
-printf 'node1 127.0.0.1\nnode2 127.0.0.1\nbadnode 127.0.0.1\n' >"$TMP/hosts"
+printf 'node1 127.0.0.1\nnode2 127.0.0.2\nbadnode 127.0.0.3\n' >"$TMP/hosts"
 rc=0
 run "$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher ssh --ssh-config "$TMP/ssh_config" \
 	--duration 0.2 --lat-iters 100 >"$TMP/out" || rc=$?
