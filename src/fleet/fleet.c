@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fleet/fleet.h"
+#include "fleet/fleet_stderr.h"
 #include "util/array.h"
 #include "util/log.h"
 
@@ -194,6 +195,12 @@ static void worker_close(struct fleet_worker *w)
 	if (w->from_fd >= 0)
 		close(w->from_fd);
 	w->to_fd = w->from_fd = -1;
+	if (w->err_fd >= 0) {
+		fleet_stderr_drain(w);
+		fleet_stderr_flush(w);
+		close(w->err_fd);
+	}
+	w->err_fd = -1;
 }
 
 void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
@@ -215,15 +222,20 @@ void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
 
 static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 {
-	int in[2], out[2];
+	int in[2], out[2] = { -1, -1 }, er[2] = { -1, -1 };
 	pid_t pid;
 
 	if (pipe2(in, O_CLOEXEC) < 0)
 		return fab_err_set(err, -errno, "pipe: %s", strerror(errno));
-	if (pipe2(out, O_CLOEXEC) < 0) {
-		close(in[0]);
-		close(in[1]);
-		return fab_err_set(err, -errno, "pipe: %s", strerror(errno));
+	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0) {
+		int e = errno;
+
+		for (int k = 0; k < 2; k++) {
+			close(in[k]);
+			if (out[k] >= 0)
+				close(out[k]);
+		}
+		return fab_err_set(err, -e, "pipe: %s", strerror(e));
 	}
 	pid = fork();
 	if (pid < 0) {
@@ -233,13 +245,16 @@ static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 		close(in[1]);
 		close(out[0]);
 		close(out[1]);
+		close(er[0]);
+		close(er[1]);
 		return fab_err_set(err, -e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
 		/* Own process group, so a misbehaving launcher dies with its children. */
 		setpgid(0, 0);
 		signal(SIGPIPE, SIG_DFL);
-		if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0)
+		if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0 ||
+		    dup2(er[1], STDERR_FILENO) < 0)
 			_exit(127);
 		execvp(argv[0], argv);
 		fprintf(stderr, "fabricctl: %s: %s\n", argv[0], strerror(errno));
@@ -248,11 +263,14 @@ static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 	setpgid(pid, pid);
 	close(in[0]);
 	close(out[1]);
+	close(er[1]);
 	fcntl(in[1], F_SETFL, O_NONBLOCK);
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	fcntl(er[0], F_SETFL, O_NONBLOCK);
 	w->pid = pid;
 	w->to_fd = in[1];
 	w->from_fd = out[0];
+	w->err_fd = er[0];
 	return 0;
 }
 
@@ -322,7 +340,7 @@ static void describe_exit(struct fleet_worker *w, char *buf, size_t len)
 static void worker_gone(struct fleet *f, size_t i)
 {
 	struct fleet_worker *w = &f->w[i];
-	char how[128];
+	char how[128], how2[sizeof(w->reason)];
 
 	for (int k = 0; k < 500 && w->pid > 0; k++) {
 		struct timespec ts = { 0, 2000000 };
@@ -334,7 +352,10 @@ static void worker_gone(struct fleet *f, size_t i)
 		nanosleep(&ts, NULL);
 	}
 	describe_exit(w, how, sizeof(how));
-	fleet_kill(f, i, "%s", how);
+	fleet_stderr_drain(w);
+	fleet_stderr_flush(w);
+	fleet_stderr_reason(w, f->launcher, how, how2, sizeof(how2));
+	fleet_kill(f, i, "%s", how2);
 }
 
 /* Hand every complete line of worker @i to @fn; kill the worker on garbage. */
@@ -369,7 +390,7 @@ static void drain_lines(struct fleet *f, size_t i, fleet_msg_fn fn, void *arg)
 
 int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 {
-	struct pollfd *pfd = calloc(f->n ? f->n : 1, sizeof(*pfd));
+	struct pollfd *pfd = calloc(f->n ? 2 * f->n : 1, sizeof(*pfd));
 	int rc;
 
 	if (!pfd)
@@ -377,12 +398,17 @@ int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 	for (size_t i = 0; i < f->n; i++) {
 		pfd[i].fd = f->w[i].dead ? -1 : f->w[i].from_fd;
 		pfd[i].events = POLLIN;
+		pfd[f->n + i].fd = f->w[i].err_fd;	/* stderr: relayed, kept for reasons */
+		pfd[f->n + i].events = POLLIN;
 	}
-	rc = poll(pfd, f->n, timeout_ms);
+	rc = poll(pfd, 2 * f->n, timeout_ms);
 	if (rc < 0) {
 		rc = errno == EINTR ? 0 : -errno;
 		goto out;
 	}
+	for (size_t i = 0; i < f->n; i++)
+		if (pfd[f->n + i].revents && f->w[i].err_fd >= 0)
+			fleet_stderr_drain(&f->w[i]);
 	for (size_t i = 0; i < f->n; i++) {
 		struct fleet_worker *w = &f->w[i];
 		if (pfd[i].fd < 0 || !pfd[i].revents)
@@ -538,13 +564,14 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 
 	memset(f, 0, sizeof(*f));
 	f->hosts = hosts;
+	f->launcher = o->launcher;
 	f->w = calloc(hosts->n ? hosts->n : 1, sizeof(*f->w));
 	if (!f->w)
 		return fab_err_set(err, -ENOMEM, "fleet: out of memory");
 	f->n = hosts->n;
 	for (size_t i = 0; i < f->n; i++) {
 		f->w[i].host = &hosts->hosts[i];
-		f->w[i].to_fd = f->w[i].from_fd = -1;
+		f->w[i].to_fd = f->w[i].from_fd = f->w[i].err_fd = -1;
 		f->w[i].pid = -1;
 		proto_reader_init(&f->w[i].rd);
 	}

@@ -40,6 +40,10 @@ struct fleet_worker {
 	char reason[256];		/* why dead */
 	long long next_id;
 	json_t *hello;			/* the hello result, NULL until up */
+	int err_fd;			/* its stderr (fleet_stderr.h); -1 when closed */
+	char err_buf[512];		/* a partial stderr line */
+	size_t err_len;
+	char err_last[160];		/* its last stderr line, sanitised; "" when none */
 };
 
 struct fleet_opts {
@@ -73,6 +77,7 @@ struct fleet {
 	struct fleet_worker *w;
 	size_t n;
 	const struct fab_hosts *hosts;
+	const char *launcher;		/* borrowed from the options, for reasons */
 };
 
 /* Callback for every message and every death: @m is NULL when worker @i died. */

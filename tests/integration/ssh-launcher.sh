@@ -110,10 +110,21 @@ assert_eq "ssh status: lo on every node" 3 "$(q '[.nodes[].status.links[] | sele
 printf 'node1 127.0.0.1\nnode2 127.0.0.2\nbadnode 127.0.0.3\n' >"$TMP/hosts"
 rc=0
 run "$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher ssh --ssh-config "$TMP/ssh_config" \
-	--duration 0.2 --lat-iters 100 >"$TMP/out" || rc=$?
+	--duration 0.2 --lat-iters 100 >"$TMP/out" 2>"$TMP/err" || rc=$?
+cat "$TMP/err" >&2
 jq -c '.pairs[] | [.a, .b, .status, .reason]' "$TMP/out" >&2
 assert_eq "bad host key: rc" 1 "$rc"
 assert_eq "bad host key: node1-node2 ok" ok "$(q '.pairs[] | select(.a == "node1" and .b == "node2") | .status')"
-assert_eq "bad host key: badnode's pairs failed with ssh's exit status" true \
-	"$(q '[.pairs[] | select(.a == "badnode" or .b == "badnode") | .status == "failed" and (.reason | contains("badnode") and contains("exited with status 255"))] | all')"
+# The reason names the launcher, ssh's exit status and ssh's own last words.
+assert_eq "bad host key: badnode's pairs failed with the launcher, its status and ssh's message" true \
+	"$(q '[.pairs[] | select(.a == "badnode" or .b == "badnode") | .status == "failed" and (.reason | contains("worker badnode unavailable: launcher ssh: exited with status 255: Host key verification failed."))] | all')"
+# ssh's stderr is relayed under the node's name, not left unattributed.
+grep -qx "badnode: Host key verification failed." "$TMP/err" || fail "bad host key: ssh's stderr not attributed to badnode"
+grep -qx "Host key verification failed." "$TMP/err" && fail "bad host key: ssh's stderr unattributed"
+
+rc=0
+run "$FABRICCTL" -j status --hosts "$TMP/hosts" --launcher ssh --ssh-config "$TMP/ssh_config" >"$TMP/out" 2>"$TMP/err" || rc=$?
+assert_eq "bad host key, status --hosts: badnode's error" \
+	"launcher ssh: exited with status 255: Host key verification failed." \
+	"$(q '.nodes[] | select(.node == "badnode") | .error')"
 echo "ssh-launcher: all checks passed" >&2

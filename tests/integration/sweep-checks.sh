@@ -11,6 +11,9 @@
 #  3. Duplicate addresses in the hosts file: exit 2 naming both lines.
 #  4. --transport verbs on nodes without RDMA: exit 2, one error listing
 #     the nodes, no pair run, no suspect.
+#  5. A launcher that fails on one node: its pairs' reason names the
+#     launcher, its exit status and its last stderr line, sanitised; its
+#     stderr is relayed as "NODE: line", with no control byte.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -114,4 +117,25 @@ if ! "$FABRICCTL" sweep --hosts "$TMP/hosts" --launcher nosuch-$$ --transport ve
 else
 	echo "verbs transport not built in (refused up front as such): part 4 not run" >&2
 fi
+# --- 5. a launcher failing on one node -------------------------------------------------
+H2=$(lab_ns h2)
+cat >"$TMP/flaky" <<SH
+#!/bin/sh
+if [ "\$1" = "$H2" ]; then
+	printf 'connecting to %s\\n' "\$1" >&2
+	printf 'kex: \\033[31mrefused\\007 by peer\\r\\n' >&2
+	exit 255
+fi
+exec "$TMP/launch" "\$@"
+SH
+chmod +x "$TMP/flaky"
+timed -j sweep --hosts "$TMP/hosts" --launcher "$TMP/flaky {host}" --duration 0.1 --lat-iters 10
+assert_eq "flaky: rc" 1 "$rc"
+assert_eq "flaky: h2's pairs' reason" \
+	"worker $H2 unavailable: launcher $TMP/flaky {host}: exited with status 255: kex: ?[31mrefused? by peer" \
+	"$(jq -r --arg h "$H2" '[.pairs[] | select(.a == $h or .b == $h) | .reason] | unique | join("|")' "$TMP/out")"
+assert_eq "flaky: others ok" 3 "$(jq '[.pairs[] | select(.status == "ok")] | length' "$TMP/out")"
+grep -qx "$H2: connecting to $H2" "$TMP/err" || fail "flaky: stderr not relayed under the node's name"
+grep -qx "$H2: kex: ?\[31mrefused? by peer" "$TMP/err" || fail "flaky: last line not relayed, sanitised"
+assert_eq "flaky: control bytes on stderr" 0 "$(tr -d '\n' <"$TMP/err" | tr -d '[:print:]' | wc -c)"
 echo "sweep-checks: all checks passed" >&2
