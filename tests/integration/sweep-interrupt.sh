@@ -9,6 +9,8 @@
 #     listening socket there; the controller gone within seconds.
 #  2. SIGTERM in round 2, text output: exit 143, the "interrupted" line.
 #  3. SIGINT in round 1: exit 130, valid JSON with no pairs.
+#  4. h1's cable slowed: SIGINT during the retest keeps every pair of the
+#     finished sweep, h1's judged slow on their first figures.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -32,23 +34,26 @@ cat "$TMP/hosts" >&2
 
 now_ms() { local s ns; read -r s ns < <(date '+%s %N'); echo $((s * 1000 + 10#$ns / 1000000)); }
 
-# interrupt SIGNAL ROUND OUTFLAGS...: start a sweep in the background, send
-# SIGNAL once the progress line shows ROUND, wait; $rc, $TMP/out, $TMP/err,
-# $stop_ms (signal to exit).
+# interrupt SIGNAL [LABEL:]ROUND OUTFLAGS...: start a sweep in the
+# background, send SIGNAL once the progress line shows "LABEL: round ROUND"
+# (LABEL sweep or retest), wait; $rc, $TMP/out, $TMP/err, $stop_ms (signal
+# to exit).  $EXTRA: more sweep options.
+EXTRA=
 interrupt() {
-	local sig=$1 round=$2 t0 i
+	local sig=$1 round=${2#*:} label=sweep t0
+	case $2 in *:*) label=${2%%:*} ;; esac
 	shift 2
 	rm -f "$TMP/prom"
-	pretty "$FABRICCTL $* sweep --hosts $TMP/hosts --launcher netns --duration 1 --lat-iters 1000 --progress --prom $TMP/prom  (then $sig in round $round)"
+	pretty "$FABRICCTL $* sweep --hosts $TMP/hosts --launcher netns --duration 1 --lat-iters 1000 --progress --prom $TMP/prom $EXTRA  (then $sig in $label round $round)"
 	"$FABRICCTL" "$@" sweep --hosts "$TMP/hosts" --launcher netns --transport tcp \
-		--duration 1 --lat-iters 1000 --progress --prom "$TMP/prom" >"$TMP/out" 2>"$TMP/err" &
+		--duration 1 --lat-iters 1000 --progress --prom "$TMP/prom" ${EXTRA:+$EXTRA} >"$TMP/out" 2>"$TMP/err" &
 	SWEEP_PID=$!
-	for i in $(seq 600); do
-		grep -q "round $round of 3" "$TMP/err" && break
+	for _ in $(seq 600); do
+		grep -q "$label: round $round of" "$TMP/err" && break
 		kill -0 "$SWEEP_PID" 2>/dev/null || break
 		read -r -t 0.05 <> <(:) || true
 	done
-	grep -q "round $round of 3" "$TMP/err" || { cat "$TMP/err" >&2; fail "$sig: the sweep never reached round $round"; }
+	grep -q "$label: round $round of" "$TMP/err" || { cat "$TMP/err" >&2; fail "$sig: the sweep never reached $label round $round"; }
 	# The round's sessions are open: a worker listens in some namespace.
 	t0=$(now_ms)
 	kill "-$sig" "$SWEEP_PID"
@@ -113,6 +118,22 @@ assert_eq "round 1: interrupted, rounds_done, pairs" "true 0 0" "$(q '"\(.interr
 assert_eq "round 1: reference" null "$(q .reference.bw_median_mbps)"
 assert_eq "round 1: prom pair status lines" 0 "$(grep -c '^fabricctl_sweep_pair_status{' "$TMP/prom" || true)"
 assert_lab_clean "round 1"
+
+# --- 4. SIGINT during the retest ------------------------------------------------------
+# Half the pairs slow is no outlier against the fleet: a floor judges them.
+run lab_slow h1 100mbit
+EXTRA="--bw-min-mbps 300"
+interrupt INT retest:1 -j
+H1=$(lab_ns h1)
+assert_eq "retest: exit status" 130 "$rc"
+assert_eq "retest: interrupted, rounds_done, pairs" "true 3 6" "$(q '"\(.interrupted) \(.rounds_done) \(.pairs | length)"')"
+assert_eq "retest: h1's pairs slow, on their first figures" "slow,slow,slow" \
+	"$(q --arg h "$H1" '[.pairs[] | select(.a == $h or .b == $h) | .status] | join(",")')"
+assert_eq "retest: none re-tested (the retest's round 1 abandoned)" false "$(q '[.pairs[].retested] | any')"
+assert_eq "retest: the others ok" 3 "$(q '[.pairs[] | select(.status == "ok")] | length')"
+assert_eq "retest: top suspect" "$H1" "$(q '.suspects[0].node')"
+assert_lab_clean retest
+run lab_unslow h1
 
 # A sweep that is not interrupted says so.
 interrupt_none() {
