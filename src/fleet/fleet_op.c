@@ -187,25 +187,14 @@ static bool rdma_problem(const struct fab_host *h, const json_t *hello, const js
 	return true;
 }
 
-int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err)
+int fleet_rdma_judge(const struct fleet *f, json_t *const *status, struct fab_err *err)
 {
-	json_t **results = calloc(f->n ? f->n : 1, sizeof(*results));
-	char **errors = calloc(f->n ? f->n : 1, sizeof(*errors));
 	char msg[sizeof(err->msg) - 128] = "", why[160], more[32] = "";
 	size_t bad = 0, none = 0, o = 0, listed = 0;
-	int rc;
 
-	if (!results || !errors) {
-		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
-		goto out;
-	}
-	rc = fleet_call_all(f, status_req, NULL, timeout_ms, results, errors, err);
-	if (rc < 0)
-		goto out;
-	/* A node that did not answer fails its pairs in the sweep, with its reason. */
 	for (size_t i = 0; i < f->n; i++) {
-		if (!results[i] || !rdma_problem(f->w[i].host, f->w[i].hello, results[i], why,
-						 sizeof(why)))
+		if (!status[i] || !rdma_problem(f->w[i].host, f->w[i].hello, status[i], why,
+						sizeof(why)))
 			continue;
 		bad++;
 		none += strcmp(why, "no RDMA device") == 0;
@@ -215,12 +204,29 @@ int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err)
 			listed++;
 		}
 	}
+	if (!bad)
+		return 0;
 	if (bad > listed)
 		snprintf(more, sizeof(more), "; and %zu more", bad - listed);
-	if (bad)
-		rc = fab_err_input(err, -ENODEV, "--transport verbs: %zu of %zu node%s cannot run it: %s%s%s",
-				   bad, f->n, f->n == 1 ? "" : "s", msg, more,
-				   none == f->n ? " (sweep these nodes with --transport tcp)" : "");
+	return fab_err_input(err, -ENODEV, "--transport verbs: %zu of %zu node%s cannot run it: %s%s%s",
+			     bad, f->n, f->n == 1 ? "" : "s", msg, more,
+			     none == f->n ? " (sweep these nodes with --transport tcp)" : "");
+}
+
+int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err)
+{
+	json_t **results = calloc(f->n ? f->n : 1, sizeof(*results));
+	char **errors = calloc(f->n ? f->n : 1, sizeof(*errors));
+	int rc;
+
+	if (!results || !errors) {
+		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
+		goto out;
+	}
+	rc = fleet_call_all(f, status_req, NULL, timeout_ms, results, errors, err);
+	/* A node that did not answer fails its pairs in the sweep, with its reason. */
+	if (rc == 0)
+		rc = fleet_rdma_judge(f, results, err);
 out:
 	for (size_t i = 0; results && errors && i < f->n; i++) {
 		json_decref(results[i]);

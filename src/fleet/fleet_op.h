@@ -45,6 +45,13 @@ int fleet_launcher_check(const struct fleet_opts *o, const struct fab_hosts *hos
 int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err);
 
 /*
+ * fleet_rdma_check()'s verdict, pure: @status[i] is worker i's "status"
+ * result (borrowed; NULL when it did not answer: not judged here), its
+ * hello in f->w[i].hello.  0, or bad input listing up to four nodes.
+ */
+int fleet_rdma_judge(const struct fleet *f, json_t *const *status, struct fab_err *err);
+
+/*
  * verify --hosts: from fleet_run_op()'s "verify" document @run (borrowed),
  * a new "fabricctl.fleet-verify/1" document (docs/json-verify.md): every
  * answering node's "fabricctl.verify/1" is checked (a malformed one makes
