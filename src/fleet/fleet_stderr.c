@@ -41,6 +41,12 @@ void fleet_stderr_drain(struct fleet_worker *w)
 		n = read(w->err_fd, w->err_buf + w->err_len, room);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n == 0 || (n < 0 && errno != EAGAIN)) {
+			/* Closed: nothing more to poll for (a worker may close stderr and live on). */
+			fleet_stderr_flush(w);
+			close(w->err_fd);
+			w->err_fd = -1;
+		}
 		if (n <= 0)
 			return;
 		w->err_len += (size_t)n;

@@ -15,7 +15,11 @@
 
 #include "fleet/fleet.h"
 
-/* Read what @w's stderr pipe holds now (non-blocking), relaying whole lines. */
+/*
+ * Read what @w's stderr pipe holds now (non-blocking), relaying whole
+ * lines; at its end (EOF), relay a partial last line and close it
+ * (w->err_fd -1).
+ */
 void fleet_stderr_drain(struct fleet_worker *w);
 
 /* At the end (pipe closed): relay a last partial line. */
