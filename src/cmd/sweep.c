@@ -20,6 +20,7 @@
 #include "cmd/cmd.h"
 #include "cmd/sweep_cmd.h"
 #include "cmd/sweep_locate.h"
+#include "cmd/sweep_signal.h"
 #include "cmd/sweep_topo.h"
 #include "fleet/fleet_op.h"
 #include "fleet/sweep.h"
@@ -513,7 +514,7 @@ static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts 
 	struct sweep_pair *again = NULL;
 	struct fab_err *err = &ctx->err;
 	struct sched s;
-	size_t n = 0;
+	size_t n = 0, done;
 	int rc;
 
 	sched_init(&s);
@@ -549,10 +550,13 @@ static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts 
 		goto out;
 	}
 	so->label = "retest";
-	rc = sweep_run(f, &s, so, again, err);
-	if (rc < 0)
+	rc = sweep_run(f, &s, so, again, &done, err);
+	if (rc == -EINTR)	/* keep the first figures of the pairs not re-tested */
+		r->interrupted = true;
+	else if (rc < 0)
 		goto out;
-	for (size_t k = 0; k < s.n_pairs; k++) {
+	rc = 0;
+	for (size_t k = 0; k < (done < s.n_rounds ? s.round_start[done] : s.n_pairs); k++) {
 		for (size_t m = 0; m < n; m++) {
 			struct sweep_pair *p = &r->pairs[idx[m]];
 			struct sweep_pair keep = *p;
@@ -630,6 +634,11 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 			return rc;
 	}
 	if (!a->dry_run || (st && st->kind == SWEEP_TOPO_LLDP)) {
+		/* What can be checked is checked before any worker starts. */
+		if ((a->prom && file_check_writable(a->prom, &ctx->err) < 0) ||
+		    fleet_launcher_check(&a->fo, hs, &ctx->err) < 0 ||
+		    (fabric->n && fleet_launcher_check(&a->fo, fabric, &ctx->err) < 0))
+			return -EINVAL;
 		rc = fleet_start(f, hs, &a->fo, &ctx->err);
 		if (rc < 0)
 			return rc;
@@ -784,12 +793,19 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (a.dry_run)
+	so.stop = sweep_signal_install();
+	rc = 0;
+	if (a.dry_run) {
 		plan_only(&r, &s);
-	else if (sweep_run(&f, &s, &so, r.pairs, &ctx->err) < 0) {
+	} else if ((strcmp(a.transport, "verbs") == 0 &&
+		    fleet_rdma_check(&f, so.step_timeout_ms, &ctx->err) < 0) ||
+		   ((rc = sweep_run(&f, &s, &so, r.pairs, &r.rounds_done, &ctx->err)) < 0 &&
+		    rc != -EINTR)) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
+	if (rc == -EINTR)
+		sweep_report_cut(&r, &s, r.rounds_done);
 	if (expect_all(ctx, &r, st) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
@@ -801,11 +817,11 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 			goto out;
 		}
 		judge_all(&r);
-		if (a.retest && sweep_retest(ctx, &f, &so, &r, st) < 0) {
+		if (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st) < 0) {
 			rc = fab_err_exit(&ctx->err);
 			goto out;
 		}
-		if (st) {	/* name the links, probing groups over the same workers */
+		if (st && !r.interrupted) {	/* name the links, probing groups over the same workers */
 			struct sweep_locate_env env = { .ctx = ctx, .st = st, .r = &r, .f = &f,
 							.so = &so };
 
@@ -852,9 +868,12 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	} else if (ctx->render.ops->sweep(&ctx->render, &r) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
+	} else if (r.interrupted) {
+		rc = sweep_signal_exit();
 	}
 out:
 	fleet_fini(&f);
+	sweep_signal_restore();
 	sweep_report_fini(&r);
 	sched_fini(&s);
 	sweep_locate_fini(&sl);

@@ -75,6 +75,7 @@ static int probe_group(struct sweep_locate *sl, const struct sweep_locate_env *e
 	struct sweep_pair *got = calloc(pr->n, sizeof(*got));
 	struct sched_topo_bound keep = env->st->bound;
 	struct sched sc;
+	size_t done = 0;
 	int rc;
 
 	sched_init(&sc);
@@ -89,7 +90,11 @@ static int probe_group(struct sweep_locate *sl, const struct sweep_locate_env *e
 	if (rc < 0)
 		goto out;
 	env->so->label = "probe";
-	rc = sweep_run(env->f, &sc, env->so, got, &env->ctx->err);
+	rc = sweep_run(env->f, &sc, env->so, got, &done, &env->ctx->err);
+	if (rc == -EINTR) {	/* interrupted: the group stays as the sweep left it */
+		rc = 0;
+		goto out;
+	}
 	if (rc < 0)
 		goto out;
 	for (size_t k = 0; k < sc.n_pairs; k++)

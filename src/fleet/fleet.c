@@ -212,6 +212,8 @@ static void err_line(struct fleet_worker *w, const char *s, size_t len)
 
 	proto_str_clean(s, len, clean, sizeof(clean));
 	fprintf(stderr, "%s: %s\n", w->host->name, clean);
+	if (clean[0])
+		snprintf(w->err_last, sizeof(w->err_last), "%.*s", (int)sizeof(w->err_last) - 1, clean);
 }
 
 /*
@@ -489,10 +491,13 @@ static void worker_gone(struct fleet *f, size_t i)
 	if (w->pid < 0 && w->wstatus != -1)
 		describe_status(w->wstatus, how, sizeof(how));
 	err_relay(w);
+	/* Name the launcher and what it said last (ssh: "Host key verification failed."). */
 	if (w->stop_why[0])
-		fleet_kill(f, i, "%s; asked to stop (SIGTERM): %s", w->stop_why, how);
+		fleet_kill(f, i, "%s; asked to stop (SIGTERM): launcher %.60s: %s%s%s", w->stop_why,
+			   f->launcher ? f->launcher : "?", how, w->err_last[0] ? ": " : "", w->err_last);
 	else
-		fleet_kill(f, i, "%s", how);
+		fleet_kill(f, i, "launcher %.60s: %s%s%s", f->launcher ? f->launcher : "?", how,
+			   w->err_last[0] ? ": " : "", w->err_last);
 }
 
 /* Hand every complete line of worker @i to @fn; kill the worker on garbage. */
@@ -754,6 +759,7 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 
 	memset(f, 0, sizeof(*f));
 	f->hosts = hosts;
+	f->launcher = o->launcher;
 	f->w = calloc(hosts->n ? hosts->n : 1, sizeof(*f->w));
 	if (!f->w)
 		return fab_err_set(err, -ENOMEM, "fleet: out of memory");

@@ -49,6 +49,7 @@ struct fleet_worker {
 	struct proto_reader rd;
 	char errbuf[512];		/* a partial stderr line */
 	size_t errlen;
+	char err_last[160];		/* its last stderr line, cleaned: named in its failure reason */
 	bool dead;
 	char reason[256];		/* why dead */
 	char stop_why[160];		/* why asked to stop (SIGTERM), "" if not */
@@ -101,6 +102,7 @@ struct fleet {
 	size_t n;
 	const struct fab_hosts *hosts;
 	int stop_grace_ms;
+	const char *launcher;		/* borrowed from the options: named in failure reasons */
 };
 
 /* Callback for every message and every death: @m is NULL when worker @i died. */

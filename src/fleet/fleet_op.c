@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fleet/fleet_op.h"
@@ -40,7 +41,9 @@ int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, cons
 		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
 		goto out;
 	}
-	rc = fleet_start(&f, hosts, o, err);
+	rc = fleet_launcher_check(o, hosts, err);
+	if (rc == 0)
+		rc = fleet_start(&f, hosts, o, err);
 	if (rc < 0)
 		goto out;
 	rc = fleet_call_all(&f, op_req, &(struct op_req){ op, params }, timeout_ms, results, errors,
@@ -73,6 +76,164 @@ out:
 	free(results);
 	free(errors);
 	json_decref(nodes);
+	return rc;
+}
+
+/* ---- up-front checks ---- */
+
+static bool is_exec_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* execvp()'s search: PATH (an empty entry is the current directory), else /bin:/usr/bin. */
+static bool prog_found(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(prog, '/'))
+		return is_exec_file(prog);
+	if (!path || !*path)
+		path = "/bin:/usr/bin";
+	for (const char *p = path;; p++) {
+		size_t len = strcspn(p, ":");
+
+		if (snprintf(buf, sizeof(buf), "%.*s%s%s", (int)len, p, len ? "/" : "",
+			     prog) < (int)sizeof(buf) && is_exec_file(buf))
+			return true;
+		p += len;
+		if (!*p)
+			return false;
+	}
+}
+
+int fleet_launcher_check(const struct fleet_opts *o, const struct fab_hosts *hosts,
+			 struct fab_err *err)
+{
+	char **argv = NULL;
+	int rc;
+
+	if (!hosts->n)
+		return 0;
+	rc = fleet_launcher_argv(o, hosts->hosts[0].name, &argv, err);
+	if (rc < 0)
+		return rc;
+	if (!prog_found(argv[0]))
+		rc = fab_err_input(err, -ENOENT, "launcher '%s': %s: %s", o->launcher, argv[0],
+				   strchr(argv[0], '/') ? "not an executable file"
+						       : "command not found in PATH");
+	fleet_argv_free(argv);
+	return rc;
+}
+
+static json_t *status_req(const struct fab_host *host, const void *arg, struct fab_err *err)
+{
+	return json_pack("{s:s}", "op", "status");
+}
+
+static bool has_string(const json_t *arr, const char *s)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(arr, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
+			return true;
+	return false;
+}
+
+/* What keeps @h from a verbs test, from its hello and status; false when nothing. */
+static bool rdma_problem(const struct fab_host *h, const json_t *hello, const json_t *st,
+			 char *buf, size_t len)
+{
+	const json_t *rdma = json_object_get(st, "rdma"), *d, *dev = NULL, *p;
+	unsigned int port = h->rdma_port ? h->rdma_port : 1;
+	char names[256] = "";
+	size_t i, o = 0;
+
+	if (!has_string(json_object_get(hello, "transports"), "verbs")) {
+		snprintf(buf, len, "its fabricctl is built without verbs");
+		return true;
+	}
+	if (!json_array_size(rdma)) {
+		snprintf(buf, len, "no RDMA device");
+		return true;
+	}
+	json_array_foreach(rdma, i, d) {
+		const char *name = json_string_value(json_object_get(d, "name"));
+
+		if (!name)
+			continue;
+		if (o < sizeof(names))
+			o += (size_t)snprintf(names + o, sizeof(names) - o, "%s%s", o ? ", " : "", name);
+		if (strcmp(name, h->rdma) == 0)
+			dev = d;
+	}
+	if (!*h->rdma) {
+		snprintf(buf, len, "no rdma=DEV on line %u of the hosts file (it has %s)", h->line, names);
+		return true;
+	}
+	if (!dev) {
+		snprintf(buf, len, "no RDMA device %s (it has %s)", h->rdma, names);
+		return true;
+	}
+	json_array_foreach(json_object_get(dev, "ports"), i, p)
+		if (json_integer_value(json_object_get(p, "port")) == (json_int_t)port)
+			return false;
+	snprintf(buf, len, "%s has no port %u", h->rdma, port);
+	return true;
+}
+
+int fleet_rdma_judge(const struct fleet *f, json_t *const *status, struct fab_err *err)
+{
+	char msg[sizeof(err->msg) - 128] = "", why[160], more[32] = "";
+	size_t bad = 0, none = 0, o = 0, listed = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (!status[i] || !rdma_problem(f->w[i].host, f->w[i].hello, status[i], why,
+						sizeof(why)))
+			continue;
+		bad++;
+		none += strcmp(why, "no RDMA device") == 0;
+		if (listed < 4 && o < sizeof(msg)) {
+			o += (size_t)snprintf(msg + o, sizeof(msg) - o, "%s%s: %s", o ? "; " : "",
+					      f->w[i].host->name, why);
+			listed++;
+		}
+	}
+	if (!bad)
+		return 0;
+	if (bad > listed)
+		snprintf(more, sizeof(more), "; and %zu more", bad - listed);
+	return fab_err_input(err, -ENODEV, "--transport verbs: %zu of %zu node%s cannot run it: %s%s%s",
+			     bad, f->n, f->n == 1 ? "" : "s", msg, more,
+			     none == f->n ? " (sweep these nodes with --transport tcp)" : "");
+}
+
+int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err)
+{
+	json_t **results = calloc(f->n ? f->n : 1, sizeof(*results));
+	char **errors = calloc(f->n ? f->n : 1, sizeof(*errors));
+	int rc;
+
+	if (!results || !errors) {
+		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
+		goto out;
+	}
+	rc = fleet_call_all(f, status_req, NULL, timeout_ms, results, errors, err);
+	/* A node that did not answer fails its pairs in the sweep, with its reason. */
+	if (rc == 0)
+		rc = fleet_rdma_judge(f, results, err);
+out:
+	for (size_t i = 0; results && errors && i < f->n; i++) {
+		json_decref(results[i]);
+		free(errors[i]);
+	}
+	free(results);
+	free(errors);
 	return rc;
 }
 

@@ -28,6 +28,30 @@ int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, cons
 		 size_t *n_failed, struct fab_err *err);
 
 /*
+ * Before any worker starts: the launcher's program (the first word of
+ * the launcher's command line, for the first host) must be found, in
+ * PATH unless it has a '/'.  Otherwise bad input, once:
+ * "launcher 'nosuch {host}': nosuch: not found in PATH (...)".
+ */
+int fleet_launcher_check(const struct fleet_opts *o, const struct fab_hosts *hosts,
+			 struct fab_err *err);
+
+/*
+ * A verbs sweep's first check, after fleet_start(): every live worker is
+ * asked for its status and must have the RDMA device its host names
+ * (rdma=DEV[:PORT]) with that port.  Bad input, once, naming the nodes:
+ * "--transport verbs: 4 of 4 nodes cannot run it: h1: no RDMA device; ...".
+ */
+int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err);
+
+/*
+ * fleet_rdma_check()'s verdict, pure: @status[i] is worker i's "status"
+ * result (borrowed; NULL when it did not answer: not judged here), its
+ * hello in f->w[i].hello.  0, or bad input listing up to four nodes.
+ */
+int fleet_rdma_judge(const struct fleet *f, json_t *const *status, struct fab_err *err);
+
+/*
  * verify --hosts: from fleet_run_op()'s "verify" document @run (borrowed),
  * a new "fabricctl.fleet-verify/1" document (docs/json-verify.md): every
  * answering node's "fabricctl.verify/1" is checked (a malformed one makes

@@ -10,6 +10,10 @@
 #include "fleet/sweep.h"
 #include "util/log.h"
 
+/* The longest poll while a stop flag is watched: a signal that lands
+ * between the check and poll() still stops the sweep this soon. */
+#define STOP_POLL_MS 200
+
 enum job_state {
 	J_LISTEN,	/* listen sent to b, waiting for b's "ready" */
 	J_CONNECT,	/* connect sent to a, waiting for a's "ready" */
@@ -293,12 +297,68 @@ static void job_timeout(struct round *rd, struct job *j)
 		job_finish(rd, j);
 }
 
+static bool stopped(const struct sweep_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+/* Stopped mid-round: abort the open sessions; the round's pairs are not reported. */
+static void round_abandon(struct round *rd)
+{
+	for (size_t k = 0; k < rd->n_jobs; k++) {
+		struct job *j = &rd->jobs[k];
+
+		if (j->state == J_DONE)
+			continue;
+		if (j->id_a >= 0 && !j->fin_a && !rd->f->w[j->wa].dead)
+			session_send(rd, j->wa, j->id_a, "abort", NULL);
+		if (j->id_b >= 0 && !j->fin_b && !rd->f->w[j->wb].dead)
+			session_send(rd, j->wb, j->id_b, "abort", NULL);
+	}
+	fab_info("%s: interrupted in round %zu of %zu", rd->o->label ? rd->o->label : "sweep",
+		 rd->r + 1, rd->n_rounds);
+}
+
+/* Wait for the round's jobs; -EINTR when stopped, <0 with @err on a poll failure. */
+static int round_wait(struct round *rd, struct fab_err *err)
+{
+	while (rd->done < rd->n_jobs) {
+		uint64_t now = now_ms(), next = UINT64_MAX;
+		int timeout, rc;
+
+		if (stopped(rd->o)) {
+			round_abandon(rd);
+			return -EINTR;
+		}
+		for (size_t k = 0; k < rd->n_jobs; k++) {
+			struct job *j = &rd->jobs[k];
+
+			if (j->state == J_DONE)
+				continue;
+			if (now >= j->deadline_ms)
+				job_timeout(rd, j);
+			else if (j->deadline_ms < next)
+				next = j->deadline_ms;
+		}
+		if (rd->done >= rd->n_jobs)
+			break;
+		timeout = next == UINT64_MAX ? 100 : (int)(next - now) + 1;
+		if (rd->o->stop && timeout > STOP_POLL_MS)
+			timeout = STOP_POLL_MS;
+		rc = fleet_poll(rd->f, timeout, on_msg, rd);
+		if (rc < 0)
+			return fab_err_set(err, rc, "sweep: poll: %s", strerror(-rc));
+	}
+	return 0;
+}
+
 int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o,
-	      struct sweep_pair *out, struct fab_err *err)
+	      struct sweep_pair *out, size_t *rounds_done, struct fab_err *err)
 {
 	struct round rd = { .f = f, .o = o, .n_rounds = s->n_rounds, .total = s->n_pairs };
 	int rc = 0;
 
+	*rounds_done = 0;
 	rd.job_of = calloc(f->n ? f->n : 1, sizeof(*rd.job_of));
 	rd.jobs = calloc(s->n_pairs ? s->n_pairs : 1, sizeof(*rd.jobs));
 	if (!rd.job_of || !rd.jobs) {
@@ -329,33 +389,21 @@ int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o
 			j->id_a = j->id_b = -1;
 			rd.job_of[j->wa] = rd.job_of[j->wb] = k + 1;
 		}
+		if (stopped(o)) {
+			rc = -EINTR;
+			break;
+		}
 		progress(&rd);
 		for (size_t k = 0; k < rd.n_jobs; k++)
 			job_start(&rd, &rd.jobs[k]);
-		while (rd.done < rd.n_jobs) {
-			uint64_t now = now_ms(), next = UINT64_MAX;
-
-			for (size_t k = 0; k < rd.n_jobs; k++) {
-				struct job *j = &rd.jobs[k];
-
-				if (j->state == J_DONE)
-					continue;
-				if (now >= j->deadline_ms)
-					job_timeout(&rd, j);
-				else if (j->deadline_ms < next)
-					next = j->deadline_ms;
-			}
-			if (rd.done >= rd.n_jobs)
-				break;
-			rc = fleet_poll(f, next == UINT64_MAX ? 100 : (int)(next - now) + 1, on_msg, &rd);
-			if (rc < 0) {
-				fab_err_set(err, rc, "sweep: poll: %s", strerror(-rc));
-				goto out;
-			}
-		}
+		rc = round_wait(&rd, err);
+		if (rc < 0)
+			break;
+		*rounds_done = rd.r + 1;
 		fab_debug("%s: round %zu of %zu: %zu pairs in %llu ms", o->label ? o->label : "sweep",
 			  rd.r + 1, rd.n_rounds, rd.n_jobs, (unsigned long long)(now_ms() - t_round));
 	}
+	/* The progress line ends however the sweep does. */
 	if (o->progress)
 		fputc('\n', stderr);
 out:

@@ -13,6 +13,7 @@
 #ifndef FAB_FLEET_SWEEP_H
 #define FAB_FLEET_SWEEP_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 #include "fleet/fleet.h"
@@ -27,14 +28,28 @@ struct sweep_opts {
 	uint8_t token[TP_TOKEN_LEN];
 	bool progress;			/* live line on stderr */
 	const char *label;		/* progress prefix ("sweep", "retest") */
+	/*
+	 * Set (non-zero) by a signal handler to stop the sweep; NULL for
+	 * none.  The handler must be installed without SA_RESTART so that
+	 * the engine's poll wakes with EINTR; it is also polled at least
+	 * every STOP_POLL_MS.
+	 */
+	const volatile sig_atomic_t *stop;
 };
 
 /*
  * Measure every pair of @s; out[k] is pair s->pairs[k] with its round
  * (1-based), status SWEEP_OK (not judged yet) or SWEEP_FAILED with a
- * reason, and the figures.
+ * reason, and the figures.  *@rounds_done gets the number of rounds
+ * finished (s->n_rounds unless stopped).
+ *
+ * When *o->stop is set, the round under way is abandoned (its open
+ * sessions are sent "abort"; the caller's fleet_fini() stops the
+ * workers) and -EINTR is returned without touching @err: the pairs
+ * out[0 .. s->round_start[*rounds_done]) are complete, the others are
+ * not measured.
  */
 int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o,
-	      struct sweep_pair *out, struct fab_err *err);
+	      struct sweep_pair *out, size_t *rounds_done, struct fab_err *err);
 
 #endif

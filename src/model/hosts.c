@@ -299,6 +299,64 @@ static const char *next_line(const char *buf, size_t len, size_t *off, size_t *l
 	return line;
 }
 
+struct addr_key {
+	unsigned char b[16];	/* IPv6, or IPv4 as ::ffff:a.b.c.d */
+	size_t i;		/* host index */
+};
+
+static void addr_key(const char *addr, unsigned char b[16])
+{
+	memset(b, 0, 16);
+	if (inet_pton(AF_INET6, addr, b) == 1)
+		return;
+	b[10] = b[11] = 0xff;
+	inet_pton(AF_INET, addr, b + 12);
+}
+
+static int addr_key_cmp(const void *x, const void *y)
+{
+	const struct addr_key *a = x, *b = y;
+	int c = memcmp(a->b, b->b, 16);
+
+	return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+/*
+ * Every node is reached, and listens, at its own address: two hosts with
+ * one address would meet as `bind: Cannot assign requested address` on
+ * one of them, its link blamed.  Names the later line and the first.
+ */
+static int hosts_addr_unique(const struct fab_hosts *hs, const char *fname, struct fab_err *err)
+{
+	struct addr_key *k = calloc(hs->n, sizeof(*k));
+	const struct fab_host *first = NULL, *dup = NULL;
+
+	if (!k)
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", fname);
+	for (size_t i = 0; i < hs->n; i++) {
+		addr_key(hs->hosts[i].addr, k[i].b);
+		k[i].i = i;
+	}
+	qsort(k, hs->n, sizeof(*k), addr_key_cmp);
+	/* Of all duplicates, report the one on the earliest line. */
+	for (size_t i = 1; i < hs->n; i++)
+		if (memcmp(k[i - 1].b, k[i].b, 16) == 0 &&
+		    (!dup || hs->hosts[k[i].i].line < dup->line)) {
+			size_t j = i - 1;
+
+			while (j > 0 && memcmp(k[j - 1].b, k[i].b, 16) == 0)
+				j--;
+			first = &hs->hosts[k[j].i];
+			dup = &hs->hosts[k[i].i];
+		}
+	free(k);
+	if (!dup)
+		return 0;
+	return fab_err_input(err, -EEXIST, "%s:%u: host '%s' has the same address as host '%s' "
+			     "on line %u (%s): want each node's own address", fname, dup->line,
+			     dup->name, first->name, first->line, first->addr);
+}
+
 int hosts_parse(struct fab_hosts *hs, const char *buf, size_t len, const char *fname,
 		struct fab_err *err)
 {
@@ -315,7 +373,7 @@ int hosts_parse(struct fab_hosts *hs, const char *buf, size_t len, const char *f
 	}
 	if (hs->n == 0)
 		return fab_err_input(err, -ENOENT, "%s: no hosts", fname);
-	return 0;
+	return hosts_addr_unique(hs, fname, err);
 }
 
 void hosts_pairs_fini(struct fab_pairs_list *pl)

@@ -115,6 +115,8 @@ struct sweep_report {
 	struct sweep_cfg cfg;
 	unsigned int duration_ms, lat_iters, lat_ms, streams, msg_bytes;	/* lat_ms: --lat-time, 0 none */
 	size_t n_rounds;
+	size_t rounds_done;	/* n_rounds unless interrupted */
+	bool interrupted;	/* stopped by a signal: pairs holds the finished rounds' */
 	struct sweep_pair *pairs;
 	size_t n_pairs;
 	struct sweep_ref ref;

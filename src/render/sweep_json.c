@@ -334,7 +334,7 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			"unexplained", (int)r->fabric.loc->n_unexplained,
 			"measured", (int)r->fabric.loc->n_measured,
 			"probes_run", (int)r->fabric.probes_run));
-	doc = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:o, s:o, s:o, s:i,"
+	doc = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:b, s:o, s:o, s:o, s:i, s:i,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:o},"
 			 " s:{s:o, s:o, s:o, s:o},"
 			 " s:{s:i, s:i, s:i, s:i}, s:o, s:o}",
@@ -345,10 +345,12 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			 "started_unix", (json_int_t)r->started_unix,
 			 "wall_s", r->wall_s,
 			 "dry_run", r->dry_run,
+			 "interrupted", r->interrupted,
 			 "topology", topology_to_json(r),
 			 "schedule", schedule_to_json(r),
 			 "nodes", nodes,
 			 "rounds", (int)r->n_rounds,
+			 "rounds_done", (int)(r->interrupted ? r->rounds_done : r->n_rounds),
 			 "config",
 			 "duration_ms", (int)r->duration_ms,
 			 "lat_iters", (int)r->lat_iters,

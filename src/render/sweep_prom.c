@@ -133,6 +133,9 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 		   "# TYPE fabricctl_sweep_fleet_bandwidth_median_mbps gauge\n"
 		   "fabricctl_sweep_fleet_bandwidth_median_mbps %.3f\n",
 		   isnan(r->ref.bw_median_mbps) ? 0 : r->ref.bw_median_mbps);
+	fprintf(f, "# HELP fabricctl_sweep_interrupted 1 when a signal stopped the sweep: only the finished rounds' pairs are here.\n"
+		   "# TYPE fabricctl_sweep_interrupted gauge\n"
+		   "fabricctl_sweep_interrupted %d\n", r->interrupted);
 	fprintf(f, "# HELP fabricctl_sweep_duration_seconds Wall time of the sweep.\n"
 		   "# TYPE fabricctl_sweep_duration_seconds gauge\n"
 		   "fabricctl_sweep_duration_seconds %.3f\n"

@@ -297,6 +297,9 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	fprintf(f, "sweep: %zu nodes, %zu pairs in %zu rounds (%s, %s, %s): %zu ok, %zu slow, %zu failed\n",
 		r->hosts->n, r->n_pairs, r->n_rounds, r->transport, r->launcher, r->mode,
 		ok, slow, failed);
+	if (r->interrupted)
+		fprintf(f, "interrupted: %zu of %zu rounds finished, only their pairs are shown\n",
+			r->rounds_done, r->n_rounds);
 	topology_line(f, r);
 	if (!isnan(r->ref.bw_median_mbps))
 		fprintf(f, "fleet median %.2f Gb/s (MAD %.2f)", r->ref.bw_median_mbps / 1000,

@@ -152,3 +152,30 @@ fail:
 	unlink(tmp);
 	return rc;
 }
+
+int file_check_writable(const char *path, struct fab_err *err)
+{
+	char *copy = strdup(path);
+	const char *dir;
+	struct stat st;
+	int rc = 0;
+
+	if (!copy)
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
+	dir = dirname(copy);
+	if (!*path) {
+		rc = fab_err_input(err, -EINVAL, "empty file name");
+	} else if (stat(dir, &st) < 0) {
+		rc = fab_err_input(err, -errno, "%s: directory %s %s", path, dir,
+				   errno == ENOENT ? "does not exist" : strerror(errno));
+	} else if (!S_ISDIR(st.st_mode)) {
+		rc = fab_err_input(err, -ENOTDIR, "%s: %s is not a directory", path, dir);
+	} else if (access(dir, W_OK | X_OK) < 0) {
+		rc = fab_err_input(err, -errno, "%s: directory %s is not writable (%s)", path, dir,
+				   strerror(errno));
+	} else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		rc = fab_err_input(err, -EISDIR, "%s: is a directory, not a file", path);
+	}
+	free(copy);
+	return rc;
+}

@@ -38,4 +38,13 @@ int file_read_all(const char *path, size_t max_bytes, char **buf, size_t *len,
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		      struct fab_err *err);
 
+/*
+ * Before a long job whose result goes to @path by file_write_atomic():
+ * 0 when @path's directory exists, is a directory, and can take a new
+ * file, and @path itself is not a directory; otherwise bad input
+ * ("PATH: directory DIR does not exist", "... is not writable", ...).
+ * Writes nothing.
+ */
+int file_check_writable(const char *path, struct fab_err *err);
+
 #endif

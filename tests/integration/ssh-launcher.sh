@@ -3,8 +3,10 @@
 # this test's own temp dir (own host key, own authorized_keys, sshd -f own
 # config on a port chosen at run time), a temp known_hosts with strict host
 # key checking, through `--ssh-config`.  Three "nodes" are aliases of
-# 127.0.0.1.  Checks: sweep and status --hosts over ssh; a node whose host
-# key does not match fails with ssh's reason while the others still run.
+# 127.0.0.1 (ssh's HostName), each with its own loopback address for the
+# data path (127.0.0.1-3: a hosts file gives every node its own).  Checks:
+# sweep and status --hosts over ssh; a node whose host key does not match
+# fails with ssh's reason while the others still run.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -86,7 +88,7 @@ Host node1 node2 node3 badnode
 CONF
 run ssh -F "$TMP/ssh_config" -T -o BatchMode=yes node1 true
 
-printf 'node1 127.0.0.1\nnode2 127.0.0.1\nnode3 127.0.0.1\n' >"$TMP/hosts"
+printf 'node1 127.0.0.1\nnode2 127.0.0.2\nnode3 127.0.0.3\n' >"$TMP/hosts"
 q() { jq -r "$@" "$TMP/out"; }
 
 rc=0
@@ -105,13 +107,24 @@ assert_eq "ssh status: nodes ok" "3" "$(q '.summary.ok')"
 assert_eq "ssh status: lo on every node" 3 "$(q '[.nodes[].status.links[] | select(.name == "lo")] | length')"
 
 # A node whose host key does not match: strict checking refuses it.
-printf 'node1 127.0.0.1\nnode2 127.0.0.1\nbadnode 127.0.0.1\n' >"$TMP/hosts"
+printf 'node1 127.0.0.1\nnode2 127.0.0.2\nbadnode 127.0.0.3\n' >"$TMP/hosts"
 rc=0
 run "$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher ssh --ssh-config "$TMP/ssh_config" \
-	--duration 0.2 --lat-iters 100 >"$TMP/out" || rc=$?
+	--duration 0.2 --lat-iters 100 >"$TMP/out" 2>"$TMP/err" || rc=$?
+cat "$TMP/err" >&2
 jq -c '.pairs[] | [.a, .b, .status, .reason]' "$TMP/out" >&2
 assert_eq "bad host key: rc" 1 "$rc"
 assert_eq "bad host key: node1-node2 ok" ok "$(q '.pairs[] | select(.a == "node1" and .b == "node2") | .status')"
-assert_eq "bad host key: badnode's pairs failed with ssh's exit status" true \
-	"$(q '[.pairs[] | select(.a == "badnode" or .b == "badnode") | .status == "failed" and (.reason | contains("badnode") and contains("exited with status 255"))] | all')"
+# The reason names the launcher, ssh's exit status and ssh's own last words.
+assert_eq "bad host key: badnode's pairs failed with the launcher, its status and ssh's message" true \
+	"$(q '[.pairs[] | select(.a == "badnode" or .b == "badnode") | .status == "failed" and (.reason | contains("worker badnode unavailable: launcher ssh: exited with status 255: Host key verification failed."))] | all')"
+# ssh's stderr is relayed under the node's name, not left unattributed.
+grep -qx "badnode: Host key verification failed." "$TMP/err" || fail "bad host key: ssh's stderr not attributed to badnode"
+grep -qx "Host key verification failed." "$TMP/err" && fail "bad host key: ssh's stderr unattributed"
+
+rc=0
+run "$FABRICCTL" -j status --hosts "$TMP/hosts" --launcher ssh --ssh-config "$TMP/ssh_config" >"$TMP/out" 2>"$TMP/err" || rc=$?
+assert_eq "bad host key, status --hosts: badnode's error" \
+	"launcher ssh: exited with status 255: Host key verification failed." \
+	"$(q '.nodes[] | select(.node == "badnode") | .error')"
 echo "ssh-launcher: all checks passed" >&2

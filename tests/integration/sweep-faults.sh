@@ -129,14 +129,15 @@ assert_eq "hello-garbage: reason" true \
 assert_eq "hello-garbage: others ok" 3 "$(q '[.pairs[] | select(.status == "ok")] | length')"
 assert_eq "hello-garbage: the victim is the top suspect" "$V" "$(q '.suspects[0].node')"
 
-# A launcher that does not exist: every pair fails with the reason, exit 1.
+# A launcher that does not exist: one clear error up front, exit 2, no pair run.
 rc=0
 run "$FABRICCTL" -j sweep --hosts "$TMP/hosts" --launcher "/nonexistent/launcher {host}" \
 	--duration 0.1 --lat-iters 10 >"$TMP/out" 2>"$TMP/err" || rc=$?
-assert_eq "no launcher: rc" 1 "$rc"
-assert_eq "no launcher: all failed" "failed" "$(q '[.pairs[].status] | unique | join(",")')"
-jq -c ".pairs[].reason" "$TMP/out" >&2
-assert_eq "no launcher: reason" true "$(q '[.pairs[].reason | contains("exited with status 127")] | all')"
+cat "$TMP/err" >&2
+assert_eq "no launcher: rc" 2 "$rc"
+assert_eq "no launcher: stdout" "" "$(cat "$TMP/out")"
+grep -qF "launcher '/nonexistent/launcher {host}': /nonexistent/launcher: not an executable file" "$TMP/err" ||
+	fail "no launcher: not the one clear error"
 
 # A launcher template without {host} is bad input: exit 2, nothing started.
 expect_rc 2 "$FABRICCTL" sweep --hosts "$TMP/hosts" --launcher "ip netns exec"

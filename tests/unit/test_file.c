@@ -214,6 +214,45 @@ static void test_write_error(void **state)
 	assert_string_equal(err.msg, want);
 }
 
+/* Checked before a long job: the directory must exist and take a file. */
+static void test_check_writable(void **state)
+{
+	char dir[] = "/tmp/test_file_dir.XXXXXX", path[64], want[160];
+	struct fab_err err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	fab_err_init(&err);
+	snprintf(path, sizeof(path), "%s/x.prom", dir);
+	assert_int_equal(file_check_writable(path, &err), 0);
+	assert_int_equal(file_check_writable("relative.prom", &err), 0);
+	/* A missing directory: bad input, named. */
+	snprintf(path, sizeof(path), "%s/nosuch/x.prom", dir);
+	snprintf(want, sizeof(want), "%s: directory %s/nosuch does not exist", path, dir);
+	assert_int_equal(file_check_writable(path, &err), -ENOENT);
+	assert_int_equal(err.kind, FAB_ERR_INPUT);
+	assert_string_equal(err.msg, want);
+	/* FILE itself a directory. */
+	fab_err_init(&err);
+	snprintf(want, sizeof(want), "%s: is a directory, not a file", dir);
+	assert_int_equal(file_check_writable(dir, &err), -EISDIR);
+	assert_string_equal(err.msg, want);
+	/* The "directory" a file. */
+	fab_err_init(&err);
+	snprintf(path, sizeof(path), "%s/f", dir);
+	assert_int_equal(file_write_atomic(path, "a", 1, 0600, &err), 0);
+	snprintf(path, sizeof(path), "%s/f/x.prom", dir);
+	snprintf(want, sizeof(want), "%s: %s/f is not a directory", path, dir);
+	assert_int_equal(file_check_writable(path, &err), -ENOTDIR);
+	assert_string_equal(err.msg, want);
+	/* Nothing was written by the checks. */
+	snprintf(path, sizeof(path), "%s/x.prom", dir);
+	assert_int_equal(access(path, F_OK), -1);
+	snprintf(path, sizeof(path), "%s/f", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +262,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_replaces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_planted_symlink, setup, teardown),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_check_writable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

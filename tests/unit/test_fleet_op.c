@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fleet/fleet_op.h"
@@ -383,6 +384,168 @@ static void test_apply_fleet_text(void **state)
 	json_decref(run);
 }
 
+/* ---- up-front checks ---- */
+
+/* A fleet of @n nodes from @hosts_text, not started: hellos with @transports. */
+static void fleet_fake(struct fleet *f, struct fab_hosts *hs, const char *hosts_text,
+		       const char *transports)
+{
+	struct fab_err err;
+
+	fab_err_init(&err);
+	hosts_init(hs);
+	assert_int_equal(hosts_parse(hs, hosts_text, strlen(hosts_text), "hosts", &err), 0);
+	memset(f, 0, sizeof(*f));
+	f->n = hs->n;
+	f->hosts = hs;
+	f->w = calloc(hs->n, sizeof(*f->w));
+	assert_non_null(f->w);
+	for (size_t i = 0; i < hs->n; i++) {
+		f->w[i].host = &hs->hosts[i];
+		f->w[i].hello = json_loads(transports, 0, NULL);
+		assert_non_null(f->w[i].hello);
+	}
+}
+
+static void fleet_fake_free(struct fleet *f, struct fab_hosts *hs, json_t **st)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		json_decref(f->w[i].hello);
+		json_decref(st[i]);
+	}
+	free(f->w);
+	hosts_fini(hs);
+}
+
+/* A status document with RDMA devices "name:port,port name:port". */
+static json_t *status_with(const char *devs)
+{
+	json_t *rdma = json_array();
+	char *copy = strdup(devs), *save = NULL;
+
+	for (char *d = strtok_r(copy, " ", &save); d; d = strtok_r(NULL, " ", &save)) {
+		char *ports = strchr(d, ':'), *save2 = NULL;
+		json_t *pa = json_array();
+
+		*ports++ = '\0';
+		for (char *p = strtok_r(ports, ",", &save2); p; p = strtok_r(NULL, ",", &save2))
+			json_array_append_new(pa, json_pack("{s:i}", "port", atoi(p)));
+		json_array_append_new(rdma, json_pack("{s:s, s:o}", "name", d, "ports", pa));
+	}
+	free(copy);
+	return json_pack("{s:s, s:[], s:o}", "schema", "fabricctl.status/1", "links", "rdma", rdma);
+}
+
+static void test_rdma_judge(void **state)
+{
+	const char *verbs = "{\"transports\": [\"tcp\", \"verbs\"]}";
+	struct fab_hosts hs;
+	struct fleet f;
+	struct fab_err err;
+	json_t *st[6];
+
+	/* No node has a device: one error listing them, with the tcp hint. */
+	fleet_fake(&f, &hs, "h1 10.0.0.1\nh2 10.0.0.2\n", verbs);
+	st[0] = status_with("");
+	st[1] = status_with("");
+	fab_err_init(&err);
+	assert_int_equal(fleet_rdma_judge(&f, st, &err), -ENODEV);
+	assert_int_equal(err.kind, FAB_ERR_INPUT);
+	assert_string_equal(err.msg, "--transport verbs: 2 of 2 nodes cannot run it: h1: no RDMA "
+			    "device; h2: no RDMA device (sweep these nodes with --transport tcp)");
+	fleet_fake_free(&f, &hs, st);
+
+	/* Each other case, named; a node that did not answer (NULL) is not judged here. */
+	fleet_fake(&f, &hs, "h1 10.0.0.1 rdma=mlx5_0\nh2 10.0.0.2\nh3 10.0.0.3 rdma=mlx5_1:2\n"
+		   "h4 10.0.0.4 rdma=mlx5_0:2\nh5 10.0.0.5 rdma=mlx5_0\nh6 10.0.0.6 rdma=mlx5_0\n",
+		   verbs);
+	st[0] = status_with("mlx5_0:1");		/* ok */
+	st[1] = status_with("mlx5_0:1 mlx5_1:1");	/* no rdma= */
+	st[2] = status_with("mlx5_0:1");		/* no mlx5_1 */
+	st[3] = status_with("mlx5_0:1");		/* no port 2 */
+	st[4] = NULL;
+	st[5] = status_with("");
+	fab_err_init(&err);
+	assert_int_equal(fleet_rdma_judge(&f, st, &err), -ENODEV);
+	assert_string_equal(err.msg, "--transport verbs: 4 of 6 nodes cannot run it: "
+			    "h2: no rdma=DEV on line 2 of the hosts file (it has mlx5_0, mlx5_1); "
+			    "h3: no RDMA device mlx5_1 (it has mlx5_0); h4: mlx5_0 has no port 2; "
+			    "h6: no RDMA device");
+	fleet_fake_free(&f, &hs, st);
+
+	/* Built without verbs; more than four listed as a count. */
+	fleet_fake(&f, &hs, "a 10.0.0.1\nb 10.0.0.2\nc 10.0.0.3\nd 10.0.0.4\ne 10.0.0.5\n"
+		   "f 10.0.0.6\n", "{\"transports\": [\"tcp\"]}");
+	for (size_t i = 0; i < 6; i++)
+		st[i] = status_with("mlx5_0:1");
+	fab_err_init(&err);
+	assert_int_equal(fleet_rdma_judge(&f, st, &err), -ENODEV);
+	assert_string_equal(err.msg, "--transport verbs: 6 of 6 nodes cannot run it: "
+			    "a: its fabricctl is built without verbs; b: its fabricctl is built "
+			    "without verbs; c: its fabricctl is built without verbs; d: its "
+			    "fabricctl is built without verbs; and 2 more");
+	fleet_fake_free(&f, &hs, st);
+
+	/* Every node fit: no error. */
+	fleet_fake(&f, &hs, "h1 10.0.0.1 rdma=rxe0\nh2 10.0.0.2 rdma=mlx5_0:2\n", verbs);
+	st[0] = status_with("rxe0:1");
+	st[1] = status_with("mlx5_0:1,2");
+	fab_err_init(&err);
+	assert_int_equal(fleet_rdma_judge(&f, st, &err), 0);
+	fleet_fake_free(&f, &hs, st);
+}
+
+static void test_launcher_check(void **state)
+{
+	struct fab_hosts hs;
+	struct fab_err err;
+	struct fleet_opts o = FLEET_OPTS_DEFAULT;
+	char *path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	char file[] = "/tmp/test_fleet_op.XXXXXX", tmpl[64], want[160];
+	int fd;
+
+	hosts_init(&hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(&hs, "h1 10.0.0.1\n", 12, "hosts", &err), 0);
+	o.launcher = "sh -c {host}";
+	assert_int_equal(fleet_launcher_check(&o, &hs, &err), 0);
+	o.launcher = "/bin/sh -c {host}";
+	assert_int_equal(fleet_launcher_check(&o, &hs, &err), 0);
+	o.launcher = "nosuch-launcher-xyz {host}";
+	assert_int_equal(fleet_launcher_check(&o, &hs, &err), -ENOENT);
+	assert_int_equal(err.kind, FAB_ERR_INPUT);
+	assert_string_equal(err.msg, "launcher 'nosuch-launcher-xyz {host}': nosuch-launcher-xyz: "
+			    "command not found in PATH");
+	/* A file without execute bits (root too needs one). */
+	fd = mkstemp(file);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(tmpl, sizeof(tmpl), "%s {host}", file);
+	snprintf(want, sizeof(want), "launcher '%s': %s: not an executable file", tmpl, file);
+	fab_err_init(&err);
+	o.launcher = tmpl;
+	assert_int_equal(fleet_launcher_check(&o, &hs, &err), -ENOENT);
+	assert_string_equal(err.msg, want);
+	unlink(file);
+	fab_err_init(&err);
+	o.launcher = "/tmp {host}";		/* a directory */
+	assert_int_equal(fleet_launcher_check(&o, &hs, &err), -ENOENT);
+	/* A PATH without sh's directory: not found; execvp's default without PATH. */
+	setenv("PATH", "/nonexistent:", 1);
+	o.launcher = "sh -c {host}";
+	assert_int_equal(fleet_launcher_check(&o, &hs, &err), -ENOENT);
+	unsetenv("PATH");
+	assert_int_equal(fleet_launcher_check(&o, &hs, &err), 0);
+	if (path)
+		setenv("PATH", path, 1);
+	free(path);
+	/* The template's own error comes first. */
+	fab_err_init(&err);
+	o.launcher = "ip netns exec";
+	assert_int_equal(fleet_launcher_check(&o, &hs, &err), -EINVAL);
+	hosts_fini(&hs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +556,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_verify_fleet_json_golden, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_merge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_fleet_text, setup, teardown),
+		cmocka_unit_test(test_rdma_judge),
+		cmocka_unit_test(test_launcher_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

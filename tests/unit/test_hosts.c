@@ -121,6 +121,31 @@ static void test_wildcard_addresses(void **state)
 	assert_string_equal(hosts_addr_unusable("nonsense"), "not an IPv4 or IPv6 address");
 }
 
+/* Each node its own address: the second holder of one is bad input naming both lines. */
+static void test_duplicate_addresses(void **state)
+{
+	struct fab_hosts hs;
+	struct fab_err err;
+
+	expect_error("a 10.0.0.1\nb 10.0.0.2\n# c\nc 10.0.0.1\n",
+		     "hosts:4: host 'c' has the same address as host 'a' on line 1 (10.0.0.1): "
+		     "want each node's own address");
+	/* The same address written two ways (IPv4 and IPv4-mapped IPv6, zeros). */
+	expect_error("a 10.0.0.3\nb ::ffff:10.0.0.3\n",
+		     "hosts:2: host 'b' has the same address as host 'a' on line 1 (10.0.0.3): "
+		     "want each node's own address");
+	expect_error("a fd00::2\nb fd00:0:0::0:2\n",
+		     "hosts:2: host 'b' has the same address as host 'a' on line 1 (fd00::2): "
+		     "want each node's own address");
+	/* Of several, the earliest repeat is named, with its first holder. */
+	expect_error("a 10.0.0.9\nb 10.0.0.5\nc 10.0.0.5\nd 10.0.0.9\ne 10.0.0.9\n",
+		     "hosts:3: host 'c' has the same address as host 'b' on line 2 (10.0.0.5): "
+		     "want each node's own address");
+	assert_int_equal(parse(&hs, "a 10.0.0.1\nb 10.0.0.2\nc 10.0.1.1\nd fd00::1\n", &err), 0);
+	assert_int_equal(hs.n, 4);
+	hosts_fini(&hs);
+}
+
 static void test_nul_and_limits(void **state)
 {
 	struct fab_hosts hs;
@@ -201,6 +226,7 @@ int main(void)
 		cmocka_unit_test(test_good_file),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_wildcard_addresses),
+		cmocka_unit_test(test_duplicate_addresses),
 		cmocka_unit_test(test_nul_and_limits),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_split_role),
