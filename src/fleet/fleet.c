@@ -210,6 +210,8 @@ static void err_line(struct fleet_worker *w, const char *s, size_t len)
 {
 	char clean[2048];
 
+	while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
 	proto_str_clean(s, len, clean, sizeof(clean));
 	fprintf(stderr, "%s: %s\n", w->host->name, clean);
 	if (clean[0])

@@ -148,7 +148,8 @@ static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
 			 p->lat_ns.p50, cfg->lat_max_ns);
 		goto slow;
 	}
-	if (p->have_lat && !isnan(ref->lat_median_ns) && ref->n >= 3 &&
+	/* Latency spreads by factors under load: a fleet of a few pairs is no reference. */
+	if (p->have_lat && !isnan(ref->lat_median_ns) && ref->n >= SWEEP_LAT_MIN_PAIRS &&
 	    p->lat_ns.p50 > ref->lat_median_ns * cfg->lat_factor &&
 	    p->lat_ns.p50 > ref->lat_median_ns + cfg->mad_k * STATS_MAD_SIGMA * ref->lat_mad_ns) {
 		str_fmt(p->reason, sizeof(p->reason),

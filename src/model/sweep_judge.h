@@ -128,6 +128,13 @@ struct sweep_report {
 	struct sweep_fabric_view fabric;
 };
 
+/*
+ * Latency is judged against the fleet only with at least this many pairs
+ * measured (below it, only --lat-max-us): with three pairs one busy moment
+ * is a third of the reference.
+ */
+#define SWEEP_LAT_MIN_PAIRS 6
+
 void sweep_cfg_default(struct sweep_cfg *cfg);
 
 /* The slowest measured direction's average (NAN when none measured). */

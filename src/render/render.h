@@ -86,7 +86,7 @@ json_t *json_guid(uint64_t guid);	/* "0x%016" PRIx64 string */
 json_t *json_text(const char *s);
 /* json_text(), or null for NULL or "" (unknown): keys never depend on the data. */
 json_t *json_text_or_null(const char *s);
-json_t *sweep_to_json(const struct sweep_report *r);	/* "fabricctl.sweep/1" */
+json_t *sweep_to_json(const struct sweep_report *r);	/* "fabricctl.sweep/2" */
 /* "fabricctl.verify/1" and "fabricctl.apply/1" (the worker's verify/apply answers); NULL: ENOMEM. */
 json_t *verify_to_json(const char *profile, const char *hostname, const struct plan *plan);
 json_t *apply_to_json(const struct apply_report *rep);

@@ -132,12 +132,12 @@ chmod +x "$TMP/flaky"
 timed -j sweep --hosts "$TMP/hosts" --launcher "$TMP/flaky {host}" --duration 0.1 --lat-iters 10
 assert_eq "flaky: rc" 1 "$rc"
 assert_eq "flaky: h2's pairs' reason" \
-	"worker $H2 unavailable: launcher $TMP/flaky {host}: exited with status 255: kex: ?[31mrefused? by peer" \
+	"worker $H2 unavailable: launcher $TMP/flaky {host}: exited with status 255: kex: \\x1b[31mrefused\\x07 by peer" \
 	"$(jq -r --arg h "$H2" '[.pairs[] | select(.a == $h or .b == $h) | .reason] | unique | join("|")' "$TMP/out")"
 # (0.1 s figures on a busy machine may look slow: only "not failed" is asserted.)
 assert_eq "flaky: the other pairs measured" "3 true" \
 	"$(jq -r --arg h "$H2" '[.pairs[] | select(.a != $h and .b != $h)] | "\(length) \(map(.status != "failed" and .bw_mbps > 0) | all)"' "$TMP/out")"
 grep -qx "$H2: connecting to $H2" "$TMP/err" || fail "flaky: stderr not relayed under the node's name"
-grep -qx "$H2: kex: ?\[31mrefused? by peer" "$TMP/err" || fail "flaky: last line not relayed, sanitised"
+grep -qxF "$H2: kex: \\x1b[31mrefused\\x07 by peer" "$TMP/err" || fail "flaky: last line not relayed, sanitised"
 assert_eq "flaky: control bytes on stderr" 0 "$(tr -d '\n' <"$TMP/err" | tr -d '[:print:]' | wc -c)"
 echo "sweep-checks: all checks passed" >&2

@@ -82,7 +82,7 @@ q() { jq -r "$@" "$TMP/out"; }
 interrupt INT 2 -j
 assert_eq "SIGINT: exit status" 130 "$rc"
 jq . "$TMP/out" >/dev/null || fail "SIGINT: stdout is not valid JSON"
-assert_eq "SIGINT: schema" fabricctl.sweep/1 "$(q .schema)"
+assert_eq "SIGINT: schema" fabricctl.sweep/2 "$(q .schema)"
 assert_eq "SIGINT: interrupted" true "$(q .interrupted)"
 assert_eq "SIGINT: rounds, rounds_done" "3 1" "$(q '"\(.rounds) \(.rounds_done)"')"
 assert_eq "SIGINT: pairs (round 1's)" 2 "$(q '.pairs | length')"
