@@ -12,12 +12,12 @@
 #define NONE UINT32_MAX
 /* Phase 1 looks at no more host combinations per leaf pair once it has one. */
 #define PICK_COMBOS (1u << 14)
+/* Phase 1: partner leaves tried per leaf and pass. */
+#define LINK_CANDIDATES 4
+/* Repair: nearest leaves tried on each side of a short link. */
+#define REPAIR_NEAR 8
 /* Phase 2 tries this many rotations before leaving a host for later. */
 #define MATCH_TRIES 8
-
-struct heap_ent {
-	uint32_t gain, la, lb;
-};
 
 struct cov_work {
 	struct route *r;
@@ -31,8 +31,8 @@ struct cov_work {
 	struct sched_pair *pairs;
 	size_t n, cap;
 	uint32_t *head, *next;		/* per host: its pairs as entries 2p + side */
-	struct heap_ent *heap;
-	size_t n_heap;
+	uint32_t *dist, *order;		/* BFS scratch, per node */
+	uint8_t *useful, *is_leaf;	/* per node */
 };
 
 static bool host_target(const struct cov_work *w, uint32_t h)
@@ -106,48 +106,6 @@ static int pair_add(struct cov_work *w, uint32_t a, uint32_t b)
 	return 0;
 }
 
-/* ---- heap of leaf pairs, highest gain first ---- */
-
-static bool ent_above(const struct heap_ent *x, const struct heap_ent *y)
-{
-	if (x->gain != y->gain)
-		return x->gain > y->gain;
-	return x->la != y->la ? x->la < y->la : x->lb < y->lb;
-}
-
-static void heap_push(struct cov_work *w, struct heap_ent e)
-{
-	size_t i = w->n_heap++;
-
-	while (i && ent_above(&e, &w->heap[(i - 1) / 2])) {
-		w->heap[i] = w->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	w->heap[i] = e;
-}
-
-static struct heap_ent heap_pop(struct cov_work *w)
-{
-	struct heap_ent top = w->heap[0], last = w->heap[--w->n_heap];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= w->n_heap)
-			break;
-		if (c + 1 < w->n_heap && ent_above(&w->heap[c + 1], &w->heap[c]))
-			c++;
-		if (!ent_above(&w->heap[c], &last))
-			break;
-		w->heap[i] = w->heap[c];
-		i = c;
-	}
-	if (w->n_heap)
-		w->heap[i] = last;
-	return top;
-}
-
 /* ---- setup ---- */
 
 static int leaves_index(struct cov_work *w)
@@ -183,36 +141,88 @@ static bool skip_rc(int rc)
 	return rc == -ENETUNREACH || rc == -EHOSTUNREACH || rc == -EINVAL;
 }
 
-/* Links each leaf pair crosses (reach) and its first bound into the heap. */
-static int leaf_pairs_scan(struct cov_work *w)
+static bool node_transit(const struct topo_node *n)
 {
-	size_t nl = w->n_leaves, cap = nl * (nl - 1) / 2;
+	return n->type == TOPO_NODE_SWITCH || n->type == TOPO_NODE_ROUTER;
+}
 
-	w->heap = malloc((cap ? cap : 1) * sizeof(*w->heap));
-	if (!w->heap)
-		return -ENOMEM;
-	for (uint32_t la = 0; la < nl; la++)
-		for (uint32_t lb = la + 1; lb < nl; lb++) {
-			const struct route_load *items;
-			struct route_info info;
-			size_t n;
-			int rc;
+/*
+ * Breadth-first search from node @src through switches and routers (the
+ * source expands whatever it is); w->dist and w->order (visit order) are
+ * filled; returns the number of nodes reached.
+ */
+static size_t bfs(struct cov_work *w, uint32_t src)
+{
+	const struct route *r = w->r;
+	size_t head = 0, tail = 0;
 
-			if (w->subset && !w->leaf_sub[la] && !w->leaf_sub[lb])
-				continue;
-			rc = route_leaf_loads(w->r, la, lb, &items, &n, &info);
-			if (rc < 0) {
-				if (skip_rc(rc))
-					continue;
-				return rc;
+	memset(w->dist, 0xff, r->n_nodes * sizeof(*w->dist));
+	w->dist[src] = 0;
+	w->order[tail++] = src;
+	while (head < tail) {
+		uint32_t x = w->order[head++];
+
+		if (x != src && !node_transit(r->topo->nodes[x]))
+			continue;
+		for (uint32_t e = r->adj_start[x]; e < r->adj_start[x + 1]; e++) {
+			uint32_t y = r->adj[e].node;
+
+			if (w->dist[y] == NONE) {
+				w->dist[y] = w->dist[x] + 1;
+				w->order[tail++] = y;
 			}
-			for (size_t i = 0; i < n; i++)
-				if (items[i].link < w->nl)
-					w->reach[items[i].link] = 1;
-			if (n)
-				heap_push(w, (struct heap_ent){ (uint32_t)n, la, lb });
 		}
-	return 0;
+	}
+	return tail;
+}
+
+/*
+ * The links on a shortest switch path from leaf node @src to any other
+ * leaf (what route_leaf_loads() can return for some leaf pair) into
+ * w->reach: the shortest-path DAG from @src, pruned to the nodes from
+ * which it still reaches a leaf.  O(nodes + links).
+ */
+static void reach_from(struct cov_work *w, uint32_t src)
+{
+	const struct route *r = w->r;
+	size_t n = bfs(w, src);
+
+	for (size_t i = n; i-- > 0;) {
+		uint32_t x = w->order[i];
+		bool u = x != src && w->is_leaf[x];
+
+		if (x == src || node_transit(r->topo->nodes[x]))
+			for (uint32_t e = r->adj_start[x]; e < r->adj_start[x + 1] && !u; e++) {
+				uint32_t y = r->adj[e].node;
+
+				u = w->dist[y] == w->dist[x] + 1 && w->useful[y];
+			}
+		w->useful[x] = u;
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t x = w->order[i];
+
+		if (x != src && !node_transit(r->topo->nodes[x]))
+			continue;
+		for (uint32_t e = r->adj_start[x]; e < r->adj_start[x + 1]; e++) {
+			uint32_t y = r->adj[e].node;
+
+			if (w->dist[y] == w->dist[x] + 1 && w->useful[y] && r->adj[e].link < w->nl)
+				w->reach[r->adj[e].link] = 1;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		w->useful[w->order[i]] = 0;
+}
+
+/* Links some allowed leaf pair crosses: one pruned BFS per (subset) leaf. */
+static void leaf_reach(struct cov_work *w)
+{
+	for (size_t l = 0; l < w->n_leaves; l++)
+		w->is_leaf[w->r->leaves[l]] = 1;
+	for (size_t l = 0; l < w->n_leaves; l++)
+		if (!w->subset || w->leaf_sub[l])
+			reach_from(w, w->r->leaves[l]);
 }
 
 /* Access links of hosts that have an allowed partner. */
@@ -228,11 +238,6 @@ static void access_reach(struct cov_work *w)
 		if (partner && w->r->hosts[h].link < w->nl)
 			w->reach[w->r->hosts[h].link] = 1;
 	}
-}
-
-static bool node_transit(const struct topo_node *n)
-{
-	return n->type == TOPO_NODE_SWITCH || n->type == TOPO_NODE_ROUTER;
 }
 
 /* Subset default: access links of subset hosts, uplinks of their leaves. */
@@ -334,29 +339,172 @@ static bool leaf_pair_hosts(const struct cov_work *w, uint32_t la, uint32_t lb, 
 	return best != UINT64_MAX;
 }
 
+static size_t gcd(size_t a, size_t b)
+{
+	while (b) {
+		size_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* Leaf @l still has a short target link of its own (a cable of the leaf switch). */
+static bool leaf_short(const struct cov_work *w, uint32_t l)
+{
+	const struct route *r = w->r;
+	uint32_t x = r->leaves[l];
+
+	for (uint32_t e = r->adj_start[x]; e < r->adj_start[x + 1]; e++) {
+		uint32_t k = r->adj[e].link;
+
+		if (k < w->nl && w->target[k] && w->cross[k] < w->k &&
+		    node_transit(r->topo->nodes[r->adj[e].node]))
+			return true;
+	}
+	return false;
+}
+
+static size_t coprime_step(size_t n)
+{
+	size_t step = n * 618 / 1000 + 1;
+
+	while (step > 1 && gcd(step, n) != 1)
+		step--;
+	return step;
+}
+
+/* Add a pair for leaf pair la-lb; 1 added, 0 none possible, -errno. */
+static int leaf_pair_add(struct cov_work *w, uint32_t la, uint32_t lb)
+{
+	uint32_t a, b;
+	int rc;
+
+	if (!leaf_pair_hosts(w, la, lb, &a, &b))
+		return 0;
+	rc = pair_add(w, a, b);
+	if (rc < 0)
+		return skip_rc(rc) ? 0 : rc;
+	return 1;
+}
+
+/*
+ * Phase 1: every leaf with a short uplink of its own tries LINK_CANDIDATES
+ * partner leaves spread over the fabric and takes the one crossing the
+ * most short target links; passes until one adds nothing.
+ */
 static int phase_links(struct cov_work *w)
 {
-	while (w->n_heap) {
-		struct heap_ent e = heap_pop(w);
-		uint32_t a, b;
+	size_t nl = w->n_leaves, step = coprime_step(nl ? nl : 1), added;
+
+	for (size_t pass = 0; nl > 1; pass++) {
+		added = 0;
+		for (uint32_t la = 0; la < nl; la++) {
+			uint32_t best_lb = NONE, best = 0;
+			int rc;
+
+			if ((w->subset && !w->leaf_sub[la]) || !leaf_short(w, la))
+				continue;
+			for (size_t j = 0; j < LINK_CANDIDATES; j++) {
+				uint32_t lb = (uint32_t)((la + (pass * LINK_CANDIDATES + j + 1) * step) % nl);
+				uint32_t g;
+
+				if (lb == la)
+					continue;
+				g = leaf_gain(w, la, lb, &rc);
+				if (rc < 0 && !skip_rc(rc))
+					return rc;
+				if (g > best) {
+					best = g;
+					best_lb = lb;
+				}
+			}
+			if (best_lb == NONE)
+				continue;
+			rc = leaf_pair_add(w, la, best_lb);
+			if (rc < 0)
+				return rc;
+			added += (size_t)rc;
+		}
+		if (!added || pass > 4 * (size_t)w->k + nl)
+			break;
+	}
+	return 0;
+}
+
+/* Leaves by distance from @node (nearest first), at most REPAIR_NEAR, into @out. */
+static size_t nearest_leaves(struct cov_work *w, uint32_t node, uint32_t *out)
+{
+	size_t n = bfs(w, node), k = 0;
+
+	for (size_t i = 0; i < n && k < REPAIR_NEAR; i++)
+		if (w->is_leaf[w->order[i]])
+			for (uint32_t l = 0; l < w->n_leaves; l++)
+				if (w->r->leaves[l] == w->order[i]) {
+					out[k++] = l;
+					break;
+				}
+	return k;
+}
+
+static bool loads_hold(const struct route_load *items, size_t n, uint32_t link)
+{
+	for (size_t i = 0; i < n; i++)
+		if (items[i].link == link)
+			return true;
+	return false;
+}
+
+/* A switch link still short: pairs between leaves nearest its two ends, when their paths cross it. */
+static int repair_link(struct cov_work *w, uint32_t link)
+{
+	const struct topo_link *lk = w->r->topo->links[link];
+	uint32_t u = route_node_index(w->r, lk->a->node), v = route_node_index(w->r, lk->b->node);
+	uint32_t su[REPAIR_NEAR], sv[REPAIR_NEAR];
+	size_t nu, nv;
+
+	if (u == ROUTE_NONE || v == ROUTE_NONE)
+		return 0;
+	nu = nearest_leaves(w, u, su);
+	nv = nearest_leaves(w, v, sv);
+	for (size_t i = 0; i < nu; i++)
+		for (size_t j = 0; j < nv && w->cross[link] < w->k; j++) {
+			const struct route_load *items;
+			struct route_info info;
+			size_t n;
+			int rc;
+
+			if (su[i] == sv[j] ||
+			    (w->subset && !w->leaf_sub[su[i]] && !w->leaf_sub[sv[j]]))
+				continue;
+			rc = route_leaf_loads(w->r, su[i], sv[j], &items, &n, &info);
+			if (rc < 0 && !skip_rc(rc))
+				return rc;
+			if (rc < 0 || !loads_hold(items, n, link))
+				continue;
+			while (w->cross[link] < w->k) {
+				rc = leaf_pair_add(w, su[i], sv[j]);
+				if (rc <= 0) {
+					if (rc < 0)
+						return rc;
+					break;
+				}
+			}
+		}
+	return 0;
+}
+
+/* Last: links still short after both phases (off the paths phase 1 tried). */
+static int phase_repair(struct cov_work *w)
+{
+	for (uint32_t l = 0; l < w->nl; l++) {
 		int rc;
 
-		e.gain = leaf_gain(w, e.la, e.lb, &rc);
-		if (rc < 0 && !skip_rc(rc))
+		if (!w->target[l] || w->cross[l] >= w->k)
+			continue;
+		if ((rc = repair_link(w, l)) < 0)
 			return rc;
-		if (e.gain == 0)
-			continue;
-		if (w->n_heap && ent_above(&w->heap[0], &e)) {
-			heap_push(w, e);
-			continue;
-		}
-		if (!leaf_pair_hosts(w, e.la, e.lb, &a, &b))
-			continue;
-		rc = pair_add(w, a, b);
-		if (rc < 0 && !skip_rc(rc))
-			return rc;
-		if (rc == 0)
-			heap_push(w, e);
 	}
 	return 0;
 }
@@ -400,16 +548,23 @@ static size_t short_hosts(const struct cov_work *w, const uint8_t *stuck, uint32
 	return m;
 }
 
-/* One pass: the first half of @d meets the second, rotated by @shift; returns pairs made. */
-static int match_pass(struct cov_work *w, const uint32_t *d, size_t m, size_t shift,
+/*
+ * One pass: host i of the first half of @d meets host (i x step + shift)
+ * mod rest of the second half, step coprime with rest and near 0.618 rest:
+ * neighbours in the list (one leaf's hosts) get partners far apart, and a
+ * pass is a matching.  Pass p shifts by p x (rest / (K + 1) + 1), so one
+ * host's partners of successive passes sit far apart too.
+ */
+static int match_pass(struct cov_work *w, const uint32_t *d, size_t m, size_t pass,
 		      size_t *made)
 {
-	size_t half = m / 2, rest = m - half;
+	size_t half = m / 2, rest = m - half, step = coprime_step(rest);
+	size_t shift = pass * (rest / (w->k + 1) + 1);
 
 	*made = 0;
 	for (size_t i = 0; i < half; i++)
 		for (size_t t = 0; t < MATCH_TRIES && t < rest; t++) {
-			uint32_t a = d[i], b = d[half + (i + shift + t) % rest];
+			uint32_t a = d[i], b = d[half + (i * step + shift + t) % rest];
 			int rc;
 
 			if (w->hp[b] >= w->k || !pair_allowed(w, a, b) || paired(w, a, b))
@@ -505,7 +660,10 @@ static void work_fini(struct cov_work *w)
 	free(w->pairs);
 	free(w->head);
 	free(w->next);
-	free(w->heap);
+	free(w->dist);
+	free(w->order);
+	free(w->useful);
+	free(w->is_leaf);
 }
 
 static int work_init(struct cov_work *w, struct route *r, const struct coverage_req *req)
@@ -525,7 +683,12 @@ static int work_init(struct cov_work *w, struct route *r, const struct coverage_
 	w->cross = calloc(nl, sizeof(*w->cross));
 	w->hp = calloc(w->nh, sizeof(*w->hp));
 	w->head = malloc(w->nh * sizeof(*w->head));
-	if (!w->reach || !w->target || !w->cross || !w->hp || !w->head)
+	w->dist = malloc((r->n_nodes + 1) * sizeof(*w->dist));
+	w->order = malloc((r->n_nodes + 1) * sizeof(*w->order));
+	w->useful = calloc(r->n_nodes + 1, 1);
+	w->is_leaf = calloc(r->n_nodes + 1, 1);
+	if (!w->reach || !w->target || !w->cross || !w->hp || !w->head || !w->dist || !w->order ||
+	    !w->useful || !w->is_leaf)
 		return -ENOMEM;
 	memset(w->head, 0xff, w->nh * sizeof(*w->head));
 	return leaves_index(w);
@@ -543,7 +706,8 @@ int coverage_pick(struct coverage *out, struct route *r, const struct coverage_r
 	if (!r->hosts || r->n_hosts < 2)
 		return fab_err_input(err, -EINVAL, "coverage: needs at least two placed hosts");
 	rc = work_init(&w, r, req);
-	if (rc == 0 && (rc = leaf_pairs_scan(&w)) == 0) {
+	if (rc == 0) {
+		leaf_reach(&w);
 		access_reach(&w);
 		rc = targets_set(&w, req, &res);
 	}
@@ -551,6 +715,8 @@ int coverage_pick(struct coverage *out, struct route *r, const struct coverage_r
 		res.n_phase1 = w.n;
 		rc = phase_hosts(&w);
 	}
+	if (rc == 0)
+		rc = phase_repair(&w);
 	if (rc < 0) {
 		work_fini(&w);
 		return fab_err_set(err, rc, "coverage: %s",
