@@ -549,22 +549,24 @@ static size_t short_hosts(const struct cov_work *w, const uint8_t *stuck, uint32
 }
 
 /*
- * One pass: host i of the first half of @d meets host (i x step + shift)
- * mod rest of the second half, step coprime with rest and near 0.618 rest:
- * neighbours in the list (one leaf's hosts) get partners far apart, and a
- * pass is a matching.  Pass p shifts by p x (rest / (K + 1) + 1), so one
- * host's partners of successive passes sit far apart too.
+ * One pass: host i of the first half of @d meets host i + shift (mod rest)
+ * of the second half: a pass is a matching, and one leaf's hosts (next to
+ * each other in the list) meet one or two leaves, so the pairs span few
+ * leaf pairs (the scheduler keeps the links of each leaf pair it sees).
+ * Pass p shifts by p x (rest / (K + 1) + 1): one host's partners of
+ * successive passes sit far apart (other pods), so a bad pair of a faulty
+ * access link is not explained away by one faulty far end.
  */
 static int match_pass(struct cov_work *w, const uint32_t *d, size_t m, size_t pass,
 		      size_t *made)
 {
-	size_t half = m / 2, rest = m - half, step = coprime_step(rest);
+	size_t half = m / 2, rest = m - half;
 	size_t shift = pass * (rest / (w->k + 1) + 1);
 
 	*made = 0;
 	for (size_t i = 0; i < half; i++)
 		for (size_t t = 0; t < MATCH_TRIES && t < rest; t++) {
-			uint32_t a = d[i], b = d[half + (i * step + shift + t) % rest];
+			uint32_t a = d[i], b = d[half + (i + shift + t) % rest];
 			int rc;
 
 			if (w->hp[b] >= w->k || !pair_allowed(w, a, b) || paired(w, a, b))

@@ -23,8 +23,10 @@
  *     shared by every pair of one leaf pair; the access links come from
  *     host_link (the localiser adds them to every pair itself); routes are
  *     symmetric, so ba is left empty (the localiser takes the larger share
- *     of either direction).  Same crossings and weights as the enumerated
- *     paths, without 256 paths x 6 hops per pair.
+ *     of either direction); equal hop lists are stored once (a pod's
+ *     spine uplinks appear in every leaf pair leaving the pod).  Same
+ *     crossings and weights as the enumerated paths, without 256 paths x
+ *     6 hops per pair.
  *
  * Prints one line of key=value figures, then one line per fault: where it
  * stands among the suspects (named: a top-5 suspect that is that link
@@ -65,13 +67,22 @@ struct sim {
 	struct path **shared;		/* owned path arrays, one per leaf pair met */
 	size_t *shared_n;		/* their lengths */
 	size_t n_shared;
+	struct hop_slot *pool;		/* interned hop lists (owned) */
+	size_t pool_cap, pool_n;
 };
 
+struct hop_slot {
+	uint64_t hash;
+	size_t n;
+	struct path_hop *hops;		/* NULL: empty slot */
+};
+
+/* CPU seconds of this process: on a shared machine wall time includes waiting for a core. */
 static double now_s(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -229,6 +240,37 @@ static int share_cmp(const void *x, const void *y)
 	return a->link < b->link ? -1 : a->link > b->link;
 }
 
+/* The stored copy of hop list @v[0..n) (links), added when new; NULL on ENOMEM. */
+static struct path_hop *hops_intern(struct sim *s, const struct route_load *v, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	for (size_t j = 0; j < n; j++)
+		h = (h ^ v[j].link) * 1099511628211ull;
+	for (i = (size_t)h & (s->pool_cap - 1);; i = (i + 1) & (s->pool_cap - 1)) {
+		struct hop_slot *e = &s->pool[i];
+		bool same = e->hops && e->hash == h && e->n == n;
+
+		for (size_t j = 0; same && j < n; j++)
+			same = e->hops[j].link == v[j].link;
+		if (same)
+			return e->hops;
+		if (!e->hops)
+			break;
+	}
+	if (2 * ++s->pool_n > s->pool_cap)	/* sized for a few share values per leaf pair */
+		return NULL;
+	s->pool[i].hops = malloc((n ? n : 1) * sizeof(*s->pool[i].hops));
+	if (!s->pool[i].hops)
+		return NULL;
+	for (size_t j = 0; j < n; j++)
+		s->pool[i].hops[j] = (struct path_hop){ v[j].link, true };
+	s->pool[i].hash = h;
+	s->pool[i].n = n;
+	return s->pool[i].hops;
+}
+
 /* One path per share value over the leaf pair's links; *n_out paths. */
 static int leaf_paths(struct sim *s, uint32_t la, uint32_t lb, struct path **out, size_t *n_out)
 {
@@ -255,16 +297,12 @@ static int leaf_paths(struct sim *s, uint32_t la, uint32_t lb, struct path **out
 
 		while (j < n && v[j].share == v[i].share)
 			j++;
-		p[np].hops = malloc((j - i) * sizeof(*p[np].hops));
+		p[np].hops = hops_intern(s, v + i, j - i);
 		if (!p[np].hops) {
 			free(v);
-			for (size_t q = 0; q < np; q++)
-				free(p[q].hops);
 			free(p);
 			return -ENOMEM;
 		}
-		for (size_t h = i; h < j; h++)
-			p[np].hops[h - i] = (struct path_hop){ v[h].link, true };
 		p[np].n_hops = j - i;
 		p[np++].share = v[i].share;
 		i = j;
@@ -289,11 +327,13 @@ static int routes_build(struct sim *s)
 
 	while (cap < 2 * np + 2)
 		cap *= 2;
+	s->pool_cap = 4 * cap;		/* a few share values per leaf pair */
+	s->pool = calloc(s->pool_cap, sizeof(*s->pool));
 	tab = calloc(cap, sizeof(*tab));
 	s->routes = calloc(np ? np : 1, sizeof(*s->routes));
 	s->shared = calloc(np ? np : 1, sizeof(*s->shared));
 	s->shared_n = calloc(np ? np : 1, sizeof(*s->shared_n));
-	if (!tab || !s->routes || !s->shared || !s->shared_n) {
+	if (!tab || !s->routes || !s->shared || !s->shared_n || !s->pool) {
 		free(tab);
 		return -ENOMEM;
 	}
@@ -335,11 +375,11 @@ static int routes_build(struct sim *s)
 
 static void routes_free(struct sim *s)
 {
-	for (size_t i = 0; i < s->n_shared; i++) {
-		for (size_t j = 0; j < s->shared_n[i]; j++)
-			free(s->shared[i][j].hops);
+	for (size_t i = 0; i < s->n_shared; i++)
 		free(s->shared[i]);
-	}
+	for (size_t i = 0; i < s->pool_cap; i++)
+		free(s->pool[i].hops);
+	free(s->pool);
 	free(s->shared);
 	free(s->shared_n);
 	free(s->routes);
@@ -473,7 +513,7 @@ int main(int argc, char **argv)
 	struct sim s = { .k = 3, .seed = 15 };
 	struct loc_result res = { 0 };
 	struct fab_err err;
-	double t0, t_cov, t_sched, t_meas, t_loc;
+	double t0, t_cov, t_sched, t_meas, t_loc, m_cov, m_sched, m_meas;
 	uint32_t min_cross;
 	unsigned int min_host;
 	int named, grouped, rc;
@@ -507,14 +547,17 @@ int main(int argc, char **argv)
 	if ((rc = coverage_pick(&s.cov, s.r, &req, &err)) < 0)
 		return die("coverage", rc, &err);
 	t_cov = now_s() - t0;
+	m_cov = peak_rss_mb();
 	t0 = now_s();
 	if ((rc = sched_topo_pairs(&s.sc, &s.bound, s.r, s.cov.pairs, s.cov.n_pairs, &err)) < 0)
 		return die("schedule", rc, &err);
 	t_sched = now_s() - t0;
+	m_sched = peak_rss_mb();
 	t0 = now_s();
 	if ((rc = sweep_run(&s)) < 0)
 		return die("measure", rc, NULL);
 	t_meas = now_s() - t0;
+	m_meas = peak_rss_mb();
 	if ((rc = cross_check(&s, &min_cross, &min_host)) < 0)
 		return die("check", rc, NULL);
 	t0 = now_s();
@@ -522,27 +565,21 @@ int main(int argc, char **argv)
 		return die("localise", rc, &err);
 	t_loc = now_s() - t0;
 	faults_report(&s, &res, &named, &grouped);
-	if (getenv("SCALE_DEBUG"))
-		for (size_t i = 0; i < s.sc.n_pairs; i++) {
-			unsigned a = s.res[i].a, b = s.res[i].b;
-			if (!strcmp(s.hs.hosts[a].name, getenv("SCALE_DEBUG")) || !strcmp(s.hs.hosts[b].name, getenv("SCALE_DEBUG")))
-				printf("DBG %s %s %s %.0f/%.0f leafs %u %u\n", s.hs.hosts[a].name, s.hs.hosts[b].name, sweep_status_name(s.res[i].status), s.res[i].ab.avg_mbps, s.res[i].expected_mbps, s.r->hosts[a].leaf, s.r->hosts[b].leaf);
-		}
 
 	size_t slow = 0;
 
 	for (size_t i = 0; i < s.sc.n_pairs; i++)
 		slow += s.res[i].status != SWEEP_OK;
 	printf("hosts=%zu links=%zu k=%u pairs=%zu all_pairs=%zu pairs_ratio=%.5f phase1=%zu "
-	       "rounds=%zu bound=%zu cover_s=%.3f sched_s=%.3f sched_ms_per_round=%.3f "
-	       "measure_s=%.3f localise_s=%.3f min_cross=%u min_host_pairs=%u links_short=%zu "
+	       "rounds=%zu bound=%zu cover_cpu_s=%.3f sched_cpu_s=%.3f sched_ms_per_round=%.3f "
+	       "measure_cpu_s=%.3f localise_cpu_s=%.3f min_cross=%u min_host_pairs=%u links_short=%zu "
 	       "hosts_short=%zu bad_pairs=%zu suspects=%zu faults_named=%d faults_grouped=%d "
-	       "peak_rss_mb=%.1f\n",
+	       "peak_rss_mb=%.1f (after cover %.1f, schedule %.1f, measure %.1f)\n",
 	       n, s.t->n_links, s.k, s.cov.n_pairs, n * (n - 1) / 2,
 	       (double)s.cov.n_pairs / (double)(n * (n - 1) / 2), s.cov.n_phase1, s.sc.n_rounds,
 	       s.bound.bound, t_cov, t_sched, 1000.0 * t_sched / (double)(s.sc.n_rounds ? s.sc.n_rounds : 1),
 	       t_meas, t_loc, min_cross, min_host, s.cov.links_short, s.cov.hosts_short, slow,
-	       res.n_suspects, named, grouped, peak_rss_mb());
+	       res.n_suspects, named, grouped, peak_rss_mb(), m_cov, m_sched, m_meas);
 	loc_result_fini(&res);
 	routes_free(&s);
 	free(s.res);
