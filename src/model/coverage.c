@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Coverage pair picking (coverage.h): phase 1 a lazy greedy over leaf
- * pairs for the links, phase 2 a matching of the hosts still short.
+ * Coverage pair picking (coverage.h): reach by pruned BFS per leaf, a link
+ * step over a few spread partner leaves, a host matching, a repair step.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -18,29 +18,37 @@
  * (`accept`: new x new and new x existing), pairs with at least one subset
  * host.  No pair is chosen twice.
  *
- * Method (greedy, two phases).
- *  1. Links.  Lazy greedy over leaf pairs: every leaf pair's links
- *     (route_leaf_loads) are counted once, their number is its first upper
- *     bound; the leaf pair crossing the most still under-covered target
- *     links is taken (gains only fall, so a popped bound that is still the
- *     highest after recounting is the best), with the host of each leaf in
- *     the fewest pairs so far, until no leaf pair crosses an under-covered
- *     link.
- *  2. Hosts.  The hosts still in fewer than K pairs are matched with each
- *     other (host i with the one about half the list away, so partners sit
- *     far apart and cross many links; each pass shifts by one more so no
- *     pair repeats); a host left without a short partner takes the allowed
- *     host in the fewest pairs, on another leaf when there is one.
- *  Every pair of phase 2 covers two host deficits, the most a pair can, so
- *  it is greedy too; phase 1 pairs count for the hosts as well.
+ * Method (greedy, three steps).
+ *  0. Reach: one breadth-first search per leaf (per subset leaf) through
+ *     switches, pruned to the nodes that still lead to another leaf, gives
+ *     the links some allowed leaf pair's shortest paths use.
+ *  1. Links: in passes, every leaf that still has a short target uplink of
+ *     its own tries LINK_CANDIDATES (4) partner leaves spread over the
+ *     fabric (stride about 0.618 x leaves, a different set each pass),
+ *     counts the short target links each leaf pair crosses
+ *     (route_leaf_loads) and takes the best, with the host of each leaf in
+ *     the fewest pairs so far (subset hosts first); until a pass adds
+ *     nothing.  Greedy among those candidates, not over all leaf pairs
+ *     (counting all 32640 leaf pairs of 4096 hosts costs 1.7 s).
+ *  2. Hosts: the hosts still in fewer than K pairs, in index order, are
+ *     matched first half against second half, host i with host i + shift
+ *     (a matching; one leaf's hosts meet one or two leaves, so the pairs
+ *     span few leaf pairs), the shift growing by rest / (K + 1) each pass
+ *     so one host's partners sit in different pods; a host left with no
+ *     short partner takes the allowed host in the fewest pairs, on another
+ *     leaf when there is one.  Each such pair covers two host deficits,
+ *     the most a pair can.
+ *  3. Repair: a target link still short (off every path step 1 tried) gets
+ *     pairs between the leaves nearest its two ends (REPAIR_NEAR each way)
+ *     whose leaf pair crosses it.
  *
- * Cost.  Phase 1: O(leaf pairs x path links) for the first counts, then
- * one recount per heap pop (picks + stale pops); phase 2: O(hosts x K)
- * pairs, one route_pair_loads() each (O(path links)), fallbacks O(hosts).
- * 4096 hosts of a 16-pod 3-level fat tree, K = 3: see docs/scale.md.
- * Memory: O(hosts + links) counters, the output pairs, per-pair adjacency
- * (O(pairs), to refuse repeats) and a heap of leaf pairs (O(leaves^2):
- * 32640 entries, 384 KiB, at 256 leaves).
+ * Cost.  Step 0: O(leaves x (nodes + links)); step 1: O(passes x leaves x
+ * LINK_CANDIDATES) leaf-pair counts, O(path links) each; step 2: O(hosts x
+ * K) pairs, one route_pair_loads() each, fallbacks O(hosts) each; step 3:
+ * two searches and up to REPAIR_NEAR^2 counts per short link.  4096 hosts
+ * of a 16-pod 3-level fat tree, K = 3: 6144 pairs in about 0.2 s CPU (docs/scale.md).
+ * Memory: O(nodes + links + hosts) counters and scratch, the output pairs
+ * and per-pair adjacency (O(pairs), to refuse repeats).
  *
  * Failure modes (the call still succeeds; the result says it):
  *  - a link no allowed pair crosses (a cable on no shortest path, a port of
@@ -80,7 +88,7 @@ struct coverage_req {
 struct coverage {
 	struct sched_pair *pairs;	/* owned: the chosen pairs, a < b */
 	size_t n_pairs;
-	size_t n_phase1;		/* of them, chosen for links (the first n_phase1) */
+	size_t n_phase1;		/* of them, chosen by step 1 for links (the first n_phase1) */
 	uint32_t *link_cross;		/* owned, n_links: pairs crossing each link */
 	uint32_t *host_pairs;		/* owned, n_hosts: pairs each host is in */
 	size_t n_links, n_hosts;
