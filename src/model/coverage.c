@@ -582,38 +582,124 @@ static int match_pass(struct cov_work *w, const uint32_t *d, size_t m, size_t pa
 	return 0;
 }
 
+/* Hosts still short, leaf by leaf (leaves in index order), into @d; returns how many. */
+static size_t short_hosts_by_leaf(const struct cov_work *w, const uint8_t *stuck, uint32_t *d)
+{
+	size_t m = 0;
+
+	for (size_t l = 0; l < w->n_leaves; l++)
+		for (uint32_t i = w->leaf_start[l]; i < w->leaf_start[l + 1]; i++) {
+			uint32_t h = w->leaf_hosts[i];
+
+			if (host_target(w, h) && w->hp[h] < w->k && !stuck[h])
+				d[m++] = h;
+		}
+	return m;
+}
+
+/* Pair @a and @b when both are short and the pair is new and allowed: 1 added, 0 not, -errno. */
+static int try_pair(struct cov_work *w, uint32_t a, uint32_t b)
+{
+	int rc;
+
+	if (w->hp[a] >= w->k || w->hp[b] >= w->k || !pair_allowed(w, a, b) || paired(w, a, b))
+		return 0;
+	rc = pair_add(w, a, b);
+	if (rc < 0)
+		return skip_rc(rc) ? 0 : rc;
+	return 1;
+}
+
+/*
+ * Near passes over @d in leaf order: kind 0 pairs neighbours on one leaf
+ * (a pair that crosses only the two access links), kind 1 pairs the t-th
+ * short host of leaf block 2j with the t-th of block 2j + 1 (neighbouring
+ * leaves, usually one pod).  Such pairs keep a host's evidence from being
+ * explained away by a fault further up that all its far pairs cross.
+ */
+static int near_pass(struct cov_work *w, const uint32_t *d, size_t m, int kind, size_t *made)
+{
+	const struct route_host *rh = w->r->hosts;
+	size_t i = 0;
+	int rc;
+
+	*made = 0;
+	if (kind == 0) {
+		while (i + 1 < m) {
+			rc = rh[d[i]].leaf == rh[d[i + 1]].leaf ? try_pair(w, d[i], d[i + 1]) : 0;
+			if (rc < 0)
+				return rc;
+			*made += (size_t)rc;
+			i += rc ? 2 : 1;
+		}
+		return 0;
+	}
+	while (i < m) {
+		size_t a = i, b, e;
+
+		while (i < m && rh[d[i]].leaf == rh[d[a]].leaf)
+			i++;
+		b = i;
+		while (i < m && rh[d[i]].leaf == rh[d[b]].leaf)
+			i++;
+		e = i;
+		for (size_t t = 0; a + t < b && b + t < e; t++) {
+			if ((rc = try_pair(w, d[a + t], d[b + t])) < 0)
+				return rc;
+			*made += (size_t)rc;
+		}
+	}
+	return 0;
+}
+
+/* Every short host takes the least used allowed partners until it has K (or none is left). */
+static int fallback_all(struct cov_work *w, const uint32_t *d, size_t m, uint8_t *stuck,
+			uint8_t *tried)
+{
+	for (size_t i = 0; i < m; i++) {
+		memset(tried, 0, w->nh);
+		while (w->hp[d[i]] < w->k) {
+			int rc = fallback_partner(w, d[i], tried);
+
+			if (rc == -ENOENT) {
+				stuck[d[i]] = 1;
+				break;
+			}
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Step 2.  Passes: with K >= 2 first a same-leaf pass, with K >= 3 then a
+ * neighbouring-leaf pass, then far passes (match_pass) while they make
+ * pairs; then the fallback for whoever is still short.
+ */
 static int phase_hosts(struct cov_work *w)
 {
 	uint32_t *d = malloc((w->nh ? w->nh : 1) * sizeof(*d));
 	uint8_t *stuck = calloc(w->nh ? w->nh : 1, 1);
 	uint8_t *tried = calloc(w->nh ? w->nh : 1, 1);
-	size_t m, made, pass = 0;
+	size_t m, made, far = 0;
 	int rc = 0;
 
 	if (!d || !stuck || !tried) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	for (int kind = 0; kind < 2 && (unsigned int)kind + 2 <= w->k; kind++) {
+		m = short_hosts_by_leaf(w, stuck, d);
+		if ((rc = near_pass(w, d, m, kind, &made)) < 0)
+			goto out;
+	}
 	while ((m = short_hosts(w, stuck, d)) > 0) {
 		made = 0;
-		if (m > 1 && (rc = match_pass(w, d, m, pass++, &made)) < 0)
+		if (m > 1 && (rc = match_pass(w, d, m, far++, &made)) < 0)
 			goto out;
-		if (made)
-			continue;
-		/* Nobody short to meet: each takes the least used allowed partner. */
-		for (size_t i = 0; i < m; i++) {
-			memset(tried, 0, w->nh);
-			while (w->hp[d[i]] < w->k) {
-				rc = fallback_partner(w, d[i], tried);
-				if (rc == -ENOENT) {
-					stuck[d[i]] = 1;
-					rc = 0;
-					break;
-				}
-				if (rc < 0)
-					goto out;
-			}
-		}
+		if (!made && (rc = fallback_all(w, d, m, stuck, tried)) < 0)
+			goto out;
 	}
 out:
 	free(d);
