@@ -532,7 +532,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "-k"))
 			s.k = (unsigned int)atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "-s"))
-			s.seed = strtoull(argv[i + 1], NULL, 0) | 1;
+			s.seed = strtoull(argv[i + 1], NULL, 0) * 2 + 1;
 	}
 	fab_err_init(&err);
 	if ((rc = fabric_up(&s, &g, &err)) < 0)
