@@ -9,6 +9,7 @@
 #   make layers        the layer rule alone (scripts/check-layers; also in check)
 #   make fuzz          build the libFuzzer targets (clang)
 #   make bench         benchmarks, printing ratios against reference tools
+#   make scale-sim     the scale harness alone (tests/scale; run by tests/bench/scale.sh)
 #   make install       PREFIX=/usr/local DESTDIR= (binary, man pages, profiles and
 #                      examples in $(PREFIX)/share/fabricctl, bash completion)
 
@@ -59,7 +60,7 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 
-.PHONY: all clean install unit check layers fuzz bench demo lib
+.PHONY: all clean install unit check layers fuzz bench demo lib scale-sim
 
 all: fabricctl
 
@@ -105,6 +106,14 @@ layers:
 
 bench: fabricctl
 	$(Q)tests/bench/run-all
+
+# Scale harness: a simulated fabric driven through the model (docs/scale.md).
+$(BUILD)/tests/scale_sim: tests/scale/scale_sim.c $(BUILD)/libfab.a
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libfab.a $(LDFLAGS) $(LDLIBS)
+
+scale-sim: $(BUILD)/tests/scale_sim
 
 fuzz:
 	$(Q)$(MAKE) --no-print-directory -f tests/fuzz/Makefile
