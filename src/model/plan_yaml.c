@@ -71,9 +71,9 @@ static int attrs_parse(struct pctx *c, yaml_node_t *mtu, yaml_node_t *speed_mbps
 	char name[16];
 	unsigned int mbps = 0;
 
-	if (mtu && yw_uint(&c->w, mtu, "mtu", 0, 68, 65535, &a->mtu) < 0)
+	if (mtu && yw_uint(&c->w, mtu, "mtu", 10, 68, 65535, &a->mtu) < 0)
 		return -EINVAL;
-	if (width && yw_uint(&c->w, width, "width", 0, 1, 32, &a->width_x) < 0)
+	if (width && yw_uint(&c->w, width, "width", 10, 1, 32, &a->width_x) < 0)
 		return -EINVAL;
 	if (speed) {
 		if (yw_str(&c->w, speed, "speed", name, sizeof(name)) < 0)
@@ -86,7 +86,7 @@ static int attrs_parse(struct pctx *c, yaml_node_t *mtu, yaml_node_t *speed_mbps
 			return yw_err(&c->w, speed_mbps, "speed_mbps: give either speed or speed_mbps");
 	}
 	if (speed_mbps) {
-		if (yw_uint(&c->w, speed_mbps, "speed_mbps", 0, 1, 100000000, &mbps) < 0)
+		if (yw_uint(&c->w, speed_mbps, "speed_mbps", 10, 1, 100000000, &mbps) < 0)
 			return -EINVAL;
 		if (!a->width_x)
 			a->width_x = 1;
@@ -151,7 +151,7 @@ static int port_from_node(struct pctx *c, yaml_node_t *n, struct endpoint *e, co
 {
 	if (n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
 	    n->data.scalar.length > 0 && isdigit(n->data.scalar.value[0]))
-		return yw_uint(&c->w, n, what, 0, 0, 255, &e->num);
+		return yw_uint(&c->w, n, what, 10, 0, 255, &e->num);
 	return yw_str(&c->w, n, what, e->port, sizeof(e->port));
 }
 
@@ -195,6 +195,17 @@ static int type_parse(struct pctx *c, yaml_node_t *n, enum topo_node_type *type)
 	return yw_err(&c->w, n, "type: '%s' is not one of switch, ca, host, router", buf);
 }
 
+/*
+ * Numbers in a plan are decimal, as in profiles (01500 is 1500, not
+ * octal); only a GUID may be written in hex, with its 0x prefix.
+ */
+static int guid_base(const yaml_node_t *n)
+{
+	const char *s = n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : "";
+
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 static int node_parse(struct pctx *c, yaml_node_t *m)
 {
 	static const char *const keys[] = { "name", "type", "guid", "rail", "nics", NULL };
@@ -216,12 +227,12 @@ static int node_parse(struct pctx *c, yaml_node_t *m)
 		type = TOPO_NODE_SWITCH;	/* a rail belongs to a leaf */
 	if (v[1] && type_parse(c, v[1], &type) < 0)
 		return -EINVAL;
-	if (v[2] && yw_u64(&c->w, v[2], "guid", 0, 1, UINT64_MAX, &guid) < 0)
+	if (v[2] && yw_u64(&c->w, v[2], "guid", guid_base(v[2]), 1, UINT64_MAX, &guid) < 0)
 		return -EINVAL;
 	if (v[3]) {
 		if (type != TOPO_NODE_SWITCH)
 			return yw_err(&c->w, v[3], "rail: only a switch (a leaf) serves a rail");
-		if (yw_uint(&c->w, v[3], "rail", 0, 0, 1023, &rail) < 0)
+		if (yw_uint(&c->w, v[3], "rail", 10, 0, 1023, &rail) < 0)
 			return -EINVAL;
 	}
 	if (v[4] && yw_seq_len(&c->w, v[4], "nics", PLAN_MAX_ITEMS, &n_nics) < 0)
@@ -373,7 +384,7 @@ static int doc_parse(struct pctx *c, yaml_node_t *root)
 		return -EINVAL;
 	if (!v[0])
 		return yw_err(&c->w, root, "plan: needs 'version: 1'");
-	if (yw_uint(&c->w, v[0], "version", 0, 1, 1, &version) < 0)
+	if (yw_uint(&c->w, v[0], "version", 10, 1, 1, &version) < 0)
 		return -EINVAL;
 	if (v[1] && defaults_parse(c, v[1]) < 0)
 		return -EINVAL;

@@ -99,6 +99,34 @@ static void test_parse_ok(void **state)
 	topo_free(t);
 }
 
+/* Numbers are decimal like the profile's: a leading zero is not octal. */
+static void test_parse_decimal(void **state)
+{
+	static const char text[] =
+		"version: 01\n"
+		"defaults: { mtu: 09000 }\n"
+		"nodes:\n"
+		"  - { name: leaf1, rail: 010 }\n"
+		"  - { name: sw, type: switch, guid: 0x10 }\n"
+		"  - { name: sw2, type: switch, guid: 010 }\n"
+		"links:\n"
+		"  - { a: h1:eth0, b: leaf1:swp1, mtu: 01500 }\n"
+		"  - { a: sw:010, b: { node: hca1, port: 08 }, width: 04, speed_mbps: 0100 }\n";
+	struct topo_rails r;
+	struct fab_err err;
+	struct topo *t;
+
+	assert_int_equal(parse(text, &t, &r, &err), 0);
+	assert_int_equal(port(t, "h1", 0, "eth0")->mtu, 1500);
+	assert_int_equal(port(t, "sw", 10, NULL)->peer->mtu, 9000);
+	assert_non_null(port(t, "hca1", 8, NULL));
+	assert_int_equal(port(t, "sw", 10, NULL)->width_x, 4);
+	assert_int_equal(topo_node_by_name(t, "sw")->guid, 16);
+	assert_int_equal(topo_node_by_name(t, "sw2")->guid, 10);
+	topo_rails_fini(&r);
+	topo_free(t);
+}
+
 struct bad_case {
 	const char *text;
 	const char *msg;	/* exact error message */
@@ -296,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ok),
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_sniff),
+		cmocka_unit_test(test_parse_decimal),
 		cmocka_unit_test(test_write_roundtrip),
 		cmocka_unit_test(test_write_odd_names),
 		cmocka_unit_test(test_write_golden),
