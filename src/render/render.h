@@ -72,6 +72,9 @@ int render_select(struct render *r, const char *name);
 
 /* Write @doc (stolen) to out->f followed by a newline; 0 or -errno. */
 int render_json_emit(struct render *out, json_t *doc);
+/* A "fabricctl.error/1" document for @err (cmd: the subcommand's name); 0 or -errno. */
+struct fab_err;
+int render_json_error(struct render *out, const char *cmd, const struct fab_err *err);
 
 /* Model -> JSON builders (new references). */
 json_t *status_to_json(const struct host_state *hs);

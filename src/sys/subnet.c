@@ -623,6 +623,43 @@ out:
 	return rc;
 }
 
+/*
+ * Before any library opens a port (and prints its own warnings): the CAs
+ * this node has, by name.  libibumad's umad_get_cas_names() answers a
+ * default name when there is none, so each name is checked with
+ * umad_get_ca().  No CA: a system error saying so; -C naming one that is
+ * not there: bad input, listing those that are.
+ */
+static int subnet_ca_check(const struct subnet_opts *o, struct fab_err *err)
+{
+	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN], list[512] = "";
+	size_t used = 0;
+	int n, found = 0, have = 0;
+
+	n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
+	for (int i = 0; i < n && i < UMAD_MAX_DEVICES; i++) {
+		umad_ca_t ca;
+
+		if (umad_get_ca(names[i], &ca) < 0)
+			continue;
+		umad_release_ca(&ca);
+		have++;
+		if (o->ca && strcmp(o->ca, names[i]) == 0)
+			found = 1;
+		if (used < sizeof(list))
+			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
+						 used ? ", " : "", names[i]);
+	}
+	if (!have)
+		return fab_err_set(err, -ENODEV, "subnet: no infiniband device on this node "
+				   "(/sys/class/infiniband is empty or absent: no IB adapter, or its "
+				   "driver and ib_umad are not loaded)");
+	if (o->ca && !found)
+		return fab_err_input(err, -ENODEV, "subnet: no ca '%s' on this node (cas: %s)",
+				     o->ca, list);
+	return 0;
+}
+
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err)
 {
@@ -643,6 +680,9 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 					     "(missing, unreadable or not a cache file)", o->load_cache);
 		src = TOPO_SRC_CACHE;
 	} else {
+		rc = subnet_ca_check(o, err);
+		if (rc < 0)
+			return rc;
 		cfg.max_smps = o->max_smps;
 		cfg.timeout_ms = o->timeout_ms;
 		cfg.retries = o->retries;

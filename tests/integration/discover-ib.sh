@@ -56,6 +56,31 @@ compare() {
 	assert_eq "$name: problems" 0 "$(jq '.problems | length' "$js")"
 }
 
+# No InfiniBand on this node (outside ibsim): our one message, no library
+# noise before it, exit 3; with -j a "fabricctl.error/1" document on stdout.
+if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
+	fab discover --ib
+	assert_eq "no ib: exit" 3 "$rc"
+	assert_eq "no ib: stderr is one line" 1 "$(wc -l <"$TMP/err")"
+	grep -q '^fabricctl discover: subnet: no infiniband device on this node' "$TMP/err" ||
+		fail "no ib: message"
+	expect_rc 3 "$FABRICCTL" discover --ib -j >"$TMP/noib.json" 2>/dev/null
+	assert_eq "no ib -j: schema" fabricctl.error/1 "$(jq -r .schema "$TMP/noib.json")"
+	assert_eq "no ib -j: exit" 3 "$(jq -r .exit "$TMP/noib.json")"
+fi
+# -C naming a CA that is not there: bad input, the CAs that are listed, no noise.
+ibsim_start /usr/share/doc/ibsim-utils/net-examples/net.2sw2path4hca
+rc=0
+ibsim_run "$FABRICCTL" discover --ib -C nosuch -j >"$TMP/noca.json" 2>"$TMP/noca.err" || rc=$?
+cat "$TMP/noca.err" >&2
+assert_eq "-C nosuch: exit" 2 "$rc"
+grep -q "no ca 'nosuch' on this node (cas: ibsim0)" "$TMP/noca.err" || fail "-C nosuch: message"
+! grep -qE "can't open|ibnetdisc" "$TMP/noca.err" || fail "-C nosuch: library noise"
+assert_eq "-C nosuch -j: error" "subnet: no ca 'nosuch' on this node (cas: ibsim0)" "$(jq -r .error "$TMP/noca.json")"
+assert_eq "-C nosuch -j: kind" input "$(jq -r .kind "$TMP/noca.json")"
+expect_rc 0 ibsim_run "$FABRICCTL" discover --ib -C ibsim0 --no-counters -j >/dev/null 2>&1
+ibsim_stop
+
 for net in /usr/share/doc/ibsim-utils/net-examples/net*; do
 	[ -f "$net" ] || continue
 	name=$(basename "$net")
