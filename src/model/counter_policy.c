@@ -75,17 +75,9 @@ int counter_policy_parse(struct counter_policy *pol, const char *buf, size_t len
 	int rc;
 
 	counter_policy_default(pol);
-	if (!yaml_parser_initialize(&parser))
-		return fab_err_set(err, -ENOMEM, "%s: out of memory", fname);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		rc = fab_err_input(err, -EINVAL, "%s:%zu:%zu: %s", fname, parser.problem_mark.line + 1,
-				   parser.problem_mark.column + 1,
-				   parser.problem ? parser.problem : "invalid YAML");
-		yaml_parser_delete(&parser);
+	rc = yw_load(&w, &parser, &doc, buf, len);
+	if (rc < 0)
 		return rc;
-	}
-	w.doc = &doc;
 	root = yaml_document_get_root_node(&doc);
 	rc = root ? yw_map(&w, root, "policy", root_keys, root_key, &list)
 		  : fab_err_input(err, -EINVAL, "%s:1:1: empty policy (expected 'counters:')", fname);
@@ -106,7 +98,6 @@ int counter_policy_parse(struct counter_policy *pol, const char *buf, size_t len
 	}
 	if (rc == 0)
 		rc = counter_policy_apply(pol, ov, n, err);
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
+	yw_unload(&parser, &doc);
 	return rc;
 }

@@ -177,3 +177,30 @@ yaml_node_t *yw_seq_item(const struct yaml_walk *w, const yaml_node_t *n, size_t
 {
 	return yw_node(w, n->data.sequence.items.start[i]);
 }
+
+int yw_load(struct yaml_walk *w, yaml_parser_t *parser, yaml_document_t *doc, const char *buf,
+	    size_t len)
+{
+	int rc;
+
+	if (!yaml_parser_initialize(parser))
+		return fab_err_set(w->err, -ENOMEM, "%s: out of memory", w->fname);
+	yaml_parser_set_input_string(parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(parser, doc)) {
+		rc = parser->error == YAML_MEMORY_ERROR
+			? fab_err_set(w->err, -ENOMEM, "%s: out of memory", w->fname)
+			: fab_err_input(w->err, -EINVAL, "%s:%zu:%zu: %s", w->fname,
+					parser->problem_mark.line + 1, parser->problem_mark.column + 1,
+					parser->problem ? parser->problem : "invalid YAML");
+		yaml_parser_delete(parser);
+		return rc;
+	}
+	w->doc = doc;
+	return 0;
+}
+
+void yw_unload(yaml_parser_t *parser, yaml_document_t *doc)
+{
+	yaml_document_delete(doc);
+	yaml_parser_delete(parser);
+}

@@ -32,6 +32,15 @@ struct yaml_walk {
 	struct fab_err *err;
 };
 
+/*
+ * Parse @buf (one YAML document) with the caller's @parser into @doc and
+ * point w->doc at it: 0, or -ENOMEM / bad input "FILE:LINE:COL: problem"
+ * with nothing left to release.  On 0, yw_unload() releases both.
+ */
+int yw_load(struct yaml_walk *w, yaml_parser_t *parser, yaml_document_t *doc, const char *buf,
+	    size_t len);
+void yw_unload(yaml_parser_t *parser, yaml_document_t *doc);
+
 /* Bad input at @n (NULL: 1:1): "FILE:LINE:COL: message"; returns -EINVAL. */
 int yw_err(const struct yaml_walk *w, const yaml_node_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
