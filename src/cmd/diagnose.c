@@ -24,6 +24,7 @@
 #include "cmd/sweep_topo.h"
 #include "io/load.h"
 #include "model/counter_eval.h"
+#include "model/ptr_index.h"
 #include "util/file.h"
 #include "util/log.h"
 
@@ -156,14 +157,12 @@ static json_t *find_pair(json_t *pairs, const char *a, const char *b)
 	return NULL;
 }
 
-int diagnose_render(struct fab_ctx *ctx, const struct sweep_report *r, struct sweep_topo *st,
-		    const struct sweep_args *a)
+int diagnose_render(struct fab_ctx *ctx, const struct sweep_report *r, const struct sweep_args *a)
 {
 	const char *A = a->from ? NULL : a->target[0], *B = a->from ? NULL : a->target[1];
 	unsigned int probes = r->fabric.probes_run;
 	int rc = diag_exit(r);
 
-	(void)st;
 	if (ctx->render.ops == &render_json_ops) {
 		json_t *doc = sweep_to_json(r), *target = json_null();
 
@@ -346,8 +345,9 @@ static int topo_from_doc(struct fab_ctx *ctx, const char *fname, json_t *topo, s
 	return 0;
 }
 
-/* One direction's saved paths as link-indexed paths. */
-static int paths_from_doc(const struct topo *t, json_t *arr, struct path **out, size_t *n_out)
+/* One direction's saved paths as link-indexed paths (@links: the graph's links indexed). */
+static int paths_from_doc(struct topo *t, const struct ptr_index *links, json_t *arr,
+			  struct path **out, size_t *n_out)
 {
 	size_t n = json_array_size(arr), i;
 	struct path *ps = calloc(n ? n : 1, sizeof(*ps));
@@ -366,21 +366,12 @@ static int paths_from_doc(const struct topo *t, json_t *arr, struct path **out, 
 		if (!ps[i].hops)
 			return -ENOMEM;
 		json_array_foreach(hops, k, h) {
-			json_t *from = json_object_get(h, "from");
-			const char *node = json_string_value(json_object_get(from, "node"));
-			struct topo_node *nd = node ? topo_node_by_name(t, node) : NULL;
-			json_t *port = json_object_get(from, "port");
-			struct topo_port *p = !nd ? NULL : json_is_integer(port)
-				? topo_port_find(nd, (unsigned int)json_integer_value(port), NULL)
-				: topo_port_find(nd, 0, json_string_value(port));
-			uint32_t l = UINT32_MAX;
+			const struct topo_port *p = end_port(t, json_object_get(h, "from"), false);
+			size_t l = p ? ptr_index_find(links, p->link) : SIZE_MAX;
 
-			for (size_t x = 0; p && p->link && x < t->n_links; x++)
-				if (t->links[x] == p->link)
-					l = (uint32_t)x;
-			if (l == UINT32_MAX)
+			if (l == SIZE_MAX)
 				return -EINVAL;
-			ps[i].hops[k] = (struct path_hop){ .link = l, .fwd = t->links[l]->a == p };
+			ps[i].hops[k] = (struct path_hop){ .link = (uint32_t)l, .fwd = t->links[l]->a == p };
 			ps[i].n_hops = k + 1;
 		}
 	}
@@ -388,9 +379,11 @@ static int paths_from_doc(const struct topo *t, json_t *arr, struct path **out, 
 }
 
 /* Routes as the sweep saved them, and each host's access link from its first hop. */
-static int routes_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs,
-			   struct sweep_report *r, struct sweep_topo *st)
+static int routes_fill(struct fab_ctx *ctx, const char *fname, json_t *pairs,
+		       struct sweep_report *r, struct sweep_topo *st, const struct ptr_index *links)
 {
+	int rc;
+
 	st->routes = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*st->routes));
 	st->host_link = malloc((r->hosts->n ? r->hosts->n : 1) * sizeof(*st->host_link));
 	st->host_leaf = malloc((r->hosts->n ? r->hosts->n : 1) * sizeof(*st->host_leaf));
@@ -408,8 +401,12 @@ static int routes_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs
 		if (!json_is_object(routes))
 			return fab_err_input(&ctx->err, -EINVAL, "%s: pairs[%zu] has no routes: give --topology SOURCE",
 					     fname, i);
-		if (paths_from_doc(st->t, json_object_get(routes, "ab"), &pr->ab, &pr->n_ab) < 0 ||
-		    paths_from_doc(st->t, json_object_get(routes, "ba"), &pr->ba, &pr->n_ba) < 0)
+		rc = paths_from_doc(st->t, links, json_object_get(routes, "ab"), &pr->ab, &pr->n_ab);
+		if (rc == 0)
+			rc = paths_from_doc(st->t, links, json_object_get(routes, "ba"), &pr->ba, &pr->n_ba);
+		if (rc == -ENOMEM)
+			return fab_err_set(&ctx->err, rc, "diagnose: out of memory");
+		if (rc < 0)
 			return fab_err_input(&ctx->err, -EINVAL, "%s: pairs[%zu].routes: a hop names no link of "
 					     "the topology", fname, i);
 		pr->klass = pr->n_ab ? (unsigned int)pr->ab[0].n_hops : 0;
@@ -419,6 +416,22 @@ static int routes_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs
 			st->host_link[pr->b] = pr->ba[0].hops[0].link;
 	}
 	return 0;
+}
+
+static int routes_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs,
+			   struct sweep_report *r, struct sweep_topo *st)
+{
+	struct ptr_index links;
+	int rc = 0;
+
+	if (ptr_index_init(&links, st->t->n_links) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
+	for (size_t l = 0; l < st->t->n_links; l++)
+		ptr_index_set(&links, l, st->t->links[l]);
+	ptr_index_sort(&links);
+	rc = routes_fill(ctx, fname, pairs, r, st, &links);
+	ptr_index_fini(&links);
+	return rc;
 }
 
 /* The sweep's counter snapshot (counters[]: node, port, name, value) on @t's ports. */
@@ -439,7 +452,7 @@ static int snap_from_doc(struct topo *t, json_t *arr, struct counter_snap *s)
 	return 0;
 }
 
-static int from_counters(struct fab_ctx *ctx, struct from_ctx *c, const struct sweep_args *a)
+static int from_counters(struct fab_ctx *ctx, struct from_ctx *c)
 {
 	json_t *saved = json_object_get(c->doc, "counters");
 	int rc;
@@ -459,7 +472,6 @@ static int from_counters(struct fab_ctx *ctx, struct from_ctx *c, const struct s
 		return fab_err_set(&ctx->err, rc, "diagnose: counters: %s", strerror(-rc));
 	fab_info("diagnose: %zu counter findings on %zu ports read before and now", c->crep.n_findings,
 		 c->crep.n_ports);
-	(void)a;
 	return 0;
 }
 
@@ -569,7 +581,7 @@ static int diagnose_from(struct fab_ctx *ctx, struct sweep_args *a)
 		rc = sweep_locate_run(&c.sl, &env);
 	}
 	if (rc == 0)
-		rc = from_counters(ctx, &c, a);
+		rc = from_counters(ctx, &c);
 	if (rc < 0)
 		goto out;
 	c.r.fabric.source = a->topology ? a->topology
@@ -581,7 +593,7 @@ static int diagnose_from(struct fab_ctx *ctx, struct sweep_args *a)
 	c.r.fabric.loc = &c.sl.res;
 	c.r.fabric.loc_in = &c.sl.in;
 	c.r.n_rounds = 0;
-	rc = diagnose_render(ctx, &c.r, &c.st, a);
+	rc = diagnose_render(ctx, &c.r, a);
 	goto done;
 out:
 	rc = fab_err_exit(&ctx->err);

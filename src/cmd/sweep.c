@@ -864,7 +864,7 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		}
 	}
 	if (a.n_target == 2) {
-		rc = diagnose_render(ctx, &r, st, &a);
+		rc = diagnose_render(ctx, &r, &a);
 	} else if (ctx->render.ops->sweep(&ctx->render, &r) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;

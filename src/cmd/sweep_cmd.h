@@ -56,7 +56,6 @@ struct sched_pair;
  */
 int diagnose_pick_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hs,
 			const char *const target[2], struct sched_pair **want, size_t *n_want);
-int diagnose_render(struct fab_ctx *ctx, const struct sweep_report *r, struct sweep_topo *st,
-		    const struct sweep_args *a);
+int diagnose_render(struct fab_ctx *ctx, const struct sweep_report *r, const struct sweep_args *a);
 
 #endif

@@ -209,10 +209,10 @@ static int schedule_routed(struct fab_ctx *ctx, struct sweep_topo *st, const str
 	return rc;
 }
 
-/* More hosts than the packer stores: the streamed generator, collected. */
+/* More hosts than the packer stores: the streamed generator, collected (one pass). */
 static int schedule_streamed(struct fab_ctx *ctx, struct sweep_topo *st, struct sched *s)
 {
-	size_t n = st->hosts->n, total = n * (n - 1) / 2, k = 0, rounds = 0;
+	size_t n = st->hosts->n, total = n * (n - 1) / 2, k = 0, cap = n;
 	struct sched_topo_gen *g = NULL;
 	struct sched_pair *buf;
 	size_t got;
@@ -221,13 +221,22 @@ static int schedule_streamed(struct fab_ctx *ctx, struct sweep_topo *st, struct 
 	rc = sched_topo_gen_new(&g, st->r, &ctx->err);
 	if (rc < 0)
 		return rc;
-	rc = sched_topo_gen_count(g, &rounds);
 	s->pairs = calloc(total ? total : 1, sizeof(*s->pairs));
-	s->round_start = calloc(rounds + 1, sizeof(*s->round_start));
+	s->round_start = calloc(cap + 1, sizeof(*s->round_start));
 	buf = calloc(n / 2 + 1, sizeof(*buf));
-	if (rc == 0 && (!s->pairs || !s->round_start || !buf))
+	if (!s->pairs || !s->round_start || !buf)
 		rc = -ENOMEM;
 	while (rc == 0 && (rc = sched_topo_gen_next(g, buf, &got)) == 1) {
+		if (s->n_rounds == cap) {	/* link-bound fabrics take more than n rounds */
+			size_t *t = realloc(s->round_start, (2 * cap + 1) * sizeof(*t));
+
+			if (!t) {
+				rc = -ENOMEM;
+				break;
+			}
+			s->round_start = t;
+			cap *= 2;
+		}
 		s->round_start[s->n_rounds++] = k;
 		memcpy(s->pairs + k, buf, got * sizeof(*buf));
 		k += got;
