@@ -26,12 +26,15 @@ static const char *group_name(const struct sweep_report *r, size_t i)
 	return r->hosts->hosts[i].leaf;
 }
 
-static const struct sweep_report *order_r;
+struct order_ctx {
+	const struct sweep_report *r;
+};
 
-static int order_cmp(const void *x, const void *y)
+static int order_cmp(const void *x, const void *y, void *arg)
 {
+	const struct sweep_report *r = ((const struct order_ctx *)arg)->r;
 	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-	int c = strcmp(group_name(order_r, a), group_name(order_r, b));
+	int c = strcmp(group_name(r, a), group_name(r, b));
 
 	return c ? c : (a > b) - (a < b);
 }
@@ -40,13 +43,13 @@ static int order_cmp(const void *x, const void *y)
 static size_t *host_order(const struct sweep_report *r)
 {
 	size_t *o = calloc(r->hosts->n ? r->hosts->n : 1, sizeof(*o));
+	struct order_ctx oc = { r };
 
 	if (!o)
 		return NULL;
 	for (size_t i = 0; i < r->hosts->n; i++)
 		o[i] = i;
-	order_r = r;
-	qsort(o, r->hosts->n, sizeof(*o), order_cmp);
+	qsort_r(o, r->hosts->n, sizeof(*o), order_cmp, &oc);
 	return o;
 }
 
