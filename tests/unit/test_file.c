@@ -217,19 +217,19 @@ static void test_write_error(void **state)
 /* Checked before a long job: the directory must exist and take a file. */
 static void test_check_writable(void **state)
 {
-	char dir[] = "/tmp/test_file_dir.XXXXXX", path[64], want[160];
+	char dir[] = "/tmp/test_file_dir.XXXXXX", fpath[64], want[160];
 	struct fab_err err;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	fab_err_init(&err);
-	snprintf(path, sizeof(path), "%s/x.prom", dir);
-	assert_int_equal(file_check_writable(path, &err), 0);
+	snprintf(fpath, sizeof(fpath), "%s/x.prom", dir);
+	assert_int_equal(file_check_writable(fpath, &err), 0);
 	assert_int_equal(file_check_writable("relative.prom", &err), 0);
 	/* A missing directory: bad input, named. */
-	snprintf(path, sizeof(path), "%s/nosuch/x.prom", dir);
-	snprintf(want, sizeof(want), "%s: directory %s/nosuch does not exist", path, dir);
-	assert_int_equal(file_check_writable(path, &err), -ENOENT);
+	snprintf(fpath, sizeof(fpath), "%s/nosuch/x.prom", dir);
+	snprintf(want, sizeof(want), "%s: directory %s/nosuch does not exist", fpath, dir);
+	assert_int_equal(file_check_writable(fpath, &err), -ENOENT);
 	assert_int_equal(err.kind, FAB_ERR_INPUT);
 	assert_string_equal(err.msg, want);
 	/* FILE itself a directory. */
@@ -239,17 +239,17 @@ static void test_check_writable(void **state)
 	assert_string_equal(err.msg, want);
 	/* The "directory" a file. */
 	fab_err_init(&err);
-	snprintf(path, sizeof(path), "%s/f", dir);
-	assert_int_equal(file_write_atomic(path, "a", 1, 0600, &err), 0);
-	snprintf(path, sizeof(path), "%s/f/x.prom", dir);
-	snprintf(want, sizeof(want), "%s: %s/f is not a directory", path, dir);
-	assert_int_equal(file_check_writable(path, &err), -ENOTDIR);
+	snprintf(fpath, sizeof(fpath), "%s/f", dir);
+	assert_int_equal(file_write_atomic(fpath, "a", 1, 0600, &err), 0);
+	snprintf(fpath, sizeof(fpath), "%s/f/x.prom", dir);
+	snprintf(want, sizeof(want), "%s: %s/f is not a directory", fpath, dir);
+	assert_int_equal(file_check_writable(fpath, &err), -ENOTDIR);
 	assert_string_equal(err.msg, want);
 	/* Nothing was written by the checks. */
-	snprintf(path, sizeof(path), "%s/x.prom", dir);
-	assert_int_equal(access(path, F_OK), -1);
-	snprintf(path, sizeof(path), "%s/f", dir);
-	unlink(path);
+	snprintf(fpath, sizeof(fpath), "%s/x.prom", dir);
+	assert_int_equal(access(fpath, F_OK), -1);
+	snprintf(fpath, sizeof(fpath), "%s/f", dir);
+	unlink(fpath);
 	rmdir(dir);
 }
 
