@@ -560,6 +560,9 @@ int route_leaf_loads(struct route *r, uint32_t la, uint32_t lb, const struct rou
 		memset(r->mark, 0, r->n_nodes * sizeof(*r->mark));
 		r->mark_gen = 1;
 	}
+	/* Every DAG edge is a distinct link: room for all of them, once. */
+	if (items_reserve(&r->items, &r->n_items_cap, r->n_links + 1) < 0)
+		return -ENOMEM;
 	/* Walk the shortest-path DAG back from t, one layer at a time. */
 	r->front[0] = t;
 	r->mark[t] = r->mark_gen;
@@ -577,8 +580,6 @@ int route_leaf_loads(struct route *r, uint32_t la, uint32_t lb, const struct rou
 				if (bs->dist[u] == DIST_NONE || bs->dist[u] + 1 != bs->dist[v] ||
 				    (u != s && !r->transit[u]))
 					continue;
-				if (items_reserve(&r->items, &r->n_items_cap, k + 1) < 0)
-					return -ENOMEM;
 				r->items[k].link = r->adj[e].link;
 				r->items[k].share = r->ecmp_whole ? 1.0
 						    : bs->cnt[u] * bt->cnt[v] / total;

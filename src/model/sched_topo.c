@@ -549,9 +549,29 @@ static double greedy_work(size_t n_pairs, const struct sched_topo_bound *b)
 	return (double)n_pairs * (double)(b->bound ? b->bound : 1);
 }
 
+/*
+ * An attempt visits every pair's items (its links) about once per round:
+ * pairs crossing an ECMP fat tree hold hundreds of links each, so the
+ * effort is counted in item visits, not pairs.
+ */
+static double greedy_item_work(const struct greedy *g, const struct sched_topo_bound *b)
+{
+	double items = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct route_load *it;
+		size_t m;
+
+		pair_items(g, &g->p[i], &it, &m);
+		items += 1.0 + (double)m;
+	}
+	return items * (double)(b->bound ? b->bound : 1);
+}
+
 static int greedy_best(struct greedy *g, struct sched *s, const struct sched_topo_bound *b)
 {
-	double fit = SCHED_TOPO_GREEDY_WORK / greedy_work(g->n, b);
+	double w = fmax(greedy_work(g->n, b), greedy_item_work(g, b) / SCHED_TOPO_ITEMS_PER_PAIR);
+	double fit = SCHED_TOPO_GREEDY_WORK / w;
 	size_t attempts = fit >= SCHED_TOPO_ATTEMPTS ? SCHED_TOPO_ATTEMPTS : fit >= 1 ? (size_t)fit : 1;
 	struct route *r = g->r;
 	uint64_t seed = 0x9e3779b97f4a7c15ull;
@@ -598,6 +618,8 @@ static int greedy_best(struct greedy *g, struct sched *s, const struct sched_top
 		} else {
 			sched_fini(&try);
 		}
+		if (s->n_rounds <= b->bound)
+			break;	/* optimal: no order can do better */
 	}
 	if (rc < 0)
 		sched_fini(s);

@@ -76,11 +76,14 @@
 
 /*
  * The greedy packer's effort, in pairs x rounds (rounds estimated by the
- * bound): it tries up to SCHED_TOPO_ATTEMPTS orders within
- * SCHED_TOPO_GREEDY_WORK (at least one), and sched_topo_all() only tries it
- * when one attempt fits (about 0.1 s).
+ * bound), or in link items visited / SCHED_TOPO_ITEMS_PER_PAIR when that
+ * is more (ECMP fat trees: hundreds of links per pair): it tries up to
+ * SCHED_TOPO_ATTEMPTS orders within SCHED_TOPO_GREEDY_WORK (at least one),
+ * stops early when a schedule meets the lower bound, and sched_topo_all()
+ * only tries it when one attempt fits (about 0.1 s).
  */
 #define SCHED_TOPO_GREEDY_WORK 4000000.0
+#define SCHED_TOPO_ITEMS_PER_PAIR 1.0
 #define SCHED_TOPO_ATTEMPTS 12
 /* sched_topo_all() refuses more hosts (use the generator): n(n-1)/2 pairs stored. */
 #define SCHED_TOPO_EXPLICIT_MAX 1024
