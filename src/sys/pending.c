@@ -28,6 +28,8 @@
 #define RUNDIR_DEFAULT "/run/fabricctl"
 /* The pending-try file is small; anything larger is not ours. */
 #define PENDING_MAX_BYTES (1u << 20)
+/* The longest run directory name: room left for "/pending.json.confirmed.PID". */
+#define RUNDIR_NAME_MAX (PATH_MAX - 64)
 
 static const char *rundir(void)
 {
@@ -48,6 +50,10 @@ static int rundir_check(struct fab_err *err)
 	const char *d = rundir();
 	struct stat st;
 
+	if (strlen(d) > RUNDIR_NAME_MAX)
+		return fab_err_set(err, -ENAMETOOLONG,
+				   "run directory name is %zu bytes long, more than %d: refused (FABRICCTL_RUNDIR)",
+				   strlen(d), RUNDIR_NAME_MAX);
 	if (lstat(d, &st) < 0) {
 		if (errno == ENOENT)
 			return -ENOENT;
@@ -72,7 +78,7 @@ static int rundir_make(struct fab_err *err)
 {
 	int rc;
 
-	if (mkdir(rundir(), 0700) < 0 && errno != EEXIST)
+	if (strlen(rundir()) <= RUNDIR_NAME_MAX && mkdir(rundir(), 0700) < 0 && errno != EEXIST)
 		return fab_err_set(err, -errno, "apply: %s: %s", rundir(), strerror(errno));
 	rc = rundir_check(err);
 	if (rc == -ENOENT)	/* removed between the two */
@@ -90,9 +96,23 @@ static int open_fail(const char *who, const char *path, int e, struct fab_err *e
 	return fab_err_set(err, -e, "%s: %s: %s", who, path, strerror(e));
 }
 
+/* <rundir>/@name into @buf; -ENAMETOOLONG rather than a name cut short. */
+static int rundir_file(char *buf, size_t len, const char *name, struct fab_err *err)
+{
+	int n = snprintf(buf, len, "%s/%s", rundir(), name);
+
+	if (n < 0 || (size_t)n >= len)
+		return fab_err_set(err, -ENAMETOOLONG, "%s/%s: name too long", rundir(), name);
+	return 0;
+}
+
 const char *pending_path(struct sys *sys, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/pending.json", rundir());
+	struct fab_err e;
+
+	fab_err_init(&e);
+	if (rundir_file(buf, len, "pending.json", &e) < 0)
+		snprintf(buf, len, "(pending.json: run directory name too long)");
 	return buf;
 }
 
@@ -107,9 +127,10 @@ int pending_lock(struct sys *sys, int *lock, struct fab_err *err)
 	int fd, rc;
 
 	rc = rundir_make(err);
+	if (rc == 0)
+		rc = rundir_file(path, sizeof(path), "lock", err);
 	if (rc < 0)
 		return rc;
-	snprintf(path, sizeof(path), "%s/lock", rundir());
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return open_fail("apply", path, errno, err);
@@ -138,9 +159,10 @@ int pending_read(struct sys *sys, char **text, size_t *len, struct fab_err *err)
 	int rc;
 
 	rc = rundir_check(err);
+	if (rc == 0)
+		rc = rundir_file(path, sizeof(path), "pending.json", err);
 	if (rc < 0)
 		return rc;
-	pending_path(sys, path, sizeof(path));
 	if (access(path, F_OK) < 0 && errno == ENOENT)
 		return -ENOENT;
 	rc = file_read_all(path, PENDING_MAX_BYTES, text, len, err);
@@ -155,9 +177,10 @@ int pending_write(struct sys *sys, const char *text, struct fab_err *err)
 	int rc;
 
 	rc = rundir_make(err);
+	if (rc == 0)
+		rc = rundir_file(path, sizeof(path), "pending.json", err);
 	if (rc < 0)
 		return rc;
-	pending_path(sys, path, sizeof(path));
 	rc = file_write_atomic(path, text, strlen(text), 0600, err);
 	if (rc < 0)
 		fab_err_prefix(err, "apply");
@@ -168,17 +191,27 @@ int pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_le
 		  size_t *len, struct fab_err *err)
 {
 	char path[PATH_MAX];
-	int rc;
+	int n, rc;
 
+	if (claim_len)
+		claim[0] = '\0';	/* nothing claimed: pending_drop() unlinks nothing */
 	rc = rundir_check(err);
+	if (rc == 0)
+		rc = rundir_file(path, sizeof(path), "pending.json", err);
 	if (rc < 0)
 		return rc;
-	pending_path(sys, path, sizeof(path));
-	snprintf(claim, claim_len, "%s.%s", path, who);
+	n = snprintf(claim, claim_len, "%s.%s", path, who);
+	if (n < 0 || (size_t)n >= claim_len) {
+		claim[0] = '\0';
+		return fab_err_set(err, -ENAMETOOLONG, "%s.%s: name too long", path, who);
+	}
 	if (rename(path, claim) < 0) {
-		if (errno == ENOENT)
+		int e = errno;
+
+		claim[0] = '\0';
+		if (e == ENOENT)
 			return -ENOENT;
-		return fab_err_set(err, -errno, "rename %s: %s", path, strerror(errno));
+		return fab_err_set(err, -e, "rename %s: %s", path, strerror(e));
 	}
 	rc = file_read_all(claim, PENDING_MAX_BYTES, text, len, err);
 	if (rc < 0)
@@ -188,7 +221,8 @@ int pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_le
 
 void pending_drop(struct sys *sys, const char *claim)
 {
-	unlink(claim);
+	if (*claim)
+		unlink(claim);
 }
 
 /* One line appended to the reverter's log; never through a symlink. */
@@ -199,9 +233,8 @@ void pending_log(struct sys *sys, const char *line)
 	int fd;
 
 	fab_err_init(&e);
-	if (rundir_check(&e) < 0)
+	if (rundir_check(&e) < 0 || rundir_file(path, sizeof(path), "last-revert.log", &e) < 0)
 		return;
-	snprintf(path, sizeof(path), "%s/last-revert.log", rundir());
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;

@@ -10,7 +10,9 @@
 #  3. <rundir>/last-revert.log a symlink to a victim file: the reverter
 #     still reverts at its deadline, and the victim keeps its bytes (the
 #     old fopen("w") emptied it and wrote the log line into it); without
-#     the symlink the log gets one line per revert, appended.
+#     the symlink the log gets one line per revert, appended;
+#  4. a run directory name of 440 bytes works end to end (item 11), one
+#     longer than PATH_MAX - 64 is refused.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -104,4 +106,25 @@ done
 : >"$TMP/reverter.pid"
 assert_eq "log lines" 2 "$(grep -c '^reverted 1 step(s) at deadline [0-9]*: ok$' "$RD/last-revert.log")"
 assert_eq "log mode" 600 "$(stat -c %a "$RD/last-revert.log")"
+# --- 4. a long run directory (issue 9, item 11): no name cut short.  With
+#     440 bytes the old code reported the pending path cut at 255 bytes,
+#     and its reverter claimed pending.json by renaming it to a name cut
+#     at 319 bytes (outside the run directory).  Over PATH_MAX - 64
+#     bytes: refused, naming the limit.
+long=$TMP/$(printf 'd%.0s' $(seq 200))/$(printf 'e%.0s' $(seq 200))/run
+mkdir -p "$(dirname "$long")"
+fabr "$long" -j apply --try 1 "$TMP/mtu.yaml"
+assert_eq "long run dir: exit" 0 "$rc"
+assert_eq "long run dir: pending path in the report" "$long/pending.json" "$(jq -r .try.pending "$TMP/out")"
+assert_eq "long run dir: mtu during the try" 9000 "$(mtu_of)"
+jq -r .pid "$long/pending.json" >"$TMP/reverter.pid"
+wait_gone "$(cat "$TMP/reverter.pid")" 30
+: >"$TMP/reverter.pid"
+assert_eq "long run dir: mtu reverted at the deadline" 1500 "$(mtu_of)"
+assert_eq "long run dir: left in it" "last-revert.log lock" "$(find "$long" -mindepth 1 -printf '%f\n' | sort | paste -sd ' ')"
+grep -q ': ok$' "$long/last-revert.log" || fail "long run dir: revert log: $(cat "$long/last-revert.log")"
+
+toolong=$TMP$(printf '/x%.0s' $(seq 2100))
+fabr "$toolong" apply --try 60 "$TMP/mtu.yaml"
+refused "run dir name too long" "run directory name is ${#toolong} bytes long, more than 4032: refused (FABRICCTL_RUNDIR)"
 echo "rundir-safety: all checks passed"
