@@ -22,8 +22,10 @@
  * Exit: 0 ACCEPT, 1 REJECT, 2 bad input, 3 system error.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -433,7 +435,7 @@ static int write_pairs(struct accept_state *s, char *path, size_t len, struct fa
 	struct accept_pairs pp = { 0 };
 	const char *dir = getenv("TMPDIR");
 	FILE *f = NULL;
-	int fd, rc;
+	int fd, n, rc;
 
 	if (!leaf)
 		return fab_err_set(err, -ENOMEM, "accept: out of memory");
@@ -442,8 +444,13 @@ static int write_pairs(struct accept_state *s, char *path, size_t len, struct fa
 		rc = fab_err_set(err, rc, "accept: out of memory");
 		goto out;
 	}
-	snprintf(path, len, "%s/fabricctl-accept-pairs.XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
+	n = snprintf(path, len, "%s/fabricctl-accept-pairs.XXXXXX", dir && *dir ? dir : "/tmp");
+	if (n < 0 || (size_t)n >= len) {
+		rc = fab_err_input(err, -ENAMETOOLONG, "TMPDIR %s: name too long", dir);
+		path[0] = '\0';
+		goto out;
+	}
+	fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
 		rc = fab_err_set(err, -errno, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
@@ -575,7 +582,7 @@ static int stage_traffic(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct accept_report *r = &s->rep;
 	struct sweep_args a;
-	char pairs[256] = "";
+	char pairs[PATH_MAX] = "";
 	json_t *doc = NULL;
 	size_t n_slow = 0, n_failed = 0;
 	int rc, sweep_rc = 0;

@@ -322,19 +322,24 @@ int proto_reader_fill(struct proto_reader *r, int fd)
 int proto_reader_line(struct proto_reader *r, char **line, size_t *len)
 {
 	char *nl = r->len ? memchr(r->buf, '\n', r->len) : NULL;
-	size_t n;
+	size_t n, used;
 
-	if (!nl)
+	if (nl) {
+		n = (size_t)(nl - r->buf);
+		used = n + 1;
+	} else if (r->eof && r->len) {
+		n = used = r->len;	/* the last line, without its newline */
+	} else {
 		return 0;
-	n = (size_t)(nl - r->buf);
+	}
 	*line = malloc(n + 1);
 	if (!*line)
 		return -ENOMEM;
 	memcpy(*line, r->buf, n);
 	(*line)[n] = '\0';
 	*len = n;
-	memmove(r->buf, nl + 1, r->len - n - 1);
-	r->len -= n + 1;
+	memmove(r->buf, r->buf + used, r->len - used);
+	r->len -= used;
 	return 1;
 }
 

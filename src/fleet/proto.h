@@ -86,7 +86,7 @@ int proto_reader_fill(struct proto_reader *r, int fd);
 /*
  * Take the next complete line out of @r into @line (malloc'd, NUL
  * terminated, newline removed; free() it): 1 when one was there, 0 when
- * not (yet).
+ * not (yet).  After EOF, what is left without a newline is the last line.
  */
 int proto_reader_line(struct proto_reader *r, char **line, size_t *len);
 

@@ -19,6 +19,7 @@
 #ifndef FAB_MODEL_PLAN_H
 #define FAB_MODEL_PLAN_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -169,7 +170,7 @@ struct apply_report {
 	bool rolled_back;	/* a failure was undone completely */
 	char rollback_error[1024];	/* first undo failure, "" when none */
 	long long try_deadline_s;	/* --try: epoch seconds of the automatic revert, 0 */
-	char pending_path[256];	/* --try: the pending-state file */
+	char pending_path[PATH_MAX];	/* --try: the pending-state file */
 };
 
 void plan_init(struct plan *plan);

@@ -14,6 +14,7 @@
  * do.  While a try is pending, apply refuses.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@
 
 void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
-	char claim[320], line[1200], *text = NULL;
+	char claim[PATH_MAX + 64], line[1200], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
 	long long dl;
@@ -56,7 +57,7 @@ out:
 /* Is a try pending?  Fills @err (exit 3) when it is. */
 static int pending_check(struct sys *sys, struct fab_err *err)
 {
-	char path[256], *text = NULL;
+	char path[PATH_MAX], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
 	long long dl = 0;

@@ -3,9 +3,11 @@
  * The node's pending `apply --try` state, behind struct sys_ops: the run
  * directory (rundir = $FABRICCTL_RUNDIR or /run/fabricctl) with the apply
  * lock (<rundir>/lock, flock(2)), the pending-state file
- * (<rundir>/pending.json), the reverter's log (<rundir>/last-revert.log)
- * and the detached reverter process itself.  Claiming is a rename(2), so
- * exactly one of confirm and the reverter acts on a pending try.
+ * (<rundir>/pending.json), the reverter's log (<rundir>/last-revert.log,
+ * appended) and the detached reverter process itself.  Claiming is a
+ * rename(2), so exactly one of confirm and the reverter acts on a pending
+ * try.  A run directory others could write to is refused (rundir_check),
+ * and nothing in it is opened through a symlink.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +28,8 @@
 #define RUNDIR_DEFAULT "/run/fabricctl"
 /* The pending-try file is small; anything larger is not ours. */
 #define PENDING_MAX_BYTES (1u << 20)
+/* The longest run directory name: room left for "/pending.json.confirmed.PID". */
+#define RUNDIR_NAME_MAX (PATH_MAX - 64)
 
 static const char *rundir(void)
 {
@@ -34,16 +38,81 @@ static const char *rundir(void)
 	return d && *d ? d : RUNDIR_DEFAULT;
 }
 
+/*
+ * Everything in the run directory is trusted by root (the undo list in
+ * the pending file is run as is), so a run directory that someone else
+ * could write to is refused, not used: it must be a real directory (not
+ * a symlink), owned by root or by us, and not writable by group or
+ * others.  -ENOENT, no message, when it does not exist.
+ */
+static int rundir_check(struct fab_err *err)
+{
+	const char *d = rundir();
+	struct stat st;
+
+	if (strlen(d) > RUNDIR_NAME_MAX)
+		return fab_err_set(err, -ENAMETOOLONG,
+				   "run directory name is %zu bytes long, more than %d: refused (FABRICCTL_RUNDIR)",
+				   strlen(d), RUNDIR_NAME_MAX);
+	if (lstat(d, &st) < 0) {
+		if (errno == ENOENT)
+			return -ENOENT;
+		return fab_err_set(err, -errno, "run directory %s: %s", d, strerror(errno));
+	}
+	if (S_ISLNK(st.st_mode))
+		return fab_err_set(err, -ELOOP, "run directory %s is a symbolic link: refused", d);
+	if (!S_ISDIR(st.st_mode))
+		return fab_err_set(err, -ENOTDIR, "run directory %s is not a directory", d);
+	if (st.st_uid != 0 && st.st_uid != geteuid())
+		return fab_err_set(err, -EPERM,
+				   "run directory %s is owned by uid %u, not by root: refused",
+				   d, (unsigned int)st.st_uid);
+	if (st.st_mode & 022)
+		return fab_err_set(err, -EPERM,
+				   "run directory %s is writable by group or others (mode %04o): refused; it must be writable by its owner only",
+				   d, (unsigned int)(st.st_mode & 07777));
+	return 0;
+}
+
 static int rundir_make(struct fab_err *err)
 {
-	if (mkdir(rundir(), 0700) < 0 && errno != EEXIST)
+	int rc;
+
+	if (strlen(rundir()) <= RUNDIR_NAME_MAX && mkdir(rundir(), 0700) < 0 && errno != EEXIST)
 		return fab_err_set(err, -errno, "apply: %s: %s", rundir(), strerror(errno));
+	rc = rundir_check(err);
+	if (rc == -ENOENT)	/* removed between the two */
+		rc = fab_err_set(err, -ENOENT, "run directory %s vanished", rundir());
+	if (rc < 0)
+		fab_err_prefix(err, "apply");
+	return rc;
+}
+
+/* An open(2) failure on a name in the run directory, in words. */
+static int open_fail(const char *who, const char *path, int e, struct fab_err *err)
+{
+	if (e == ELOOP)
+		return fab_err_set(err, -e, "%s: %s is a symbolic link: refused", who, path);
+	return fab_err_set(err, -e, "%s: %s: %s", who, path, strerror(e));
+}
+
+/* <rundir>/@name into @buf; -ENAMETOOLONG rather than a name cut short. */
+static int rundir_file(char *buf, size_t len, const char *name, struct fab_err *err)
+{
+	int n = snprintf(buf, len, "%s/%s", rundir(), name);
+
+	if (n < 0 || (size_t)n >= len)
+		return fab_err_set(err, -ENAMETOOLONG, "%s/%s: name too long", rundir(), name);
 	return 0;
 }
 
 const char *pending_path(struct sys *sys, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/pending.json", rundir());
+	struct fab_err e;
+
+	fab_err_init(&e);
+	if (rundir_file(buf, len, "pending.json", &e) < 0)
+		snprintf(buf, len, "(pending.json: run directory name too long)");
 	return buf;
 }
 
@@ -58,12 +127,13 @@ int pending_lock(struct sys *sys, int *lock, struct fab_err *err)
 	int fd, rc;
 
 	rc = rundir_make(err);
+	if (rc == 0)
+		rc = rundir_file(path, sizeof(path), "lock", err);
 	if (rc < 0)
 		return rc;
-	snprintf(path, sizeof(path), "%s/lock", rundir());
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return fab_err_set(err, -errno, "apply: %s: %s", path, strerror(errno));
+		return open_fail("apply", path, errno, err);
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		int e = errno;
 
@@ -88,7 +158,11 @@ int pending_read(struct sys *sys, char **text, size_t *len, struct fab_err *err)
 	char path[PATH_MAX];
 	int rc;
 
-	pending_path(sys, path, sizeof(path));
+	rc = rundir_check(err);
+	if (rc == 0)
+		rc = rundir_file(path, sizeof(path), "pending.json", err);
+	if (rc < 0)
+		return rc;
 	if (access(path, F_OK) < 0 && errno == ENOENT)
 		return -ENOENT;
 	rc = file_read_all(path, PENDING_MAX_BYTES, text, len, err);
@@ -103,9 +177,10 @@ int pending_write(struct sys *sys, const char *text, struct fab_err *err)
 	int rc;
 
 	rc = rundir_make(err);
+	if (rc == 0)
+		rc = rundir_file(path, sizeof(path), "pending.json", err);
 	if (rc < 0)
 		return rc;
-	pending_path(sys, path, sizeof(path));
 	rc = file_write_atomic(path, text, strlen(text), 0600, err);
 	if (rc < 0)
 		fab_err_prefix(err, "apply");
@@ -116,14 +191,27 @@ int pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_le
 		  size_t *len, struct fab_err *err)
 {
 	char path[PATH_MAX];
-	int rc;
+	int n, rc;
 
-	pending_path(sys, path, sizeof(path));
-	snprintf(claim, claim_len, "%s.%s", path, who);
+	if (claim_len)
+		claim[0] = '\0';	/* nothing claimed: pending_drop() unlinks nothing */
+	rc = rundir_check(err);
+	if (rc == 0)
+		rc = rundir_file(path, sizeof(path), "pending.json", err);
+	if (rc < 0)
+		return rc;
+	n = snprintf(claim, claim_len, "%s.%s", path, who);
+	if (n < 0 || (size_t)n >= claim_len) {
+		claim[0] = '\0';
+		return fab_err_set(err, -ENAMETOOLONG, "%s.%s: name too long", path, who);
+	}
 	if (rename(path, claim) < 0) {
-		if (errno == ENOENT)
+		int e = errno;
+
+		claim[0] = '\0';
+		if (e == ENOENT)
 			return -ENOENT;
-		return fab_err_set(err, -errno, "rename %s: %s", path, strerror(errno));
+		return fab_err_set(err, -e, "rename %s: %s", path, strerror(e));
 	}
 	rc = file_read_all(claim, PENDING_MAX_BYTES, text, len, err);
 	if (rc < 0)
@@ -133,20 +221,25 @@ int pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_le
 
 void pending_drop(struct sys *sys, const char *claim)
 {
-	unlink(claim);
+	if (*claim)
+		unlink(claim);
 }
 
+/* One line appended to the reverter's log; never through a symlink. */
 void pending_log(struct sys *sys, const char *line)
 {
 	char path[PATH_MAX];
-	FILE *log;
+	struct fab_err e;
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/last-revert.log", rundir());
-	log = fopen(path, "we");
-	if (log) {
-		fprintf(log, "%s\n", line);
-		fclose(log);
-	}
+	fab_err_init(&e);
+	if (rundir_check(&e) < 0 || rundir_file(path, sizeof(path), "last-revert.log", &e) < 0)
+		return;
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	dprintf(fd, "%s\n", line);
+	close(fd);
 }
 
 /* In the reverter: sleep until @deadline (wall clock, Unix seconds). */

@@ -144,7 +144,10 @@ struct sys_ops {
 	 * directory ($FABRICCTL_RUNDIR or /run/fabricctl) with the node's
 	 * apply lock, the pending-state file (the undo list, its deadline and
 	 * the reverter's pid as plan_undo_to_json() writes them), the
-	 * reverter's log, and the detached reverter process.
+	 * reverter's log, and the detached reverter process.  A run
+	 * directory that is a symlink, owned by another user, writable by
+	 * group or others, or whose name is too long is refused (system
+	 * error naming it); no name is ever cut short.
 	 */
 	/* Take the node's apply lock, exclusive and without waiting: -EBUSY
 	 * ("apply: another apply is running on this node (PATH)") when held.
@@ -160,12 +163,15 @@ struct sys_ops {
 	int (*pending_write)(struct sys *sys, const char *text, struct fab_err *err);
 	/* Claim the pending state as @who ("confirmed.PID", "reverting"): move
 	 * it aside (rename(2): exactly one claimer gets it) into @claim, then
-	 * read it into *@text (caller frees).  -ENOENT, no message, when none. */
+	 * read it into *@text (caller frees).  -ENOENT, no message, when none;
+	 * -ENAMETOOLONG when the claimed name does not fit @claim_len.  @claim
+	 * is "" whenever nothing was moved. */
 	int (*pending_claim)(struct sys *sys, const char *who, char *claim, size_t claim_len,
 			     char **text, size_t *len, struct fab_err *err);
 	/* Forget a claimed copy once it has been acted on. */
 	void (*pending_drop)(struct sys *sys, const char *claim);
-	/* Replace the reverter's log with @line (best effort). */
+	/* Append @line to the reverter's log (best effort, never through a
+	 * symlink). */
 	void (*pending_log)(struct sys *sys, const char *line);
 	/* Start a detached process (no tty, no inherited descriptors, immune
 	 * to the admin's hangup) that sleeps until @deadline (Unix seconds),

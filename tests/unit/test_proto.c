@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -101,6 +102,55 @@ static void test_reader_framing(void **state)
 	assert_true(r.eof);
 	close(fds[0]);
 	proto_reader_fini(&r);
+}
+
+/* A last line without its newline is still a line, once EOF is seen. */
+static void test_reader_last_line_at_eof(void **state)
+{
+	struct proto_reader r;
+	char *junk = malloc(FAB_PROTO_LINE_MAX + 10);
+	int fds[2], rc;
+	char *line;
+	size_t len;
+
+	assert_non_null(junk);
+	assert_int_equal(pipe(fds), 0);
+	proto_reader_init(&r);
+	assert_int_equal(write(fds[1], "one\nlast", 8), 8);
+	close(fds[1]);
+	assert_int_equal(proto_reader_fill(&r, fds[0]), 0);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 1);
+	assert_string_equal(line, "one");
+	free(line);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 0);	/* more may come */
+	assert_int_equal(proto_reader_fill(&r, fds[0]), 0);
+	assert_true(r.eof);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 1);
+	assert_string_equal(line, "last");
+	assert_int_equal(len, 4);
+	free(line);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 0);
+	close(fds[0]);
+	proto_reader_fini(&r);
+
+	/* An over-long last line is thrown away, not handed out at EOF. */
+	memset(junk, 'a', FAB_PROTO_LINE_MAX + 10);
+	assert_int_equal(pipe(fds), 0);
+	proto_reader_init(&r);
+	if (fork() == 0) {
+		close(fds[0]);
+		_exit(write(fds[1], junk, FAB_PROTO_LINE_MAX + 10) == FAB_PROTO_LINE_MAX + 10 ? 0 : 1);
+	}
+	close(fds[1]);
+	do
+		rc = proto_reader_fill(&r, fds[0]);
+	while (!r.eof && (rc == 0 || rc == -EMSGSIZE));
+	assert_true(r.eof);
+	assert_int_equal(proto_reader_line(&r, &line, &len), 0);
+	wait(NULL);
+	close(fds[0]);
+	proto_reader_fini(&r);
+	free(junk);
 }
 
 static void test_reader_limit(void **state)
@@ -322,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_reader_framing),
+		cmocka_unit_test(test_reader_last_line_at_eof),
 		cmocka_unit_test(test_reader_limit),
 		cmocka_unit_test(test_reader_skips_long_line),
 		cmocka_unit_test(test_str_clean),
