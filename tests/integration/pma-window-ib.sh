@@ -23,6 +23,14 @@ need_fabricctl
 tmpdir_with_cleanup pma-window-ib
 cleanup_hook() { ibsim_stop; }
 
+## A bad --max-pmas is a usage error (exit 2); nothing is queried.
+for bad in 129 x -1; do
+	rc=0
+	"$FABRICCTL" discover --ib --max-pmas "$bad" >/dev/null 2>"$TMP/bad.err" || rc=$?
+	assert_eq "--max-pmas $bad: exit" 2 "$rc"
+	grep -q "bad --max-pmas '$bad' (0..128)" "$TMP/bad.err" || fail "--max-pmas $bad: no message"
+done
+
 "$TOP/tests/lab/gen-fattree" --levels 2 --radix 8 --hcas 32 -o "$TMP/net"
 ibsim_start "$TMP/net"
 run ibsim_sm
