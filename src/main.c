@@ -28,7 +28,7 @@ const struct fab_cmd fab_cmds[] = {
 	  "[--hosts FILE [--launcher NAME|TEMPLATE]] [-C CA] [-P PORT] [--load-cache FILE] "
 	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover] "
 	  "[--thresholds COUNTER=N,...] [--no-counters] [--rails] [--max-smps N] "
-	  "[--timeout MS] [--retries N]",
+	  "[--max-pmas N] [--timeout MS] [--retries N]",
 	  "fabric topology (IB subnet, LLDP), link health, diff against a cabling plan" },
 	{ "sweep", cmd_sweep, "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--transport tcp|verbs] "
 	  "[--serial | --pairs FILE | --new] [--duration SECONDS] [--lat-iters N] [--msg-size BYTES] "

@@ -124,7 +124,7 @@ static int parse_uint_opt(const char *s, unsigned int max, unsigned int *val)
 static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct discover_opts *o)
 {
 	enum { OPT_LOAD_CACHE = 256, OPT_EXPECT, OPT_SAVE_PLAN, OPT_FORMAT, OPT_THRESH,
-	       OPT_NO_COUNTERS, OPT_MAX_SMPS, OPT_TIMEOUT, OPT_RETRIES, OPT_RAILS, OPT_LLDP_SOCK,
+	       OPT_NO_COUNTERS, OPT_MAX_SMPS, OPT_MAX_PMAS, OPT_TIMEOUT, OPT_RETRIES, OPT_RAILS, OPT_LLDP_SOCK,
 	       OPT_HOSTS, OPT_LAUNCHER,
 	       OPT_IB, OPT_LLDP };
 	static const struct option opts[] = {
@@ -143,6 +143,7 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		{ "thresholds", required_argument, NULL, OPT_THRESH },
 		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 		{ "max-smps", required_argument, NULL, OPT_MAX_SMPS },
+		{ "max-pmas", required_argument, NULL, OPT_MAX_PMAS },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "retries", required_argument, NULL, OPT_RETRIES },
 		{ "rails", no_argument, NULL, OPT_RAILS },
@@ -210,6 +211,13 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 				return cmd_usage_error(ctx, "discover", "bad --max-smps '%s' (1..128)",
 						       optarg);
 			break;
+		case OPT_MAX_PMAS:
+			/* 0: one at a time through libibmad (the fallback), for comparison. */
+			if (parse_uint_opt(optarg, PMA_WINDOW_MAX, &o->subnet.max_pmas) < 0)
+				return cmd_usage_error(ctx, "discover", "bad --max-pmas '%s' (0..%d)",
+						       optarg, PMA_WINDOW_MAX);
+			o->subnet.pma_serial = !o->subnet.max_pmas;
+			break;
 		case OPT_TIMEOUT:
 			if (parse_uint_opt(optarg, 600000, &o->subnet.timeout_ms) < 0)
 				return cmd_usage_error(ctx, "discover", "bad --timeout '%s' (ms)", optarg);
@@ -243,7 +251,7 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct discover_opts o = {
-		.subnet = { .counters = true, .max_smps = 64 },
+		.subnet = { .counters = true, .max_smps = 64, .max_pmas = PMA_WINDOW_DEFAULT },
 	};
 	struct topo *t = NULL, *plan = NULL;
 	int rc;

@@ -2,9 +2,9 @@
 /*
  * The InfiniBand subnet as a struct topo: libibnetdisc walks it with
  * directed-route SMPs (NodeInfo, NodeDescription, PortInfo, SwitchInfo),
- * or loads an ibnetdiscover --cache file; libibmad then reads PMA
+ * or loads an ibnetdiscover --cache file; sys/pma.c then reads PMA
  * PortCounters (and PortCountersExtended for the data counters) of every
- * linked port by LID and, when asked, every switch's linear forwarding
+ * linked port by LID, many in flight, and, when asked, every switch's linear forwarding
  * table (SubnGet LinearForwardingTable, many in flight through libibumad).
  * libibumad is underneath; under ibsim the process runs with
  * libumad2sim.so preloaded like any libibumad program.
@@ -22,6 +22,7 @@
 #include <infiniband/umad.h>
 
 #include "model/rdma_rate.h"
+#include "sys/pma.h"
 #include "sys/sys_real.h"
 #include "util/array.h"
 #include "util/log.h"
@@ -246,125 +247,6 @@ static int fabric_to_topo(ibnd_fabric_t *fab, struct topo *t, unsigned int src)
 	free(lc.ix.by_guid);
 	t->src |= src;
 	return lc.rc;
-}
-
-#define SUBNET_PM_EXT_WIDTH (1u << 9)		/* ClassPortInfo: PortCountersExtended */
-#define SUBNET_PM_EXT_WIDTH_NOIETF (1u << 10)	/* ... without the IETF counters */
-
-/*
- * Whether the PMA at @lid answers PortCountersExtended: one ClassPortInfo
- * per node, so that ports without it cost no timeouts.
- */
-static bool pma_has_ext(struct ibmad_port *mp, unsigned int lid, unsigned int timeout_ms)
-{
-	uint8_t buf[IB_MAD_SIZE] = { 0 };
-	ib_portid_t pid = { 0 };
-	unsigned int cap;
-
-	ib_portid_set(&pid, (int)lid, 0, 0);
-	if (!pma_query_via(buf, &pid, 0, timeout_ms, CLASS_PORT_INFO, mp))
-		return false;
-	cap = (unsigned int)buf[2] << 8 | buf[3];	/* CapabilityMask, big endian */
-	return cap & (SUBNET_PM_EXT_WIDTH | SUBNET_PM_EXT_WIDTH_NOIETF);
-}
-
-/* PMA PortCounters (+Extended data counters when @ext) of one port. */
-static int pma_read(struct ibmad_port *mp, struct topo_port *p, bool ext_ok, unsigned int timeout_ms)
-{
-	static const struct {
-		enum topo_counter c;
-		enum MAD_FIELDS f;
-	} base[] = {
-		{ TOPO_CNT_SYMBOL_ERR, IB_PC_ERR_SYM_F },
-		{ TOPO_CNT_LINK_RECOVERS, IB_PC_LINK_RECOVERS_F },
-		{ TOPO_CNT_LINK_DOWNED, IB_PC_LINK_DOWNED_F },
-		{ TOPO_CNT_RCV_ERR, IB_PC_ERR_RCV_F },
-		{ TOPO_CNT_RCV_REMOTE_PHYS_ERR, IB_PC_ERR_PHYSRCV_F },
-		{ TOPO_CNT_RCV_SWITCH_RELAY_ERR, IB_PC_ERR_SWITCH_REL_F },
-		{ TOPO_CNT_XMT_DISCARDS, IB_PC_XMT_DISCARDS_F },
-		{ TOPO_CNT_XMT_CONSTRAINT_ERR, IB_PC_ERR_XMTCONSTR_F },
-		{ TOPO_CNT_RCV_CONSTRAINT_ERR, IB_PC_ERR_RCVCONSTR_F },
-		{ TOPO_CNT_LINK_INTEGRITY_ERR, IB_PC_ERR_LOCALINTEG_F },
-		{ TOPO_CNT_EXCESS_BUF_OVERRUN, IB_PC_ERR_EXCESS_OVR_F },
-		{ TOPO_CNT_VL15_DROPPED, IB_PC_VL15_DROPPED_F },
-		{ TOPO_CNT_XMT_WAIT, IB_PC_XMT_WAIT_F },
-		{ TOPO_CNT_XMT_DATA, IB_PC_XMT_BYTES_F },
-		{ TOPO_CNT_RCV_DATA, IB_PC_RCV_BYTES_F },
-		{ TOPO_CNT_XMT_PKTS, IB_PC_XMT_PKTS_F },
-		{ TOPO_CNT_RCV_PKTS, IB_PC_RCV_PKTS_F },
-	};
-	static const struct {
-		enum topo_counter c;
-		enum MAD_FIELDS f;
-	} ext[] = {
-		{ TOPO_CNT_XMT_DATA, IB_PC_EXT_XMT_BYTES_F },
-		{ TOPO_CNT_RCV_DATA, IB_PC_EXT_RCV_BYTES_F },
-		{ TOPO_CNT_XMT_PKTS, IB_PC_EXT_XMT_PKTS_F },
-		{ TOPO_CNT_RCV_PKTS, IB_PC_EXT_RCV_PKTS_F },
-	};
-	uint8_t buf[IB_MAD_SIZE];
-	ib_portid_t pid = { 0 };
-
-	if (!p->lid)
-		return -EHOSTUNREACH;
-	ib_portid_set(&pid, (int)p->lid, 0, 0);
-	memset(buf, 0, sizeof(buf));
-	if (!pma_query_via(buf, &pid, (int)p->num, timeout_ms, IB_GSI_PORT_COUNTERS, mp))
-		return -EIO;
-	for (size_t i = 0; i < ARRAY_SIZE(base); i++)
-		p->counters[base[i].c] = mad_get_field(buf, 0, base[i].f);
-	memset(buf, 0, sizeof(buf));
-	if (ext_ok && pma_query_via(buf, &pid, (int)p->num, timeout_ms, IB_GSI_PORT_COUNTERS_EXT, mp))
-		for (size_t i = 0; i < ARRAY_SIZE(ext); i++)
-			p->counters[ext[i].c] = mad_get_field64(buf, 0, ext[i].f);
-	p->facts |= TOPO_F_COUNTERS;
-	return 0;
-}
-
-static int counters_read(struct topo *t, const struct subnet_opts *o, struct fab_err *err)
-{
-	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_PERFORMANCE_CLASS };
-	struct ibmad_port *mp;
-	size_t failed = 0, no_lid = 0, done = 0, n_ext = 0;
-	char ca[UMAD_CA_NAME_LEN] = "";
-
-	if (o->ca)
-		snprintf(ca, sizeof(ca), "%s", o->ca);
-	mp = mad_rpc_open_port(o->ca ? ca : NULL, o->ca_port, classes, 3);
-	if (!mp)
-		return fab_err_set(err, -ENODEV, "subnet: %s: cannot open a MAD port for PMA queries",
-				   o->ca ? o->ca : "first ib ca");
-	for (size_t i = 0; i < t->n_nodes; i++) {
-		struct topo_node *n = t->nodes[i];
-		int ext = -1;	/* unknown until the first port with a LID */
-
-		for (size_t j = 0; j < n->n_ports; j++) {
-			struct topo_port *p = n->ports[j];
-			int rc;
-
-			if (!p->peer)
-				continue;
-			if (ext < 0 && p->lid) {
-				ext = pma_has_ext(mp, p->lid, o->timeout_ms);
-				n_ext += ext > 0;
-			}
-			rc = pma_read(mp, p, ext > 0, o->timeout_ms);
-			if (rc == -EHOSTUNREACH)
-				no_lid++;
-			else if (rc < 0)
-				failed++;
-			else
-				done++;
-		}
-	}
-	mad_rpc_close_port(mp);
-	if (no_lid)
-		fab_warn("subnet: %zu ports have no lid (no subnet manager?): no counters for them",
-			 no_lid);
-	if (failed)
-		fab_warn("subnet: pma query failed on %zu ports", failed);
-	fab_info("subnet: counters of %zu ports, %zu nodes with PortCountersExtended", done, n_ext);
-	return 0;
 }
 
 /*
@@ -718,6 +600,6 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 	}
 	ibnd_destroy_fabric(fab);
 	if (!o->load_cache && o->counters)
-		return counters_read(t, o, err);
+		return pma_counters_read(t, o, err);
 	return 0;
 }

@@ -36,6 +36,9 @@ enum sys_read_flags {
 	SYS_READ_COUNTERS = 1 << 0,
 };
 
+#define PMA_WINDOW_DEFAULT 64	/* subnet_opts.max_pmas when 0 */
+#define PMA_WINDOW_MAX 128
+
 /* What subnet_read walks and how. */
 struct subnet_opts {
 	const char *ca;			/* CA name (-C); NULL: the first IB CA */
@@ -45,6 +48,14 @@ struct subnet_opts {
 	unsigned int timeout_ms;	/* per MAD; 0: library default */
 	unsigned int retries;		/* per MAD; 0: library default */
 	bool counters;			/* read PMA PortCounters(Extended) */
+	/*
+	 * PMA queries in flight through our own umad port (sys/pma.h);
+	 * 0: 64.  pma_serial: one at a time through libibmad's pma_query_via
+	 * instead (the fallback, also taken when the umad port or the PerfMgt
+	 * agent cannot be had, and for nodes whose PMA redirects).
+	 */
+	unsigned int max_pmas;
+	bool pma_serial;
 	/*
 	 * Read every switch's unicast linear forwarding table into
 	 * topo_node.lft (LinearFDBTop from the walk's SwitchInfo, then one
