@@ -38,7 +38,7 @@
 
 enum {
 	OPT_TRANSPORT = 256,
-	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_COVERAGE, OPT_ALL_PAIRS, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT, OPT_FROM, OPT_POLICY,
 	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
 };
@@ -141,6 +141,8 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		{ "serial", no_argument, NULL, OPT_SERIAL },
 		{ "pairs", required_argument, NULL, OPT_PAIRS },
 		{ "new", no_argument, NULL, OPT_NEW },
+		{ "coverage", required_argument, NULL, OPT_COVERAGE },
+		{ "all-pairs", no_argument, NULL, OPT_ALL_PAIRS },
 		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "no-retest", no_argument, NULL, OPT_NO_RETEST },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -191,6 +193,14 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		case OPT_NEW:
 			a->mode = "bipartite";
 			modes++;
+			break;
+		case OPT_COVERAGE:
+			if (parse_uint(ctx, a->cmd, "coverage", optarg, 1, SWEEP_COVERAGE_MAX_K,
+				       &a->coverage_k) < 0)
+				return -EINVAL;
+			break;
+		case OPT_ALL_PAIRS:
+			a->all_pairs = true;
 			break;
 		case OPT_PROM:
 			a->prom = optarg;
@@ -261,8 +271,9 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 					"SOURCE A B (the slow pair)");
 			return -EINVAL;
 		}
-		if (modes) {
-			cmd_usage_error(ctx, a->cmd, "--serial, --pairs and --new are sweep's");
+		if (modes || a->coverage_k || a->all_pairs) {
+			cmd_usage_error(ctx, a->cmd, "--serial, --pairs, --new, --coverage and "
+					"--all-pairs are sweep's");
 			return -EINVAL;
 		}
 		if (a->dry_run || a->prom) {
@@ -283,6 +294,19 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		cmd_usage_error(ctx, a->cmd, "--serial, --pairs and --new exclude each other");
 		return -EINVAL;
 	}
+	if (a->coverage_k && (a->all_pairs || strcmp(a->mode, "serial") == 0 ||
+			      strcmp(a->mode, "pairs") == 0)) {
+		cmd_usage_error(ctx, a->cmd, "--coverage chooses the pairs: not with --all-pairs, "
+				"--serial or --pairs");
+		return -EINVAL;
+	}
+	if (a->coverage_k && !a->topology) {
+		cmd_usage_error(ctx, a->cmd, "--coverage needs --topology (pairs are chosen by the "
+				"links they cross)");
+		return -EINVAL;
+	}
+	if (a->coverage_k)
+		a->mode = strcmp(a->mode, "bipartite") == 0 ? "coverage-new" : "coverage";
 	if ((a->lldp_socket || a->ib.ca || a->ib.ca_port) && !a->topology) {
 		cmd_usage_error(ctx, a->cmd, "--lldp-socket, --ib-ca and --ib-port go with --topology");
 		return -EINVAL;
@@ -300,7 +324,7 @@ static int requested(const struct sweep_args *a, const struct fab_hosts *hs,
 {
 	int rc = 0;
 
-	if (strcmp(a->mode, "bipartite") == 0) {
+	if (strcmp(a->mode, "bipartite") == 0 || strcmp(a->mode, "coverage-new") == 0) {
 		bool *nw = calloc(hs->n ? hs->n : 1, sizeof(*nw));
 		size_t k = 0;
 
@@ -605,6 +629,11 @@ static void fabric_view(struct sweep_report *r, const struct sweep_topo *st)
 	v->bound_node = st->bound.node;
 	v->bound_link = st->bound.link;
 	v->bound_cut = st->bound.cut;
+	v->cov_k = st->cov.pairs ? st->cov_k : 0;
+	v->cov_links_target = st->cov.links_target;
+	v->cov_links_short = st->cov.links_short;
+	v->cov_links_unreachable = st->cov.links_unreachable;
+	v->cov_hosts_short = st->cov.hosts_short;
 }
 
 /*
@@ -653,6 +682,16 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 		if (rc < 0)
 			return rc;
 	}
+	if (st && !a->all_pairs && !a->coverage_k && strcmp(a->mode, "all-pairs") == 0 &&
+	    hs->n > SWEEP_COVERAGE_AUTO_HOSTS) {
+		a->coverage_k = SWEEP_COVERAGE_AUTO_K;
+		a->mode = "coverage";
+		fab_info("sweep: %zu hosts (more than %d): coverage sweep, every link crossed by and "
+			 "every host in at least %d pairs; --all-pairs for all %zu", hs->n,
+			 SWEEP_COVERAGE_AUTO_HOSTS, SWEEP_COVERAGE_AUTO_K, hs->n * (hs->n - 1) / 2);
+	}
+	if (st)
+		st->cov_k = a->coverage_k;
 	rc = build_schedule(ctx, a, hs, st, s);
 	if (rc < 0)
 		return rc;

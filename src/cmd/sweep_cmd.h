@@ -31,12 +31,23 @@ struct sweep_args {
 	struct tp_verbs_tuning verbs;
 	bool retest;
 	int progress;				/* -1 auto */
+	unsigned int coverage_k;		/* --coverage K (mode "coverage"), 0: not asked */
+	bool all_pairs;				/* --all-pairs: never coverage by default */
 	/* diagnose only */
 	const char *from;			/* --from SWEEP.json */
 	const char *policy;			/* --policy FILE: counter thresholds */
 	const char *target[2];			/* A B: the slow pair named by the operator */
 	unsigned int n_target;
 };
+
+/*
+ * Coverage sweeps (model/coverage.h): --coverage K, at most MAX_K; with a
+ * topology and more than AUTO_HOSTS hosts, K = AUTO_K is the default
+ * (--all-pairs for every pair).
+ */
+#define SWEEP_COVERAGE_MAX_K 64
+#define SWEEP_COVERAGE_AUTO_HOSTS 256
+#define SWEEP_COVERAGE_AUTO_K 3
 
 /* Defaults for @cmd ("sweep" or "diagnose"). */
 void sweep_args_default(struct sweep_args *a, const char *cmd);

@@ -27,6 +27,7 @@ void sweep_topo_fini(struct sweep_topo *st)
 	free(st->routes);
 	free(st->host_link);
 	free(st->host_leaf);
+	coverage_fini(&st->cov);
 	route_ib_free(st->rib);
 	route_free(st->r);
 	topo_free(st->t);
@@ -254,6 +255,40 @@ static int schedule_streamed(struct fab_ctx *ctx, struct sweep_topo *st, struct 
 	return 0;
 }
 
+/*
+ * --coverage K: the picker's pairs (every link pairs can cross crossed by,
+ * and every host in, at least K of them; with --new only pairs touching
+ * new hosts), then the packer over them (IB: over their LFT routes).  A
+ * link or host the picker could not bring to K is said, not hidden.
+ */
+static int schedule_coverage(struct fab_ctx *ctx, struct sweep_topo *st, const bool *is_new,
+			     struct sched *s)
+{
+	struct coverage_req req = { .k = st->cov_k, .subset = is_new };
+	struct coverage *c = &st->cov;
+	int rc;
+
+	rc = coverage_pick(c, st->r, &req, &ctx->err);
+	if (rc < 0)
+		return rc;
+	if (c->links_short || c->links_unreachable) {
+		char l[420];
+
+		sweep_topo_link_text(st->t, c->first_short_link, l, sizeof(l));
+		fab_warn("sweep: coverage %u: %zu of %zu links crossed fewer than %u times, %zu not "
+			 "crossable (first: %s)", st->cov_k,
+			 c->links_short, c->links_target, st->cov_k, c->links_unreachable, l);
+	}
+	if (c->hosts_short)
+		fab_warn("sweep: coverage %u: %zu hosts in fewer than %u pairs (first: %s)", st->cov_k,
+			 c->hosts_short, st->cov_k,
+			 c->first_short_host < st->hosts->n ? st->hosts->hosts[c->first_short_host].name
+							     : "-");
+	if (st->rib)
+		return schedule_routed(ctx, st, c->pairs, c->n_pairs, s);
+	return sched_topo_pairs(s, &st->bound, st->r, c->pairs, c->n_pairs, &ctx->err);
+}
+
 int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
 			const struct sched_pair *want, size_t n_want, const bool *is_new,
 			struct sched *s)
@@ -264,7 +299,9 @@ int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *
 
 	if (!strcmp(mode, "serial"))
 		return sched_serial(s, st->hosts->n);
-	if (st->rib) {
+	if (!strncmp(mode, "coverage", 8)) {
+		rc = schedule_coverage(ctx, st, is_new, s);
+	} else if (st->rib) {
 		if (want_list(st, mode, want, n_want, is_new, &w, &n) < 0)
 			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 		rc = schedule_routed(ctx, st, w, n, s);

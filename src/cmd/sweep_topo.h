@@ -29,6 +29,7 @@
 #include "cmd/cmd.h"
 #include "fleet/fleet.h"
 #include "model/counter_eval.h"
+#include "model/coverage.h"
 #include "model/hosts.h"
 #include "model/path.h"
 #include "model/route.h"
@@ -59,6 +60,8 @@ struct sweep_topo {
 	struct sched_topo_bound bound;
 	bool have_bound;
 	unsigned int n_path_capped;	/* pairs with more paths than listed (ROUTE_MAX_PATHS) */
+	unsigned int cov_k;		/* mode coverage[-new]: K (set before sweep_topo_schedule) */
+	struct coverage cov;		/* what the picker chose and how well it covers */
 };
 
 /* "lldp", "ib" or a plan path: which one (a path is anything else). */

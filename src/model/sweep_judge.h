@@ -104,6 +104,8 @@ struct sweep_fabric_view {
 	const uint32_t *host_leaf;	/* per host: its leaf in topo->nodes[], UINT32_MAX unknown */
 	bool have_bound;		/* the schedule's lower bound (model/sched_topo.h) */
 	size_t bound, bound_node, bound_link, bound_cut;
+	unsigned int cov_k;		/* coverage sweep: K; 0 not one */
+	size_t cov_links_target, cov_links_short, cov_links_unreachable, cov_hosts_short;
 	const struct loc_result *loc;	/* link suspects (model/localize.h), NULL none */
 	const struct loc_input *loc_in;	/* what loc was computed from (names, links) */
 	unsigned int probes_run;	/* extra pairs measured to split groups */

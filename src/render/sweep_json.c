@@ -191,10 +191,17 @@ static json_t *schedule_to_json(const struct sweep_report *r)
 			json_array_append_new(json_array_get(rounds, p->round - 1),
 				json_pack("[ss]", r->hosts->hosts[p->a].name, r->hosts->hosts[p->b].name));
 	}
-	return json_pack("{s:i, s:o, s:o}", "rounds", (int)r->n_rounds,
+	return json_pack("{s:i, s:o, s:o, s:o}", "rounds", (int)r->n_rounds,
 			 "bound", v->have_bound ? json_pack("{s:I, s:I, s:I, s:I}",
 				"bound", (json_int_t)v->bound, "node", (json_int_t)v->bound_node,
 				"link", (json_int_t)v->bound_link, "cut", (json_int_t)v->bound_cut)
+			 : json_null(),
+			 "coverage", v->cov_k ? json_pack("{s:i, s:I, s:I, s:I, s:I, s:I}",
+				"k", (int)v->cov_k, "pairs", (json_int_t)r->n_pairs,
+				"links_target", (json_int_t)v->cov_links_target,
+				"links_short", (json_int_t)v->cov_links_short,
+				"links_unreachable", (json_int_t)v->cov_links_unreachable,
+				"hosts_short", (json_int_t)v->cov_hosts_short)
 			 : json_null(),
 			 "round_pairs", rounds);
 }

@@ -166,6 +166,18 @@ static void topology_line(FILE *f, const struct sweep_report *r)
 		fprintf(f, "; %zu rounds, lower bound %zu (node %zu, link %zu, cut %zu)", r->n_rounds,
 			v->bound, v->bound_node, v->bound_link, v->bound_cut);
 	fputc('\n', f);
+	if (v->cov_k) {
+		size_t n = r->hosts->n;
+
+		fprintf(f, "coverage %u: %zu pairs of %zu; %zu of %zu links crossed by >= %u pairs",
+			v->cov_k, r->n_pairs, n * (n - 1) / 2,
+			v->cov_links_target - v->cov_links_short, v->cov_links_target, v->cov_k);
+		if (v->cov_links_unreachable)
+			fprintf(f, ", %zu no pair can cross", v->cov_links_unreachable);
+		if (v->cov_hosts_short)
+			fprintf(f, "; %zu hosts in fewer than %u pairs", v->cov_hosts_short, v->cov_k);
+		fputc('\n', f);
+	}
 }
 
 /* --dry-run: each round's pairs, and each pair's class, expected rate and links. */

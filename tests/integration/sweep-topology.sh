@@ -97,6 +97,25 @@ sed -E "s/^($L-h[78] .*)/\1 new/" "$TMP/hosts.rated" >"$TMP/hosts.new"
 sweep "$TMP/hosts.new" --topology "$TMP/plan.yaml" --dry-run --new
 assert_eq "--new dry run: new x old pairs" 12 "$(q '.pairs | length')"
 check_rounds "--new dry run"
+# --coverage K (issue 15): every link crossed by and every host in >= K pairs,
+# counted here from the pairs and their paths, not from fabricctl's summary.
+sweep "$TMP/hosts.rated" --topology "$TMP/plan.yaml" --dry-run --coverage 2
+assert_eq "--coverage 2 dry run: rc" 0 "$rc"
+assert_eq "--coverage 2 dry run: mode" coverage "$(q .mode)"
+[ "$(q '.pairs | length')" -lt 28 ] || fail "--coverage 2: $(q '.pairs | length') pairs, not fewer than all 28"
+assert_eq "--coverage 2 dry run: every host in >= 2 pairs" 8 \
+	"$(q '[.pairs[] | .a, .b] | group_by(.) | map(select(length >= 2)) | length')"
+assert_eq "--coverage 2 dry run: each uplink crossed >= 2 times (pairs leaving each leaf)" "2 2 2" \
+	"$(q --arg L "$L" '. as $d | ([.nodes[] | {key: .name, value: .leaf}] | from_entries) as $lf
+		| [range(1; 4) | "\($L)-leaf\(.)" as $x
+		   | [$d.pairs[] | select(($lf[.a] == $x) != ($lf[.b] == $x))] | length
+		   | if . >= 2 then 2 else . end | tostring] | join(" ")')"
+assert_eq "--coverage 2 dry run: summary" "0 0" "$(q '.schedule.coverage | "\(.links_short) \(.hosts_short)"')"
+check_rounds "--coverage 2 dry run"
+rc=0
+"$FABRICCTL" sweep --hosts "$TMP/hosts.rated" --coverage 2 --dry-run >/dev/null 2>"$TMP/err" || rc=$?
+assert_eq "--coverage without --topology: usage error" 2 "$rc"
+grep -q -- "--coverage needs --topology" "$TMP/err" || fail "--coverage without --topology: $(cat "$TMP/err")"
 
 for src in lldp "$TMP/plan.yaml"; do
 	sweep "$TMP/hosts.rated" --topology "$src" --prom "$TMP/prom"
@@ -141,6 +160,13 @@ for hf in "$TMP/hosts" "$TMP/hosts.rated"; do
 	assert_eq "leaf1 uplink slow: no host blamed" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
 	cp "$TMP/out" "$TMP/leaf1-slow.json"
 done
+# A coverage sweep (fewer pairs, every link crossed >= 2 times) names the same link.
+sweep "$TMP/hosts.rated" --topology lldp --coverage 2
+echo "leaf1 uplink slow, --coverage 2: $(summary), $(q '.pairs | length') pairs in $(q .schedule.rounds) rounds" >&2
+assert_eq "leaf1 uplink slow, --coverage 2: rc" 1 "$rc"
+assert_eq "leaf1 uplink slow, --coverage 2: top suspect" "link $L-leaf1 swp49 $L-spine1 swp1" \
+	"$(q '.suspects[0] | "\(.kind) \(.link.a.node) \(.link.a.port) \(.link.b.node) \(.link.b.port)"')"
+assert_eq "leaf1 uplink slow, --coverage 2: no host blamed" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
 # diagnose --from the saved sweep: the same answer, no traffic.
 rc=0
 "$FABRICCTL" -j diagnose --from "$TMP/leaf1-slow.json" >"$TMP/out" 2>"$TMP/err" || rc=$?
