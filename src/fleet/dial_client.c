@@ -60,7 +60,7 @@ static int token_get(const char *file, char *hex, struct fab_err *err)
 	if (!file) {
 		if (!env || proto_token_parse(env, tok) < 0)
 			return fab_err_input(err, -EINVAL,
-					     "worker --connect: no token: want %s (%d hex digits) or --token-file",
+					     "--connect: no token: want %s (%d hex digits) or --token-file",
 					     FLEET_DIAL_TOKEN_ENV, 2 * TP_TOKEN_LEN);
 		proto_token_hex(tok, hex);
 		explicit_bzero(tok, sizeof(tok));

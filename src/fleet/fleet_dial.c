@@ -22,6 +22,7 @@
 
 #include "fleet/fleet.h"
 #include "fleet/fleet_dial.h"
+#include "model/sweep_judge.h"
 #include "util/log.h"
 
 /* The longest single argument execve() takes (MAX_ARG_STRLEN). */
@@ -814,6 +815,22 @@ int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err
 const struct fleet_dial_counts *fleet_dial_counts(const struct fleet *f)
 {
 	return f->dial ? &f->dial->c : NULL;
+}
+
+void fleet_dial_report(const struct fleet *f, struct sweep_launch *l)
+{
+	const struct fleet_dial_counts *c = fleet_dial_counts(f);
+
+	memset(l, 0, sizeof(*l));
+	if (!c)
+		return;
+	l->dial = true;
+	l->joined = c->joined;
+	l->wrong_token = c->wrong_token;
+	l->unknown_host = c->unknown_host;
+	l->duplicate = c->duplicate;
+	l->not_join = c->not_join;
+	l->idle = c->idle;
 }
 
 /* Wait for the launcher to exit until @until_ms; true when it did. */

@@ -96,6 +96,9 @@ void fleet_dial_relay(struct fleet *f);
 
 /* Counts of the last launch (NULL for a per-node launcher). */
 const struct fleet_dial_counts *fleet_dial_counts(const struct fleet *f);
+/* The same for the sweep's report (JSON "launch"). */
+struct sweep_launch;
+void fleet_dial_report(const struct fleet *f, struct sweep_launch *l);
 
 /*
  * After the workers' connections closed: wait for the launcher, stop its
