@@ -65,6 +65,12 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/* The worker command says where to dial itself: no --connect appended. */
+static bool own_connect(const struct fleet_opts *o)
+{
+	return o->worker_cmd && strstr(o->worker_cmd, "--connect");
+}
+
 bool fleet_dial_is(const char *launcher)
 {
 	return launcher && strncmp(launcher, FLEET_DIAL_PREFIX, strlen(FLEET_DIAL_PREFIX)) == 0;
@@ -72,32 +78,40 @@ bool fleet_dial_is(const char *launcher)
 
 /* ---- limits ---- */
 
-static int limit_raise(int res, const char *name, rlim_t need, const char *why, struct fab_err *err)
+struct limit {
+	int res;
+	const char *name, *what, *ulimit, *unit;
+};
+
+static int limit_raise(const struct limit *l, rlim_t need, const char *why, struct fab_err *err)
 {
 	struct rlimit rl;
 
-	if (getrlimit(res, &rl) < 0)
-		return fab_err_set(err, -errno, "launcher: getrlimit(%s): %s", name, strerror(errno));
+	if (getrlimit(l->res, &rl) < 0)
+		return fab_err_set(err, -errno, "launcher: getrlimit(%s): %s", l->name, strerror(errno));
 	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
 		return 0;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need)
 		return fab_err_input(err, -EMFILE,
-				     "launcher: %s needs %llu (%s); %s is %llu (hard limit %llu): raise the hard limit (limits.conf, LimitNOFILE=/LimitNPROC= of the unit)%s",
-				     why, (unsigned long long)need, name, name,
+				     "launcher: %s need %llu %s; %s (ulimit %s) is %llu, hard limit %llu: raise the hard limit (limits.conf, %s of the unit) or use --launcher collective:... (docs/scale.md)",
+				     why, (unsigned long long)need, l->what, l->name, l->ulimit,
 				     (unsigned long long)rl.rlim_cur, (unsigned long long)rl.rlim_max,
-				     res == RLIMIT_NOFILE || res == RLIMIT_NPROC
-					     ? " or use --launcher collective:... (docs/scale.md)" : "");
-	fab_info("launcher: raising %s from %llu to %llu for %s", name,
+				     l->unit);
+	fab_info("launcher: raising %s from %llu to %llu for %s", l->name,
 		 (unsigned long long)rl.rlim_cur, (unsigned long long)need, why);
 	rl.rlim_cur = need;
-	if (setrlimit(res, &rl) < 0)
-		return fab_err_set(err, -errno, "launcher: setrlimit(%s, %llu): %s", name,
+	if (setrlimit(l->res, &rl) < 0)
+		return fab_err_set(err, -errno, "launcher: setrlimit(%s, %llu): %s", l->name,
 				   (unsigned long long)need, strerror(errno));
 	return 0;
 }
 
 int fleet_limits_check(size_t n, bool collective, struct fab_err *err)
 {
+	static const struct limit nofile = { RLIMIT_NOFILE, "RLIMIT_NOFILE", "open files", "-n",
+					     "LimitNOFILE=" };
+	static const struct limit nproc = { RLIMIT_NPROC, "RLIMIT_NPROC", "processes", "-u",
+					    "LimitNPROC=" };
 	char why[96];
 	rlim_t fds, procs;
 	int rc;
@@ -115,10 +129,10 @@ int fleet_limits_check(size_t n, bool collective, struct fab_err *err)
 	procs = collective ? 0 : (rlim_t)(n + 64);
 	snprintf(why, sizeof(why), "%zu workers through a %s launcher", n,
 		 collective ? "collective" : "per-node");
-	rc = limit_raise(RLIMIT_NOFILE, "RLIMIT_NOFILE (open files, ulimit -n)", fds, why, err);
+	rc = limit_raise(&nofile, fds, why, err);
 	/* Root is not held to RLIMIT_NPROC; it counts every process of the user. */
 	if (rc == 0 && procs && geteuid() != 0)
-		rc = limit_raise(RLIMIT_NPROC, "RLIMIT_NPROC (processes, ulimit -u)", procs, why, err);
+		rc = limit_raise(&nproc, procs, why, err);
 	return rc;
 }
 
@@ -247,9 +261,9 @@ int fleet_dial_argv(const struct fleet *f, const struct fleet_opts *o,
 		if (rc == 0)
 			rc = fleet_argv_push(&a, &n, strdup("worker"));
 	}
-	if (rc == 0)
+	if (rc == 0 && !own_connect(o))
 		rc = fleet_argv_push(&a, &n, strdup("--connect"));
-	if (rc == 0)
+	if (rc == 0 && !own_connect(o))
 		rc = fleet_argv_push(&a, &n, strdup(target));
 	for (int v = 0; rc == 0 && v < o->verbose; v++)
 		rc = fleet_argv_push(&a, &n, strdup("-v"));
@@ -304,8 +318,14 @@ bad:
 			     "--listen '%s': want ADDR[:PORT] (IPv6 as [ADDR]:PORT), ADDR numeric", s);
 }
 
-static int dial_listen(struct fleet_dial *d, const char *spec, struct fab_err *err)
+static bool addr_is_wildcard(const char *a)
 {
+	return strcmp(a, "0.0.0.0") == 0 || strcmp(a, "::") == 0;
+}
+
+static int dial_listen(struct fleet_dial *d, const struct fleet_opts *o, struct fab_err *err)
+{
+	const char *spec = o->listen;
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE };
 	struct sockaddr_storage ss;
@@ -320,6 +340,12 @@ static int dial_listen(struct fleet_dial *d, const char *spec, struct fab_err *e
 	rc = listen_parse(spec, d->addr, sizeof(d->addr), &d->port, err);
 	if (rc < 0)
 		return rc;
+	/* Only when asked for, and then the workers must be told where to dial. */
+	if (addr_is_wildcard(d->addr) &&
+	    (strstr(o->launcher, "{addr}") || !own_connect(o) || strstr(o->worker_cmd, "{addr}")))
+		return fab_err_input(err, -EINVAL,
+				     "--listen %s: a wildcard is no address to dial (the workers' --connect would be %s): give the admin node's address, or write --connect ADDR:{port} in --worker-cmd",
+				     spec, d->addr);
 	snprintf(port_s, sizeof(port_s), "%u", d->port);
 	rc = getaddrinfo(d->addr, port_s, &hints, &ai);
 	if (rc != 0)
@@ -343,11 +369,6 @@ static int dial_listen(struct fleet_dial *d, const char *spec, struct fab_err *e
 out:
 	freeaddrinfo(ai);
 	return rc;
-}
-
-static bool addr_is_wildcard(const char *a)
-{
-	return strcmp(a, "0.0.0.0") == 0 || strcmp(a, "::") == 0;
 }
 
 /* ---- the token and its files ---- */
@@ -748,16 +769,9 @@ static int dial_setup(struct fleet *f, const struct fleet_opts *o, struct fab_er
 	if (getrandom(d->token, sizeof(d->token), 0) != (ssize_t)sizeof(d->token))
 		return fab_err_set(err, -errno, "launcher: getrandom: %s", strerror(errno));
 	proto_token_hex(d->token, d->token_hex);
-	rc = dial_listen(d, o->listen, err);
-	if (rc < 0)
-		return rc;
-	if (addr_is_wildcard(d->addr) &&
-	    (strstr(o->launcher, "{addr}") || (o->worker_cmd && strstr(o->worker_cmd, "{addr}")) ||
-	     !o->worker_cmd))
-		return fab_err_input(err, -EINVAL,
-				     "--listen %s: a wildcard is no address to dial: the workers' --connect would be %s; give the admin node's address (or write it in --worker-cmd and leave {addr} out)",
-				     o->listen, d->addr);
-	rc = dial_files(d, f, o, err);
+	rc = dial_listen(d, o, err);
+	if (rc == 0)
+		rc = dial_files(d, f, o, err);
 	if (rc == 0)
 		rc = fleet_dial_argv(f, o, f->hosts, &argv, err);
 	if (rc < 0)
