@@ -67,7 +67,7 @@ static int token_get(const char *file, char *hex, struct fab_err *err)
 		unsetenv(FLEET_DIAL_TOKEN_ENV);	/* not for what this worker starts */
 		return 0;
 	}
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = open(file, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return fab_err_input(err, -errno, "--token-file %s: %s", file, strerror(errno));
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (st.st_mode & 077)) {
