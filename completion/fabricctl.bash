@@ -38,7 +38,7 @@ _fabricctl() {
 		COMPREPLY=($(compgen -W "lldp ib" -- "$cur") $(compgen -f -- "$cur"))
 		return ;;
 	--launcher)
-		COMPREPLY=($(compgen -W "ssh srun kubectl netns" -- "$cur"))
+		COMPREPLY=($(compgen -W "ssh srun kubectl netns collective:" -- "$cur"))
 		return ;;
 	--transport)
 		COMPREPLY=($(compgen -W "tcp verbs" -- "$cur"))

@@ -22,6 +22,7 @@
 #include "cmd/sweep_locate.h"
 #include "cmd/sweep_signal.h"
 #include "cmd/sweep_topo.h"
+#include "fleet/fleet_dial.h"
 #include "fleet/fleet_op.h"
 #include "fleet/sweep.h"
 #include "io/load.h"
@@ -826,6 +827,7 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		goto out;
 	}
 	report_fill(&r, &a, &so, &hs, &s);
+	fleet_dial_report(&f, &r.launch);
 	r.pairs = calloc(s.n_pairs ? s.n_pairs : 1, sizeof(*r.pairs));
 	if (!r.pairs) {
 		fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");

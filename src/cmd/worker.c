@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "fleet/fleet_dial.h"
 #include "fleet/proto.h"
 #include "model/lldp_view.h"
 #include "node/apply.h"
@@ -515,8 +516,13 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		/* Dial-back (src/fleet/dial_client.c). */
+		{ "connect", required_argument, NULL, 'c' },
+		{ "name", required_argument, NULL, 'N' },
+		{ "token-file", required_argument, NULL, 'T' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *dial_to = NULL, *dial_name = NULL, *dial_token = NULL;
 	struct worker w = { .ctx = ctx };
 	int opt;
 
@@ -528,6 +534,15 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 		case 'h':
 			cmd_usage(stdout, "worker");
 			return FAB_EXIT_OK;
+		case 'c':
+			dial_to = optarg;
+			break;
+		case 'N':
+			dial_name = optarg;
+			break;
+		case 'T':
+			dial_token = optarg;
+			break;
 		default:
 			cmd_usage(stderr, "worker");
 			return FAB_EXIT_USAGE;
@@ -535,6 +550,10 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 	}
 	if (optind < argc)
 		return cmd_usage_error(ctx, "worker", "unexpected argument '%s'", argv[optind]);
+	if ((dial_name || dial_token) && !dial_to)
+		return cmd_usage_error(ctx, "worker", "--name and --token-file go with --connect");
+	if (dial_to && fleet_dial_connect(dial_to, dial_name, dial_token, &ctx->err) < 0)
+		return fab_err_exit(&ctx->err);
 	proto_reader_init(&w.rd);
 	while (!w.quit) {
 		struct proto_msg m;

@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "fleet/fleet.h"
+#include "fleet/fleet_dial.h"
 #include "util/array.h"
 #include "util/log.h"
 
@@ -51,6 +53,9 @@ bool fleet_opt_take(struct fleet_opts *o, const char **hosts, int opt, const cha
 	case 'W':
 		o->worker_cmd = arg;
 		return true;
+	case FLEET_OPT_LISTEN:
+		o->listen = arg;
+		return true;
 	}
 	return false;
 }
@@ -64,7 +69,7 @@ void fleet_argv_free(char **argv)
 	free(argv);
 }
 
-static int argv_push(char ***argv, size_t *n, char *s)
+int fleet_argv_push(char ***argv, size_t *n, char *s)
 {
 	char **tmp;
 
@@ -114,7 +119,7 @@ static int split_words(const char *s, const char *host, char ***argv, size_t *n)
 		if (!*s)
 			break;
 		len = strcspn(s, " \t");
-		rc = argv_push(argv, n, subst_host(s, len, host));
+		rc = fleet_argv_push(argv, n, subst_host(s, len, host));
 		if (rc < 0)
 			return rc;
 		s += len;
@@ -127,7 +132,7 @@ static int split_words(const char *s, const char *host, char ***argv, size_t *n)
  * once the file was replaced (an upgrade renamed a new binary over it)
  * the kernel answers "PATH (deleted)": the nodes run what is at PATH now.
  */
-static int self_path(char *buf, size_t len, struct fab_err *err)
+int fleet_self_path(char *buf, size_t len, struct fab_err *err)
 {
 	static const char deleted[] = " (deleted)";
 	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
@@ -153,12 +158,17 @@ int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***ar
 
 	if (!hosts_name_valid(host))
 		return fab_err_input(err, -EINVAL, "launcher: bad host name '%s'", host);
+	if (fleet_dial_is(o->launcher)) {
+		struct fab_hosts one = { .hosts = NULL, .n = 0 };
+
+		return fleet_dial_argv(NULL, o, &one, argv, err);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(builtin_launchers); i++)
 		if (strcmp(o->launcher, builtin_launchers[i].name) == 0)
 			tmpl = builtin_launchers[i].tmpl;
 	if (!strstr(tmpl, "{host}"))
 		return fab_err_input(err, -EINVAL,
-				     "launcher '%s': not ssh, srun, kubectl or netns, and no {host} in it",
+				     "launcher '%s': not ssh, srun, kubectl, netns or collective:..., and no {host} in it",
 				     o->launcher);
 	/* ssh's -F FILE is two words of our own, never host text. */
 	for (const char *p = tmpl; *p;) {
@@ -173,9 +183,9 @@ int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***ar
 		rc = chunk ? split_words(chunk, host, &a, &n) : -ENOMEM;
 		free(chunk);
 		if (rc == 0 && o->ssh_config) {
-			rc = argv_push(&a, &n, strdup("-F"));
+			rc = fleet_argv_push(&a, &n, strdup("-F"));
 			if (rc == 0)
-				rc = argv_push(&a, &n, strdup(o->ssh_config));
+				rc = fleet_argv_push(&a, &n, strdup(o->ssh_config));
 		}
 		if (rc < 0)
 			break;
@@ -186,15 +196,15 @@ int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***ar
 	if (o->worker_cmd) {
 		rc = split_words(o->worker_cmd, host, &a, &n);
 	} else {
-		rc = self_path(self, sizeof(self), err);
+		rc = fleet_self_path(self, sizeof(self), err);
 		if (rc < 0)
 			goto fail;
-		rc = argv_push(&a, &n, strdup(self));
+		rc = fleet_argv_push(&a, &n, strdup(self));
 		if (rc == 0)
-			rc = argv_push(&a, &n, strdup("worker"));
+			rc = fleet_argv_push(&a, &n, strdup("worker"));
 	}
 	for (int v = 0; rc == 0 && v < o->verbose; v++)
-		rc = argv_push(&a, &n, strdup("-v"));
+		rc = fleet_argv_push(&a, &n, strdup("-v"));
 	if (rc < 0)
 		goto fail;
 	*argv = a;
@@ -261,7 +271,7 @@ static void worker_close(struct fleet_worker *w)
 {
 	if (w->to_fd >= 0)
 		close(w->to_fd);
-	if (w->from_fd >= 0)
+	if (w->from_fd >= 0 && w->from_fd != w->to_fd)	/* one socket when dialled back */
 		close(w->from_fd);
 	w->to_fd = w->from_fd = -1;
 }
@@ -494,7 +504,10 @@ static void worker_gone(struct fleet *f, size_t i)
 		describe_status(w->wstatus, how, sizeof(how));
 	err_relay(w);
 	/* Name the launcher and what it said last (ssh: "Host key verification failed."). */
-	if (w->stop_why[0])
+	if (w->sock)
+		fleet_kill(f, i, "its dial-back connection closed%s%s", w->err_last[0] ? ": " : "",
+			   w->err_last);
+	else if (w->stop_why[0])
 		fleet_kill(f, i, "%s; asked to stop (SIGTERM): launcher %.60s: %s%s%s", w->stop_why,
 			   f->launcher ? f->launcher : "?", how, w->err_last[0] ? ": " : "", w->err_last);
 	else
@@ -556,7 +569,7 @@ static bool reap_all(struct fleet *f)
 
 int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 {
-	struct pollfd *pfd = calloc(f->n ? 2 * f->n : 1, sizeof(*pfd));
+	struct pollfd *pfd = calloc(2 * f->n + 1, sizeof(*pfd));
 	int rc;
 
 	if (!pfd)
@@ -570,11 +583,15 @@ int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 		pfd[2 * i + 1].fd = f->w[i].err_fd;
 		pfd[2 * i + 1].events = POLLIN;
 	}
-	rc = poll(pfd, 2 * f->n, timeout_ms);
+	pfd[2 * f->n].fd = fleet_dial_fd(f);	/* a collective launcher's output */
+	pfd[2 * f->n].events = POLLIN;
+	rc = poll(pfd, 2 * f->n + 1, timeout_ms);
 	if (rc < 0) {
 		rc = errno == EINTR ? 0 : -errno;
 		goto out;
 	}
+	if (pfd[2 * f->n].fd >= 0 && pfd[2 * f->n].revents)
+		fleet_dial_relay(f);
 	for (size_t i = 0; i < f->n; i++) {
 		struct fleet_worker *w = &f->w[i];
 
@@ -767,6 +784,9 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 		return fab_err_set(err, -ENOMEM, "fleet: out of memory");
 	f->n = hosts->n;
 	f->stop_grace_ms = o->stop_grace_ms > 0 ? o->stop_grace_ms : FLEET_STOP_GRACE_MS;
+	rc = fleet_limits_check(f->n, fleet_dial_is(o->launcher), err);
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; i < f->n; i++) {
 		f->w[i].host = &hosts->hosts[i];
 		f->w[i].to_fd = f->w[i].from_fd = f->w[i].err_fd = -1;
@@ -774,8 +794,18 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 		f->w[i].wstatus = -1;
 		proto_reader_init(&f->w[i].rd);
 	}
+	if (fleet_dial_is(o->launcher)) {
+		/* One command starts them all; they dial back. */
+		rc = fleet_dial_start(f, o, err);
+		if (rc < 0)
+			return rc;
+		for (size_t i = 0; i < f->n; i++)
+			if (!f->w[i].dead)
+				fleet_send(f, i, json_pack("{s:s, s:i}", "op", "hello", "version",
+							   FAB_PROTO_VERSION), NULL);
+	}
 	/* Everyone at once: no serial start-ups. */
-	for (size_t i = 0; i < f->n; i++) {
+	for (size_t i = 0; !fleet_dial_is(o->launcher) && i < f->n; i++) {
 		char **argv = NULL;
 
 		rc = fleet_launcher_argv(o, hosts->hosts[i].name, &argv, err);
@@ -844,9 +874,13 @@ void fleet_fini(struct fleet *f)
 		return;
 	/* Closing stdin is the workers' signal to exit: 2 s for that. */
 	for (size_t i = 0; i < f->n; i++) {
-		if (f->w[i].to_fd >= 0)
-			close(f->w[i].to_fd);
-		f->w[i].to_fd = -1;
+		struct fleet_worker *w = &f->w[i];
+
+		if (w->to_fd >= 0 && w->sock)
+			shutdown(w->to_fd, SHUT_WR);	/* from_fd is the same socket */
+		else if (w->to_fd >= 0)
+			close(w->to_fd);
+		w->to_fd = -1;
 	}
 	if (!fini_wait(f, now_ms() + 2000)) {
 		/* Then asked to stop (SIGTERM: an apply rolls back), SIGKILL after the grace. */
@@ -864,6 +898,7 @@ void fleet_fini(struct fleet *f)
 		proto_reader_fini(&w->rd);
 		json_decref(w->hello);
 	}
+	fleet_dial_fini(f);
 	free(f->w);
 	memset(f, 0, sizeof(*f));
 }

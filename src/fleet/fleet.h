@@ -4,7 +4,8 @@
  * through a launcher, talk the worker protocol (proto.h) with all of them
  * at once, never blocking on one.
  *
- * Launchers: "ssh" (BatchMode, ConnectTimeout, no tty), "srun"
+ * Launchers: "collective:TEMPLATE" (one command for all nodes, workers dial
+ * back: fleet_dial.h), "ssh" (BatchMode, ConnectTimeout, no tty), "srun"
  * (srun -N1 -n1 -w {host}), "kubectl" (kubectl exec -i {host} --),
  * "netns" (ip netns exec {host} env FABRICCTL_RUNDIR=/run/fabricctl-netns-{host}:
  * namespaces share /run), or any template with {host}.  The
@@ -56,12 +57,14 @@ struct fleet_worker {
 	uint64_t kill_at_ms;		/* SIGKILL the group then, after a SIGTERM; 0: none */
 	long long next_id;
 	json_t *hello;			/* the hello result, NULL until up */
+	bool sock;			/* dialled back: to_fd == from_fd, one TCP socket */
 };
 
 struct fleet_opts {
 	const char *launcher;		/* name or template */
 	const char *ssh_config;		/* ssh -F FILE, NULL for none */
 	const char *worker_cmd;		/* NULL: this binary + " worker" */
+	const char *listen;		/* collective launcher: ADDR[:PORT] the workers dial */
 	int verbose;			/* pass -v to workers */
 	int hello_timeout_ms;
 	int timeout_ms;			/* per op (fleet_run_op()); 0: the command's default */
@@ -81,15 +84,20 @@ struct fleet_opts {
 /* What status, verify, apply and sweep start with. */
 #define FLEET_OPTS_DEFAULT { .launcher = "ssh", .hello_timeout_ms = 15000 }
 
+/* getopt_long() value of --listen: no short option. */
+#define FLEET_OPT_LISTEN 0x4c53
+
 /*
  * The options every fleet command takes, for its getopt_long() table
- * (needs <getopt.h>): --hosts FILE, --launcher, --ssh-config, --worker-cmd.
+ * (needs <getopt.h>): --hosts FILE, --launcher, --ssh-config, --worker-cmd,
+ * --listen (fleet_dial.h).
  */
 #define FLEET_LONG_OPTIONS \
 	{ "hosts", required_argument, NULL, 'H' }, \
 	{ "launcher", required_argument, NULL, 'L' }, \
 	{ "ssh-config", required_argument, NULL, 'S' }, \
-	{ "worker-cmd", required_argument, NULL, 'W' }
+	{ "worker-cmd", required_argument, NULL, 'W' }, \
+	{ "listen", required_argument, NULL, FLEET_OPT_LISTEN }
 
 /*
  * Take getopt_long()'s @opt if it is one of FLEET_LONG_OPTIONS: --hosts
@@ -103,6 +111,7 @@ struct fleet {
 	const struct fab_hosts *hosts;
 	int stop_grace_ms;
 	const char *launcher;		/* borrowed from the options: named in failure reasons */
+	struct fleet_dial *dial;	/* a collective launch (fleet_dial.h), NULL otherwise */
 };
 
 /* Callback for every message and every death: @m is NULL when worker @i died. */

@@ -111,6 +111,12 @@ struct sweep_fabric_view {
 	unsigned int probes_run;	/* extra pairs measured to split groups */
 };
 
+/* A collective launch (fleet/fleet_dial.h): who joined, what was refused. */
+struct sweep_launch {
+	bool dial;			/* false: a per-node launcher, nothing below */
+	unsigned int joined, wrong_token, unknown_host, duplicate, not_join, idle;
+};
+
 struct sweep_report {
 	const struct fab_hosts *hosts;	/* borrowed */
 	const char *transport, *launcher, *mode;
@@ -128,6 +134,7 @@ struct sweep_report {
 	int64_t started_unix;
 	bool dry_run;			/* nothing measured: pairs are SWEEP_PLANNED */
 	struct sweep_fabric_view fabric;
+	struct sweep_launch launch;
 };
 
 /*

@@ -335,6 +335,13 @@ json_t *sweep_to_json(const struct sweep_report *r)
 		json_array_append_new(sus, loc_suspect_to_json(r, &r->fabric.loc->suspects[i]));
 	if (r->fabric.topo)
 		json_object_set_new(doc_extra, "counters", counters_to_json(r->fabric.topo));
+	if (r->launch.dial)
+		json_object_set_new(doc_extra, "launch", json_pack("{s:s, s:i, s:{s:i, s:i, s:i, s:i, s:i}}",
+			"mode", "collective", "joined", (int)r->launch.joined, "refused",
+			"wrong_token", (int)r->launch.wrong_token,
+			"unknown_host", (int)r->launch.unknown_host,
+			"duplicate", (int)r->launch.duplicate,
+			"not_join", (int)r->launch.not_join, "idle", (int)r->launch.idle));
 	if (r->fabric.loc)
 		json_object_set_new(doc_extra, "localisation", json_pack("{s:i, s:i, s:i, s:i}",
 			"bad_pairs", (int)r->fabric.loc->n_bad,

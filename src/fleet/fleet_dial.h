@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Dial-back launch (docs/scale.md "Launch"): one collective command
+ * starts the workers of the whole fleet, and each worker connects back to
+ * the controller over TCP instead of being started node by node.
+ *
+ *   --launcher 'collective:srun -N{n} --ntasks-per-node=1 -w {hostlist}'
+ *   --listen ADDR[:PORT]
+ *
+ * The controller binds ADDR (numeric; a wildcard only when given as
+ * such), port PORT or an ephemeral one, before the launcher starts, and
+ * closes the listener once every host has joined or FLEET_DIAL_JOIN_MS
+ * has passed: nothing listens afterwards.  The template is split at
+ * blanks (never a shell), placeholders substituted ({n}, {addr}, {port},
+ * {hostlist}, {nodefile}, {token_file}; {host} is refused), and the
+ * worker command is appended with "--connect ADDR:PORT" (--worker-cmd
+ * gets the same substitutions).
+ *
+ * The sweep's token (16 random bytes) reaches the workers in the
+ * launcher's environment (FABRICCTL_TOKEN, never in an argv) and, when
+ * the template names {token_file}, in a 0600 file in a 0700 temporary
+ * directory removed at the end.  A worker's first line is
+ *
+ *   {"v":1,"id":0,"op":"join","host":NAME,"token":HEX}
+ *
+ * answered {"v":1,"id":0,"ok":true,"result":{}} or ok:false with the
+ * reason; after that the connection carries the worker protocol exactly
+ * as a launcher's pipes do (hello first).  Refused and counted: a wrong
+ * token, a name not in the hosts file, a name that already joined, a
+ * first line that is not a join request, a connection that sends no
+ * complete line within FLEET_DIAL_IDLE_MS (at most FLEET_DIAL_PENDING_MAX
+ * wait at once, the oldest dropped past that).
+ *
+ * Ownership: struct fleet owns its struct fleet_dial (fleet_dial_fini()
+ * from fleet_fini()): the listener, the launcher process and its output
+ * pipe, the temporary directory.  Joined connections move into the
+ * fleet's workers (to_fd == from_fd, sock set).
+ */
+#ifndef FAB_FLEET_FLEET_DIAL_H
+#define FAB_FLEET_FLEET_DIAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/hosts.h"
+#include "util/err.h"
+
+struct fleet;
+struct fleet_opts;
+
+#define FLEET_DIAL_PREFIX "collective:"
+#define FLEET_DIAL_JOIN_MS 60000	/* every worker joined within this */
+#define FLEET_DIAL_IDLE_MS 5000		/* a connection's time to send its join line */
+#define FLEET_DIAL_PENDING_MAX 64	/* connections not yet joined, at once */
+#define FLEET_DIAL_LINE_MAX 1024	/* a join line, newline included */
+#define FLEET_DIAL_TOKEN_ENV "FABRICCTL_TOKEN"
+#define FLEET_DIAL_NODE_ENV "FABRICCTL_NODE"
+
+/* Why connections were refused, counted over one launch. */
+struct fleet_dial_counts {
+	unsigned int joined;
+	unsigned int wrong_token, unknown_host, duplicate, not_join, idle;
+};
+
+/* True for a "collective:" launcher. */
+bool fleet_dial_is(const char *launcher);
+
+/*
+ * The collective launcher's argv for @hosts with the worker command
+ * appended; placeholders that need the listener ({addr}, {port},
+ * {token_file}, {nodefile}) are left as they are when @f is NULL (for
+ * fleet_launcher_check(): only argv[0] matters there).
+ */
+int fleet_dial_argv(const struct fleet *f, const struct fleet_opts *o,
+		    const struct fab_hosts *hosts, char ***argv, struct fab_err *err);
+
+/*
+ * Descriptors and processes the controller needs for @n workers, checked
+ * against RLIMIT_NOFILE and RLIMIT_NPROC before anything starts: a soft
+ * limit too low is raised towards the hard one; past the hard one, a
+ * clear error (bad input) that says what is needed.
+ */
+int fleet_limits_check(size_t n, bool collective, struct fab_err *err);
+
+/*
+ * Listen, start the collective launcher, take joins until every worker
+ * of @f joined or the deadline, close the listener.  Workers that did not
+ * join are marked dead with the reason.  Fails on bad options (--listen
+ * missing or bad, a template with {host}) and local errors only.
+ */
+int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err *err);
+
+/* The launcher's output pipe for fleet_poll() (-1: none), and relaying it. */
+int fleet_dial_fd(const struct fleet *f);
+void fleet_dial_relay(struct fleet *f);
+
+/* Counts of the last launch (NULL for a per-node launcher). */
+const struct fleet_dial_counts *fleet_dial_counts(const struct fleet *f);
+/* The same for the sweep's report (JSON "launch"). */
+struct sweep_launch;
+void fleet_dial_report(const struct fleet *f, struct sweep_launch *l);
+
+/*
+ * After the workers' connections closed: wait for the launcher, stop its
+ * process group if it lingers (SIGTERM, SIGKILL after the grace), remove
+ * the temporary directory, free.
+ */
+void fleet_dial_fini(struct fleet *f);
+
+/*
+ * Worker side (`fabricctl worker --connect ADDR:PORT`): connect, join as
+ * @name (NULL: $FABRICCTL_NODE, else the host name) with the token from
+ * @token_file (NULL: $FABRICCTL_TOKEN, which is then unset), wait for
+ * the answer and put the connection on stdin and stdout.
+ */
+int fleet_dial_connect(const char *target, const char *name, const char *token_file,
+		       struct fab_err *err);
+
+/* In fleet.c, shared with the per-node launcher. */
+int fleet_argv_push(char ***argv, size_t *n, char *s);
+int fleet_self_path(char *buf, size_t len, struct fab_err *err);
+
+#endif
