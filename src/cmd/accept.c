@@ -16,7 +16,7 @@
  *                    profile's bonds
  *   4, 6 counters    not read separately yet (see the stage notes)
  *   5 traffic        sweep_main() with --topology and the pairs of
- *                    accept_pairs_pick(), its "fabricctl.sweep/2" JSON
+ *                    accept_pairs_cover() (model/coverage.h), its "fabricctl.sweep/2" JSON
  *                    captured in memory and read back
  *
  * Exit: 0 ACCEPT, 1 REJECT, 2 bad input, 3 system error.
@@ -66,8 +66,9 @@ struct accept_state {
 	size_t n_new_names;
 	struct profile *profile;
 	json_t *profile_params;
-	struct topo *plan, *found;
-	struct topo_rails rails;
+	struct topo *plan, *found, *tplan;	/* tplan: --topology PLAN for the pairs */
+	struct topo *ib;			/* the IB subnet walk (cabling, counters) */
+	struct topo_rails rails, trails;
 	struct fleet f;
 };
 
@@ -408,58 +409,111 @@ static int stage_cabling(struct fab_ctx *ctx, struct accept_state *s)
 
 /* ---- stage 5: traffic ---- */
 
-/* Each end point's leaf from the LLDP graph (NULL entries when unknown). */
-static const char **leaves_from_graph(const struct accept_state *s)
+/*
+ * The graph the sweep will route the pairs on (its --topology): the LLDP
+ * graph of the cabling stage, the IB graph of the cabling or counters
+ * stage, or the plan.  NULL with *@why set when there is none.
+ */
+static struct topo *traffic_graph(struct fab_ctx *ctx, struct accept_state *s, const char **why)
 {
-	const char **leaf = calloc(s->ends.n ? s->ends.n : 1, sizeof(*leaf));
+	struct discover_lldp_fleet fl = { .socket = s->o.lldp_socket };
 
-	for (size_t i = 0; leaf && s->found && i < s->ends.n; i++) {
-		const struct topo_node *n = topo_node_by_name(s->found, s->ends.hosts[i].name);
-
-		for (size_t p = 0; n && p < n->n_ports && !leaf[i]; p++) {
-			const struct topo_port *pt = n->ports[p];
-
-			if (pt->peer && pt->peer->node->type == TOPO_NODE_SWITCH)
-				leaf[i] = pt->peer->node->name;
+	if (strcmp(s->o.topology, "ib") == 0) {
+		*why = "no IB graph was read";
+		return s->ib;
+	}
+	if (strcmp(s->o.topology, "lldp") != 0) {
+		if (!s->tplan && plan_load(s->o.topology, &s->tplan, &s->trails, &ctx->err) < 0)
+			*why = ctx->err.msg;
+		return s->tplan;
+	}
+	if (!s->found && s->f.w) {	/* the cabling stage was turned off */
+		s->found = topo_new();
+		if (s->found && discover_lldp_fleet_collect(ctx, &s->f, &s->all, &fl, s->found) < 0) {
+			*why = ctx->err.msg;
+			topo_free(s->found);
+			s->found = NULL;
 		}
 	}
-	return leaf;
+	if (!s->found && !*why)
+		*why = "no LLDP graph was read";
+	return s->found;
 }
 
-/* The pairs file for the sweep, in a private temporary file: its path in @path. */
-static int write_pairs(struct accept_state *s, char *path, size_t len, struct fab_err *err)
+/*
+ * The pairs (accept_pairs_cover) as a pairs file for the sweep, in a
+ * private temporary file: its path in @path.  A graph the new hosts
+ * cannot be placed on is a finding, not an error (*@done false).
+ */
+static int write_pairs(struct fab_ctx *ctx, struct accept_state *s, char *path, size_t len,
+		       bool *done)
 {
-	const char **leaf = leaves_from_graph(s);
-	struct accept_pairs pp = { 0 };
-	const char *dir = getenv("TMPDIR");
+	const char *dir = getenv("TMPDIR"), *why = NULL;
+	struct coverage cov = { 0 };
+	struct topo *t;
+	struct route *r = NULL;
+	bool *is_new = NULL;
 	FILE *f = NULL;
 	int fd, rc;
 
-	if (!leaf)
-		return fab_err_set(err, -ENOMEM, "accept: out of memory");
-	rc = accept_pairs_pick(&s->ends, leaf, s->pol.coverage_k, &pp);
-	if (rc < 0) {
-		rc = fab_err_set(err, rc, "accept: out of memory");
+	*done = false;
+	t = traffic_graph(ctx, s, &why);
+	if (!t) {
+		rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
+					"no pairs chosen: %s", why ? why : "no graph");
+		fab_err_init(&ctx->err);
+		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+	}
+	topo_sort(t);
+	is_new = calloc(s->ends.n ? s->ends.n : 1, sizeof(*is_new));
+	if (!is_new || route_new(&r, t) < 0) {
+		rc = fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 		goto out;
 	}
+	for (size_t i = 0; i < s->ends.n; i++)
+		is_new[i] = s->ends.hosts[i].is_new;
+	rc = route_place(r, &s->ends, &ctx->err);
+	if (rc == 0) {
+		route_rates(r, &s->ends, NULL, NULL);
+		r->ecmp_whole = true;	/* as the sweep routes them */
+		rc = accept_pairs_cover(r, is_new, s->new_names, s->n_new_names, s->pol.coverage_k,
+					&cov, &ctx->err);
+	}
+	if (rc == -EINVAL) {	/* a host not on the graph, too few hosts */
+		rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
+					"no pairs chosen (--topology %s): %s", s->o.topology,
+					ctx->err.msg);
+		fab_err_init(&ctx->err);
+		if (rc < 0)
+			rc = fab_err_set(&ctx->err, rc, "accept: out of memory");
+		goto out;
+	}
+	if (rc < 0)
+		goto out;
+	s->rep.n_pairs_chosen = cov.n_pairs;
+	s->rep.links_target = cov.links_target;
+	s->rep.links_short = cov.links_short + cov.links_unreachable;
 	snprintf(path, len, "%s/fabricctl-accept-pairs.XXXXXX", dir && *dir ? dir : "/tmp");
 	fd = mkstemp(path);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		rc = fab_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		rc = fab_err_set(&ctx->err, -errno, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		path[0] = '\0';
 		goto out;
 	}
-	for (size_t i = 0; i < pp.n; i++)
-		fprintf(f, "%s %s\n", s->ends.hosts[pp.pairs[i][0]].name,
-			s->ends.hosts[pp.pairs[i][1]].name);
-	if (fclose(f) == EOF)
-		rc = fab_err_set(err, -EIO, "%s: write failed", path);
-	s->rep.n_pairs = pp.n;
+	for (size_t i = 0; i < cov.n_pairs; i++)
+		fprintf(f, "%s %s\n", s->ends.hosts[cov.pairs[i].a].name,
+			s->ends.hosts[cov.pairs[i].b].name);
+	if (fclose(f) == EOF) {
+		rc = fab_err_set(&ctx->err, -EIO, "%s: write failed", path);
+		goto out;
+	}
+	*done = true;
 out:
-	accept_pairs_fini(&pp);
-	free(leaf);
+	coverage_fini(&cov);
+	route_free(r);
+	free(is_new);
 	return rc;
 }
 
@@ -579,10 +633,18 @@ static int stage_traffic(struct fab_ctx *ctx, struct accept_state *s)
 	json_t *doc = NULL;
 	size_t n_slow = 0, n_failed = 0;
 	int rc, sweep_rc = 0;
+	bool chosen;
 
-	rc = write_pairs(s, pairs, sizeof(pairs), &ctx->err);
+	rc = write_pairs(ctx, s, pairs, sizeof(pairs), &chosen);
+	/* The sweep starts workers of its own: the stages' fleet is done. */
+	if (s->f.w)
+		fleet_fini(&s->f);
 	if (rc < 0)
 		goto out;
+	if (!chosen) {
+		accept_stage_set(r, ACCEPT_ST_TRAFFIC, ACCEPT_FAILED, "no traffic pairs could be chosen");
+		goto out;
+	}
 	sweep_args_default(&a, "sweep");
 	a.hosts = s->o.hosts;
 	a.pairs = pairs;
@@ -618,9 +680,11 @@ static int stage_traffic(struct fab_ctx *ctx, struct accept_state *s)
 	}
 	accept_stage_set(r, ACCEPT_ST_TRAFFIC,
 			 accept_stage_findings(r, ACCEPT_ST_TRAFFIC) ? ACCEPT_FAILED : ACCEPT_PASSED,
-			 "%zu pairs (new x new, new x existing, coverage %u) over --topology %s: "
-			 "%zu slow (< %u %% of expected), %zu failed", r->n_pairs, r->coverage_k,
-			 s->o.topology, n_slow, s->pol.pct_expected, n_failed);
+			 "%zu pairs measured (new x new, new x existing; all pairs would be %zu), "
+			 "every one of %zu new links and new-leaf uplinks crossed by >= %u "
+			 "(%zu short), over --topology %s: %zu slow (< %u %% of expected), %zu failed",
+			 r->n_pairs, s->ends.n * (s->ends.n - 1) / 2, r->links_target, r->coverage_k,
+			 r->links_short, s->o.topology, n_slow, s->pol.pct_expected, n_failed);
 out:
 	if (pairs[0])
 		unlink(pairs);
@@ -694,7 +758,10 @@ static void accept_state_fini(struct accept_state *s)
 	json_decref(s->profile_params);
 	topo_free(s->plan);
 	topo_free(s->found);
+	topo_free(s->tplan);
+	topo_free(s->ib);
 	topo_rails_fini(&s->rails);
+	topo_rails_fini(&s->trails);
 }
 
 int cmd_accept(struct fab_ctx *ctx, int argc, char **argv)
@@ -717,6 +784,7 @@ int cmd_accept(struct fab_ctx *ctx, int argc, char **argv)
 	hosts_init(&s.fabric);
 	hosts_init(&s.new_ends);
 	topo_rails_init(&s.rails);
+	topo_rails_init(&s.trails);
 	rc = accept_parse(ctx, argc, argv, &s.o);
 	if (rc >= 0)
 		goto out;
@@ -730,9 +798,6 @@ int cmd_accept(struct fab_ctx *ctx, int argc, char **argv)
 			rc = fab_err_exit(&ctx->err);
 			goto out;
 		}
-		/* The workers of reach and cabling are not needed past cabling. */
-		if (stages[i].st == ACCEPT_ST_CABLING && s.f.w)
-			fleet_fini(&s.f);
 	}
 	accept_verdict(&s.rep);
 	m = (struct accept_meta){ .hosts = s.o.hosts, .profile = s.o.profile, .plan = s.o.plan,

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* accept: stages, findings, verdict, policy, cabling and pair picking; see accept.h. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
 #include "model/accept.h"
+#include "model/coverage.h"
 #include "model/yaml_walk.h"
 #include "util/str.h"
 
@@ -367,102 +369,56 @@ int accept_dual_homing(struct accept_report *r, const struct topo *found, const 
 
 /* ---- traffic pairs ---- */
 
-void accept_pairs_fini(struct accept_pairs *p)
+static bool transit(const struct topo_node *n)
 {
-	free(p->pairs);
-	memset(p, 0, sizeof(*p));
+	return n->type == TOPO_NODE_SWITCH || n->type == TOPO_NODE_ROUTER;
 }
 
-static int pairs_add(struct accept_pairs *p, unsigned int a, unsigned int b)
+int accept_want_links(const struct route *r, const bool *new_host, const char *const *new_names,
+		      size_t n_new, bool *want)
 {
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		unsigned int (*np)[2] = realloc(p->pairs, cap * sizeof(*np));
+	const struct topo *t = r->topo;
+	bool *new_leaf = calloc(r->n_nodes ? r->n_nodes : 1, sizeof(*new_leaf));
+	size_t n = 0;
 
-		if (!np)
-			return -ENOMEM;
-		p->pairs = np;
-		p->cap = cap;
+	if (!new_leaf)
+		return -ENOMEM;
+	for (size_t h = 0; h < r->n_hosts; h++)
+		if (new_host[h])
+			new_leaf[r->hosts[h].attach] = true;
+	for (size_t l = 0; l < t->n_links; l++) {
+		const struct topo_node *a = t->links[l]->a->node, *b = t->links[l]->b->node;
+		uint32_t ia = route_node_index(r, a), ib = route_node_index(r, b);
+		bool uplink = transit(a) && transit(b) &&
+			      ((ia != ROUTE_NONE && new_leaf[ia]) || (ib != ROUTE_NONE && new_leaf[ib]));
+
+		want[l] = uplink || accept_name_in(new_names, n_new, a->name) ||
+			  accept_name_in(new_names, n_new, b->name);
+		n += want[l];
 	}
-	p->pairs[p->n][0] = a;
-	p->pairs[p->n][1] = b;
-	p->n++;
-	return 0;
+	for (size_t h = 0; h < r->n_hosts; h++)	/* a new host's cable, whatever its name */
+		if (new_host[h] && r->hosts[h].link < t->n_links && !want[r->hosts[h].link]) {
+			want[r->hosts[h].link] = true;
+			n++;
+		}
+	free(new_leaf);
+	return (int)(n > INT32_MAX ? INT32_MAX : n);
 }
 
-static const char *leaf_name(const struct fab_hosts *hs, const char *const *leaf_of, size_t i)
+int accept_pairs_cover(struct route *r, const bool *new_host, const char *const *new_names,
+		       size_t n_new, unsigned int k, struct coverage *out, struct fab_err *err)
 {
-	if (leaf_of && leaf_of[i] && leaf_of[i][0])
-		return leaf_of[i];
-	return hs->hosts[i].leaf;
-}
-
-static bool same_leaf(const struct fab_hosts *hs, const char *const *leaf_of, size_t i, size_t j)
-{
-	const char *a = leaf_name(hs, leaf_of, i), *b = leaf_name(hs, leaf_of, j);
-
-	return a[0] && b[0] && strcmp(a, b) == 0;
-}
-
-/* New host @a with up to @k existing hosts from @old, round robin from *@cursor. */
-static int pick_existing(const struct fab_hosts *hs, const char *const *leaf_of, unsigned int a,
-			 const unsigned int *old, size_t n_old, unsigned int k, size_t *cursor,
-			 struct accept_pairs *out)
-{
-	size_t got = 0, start = *cursor;
+	bool *want = calloc(r->topo->n_links ? r->topo->n_links : 1, sizeof(*want));
+	struct coverage_req req = { .k = k, .subset = new_host, .want_link = want };
 	int rc;
 
-	/* Other leaves first (crossing the uplinks), then the same leaf. */
-	for (int pass = 0; pass < 2 && got < k; pass++)
-		for (size_t s = 0; s < n_old && got < k; s++) {
-			size_t j = (start + s) % n_old;
-			bool same = same_leaf(hs, leaf_of, a, old[j]);
-
-			if (same != (pass == 1))
-				continue;
-			rc = pairs_add(out, old[j], a);
-			if (rc < 0)
-				return rc;
-			got++;
-			if (pass == 0)
-				*cursor = j + 1;
-		}
-	return 0;
-}
-
-int accept_pairs_pick(const struct fab_hosts *hs, const char *const *leaf_of, unsigned int k,
-		      struct accept_pairs *out)
-{
-	unsigned int *nw = calloc(hs->n ? hs->n : 1, sizeof(*nw));
-	unsigned int *old = calloc(hs->n ? hs->n : 1, sizeof(*old));
-	size_t n_new = 0, n_old = 0, cursor = 0;
-	int rc = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (!nw || !old) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < hs->n; i++) {
-		if (hs->hosts[i].is_new)
-			nw[n_new++] = (unsigned int)i;
-		else
-			old[n_old++] = (unsigned int)i;
-	}
-	/* new x new: a ring, each new host with the next k (each pair once). */
-	for (size_t j = 1; j <= k && j < n_new && rc == 0; j++)
-		for (size_t i = 0; i < n_new && rc == 0; i++) {
-			if (n_new - j < j || (n_new - j == j && i >= j))
-				continue;	/* the same pair as (i + j, i) at step n - j */
-			rc = pairs_add(out, nw[i], nw[(i + j) % n_new]);
-		}
-	/* new x existing */
-	for (size_t i = 0; i < n_new && rc == 0; i++)
-		rc = pick_existing(hs, leaf_of, nw[i], old, n_old, k, &cursor, out);
-out:
+	if (!want)
+		return fab_err_set(err, -ENOMEM, "accept: out of memory");
+	rc = accept_want_links(r, new_host, new_names, n_new, want);
 	if (rc < 0)
-		accept_pairs_fini(out);
-	free(nw);
-	free(old);
+		rc = fab_err_set(err, rc, "accept: out of memory");
+	else
+		rc = coverage_pick(out, r, &req, err);
+	free(want);
 	return rc;
 }

@@ -4,7 +4,8 @@
  * new nodes against the running fabric, as a model: the stages, the
  * findings with their stable fault codes, the verdict, the policy file,
  * and the pure parts of the judging (cabling problems restricted to the
- * new part of the fabric, dual-homing, the traffic pairs to measure).
+ * new part of the fabric, dual-homing, the links the traffic pairs must
+ * cross).
  *
  * A stage ends passed, failed, skipped (turned off, or nothing to read it
  * with: the note says why) or blocked (a stage it depends on failed or was
@@ -20,7 +21,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/coverage.h"
 #include "model/hosts.h"
+#include "model/route.h"
 #include "model/topo.h"
 #include "util/err.h"
 
@@ -75,7 +78,7 @@ struct accept_finding {
 
 struct accept_stage_result {
 	enum accept_status status;
-	char note[256];			/* what ran, or why skipped / blocked */
+	char note[512];			/* what ran, or why skipped / blocked */
 	double secs;
 };
 
@@ -93,6 +96,8 @@ struct accept_report {
 	size_t n_findings, cap;
 	size_t n_new, n_existing, n_switches_new;	/* end points new / existing, new switches */
 	size_t n_pairs;				/* measured by the traffic stage */
+	size_t n_pairs_chosen;			/* by accept_pairs_cover() */
+	size_t links_target, links_short;	/* links to cross K times; of them, short */
 	unsigned int coverage_k;
 	bool accept;				/* accept_verdict() */
 };
@@ -186,24 +191,28 @@ int accept_dual_homing(struct accept_report *r, const struct topo *found, const 
 
 /* ---- traffic pairs ---- */
 
-struct accept_pairs {
-	unsigned int (*pairs)[2];	/* indices into the hosts */
-	size_t n;
-	size_t cap;
-};
-
-void accept_pairs_fini(struct accept_pairs *p);
+/*
+ * The links the traffic stage must cross at least K times, flagged in
+ * @want (r->topo->n_links): every link with an end on a new node (one of
+ * the @n_new names @new_names, new switches included), every new host's
+ * access link, and every link between a leaf that holds a new host and
+ * another switch (the new leaf's uplinks).  @new_host: r->n_hosts flags.
+ * Returns the number flagged, or -ENOMEM.
+ */
+int accept_want_links(const struct route *r, const bool *new_host, const char *const *new_names,
+		      size_t n_new, bool *want);
 
 /*
- * The pairs that cross every new link at least @k times, O((n + m) k)
- * for n new and m existing end points: each new host is paired with the
- * next @k new hosts in file order (a ring: new x new), and with @k
- * existing hosts, taken round robin, preferring hosts on another leaf
- * (host->leaf, or @leaf_of[i] when non-NULL and non-empty) so that the new
- * leaf's uplinks are crossed; each pair once.  @hs holds end points only.
- * -ENOMEM.
+ * The traffic pairs (docs/accept.md): coverage_pick() (model/coverage.h)
+ * with the new end points as the subset (pairs new x new and new x
+ * existing, never existing x existing) and accept_want_links() as the
+ * targets, so that every new link and every uplink of every new leaf is
+ * crossed by at least @k pairs and every new host is in at least @k pairs:
+ * O((n + m) k) pairs for n new and m existing end points, not
+ * O((n + m)^2).  @r is placed and rated.  Errors as coverage_pick();
+ * @out is set only on success (check links_short, hosts_short).
  */
-int accept_pairs_pick(const struct fab_hosts *hs, const char *const *leaf_of, unsigned int k,
-		      struct accept_pairs *out);
+int accept_pairs_cover(struct route *r, const bool *new_host, const char *const *new_names,
+		       size_t n_new, unsigned int k, struct coverage *out, struct fab_err *err);
 
 #endif
