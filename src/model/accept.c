@@ -35,6 +35,10 @@ static const char *const code_names[FAB_CODE_N] = {
 	[FAB_TRAFFIC_SLOW_NODE] = "FAB-TRAFFIC-SLOW-NODE",
 	[FAB_TRAFFIC_SLOW_PAIR] = "FAB-TRAFFIC-SLOW-PAIR",
 	[FAB_TRAFFIC_FAILED] = "FAB-TRAFFIC-FAILED",
+	[FAB_TRAFFIC_LATENCY] = "FAB-TRAFFIC-LATENCY",
+	[FAB_COUNTER_ERRORS] = "FAB-COUNTER-ERRORS",
+	[FAB_COUNTER_WARN] = "FAB-COUNTER-WARN",
+	[FAB_COUNTER_UNREAD] = "FAB-COUNTER-UNREAD",
 };
 
 const char *accept_stage_name(enum accept_stage s)
@@ -178,6 +182,7 @@ void accept_policy_default(struct accept_policy *p)
 	p->coverage_k = ACCEPT_K_DEFAULT;
 	for (int s = 0; s < ACCEPT_ST_N; s++)
 		p->stage_on[s] = true;
+	counter_policy_default(&p->counters);
 }
 
 struct pol_walk {
@@ -185,7 +190,7 @@ struct pol_walk {
 	struct accept_policy *p;
 };
 
-/* Stage keys: the full names, then short ones (same order as stage_names). */
+/* Stage keys: the stage names, in order. */
 static const char *const stage_keys[] = {
 	"reach", "configuration", "cabling", "counters-baseline", "traffic", "counters-after",
 	NULL,
@@ -210,15 +215,21 @@ static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 			       &pw->p->pct_expected);
 	case 1:
 		return yw_uint(pw->w, v, "coverage", 10, 1, 64, &pw->p->coverage_k);
-	default:
+	case 2:
 		return yw_map(pw->w, v, "stages", stage_keys, stage_key, pw);
+	case 3:
+		return yw_uint(pw->w, v, "latency_p99_us", 10, 0, 10000000, &pw->p->lat_p99_us);
+	default:
+		return counter_policy_walk(&pw->p->counters, pw->w, v);
 	}
 }
 
 int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, const char *fname,
 			struct fab_err *err)
 {
-	static const char *const root_keys[] = { "pct_expected", "coverage", "stages", NULL };
+	static const char *const root_keys[] = {
+		"pct_expected", "coverage", "stages", "latency_p99_us", "counters", NULL,
+	};
 	struct yaml_walk w = { .fname = fname, .err = err };
 	struct pol_walk pw = { .w = &w, .p = p };
 	yaml_parser_t parser;
@@ -242,9 +253,13 @@ bool accept_name_in(const char *const *names, size_t n, const char *name)
 {
 	if (!name || !name[0])
 		return false;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0)
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+
+		/* "h33" is also the IB node "h33 mlx5_0" (NodeDescription, route.h rule 3). */
+		if (strncmp(names[i], name, len) == 0 && (name[len] == '\0' || name[len] == ' '))
 			return true;
+	}
 	return false;
 }
 

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/counter_eval.h"
 #include "model/coverage.h"
 #include "model/hosts.h"
 #include "model/route.h"
@@ -65,6 +66,10 @@ enum accept_code {
 	FAB_TRAFFIC_SLOW_NODE,
 	FAB_TRAFFIC_SLOW_PAIR,		/* slow pair that no link or node explains */
 	FAB_TRAFFIC_FAILED,		/* a pair that could not be measured */
+	FAB_TRAFFIC_LATENCY,		/* a pair's round-trip p99 above the policy's bound */
+	FAB_COUNTER_ERRORS,		/* a port's error counter grew past its threshold */
+	FAB_COUNTER_WARN,		/* a congestion counter grew past its threshold */
+	FAB_COUNTER_UNREAD,		/* the counters could not be read */
 	FAB_CODE_N,
 };
 
@@ -148,16 +153,19 @@ bool accept_verdict(struct accept_report *r);
 struct accept_policy {
 	unsigned int pct_expected;	/* a pair below this % of its expected rate is slow */
 	unsigned int coverage_k;	/* pairs crossing every new link */
+	unsigned int lat_p99_us;	/* a pair whose round-trip p99 is above this is slow; 0 off */
 	bool stage_on[ACCEPT_ST_N];
+	struct counter_policy counters;	/* stages 4 and 6: delta thresholds, severities */
 };
 
 void accept_policy_default(struct accept_policy *p);
 
 /*
  * Parse the policy file (@len bytes named @fname for messages) into @p
- * (defaults first): keys pct_expected (80..100), coverage (1..64), stages
- * (a mapping of stage name, or its short name, to true/false).  Bad input,
- * "FILE:LINE:COL: message".
+ * (defaults first): keys pct_expected (80..100), coverage (1..64),
+ * latency_p99_us (0..10000000, 0 off), stages (a mapping of stage name to
+ * true/false) and counters (the list of counter_policy_parse(),
+ * model/counter_eval.h).  Bad input, "FILE:LINE:COL: FIELD: message".
  */
 int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, const char *fname,
 			struct fab_err *err);
@@ -165,7 +173,9 @@ int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, co
 /* ---- cabling ---- */
 
 /*
- * Is node @name part of the new fabric: one of the @n names in @new_names?
+ * Is node @name part of the new fabric: one of the @n names in @names, or
+ * one of them followed by a space and more (an IB NodeDescription
+ * "HOST DEV", as route_place() matches hosts)?
  */
 bool accept_name_in(const char *const *names, size_t n, const char *name);
 

@@ -89,6 +89,23 @@ static void test_policy(void **state)
 	assert_int_equal(policy(&p, "stages: { trafic: false }\n", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "unknown key 'trafic'"));
 	assert_int_equal(policy(&p, "coverage: 0\n", &err), -EINVAL);
+	/* Latency p99 bound and counter thresholds. */
+	assert_int_equal(p.lat_p99_us, 0);
+	assert_int_equal(policy(&p, "coverage: 2\nlatency_p99_us: 500\ncounters:\n"
+				"  - { name: symbol_errors, threshold: 3, severity: error }\n", &err), 0);
+	assert_int_equal(p.lat_p99_us, 500);
+	assert_int_equal(counter_policy_find(&p.counters, "SymbolErrorCounter")->threshold, 3);
+	assert_int_equal(policy(&p, "latency_p99_us: fast\n", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "pol.yaml:1:"));
+	assert_non_null(strstr(err.msg, "latency_p99_us"));
+	assert_int_equal(policy(&p, "coverage: 2\ncounters:\n  - { name: bogus_counter, threshold: 1 }\n",
+				&err), -EINVAL);
+	assert_non_null(strstr(err.msg, "pol.yaml:3"));
+	assert_non_null(strstr(err.msg, "bogus_counter"));
+	assert_int_equal(policy(&p, "counters:\n  - { name: symbol_errors, threshold: -1 }\n", &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "pol.yaml:2:"));
+	assert_non_null(strstr(err.msg, "threshold"));
 }
 
 /* found: h1, h2 (existing) on leaf1; h3 (new) cabled to leaf2 swp2, planned on swp1. */
