@@ -3,9 +3,12 @@
 # hosts) and a new leaf (leaf3) with three new hosts (h3, h6, h9), lldpd
 # everywhere, every cable shaped to 1 Gbit/s, a YAML plan of the lab's
 # cabling and a profile (MTU 1500 on eth0).
-#  1. clean: ACCEPT, exit 0; every stage that ran passed; the pairs are
-#     new x new plus new x existing with coverage 2 (9, not the 36 of all
-#     pairs); the existing hosts' MTU is unchanged (read before and after).
+#  1. clean: ACCEPT, exit 0; every stage that ran passed; the pairs come
+#     from the coverage picker: new x new and new x existing only, every
+#     new link (the three new cables) and leaf3's uplink crossed by >= 2
+#     pairs, none short, fewer than the 36 of all pairs (number printed in
+#     the text report); the existing hosts' MTU is unchanged (read before
+#     and after).
 #  2. h6 at MTU 9000: REJECT at stage 2, FAB-CONFIG-DRIFT naming h6 and
 #     "mtu"; traffic blocked (fail-closed).
 #  3. h3 and h9 (new) swap cables: REJECT at stage 3, FAB-CABLE-MISWIRED
@@ -61,11 +64,17 @@ assert_eq "clean: no finding" 0 "$(q '.findings | length')"
 assert_eq "clean: stages" "passed passed passed skipped passed skipped" "$(q '[.stages[].status] | join(" ")')"
 assert_eq "clean: counters skipped honestly" "no counter source for RoCE yet" "$(q '.stages[3].note')"
 assert_eq "clean: 3 new, 6 existing, 1 new switch" "3 6 1" "$(q '.nodes | "\(.new) \(.existing) \(.new_switches)"')"
-assert_eq "clean: pairs (3 new x new + 3 x 2 new x existing)" 9 "$(q .nodes.pairs_measured)"
+assert_eq "clean: pairs measured = pairs chosen" "$(q .nodes.pairs_chosen)" "$(q .nodes.pairs_measured)"
+assert_eq "clean: 4 links to cross (3 new cables, leaf3's uplink), none short" "4 0" \
+	"$(q '.nodes | "\(.links_target) \(.links_short)"')"
+n=$(q .nodes.pairs_measured)
+[ "$n" -ge 3 ] && [ "$n" -lt 36 ] || fail "clean: $n pairs measured (want 3..35)"
 assert_eq "clean: existing hosts' MTU unchanged" "$before" "$(mtus)"
 assert_eq "clean: existing hosts' MTU" "1500,1500,1500,1500,1500,1500" "$before"
 "$FABRICCTL" accept "${ARGS[@]}" >"$TMP/text" 2>&1 || fail "text run: exit $?"
 grep -q '^\[ACCEPT\] 7 verdict' "$TMP/text" || fail "text: no ACCEPT line: $(cat "$TMP/text")"
+grep -q "traffic .* [0-9]* pairs measured (new x new, new x existing; all pairs would be 36)" "$TMP/text" ||
+	fail "text: the number of pairs measured is not printed"
 
 # --- 2. a new host with the wrong MTU -----------------------------------------------------
 run lab_set_mtu h6 eth0 9000
