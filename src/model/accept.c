@@ -342,16 +342,20 @@ int accept_cabling_findings(struct accept_report *r, const struct topo *found,
 	return 0;
 }
 
-int accept_dual_homing(struct accept_report *r, const struct topo *found, const char *node,
-		       const char *const *members, size_t n_members, const char *bond)
+enum accept_homing accept_homing(const struct topo *found, const char *node,
+				 const char *const *members, size_t n_members, char *legs, size_t len,
+				 const char **shared, size_t *n_linked)
 {
 	const struct topo_node *n = topo_node_by_name(found, node);
 	const char *sw[2] = { NULL, NULL };
-	char legs[256] = "";
-	size_t linked = 0, off = 0;
+	size_t linked = 0, off;
 
+	if (len)
+		legs[0] = '\0';
+	*shared = NULL;
+	*n_linked = 0;
 	if (!n || n_members < 2)
-		return 0;
+		return ACCEPT_HOMING_UNKNOWN;
 	for (size_t i = 0; i < n_members; i++) {
 		const struct topo_port *p = topo_port_find(n, 0, members[i]);
 		const char *peer;
@@ -361,25 +365,42 @@ int accept_dual_homing(struct accept_report *r, const struct topo *found, const 
 		peer = p->peer->node->name;
 		linked++;
 		off = strlen(legs);
-		str_fmt(legs + off, sizeof(legs) - off, "%s%s -> %s %s", off ? ", " : "",
-			members[i], peer, p->peer->name[0] ? p->peer->name : "?");
+		str_fmt(legs + off, len - off, "%s%s -> %s %s", off ? ", " : "", members[i], peer,
+			p->peer->name[0] ? p->peer->name : "?");
 		if (!sw[0])
 			sw[0] = peer;
 		else if (strcmp(sw[0], peer) != 0 && !sw[1])
 			sw[1] = peer;
 	}
+	*shared = sw[0];
+	*n_linked = linked;
 	if (sw[1])
-		return 0;	/* two switches: dual-homed */
+		return ACCEPT_HOMING_DUAL;
 	if (!linked)
-		return 0;	/* no leg seen: the cabling diff names the missing cables */
-	if (linked == 1)
+		return ACCEPT_HOMING_UNKNOWN;	/* no leg seen: the cabling diff names missing cables */
+	return linked == 1 ? ACCEPT_HOMING_ONE_LEG : ACCEPT_HOMING_ONE_SWITCH;
+}
+
+int accept_dual_homing(struct accept_report *r, const struct topo *found, const char *node,
+		       const char *const *members, size_t n_members, const char *bond)
+{
+	const char *sw;
+	char legs[256];
+	size_t linked;
+
+	switch (accept_homing(found, node, members, n_members, legs, sizeof(legs), &sw, &linked)) {
+	case ACCEPT_HOMING_ONE_LEG:
 		return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_SINGLE_HOMED, node, "",
 					  "bond %s: only one of %zu members has an LLDP neighbour (%s): "
 					  "not dual-homed", bond, n_members, legs);
-	return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_SINGLE_HOMED, node, "",
-				  "bond %s: all %zu linked members reach one switch, %s (%s): "
-				  "one switch failure takes the node off the fabric",
-				  bond, linked, sw[0], legs);
+	case ACCEPT_HOMING_ONE_SWITCH:
+		return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_SINGLE_HOMED, node, "",
+					  "bond %s: all %zu linked members reach one switch, %s (%s): "
+					  "one switch failure takes the node off the fabric",
+					  bond, linked, sw, legs);
+	default:
+		return 0;
+	}
 }
 
 /* ---- traffic pairs ---- */

@@ -188,13 +188,30 @@ bool accept_name_in(const char *const *names, size_t n, const char *name);
 int accept_cabling_findings(struct accept_report *r, const struct topo *found,
 			    const char *const *new_names, size_t n_new, size_t *n_other);
 
+enum accept_homing {
+	ACCEPT_HOMING_DUAL = 0,		/* the members reach two or more switches */
+	ACCEPT_HOMING_UNKNOWN,		/* not judged: host not in the graph, < 2 members, no leg seen */
+	ACCEPT_HOMING_ONE_LEG,		/* only one member has an LLDP neighbour */
+	ACCEPT_HOMING_ONE_SWITCH,	/* every linked member reaches the same switch */
+};
+
 /*
  * Dual-homing of host @node, whose bond has the @n_members members
- * @members: the switches their LLDP neighbours in @found are on.  Fewer
- * than two distinct switches (both legs on one switch, or only one leg
- * linked) is one FAB-CABLE-SINGLE-HOMED finding naming the node and the
- * switch.  A host not in @found, or a bond of fewer than two members, is
- * not judged here (the cabling diff reports missing links).  -ENOMEM.
+ * @members: the switches their LLDP neighbours in @found are on.  @legs
+ * gets "eth0 -> leaf3 swp1, eth1 -> leaf3 swp10"; *@shared the (first)
+ * switch, *@n_linked the members with a neighbour.  Shared by accept's
+ * cabling stage and `verify --hosts` (cmd/verify.c).
+ */
+enum accept_homing accept_homing(const struct topo *found, const char *node,
+				 const char *const *members, size_t n_members, char *legs, size_t len,
+				 const char **shared, size_t *n_linked);
+
+/*
+ * accept_homing() as a finding: fewer than two distinct switches (both
+ * legs on one switch, or only one leg linked) is one
+ * FAB-CABLE-SINGLE-HOMED finding naming the node and the switch.  A host
+ * not in @found, or a bond of fewer than two members, is not judged here
+ * (the cabling diff reports missing links).  -ENOMEM.
  */
 int accept_dual_homing(struct accept_report *r, const struct topo *found, const char *node,
 		       const char *const *members, size_t n_members, const char *bond);

@@ -14,9 +14,10 @@
 #     the only finding without a plan; against the plan (cabled as in 1)
 #     the cable is also FAB-CABLE-MISWIRED, "should go to" leaf2 swp10.
 #  3. bad policy input names the file, line and field.
-#  4. verify --hosts with the same profile: bond0 reported missing on the
-#     new hosts (the kernel cannot build it).  verify does not judge
-#     dual-homing (it reads no LLDP): accept's stage 3 does.
+#  4. verify --hosts with the same profile on the new hosts: bond0 missing
+#     on both (the kernel cannot build it), and h3's bond0 not dual-homed
+#     (drift field "dual-homing", found "one switch, leaf3 (...)", from the
+#     LLDP neighbours of its members, as accept judges it); h6's is.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -97,11 +98,19 @@ expect_rc 2 "$FABRICCTL" accept --hosts "$TMP/hosts" --launcher netns --policy "
 	grep -q "bad.yaml:3:.*cabling" || fail "the policy error does not name line 3 and the field"
 
 # --- 4. verify with the same profile ---------------------------------------------------------
+grep -E "^$P-(h3|h6) " "$TMP/hosts" >"$TMP/hosts.new"
 rc=0
-"$FABRICCTL" -j verify --hosts <(grep -E "^$P-(h3|h6) " "$TMP/hosts") --launcher netns "$TMP/profile.yaml" \
+"$FABRICCTL" -j verify --hosts "$TMP/hosts.new" --launcher netns "$TMP/profile.yaml" \
 	>"$TMP/verify.json" 2>"$TMP/verify.err" || rc=$?
 tail -n 3 "$TMP/verify.err" >&2
+jq -r '.drift[] | "  \(.node) \(.interface) \(.field): wanted \(.wanted), found \(.found)"' "$TMP/verify.json" >&2 || true
 assert_eq "verify: rc (drift)" 1 "$rc"
 assert_eq "verify: bond0 missing on both new hosts" 2 \
-	"$(jq '[.drift[] | select((.interface // .object // "") | test("bond0"))] | length' "$TMP/verify.json")"
+	"$(jq '[.drift[] | select(.interface == "bond0" and .field != "dual-homing")] | length' "$TMP/verify.json")"
+assert_eq "verify: h3 not dual-homed, h6 is" "$P-h3" \
+	"$(jq -r '[.drift[] | select(.field == "dual-homing") | .node] | join(" ")' "$TMP/verify.json")"
+jq -r '.drift[] | select(.field == "dual-homing") | .found' "$TMP/verify.json" | grep -q "one switch, $P-leaf3" ||
+	fail "verify: the shared switch not named"
+"$FABRICCTL" verify --hosts "$TMP/hosts.new" --launcher netns "$TMP/profile.yaml" >"$TMP/verify.txt" 2>&1 || true
+grep -q "dual-homing" "$TMP/verify.txt" || fail "verify text: $(cat "$TMP/verify.txt")"
 echo "accept-dualhome: all checks passed" >&2

@@ -71,7 +71,7 @@ n=$(q .nodes.pairs_measured)
 [ "$n" -ge 3 ] && [ "$n" -lt 36 ] || fail "clean: $n pairs measured (want 3..35)"
 assert_eq "clean: existing hosts' MTU unchanged" "$before" "$(mtus)"
 assert_eq "clean: existing hosts' MTU" "1500,1500,1500,1500,1500,1500" "$before"
-"$FABRICCTL" accept "${ARGS[@]}" >"$TMP/text" 2>&1 || fail "text run: exit $?"
+"$FABRICCTL" accept "${ARGS[@]}" >"$TMP/text" 2>&1 || fail "text run: exit $?: $(cat "$TMP/text")"
 grep -q '^\[ACCEPT\] 7 verdict' "$TMP/text" || fail "text: no ACCEPT line: $(cat "$TMP/text")"
 grep -q "traffic .* [0-9]* pairs measured (new x new, new x existing; all pairs would be 36)" "$TMP/text" ||
 	fail "text: the number of pairs measured is not printed"
