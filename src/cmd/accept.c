@@ -565,7 +565,7 @@ static int write_pairs(struct fab_ctx *ctx, struct accept_state *s, char *path, 
 		rc = accept_pairs_cover(r, is_new, s->new_names, s->n_new_names, s->pol.coverage_k,
 					&cov, &ctx->err);
 	}
-	if (rc == -EINVAL) {	/* a host not on the graph, too few hosts */
+	if (rc < 0 && ctx->err.kind == FAB_ERR_INPUT) {	/* a host not on the graph, too few hosts */
 		rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
 					"no pairs chosen (--topology %s): %s", s->o.topology,
 					ctx->err.msg);

@@ -41,7 +41,7 @@ run lab_lldp_wait
 cat "$TMP/hosts" >&2
 
 ARGS=(--hosts "$TMP/hosts" --launcher netns --profile "$TMP/profile.yaml" --plan "$TMP/plan.yaml"
-      --policy "$TOP/examples/accept-policy.yaml" --duration 0.5 --lat-iters 200)
+      --policy "$TOP/examples/accept-policy.yaml" --duration 1 --lat-iters 200)
 # accept [ARGS...]: JSON to $TMP/out, exit status in $rc.
 accept() {
 	pretty "$FABRICCTL -j accept ${ARGS[*]} $*"
