@@ -420,6 +420,31 @@ static int ib_walk(struct fab_ctx *ctx, struct topo **out)
 	return 0;
 }
 
+/*
+ * A new node of the hosts file that the walk does not hold (by name, or
+ * the first word of a node description): the plan diff names planned
+ * cables, but without a plan nothing else would.
+ */
+static int ib_absent(struct accept_report *r, const struct accept_state *s)
+{
+	for (size_t i = 0; i < s->n_new_names; i++) {
+		const char *one[1] = { s->new_names[i] };
+		bool found = false;
+		int rc;
+
+		for (size_t k = 0; k < s->ib->n_nodes && !found; k++)
+			found = accept_name_in(one, 1, s->ib->nodes[k]->name);
+		if (found)
+			continue;
+		rc = accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_MISSING, s->new_names[i], "",
+					"new node not in the IB subnet walk from this node (no node "
+					"or node description '%s')", s->new_names[i]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* Stage 3 on InfiniBand: the subnet walk against the plan (as discover --ib --expect). */
 static int stage_cabling_ib(struct fab_ctx *ctx, struct accept_state *s)
 {
@@ -440,7 +465,8 @@ static int stage_cabling_ib(struct fab_ctx *ctx, struct accept_state *s)
 	if (topo_health_check(s->ib, &th) < 0 || (s->plan && topo_diff(s->ib, s->plan, NULL) < 0))
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 	topo_sort(s->ib);
-	if (accept_cabling_findings(r, s->ib, s->new_names, s->n_new_names, &other) < 0)
+	if (accept_cabling_findings(r, s->ib, s->new_names, s->n_new_names, &other) < 0 ||
+	    ib_absent(r, s) < 0)
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 	accept_stage_set(r, ACCEPT_ST_CABLING,
 			 accept_stage_findings(r, ACCEPT_ST_CABLING) ? ACCEPT_FAILED : ACCEPT_PASSED,
@@ -505,7 +531,8 @@ static struct topo *traffic_graph(struct fab_ctx *ctx, struct accept_state *s, c
 	struct discover_lldp_fleet fl = { .socket = s->o.lldp_socket };
 
 	if (strcmp(s->o.topology, "ib") == 0) {
-		*why = "no IB graph was read";
+		if (!s->ib && ib_walk(ctx, &s->ib) < 0)	/* the cabling stage was turned off */
+			*why = ctx->err.msg;
 		return s->ib;
 	}
 	if (strcmp(s->o.topology, "lldp") != 0) {

@@ -9,6 +9,8 @@
 #     passed; the counter stages read the new nodes' ports and the ports
 #     their cables reach (4 HCA ports + 8 leaf-008 ports + 4 leaf-008
 #     uplinks' spine ends = 16).
+#  1b. a new host the fabric does not hold (h0033), no plan: REJECT at
+#     stage 3, FAB-CABLE-MISSING naming it.
 #  2. symbol errors set with PerformanceSet on a new HCA port (h0030 port 1)
 #     between the two counter reads (during --counter-window, after the
 #     baseline line on stderr), and on an existing HCA port (h0001): REJECT
@@ -81,6 +83,17 @@ assert_eq "clean: baseline on the new nodes' ports and their peers" 16 \
 	"$(q clean.json '.stages[3].note | capture("on (?<n>[0-9]+) ports").n')"
 assert_eq "clean: deltas on the same ports" 16 \
 	"$(q clean.json '.stages[5].note | capture("on (?<n>[0-9]+) ports").n')"
+
+# --- 1b. a new host the fabric does not hold, without a plan --------------------------------
+{ cat "$TMP/hosts"; echo "h0033 10.99.0.33 new"; } >"$TMP/hosts.ghost"
+rc=0
+ibsim_run "$FABRICCTL" -j accept --hosts "$TMP/hosts.ghost" --topology ib --no-workers \
+	>"$TMP/ghost.json" 2>"$TMP/ghost.json.err" || rc=$?
+show ghost.json
+assert_eq "absent new host: rc" 1 "$rc"
+assert_eq "absent new host: failed stage" 3 "$(q ghost.json .failed_stage)"
+assert_eq "absent new host: the finding" "FAB-CABLE-MISSING h0033" \
+	"$(q ghost.json '[.findings[] | "\(.code) \(.node)"] | join(";")')"
 
 # --- 2. symbol errors between the two counter reads ----------------------------------------
 pretty "accept --counter-window 8 in the background; PerformanceSet after the baseline"
