@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fabricctl accept --hosts FILE [--profile P] [--plan PLAN] [--topology SRC]
- *                  [--policy POLICY] [--keep-going]
+ *                  [--policy POLICY] [--keep-going] [--counter-window S] [--no-workers]
  *
  * Pre-expansion verification (docs/accept.md): the nodes labelled `new` in
  * the hosts file against the running fabric, in stages, fail-closed, one
@@ -13,11 +13,17 @@
  *   3 cabling        the LLDP graph through the reach stage's workers
  *                    (discover_lldp_fleet_collect), health, plan diff, MTU,
  *                    rails, restricted to the new nodes; dual-homing of the
- *                    profile's bonds
- *   4, 6 counters    not read separately yet (see the stage notes)
+ *                    profile's bonds.  --topology ib: the subnet walk from
+ *                    this node (sys_subnet_read), health and plan diff
+ *   4, 6 counters    IB: PMA counters of the new nodes' ports and their
+ *                    peers, walked before and after, counter_eval() under
+ *                    the policy's table; Ethernet: skipped (no source yet)
  *   5 traffic        sweep_main() with --topology and the pairs of
- *                    accept_pairs_cover() (model/coverage.h), its "fabricctl.sweep/2" JSON
- *                    captured in memory and read back
+ *                    accept_pairs_cover() (model/coverage.h), its
+ *                    "fabricctl.sweep/2" JSON captured in memory and read
+ *                    back; the policy's latency p99 bound
+ *
+ * --no-workers (IB only): stages 1, 2 and 5 are skipped, saying so.
  *
  * Exit: 0 ACCEPT, 1 REJECT, 2 bad input, 3 system error.
  */
