@@ -199,6 +199,22 @@ static void test_dual_homing(void **state)
 	topo_free(t);
 }
 
+/* A new name matches the node of that name, or an IB node description "NAME DEV". */
+static void test_name_in(void **state)
+{
+	const char *const names[] = { "h33", "leaf-008" };
+
+	(void)state;
+	assert_true(accept_name_in(names, 2, "h33"));
+	assert_true(accept_name_in(names, 2, "h33 mlx5_0"));
+	assert_true(accept_name_in(names, 2, "leaf-008"));
+	assert_false(accept_name_in(names, 2, "h330"));
+	assert_false(accept_name_in(names, 2, "h3"));
+	assert_false(accept_name_in(names, 2, "leaf-0081"));
+	assert_false(accept_name_in(names, 2, ""));
+	assert_false(accept_name_in(names, 2, NULL));
+}
+
 struct gfab {
 	struct topo *t;
 	struct fab_hosts hs;
@@ -390,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_policy),
 		cmocka_unit_test(test_cabling_restricted_to_new),
 		cmocka_unit_test(test_dual_homing),
+		cmocka_unit_test(test_name_in),
 		cmocka_unit_test(test_pairs_small),
 		cmocka_unit_test(test_pairs_1000),
 	};
