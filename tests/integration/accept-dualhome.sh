@@ -28,7 +28,7 @@ need_fabricctl
 . "$TOP/tests/lab/netns"
 
 P=h13dh$$
-tmpdir_with_cleanup
+tmpdir_with_cleanup accept-dualhome
 cleanup_hook() { lab_down --name "$P" || true; }
 
 run lab_up --name "$P" --hosts 6 --leaves 3 --spines 1
