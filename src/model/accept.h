@@ -13,7 +13,8 @@
  * or was blocked and there is no finding.
  *
  * Pure: no I/O.  Ownership: struct accept_report owns its findings;
- * accept_report_fini() frees them.  struct accept_pairs owns its array.
+ * accept_report_fini() frees them.  accept_pairs_cover() fills a struct coverage
+ * (model/coverage.h) that the caller frees with coverage_fini().
  */
 #ifndef FAB_MODEL_ACCEPT_H
 #define FAB_MODEL_ACCEPT_H
