@@ -39,7 +39,7 @@ const struct fab_cmd fab_cmds[] = {
 	  "name the slow link: re-analyse a saved sweep, or measure around one slow pair" },
 	{ "accept", cmd_accept, "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--profile PROFILE] "
 	  "[--plan PLAN] [--topology lldp|ib|PLAN] [--policy POLICY] [--keep-going] [--coverage K] "
-	  "[--duration SECONDS] [--lat-iters N] [--transport tcp|verbs] [--lldp-socket PATH]",
+	  "[--duration SECONDS] [--lat-iters N] [--transport tcp|verbs] [--lldp-socket PATH] [--counter-window SECONDS] [--no-workers]",
 	  "staged check of new nodes against the running fabric: one verdict, fault codes" },
 	{ "report", cmd_report, "IN.json [IN.json...] -o FILE.html [--hosts FILE]",
 	  "one self-contained HTML page from sweep, discover, diagnose and accept JSON" },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fabricctl accept --hosts FILE [--profile P] [--plan PLAN] [--topology SRC]
- *                  [--policy POLICY] [--keep-going]
+ *                  [--policy POLICY] [--keep-going] [--counter-window S] [--no-workers]
  *
  * Pre-expansion verification (docs/accept.md): the nodes labelled `new` in
  * the hosts file against the running fabric, in stages, fail-closed, one
@@ -13,11 +13,17 @@
  *   3 cabling        the LLDP graph through the reach stage's workers
  *                    (discover_lldp_fleet_collect), health, plan diff, MTU,
  *                    rails, restricted to the new nodes; dual-homing of the
- *                    profile's bonds
- *   4, 6 counters    not read separately yet (see the stage notes)
+ *                    profile's bonds.  --topology ib: the subnet walk from
+ *                    this node (sys_subnet_read), health and plan diff
+ *   4, 6 counters    IB: PMA counters of the new nodes' ports and their
+ *                    peers, walked before and after, counter_eval() under
+ *                    the policy's table; Ethernet: skipped (no source yet)
  *   5 traffic        sweep_main() with --topology and the pairs of
- *                    accept_pairs_pick(), its "fabricctl.sweep/2" JSON
- *                    captured in memory and read back
+ *                    accept_pairs_cover() (model/coverage.h), its
+ *                    "fabricctl.sweep/2" JSON captured in memory and read
+ *                    back; the policy's latency p99 bound
+ *
+ * --no-workers (IB only): stages 1, 2 and 5 are skipped, saying so.
  *
  * Exit: 0 ACCEPT, 1 REJECT, 2 bad input, 3 system error.
  */
@@ -40,10 +46,12 @@
 #include "fleet/fleet_op.h"
 #include "io/load.h"
 #include "model/accept.h"
+#include "model/counter_eval.h"
 #include "model/profile.h"
 #include "model/topo_diff.h"
 #include "model/topo_lldp_checks.h"
 #include "render/accept.h"
+#include "sys/sys.h"
 #include "util/file.h"
 #include "util/log.h"
 
@@ -53,6 +61,8 @@ struct accept_opts {
 	const char *hosts, *profile, *plan, *topology, *policy, *lldp_socket, *transport;
 	struct fleet_opts fo;
 	bool keep_going;
+	bool no_workers;		/* --no-workers: IB-only, read from this node only */
+	double counter_window_s;	/* --counter-window: wait between the counter reads */
 	double duration_s;
 	unsigned int lat_iters;
 	unsigned int coverage_k;	/* --coverage, 0: the policy's */
@@ -68,8 +78,10 @@ struct accept_state {
 	size_t n_new_names;
 	struct profile *profile;
 	json_t *profile_params;
-	struct topo *plan, *found;
-	struct topo_rails rails;
+	struct topo *plan, *found, *tplan;	/* tplan: --topology PLAN for the pairs */
+	struct topo *ib;			/* the IB subnet walk of the cabling stage */
+	struct topo *cnt0;			/* IB: the counters baseline walk (stage 4) */
+	struct topo_rails rails, trails;
 	struct fleet f;
 };
 
@@ -84,7 +96,8 @@ static double now_s(void)
 static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accept_opts *o)
 {
 	enum { OPT_PROFILE = 256, OPT_PLAN, OPT_TOPOLOGY, OPT_POLICY, OPT_KEEP_GOING,
-	       OPT_COVERAGE, OPT_DURATION, OPT_LAT_ITERS, OPT_LLDP_SOCKET, OPT_TRANSPORT };
+	       OPT_COVERAGE, OPT_DURATION, OPT_LAT_ITERS, OPT_LLDP_SOCKET, OPT_TRANSPORT,
+	       OPT_NO_WORKERS, OPT_COUNTER_WINDOW };
 	static const struct option opts[] = {
 		FLEET_LONG_OPTIONS,
 		{ "profile", required_argument, NULL, OPT_PROFILE },
@@ -97,6 +110,8 @@ static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accep
 		{ "lat-iters", required_argument, NULL, OPT_LAT_ITERS },
 		{ "lldp-socket", required_argument, NULL, OPT_LLDP_SOCKET },
 		{ "transport", required_argument, NULL, OPT_TRANSPORT },
+		{ "no-workers", no_argument, NULL, OPT_NO_WORKERS },
+		{ "counter-window", required_argument, NULL, OPT_COUNTER_WINDOW },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -150,6 +165,18 @@ static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accep
 		case OPT_TRANSPORT:
 			o->transport = optarg;
 			break;
+		case OPT_NO_WORKERS:
+			o->no_workers = true;
+			break;
+		case OPT_COUNTER_WINDOW:
+			errno = 0;
+			o->counter_window_s = strtod(optarg, &end);
+			if (errno || *end || end == optarg ||
+			    !(o->counter_window_s >= 0 && o->counter_window_s <= 86400))
+				return cmd_usage_error(ctx, "accept",
+						       "--counter-window: want 0..86400 seconds, got '%s'",
+						       optarg);
+			break;
 		case 'j':
 			render_select(&ctx->render, "json");
 			break;
@@ -165,6 +192,9 @@ static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accep
 		return cmd_usage_error(ctx, "accept", "unexpected argument '%s'", argv[optind]);
 	if (!o->hosts)
 		return cmd_usage_error(ctx, "accept", "--hosts FILE is required");
+	if (o->no_workers && (!o->topology || strcmp(o->topology, "ib") != 0))
+		return cmd_usage_error(ctx, "accept", "--no-workers goes with --topology ib "
+				       "(LLDP and traffic need the workers)");
 	return -1;	/* go on */
 }
 
@@ -247,6 +277,16 @@ static int stage_reach(struct fab_ctx *ctx, struct accept_state *s)
 	size_t dead = 0;
 	int rc;
 
+	if (s->o.no_workers) {
+		for (size_t i = 0; i < s->all.n; i++)
+			if (accept_node_add(r, s->all.hosts[i].name, s->all.hosts[i].is_new,
+					    hosts_is_endpoint(&s->all.hosts[i]), false) < 0)
+				return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+		accept_stage_set(r, ACCEPT_ST_REACH, ACCEPT_SKIPPED,
+				 "--no-workers: no worker contacted (IB-only); the new nodes' presence "
+				 "and port state are judged by the cabling stage's subnet walk");
+		return 0;
+	}
 	rc = fleet_start(&s->f, &s->all, &s->o.fo, &ctx->err);
 	if (rc < 0)
 		return rc;
@@ -303,6 +343,11 @@ static int stage_config(struct fab_ctx *ctx, struct accept_state *s)
 
 	if (!s->profile_params) {
 		accept_stage_set(r, ACCEPT_ST_CONFIG, ACCEPT_SKIPPED, "no --profile given");
+		return 0;
+	}
+	if (s->o.no_workers) {
+		accept_stage_set(r, ACCEPT_ST_CONFIG, ACCEPT_SKIPPED,
+				 "--no-workers: no worker to verify the profile with");
 		return 0;
 	}
 	rc = fleet_run_op(&s->new_ends, &s->o.fo, "verify", s->profile_params,
@@ -363,6 +408,84 @@ static int dual_homing(struct accept_state *s)
 	return rc;
 }
 
+/* The IB subnet walk from this node, with PMA counters, into a new *@out. */
+static int ib_walk(struct fab_ctx *ctx, struct topo **out)
+{
+	struct subnet_opts o = { .counters = true, .max_smps = 64 };
+	struct topo *t = topo_new();
+	int rc;
+
+	*out = NULL;
+	if (!t)
+		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	rc = sys_subnet_read(ctx->sys, &o, t, &ctx->err);
+	if (rc < 0) {
+		topo_free(t);
+		return rc;
+	}
+	topo_sort(t);
+	*out = t;
+	return 0;
+}
+
+/*
+ * A new node of the hosts file that the walk does not hold (by name, or
+ * the first word of a node description): the plan diff names planned
+ * cables, but without a plan nothing else would.
+ */
+static int ib_absent(struct accept_report *r, const struct accept_state *s)
+{
+	for (size_t i = 0; i < s->n_new_names; i++) {
+		const char *one[1] = { s->new_names[i] };
+		bool found = false;
+		int rc;
+
+		for (size_t k = 0; k < s->ib->n_nodes && !found; k++)
+			found = accept_name_in(one, 1, s->ib->nodes[k]->name);
+		if (found)
+			continue;
+		rc = accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_MISSING, s->new_names[i], "",
+					"new node not in the IB subnet walk from this node (no node "
+					"or node description '%s')", s->new_names[i]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Stage 3 on InfiniBand: the subnet walk against the plan (as discover --ib --expect). */
+static int stage_cabling_ib(struct fab_ctx *ctx, struct accept_state *s)
+{
+	struct accept_report *r = &s->rep;
+	struct topo_thresholds th;
+	size_t other = 0;
+	int rc;
+
+	rc = ib_walk(ctx, &s->ib);
+	if (rc < 0) {
+		rc = accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_UNREAD, "", "", "%s",
+					ctx->err.msg);
+		fab_err_init(&ctx->err);
+		accept_stage_set(r, ACCEPT_ST_CABLING, ACCEPT_FAILED, "the IB subnet could not be read");
+		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+	}
+	topo_thresholds_default(&th);
+	if (topo_health_check(s->ib, &th) < 0 || (s->plan && topo_diff(s->ib, s->plan, NULL) < 0))
+		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	topo_sort(s->ib);
+	if (accept_cabling_findings(r, s->ib, s->new_names, s->n_new_names, &other) < 0 ||
+	    ib_absent(r, s) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	accept_stage_set(r, ACCEPT_ST_CABLING,
+			 accept_stage_findings(r, ACCEPT_ST_CABLING) ? ACCEPT_FAILED : ACCEPT_PASSED,
+			 "IB subnet walk: %zu nodes, %zu links%s%s; %zu problem%s among existing "
+			 "nodes only, not judged; dual-homing is judged from LLDP only",
+			 s->ib->n_nodes, s->ib->n_links,
+			 s->plan ? ", against " : ", no --plan (miswiring not judged)",
+			 s->plan ? s->o.plan : "", other, other == 1 ? "" : "s");
+	return 0;
+}
+
 static int stage_cabling(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct discover_lldp_fleet fl = { .socket = s->o.lldp_socket };
@@ -371,12 +494,8 @@ static int stage_cabling(struct fab_ctx *ctx, struct accept_state *s)
 	size_t other = 0;
 	int rc;
 
-	if (strcmp(s->o.topology, "ib") == 0) {
-		accept_stage_set(r, ACCEPT_ST_CABLING, ACCEPT_SKIPPED,
-				 "InfiniBand cabling is not judged by accept yet: "
-				 "run discover --ib --expect PLAN");
-		return 0;
-	}
+	if (strcmp(s->o.topology, "ib") == 0)
+		return stage_cabling_ib(ctx, s);
 	s->found = topo_new();
 	if (!s->found)
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
@@ -410,63 +529,117 @@ static int stage_cabling(struct fab_ctx *ctx, struct accept_state *s)
 
 /* ---- stage 5: traffic ---- */
 
-/* Each end point's leaf from the LLDP graph (NULL entries when unknown). */
-static const char **leaves_from_graph(const struct accept_state *s)
+/*
+ * The graph the sweep will route the pairs on (its --topology): the LLDP
+ * graph of the cabling stage, the IB graph of the cabling or counters
+ * stage, or the plan.  NULL with *@why set when there is none.
+ */
+static struct topo *traffic_graph(struct fab_ctx *ctx, struct accept_state *s, const char **why)
 {
-	const char **leaf = calloc(s->ends.n ? s->ends.n : 1, sizeof(*leaf));
+	struct discover_lldp_fleet fl = { .socket = s->o.lldp_socket };
 
-	for (size_t i = 0; leaf && s->found && i < s->ends.n; i++) {
-		const struct topo_node *n = topo_node_by_name(s->found, s->ends.hosts[i].name);
-
-		for (size_t p = 0; n && p < n->n_ports && !leaf[i]; p++) {
-			const struct topo_port *pt = n->ports[p];
-
-			if (pt->peer && pt->peer->node->type == TOPO_NODE_SWITCH)
-				leaf[i] = pt->peer->node->name;
+	if (strcmp(s->o.topology, "ib") == 0) {
+		if (!s->ib && ib_walk(ctx, &s->ib) < 0)	/* the cabling stage was turned off */
+			*why = ctx->err.msg;
+		return s->ib;
+	}
+	if (strcmp(s->o.topology, "lldp") != 0) {
+		if (!s->tplan && plan_load(s->o.topology, &s->tplan, &s->trails, &ctx->err) < 0)
+			*why = ctx->err.msg;
+		return s->tplan;
+	}
+	if (!s->found && s->f.w) {	/* the cabling stage was turned off */
+		s->found = topo_new();
+		if (s->found && discover_lldp_fleet_collect(ctx, &s->f, &s->all, &fl, s->found) < 0) {
+			*why = ctx->err.msg;
+			topo_free(s->found);
+			s->found = NULL;
 		}
 	}
-	return leaf;
+	if (!s->found && !*why)
+		*why = "no LLDP graph was read";
+	return s->found;
 }
 
-/* The pairs file for the sweep, in a private temporary file: its path in @path. */
-static int write_pairs(struct accept_state *s, char *path, size_t len, struct fab_err *err)
+/*
+ * The pairs (accept_pairs_cover) as a pairs file for the sweep, in a
+ * private temporary file: its path in @path.  A graph the new hosts
+ * cannot be placed on is a finding, not an error (*@done false).
+ */
+static int write_pairs(struct fab_ctx *ctx, struct accept_state *s, char *path, size_t len,
+		       bool *done)
 {
-	const char **leaf = leaves_from_graph(s);
-	struct accept_pairs pp = { 0 };
-	const char *dir = getenv("TMPDIR");
+	const char *dir = getenv("TMPDIR"), *why = NULL;
+	struct coverage cov = { 0 };
+	struct topo *t;
+	struct route *r = NULL;
+	bool *is_new = NULL;
 	FILE *f = NULL;
 	int fd, n, rc;
 
-	if (!leaf)
-		return fab_err_set(err, -ENOMEM, "accept: out of memory");
-	rc = accept_pairs_pick(&s->ends, leaf, s->pol.coverage_k, &pp);
-	if (rc < 0) {
-		rc = fab_err_set(err, rc, "accept: out of memory");
+	*done = false;
+	t = traffic_graph(ctx, s, &why);
+	if (!t) {
+		rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
+					"no pairs chosen: %s", why ? why : "no graph");
+		fab_err_init(&ctx->err);
+		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+	}
+	topo_sort(t);
+	is_new = calloc(s->ends.n ? s->ends.n : 1, sizeof(*is_new));
+	if (!is_new || route_new(&r, t) < 0) {
+		rc = fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 		goto out;
 	}
+	for (size_t i = 0; i < s->ends.n; i++)
+		is_new[i] = s->ends.hosts[i].is_new;
+	rc = route_place(r, &s->ends, &ctx->err);
+	if (rc == 0) {
+		route_rates(r, &s->ends, NULL, NULL);
+		r->ecmp_whole = true;	/* as the sweep routes them */
+		rc = accept_pairs_cover(r, is_new, s->new_names, s->n_new_names, s->pol.coverage_k,
+					&cov, &ctx->err);
+	}
+	if (rc < 0 && ctx->err.kind == FAB_ERR_INPUT) {	/* a host not on the graph, too few hosts */
+		rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
+					"no pairs chosen (--topology %s): %s", s->o.topology,
+					ctx->err.msg);
+		fab_err_init(&ctx->err);
+		if (rc < 0)
+			rc = fab_err_set(&ctx->err, rc, "accept: out of memory");
+		goto out;
+	}
+	if (rc < 0)
+		goto out;
+	s->rep.n_pairs_chosen = cov.n_pairs;
+	s->rep.links_target = cov.links_target;
+	s->rep.links_short = cov.links_short + cov.links_unreachable;
 	n = snprintf(path, len, "%s/fabricctl-accept-pairs.XXXXXX", dir && *dir ? dir : "/tmp");
 	if (n < 0 || (size_t)n >= len) {
-		rc = fab_err_input(err, -ENAMETOOLONG, "TMPDIR %s: name too long", dir);
+		rc = fab_err_input(&ctx->err, -ENAMETOOLONG, "TMPDIR %s: name too long", dir);
 		path[0] = '\0';
 		goto out;
 	}
 	fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		rc = fab_err_set(err, -errno, "%s: %s", path, strerror(errno));
+		rc = fab_err_set(&ctx->err, -errno, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		path[0] = '\0';
 		goto out;
 	}
-	for (size_t i = 0; i < pp.n; i++)
-		fprintf(f, "%s %s\n", s->ends.hosts[pp.pairs[i][0]].name,
-			s->ends.hosts[pp.pairs[i][1]].name);
-	if (fclose(f) == EOF)
-		rc = fab_err_set(err, -EIO, "%s: write failed", path);
-	s->rep.n_pairs = pp.n;
+	for (size_t i = 0; i < cov.n_pairs; i++)
+		fprintf(f, "%s %s\n", s->ends.hosts[cov.pairs[i].a].name,
+			s->ends.hosts[cov.pairs[i].b].name);
+	if (fclose(f) == EOF) {
+		rc = fab_err_set(&ctx->err, -EIO, "%s: write failed", path);
+		goto out;
+	}
+	*done = true;
 out:
-	accept_pairs_fini(&pp);
-	free(leaf);
+	coverage_fini(&cov);
+	route_free(r);
+	free(is_new);
 	return rc;
 }
 
@@ -477,6 +650,38 @@ static const char *end_text(const json_t *e, char *buf, size_t len)
 }
 
 /* Findings from the captured "fabricctl.sweep/2" document. */
+/* Pairs whose round-trip p99 is above the policy's bound (@bound_us, 0 off). */
+static int latency_findings(struct accept_report *r, const json_t *doc, unsigned int bound_us,
+			    size_t *n_lat)
+{
+	const json_t *p, *lat;
+	char link[256];
+	size_t i;
+	int rc;
+
+	*n_lat = 0;
+	json_array_foreach(json_object_get(doc, "pairs"), i, p) {
+		double p99;
+
+		lat = json_object_get(p, "lat_ns");
+		if (!bound_us || !json_is_object(lat))
+			continue;
+		p99 = json_number_value(json_object_get(lat, "p99"));
+		if (p99 <= bound_us * 1000.0)
+			continue;
+		(*n_lat)++;
+		snprintf(link, sizeof(link), "%s <-> %s", jstr(p, "a"), jstr(p, "b"));
+		rc = accept_finding_add(r, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_LATENCY, "", link,
+					"round-trip p99 %.1f us above the policy's %u us (p50 %.1f us, "
+					"%lld samples)", p99 / 1000.0, bound_us,
+					json_number_value(json_object_get(lat, "p50")) / 1000.0,
+					(long long)json_integer_value(json_object_get(lat, "samples")));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int traffic_findings(struct accept_report *r, const json_t *doc, size_t *n_slow,
 			    size_t *n_failed)
 {
@@ -584,12 +789,25 @@ static int stage_traffic(struct fab_ctx *ctx, struct accept_state *s)
 	struct sweep_args a;
 	char pairs[PATH_MAX] = "";
 	json_t *doc = NULL;
-	size_t n_slow = 0, n_failed = 0;
+	size_t n_slow = 0, n_failed = 0, n_lat = 0;
 	int rc, sweep_rc = 0;
+	bool chosen;
 
-	rc = write_pairs(s, pairs, sizeof(pairs), &ctx->err);
+	if (s->o.no_workers) {
+		accept_stage_set(r, ACCEPT_ST_TRAFFIC, ACCEPT_SKIPPED,
+				 "--no-workers: no worker to run traffic on");
+		return 0;
+	}
+	rc = write_pairs(ctx, s, pairs, sizeof(pairs), &chosen);
+	/* The sweep starts workers of its own: the stages' fleet is done. */
+	if (s->f.w)
+		fleet_fini(&s->f);
 	if (rc < 0)
 		goto out;
+	if (!chosen) {
+		accept_stage_set(r, ACCEPT_ST_TRAFFIC, ACCEPT_FAILED, "no traffic pairs could be chosen");
+		goto out;
+	}
 	sweep_args_default(&a, "sweep");
 	a.hosts = s->o.hosts;
 	a.pairs = pairs;
@@ -619,15 +837,21 @@ static int stage_traffic(struct fab_ctx *ctx, struct accept_state *s)
 	fab_err_init(&ctx->err);
 	r->n_pairs = json_array_size(json_object_get(doc, "pairs"));
 	rc = traffic_findings(r, doc, &n_slow, &n_failed);
+	if (rc == 0)
+		rc = latency_findings(r, doc, s->pol.lat_p99_us, &n_lat);
 	if (rc < 0) {
 		rc = fab_err_set(&ctx->err, rc, "accept: out of memory");
 		goto out;
 	}
 	accept_stage_set(r, ACCEPT_ST_TRAFFIC,
 			 accept_stage_findings(r, ACCEPT_ST_TRAFFIC) ? ACCEPT_FAILED : ACCEPT_PASSED,
-			 "%zu pairs (new x new, new x existing, coverage %u) over --topology %s: "
-			 "%zu slow (< %u %% of expected), %zu failed", r->n_pairs, r->coverage_k,
-			 s->o.topology, n_slow, s->pol.pct_expected, n_failed);
+			 "%zu pairs measured (new x new, new x existing; all pairs would be %zu), "
+			 "every one of %zu new links and new-leaf uplinks crossed by >= %u "
+			 "(%zu short), over --topology %s: %zu slow (< %u %% of expected), %zu failed, "
+			 "%zu over the latency p99 bound%s", r->n_pairs, s->ends.n * (s->ends.n - 1) / 2,
+			 r->links_target, r->coverage_k, r->links_short, s->o.topology, n_slow,
+			 s->pol.pct_expected, n_failed, n_lat,
+			 s->pol.lat_p99_us ? "" : " (none set)");
 out:
 	if (pairs[0])
 		unlink(pairs);
@@ -663,28 +887,179 @@ static int stage_run(struct fab_ctx *ctx, struct accept_state *s, enum accept_st
 }
 
 /*
- * Stages 4 and 6: RoCE counters through the workers are not there yet;
- * for IB the traffic stage's sweep reads the port counters itself (as
- * evidence for its suspects), not as a baseline and a delta.
+ * Stages 4 and 6.  InfiniBand: the PMA counters of every port of a new node
+ * and of the port at the other end of its cables, read by a subnet walk
+ * from this node before the traffic and again after it (and after
+ * --counter-window), the deltas judged under the policy's counter table
+ * (model/counter_eval.h, as diagnose does).  Ethernet: no counter source
+ * through the workers yet, so both stages are skipped, saying so.
  */
-static const char *counters_note(const struct accept_state *s)
+static bool counters_ib(const struct accept_state *s)
 {
-	if (strcmp(s->o.topology, "ib") == 0)
-		return "not read separately yet: the traffic stage's sweep reads the IB port "
-		       "counters as evidence for its suspects";
-	return "no counter source for RoCE yet";
+	return strcmp(s->o.topology, "ib") == 0;
+}
+
+/* Ports of @t whose counters are judged: a new node's, and the far end of its cables. */
+static bool port_judged(const struct accept_state *s, const struct topo_port *p)
+{
+	return accept_name_in(s->new_names, s->n_new_names, p->node->name) ||
+	       (p->peer && accept_name_in(s->new_names, s->n_new_names, p->peer->node->name));
 }
 
 static int stage_counters_base(struct fab_ctx *ctx, struct accept_state *s)
 {
-	accept_stage_set(&s->rep, ACCEPT_ST_COUNTERS_BASE, ACCEPT_SKIPPED, "%s", counters_note(s));
+	struct accept_report *r = &s->rep;
+	size_t ports = 0;
+	int rc;
+
+	if (!counters_ib(s)) {
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_SKIPPED,
+				 "no counter source for RoCE yet");
+		return 0;
+	}
+	rc = ib_walk(ctx, &s->cnt0);
+	if (rc < 0) {
+		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_BASE, FAB_COUNTER_UNREAD, "", "", "%s",
+					ctx->err.msg);
+		fab_err_init(&ctx->err);
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_FAILED,
+				 "the PMA counters could not be read");
+		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+	}
+	for (size_t i = 0; i < s->cnt0->n_nodes; i++)
+		for (size_t k = 0; k < s->cnt0->nodes[i]->n_ports; k++) {
+			const struct topo_port *p = s->cnt0->nodes[i]->ports[k];
+
+			ports += (p->facts & TOPO_F_COUNTERS) && port_judged(s, p);
+		}
+	accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_PASSED,
+			 "PMA counters read on %zu ports (the new nodes' and the switch ports their "
+			 "cables reach)", ports);
+	if (s->o.counter_window_s > 0)
+		fab_log(0, "accept: counters baseline read; the second read follows the traffic "
+			   "stage and a %.1f s --counter-window", s->o.counter_window_s);
 	return 0;
+}
+
+/* @before from the baseline graph, @after from @now mapped onto it by node GUID and port. */
+static int counter_snaps(const struct accept_state *s, const struct topo *now,
+			 struct counter_snap *before, struct counter_snap *after)
+{
+	const struct topo *t = s->cnt0;
+
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		const struct topo_node *n = t->nodes[i];
+		const struct topo_node *nn = topo_node_by_guid(now, n->guid);
+
+		for (size_t k = 0; k < n->n_ports; k++) {
+			const struct topo_port *p = n->ports[k];
+			const struct topo_port *np = nn ? topo_port_find(nn, p->num, NULL) : NULL;
+
+			if (!port_judged(s, p))
+				continue;
+			if (counter_snap_add_topo_port(before, p) < 0)
+				return -ENOMEM;
+			if (!np || !(np->facts & TOPO_F_COUNTERS))
+				continue;
+			for (int c = 0; c < TOPO_CNT_MAX; c++)
+				if (counter_snap_add(after, p, topo_counter_name(c), np->counters[c]) < 0)
+					return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static int counter_findings(struct accept_report *r, const struct counter_report *cr,
+			    size_t *n_info)
+{
+	*n_info = 0;
+	for (size_t i = 0; i < cr->n_findings; i++) {
+		const struct counter_finding *f = &cr->findings[i];
+		char port[200], peer[200] = "", link[420];
+		int rc;
+
+		if (f->sev == COUNTER_SEV_INFO || f->reset) {
+			(*n_info)++;
+			continue;
+		}
+		topo_port_text(f->port, port, sizeof(port));
+		if (f->port->peer)
+			topo_port_text(f->port->peer, peer, sizeof(peer));
+		snprintf(link, sizeof(link), "%s%s%s", port, peer[0] ? " <-> " : "", peer);
+		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_AFTER,
+					f->sev == COUNTER_SEV_ERROR ? FAB_COUNTER_ERRORS : FAB_COUNTER_WARN,
+					f->port->node->name, link,
+					"%s %s +%llu (%llu -> %llu) over the threshold %llu (%s)", port,
+					f->name, (unsigned long long)f->delta,
+					(unsigned long long)f->before, (unsigned long long)f->after,
+					(unsigned long long)f->threshold, counter_sev_name(f->sev));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static void sleep_s(double secs)
+{
+	struct timespec ts = { .tv_sec = (time_t)secs,
+			       .tv_nsec = (long)((secs - (double)(time_t)secs) * 1e9) };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
 }
 
 static int stage_counters_after(struct fab_ctx *ctx, struct accept_state *s)
 {
-	accept_stage_set(&s->rep, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED, "%s", counters_note(s));
-	return 0;
+	struct accept_report *r = &s->rep;
+	struct counter_snap before, after;
+	struct counter_report cr = { 0 };
+	struct topo *now = NULL;
+	size_t n_info = 0;
+	int rc;
+
+	if (!counters_ib(s)) {
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED,
+				 "no counter source for RoCE yet");
+		return 0;
+	}
+	if (!s->cnt0) {
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED,
+				 "no baseline (stage 4 did not run)");
+		return 0;
+	}
+	if (s->o.counter_window_s > 0)
+		sleep_s(s->o.counter_window_s);
+	counter_snap_init(&before);
+	counter_snap_init(&after);
+	rc = ib_walk(ctx, &now);
+	if (rc < 0) {
+		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_AFTER, FAB_COUNTER_UNREAD, "", "", "%s",
+					ctx->err.msg);
+		fab_err_init(&ctx->err);
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_FAILED,
+				 "the PMA counters could not be read again");
+		goto out;
+	}
+	rc = counter_snaps(s, now, &before, &after);
+	if (rc == 0)
+		rc = counter_eval(s->cnt0, &s->pol.counters, &before, &after, &cr);
+	if (rc == 0)
+		rc = counter_findings(r, &cr, &n_info);
+	if (rc < 0)
+		goto out;
+	accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER,
+			 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER) ? ACCEPT_FAILED :
+			 ACCEPT_PASSED,
+			 "PMA counter deltas on %zu ports%s: %zu over the policy's thresholds, %zu "
+			 "informational or reset", cr.n_ports,
+			 s->o.counter_window_s > 0 ? " (with --counter-window)" : "",
+			 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER), n_info);
+out:
+	counter_report_fini(&cr);
+	counter_snap_fini(&before);
+	counter_snap_fini(&after);
+	topo_free(now);
+	return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
 }
 
 static void accept_state_fini(struct accept_state *s)
@@ -701,7 +1076,11 @@ static void accept_state_fini(struct accept_state *s)
 	json_decref(s->profile_params);
 	topo_free(s->plan);
 	topo_free(s->found);
+	topo_free(s->tplan);
+	topo_free(s->ib);
+	topo_free(s->cnt0);
 	topo_rails_fini(&s->rails);
+	topo_rails_fini(&s->trails);
 }
 
 int cmd_accept(struct fab_ctx *ctx, int argc, char **argv)
@@ -724,6 +1103,7 @@ int cmd_accept(struct fab_ctx *ctx, int argc, char **argv)
 	hosts_init(&s.fabric);
 	hosts_init(&s.new_ends);
 	topo_rails_init(&s.rails);
+	topo_rails_init(&s.trails);
 	rc = accept_parse(ctx, argc, argv, &s.o);
 	if (rc >= 0)
 		goto out;
@@ -737,9 +1117,6 @@ int cmd_accept(struct fab_ctx *ctx, int argc, char **argv)
 			rc = fab_err_exit(&ctx->err);
 			goto out;
 		}
-		/* The workers of reach and cabling are not needed past cabling. */
-		if (stages[i].st == ACCEPT_ST_CABLING && s.f.w)
-			fleet_fini(&s.f);
 	}
 	accept_verdict(&s.rep);
 	m = (struct accept_meta){ .hosts = s.o.hosts, .profile = s.o.profile, .plan = s.o.plan,

@@ -102,6 +102,11 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
+	if (strcmp(c->op, "verify") == 0 &&
+	    verify_fleet_homing(ctx, &hosts, fo, profile, doc, &unhealthy) < 0) {
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
 	rc = failed ? FAB_EXIT_SYSTEM : unhealthy ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
 	if (render(&ctx->render, doc) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* accept: stages, findings, verdict, policy, cabling and pair picking; see accept.h. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
 #include "model/accept.h"
+#include "model/coverage.h"
 #include "model/yaml_walk.h"
 #include "util/str.h"
 
@@ -33,6 +35,10 @@ static const char *const code_names[FAB_CODE_N] = {
 	[FAB_TRAFFIC_SLOW_NODE] = "FAB-TRAFFIC-SLOW-NODE",
 	[FAB_TRAFFIC_SLOW_PAIR] = "FAB-TRAFFIC-SLOW-PAIR",
 	[FAB_TRAFFIC_FAILED] = "FAB-TRAFFIC-FAILED",
+	[FAB_TRAFFIC_LATENCY] = "FAB-TRAFFIC-LATENCY",
+	[FAB_COUNTER_ERRORS] = "FAB-COUNTER-ERRORS",
+	[FAB_COUNTER_WARN] = "FAB-COUNTER-WARN",
+	[FAB_COUNTER_UNREAD] = "FAB-COUNTER-UNREAD",
 };
 
 const char *accept_stage_name(enum accept_stage s)
@@ -176,6 +182,7 @@ void accept_policy_default(struct accept_policy *p)
 	p->coverage_k = ACCEPT_K_DEFAULT;
 	for (int s = 0; s < ACCEPT_ST_N; s++)
 		p->stage_on[s] = true;
+	counter_policy_default(&p->counters);
 }
 
 struct pol_walk {
@@ -183,7 +190,7 @@ struct pol_walk {
 	struct accept_policy *p;
 };
 
-/* Stage keys: the full names, then short ones (same order as stage_names). */
+/* Stage keys: the stage names, in order. */
 static const char *const stage_keys[] = {
 	"reach", "configuration", "cabling", "counters-baseline", "traffic", "counters-after",
 	NULL,
@@ -208,15 +215,21 @@ static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 			       &pw->p->pct_expected);
 	case 1:
 		return yw_uint(pw->w, v, "coverage", 10, 1, 64, &pw->p->coverage_k);
-	default:
+	case 2:
 		return yw_map(pw->w, v, "stages", stage_keys, stage_key, pw);
+	case 3:
+		return yw_uint(pw->w, v, "latency_p99_us", 10, 0, 10000000, &pw->p->lat_p99_us);
+	default:
+		return counter_policy_walk(&pw->p->counters, pw->w, v);
 	}
 }
 
 int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, const char *fname,
 			struct fab_err *err)
 {
-	static const char *const root_keys[] = { "pct_expected", "coverage", "stages", NULL };
+	static const char *const root_keys[] = {
+		"pct_expected", "coverage", "stages", "latency_p99_us", "counters", NULL,
+	};
 	struct yaml_walk w = { .fname = fname, .err = err };
 	struct pol_walk pw = { .w = &w, .p = p };
 	yaml_parser_t parser;
@@ -240,9 +253,13 @@ bool accept_name_in(const char *const *names, size_t n, const char *name)
 {
 	if (!name || !name[0])
 		return false;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0)
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+
+		/* "h33" is also the IB node "h33 mlx5_0" (NodeDescription, route.h rule 3). */
+		if (strncmp(names[i], name, len) == 0 && (name[len] == '\0' || name[len] == ' '))
 			return true;
+	}
 	return false;
 }
 
@@ -325,16 +342,20 @@ int accept_cabling_findings(struct accept_report *r, const struct topo *found,
 	return 0;
 }
 
-int accept_dual_homing(struct accept_report *r, const struct topo *found, const char *node,
-		       const char *const *members, size_t n_members, const char *bond)
+enum accept_homing accept_homing(const struct topo *found, const char *node,
+				 const char *const *members, size_t n_members, char *legs, size_t len,
+				 const char **shared, size_t *n_linked)
 {
 	const struct topo_node *n = topo_node_by_name(found, node);
 	const char *sw[2] = { NULL, NULL };
-	char legs[256] = "";
-	size_t linked = 0, off = 0;
+	size_t linked = 0, off;
 
+	if (len)
+		legs[0] = '\0';
+	*shared = NULL;
+	*n_linked = 0;
 	if (!n || n_members < 2)
-		return 0;
+		return ACCEPT_HOMING_UNKNOWN;
 	for (size_t i = 0; i < n_members; i++) {
 		const struct topo_port *p = topo_port_find(n, 0, members[i]);
 		const char *peer;
@@ -344,125 +365,96 @@ int accept_dual_homing(struct accept_report *r, const struct topo *found, const 
 		peer = p->peer->node->name;
 		linked++;
 		off = strlen(legs);
-		str_fmt(legs + off, sizeof(legs) - off, "%s%s -> %s %s", off ? ", " : "",
-			members[i], peer, p->peer->name[0] ? p->peer->name : "?");
+		str_fmt(legs + off, len - off, "%s%s -> %s %s", off ? ", " : "", members[i], peer,
+			p->peer->name[0] ? p->peer->name : "?");
 		if (!sw[0])
 			sw[0] = peer;
 		else if (strcmp(sw[0], peer) != 0 && !sw[1])
 			sw[1] = peer;
 	}
+	*shared = sw[0];
+	*n_linked = linked;
 	if (sw[1])
-		return 0;	/* two switches: dual-homed */
+		return ACCEPT_HOMING_DUAL;
 	if (!linked)
-		return 0;	/* no leg seen: the cabling diff names the missing cables */
-	if (linked == 1)
+		return ACCEPT_HOMING_UNKNOWN;	/* no leg seen: the cabling diff names missing cables */
+	return linked == 1 ? ACCEPT_HOMING_ONE_LEG : ACCEPT_HOMING_ONE_SWITCH;
+}
+
+int accept_dual_homing(struct accept_report *r, const struct topo *found, const char *node,
+		       const char *const *members, size_t n_members, const char *bond)
+{
+	const char *sw;
+	char legs[256];
+	size_t linked;
+
+	switch (accept_homing(found, node, members, n_members, legs, sizeof(legs), &sw, &linked)) {
+	case ACCEPT_HOMING_ONE_LEG:
 		return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_SINGLE_HOMED, node, "",
 					  "bond %s: only one of %zu members has an LLDP neighbour (%s): "
 					  "not dual-homed", bond, n_members, legs);
-	return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_SINGLE_HOMED, node, "",
-				  "bond %s: all %zu linked members reach one switch, %s (%s): "
-				  "one switch failure takes the node off the fabric",
-				  bond, linked, sw[0], legs);
+	case ACCEPT_HOMING_ONE_SWITCH:
+		return accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_SINGLE_HOMED, node, "",
+					  "bond %s: all %zu linked members reach one switch, %s (%s): "
+					  "one switch failure takes the node off the fabric",
+					  bond, linked, sw, legs);
+	default:
+		return 0;
+	}
 }
 
 /* ---- traffic pairs ---- */
 
-void accept_pairs_fini(struct accept_pairs *p)
+static bool transit(const struct topo_node *n)
 {
-	free(p->pairs);
-	memset(p, 0, sizeof(*p));
+	return n->type == TOPO_NODE_SWITCH || n->type == TOPO_NODE_ROUTER;
 }
 
-static int pairs_add(struct accept_pairs *p, unsigned int a, unsigned int b)
+int accept_want_links(const struct route *r, const bool *new_host, const char *const *new_names,
+		      size_t n_new, bool *want)
 {
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		unsigned int (*np)[2] = realloc(p->pairs, cap * sizeof(*np));
+	const struct topo *t = r->topo;
+	bool *new_leaf = calloc(r->n_nodes ? r->n_nodes : 1, sizeof(*new_leaf));
+	size_t n = 0;
 
-		if (!np)
-			return -ENOMEM;
-		p->pairs = np;
-		p->cap = cap;
+	if (!new_leaf)
+		return -ENOMEM;
+	for (size_t h = 0; h < r->n_hosts; h++)
+		if (new_host[h])
+			new_leaf[r->hosts[h].attach] = true;
+	for (size_t l = 0; l < t->n_links; l++) {
+		const struct topo_node *a = t->links[l]->a->node, *b = t->links[l]->b->node;
+		uint32_t ia = route_node_index(r, a), ib = route_node_index(r, b);
+		bool uplink = transit(a) && transit(b) &&
+			      ((ia != ROUTE_NONE && new_leaf[ia]) || (ib != ROUTE_NONE && new_leaf[ib]));
+
+		want[l] = uplink || accept_name_in(new_names, n_new, a->name) ||
+			  accept_name_in(new_names, n_new, b->name);
+		n += want[l];
 	}
-	p->pairs[p->n][0] = a;
-	p->pairs[p->n][1] = b;
-	p->n++;
-	return 0;
+	for (size_t h = 0; h < r->n_hosts; h++)	/* a new host's cable, whatever its name */
+		if (new_host[h] && r->hosts[h].link < t->n_links && !want[r->hosts[h].link]) {
+			want[r->hosts[h].link] = true;
+			n++;
+		}
+	free(new_leaf);
+	return (int)(n > INT32_MAX ? INT32_MAX : n);
 }
 
-static const char *leaf_name(const struct fab_hosts *hs, const char *const *leaf_of, size_t i)
+int accept_pairs_cover(struct route *r, const bool *new_host, const char *const *new_names,
+		       size_t n_new, unsigned int k, struct coverage *out, struct fab_err *err)
 {
-	if (leaf_of && leaf_of[i] && leaf_of[i][0])
-		return leaf_of[i];
-	return hs->hosts[i].leaf;
-}
-
-static bool same_leaf(const struct fab_hosts *hs, const char *const *leaf_of, size_t i, size_t j)
-{
-	const char *a = leaf_name(hs, leaf_of, i), *b = leaf_name(hs, leaf_of, j);
-
-	return a[0] && b[0] && strcmp(a, b) == 0;
-}
-
-/* New host @a with up to @k existing hosts from @old, round robin from *@cursor. */
-static int pick_existing(const struct fab_hosts *hs, const char *const *leaf_of, unsigned int a,
-			 const unsigned int *old, size_t n_old, unsigned int k, size_t *cursor,
-			 struct accept_pairs *out)
-{
-	size_t got = 0, start = *cursor;
+	bool *want = calloc(r->topo->n_links ? r->topo->n_links : 1, sizeof(*want));
+	struct coverage_req req = { .k = k, .subset = new_host, .want_link = want };
 	int rc;
 
-	/* Other leaves first (crossing the uplinks), then the same leaf. */
-	for (int pass = 0; pass < 2 && got < k; pass++)
-		for (size_t s = 0; s < n_old && got < k; s++) {
-			size_t j = (start + s) % n_old;
-			bool same = same_leaf(hs, leaf_of, a, old[j]);
-
-			if (same != (pass == 1))
-				continue;
-			rc = pairs_add(out, old[j], a);
-			if (rc < 0)
-				return rc;
-			got++;
-			if (pass == 0)
-				*cursor = j + 1;
-		}
-	return 0;
-}
-
-int accept_pairs_pick(const struct fab_hosts *hs, const char *const *leaf_of, unsigned int k,
-		      struct accept_pairs *out)
-{
-	unsigned int *nw = calloc(hs->n ? hs->n : 1, sizeof(*nw));
-	unsigned int *old = calloc(hs->n ? hs->n : 1, sizeof(*old));
-	size_t n_new = 0, n_old = 0, cursor = 0;
-	int rc = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (!nw || !old) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < hs->n; i++) {
-		if (hs->hosts[i].is_new)
-			nw[n_new++] = (unsigned int)i;
-		else
-			old[n_old++] = (unsigned int)i;
-	}
-	/* new x new: a ring, each new host with the next k (each pair once). */
-	for (size_t j = 1; j <= k && j < n_new && rc == 0; j++)
-		for (size_t i = 0; i < n_new && rc == 0; i++) {
-			if (n_new - j < j || (n_new - j == j && i >= j))
-				continue;	/* the same pair as (i + j, i) at step n - j */
-			rc = pairs_add(out, nw[i], nw[(i + j) % n_new]);
-		}
-	/* new x existing */
-	for (size_t i = 0; i < n_new && rc == 0; i++)
-		rc = pick_existing(hs, leaf_of, nw[i], old, n_old, k, &cursor, out);
-out:
+	if (!want)
+		return fab_err_set(err, -ENOMEM, "accept: out of memory");
+	rc = accept_want_links(r, new_host, new_names, n_new, want);
 	if (rc < 0)
-		accept_pairs_fini(out);
-	free(nw);
-	free(old);
+		rc = fab_err_set(err, rc, "accept: out of memory");
+	else
+		rc = coverage_pick(out, r, &req, err);
+	free(want);
 	return rc;
 }

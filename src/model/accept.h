@@ -4,7 +4,8 @@
  * new nodes against the running fabric, as a model: the stages, the
  * findings with their stable fault codes, the verdict, the policy file,
  * and the pure parts of the judging (cabling problems restricted to the
- * new part of the fabric, dual-homing, the traffic pairs to measure).
+ * new part of the fabric, dual-homing, the links the traffic pairs must
+ * cross).
  *
  * A stage ends passed, failed, skipped (turned off, or nothing to read it
  * with: the note says why) or blocked (a stage it depends on failed or was
@@ -12,7 +13,8 @@
  * or was blocked and there is no finding.
  *
  * Pure: no I/O.  Ownership: struct accept_report owns its findings;
- * accept_report_fini() frees them.  struct accept_pairs owns its array.
+ * accept_report_fini() frees them.  accept_pairs_cover() fills a struct coverage
+ * (model/coverage.h) that the caller frees with coverage_fini().
  */
 #ifndef FAB_MODEL_ACCEPT_H
 #define FAB_MODEL_ACCEPT_H
@@ -20,7 +22,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/counter_eval.h"
+#include "model/coverage.h"
 #include "model/hosts.h"
+#include "model/route.h"
 #include "model/topo.h"
 #include "util/err.h"
 
@@ -62,6 +67,10 @@ enum accept_code {
 	FAB_TRAFFIC_SLOW_NODE,
 	FAB_TRAFFIC_SLOW_PAIR,		/* slow pair that no link or node explains */
 	FAB_TRAFFIC_FAILED,		/* a pair that could not be measured */
+	FAB_TRAFFIC_LATENCY,		/* a pair's round-trip p99 above the policy's bound */
+	FAB_COUNTER_ERRORS,		/* a port's error counter grew past its threshold */
+	FAB_COUNTER_WARN,		/* a congestion counter grew past its threshold */
+	FAB_COUNTER_UNREAD,		/* the counters could not be read */
 	FAB_CODE_N,
 };
 
@@ -75,7 +84,7 @@ struct accept_finding {
 
 struct accept_stage_result {
 	enum accept_status status;
-	char note[256];			/* what ran, or why skipped / blocked */
+	char note[512];			/* what ran, or why skipped / blocked */
 	double secs;
 };
 
@@ -93,6 +102,8 @@ struct accept_report {
 	size_t n_findings, cap;
 	size_t n_new, n_existing, n_switches_new;	/* end points new / existing, new switches */
 	size_t n_pairs;				/* measured by the traffic stage */
+	size_t n_pairs_chosen;			/* by accept_pairs_cover() */
+	size_t links_target, links_short;	/* links to cross K times; of them, short */
 	unsigned int coverage_k;
 	bool accept;				/* accept_verdict() */
 };
@@ -143,16 +154,19 @@ bool accept_verdict(struct accept_report *r);
 struct accept_policy {
 	unsigned int pct_expected;	/* a pair below this % of its expected rate is slow */
 	unsigned int coverage_k;	/* pairs crossing every new link */
+	unsigned int lat_p99_us;	/* a pair whose round-trip p99 is above this is slow; 0 off */
 	bool stage_on[ACCEPT_ST_N];
+	struct counter_policy counters;	/* stages 4 and 6: delta thresholds, severities */
 };
 
 void accept_policy_default(struct accept_policy *p);
 
 /*
  * Parse the policy file (@len bytes named @fname for messages) into @p
- * (defaults first): keys pct_expected (80..100), coverage (1..64), stages
- * (a mapping of stage name, or its short name, to true/false).  Bad input,
- * "FILE:LINE:COL: message".
+ * (defaults first): keys pct_expected (80..100), coverage (1..64),
+ * latency_p99_us (0..10000000, 0 off), stages (a mapping of stage name to
+ * true/false) and counters (the list of counter_policy_parse(),
+ * model/counter_eval.h).  Bad input, "FILE:LINE:COL: FIELD: message".
  */
 int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, const char *fname,
 			struct fab_err *err);
@@ -160,7 +174,9 @@ int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, co
 /* ---- cabling ---- */
 
 /*
- * Is node @name part of the new fabric: one of the @n names in @new_names?
+ * Is node @name part of the new fabric: one of the @n names in @names, or
+ * one of them followed by a space and more (an IB NodeDescription
+ * "HOST DEV", as route_place() matches hosts)?
  */
 bool accept_name_in(const char *const *names, size_t n, const char *name);
 
@@ -173,37 +189,58 @@ bool accept_name_in(const char *const *names, size_t n, const char *name);
 int accept_cabling_findings(struct accept_report *r, const struct topo *found,
 			    const char *const *new_names, size_t n_new, size_t *n_other);
 
+enum accept_homing {
+	ACCEPT_HOMING_DUAL = 0,		/* the members reach two or more switches */
+	ACCEPT_HOMING_UNKNOWN,		/* not judged: host not in the graph, < 2 members, no leg seen */
+	ACCEPT_HOMING_ONE_LEG,		/* only one member has an LLDP neighbour */
+	ACCEPT_HOMING_ONE_SWITCH,	/* every linked member reaches the same switch */
+};
+
 /*
  * Dual-homing of host @node, whose bond has the @n_members members
- * @members: the switches their LLDP neighbours in @found are on.  Fewer
- * than two distinct switches (both legs on one switch, or only one leg
- * linked) is one FAB-CABLE-SINGLE-HOMED finding naming the node and the
- * switch.  A host not in @found, or a bond of fewer than two members, is
- * not judged here (the cabling diff reports missing links).  -ENOMEM.
+ * @members: the switches their LLDP neighbours in @found are on.  @legs
+ * gets "eth0 -> leaf3 swp1, eth1 -> leaf3 swp10"; *@shared the (first)
+ * switch, *@n_linked the members with a neighbour.  Shared by accept's
+ * cabling stage and `verify --hosts` (cmd/verify.c).
+ */
+enum accept_homing accept_homing(const struct topo *found, const char *node,
+				 const char *const *members, size_t n_members, char *legs, size_t len,
+				 const char **shared, size_t *n_linked);
+
+/*
+ * accept_homing() as a finding: fewer than two distinct switches (both
+ * legs on one switch, or only one leg linked) is one
+ * FAB-CABLE-SINGLE-HOMED finding naming the node and the switch.  A host
+ * not in @found, or a bond of fewer than two members, is not judged here
+ * (the cabling diff reports missing links).  -ENOMEM.
  */
 int accept_dual_homing(struct accept_report *r, const struct topo *found, const char *node,
 		       const char *const *members, size_t n_members, const char *bond);
 
 /* ---- traffic pairs ---- */
 
-struct accept_pairs {
-	unsigned int (*pairs)[2];	/* indices into the hosts */
-	size_t n;
-	size_t cap;
-};
-
-void accept_pairs_fini(struct accept_pairs *p);
+/*
+ * The links the traffic stage must cross at least K times, flagged in
+ * @want (r->topo->n_links): every link with an end on a new node (one of
+ * the @n_new names @new_names, new switches included), every new host's
+ * access link, and every link between a leaf that holds a new host and
+ * another switch (the new leaf's uplinks).  @new_host: r->n_hosts flags.
+ * Returns the number flagged, or -ENOMEM.
+ */
+int accept_want_links(const struct route *r, const bool *new_host, const char *const *new_names,
+		      size_t n_new, bool *want);
 
 /*
- * The pairs that cross every new link at least @k times, O((n + m) k)
- * for n new and m existing end points: each new host is paired with the
- * next @k new hosts in file order (a ring: new x new), and with @k
- * existing hosts, taken round robin, preferring hosts on another leaf
- * (host->leaf, or @leaf_of[i] when non-NULL and non-empty) so that the new
- * leaf's uplinks are crossed; each pair once.  @hs holds end points only.
- * -ENOMEM.
+ * The traffic pairs (docs/accept.md): coverage_pick() (model/coverage.h)
+ * with the new end points as the subset (pairs new x new and new x
+ * existing, never existing x existing) and accept_want_links() as the
+ * targets, so that every new link and every uplink of every new leaf is
+ * crossed by at least @k pairs and every new host is in at least @k pairs:
+ * O((n + m) k) pairs for n new and m existing end points, not
+ * O((n + m)^2).  @r is placed and rated.  Errors as coverage_pick();
+ * @out is set only on success (check links_short, hosts_short).
  */
-int accept_pairs_pick(const struct fab_hosts *hs, const char *const *leaf_of, unsigned int k,
-		      struct accept_pairs *out);
+int accept_pairs_cover(struct route *r, const bool *new_host, const char *const *new_names,
+		       size_t n_new, unsigned int k, struct coverage *out, struct fab_err *err);
 
 #endif

@@ -96,6 +96,16 @@ int counter_policy_apply(struct counter_policy *pol, const struct counter_overri
 int counter_policy_parse(struct counter_policy *pol, const char *buf, size_t len, const char *fname,
 			 struct fab_err *err);
 
+/*
+ * The same "counters:" list as node @list of a document another parser
+ * walks (accept's policy, model/accept.h): the overrides applied to @pol
+ * as they stand (not reset first).  Bad input as above.
+ */
+struct yaml_walk;
+struct yaml_node_s;
+int counter_policy_walk(struct counter_policy *pol, const struct yaml_walk *w,
+			struct yaml_node_s *list);
+
 struct counter_sample {
 	const struct topo_port *port;	/* borrowed */
 	char name[64];

@@ -60,18 +60,41 @@ static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 	return 0;
 }
 
+int counter_policy_walk(struct counter_policy *pol, const struct yaml_walk *w, yaml_node_t *list)
+{
+	static const char *const item_keys[] = { "name", "threshold", "severity", NULL };
+	struct counter_override ov[POLICY_ITEMS_MAX];
+	struct pol_item items[POLICY_ITEMS_MAX];
+	size_t n = 0;
+	int rc;
+
+	rc = yw_seq_len(w, list, "counters", POLICY_ITEMS_MAX, &n);
+	memset(ov, 0, sizeof(ov));
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		yaml_node_t *item = yw_seq_item(w, list, i);
+
+		items[i] = (struct pol_item){ .w = w, .ov = &ov[i] };
+		rc = yw_map(w, item, "counters item", item_keys, item_key, &items[i]);
+		if (rc == 0 && !items[i].name[0])
+			rc = yw_err(w, item, "counters item: 'name' is required");
+		str_fmt(items[i].where, sizeof(items[i].where), "%s:%zu", w->fname,
+			item->start_mark.line + 1);
+		ov[i].name = items[i].name;
+		ov[i].where = items[i].where;
+	}
+	if (rc == 0)
+		rc = counter_policy_apply(pol, ov, n, w->err);
+	return rc;
+}
+
 int counter_policy_parse(struct counter_policy *pol, const char *buf, size_t len, const char *fname,
 			 struct fab_err *err)
 {
 	static const char *const root_keys[] = { "counters", NULL };
-	static const char *const item_keys[] = { "name", "threshold", "severity", NULL };
-	struct counter_override ov[POLICY_ITEMS_MAX];
-	struct pol_item items[POLICY_ITEMS_MAX];
 	struct yaml_walk w = { .fname = fname, .err = err };
 	yaml_node_t *root, *list = NULL;
 	yaml_parser_t parser;
 	yaml_document_t doc;
-	size_t n = 0;
 	int rc;
 
 	counter_policy_default(pol);
@@ -82,22 +105,7 @@ int counter_policy_parse(struct counter_policy *pol, const char *buf, size_t len
 	rc = root ? yw_map(&w, root, "policy", root_keys, root_key, &list)
 		  : fab_err_input(err, -EINVAL, "%s:1:1: empty policy (expected 'counters:')", fname);
 	if (rc == 0 && list)
-		rc = yw_seq_len(&w, list, "counters", POLICY_ITEMS_MAX, &n);
-	memset(ov, 0, sizeof(ov));
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		yaml_node_t *item = yw_seq_item(&w, list, i);
-
-		items[i] = (struct pol_item){ .w = &w, .ov = &ov[i] };
-		rc = yw_map(&w, item, "counters item", item_keys, item_key, &items[i]);
-		if (rc == 0 && !items[i].name[0])
-			rc = yw_err(&w, item, "counters item: 'name' is required");
-		str_fmt(items[i].where, sizeof(items[i].where), "%s:%zu", fname,
-			item->start_mark.line + 1);
-		ov[i].name = items[i].name;
-		ov[i].where = items[i].where;
-	}
-	if (rc == 0)
-		rc = counter_policy_apply(pol, ov, n, err);
+		rc = counter_policy_walk(pol, &w, list);
 	yw_unload(&parser, &doc);
 	return rc;
 }

@@ -57,7 +57,7 @@ json_t *accept_to_json(const struct accept_report *r, const struct accept_meta *
 		if (r->st[s].status == ACCEPT_FAILED || r->st[s].status == ACCEPT_BLOCKED)
 			first_failed = s + 1;
 	return json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o, s:o, s:o, s:i, s:i, s:b}, "
-			 "s:{s:i, s:i, s:i, s:i, s:o}, s:o, s:o}",
+			 "s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o}, s:o, s:o}",
 		"schema", "fabricctl.accept/1",
 		"verdict", r->accept ? "ACCEPT" : "REJECT",
 		"failed_stage", first_failed ? json_integer(first_failed) : json_null(),
@@ -67,6 +67,8 @@ json_t *accept_to_json(const struct accept_report *r, const struct accept_meta *
 		"coverage", (int)r->coverage_k, "keep_going", m->keep_going,
 		"nodes", "new", (int)r->n_new, "existing", (int)r->n_existing,
 		"new_switches", (int)r->n_switches_new, "pairs_measured", (int)r->n_pairs,
+		"pairs_chosen", (int)r->n_pairs_chosen, "links_target", (int)r->links_target,
+		"links_short", (int)r->links_short,
 		"list", nodes_json(r),
 		"stages", stages_json(r), "findings", findings_json(r));
 }

@@ -1,16 +1,22 @@
 #!/bin/bash
 # fabricctl accept in the netns lab: an existing fabric (leaf1, leaf2, six
 # hosts) and a new leaf (leaf3) with three new hosts (h3, h6, h9), lldpd
-# everywhere, every cable shaped to 1 Gbit/s, a YAML plan of the lab's
-# cabling and a profile (MTU 1500 on eth0).
-#  1. clean: ACCEPT, exit 0; every stage that ran passed; the pairs are
-#     new x new plus new x existing with coverage 2 (9, not the 36 of all
-#     pairs); the existing hosts' MTU is unchanged (read before and after).
+# everywhere, every cable shaped to 300 Mbit/s (little CPU per measurement:
+# slack on a loaded machine), a YAML plan of the lab's cabling and a
+# profile (MTU 1500 on eth0).
+#  1. clean: ACCEPT, exit 0; every stage that ran passed; the pairs come
+#     from the coverage picker: new x new and new x existing only, every
+#     new link (the three new cables) and leaf3's uplink crossed by >= 2
+#     pairs, none short, fewer than the 36 of all pairs (number printed in
+#     the text report); the existing hosts' MTU is unchanged (read before
+#     and after).
+#  1b. a policy with latency_p99_us: 1: REJECT at stage 5, one
+#     FAB-TRAFFIC-LATENCY per measured pair.
 #  2. h6 at MTU 9000: REJECT at stage 2, FAB-CONFIG-DRIFT naming h6 and
 #     "mtu"; traffic blocked (fail-closed).
 #  3. h3 and h9 (new) swap cables: REJECT at stage 3, FAB-CABLE-MISWIRED
 #     with "should go to" naming the planned port.
-#  4. leaf3's uplink slowed to 200 Mbit/s: REJECT at stage 5,
+#  4. leaf3's uplink slowed to 60 Mbit/s: REJECT at stage 5,
 #     FAB-TRAFFIC-SLOW-LINK naming leaf3 swp49 <-> spine1 swp3.
 #  5. a new node whose worker cannot start (its namespace does not exist):
 #     REJECT at stage 1, FAB-REACH-NO-WORKER naming it, the other 13
@@ -30,15 +36,15 @@ P=ac$$
 tmpdir_with_cleanup
 cleanup_hook() { lab_down --name "$P" || true; }
 
-run lab_up --name "$P" --hosts 9 --leaves 3 --spines 1 --host-rate 1gbit --uplink-rate 1gbit
-lab_hostsfile --switches --rate-gbps 1 | sed -E "s/^($P-(h3|h6|h9|leaf3) .*)/\1 new/" >"$TMP/hosts"
+run lab_up --name "$P" --hosts 9 --leaves 3 --spines 1 --host-rate 300mbit --uplink-rate 300mbit
+lab_hostsfile --switches --rate-gbps 0.3 | sed -E "s/^($P-(h3|h6|h9|leaf3) .*)/\1 new/" >"$TMP/hosts"
 lab_planfile >"$TMP/plan.yaml"
 printf 'name: lab\ninterfaces:\n  - match: "eth0"\n    mtu: 1500\n' >"$TMP/profile.yaml"
 run lab_lldp_wait
 cat "$TMP/hosts" >&2
 
 ARGS=(--hosts "$TMP/hosts" --launcher netns --profile "$TMP/profile.yaml" --plan "$TMP/plan.yaml"
-      --policy "$TOP/examples/accept-policy.yaml" --duration 0.5 --lat-iters 200)
+      --policy "$TOP/examples/accept-policy.yaml" --duration 1 --lat-iters 200)
 # accept [ARGS...]: JSON to $TMP/out, exit status in $rc.
 accept() {
 	pretty "$FABRICCTL -j accept ${ARGS[*]} $*"
@@ -61,11 +67,29 @@ assert_eq "clean: no finding" 0 "$(q '.findings | length')"
 assert_eq "clean: stages" "passed passed passed skipped passed skipped" "$(q '[.stages[].status] | join(" ")')"
 assert_eq "clean: counters skipped honestly" "no counter source for RoCE yet" "$(q '.stages[3].note')"
 assert_eq "clean: 3 new, 6 existing, 1 new switch" "3 6 1" "$(q '.nodes | "\(.new) \(.existing) \(.new_switches)"')"
-assert_eq "clean: pairs (3 new x new + 3 x 2 new x existing)" 9 "$(q .nodes.pairs_measured)"
+assert_eq "clean: pairs measured = pairs chosen" "$(q .nodes.pairs_chosen)" "$(q .nodes.pairs_measured)"
+assert_eq "clean: 4 links to cross (3 new cables, leaf3's uplink), none short" "4 0" \
+	"$(q '.nodes | "\(.links_target) \(.links_short)"')"
+n=$(q .nodes.pairs_measured)
+[ "$n" -ge 3 ] || fail "clean: $n pairs measured (want 3..35)"
+[ "$n" -lt 36 ] || fail "clean: $n pairs measured (want 3..35)"
 assert_eq "clean: existing hosts' MTU unchanged" "$before" "$(mtus)"
 assert_eq "clean: existing hosts' MTU" "1500,1500,1500,1500,1500,1500" "$before"
-"$FABRICCTL" accept "${ARGS[@]}" >"$TMP/text" 2>&1 || fail "text run: exit $?"
+"$FABRICCTL" accept "${ARGS[@]}" >"$TMP/text" 2>&1 || fail "text run: exit $?: $(cat "$TMP/text")"
 grep -q '^\[ACCEPT\] 7 verdict' "$TMP/text" || fail "text: no ACCEPT line: $(cat "$TMP/text")"
+grep -q "traffic .* [0-9]* pairs measured (new x new, new x existing; all pairs would be 36)" "$TMP/text" ||
+	fail "text: the number of pairs measured is not printed"
+
+# --- 1b. a latency p99 bound no pair can meet ----------------------------------------------
+sed 's/^latency_p99_us: 0$/latency_p99_us: 1/' "$TOP/examples/accept-policy.yaml" >"$TMP/policy.lat"
+grep -q '^latency_p99_us: 1$' "$TMP/policy.lat" || fail "policy.lat: edit did not apply"
+accept --policy "$TMP/policy.lat"
+assert_eq "latency bound: rc" 1 "$rc"
+assert_eq "latency bound: failed stage" 5 "$(q .failed_stage)"
+assert_eq "latency bound: one FAB-TRAFFIC-LATENCY per measured pair" "$(q .nodes.pairs_measured)" \
+	"$(q '[.findings[] | select(.code == "FAB-TRAFFIC-LATENCY" and .stage == 5)] | length')"
+q '[.findings[] | select(.code == "FAB-TRAFFIC-LATENCY")][0].evidence' | grep -q "above the policy's 1 us" ||
+	fail "latency bound: evidence: $(q -c '.findings[0]')"
 
 # --- 2. a new host with the wrong MTU -----------------------------------------------------
 run lab_set_mtu h6 eth0 9000
@@ -93,7 +117,7 @@ run lab_swap h3 h9
 run lab_lldp_wait
 
 # --- 4. the new leaf's uplink slowed -------------------------------------------------------
-run lab_slow leaf3:swp49 200mbit
+run lab_slow leaf3:swp49 60mbit
 accept
 assert_eq "slow uplink: rc" 1 "$rc"
 assert_eq "slow uplink: failed stage" 5 "$(q .failed_stage)"
@@ -103,7 +127,7 @@ assert_eq "slow uplink: only traffic findings" 0 "$(q '[.findings[] | select(.st
 run lab_unslow leaf3:swp49
 
 # --- 5. a new node without a worker --------------------------------------------------------
-{ cat "$TMP/hosts"; echo "$P-h10 10.77.0.10 leaf=$P-leaf3 rate_gbps=1 new"; } >"$TMP/hosts.ghost"
+{ cat "$TMP/hosts"; echo "$P-h10 10.77.0.10 leaf=$P-leaf3 rate_gbps=0.3 new"; } >"$TMP/hosts.ghost"
 ARGS[1]=$TMP/hosts.ghost
 accept
 assert_eq "no worker: rc" 1 "$rc"

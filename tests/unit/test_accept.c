@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 
 #include "model/accept.h"
 #include "model/topo_diff.h"
+#include "model/topo_gen.h"
 
 static void test_codes(void **state)
 {
@@ -87,6 +89,23 @@ static void test_policy(void **state)
 	assert_int_equal(policy(&p, "stages: { trafic: false }\n", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "unknown key 'trafic'"));
 	assert_int_equal(policy(&p, "coverage: 0\n", &err), -EINVAL);
+	/* Latency p99 bound and counter thresholds. */
+	assert_int_equal(p.lat_p99_us, 0);
+	assert_int_equal(policy(&p, "coverage: 2\nlatency_p99_us: 500\ncounters:\n"
+				"  - { name: symbol_errors, threshold: 3, severity: error }\n", &err), 0);
+	assert_int_equal(p.lat_p99_us, 500);
+	assert_int_equal(counter_policy_find(&p.counters, "SymbolErrorCounter")->threshold, 3);
+	assert_int_equal(policy(&p, "latency_p99_us: fast\n", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "pol.yaml:1:"));
+	assert_non_null(strstr(err.msg, "latency_p99_us"));
+	assert_int_equal(policy(&p, "coverage: 2\ncounters:\n  - { name: bogus_counter, threshold: 1 }\n",
+				&err), -EINVAL);
+	assert_non_null(strstr(err.msg, "pol.yaml:3"));
+	assert_non_null(strstr(err.msg, "bogus_counter"));
+	assert_int_equal(policy(&p, "counters:\n  - { name: symbol_errors, threshold: -1 }\n", &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "pol.yaml:2:"));
+	assert_non_null(strstr(err.msg, "threshold"));
 }
 
 /* found: h1, h2 (existing) on leaf1; h3 (new) cabled to leaf2 swp2, planned on swp1. */
@@ -180,93 +199,203 @@ static void test_dual_homing(void **state)
 	topo_free(t);
 }
 
-/* @n hosts on leaves of @per_leaf; the last @n_new hosts are new. */
-static void gen_hosts(struct fab_hosts *hs, size_t n, size_t per_leaf, size_t n_new)
+/* A new name matches the node of that name, or an IB node description "NAME DEV". */
+static void test_name_in(void **state)
 {
-	hosts_init(hs);
-	hs->hosts = calloc(n, sizeof(*hs->hosts));
-	assert_non_null(hs->hosts);
-	hs->n = n;
-	for (size_t i = 0; i < n; i++) {
-		snprintf(hs->hosts[i].name, sizeof(hs->hosts[i].name), "h%zu", i + 1);
-		snprintf(hs->hosts[i].leaf, sizeof(hs->hosts[i].leaf), "leaf%zu", i / per_leaf + 1);
-		hs->hosts[i].is_new = i >= n - n_new;
-	}
+	const char *const names[] = { "h33", "leaf-008" };
+
+	(void)state;
+	assert_true(accept_name_in(names, 2, "h33"));
+	assert_true(accept_name_in(names, 2, "h33 mlx5_0"));
+	assert_true(accept_name_in(names, 2, "leaf-008"));
+	assert_false(accept_name_in(names, 2, "h330"));
+	assert_false(accept_name_in(names, 2, "h3"));
+	assert_false(accept_name_in(names, 2, "leaf-0081"));
+	assert_false(accept_name_in(names, 2, ""));
+	assert_false(accept_name_in(names, 2, NULL));
 }
 
-/* Check coverage: every new host in >= k pairs, the new leaf's uplink crossed >= k times. */
-static void check_pairs(const struct fab_hosts *hs, const struct accept_pairs *pp, unsigned int k,
-			const char *new_leaf)
+struct gfab {
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+	bool *is_new;
+	const char **new_names;
+	size_t n_new_names;
+};
+
+/*
+ * A generated leaf-spine fabric (model/topo_gen.h), hosts h1..hN placed on
+ * it; the hosts of the last @new_leaves leaves are new, and so are those
+ * leaves themselves (new racks: the switch and its hosts).
+ */
+static void gfab_up(struct gfab *f, unsigned int leaves, unsigned int per_leaf,
+		    unsigned int spines, unsigned int new_leaves)
 {
-	size_t *deg = calloc(hs->n, sizeof(*deg)), crossing = 0;
+	struct topo_gen_2l g = { .leaves = leaves, .hosts_per_leaf = per_leaf, .spines = spines,
+				 .host_mbps = 100000, .uplink_mbps = 100000 };
+	size_t n = (size_t)leaves * per_leaf, cap = 40 * n + 1, len = 0;
+	char *buf = malloc(cap);
+	struct fab_err err;
 
-	assert_non_null(deg);
-	for (size_t i = 0; i < pp->n; i++) {
-		unsigned int a = pp->pairs[i][0], b = pp->pairs[i][1];
-		bool la = strcmp(hs->hosts[a].leaf, new_leaf) == 0;
-		bool lb = strcmp(hs->hosts[b].leaf, new_leaf) == 0;
-
-		assert_true(a != b);
-		assert_true(hs->hosts[a].is_new || hs->hosts[b].is_new);	/* touches a new host */
-		deg[a]++;
-		deg[b]++;
-		crossing += la != lb;
-		for (size_t j = 0; j < i; j++)	/* each pair once */
-			assert_false((pp->pairs[j][0] == a && pp->pairs[j][1] == b) ||
-				     (pp->pairs[j][0] == b && pp->pairs[j][1] == a));
+	assert_non_null(buf);
+	memset(f, 0, sizeof(*f));
+	assert_int_equal(topo_gen_leaf_spine(&f->t, &g), 0);
+	for (size_t i = 1; i <= n; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.%zu.%zu.%zu\n", i, i / 65536,
+					i / 256 % 256, i % 256);
+	hosts_init(&f->hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(&f->hs, buf, len, "hosts", &err), 0);
+	free(buf);
+	f->is_new = calloc(n, sizeof(*f->is_new));
+	f->new_names = calloc(n + leaves, sizeof(*f->new_names));
+	assert_non_null(f->is_new);
+	assert_non_null(f->new_names);
+	for (size_t i = 0; i < n; i++) {
+		f->is_new[i] = f->hs.hosts[i].is_new = i / per_leaf >= leaves - new_leaves;
+		if (f->is_new[i])
+			f->new_names[f->n_new_names++] = f->hs.hosts[i].name;
 	}
-	for (size_t i = 0; i < hs->n; i++)
-		if (hs->hosts[i].is_new)
-			assert_true(deg[i] >= k);
-	assert_true(crossing >= k);
-	free(deg);
+	for (size_t i = 0; i < f->t->n_nodes; i++) {	/* leafN: the new leaves' switches */
+		const char *nm = f->t->nodes[i]->name;
+
+		if (strncmp(nm, "leaf", 4) == 0 && (unsigned int)atoi(nm + 4) > leaves - new_leaves)
+			f->new_names[f->n_new_names++] = nm;
+	}
+	assert_int_equal(route_new(&f->r, f->t), 0);
+	assert_int_equal(route_place(f->r, &f->hs, &err), 0);
+	route_rates(f->r, &f->hs, NULL, NULL);
+	f->r->ecmp_whole = true;	/* as accept's sweep routes them */
+}
+
+static void gfab_down(struct gfab *f)
+{
+	route_free(f->r);
+	hosts_fini(&f->hs);
+	topo_free(f->t);
+	free(f->is_new);
+	free(f->new_names);
+}
+
+/*
+ * Recount the chosen pairs independently of the picker: no existing x
+ * existing pair, none twice, every new host in >= k pairs, every wanted
+ * link (new links, the new leaves' uplinks) crossed >= k times.  Returns
+ * the number of wanted links.
+ */
+static size_t check_cover(struct gfab *f, const struct coverage *c, unsigned int k)
+{
+	size_t n = f->hs.n, nl = f->t->n_links, n_want = 0, ni;
+	bool *want = calloc(nl, sizeof(*want));
+	uint32_t *got = calloc(nl, sizeof(*got)), *hp = calloc(n, sizeof(*hp));
+	const struct route_load *items;
+	struct route_info info;
+
+	assert_non_null(want);
+	assert_non_null(got);
+	assert_non_null(hp);
+	assert_true(accept_want_links(f->r, f->is_new, f->new_names, f->n_new_names, want) > 0);
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		unsigned int a = c->pairs[i].a, b = c->pairs[i].b;
+
+		assert_true(a < b && b < n);
+		assert_true(f->is_new[a] || f->is_new[b]);	/* new x new or new x existing */
+		for (size_t j = 0; j < i && n < 200; j++)	/* each pair once (small cases) */
+			assert_false(c->pairs[j].a == a && c->pairs[j].b == b);
+		hp[a]++;
+		hp[b]++;
+		assert_int_equal(route_pair_loads(f->r, a, b, &items, &ni, &info), 0);
+		for (size_t j = 0; j < ni; j++)
+			got[items[j].link]++;
+	}
+	for (size_t h = 0; h < n; h++)
+		if (f->is_new[h])
+			assert_true(hp[h] >= k);
+	for (size_t l = 0; l < nl; l++) {
+		if (!want[l])
+			continue;
+		n_want++;
+		if (got[l] < k)
+			fail_msg("wanted link %zu crossed %u times < K = %u", l, got[l], k);
+	}
+	/* Every uplink of a new leaf and every new host's cable is wanted. */
+	for (size_t l = 0; l < nl; l++) {
+		const struct topo_link *lk = f->t->links[l];
+
+		if (accept_name_in(f->new_names, f->n_new_names, lk->a->node->name) ||
+		    accept_name_in(f->new_names, f->n_new_names, lk->b->node->name))
+			assert_true(want[l]);
+	}
+	assert_int_equal(c->links_short, 0);
+	assert_int_equal(c->hosts_short, 0);
+	free(want);
+	free(got);
+	free(hp);
+	return n_want;
 }
 
 static void test_pairs_small(void **state)
 {
-	struct fab_hosts hs;
-	struct accept_pairs pp;
+	struct coverage c;
+	struct fab_err err;
+	struct gfab f;
+	size_t n_want;
 
 	(void)state;
-	/* The lab of accept-netns.sh: 9 hosts, 3 leaves of 3, leaf3's three new. */
-	gen_hosts(&hs, 9, 3, 3);
-	assert_int_equal(accept_pairs_pick(&hs, NULL, 2, &pp), 0);
-	assert_int_equal(pp.n, 3 + 3 * 2);	/* the ring of 3, each new host with 2 existing */
-	check_pairs(&hs, &pp, 2, "leaf3");
-	accept_pairs_fini(&pp);
-	/* k larger than the new hosts: no duplicates, every new pair once. */
-	assert_int_equal(accept_pairs_pick(&hs, NULL, 5, &pp), 0);
-	assert_int_equal(pp.n, 3 + 3 * 5);
-	check_pairs(&hs, &pp, 5, "leaf3");
-	accept_pairs_fini(&pp);
-	hosts_fini(&hs);
+	/* 3 leaves of 3 hosts, 2 spines; leaf3 and its three hosts are new. */
+	gfab_up(&f, 3, 3, 2, 1);
+	fab_err_init(&err);
+	assert_int_equal(accept_pairs_cover(f.r, f.is_new, f.new_names, f.n_new_names, 2, &c, &err),
+			 0);
+	n_want = check_cover(&f, &c, 2);
+	assert_int_equal(n_want, 3 + 2);	/* three host cables, two uplinks */
+	assert_true(c.n_pairs <= 9 * 2);
+	coverage_fini(&c);
+	/* K above the new hosts' count: still no repeat, every new host in K pairs. */
+	assert_int_equal(accept_pairs_cover(f.r, f.is_new, f.new_names, f.n_new_names, 5, &c, &err),
+			 0);
+	check_cover(&f, &c, 5);
+	coverage_fini(&c);
+	assert_int_equal(accept_pairs_cover(f.r, f.is_new, f.new_names, f.n_new_names, 0, &c, &err),
+			 -EINVAL);
+	gfab_down(&f);
 }
 
+/*
+ * 1000 end points on a generated leaf-spine (25 leaves of 40, 4 spines):
+ * with one new rack (40 new, 960 existing) and with twelve (480 new), the
+ * pairs stay within (n + m) K, against (n + m)(n + m - 1) / 2 = 499500
+ * for all pairs, and every new link and new-leaf uplink is crossed K times.
+ */
 static void test_pairs_1000(void **state)
 {
-	struct fab_hosts hs;
-	struct accept_pairs pp;
-	const size_t n = 1000, n_new = 40;
-	const unsigned int k = 2;
+	static const struct { unsigned int new_leaves, k; } cases[] = {
+		{ 1, 2 }, { 1, 4 }, { 12, 2 }, { 12, 4 }, { 25, 2 },
+	};
+	const size_t n = 1000;
 
 	(void)state;
-	/* 25 leaves of 40 hosts; the last leaf is new. */
-	gen_hosts(&hs, n, 40, n_new);
-	assert_int_equal(accept_pairs_pick(&hs, NULL, k, &pp), 0);
-	printf("1000 nodes (%zu new, %zu existing), K=%u: %zu pairs measured (all pairs: %zu)\n",
-	       n_new, n - n_new, k, pp.n, n * (n - 1) / 2);
-	assert_true(pp.n <= n * k);		/* O((n + m) K) */
-	assert_int_equal(pp.n, n_new * k * 2);	/* ring k per new host + k existing per new host */
-	check_pairs(&hs, &pp, k, "leaf25");
-	/* The existing hosts paired with the new ones sit on other leaves (crossing the uplink). */
-	for (size_t i = 0; i < pp.n; i++) {
-		const struct fab_host *a = &hs.hosts[pp.pairs[i][0]], *b = &hs.hosts[pp.pairs[i][1]];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct coverage c;
+		struct fab_err err;
+		struct gfab f;
+		size_t n_want;
 
-		if (a->is_new != b->is_new)
-			assert_string_not_equal(a->leaf, b->leaf);
+		gfab_up(&f, 25, 40, 4, cases[i].new_leaves);
+		fab_err_init(&err);
+		assert_int_equal(accept_pairs_cover(f.r, f.is_new, f.new_names, f.n_new_names,
+						    cases[i].k, &c, &err), 0);
+		n_want = check_cover(&f, &c, cases[i].k);
+		printf("1000 end points (%u new, %zu existing), K=%u: %zu pairs measured, "
+		       "%zu links crossed >= K (all pairs: %zu)\n", cases[i].new_leaves * 40,
+		       n - cases[i].new_leaves * 40, cases[i].k, c.n_pairs, n_want,
+		       n * (n - 1) / 2);
+		assert_true(c.n_pairs <= n * cases[i].k);	/* O((n + m) K), c = 1 */
+		assert_true(c.n_pairs * 50 < n * (n - 1) / 2);	/* far from O((n + m)^2) */
+		coverage_fini(&c);
+		gfab_down(&f);
 	}
-	accept_pairs_fini(&pp);
-	hosts_fini(&hs);
 }
 
 int main(void)
@@ -277,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_policy),
 		cmocka_unit_test(test_cabling_restricted_to_new),
 		cmocka_unit_test(test_dual_homing),
+		cmocka_unit_test(test_name_in),
 		cmocka_unit_test(test_pairs_small),
 		cmocka_unit_test(test_pairs_1000),
 	};
