@@ -26,13 +26,13 @@ const struct fab_cmd fab_cmds[] = {
 	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
 	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [--lldp-socket PATH] "
 	  "[--hosts FILE [--launcher NAME|TEMPLATE]] [-C CA] [-P PORT] [--load-cache FILE] "
-	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover] "
+	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover|csv] [--csv] "
 	  "[--thresholds COUNTER=N,...] [--no-counters] [--rails] [--max-smps N] "
 	  "[--timeout MS] [--retries N]",
 	  "fabric topology (IB subnet, LLDP), link health, diff against a cabling plan" },
 	{ "sweep", cmd_sweep, "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--transport tcp|verbs] "
 	  "[--serial | --pairs FILE | --new] [--duration SECONDS] [--lat-iters N] [--msg-size BYTES] "
-	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [OPTION...]",
+	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [--csv FILE] [OPTION...]",
 	  "pairwise latency and bandwidth between all nodes, slow pairs and suspects" },
 	{ "diagnose", cmd_diagnose, "--from SWEEP.json [--topology lldp|ib|PLAN] [--hosts FILE] [--policy FILE] [-j] | "
 	  "--hosts FILE --topology lldp|ib|PLAN [--launcher NAME|TEMPLATE] [--policy FILE] [-j] A B",

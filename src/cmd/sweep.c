@@ -40,6 +40,7 @@ enum {
 	OPT_TRANSPORT = 256,
 	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT, OPT_FROM, OPT_POLICY,
+	OPT_CSV,
 	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
 };
 
@@ -142,6 +143,7 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		{ "pairs", required_argument, NULL, OPT_PAIRS },
 		{ "new", no_argument, NULL, OPT_NEW },
 		{ "prom", required_argument, NULL, OPT_PROM },
+		{ "csv", required_argument, NULL, OPT_CSV },
 		{ "no-retest", no_argument, NULL, OPT_NO_RETEST },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
@@ -194,6 +196,9 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			break;
 		case OPT_PROM:
 			a->prom = optarg;
+			break;
+		case OPT_CSV:
+			a->csv = optarg;
 			break;
 		case OPT_NO_RETEST:
 			a->retest = false;
@@ -265,8 +270,8 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			cmd_usage_error(ctx, a->cmd, "--serial, --pairs and --new are sweep's");
 			return -EINVAL;
 		}
-		if (a->dry_run || a->prom) {
-			cmd_usage_error(ctx, a->cmd, "--dry-run and --prom are sweep's");
+		if (a->dry_run || a->prom || a->csv) {
+			cmd_usage_error(ctx, a->cmd, "--dry-run, --prom and --csv are sweep's");
 			return -EINVAL;
 		}
 	} else if (a->from) {
@@ -636,6 +641,7 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 	if (!a->dry_run || (st && st->kind == SWEEP_TOPO_LLDP)) {
 		/* What can be checked is checked before any worker starts. */
 		if ((a->prom && file_check_writable(a->prom, &ctx->err) < 0) ||
+		    sweep_out_check(a, &ctx->err) < 0 ||
 		    fleet_launcher_check(&a->fo, hs, &ctx->err) < 0 ||
 		    (fabric->n && fleet_launcher_check(&a->fo, fabric, &ctx->err) < 0))
 			return -EINVAL;
@@ -862,6 +868,10 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 			rc = FAB_EXIT_SYSTEM;
 			goto out;
 		}
+	}
+	if (!a.dry_run && sweep_out_write(&a, &r, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
 	}
 	if (a.n_target == 2) {
 		rc = diagnose_render(ctx, &r, &a);

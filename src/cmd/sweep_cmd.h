@@ -19,6 +19,7 @@
 struct sweep_args {
 	const char *cmd;			/* "sweep" or "diagnose": messages, what is allowed */
 	const char *hosts, *pairs, *prom;
+	const char *csv;			/* --csv FILE (cmd/sweep_out.c) */
 	const char *topology, *lldp_socket;	/* --topology lldp|ib|PLAN, --lldp-socket */
 	struct subnet_opts ib;			/* --ib-ca, --ib-port */
 	bool dry_run;
@@ -46,6 +47,13 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 
 /* Run and render; the command's exit status. */
 int sweep_main(struct fab_ctx *ctx, struct sweep_args *a);
+
+/*
+ * The extra outputs (cmd/sweep_out.c): --csv (and later --html) files
+ * checked writable before anything runs, written after the sweep.
+ */
+int sweep_out_check(const struct sweep_args *a, struct fab_err *err);
+int sweep_out_write(const struct sweep_args *a, const struct sweep_report *r, struct fab_err *err);
 
 struct sweep_topo;
 struct sched_pair;
