@@ -40,7 +40,7 @@ enum {
 	OPT_TRANSPORT = 256,
 	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT, OPT_FROM, OPT_POLICY,
-	OPT_CSV,
+	OPT_CSV, OPT_BASELINE,
 	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
 };
 
@@ -105,6 +105,7 @@ static const struct num_opt num_opts[] = {
 	NUM_D("lat-factor", 1, 1000, cfg.lat_factor),
 	{ "lat-max-us", 0, 1e9, false, offsetof(struct sweep_args, cfg.lat_max_ns), 1000 },
 	NUM_D("min-pct", 0, 100, cfg.min_pct),
+	NUM_D("regress-pct", 0, 100, regress_pct),
 	NUM_D("timeout", 0.1, 3600, timeout_s),
 	NUM_U("verbs-bw-bytes", 1, VERBS_EP_MAX_REGION, verbs.bw_bytes),
 	NUM_U("verbs-tx-depth", 1, 8192, verbs.tx_depth),
@@ -144,6 +145,7 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		{ "new", no_argument, NULL, OPT_NEW },
 		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "csv", required_argument, NULL, OPT_CSV },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
 		{ "no-retest", no_argument, NULL, OPT_NO_RETEST },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
@@ -199,6 +201,9 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			break;
 		case OPT_CSV:
 			a->csv = optarg;
+			break;
+		case OPT_BASELINE:
+			a->baseline = optarg;
 			break;
 		case OPT_NO_RETEST:
 			a->retest = false;
@@ -270,8 +275,8 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			cmd_usage_error(ctx, a->cmd, "--serial, --pairs and --new are sweep's");
 			return -EINVAL;
 		}
-		if (a->dry_run || a->prom || a->csv) {
-			cmd_usage_error(ctx, a->cmd, "--dry-run, --prom and --csv are sweep's");
+		if (a->dry_run || a->prom || a->csv || a->baseline) {
+			cmd_usage_error(ctx, a->cmd, "--dry-run, --prom, --csv and --baseline are sweep's");
 			return -EINVAL;
 		}
 	} else if (a->from) {
@@ -528,7 +533,7 @@ static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts 
 		goto out;
 	}
 	for (size_t i = 0; i < r->n_pairs; i++)
-		if (r->pairs[i].status == SWEEP_SLOW) {
+		if (r->pairs[i].status == SWEEP_SLOW || r->pairs[i].status == SWEEP_REGRESSED) {
 			sp[n].a = r->pairs[i].a;
 			sp[n].b = r->pairs[i].b;
 			idx[n++] = i;
@@ -731,7 +736,7 @@ void sweep_args_default(struct sweep_args *a, const char *cmd)
 		.transport = "tcp", .mode = "all-pairs", .duration_s = 1, .timeout_s = 10,
 		.lat_iters = 2000, .msg_bytes = 64, .streams = 1, .interval_ms = 100,
 		.verbs = TP_VERBS_TUNING_DEFAULT,
-		.retest = true, .progress = -1,
+		.retest = true, .progress = -1, .regress_pct = 10,
 	};
 	sweep_cfg_default(&a->cfg);
 }
@@ -756,6 +761,7 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	struct fab_hosts hs, fabric;
 	struct sweep_topo topo, *st = NULL;
 	struct sweep_locate sl;
+	struct sweep_baseline base = { 0 };
 	struct counter_policy pol;
 	struct counter_report crep = { 0 };
 	struct fleet f = { 0 };
@@ -781,6 +787,10 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		goto out;
 	}
 	a.fo.verbose = fab_log_level;
+	if (a.baseline && sweep_baseline_load(&base, a.baseline, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (sweep_prepare(ctx, &a, &hs, &fabric, st, &f, &s) < 0) {
 		rc = fab_err_exit(&ctx->err);
@@ -823,7 +833,12 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 			goto out;
 		}
 		judge_all(&r);
-		if (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st) < 0) {
+		/* --baseline: judged after the fleet, again after the retest re-judged its pairs */
+		if (sweep_baseline_apply(&base, a.regress_pct, &r) < 0 ||
+		    (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st) < 0) ||
+		    sweep_baseline_apply(&base, a.regress_pct, &r) < 0) {
+			if (!ctx->err.msg[0])
+				fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 			rc = fab_err_exit(&ctx->err);
 			goto out;
 		}
@@ -887,6 +902,7 @@ out:
 	sweep_report_fini(&r);
 	sched_fini(&s);
 	sweep_locate_fini(&sl);
+	sweep_baseline_fini(&base);
 	counter_report_fini(&crep);
 	if (st)
 		sweep_topo_fini(st);

@@ -59,21 +59,40 @@ static void prom_bw_gauge(FILE *f, const struct sweep_report *r, const char *nam
 	}
 }
 
+/* fabricctl_sweep_pair_status's value: 0 ok, 1 slow, 2 failed, 3 regressed; -1 planned. */
+static int prom_status(enum sweep_status s)
+{
+	switch (s) {
+	case SWEEP_OK:
+		return 0;
+	case SWEEP_SLOW:
+		return 1;
+	case SWEEP_FAILED:
+		return 2;
+	case SWEEP_REGRESSED:
+		return 3;
+	case SWEEP_PLANNED:
+		break;
+	}
+	return -1;
+}
+
 static void prom_body(FILE *f, const struct sweep_report *r)
 {
 	static const char *q[] = { "0", "0.5", "0.99", "0.999", "1" };
-	size_t count[3] = { 0 };
+	size_t count[4] = { 0 };
 
-	fprintf(f, "# HELP fabricctl_sweep_pair_status Pair status: 0 ok, 1 slow, 2 failed.\n"
+	fprintf(f, "# HELP fabricctl_sweep_pair_status Pair status: 0 ok, 1 slow, 2 failed, 3 regressed.\n"
 		   "# TYPE fabricctl_sweep_pair_status gauge\n");
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		const struct sweep_pair *p = &r->pairs[i];
+		int v = prom_status(p->status);
 
 		fputs("fabricctl_sweep_pair_status", f);
 		pair_labels(f, r, p->a, p->b);
-		fprintf(f, "} %d\n", (int)p->status);
-		if (p->status <= SWEEP_FAILED)
-			count[p->status]++;
+		fprintf(f, "} %d\n", v);
+		if (v >= 0)
+			count[v]++;
 	}
 	prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_mbps",
 		      "Average bandwidth from a to b (dir ab) or b to a (ba).", false);
@@ -111,8 +130,9 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 		   "# TYPE fabricctl_sweep_pairs gauge\n"
 		   "fabricctl_sweep_pairs{status=\"ok\"} %zu\n"
 		   "fabricctl_sweep_pairs{status=\"slow\"} %zu\n"
-		   "fabricctl_sweep_pairs{status=\"failed\"} %zu\n",
-		   count[0], count[1], count[2]);
+		   "fabricctl_sweep_pairs{status=\"failed\"} %zu\n"
+		   "fabricctl_sweep_pairs{status=\"regressed\"} %zu\n",
+		   count[0], count[1], count[2], count[3]);
 	fprintf(f, "# HELP fabricctl_sweep_suspect_score Suspected nodes and links (0..1).\n"
 		   "# TYPE fabricctl_sweep_suspect_score gauge\n");
 	for (size_t i = 0; i < r->n_suspects; i++) {

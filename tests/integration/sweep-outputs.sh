@@ -5,6 +5,17 @@
 #     parse with Python's csv module (RFC 4180); every pair and every
 #     figure of the sweep JSON, every link of the discover JSON, is in the
 #     CSV (round trip); a bad --csv path is refused before any worker.
+#  2. Baseline: the clean sweep of 1 is the baseline; h3's cable slowed by
+#     30 % (tbf 700 Mbit/s); `sweep --baseline` marks exactly h3's 3 pairs
+#     `regressed` (exit 1, summary, Prometheus, CSV); a bad baseline is
+#     refused up front (exit 2 naming the file).
+#     Thresholds: --slow-pct 50 --min-pct 0 keep the 70 % pairs from being
+#     judged slow against the rated 1 Gbit/s, so the baseline is what
+#     catches them; --regress-pct 15 leaves slack both ways for the
+#     shared box (clean pairs move a few %, the slowed ones fall ~30 %);
+#     --serial: one pair at a time, so concurrent pairs do not share the
+#     two CPUs (a clean pair fell 24 % beside the slowed ones when run
+#     together on a busy box).
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -24,7 +35,7 @@ lab_planfile >"$TMP/plan.yaml"
 cat "$TMP/hosts" >&2
 
 SWEEP=(sweep --hosts "$TMP/hosts" --launcher netns --transport tcp --duration 0.5 --lat-iters 500
-       --topology "$TMP/plan.yaml")
+       --topology "$TMP/plan.yaml" --slow-pct 50 --min-pct 0 --serial)
 
 # sweep OUT.json ARGS...: exit status in $rc.
 sweep() {
@@ -39,7 +50,7 @@ sweep() {
 
 # --- 1. CSV -----------------------------------------------------------------------------
 sweep "$TMP/s1.json" --csv "$TMP/s1.csv"
-[ "$rc" -le 1 ] || fail "sweep --csv: rc $rc"
+assert_eq "clean sweep (the baseline): rc" 0 "$rc"
 assert_eq "sweep --csv: records end in CRLF" "$(wc -l <"$TMP/s1.csv")" "$(grep -c $'\r$' "$TMP/s1.csv")"
 python3 - "$TMP/s1.json" "$TMP/s1.csv" <<'EOF'
 import csv, json, math, sys
@@ -103,5 +114,39 @@ EOF
 fab "${SWEEP[@]}" --csv "$TMP/nodir/x.csv"
 assert_eq "--csv into a missing directory: rc" 2 "$rc"
 grep -q "nodir" "$TMP/err" || fail "--csv: the error names the path"
+
+# --- 2. baseline -------------------------------------------------------------------------
+H3=$(lab_ns h3)
+run lab_slow h3 700mbit
+sweep "$TMP/s2.json" --baseline "$TMP/s1.json" --regress-pct 15 --prom "$TMP/s2.prom" --csv "$TMP/s2.csv"
+jq -r '.pairs[] | "    \(.a) \(.b) \(.status) \(.bw_mbps | floor) Mb/s, change \(.baseline.change_pct | floor) %: \(.reason)"' "$TMP/s2.json" >&2
+assert_eq "baseline: rc (regressed pairs)" 1 "$rc"
+assert_eq "baseline: the regressed pairs are exactly h3's" \
+	"$(jq -r '.pairs[] | select(.a == "'"$H3"'" or .b == "'"$H3"'") | [.a, .b] | sort | join(" ")' "$TMP/s2.json" | sort)" \
+	"$(jq -r '.pairs[] | select(.status == "regressed") | [.a, .b] | sort | join(" ")' "$TMP/s2.json" | sort)"
+assert_eq "baseline: every other pair ok" 3 "$(jq '[.pairs[] | select(.status == "ok")] | length' "$TMP/s2.json")"
+assert_eq "baseline: summary" '{"pairs":6,"ok":3,"slow":0,"failed":0,"regressed":3}' "$(jq -c .summary "$TMP/s2.json")"
+assert_eq "baseline: header" "$TMP/s1.json 15 6 3" \
+	"$(jq -r '.baseline | "\(.file) \(.regress_pct) \(.compared) \(.regressed)"' "$TMP/s2.json")"
+assert_eq "baseline: the old figures are the baseline's" true "$(jq -n --slurpfile o "$TMP/s1.json" --slurpfile n "$TMP/s2.json" \
+	'[$n[0].pairs[] as $p | $o[0].pairs[] | select(.a == $p.a and .b == $p.b) | .bw_ab.avg_mbps == $p.baseline.bw_ab_mbps and .bw_ba.avg_mbps == $p.baseline.bw_ba_mbps] | length == 6 and all')"
+assert_eq "baseline: reasons name the baseline" 3 "$(jq '[.pairs[] | select(.reason // "" | test("below the baseline.s [0-9]+ Mb/s \\(threshold 15%\\)"))] | length' "$TMP/s2.json")"
+assert_eq "baseline: Prometheus regressed count" 'fabricctl_sweep_pairs{status="regressed"} 3' "$(grep 'status="regressed"' "$TMP/s2.prom")"
+assert_eq "baseline: Prometheus status 3 per regressed pair" 3 "$(grep -c '^fabricctl_sweep_pair_status{.*} 3$' "$TMP/s2.prom")"
+assert_eq "baseline: CSV statuses" "regressed regressed regressed" \
+	"$(python3 -c 'import csv, sys; print(" ".join(sorted(r["status"] for r in csv.DictReader(open(sys.argv[1], newline="")) if r["status"] != "ok")))' "$TMP/s2.csv")"
+# Bad baselines: refused before any worker starts.
+echo '{"schema": "fabricctl.discover/1"}' >"$TMP/odd.json"
+fab "${SWEEP[@]}" --baseline "$TMP/odd.json"
+assert_eq "baseline of another schema: rc" 2 "$rc"
+grep -q "odd.json: schema 'fabricctl.discover/1': want a sweep document" "$TMP/err" || fail "baseline schema: message"
+printf '{"schema": "fabricctl.sweep/2",\n "pairs": [}' >"$TMP/broken.json"
+fab "${SWEEP[@]}" --baseline "$TMP/broken.json"
+assert_eq "broken baseline: rc" 2 "$rc"
+grep -q "broken.json:2:" "$TMP/err" || fail "broken baseline: message names file and line"
+echo '{"schema": "fabricctl.sweep/2", "pairs": [{"a": "x", "b": "y", "bw_ab": {"avg_mbps": "fast"}}]}' >"$TMP/badpair.json"
+fab "${SWEEP[@]}" --baseline "$TMP/badpair.json"
+assert_eq "baseline with a bad figure: rc" 2 "$rc"
+grep -q "badpair.json: pairs\[0\].bw_ab: want null or an object with avg_mbps" "$TMP/err" || fail "bad figure: message"
 
 echo "sweep-outputs: all checks passed" >&2
