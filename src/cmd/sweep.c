@@ -40,7 +40,7 @@ enum {
 	OPT_TRANSPORT = 256,
 	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT, OPT_FROM, OPT_POLICY,
-	OPT_CSV, OPT_BASELINE,
+	OPT_CSV, OPT_BASELINE, OPT_HTML,
 	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
 };
 
@@ -146,6 +146,7 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "csv", required_argument, NULL, OPT_CSV },
 		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "no-retest", no_argument, NULL, OPT_NO_RETEST },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
@@ -204,6 +205,9 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			break;
 		case OPT_BASELINE:
 			a->baseline = optarg;
+			break;
+		case OPT_HTML:
+			a->html = optarg;
 			break;
 		case OPT_NO_RETEST:
 			a->retest = false;
@@ -275,8 +279,8 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			cmd_usage_error(ctx, a->cmd, "--serial, --pairs and --new are sweep's");
 			return -EINVAL;
 		}
-		if (a->dry_run || a->prom || a->csv || a->baseline) {
-			cmd_usage_error(ctx, a->cmd, "--dry-run, --prom, --csv and --baseline are sweep's");
+		if (a->dry_run || a->prom || a->csv || a->html || a->baseline) {
+			cmd_usage_error(ctx, a->cmd, "--dry-run, --prom, --csv, --html and --baseline are sweep's");
 			return -EINVAL;
 		}
 	} else if (a->from) {

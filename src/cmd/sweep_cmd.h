@@ -20,7 +20,7 @@
 struct sweep_args {
 	const char *cmd;			/* "sweep" or "diagnose": messages, what is allowed */
 	const char *hosts, *pairs, *prom;
-	const char *csv;			/* --csv FILE (cmd/sweep_out.c) */
+	const char *csv, *html;			/* --csv FILE, --html FILE (cmd/sweep_out.c) */
 	const char *baseline;			/* --baseline OLD.json */
 	double regress_pct;			/* --regress-pct P (10) */
 	const char *topology, *lldp_socket;	/* --topology lldp|ib|PLAN, --lldp-socket */
@@ -52,7 +52,7 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 int sweep_main(struct fab_ctx *ctx, struct sweep_args *a);
 
 /*
- * The extra outputs (cmd/sweep_out.c): --csv (and later --html) files
+ * The extra outputs (cmd/sweep_out.c): the --csv and --html files
  * checked writable before anything runs, written after the sweep.
  */
 int sweep_out_check(const struct sweep_args *a, struct fab_err *err);

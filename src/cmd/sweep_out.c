@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sweep's extra outputs beside stdout and --prom: --csv FILE (one row
- * per pair, render/csv.c).  Each path is checked before the first worker
+ * per pair, render/csv.c) and --html FILE (the report page of
+ * render/report_html.c, from the sweep's own document).  Each path is checked before the first worker
  * starts, so a typo costs nothing; each file is written atomically.
  *
  * And --baseline OLD.json: the pairs of an earlier sweep document, read
@@ -14,21 +15,53 @@
 
 #include "cmd/sweep_cmd.h"
 #include "render/render.h"
+#include "render/report_html.h"
 #include "util/file.h"
 
 /* A sweep of 1024 nodes with every figure is ~300 MB of pretty JSON; refuse more than 1 GiB. */
 #define BASELINE_MAX_BYTES (1024UL * 1024 * 1024)
 
+static int out_check(const char *opt, const char *path, struct fab_err *err)
+{
+	if (!path)
+		return 0;
+	if (!strcmp(path, "-"))
+		return fab_err_input(err, -EINVAL, "--%s -: stdout carries the sweep's own output; "
+				     "give a file", opt);
+	return file_check_writable(path, err);
+}
+
 int sweep_out_check(const struct sweep_args *a, struct fab_err *err)
 {
-	if (a->csv && file_check_writable(a->csv, err) < 0)
+	if (out_check("csv", a->csv, err) < 0 || out_check("html", a->html, err) < 0)
 		return -EINVAL;
 	return 0;
+}
+
+/* --html FILE: the sweep's document through the report renderer (docs/report.md). */
+static int html_write(const struct sweep_args *a, const struct sweep_report *r, struct fab_err *err)
+{
+	json_t *doc = sweep_to_json(r);
+	struct report rep;
+	int rc;
+
+	if (!doc)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	report_init(&rep);
+	rep.hosts = r->hosts;
+	rc = report_add(&rep, "sweep", doc, err);
+	json_decref(doc);
+	if (rc == 0)
+		rc = report_html_save(&rep, a->html, err);
+	report_fini(&rep);
+	return rc;
 }
 
 int sweep_out_write(const struct sweep_args *a, const struct sweep_report *r, struct fab_err *err)
 {
 	if (a->csv && sweep_csv_write(r, a->csv, err) < 0)
+		return -EIO;
+	if (a->html && html_write(a, r, err) < 0)
 		return -EIO;
 	return 0;
 }

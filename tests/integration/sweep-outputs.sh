@@ -16,11 +16,17 @@
 #     --serial: one pair at a time, so concurrent pairs do not share the
 #     two CPUs (a clean pair fell 24 % beside the slowed ones when run
 #     together on a busy box).
+#  3. HTML: `sweep --html FILE` (the same sweep as 2) and `report --baseline`
+#     opened in headless Chromium without network: no script error; a third
+#     heatmap (change vs baseline) whose cells marked as fallen are exactly
+#     h3's pairs, both directions; the bandwidth map hatches the regressed
+#     cells; a page without a baseline has no third map; bad input exit 2.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-need_cmd ip tc jq python3 lldpd lldpcli
+need_cmd ip tc jq python3 lldpd lldpcli unshare
+command -v chromium >/dev/null 2>&1 || skip "chromium not installed (scripts/install-deps installs it)"
 need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
@@ -46,6 +52,43 @@ sweep() {
 	"$FABRICCTL" -j "${SWEEP[@]}" "$@" >"$out" 2>"$TMP/err" || rc=$?
 	tail -n 5 "$TMP/err" >&2
 	jq -c '.summary' "$out" >&2
+}
+
+# chrome PAGE: headless Chromium without network (an empty network namespace), the DOM to $TMP/dom.
+chrome() {
+	local prof
+	prof=$(mktemp -d "$TMP/chrome.XXXXXX")
+	pretty "chromium --headless --dump-dom $1"
+	unshare -n timeout 180 chromium --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--no-first-run --user-data-dir="$prof" --enable-logging=stderr --v=0 \
+		--dump-dom "file://$1" >"$TMP/dom" 2>"$TMP/chrome.err" || { cat "$TMP/chrome.err" >&2; fail "chromium failed on $1"; }
+	rm -rf "$prof"
+	local body
+	body=$(grep -o '<body[^>]*>' "$TMP/dom" | head -1)
+	case $body in *data-js-error*) fail "$1: script error: $body" ;; esac
+	case $body in *'data-rendered="1"'*) ;; *) fail "$1: the page's script did not finish" ;; esac
+	if grep -E ':CONSOLE.*source: file://|Uncaught' "$TMP/chrome.err" >&2; then fail "$1: console messages"; fi
+}
+# attrs TAG-REGEX ATTR...: from the DOM, the given attributes of every element whose start tag matches.
+attrs() {
+	python3 - "$TMP/dom" "$@" <<'EOF2'
+import re, sys, html
+dom, pat, names = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3:]
+for m in re.finditer(r'<[a-z]+ [^>]*>', dom):
+    tag = m.group(0)
+    if not re.search(pat, tag):
+        continue
+    vals = []
+    for n in names:
+        a = re.search(r' ' + n + r'="([^"]*)"', tag)
+        vals.append(html.unescape(a.group(1)) if a else "-")
+    print(" ".join(vals))
+EOF2
+}
+# h3's pairs, both directions, as "A B" lines.
+h3_cells() {
+	jq -r '.pairs[] | select(.a == "'"$H3"'" or .b == "'"$H3"'") | "\(.a) \(.b)\n\(.b) \(.a)"' "$1" | sort
 }
 
 # --- 1. CSV -----------------------------------------------------------------------------
@@ -118,7 +161,8 @@ grep -q "nodir" "$TMP/err" || fail "--csv: the error names the path"
 # --- 2. baseline -------------------------------------------------------------------------
 H3=$(lab_ns h3)
 run lab_slow h3 700mbit
-sweep "$TMP/s2.json" --baseline "$TMP/s1.json" --regress-pct 15 --prom "$TMP/s2.prom" --csv "$TMP/s2.csv"
+sweep "$TMP/s2.json" --baseline "$TMP/s1.json" --regress-pct 15 --prom "$TMP/s2.prom" --csv "$TMP/s2.csv" \
+	--html "$TMP/s2.html"
 jq -r '.pairs[] | "    \(.a) \(.b) \(.status) \(.bw_mbps | floor) Mb/s, change \(.baseline.change_pct | floor) %: \(.reason)"' "$TMP/s2.json" >&2
 assert_eq "baseline: rc (regressed pairs)" 1 "$rc"
 assert_eq "baseline: the regressed pairs are exactly h3's" \
@@ -148,5 +192,38 @@ echo '{"schema": "fabricctl.sweep/2", "pairs": [{"a": "x", "b": "y", "bw_ab": {"
 fab "${SWEEP[@]}" --baseline "$TMP/badpair.json"
 assert_eq "baseline with a bad figure: rc" 2 "$rc"
 grep -q "badpair.json: pairs\[0\].bw_ab: want null or an object with avg_mbps" "$TMP/err" || fail "bad figure: message"
+
+# --- 3. HTML: sweep --html, report --baseline --------------------------------------------------
+want=$(h3_cells "$TMP/s2.json")
+for page in s2 r2; do
+	if [ $page = r2 ]; then
+		fab report "$TMP/s2.json" --baseline "$TMP/s1.json" --regress-pct 15 -o "$TMP/r2.html"
+		assert_eq "report --baseline: rc" 0 "$rc"
+	fi
+	chrome "$TMP/$page.html"
+	assert_eq "$page: three maps of 12 cells" 36 "$(attrs 'class="cell ' data-a | wc -l)"
+	assert_eq "$page: change map: cells, fallen, not in the baseline" "12 6 0" \
+		"$(attrs 'data-kind="chg"' data-cells data-dropped data-nobase)"
+	assert_eq "$page: the fallen cells are h3's pairs, both directions" "$want" \
+		"$(attrs 'class="mark drop' data-a data-b | sort)"
+	assert_eq "$page: the cells marked fallen in the change map carry data-drop" "$want" \
+		"$(attrs 'data-drop="1"' data-a data-b | sort)"
+	assert_eq "$page: the bandwidth map hatches the regressed cells" "$want" \
+		"$(attrs 'class="mark regressed' data-a data-b | sort -u)"
+	printf '  ok: %s: loads; the change map marks exactly h3'"'"'s pairs\n' "$page" >&2
+done
+grep -q '<div class="l">regressed</div>' "$TMP/dom" || fail "r2: no regressed card"
+fab report "$TMP/s1.json" -o "$TMP/r1.html"
+chrome "$TMP/r1.html"
+assert_eq "no baseline: two maps" 24 "$(attrs 'class="cell ' data-a | wc -l)"
+assert_eq "no baseline: no change map" 0 "$(grep -c 'id="hm-chg"' "$TMP/dom" || true)"
+fab report "$TMP/d.json" --baseline "$TMP/s1.json" -o "$TMP/x.html"
+assert_eq "report --baseline without a sweep: rc" 2 "$rc"
+fab report "$TMP/s2.json" --baseline "$TMP/d.json" -o "$TMP/x.html"
+assert_eq "report --baseline of a discover document: rc" 2 "$rc"
+grep -q "d.json: schema 'fabricctl.discover/1': a baseline is a sweep document" "$TMP/err" || fail "report --baseline: message"
+[ ! -e "$TMP/x.html" ] || fail "a page was written on bad input"
+fab "${SWEEP[@]}" --html -
+assert_eq "sweep --html -: rc" 2 "$rc"
 
 echo "sweep-outputs: all checks passed" >&2
