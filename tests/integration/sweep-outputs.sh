@@ -16,10 +16,18 @@
 #     --serial: one pair at a time, so concurrent pairs do not share the
 #     two CPUs (a clean pair fell 24 % beside the slowed ones when run
 #     together on a busy box).
+#     Prometheus (promtool is not packaged: a small parser of the text
+#     format): every line parses, every sample follows its HELP and TYPE,
+#     no series twice, names and labels valid; the new series:
+#     fabricctl_sweep_pair_bandwidth_expected_ratio = pct_expected / 100,
+#     fabricctl_sweep_pair_bandwidth_baseline_ratio = 1 + change / 100 per
+#     pair, fabricctl_sweep_link_suspect_score = the JSON's link suspects
+#     (h3's access link on top).
 #  3. HTML: `sweep --html FILE` (the same sweep as 2) and `report --baseline`
 #     opened in headless Chromium without network: no script error; a third
 #     heatmap (change vs baseline) whose cells marked as fallen are exactly
-#     h3's pairs, both directions; the bandwidth map hatches the regressed
+#     the directions that fell > 15 % (h3's pairs only, at least one
+#     direction of each); the bandwidth map hatches the regressed
 #     cells; a page without a baseline has no third map; bad input exit 2.
 set -eu
 # shellcheck source=../lib/common.sh
@@ -179,6 +187,59 @@ assert_eq "baseline: Prometheus regressed count" 'fabricctl_sweep_pairs{status="
 assert_eq "baseline: Prometheus status 3 per regressed pair" 3 "$(grep -c '^fabricctl_sweep_pair_status{.*} 3$' "$TMP/s2.prom")"
 assert_eq "baseline: CSV statuses" "regressed regressed regressed" \
 	"$(python3 -c 'import csv, sys; print(" ".join(sorted(r["status"] for r in csv.DictReader(open(sys.argv[1], newline="")) if r["status"] != "ok")))' "$TMP/s2.csv")"
+python3 - "$TMP/s2.json" "$TMP/s2.prom" <<'EOF'
+import json, math, re, sys
+doc = json.load(open(sys.argv[1]))
+name_re = r'[a-zA-Z_:][a-zA-Z0-9_:]*'
+sample_re = re.compile(r'^(%s)(\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*",?)*)\})? (\S+)$' % name_re)
+help_, type_, series, by = set(), {}, set(), {}
+for n, line in enumerate(open(sys.argv[2]), 1):
+    line = line.rstrip("\n")
+    w = "line %d: %r" % (n, line)
+    if line.startswith("# HELP "):
+        name = line.split(" ")[2]
+        assert re.fullmatch(name_re, name) and name not in help_, w
+        help_.add(name)
+        continue
+    if line.startswith("# TYPE "):
+        _, _, name, t = line.split(" ")
+        assert name in help_ and name not in type_ and t in ("gauge", "counter"), w
+        type_[name] = t
+        continue
+    m = sample_re.match(line)
+    assert m, w
+    name, labels, value = m.group(1), m.group(3) or "", m.group(4)
+    assert name in type_, w + ": no TYPE before it"
+    float(value)
+    key = (name, labels)
+    assert key not in series, w + ": series twice"
+    series.add(key)
+    lab = dict(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"', labels))
+    by.setdefault(name, []).append((lab, float(value)))
+pairs = {(p["a"], p["b"]): p for p in doc["pairs"]}
+r = by["fabricctl_sweep_pair_bandwidth_expected_ratio"]
+assert len(r) == 6, r
+for lab, v in r:
+    assert math.isclose(v, pairs[(lab["a"], lab["b"])]["pct_expected"] / 100, abs_tol=1e-5), (lab, v)
+r = by["fabricctl_sweep_pair_bandwidth_baseline_ratio"]
+assert len(r) == 6, r
+for lab, v in r:
+    assert math.isclose(v, 1 + pairs[(lab["a"], lab["b"])]["baseline"]["change_pct"] / 100, abs_tol=1e-5), (lab, v)
+best = {}
+for s in doc["suspects"]:
+    for l in ([s["link"]] if s["link"] else []) + (s["links"] or []):
+        k = (l["a"]["node"], str(l["a"]["port"]), l["b"]["node"], str(l["b"]["port"]))
+        if k not in best or s["score"] > best[k][1]:
+            best[k] = (s["kind"], round(s["score"], 3))
+want = sorted(k + v for k, v in best.items())
+got = sorted((l["a_node"], l["a_port"], l["b_node"], l["b_port"], l["kind"], v)
+             for l, v in by["fabricctl_sweep_link_suspect_score"])
+assert want == got and got, (want, got)
+print("  ok: Prometheus: %d series parse, %d metrics; link suspects %s" % (len(series), len(type_), got),
+      file=sys.stderr)
+EOF
+assert_eq "baseline: the top link suspect is h3's access link" "$H3 eth0" \
+	"$(jq -r '.suspects[0].link.a | "\(.node) \(.port)"' "$TMP/s2.json")"
 # Bad baselines: refused before any worker starts.
 echo '{"schema": "fabricctl.discover/1"}' >"$TMP/odd.json"
 fab "${SWEEP[@]}" --baseline "$TMP/odd.json"
@@ -194,6 +255,15 @@ assert_eq "baseline with a bad figure: rc" 2 "$rc"
 grep -q "badpair.json: pairs\[0\].bw_ab: want null or an object with avg_mbps" "$TMP/err" || fail "bad figure: message"
 
 # --- 3. HTML: sweep --html, report --baseline --------------------------------------------------
+# The directions that fell more than 15 % (each direction is its own cell): all on h3's pairs, at least
+# one direction of each (the regressed pairs); both directions usually, one when the baseline of the
+# other was itself low.
+fell=$(jq -r '.pairs[] | . as $p | [["ab", .a, .b], ["ba", .b, .a]][] |
+	select(($p["bw_" + .[0]].avg_mbps / $p.baseline["bw_" + .[0] + "_mbps"]) < 0.85) | "\(.[1]) \(.[2])"' "$TMP/s2.json" | sort)
+echo "  directions that fell > 15 %: $(echo "$fell" | tr '\n' ',')" >&2
+[ -z "$(comm -23 <(echo "$fell") <(h3_cells "$TMP/s2.json"))" ] || fail "a direction off h3 fell"
+assert_eq "every regressed pair has a fallen direction" "$(jq -r '.pairs[] | select(.status == "regressed") | [.a, .b] | sort | join(" ")' "$TMP/s2.json" | sort)" \
+	"$(echo "$fell" | awk '{ if ($1 > $2) print $2, $1; else print }' | sort -u)"
 want=$(h3_cells "$TMP/s2.json")
 for page in s2 r2; do
 	if [ $page = r2 ]; then
@@ -202,11 +272,11 @@ for page in s2 r2; do
 	fi
 	chrome "$TMP/$page.html"
 	assert_eq "$page: three maps of 12 cells" 36 "$(attrs 'class="cell ' data-a | wc -l)"
-	assert_eq "$page: change map: cells, fallen, not in the baseline" "12 6 0" \
+	assert_eq "$page: change map: cells, fallen, not in the baseline" "12 $(echo "$fell" | wc -l) 0" \
 		"$(attrs 'data-kind="chg"' data-cells data-dropped data-nobase)"
-	assert_eq "$page: the fallen cells are h3's pairs, both directions" "$want" \
+	assert_eq "$page: the cells hatched as fallen are the directions that fell (h3's)" "$fell" \
 		"$(attrs 'class="mark drop' data-a data-b | sort)"
-	assert_eq "$page: the cells marked fallen in the change map carry data-drop" "$want" \
+	assert_eq "$page: the cells marked fallen in the change map carry data-drop" "$fell" \
 		"$(attrs 'data-drop="1"' data-a data-b | sort)"
 	assert_eq "$page: the bandwidth map hatches the regressed cells" "$want" \
 		"$(attrs 'class="mark regressed' data-a data-b | sort -u)"
