@@ -44,7 +44,7 @@ _fabricctl() {
 		COMPREPLY=($(compgen -W "tcp verbs" -- "$cur"))
 		return ;;
 	--format)
-		COMPREPLY=($(compgen -W "text json dot ibnetdiscover" -- "$cur"))
+		COMPREPLY=($(compgen -W "text json dot ibnetdiscover csv" -- "$cur"))
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then

@@ -26,13 +26,14 @@ const struct fab_cmd fab_cmds[] = {
 	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
 	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [--lldp-socket PATH] "
 	  "[--hosts FILE [--launcher NAME|TEMPLATE]] [-C CA] [-P PORT] [--load-cache FILE] "
-	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover] "
+	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover|csv] [--csv] "
 	  "[--thresholds COUNTER=N,...] [--no-counters] [--rails] [--max-smps N] "
 	  "[--max-pmas N] [--timeout MS] [--retries N]",
 	  "fabric topology (IB subnet, LLDP), link health, diff against a cabling plan" },
 	{ "sweep", cmd_sweep, "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--transport tcp|verbs] "
 	  "[--serial | --pairs FILE | --new] [--duration SECONDS] [--lat-iters N] [--msg-size BYTES] "
-	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [OPTION...]",
+	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [--csv FILE] [--html FILE] "
+	  "[--baseline OLD.json [--regress-pct P]] [OPTION...]",
 	  "pairwise latency and bandwidth between all nodes, slow pairs and suspects" },
 	{ "diagnose", cmd_diagnose, "--from SWEEP.json [--topology lldp|ib|PLAN] [--hosts FILE] [--policy FILE] [-j] | "
 	  "--hosts FILE --topology lldp|ib|PLAN [--launcher NAME|TEMPLATE] [--policy FILE] [-j] A B",
@@ -41,7 +42,8 @@ const struct fab_cmd fab_cmds[] = {
 	  "[--plan PLAN] [--topology lldp|ib|PLAN] [--policy POLICY] [--keep-going] [--coverage K] "
 	  "[--duration SECONDS] [--lat-iters N] [--transport tcp|verbs] [--lldp-socket PATH] [--counter-window SECONDS] [--no-workers]",
 	  "staged check of new nodes against the running fabric: one verdict, fault codes" },
-	{ "report", cmd_report, "IN.json [IN.json...] -o FILE.html [--hosts FILE]",
+	{ "report", cmd_report, "IN.json [IN.json...] -o FILE.html [--hosts FILE] "
+	  "[--baseline OLD.json [--regress-pct P]]",
 	  "one self-contained HTML page from sweep, discover, diagnose and accept JSON" },
 	{ "worker", cmd_worker, "[-v] [--connect ADDR:PORT [--name NAME] [--token-file FILE]]",
 	  "node side of --hosts and sweep: JSON lines on stdin/stdout, or dialled back over TCP" },

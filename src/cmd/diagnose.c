@@ -247,6 +247,8 @@ static enum sweep_status status_parse(const char *s)
 		return SWEEP_SLOW;
 	if (s && !strcmp(s, "failed"))
 		return SWEEP_FAILED;
+	if (s && !strcmp(s, "regressed"))
+		return SWEEP_REGRESSED;
 	return SWEEP_PLANNED;	/* not measured: ignored by the localisation */
 }
 

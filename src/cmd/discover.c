@@ -126,7 +126,7 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 	enum { OPT_LOAD_CACHE = 256, OPT_EXPECT, OPT_SAVE_PLAN, OPT_FORMAT, OPT_THRESH,
 	       OPT_NO_COUNTERS, OPT_MAX_SMPS, OPT_MAX_PMAS, OPT_TIMEOUT, OPT_RETRIES, OPT_RAILS, OPT_LLDP_SOCK,
 	       OPT_HOSTS, OPT_LAUNCHER,
-	       OPT_IB, OPT_LLDP };
+	       OPT_IB, OPT_LLDP, OPT_CSV };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "ib", no_argument, NULL, OPT_IB },
@@ -140,6 +140,7 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		{ "expect", required_argument, NULL, OPT_EXPECT },
 		{ "save-plan", required_argument, NULL, OPT_SAVE_PLAN },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "thresholds", required_argument, NULL, OPT_THRESH },
 		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
 		{ "max-smps", required_argument, NULL, OPT_MAX_SMPS },
@@ -196,7 +197,10 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 			o->format = render_find(optarg);
 			if (!o->format)
 				return cmd_usage_error(ctx, "discover", "unknown format '%s' "
-						       "(text, json, dot, ibnetdiscover)", optarg);
+						       "(text, json, dot, ibnetdiscover, csv)", optarg);
+			break;
+		case OPT_CSV:	/* one row per link (render/csv.c) */
+			o->format = &render_csv_ops;
 			break;
 		case OPT_THRESH:
 			if (topo_thresholds_parse(&o->th, optarg, bad, sizeof(bad)) < 0)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fabricctl report IN.json... -o FILE.html [--hosts FILE]: one
+ * fabricctl report IN.json... -o FILE.html [--hosts FILE]
+ * [--baseline OLD.json [--regress-pct P]]: one
  * self-contained HTML page from sweep, discover, diagnose and accept
  * documents (docs/report.md).  Front-end only: read the files, hand them
  * to out/report_html.c.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,10 +43,14 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "hosts", required_argument, NULL, 'H' },
+		{ "baseline", required_argument, NULL, 'B' },
+		{ "regress-pct", required_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL, *hosts_path = NULL;
+	const char *output = NULL, *hosts_path = NULL, *base_path = NULL;
+	json_t *base = NULL;
+	char *end;
 	struct fab_hosts hosts;
 	struct report rep;
 	int opt, rc = FAB_EXIT_OK;
@@ -58,6 +64,16 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 			break;
 		case 'H':
 			hosts_path = optarg;
+			break;
+		case 'B':
+			base_path = optarg;
+			break;
+		case 'R':
+			rep.regress_pct = strtod(optarg, &end);
+			if (end == optarg || *end || !isfinite(rep.regress_pct) || rep.regress_pct <= 0 ||
+			    rep.regress_pct > 100)
+				return cmd_usage_error(ctx, "report", "--regress-pct %s: want a number "
+						       "above 0, at most 100", optarg);
 			break;
 		case 'h':
 			cmd_usage(stdout, "report");
@@ -86,6 +102,15 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 		if (rc < 0)
 			goto fail;
 	}
+	if (base_path) {
+		if (!rep.doc[REPORT_SWEEP]) {
+			rc = cmd_usage_error(ctx, "report", "--baseline needs a sweep document to compare");
+			goto out;
+		}
+		if (load_doc(base_path, &base, &ctx->err) < 0 ||
+		    report_add_baseline(&rep, base_path, base, &ctx->err) < 0)
+			goto fail;
+	}
 	if (report_html_save(&rep, output, &ctx->err) < 0)
 		goto fail;
 	rc = FAB_EXIT_OK;
@@ -93,6 +118,7 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 fail:
 	rc = fab_err_exit(&ctx->err);
 out:
+	json_decref(base);
 	report_fini(&rep);
 	hosts_fini(&hosts);
 	return rc;

@@ -41,6 +41,7 @@ enum {
 	OPT_TRANSPORT = 256,
 	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_COVERAGE, OPT_ALL_PAIRS, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT, OPT_FROM, OPT_POLICY,
+	OPT_CSV, OPT_BASELINE, OPT_HTML,
 	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
 };
 
@@ -105,6 +106,7 @@ static const struct num_opt num_opts[] = {
 	NUM_D("lat-factor", 1, 1000, cfg.lat_factor),
 	{ "lat-max-us", 0, 1e9, false, offsetof(struct sweep_args, cfg.lat_max_ns), 1000 },
 	NUM_D("min-pct", 0, 100, cfg.min_pct),
+	NUM_D("regress-pct", 0, 100, regress_pct),
 	NUM_D("timeout", 0.1, 3600, timeout_s),
 	NUM_U("verbs-bw-bytes", 1, VERBS_EP_MAX_REGION, verbs.bw_bytes),
 	NUM_U("verbs-tx-depth", 1, 8192, verbs.tx_depth),
@@ -145,6 +147,9 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		{ "coverage", required_argument, NULL, OPT_COVERAGE },
 		{ "all-pairs", no_argument, NULL, OPT_ALL_PAIRS },
 		{ "prom", required_argument, NULL, OPT_PROM },
+		{ "csv", required_argument, NULL, OPT_CSV },
+		{ "baseline", required_argument, NULL, OPT_BASELINE },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "no-retest", no_argument, NULL, OPT_NO_RETEST },
 		{ "progress", no_argument, NULL, OPT_PROGRESS },
 		{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
@@ -205,6 +210,15 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			break;
 		case OPT_PROM:
 			a->prom = optarg;
+			break;
+		case OPT_CSV:
+			a->csv = optarg;
+			break;
+		case OPT_BASELINE:
+			a->baseline = optarg;
+			break;
+		case OPT_HTML:
+			a->html = optarg;
 			break;
 		case OPT_NO_RETEST:
 			a->retest = false;
@@ -277,8 +291,8 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 					"--all-pairs are sweep's");
 			return -EINVAL;
 		}
-		if (a->dry_run || a->prom) {
-			cmd_usage_error(ctx, a->cmd, "--dry-run and --prom are sweep's");
+		if (a->dry_run || a->prom || a->csv || a->html || a->baseline) {
+			cmd_usage_error(ctx, a->cmd, "--dry-run, --prom, --csv, --html and --baseline are sweep's");
 			return -EINVAL;
 		}
 	} else if (a->from) {
@@ -548,7 +562,7 @@ static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts 
 		goto out;
 	}
 	for (size_t i = 0; i < r->n_pairs; i++)
-		if (r->pairs[i].status == SWEEP_SLOW) {
+		if (r->pairs[i].status == SWEEP_SLOW || r->pairs[i].status == SWEEP_REGRESSED) {
 			sp[n].a = r->pairs[i].a;
 			sp[n].b = r->pairs[i].b;
 			idx[n++] = i;
@@ -666,6 +680,7 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 	if (!a->dry_run || (st && st->kind == SWEEP_TOPO_LLDP)) {
 		/* What can be checked is checked before any worker starts. */
 		if ((a->prom && file_check_writable(a->prom, &ctx->err) < 0) ||
+		    sweep_out_check(a, &ctx->err) < 0 ||
 		    fleet_launcher_check(&a->fo, hs, &ctx->err) < 0 ||
 		    (fabric->n && fleet_launcher_check(&a->fo, fabric, &ctx->err) < 0))
 			return -EINVAL;
@@ -765,7 +780,7 @@ void sweep_args_default(struct sweep_args *a, const char *cmd)
 		.transport = "tcp", .mode = "all-pairs", .duration_s = 1, .timeout_s = 10,
 		.lat_iters = 2000, .msg_bytes = 64, .streams = 1, .interval_ms = 100,
 		.verbs = TP_VERBS_TUNING_DEFAULT,
-		.retest = true, .progress = -1,
+		.retest = true, .progress = -1, .regress_pct = 10,
 	};
 	sweep_cfg_default(&a->cfg);
 }
@@ -790,6 +805,7 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	struct fab_hosts hs, fabric;
 	struct sweep_topo topo, *st = NULL;
 	struct sweep_locate sl;
+	struct sweep_baseline base = { 0 };
 	struct counter_policy pol;
 	struct counter_report crep = { 0 };
 	struct fleet f = { 0 };
@@ -815,6 +831,10 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		goto out;
 	}
 	a.fo.verbose = fab_log_level;
+	if (a.baseline && sweep_baseline_load(&base, a.baseline, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (sweep_prepare(ctx, &a, &hs, &fabric, st, &f, &s) < 0) {
 		rc = fab_err_exit(&ctx->err);
@@ -858,7 +878,12 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 			goto out;
 		}
 		judge_all(&r);
-		if (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st) < 0) {
+		/* --baseline: judged after the fleet, again after the retest re-judged its pairs */
+		if (sweep_baseline_apply(&base, a.regress_pct, &r) < 0 ||
+		    (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st) < 0) ||
+		    sweep_baseline_apply(&base, a.regress_pct, &r) < 0) {
+			if (!ctx->err.msg[0])
+				fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 			rc = fab_err_exit(&ctx->err);
 			goto out;
 		}
@@ -904,6 +929,10 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 			goto out;
 		}
 	}
+	if (!a.dry_run && sweep_out_write(&a, &r, &ctx->err) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
 	if (a.n_target == 2) {
 		rc = diagnose_render(ctx, &r, &a);
 	} else if (ctx->render.ops->sweep(&ctx->render, &r) < 0) {
@@ -918,6 +947,7 @@ out:
 	sweep_report_fini(&r);
 	sched_fini(&s);
 	sweep_locate_fini(&sl);
+	sweep_baseline_fini(&base);
 	counter_report_fini(&crep);
 	if (st)
 		sweep_topo_fini(st);

@@ -8,6 +8,7 @@
 #ifndef FAB_CMD_SWEEP_CMD_H
 #define FAB_CMD_SWEEP_CMD_H
 
+#include <jansson.h>
 #include <stdbool.h>
 
 #include "cmd/cmd.h"
@@ -19,6 +20,9 @@
 struct sweep_args {
 	const char *cmd;			/* "sweep" or "diagnose": messages, what is allowed */
 	const char *hosts, *pairs, *prom;
+	const char *csv, *html;			/* --csv FILE, --html FILE (cmd/sweep_out.c) */
+	const char *baseline;			/* --baseline OLD.json */
+	double regress_pct;			/* --regress-pct P (10) */
 	const char *topology, *lldp_socket;	/* --topology lldp|ib|PLAN, --lldp-socket */
 	struct subnet_opts ib;			/* --ib-ca, --ib-port */
 	bool dry_run;
@@ -57,6 +61,33 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 
 /* Run and render; the command's exit status. */
 int sweep_main(struct fab_ctx *ctx, struct sweep_args *a);
+
+/*
+ * The extra outputs (cmd/sweep_out.c): the --csv and --html files
+ * checked writable before anything runs, written after the sweep.
+ */
+int sweep_out_check(const struct sweep_args *a, struct fab_err *err);
+int sweep_out_write(const struct sweep_args *a, const struct sweep_report *r, struct fab_err *err);
+
+/*
+ * --baseline OLD.json (cmd/sweep_out.c): read and checked before anything
+ * runs (bad input names the file and the pair), then each pair compared
+ * with the same pair of the old sweep after every judgement
+ * (sweep_pair_judge_base()).
+ */
+struct sweep_base_pair;
+struct sweep_baseline {
+	const char *path;
+	json_t *doc;			/* the old sweep; NULL: no --baseline */
+	struct sweep_base_pair *pairs;	/* sorted by host indices, once resolved */
+	size_t n;
+	bool resolved;
+};
+
+int sweep_baseline_load(struct sweep_baseline *b, const char *path, struct fab_err *err);
+/* Fill every pair's base_* figures and judge it; r->baseline too.  0 or -ENOMEM. */
+int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sweep_report *r);
+void sweep_baseline_fini(struct sweep_baseline *b);
 
 struct sweep_topo;
 struct sched_pair;

@@ -19,6 +19,7 @@ static enum loc_verdict verdict_of(const struct sweep_pair *p)
 	case SWEEP_OK:
 		return LOC_OK;
 	case SWEEP_SLOW:
+	case SWEEP_REGRESSED:	/* sweep --baseline: below its old figures */
 		return LOC_SLOW;
 	case SWEEP_FAILED:
 		return LOC_FAILED;

@@ -30,6 +30,8 @@ const char *sweep_status_name(enum sweep_status s)
 		return "failed";
 	case SWEEP_PLANNED:
 		return "planned";
+	case SWEEP_REGRESSED:
+		return "regressed";
 	}
 	return "failed";
 }
@@ -211,7 +213,7 @@ int sweep_suspects(struct sweep_report *r)
 
 		total[p->a]++;
 		total[p->b]++;
-		if (p->status == SWEEP_SLOW) {
+		if (p->status == SWEEP_SLOW || p->status == SWEEP_REGRESSED) {
 			slow[p->a]++;
 			slow[p->b]++;
 		} else if (p->status == SWEEP_FAILED) {
@@ -262,7 +264,7 @@ int sweep_suspects(struct sweep_report *r)
 		x->b = p->b;
 		x->pairs = 1;
 		x->bad_pairs = 1;
-		x->slow_pairs = p->status == SWEEP_SLOW;
+		x->slow_pairs = p->status == SWEEP_SLOW || p->status == SWEEP_REGRESSED;
 		x->failed_pairs = p->status == SWEEP_FAILED;
 		/* A link alone is weaker evidence than a node with several bad pairs. */
 		x->score = 0.5;
@@ -292,4 +294,36 @@ void sweep_report_fini(struct sweep_report *r)
 	r->pairs = NULL;
 	r->suspects = NULL;
 	r->n_pairs = r->n_suspects = 0;
+}
+
+void sweep_pair_judge_base(struct sweep_pair *p, double regress_pct)
+{
+	const struct sweep_bw *now[2] = { &p->ab, &p->ba };
+	double base[2] = { p->base_ab_mbps, p->base_ba_mbps };
+	int worst = -1;
+
+	p->change_pct = NAN;
+	if (p->status == SWEEP_REGRESSED) {
+		p->status = SWEEP_OK;
+		p->reason[0] = '\0';
+	}
+	if (!p->have_base)
+		return;
+	for (int d = 0; d < 2; d++) {
+		double c;
+
+		if (!now[d]->measured || isnan(base[d]) || !(base[d] > 0))
+			continue;
+		c = 100 * (now[d]->avg_mbps - base[d]) / base[d];
+		if (worst < 0 || c < p->change_pct) {
+			p->change_pct = c;
+			worst = d;
+		}
+	}
+	if (worst < 0 || p->status != SWEEP_OK || !(p->change_pct < -regress_pct))
+		return;
+	p->status = SWEEP_REGRESSED;
+	str_fmt(p->reason, sizeof(p->reason),
+		"bandwidth %s %.0f Mb/s is %.1f%% below the baseline's %.0f Mb/s (threshold %.0f%%)",
+		worst ? "b->a" : "a->b", now[worst]->avg_mbps, -p->change_pct, base[worst], regress_pct);
 }

@@ -24,6 +24,7 @@ enum sweep_status {
 	SWEEP_SLOW,
 	SWEEP_FAILED,
 	SWEEP_PLANNED,		/* sweep --dry-run: scheduled, not measured */
+	SWEEP_REGRESSED,	/* ok, but its bandwidth fell below --baseline's by more than --regress-pct */
 };
 
 /* Where a pair's expected rate came from. */
@@ -58,6 +59,10 @@ struct sweep_pair {
 	bool retested;		/* measured again because it looked slow */
 	bool first_slow;	/* it looked slow before the retest */
 	double test_s;		/* the pair's session, first request to last reply */
+	/* sweep --baseline: the same pair's figures in the baseline sweep (NAN: not measured there) */
+	bool have_base;		/* the baseline has the pair */
+	double base_ab_mbps, base_ba_mbps;
+	double change_pct;	/* worst direction's change vs. the baseline, %; NAN unknown */
 };
 
 struct sweep_cfg {
@@ -135,6 +140,12 @@ struct sweep_report {
 	bool dry_run;			/* nothing measured: pairs are SWEEP_PLANNED */
 	struct sweep_fabric_view fabric;
 	struct sweep_launch launch;
+	struct {			/* sweep --baseline; file NULL: none */
+		const char *file;
+		double regress_pct;
+		int64_t started_unix;	/* the baseline sweep's; 0 unknown */
+		size_t compared;	/* pairs with figures in both */
+	} baseline;
 };
 
 /*
@@ -182,6 +193,20 @@ int sweep_suspects(struct sweep_report *r);
  */
 void sweep_pair_judge_expected(struct sweep_pair *p, double expected_mbps, enum sweep_expect src,
 			       const struct sweep_ref *ref, const struct sweep_cfg *cfg);
+
+/*
+ * Compare @p with its baseline figures (have_base, base_*_mbps): fill
+ * change_pct with the worse direction's change (measured in both) and mark
+ * an ok pair SWEEP_REGRESSED, with a reason, when that change is a fall of
+ * more than @regress_pct %.  A slow or failed pair keeps its status.
+ */
+void sweep_pair_judge_base(struct sweep_pair *p, double regress_pct);
+
+/* Pairs "not ok" in the summaries: slow, failed and regressed. */
+static inline bool sweep_status_bad(enum sweep_status s)
+{
+	return s == SWEEP_SLOW || s == SWEEP_FAILED || s == SWEEP_REGRESSED;
+}
 
 void sweep_report_fini(struct sweep_report *r);
 

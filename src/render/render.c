@@ -33,7 +33,7 @@ const struct render_ops render_json_ops = {
 };
 
 static const struct render_ops *const render_all[] = {
-	&render_text_ops, &render_json_ops, &render_dot_ops, &render_ibnet_ops,
+	&render_text_ops, &render_json_ops, &render_dot_ops, &render_ibnet_ops, &render_csv_ops,
 };
 
 const struct render_ops *render_find(const char *name)

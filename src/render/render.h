@@ -61,6 +61,7 @@ extern const struct render_ops render_json_ops;
 extern const struct render_ops render_dot_ops;		/* discover --format dot */
 extern const struct render_ops render_ibnet_ops;	/* discover --format ibnetdiscover */
 extern const struct render_ops render_prom_ops;		/* sweep --prom: Prometheus text format */
+extern const struct render_ops render_csv_ops;		/* discover --csv, sweep --csv (render/csv.c) */
 
 /* The renderer called @name ("text", "json", "dot", "ibnetdiscover"), or NULL. */
 const struct render_ops *render_find(const char *name);
@@ -95,5 +96,7 @@ json_t *verify_to_json(const char *profile, const char *hostname, const struct p
 json_t *apply_to_json(const struct apply_report *rep);
 /* A sweep through render_prom_ops, written to @path atomically (tmp + rename). */
 int sweep_prom_write(const struct sweep_report *r, const char *path);
+/* sweep --csv: one row per pair (render/csv.c), written to @path atomically; 0 or -errno (@err set). */
+int sweep_csv_write(const struct sweep_report *r, const char *path, struct fab_err *err);
 
 #endif

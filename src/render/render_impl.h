@@ -23,6 +23,9 @@ int discover_json(struct render *out, const struct topo *t);
 int sweep_text(struct render *out, const struct sweep_report *r);
 int sweep_json(struct render *out, const struct sweep_report *r);
 int status_fleet_text(struct render *out, const json_t *doc);
+/* CSV (render/csv.c): one RFC 4180 field of @s (NULL or "": empty), quoted when it must be. */
+int sweep_csv(struct render *out, const struct sweep_report *r);
+void csv_field(FILE *f, const char *s);
 /* apply, verify: render/apply_{text,json}.c, render/verify_{text,json}.c. */
 int apply_text(struct render *out, const struct apply_report *rep);
 int apply_json(struct render *out, const struct apply_report *rep);

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "model/hosts.h"
+#include "render/render.h"
 #include "render/report_html.h"
 #include "util/file.h"
 
@@ -51,7 +52,8 @@ void report_fini(struct report *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static const char *const kind_names[REPORT_KINDS] = { "sweep", "discover", "diagnose", "accept" };
+static const char *const kind_names[REPORT_KINDS] = { "sweep", "discover", "diagnose", "accept",
+							"baseline" };
 
 int report_add(struct report *r, const char *name, json_t *doc, struct fab_err *err)
 {
@@ -81,6 +83,24 @@ int report_add(struct report *r, const char *name, json_t *doc, struct fab_err *
 				     r->name[kind]);
 	r->doc[kind] = json_incref(doc);
 	r->name[kind] = name;
+	return 0;
+}
+
+int report_add_baseline(struct report *r, const char *name, json_t *doc, struct fab_err *err)
+{
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+
+	if (!json_is_object(doc) || !schema ||
+	    (strcmp(schema, "fabricctl.sweep/1") && strcmp(schema, "fabricctl.sweep/2")))
+		return fab_err_input(err, -EINVAL, "%s: schema '%s': a baseline is a sweep document "
+				     "(fabricctl.sweep/1 or /2)", name, schema ? schema : "(none)");
+	if (!json_is_array(json_object_get(doc, "pairs")))
+		return fab_err_input(err, -EINVAL, "%s: pairs: missing or not an array", name);
+	if (r->doc[REPORT_BASELINE])
+		return fab_err_input(err, -EINVAL, "%s: a second baseline (the first is %s)", name,
+				     r->name[REPORT_BASELINE]);
+	r->doc[REPORT_BASELINE] = json_incref(doc);
+	r->name[REPORT_BASELINE] = name;
 	return 0;
 }
 
@@ -663,11 +683,14 @@ static int graph_from_groups(struct graph *g, struct sview *sv)
 
 struct cols {
 	uint8_t *st, *ij, *ji, *l50, *l99, *exp;
+	uint8_t *bij, *bji;	/* the baseline's bandwidth i -> j, j -> i; NULL: no baseline */
 	bool any_exp;
 };
 
 static void cols_fini(struct cols *c)
 {
+	free(c->bij);
+	free(c->bji);
 	free(c->st);
 	free(c->ij);
 	free(c->ji);
@@ -850,6 +873,58 @@ static int sweep_pairs(const struct report *r, struct sview *sv, struct graph *g
 	return 0;
 }
 
+/* The baseline's figure of pair @p into the columns (display order), when both hosts are shown. */
+static void base_put(const struct sview *sv, struct cols *c, const char *an, const char *bn,
+		     double ab, double ba)
+{
+	int a = name_ix_find(sv->by_name, sv->n, an), b = name_ix_find(sv->by_name, sv->n, bn);
+	size_t k;
+
+	if (a < 0 || b < 0 || a == b)
+		return;
+	k = tri(sv->n, (size_t)(a < b ? a : b), (size_t)(a < b ? b : a));
+	put16(c->bij, k, enc_log(a < b ? ab : ba));
+	put16(c->bji, k, enc_log(a < b ? ba : ab));
+}
+
+/*
+ * The change heatmap's columns: from the baseline document (report
+ * --baseline), else from the figures the sweep's pairs carry (sweep
+ * --baseline); false when there is neither.
+ */
+static int base_cols(const struct report *r, const struct sview *sv, struct cols *c, bool *have)
+{
+	const json_t *base = r->doc[REPORT_BASELINE], *p;
+	const json_t *pairs = json_object_get(base ? base : sv->doc, "pairs");
+	size_t m = sv->n > 1 ? sv->n * (sv->n - 1) / 2 : 0, i;
+
+	*have = base || json_is_object(json_object_get(sv->doc, "baseline"));
+	if (!*have)
+		return 0;
+	c->bij = calloc(m + 1, 2);
+	c->bji = calloc(m + 1, 2);
+	if (!c->bij || !c->bji)
+		return -ENOMEM;
+	json_array_foreach(pairs, i, p) {
+		const json_t *b = base ? p : json_object_get(p, "baseline");
+
+		if (!json_is_object(b))
+			continue;
+		base_put(sv, c, jstr(p, "a"), jstr(p, "b"),
+			 base ? jnum(json_object_get(p, "bw_ab"), "avg_mbps") : jnum(b, "bw_ab_mbps"),
+			 base ? jnum(json_object_get(p, "bw_ba"), "avg_mbps") : jnum(b, "bw_ba_mbps"));
+	}
+	return 0;
+}
+
+/* The change map's threshold: report's own, else the sweep's --regress-pct, else 10. */
+static double regress_pct(const struct report *r, const json_t *doc)
+{
+	double v = jnum(json_object_get(doc, "baseline"), "regress_pct");
+
+	return r->regress_pct > 0 ? r->regress_pct : !isnan(v) ? v : 10;
+}
+
 static json_t *sweep_data(const struct report *r, struct sview *sv, struct graph *g,
 			  json_t **sus_out, struct fab_err *err)
 {
@@ -859,9 +934,14 @@ static json_t *sweep_data(const struct report *r, struct sview *sv, struct graph
 	json_t *det = json_array(), *hosts = json_array(), *groups = json_array(), *out = NULL;
 	struct cols c = { 0 };
 	double bwref = jnum(ref, "bw_median_mbps");
+	bool have_base;
 
 	if (sweep_pairs(r, sv, g, &c, det, err) < 0)
 		goto out;
+	if (base_cols(r, sv, &c, &have_base) < 0) {
+		fab_err_set(err, -ENOMEM, "report: out of memory");
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		json_array_append_new(hosts, json_pack("[s, i, i]", sv->h[i].name, (int)sv->h[i].pairs,
 						       (int)sv->h[i].bad));
@@ -886,6 +966,17 @@ static json_t *sweep_data(const struct report *r, struct sview *sv, struct graph
 			"det", det, "det_all", json_array_size(json_object_get(doc, "pairs")) <= REPORT_DETAIL_ALL_MAX);
 	det = NULL;
 	hosts = groups = NULL;
+	if (out && have_base) {
+		const char *bname = r->doc[REPORT_BASELINE] ? r->name[REPORT_BASELINE]
+				    : jstr(json_object_get(doc, "baseline"), "file");
+
+		json_object_set_new(json_object_get(out, "cols"), "bij", json_b64(c.bij, 2 * m));
+		json_object_set_new(json_object_get(out, "cols"), "bji", json_b64(c.bji, 2 * m));
+		json_object_set_new(out, "base", json_pack("{s:o, s:f}", "name", json_text_or_null(bname),
+							   "regress_pct", regress_pct(r, doc)));
+	} else if (out) {
+		json_object_set_new(out, "base", json_null());
+	}
 out:
 	json_decref(det);
 	json_decref(hosts);
@@ -1232,8 +1323,9 @@ static void header_html(FILE *f, const struct report *r)
 		card_num(f, "ok", "ok", sweep_count(s, "ok"));
 		card_num(f, sweep_count(s, "slow") ? "slow" : "", "slow", sweep_count(s, "slow"));
 		card_num(f, sweep_count(s, "failed") ? "failed" : "", "failed", sweep_count(s, "failed"));
-		if (json_object_get(json_object_get(s, "summary"), "regressed"))
-			card_num(f, "slow", "regressed", sweep_count(s, "regressed"));
+		if (sweep_count(s, "regressed") || json_is_object(json_object_get(s, "baseline")))
+			card_num(f, sweep_count(s, "regressed") ? "slow" : "", "regressed",
+				 sweep_count(s, "regressed"));
 		mf = fmemopen(b, sizeof(b), "w");
 		if (mf) {
 			fmt_mbps(mf, jnum(ref, "bw_median_mbps"));
@@ -1331,7 +1423,13 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 		      "<div class=\"hm\" id=\"hm-bw\"></div><div class=\"legend\" id=\"lg-bw\"></div></figure>\n"
 		      "<figure><figcaption>Latency (round trip p50) <span id=\"latref\"></span></figcaption>"
 		      "<div class=\"hm\" id=\"hm-lat\"></div><div class=\"legend\" id=\"lg-lat\"></div>"
-		      "</figure></div>\n<div id=\"pin\" class=\"pin\" hidden></div></section>\n", f);
+		      "</figure>\n", f);
+		if (r->doc[REPORT_BASELINE] || json_is_object(json_object_get(s, "baseline"))) {
+			fputs("<figure><figcaption>Change vs baseline <span id=\"chgref\"></span>"
+			      "</figcaption><div class=\"hm\" id=\"hm-chg\"></div>"
+			      "<div class=\"legend\" id=\"lg-chg\"></div></figure>\n", f);
+		}
+		fputs("</div>\n<div id=\"pin\" class=\"pin\" hidden></div></section>\n", f);
 	}
 	if (g->n_nodes || json_array_size(json_object_get(s, "suspects")) ||
 	    json_array_size(json_object_get(diag, "suspects"))) {

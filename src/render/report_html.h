@@ -33,6 +33,7 @@ enum report_kind {
 	REPORT_DISCOVER,
 	REPORT_DIAGNOSE,
 	REPORT_ACCEPT,
+	REPORT_BASELINE,	/* an earlier sweep (report --baseline): the change heatmap */
 	REPORT_KINDS,
 };
 
@@ -40,6 +41,7 @@ struct report {
 	json_t *doc[REPORT_KINDS];		/* NULL: not given */
 	const char *name[REPORT_KINDS];	/* file name (or "sweep") for messages */
 	const struct fab_hosts *hosts;	/* optional: leaf= / rack= labels; MAY BE NULL */
+	double regress_pct;		/* change map: a fall beyond it is marked; 0: the sweep's, else 10 */
 };
 
 void report_init(struct report *r);
@@ -51,6 +53,15 @@ void report_fini(struct report *r);
  * already added, is bad input naming @name (-EINVAL).
  */
 int report_add(struct report *r, const char *name, json_t *doc, struct fab_err *err);
+
+/*
+ * Add @doc (a new reference is taken), an earlier sweep read from @name,
+ * as the baseline: the page gets a third heatmap, each direction's change
+ * against the same pair there.  Without one, the figures a sweep run with
+ * --baseline carries (pairs[].baseline) are used.  Not a sweep document,
+ * or a second baseline: bad input naming @name.
+ */
+int report_add_baseline(struct report *r, const char *name, json_t *doc, struct fab_err *err);
 
 /* Write the page to @f (at least one document added); 0 or -errno. */
 int report_html_write(const struct report *r, FILE *f, struct fab_err *err);

@@ -224,6 +224,30 @@ static json_t *pair_to_json(const struct sweep_report *r, const struct sweep_pai
 			 "pct_rated", p->pct_rated >= 0 ? json_real(p->pct_rated) : json_null());
 }
 
+/* sweep --baseline: the pair's old figures and the change, or null. */
+static json_t *pair_base_json(const struct sweep_pair *p)
+{
+	if (!p->have_base)
+		return json_null();
+	return json_pack("{s:o, s:o, s:o}",
+			 "bw_ab_mbps", num_or_null(p->base_ab_mbps),
+			 "bw_ba_mbps", num_or_null(p->base_ba_mbps),
+			 "change_pct", num_or_null(p->change_pct));
+}
+
+static json_t *baseline_to_json(const struct sweep_report *r, size_t regressed)
+{
+	if (!r->baseline.file)
+		return json_null();
+	return json_pack("{s:s, s:f, s:o, s:I, s:I}",
+			 "file", r->baseline.file,
+			 "regress_pct", r->baseline.regress_pct,
+			 "started_unix", r->baseline.started_unix
+					 ? json_integer((json_int_t)r->baseline.started_unix) : json_null(),
+			 "compared", (json_int_t)r->baseline.compared,
+			 "regressed", (json_int_t)regressed);
+}
+
 static json_t *suspect_to_json(const struct sweep_report *r, const struct sweep_suspect *s)
 {
 	const struct fab_host *h = r->hosts->hosts;
@@ -305,7 +329,7 @@ json_t *sweep_to_json(const struct sweep_report *r)
 {
 	json_t *nodes = json_array(), *pairs = json_array(), *sus = json_array();
 	json_t *doc_extra = json_object(), *doc;
-	size_t ok = 0, slow = 0, failed = 0;
+	size_t ok = 0, slow = 0, failed = 0, regressed = 0;
 
 	for (size_t i = 0; i < r->hosts->n; i++) {
 		const struct fab_host *h = &r->hosts->hosts[i];
@@ -324,7 +348,9 @@ json_t *sweep_to_json(const struct sweep_report *r)
 		json_t *o = pair_to_json(r, &r->pairs[i]);
 
 		pair_topo_fields(r, i, o);
+		json_object_set_new(o, "baseline", pair_base_json(&r->pairs[i]));
 		json_array_append_new(pairs, o);
+		regressed += r->pairs[i].status == SWEEP_REGRESSED;
 		ok += r->pairs[i].status == SWEEP_OK;
 		slow += r->pairs[i].status == SWEEP_SLOW;
 		failed += r->pairs[i].status == SWEEP_FAILED;
@@ -333,6 +359,7 @@ json_t *sweep_to_json(const struct sweep_report *r)
 		json_array_append_new(sus, suspect_to_json(r, &r->suspects[i]));
 	for (size_t i = 0; r->fabric.loc && i < r->fabric.loc->n_suspects; i++)
 		json_array_append_new(sus, loc_suspect_to_json(r, &r->fabric.loc->suspects[i]));
+	json_object_set_new(doc_extra, "baseline", baseline_to_json(r, regressed));
 	if (r->fabric.topo)
 		json_object_set_new(doc_extra, "counters", counters_to_json(r->fabric.topo));
 	if (r->launch.dial)
@@ -351,7 +378,7 @@ json_t *sweep_to_json(const struct sweep_report *r)
 	doc = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:b, s:o, s:o, s:o, s:i, s:i,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:o},"
 			 " s:{s:o, s:o, s:o, s:o},"
-			 " s:{s:i, s:i, s:i, s:i}, s:o, s:o}",
+			 " s:{s:i, s:i, s:i, s:i, s:i}, s:o, s:o}",
 			 "schema", "fabricctl.sweep/2",
 			 "transport", r->transport,
 			 "launcher", r->launcher,
@@ -385,6 +412,7 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			 "lat_mad_ns", num_or_null(r->ref.lat_mad_ns),
 			 "summary",
 			 "pairs", (int)r->n_pairs, "ok", (int)ok, "slow", (int)slow, "failed", (int)failed,
+			 "regressed", (int)regressed,
 			 "pairs", pairs,
 			 "suspects", sus);
 	if (doc)

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/localize.h"
 #include "model/sweep_judge.h"
+#include "model/topo.h"
 #include "render/render_impl.h"
 #include "util/file.h"
 
@@ -59,21 +61,137 @@ static void prom_bw_gauge(FILE *f, const struct sweep_report *r, const char *nam
 	}
 }
 
-static void prom_body(FILE *f, const struct sweep_report *r)
+/* fabricctl_sweep_pair_status's value: 0 ok, 1 slow, 2 failed, 3 regressed; -1 planned. */
+static int prom_status(enum sweep_status s)
 {
-	static const char *q[] = { "0", "0.5", "0.99", "0.999", "1" };
-	size_t count[3] = { 0 };
+	switch (s) {
+	case SWEEP_OK:
+		return 0;
+	case SWEEP_SLOW:
+		return 1;
+	case SWEEP_FAILED:
+		return 2;
+	case SWEEP_REGRESSED:
+		return 3;
+	case SWEEP_PLANNED:
+		break;
+	}
+	return -1;
+}
 
-	fprintf(f, "# HELP fabricctl_sweep_pair_status Pair status: 0 ok, 1 slow, 2 failed.\n"
-		   "# TYPE fabricctl_sweep_pair_status gauge\n");
+/* A link end's labels: P_node="NODE",P_port="PORT" (a port is its name or number). */
+static void end_labels(FILE *f, const char *pfx, const struct topo_port *p)
+{
+	fprintf(f, "%s_node=\"", pfx);
+	label(f, p->node->name);
+	fprintf(f, "\",%s_port=\"", pfx);
+	if (p->name[0])
+		label(f, p->name);
+	else
+		fprintf(f, "%u", p->num);
+	fputc('"', f);
+}
+
+/*
+ * fabricctl_sweep_link_suspect_score: one series per link that a suspect
+ * of the localisation (--topology) names -- the link, a node's access
+ * link, each member of a group -- with the highest score naming it and
+ * that suspect's kind, so no two series share their labels.
+ */
+static void prom_link_suspects(FILE *f, const struct sweep_report *r)
+{
+	const struct loc_result *loc = r->fabric.loc;
+	const struct topo *t = r->fabric.topo;
+	double *best;
+	int *kind;
+
+	fprintf(f, "# HELP fabricctl_sweep_link_suspect_score Links the sweep suspects (--topology), "
+		   "0..1; kind: link, node (a host's access link) or group (one of links traffic "
+		   "cannot tell apart).\n# TYPE fabricctl_sweep_link_suspect_score gauge\n");
+	if (!loc || !t || !t->n_links)
+		return;
+	best = calloc(t->n_links, sizeof(*best));
+	kind = calloc(t->n_links, sizeof(*kind));
+	for (size_t i = 0; best && kind && i < t->n_links; i++)
+		best[i] = -1;
+	for (size_t i = 0; best && kind && i < loc->n_suspects; i++) {
+		const struct loc_suspect *su = &loc->suspects[i];
+
+		for (size_t m = 0; m < su->n_members; m++) {
+			uint32_t l = su->members[m].link;
+
+			if (l < t->n_links && su->score > best[l]) {
+				const struct topo_link *tl = t->links[l];
+
+				best[l] = su->score;
+				/* low bits the kind; 8: a host's access link, its host end first (as in the JSON) */
+				kind[l] = (int)su->kind | (su->members[m].host >= 0 &&
+					  tl->a->node->type == TOPO_NODE_SWITCH &&
+					  tl->b->node->type != TOPO_NODE_SWITCH ? 8 : 0);
+			}
+		}
+	}
+	for (size_t l = 0; best && kind && l < t->n_links; l++) {
+		const struct topo_link *tl = t->links[l];
+		bool swap = kind[l] & 8;
+
+		if (best[l] < 0)
+			continue;
+		fputs("fabricctl_sweep_link_suspect_score{", f);
+		end_labels(f, "a", swap ? tl->b : tl->a);
+		fputc(',', f);
+		end_labels(f, "b", swap ? tl->a : tl->b);
+		fprintf(f, ",kind=\"%s\"} %.3f\n", loc_kind_name((enum loc_kind)(kind[l] & 7)), best[l]);
+	}
+	free(best);
+	free(kind);
+}
+
+/* Per pair: bandwidth over the expected rate, and over the baseline's (--baseline), as ratios. */
+static void prom_pair_ratios(FILE *f, const struct sweep_report *r)
+{
+	fprintf(f, "# HELP fabricctl_sweep_pair_bandwidth_expected_ratio The slower direction's "
+		   "bandwidth over the pair's expected rate (1 = as expected; pct_expected / 100).\n"
+		   "# TYPE fabricctl_sweep_pair_bandwidth_expected_ratio gauge\n");
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		const struct sweep_pair *p = &r->pairs[i];
 
+		if (p->pct_rated < 0)
+			continue;
+		fputs("fabricctl_sweep_pair_bandwidth_expected_ratio", f);
+		pair_labels(f, r, p->a, p->b);
+		fprintf(f, "} %.5f\n", p->pct_rated / 100);
+	}
+	fprintf(f, "# HELP fabricctl_sweep_pair_bandwidth_baseline_ratio The worse direction's "
+		   "bandwidth over the same direction in the --baseline sweep (1 = unchanged).\n"
+		   "# TYPE fabricctl_sweep_pair_bandwidth_baseline_ratio gauge\n");
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct sweep_pair *p = &r->pairs[i];
+
+		if (!p->have_base || isnan(p->change_pct))
+			continue;
+		fputs("fabricctl_sweep_pair_bandwidth_baseline_ratio", f);
+		pair_labels(f, r, p->a, p->b);
+		fprintf(f, "} %.5f\n", 1 + p->change_pct / 100);
+	}
+}
+
+static void prom_body(FILE *f, const struct sweep_report *r)
+{
+	static const char *q[] = { "0", "0.5", "0.99", "0.999", "1" };
+	size_t count[4] = { 0 };
+
+	fprintf(f, "# HELP fabricctl_sweep_pair_status Pair status: 0 ok, 1 slow, 2 failed, 3 regressed.\n"
+		   "# TYPE fabricctl_sweep_pair_status gauge\n");
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct sweep_pair *p = &r->pairs[i];
+		int v = prom_status(p->status);
+
 		fputs("fabricctl_sweep_pair_status", f);
 		pair_labels(f, r, p->a, p->b);
-		fprintf(f, "} %d\n", (int)p->status);
-		if (p->status <= SWEEP_FAILED)
-			count[p->status]++;
+		fprintf(f, "} %d\n", v);
+		if (v >= 0)
+			count[v]++;
 	}
 	prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_mbps",
 		      "Average bandwidth from a to b (dir ab) or b to a (ba).", false);
@@ -92,6 +210,7 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 		fprintf(f, ",expected=\"%s\"} %.3f\n",
 			p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class", p->expected_mbps);
 	}
+	prom_pair_ratios(f, r);
 	fprintf(f, "# HELP fabricctl_sweep_pair_latency_ns Round-trip time quantiles.\n"
 		   "# TYPE fabricctl_sweep_pair_latency_ns gauge\n");
 	for (size_t i = 0; i < r->n_pairs; i++) {
@@ -111,8 +230,9 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 		   "# TYPE fabricctl_sweep_pairs gauge\n"
 		   "fabricctl_sweep_pairs{status=\"ok\"} %zu\n"
 		   "fabricctl_sweep_pairs{status=\"slow\"} %zu\n"
-		   "fabricctl_sweep_pairs{status=\"failed\"} %zu\n",
-		   count[0], count[1], count[2]);
+		   "fabricctl_sweep_pairs{status=\"failed\"} %zu\n"
+		   "fabricctl_sweep_pairs{status=\"regressed\"} %zu\n",
+		   count[0], count[1], count[2], count[3]);
 	fprintf(f, "# HELP fabricctl_sweep_suspect_score Suspected nodes and links (0..1).\n"
 		   "# TYPE fabricctl_sweep_suspect_score gauge\n");
 	for (size_t i = 0; i < r->n_suspects; i++) {
@@ -129,6 +249,7 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 		}
 		fprintf(f, " %.3f\n", s->score);
 	}
+	prom_link_suspects(f, r);
 	fprintf(f, "# HELP fabricctl_sweep_fleet_bandwidth_median_mbps Median pair bandwidth.\n"
 		   "# TYPE fabricctl_sweep_fleet_bandwidth_median_mbps gauge\n"
 		   "fabricctl_sweep_fleet_bandwidth_median_mbps %.3f\n",

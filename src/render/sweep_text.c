@@ -71,6 +71,8 @@ static const char *mark(const struct render *out, const struct sweep_pair *p)
 {
 	if (p->status == SWEEP_OK)
 		return out->color ? "\033[0m " : " ";
+	if (p->status == SWEEP_REGRESSED)
+		return out->color ? "v\033[0m" : "v";
 	return out->color ? "*\033[0m" : "*";
 }
 
@@ -90,7 +92,8 @@ static void cell(FILE *f, const struct render *out, const struct sweep_pair *p,
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%.*f", v < 10 ? 2 : 1, v);
-	fprintf(f, " %s%*s%s", out->color && p->status == SWEEP_SLOW ? "\033[31m" : "", w, buf,
+	fprintf(f, " %s%*s%s", out->color && (p->status == SWEEP_SLOW || p->status == SWEEP_REGRESSED)
+		? "\033[31m" : "", w, buf,
 		mark(out, p));
 }
 
@@ -282,7 +285,7 @@ static void loc_text(FILE *f, const struct sweep_report *r)
 int sweep_text(struct render *out, const struct sweep_report *r)
 {
 	FILE *f = out->f;
-	size_t ok = 0, slow = 0, failed = 0;
+	size_t ok = 0, slow = 0, failed = 0, regressed = 0;
 	size_t *o = host_order(r);
 	int w = 7, nw = 4;
 
@@ -292,6 +295,7 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		ok += r->pairs[i].status == SWEEP_OK;
 		slow += r->pairs[i].status == SWEEP_SLOW;
 		failed += r->pairs[i].status == SWEEP_FAILED;
+		regressed += r->pairs[i].status == SWEEP_REGRESSED;
 	}
 	for (size_t i = 0; i < r->hosts->n; i++) {
 		int len = (int)strlen(r->hosts->hosts[i].name);
@@ -312,6 +316,9 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	fprintf(f, "sweep: %zu nodes, %zu pairs in %zu rounds (%s, %s, %s): %zu ok, %zu slow, %zu failed\n",
 		r->hosts->n, r->n_pairs, r->n_rounds, r->transport, r->launcher, r->mode,
 		ok, slow, failed);
+	if (r->baseline.file)
+		fprintf(f, "baseline %s: %zu pairs compared, %zu regressed (fell more than %.0f%%)\n",
+			r->baseline.file, r->baseline.compared, regressed, r->baseline.regress_pct);
 	if (r->interrupted)
 		fprintf(f, "interrupted: %zu of %zu rounds finished, only their pairs are shown\n",
 			r->rounds_done, r->n_rounds);
@@ -325,10 +332,12 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	fprintf(f, "%swall %.1f s\n\n", isnan(r->ref.bw_median_mbps) && isnan(r->ref.lat_median_ns)
 		? "" : ", ", r->wall_s);
 	if (r->duration_ms)
-		matrix(f, out, r, o, "bandwidth Gb/s (row sends to column; * slow, X failed)", false, w, nw);
+		matrix(f, out, r, o, r->baseline.file
+		       ? "bandwidth Gb/s (row sends to column; * slow, v regressed, X failed)"
+		       : "bandwidth Gb/s (row sends to column; * slow, X failed)", false, w, nw);
 	if (r->lat_iters)
 		matrix(f, out, r, o, "latency us (median round trip; * slow, X failed)", true, w, nw);
-	if (slow + failed) {
+	if (slow + failed + regressed) {
 		fprintf(f, "pairs not ok:\n");
 		for (size_t i = 0; i < r->n_pairs; i++) {
 			const struct sweep_pair *p = &r->pairs[i];

@@ -89,7 +89,7 @@ assert_eq "SIGINT: pairs (round 1's)" 2 "$(q '.pairs | length')"
 assert_eq "SIGINT: every pair from round 1" 1 "$(q '[.pairs[].round] | unique | join(",")')"
 assert_eq "SIGINT: judged ok, with figures" true \
 	"$(q '[.pairs[] | .status == "ok" and .bw_ab.avg_mbps > 0 and .bw_ba.avg_mbps > 0 and .lat_ns.samples == 1000] | all')"
-assert_eq "SIGINT: summary" '{"pairs":2,"ok":2,"slow":0,"failed":0}' "$(jq -c .summary "$TMP/out")"
+assert_eq "SIGINT: summary" '{"pairs":2,"ok":2,"slow":0,"failed":0,"regressed":0}' "$(jq -c .summary "$TMP/out")"
 assert_eq "SIGINT: reference from the finished pairs" true "$(q '.reference.bw_median_mbps > 0')"
 [ -f "$TMP/prom" ] || fail "SIGINT: no Prometheus file"
 assert_eq "SIGINT: prom interrupted" "fabricctl_sweep_interrupted 1" "$(grep '^fabricctl_sweep_interrupted ' "$TMP/prom")"

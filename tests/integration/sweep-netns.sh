@@ -47,7 +47,7 @@ for i in 1 2 3; do
 	assert_eq "clean $i: rounds" 7 "$(q .rounds)"
 	assert_eq "clean $i: statuses" "ok" "$(q '[.pairs[].status] | unique | join(",")')"
 	assert_eq "clean $i: suspects" 0 "$(q '.suspects | length')"
-	assert_eq "clean $i: summary" '{"pairs":28,"ok":28,"slow":0,"failed":0}' "$(jq -c .summary "$TMP/out")"
+	assert_eq "clean $i: summary" '{"pairs":28,"ok":28,"slow":0,"failed":0,"regressed":0}' "$(jq -c .summary "$TMP/out")"
 	# Schedule: rounds 1..7 of 4 pairs each, no node twice in a round, each pair once.
 	assert_eq "clean $i: pairs per round" "4,4,4,4,4,4,4" \
 		"$(q '[.pairs | group_by(.round)[] | length] | map(tostring) | join(",")')"

@@ -172,6 +172,28 @@ static void test_dot(void **state)
 	topo_free(t);
 }
 
+/* CSV: a header, one CRLF record per link, RFC 4180 quoting of a name with a comma and quotes. */
+static void test_csv(void **state)
+{
+	struct topo *t = fixture();
+	struct topo_node *hca = topo_node_by_guid(t, 0x20);
+	char *s, *line;
+	int rows = 0;
+
+	snprintf(hca->name, sizeof(hca->name), "%s", "hca1, \"the\" one");
+	s = render(&render_csv_ops, t, false);
+	assert_true(strncmp(s, "a_node,a_guid,a_port,a_port_guid,a_lid,a_state,a_phys_state,a_width_x,"
+			    "a_speed,a_mtu,a_eth_mbps,b_node,", 87) == 0);
+	assert_non_null(strstr(s, ",b_mtu,b_eth_mbps,status\r\n"));
+	assert_non_null(strstr(s, "\r\nsw,0x0000000000000010,1,,,active,linkup,1,EDR,4096,,"
+				  "\"hca1, \"\"the\"\" one\",0x0000000000000020,1,"));
+	for (line = s; (line = strstr(line, "\r\n")); line += 2)
+		rows++;
+	assert_int_equal(rows, 1 + (int)t->n_links);
+	free(s);
+	topo_free(t);
+}
+
 static void test_ibnet_round_trip(void **state)
 {
 	struct topo *t = fixture(), *back = topo_new();
@@ -196,6 +218,7 @@ int main(void)
 		cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_dot),
+		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_ibnet_round_trip),
 	};
 

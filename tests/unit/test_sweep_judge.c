@@ -235,6 +235,48 @@ static void test_judge_expected(void **state)
 	assert_string_equal(sweep_status_name(SWEEP_PLANNED), "planned");
 }
 
+/* --baseline: the worse direction's fall beyond the threshold makes an ok pair regressed, only an ok one. */
+static void test_judge_base(void **state)
+{
+	struct sweep_pair p = { .status = SWEEP_OK, .have_base = true,
+				.ab = { .measured = true, .avg_mbps = 950 },
+				.ba = { .measured = true, .avg_mbps = 660 },
+				.base_ab_mbps = 940, .base_ba_mbps = 960 };
+
+	(void)state;
+	sweep_pair_judge_base(&p, 10);
+	assert_int_equal(p.status, SWEEP_REGRESSED);
+	assert_true(fabs(p.change_pct - 100.0 * (660 - 960) / 960) < 1e-9);
+	assert_non_null(strstr(p.reason, "bandwidth b->a 660 Mb/s is 31.2% below the baseline's 960 Mb/s "
+					 "(threshold 10%)"));
+	/* Judged again with a looser threshold: back to ok, the reason cleared. */
+	sweep_pair_judge_base(&p, 40);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_string_equal(p.reason, "");
+	/* Exactly at the threshold is not a fall "by more than". */
+	p.ba.avg_mbps = 864;
+	sweep_pair_judge_base(&p, 10);
+	assert_int_equal(p.status, SWEEP_OK);
+	/* A slow pair stays slow; the change is still given. */
+	p.status = SWEEP_SLOW;
+	p.ba.avg_mbps = 100;
+	sweep_pair_judge_base(&p, 10);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_true(p.change_pct < -80);
+	/* Not in the baseline, or a direction not measured there: nothing to compare. */
+	p.status = SWEEP_OK;
+	p.base_ab_mbps = p.base_ba_mbps = NAN;
+	sweep_pair_judge_base(&p, 10);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_true(isnan(p.change_pct));
+	p.have_base = false;
+	p.base_ba_mbps = 960;
+	sweep_pair_judge_base(&p, 10);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_true(isnan(p.change_pct));
+	assert_string_equal(sweep_status_name(SWEEP_REGRESSED), "regressed");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -244,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_judge_latency),
 		cmocka_unit_test(test_suspects_link_and_failed),
 		cmocka_unit_test(test_judge_expected),
+		cmocka_unit_test(test_judge_base),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

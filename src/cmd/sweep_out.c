@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sweep's extra outputs beside stdout and --prom: --csv FILE (one row
+ * per pair, render/csv.c) and --html FILE (the report page of
+ * render/report_html.c, from the sweep's own document).  Each path is checked before the first worker
+ * starts, so a typo costs nothing; each file is written atomically.
+ *
+ * And --baseline OLD.json: the pairs of an earlier sweep document, read
+ * and checked up front, matched to this sweep's pairs by host names.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/sweep_cmd.h"
+#include "render/render.h"
+#include "render/report_html.h"
+#include "util/file.h"
+
+/* A sweep of 1024 nodes with every figure is ~300 MB of pretty JSON; refuse more than 1 GiB. */
+#define BASELINE_MAX_BYTES (1024UL * 1024 * 1024)
+
+static int out_check(const char *opt, const char *path, struct fab_err *err)
+{
+	if (!path)
+		return 0;
+	if (!strcmp(path, "-"))
+		return fab_err_input(err, -EINVAL, "--%s -: stdout carries the sweep's own output; "
+				     "give a file", opt);
+	return file_check_writable(path, err);
+}
+
+int sweep_out_check(const struct sweep_args *a, struct fab_err *err)
+{
+	if (out_check("csv", a->csv, err) < 0 || out_check("html", a->html, err) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* --html FILE: the sweep's document through the report renderer (docs/report.md). */
+static int html_write(const struct sweep_args *a, const struct sweep_report *r, struct fab_err *err)
+{
+	json_t *doc = sweep_to_json(r);
+	struct report rep;
+	int rc;
+
+	if (!doc)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	report_init(&rep);
+	rep.hosts = r->hosts;
+	rc = report_add(&rep, "sweep", doc, err);
+	json_decref(doc);
+	if (rc == 0)
+		rc = report_html_save(&rep, a->html, err);
+	report_fini(&rep);
+	return rc;
+}
+
+int sweep_out_write(const struct sweep_args *a, const struct sweep_report *r, struct fab_err *err)
+{
+	if (a->csv && sweep_csv_write(r, a->csv, err) < 0)
+		return -EIO;
+	if (a->html && html_write(a, r, err) < 0)
+		return -EIO;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ baseline */
+
+struct sweep_base_pair {
+	unsigned int lo, hi;	/* host indices of this sweep, lo < hi */
+	size_t ord;		/* index in the document: the first of a pair listed twice wins */
+	double lo_hi, hi_lo;	/* the old average of each direction, NAN not measured */
+};
+
+/* A direction's old average: NAN for null, else its "avg_mbps" (a number). */
+static int base_bw(const char *path, size_t i, const char *key, json_t *pair, double *out,
+		   struct fab_err *err)
+{
+	json_t *bw = json_object_get(pair, key), *avg;
+
+	*out = NAN;
+	if (!bw || json_is_null(bw))
+		return 0;
+	avg = json_object_get(bw, "avg_mbps");
+	if (!json_is_object(bw) || !json_is_number(avg) || json_number_value(avg) < 0)
+		return fab_err_input(err, -EINVAL, "%s: pairs[%zu].%s: want null or an object with "
+				     "avg_mbps >= 0", path, i, key);
+	*out = json_number_value(avg);
+	return 0;
+}
+
+int sweep_baseline_load(struct sweep_baseline *b, const char *path, struct fab_err *err)
+{
+	json_t *doc, *pairs, *p;
+	const char *schema;
+	json_error_t je;
+	char *buf = NULL;
+	size_t len = 0, i;
+	double v;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	b->path = path;
+	rc = file_read_all(path, BASELINE_MAX_BYTES, &buf, &len, err);
+	if (rc < 0)
+		return rc;
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (!doc)
+		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	b->doc = doc;
+	schema = json_string_value(json_object_get(doc, "schema"));
+	if (!schema || (strcmp(schema, "fabricctl.sweep/1") && strcmp(schema, "fabricctl.sweep/2")))
+		return fab_err_input(err, -EINVAL, "%s: schema '%s': want a sweep document "
+				     "(fabricctl.sweep/1 or /2, sweep -j)", path, schema ? schema : "(none)");
+	pairs = json_object_get(doc, "pairs");
+	if (!json_is_array(pairs))
+		return fab_err_input(err, -EINVAL, "%s: pairs: missing or not an array", path);
+	json_array_foreach(pairs, i, p) {
+		if (!json_is_string(json_object_get(p, "a")) || !json_is_string(json_object_get(p, "b")))
+			return fab_err_input(err, -EINVAL, "%s: pairs[%zu]: a and b must be host names",
+					     path, i);
+		if (base_bw(path, i, "bw_ab", p, &v, err) < 0 || base_bw(path, i, "bw_ba", p, &v, err) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+void sweep_baseline_fini(struct sweep_baseline *b)
+{
+	json_decref(b->doc);
+	free(b->pairs);
+	memset(b, 0, sizeof(*b));
+}
+
+struct name_ix {
+	const char *name;
+	unsigned int ix;
+};
+
+static int name_ix_cmp(const void *x, const void *y)
+{
+	return strcmp(((const struct name_ix *)x)->name, ((const struct name_ix *)y)->name);
+}
+
+static int name_find(const struct name_ix *t, size_t n, const char *name)
+{
+	struct name_ix key = { name, 0 };
+	const struct name_ix *hit = bsearch(&key, t, n, sizeof(*t), name_ix_cmp);
+
+	return hit ? (int)hit->ix : -1;
+}
+
+static int base_pair_cmp(const void *x, const void *y)
+{
+	const struct sweep_base_pair *a = x, *b = y;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->hi < b->hi ? -1 : a->hi > b->hi;
+}
+
+static int base_pair_ord_cmp(const void *x, const void *y)
+{
+	const struct sweep_base_pair *a = x, *b = y;
+	int c = base_pair_cmp(x, y);
+
+	return c ? c : a->ord < b->ord ? -1 : a->ord > b->ord;
+}
+
+/* The old pairs whose two hosts are in this sweep, by this sweep's host indices. */
+static int baseline_resolve(struct sweep_baseline *b, const struct fab_hosts *hs)
+{
+	json_t *pairs = json_object_get(b->doc, "pairs"), *p;
+	struct name_ix *names = calloc(hs->n ? hs->n : 1, sizeof(*names));
+	size_t i;
+
+	b->pairs = calloc(json_array_size(pairs) + 1, sizeof(*b->pairs));
+	if (!names || !b->pairs) {
+		free(names);
+		return -ENOMEM;
+	}
+	for (i = 0; i < hs->n; i++)
+		names[i] = (struct name_ix){ hs->hosts[i].name, (unsigned int)i };
+	qsort(names, hs->n, sizeof(*names), name_ix_cmp);
+	json_array_foreach(pairs, i, p) {
+		int a = name_find(names, hs->n, json_string_value(json_object_get(p, "a")));
+		int c = name_find(names, hs->n, json_string_value(json_object_get(p, "b")));
+		struct sweep_base_pair *e = &b->pairs[b->n];
+		double ab, ba;
+		struct fab_err err;
+
+		fab_err_init(&err);
+		if (a < 0 || c < 0 || a == c)
+			continue;	/* a host this sweep does not have */
+		base_bw(b->path, i, "bw_ab", p, &ab, &err);
+		base_bw(b->path, i, "bw_ba", p, &ba, &err);
+		e->lo = (unsigned int)(a < c ? a : c);
+		e->hi = (unsigned int)(a < c ? c : a);
+		e->lo_hi = a < c ? ab : ba;
+		e->hi_lo = a < c ? ba : ab;
+		e->ord = i;
+		b->n++;
+	}
+	free(names);
+	qsort(b->pairs, b->n, sizeof(*b->pairs), base_pair_ord_cmp);
+	if (b->n) {	/* drop the later copies of a pair */
+		size_t w = 1;
+
+		for (size_t k = 1; k < b->n; k++)
+			if (base_pair_cmp(&b->pairs[k], &b->pairs[w - 1]))
+				b->pairs[w++] = b->pairs[k];
+		b->n = w;
+	}
+	b->resolved = true;
+	return 0;
+}
+
+int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sweep_report *r)
+{
+	size_t compared = 0;
+
+	if (!b->doc)
+		return 0;
+	if (!b->resolved && baseline_resolve(b, r->hosts) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		struct sweep_pair *p = &r->pairs[i];
+		struct sweep_base_pair key = { .lo = p->a < p->b ? p->a : p->b,
+					       .hi = p->a < p->b ? p->b : p->a };
+		const struct sweep_base_pair *e = bsearch(&key, b->pairs, b->n, sizeof(*b->pairs),
+							  base_pair_cmp);
+
+		p->have_base = e != NULL;
+		p->base_ab_mbps = !e ? NAN : p->a == e->lo ? e->lo_hi : e->hi_lo;
+		p->base_ba_mbps = !e ? NAN : p->a == e->lo ? e->hi_lo : e->lo_hi;
+		sweep_pair_judge_base(p, regress_pct);
+		compared += !isnan(p->change_pct);
+	}
+	r->baseline.file = b->path;
+	r->baseline.regress_pct = regress_pct;
+	r->baseline.started_unix = (int64_t)json_integer_value(json_object_get(b->doc, "started_unix"));
+	r->baseline.compared = compared;
+	return 0;
+}

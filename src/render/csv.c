@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * CSV (RFC 4180): sweep --csv FILE (one row per pair) and discover --csv
+ * (one row per link); docs/sweep.md and docs/discover.md list the
+ * columns.  A header line first; records end in CRLF; a field holding a
+ * comma, a double quote, CR or LF, or starting or ending in a space is
+ * enclosed in double quotes with its quotes doubled.  An unknown figure
+ * is an empty field.  Text from the wire that is not UTF-8 has its
+ * non-ASCII bytes replaced by '?', as in the JSON documents.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/path.h"
+#include "model/sweep_judge.h"
+#include "model/topo.h"
+#include "render/render_impl.h"
+#include "util/file.h"
+
+void csv_field(FILE *f, const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+	bool quote = len && (strpbrk(s, ",\"\r\n") || s[0] == ' ' || s[len - 1] == ' ');
+
+	if (!quote) {
+		if (len)
+			fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* Text that came off the wire: csv_field() of its UTF-8 form (json_text()). */
+static void csv_text(FILE *f, const char *s)
+{
+	json_t *j = s && *s ? json_text(s) : NULL;
+
+	csv_field(f, j ? json_string_value(j) : NULL);
+	json_decref(j);
+}
+
+/* ",%.*f", or "," alone when @v is unknown (NAN or, with @pos, not above 0). */
+static void csv_num(FILE *f, int prec, double v, bool pos)
+{
+	fputc(',', f);
+	if (!isnan(v) && (!pos || v > 0))
+		fprintf(f, "%.*f", prec, v);
+}
+
+static void csv_uint(FILE *f, bool known, unsigned long long v)
+{
+	fputc(',', f);
+	if (known)
+		fprintf(f, "%llu", v);
+}
+
+static void csv_end(FILE *f)
+{
+	fputs("\r\n", f);
+}
+
+/* ------------------------------------------------------------------ sweep */
+
+static const char *const sweep_cols[] = {
+	"a", "b", "status", "reason", "round", "retested", "first_slow", "test_s",
+	"lat_min_us", "lat_p50_us", "lat_p99_us", "lat_p999_us", "lat_max_us", "lat_mean_us",
+	"lat_samples",
+	"bw_ab_mbps", "bw_ab_min_mbps", "bw_ab_bytes", "bw_ab_secs", "bw_ab_intervals",
+	"bw_ba_mbps", "bw_ba_min_mbps", "bw_ba_bytes", "bw_ba_secs", "bw_ba_intervals",
+	"bw_mbps", "expected_mbps", "expected_from", "pct_expected", "class",
+	"path",
+};
+
+/* "NODE:PORT" of a link end. */
+static void end_text(FILE *f, const struct topo_port *p)
+{
+	if (p->name[0])
+		fprintf(f, "%s:%s", p->node->name, p->name);
+	else
+		fprintf(f, "%s:%u", p->node->name, p->num);
+}
+
+/*
+ * The pair's path: every link any of its paths crosses (both directions),
+ * once, in order of first use, as "A:PORT<->B:PORT" joined by "|"; quoted
+ * as one field.
+ */
+static void path_field(FILE *f, const struct sweep_report *r, size_t i)
+{
+	const struct topo *t = r->fabric.topo;
+	const struct pair_route *pr = r->fabric.routes ? &r->fabric.routes[i] : NULL;
+	unsigned char *seen;
+	char *buf = NULL;
+	size_t len = 0;
+	bool first = true;
+	FILE *m;
+
+	fputc(',', f);
+	if (!t || !pr || !pr->n_ab)
+		return;
+	seen = calloc(t->n_links ? t->n_links : 1, 1);
+	m = open_memstream(&buf, &len);
+	for (int d = 0; seen && m && d < 2; d++) {
+		const struct path *ps = d ? pr->ba : pr->ab;
+		size_t n = d ? pr->n_ba : pr->n_ab;
+
+		for (size_t k = 0; k < n; k++)
+			for (size_t h = 0; h < ps[k].n_hops; h++) {
+				uint32_t l = ps[k].hops[h].link;
+
+				if (l >= t->n_links || seen[l])
+					continue;
+				if (!first)
+					fputc('|', m);
+				first = false;
+				seen[l] = 1;
+				end_text(m, t->links[l]->a);
+				fputs("<->", m);
+				end_text(m, t->links[l]->b);
+			}
+	}
+	if (m && fclose(m) == 0)
+		csv_text(f, buf);
+	free(buf);
+	free(seen);
+}
+
+static void bw_fields(FILE *f, const struct sweep_bw *bw)
+{
+	csv_num(f, 3, bw->measured ? bw->avg_mbps : NAN, false);
+	csv_num(f, 3, bw->measured ? bw->min_mbps : NAN, false);
+	csv_uint(f, bw->measured, bw->bytes);
+	csv_num(f, 6, bw->measured ? bw->secs : NAN, false);
+	csv_uint(f, bw->measured, bw->intervals);
+}
+
+static void sweep_row(FILE *f, const struct sweep_report *r, size_t i)
+{
+	const struct sweep_pair *p = &r->pairs[i];
+	const struct stats_summary *l = &p->lat_ns;
+	double us[] = { l->min, l->p50, l->p99, l->p999, l->max, l->mean };
+
+	csv_field(f, r->hosts->hosts[p->a].name);
+	fputc(',', f);
+	csv_field(f, r->hosts->hosts[p->b].name);
+	fprintf(f, ",%s,", sweep_status_name(p->status));
+	csv_text(f, p->status == SWEEP_OK ? NULL : p->reason);
+	fprintf(f, ",%u,%d,%d,%.6f", p->round, p->retested, p->first_slow, p->test_s);
+	for (size_t k = 0; k < sizeof(us) / sizeof(us[0]); k++)
+		csv_num(f, 3, p->have_lat ? us[k] / 1000 : NAN, false);
+	csv_uint(f, p->have_lat, l->n);
+	bw_fields(f, &p->ab);
+	bw_fields(f, &p->ba);
+	csv_num(f, 3, sweep_pair_bw(p), false);
+	csv_num(f, 3, p->expected_mbps, true);
+	fprintf(f, ",%s", p->expect_src == SWEEP_EXPECT_RATED ? "rated"
+			  : p->expect_src == SWEEP_EXPECT_CLASS ? "class" : "");
+	csv_num(f, 3, p->pct_rated >= 0 ? p->pct_rated : NAN, false);
+	csv_uint(f, p->klass, p->klass);
+	path_field(f, r, i);
+	csv_end(f);
+}
+
+int sweep_csv(struct render *out, const struct sweep_report *r)
+{
+	FILE *f = out->f;
+
+	for (size_t k = 0; k < sizeof(sweep_cols) / sizeof(sweep_cols[0]); k++)
+		fprintf(f, "%s%s", k ? "," : "", sweep_cols[k]);
+	csv_end(f);
+	for (size_t i = 0; i < r->n_pairs; i++)
+		sweep_row(f, r, i);
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+}
+
+int sweep_csv_write(const struct sweep_report *r, const char *path, struct fab_err *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	if (!f)
+		return fab_err_set(err, -errno, "%s: %s", path, strerror(errno));
+	rc = sweep_csv(&(struct render){ .ops = &render_csv_ops, .f = f }, r);
+	if (fclose(f) == EOF && rc == 0)
+		rc = -ENOMEM;
+	if (rc < 0)
+		fab_err_set(err, rc, "%s: %s", path, strerror(-rc));
+	else
+		rc = file_write_atomic(path, buf, len, 0644, err);
+	free(buf);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ discover */
+
+static const char *const end_cols[] = {
+	"node", "guid", "port", "port_guid", "lid", "state", "phys_state", "width_x", "speed",
+	"mtu", "eth_mbps",
+};
+
+static void guid_field(FILE *f, uint64_t guid)
+{
+	fputc(',', f);
+	if (guid)
+		fprintf(f, "0x%016llx", (unsigned long long)guid);
+}
+
+/* A link end's columns, each preceded by a comma except the first. */
+static void end_fields(FILE *f, const struct topo_port *p)
+{
+	bool st = p->facts & TOPO_F_STATE;
+	const char *sp = topo_speed_name(p->lane_mbps);
+
+	csv_text(f, p->node->name);
+	guid_field(f, p->node->guid);
+	fputc(',', f);
+	if (p->name[0])
+		csv_text(f, p->name);
+	else
+		fprintf(f, "%u", p->num);
+	guid_field(f, p->guid);
+	csv_uint(f, (p->facts & TOPO_F_LID) && p->lid, p->lid);
+	fprintf(f, ",%s", st ? topo_port_state_name(p->state) : "");
+	fprintf(f, ",%s", st ? topo_phys_state_name(p->phys_state) : "");
+	csv_uint(f, (p->facts & TOPO_F_WIDTH) && p->width_x, p->width_x);
+	fprintf(f, ",%s", (p->facts & TOPO_F_SPEED) && sp ? sp : "");
+	csv_uint(f, (p->facts & TOPO_F_MTU) && p->mtu, p->mtu);
+	csv_uint(f, p->eth_mbps, p->eth_mbps);
+}
+
+static int csv_discover(struct render *out, const struct topo *t)
+{
+	FILE *f = out->f;
+
+	for (int e = 0; e < 2; e++)
+		for (size_t k = 0; k < sizeof(end_cols) / sizeof(end_cols[0]); k++)
+			fprintf(f, "%s%s_%s", e || k ? "," : "", e ? "b" : "a", end_cols[k]);
+	fputs(",status", f);
+	csv_end(f);
+	for (size_t i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = t->links[i];
+
+		end_fields(f, l->a);
+		fputc(',', f);
+		end_fields(f, l->b);
+		fprintf(f, ",%s", topo_link_status_name(l->status));
+		csv_end(f);
+	}
+	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+}
+
+const struct render_ops render_csv_ops = {
+	.name = "csv",
+	.discover = csv_discover,
+	.sweep = sweep_csv,
+};
