@@ -150,7 +150,7 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int port;
-	char bad[128];
+	char bad[128], names[512];
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "jC:P:h", opts, NULL)) != -1) {
@@ -200,7 +200,8 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		case OPT_THRESH:
 			if (topo_thresholds_parse(&o->th, optarg, bad, sizeof(bad)) < 0)
 				return cmd_usage_error(ctx, "discover", "bad threshold '%s' "
-						       "(COUNTER=N or COUNTER=off)", bad);
+						       "(COUNTER=N or COUNTER=off; counters: %s)", bad,
+						       topo_counter_list(names, sizeof(names)));
 			break;
 		case OPT_NO_COUNTERS:
 			o->subnet.counters = false;
