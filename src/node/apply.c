@@ -22,10 +22,11 @@
 
 #include "node/apply.h"
 #include "util/err.h"
+#include "util/str.h"
 
 void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
-	char claim[320], line[1200], *text = NULL;
+	char claim[320], line[1200], when[STR_TIME_LEN], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
 	long long dl;
@@ -44,8 +45,8 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 			plan.steps[i].status = PLAN_STEP_DONE;
 		rc = apply_plan_undo(sys, &plan, &e);
 	}
-	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %lld: %s", plan.n_steps,
-		 deadline, rc == 0 ? "ok" : e.msg);
+	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %s: %s", plan.n_steps,
+		 str_time(when, sizeof(when), deadline), rc == 0 ? "ok" : e.msg);
 	sys_pending_log(sys, line);
 	sys_pending_drop(sys, claim);
 out:
@@ -56,7 +57,7 @@ out:
 /* Is a try pending?  Fills @err (exit 3) when it is. */
 static int pending_check(struct sys *sys, struct fab_err *err)
 {
-	char path[256], *text = NULL;
+	char path[256], when[STR_TIME_LEN], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
 	long long dl = 0;
@@ -74,8 +75,8 @@ static int pending_check(struct sys *sys, struct fab_err *err)
 	free(text);
 	plan_fini(&plan);
 	return fab_err_set(err, -EBUSY,
-			   "a try is pending (%s, reverter pid %d, reverts at %lld): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
-			   path, pid, dl);
+			   "a try is pending (%s, reverter pid %d, reverts at %s): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
+			   path, pid, str_time(when, sizeof(when), dl));
 }
 
 /* Apply succeeded with --try: start the reverter, record the undo list. */

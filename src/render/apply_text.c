@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "model/plan.h"
+#include "util/str.h"
 #include "render/render_impl.h"
 
 static const char *status_word(enum plan_step_status s, bool dry)
@@ -44,8 +45,11 @@ int apply_text(struct render *out, const struct apply_report *rep)
 	} else if (rep->try_deadline_s) {
 		long long left = rep->try_deadline_s - (long long)time(NULL);
 
-		fprintf(f, "try: these changes are reverted in %llds unless 'fabricctl confirm' runs (pending state %s)\n",
-			left < 0 ? 0 : left, rep->pending_path);
+		char when[STR_TIME_LEN];
+
+		fprintf(f, "try: these changes are reverted in %llds, at %s, unless 'fabricctl confirm' runs (pending state %s)\n",
+			left < 0 ? 0 : left, str_time(when, sizeof(when), rep->try_deadline_s),
+			rep->pending_path);
 	}
 	return fflush(f) == EOF ? -EIO : 0;
 }
