@@ -121,6 +121,7 @@ const char *topo_link_status_name(enum topo_link_status s)
 {
 	switch (s) {
 	case TOPO_LINK_OK: return "ok";
+	case TOPO_LINK_MTU: return "mtu-mismatch";
 	case TOPO_LINK_DEGRADED: return "degraded";
 	case TOPO_LINK_DOWN: return "down";
 	case TOPO_LINK_ERRORS: return "errors";

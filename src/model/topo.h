@@ -185,6 +185,7 @@ struct topo_node {
 
 enum topo_link_status {
 	TOPO_LINK_OK = 0,
+	TOPO_LINK_MTU,			/* its ends' MTUs differ (or differ from the plan's) */
 	TOPO_LINK_DEGRADED,		/* below its enabled (or expected) width/speed */
 	TOPO_LINK_DOWN,			/* down or polling */
 	TOPO_LINK_ERRORS,		/* error counters over thresholds */

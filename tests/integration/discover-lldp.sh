@@ -141,6 +141,9 @@ assert_eq "host mtu: exit status" 1 "$RC"
 assert_eq "host mtu: problems" "mtu-mismatch $P-h2:eth0 $P-leaf2:swp1 -" "$(problems)"
 assert_eq "host mtu: detail" "mtu 9000 on $P-h2:eth0, 1500 on $P-leaf2:swp1" \
 	"$(jq -r '.problems[0].detail' "$TMP/out.json")"
+# ... and the link itself is not shown "ok" in the link list
+assert_eq "host mtu: link status" "mtu-mismatch" \
+	"$(jq -r --arg h "$P-h2" '.links[] | select(.a.node == $h or .b.node == $h) | .status' "$TMP/out.json")"
 run lab_set_mtu h2 eth0 1500
 
 # --- 4b. rails from a YAML plan ------------------------------------------------
