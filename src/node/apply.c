@@ -112,6 +112,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 
 	rep->failed = -1;
 	rep->plan = NULL;
+	rep->dry_refused[0] = '\0';
 	host_state_init(&hs);
 	node_config_init(&ns, &hs);
 	if (!dry) {
@@ -143,8 +144,14 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	rep->profile = name;
 	rep->plan = plan;
 	rep->dry_run = dry;
-	if (dry)
+	if (dry) {
+		struct fab_err e;
+
+		fab_err_init(&e);
+		if (pending_check(sys, &e) < 0)	/* what a real apply would meet */
+			str_fmt(rep->dry_refused, sizeof(rep->dry_refused), "%s", e.msg);
 		goto out;
+	}
 	if (try_s) {
 		signal(SIGHUP, SIG_IGN);	/* a cut-off admin must not stop us half-way */
 		signal(SIGPIPE, SIG_IGN);

@@ -141,6 +141,11 @@ grep -q 'a try is pending' "$TMP/err" || fail "apply did not refuse while a try 
 # times as local ISO time, not Unix seconds
 grep -Eq 'reverts at [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} [A-Z+0-9-]+\)' "$TMP/err" ||
 	fail "deadline not shown as a local time: $(cat "$TMP/err")"
+# a dry run says a real apply would be refused, and exits as it would (3)
+fab apply --dry-run "$TMP/mtu.yaml"
+assert_eq "dry run while a try is pending rc" 3 "$rc"
+grep -q '^dry run: a real apply would be refused now: a try is pending' "$TMP/out" ||
+	fail "dry run did not say a try is pending: $(cat "$TMP/out")"
 wait_gone "$(cat "$TMP/reverter.pid")" 30
 assert_eq "mtu after unconfirmed try" 1500 "$(mtu_of eth0)"
 [ ! -e "$FABRICCTL_RUNDIR/pending.json" ] || fail "pending state left behind"
