@@ -22,7 +22,7 @@
 #endif
 
 const struct fab_cmd fab_cmds[] = {
-	{ "status", cmd_status, "[-j] [--hosts FILE [--launcher NAME|TEMPLATE]] [DEVICE...]",
+	{ "status", cmd_status, "[-j] [DEVICE...] | [-j] --hosts FILE [--launcher NAME|TEMPLATE]",
 	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
 	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [--lldp-socket PATH] "
 	  "[--hosts FILE [--launcher NAME|TEMPLATE]] [-C CA] [-P PORT] [--load-cache FILE] "
