@@ -40,4 +40,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	grep -qF "locked.cache: cannot load ibnetdiscover cache: Permission denied" "$TMP/err" ||
 		fail "unreadable cache: $(cat "$TMP/err")"
 fi
+# --format ibnetdiscover cannot describe an LLDP graph: refused before anything is read.
+fab discover --lldp --format ibnetdiscover
+assert_eq "lldp + format ibnetdiscover: exit status" 2 "$rc"
+grep -qF -- "--format ibnetdiscover describes an InfiniBand subnet" "$TMP/err" ||
+	fail "lldp + format ibnetdiscover: $(cat "$TMP/err")"
 echo "messages: all checks passed"
