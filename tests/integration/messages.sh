@@ -45,4 +45,12 @@ fab discover --lldp --format ibnetdiscover
 assert_eq "lldp + format ibnetdiscover: exit status" 2 "$rc"
 grep -qF -- "--format ibnetdiscover describes an InfiniBand subnet" "$TMP/err" ||
 	fail "lldp + format ibnetdiscover: $(cat "$TMP/err")"
+# The worker's hello lists every op it answers, and docs/worker-protocol.md
+# documents exactly those.
+printf '{"v":1,"id":1,"op":"hello","version":1}\n{"v":1,"id":2,"op":"bye"}\n' |
+	timeout 10 "$FABRICCTL" worker >"$TMP/hello.out"
+ops=$(jq -r 'select(.id == 1) | .result.ops | sort | join(" ")' "$TMP/hello.out")
+case " $ops " in *" lldp "*) ;; *) fail "hello ops lack lldp: $ops" ;; esac
+doc_ops=$(sed -n 's/^| `\([a-z]*\)` |.*/\1/p' "$TOP/docs/worker-protocol.md" | sort -u | paste -sd' ')
+assert_eq "hello ops = docs/worker-protocol.md's requests" "$ops" "$doc_ops"
 echo "messages: all checks passed"
