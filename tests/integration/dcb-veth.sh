@@ -100,6 +100,14 @@ assert_eq "verify: dscp_map.26 found" "unknown (dcb: $A: dcb not supported by dr
 assert_eq "verify: pfc.enable wanted" 3 \
 	"$(jq -r --arg i "$A" '.drift[] | select(.interface == $i and .field == "pfc.enable") | .wanted' <<<"$j")"
 
+# --- roce.mtu: verify reports it (a veth has no RDMA device); the value
+# check against a real port is tests/vm/one-vm/30-apply-vm.sh --------------
+profile rmtu '    roce: {mtu: 4096}'
+fab -j verify "$TMP/rmtu.yaml"
+assert_eq "verify roce.mtu: exit status" 1 "$rc"
+assert_eq "verify roce.mtu: drift" "$A roce.mtu 4096 no rdma device" \
+	"$(jq -r '.drift[] | "\(.interface) \(.field) \(.wanted) \(.found)"' "$TMP/out")"
+
 # --- an interface that does not exist: no such device, not a crash ---------
 printf 'interfaces:\n  - match: "nodev%s"\n    pfc: {enable: [3]}\n' "$$" >"$TMP/nodev.yaml"
 fab apply "$TMP/nodev.yaml"
