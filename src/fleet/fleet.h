@@ -66,6 +66,7 @@ struct fleet_opts {
 	int hello_timeout_ms;
 	int timeout_ms;			/* per op (fleet_run_op()); 0: the command's default */
 	int stop_grace_ms;		/* SIGTERM to SIGKILL; 0: FLEET_STOP_GRACE_MS */
+	bool progress;			/* fleet_call_all(): "N of M nodes answered" on stderr */
 };
 
 /*
@@ -103,6 +104,7 @@ struct fleet {
 	const struct fab_hosts *hosts;
 	int stop_grace_ms;
 	const char *launcher;		/* borrowed from the options: named in failure reasons */
+	bool progress;
 };
 
 /* Callback for every message and every death: @m is NULL when worker @i died. */
