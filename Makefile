@@ -67,9 +67,19 @@ all: fabricctl
 fabricctl: $(BUILD)/fabricctl
 	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
-$(BUILD)/fabricctl: $(OBJS)
+$(BUILD)/fabricctl: $(OBJS) $(BUILD)/gen/help_text.o
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# `fabricctl help CMD`: the OPTIONS sections of the man pages, as C (not committed).
+$(BUILD)/gen/help_text.c: scripts/man2help $(wildcard man/fabricctl-*.8)
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  GEN     $@")
+	$(Q)scripts/man2help $(sort $(wildcard man/fabricctl-*.8)) >$@.tmp && mv -f $@.tmp $@
+
+$(BUILD)/gen/help_text.o: $(BUILD)/gen/help_text.c
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -22,7 +22,7 @@
 #endif
 
 const struct fab_cmd fab_cmds[] = {
-	{ "status", cmd_status, "[-j] [--hosts FILE [--launcher NAME|TEMPLATE]] [DEVICE...]",
+	{ "status", cmd_status, "[-j] [DEVICE...] | [-j] --hosts FILE [--launcher NAME|TEMPLATE]",
 	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
 	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [--lldp-socket PATH] "
 	  "[--hosts FILE [--launcher NAME|TEMPLATE]] [-C CA] [-P PORT] [--load-cache FILE] "
@@ -158,6 +158,23 @@ int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
 	return FAB_EXIT_USAGE;
 }
 
+/* help CMD: what it does and its options, as its man page explains them. */
+static void cmd_help_options(FILE *f, const char *name)
+{
+	const struct fab_cmd *c = cmd_find(name);
+
+	fprintf(f, "\n%s\n", c->summary);
+	for (const struct fab_cmd_help *h = fab_cmd_help; h->cmd; h++)
+		if (strcmp(h->cmd, name) == 0) {
+			fprintf(f, "\noptions:\n%s", h->text);
+			break;
+		}
+	if (strcmp(name, "help") == 0)
+		fprintf(f, "\nsee fabricctl(8)\n");
+	else
+		fprintf(f, "\nsee fabricctl-%s(8)\n", strcmp(name, "confirm") ? name : "apply");
+}
+
 int cmd_help(struct fab_ctx *ctx, int argc, char **argv)
 {
 	if (argc < 2) {
@@ -169,6 +186,7 @@ int cmd_help(struct fab_ctx *ctx, int argc, char **argv)
 		return FAB_EXIT_USAGE;
 	}
 	cmd_usage(stdout, argv[1]);
+	cmd_help_options(stdout, argv[1]);
 	return FAB_EXIT_OK;
 }
 

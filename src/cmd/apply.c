@@ -110,6 +110,15 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}
+	/* A dry run predicts the real apply's exit status: 3 when it would fail. */
+	if (rc == FAB_EXIT_OK && dry && (rep.dry_refused[0] || plan_n_fails(&plan))) {
+		if (rep.dry_refused[0])
+			fab_err_set(&ctx->err, -EBUSY, "dry run: a real apply would be refused now");
+		else
+			fab_err_set(&ctx->err, -EOPNOTSUPP, "dry run: %zu step(s) certain to fail",
+				    plan_n_fails(&plan));
+		rc = FAB_EXIT_SYSTEM;
+	}
 out:
 	plan_fini(&plan);
 	profile_free(p);

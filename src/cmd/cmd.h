@@ -36,6 +36,16 @@ struct fab_cmd {
 /* The table main() dispatches on; also the help text. */
 extern const struct fab_cmd fab_cmds[];
 
+/*
+ * The OPTIONS section of each command's man page as text, generated at
+ * build time from man/fabricctl-CMD.8 (scripts/man2help); NULL-terminated.
+ */
+struct fab_cmd_help {
+	const char *cmd;	/* the man page's name: "apply" also covers confirm */
+	const char *text;
+};
+extern const struct fab_cmd_help fab_cmd_help[];
+
 /* Print "usage: fabricctl NAME SYNOPSIS" for one command to @f. */
 void cmd_usage(FILE *f, const char *name);
 

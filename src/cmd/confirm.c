@@ -14,6 +14,34 @@
 
 #include "node/apply.h"
 #include "cmd/cmd.h"
+#include "render/render.h"
+
+/* The outcome, one line of text or a "fabricctl.confirm/1" document (-j). */
+static void confirm_say(struct fab_ctx *ctx, const char *action, size_t n, const char *text)
+{
+	if (ctx->render.ops == &render_json_ops)
+		render_json_emit(&ctx->render, json_pack("{s:s, s:s, s:I}", "schema",
+				 "fabricctl.confirm/1", "action", action, "changes", (json_int_t)n));
+	else
+		printf("%s %zu change(s)%s\n", action, n, text);
+}
+
+/* Nothing pending: say whether the reverter ran (its log), not "may have". */
+static int confirm_none(struct fab_ctx *ctx, bool revert)
+{
+	char pending[256], log[512];
+	bool ran = sys_pending_log_read(ctx->sys, log, sizeof(log)) == 0;
+
+	fab_err_set(&ctx->err, -ENOENT, "no try pending (%s absent): nothing to %s%s%s",
+		    sys_pending_path(ctx->sys, pending, sizeof(pending)),
+		    revert ? "revert" : "confirm",
+		    ran ? "; the last automatic revert: " : "", ran ? log : "");
+	if (ctx->render.ops == &render_json_ops)
+		render_json_emit(&ctx->render, json_pack("{s:s, s:s, s:I, s:o}", "schema",
+				 "fabricctl.confirm/1", "action", "none", "changes", (json_int_t)0,
+				 "last_revert", json_text_or_null(ran ? log : NULL)));
+	return FAB_EXIT_UNHEALTHY;
+}
 
 int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 {
@@ -22,7 +50,7 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char pending[256], claimed[320], who[32], *text = NULL;
+	char claimed[320], who[32], *text = NULL;
 	struct plan plan;
 	long long deadline = 0;
 	bool revert = false;
@@ -48,11 +76,7 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 	snprintf(who, sizeof(who), "%s.%d", revert ? "reverting" : "confirmed", (int)getpid());
 	n = sys_pending_claim(ctx->sys, who, claimed, sizeof(claimed), &text, &len, &ctx->err);
 	if (n == -ENOENT) {
-		fab_err_set(&ctx->err, -ENOENT,
-			    "no try pending (%s absent): nothing to %s; it may have been reverted at its deadline",
-			    sys_pending_path(ctx->sys, pending, sizeof(pending)),
-			    revert ? "revert" : "confirm");
-		rc = FAB_EXIT_UNHEALTHY;
+		rc = confirm_none(ctx, revert);
 		goto out;
 	}
 	if (n < 0) {
@@ -72,9 +96,9 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 			rc = FAB_EXIT_SYSTEM;
 			goto out_unlink;
 		}
-		printf("reverted %zu change(s)\n", plan.n_steps);
+		confirm_say(ctx, "reverted", plan.n_steps, "");
 	} else {
-		printf("confirmed %zu change(s); automatic revert cancelled\n", plan.n_steps);
+		confirm_say(ctx, "confirmed", plan.n_steps, "; automatic revert cancelled");
 	}
 out_unlink:
 	sys_pending_drop(ctx->sys, claimed);

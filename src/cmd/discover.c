@@ -26,6 +26,7 @@
 #include "model/topo_diff.h"
 #include "node/node.h"
 #include "util/file.h"
+#include "util/log.h"
 #include "util/str.h"
 
 struct discover_opts {
@@ -84,20 +85,29 @@ static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struc
 
 /*
  * --save-plan: the graph as a plan, in ibnetdiscover's topology format;
- * LLDP graphs and *.yaml / *.yml paths get the YAML plan writer.
+ * LLDP graphs and *.yaml / *.yml paths get the YAML plan writer.  Says
+ * so when the name suggests otherwise, and warns when the fabric saved
+ * as tomorrow's --expect has problems today.
  */
 static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t)
 {
+	bool yaml_name = has_suffix(path, ".yaml") || has_suffix(path, ".yml");
 	struct strbuf sb;
 	int rc;
 
 	strbuf_init(&sb);
-	/* LLDP graphs (and any *.yaml / *.yml path) are saved as a YAML plan. */
-	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") ||
-	    !(t->src & (TOPO_SRC_SMP | TOPO_SRC_CACHE)))
+	if (yaml_name || !(t->src & (TOPO_SRC_SMP | TOPO_SRC_CACHE))) {
+		if (!yaml_name)
+			fab_warn("%s: an LLDP graph is saved as a YAML plan "
+				 "(fabricctl-plan(5)), not in ibnetdiscover format", path);
 		rc = plan_yaml_format(t, &sb);
-	else
+	} else {
 		rc = ibtopo_format(t, &sb);
+	}
+	if (t->n_problems)
+		fab_warn("%s: the fabric saved as a plan has %zu problem%s now (listed below): "
+			 "check them before using it as --expect", path, t->n_problems,
+			 t->n_problems == 1 ? "" : "s");
 	if (rc < 0)
 		fab_err_set(&ctx->err, rc, "%s: out of memory", path);
 	else
@@ -152,7 +162,7 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned int port;
-	char bad[128];
+	char bad[128], names[512];
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "jC:P:h", opts, NULL)) != -1) {
@@ -205,7 +215,8 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		case OPT_THRESH:
 			if (topo_thresholds_parse(&o->th, optarg, bad, sizeof(bad)) < 0)
 				return cmd_usage_error(ctx, "discover", "bad threshold '%s' "
-						       "(COUNTER=N or COUNTER=off)", bad);
+						       "(COUNTER=N or COUNTER=off; counters: %s)", bad,
+						       topo_counter_list(names, sizeof(names)));
 			break;
 		case OPT_NO_COUNTERS:
 			o->subnet.counters = false;
@@ -247,6 +258,10 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		return cmd_usage_error(ctx, "discover", "--hosts and --launcher need --lldp");
 	if (!o->ib && !o->lldp)
 		o->ib = true;
+	if (o->lldp && o->format == &render_ibnet_ops)
+		return cmd_usage_error(ctx, "discover", "--format ibnetdiscover describes an InfiniBand "
+				       "subnet (GUIDs, numbered ports); an LLDP graph has named "
+				       "Ethernet ports: use -j, --format dot, or --save-plan FILE.yaml");
 	if (o->format)
 		render_select(&ctx->render, o->format->name);
 	return -1;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/discover_lldp.h"
 #include "fleet/fleet.h"
@@ -136,6 +137,7 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 		.launcher = o->launcher ? o->launcher : "ssh",
 		.verbose = fab_log_level,
 		.hello_timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 20000,
+		.progress = isatty(STDERR_FILENO),
 	};
 	struct fab_hosts hosts;
 	struct fleet f = { .n = 0 };

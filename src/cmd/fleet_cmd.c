@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/fleet_cmd.h"
 #include "io/load.h"
@@ -77,6 +78,7 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 {
 	const struct fleet_cmd *c = fleet_cmd_find(op);
 	int (*render)(struct render *r, const json_t *doc);
+	struct fleet_opts o = *fo;
 	struct fab_hosts hosts;
 	json_t *params = NULL, *run = NULL, *doc = NULL;
 	size_t failed = 0, unhealthy = 0;
@@ -87,10 +89,11 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 		return FAB_EXIT_SYSTEM;
 	}
 	memcpy(&render, (const char *)ctx->render.ops + c->render_slot, sizeof(render));
+	o.progress = isatty(STDERR_FILENO);	/* "N of M nodes answered", as the sweep's line */
 	hosts_init(&hosts);
 	if (fleet_cmd_params(c, profile, dry_run, &params, &ctx->err) < 0 ||
 	    hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
-	    fleet_run_op(&hosts, fo, c->op, params, c->schema,
+	    fleet_run_op(&hosts, &o, c->op, params, c->schema,
 			 fo->timeout_ms > 0 ? fo->timeout_ms : c->timeout_ms, &run, &failed,
 			 &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);

@@ -306,10 +306,10 @@ static void op_hello(struct worker *w, struct proto_msg *req)
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (transport_find(names[i]))
 			json_array_append_new(tps, json_string(names[i]));
-	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[ssssssssss]}",
+	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[sssssssssss]}",
 		"version", FAB_PROTO_VERSION, "hostname", host, "pid", (json_int_t)getpid(),
-		"transports", tps, "ops", "hello", "status", "verify", "apply", "listen", "connect",
-		"peer", "go", "abort", "bye"));
+		"transports", tps, "ops", "hello", "status", "verify", "apply", "lldp", "listen",
+		"connect", "peer", "go", "abort", "bye"));
 }
 
 static void op_status(struct worker *w, struct proto_msg *req)

@@ -632,7 +632,19 @@ struct call_all {
 	json_t **results;
 	char **errors;
 	size_t pending;
+	const char *op;
+	size_t answered, failed;	/* for the progress line */
 };
+
+/* One line on stderr, rewritten as nodes answer (like the sweep's). */
+static void call_all_progress(const struct fleet *f, const struct call_all *c)
+{
+	if (!f->progress)
+		return;
+	fprintf(stderr, "\r%s: %zu of %zu node%s answered, %zu failed  ", c->op, c->answered,
+		f->n, f->n == 1 ? "" : "s", c->failed);
+	fflush(stderr);
+}
 
 static void call_all_msg(struct fleet *f, size_t i, struct proto_msg *m, void *arg)
 {
@@ -657,6 +669,9 @@ static void call_all_msg(struct fleet *f, size_t i, struct proto_msg *m, void *a
 			 f->w[i].stop_why);
 	c->ids[i] = -1;
 	c->pending--;
+	c->answered++;
+	c->failed += c->results[i] == NULL;
+	call_all_progress(f, c);
 }
 
 /* Send every live worker its request; a request that cannot be built ends the call. */
@@ -709,7 +724,7 @@ int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int ti
 {
 	struct call_all c = { .results = results, .errors = errors };
 	uint64_t deadline = now_ms() + (uint64_t)timeout_ms;
-	bool stopping = false;
+	bool stopping = false, shown;
 	char op[64] = "";
 	int rc;
 
@@ -722,6 +737,11 @@ int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int ti
 		c.ids[i] = -1;
 	}
 	rc = call_all_send(f, req_fn, arg, &c, op, sizeof(op), err);
+	c.op = op;
+	c.failed = c.answered = f->n - c.pending;	/* dead before the request */
+	shown = !rc && f->progress;
+	if (shown)
+		call_all_progress(f, &c);
 	while (!rc && c.pending) {
 		uint64_t now = now_ms();
 
@@ -743,6 +763,8 @@ int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int ti
 		if (rc < 0)
 			fab_err_set(err, rc, "fleet: %s", strerror(-rc));
 	}
+	if (shown)
+		fputc('\n', stderr);	/* the line ends however the call does */
 	free(c.ids);
 	return rc;
 }
@@ -784,6 +806,7 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 		return fab_err_set(err, -ENOMEM, "fleet: out of memory");
 	f->n = hosts->n;
 	f->stop_grace_ms = o->stop_grace_ms > 0 ? o->stop_grace_ms : FLEET_STOP_GRACE_MS;
+	f->progress = o->progress;
 	rc = fleet_limits_check(f->n, fleet_dial_is(o->launcher), err);
 	if (rc < 0)
 		return rc;

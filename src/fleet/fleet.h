@@ -69,6 +69,7 @@ struct fleet_opts {
 	int hello_timeout_ms;
 	int timeout_ms;			/* per op (fleet_run_op()); 0: the command's default */
 	int stop_grace_ms;		/* SIGTERM to SIGKILL; 0: FLEET_STOP_GRACE_MS */
+	bool progress;			/* fleet_call_all(): "N of M nodes answered" on stderr */
 };
 
 /*
@@ -112,6 +113,7 @@ struct fleet {
 	int stop_grace_ms;
 	const char *launcher;		/* borrowed from the options: named in failure reasons */
 	struct fleet_dial *dial;	/* a collective launch (fleet_dial.h), NULL otherwise */
+	bool progress;
 };
 
 /* Callback for every message and every death: @m is NULL when worker @i died. */

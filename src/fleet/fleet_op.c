@@ -406,6 +406,8 @@ json_t *fleet_apply_merge(const json_t *run, const char *profile, bool dry_run,
 					      "to", json_object_get(s, "to"),
 					      "status", json_object_get(s, "status"));
 
+			if (e && json_is_string(json_object_get(s, "fails")))
+				json_object_set(e, "fails", json_object_get(s, "fails"));
 			if (!e || json_array_append_new(changes, e) < 0)
 				goto out;
 		}

@@ -232,6 +232,38 @@ static int step_add(struct plan *plan, const struct plan_action *act,
 	return 0;
 }
 
+size_t plan_n_fails(const struct plan *plan)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n_steps; i++)
+		n += plan->steps[i].fails[0] != '\0';
+	return n;
+}
+
+size_t plan_n_verify_only(const struct plan *plan)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n_drift; i++)
+		n += plan->drift[i].verify_only;
+	return n;
+}
+
+/* The step just added is certain to fail (shown by apply --dry-run). */
+static void step_fails(struct plan *plan, const char *why)
+{
+	str_fmt(plan->steps[plan->n_steps - 1].fails,
+		sizeof(plan->steps[0].fails), "%s", why);
+}
+
+/* Drift [@from, n_drift) has no step: apply cannot change it. */
+static void drift_verify_only(struct plan *plan, size_t from)
+{
+	for (size_t i = from; i < plan->n_drift; i++)
+		plan->drift[i].verify_only = true;
+}
+
 static struct plan_action action(enum plan_op op, const char *obj)
 {
 	struct plan_action a;
@@ -405,7 +437,7 @@ if (bond_opt_one(d, want->name, "mode", want->mode, cur->mode, mode_s,
  * its switch did not answer LACP, or answered for another LAG).  These are
  * drift without a step: apply cannot plug a cable back in.
  */
-static int bond_health_diff(struct pd *d, const struct fab_bond *want, const struct fab_bond *cur)
+static int bond_health_drift(struct pd *d, const struct fab_bond *want, const struct fab_bond *cur)
 {
 	int agg = -1;
 	char field[64];
@@ -439,6 +471,26 @@ static int bond_health_diff(struct pd *d, const struct fab_bond *want, const str
 	return 0;
 }
 
+static int bond_health_diff(struct pd *d, const struct fab_bond *want, const struct fab_bond *cur)
+{
+	size_t from = d->plan->n_drift;
+	int rc = bond_health_drift(d, want, cur);
+
+	drift_verify_only(d->plan, from);
+	return rc;
+}
+
+/* Enslaving @name (the step just added) fails when no such interface exists. */
+static void member_check(struct pd *d, const char *name)
+{
+	char why[128];
+
+	if (host_state_link_by_name(d->ns->hs, name))
+		return;
+	str_fmt(why, sizeof(why), "bond member %s: no such interface on this node", name);
+	step_fails(d->plan, why);
+}
+
 static int bonds_diff(struct pd *d)
 {
 	for (size_t i = 0; i < d->p->n_bonds; i++) {
@@ -469,6 +521,7 @@ static int bonds_diff(struct pd *d)
 				if (step_add(d->plan, &e, &r, want->name, "members", "-",
 					     want->members[m].name) < 0)
 					return -ENOMEM;
+				member_check(d, want->members[m].name);
 			}
 			continue;
 		}
@@ -509,6 +562,7 @@ static int bonds_diff(struct pd *d)
 				str_fmt(r.arg, sizeof(r.arg), "%s", mn);
 				if (step_add(d->plan, &e, &r, want->name, "members", "-", mn) < 0)
 					return -ENOMEM;
+				member_check(d, mn);
 			}
 			if (bond_health_diff(d, want, &nb->bond) < 0)
 				return -ENOMEM;
@@ -579,6 +633,24 @@ static bool dcb_part_ok(const struct node_iface *ni, bool supported, const char 
 	return true;
 }
 
+/* Not readable because the driver lacks it (not a transient read error). */
+static bool dcb_part_refused(const struct node_iface *ni, bool supported)
+{
+	return ni->dcb_rc == -EOPNOTSUPP || (ni->dcb_rc == 0 && !supported);
+}
+
+/* Step for a DCB part the driver refuses: added, marked certain to fail. */
+static int dcb_step_add(struct pd *d, const struct node_iface *ni, bool supported,
+			const char *why, const struct plan_action *act, const char *object,
+			const char *field, const char *to)
+{
+	if (step_add(d->plan, act, NULL, object, field, "unknown", to) < 0)
+		return -ENOMEM;
+	if (dcb_part_refused(ni, supported))
+		step_fails(d->plan, why);
+	return 0;
+}
+
 static int pfc_diff(struct pd *d, const struct fab_link *l, const struct want *w,
 		    const struct node_iface *ni)
 {
@@ -592,7 +664,7 @@ static int pfc_diff(struct pd *d, const struct fab_link *l, const struct want *w
 		act.pfc.pfc_en = w->pfc_en;
 		if (drift_add(d->plan, l->name, "pfc.enable", wb, unknown_str(why, fb, sizeof(fb))) < 0)
 			return -ENOMEM;
-		return step_add(d->plan, &act, NULL, l->name, "pfc.enable", "unknown", wb);
+		return dcb_step_add(d, ni, ni->dcb.pfc_supported, why, &act, l->name, "pfc.enable", wb);
 	}
 	if (ni->dcb.pfc.pfc_en == w->pfc_en)
 		return 0;
@@ -629,7 +701,7 @@ static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w
 			return -ENOMEM;
 		if (drift_add(d->plan, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)), fb) < 0)
 			return -ENOMEM;
-		return step_add(d->plan, &act, NULL, l->name, "ets", "unknown", to);
+		return dcb_step_add(d, ni, ni->dcb.ets_supported, why, &act, l->name, "ets", to);
 	}
 	if (memcmp(cur->prio_tc, w->prio_tc, 8)) {
 		if (drift_add(d->plan, l->name, "ets.prio_tc", u8list_str(w->prio_tc, 8, wb, sizeof(wb)),
@@ -684,7 +756,7 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 			act.app = *a;
 			if (drift_add(d->plan, l->name, field, wb, unknown_str(why, fb, sizeof(fb))) < 0)
 				return -ENOMEM;
-			if (step_add(d->plan, &act, NULL, l->name, field, "unknown", wb) < 0)
+			if (dcb_step_add(d, ni, ni->dcb.app_supported, why, &act, l->name, field, wb) < 0)
 				return -ENOMEM;
 			continue;
 		}
@@ -754,7 +826,7 @@ static int trust_diff(struct pd *d, const struct fab_link *l, const struct want 
 	if (!dcb_part_ok(ni, ni->dcb.trust_supported, "app-trust", why, sizeof(why))) {
 		if (drift_add(d->plan, l->name, "trust", wb, unknown_str(why, fb, sizeof(fb))) < 0)
 			return -ENOMEM;
-		return step_add(d->plan, &act, NULL, l->name, "trust", "unknown", wb);
+		return dcb_step_add(d, ni, ni->dcb.trust_supported, why, &act, l->name, "trust", wb);
 	}
 	if (ni->dcb.n_trust == w->n_trust && !memcmp(ni->dcb.trust, w->trust, w->n_trust))
 		return 0;
@@ -827,7 +899,10 @@ static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w
 			 "roce: %s: no rdma device on this netdev (roce.tos needs one)", l->name);
 		if (drift_add(d->plan, l->name, "roce.tos", wb, "no rdma device") < 0)
 			return -ENOMEM;
-		return step_add(d->plan, &act, NULL, l->name, "roce.tos", "no rdma device", wb);
+		if (step_add(d->plan, &act, NULL, l->name, "roce.tos", "no rdma device", wb) < 0)
+			return -ENOMEM;
+		step_fails(d->plan, act.msg);
+		return 0;
 	}
 	str_fmt(obj, sizeof(obj), "%s/%u", ni->rdma_dev, ni->rdma_port);
 	act = action(PLAN_TOS_SET, ni->rdma_dev);
@@ -854,16 +929,21 @@ static int roce_mtu_check(struct pd *d, const struct fab_link *l, const struct w
 			  const struct node_iface *ni)
 {
 	char wb[16], fb[32];
+	size_t from = d->plan->n_drift;
 
 	if (!w->roce_mtu)
 		return 0;
 	str_fmt(wb, sizeof(wb), "%u", w->roce_mtu);
 	if (!ni || !ni->rdma_dev[0])
-		return drift_add(d->plan, l->name, "roce.mtu", wb, "no rdma device");
-	if (ni->roce_active_mtu == w->roce_mtu)
+		str_fmt(fb, sizeof(fb), "no rdma device");
+	else if (ni->roce_active_mtu == w->roce_mtu)
 		return 0;
-	str_fmt(fb, sizeof(fb), ni->roce_active_mtu ? "%u" : "unknown", ni->roce_active_mtu);
-	return drift_add(d->plan, l->name, "roce.mtu", wb, fb);
+	else
+		str_fmt(fb, sizeof(fb), ni->roce_active_mtu ? "%u" : "unknown", ni->roce_active_mtu);
+	if (drift_add(d->plan, l->name, "roce.mtu", wb, fb) < 0)
+		return -ENOMEM;
+	drift_verify_only(d->plan, from);
+	return 0;
 }
 
 static int ib_check(struct pd *d)
@@ -872,7 +952,7 @@ static int ib_check(struct pd *d)
 
 	for (size_t i = 0; i < d->p->n_ib; i++) {
 		const struct profile_ib *ib = &d->p->ib[i];
-		size_t found = 0;
+		size_t found = 0, from = d->plan->n_drift;
 		char buf[300], obj[80], fb[32];
 
 		for (size_t r = 0; r < hs->n_rdma; r++) {
@@ -916,6 +996,7 @@ static int ib_check(struct pd *d)
 				}
 			}
 		}
+		drift_verify_only(d->plan, from);	/* apply sets no IB port state */
 		if (!found && !ib->optional) {
 			d->plan->n_unmatched++;
 			profile_match_str(ib->match, ib->n_match, buf, sizeof(buf));

@@ -143,6 +143,8 @@ struct plan_step {
 	char field[32];
 	char from[128];
 	char to[128];
+	char fails[160];	/* certain to fail, and why (driver lacks it, no such
+				 * device); "" when it may work */
 };
 
 struct plan_drift {
@@ -150,6 +152,7 @@ struct plan_drift {
 	char field[32];
 	char wanted[128];
 	char found[128];
+	bool verify_only;	/* no step can fix it (link state, RoCE MTU, a bond leg) */
 };
 
 struct plan {
@@ -171,7 +174,14 @@ struct apply_report {
 	char rollback_error[1024];	/* first undo failure, "" when none */
 	long long try_deadline_s;	/* --try: epoch seconds of the automatic revert, 0 */
 	char pending_path[PATH_MAX];	/* --try: the pending-state file */
+	char dry_refused[1024];	/* --dry-run: why a real apply would be refused now
+				 * (a try is pending), "" when it would not */
 };
+
+/* Steps of @plan certain to fail (plan_step.fails set). */
+size_t plan_n_fails(const struct plan *plan);
+/* Drift of @plan no step can fix (plan_drift.verify_only). */
+size_t plan_n_verify_only(const struct plan *plan);
 
 void plan_init(struct plan *plan);
 void plan_fini(struct plan *plan);

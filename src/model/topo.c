@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/topo.h"
 #include "util/array.h"
@@ -37,12 +38,29 @@ const char *topo_counter_name(enum topo_counter c)
 	return (unsigned int)c < TOPO_CNT_MAX ? counter_names[c] : NULL;
 }
 
+/*
+ * `fabricctl status` shows the kernel's sysfs names; two of them differ
+ * from ours (symbol_error, VL15_dropped).  Both spellings are accepted,
+ * in any case.
+ */
 int topo_counter_parse(const char *name)
 {
+	if (strcasecmp(name, "symbol_error") == 0)
+		return TOPO_CNT_SYMBOL_ERR;
 	for (int i = 0; i < TOPO_CNT_MAX; i++)
-		if (strcmp(counter_names[i], name) == 0)
+		if (strcasecmp(counter_names[i], name) == 0)
 			return i;
 	return -1;
+}
+
+char *topo_counter_list(char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < TOPO_CNT_MAX && off < len; i++)
+		off += (size_t)str_fmt(buf + off, len - off, "%s%s", i ? ", " : "", counter_names[i]);
+	return buf;
 }
 
 const char *topo_problem_kind_name(enum topo_problem_kind kind)
@@ -103,6 +121,7 @@ const char *topo_link_status_name(enum topo_link_status s)
 {
 	switch (s) {
 	case TOPO_LINK_OK: return "ok";
+	case TOPO_LINK_MTU: return "mtu-mismatch";
 	case TOPO_LINK_DEGRADED: return "degraded";
 	case TOPO_LINK_DOWN: return "down";
 	case TOPO_LINK_ERRORS: return "errors";

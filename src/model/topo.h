@@ -121,8 +121,10 @@ enum topo_counter {
 
 /* JSON/CLI name of a counter ("symbol_errors", ...); NULL when out of range. */
 const char *topo_counter_name(enum topo_counter c);
-/* Reverse; -1 when unknown. */
+/* Reverse, any case; status's sysfs names (symbol_error) too; -1 when unknown. */
 int topo_counter_parse(const char *name);
+/* Every name topo_counter_parse() knows, ", "-separated, into @buf; returns @buf. */
+char *topo_counter_list(char *buf, size_t len);
 
 struct topo_node;
 struct topo_link;
@@ -183,6 +185,7 @@ struct topo_node {
 
 enum topo_link_status {
 	TOPO_LINK_OK = 0,
+	TOPO_LINK_MTU,			/* its ends' MTUs differ (or differ from the plan's) */
 	TOPO_LINK_DEGRADED,		/* below its enabled (or expected) width/speed */
 	TOPO_LINK_DOWN,			/* down or polling */
 	TOPO_LINK_ERRORS,		/* error counters over thresholds */

@@ -177,7 +177,8 @@ int topo_mtu_check(struct topo *found, const struct topo *plan)
 	int rc;
 
 	for (size_t i = 0; i < found->n_links; i++) {
-		const struct topo_link *l = found->links[i];
+		struct topo_link *l = found->links[i];
+		bool mismatch = true;
 
 		if (link_mtu_mismatch(l->a, l->b, detail, sizeof(detail)))
 			rc = add_problem(found, TOPO_PROB_MTU_MISMATCH, l->a, l->b, detail);
@@ -186,9 +187,12 @@ int topo_mtu_check(struct topo *found, const struct topo *plan)
 		else if (plan_mtu_mismatch(plan, l->b, detail, sizeof(detail)))
 			rc = add_problem(found, TOPO_PROB_MTU_MISMATCH, l->b, l->a, detail);
 		else
-			rc = 0;
+			rc = 0, mismatch = false;
 		if (rc < 0)
 			return rc;
+		/* Not "ok" in the link list; a worse status (down, degraded) stays. */
+		if (mismatch && l->status < TOPO_LINK_MTU)
+			l->status = TOPO_LINK_MTU;
 	}
 	if (!plan)
 		return 0;

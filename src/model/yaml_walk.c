@@ -68,6 +68,13 @@ int yw_str(const struct yaml_walk *w, const yaml_node_t *n, const char *what, ch
 	return 0;
 }
 
+/* A quoted scalar is a string: YAML's "9000" is not the number 9000. */
+static bool yw_quoted(const yaml_node_t *n)
+{
+	return n->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
+	       n->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+}
+
 int yw_u64(const struct yaml_walk *w, const yaml_node_t *n, const char *what, int base,
 	   uint64_t min, uint64_t max, uint64_t *val)
 {
@@ -75,6 +82,9 @@ int yw_u64(const struct yaml_walk *w, const yaml_node_t *n, const char *what, in
 
 	if (n->type != YAML_SCALAR_NODE)
 		return yw_err(w, n, "%s: expected a number, found %s", what, yw_kind(n));
+	if (yw_quoted(n))
+		return yw_err(w, n, "%s: expected a number, found the string \"%.64s\" (write it "
+			      "without quotes)", what, yw_scalar(n));
 	if (memchr(n->data.scalar.value, '\0', n->data.scalar.length) ||
 	    parse_uint(yw_scalar(n), base, &v) < 0)
 		return yw_err(w, n, "%s: expected a number, found '%.64s'", what, yw_scalar(n));
@@ -103,6 +113,9 @@ int yw_bool(const struct yaml_walk *w, const yaml_node_t *n, const char *what, b
 	if (yw_want(w, n, YAML_SCALAR_NODE, what) < 0)
 		return -EINVAL;
 	s = yw_scalar(n);
+	if (yw_quoted(n))
+		return yw_err(w, n, "%s: expected true or false, found the string \"%.64s\" (write "
+			      "it without quotes)", what, s);
 	if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on"))
 		*val = true;
 	else if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off"))

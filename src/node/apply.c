@@ -23,10 +23,11 @@
 
 #include "node/apply.h"
 #include "util/err.h"
+#include "util/str.h"
 
 void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
-	char claim[PATH_MAX + 64], line[1200], *text = NULL;
+	char claim[PATH_MAX + 64], line[1200], when[STR_TIME_LEN], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
 	long long dl;
@@ -45,8 +46,8 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 			plan.steps[i].status = PLAN_STEP_DONE;
 		rc = apply_plan_undo(sys, &plan, &e);
 	}
-	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %lld: %s", plan.n_steps,
-		 deadline, rc == 0 ? "ok" : e.msg);
+	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %s: %s", plan.n_steps,
+		 str_time(when, sizeof(when), deadline), rc == 0 ? "ok" : e.msg);
 	sys_pending_log(sys, line);
 	sys_pending_drop(sys, claim);
 out:
@@ -57,7 +58,7 @@ out:
 /* Is a try pending?  Fills @err (exit 3) when it is. */
 static int pending_check(struct sys *sys, struct fab_err *err)
 {
-	char path[PATH_MAX], *text = NULL;
+	char path[PATH_MAX], when[STR_TIME_LEN], *text = NULL;
 	struct plan plan;
 	struct fab_err e;
 	long long dl = 0;
@@ -75,8 +76,8 @@ static int pending_check(struct sys *sys, struct fab_err *err)
 	free(text);
 	plan_fini(&plan);
 	return fab_err_set(err, -EBUSY,
-			   "a try is pending (%s, reverter pid %d, reverts at %lld): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
-			   path, pid, dl);
+			   "a try is pending (%s, reverter pid %d, reverts at %s): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
+			   path, pid, str_time(when, sizeof(when), dl));
 }
 
 /* Apply succeeded with --try: start the reverter, record the undo list. */
@@ -112,6 +113,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 
 	rep->failed = -1;
 	rep->plan = NULL;
+	rep->dry_refused[0] = '\0';
 	host_state_init(&hs);
 	node_config_init(&ns, &hs);
 	if (!dry) {
@@ -143,8 +145,14 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	rep->profile = name;
 	rep->plan = plan;
 	rep->dry_run = dry;
-	if (dry)
+	if (dry) {
+		struct fab_err e;
+
+		fab_err_init(&e);
+		if (pending_check(sys, &e) < 0)	/* what a real apply would meet */
+			str_fmt(rep->dry_refused, sizeof(rep->dry_refused), "%s", e.msg);
 		goto out;
+	}
 	if (try_s) {
 		signal(SIGHUP, SIG_IGN);	/* a cut-off admin must not stop us half-way */
 		signal(SIGPIPE, SIG_IGN);

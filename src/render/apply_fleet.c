@@ -27,14 +27,18 @@ int apply_fleet_text(struct render *out, const json_t *doc)
 			"FROM -> TO");
 		json_array_foreach(json_object_get(doc, "changes"), i, c) {
 			const char *st = fleet_doc_str(json_object_get(c, "status"));
+			const json_t *fails = json_object_get(c, "fails");
 
 			fprintf(f, "%-16s %-11s %-16s %-16s %s -> %s\n",
 				fleet_doc_str(json_object_get(c, "node")),
-				dry && !strcmp(st, "planned") ? "would" : st,
+				dry && json_is_string(fails) ? "WOULD-FAIL"
+				: dry && !strcmp(st, "planned") ? "would" : st,
 				fleet_doc_str(json_object_get(c, "object")),
 				fleet_doc_str(json_object_get(c, "field")),
 				fleet_doc_str(json_object_get(c, "from")),
 				fleet_doc_str(json_object_get(c, "to")));
+			if (dry && json_is_string(fails))
+				fprintf(f, "%-16s %s\n", "", json_string_value(fails));
 		}
 	}
 	fleet_doc_failed_print(out, doc);

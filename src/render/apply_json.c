@@ -13,6 +13,25 @@ static const char *status_name(enum plan_step_status s)
 	return (unsigned int)s < ARRAY_SIZE(n) ? n[s] : "planned";
 }
 
+/* Drift no step can fix, as {object, field, wanted, found}. */
+static json_t *verify_only_json(const struct plan *plan)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < plan->n_drift; i++) {
+		const struct plan_drift *d = &plan->drift[i];
+
+		if (d->verify_only &&
+		    json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}", "object", d->object,
+						       "field", d->field, "wanted", d->wanted,
+						       "found", d->found)) < 0) {
+			json_decref(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 json_t *apply_to_json(const struct apply_report *rep)
 {
 	const struct plan *plan = rep->plan;
@@ -22,17 +41,24 @@ json_t *apply_to_json(const struct apply_report *rep)
 		return NULL;
 	for (size_t i = 0; i < plan->n_steps; i++) {
 		const struct plan_step *s = &plan->steps[i];
-		json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b}",
+		json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b, s:o}",
 				      "step", (json_int_t)(i + 1), "object", s->object,
 				      "field", s->field, "from", s->from, "to", s->to,
-				      "status", status_name(s->status), "undoable", s->has_undo);
+				      "status", status_name(s->status), "undoable", s->has_undo,
+				      "fails", json_text_or_null(s->fails));
 
 		if (!j || json_array_append_new(steps, j) < 0) {
 			json_decref(steps);
 			return NULL;
 		}
 	}
-	return json_pack("{s:s, s:s, s:b, s:b, s:I, s:o, s:o, s:o, s:b, s:o, s:o}",
+	json_t *vo = verify_only_json(plan), *doc;
+
+	if (!vo) {
+		json_decref(steps);
+		return NULL;
+	}
+	doc = json_pack("{s:s, s:s, s:b, s:b, s:I, s:o, s:o, s:o, s:b, s:o, s:o}",
 			"schema", "fabricctl.apply/1", "profile", rep->profile,
 			"dry_run", rep->dry_run, "ok", rep->failed < 0,
 			"changes", (json_int_t)plan->n_steps, "steps", steps,
@@ -44,6 +70,14 @@ json_t *apply_to_json(const struct apply_report *rep)
 				? json_pack("{s:I, s:s}", "deadline", (json_int_t)rep->try_deadline_s,
 					    "pending", rep->pending_path)
 				: json_null());
+	if (doc && (json_object_set_new(doc, "verify_only", vo) < 0 ||
+		    json_object_set_new(doc, "dry_refused", json_text_or_null(rep->dry_refused)) < 0)) {
+		json_decref(doc);
+		return NULL;
+	}
+	if (!doc)
+		json_decref(vo);
+	return doc;
 }
 
 int apply_json(struct render *out, const struct apply_report *rep)

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "model/plan.h"
+#include "util/str.h"
 #include "render/render_impl.h"
 
 static const char *status_word(enum plan_step_status s, bool dry)
@@ -18,6 +19,38 @@ static const char *status_word(enum plan_step_status s, bool dry)
 	}
 }
 
+/* Drift apply cannot change: say so instead of a bare "nothing to do". */
+static void verify_only_note(FILE *f, const struct plan *plan)
+{
+	size_t n = plan_n_verify_only(plan);
+
+	if (!n)
+		return;
+	fprintf(f, "%zu verify-only field%s (apply does not set %s; 'fabricctl verify' reports %s):\n",
+		n, n == 1 ? "" : "s", n == 1 ? "it" : "them", n == 1 ? "it" : "them");
+	for (size_t i = 0; i < plan->n_drift; i++) {
+		const struct plan_drift *d = &plan->drift[i];
+
+		if (d->verify_only)
+			fprintf(f, "      %-16s %-16s %s, want %s\n", d->object, d->field, d->found,
+				d->wanted);
+	}
+}
+
+/* Dry run: what a real apply would meet. */
+static void dry_verdict(FILE *f, const struct apply_report *rep)
+{
+	size_t n = plan_n_fails(rep->plan);
+
+	if (!rep->dry_run)
+		return;
+	if (rep->dry_refused[0])
+		fprintf(f, "dry run: a real apply would be refused now: %s\n", rep->dry_refused);
+	if (n)
+		fprintf(f, "dry run: %zu step%s certain to fail (marked WOULD-FAIL); a real apply "
+			"would stop there and roll back\n", n, n == 1 ? " is" : "s are");
+}
+
 int apply_text(struct render *out, const struct apply_report *rep)
 {
 	const struct plan *plan = rep->plan;
@@ -25,16 +58,24 @@ int apply_text(struct render *out, const struct apply_report *rep)
 
 	if (!plan->n_steps) {
 		fprintf(f, "apply %s: nothing to do\n", rep->profile);
+		verify_only_note(f, plan);
+		dry_verdict(f, rep);
 		return fflush(f) == EOF ? -EIO : 0;
 	}
 	fprintf(f, "apply %s%s: %zu change%s\n", rep->profile, rep->dry_run ? " (dry run)" : "",
 		plan->n_steps, plan->n_steps == 1 ? "" : "s");
 	for (size_t i = 0; i < plan->n_steps; i++) {
 		const struct plan_step *s = &plan->steps[i];
+		bool fails = rep->dry_run && s->fails[0];
 
 		fprintf(f, "  %2zu %-11s %-16s %-16s %s -> %s\n", i + 1,
-			status_word(s->status, rep->dry_run), s->object, s->field, s->from, s->to);
+			fails ? "WOULD-FAIL" : status_word(s->status, rep->dry_run), s->object,
+			s->field, s->from, s->to);
+		if (fails)
+			fprintf(f, "     %s\n", s->fails);
 	}
+	verify_only_note(f, plan);
+	dry_verdict(f, rep);
 	if (rep->failed >= 0) {
 		fprintf(f, "error: %s\n", rep->error);
 		if (rep->rolled_back)
@@ -44,8 +85,11 @@ int apply_text(struct render *out, const struct apply_report *rep)
 	} else if (rep->try_deadline_s) {
 		long long left = rep->try_deadline_s - (long long)time(NULL);
 
-		fprintf(f, "try: these changes are reverted in %llds unless 'fabricctl confirm' runs (pending state %s)\n",
-			left < 0 ? 0 : left, rep->pending_path);
+		char when[STR_TIME_LEN];
+
+		fprintf(f, "try: these changes are reverted in %llds, at %s, unless 'fabricctl confirm' runs (pending state %s)\n",
+			left < 0 ? 0 : left, str_time(when, sizeof(when), rep->try_deadline_s),
+			rep->pending_path);
 	}
 	return fflush(f) == EOF ? -EIO : 0;
 }

@@ -242,6 +242,24 @@ void pending_log(struct sys *sys, const char *line)
 	close(fd);
 }
 
+int pending_log_read(struct sys *sys, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *log;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/last-revert.log", rundir());
+	log = fopen(path, "re");
+	if (!log)
+		return -errno;
+	if (!fgets(buf, (int)len, log))
+		rc = -ENOENT;
+	else
+		buf[strcspn(buf, "\n")] = '\0';
+	fclose(log);
+	return rc;
+}
+
 /* In the reverter: sleep until @deadline (wall clock, Unix seconds). */
 static void sleep_until(long long deadline)
 {

@@ -10,12 +10,15 @@
  * libumad2sim.so preloaded like any libibumad program.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <infiniband/ibnetdisc.h>
 #include <infiniband/mad.h>
@@ -542,6 +545,23 @@ static int subnet_ca_check(const struct subnet_opts *o, struct fab_err *err)
 	return 0;
 }
 
+/* Why libibnetdisc could not load @path: missing, unreadable, or not a cache. */
+static int cache_load_error(const char *path, struct fab_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e = errno;
+	struct stat st;
+
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		e = EISDIR;
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || e == EISDIR)
+		return fab_err_input(err, -e, "%s: cannot load ibnetdiscover cache: %s", path,
+				     strerror(e));
+	return fab_err_input(err, -EINVAL, "%s: not an ibnetdiscover cache file (write one with "
+			     "'ibnetdiscover --cache FILE'; a topology text file is not one)", path);
+}
+
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err)
 {
@@ -558,8 +578,7 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 	if (o->load_cache) {
 		fab = ibnd_load_fabric(o->load_cache, 0);
 		if (!fab)
-			return fab_err_input(err, -EINVAL, "%s: cannot load ibnetdiscover cache "
-					     "(missing, unreadable or not a cache file)", o->load_cache);
+			return cache_load_error(o->load_cache, err);
 		src = TOPO_SRC_CACHE;
 	} else {
 		rc = subnet_ca_check(o, err);

@@ -318,6 +318,13 @@ void sys_pending_log(struct sys *sys, const char *line)
 		sys->ops->pending_log(sys, line);
 }
 
+int sys_pending_log_read(struct sys *sys, char *buf, size_t len)
+{
+	if (!sys->ops->pending_log_read)
+		return -ENOENT;
+	return sys->ops->pending_log_read(sys, buf, len);
+}
+
 int sys_reverter_spawn(struct sys *sys, long long deadline,
 		       void (*fn)(struct sys *sys, long long deadline), int *pid,
 		       struct fab_err *err)

@@ -184,6 +184,8 @@ struct sys_ops {
 	/* Append @line to the reverter's log (best effort, never through a
 	 * symlink). */
 	void (*pending_log)(struct sys *sys, const char *line);
+	/* The reverter's last log line into @buf (newline dropped); -ENOENT when none. */
+	int (*pending_log_read)(struct sys *sys, char *buf, size_t len);
 	/* Start a detached process (no tty, no inherited descriptors, immune
 	 * to the admin's hangup) that sleeps until @deadline (Unix seconds),
 	 * calls @fn(@sys, @deadline) and exits; its pid in *@pid. */
@@ -258,6 +260,7 @@ int sys_pending_claim(struct sys *sys, const char *who, char *claim, size_t clai
 		      char **text, size_t *len, struct fab_err *err);
 void sys_pending_drop(struct sys *sys, const char *claim);
 void sys_pending_log(struct sys *sys, const char *line);
+int sys_pending_log_read(struct sys *sys, char *buf, size_t len);
 int sys_reverter_spawn(struct sys *sys, long long deadline,
 		       void (*fn)(struct sys *sys, long long deadline), int *pid,
 		       struct fab_err *err);

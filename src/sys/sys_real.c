@@ -37,6 +37,7 @@ static const struct sys_ops sys_real_ops = {
 	.pending_claim = pending_claim,
 	.pending_drop = pending_drop,
 	.pending_log = pending_log,
+	.pending_log_read = pending_log_read,
 	.reverter_spawn = reverter_spawn,
 	.reverter_stop = reverter_stop,
 };

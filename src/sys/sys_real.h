@@ -64,6 +64,7 @@ int pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_le
 		  size_t *len, struct fab_err *err);
 void pending_drop(struct sys *sys, const char *claim);
 void pending_log(struct sys *sys, const char *line);
+int pending_log_read(struct sys *sys, char *buf, size_t len);
 int reverter_spawn(struct sys *sys, long long deadline, void (*fn)(struct sys *, long long),
 		   int *pid, struct fab_err *err);
 void reverter_stop(struct sys *sys, int pid);

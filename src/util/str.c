@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/str.h"
 
@@ -129,4 +130,14 @@ char *strbuf_take(struct strbuf *sb, size_t *len)
 		*len = sb->len;
 	strbuf_init(sb);
 	return text;
+}
+
+char *str_time(char *buf, size_t len, long long t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!localtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S %Z", &tm))
+		str_fmt(buf, len, "%lld", t);
+	return buf;
 }

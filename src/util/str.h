@@ -27,6 +27,13 @@ int str_vfmt(char *buf, size_t len, const char *fmt, va_list ap)
  */
 int parse_uint(const char *s, int base, uint64_t *val);
 
+/*
+ * Unix seconds @t as local time, "2026-12-02 01:23:45 UTC" (ISO 8601 date
+ * and time, then the zone's abbreviation) into @buf; returns @buf.
+ */
+#define STR_TIME_LEN 40
+char *str_time(char *buf, size_t len, long long t);
+
 /* sscanf(3). */
 int str_scan(const char *s, const char *fmt, ...)
 	__attribute__((format(scanf, 2, 3)));

@@ -2,13 +2,14 @@
 # Benchmark: a no-op `fabricctl apply` and a `fabricctl verify` on one lab
 # node (tests/lab/netns), median of N runs, timed with date +%s%N around
 # each process.  There is no reference tool for this: the ratio printed is
-# against the 100 ms target for a no-op apply (ratio < 1 is good).
+# against the 100 ms target for a no-op apply (ratio < 1 is good); exit 1
+# when it is missed, 77 (skipped) without root.
 #   N=21 tests/bench/apply.sh
 set -eu
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 FABRICCTL=${FABRICCTL:-$TOP/fabricctl}
 N=${N:-21}
-[ "$(id -u)" = 0 ] || { echo "apply bench: needs root (namespaces), skipped"; exit 0; }
+[ "$(id -u)" = 0 ] || { echo "apply bench: needs root (namespaces), skipped"; exit 77; }
 [ -x "$FABRICCTL" ] || { echo "apply bench: $FABRICCTL not built" >&2; exit 1; }
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
@@ -42,3 +43,4 @@ printf 'apply bench (N=%d, median wall ms incl. ip netns exec; bare "ip netns ex
 printf '  no-op apply (mtu profile):      %8s ms   ratio to 100 ms target: %s\n' "$noop" "$(awk -v a="$noop" 'BEGIN { printf "%.3f", a / 100 }')"
 printf '  verify (mtu profile):           %8s ms\n' "$ver"
 printf '  verify (roce-lossless, drift):  %8s ms\n' "$full"
+awk -v a="$noop" 'BEGIN { exit !(a <= 100) }' || { echo "apply bench: TARGET MISSED (no-op apply above 100 ms)" >&2; exit 1; }

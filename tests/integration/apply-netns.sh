@@ -138,19 +138,36 @@ jq -r .pid "$FABRICCTL_RUNDIR/pending.json" >"$TMP/reverter.pid"
 fab apply "$TMP/mtu.yaml"
 assert_eq "apply while a try is pending rc" 3 "$rc"
 grep -q 'a try is pending' "$TMP/err" || fail "apply did not refuse while a try is pending"
+# times as local ISO time, not Unix seconds
+grep -Eq 'reverts at [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} [A-Z+0-9-]+\)' "$TMP/err" ||
+	fail "deadline not shown as a local time: $(cat "$TMP/err")"
+# a dry run says a real apply would be refused, and exits as it would (3)
+fab apply --dry-run "$TMP/mtu.yaml"
+assert_eq "dry run while a try is pending rc" 3 "$rc"
+grep -q '^dry run: a real apply would be refused now: a try is pending' "$TMP/out" ||
+	fail "dry run did not say a try is pending: $(cat "$TMP/out")"
 wait_gone "$(cat "$TMP/reverter.pid")" 30
 assert_eq "mtu after unconfirmed try" 1500 "$(mtu_of eth0)"
 [ ! -e "$FABRICCTL_RUNDIR/pending.json" ] || fail "pending state left behind"
 grep -q ': ok$' "$FABRICCTL_RUNDIR/last-revert.log" || fail "revert log: $(cat "$FABRICCTL_RUNDIR/last-revert.log")"
 fab confirm
 assert_eq "confirm with nothing pending rc" 1 "$rc"
+# ... and it says the reverter ran (from its log), not "may have been"
+grep -Eq 'nothing to confirm; the last automatic revert: reverted 1 step\(s\) at deadline [0-9]{4}-[0-9]{2}-[0-9]{2} .*: ok$' "$TMP/err" ||
+	fail "confirm after the automatic revert: $(cat "$TMP/err")"
+fab -j confirm
+assert_eq "confirm -j with nothing pending rc" 1 "$rc"
+assert_eq "confirm -j: action" none "$(jq -r .action "$TMP/out")"
+jq -e '.last_revert | test(": ok$")' "$TMP/out" >/dev/null || fail "confirm -j: $(cat "$TMP/out")"
 
 # 9. --try with confirm: the change stays.
 fab apply --try 60 "$TMP/mtu.yaml"
 assert_eq "try 2 rc" 0 "$rc"
 jq -r .pid "$FABRICCTL_RUNDIR/pending.json" >"$TMP/reverter.pid"
-fab confirm
+fab -j confirm
 assert_eq "confirm rc" 0 "$rc"
+assert_eq "confirm -j: JSON" "fabricctl.confirm/1 confirmed 1" \
+	"$(jq -r '"\(.schema) \(.action) \(.changes)"' "$TMP/out")"
 wait_gone "$(cat "$TMP/reverter.pid")" 10	# confirm stops the reverter
 assert_eq "mtu after confirmed try" 9000 "$(mtu_of eth0)"
 [ ! -e "$FABRICCTL_RUNDIR/pending.json" ] || fail "pending state left after confirm"

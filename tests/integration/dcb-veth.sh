@@ -56,6 +56,35 @@ assert_eq "apply mtu+pfc: exit status" 3 "$rc"
 grep -qF "dcb: $A: pfc not supported by driver" "$TMP/err" || fail "apply mtu+pfc: no pfc message"
 assert_eq "mtu of $A after the rolled-back apply" 1500 "$(ip -n "$NS" -j link show "$A" | jq -r '.[0].mtu')"
 
+# --- apply --dry-run: steps certain to fail are marked, exit 3 -------------
+# (PFC without DCB, ToS without an RDMA device, a bond member that does
+# not exist); roce.mtu is named verify-only.  Nothing is changed.
+profile dry '    mtu: 4000
+    pfc: {enable: [3]}
+    roce: {tos: 106, mtu: 4096}'
+printf 'bonds:\n  - name: dbond%s\n    mode: active-backup\n    members: [%s, nosuch%s]\n' "$$" "$B" "$$" >>"$TMP/dry.yaml"
+fab apply --dry-run "$TMP/dry.yaml"
+assert_eq "dry run with certain failures: exit status" 3 "$rc"
+grep -Eq "^ +[0-9]+ WOULD-FAIL +$A +pfc.enable " "$TMP/out" || fail "dry run: pfc not marked: $(cat "$TMP/out")"
+grep -qF "dcb: $A: dcb not supported by driver" "$TMP/out" || fail "dry run: pfc reason missing"
+grep -Eq "^ +[0-9]+ WOULD-FAIL +$A +roce.tos " "$TMP/out" || fail "dry run: roce.tos not marked"
+grep -Eq "^ +[0-9]+ WOULD-FAIL +dbond$$ +members +- -> nosuch$$" "$TMP/out" || fail "dry run: missing member not marked"
+grep -Eq "^ +[0-9]+ would +dbond$$ +members +- -> $B" "$TMP/out" || fail "dry run: existing member marked"
+grep -Eq "^ +[0-9]+ would +$A +mtu " "$TMP/out" || fail "dry run: mtu step marked"
+grep -qF "1 verify-only field" "$TMP/out" || fail "dry run: roce.mtu not named verify-only"
+grep -qF "dry run: 3 step(s) certain to fail" "$TMP/err" || fail "dry run: stderr: $(cat "$TMP/err")"
+fab -j apply --dry-run "$TMP/dry.yaml"
+assert_eq "dry run -j: steps that fail" 3 "$(jq '[.steps[] | select(.fails != null)] | length' "$TMP/out")"
+assert_eq "dry run -j: verify-only" "roce.mtu" "$(jq -r '.verify_only[].field' "$TMP/out")"
+assert_eq "mtu of $A after the dry run" 1500 "$(ip -n "$NS" -j link show "$A" | jq -r '.[0].mtu')"
+ip -n "$NS" link show "dbond$$" >/dev/null 2>&1 && fail "dry run created the bond"
+# Verify-only fields alone: apply says so instead of a bare "nothing to do".
+profile vo '    roce: {mtu: 4096}'
+fab apply "$TMP/vo.yaml"
+assert_eq "verify-only profile: exit status" 0 "$rc"
+grep -qF "1 verify-only field (apply does not set it; 'fabricctl verify' reports it):" "$TMP/out" ||
+	fail "verify-only profile: $(cat "$TMP/out")"
+
 # --- verify: drift with the reason, same JSON keys -------------------------
 profile all '    pfc: {enable: [3]}
     dscp_map: {26: 3}'
@@ -70,6 +99,14 @@ assert_eq "verify: dscp_map.26 found" "unknown (dcb: $A: dcb not supported by dr
 	"$(jq -r --arg i "$A" '.drift[] | select(.interface == $i and .field == "dscp_map.26") | .found' <<<"$j")"
 assert_eq "verify: pfc.enable wanted" 3 \
 	"$(jq -r --arg i "$A" '.drift[] | select(.interface == $i and .field == "pfc.enable") | .wanted' <<<"$j")"
+
+# --- roce.mtu: verify reports it (a veth has no RDMA device); the value
+# check against a real port is tests/vm/one-vm/30-apply-vm.sh --------------
+profile rmtu '    roce: {mtu: 4096}'
+fab -j verify "$TMP/rmtu.yaml"
+assert_eq "verify roce.mtu: exit status" 1 "$rc"
+assert_eq "verify roce.mtu: drift" "$A roce.mtu 4096 no rdma device" \
+	"$(jq -r '.drift[] | "\(.interface) \(.field) \(.wanted) \(.found)"' "$TMP/out")"
 
 # --- an interface that does not exist: no such device, not a crash ---------
 printf 'interfaces:\n  - match: "nodev%s"\n    pfc: {enable: [3]}\n' "$$" >"$TMP/nodev.yaml"

@@ -141,6 +141,19 @@ assert_eq "host mtu: exit status" 1 "$RC"
 assert_eq "host mtu: problems" "mtu-mismatch $P-h2:eth0 $P-leaf2:swp1 -" "$(problems)"
 assert_eq "host mtu: detail" "mtu 9000 on $P-h2:eth0, 1500 on $P-leaf2:swp1" \
 	"$(jq -r '.problems[0].detail' "$TMP/out.json")"
+# --save-plan with problems warns; an LLDP graph is saved as YAML whatever the name
+RC=0
+"$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher netns \
+	--lldp-socket "$TMP/sock/{host}.sock" --save-plan "$TMP/today.topo" >/dev/null 2>"$TMP/save.err" || RC=$?
+assert_eq "save-plan with a problem: exit status" 1 "$RC"
+grep -qF "today.topo: the fabric saved as a plan has 1 problem now (listed below): check them before using it as --expect" \
+	"$TMP/save.err" || fail "save-plan: no warning about the problem: $(cat "$TMP/save.err")"
+grep -qF "today.topo: an LLDP graph is saved as a YAML plan (fabricctl-plan(5)), not in ibnetdiscover format" \
+	"$TMP/save.err" || fail "save-plan: format not said: $(cat "$TMP/save.err")"
+grep -q '^- a: ' "$TMP/today.topo" || fail "save-plan x.topo: not a YAML plan"
+# ... and the link itself is not shown "ok" in the link list
+assert_eq "host mtu: link status" "mtu-mismatch" \
+	"$(jq -r --arg h "$P-h2" '.links[] | select(.a.node == $h or .b.node == $h) | .status' "$TMP/out.json")"
 run lab_set_mtu h2 eth0 1500
 
 # --- 4b. rails from a YAML plan ------------------------------------------------

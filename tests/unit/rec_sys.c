@@ -194,7 +194,20 @@ static void rec_drop(struct sys *s, const char *claim)
 
 static void rec_log_line(struct sys *s, const char *line)
 {
+	struct rec_sys *r = (struct rec_sys *)s;
+
+	snprintf(r->revert_log, sizeof(r->revert_log), "%s", line);
 	rec(s, NULL, "log %.80s", line);
+}
+
+static int rec_log_read(struct sys *s, char *buf, size_t len)
+{
+	struct rec_sys *r = (struct rec_sys *)s;
+
+	if (!r->revert_log[0])
+		return -ENOENT;
+	snprintf(buf, len, "%s", r->revert_log);
+	return 0;
 }
 
 static int rec_spawn(struct sys *s, long long deadline, void (*fn)(struct sys *, long long),
@@ -225,6 +238,7 @@ static const struct sys_ops rec_ops = {
 	.pending_claim = rec_claim,
 	.pending_drop = rec_drop,
 	.pending_log = rec_log_line,
+	.pending_log_read = rec_log_read,
 	.reverter_spawn = rec_spawn,
 	.reverter_stop = rec_stop,
 	.link_mtu_set = rec_mtu,

@@ -34,6 +34,7 @@ struct rec_sys {
 	char *claimed;
 	void (*reverter_fn)(struct sys *sys, long long deadline);
 	long long deadline;
+	char revert_log[256];		/* the reverter's last log line; "" none */
 };
 
 /* Frees what the pending state holds. */

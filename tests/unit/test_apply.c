@@ -20,6 +20,7 @@
 
 #include "node/apply.h"
 #include "cmd/cmd.h"
+#include "util/str.h"
 #include "rec_sys.c"
 
 /* main.c's usage helpers (main.c is not in the library). */
@@ -155,14 +156,14 @@ static void test_refused_while_pending(void **state)
 	struct fixture *f = *state;
 	struct apply_report rep;
 	struct fab_err err;
-	char want[400];
+	char want[400], when[STR_TIME_LEN];
 
 	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
 	f->r.n = 0;
 	assert_int_equal(apply_try(f, 30, &rep, &err), -EBUSY);
 	snprintf(want, sizeof(want),
-		 "a try is pending (rec:pending, reverter pid 4242, reverts at %lld): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
-		 f->r.deadline);
+		 "a try is pending (rec:pending, reverter pid 4242, reverts at %s): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
+		 str_time(when, sizeof(when), f->r.deadline));
 	assert_string_equal(err.msg, want);
 	/* Nothing was changed: the lock was taken and given back, that is all. */
 	assert_int_equal(f->r.n, 2);
@@ -205,22 +206,25 @@ static void test_reverter_at_deadline(void **state)
 	struct fixture *f = *state;
 	struct apply_report rep;
 	struct fab_err err;
-	char want[96];
+	char want[96], when[STR_TIME_LEN], msg[300];
 
 	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
 	f->r.n = 0;
 	f->r.reverter_fn(&f->r.sys, f->r.deadline);
-	snprintf(want, sizeof(want), "log reverted 1 step(s) at deadline %lld: ok", f->r.deadline);
+	/* the deadline as local ISO time, not Unix seconds */
+	snprintf(want, sizeof(want), "log reverted 1 step(s) at deadline %s: ok",
+		 str_time(when, sizeof(when), f->r.deadline));
 	assert_int_equal(f->r.n, 4);
 	assert_string_equal(f->r.log[0], "claim reverting");
 	assert_string_equal(f->r.log[1], "mtu eth0 1500");
 	assert_string_equal(f->r.log[2], want);
 	assert_string_equal(f->r.log[3], "drop rec:pending.reverting");
 	assert_null(f->r.pending);
-	/* ... and a confirm after that finds nothing to confirm (exit 1). */
+	/* ... and a confirm after that finds nothing, and says the revert ran (exit 1). */
 	assert_int_equal(confirm(f, false, &err), FAB_EXIT_UNHEALTHY);
-	assert_string_equal(err.msg,
-			    "no try pending (rec:pending absent): nothing to confirm; it may have been reverted at its deadline");
+	snprintf(msg, sizeof(msg), "no try pending (rec:pending absent): nothing to confirm; "
+		 "the last automatic revert: %s", want + 4);
+	assert_string_equal(err.msg, msg);
 }
 
 static void test_failed_step_arms_nothing(void **state)

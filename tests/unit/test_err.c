@@ -5,10 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "util/err.h"
+#include "util/str.h"
 
 static void test_set_and_exit(void **state)
 {
@@ -42,11 +45,27 @@ static void test_long_messages_truncate(void **state)
 	assert_non_null(strstr(err.msg, ": a"));
 }
 
+/* util/str: the times messages show (local time, ISO 8601, zone). */
+static void test_str_time(void **state)
+{
+	char buf[STR_TIME_LEN];
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	assert_string_equal(str_time(buf, sizeof(buf), 1796174625), "2026-12-02 01:23:45 UTC");
+	setenv("TZ", "CET-1", 1);
+	tzset();
+	assert_string_equal(str_time(buf, sizeof(buf), 1796174625), "2026-12-02 02:23:45 CET");
+	unsetenv("TZ");
+	tzset();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_set_and_exit),
 		cmocka_unit_test(test_long_messages_truncate),
+		cmocka_unit_test(test_str_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -377,7 +377,9 @@ static void test_apply_fleet_text(void **state)
 		"apply p.yaml (dry run) on 2 nodes: 1 ok, 1 failed, 1 changed (2 changes)\n"
 		"NODE             STATUS      OBJECT           FIELD            FROM -> TO\n"
 		"a                would       eth0             mtu              1500 -> 9000\n"
-		"a                would       eth0             pfc.enable       unknown -> 3\n"
+		/* certain to fail on that node: marked, with the node's reason */
+		"a                WOULD-FAIL  eth0             pfc.enable       unknown -> 3\n"
+		"                 dcb: eth0: dcb not supported by driver\n"
 		"b                FAILED: exited with status 127\n");
 	free(buf);
 	json_decref(doc);

@@ -329,6 +329,9 @@ static void test_bond_degraded(void **state)
 	assert_string_equal(plan.drift[1].field, "members.eth2.aggregator");
 	assert_string_equal(plan.drift[1].wanted, "1");
 	assert_string_equal(plan.drift[1].found, "2");
+	/* apply cannot plug a cable in: both verify-only */
+	assert_true(plan.drift[0].verify_only && plan.drift[1].verify_only);
+	assert_int_equal(plan_n_verify_only(&plan), 2);
 	plan_fini(&plan);
 
 	/* Healthy again: nothing to report. */
@@ -369,6 +372,57 @@ static void test_ib_verify(void **state)
 	assert_string_equal(plan.drift[0].field, "speed");
 	assert_string_equal(plan.drift[0].wanted, "NDR");
 	assert_string_equal(plan.drift[0].found, "HDR");
+	assert_true(plan.drift[0].verify_only);	/* apply says so instead of "nothing to do" */
+	plan_fini(&plan);
+	node_config_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+/*
+ * Steps certain to fail are marked for apply --dry-run: a DCB part the
+ * driver refuses, roce.tos without an RDMA device, a missing bond member.
+ * A DCB read that failed otherwise (may be transient) is not marked.
+ */
+static void test_dry_run_fails(void **state)
+{
+	struct profile *p = prof("interfaces:\n  - match: eth0\n    pfc: {enable: [3]}\n"
+				 "    roce: {tos: 106, mtu: 4096}\n  - match: eth1\n    pfc: {enable: [3]}\n"
+				 "bonds:\n  - name: bond0\n    mode: active-backup\n"
+				 "    members: [eth0, nosuch0]\n");
+	struct host_state hs;
+	struct node_config ns;
+	struct node_iface *e0, *e1;
+	struct node_bond *nb;
+	struct plan plan;
+
+	host_state_init(&hs);
+	link_add(&hs, "eth0", 1500, "");
+	link_add(&hs, "eth1", 1500, "");
+	node_config_init(&ns, &hs);
+	e0 = node_config_iface_add(&ns, "eth0");
+	e0->dcb_rc = -EOPNOTSUPP;
+	snprintf(e0->dcb_msg, sizeof(e0->dcb_msg), "dcb: eth0: dcb not supported by driver");
+	e1 = node_config_iface_add(&ns, "eth1");
+	e1->dcb_rc = -EIO;
+	snprintf(e1->dcb_msg, sizeof(e1->dcb_msg), "dcb: eth1: timed out");
+	nb = node_config_bond_add(&ns, "bond0");
+	nb->rc = -ENODEV;
+	diff_ok(p, &ns, &plan);
+	assert_int_equal(plan_n_fails(&plan), 3);
+	for (size_t i = 0; i < plan.n_steps; i++) {
+		const struct plan_step *st = &plan.steps[i];
+
+		if (!strcmp(st->object, "eth0") && !strcmp(st->field, "pfc.enable"))
+			assert_string_equal(st->fails, "dcb: eth0: dcb not supported by driver");
+		else if (!strcmp(st->field, "roce.tos"))
+			assert_string_equal(st->fails, "roce: eth0: no rdma device on this netdev (roce.tos needs one)");
+		else if (!strcmp(st->to, "nosuch0"))
+			assert_string_equal(st->fails, "bond member nosuch0: no such interface on this node");
+		else
+			assert_string_equal(st->fails, "");	/* eth1's pfc, eth0's enslave, the bond */
+	}
+	assert_int_equal(plan_n_verify_only(&plan), 1);	/* roce.mtu */
 	plan_fini(&plan);
 	node_config_fini(&ns);
 	host_state_fini(&hs);
@@ -584,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_bond_existing),
 		cmocka_unit_test(test_bond_degraded),
 		cmocka_unit_test(test_ib_verify),
+		cmocka_unit_test(test_dry_run_fails),
 		cmocka_unit_test(test_exec_all_ok),
 		cmocka_unit_test(test_exec_rollback_reverse),
 		cmocka_unit_test(test_exec_rollback_failure),

@@ -166,6 +166,11 @@ static void test_errors(void **state)
 		  "t.yaml:3:10: mtu: expected a number, found '-5'");
 	parse_err("infiniband:\n  - match: mlx5_*\n    port: -5\n",
 		  "t.yaml:3:11: port: expected a number, found '-5'");
+	/* a quoted number is a string: a wrong type, as documented */
+	parse_err("interfaces:\n  - match: eth0\n    mtu: \"9000\"\n",
+		  "t.yaml:3:10: mtu: expected a number, found the string \"9000\" (write it without quotes)");
+	parse_err("interfaces:\n  - match: eth0\n    optional: 'true'\n",
+		  "t.yaml:3:15: optional: expected true or false, found the string \"true\" (write it without quotes)");
 	parse_err("interfaces:\n  - match: eth0\n    pfc: {enable: [3, 8]}\n",
 		  "t.yaml:3:23: pfc.enable: 8 out of range 0..7");
 	parse_err("interfaces:\n  - match: eth0\n    pfc: {enable: 3}\n",

@@ -347,6 +347,22 @@ static void test_thresholds_parse(void **state)
 	assert_int_equal(topo_thresholds_parse(&th, "symbol_errors=-1", bad, sizeof(bad)), -EINVAL);
 	assert_int_equal(topo_thresholds_parse(&th, "symbol_errors", bad, sizeof(bad)), -EINVAL);
 	assert_int_equal(topo_thresholds_parse(&th, "symbol_errors=", bad, sizeof(bad)), -EINVAL);
+	/* status's sysfs names (symbol_error, VL15_dropped) are accepted too */
+	assert_int_equal(topo_thresholds_parse(&th, "symbol_error=3,VL15_dropped=4", bad,
+					       sizeof(bad)), 0);
+	assert_int_equal(th.max[TOPO_CNT_SYMBOL_ERR], 3);
+	assert_int_equal(th.max[TOPO_CNT_VL15_DROPPED], 4);
+}
+
+static void test_counter_list(void **state)
+{
+	char buf[512];
+
+	topo_counter_list(buf, sizeof(buf));
+	assert_non_null(strstr(buf, "symbol_errors, link_error_recovery, "));
+	assert_non_null(strstr(buf, ", vl15_dropped, "));
+	topo_counter_list(buf, 20);	/* truncated, still terminated */
+	assert_true(strlen(buf) < 20);
 }
 
 static void test_names(void **state)
@@ -392,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_health_tier_speed),
 		cmocka_unit_test(test_health_tier_limits),
 		cmocka_unit_test(test_thresholds_parse),
+		cmocka_unit_test(test_counter_list),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_sort),
 	};

@@ -173,4 +173,24 @@ assert_eq "default_roce_tos" 106 "$(cat "/sys/kernel/config/rdma_cm/$RXE_A/ports
 run rmdir "/sys/kernel/config/rdma_cm/$RXE_A"
 fab verify "$TMP/tos.yaml"
 assert_eq "tos verify after apply rc" 0 "$rc"
+
+# roce.mtu (verify only): the Soft-RoCE port's active MTU, as status reads
+# it, is no drift; any other value is drift naming both, and apply does
+# not pretend to set it (it lists it as verify-only).
+fab -j status
+active=$(jq -r --arg d "$RXE_A" '.rdma[] | select(.name == $d) | .ports[0].active_mtu' "$TMP/out")
+case $active in 256|512|1024|2048|4096) ;; *) fail "no active MTU for $RXE_A: '$active'" ;; esac
+other=4096; [ "$active" != 4096 ] || other=1024
+printf 'interfaces:\n  - match: fabra\n    roce: {mtu: %s}\n' "$active" >"$TMP/rmtu-ok.yaml"
+printf 'interfaces:\n  - match: fabra\n    roce: {mtu: %s}\n' "$other" >"$TMP/rmtu-bad.yaml"
+fab verify "$TMP/rmtu-ok.yaml"
+assert_eq "roce.mtu $active verify rc" 0 "$rc"
+fab -j verify "$TMP/rmtu-bad.yaml"
+assert_eq "roce.mtu $other verify rc" 1 "$rc"
+assert_eq "roce.mtu drift" "fabra roce.mtu $other $active" \
+	"$(jq -r '.drift[] | "\(.interface) \(.field) \(.wanted) \(.found)"' "$TMP/out")"
+fab -j apply "$TMP/rmtu-bad.yaml"
+assert_eq "roce.mtu apply rc" 0 "$rc"
+assert_eq "roce.mtu apply: verify-only, no step" "0 roce.mtu" \
+	"$(jq -r '"\(.changes) \(.verify_only[0].field)"' "$TMP/out")"
 echo "30-apply-vm: all checks passed"
