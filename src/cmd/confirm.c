@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fabricctl confirm [--revert]: keep (or undo now) the changes of a
- * pending `apply --try`.  Both claim the pending state first
+ * pending `apply --try`.  The pending state is read and checked first; a
+ * damaged one is left where it is (the reverter stays armed, new applies
+ * stay refused) and confirm says so.  Only a valid one is claimed
  * (sys_pending_claim: a rename(2)), so exactly one of confirm and the
  * reverter acts on it.
  */
@@ -45,12 +47,33 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 	if (optind != argc)
 		return cmd_usage_error(ctx, "confirm", "no arguments expected");
 	plan_init(&plan);
-	snprintf(who, sizeof(who), "%s.%d", revert ? "reverting" : "confirmed", (int)getpid());
-	n = sys_pending_claim(ctx->sys, who, claimed, sizeof(claimed), &text, &len, &ctx->err);
+	sys_pending_path(ctx->sys, pending, sizeof(pending));
+	n = sys_pending_read(ctx->sys, &text, &len, &ctx->err);
+	if (n == 0 && plan_undo_from_json(pending, text, len, &plan, &deadline, &pid, &ctx->err) < 0) {
+		/* Damaged: neither claim it nor stop the reverter; leave it for the admin. */
+		char why[400];
+
+		snprintf(why, sizeof(why), "%.399s", ctx->err.msg);
+		fab_err_set(&ctx->err, -EINVAL,
+			    "the pending state is damaged (%s); nothing %s: the automatic revert stays armed and new applies stay refused (inspect %s; removing it by hand gives up the revert, the changes then stay)",
+			    why, revert ? "reverted" : "confirmed", pending);
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	free(text);
+	text = NULL;
+	plan_fini(&plan);
+	plan_init(&plan);
+	if (n == 0) {
+		snprintf(who, sizeof(who), "%s.%d", revert ? "reverting" : "confirmed",
+			 (int)getpid());
+		n = sys_pending_claim(ctx->sys, who, claimed, sizeof(claimed), &text, &len,
+				      &ctx->err);
+	}
 	if (n == -ENOENT) {
 		fab_err_set(&ctx->err, -ENOENT,
 			    "no try pending (%s absent): nothing to %s; it may have been reverted at its deadline",
-			    sys_pending_path(ctx->sys, pending, sizeof(pending)),
+			    pending,
 			    revert ? "revert" : "confirm");
 		rc = FAB_EXIT_UNHEALTHY;
 		goto out;

@@ -34,6 +34,24 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 
 	plan_init(&plan);
 	fab_err_init(&e);
+	/* Checked before it is claimed: a damaged state stays where it is. */
+	rc = sys_pending_read(sys, &text, &len, &e);
+	if (rc == -ENOENT)
+		goto out;	/* confirmed (or reverted by confirm --revert) */
+	if (rc == 0)
+		rc = plan_undo_from_json(sys_pending_path(sys, claim, sizeof(claim)), text, len,
+					 &plan, &dl, &pid, &e);
+	if (rc < 0) {
+		snprintf(line, sizeof(line),
+			 "deadline %lld: pending state unreadable, NOT reverted, left in place (new applies stay refused): %.900s",
+			 deadline, e.msg);
+		sys_pending_log(sys, line);
+		goto out;
+	}
+	free(text);
+	text = NULL;
+	plan_fini(&plan);
+	plan_init(&plan);
 	rc = sys_pending_claim(sys, "reverting", claim, sizeof(claim), &text, &len, &e);
 	if (rc == -ENOENT)
 		goto out;	/* confirmed (or reverted by confirm --revert) */
@@ -70,9 +88,13 @@ static int pending_check(struct sys *sys, struct fab_err *err)
 	sys_pending_path(sys, path, sizeof(path));
 	plan_init(&plan);
 	if (rc == 0)
-		plan_undo_from_json(path, text, len, &plan, &dl, &pid, &e);
+		rc = plan_undo_from_json(path, text, len, &plan, &dl, &pid, &e);
 	free(text);
 	plan_fini(&plan);
+	if (rc < 0)
+		return fab_err_set(err, -EBUSY,
+				   "a try is pending but its state is damaged (%.600s): nothing can be applied until it is repaired, or removed by hand (which gives up its automatic revert)",
+				   e.msg);
 	return fab_err_set(err, -EBUSY,
 			   "a try is pending (%s, reverter pid %d, reverts at %lld): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
 			   path, pid, dl);

@@ -1,0 +1,89 @@
+#!/bin/bash
+# The pending state of `apply --try` against faults (issue 9): a damaged
+# pending file must not cancel the automatic revert (item 5).  Real
+# binary, a veth pair in a private namespace.
+set -eu
+# shellcheck source=../lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd ip jq
+need_fabricctl
+
+NS=pend$$
+tmpdir_with_cleanup
+export FABRICCTL_RUNDIR=$TMP/run	# pending state of --try, private to this run
+PENDING=$FABRICCTL_RUNDIR/pending.json
+cleanup_hook() {
+	# Reverters still sleeping belong to this run: stop them by their pids.
+	local p
+	for p in $(cat "$TMP/pids" 2>/dev/null); do kill "$p" 2>/dev/null || true; done
+	ip netns del "$NS" 2>/dev/null || true
+}
+
+run ip netns add "$NS"
+run ip -n "$NS" link add eth0 type veth peer name p0
+run ip -n "$NS" link set eth0 up
+run ip -n "$NS" link set p0 up
+
+fab() { fab_ns "$NS" "$@"; }
+mtu_of() { ip -n "$NS" -j link show "$1" | jq -r '.[0].mtu'; }
+# wait_gone PID SECONDS: explicit readiness, the process has exited.
+wait_gone() {
+	local i=0
+	while kill -0 "$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -le $(( $2 * 20 )) ] || fail "process $1 still running after $2 s"
+		sleep 0.05
+	done
+}
+# try SECS: apply --try SECS of the MTU profile; the reverter's pid in $RPID.
+try() {
+	fab apply --try "$1" "$TMP/mtu.yaml"
+	assert_eq "apply --try $1 rc" 0 "$rc"
+	assert_eq "mtu during try" 9000 "$(mtu_of eth0)"
+	RPID=$(jq -r .pid "$PENDING")
+	echo "$RPID" >>"$TMP/pids"
+}
+
+printf 'interfaces:\n  - match: eth0\n    mtu: 9000\n' >"$TMP/mtu.yaml"
+assert_eq "start mtu" 1500 "$(mtu_of eth0)"
+
+# --- item 5: confirm --revert on a damaged pending file ------------------
+try 60
+cp "$PENDING" "$TMP/good.json"
+head -c 40 "$TMP/good.json" >"$PENDING"	# cut short: not JSON any more
+fab confirm --revert
+assert_eq "confirm --revert on a damaged file rc" 3 "$rc"
+grep -q 'pending state is damaged' "$TMP/err" || fail "confirm does not say the file is damaged"
+grep -q 'automatic revert stays armed' "$TMP/err" || fail "confirm does not say the revert stays armed"
+[ -f "$PENDING" ] || fail "the damaged pending file was moved away (the revert is cancelled)"
+cmp -s "$PENDING" <(head -c 40 "$TMP/good.json") || fail "the damaged pending file was changed"
+kill -0 "$RPID" 2>/dev/null || fail "the reverter was stopped"
+assert_eq "mtu kept while damaged" 9000 "$(mtu_of eth0)"
+fab confirm
+assert_eq "confirm on a damaged file rc" 3 "$rc"
+[ -f "$PENDING" ] || fail "confirm moved the damaged pending file away"
+fab apply "$TMP/mtu.yaml"
+assert_eq "apply while a damaged try is pending rc" 3 "$rc"
+grep -q 'a try is pending' "$TMP/err" || fail "apply did not refuse while a damaged try is pending"
+# Repaired, the same try is still there to revert.
+cp "$TMP/good.json" "$PENDING"
+fab confirm --revert
+assert_eq "confirm --revert after repair rc" 0 "$rc"
+assert_eq "mtu after revert" 1500 "$(mtu_of eth0)"
+wait_gone "$RPID" 10
+
+# The reverter itself at its deadline leaves a damaged file in place (and
+# says so in its log) rather than dropping it unreverted.
+try 3
+printf '{"schema": ' >"$PENDING"
+wait_gone "$RPID" 15
+[ -f "$PENDING" ] || fail "the reverter dropped a damaged pending file"
+grep -q 'NOT reverted, left in place' "$FABRICCTL_RUNDIR/last-revert.log" ||
+	fail "revert log: $(cat "$FABRICCTL_RUNDIR/last-revert.log" 2>/dev/null)"
+fab apply "$TMP/mtu.yaml"
+assert_eq "apply after the reverter met a damaged file rc" 3 "$rc"
+rm -f "$PENDING"
+run ip -n "$NS" link set eth0 mtu 1500
+
+echo "apply-pending: all checks passed"
