@@ -25,11 +25,11 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	char pending[256], claimed[320], who[32], *text = NULL;
+	struct plan_pending pp = { 0 };
 	struct plan plan;
-	long long deadline = 0;
 	bool revert = false;
 	size_t len = 0;
-	int opt, pid = 0, rc = FAB_EXIT_OK, n;
+	int opt, rc = FAB_EXIT_OK, n;
 
 	while ((opt = getopt_long(argc, argv, "rh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -49,7 +49,7 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 	plan_init(&plan);
 	sys_pending_path(ctx->sys, pending, sizeof(pending));
 	n = sys_pending_read(ctx->sys, &text, &len, &ctx->err);
-	if (n == 0 && plan_undo_from_json(pending, text, len, &plan, &deadline, &pid, &ctx->err) < 0) {
+	if (n == 0 && plan_undo_from_json(pending, text, len, &plan, &pp, &ctx->err) < 0) {
 		/* Damaged: neither claim it nor stop the reverter; leave it for the admin. */
 		char why[400];
 
@@ -83,11 +83,11 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (plan_undo_from_json(claimed, text, len, &plan, &deadline, &pid, &ctx->err) < 0) {
+	if (plan_undo_from_json(claimed, text, len, &plan, &pp, &ctx->err) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	sys_reverter_stop(ctx->sys, pid);
+	sys_reverter_stop(ctx->sys, pp.pid, pp.pid_start);
 	if (revert) {
 		for (size_t i = 0; i < plan.n_steps; i++)
 			plan.steps[i].status = PLAN_STEP_DONE;

@@ -1097,7 +1097,7 @@ static json_t *action_to_json(const struct plan_action *a)
 			 "min_links", a->bond.min_links);
 }
 
-char *plan_undo_to_json(const struct plan *plan, size_t n_done, long long deadline_s, int pid)
+char *plan_undo_to_json(const struct plan *plan, size_t n_done, const struct plan_pending *pp)
 {
 	json_t *doc, *undo;
 	char *s = NULL;
@@ -1114,8 +1114,9 @@ char *plan_undo_to_json(const struct plan *plan, size_t n_done, long long deadli
 			return NULL;
 		}
 	}
-	doc = json_pack("{s:s, s:I, s:i, s:o}", "schema", "fabricctl.pending/1",
-			"deadline", (json_int_t)deadline_s, "pid", pid, "undo", undo);
+	doc = json_pack("{s:s, s:I, s:i, s:I, s:o}", "schema", "fabricctl.pending/2",
+			"deadline", (json_int_t)pp->deadline, "pid", pp->pid,
+			"pid_start", (json_int_t)pp->pid_start, "undo", undo);
 	if (doc)
 		s = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1));
 	json_decref(doc);
@@ -1212,22 +1213,23 @@ static int action_from_json(json_t *j, struct plan_action *a)
 }
 
 int plan_undo_from_json(const char *name, const char *text, size_t len, struct plan *plan,
-			long long *deadline_s, int *pid, struct fab_err *err)
+			struct plan_pending *pp, struct fab_err *err)
 {
 	json_error_t je;
 	json_t *doc, *undo, *v;
 	const char *schema;
-	json_int_t deadline;
+	json_int_t deadline, start = 0;
 	size_t i;
 	int rc = 0, p;
 
 	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!doc)
 		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", name, je.line, je.column, je.text);
-	if (json_unpack_ex(doc, &je, JSON_STRICT, "{s:s, s:I, s:i, s:o}", "schema", &schema,
-			   "deadline", &deadline, "pid", &p, "undo", &undo) < 0 ||
-	    strcmp(schema, "fabricctl.pending/1") || !json_is_array(undo)) {
-		rc = fab_err_input(err, -EINVAL, "%s: not a fabricctl.pending/1 document", name);
+	if (json_unpack_ex(doc, &je, JSON_STRICT, "{s:s, s:I, s:i, s?I, s:o}", "schema", &schema,
+			   "deadline", &deadline, "pid", &p, "pid_start", &start, "undo", &undo) < 0 ||
+	    (strcmp(schema, "fabricctl.pending/2") && strcmp(schema, "fabricctl.pending/1")) ||
+	    !json_is_array(undo) || p < 0 || start < 0) {
+		rc = fab_err_input(err, -EINVAL, "%s: not a fabricctl.pending/2 document", name);
 		goto out;
 	}
 	json_array_foreach(undo, i, v) {
@@ -1250,8 +1252,9 @@ int plan_undo_from_json(const char *name, const char *text, size_t len, struct p
 			goto out;
 		}
 	}
-	*deadline_s = deadline;
-	*pid = p;
+	pp->deadline = deadline;
+	pp->pid = p;
+	pp->pid_start = (unsigned long long)start;
 out:
 	json_decref(doc);
 	return rc;

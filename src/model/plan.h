@@ -189,14 +189,25 @@ const char *plan_action_str(const struct plan_action *a, char *buf, size_t len);
 /* Formatting helpers shared with the renderers. */
 const char *plan_prio_mask_str(uint8_t mask, char *buf, size_t len);	/* "3,4" or "none" */
 
-/* Pending-state (de)serialization for `apply --try`: JSON text via jansson. */
-char *plan_undo_to_json(const struct plan *plan, size_t n_done, long long deadline_s,
-			int pid);
+/* What the pending state says besides the undo list. */
+struct plan_pending {
+	long long deadline;		/* --try: Unix seconds; 0: none */
+	int pid;			/* the reverter; 0: none */
+	unsigned long long pid_start;	/* its start (/proc/PID/stat field 22); 0: unknown */
+};
+
+/*
+ * Pending-state (de)serialization for `apply --try`: JSON text via
+ * jansson, schema "fabricctl.pending/2" (docs/json-verify.md).
+ */
+char *plan_undo_to_json(const struct plan *plan, size_t n_done, const struct plan_pending *pp);
 /*
  * Parse the pending-state document back into @plan (undo actions in
- * steps[i].undo, has_undo set).  Input errors -EINVAL with @err "name: message".
+ * steps[i].undo, has_undo set) and @pp ("fabricctl.pending/1", which has
+ * no pid_start, reads as pid_start 0).  Input errors -EINVAL with @err
+ * "name: message".
  */
 int plan_undo_from_json(const char *name, const char *text, size_t len, struct plan *plan,
-			long long *deadline_s, int *pid, struct fab_err *err);
+			struct plan_pending *pp, struct fab_err *err);
 
 #endif

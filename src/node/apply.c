@@ -26,11 +26,11 @@
 void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
 	char claim[320], line[1200], *text = NULL;
+	struct plan_pending pp;
 	struct plan plan;
 	struct fab_err e;
-	long long dl;
 	size_t len;
-	int pid, rc;
+	int rc;
 
 	plan_init(&plan);
 	fab_err_init(&e);
@@ -40,7 +40,7 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 		goto out;	/* confirmed (or reverted by confirm --revert) */
 	if (rc == 0)
 		rc = plan_undo_from_json(sys_pending_path(sys, claim, sizeof(claim)), text, len,
-					 &plan, &dl, &pid, &e);
+					 &plan, &pp, &e);
 	if (rc < 0) {
 		snprintf(line, sizeof(line),
 			 "deadline %lld: pending state unreadable, NOT reverted, left in place (new applies stay refused): %.900s",
@@ -56,7 +56,7 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 	if (rc == -ENOENT)
 		goto out;	/* confirmed (or reverted by confirm --revert) */
 	if (rc == 0)
-		rc = plan_undo_from_json(claim, text, len, &plan, &dl, &pid, &e);
+		rc = plan_undo_from_json(claim, text, len, &plan, &pp, &e);
 	if (rc == 0) {
 		for (size_t i = 0; i < plan.n_steps; i++)
 			plan.steps[i].status = PLAN_STEP_DONE;
@@ -75,11 +75,11 @@ out:
 static int pending_check(struct sys *sys, struct fab_err *err)
 {
 	char path[256], *text = NULL;
+	struct plan_pending pp = { 0 };
 	struct plan plan;
 	struct fab_err e;
-	long long dl = 0;
 	size_t len;
-	int pid = 0, rc;
+	int rc;
 
 	fab_err_init(&e);
 	rc = sys_pending_read(sys, &text, &len, &e);
@@ -88,7 +88,7 @@ static int pending_check(struct sys *sys, struct fab_err *err)
 	sys_pending_path(sys, path, sizeof(path));
 	plan_init(&plan);
 	if (rc == 0)
-		rc = plan_undo_from_json(path, text, len, &plan, &dl, &pid, &e);
+		rc = plan_undo_from_json(path, text, len, &plan, &pp, &e);
 	free(text);
 	plan_fini(&plan);
 	if (rc < 0)
@@ -97,29 +97,31 @@ static int pending_check(struct sys *sys, struct fab_err *err)
 				   e.msg);
 	return fab_err_set(err, -EBUSY,
 			   "a try is pending (%s, reverter pid %d, reverts at %lld): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
-			   path, pid, dl);
+			   path, pp.pid, pp.deadline);
 }
 
 /* Apply succeeded with --try: start the reverter, record the undo list. */
 static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
 		   struct apply_report *rep, struct fab_err *err)
 {
+	struct plan_pending pp = { .deadline = (long long)time(NULL) + secs };
 	char *text;
-	long long deadline = (long long)time(NULL) + secs;
-	int rpid = 0, rc;
+	int rc;
 
 	sys_pending_path(sys, rep->pending_path, sizeof(rep->pending_path));
-	rc = sys_reverter_spawn(sys, deadline, apply_revert_at_deadline, &rpid, err);
+	rc = sys_reverter_spawn(sys, pp.deadline, apply_revert_at_deadline, &pp.pid, err);
 	if (rc < 0)
 		return rc;
-	text = plan_undo_to_json(plan, plan->n_steps, deadline, rpid);
+	/* With its start time, confirm can tell the reverter from a later process with its pid. */
+	sys_proc_start(sys, pp.pid, &pp.pid_start);
+	text = plan_undo_to_json(plan, plan->n_steps, &pp);
 	if (!text)
 		return fab_err_set(err, -ENOMEM, "apply: out of memory");
 	rc = sys_pending_write(sys, text, err);
 	free(text);
 	if (rc < 0)
 		return rc;	/* the reverter finds no pending state and exits */
-	rep->try_deadline_s = deadline;
+	rep->try_deadline_s = pp.deadline;
 	return 0;
 }
 

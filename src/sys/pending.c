@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -231,23 +232,35 @@ int reverter_spawn(struct sys *sys, long long deadline, void (*fn)(struct sys *,
 }
 
 /*
- * Stop the reverter @pid early, only if it runs the same program as we do
- * (/proc/PID/exe; a rebuilt binary shows " (deleted)", compared without).
+ * Stop the reverter @pid early, only if it is the very process recorded:
+ * a pidfd pins the process, then its start time (/proc/PID/stat field 22)
+ * must be @start and it must run the same program as we do (/proc/PID/exe;
+ * a rebuilt binary shows " (deleted)", compared without).  The signal goes
+ * through the pidfd, so a pid reused after the checks is never hit.
  */
-void reverter_stop(struct sys *sys, int pid)
+void reverter_stop(struct sys *sys, int pid, unsigned long long start)
 {
 	char path[64], exe[PATH_MAX], self[PATH_MAX];
+	unsigned long long now;
 	ssize_t n, m;
+	int pfd;
 
-	if (pid <= 1)
+	if (pid <= 1 || !start)
 		return;
+	pfd = pidfd_open(pid, 0);
+	if (pfd < 0)
+		return;
+	if (proc_start(sys, pid, &now) < 0 || now != start)
+		goto out;
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	n = readlink(path, exe, sizeof(exe) - 1);
 	m = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0 || m <= 0)
-		return;
+		goto out;
 	exe[n] = self[m] = '\0';
 	exe[strcspn(exe, " ")] = self[strcspn(self, " ")] = '\0';
 	if (!strcmp(exe, self))
-		kill(pid, SIGTERM);
+		pidfd_send_signal(pfd, SIGTERM, NULL, 0);
+out:
+	close(pfd);
 }

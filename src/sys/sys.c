@@ -327,8 +327,17 @@ int sys_reverter_spawn(struct sys *sys, long long deadline,
 	return sys->ops->reverter_spawn(sys, deadline, fn, pid, err);
 }
 
-void sys_reverter_stop(struct sys *sys, int pid)
+void sys_reverter_stop(struct sys *sys, int pid, unsigned long long start)
 {
 	if (sys->ops->reverter_stop)
-		sys->ops->reverter_stop(sys, pid);
+		sys->ops->reverter_stop(sys, pid, start);
+}
+
+/* Without the slot: start 0, "unknown" (a reverter is then never signalled). */
+int sys_proc_start(struct sys *sys, int pid, unsigned long long *start)
+{
+	*start = 0;
+	if (!sys->ops->proc_start)
+		return -ENOSYS;
+	return sys->ops->proc_start(sys, pid, start);
 }

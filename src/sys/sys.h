@@ -173,8 +173,14 @@ struct sys_ops {
 	int (*reverter_spawn)(struct sys *sys, long long deadline,
 			      void (*fn)(struct sys *sys, long long deadline), int *pid,
 			      struct fab_err *err);
-	/* Stop reverter @pid early, only if it still runs this program. */
-	void (*reverter_stop)(struct sys *sys, int pid);
+	/* Stop reverter @pid early, only if it is still the process that
+	 * started at @start (/proc/PID/stat field 22; 0: unknown, then it is
+	 * left alone) and runs this program: a reused pid is never hit. */
+	void (*reverter_stop)(struct sys *sys, int pid, unsigned long long start);
+	/* Process @pid's start time (/proc/PID/stat field 22, clock ticks
+	 * since boot) into *@start; @pid 0: this process.  -errno, no message,
+	 * when there is no such process. */
+	int (*proc_start)(struct sys *sys, int pid, unsigned long long *start);
 	void (*free)(struct sys *sys);
 };
 
@@ -244,7 +250,8 @@ void sys_pending_log(struct sys *sys, const char *line);
 int sys_reverter_spawn(struct sys *sys, long long deadline,
 		       void (*fn)(struct sys *sys, long long deadline), int *pid,
 		       struct fab_err *err);
-void sys_reverter_stop(struct sys *sys, int pid);
+void sys_reverter_stop(struct sys *sys, int pid, unsigned long long start);
+int sys_proc_start(struct sys *sys, int pid, unsigned long long *start);
 
 /* Build "<root><path>" into @buf. */
 const char *sys_path(const struct sys *sys, char *buf, size_t len, const char *fmt, ...)

@@ -39,6 +39,7 @@ static const struct sys_ops sys_real_ops = {
 	.pending_log = pending_log,
 	.reverter_spawn = reverter_spawn,
 	.reverter_stop = reverter_stop,
+	.proc_start = proc_start,
 };
 
 int sys_real_new(struct sys **out, const char *root, struct fab_err *err)

@@ -66,7 +66,10 @@ void pending_drop(struct sys *sys, const char *claim);
 void pending_log(struct sys *sys, const char *line);
 int reverter_spawn(struct sys *sys, long long deadline, void (*fn)(struct sys *, long long),
 		   int *pid, struct fab_err *err);
-void reverter_stop(struct sys *sys, int pid);
+void reverter_stop(struct sys *sys, int pid, unsigned long long start);
+
+/* proc.c: process identity.  Contract: see struct sys_ops. */
+int proc_start(struct sys *sys, int pid, unsigned long long *start);
 
 /* subnet.c: InfiniBand subnet walk (libibnetdisc) and PMA counters (libibmad). */
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,

@@ -2,6 +2,7 @@
 # The pending state of `apply --try` against faults (issue 9): a damaged
 # pending file must not cancel the automatic revert (item 5).  Real
 # binary, a veth pair in a private namespace.
+# Usage: apply-pending.sh [ITEM...]  (default: every item)
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -49,6 +50,7 @@ printf 'interfaces:\n  - match: eth0\n    mtu: 9000\n' >"$TMP/mtu.yaml"
 assert_eq "start mtu" 1500 "$(mtu_of eth0)"
 
 # --- item 5: confirm --revert on a damaged pending file ------------------
+item5() {
 try 60
 cp "$PENDING" "$TMP/good.json"
 head -c 40 "$TMP/good.json" >"$PENDING"	# cut short: not JSON any more
@@ -85,5 +87,41 @@ fab apply "$TMP/mtu.yaml"
 assert_eq "apply after the reverter met a damaged file rc" 3 "$rc"
 rm -f "$PENDING"
 run ip -n "$NS" link set eth0 mtu 1500
+}
 
+# --- item 6: confirm must not SIGTERM a process that reuses the pid ------
+# The reverter dies; its pid now names another process running the same
+# binary (a worker, as a sweep or fleet job would run).  Simulated by
+# pointing the pending file's pid at such a process.
+item6() {
+try 60
+kill "$RPID"
+wait_gone "$RPID" 10
+"$FABRICCTL" worker < <(sleep 60) >/dev/null 2>&1 &
+W=$!
+echo "$W" >>"$TMP/pids"
+i=0
+until [ "$(readlink "/proc/$W/exe" 2>/dev/null)" = "$(readlink -f "$FABRICCTL")" ]; do
+	i=$((i + 1)); [ "$i" -le 100 ] || fail "the stand-in worker did not start"; sleep 0.05
+done
+jq --argjson w "$W" '.pid = $w' "$PENDING" >"$TMP/p.json" && cat "$TMP/p.json" >"$PENDING"
+fab confirm
+assert_eq "confirm rc" 0 "$rc"
+sleep 0.3
+kill -0 "$W" 2>/dev/null || fail "confirm killed an unrelated fabricctl process (pid $W) that reused the reverter's pid"
+kill "$W"
+# The real reverter, still alive, is stopped by confirm as before.
+run ip -n "$NS" link set eth0 mtu 1500
+try 60
+fab confirm
+assert_eq "confirm rc" 0 "$rc"
+wait_gone "$RPID" 10
+assert_eq "mtu after confirm" 9000 "$(mtu_of eth0)"
+run ip -n "$NS" link set eth0 mtu 1500
+}
+
+# Arguments: the items to run (default all), e.g. "6" against an old binary.
+for item in "${@:-5 6}"; do
+	for i in $item; do "item$i"; done
+done
 echo "apply-pending: all checks passed"

@@ -208,7 +208,7 @@ static int rec_spawn(struct sys *s, long long deadline, void (*fn)(struct sys *,
 	return rec(s, err, "spawn");
 }
 
-static void rec_stop(struct sys *s, int pid)
+static void rec_stop(struct sys *s, int pid, unsigned long long start)
 {
 	rec(s, NULL, "stop %d", pid);
 }
