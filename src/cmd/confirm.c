@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fabricctl confirm [--revert]: keep (or undo now) the changes of a
- * pending `apply --try`.  The pending state is read and checked first; a
- * damaged one is left where it is (the reverter stays armed, new applies
- * stay refused) and confirm says so.  Only a valid one is claimed
- * (sys_pending_claim: a rename(2)), so exactly one of confirm and the
- * reverter acts on it.
+ * pending `apply --try`.  Under the node's apply lock (as apply and the
+ * reverter): so an undo never overlaps an apply, and exactly one of
+ * confirm and the reverter acts on a pending try.  The pending state is
+ * read and checked before anything acts on it; a damaged one is left
+ * where it is (the reverter stays armed, new applies stay refused) and
+ * confirm says so.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +18,9 @@
 #include "node/apply.h"
 #include "cmd/cmd.h"
 
+/* How long confirm waits for the apply lock (a reverter undoing, an apply ending). */
+#define CONFIRM_LOCK_WAIT_MS 3000
+
 int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -24,12 +28,12 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char pending[256], claimed[320], who[32], *text = NULL;
+	char pending[256], *text = NULL;
 	struct plan_pending pp = { 0 };
 	struct plan plan;
 	bool revert = false;
 	size_t len = 0;
-	int opt, rc = FAB_EXIT_OK, n;
+	int opt, rc = FAB_EXIT_OK, n, lock = -1;
 
 	while ((opt = getopt_long(argc, argv, "rh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -48,33 +52,17 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		return cmd_usage_error(ctx, "confirm", "no arguments expected");
 	plan_init(&plan);
 	sys_pending_path(ctx->sys, pending, sizeof(pending));
-	n = sys_pending_read(ctx->sys, &text, &len, &ctx->err);
-	if (n == 0 && plan_undo_from_json(pending, text, len, &plan, &pp, &ctx->err) < 0) {
-		/* Damaged: neither claim it nor stop the reverter; leave it for the admin. */
-		char why[400];
-
-		snprintf(why, sizeof(why), "%.399s", ctx->err.msg);
-		fab_err_set(&ctx->err, -EINVAL,
-			    "the pending state is damaged (%s); nothing %s: the automatic revert stays armed and new applies stay refused (inspect %s; removing it by hand gives up the revert, the changes then stay)",
-			    why, revert ? "reverted" : "confirmed", pending);
+	/* A reverter holds the lock only while it undoes: wait a little for it. */
+	if (apply_lock_wait(ctx->sys, &lock, CONFIRM_LOCK_WAIT_MS, &ctx->err) < 0) {
+		fab_err_prefix(&ctx->err, "confirm");
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	free(text);
-	text = NULL;
-	plan_fini(&plan);
-	plan_init(&plan);
-	if (n == 0) {
-		snprintf(who, sizeof(who), "%s.%d", revert ? "reverting" : "confirmed",
-			 (int)getpid());
-		n = sys_pending_claim(ctx->sys, who, claimed, sizeof(claimed), &text, &len,
-				      &ctx->err);
-	}
+	n = sys_pending_read(ctx->sys, &text, &len, &ctx->err);
 	if (n == -ENOENT) {
 		fab_err_set(&ctx->err, -ENOENT,
 			    "no try pending (%s absent): nothing to %s; it may have been reverted at its deadline",
-			    pending,
-			    revert ? "revert" : "confirm");
+			    pending, revert ? "revert" : "confirm");
 		rc = FAB_EXIT_UNHEALTHY;
 		goto out;
 	}
@@ -83,7 +71,14 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (plan_undo_from_json(claimed, text, len, &plan, &pp, &ctx->err) < 0) {
+	if (plan_undo_from_json(pending, text, len, &plan, &pp, &ctx->err) < 0) {
+		/* Damaged: neither drop it nor stop the reverter; leave it for the admin. */
+		char why[400];
+
+		snprintf(why, sizeof(why), "%.399s", ctx->err.msg);
+		fab_err_set(&ctx->err, -EINVAL,
+			    "the pending state is damaged (%s); nothing %s: the automatic revert stays armed and new applies stay refused (inspect %s; removing it by hand gives up the revert, the changes then stay)",
+			    why, revert ? "reverted" : "confirmed", pending);
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
@@ -100,8 +95,10 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		printf("confirmed %zu change(s); automatic revert cancelled\n", plan.n_steps);
 	}
 out_unlink:
-	sys_pending_drop(ctx->sys, claimed);
+	sys_pending_drop(ctx->sys, pending);
 out:
+	if (lock >= 0)
+		sys_pending_unlock(ctx->sys, lock);
 	free(text);
 	plan_fini(&plan);
 	return rc;

@@ -8,10 +8,13 @@
  * --try: after a successful apply, the undo list goes to the pending
  * state (sys_pending_write: <rundir>/pending.json, rundir =
  * $FABRICCTL_RUNDIR or /run/fabricctl, src/sys/pending.c) and a detached
- * reverter (sys_reverter_spawn) sleeps until the deadline, then claims
- * the pending state and undoes the changes (apply_revert_at_deadline).
- * `fabricctl confirm` claims it first and the reverter finds nothing to
- * do.  While a try is pending, apply refuses.
+ * reverter (sys_reverter_spawn) sleeps until the deadline, then takes
+ * the apply lock, reads the pending state and, when it names this
+ * reverter, undoes the changes (apply_revert_at_deadline).  The pending
+ * state is written before the apply lets go of the lock, so even
+ * `--try 1` cannot fire before it exists.  `fabricctl confirm` takes the
+ * lock too, acts first and the reverter finds nothing to do.  While a try
+ * is pending, apply refuses.
  */
 #include <errno.h>
 #include <signal.h>
@@ -19,27 +22,60 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "node/apply.h"
 #include "util/err.h"
 
+int apply_lock_wait(struct sys *sys, int *lock, int wait_ms, struct fab_err *err)
+{
+	struct timespec tick = { .tv_nsec = 50 * 1000 * 1000 };
+	int rc;
+
+	for (;;) {
+		fab_err_init(err);
+		rc = sys_pending_lock(sys, lock, err);
+		if (rc != -EBUSY || wait_ms == 0)
+			return rc;
+		if (wait_ms > 0)
+			wait_ms = wait_ms > 50 ? wait_ms - 50 : 0;
+		nanosleep(&tick, NULL);
+	}
+}
+
+/* Is the pending state @pp the one this process (a reverter) was started for? */
+static bool pending_is_mine(struct sys *sys, const struct plan_pending *pp)
+{
+	unsigned long long me;
+
+	if (pp->pid != (int)getpid())
+		return false;
+	return !pp->pid_start || (sys_proc_start(sys, 0, &me) == 0 && me == pp->pid_start);
+}
+
 void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
-	char claim[320], line[1200], *text = NULL;
+	char path[320], line[1200], *text = NULL;
 	struct plan_pending pp;
 	struct plan plan;
 	struct fab_err e;
 	size_t len;
-	int rc;
+	int rc, lock = -1;
 
 	plan_init(&plan);
+	/* Under the apply lock: never during an apply, a confirm or another undo. */
+	if (apply_lock_wait(sys, &lock, -1, &e) < 0) {
+		snprintf(line, sizeof(line), "deadline %lld: NOT reverted: %.900s", deadline, e.msg);
+		sys_pending_log(sys, line);
+		goto out;
+	}
 	fab_err_init(&e);
-	/* Checked before it is claimed: a damaged state stays where it is. */
+	/* Checked before anything acts on it: a damaged state stays where it is. */
 	rc = sys_pending_read(sys, &text, &len, &e);
 	if (rc == -ENOENT)
 		goto out;	/* confirmed (or reverted by confirm --revert) */
 	if (rc == 0)
-		rc = plan_undo_from_json(sys_pending_path(sys, claim, sizeof(claim)), text, len,
+		rc = plan_undo_from_json(sys_pending_path(sys, path, sizeof(path)), text, len,
 					 &plan, &pp, &e);
 	if (rc < 0) {
 		snprintf(line, sizeof(line),
@@ -48,25 +84,18 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 		sys_pending_log(sys, line);
 		goto out;
 	}
-	free(text);
-	text = NULL;
-	plan_fini(&plan);
-	plan_init(&plan);
-	rc = sys_pending_claim(sys, "reverting", claim, sizeof(claim), &text, &len, &e);
-	if (rc == -ENOENT)
-		goto out;	/* confirmed (or reverted by confirm --revert) */
-	if (rc == 0)
-		rc = plan_undo_from_json(claim, text, len, &plan, &pp, &e);
-	if (rc == 0) {
-		for (size_t i = 0; i < plan.n_steps; i++)
-			plan.steps[i].status = PLAN_STEP_DONE;
-		rc = apply_plan_undo(sys, &plan, &e);
-	}
+	if (!pending_is_mine(sys, &pp))
+		goto out;	/* a later try's, with its own reverter */
+	for (size_t i = 0; i < plan.n_steps; i++)
+		plan.steps[i].status = PLAN_STEP_DONE;
+	rc = apply_plan_undo(sys, &plan, &e);
 	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %lld: %s", plan.n_steps,
 		 deadline, rc == 0 ? "ok" : e.msg);
 	sys_pending_log(sys, line);
-	sys_pending_drop(sys, claim);
+	sys_pending_drop(sys, path);
 out:
+	if (lock >= 0)
+		sys_pending_unlock(sys, lock);
 	free(text);
 	plan_fini(&plan);
 }

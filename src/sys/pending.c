@@ -4,8 +4,9 @@
  * directory (rundir = $FABRICCTL_RUNDIR or /run/fabricctl) with the apply
  * lock (<rundir>/lock, flock(2)), the pending-state file
  * (<rundir>/pending.json), the reverter's log (<rundir>/last-revert.log)
- * and the detached reverter process itself.  Claiming is a rename(2), so
- * exactly one of confirm and the reverter acts on a pending try.
+ * and the detached reverter process itself.  Apply, confirm and the
+ * reverter all act under the lock, so exactly one of confirm and the
+ * reverter acts on a pending try and no undo overlaps an apply.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -113,28 +114,9 @@ int pending_write(struct sys *sys, const char *text, struct fab_err *err)
 	return rc;
 }
 
-int pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_len, char **text,
-		  size_t *len, struct fab_err *err)
+void pending_drop(struct sys *sys, const char *path)
 {
-	char path[PATH_MAX];
-	int rc;
-
-	pending_path(sys, path, sizeof(path));
-	snprintf(claim, claim_len, "%s.%s", path, who);
-	if (rename(path, claim) < 0) {
-		if (errno == ENOENT)
-			return -ENOENT;
-		return fab_err_set(err, -errno, "rename %s: %s", path, strerror(errno));
-	}
-	rc = file_read_all(claim, PENDING_MAX_BYTES, text, len, err);
-	if (rc < 0)
-		err->kind = FAB_ERR_SYSTEM;
-	return rc;
-}
-
-void pending_drop(struct sys *sys, const char *claim)
-{
-	unlink(claim);
+	unlink(path);
 }
 
 void pending_log(struct sys *sys, const char *line)

@@ -158,13 +158,9 @@ struct sys_ops {
 	int (*pending_read)(struct sys *sys, char **text, size_t *len, struct fab_err *err);
 	/* Record @text as the pending state, atomically, readable by root only. */
 	int (*pending_write)(struct sys *sys, const char *text, struct fab_err *err);
-	/* Claim the pending state as @who ("confirmed.PID", "reverting"): move
-	 * it aside (rename(2): exactly one claimer gets it) into @claim, then
-	 * read it into *@text (caller frees).  -ENOENT, no message, when none. */
-	int (*pending_claim)(struct sys *sys, const char *who, char *claim, size_t claim_len,
-			     char **text, size_t *len, struct fab_err *err);
-	/* Forget a claimed copy once it has been acted on. */
-	void (*pending_drop)(struct sys *sys, const char *claim);
+	/* Forget the pending state at @path (pending_path()) once it has been
+	 * acted on, under the apply lock. */
+	void (*pending_drop)(struct sys *sys, const char *path);
 	/* Replace the reverter's log with @line (best effort). */
 	void (*pending_log)(struct sys *sys, const char *line);
 	/* Start a detached process (no tty, no inherited descriptors, immune
@@ -243,9 +239,7 @@ void sys_pending_unlock(struct sys *sys, int lock);
 const char *sys_pending_path(struct sys *sys, char *buf, size_t len);
 int sys_pending_read(struct sys *sys, char **text, size_t *len, struct fab_err *err);
 int sys_pending_write(struct sys *sys, const char *text, struct fab_err *err);
-int sys_pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_len,
-		      char **text, size_t *len, struct fab_err *err);
-void sys_pending_drop(struct sys *sys, const char *claim);
+void sys_pending_drop(struct sys *sys, const char *path);
 void sys_pending_log(struct sys *sys, const char *line);
 int sys_reverter_spawn(struct sys *sys, long long deadline,
 		       void (*fn)(struct sys *sys, long long deadline), int *pid,

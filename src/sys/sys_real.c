@@ -34,7 +34,6 @@ static const struct sys_ops sys_real_ops = {
 	.pending_path = pending_path,
 	.pending_read = pending_read,
 	.pending_write = pending_write,
-	.pending_claim = pending_claim,
 	.pending_drop = pending_drop,
 	.pending_log = pending_log,
 	.reverter_spawn = reverter_spawn,
