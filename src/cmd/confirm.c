@@ -82,6 +82,13 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
+	if (pp.applying && !revert) {
+		fab_err_set(&ctx->err, -EBUSY,
+			    "%s is the journal of an interrupted apply (pid %d, %zu step(s) begun), not a try: nothing to confirm; 'fabricctl confirm --revert' (or the next apply) restores the state before it",
+			    pending, pp.owner, plan.n_steps);
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
 	sys_reverter_stop(ctx->sys, pp.pid, pp.pid_start);
 	if (revert) {
 		for (size_t i = 0; i < plan.n_steps; i++)
@@ -90,7 +97,8 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 			rc = FAB_EXIT_SYSTEM;
 			goto out_unlink;
 		}
-		printf("reverted %zu change(s)\n", plan.n_steps);
+		printf("reverted %zu change(s)%s\n", plan.n_steps,
+		       pp.applying ? " of an interrupted apply" : "");
 	} else {
 		printf("confirmed %zu change(s); automatic revert cancelled\n", plan.n_steps);
 	}

@@ -43,11 +43,18 @@ int apply_lock_wait(struct sys *sys, int *lock, int wait_ms, struct fab_err *err
 	}
 }
 
-/* Is the pending state @pp the one this process (a reverter) was started for? */
+/*
+ * Is the pending state @pp for this process (a reverter, holding the
+ * lock)?  Its own try; or the journal of an apply killed before it could
+ * arm its try (the apply held the lock all along, so it is gone): undone
+ * as its try would have been.  Not a later try, with its own reverter.
+ */
 static bool pending_is_mine(struct sys *sys, const struct plan_pending *pp)
 {
 	unsigned long long me;
 
+	if (pp->applying)
+		return true;
 	if (pp->pid != (int)getpid())
 		return false;
 	return !pp->pid_start || (sys_proc_start(sys, 0, &me) == 0 && me == pp->pid_start);
@@ -100,10 +107,15 @@ out:
 	plan_fini(&plan);
 }
 
-/* Is a try pending?  Fills @err (exit 3) when it is. */
-static int pending_check(struct sys *sys, struct fab_err *err)
+/*
+ * What is pending before an apply (under the lock): nothing; a try
+ * (refused, exit 3); a damaged state (refused); or the journal of an
+ * apply that was killed (its holder of the lock is gone): undo its
+ * started steps first, then go on from the state before it.
+ */
+static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_err *err)
 {
-	char path[256], *text = NULL;
+	char path[256], line[1200], *text = NULL;
 	struct plan_pending pp = { 0 };
 	struct plan plan;
 	struct fab_err e;
@@ -119,21 +131,129 @@ static int pending_check(struct sys *sys, struct fab_err *err)
 	if (rc == 0)
 		rc = plan_undo_from_json(path, text, len, &plan, &pp, &e);
 	free(text);
+	if (rc < 0) {
+		rc = fab_err_set(err, -EBUSY,
+				 "a try is pending but its state is damaged (%.600s): nothing can be applied until it is repaired, or removed by hand (which gives up its automatic revert)",
+				 e.msg);
+	} else if (pp.applying) {
+		for (size_t i = 0; i < plan.n_steps; i++)
+			plan.steps[i].status = PLAN_STEP_DONE;
+		rc = apply_plan_undo(sys, &plan, &e);
+		snprintf(line, sizeof(line),
+			 "recovered an interrupted apply (pid %d): undid %zu step(s): %.900s", pp.owner,
+			 plan.n_steps, rc == 0 ? "ok" : e.msg);
+		sys_pending_log(sys, line);
+		if (rc == 0) {
+			sys_pending_drop(sys, path);
+			rep->recovered = true;
+			rep->recovered_steps = plan.n_steps;
+		} else {
+			fab_err_set(err, rc,
+				    "undoing an interrupted apply's changes (journal %s) failed: %.600s; 'fabricctl confirm --revert' tries again",
+				    path, e.msg);
+		}
+	} else {
+		rc = fab_err_set(err, -EBUSY,
+				 "a try is pending (%s, reverter pid %d, reverts at %lld): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
+				 path, pp.pid, pp.deadline);
+	}
 	plan_fini(&plan);
-	if (rc < 0)
-		return fab_err_set(err, -EBUSY,
-				   "a try is pending but its state is damaged (%.600s): nothing can be applied until it is repaired, or removed by hand (which gives up its automatic revert)",
-				   e.msg);
-	return fab_err_set(err, -EBUSY,
-			   "a try is pending (%s, reverter pid %d, reverts at %lld): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
-			   path, pp.pid, pp.deadline);
+	return rc;
+}
+
+/* ---- signals and the journal while a plan runs ---- */
+
+static volatile sig_atomic_t apply_sig;
+
+static void apply_sig_note(int sig)
+{
+	apply_sig = sig;
+}
+
+static const int apply_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+
+/*
+ * SIGINT, SIGTERM, SIGHUP are noted, not fatal, while a plan runs.  One
+ * ignored when we started stays ignored (nohup, a background job of a
+ * script): whoever started us asked for that.
+ */
+static void signals_catch(struct sigaction saved[3])
+{
+	struct sigaction sa = { .sa_handler = apply_sig_note, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	apply_sig = 0;
+	for (int i = 0; i < 3; i++) {
+		sigaction(apply_sigs[i], NULL, &saved[i]);
+		if (saved[i].sa_handler != SIG_IGN)
+			sigaction(apply_sigs[i], &sa, NULL);
+	}
+}
+
+static void signals_restore(const struct sigaction saved[3])
+{
+	for (int i = 0; i < 3; i++)
+		sigaction(apply_sigs[i], &saved[i], NULL);
+}
+
+struct journal {
+	struct sys *sys;
+	struct plan *plan;
+	struct plan_pending pp;
+	long pause;		/* FABRICCTL_TEST_STEP_PAUSE (test only), 0: none */
+	struct fab_err err;
+};
+
+static int journal_write(struct journal *j)
+{
+	char *text = plan_undo_to_json(j->plan, j->plan->n_steps, &j->pp);
+	int rc;
+
+	if (!text)
+		return fab_err_set(&j->err, -ENOMEM, "apply: out of memory");
+	rc = sys_pending_write(j->sys, text, &j->err);
+	free(text);
+	return rc;
+}
+
+/*
+ * Test only (tests/integration/apply-faults.sh): FABRICCTL_TEST_STEP_PAUSE=N
+ * stops before step N (N = steps + 1: after the last) for up to 60 s, or
+ * until one of the caught signals arrives, so a test can signal or
+ * SIGKILL the apply at that step boundary.
+ */
+static void test_pause(long n)
+{
+	struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
+
+	fprintf(stderr, "fabricctl apply: FABRICCTL_TEST_STEP_PAUSE: paused before step %ld (pid %d)\n",
+		n, (int)getpid());
+	for (int i = 0; i < 3000 && !apply_sig; i++)
+		nanosleep(&tick, NULL);
+}
+
+/* Before step @i: stop on a signal; record in the journal that step i begins. */
+static int journal_before(void *arg, size_t i, struct apply_report *rep)
+{
+	struct journal *j = arg;
+
+	if (!apply_sig && j->pause == (long)i + 1)
+		test_pause(j->pause);
+	if (apply_sig) {
+		rep->signo = apply_sig;
+		return -EINTR;
+	}
+	if (i == j->plan->n_steps)
+		return 0;
+	j->pp.started = i + 1;
+	return journal_write(j);
 }
 
 /* Apply succeeded with --try: start the reverter, record the undo list. */
 static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
 		   struct apply_report *rep, struct fab_err *err)
 {
-	struct plan_pending pp = { .deadline = (long long)time(NULL) + secs };
+	struct plan_pending pp = { .deadline = (long long)time(NULL) + secs, .owner = getpid() };
 	char *text;
 	int rc;
 
@@ -154,6 +274,65 @@ static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
 	return 0;
 }
 
+/*
+ * Run @plan under the journal: it is written before the first change and
+ * marks each step before it runs, so an apply killed (SIGKILL, a crash)
+ * half-way leaves the record of what to undo; the next apply, or confirm
+ * --revert, restores the state before it.  SIGINT, SIGTERM and SIGHUP
+ * stop the plan at the next step boundary and roll it back (rep->signo).
+ * The journal goes when the plan ends (done or rolled back), or becomes
+ * the pending state of --try.
+ */
+static int plan_run_journaled(struct sys *sys, struct plan *plan, unsigned int try_s,
+			      struct apply_report *rep, struct fab_err *err)
+{
+	struct journal j = { .sys = sys, .plan = plan,
+			     .pp = { .applying = true, .owner = getpid() } };
+	const char *pause = getenv("FABRICCTL_TEST_STEP_PAUSE");
+	struct sigaction saved[3];
+	char path[256];
+	int rc, late;
+
+	fab_err_init(&j.err);
+	j.pause = pause ? atol(pause) : 0;
+	sys_pending_path(sys, path, sizeof(path));
+	signals_catch(saved);
+	rc = journal_write(&j);
+	if (rc < 0) {
+		fab_err_set(err, rc, "%s; nothing changed", j.err.msg);
+		goto out;
+	}
+	rc = apply_plan_run(sys, plan, rep, journal_before, &j);
+	if (rc < 0) {
+		fab_err_set(err, rc, "%s%s%s%s%s", rep->error, j.err.msg[0] ? ": " : "", j.err.msg,
+			    rep->rolled_back ? "; rolled back, the node is as before"
+					     : "; ROLLBACK INCOMPLETE: ",
+			    rep->rolled_back ? "" : rep->rollback_error);
+	} else if (try_s) {
+		struct fab_err e;
+
+		fab_err_init(&e);
+		rc = try_arm(sys, plan, try_s, rep, &e);
+		if (rc < 0) {
+			/* Could not arm the safety net: undo now rather than leave it unguarded. */
+			apply_plan_undo(sys, plan, err);
+			fab_err_set(err, rc, "%s; changes undone", e.msg);
+		}
+	}
+	if (rc < 0 || !try_s)
+		sys_pending_drop(sys, path);	/* the plan ended: no journal */
+out:
+	late = rep->signo ? 0 : apply_sig;
+	signals_restore(saved);
+	if (try_s && rc == 0) {
+		signal(SIGHUP, SIG_IGN);	/* armed: a cut-off admin must not stop the report */
+		signal(SIGPIPE, SIG_IGN);
+	}
+	if (late)
+		raise(late);	/* came after the plan was done: as if it came just after */
+	return rc;
+}
+
 int apply_node(struct sys *sys, const struct profile *p, const char *name, bool dry,
 	       unsigned int try_s, struct plan *plan, struct apply_report *rep,
 	       struct fab_err *err)
@@ -169,7 +348,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	if (!dry) {
 		rc = sys_pending_lock(sys, &lock_fd, err);
 		if (rc == 0)
-			rc = pending_check(sys, err);
+			rc = pending_settle(sys, rep, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -195,29 +374,9 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	rep->profile = name;
 	rep->plan = plan;
 	rep->dry_run = dry;
-	if (dry)
+	if (dry || !plan->n_steps)
 		goto out;
-	if (try_s) {
-		signal(SIGHUP, SIG_IGN);	/* a cut-off admin must not stop us half-way */
-		signal(SIGPIPE, SIG_IGN);
-	}
-	rc = apply_plan_run(sys, plan, rep);
-	if (rc < 0) {
-		fab_err_set(err, rc, "%s%s%s", rep->error,
-			    rep->rolled_back ? "; rolled back, the node is as before"
-					     : "; ROLLBACK INCOMPLETE: ",
-			    rep->rolled_back ? "" : rep->rollback_error);
-	} else if (try_s && plan->n_steps) {
-		struct fab_err e;
-
-		fab_err_init(&e);
-		rc = try_arm(sys, plan, try_s, rep, &e);
-		if (rc < 0) {
-			/* Could not arm the safety net: undo now rather than leave it unguarded. */
-			apply_plan_undo(sys, plan, err);
-			fab_err_set(err, rc, "%s; changes undone", e.msg);
-		}
-	}
+	rc = plan_run_journaled(sys, plan, try_s, rep, err);
 out:
 	if (lock_fd >= 0)
 		sys_pending_unlock(sys, lock_fd);

@@ -31,9 +31,13 @@ int apply_action_exec(struct sys *sys, const struct plan_action *a, struct fab_e
 /*
  * Run @plan's steps in order.  When one fails, undo every step already
  * done in reverse order.  Step statuses and @rep record what happened.
- * Returns 0, or the failing step's -errno.
+ * @before (may be NULL) runs before each step i and once more after the
+ * last (i == n_steps): a negative return stops the plan there and undoes
+ * what is done (set rep->signo first when a signal is the reason).
+ * Returns 0, or the failing step's (or @before's) -errno.
  */
-int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep);
+int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep,
+		   int (*before)(void *arg, size_t i, struct apply_report *rep), void *arg);
 
 /*
  * Undo @plan's steps with status DONE in reverse (confirm --revert, the

@@ -1,7 +1,9 @@
 #!/bin/bash
 # The pending state of `apply --try` against faults (issue 9): a damaged
 # pending file must not cancel the automatic revert (item 5).  Real
-# binary, a veth pair in a private namespace.
+# binary, a veth pair in a private namespace.  A signal in the middle of
+# a plan rolls it back; SIGKILL leaves a journal that confirm --revert
+# undoes (item 12; every step boundary: apply-faults.sh).
 # Usage: apply-pending.sh [ITEM...]  (default: every item)
 set -eu
 # shellcheck source=../lib/common.sh
@@ -25,6 +27,8 @@ run ip netns add "$NS"
 run ip -n "$NS" link add eth0 type veth peer name p0
 run ip -n "$NS" link set eth0 up
 run ip -n "$NS" link set p0 up
+run ip -n "$NS" link add eth1 type veth peer name p1
+run ip -n "$NS" link add eth2 type veth peer name p2
 
 fab() { fab_ns "$NS" "$@"; }
 mtu_of() { ip -n "$NS" -j link show "$1" | jq -r '.[0].mtu'; }
@@ -47,6 +51,7 @@ try() {
 }
 
 printf 'interfaces:\n  - match: eth0\n    mtu: 9000\n' >"$TMP/mtu.yaml"
+printf 'interfaces:\n  - match: [eth0, eth1, eth2]\n    mtu: 9000\n' >"$TMP/mtu3.yaml"
 assert_eq "start mtu" 1500 "$(mtu_of eth0)"
 
 # --- item 5: confirm --revert on a damaged pending file ------------------
@@ -180,8 +185,50 @@ else
 fi
 }
 
+# --- item 12: a signal in the middle of a plan -------------------------------
+# Three MTU steps, each netlink request slowed by 400 ms (strace delay
+# injection, no test hook): once step 1 shows, SIG arrives during step 2.
+mtus() { ip -n "$NS" -j link show | jq -r '[.[] | select(.ifname | test("^eth")) | "\(.ifname)=\(.mtu)"] | sort | join(" ")'; }
+signal_mid_plan() {
+	local sig=$1 s f i=0
+	# A script's background job starts with SIGINT ignored: give it the default back.
+	env --default-signal=INT,TERM,HUP ip netns exec "$NS" strace -o /dev/null -e trace=sendto,sendmsg \
+		-e inject=sendto,sendmsg:delay_enter=400000 \
+		"$FABRICCTL" apply "$TMP/mtu3.yaml" >"$TMP/out" 2>"$TMP/err" &
+	s=$!
+	until [ "$(mtu_of eth0)" = 9000 ]; do
+		i=$((i + 1)); [ "$i" -le 1000 ] || fail "step 1 never happened"; sleep 0.02
+	done
+	f=$(pgrep -P "$s")
+	pretty "kill -$sig $f (apply, step 1 done)"
+	kill "-$sig" "$f"
+	rc=0
+	wait "$s" || rc=$?
+	cat "$TMP/out" "$TMP/err" >&2
+}
+item12() {
+need_cmd strace pgrep
+local before sig n
+before=$(mtus)
+for sig in INT:130 TERM:143 HUP:129; do
+	n=${sig#*:}
+	sig=${sig%:*}
+	signal_mid_plan "$sig"
+	assert_eq "apply rc after SIG$sig" "$n" "$rc"
+	assert_eq "MTUs after SIG$sig mid-plan" "$before" "$(mtus)"
+	grep -q "interrupted by SIG$sig" "$TMP/err" || fail "apply does not say SIG$sig interrupted it"
+	[ ! -e "$PENDING" ] || fail "journal left after a rolled-back SIG$sig"
+done
+signal_mid_plan KILL
+assert_eq "apply rc after SIGKILL" 137 "$rc"
+fab confirm --revert
+assert_eq "confirm --revert after SIGKILL rc" 0 "$rc"
+assert_eq "MTUs after SIGKILL and confirm --revert" "$before" "$(mtus)"
+[ ! -e "$PENDING" ] || fail "journal left after confirm --revert"
+}
+
 # Arguments: the items to run (default all), e.g. "6" against an old binary.
-for item in "${@:-5 6 14}"; do
+for item in "${@:-5 6 14 12}"; do
 	for i in $item; do "item$i"; done
 done
 echo "apply-pending: all checks passed"

@@ -114,7 +114,9 @@ static int confirm(struct fixture *f, bool revert, struct fab_err *err)
 static void test_try_then_confirm(void **state)
 {
 	static const char *const armed[] = {
-		"lock", "mtu eth0 9000", "spawn", "pending-write", "unlock 7", NULL,
+		/* journal, step 1 begins, the step, the reverter, the try's state */
+		"lock", "pending-write", "pending-write", "mtu eth0 9000", "spawn", "pending-write",
+		"unlock 7", NULL,
 	};
 	struct fixture *f = *state;
 	struct apply_report rep;
@@ -254,13 +256,47 @@ static void test_failed_step_arms_nothing(void **state)
 	struct apply_report rep;
 	struct fab_err err;
 
-	f->r.fail_at = 2;	/* the MTU change */
+	f->r.fail_at = 4;	/* the MTU change (after lock and two journal writes) */
 	assert_int_equal(apply_try(f, 30, &rep, &err), -EOPNOTSUPP);
 	assert_true(rep.rolled_back);
-	assert_null(f->r.pending);
+	assert_null(f->r.pending);	/* the journal went with the rollback */
 	assert_null(f->r.reverter_fn);
-	assert_int_equal(f->r.n, 3);
-	assert_string_equal(f->r.log[2], "unlock 7");
+	assert_int_equal(f->r.n, 6);
+	assert_string_equal(f->r.log[4], "drop rec:pending");
+	assert_string_equal(f->r.log[5], "unlock 7");
+}
+
+/*
+ * An apply killed half-way leaves its journal ("applying"): confirm
+ * refuses it, the next apply undoes the begun steps first, then plans
+ * from the state before.
+ */
+static void test_killed_apply_recovered(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report rep;
+	struct fab_err err;
+	char *st, *doc;
+
+	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
+	st = strstr(f->r.pending, "\"state\": \"try\"");
+	assert_non_null(st);
+	assert_true(asprintf(&doc, "%.*s\"state\": \"applying\"%s", (int)(st - f->r.pending),
+			     f->r.pending, st + strlen("\"state\": \"try\"")) > 0);
+	free(f->r.pending);
+	f->r.pending = doc;
+	assert_non_null(strstr(f->r.pending, "\"state\": \"applying\","));
+	assert_int_equal(confirm(f, false, &err), FAB_EXIT_SYSTEM);
+	assert_non_null(strstr(err.msg, "journal of an interrupted apply"));
+	f->r.n = 0;
+	assert_int_equal(apply_try(f, 0, &rep, &err), 0);
+	assert_true(rep.recovered);
+	assert_int_equal(rep.recovered_steps, 1);
+	assert_string_equal(f->r.log[0], "lock");
+	assert_string_equal(f->r.log[1], "mtu eth0 1500");
+	assert_int_equal(strncmp(f->r.log[2], "log recovered an interrupted apply", 34), 0);
+	assert_string_equal(f->r.log[3], "drop rec:pending");
+	assert_string_equal(f->r.log[6], "mtu eth0 9000");
 }
 
 int main(void)
@@ -273,6 +309,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reverter_at_deadline, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reverter_leaves_later_try, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_step_arms_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_apply_recovered, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

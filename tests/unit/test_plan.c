@@ -423,7 +423,7 @@ static void test_exec_all_ok(void **state)
 
 	full_plan(&hs, &ns, &plan, &p);
 	rec_sys_init(&r);
-	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep), 0);
+	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep, NULL, NULL), 0);
 	assert_int_equal(rep.failed, -1);
 	assert_int_equal(r.n, (int)plan.n_steps);
 	assert_string_equal(r.log[0], "bond-create bond0 mode=4");
@@ -448,7 +448,7 @@ static void test_exec_rollback_reverse(void **state)
 	full_plan(&hs, &ns, &plan, &p);
 	rec_sys_init(&r);
 	r.fail_at = 7;		/* the PFC on eth0 */
-	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep), -EOPNOTSUPP);
+	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep, NULL, NULL), -EOPNOTSUPP);
 	assert_int_equal(rep.failed, 6);
 	assert_true(rep.rolled_back);
 	assert_string_equal(rep.error,
@@ -480,7 +480,7 @@ static void test_exec_rollback_failure(void **state)
 	full_plan(&hs, &ns, &plan, &p);
 	rec_sys_init(&r);
 	r.fail_at = 3;		/* enslave eth1 fails */
-	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep), -EOPNOTSUPP);
+	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep, NULL, NULL), -EOPNOTSUPP);
 	assert_true(rep.rolled_back);
 	assert_int_equal(r.n, 5);
 	assert_string_equal(r.log[3], "release eth0");
