@@ -196,6 +196,9 @@ int reverter_spawn(struct sys *sys, long long deadline, void (*fn)(struct sys *,
 		if (write(fds[1], &me, sizeof(me)) != sizeof(me))
 			_exit(1);
 		close(fds[1]);
+		/* The apply may be catching these while it runs: confirm's SIGTERM must end us. */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
 		detach_fds();
 		if (chdir("/") < 0)
 			_exit(1);
