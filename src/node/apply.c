@@ -218,7 +218,8 @@ static int journal_write(struct journal *j)
 
 /*
  * Test only (tests/integration/apply-faults.sh): FABRICCTL_TEST_STEP_PAUSE=N
- * stops before step N (N = steps + 1: after the last) for up to 60 s, or
+ * stops before step N (N = steps + 1: after the last; steps + 2: --try,
+ * the reverter started, its pending state not yet written) for up to 60 s, or
  * until one of the caught signals arrives, so a test can signal or
  * SIGKILL the apply at that step boundary.
  */
@@ -250,7 +251,7 @@ static int journal_before(void *arg, size_t i, struct apply_report *rep)
 }
 
 /* Apply succeeded with --try: start the reverter, record the undo list. */
-static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
+static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs, long pause,
 		   struct apply_report *rep, struct fab_err *err)
 {
 	struct plan_pending pp = { .deadline = (long long)time(NULL) + secs, .owner = getpid() };
@@ -263,6 +264,14 @@ static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
 		return rc;
 	/* With its start time, confirm can tell the reverter from a later process with its pid. */
 	sys_proc_start(sys, pp.pid, &pp.pid_start);
+	/* Test hook: a kill here leaves the journal, which this reverter undoes at its deadline. */
+	if (!apply_sig && pause == (long)plan->n_steps + 2)
+		test_pause(pause);
+	if (apply_sig) {
+		rep->signo = apply_sig;
+		return fab_err_set(err, -EINTR, "interrupted by SIG%s while arming the try",
+				   sigabbrev_np(apply_sig) ? sigabbrev_np(apply_sig) : "?");
+	}
 	text = plan_undo_to_json(plan, plan->n_steps, &pp);
 	if (!text)
 		return fab_err_set(err, -ENOMEM, "apply: out of memory");
@@ -312,11 +321,21 @@ static int plan_run_journaled(struct sys *sys, struct plan *plan, unsigned int t
 		struct fab_err e;
 
 		fab_err_init(&e);
-		rc = try_arm(sys, plan, try_s, rep, &e);
+		rc = try_arm(sys, plan, try_s, j.pause, rep, &e);
 		if (rc < 0) {
 			/* Could not arm the safety net: undo now rather than leave it unguarded. */
-			apply_plan_undo(sys, plan, err);
-			fab_err_set(err, rc, "%s; changes undone", e.msg);
+			struct fab_err u;
+
+			fab_err_init(&u);
+			rep->failed = (long)plan->n_steps;
+			snprintf(rep->error, sizeof(rep->error), "%s", e.msg);
+			rep->rolled_back = apply_plan_undo(sys, plan, &u) == 0;
+			if (!rep->rolled_back)
+				snprintf(rep->rollback_error, sizeof(rep->rollback_error), "%s", u.msg);
+			fab_err_set(err, rc, "%s; %s%s", e.msg,
+				    rep->rolled_back ? "rolled back, the node is as before"
+						     : "ROLLBACK INCOMPLETE: ",
+				    rep->rolled_back ? "" : u.msg);
 		}
 	}
 	if (rc < 0 || !try_s)

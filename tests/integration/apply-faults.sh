@@ -5,9 +5,12 @@
 # by SIGINT, SIGTERM, SIGHUP and SIGKILL.  Afterwards, with at most one
 # `fabricctl confirm --revert` or the next apply's recovery, every link's
 # MTU equals the snapshot taken before the apply, and no pending state is
-# left.  The same for `apply --try` killed at every boundary.  The
-# test-only hook FABRICCTL_TEST_STEP_PAUSE=N makes apply wait before step
-# N for a signal (fabricctl-apply(8)).
+# left.  The same for `apply --try` killed at every boundary, and with
+# each signal once the reverter is started but before its pending state
+# is written (SIGKILL there: the reverter itself undoes the journal at its
+# deadline).  The test-only hook FABRICCTL_TEST_STEP_PAUSE=N makes apply
+# wait before step N (N = steps + 2: while arming the try) for a signal
+# (fabricctl-apply(8)).
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -61,11 +64,16 @@ paused_apply() {
 	done
 }
 
-# One fault: SIG at boundary N; RECOVER is "confirm" or "apply" (for SIGKILL).
+# One fault: SIG at boundary N; RECOVER (for SIGKILL) is "confirm",
+# "apply" or "reverter" (wait for the reverter's deadline, --try 2).
 fault() {
-	local sig=$1 n=$2 recover=$3 mode=$4 before want rc_want
+	local sig=$1 n=$2 recover=$3 mode=$4 before want rc_want i=0
 	before=$(state)
-	if [ "$mode" = try ]; then paused_apply "$n" --try 30; else paused_apply "$n"; fi
+	if [ "$mode" = try ]; then
+		paused_apply "$n" --try "$([ "$recover" = reverter ] && echo 2 || echo 30)"
+	else
+		paused_apply "$n"
+	fi
 	[ "$n" -gt 1 ] && [ "$(state)" = "$before" ] && fail "boundary $n: no step done before the pause"
 	kill "-$sig" "$APID"
 	rc=0
@@ -77,15 +85,26 @@ fault() {
 		if [ "$recover" = confirm ]; then
 			fab_ns "$NS" confirm --revert
 			assert_eq "$mode SIGKILL before step $n: confirm --revert rc" 0 "$rc"
+		elif [ "$recover" = reverter ]; then
+			while [ -e "$PENDING" ]; do
+				i=$((i + 1))
+				[ "$i" -le 200 ] || fail "SIGKILL while arming: the reverter did not undo the journal"
+				sleep 0.05
+			done
+			grep -q '^reverted 4 step(s) at deadline' "$FABRICCTL_RUNDIR/last-revert.log" ||
+				fail "revert log: $(cat "$FABRICCTL_RUNDIR/last-revert.log")"
 		else
 			fab_ns "$NS" apply "$TMP/noop.yaml"
 			assert_eq "$mode SIGKILL before step $n: next apply rc" 0 "$rc"
 			grep -q 'interrupted apply had left its journal' "$TMP/err" ||
 				fail "$mode SIGKILL before step $n: the next apply did not say it recovered"
 		fi
-	else
+	elif [ "$n" -le $((STEPS + 1)) ]; then
 		grep -q "interrupted by SIG$sig before step $n of $STEPS" "$TMP/err" ||
 			fail "$mode SIG$sig before step $n: $(cat "$TMP/err")"
+	else
+		grep -q "interrupted by SIG$sig while arming the try; rolled back" "$TMP/err" ||
+			fail "$mode SIG$sig while arming: $(cat "$TMP/err")"
 	fi
 	assert_eq "$mode SIG$sig before step $n: state" "$before" "$(state)"
 	[ ! -e "$PENDING" ] || fail "$mode SIG$sig before step $n: pending state left: $(cat "$PENDING")"
@@ -98,6 +117,8 @@ for n in $(seq 1 $((STEPS + 1))); do
 	fault KILL "$n" "$([ $((n % 2)) = 1 ] && echo confirm || echo apply)" apply
 	fault KILL "$n" confirm try
 done
+for sig in INT TERM HUP; do fault "$sig" $((STEPS + 2)) - try; done
+fault KILL $((STEPS + 2)) reverter try
 assert_eq "state after every fault" "$snapshot" "$(state)"
 
 # The hook off, the same plan applies whole (the faults left nothing behind).
@@ -105,4 +126,4 @@ fab_ns "$NS" apply "$TMP/plan.yaml"
 assert_eq "clean apply rc" 0 "$rc"
 assert_eq "clean apply" "eth0=9000 eth1=9000 eth2=9000 eth3=9000" \
 	"$(state | tr ' ' '\n' | grep '^eth' | tr '\n' ' ' | sed 's/ $//')"
-echo "apply-faults: $(( (STEPS + 1) * 5 )) faults, node as before each time, $(( $(date +%s) - t0 )) s"
+echo "apply-faults: $(( (STEPS + 1) * 5 + 4 )) faults, node as before each time, $(( $(date +%s) - t0 )) s"
