@@ -269,18 +269,25 @@ static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs, long p
 		test_pause(pause);
 	if (apply_sig) {
 		rep->signo = apply_sig;
-		return fab_err_set(err, -EINTR, "interrupted by SIG%s while arming the try",
-				   sigabbrev_np(apply_sig) ? sigabbrev_np(apply_sig) : "?");
+		rc = fab_err_set(err, -EINTR, "interrupted by SIG%s while arming the try",
+				 sigabbrev_np(apply_sig) ? sigabbrev_np(apply_sig) : "?");
+		goto fail;
 	}
 	text = plan_undo_to_json(plan, plan->n_steps, &pp);
-	if (!text)
-		return fab_err_set(err, -ENOMEM, "apply: out of memory");
+	if (!text) {
+		rc = fab_err_set(err, -ENOMEM, "apply: out of memory");
+		goto fail;
+	}
 	rc = sys_pending_write(sys, text, err);
 	free(text);
 	if (rc < 0)
-		return rc;	/* the reverter finds no pending state and exits */
+		goto fail;
 	rep->try_deadline_s = pp.deadline;
 	return 0;
+fail:
+	/* The caller undoes the changes: the reverter has nothing to do. */
+	sys_reverter_stop(sys, pp.pid, pp.pid_start);
+	return rc;
 }
 
 /*

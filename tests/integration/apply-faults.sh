@@ -108,6 +108,13 @@ fault() {
 	fi
 	assert_eq "$mode SIG$sig before step $n: state" "$before" "$(state)"
 	[ ! -e "$PENDING" ] || fail "$mode SIG$sig before step $n: pending state left: $(cat "$PENDING")"
+	# Nothing left running in the namespace either (a reverter with nothing to do is stopped).
+	i=0
+	while [ -n "$(ip netns pids "$NS")" ]; do
+		i=$((i + 1))
+		[ "$i" -le 100 ] || fail "$mode SIG$sig before step $n: left running: $(ip netns pids "$NS" | xargs ps -o pid=,args= -p)"
+		sleep 0.02
+	done
 }
 
 t0=$(date +%s)
