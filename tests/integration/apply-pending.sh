@@ -199,7 +199,9 @@ signal_mid_plan() {
 	until [ "$(mtu_of eth0)" = 9000 ]; do
 		i=$((i + 1)); [ "$i" -le 1000 ] || fail "step 1 never happened"; sleep 0.02
 	done
-	f=$(pgrep -P "$s")
+	# The apply itself (strace's child): its exact command line.
+	f=$(pgrep -f -x "$FABRICCTL apply $TMP/mtu3.yaml") || fail "no apply process (step 1 done): $(cat "$TMP/err")"
+	[ "$(echo "$f" | wc -l)" = 1 ] || fail "several apply processes: $f"
 	pretty "kill -$sig $f (apply, step 1 done)"
 	kill "-$sig" "$f"
 	rc=0
