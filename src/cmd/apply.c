@@ -11,6 +11,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/fleet_cmd.h"
+#include "util/log.h"
 #include "util/str.h"
 #include "io/load.h"
 #include "node/apply.h"
@@ -104,6 +105,11 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	if (apply_node(ctx->sys, p, argv[optind], dry, (unsigned int)try_s, &plan, &rep,
 		       &ctx->err) < 0)
 		rc = FAB_EXIT_SYSTEM;
+	if (rep.recovered)
+		fab_warn("apply: an interrupted apply had left its journal: undid its %zu step(s) first",
+			 rep.recovered_steps);
+	if (rep.signo)
+		rc = 128 + rep.signo;	/* as the shell reports a signal: 130, 143, 129 */
 	if (!rep.plan)
 		goto out;	/* failed before there was a plan: nothing to show */
 	if (ctx->render.ops->apply(&ctx->render, &rep) < 0 && rc == FAB_EXIT_OK) {

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fabricctl confirm [--revert]: keep (or undo now) the changes of a
- * pending `apply --try`.  Both claim the pending state first
- * (sys_pending_claim: a rename(2)), so exactly one of confirm and the
- * reverter acts on it.
+ * pending `apply --try`.  Under the node's apply lock (as apply and the
+ * reverter): so an undo never overlaps an apply, and exactly one of
+ * confirm and the reverter acts on a pending try.  The pending state is
+ * read and checked before anything acts on it; a damaged one is left
+ * where it is (the reverter stays armed, new applies stay refused) and
+ * confirm says so.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +33,7 @@ static void confirm_say(struct fab_ctx *ctx, const char *action, size_t n, const
 /* Nothing pending: say whether the reverter ran (its log), not "may have". */
 static int confirm_none(struct fab_ctx *ctx, bool revert)
 {
-	char pending[256], log[512];
+	char pending[PATH_MAX], log[512];
 	bool ran = sys_pending_log_read(ctx->sys, log, sizeof(log)) == 0;
 
 	fab_err_set(&ctx->err, -ENOENT, "no try pending (%s absent): nothing to %s%s%s",
@@ -43,6 +47,9 @@ static int confirm_none(struct fab_ctx *ctx, bool revert)
 	return FAB_EXIT_UNHEALTHY;
 }
 
+/* How long confirm waits for the apply lock (a reverter undoing, an apply ending). */
+#define CONFIRM_LOCK_WAIT_MS 3000
+
 int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -50,12 +57,12 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char claimed[320], who[32], *text = NULL;
+	char pending[PATH_MAX], *text = NULL;
+	struct plan_pending pp = { 0 };
 	struct plan plan;
-	long long deadline = 0;
 	bool revert = false;
 	size_t len = 0;
-	int opt, pid = 0, rc = FAB_EXIT_OK, n;
+	int opt, rc = FAB_EXIT_OK, n, lock = -1;
 
 	while ((opt = getopt_long(argc, argv, "rh", opts, NULL)) != -1) {
 		switch (opt) {
@@ -73,8 +80,14 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 	if (optind != argc)
 		return cmd_usage_error(ctx, "confirm", "no arguments expected");
 	plan_init(&plan);
-	snprintf(who, sizeof(who), "%s.%d", revert ? "reverting" : "confirmed", (int)getpid());
-	n = sys_pending_claim(ctx->sys, who, claimed, sizeof(claimed), &text, &len, &ctx->err);
+	sys_pending_path(ctx->sys, pending, sizeof(pending));
+	/* A reverter holds the lock only while it undoes: wait a little for it. */
+	if (apply_lock_wait(ctx->sys, &lock, CONFIRM_LOCK_WAIT_MS, &ctx->err) < 0) {
+		fab_err_prefix(&ctx->err, "confirm");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	n = sys_pending_read(ctx->sys, &text, &len, &ctx->err);
 	if (n == -ENOENT) {
 		rc = confirm_none(ctx, revert);
 		goto out;
@@ -84,11 +97,25 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (plan_undo_from_json(claimed, text, len, &plan, &deadline, &pid, &ctx->err) < 0) {
+	if (plan_undo_from_json(pending, text, len, &plan, &pp, &ctx->err) < 0) {
+		/* Damaged: neither drop it nor stop the reverter; leave it for the admin. */
+		char why[400];
+
+		snprintf(why, sizeof(why), "%.399s", ctx->err.msg);
+		fab_err_set(&ctx->err, -EINVAL,
+			    "the pending state is damaged (%s); nothing %s: the automatic revert stays armed and new applies stay refused (inspect %s; removing it by hand gives up the revert, the changes then stay)",
+			    why, revert ? "reverted" : "confirmed", pending);
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	sys_reverter_stop(ctx->sys, pid);
+	if (pp.applying && !revert) {
+		fab_err_set(&ctx->err, -EBUSY,
+			    "%s is the journal of an interrupted apply (pid %d, %zu step(s) begun), not a try: nothing to confirm; 'fabricctl confirm --revert' (or the next apply) restores the state before it",
+			    pending, pp.owner, plan.n_steps);
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	sys_reverter_stop(ctx->sys, pp.pid, pp.pid_start);
 	if (revert) {
 		for (size_t i = 0; i < plan.n_steps; i++)
 			plan.steps[i].status = PLAN_STEP_DONE;
@@ -96,13 +123,15 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 			rc = FAB_EXIT_SYSTEM;
 			goto out_unlink;
 		}
-		confirm_say(ctx, "reverted", plan.n_steps, "");
+		confirm_say(ctx, "reverted", plan.n_steps, pp.applying ? " of an interrupted apply" : "");
 	} else {
 		confirm_say(ctx, "confirmed", plan.n_steps, "; automatic revert cancelled");
 	}
 out_unlink:
-	sys_pending_drop(ctx->sys, claimed);
+	sys_pending_drop(ctx->sys, pending);
 out:
+	if (lock >= 0)
+		sys_pending_unlock(ctx->sys, lock);
 	free(text);
 	plan_fini(&plan);
 	return rc;

@@ -437,9 +437,9 @@ static void op_apply(struct worker *w, struct proto_msg *req)
 	apply_signals(true, saved);
 	apply_node(w->ctx->sys, p, name, json_is_true(dry), 0, &plan, &rep, &err);
 	apply_signals(false, saved);
-	if (apply_stop_sig) {
+	if (apply_stop_sig || rep.signo) {
 		fab_warn("worker: %s during apply: the plan ended, answering, then exiting",
-			 strsignal(apply_stop_sig));
+			 strsignal(apply_stop_sig ? apply_stop_sig : rep.signo));
 		w->quit = true;
 	}
 	if (!rep.plan) {

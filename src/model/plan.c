@@ -1178,7 +1178,7 @@ static json_t *action_to_json(const struct plan_action *a)
 			 "min_links", a->bond.min_links);
 }
 
-char *plan_undo_to_json(const struct plan *plan, size_t n_done, long long deadline_s, int pid)
+char *plan_undo_to_json(const struct plan *plan, size_t n_done, const struct plan_pending *pp)
 {
 	json_t *doc, *undo;
 	char *s = NULL;
@@ -1195,8 +1195,11 @@ char *plan_undo_to_json(const struct plan *plan, size_t n_done, long long deadli
 			return NULL;
 		}
 	}
-	doc = json_pack("{s:s, s:I, s:i, s:o}", "schema", "fabricctl.pending/1",
-			"deadline", (json_int_t)deadline_s, "pid", pid, "undo", undo);
+	doc = json_pack("{s:s, s:s, s:i, s:I, s:I, s:i, s:I, s:o}", "schema", "fabricctl.pending/2",
+			"state", pp->applying ? "applying" : "try", "owner", pp->owner,
+			"started", (json_int_t)(pp->applying ? pp->started : json_array_size(undo)),
+			"deadline", (json_int_t)pp->deadline, "pid", pp->pid,
+			"pid_start", (json_int_t)pp->pid_start, "undo", undo);
 	if (doc)
 		s = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1));
 	json_decref(doc);
@@ -1293,26 +1296,35 @@ static int action_from_json(json_t *j, struct plan_action *a)
 }
 
 int plan_undo_from_json(const char *name, const char *text, size_t len, struct plan *plan,
-			long long *deadline_s, int *pid, struct fab_err *err)
+			struct plan_pending *pp, struct fab_err *err)
 {
 	json_error_t je;
 	json_t *doc, *undo, *v;
-	const char *schema;
-	json_int_t deadline;
+	const char *schema, *state = "try";
+	json_int_t deadline, start = 0, started = -1;
 	size_t i;
-	int rc = 0, p;
+	int rc = 0, p, owner = 0;
 
 	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!doc)
 		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", name, je.line, je.column, je.text);
-	if (json_unpack_ex(doc, &je, JSON_STRICT, "{s:s, s:I, s:i, s:o}", "schema", &schema,
-			   "deadline", &deadline, "pid", &p, "undo", &undo) < 0 ||
-	    strcmp(schema, "fabricctl.pending/1") || !json_is_array(undo)) {
-		rc = fab_err_input(err, -EINVAL, "%s: not a fabricctl.pending/1 document", name);
+	if (json_unpack_ex(doc, &je, JSON_STRICT, "{s:s, s?s, s?i, s?I, s:I, s:i, s?I, s:o}",
+			   "schema", &schema, "state", &state, "owner", &owner, "started", &started,
+			   "deadline", &deadline, "pid", &p, "pid_start", &start, "undo", &undo) < 0 ||
+	    (strcmp(schema, "fabricctl.pending/2") && strcmp(schema, "fabricctl.pending/1")) ||
+	    (strcmp(state, "try") && strcmp(state, "applying")) || !json_is_array(undo) ||
+	    p < 0 || start < 0 || owner < 0 || started < -1 ||
+	    started > (json_int_t)json_array_size(undo)) {
+		rc = fab_err_input(err, -EINVAL, "%s: not a fabricctl.pending/2 document", name);
 		goto out;
 	}
+	if (started < 0)
+		started = (json_int_t)json_array_size(undo);
 	json_array_foreach(undo, i, v) {
 		struct plan_action a;
+
+		if ((json_int_t)i >= started)
+			break;
 
 		if (json_is_null(v)) {
 			memset(&a, 0, sizeof(a));
@@ -1331,8 +1343,12 @@ int plan_undo_from_json(const char *name, const char *text, size_t len, struct p
 			goto out;
 		}
 	}
-	*deadline_s = deadline;
-	*pid = p;
+	pp->applying = !strcmp(state, "applying");
+	pp->started = (size_t)started;
+	pp->owner = owner;
+	pp->deadline = deadline;
+	pp->pid = p;
+	pp->pid_start = (unsigned long long)start;
 out:
 	json_decref(doc);
 	return rc;

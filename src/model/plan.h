@@ -176,6 +176,9 @@ struct apply_report {
 	char pending_path[PATH_MAX];	/* --try: the pending-state file */
 	char dry_refused[1024];	/* --dry-run: why a real apply would be refused now
 				 * (a try is pending), "" when it would not */
+	int signo;		/* SIGINT/SIGTERM/SIGHUP stopped it (rolled back), 0 */
+	bool recovered;		/* a killed apply's journal was undone first... */
+	size_t recovered_steps;	/* ... that many steps */
 };
 
 /* Steps of @plan certain to fail (plan_step.fails set). */
@@ -200,14 +203,33 @@ const char *plan_action_str(const struct plan_action *a, char *buf, size_t len);
 /* Formatting helpers shared with the renderers. */
 const char *plan_prio_mask_str(uint8_t mask, char *buf, size_t len);	/* "3,4" or "none" */
 
-/* Pending-state (de)serialization for `apply --try`: JSON text via jansson. */
-char *plan_undo_to_json(const struct plan *plan, size_t n_done, long long deadline_s,
-			int pid);
 /*
- * Parse the pending-state document back into @plan (undo actions in
- * steps[i].undo, has_undo set).  Input errors -EINVAL with @err "name: message".
+ * What the pending state says besides the undo list.  Two states: an
+ * apply in progress (@applying: its journal, written before the first
+ * change, @started updated before each step; left behind only when that
+ * apply was killed) and a pending --try (all steps done, a reverter).
+ */
+struct plan_pending {
+	bool applying;			/* the journal of an apply, not a try */
+	size_t started;			/* steps begun: undo[0..started) (a try: all) */
+	int owner;			/* pid of the apply that wrote it (information) */
+	long long deadline;		/* --try: Unix seconds; 0: none */
+	int pid;			/* the reverter; 0: none */
+	unsigned long long pid_start;	/* its start (/proc/PID/stat field 22); 0: unknown */
+};
+
+/*
+ * Pending-state (de)serialization for `apply --try`: JSON text via
+ * jansson, schema "fabricctl.pending/2" (docs/json-verify.md).
+ */
+char *plan_undo_to_json(const struct plan *plan, size_t n_done, const struct plan_pending *pp);
+/*
+ * Parse the pending-state document back into @plan (the undo actions of
+ * the @pp->started steps begun, in steps[i].undo, has_undo set) and @pp ("fabricctl.pending/1", which has
+ * no pid_start, reads as pid_start 0).  Input errors -EINVAL with @err
+ * "name: message".
  */
 int plan_undo_from_json(const char *name, const char *text, size_t len, struct plan *plan,
-			long long *deadline_s, int *pid, struct fab_err *err);
+			struct plan_pending *pp, struct fab_err *err);
 
 #endif

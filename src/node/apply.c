@@ -8,10 +8,13 @@
  * --try: after a successful apply, the undo list goes to the pending
  * state (sys_pending_write: <rundir>/pending.json, rundir =
  * $FABRICCTL_RUNDIR or /run/fabricctl, src/sys/pending.c) and a detached
- * reverter (sys_reverter_spawn) sleeps until the deadline, then claims
- * the pending state and undoes the changes (apply_revert_at_deadline).
- * `fabricctl confirm` claims it first and the reverter finds nothing to
- * do.  While a try is pending, apply refuses.
+ * reverter (sys_reverter_spawn) sleeps until the deadline, then takes
+ * the apply lock, reads the pending state and, when it names this
+ * reverter, undoes the changes (apply_revert_at_deadline).  The pending
+ * state is written before the apply lets go of the lock, so even
+ * `--try 1` cannot fire before it exists.  `fabricctl confirm` takes the
+ * lock too, acts first and the reverter finds nothing to do.  While a try
+ * is pending, apply refuses.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,50 +23,108 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "node/apply.h"
 #include "util/err.h"
+#include "util/log.h"
 #include "util/str.h"
+
+int apply_lock_wait(struct sys *sys, int *lock, int wait_ms, struct fab_err *err)
+{
+	struct timespec tick = { .tv_nsec = 50 * 1000 * 1000 };
+	int rc;
+
+	for (;;) {
+		fab_err_init(err);
+		rc = sys_pending_lock(sys, lock, err);
+		if (rc != -EBUSY || wait_ms == 0)
+			return rc;
+		if (wait_ms > 0)
+			wait_ms = wait_ms > 50 ? wait_ms - 50 : 0;
+		nanosleep(&tick, NULL);
+	}
+}
+
+/*
+ * Is the pending state @pp for this process (a reverter, holding the
+ * lock)?  Its own try; or the journal of an apply killed before it could
+ * arm its try (the apply held the lock all along, so it is gone): undone
+ * as its try would have been.  Not a later try, with its own reverter.
+ */
+static bool pending_is_mine(struct sys *sys, const struct plan_pending *pp)
+{
+	unsigned long long me;
+
+	if (pp->applying)
+		return true;
+	if (pp->pid != (int)getpid())
+		return false;
+	return !pp->pid_start || (sys_proc_start(sys, 0, &me) == 0 && me == pp->pid_start);
+}
 
 void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
-	char claim[PATH_MAX + 64], line[1200], when[STR_TIME_LEN], *text = NULL;
+	char path[PATH_MAX], line[1200], when[STR_TIME_LEN], *text = NULL;
+	struct plan_pending pp;
 	struct plan plan;
 	struct fab_err e;
-	long long dl;
 	size_t len;
-	int pid, rc;
+	int rc, lock = -1;
 
 	plan_init(&plan);
+	/* Under the apply lock: never during an apply, a confirm or another undo. */
+	if (apply_lock_wait(sys, &lock, -1, &e) < 0) {
+		snprintf(line, sizeof(line), "deadline %s: NOT reverted: %.900s",
+			 str_time(when, sizeof(when), deadline), e.msg);
+		sys_pending_log(sys, line);
+		goto out;
+	}
 	fab_err_init(&e);
-	rc = sys_pending_claim(sys, "reverting", claim, sizeof(claim), &text, &len, &e);
+	/* Checked before anything acts on it: a damaged state stays where it is. */
+	rc = sys_pending_read(sys, &text, &len, &e);
 	if (rc == -ENOENT)
 		goto out;	/* confirmed (or reverted by confirm --revert) */
 	if (rc == 0)
-		rc = plan_undo_from_json(claim, text, len, &plan, &dl, &pid, &e);
-	if (rc == 0) {
-		for (size_t i = 0; i < plan.n_steps; i++)
-			plan.steps[i].status = PLAN_STEP_DONE;
-		rc = apply_plan_undo(sys, &plan, &e);
+		rc = plan_undo_from_json(sys_pending_path(sys, path, sizeof(path)), text, len,
+					 &plan, &pp, &e);
+	if (rc < 0) {
+		snprintf(line, sizeof(line),
+			 "deadline %s: pending state unreadable, NOT reverted, left in place (new applies stay refused): %.900s",
+			 str_time(when, sizeof(when), deadline), e.msg);
+		sys_pending_log(sys, line);
+		goto out;
 	}
+	if (!pending_is_mine(sys, &pp))
+		goto out;	/* a later try's, with its own reverter */
+	for (size_t i = 0; i < plan.n_steps; i++)
+		plan.steps[i].status = PLAN_STEP_DONE;
+	rc = apply_plan_undo(sys, &plan, &e);
 	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %s: %s", plan.n_steps,
 		 str_time(when, sizeof(when), deadline), rc == 0 ? "ok" : e.msg);
 	sys_pending_log(sys, line);
-	sys_pending_drop(sys, claim);
+	sys_pending_drop(sys, path);
 out:
+	if (lock >= 0)
+		sys_pending_unlock(sys, lock);
 	free(text);
 	plan_fini(&plan);
 }
 
-/* Is a try pending?  Fills @err (exit 3) when it is. */
-static int pending_check(struct sys *sys, struct fab_err *err)
+/*
+ * What is pending before an apply (under the lock): nothing; a try
+ * (refused, exit 3); a damaged state (refused); or the journal of an
+ * apply that was killed (its holder of the lock is gone): undo its
+ * started steps first, then go on from the state before it.
+ */
+static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_err *err)
 {
-	char path[PATH_MAX], when[STR_TIME_LEN], *text = NULL;
+	char path[PATH_MAX], line[1200], when[STR_TIME_LEN], *text = NULL;
+	struct plan_pending pp = { 0 };
 	struct plan plan;
 	struct fab_err e;
-	long long dl = 0;
 	size_t len;
-	int pid = 0, rc;
+	int rc;
 
 	fab_err_init(&e);
 	rc = sys_pending_read(sys, &text, &len, &e);
@@ -72,35 +133,271 @@ static int pending_check(struct sys *sys, struct fab_err *err)
 	sys_pending_path(sys, path, sizeof(path));
 	plan_init(&plan);
 	if (rc == 0)
-		plan_undo_from_json(path, text, len, &plan, &dl, &pid, &e);
+		rc = plan_undo_from_json(path, text, len, &plan, &pp, &e);
 	free(text);
+	if (rc < 0) {
+		rc = fab_err_set(err, -EBUSY,
+				 "a try is pending but its state is damaged (%.600s): nothing can be applied until it is repaired, or removed by hand (which gives up its automatic revert)",
+				 e.msg);
+	} else if (pp.applying) {
+		for (size_t i = 0; i < plan.n_steps; i++)
+			plan.steps[i].status = PLAN_STEP_DONE;
+		rc = apply_plan_undo(sys, &plan, &e);
+		snprintf(line, sizeof(line),
+			 "recovered an interrupted apply (pid %d): undid %zu step(s): %.900s", pp.owner,
+			 plan.n_steps, rc == 0 ? "ok" : e.msg);
+		sys_pending_log(sys, line);
+		if (rc == 0) {
+			sys_pending_drop(sys, path);
+			rep->recovered = true;
+			rep->recovered_steps = plan.n_steps;
+		} else {
+			fab_err_set(err, rc,
+				    "undoing an interrupted apply's changes (journal %s) failed: %.600s; 'fabricctl confirm --revert' tries again",
+				    path, e.msg);
+		}
+	} else {
+		rc = fab_err_set(err, -EBUSY,
+				 "a try is pending (%s, reverter pid %d, reverts at %s): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
+				 path, pp.pid, str_time(when, sizeof(when), pp.deadline));
+	}
 	plan_fini(&plan);
-	return fab_err_set(err, -EBUSY,
-			   "a try is pending (%s, reverter pid %d, reverts at %s): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
-			   path, pid, str_time(when, sizeof(when), dl));
+	return rc;
+}
+
+/*
+ * --dry-run (no lock, nothing acted on): what a real apply would meet in
+ * the pending state, in @buf ("" when nothing).
+ */
+static void pending_dry_note(struct sys *sys, char *buf, size_t len)
+{
+	char path[PATH_MAX], when[STR_TIME_LEN], *text = NULL;
+	struct plan_pending pp = { 0 };
+	struct plan plan;
+	struct fab_err e;
+	size_t n;
+	int rc;
+
+	buf[0] = '\0';
+	fab_err_init(&e);
+	rc = sys_pending_read(sys, &text, &n, &e);
+	if (rc == -ENOENT)
+		return;
+	sys_pending_path(sys, path, sizeof(path));
+	plan_init(&plan);
+	if (rc == 0)
+		rc = plan_undo_from_json(path, text, n, &plan, &pp, &e);
+	free(text);
+	if (rc < 0)
+		str_fmt(buf, len, "a try is pending but its state is damaged (%.600s): a real apply is refused",
+			e.msg);
+	else if (pp.applying)	/* not a refusal: said, and the dry run goes on */
+		fab_warn("%s is the journal of an interrupted apply (pid %d): a real apply first "
+			 "undoes its %zu step(s), then plans from the state before it", path, pp.owner,
+			 plan.n_steps);
+	else
+		str_fmt(buf, len, "a try is pending (%s, reverter pid %d, reverts at %s): a real apply "
+			"is refused until 'fabricctl confirm' or 'fabricctl confirm --revert'", path,
+			pp.pid, str_time(when, sizeof(when), pp.deadline));
+	plan_fini(&plan);
+}
+
+/* ---- signals and the journal while a plan runs ---- */
+
+static volatile sig_atomic_t apply_sig;
+
+static void apply_sig_note(int sig)
+{
+	apply_sig = sig;
+}
+
+static const int apply_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+
+/*
+ * SIGINT, SIGTERM, SIGHUP are noted, not fatal, while a plan runs.  One
+ * ignored when we started stays ignored (nohup, a background job of a
+ * script): whoever started us asked for that.
+ */
+static void signals_catch(struct sigaction saved[3])
+{
+	struct sigaction sa = { .sa_handler = apply_sig_note, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	apply_sig = 0;
+	for (int i = 0; i < 3; i++) {
+		sigaction(apply_sigs[i], NULL, &saved[i]);
+		if (saved[i].sa_handler != SIG_IGN)
+			sigaction(apply_sigs[i], &sa, NULL);
+	}
+}
+
+static void signals_restore(const struct sigaction saved[3])
+{
+	for (int i = 0; i < 3; i++)
+		sigaction(apply_sigs[i], &saved[i], NULL);
+}
+
+struct journal {
+	struct sys *sys;
+	struct plan *plan;
+	struct plan_pending pp;
+	long pause;		/* FABRICCTL_TEST_STEP_PAUSE (test only), 0: none */
+	struct fab_err err;
+};
+
+static int journal_write(struct journal *j)
+{
+	char *text = plan_undo_to_json(j->plan, j->plan->n_steps, &j->pp);
+	int rc;
+
+	if (!text)
+		return fab_err_set(&j->err, -ENOMEM, "apply: out of memory");
+	rc = sys_pending_write(j->sys, text, &j->err);
+	free(text);
+	return rc;
+}
+
+/*
+ * Test only (tests/integration/apply-faults.sh): FABRICCTL_TEST_STEP_PAUSE=N
+ * stops before step N (N = steps + 1: after the last; steps + 2: --try,
+ * the reverter started, its pending state not yet written) for up to 60 s, or
+ * until one of the caught signals arrives, so a test can signal or
+ * SIGKILL the apply at that step boundary.
+ */
+static void test_pause(long n)
+{
+	struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
+
+	fprintf(stderr, "fabricctl apply: FABRICCTL_TEST_STEP_PAUSE: paused before step %ld (pid %d)\n",
+		n, (int)getpid());
+	for (int i = 0; i < 3000 && !apply_sig; i++)
+		nanosleep(&tick, NULL);
+}
+
+/* Before step @i: stop on a signal; record in the journal that step i begins. */
+static int journal_before(void *arg, size_t i, struct apply_report *rep)
+{
+	struct journal *j = arg;
+
+	if (!apply_sig && j->pause == (long)i + 1)
+		test_pause(j->pause);
+	if (apply_sig) {
+		rep->signo = apply_sig;
+		return -EINTR;
+	}
+	if (i == j->plan->n_steps)
+		return 0;
+	j->pp.started = i + 1;
+	return journal_write(j);
 }
 
 /* Apply succeeded with --try: start the reverter, record the undo list. */
-static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs,
+static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs, long pause,
 		   struct apply_report *rep, struct fab_err *err)
 {
+	struct plan_pending pp = { .deadline = (long long)time(NULL) + secs, .owner = getpid() };
 	char *text;
-	long long deadline = (long long)time(NULL) + secs;
-	int rpid = 0, rc;
+	int rc;
 
 	sys_pending_path(sys, rep->pending_path, sizeof(rep->pending_path));
-	rc = sys_reverter_spawn(sys, deadline, apply_revert_at_deadline, &rpid, err);
+	rc = sys_reverter_spawn(sys, pp.deadline, apply_revert_at_deadline, &pp.pid, err);
 	if (rc < 0)
 		return rc;
-	text = plan_undo_to_json(plan, plan->n_steps, deadline, rpid);
-	if (!text)
-		return fab_err_set(err, -ENOMEM, "apply: out of memory");
+	/* With its start time, confirm can tell the reverter from a later process with its pid. */
+	sys_proc_start(sys, pp.pid, &pp.pid_start);
+	/* Test hook: a kill here leaves the journal, which this reverter undoes at its deadline. */
+	if (!apply_sig && pause == (long)plan->n_steps + 2)
+		test_pause(pause);
+	if (apply_sig) {
+		rep->signo = apply_sig;
+		rc = fab_err_set(err, -EINTR, "interrupted by SIG%s while arming the try",
+				 sigabbrev_np(apply_sig) ? sigabbrev_np(apply_sig) : "?");
+		goto fail;
+	}
+	text = plan_undo_to_json(plan, plan->n_steps, &pp);
+	if (!text) {
+		rc = fab_err_set(err, -ENOMEM, "apply: out of memory");
+		goto fail;
+	}
 	rc = sys_pending_write(sys, text, err);
 	free(text);
 	if (rc < 0)
-		return rc;	/* the reverter finds no pending state and exits */
-	rep->try_deadline_s = deadline;
+		goto fail;
+	rep->try_deadline_s = pp.deadline;
 	return 0;
+fail:
+	/* The caller undoes the changes: the reverter has nothing to do. */
+	sys_reverter_stop(sys, pp.pid, pp.pid_start);
+	return rc;
+}
+
+/*
+ * Run @plan under the journal: it is written before the first change and
+ * marks each step before it runs, so an apply killed (SIGKILL, a crash)
+ * half-way leaves the record of what to undo; the next apply, or confirm
+ * --revert, restores the state before it.  SIGINT, SIGTERM and SIGHUP
+ * stop the plan at the next step boundary and roll it back (rep->signo).
+ * The journal goes when the plan ends (done or rolled back), or becomes
+ * the pending state of --try.
+ */
+static int plan_run_journaled(struct sys *sys, struct plan *plan, unsigned int try_s,
+			      struct apply_report *rep, struct fab_err *err)
+{
+	struct journal j = { .sys = sys, .plan = plan,
+			     .pp = { .applying = true, .owner = getpid() } };
+	const char *pause = getenv("FABRICCTL_TEST_STEP_PAUSE");
+	struct sigaction saved[3];
+	char path[256];
+	int rc, late;
+
+	fab_err_init(&j.err);
+	j.pause = pause ? atol(pause) : 0;
+	sys_pending_path(sys, path, sizeof(path));
+	signals_catch(saved);
+	rc = journal_write(&j);
+	if (rc < 0) {
+		fab_err_set(err, rc, "%s; nothing changed", j.err.msg);
+		goto out;
+	}
+	rc = apply_plan_run(sys, plan, rep, journal_before, &j);
+	if (rc < 0) {
+		fab_err_set(err, rc, "%s%s%s%s%s", rep->error, j.err.msg[0] ? ": " : "", j.err.msg,
+			    rep->rolled_back ? "; rolled back, the node is as before"
+					     : "; ROLLBACK INCOMPLETE: ",
+			    rep->rolled_back ? "" : rep->rollback_error);
+	} else if (try_s) {
+		struct fab_err e;
+
+		fab_err_init(&e);
+		rc = try_arm(sys, plan, try_s, j.pause, rep, &e);
+		if (rc < 0) {
+			/* Could not arm the safety net: undo now rather than leave it unguarded. */
+			struct fab_err u;
+
+			fab_err_init(&u);
+			rep->failed = (long)plan->n_steps;
+			snprintf(rep->error, sizeof(rep->error), "%s", e.msg);
+			rep->rolled_back = apply_plan_undo(sys, plan, &u) == 0;
+			if (!rep->rolled_back)
+				snprintf(rep->rollback_error, sizeof(rep->rollback_error), "%s", u.msg);
+			fab_err_set(err, rc, "%s; %s%s", e.msg,
+				    rep->rolled_back ? "rolled back, the node is as before"
+						     : "ROLLBACK INCOMPLETE: ",
+				    rep->rolled_back ? "" : u.msg);
+		}
+	}
+	if (rc < 0 || !try_s)
+		sys_pending_drop(sys, path);	/* the plan ended: no journal */
+out:
+	late = rep->signo ? 0 : apply_sig;
+	signals_restore(saved);
+	if (try_s && rc == 0) {
+		signal(SIGHUP, SIG_IGN);	/* armed: a cut-off admin must not stop the report */
+		signal(SIGPIPE, SIG_IGN);
+	}
+	if (late)
+		raise(late);	/* came after the plan was done: as if it came just after */
+	return rc;
 }
 
 int apply_node(struct sys *sys, const struct profile *p, const char *name, bool dry,
@@ -119,7 +416,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	if (!dry) {
 		rc = sys_pending_lock(sys, &lock_fd, err);
 		if (rc == 0)
-			rc = pending_check(sys, err);
+			rc = pending_settle(sys, rep, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -146,34 +443,12 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	rep->plan = plan;
 	rep->dry_run = dry;
 	if (dry) {
-		struct fab_err e;
-
-		fab_err_init(&e);
-		if (pending_check(sys, &e) < 0)	/* what a real apply would meet */
-			str_fmt(rep->dry_refused, sizeof(rep->dry_refused), "%s", e.msg);
+		pending_dry_note(sys, rep->dry_refused, sizeof(rep->dry_refused));
 		goto out;
 	}
-	if (try_s) {
-		signal(SIGHUP, SIG_IGN);	/* a cut-off admin must not stop us half-way */
-		signal(SIGPIPE, SIG_IGN);
-	}
-	rc = apply_plan_run(sys, plan, rep);
-	if (rc < 0) {
-		fab_err_set(err, rc, "%s%s%s", rep->error,
-			    rep->rolled_back ? "; rolled back, the node is as before"
-					     : "; ROLLBACK INCOMPLETE: ",
-			    rep->rolled_back ? "" : rep->rollback_error);
-	} else if (try_s && plan->n_steps) {
-		struct fab_err e;
-
-		fab_err_init(&e);
-		rc = try_arm(sys, plan, try_s, rep, &e);
-		if (rc < 0) {
-			/* Could not arm the safety net: undo now rather than leave it unguarded. */
-			apply_plan_undo(sys, plan, err);
-			fab_err_set(err, rc, "%s; changes undone", e.msg);
-		}
-	}
+	if (!plan->n_steps)
+		goto out;
+	rc = plan_run_journaled(sys, plan, try_s, rep, err);
 out:
 	if (lock_fd >= 0)
 		sys_pending_unlock(sys, lock_fd);

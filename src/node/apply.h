@@ -31,9 +31,13 @@ int apply_action_exec(struct sys *sys, const struct plan_action *a, struct fab_e
 /*
  * Run @plan's steps in order.  When one fails, undo every step already
  * done in reverse order.  Step statuses and @rep record what happened.
- * Returns 0, or the failing step's -errno.
+ * @before (may be NULL) runs before each step i and once more after the
+ * last (i == n_steps): a negative return stops the plan there and undoes
+ * what is done (set rep->signo first when a signal is the reason).
+ * Returns 0, or the failing step's (or @before's) -errno.
  */
-int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep);
+int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep,
+		   int (*before)(void *arg, size_t i, struct apply_report *rep), void *arg);
 
 /*
  * Undo @plan's steps with status DONE in reverse (confirm --revert, the
@@ -56,10 +60,18 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 
 /*
  * The reverter's job at the deadline of an `apply --try` (runs in the
- * process sys_reverter_spawn() started): claim the pending state, undo
- * its steps in reverse, log the outcome.  Nothing when confirm claimed it
- * first.
+ * process sys_reverter_spawn() started): under the apply lock, read the
+ * pending state and, when it names this process, undo its steps in
+ * reverse, drop it and log the outcome.  Nothing when confirm came first
+ * (or a later try's state is there); a damaged state is left in place.
  */
 void apply_revert_at_deadline(struct sys *sys, long long deadline);
+
+/*
+ * Take the node's apply lock (sys_pending_lock), waiting while another
+ * holds it: up to @wait_ms, or forever when negative.  0 or -errno with
+ * @err (-EBUSY: "another apply is running" after the wait).
+ */
+int apply_lock_wait(struct sys *sys, int *lock, int wait_ms, struct fab_err *err);
 
 #endif

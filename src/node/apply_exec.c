@@ -8,6 +8,7 @@
  * sys_ops and without main.c.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,16 +172,44 @@ int apply_plan_undo(struct sys *sys, struct plan *plan, struct fab_err *err)
 	return first;
 }
 
-int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep)
+/* Stopped before step @i (0-based; n_steps: after the last): undo what is done. */
+static int plan_stopped(struct sys *sys, struct plan *plan, struct apply_report *rep, size_t i,
+			int rc)
+{
+	struct fab_err e;
+
+	rep->failed = (long)i;
+	if (rep->signo)
+		snprintf(rep->error, sizeof(rep->error), "interrupted by SIG%s before step %zu of %zu",
+			 sigabbrev_np(rep->signo) ? sigabbrev_np(rep->signo) : "?", i + 1,
+			 plan->n_steps);
+	else
+		snprintf(rep->error, sizeof(rep->error), "stopped before step %zu of %zu: %s",
+			 i + 1, plan->n_steps, strerror(-rc));
+	fab_err_init(&e);
+	rep->rolled_back = apply_plan_undo(sys, plan, &e) == 0;
+	if (!rep->rolled_back)
+		snprintf(rep->rollback_error, sizeof(rep->rollback_error), "%s", e.msg);
+	return rc;
+}
+
+int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep,
+		   int (*before)(void *arg, size_t i, struct apply_report *rep), void *arg)
 {
 	struct fab_err e;
 	char buf[160];
 	int rc;
 
 	rep->failed = -1;
-	for (size_t i = 0; i < plan->n_steps; i++) {
-		struct plan_step *s = &plan->steps[i];
+	for (size_t i = 0; i <= plan->n_steps; i++) {
+		struct plan_step *s;
 
+		rc = before ? before(arg, i, rep) : 0;
+		if (rc < 0)
+			return plan_stopped(sys, plan, rep, i, rc);
+		if (i == plan->n_steps)
+			break;
+		s = &plan->steps[i];
 		fab_err_init(&e);
 		rc = apply_action_exec(sys, &s->act, &e);
 		if (rc == 0) {

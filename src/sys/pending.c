@@ -4,10 +4,11 @@
  * directory (rundir = $FABRICCTL_RUNDIR or /run/fabricctl) with the apply
  * lock (<rundir>/lock, flock(2)), the pending-state file
  * (<rundir>/pending.json), the reverter's log (<rundir>/last-revert.log,
- * appended) and the detached reverter process itself.  Claiming is a
- * rename(2), so exactly one of confirm and the reverter acts on a pending
- * try.  A run directory others could write to is refused (rundir_check),
- * and nothing in it is opened through a symlink.
+ * appended) and the detached reverter process itself.  Apply, confirm and
+ * the reverter all act under the lock, so exactly one of confirm and the
+ * reverter acts on a pending try and no undo overlaps an apply.  A run
+ * directory others could write to is refused (rundir_check), and nothing
+ * in it is opened through a symlink.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -187,42 +189,9 @@ int pending_write(struct sys *sys, const char *text, struct fab_err *err)
 	return rc;
 }
 
-int pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_len, char **text,
-		  size_t *len, struct fab_err *err)
+void pending_drop(struct sys *sys, const char *path)
 {
-	char path[PATH_MAX];
-	int n, rc;
-
-	if (claim_len)
-		claim[0] = '\0';	/* nothing claimed: pending_drop() unlinks nothing */
-	rc = rundir_check(err);
-	if (rc == 0)
-		rc = rundir_file(path, sizeof(path), "pending.json", err);
-	if (rc < 0)
-		return rc;
-	n = snprintf(claim, claim_len, "%s.%s", path, who);
-	if (n < 0 || (size_t)n >= claim_len) {
-		claim[0] = '\0';
-		return fab_err_set(err, -ENAMETOOLONG, "%s.%s: name too long", path, who);
-	}
-	if (rename(path, claim) < 0) {
-		int e = errno;
-
-		claim[0] = '\0';
-		if (e == ENOENT)
-			return -ENOENT;
-		return fab_err_set(err, -e, "rename %s: %s", path, strerror(e));
-	}
-	rc = file_read_all(claim, PENDING_MAX_BYTES, text, len, err);
-	if (rc < 0)
-		err->kind = FAB_ERR_SYSTEM;
-	return rc;
-}
-
-void pending_drop(struct sys *sys, const char *claim)
-{
-	if (*claim)
-		unlink(claim);
+	unlink(path);
 }
 
 /* One line appended to the reverter's log; never through a symlink. */
@@ -242,21 +211,30 @@ void pending_log(struct sys *sys, const char *line)
 	close(fd);
 }
 
+/* The reverter log's last line (it is appended to, one line a revert). */
 int pending_log_read(struct sys *sys, char *buf, size_t len)
 {
-	char path[PATH_MAX];
-	FILE *log;
-	int rc = 0;
+	char path[PATH_MAX], *text = NULL, *end, *start;
+	struct fab_err e;
+	size_t n;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/last-revert.log", rundir());
-	log = fopen(path, "re");
-	if (!log)
-		return -errno;
-	if (!fgets(buf, (int)len, log))
-		rc = -ENOENT;
-	else
-		buf[strcspn(buf, "\n")] = '\0';
-	fclose(log);
+	fab_err_init(&e);
+	rc = rundir_file(path, sizeof(path), "last-revert.log", &e);
+	if (rc == 0)
+		rc = file_read_all(path, PENDING_MAX_BYTES, &text, &n, &e);
+	if (rc < 0)
+		return rc;
+	end = text + n;
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	*end = '\0';
+	start = strrchr(text, '\n');
+	start = start ? start + 1 : text;
+	rc = *start ? 0 : -ENOENT;
+	if (rc == 0)
+		snprintf(buf, len, "%s", start);
+	free(text);
 	return rc;
 }
 
@@ -324,6 +302,9 @@ int reverter_spawn(struct sys *sys, long long deadline, void (*fn)(struct sys *,
 		if (write(fds[1], &me, sizeof(me)) != sizeof(me))
 			_exit(1);
 		close(fds[1]);
+		/* The apply may be catching these while it runs: confirm's SIGTERM must end us. */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
 		detach_fds();
 		if (chdir("/") < 0)
 			_exit(1);
@@ -342,23 +323,35 @@ int reverter_spawn(struct sys *sys, long long deadline, void (*fn)(struct sys *,
 }
 
 /*
- * Stop the reverter @pid early, only if it runs the same program as we do
- * (/proc/PID/exe; a rebuilt binary shows " (deleted)", compared without).
+ * Stop the reverter @pid early, only if it is the very process recorded:
+ * a pidfd pins the process, then its start time (/proc/PID/stat field 22)
+ * must be @start and it must run the same program as we do (/proc/PID/exe;
+ * a rebuilt binary shows " (deleted)", compared without).  The signal goes
+ * through the pidfd, so a pid reused after the checks is never hit.
  */
-void reverter_stop(struct sys *sys, int pid)
+void reverter_stop(struct sys *sys, int pid, unsigned long long start)
 {
 	char path[64], exe[PATH_MAX], self[PATH_MAX];
+	unsigned long long now;
 	ssize_t n, m;
+	int pfd;
 
-	if (pid <= 1)
+	if (pid <= 1 || !start)
 		return;
+	pfd = pidfd_open(pid, 0);
+	if (pfd < 0)
+		return;
+	if (proc_start(sys, pid, &now) < 0 || now != start)
+		goto out;
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	n = readlink(path, exe, sizeof(exe) - 1);
 	m = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n <= 0 || m <= 0)
-		return;
+		goto out;
 	exe[n] = self[m] = '\0';
 	exe[strcspn(exe, " ")] = self[strcspn(self, " ")] = '\0';
 	if (!strcmp(exe, self))
-		kill(pid, SIGTERM);
+		pidfd_send_signal(pfd, SIGTERM, NULL, 0);
+out:
+	close(pfd);
 }

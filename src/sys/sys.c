@@ -298,18 +298,10 @@ int sys_pending_write(struct sys *sys, const char *text, struct fab_err *err)
 	return sys->ops->pending_write(sys, text, err);
 }
 
-int sys_pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_len,
-		      char **text, size_t *len, struct fab_err *err)
-{
-	if (!sys->ops->pending_claim)
-		return -ENOENT;
-	return sys->ops->pending_claim(sys, who, claim, claim_len, text, len, err);
-}
-
-void sys_pending_drop(struct sys *sys, const char *claim)
+void sys_pending_drop(struct sys *sys, const char *path)
 {
 	if (sys->ops->pending_drop)
-		sys->ops->pending_drop(sys, claim);
+		sys->ops->pending_drop(sys, path);
 }
 
 void sys_pending_log(struct sys *sys, const char *line)
@@ -334,8 +326,17 @@ int sys_reverter_spawn(struct sys *sys, long long deadline,
 	return sys->ops->reverter_spawn(sys, deadline, fn, pid, err);
 }
 
-void sys_reverter_stop(struct sys *sys, int pid)
+void sys_reverter_stop(struct sys *sys, int pid, unsigned long long start)
 {
 	if (sys->ops->reverter_stop)
-		sys->ops->reverter_stop(sys, pid);
+		sys->ops->reverter_stop(sys, pid, start);
+}
+
+/* Without the slot: start 0, "unknown" (a reverter is then never signalled). */
+int sys_proc_start(struct sys *sys, int pid, unsigned long long *start)
+{
+	*start = 0;
+	if (!sys->ops->proc_start)
+		return -ENOSYS;
+	return sys->ops->proc_start(sys, pid, start);
 }

@@ -172,15 +172,9 @@ struct sys_ops {
 	int (*pending_read)(struct sys *sys, char **text, size_t *len, struct fab_err *err);
 	/* Record @text as the pending state, atomically, readable by root only. */
 	int (*pending_write)(struct sys *sys, const char *text, struct fab_err *err);
-	/* Claim the pending state as @who ("confirmed.PID", "reverting"): move
-	 * it aside (rename(2): exactly one claimer gets it) into @claim, then
-	 * read it into *@text (caller frees).  -ENOENT, no message, when none;
-	 * -ENAMETOOLONG when the claimed name does not fit @claim_len.  @claim
-	 * is "" whenever nothing was moved. */
-	int (*pending_claim)(struct sys *sys, const char *who, char *claim, size_t claim_len,
-			     char **text, size_t *len, struct fab_err *err);
-	/* Forget a claimed copy once it has been acted on. */
-	void (*pending_drop)(struct sys *sys, const char *claim);
+	/* Forget the pending state at @path (pending_path()) once it has been
+	 * acted on, under the apply lock. */
+	void (*pending_drop)(struct sys *sys, const char *path);
 	/* Append @line to the reverter's log (best effort, never through a
 	 * symlink). */
 	void (*pending_log)(struct sys *sys, const char *line);
@@ -192,8 +186,14 @@ struct sys_ops {
 	int (*reverter_spawn)(struct sys *sys, long long deadline,
 			      void (*fn)(struct sys *sys, long long deadline), int *pid,
 			      struct fab_err *err);
-	/* Stop reverter @pid early, only if it still runs this program. */
-	void (*reverter_stop)(struct sys *sys, int pid);
+	/* Stop reverter @pid early, only if it is still the process that
+	 * started at @start (/proc/PID/stat field 22; 0: unknown, then it is
+	 * left alone) and runs this program: a reused pid is never hit. */
+	void (*reverter_stop)(struct sys *sys, int pid, unsigned long long start);
+	/* Process @pid's start time (/proc/PID/stat field 22, clock ticks
+	 * since boot) into *@start; @pid 0: this process.  -errno, no message,
+	 * when there is no such process. */
+	int (*proc_start)(struct sys *sys, int pid, unsigned long long *start);
 	void (*free)(struct sys *sys);
 };
 
@@ -256,15 +256,14 @@ void sys_pending_unlock(struct sys *sys, int lock);
 const char *sys_pending_path(struct sys *sys, char *buf, size_t len);
 int sys_pending_read(struct sys *sys, char **text, size_t *len, struct fab_err *err);
 int sys_pending_write(struct sys *sys, const char *text, struct fab_err *err);
-int sys_pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_len,
-		      char **text, size_t *len, struct fab_err *err);
-void sys_pending_drop(struct sys *sys, const char *claim);
+void sys_pending_drop(struct sys *sys, const char *path);
 void sys_pending_log(struct sys *sys, const char *line);
 int sys_pending_log_read(struct sys *sys, char *buf, size_t len);
 int sys_reverter_spawn(struct sys *sys, long long deadline,
 		       void (*fn)(struct sys *sys, long long deadline), int *pid,
 		       struct fab_err *err);
-void sys_reverter_stop(struct sys *sys, int pid);
+void sys_reverter_stop(struct sys *sys, int pid, unsigned long long start);
+int sys_proc_start(struct sys *sys, int pid, unsigned long long *start);
 
 /* Build "<root><path>" into @buf. */
 const char *sys_path(const struct sys *sys, char *buf, size_t len, const char *fmt, ...)

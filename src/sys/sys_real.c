@@ -34,12 +34,12 @@ static const struct sys_ops sys_real_ops = {
 	.pending_path = pending_path,
 	.pending_read = pending_read,
 	.pending_write = pending_write,
-	.pending_claim = pending_claim,
 	.pending_drop = pending_drop,
 	.pending_log = pending_log,
 	.pending_log_read = pending_log_read,
 	.reverter_spawn = reverter_spawn,
 	.reverter_stop = reverter_stop,
+	.proc_start = proc_start,
 };
 
 int sys_real_new(struct sys **out, const char *root, struct fab_err *err)

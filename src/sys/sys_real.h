@@ -60,14 +60,15 @@ void pending_unlock(struct sys *sys, int lock);
 const char *pending_path(struct sys *sys, char *buf, size_t len);
 int pending_read(struct sys *sys, char **text, size_t *len, struct fab_err *err);
 int pending_write(struct sys *sys, const char *text, struct fab_err *err);
-int pending_claim(struct sys *sys, const char *who, char *claim, size_t claim_len, char **text,
-		  size_t *len, struct fab_err *err);
-void pending_drop(struct sys *sys, const char *claim);
+void pending_drop(struct sys *sys, const char *path);
 void pending_log(struct sys *sys, const char *line);
 int pending_log_read(struct sys *sys, char *buf, size_t len);
 int reverter_spawn(struct sys *sys, long long deadline, void (*fn)(struct sys *, long long),
 		   int *pid, struct fab_err *err);
-void reverter_stop(struct sys *sys, int pid);
+void reverter_stop(struct sys *sys, int pid, unsigned long long start);
+
+/* proc.c: process identity.  Contract: see struct sys_ops. */
+int proc_start(struct sys *sys, int pid, unsigned long long *start);
 
 /* subnet.c: InfiniBand subnet walk (libibnetdisc) and PMA counters (libibmad). */
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,

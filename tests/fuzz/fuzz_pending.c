@@ -16,12 +16,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct plan plan;
 	struct fab_err err;
-	long long dl;
-	int pid, rc;
+	struct plan_pending pp;
+	int rc;
 
 	plan_init(&plan);
 	fab_err_init(&err);
-	rc = plan_undo_from_json("fuzz.json", (const char *)data, size, &plan, &dl, &pid, &err);
+	rc = plan_undo_from_json("fuzz.json", (const char *)data, size, &plan, &pp, &err);
 	if (rc == 0) {
 		char buf[200];
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rec_sys.h"
 
@@ -166,30 +167,13 @@ static int rec_pending_write(struct sys *s, const char *text, struct fab_err *er
 	return r->pending ? 0 : fab_err_set(err, -ENOMEM, "rec: out of memory");
 }
 
-static int rec_claim(struct sys *s, const char *who, char *claim, size_t claim_len, char **text,
-		     size_t *len, struct fab_err *err)
+static void rec_drop(struct sys *s, const char *path)
 {
 	struct rec_sys *r = (struct rec_sys *)s;
 
-	if (!r->pending)
-		return -ENOENT;
-	rec(s, NULL, "claim %.20s", who);
-	snprintf(claim, claim_len, "rec:pending.%s", who);
-	free(r->claimed);
-	r->claimed = r->pending;
+	rec(s, NULL, "drop %s", path);
+	free(r->pending);
 	r->pending = NULL;
-	*text = strdup(r->claimed);
-	*len = strlen(r->claimed);
-	return *text ? 0 : fab_err_set(err, -ENOMEM, "rec: out of memory");
-}
-
-static void rec_drop(struct sys *s, const char *claim)
-{
-	struct rec_sys *r = (struct rec_sys *)s;
-
-	rec(s, NULL, "drop %s", claim);
-	free(r->claimed);
-	r->claimed = NULL;
 }
 
 static void rec_log_line(struct sys *s, const char *line)
@@ -217,11 +201,11 @@ static int rec_spawn(struct sys *s, long long deadline, void (*fn)(struct sys *,
 
 	r->reverter_fn = fn;
 	r->deadline = deadline;
-	*pid = 4242;
+	*pid = (int)getpid();	/* the reverter_fn the test calls runs in this process */
 	return rec(s, err, "spawn");
 }
 
-static void rec_stop(struct sys *s, int pid)
+static void rec_stop(struct sys *s, int pid, unsigned long long start)
 {
 	rec(s, NULL, "stop %d", pid);
 }
@@ -235,7 +219,6 @@ static const struct sys_ops rec_ops = {
 	.pending_path = rec_pending_path,
 	.pending_read = rec_pending_read,
 	.pending_write = rec_pending_write,
-	.pending_claim = rec_claim,
 	.pending_drop = rec_drop,
 	.pending_log = rec_log_line,
 	.pending_log_read = rec_log_read,
@@ -266,6 +249,5 @@ void rec_sys_init(struct rec_sys *r)
 void rec_sys_fini(struct rec_sys *r)
 {
 	free(r->pending);
-	free(r->claimed);
-	r->pending = r->claimed = NULL;
+	r->pending = NULL;
 }

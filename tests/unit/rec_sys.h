@@ -8,9 +8,9 @@
  * provided (tests fill struct node_config by hand).
  *
  * The pending state of `apply --try` lives in memory: pending (NULL when
- * none) and claimed; lock and unlock, write, claim, drop, log, spawn and
- * stop are logged like setters ("lock", "pending-write", "claim WHO",
- * "drop", "log TEXT", "spawn", "stop PID").  reverter_spawn starts
+ * none); lock and unlock, write, drop, log, spawn and stop are logged like
+ * setters ("lock", "unlock 7", "pending-write", "drop PATH", "log TEXT",
+ * "spawn", "stop PID").  reverter_spawn starts
  * nothing: it keeps the function and the deadline, so a test can make the
  * deadline pass by calling reverter_fn(&r->sys, deadline) itself.
  */
@@ -31,7 +31,6 @@ struct rec_sys {
 	unsigned int link_mtu[4];
 	bool locked;			/* someone else holds the apply lock */
 	char *pending;			/* malloc'ed; NULL: no try pending */
-	char *claimed;
 	void (*reverter_fn)(struct sys *sys, long long deadline);
 	long long deadline;
 	char revert_log[256];		/* the reverter's last log line; "" none */

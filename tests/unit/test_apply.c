@@ -2,8 +2,9 @@
 /*
  * src/cmd/apply.c and src/cmd/confirm.c over the recording sys: the apply
  * lock, refusing while a try is pending, arming the reverter and recording
- * the undo list, confirm, confirm --revert, the reverter at its deadline,
- * and confirm with nothing pending.  Every step is checked against the
+ * the undo list, confirm, confirm --revert (both under the lock), the
+ * reverter at its deadline (under the lock, only for its own try), and
+ * confirm with nothing pending.  Every step is checked against the
  * exact sequence of sys calls it made.
  */
 #include <errno.h>
@@ -114,16 +115,14 @@ static int confirm(struct fixture *f, bool revert, struct fab_err *err)
 static void test_try_then_confirm(void **state)
 {
 	static const char *const armed[] = {
-		"lock", "mtu eth0 9000", "spawn", "pending-write", "unlock 7", NULL,
-	};
-	static const char *const confirmed[] = {
-		"lock", "mtu eth0 9000", "spawn", "pending-write", "unlock 7",
-		"claim confirmed", "stop 4242", "drop rec:pending.confirmed", NULL,
+		/* journal, step 1 begins, the step, the reverter, the try's state */
+		"lock", "pending-write", "pending-write", "mtu eth0 9000", "spawn", "pending-write",
+		"unlock 7", NULL,
 	};
 	struct fixture *f = *state;
 	struct apply_report rep;
 	struct fab_err err;
-	char who[64];
+	char want[64];
 
 	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
 	assert_log(&f->r, armed);
@@ -131,24 +130,26 @@ static void test_try_then_confirm(void **state)
 	assert_true(rep.try_deadline_s > 0);
 	assert_int_equal(f->r.deadline, rep.try_deadline_s);
 	assert_non_null(f->r.pending);
-	assert_non_null(strstr(f->r.pending, "\"pid\": 4242"));
+	snprintf(want, sizeof(want), "\"pid\": %d,", (int)getpid());
+	assert_non_null(strstr(f->r.pending, want));
 	assert_non_null(f->r.reverter_fn);
 
+	/* confirm: under the lock, stop the reverter, forget the pending state. */
+	f->r.n = 0;
 	assert_int_equal(confirm(f, false, &err), FAB_EXIT_OK);
-	/* confirm claims as "confirmed.PID": the log keeps the first word. */
-	snprintf(who, sizeof(who), "claim confirmed.%d", (int)getpid());
-	assert_int_equal(strncmp(f->r.log[5], who, strlen(f->r.log[5])), 0);
-	strcpy(f->r.log[5], "claim confirmed");
-	snprintf(who, sizeof(who), "drop rec:pending.confirmed.%d", (int)getpid());
-	assert_string_equal(f->r.log[7], who);
-	strcpy(f->r.log[7], "drop rec:pending.confirmed");
-	assert_log(&f->r, confirmed);
+	snprintf(want, sizeof(want), "stop %d", (int)getpid());
+	assert_int_equal(f->r.n, 4);
+	assert_string_equal(f->r.log[0], "lock");
+	assert_string_equal(f->r.log[1], want);
+	assert_string_equal(f->r.log[2], "drop rec:pending");
+	assert_string_equal(f->r.log[3], "unlock 7");
 	assert_null(f->r.pending);
-	assert_null(f->r.claimed);
 
 	/* The deadline passes after the confirm: the reverter finds nothing. */
 	f->r.reverter_fn(&f->r.sys, f->r.deadline);
-	assert_int_equal(f->r.n, 8);
+	assert_int_equal(f->r.n, 6);
+	assert_string_equal(f->r.log[4], "lock");
+	assert_string_equal(f->r.log[5], "unlock 7");
 }
 
 static void test_refused_while_pending(void **state)
@@ -162,8 +163,8 @@ static void test_refused_while_pending(void **state)
 	f->r.n = 0;
 	assert_int_equal(apply_try(f, 30, &rep, &err), -EBUSY);
 	snprintf(want, sizeof(want),
-		 "a try is pending (rec:pending, reverter pid 4242, reverts at %s): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
-		 str_time(when, sizeof(when), f->r.deadline));
+		 "a try is pending (rec:pending, reverter pid %d, reverts at %s): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
+		 (int)getpid(), str_time(when, sizeof(when), f->r.deadline));
 	assert_string_equal(err.msg, want);
 	/* Nothing was changed: the lock was taken and given back, that is all. */
 	assert_int_equal(f->r.n, 2);
@@ -189,15 +190,18 @@ static void test_confirm_revert(void **state)
 	struct fixture *f = *state;
 	struct apply_report rep;
 	struct fab_err err;
+	char want[64];
 
 	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
 	f->r.n = 0;
 	assert_int_equal(confirm(f, true, &err), FAB_EXIT_OK);
-	assert_int_equal(f->r.n, 4);
-	assert_int_equal(strncmp(f->r.log[0], "claim reverting.", 16), 0);
-	assert_string_equal(f->r.log[1], "stop 4242");
+	snprintf(want, sizeof(want), "stop %d", (int)getpid());
+	assert_int_equal(f->r.n, 5);
+	assert_string_equal(f->r.log[0], "lock");
+	assert_string_equal(f->r.log[1], want);
 	assert_string_equal(f->r.log[2], "mtu eth0 1500");
-	assert_int_equal(strncmp(f->r.log[3], "drop rec:pending.reverting.", 27), 0);
+	assert_string_equal(f->r.log[3], "drop rec:pending");
+	assert_string_equal(f->r.log[4], "unlock 7");
 	assert_null(f->r.pending);
 }
 
@@ -214,11 +218,12 @@ static void test_reverter_at_deadline(void **state)
 	/* the deadline as local ISO time, not Unix seconds */
 	snprintf(want, sizeof(want), "log reverted 1 step(s) at deadline %s: ok",
 		 str_time(when, sizeof(when), f->r.deadline));
-	assert_int_equal(f->r.n, 4);
-	assert_string_equal(f->r.log[0], "claim reverting");
+	assert_int_equal(f->r.n, 5);
+	assert_string_equal(f->r.log[0], "lock");
 	assert_string_equal(f->r.log[1], "mtu eth0 1500");
 	assert_string_equal(f->r.log[2], want);
-	assert_string_equal(f->r.log[3], "drop rec:pending.reverting");
+	assert_string_equal(f->r.log[3], "drop rec:pending");
+	assert_string_equal(f->r.log[4], "unlock 7");
 	assert_null(f->r.pending);
 	/* ... and a confirm after that finds nothing, and says the revert ran (exit 1). */
 	assert_int_equal(confirm(f, false, &err), FAB_EXIT_UNHEALTHY);
@@ -227,19 +232,75 @@ static void test_reverter_at_deadline(void **state)
 	assert_string_equal(err.msg, msg);
 }
 
+/* A reverter whose try was confirmed leaves a later try (another reverter's) alone. */
+static void test_reverter_leaves_later_try(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report rep;
+	struct fab_err err;
+	char *other;
+
+	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
+	other = strdup("{\"schema\": \"fabricctl.pending/2\", \"deadline\": 1, \"pid\": 1,"
+		       " \"pid_start\": 5, \"undo\": []}");
+	assert_non_null(other);
+	free(f->r.pending);
+	f->r.pending = other;
+	f->r.n = 0;
+	f->r.reverter_fn(&f->r.sys, f->r.deadline);
+	assert_int_equal(f->r.n, 2);
+	assert_string_equal(f->r.log[0], "lock");
+	assert_string_equal(f->r.log[1], "unlock 7");
+	assert_ptr_equal(f->r.pending, other);
+}
+
 static void test_failed_step_arms_nothing(void **state)
 {
 	struct fixture *f = *state;
 	struct apply_report rep;
 	struct fab_err err;
 
-	f->r.fail_at = 2;	/* the MTU change */
+	f->r.fail_at = 4;	/* the MTU change (after lock and two journal writes) */
 	assert_int_equal(apply_try(f, 30, &rep, &err), -EOPNOTSUPP);
 	assert_true(rep.rolled_back);
-	assert_null(f->r.pending);
+	assert_null(f->r.pending);	/* the journal went with the rollback */
 	assert_null(f->r.reverter_fn);
-	assert_int_equal(f->r.n, 3);
-	assert_string_equal(f->r.log[2], "unlock 7");
+	assert_int_equal(f->r.n, 6);
+	assert_string_equal(f->r.log[4], "drop rec:pending");
+	assert_string_equal(f->r.log[5], "unlock 7");
+}
+
+/*
+ * An apply killed half-way leaves its journal ("applying"): confirm
+ * refuses it, the next apply undoes the begun steps first, then plans
+ * from the state before.
+ */
+static void test_killed_apply_recovered(void **state)
+{
+	struct fixture *f = *state;
+	struct apply_report rep;
+	struct fab_err err;
+	char *st, *doc;
+
+	assert_int_equal(apply_try(f, 30, &rep, &err), 0);
+	st = strstr(f->r.pending, "\"state\": \"try\"");
+	assert_non_null(st);
+	assert_true(asprintf(&doc, "%.*s\"state\": \"applying\"%s", (int)(st - f->r.pending),
+			     f->r.pending, st + strlen("\"state\": \"try\"")) > 0);
+	free(f->r.pending);
+	f->r.pending = doc;
+	assert_non_null(strstr(f->r.pending, "\"state\": \"applying\","));
+	assert_int_equal(confirm(f, false, &err), FAB_EXIT_SYSTEM);
+	assert_non_null(strstr(err.msg, "journal of an interrupted apply"));
+	f->r.n = 0;
+	assert_int_equal(apply_try(f, 0, &rep, &err), 0);
+	assert_true(rep.recovered);
+	assert_int_equal(rep.recovered_steps, 1);
+	assert_string_equal(f->r.log[0], "lock");
+	assert_string_equal(f->r.log[1], "mtu eth0 1500");
+	assert_int_equal(strncmp(f->r.log[2], "log recovered an interrupted apply", 34), 0);
+	assert_string_equal(f->r.log[3], "drop rec:pending");
+	assert_string_equal(f->r.log[6], "mtu eth0 9000");
 }
 
 int main(void)
@@ -250,7 +311,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refused_while_locked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_confirm_revert, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reverter_at_deadline, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reverter_leaves_later_try, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_step_arms_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_killed_apply_recovered, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -477,7 +477,7 @@ static void test_exec_all_ok(void **state)
 
 	full_plan(&hs, &ns, &plan, &p);
 	rec_sys_init(&r);
-	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep), 0);
+	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep, NULL, NULL), 0);
 	assert_int_equal(rep.failed, -1);
 	assert_int_equal(r.n, (int)plan.n_steps);
 	assert_string_equal(r.log[0], "bond-create bond0 mode=4");
@@ -502,7 +502,7 @@ static void test_exec_rollback_reverse(void **state)
 	full_plan(&hs, &ns, &plan, &p);
 	rec_sys_init(&r);
 	r.fail_at = 7;		/* the PFC on eth0 */
-	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep), -EOPNOTSUPP);
+	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep, NULL, NULL), -EOPNOTSUPP);
 	assert_int_equal(rep.failed, 6);
 	assert_true(rep.rolled_back);
 	assert_string_equal(rep.error,
@@ -534,7 +534,7 @@ static void test_exec_rollback_failure(void **state)
 	full_plan(&hs, &ns, &plan, &p);
 	rec_sys_init(&r);
 	r.fail_at = 3;		/* enslave eth1 fails */
-	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep), -EOPNOTSUPP);
+	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep, NULL, NULL), -EOPNOTSUPP);
 	assert_true(rep.rolled_back);
 	assert_int_equal(r.n, 5);
 	assert_string_equal(r.log[3], "release eth0");
@@ -587,19 +587,20 @@ static void test_pending_roundtrip(void **state)
 	struct plan plan, back;
 	struct profile *p;
 	struct fab_err err;
-	long long dl = 0;
-	int pid = 0;
+	struct plan_pending pp = { .deadline = 1234567890LL, .pid = 4242, .pid_start = 98765 };
 	char *text;
 
 	full_plan(&hs, &ns, &plan, &p);
-	text = plan_undo_to_json(&plan, plan.n_steps, 1234567890LL, 4242);
+	text = plan_undo_to_json(&plan, plan.n_steps, &pp);
+	memset(&pp, 0, sizeof(pp));
 	assert_non_null(text);
 	plan_init(&back);
 	fab_err_init(&err);
-	if (plan_undo_from_json("p.json", text, strlen(text), &back, &dl, &pid, &err) < 0)
+	if (plan_undo_from_json("p.json", text, strlen(text), &back, &pp, &err) < 0)
 		fail_msg("%s", err.msg);
-	assert_int_equal(dl, 1234567890LL);
-	assert_int_equal(pid, 4242);
+	assert_int_equal(pp.deadline, 1234567890LL);
+	assert_int_equal(pp.pid, 4242);
+	assert_int_equal(pp.pid_start, 98765);
 	assert_int_equal(back.n_steps, plan.n_steps);
 	for (size_t i = 0; i < plan.n_steps; i++) {
 		char a[160], b[160];
@@ -621,10 +622,10 @@ static void test_pending_roundtrip(void **state)
 	plan_fini(&back);
 	/* Malformed documents are input errors, never crashes. */
 	plan_init(&back);
-	assert_int_equal(plan_undo_from_json("p.json", "{\"schema\":1}", 12, &back, &dl, &pid, &err),
+	assert_int_equal(plan_undo_from_json("p.json", "{\"schema\":1}", 12, &back, &pp, &err),
 			 -EINVAL);
-	assert_string_equal(err.msg, "p.json: not a fabricctl.pending/1 document");
-	assert_int_equal(plan_undo_from_json("p.json", "{", 1, &back, &dl, &pid, &err), -EINVAL);
+	assert_string_equal(err.msg, "p.json: not a fabricctl.pending/2 document");
+	assert_int_equal(plan_undo_from_json("p.json", "{", 1, &back, &pp, &err), -EINVAL);
 	plan_fini(&back);
 	full_free(&hs, &ns, &plan, p);
 }
