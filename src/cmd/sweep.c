@@ -544,9 +544,14 @@ static void judge_all(struct sweep_report *r)
 					  r->pairs[i].expect_src, &r->ref, &r->cfg);
 }
 
-/* Re-test the pairs that look slow, keep the new figures, judge them again. */
+/*
+ * Re-test the pairs that look slow, keep the new figures, judge them
+ * again.  @alone: one pair at a time, nothing else on the fabric or the
+ * hosts (for latency outliers: a latency loop that shared a link or a CPU
+ * with another pair's bandwidth test measured that test's queue).
+ */
 static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts *so,
-			struct sweep_report *r, struct sweep_topo *st)
+			struct sweep_report *r, struct sweep_topo *st, bool alone)
 {
 	struct sched_pair *sp = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*sp));
 	size_t *idx = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*idx));
@@ -562,7 +567,8 @@ static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts 
 		goto out;
 	}
 	for (size_t i = 0; i < r->n_pairs; i++)
-		if (r->pairs[i].status == SWEEP_SLOW || r->pairs[i].status == SWEEP_REGRESSED) {
+		if ((r->pairs[i].status == SWEEP_SLOW && (!alone || r->pairs[i].slow_lat)) ||
+		    (!alone && r->pairs[i].status == SWEEP_REGRESSED)) {
 			sp[n].a = r->pairs[i].a;
 			sp[n].b = r->pairs[i].b;
 			idx[n++] = i;
@@ -570,8 +576,11 @@ static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts 
 	rc = 0;
 	if (!n)
 		goto out;
-	fab_info("re-testing %zu slow pair%s", n, n == 1 ? "" : "s");
-	if (st) {	/* the retest's rounds follow the same link rule */
+	fab_info("re-testing %zu slow pair%s%s", n, n == 1 ? "" : "s",
+		 alone ? " by latency, one at a time" : "");
+	if (alone) {
+		rc = sched_one_per_round(&s, sp, n);
+	} else if (st) {	/* the retest's rounds follow the same link rule */
 		struct sched_topo_bound keep = st->bound;
 
 		rc = sweep_topo_schedule(ctx, st, "pairs", sp, n, NULL, &s);
@@ -880,7 +889,8 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		judge_all(&r);
 		/* --baseline: judged after the fleet, again after the retest re-judged its pairs */
 		if (sweep_baseline_apply(&base, a.regress_pct, &r) < 0 ||
-		    (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st) < 0) ||
+		    (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st, false) < 0) ||
+		    (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st, true) < 0) ||
 		    sweep_baseline_apply(&base, a.regress_pct, &r) < 0) {
 			if (!ctx->err.msg[0])
 				fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");

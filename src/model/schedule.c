@@ -101,6 +101,19 @@ int sched_serial(struct sched *s, size_t n)
 	return 0;
 }
 
+int sched_one_per_round(struct sched *s, const struct sched_pair *pairs, size_t n_pairs)
+{
+	int rc = sched_alloc(s, n_pairs, n_pairs);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < n_pairs; i++) {
+		sched_add(s, pairs[i].a, pairs[i].b);
+		sched_end_round(s);
+	}
+	return 0;
+}
+
 int sched_bipartite(struct sched *s, const bool *is_new, size_t n)
 {
 	size_t *nw = calloc(n ? n : 1, sizeof(*nw)), *old = calloc(n ? n : 1, sizeof(*old));

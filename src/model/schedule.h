@@ -9,6 +9,7 @@
  *  - sched_bipartite(): every new x old pair (pre-expansion check) in
  *    max(#new, #old) rounds.
  *  - sched_from_pairs(): given pairs packed greedily into rounds.
+ *  - sched_one_per_round(): given pairs, one per round, in order.
  *
  * Ownership: struct sched owns its arrays; sched_fini() frees them.
  * Round r holds pairs[round_start[r] .. round_start[r + 1]).
@@ -37,6 +38,7 @@ int sched_circle(struct sched *s, size_t n);
 int sched_serial(struct sched *s, size_t n);
 int sched_bipartite(struct sched *s, const bool *is_new, size_t n);
 int sched_from_pairs(struct sched *s, const struct sched_pair *pairs, size_t n_pairs, size_t n);
+int sched_one_per_round(struct sched *s, const struct sched_pair *pairs, size_t n_pairs);
 
 /* Number of pairs in round @r. */
 size_t sched_round_size(const struct sched *s, size_t r);

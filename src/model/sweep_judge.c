@@ -104,6 +104,7 @@ static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
 	double lsigma = ref->bw_log_mad * STATS_MAD_SIGMA;
 
 	p->pct_rated = -1;
+	p->slow_lat = false;
 	if (p->status == SWEEP_FAILED)
 		return;
 	p->status = SWEEP_OK;
@@ -157,6 +158,7 @@ static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
 		str_fmt(p->reason, sizeof(p->reason),
 			 "median latency %.0f ns is %.1fx the fleet median %.0f ns",
 			 p->lat_ns.p50, p->lat_ns.p50 / ref->lat_median_ns, ref->lat_median_ns);
+		p->slow_lat = true;
 		goto slow;
 	}
 	return;

@@ -58,6 +58,7 @@ struct sweep_pair {
 	unsigned int klass;	/* path class (links on its shortest path); 0 unknown */
 	bool retested;		/* measured again because it looked slow */
 	bool first_slow;	/* it looked slow before the retest */
+	bool slow_lat;		/* slow by its latency against the fleet's (nothing else) */
 	double test_s;		/* the pair's session, first request to last reply */
 	/* sweep --baseline: the same pair's figures in the baseline sweep (NAN: not measured there) */
 	bool have_base;		/* the baseline has the pair */

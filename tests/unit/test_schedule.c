@@ -99,6 +99,23 @@ static void test_serial(void **state)
 	sched_fini(&s);
 }
 
+static void test_one_per_round(void **state)
+{
+	struct sched_pair p[3] = { { 0, 1 }, { 2, 3 }, { 1, 2 } };
+	struct sched s;
+
+	(void)state;
+	assert_int_equal(sched_one_per_round(&s, p, 3), 0);
+	assert_int_equal(sched_check(&s, 4), 0);
+	assert_int_equal(s.n_rounds, 3);
+	for (size_t r = 0; r < s.n_rounds; r++) {
+		assert_int_equal(sched_round_size(&s, r), 1);
+		assert_int_equal(s.pairs[s.round_start[r]].a, p[r].a);
+		assert_int_equal(s.pairs[s.round_start[r]].b, p[r].b);
+	}
+	sched_fini(&s);
+}
+
 static void test_bipartite(void **state)
 {
 	bool nw[7] = { false, true, false, false, true, false, false };	/* 2 new, 5 old */
@@ -180,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_circle_8_exact),
 		cmocka_unit_test(test_circle_tiny),
 		cmocka_unit_test(test_serial),
+		cmocka_unit_test(test_one_per_round),
 		cmocka_unit_test(test_bipartite),
 		cmocka_unit_test(test_from_pairs),
 		cmocka_unit_test(test_check_rejects),

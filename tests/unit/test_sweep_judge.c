@@ -168,8 +168,15 @@ static void test_judge_latency(void **state)
 	for (size_t i = 0; i < n; i++) {
 		sweep_pair_judge(&pairs[i], 0, &ref, &cfg);
 		assert_int_equal(pairs[i].status, i == 5 ? SWEEP_SLOW : SWEEP_OK);
+		/* marked as a latency outlier: the sweep re-measures those alone */
+		assert_int_equal(pairs[i].slow_lat, i == 5);
 	}
 	assert_non_null(strstr(pairs[5].reason, "latency"));
+	/* slow by bandwidth as well: not a latency-only verdict */
+	pairs[5].ab.avg_mbps = pairs[5].ba.avg_mbps = 10;
+	sweep_pair_judge(&pairs[5], 0, &ref, &cfg);
+	assert_int_equal(pairs[5].status, SWEEP_SLOW);
+	assert_false(pairs[5].slow_lat);
 }
 
 static void test_suspects_link_and_failed(void **state)
