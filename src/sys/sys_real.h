@@ -72,4 +72,8 @@ void reverter_stop(struct sys *sys, int pid);
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err);
 
+/* nic_counters.c: Ethernet / RoCE counters by name.  Contract: see struct sys_ops. */
+int nic_counters_read_all(struct sys *sys, const struct nic_counters_req *req,
+			  struct nic_counters *out, struct fab_err *err);
+
 #endif
