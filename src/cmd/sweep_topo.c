@@ -7,6 +7,7 @@
 
 #include "cmd/discover_lldp.h"
 #include "cmd/sweep_topo.h"
+#include "fleet/fleet_op.h"
 #include "io/load.h"
 #include "sys/sys.h"
 #include "util/log.h"
@@ -25,6 +26,10 @@ void sweep_topo_fini(struct sweep_topo *st)
 	for (size_t i = 0; i < st->n_routes; i++)
 		pair_route_fini(&st->routes[i]);
 	free(st->routes);
+	for (size_t i = 0; i < st->n_nic; i++)
+		nic_counters_fini(&st->nic_before[i]);
+	free(st->nic_before);
+	free(st->nic_got);
 	free(st->host_link);
 	free(st->host_leaf);
 	route_ib_free(st->rib);
@@ -321,6 +326,86 @@ static int snap_mapped(struct counter_snap *s, const struct topo *ref, const str
 	return 0;
 }
 
+#define SWEEP_COUNTERS_TIMEOUT_MS 20000
+
+/* The workers' counters into @out/@got (f->n each, allocated here). */
+static int nic_read(struct fab_ctx *ctx, struct fleet *f, struct nic_counters **out, bool **got)
+{
+	*out = calloc(f->n ? f->n : 1, sizeof(**out));
+	*got = calloc(f->n ? f->n : 1, sizeof(**got));
+	if (!*out || !*got)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < f->n; i++)
+		nic_counters_init(&(*out)[i]);
+	return fleet_counters_read(f, SWEEP_COUNTERS_TIMEOUT_MS, *out, *got, &ctx->err);
+}
+
+int sweep_topo_counters_before(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f)
+{
+	size_t n = 0;
+	int rc;
+
+	if (st->kind == SWEEP_TOPO_IB || !f || !f->n || !st->hosts || f->n != st->hosts->n)
+		return 0;
+	st->fleet = f;
+	st->n_nic = f->n;
+	rc = nic_read(ctx, f, &st->nic_before, &st->nic_got);
+	for (size_t i = 0; rc == 0 && i < f->n; i++)
+		n += st->nic_got[i];
+	if (rc == 0)
+		fab_info("counters: read on %zu of %zu hosts before the sweep", n, f->n);
+	return rc;
+}
+
+/* Each host's counters on the host end of its access link. */
+static int nic_snap(const struct sweep_topo *st, const struct nic_counters *c, const bool *got,
+		    const bool *got2, struct counter_snap *s)
+{
+	for (size_t i = 0; i < st->n_nic; i++) {
+		const struct topo_port *p = st->r->hosts[i].port;
+		int rc;
+
+		if (!got[i] || !got2[i] || !p)
+			continue;
+		rc = nic_counters_snap(&c[i], p, s);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Ethernet / RoCE: the workers' counters now against those before. */
+static int counters_nic(struct fab_ctx *ctx, struct sweep_topo *st,
+			const struct counter_policy *pol, struct counter_report *out)
+{
+	struct counter_snap before, after;
+	struct nic_counters *now = NULL;
+	bool *got = NULL;
+	int rc;
+
+	counter_snap_init(&before);
+	counter_snap_init(&after);
+	rc = nic_read(ctx, st->fleet, &now, &got);
+	if (rc == 0)
+		rc = nic_snap(st, st->nic_before, st->nic_got, got, &before);
+	if (rc == 0)
+		rc = nic_snap(st, now, got, st->nic_got, &after);
+	if (rc == 0)
+		rc = counter_eval(st->t, pol, &before, &after, out);
+	if (rc == 0)
+		fab_info("counters: %zu finding%s on %zu host port%s", out->n_findings,
+			 out->n_findings == 1 ? "" : "s", out->n_ports, out->n_ports == 1 ? "" : "s");
+	for (size_t i = 0; now && i < st->n_nic; i++)
+		nic_counters_fini(&now[i]);
+	free(now);
+	free(got);
+	counter_snap_fini(&before);
+	counter_snap_fini(&after);
+	if (rc < 0 && !ctx->err.msg[0])
+		fab_err_set(&ctx->err, rc, "sweep: counters: %s", strerror(-rc));
+	return rc;
+}
+
 int sweep_topo_counters(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib,
 			const struct counter_policy *pol, struct counter_report *out)
 {
@@ -330,7 +415,7 @@ int sweep_topo_counters(struct fab_ctx *ctx, struct sweep_topo *st, const struct
 	int rc = 0;
 
 	if (st->kind != SWEEP_TOPO_IB)
-		return 0;
+		return st->fleet && st->nic_before ? counters_nic(ctx, st, pol, out) : 0;
 	counter_snap_init(&before);
 	counter_snap_init(&after);
 	o.counters = true;
