@@ -26,10 +26,12 @@ need_fabricctl
 P=h11c$$
 tmpdir_with_cleanup
 LABS=
-FEEDER=
+FEEDER= FIFO=
 cleanup_hook() {
 	local l
 	[ -z "$FEEDER" ] || kill "$FEEDER" 2>/dev/null || true
+	# A writer still blocked on the FIFO is let go.
+	[ -z "$FIFO" ] || [ ! -p "$FIFO" ] || timeout 2 cat "$FIFO" >/dev/null 2>&1 || true
 	ip netns del "${P}a" 2>/dev/null || true
 	ip netns del "${P}b" 2>/dev/null || true
 	for l in $LABS; do lab_down --name "$l" || true; done
@@ -94,10 +96,13 @@ cp "$FIX/ethtool-S/enp1s0f0np0" "$TMP/before.txt"
 sed -e 's/rx_prio3_pause: 1200$/rx_prio3_pause: 6200/' -e 's/tx_prio3_pause: 800$/tx_prio3_pause: 810/' \
 	-e 's/rx_discards_phy: 17$/rx_discards_phy: 57/' "$TMP/before.txt" >"$TMP/after.txt"
 [ "$(diff "$TMP/before.txt" "$TMP/after.txt" | grep -c '^>')" = 3 ] || fail "fixture: the after text changes 3 lines"
-rm "$R2/ethtool-S/eth0"
-mkfifo "$R2/ethtool-S/eth0"
-# The worker opens it once before the first round, once after the sweep.
-( cat "$TMP/before.txt" >"$R2/ethtool-S/eth0"; sleep 2; cat "$TMP/after.txt" >"$R2/ethtool-S/eth0" ) &
+FIFO=$R2/ethtool-S/eth0
+rm "$FIFO"
+mkfifo "$FIFO"
+# The worker opens it once before the first round, once after the sweep
+# (seconds apart: the pause keeps the two texts in separate reads).
+feed() { timeout 180 sh -c 'cat "$1" >"$2"' feed "$1" "$FIFO"; }
+( feed "$TMP/before.txt"; sleep 2; feed "$TMP/after.txt" ) &
 FEEDER=$!
 
 run lab_slow h2 100mbit
