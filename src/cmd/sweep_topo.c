@@ -26,10 +26,7 @@ void sweep_topo_fini(struct sweep_topo *st)
 	for (size_t i = 0; i < st->n_routes; i++)
 		pair_route_fini(&st->routes[i]);
 	free(st->routes);
-	for (size_t i = 0; i < st->n_nic; i++)
-		nic_counters_fini(&st->nic_before[i]);
-	free(st->nic_before);
-	free(st->nic_got);
+	counter_snap_fini(&st->nic_before);
 	free(st->host_link);
 	free(st->host_leaf);
 	route_ib_free(st->rib);
@@ -328,16 +325,40 @@ static int snap_mapped(struct counter_snap *s, const struct topo *ref, const str
 
 #define SWEEP_COUNTERS_TIMEOUT_MS 20000
 
-/* The workers' counters into @out/@got (f->n each, allocated here). */
-static int nic_read(struct fab_ctx *ctx, struct fleet *f, struct nic_counters **out, bool **got)
+/*
+ * Every worker's counters into @s, each host's on the host end of its
+ * access link, only the names a rule knows (a policy file changes
+ * thresholds, never the names); *@n_read: hosts that answered.
+ */
+static int nic_read(struct fab_ctx *ctx, const struct sweep_topo *st, struct counter_snap *s,
+		    size_t *n_read)
 {
-	*out = calloc(f->n ? f->n : 1, sizeof(**out));
-	*got = calloc(f->n ? f->n : 1, sizeof(**got));
-	if (!*out || !*got)
-		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-	for (size_t i = 0; i < f->n; i++)
-		nic_counters_init(&(*out)[i]);
-	return fleet_counters_read(f, SWEEP_COUNTERS_TIMEOUT_MS, *out, *got, &ctx->err);
+	struct fleet *f = st->fleet;
+	struct nic_counters *c = calloc(f->n ? f->n : 1, sizeof(*c));
+	bool *got = calloc(f->n ? f->n : 1, sizeof(*got));
+	int rc = 0;
+
+	*n_read = 0;
+	if (!c || !got)
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; rc == 0 && i < f->n; i++)
+		nic_counters_init(&c[i]);
+	if (rc == 0)
+		rc = fleet_counters_read(f, SWEEP_COUNTERS_TIMEOUT_MS, c, got, &ctx->err);
+	for (size_t i = 0; rc == 0 && i < f->n; i++) {
+		const struct topo_port *p = st->r->hosts[i].port;
+
+		if (!got[i] || !p)
+			continue;
+		(*n_read)++;
+		if (nic_counters_snap(&c[i], NULL, p, s) < 0)
+			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	}
+	for (size_t i = 0; c && i < f->n; i++)
+		nic_counters_fini(&c[i]);
+	free(c);
+	free(got);
+	return rc;
 }
 
 int sweep_topo_counters_before(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f)
@@ -348,61 +369,32 @@ int sweep_topo_counters_before(struct fab_ctx *ctx, struct sweep_topo *st, struc
 	if (st->kind == SWEEP_TOPO_IB || !f || !f->n || !st->hosts || f->n != st->hosts->n)
 		return 0;
 	st->fleet = f;
-	st->n_nic = f->n;
-	rc = nic_read(ctx, f, &st->nic_before, &st->nic_got);
-	for (size_t i = 0; rc == 0 && i < f->n; i++)
-		n += st->nic_got[i];
-	if (rc == 0)
+	counter_snap_init(&st->nic_before);
+	rc = nic_read(ctx, st, &st->nic_before, &n);
+	if (rc == 0) {
+		st->nic_read = true;
 		fab_info("counters: read on %zu of %zu hosts before the sweep", n, f->n);
-	return rc;
-}
-
-/* Each host's counters on the host end of its access link. */
-static int nic_snap(const struct sweep_topo *st, const struct nic_counters *c, const bool *got,
-		    const bool *got2, struct counter_snap *s)
-{
-	for (size_t i = 0; i < st->n_nic; i++) {
-		const struct topo_port *p = st->r->hosts[i].port;
-		int rc;
-
-		if (!got[i] || !got2[i] || !p)
-			continue;
-		rc = nic_counters_snap(&c[i], p, s);
-		if (rc)
-			return rc;
 	}
-	return 0;
+	return rc;
 }
 
 /* Ethernet / RoCE: the workers' counters now against those before. */
 static int counters_nic(struct fab_ctx *ctx, struct sweep_topo *st,
 			const struct counter_policy *pol, struct counter_report *out)
 {
-	struct counter_snap before, after;
-	struct nic_counters *now = NULL;
-	bool *got = NULL;
+	struct counter_snap after;
+	size_t n = 0;
 	int rc;
 
-	counter_snap_init(&before);
 	counter_snap_init(&after);
-	rc = nic_read(ctx, st->fleet, &now, &got);
+	rc = nic_read(ctx, st, &after, &n);
+	if (rc == 0 && counter_eval(st->t, pol, &st->nic_before, &after, out) < 0)
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 	if (rc == 0)
-		rc = nic_snap(st, st->nic_before, st->nic_got, got, &before);
-	if (rc == 0)
-		rc = nic_snap(st, now, got, st->nic_got, &after);
-	if (rc == 0)
-		rc = counter_eval(st->t, pol, &before, &after, out);
-	if (rc == 0)
-		fab_info("counters: %zu finding%s on %zu host port%s", out->n_findings,
-			 out->n_findings == 1 ? "" : "s", out->n_ports, out->n_ports == 1 ? "" : "s");
-	for (size_t i = 0; now && i < st->n_nic; i++)
-		nic_counters_fini(&now[i]);
-	free(now);
-	free(got);
-	counter_snap_fini(&before);
+		fab_info("counters: read on %zu hosts after the sweep: %zu finding%s on %zu host port%s",
+			 n, out->n_findings, out->n_findings == 1 ? "" : "s", out->n_ports,
+			 out->n_ports == 1 ? "" : "s");
 	counter_snap_fini(&after);
-	if (rc < 0 && !ctx->err.msg[0])
-		fab_err_set(&ctx->err, rc, "sweep: counters: %s", strerror(-rc));
 	return rc;
 }
 
@@ -415,7 +407,7 @@ int sweep_topo_counters(struct fab_ctx *ctx, struct sweep_topo *st, const struct
 	int rc = 0;
 
 	if (st->kind != SWEEP_TOPO_IB)
-		return st->fleet && st->nic_before ? counters_nic(ctx, st, pol, out) : 0;
+		return st->nic_read ? counters_nic(ctx, st, pol, out) : 0;
 	counter_snap_init(&before);
 	counter_snap_init(&after);
 	o.counters = true;

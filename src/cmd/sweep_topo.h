@@ -62,9 +62,8 @@ struct sweep_topo {
 	unsigned int n_path_capped;	/* pairs with more paths than listed (ROUTE_MAX_PATHS) */
 	/* Ethernet / RoCE hosts: the workers' counters before the first round. */
 	struct fleet *fleet;		/* borrowed; set by sweep_topo_counters_before() */
-	struct nic_counters *nic_before;	/* one per host (fleet worker order) */
-	bool *nic_got;			/* read before */
-	size_t n_nic;
+	struct counter_snap nic_before;	/* the hosts' counters a rule knows, on their access ports */
+	bool nic_read;			/* nic_before was taken */
 };
 
 /* "lldp", "ib" or a plan path: which one (a path is anything else). */

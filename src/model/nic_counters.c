@@ -210,46 +210,46 @@ static const char *ib_alias(const char *name)
 	return name;
 }
 
-static bool seen_before(const struct nic_counters *c, size_t upto, const char *name)
-{
-	for (size_t i = 0; i < upto; i++) {
-		const char *n = c->v[i].src == NIC_SRC_IB ? ib_alias(c->v[i].name) : c->v[i].name;
+struct snap_ent {
+	const char *name;	/* as counter_eval knows it */
+	enum nic_src src;
+	uint64_t value;
+};
 
-		if (strcmp(n, name) == 0)
-			return true;
-	}
-	return false;
+static int ent_cmp(const void *x, const void *y)
+{
+	const struct snap_ent *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	return c ? c : (int)a->src - (int)b->src;
 }
 
-int nic_counters_snap(const struct nic_counters *c, const struct topo_port *port,
-		      struct counter_snap *s)
+int nic_counters_snap(const struct nic_counters *c, const struct counter_policy *pol,
+		      const struct topo_port *port, struct counter_snap *s)
 {
-	/* Sources in precedence order: index order of enum nic_src. */
-	size_t *ord = malloc((c->n ? c->n : 1) * sizeof(*ord)), k = 0;
-	struct nic_counters sorted = *c;
+	struct counter_policy def;
+	struct snap_ent *e = malloc((c->n ? c->n : 1) * sizeof(*e));
+	size_t k = 0;
 	int rc = 0;
 
-	if (!ord)
+	if (!e)
 		return -ENOMEM;
-	for (int src = 0; src < NIC_SRC_MAX; src++)
-		for (size_t i = 0; i < c->n; i++)
-			if ((int)c->v[i].src == src)
-				ord[k++] = i;
-	sorted.v = malloc((c->n ? c->n : 1) * sizeof(*sorted.v));
-	if (!sorted.v) {
-		free(ord);
-		return -ENOMEM;
+	if (!pol) {
+		counter_policy_default(&def);
+		pol = &def;
 	}
-	for (size_t i = 0; i < k; i++)
-		sorted.v[i] = c->v[ord[i]];
-	for (size_t i = 0; rc == 0 && i < k; i++) {
-		const struct nic_sample *v = &sorted.v[i];
-		const char *name = v->src == NIC_SRC_IB ? ib_alias(v->name) : v->name;
+	for (size_t i = 0; i < c->n; i++) {
+		const char *name = c->v[i].src == NIC_SRC_IB ? ib_alias(c->v[i].name) : c->v[i].name;
 
-		if (!seen_before(&sorted, i, name))
-			rc = counter_snap_add(s, port, name, v->value);
+		if (counter_policy_find(pol, name))
+			e[k++] = (struct snap_ent){ .name = name, .src = c->v[i].src,
+						    .value = c->v[i].value };
 	}
-	free(sorted.v);
-	free(ord);
+	/* One sample per name: the first source in enum order. */
+	qsort(e, k, sizeof(*e), ent_cmp);
+	for (size_t i = 0; rc == 0 && i < k; i++)
+		if (i == 0 || strcmp(e[i].name, e[i - 1].name) != 0)
+			rc = counter_snap_add(s, port, e[i].name, e[i].value);
+	free(e);
 	return rc;
 }

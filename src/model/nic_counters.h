@@ -86,13 +86,14 @@ json_t *nic_counters_to_json(const struct nic_counters *c);
 int nic_counters_from_json(struct nic_counters *c, const json_t *doc, struct fab_err *err);
 
 /*
- * Every sample into @s on @port (one port: the host end of its access
- * link), under the name counter_eval's rules know: the first source in
- * enum order wins when two carry the same name, and the IB sysfs names
- * that differ from the PMA aliases are translated (symbol_error ->
- * symbol_errors).  0 or -ENOMEM.
+ * The samples a rule of @pol (NULL: the defaults) knows into @s on @port
+ * (one port: the host end of its access link), under the names
+ * counter_eval's rules use: the first source in enum order wins when two
+ * carry the same name, and the IB sysfs names that differ from the PMA
+ * aliases are translated (symbol_error -> symbol_errors).  Traffic
+ * counters and the rest are left out.  0 or -ENOMEM.
  */
-int nic_counters_snap(const struct nic_counters *c, const struct topo_port *port,
-		      struct counter_snap *s);
+int nic_counters_snap(const struct nic_counters *c, const struct counter_policy *pol,
+		      const struct topo_port *port, struct counter_snap *s);
 
 #endif

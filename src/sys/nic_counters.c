@@ -83,13 +83,15 @@ static int nc_dir(struct nic_counters *c, enum nic_src src, unsigned int rdma,
 	for (int i = 0; i < n; i++) {
 		uint64_t v;
 
-		if (rc == 0 && names[i]->d_name[0] != '.' && strcmp(names[i]->d_name, "lifespan") &&
+		if (rc == 0 && c->n < NIC_SAMPLES_MAX && names[i]->d_name[0] != '.' && strcmp(names[i]->d_name, "lifespan") &&
 		    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name) < sizeof(path) &&
 		    sys_read_u64(path, &v) == 0) {
 			rc = nic_counters_add(c, src, rdma, names[i]->d_name, v);
-			if (rc)
-				rc = fab_err_set(err, rc, "counters: %s: %s", c->ifname,
-						 rc == -E2BIG ? "too many counters" : "out of memory");
+			if (rc == -E2BIG)	/* full: the counters read so far */
+				fab_debug("counters: %s: more than %d counters, %s/%s and after left out",
+					  c->ifname, NIC_SAMPLES_MAX, dir, names[i]->d_name);
+			else if (rc)
+				rc = fab_err_set(err, rc, "counters: out of memory");
 		}
 		free(names[i]);
 	}
@@ -123,9 +125,10 @@ static int nc_ethtool_ioctl(struct nic_counters *c, struct fab_err *err)
 		fab_debug("counters: %s: no ethtool statistics (%s)", c->ifname, strerror(errno));
 		goto out;
 	}
+	/* The first half of the room (mlx5 lists port counters before per-ring ones). */
 	n = sset.len;
-	if (n > NIC_SAMPLES_MAX)
-		n = NIC_SAMPLES_MAX;
+	if (n > NIC_SAMPLES_MAX / 2)
+		n = NIC_SAMPLES_MAX / 2;
 	strs = calloc(1, sizeof(*strs) + (size_t)n * ETH_GSTRING_LEN);
 	st = calloc(1, sizeof(*st) + (size_t)n * sizeof(uint64_t));
 	if (!strs || !st) {
@@ -156,9 +159,10 @@ static int nc_ethtool_ioctl(struct nic_counters *c, struct fab_err *err)
 		if (!name[0])
 			continue;
 		rc = nic_counters_add(c, NIC_SRC_ETHTOOL, 0, name, st->data[i]);
+		if (rc == -E2BIG)
+			rc = 0;		/* full: what was read */
 		if (rc)
-			rc = fab_err_set(err, rc, "counters: %s: ethtool: %s", c->ifname,
-					 rc == -E2BIG ? "too many counters" : "out of memory");
+			rc = fab_err_set(err, rc, "counters: out of memory");
 	}
 out:
 	free(strs);
@@ -191,10 +195,9 @@ static int nc_ethtool_text(struct sys *sys, struct nic_counters *c, struct fab_e
 	close(fd);
 	rc = nic_counters_parse_ethtool(c, buf, len);
 	free(buf);
-	if (rc)
-		return fab_err_set(err, rc, "counters: %s: %s", path,
-				   rc == -E2BIG ? "too many counters" : "out of memory");
-	return 0;
+	if (rc == -ENOMEM)
+		return fab_err_set(err, rc, "counters: out of memory");
+	return 0;	/* -E2BIG: full, what was read */
 }
 
 static int nc_rdma_port(struct sys *sys, struct nic_counters *c, const char *dev,
@@ -274,7 +277,7 @@ int nic_counters_read_all(struct sys *sys, const struct nic_counters_req *req,
 	if (rc == 0)
 		rc = sys->root[0] ? nc_ethtool_text(sys, out, err) : nc_ethtool_ioctl(out, err);
 	if (rc < 0)
-		return err->code ? rc : fab_err_set(err, rc, "counters: out of memory");
+		return rc;
 	if (req->rdma && req->rdma[0]) {
 		rc = nc_rdma_dev(sys, out, req->rdma, req->rdma_port, true, err);
 		if (rc < 0)
