@@ -653,8 +653,8 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 		if (rc < 0)
 			return rc;
 	}
-	if (st && !a->dry_run && sweep_topo_counters_before(ctx, st, f) < 0)
-		return -ENOMEM;
+	if (st && !a->dry_run && (rc = sweep_topo_counters_before(ctx, st, f)) < 0)
+		return rc;
 	rc = build_schedule(ctx, a, hs, st, s);
 	if (rc < 0)
 		return rc;
