@@ -707,6 +707,8 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 		if (rc < 0)
 			return rc;
 	}
+	if (st && !a->dry_run && (rc = sweep_topo_counters_before(ctx, st, f)) < 0)
+		return rc;
 	if (st && !a->all_pairs && !a->coverage_k && strcmp(a->mode, "all-pairs") == 0 &&
 	    hs->n > SWEEP_COVERAGE_AUTO_HOSTS) {
 		a->coverage_k = SWEEP_COVERAGE_AUTO_K;

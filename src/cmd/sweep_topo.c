@@ -7,6 +7,7 @@
 
 #include "cmd/discover_lldp.h"
 #include "cmd/sweep_topo.h"
+#include "fleet/fleet_op.h"
 #include "io/load.h"
 #include "sys/sys.h"
 #include "util/log.h"
@@ -25,6 +26,7 @@ void sweep_topo_fini(struct sweep_topo *st)
 	for (size_t i = 0; i < st->n_routes; i++)
 		pair_route_fini(&st->routes[i]);
 	free(st->routes);
+	counter_snap_fini(&st->nic_before);
 	free(st->host_link);
 	free(st->host_leaf);
 	coverage_fini(&st->cov);
@@ -358,6 +360,81 @@ static int snap_mapped(struct counter_snap *s, const struct topo *ref, const str
 	return 0;
 }
 
+#define SWEEP_COUNTERS_TIMEOUT_MS 20000
+
+/*
+ * Every worker's counters into @s, each host's on the host end of its
+ * access link, only the names a rule knows (a policy file changes
+ * thresholds, never the names); *@n_read: hosts that answered.
+ */
+static int nic_read(struct fab_ctx *ctx, const struct sweep_topo *st, struct counter_snap *s,
+		    size_t *n_read)
+{
+	struct fleet *f = st->fleet;
+	struct nic_counters *c = calloc(f->n ? f->n : 1, sizeof(*c));
+	bool *got = calloc(f->n ? f->n : 1, sizeof(*got));
+	int rc = 0;
+
+	*n_read = 0;
+	if (!c || !got)
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; rc == 0 && i < f->n; i++)
+		nic_counters_init(&c[i]);
+	if (rc == 0)
+		rc = fleet_counters_read(f, SWEEP_COUNTERS_TIMEOUT_MS, c, got, &ctx->err);
+	for (size_t i = 0; rc == 0 && i < f->n; i++) {
+		const struct topo_port *p = st->r->hosts[i].port;
+
+		if (!got[i] || !p)
+			continue;
+		(*n_read)++;
+		if (nic_counters_snap(&c[i], NULL, p, s) < 0)
+			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	}
+	for (size_t i = 0; c && i < f->n; i++)
+		nic_counters_fini(&c[i]);
+	free(c);
+	free(got);
+	return rc;
+}
+
+int sweep_topo_counters_before(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f)
+{
+	size_t n = 0;
+	int rc;
+
+	if (st->kind == SWEEP_TOPO_IB || !f || !f->n || !st->hosts || f->n != st->hosts->n)
+		return 0;
+	st->fleet = f;
+	counter_snap_init(&st->nic_before);
+	rc = nic_read(ctx, st, &st->nic_before, &n);
+	if (rc == 0) {
+		st->nic_read = true;
+		fab_info("counters: read on %zu of %zu hosts before the sweep", n, f->n);
+	}
+	return rc;
+}
+
+/* Ethernet / RoCE: the workers' counters now against those before. */
+static int counters_nic(struct fab_ctx *ctx, struct sweep_topo *st,
+			const struct counter_policy *pol, struct counter_report *out)
+{
+	struct counter_snap after;
+	size_t n = 0;
+	int rc;
+
+	counter_snap_init(&after);
+	rc = nic_read(ctx, st, &after, &n);
+	if (rc == 0 && counter_eval(st->t, pol, &st->nic_before, &after, out) < 0)
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	if (rc == 0)
+		fab_info("counters: read on %zu hosts after the sweep: %zu finding%s on %zu host port%s",
+			 n, out->n_findings, out->n_findings == 1 ? "" : "s", out->n_ports,
+			 out->n_ports == 1 ? "" : "s");
+	counter_snap_fini(&after);
+	return rc;
+}
+
 int sweep_topo_counters(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib,
 			const struct counter_policy *pol, struct counter_report *out)
 {
@@ -367,7 +444,7 @@ int sweep_topo_counters(struct fab_ctx *ctx, struct sweep_topo *st, const struct
 	int rc = 0;
 
 	if (st->kind != SWEEP_TOPO_IB)
-		return 0;
+		return st->nic_read ? counters_nic(ctx, st, pol, out) : 0;
 	counter_snap_init(&before);
 	counter_snap_init(&after);
 	o.counters = true;

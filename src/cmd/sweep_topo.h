@@ -31,6 +31,7 @@
 #include "model/counter_eval.h"
 #include "model/coverage.h"
 #include "model/hosts.h"
+#include "model/nic_counters.h"
 #include "model/path.h"
 #include "model/route.h"
 #include "model/route_ib.h"
@@ -62,6 +63,10 @@ struct sweep_topo {
 	unsigned int n_path_capped;	/* pairs with more paths than listed (ROUTE_MAX_PATHS) */
 	unsigned int cov_k;		/* mode coverage[-new]: K (set before sweep_topo_schedule) */
 	struct coverage cov;		/* what the picker chose and how well it covers */
+	/* Ethernet / RoCE hosts: the workers' counters before the first round. */
+	struct fleet *fleet;		/* borrowed; set by sweep_topo_counters_before() */
+	struct counter_snap nic_before;	/* the hosts' counters a rule knows, on their access ports */
+	bool nic_read;			/* nic_before was taken */
 };
 
 /* "lldp", "ib" or a plan path: which one (a path is anything else). */
@@ -101,9 +106,20 @@ int sweep_topo_route(struct sweep_topo *st, unsigned int a, unsigned int b, stru
 		     struct fab_err *err);
 
 /*
+ * Ethernet / RoCE (lldp and plan sources): every worker of @f reads its
+ * host's counters (the "counters" op: netdev statistics, ethtool -S, RDMA
+ * hw_counters) as the "before" of counter evidence; @f is kept for the
+ * "after".  InfiniBand, or no fleet: nothing (0).  A node that cannot
+ * read them is a warning; only ENOMEM fails.
+ */
+int sweep_topo_counters_before(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f);
+
+/*
  * InfiniBand: read every port's PMA counters again and compare them with
  * the ones read with the graph (before the first round) under @pol.
- * Other sources: nothing (0).  A failed read is a warning, not an error.
+ * Ethernet / RoCE: the workers' counters again, compared with those of
+ * sweep_topo_counters_before(), each host's on the host end of its access
+ * link.  Neither: nothing (0).  A failed read is a warning, not an error.
  */
 int sweep_topo_counters(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib,
 			const struct counter_policy *pol, struct counter_report *out);

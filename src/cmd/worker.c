@@ -306,10 +306,10 @@ static void op_hello(struct worker *w, struct proto_msg *req)
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (transport_find(names[i]))
 			json_array_append_new(tps, json_string(names[i]));
-	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[sssssssssss]}",
+	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[ssssssssssss]}",
 		"version", FAB_PROTO_VERSION, "hostname", host, "pid", (json_int_t)getpid(),
-		"transports", tps, "ops", "hello", "status", "verify", "apply", "lldp", "listen",
-		"connect", "peer", "go", "abort", "bye"));
+		"transports", tps, "ops", "hello", "status", "verify", "apply", "lldp", "counters",
+		"listen", "connect", "peer", "go", "abort", "bye"));
 }
 
 static void op_status(struct worker *w, struct proto_msg *req)
@@ -482,6 +482,53 @@ static void op_lldp(struct worker *w, struct proto_msg *req)
 		worker_fail(w, req->id, err.msg);
 }
 
+/* A string member of a request, or NULL when absent or null; -EPROTO when another type. */
+static int req_str(const json_t *req, const char *key, const char **out)
+{
+	const json_t *v = json_object_get(req, key);
+
+	*out = json_string_value(v);
+	return !v || json_is_null(v) || json_is_string(v) ? 0 : -EPROTO;
+}
+
+/*
+ * sweep --topology: this node's Ethernet / RoCE counters by name
+ * (node_counters_read), for the interface "ifname" or the one holding
+ * "addr", and the RDMA ports on it (plus "rdma", "rdma_port").
+ */
+static void op_counters(struct worker *w, struct proto_msg *req)
+{
+	struct nic_counters_req q = { 0 };
+	const json_t *port = json_object_get(req->doc, "rdma_port");
+	struct nic_counters c;
+	struct fab_err err;
+	json_t *res = NULL;
+
+	fab_err_init(&err);
+	if (req_str(req->doc, "ifname", &q.ifname) < 0 || req_str(req->doc, "addr", &q.addr) < 0 ||
+	    req_str(req->doc, "rdma", &q.rdma) < 0) {
+		worker_fail(w, req->id, "protocol: counters: \"ifname\", \"addr\", \"rdma\" must be strings");
+		return;
+	}
+	if (port && !json_is_null(port) && (!json_is_integer(port) || json_integer_value(port) < 0 ||
+					    json_integer_value(port) > 255)) {
+		worker_fail(w, req->id, "protocol: counters: \"rdma_port\" must be an integer 0..255");
+		return;
+	}
+	q.rdma_port = json_is_integer(port) ? (unsigned int)json_integer_value(port) : 0;
+	nic_counters_init(&c);
+	if (node_counters_read(w->ctx->sys, &q, &c, &err) == 0) {
+		res = nic_counters_to_json(&c);
+		if (!res)
+			fab_err_set(&err, -ENOMEM, "counters: out of memory");
+	}
+	nic_counters_fini(&c);
+	if (res)
+		worker_reply(w, req->id, res);
+	else
+		worker_fail(w, req->id, err.msg);
+}
+
 static void worker_handle(struct worker *w, struct proto_msg *m)
 {
 	if (strcmp(m->op, "hello") == 0)
@@ -494,6 +541,8 @@ static void worker_handle(struct worker *w, struct proto_msg *m)
 		op_apply(w, m);
 	else if (strcmp(m->op, "lldp") == 0)
 		op_lldp(w, m);
+	else if (strcmp(m->op, "counters") == 0)
+		op_counters(w, m);
 	else if (strcmp(m->op, "listen") == 0)
 		op_listen(w, m);
 	else if (strcmp(m->op, "connect") == 0)

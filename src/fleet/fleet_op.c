@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fleet/fleet_op.h"
+#include "util/log.h"
 
 struct op_req {
 	const char *op;
@@ -227,6 +228,72 @@ int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err)
 	/* A node that did not answer fails its pairs in the sweep, with its reason. */
 	if (rc == 0)
 		rc = fleet_rdma_judge(f, results, err);
+out:
+	for (size_t i = 0; results && errors && i < f->n; i++) {
+		json_decref(results[i]);
+		free(errors[i]);
+	}
+	free(results);
+	free(errors);
+	return rc;
+}
+
+/* ---- counters: every node's Ethernet / RoCE counters ---- */
+
+static const char *label_of(const struct fab_host *h, const char *key)
+{
+	for (size_t i = 0; i < h->n_labels; i++)
+		if (strcmp(h->labels[i].key, key) == 0)
+			return h->labels[i].value;
+	return NULL;
+}
+
+/* {"op": "counters", "addr", "ifname" (label ifname=), "rdma", "rdma_port"}. */
+static json_t *counters_req(const struct fab_host *h, const void *arg, struct fab_err *err)
+{
+	const char *ifname = label_of(h, "ifname");
+
+	(void)arg;
+	(void)err;
+	return json_pack("{s:s, s:s, s:o, s:o, s:I}", "op", "counters", "addr", h->addr,
+			 "ifname", ifname ? json_string(ifname) : json_null(),
+			 "rdma", h->rdma[0] ? json_string(h->rdma) : json_null(),
+			 "rdma_port", (json_int_t)h->rdma_port);
+}
+
+int fleet_counters_read(struct fleet *f, int timeout_ms, struct nic_counters *out, bool *got,
+			struct fab_err *err)
+{
+	json_t **results = calloc(f->n ? f->n : 1, sizeof(*results));
+	char **errors = calloc(f->n ? f->n : 1, sizeof(*errors));
+	int rc;
+
+	if (!results || !errors) {
+		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
+		goto out;
+	}
+	rc = fleet_call_all(f, counters_req, NULL, timeout_ms, results, errors, err);
+	for (size_t i = 0; rc == 0 && i < f->n; i++) {
+		struct fab_err e;
+
+		fab_err_init(&e);
+		got[i] = false;
+		if (!results[i]) {
+			fab_warn("counters: %s: %s", f->w[i].host->name,
+				 errors[i] ? errors[i] : "no answer");
+			continue;
+		}
+		if (nic_counters_from_json(&out[i], results[i], &e) < 0) {
+			if (e.code == -ENOMEM) {
+				rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
+				break;
+			}
+			fab_warn("counters: %s: %s", f->w[i].host->name, e.msg);
+			nic_counters_fini(&out[i]);
+			continue;
+		}
+		got[i] = true;
+	}
 out:
 	for (size_t i = 0; results && errors && i < f->n; i++) {
 		json_decref(results[i]);

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "fleet/fleet.h"
+#include "model/nic_counters.h"
 
 /*
  * Start workers on @hosts, send {"op": @op} plus @params (borrowed, may
@@ -50,6 +51,17 @@ int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err);
  * hello in f->w[i].hello.  0, or bad input listing up to four nodes.
  */
 int fleet_rdma_judge(const struct fleet *f, json_t *const *status, struct fab_err *err);
+
+/*
+ * Every live worker's "counters" (docs/worker-protocol.md) for its host's
+ * data-path address (the hosts file's ifname= label, when given, names the
+ * interface instead; rdma=DEV[:PORT] adds that RDMA port): @out[i]
+ * (nic_counters_init'ed, f->n of them) and @got[i] true for worker i.  A
+ * node that fails or does not answer is a warning naming it, got false.
+ * Fails only on ENOMEM or a poll failure.
+ */
+int fleet_counters_read(struct fleet *f, int timeout_ms, struct nic_counters *out, bool *got,
+			struct fab_err *err);
 
 /*
  * verify --hosts: from fleet_run_op()'s "verify" document @run (borrowed),

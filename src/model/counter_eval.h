@@ -59,7 +59,7 @@ struct counter_rule {
 const struct counter_rule *counter_rules_default(size_t *n);
 
 /* A copy of the table that overrides may change.  Embedded; no heap. */
-#define COUNTER_RULES_MAX 64
+#define COUNTER_RULES_MAX 96
 struct counter_policy {
 	struct counter_rule rules[COUNTER_RULES_MAX];
 	size_t n;

@@ -29,4 +29,12 @@ int node_verify(struct sys *sys, const struct profile *p, struct host_state *hs,
 /* lldp: the node's LLDP view from lldpd at @socket (NULL: the default) into @v (lldp_view_init'ed). */
 int node_lldp_read(struct sys *sys, const char *socket, struct lldp_view *v, struct fab_err *err);
 
+/*
+ * counters: the Ethernet / RoCE counters of the interface named in @req (or
+ * holding its address) and of the RDMA ports on it, by name, into @out
+ * (nic_counters_init'ed).  Evidence for a sweep's suspects (docs/diagnose.md).
+ */
+int node_counters_read(struct sys *sys, const struct nic_counters_req *req,
+		       struct nic_counters *out, struct fab_err *err);
+
 #endif

@@ -253,6 +253,14 @@ int sys_lldp_read(struct sys *sys, const char *socket, struct lldp_view *view,
 	return sys->ops->lldp_read(sys, socket, view, err);
 }
 
+int sys_nic_counters_read(struct sys *sys, const struct nic_counters_req *req,
+			  struct nic_counters *out, struct fab_err *err)
+{
+	if (!sys->ops->nic_counters_read)
+		return no_slot(sys, "counters", req->ifname, err);
+	return sys->ops->nic_counters_read(sys, req, out, err);
+}
+
 int sys_subnet_read(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err)
 {

@@ -21,6 +21,7 @@
 #include "model/ecn.h"
 #include "model/host_state.h"
 #include "model/lldp_view.h"
+#include "model/nic_counters.h"
 #include "model/topo.h"
 #include "util/err.h"
 
@@ -64,6 +65,14 @@ struct subnet_opts {
 	 * cache holds no forwarding tables, so lft with load_cache is -EINVAL.
 	 */
 	bool lft;
+};
+
+/* Which interface's counters nic_counters_read() reads. */
+struct nic_counters_req {
+	const char *ifname;	/* the interface; NULL or "": the one holding @addr */
+	const char *addr;	/* numeric IPv4/IPv6 data-path address, or NULL */
+	const char *rdma;	/* an RDMA device to read as well (hosts file rdma=), or NULL */
+	unsigned int rdma_port;	/* its port; 0: every port of @rdma */
 };
 
 struct sys_ops {
@@ -149,6 +158,17 @@ struct sys_ops {
 	 * subnet_opts.  -ENODEV when no IB port answers, naming the CA. */
 	int (*subnet_read)(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 			   struct fab_err *err);
+	/*
+	 * Ethernet / RoCE counters by name (src/sys/nic_counters.c) into @out
+	 * (nic_counters_init'ed): <root>/sys/class/net/IF/statistics/ and
+	 * carrier_changes; `ethtool -S` through ETHTOOL_GSTATS (with a root
+	 * set: the captured text in <root>/ethtool-S/IF when there is one);
+	 * and hw_counters/ and counters/ of every RDMA port whose first GID's
+	 * netdev is IF, plus @req->rdma.  -ENODEV naming the interface or
+	 * address when there is none.  Unreadable counters are skipped.
+	 */
+	int (*nic_counters_read)(struct sys *sys, const struct nic_counters_req *req,
+				 struct nic_counters *out, struct fab_err *err);
 
 	/*
 	 * The pending state of `apply --try` (src/sys/pending.c): a run
@@ -251,6 +271,8 @@ int sys_lldp_read(struct sys *sys, const char *socket, struct lldp_view *view,
 		  struct fab_err *err);
 int sys_subnet_read(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err);
+int sys_nic_counters_read(struct sys *sys, const struct nic_counters_req *req,
+			  struct nic_counters *out, struct fab_err *err);
 int sys_pending_lock(struct sys *sys, int *lock, struct fab_err *err);
 void sys_pending_unlock(struct sys *sys, int lock);
 const char *sys_pending_path(struct sys *sys, char *buf, size_t len);

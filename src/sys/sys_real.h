@@ -74,4 +74,8 @@ int proc_start(struct sys *sys, int pid, unsigned long long *start);
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err);
 
+/* nic_counters.c: Ethernet / RoCE counters by name.  Contract: see struct sys_ops. */
+int nic_counters_read_all(struct sys *sys, const struct nic_counters_req *req,
+			  struct nic_counters *out, struct fab_err *err);
+
 #endif
