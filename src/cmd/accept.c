@@ -81,6 +81,8 @@ struct accept_state {
 	struct topo *plan, *found, *tplan;	/* tplan: --topology PLAN for the pairs */
 	struct topo *ib;			/* the IB subnet walk of the cabling stage */
 	struct topo *cnt0;			/* IB: the counters baseline walk (stage 4) */
+	struct topo *nic_graph;			/* Ethernet: the graph nic0's ports are of (borrowed) */
+	struct counter_snap nic0;		/* Ethernet: the new hosts' counters before (stage 4) */
 	struct topo_rails rails, trails;
 	struct fleet f;
 };
@@ -891,8 +893,10 @@ static int stage_run(struct fab_ctx *ctx, struct accept_state *s, enum accept_st
  * and of the port at the other end of its cables, read by a subnet walk
  * from this node before the traffic and again after it (and after
  * --counter-window), the deltas judged under the policy's counter table
- * (model/counter_eval.h, as diagnose does).  Ethernet: no counter source
- * through the workers yet, so both stages are skipped, saying so.
+ * (model/counter_eval.h, as diagnose does).  Ethernet / RoCE: the new
+ * hosts' own counters through their workers (netdev statistics, ethtool -S,
+ * RDMA hw_counters; model/nic_counters.h), on the host end of each one's
+ * access link in the traffic graph; switch ports are not read.
  */
 static bool counters_ib(const struct accept_state *s)
 {
@@ -906,17 +910,104 @@ static bool port_judged(const struct accept_state *s, const struct topo_port *p)
 	       (p->peer && accept_name_in(s->new_names, s->n_new_names, p->peer->node->name));
 }
 
+#define ACCEPT_COUNTERS_TIMEOUT_MS 20000
+
+/* A host's access port in @t: its first port cabled to a switch; NULL none. */
+static const struct topo_port *access_port(const struct topo *t, const char *host)
+{
+	const struct topo_node *n = topo_node_by_name(t, host);
+
+	for (size_t k = 0; n && k < n->n_ports; k++) {
+		const struct topo_port *p = n->ports[k];
+
+		if (p->peer && p->peer->node->type == TOPO_NODE_SWITCH)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * Ethernet: every new end point's counters through its worker into @snap,
+ * on its access port in s->nic_graph; *@n_read hosts answered, *@n_new of
+ * them new end points.  Hosts that do not answer are left out (the reach
+ * stage has said so).
+ */
+static int nic_snap(struct fab_ctx *ctx, struct accept_state *s, struct counter_snap *snap,
+		    size_t *n_read)
+{
+	struct nic_counters *c = calloc(s->f.n ? s->f.n : 1, sizeof(*c));
+	bool *got = calloc(s->f.n ? s->f.n : 1, sizeof(*got));
+	int rc = 0;
+
+	*n_read = 0;
+	if (!c || !got)
+		rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < s->f.n; i++)
+		nic_counters_init(&c[i]);
+	if (rc == 0)
+		rc = fleet_counters_read(&s->f, ACCEPT_COUNTERS_TIMEOUT_MS, c, got, &ctx->err);
+	for (size_t i = 0; rc == 0 && i < s->f.n; i++) {
+		const struct fab_host *h = &s->all.hosts[i];
+		const struct topo_port *p;
+
+		if (!got[i] || !h->is_new || !hosts_is_endpoint(h) ||
+		    !(p = access_port(s->nic_graph, h->name)))
+			continue;
+		(*n_read)++;
+		rc = nic_counters_snap(&c[i], &s->pol.counters, p, snap);
+	}
+	for (size_t i = 0; c && i < s->f.n; i++)
+		nic_counters_fini(&c[i]);
+	free(c);
+	free(got);
+	return rc;
+}
+
+static int stage_counters_base_nic(struct fab_ctx *ctx, struct accept_state *s)
+{
+	struct accept_report *r = &s->rep;
+	const char *why = NULL;
+	size_t n = 0;
+	int rc;
+
+	if (!s->f.w) {
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_SKIPPED,
+				 "no workers: the hosts' counters are read through them");
+		return 0;
+	}
+	s->nic_graph = traffic_graph(ctx, s, &why);
+	if (!s->nic_graph) {
+		fab_err_init(&ctx->err);
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_SKIPPED,
+				 "no graph to place the hosts' ports on: %s", why ? why : "none");
+		return 0;
+	}
+	counter_snap_init(&s->nic0);
+	rc = nic_snap(ctx, s, &s->nic0, &n);
+	if (rc < 0) {
+		if (rc == -ENOMEM)
+			return fab_err_set(&ctx->err, rc, "accept: out of memory");
+		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_BASE, FAB_COUNTER_UNREAD, "", "", "%s",
+					ctx->err.msg);
+		fab_err_init(&ctx->err);
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_FAILED,
+				 "the hosts' counters could not be read");
+		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+	}
+	accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_PASSED,
+			 "counters read on %zu new hosts through their workers (netdev statistics, "
+			 "ethtool -S, RDMA hw_counters; switch ports not read)", n);
+	return 0;
+}
+
 static int stage_counters_base(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct accept_report *r = &s->rep;
 	size_t ports = 0;
 	int rc;
 
-	if (!counters_ib(s)) {
-		accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_SKIPPED,
-				 "no counter source for RoCE yet");
-		return 0;
-	}
+	if (!counters_ib(s))
+		return stage_counters_base_nic(ctx, s);
 	rc = ib_walk(ctx, &s->cnt0);
 	if (rc < 0) {
 		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_BASE, FAB_COUNTER_UNREAD, "", "", "%s",
@@ -1008,6 +1099,62 @@ static void sleep_s(double secs)
 		;
 }
 
+/* --counter-window: wait between the traffic and the second read (said on stderr). */
+static void counter_window(const struct accept_state *s)
+{
+	if (s->o.counter_window_s <= 0)
+		return;
+	fab_log(0, "accept: counter window: %.1f s before the second counter read",
+		s->o.counter_window_s);
+	sleep_s(s->o.counter_window_s);
+}
+
+static int stage_counters_after_nic(struct fab_ctx *ctx, struct accept_state *s)
+{
+	struct accept_report *r = &s->rep;
+	struct counter_report cr = { 0 };
+	struct counter_snap after;
+	size_t n = 0, n_info = 0;
+	int rc;
+
+	if (!s->nic_graph) {
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED,
+				 "no baseline (stage 4 did not read the hosts' counters)");
+		return 0;
+	}
+	counter_window(s);
+	counter_snap_init(&after);
+	/* The traffic stage's sweep had workers of its own: start the stages' again. */
+	rc = s->f.w ? 0 : fleet_start(&s->f, &s->all, &s->o.fo, &ctx->err);
+	if (rc == 0)
+		rc = nic_snap(ctx, s, &after, &n);
+	if (rc < 0 && rc != -ENOMEM) {
+		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_AFTER, FAB_COUNTER_UNREAD, "", "", "%s",
+					ctx->err.msg);
+		fab_err_init(&ctx->err);
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_FAILED,
+				 "the hosts' counters could not be read again");
+		goto out;
+	}
+	if (rc == 0)
+		rc = counter_eval(s->nic_graph, &s->pol.counters, &s->nic0, &after, &cr);
+	if (rc == 0)
+		rc = counter_findings(r, &cr, &n_info);
+	if (rc < 0)
+		goto out;
+	accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER,
+			 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER) ? ACCEPT_FAILED :
+			 ACCEPT_PASSED,
+			 "counter deltas on %zu new hosts' ports%s: %zu over the policy's thresholds, "
+			 "%zu informational or reset", cr.n_ports,
+			 s->o.counter_window_s > 0 ? " (with --counter-window)" : "",
+			 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER), n_info);
+out:
+	counter_report_fini(&cr);
+	counter_snap_fini(&after);
+	return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+}
+
 static int stage_counters_after(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct accept_report *r = &s->rep;
@@ -1017,18 +1164,14 @@ static int stage_counters_after(struct fab_ctx *ctx, struct accept_state *s)
 	size_t n_info = 0;
 	int rc;
 
-	if (!counters_ib(s)) {
-		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED,
-				 "no counter source for RoCE yet");
-		return 0;
-	}
+	if (!counters_ib(s))
+		return stage_counters_after_nic(ctx, s);
 	if (!s->cnt0) {
 		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED,
 				 "no baseline (stage 4 did not run)");
 		return 0;
 	}
-	if (s->o.counter_window_s > 0)
-		sleep_s(s->o.counter_window_s);
+	counter_window(s);
 	counter_snap_init(&before);
 	counter_snap_init(&after);
 	rc = ib_walk(ctx, &now);
@@ -1079,6 +1222,7 @@ static void accept_state_fini(struct accept_state *s)
 	topo_free(s->tplan);
 	topo_free(s->ib);
 	topo_free(s->cnt0);
+	counter_snap_fini(&s->nic0);
 	topo_rails_fini(&s->rails);
 	topo_rails_fini(&s->trails);
 }

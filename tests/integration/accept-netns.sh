@@ -12,6 +12,9 @@
 #     and after).
 #  1b. a policy with latency_p99_us: 1: REJECT at stage 5, one
 #     FAB-TRAFFIC-LATENCY per measured pair.
+#  1c. h6's cable cut and mended during --counter-window (after the
+#     traffic): REJECT at stage 6, FAB-COUNTER-ERRORS naming h6 with its
+#     carrier_changes delta, read through h6's worker.
 #  2. h6 at MTU 9000: REJECT at stage 2, FAB-CONFIG-DRIFT naming h6 and
 #     "mtu"; traffic blocked (fail-closed).
 #  3. h3 and h9 (new) swap cables: REJECT at stage 3, FAB-CABLE-MISWIRED
@@ -64,8 +67,9 @@ assert_eq "clean: rc" 0 "$rc"
 assert_eq "clean: schema" fabricctl.accept/1 "$(q .schema)"
 assert_eq "clean: verdict" ACCEPT "$(q .verdict)"
 assert_eq "clean: no finding" 0 "$(q '.findings | length')"
-assert_eq "clean: stages" "passed passed passed skipped passed skipped" "$(q '[.stages[].status] | join(" ")')"
-assert_eq "clean: counters skipped honestly" "no counter source for RoCE yet" "$(q '.stages[3].note')"
+assert_eq "clean: stages" "passed passed passed passed passed passed" "$(q '[.stages[].status] | join(" ")')"
+q '.stages[3].note' | grep -q "^counters read on 3 new hosts through their workers" ||
+	fail "clean: stage 4 did not read the 3 new hosts' counters: $(q '.stages[3].note')"
 assert_eq "clean: 3 new, 6 existing, 1 new switch" "3 6 1" "$(q '.nodes | "\(.new) \(.existing) \(.new_switches)"')"
 assert_eq "clean: pairs measured = pairs chosen" "$(q .nodes.pairs_chosen)" "$(q .nodes.pairs_measured)"
 assert_eq "clean: 4 links to cross (3 new cables, leaf3's uplink), none short" "4 0" \
@@ -90,6 +94,29 @@ assert_eq "latency bound: one FAB-TRAFFIC-LATENCY per measured pair" "$(q .nodes
 	"$(q '[.findings[] | select(.code == "FAB-TRAFFIC-LATENCY" and .stage == 5)] | length')"
 q '[.findings[] | select(.code == "FAB-TRAFFIC-LATENCY")][0].evidence' | grep -q "above the policy's 1 us" ||
 	fail "latency bound: evidence: $(q -c '.findings[0]')"
+
+# --- 1c. a new host's cable flaps between the two counter reads ------------------------------
+pretty "$FABRICCTL -j accept ${ARGS[*]} --counter-window 4 (h6's cable cut and mended in the window)"
+rc=0
+"$FABRICCTL" -j accept "${ARGS[@]}" --counter-window 4 >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 1 600); do
+	grep -q "counter window" "$TMP/err" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+grep -q "counter window" "$TMP/err" || fail "flap: accept never reached its counter window: $(cat "$TMP/err")"
+run lab_cut h6:eth0
+sleep 0.5
+run lab_mend h6:eth0
+wait "$pid" || rc=$?
+assert_eq "flap: rc" 1 "$rc"
+assert_eq "flap: failed stage" 6 "$(q .failed_stage)"
+assert_eq "flap: traffic passed before it" passed "$(q '.stages[4].status')"
+q '.findings[] | select(.stage == 6 and .code == "FAB-COUNTER-ERRORS" and .node == "'"$P"'-h6") | .evidence' |
+	grep -q "carrier_changes +[1-9]" || fail "flap: no carrier_changes finding on h6: $(q -c .findings)"
+assert_eq "flap: only h6 named" "$P-h6" "$(q '[.findings[].node] | unique | join(",")')"
+run lab_lldp_wait
 
 # --- 2. a new host with the wrong MTU -----------------------------------------------------
 run lab_set_mtu h6 eth0 9000
