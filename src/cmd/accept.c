@@ -1099,6 +1099,36 @@ static void sleep_s(double secs)
 		;
 }
 
+/*
+ * Stage 6's verdict: the deltas from @before to @after on @t's ports under
+ * the policy, findings for those over a threshold, the stage's note
+ * ("@what deltas on N @ports").  0 or -ENOMEM.
+ */
+static int counters_judge(struct accept_state *s, const struct topo *t,
+			  const struct counter_snap *before, const struct counter_snap *after,
+			  const char *what, const char *ports)
+{
+	struct accept_report *r = &s->rep;
+	struct counter_report cr = { 0 };
+	size_t n_info = 0;
+	int rc;
+
+	rc = counter_eval(t, &s->pol.counters, before, after, &cr);
+	if (rc == 0)
+		rc = counter_findings(r, &cr, &n_info);
+	if (rc == 0) {
+		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER,
+				 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER) ? ACCEPT_FAILED :
+				 ACCEPT_PASSED,
+				 "%s deltas on %zu %s%s: %zu over the policy's thresholds, %zu "
+				 "informational or reset", what, cr.n_ports, ports,
+				 s->o.counter_window_s > 0 ? " (with --counter-window)" : "",
+				 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER), n_info);
+	}
+	counter_report_fini(&cr);
+	return rc < 0 ? -ENOMEM : 0;
+}
+
 /* --counter-window: wait between the traffic and the second read (said on stderr). */
 static void counter_window(const struct accept_state *s)
 {
@@ -1112,9 +1142,8 @@ static void counter_window(const struct accept_state *s)
 static int stage_counters_after_nic(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct accept_report *r = &s->rep;
-	struct counter_report cr = { 0 };
 	struct counter_snap after;
-	size_t n = 0, n_info = 0;
+	size_t n = 0;
 	int rc;
 
 	if (!s->nic_graph) {
@@ -1137,20 +1166,8 @@ static int stage_counters_after_nic(struct fab_ctx *ctx, struct accept_state *s)
 		goto out;
 	}
 	if (rc == 0)
-		rc = counter_eval(s->nic_graph, &s->pol.counters, &s->nic0, &after, &cr);
-	if (rc == 0)
-		rc = counter_findings(r, &cr, &n_info);
-	if (rc < 0)
-		goto out;
-	accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER,
-			 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER) ? ACCEPT_FAILED :
-			 ACCEPT_PASSED,
-			 "counter deltas on %zu new hosts' ports%s: %zu over the policy's thresholds, "
-			 "%zu informational or reset", cr.n_ports,
-			 s->o.counter_window_s > 0 ? " (with --counter-window)" : "",
-			 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER), n_info);
+		rc = counters_judge(s, s->nic_graph, &s->nic0, &after, "counter", "new hosts' ports");
 out:
-	counter_report_fini(&cr);
 	counter_snap_fini(&after);
 	return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
 }
@@ -1159,9 +1176,7 @@ static int stage_counters_after(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct accept_report *r = &s->rep;
 	struct counter_snap before, after;
-	struct counter_report cr = { 0 };
 	struct topo *now = NULL;
-	size_t n_info = 0;
 	int rc;
 
 	if (!counters_ib(s))
@@ -1185,20 +1200,8 @@ static int stage_counters_after(struct fab_ctx *ctx, struct accept_state *s)
 	}
 	rc = counter_snaps(s, now, &before, &after);
 	if (rc == 0)
-		rc = counter_eval(s->cnt0, &s->pol.counters, &before, &after, &cr);
-	if (rc == 0)
-		rc = counter_findings(r, &cr, &n_info);
-	if (rc < 0)
-		goto out;
-	accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER,
-			 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER) ? ACCEPT_FAILED :
-			 ACCEPT_PASSED,
-			 "PMA counter deltas on %zu ports%s: %zu over the policy's thresholds, %zu "
-			 "informational or reset", cr.n_ports,
-			 s->o.counter_window_s > 0 ? " (with --counter-window)" : "",
-			 accept_stage_findings(r, ACCEPT_ST_COUNTERS_AFTER), n_info);
+		rc = counters_judge(s, s->cnt0, &before, &after, "PMA counter", "ports");
 out:
-	counter_report_fini(&cr);
 	counter_snap_fini(&before);
 	counter_snap_fini(&after);
 	topo_free(now);

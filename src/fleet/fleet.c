@@ -216,26 +216,23 @@ fail:
 
 /* ---- stderr relay: a node's messages reach the terminal cleaned ---- */
 
-static void err_line(struct fleet_worker *w, const char *s, size_t len)
+static void relay_line(const char *who, const char *s, size_t len, char *last, size_t last_cap)
 {
 	char clean[2048];
 
 	while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
 		len--;
 	proto_str_clean(s, len, clean, sizeof(clean));
-	fprintf(stderr, "%s: %s\n", w->host->name, clean);
+	fprintf(stderr, "%s: %s\n", who, clean);
 	if (clean[0])
-		snprintf(w->err_last, sizeof(w->err_last), "%.*s", (int)sizeof(w->err_last) - 1, clean);
+		snprintf(last, last_cap, "%.*s", (int)last_cap - 1, clean);
 }
 
-/*
- * Relay what worker @w's stderr has now (never blocks; at most 64 reads,
- * so a node that floods it cannot hold the controller); close it at EOF.
- */
-static void err_relay(struct fleet_worker *w)
+void fleet_relay_read(int *fd, char *buf, size_t cap, size_t *len, const char *who, char *last,
+		      size_t last_cap)
 {
-	for (int k = 0; k < 64 && w->err_fd >= 0; k++) {
-		ssize_t n = read(w->err_fd, w->errbuf + w->errlen, sizeof(w->errbuf) - w->errlen);
+	for (int k = 0; k < 64 && *fd >= 0; k++) {
+		ssize_t n = read(*fd, buf + *len, cap - *len);
 		char *nl;
 
 		if (n < 0 && errno == EINTR)
@@ -243,26 +240,32 @@ static void err_relay(struct fleet_worker *w)
 		if (n <= 0) {
 			if (n < 0 && errno == EAGAIN)
 				return;
-			if (w->errlen)
-				err_line(w, w->errbuf, w->errlen);
-			w->errlen = 0;
-			close(w->err_fd);
-			w->err_fd = -1;
+			if (*len)
+				relay_line(who, buf, *len, last, last_cap);
+			*len = 0;
+			close(*fd);
+			*fd = -1;
 			return;
 		}
-		w->errlen += (size_t)n;
-		while ((nl = memchr(w->errbuf, '\n', w->errlen))) {
-			size_t l = (size_t)(nl - w->errbuf);
+		*len += (size_t)n;
+		while ((nl = memchr(buf, '\n', *len))) {
+			size_t l = (size_t)(nl - buf);
 
-			err_line(w, w->errbuf, l);
-			memmove(w->errbuf, nl + 1, w->errlen - l - 1);
-			w->errlen -= l + 1;
+			relay_line(who, buf, l, last, last_cap);
+			memmove(buf, nl + 1, *len - l - 1);
+			*len -= l + 1;
 		}
-		if (w->errlen == sizeof(w->errbuf)) {	/* a long line: in pieces */
-			err_line(w, w->errbuf, w->errlen);
-			w->errlen = 0;
+		if (*len == cap) {	/* a long line: in pieces */
+			relay_line(who, buf, *len, last, last_cap);
+			*len = 0;
 		}
 	}
+}
+
+static void err_relay(struct fleet_worker *w)
+{
+	fleet_relay_read(&w->err_fd, w->errbuf, sizeof(w->errbuf), &w->errlen, w->host->name,
+			 w->err_last, sizeof(w->err_last));
 }
 
 /* ---- processes: one group per launcher, SIGTERM before SIGKILL, prompt reaping ---- */

@@ -149,6 +149,17 @@ int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id);
 int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg);
 
 /*
+ * Relay what descriptor *@fd has now to stderr as "WHO: line" (control
+ * bytes as \xNN, trailing blanks dropped), never blocking (at most 64
+ * reads, so a flood cannot hold the controller); @buf (@cap bytes, *@len
+ * used) keeps a partial line, @last the last non-empty line; at EOF the
+ * rest is relayed and *@fd closed (-1).  A worker's stderr, a collective
+ * launcher's output.
+ */
+void fleet_relay_read(int *fd, char *buf, size_t cap, size_t *len, const char *who, char *last,
+		      size_t last_cap);
+
+/*
  * Mark worker @i dead (the reason is kept if already dead), close its
  * pipes and ask its process group to stop: SIGTERM now, SIGKILL if still
  * there after the grace (done by fleet_poll() and fleet_fini()).

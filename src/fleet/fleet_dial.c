@@ -433,19 +433,6 @@ static int dial_files(struct fleet_dial *d, const struct fleet *f, const struct 
 
 /* ---- the launcher process ---- */
 
-static void out_line(struct fleet_dial *d, const char *s, size_t len)
-{
-	char clean[2048];
-
-	while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
-		len--;
-	proto_str_clean(s, len, clean, sizeof(clean));
-	fprintf(stderr, "launcher: %s\n", clean);
-	if (clean[0])
-		snprintf(d->out_last, sizeof(d->out_last), "%.*s", (int)sizeof(d->out_last) - 1,
-			 clean);
-}
-
 static void launcher_reap(struct fleet_dial *d)
 {
 	int st;
@@ -460,35 +447,9 @@ void fleet_dial_relay(struct fleet *f)
 {
 	struct fleet_dial *d = f->dial;
 
-	for (int k = 0; d && k < 64 && d->out_fd >= 0; k++) {
-		ssize_t n = read(d->out_fd, d->outbuf + d->outlen, sizeof(d->outbuf) - d->outlen);
-		char *nl;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n < 0 && errno == EAGAIN)
-				break;
-			if (d->outlen)
-				out_line(d, d->outbuf, d->outlen);
-			d->outlen = 0;
-			close(d->out_fd);
-			d->out_fd = -1;
-			break;
-		}
-		d->outlen += (size_t)n;
-		while ((nl = memchr(d->outbuf, '\n', d->outlen))) {
-			size_t l = (size_t)(nl - d->outbuf);
-
-			out_line(d, d->outbuf, l);
-			memmove(d->outbuf, nl + 1, d->outlen - l - 1);
-			d->outlen -= l + 1;
-		}
-		if (d->outlen == sizeof(d->outbuf)) {
-			out_line(d, d->outbuf, d->outlen);
-			d->outlen = 0;
-		}
-	}
+	if (d)
+		fleet_relay_read(&d->out_fd, d->outbuf, sizeof(d->outbuf), &d->outlen, "launcher",
+				 d->out_last, sizeof(d->out_last));
 	if (d)
 		launcher_reap(d);
 }
