@@ -441,6 +441,53 @@ int accept_want_links(const struct route *r, const bool *new_host, const char *c
 	return (int)(n > INT32_MAX ? INT32_MAX : n);
 }
 
+/* Every new x new pair @c lacks, when all of them fit (n_new (n_new - 1) / 2 <= hosts k). */
+static int all_new_pairs(struct coverage *c, const struct route *r, const bool *new_host,
+			 unsigned int k)
+{
+	size_t nn = 0, *idx = calloc(r->n_hosts ? r->n_hosts : 1, sizeof(*idx)), add = 0;
+	uint8_t *have = NULL;
+	struct sched_pair *p;
+	int rc = -ENOMEM;
+
+	if (!idx)
+		return rc;
+	for (size_t h = 0; h < r->n_hosts; h++)
+		idx[h] = new_host[h] ? nn++ : SIZE_MAX;
+	rc = 0;
+	if (nn < 2 || nn * (nn - 1) / 2 > (size_t)k * r->n_hosts)
+		goto out;
+	rc = -ENOMEM;
+	if (!(have = calloc(nn * nn, 1)))
+		goto out;
+	for (size_t i = 0; i < c->n_pairs; i++) {
+		size_t x = idx[c->pairs[i].a], y = idx[c->pairs[i].b];
+
+		if (x != SIZE_MAX && y != SIZE_MAX)
+			have[x * nn + y] = have[y * nn + x] = 1;
+	}
+	for (size_t x = 0; x < nn; x++)
+		for (size_t y = x + 1; y < nn; y++)
+			add += !have[x * nn + y];
+	p = realloc(c->pairs, (c->n_pairs + add + 1) * sizeof(*p));
+	if (!p)
+		goto out;
+	c->pairs = p;
+	for (unsigned int a = 0; a < r->n_hosts; a++)
+		for (unsigned int b = a + 1; new_host[a] && b < r->n_hosts; b++) {
+			if (!new_host[b] || have[idx[a] * nn + idx[b]])
+				continue;
+			c->pairs[c->n_pairs++] = (struct sched_pair){ .a = a, .b = b };
+			c->host_pairs[a]++;
+			c->host_pairs[b]++;
+		}
+	rc = 0;
+out:
+	free(have);
+	free(idx);
+	return rc;
+}
+
 int accept_pairs_cover(struct route *r, const bool *new_host, const char *const *new_names,
 		       size_t n_new, unsigned int k, struct coverage *out, struct fab_err *err)
 {
@@ -456,5 +503,9 @@ int accept_pairs_cover(struct route *r, const bool *new_host, const char *const 
 	else
 		rc = coverage_pick(out, r, &req, err);
 	free(want);
+	if (rc == 0 && all_new_pairs(out, r, new_host, k) < 0) {
+		coverage_fini(out);
+		rc = fab_err_set(err, -ENOMEM, "accept: out of memory");
+	}
 	return rc;
 }

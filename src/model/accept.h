@@ -237,7 +237,10 @@ int accept_want_links(const struct route *r, const bool *new_host, const char *c
  * targets, so that every new link and every uplink of every new leaf is
  * crossed by at least @k pairs and every new host is in at least @k pairs:
  * O((n + m) k) pairs for n new and m existing end points, not
- * O((n + m)^2).  @r is placed and rated.  Errors as coverage_pick();
+ * O((n + m)^2).  Then every new x new pair the picker did not choose is
+ * added when all of them fit that budget (n (n - 1) / 2 <= (n + m) k: a
+ * new rack among many is tested all against all); out->host_pairs counts
+ * them, out->link_cross stays the picker's (a lower bound).  @r is placed and rated.  Errors as coverage_pick();
  * @out is set only on success (check links_short, hosts_short).
  */
 int accept_pairs_cover(struct route *r, const bool *new_host, const char *const *new_names,

@@ -335,6 +335,16 @@ static size_t check_cover(struct gfab *f, const struct coverage *c, unsigned int
 	return n_want;
 }
 
+/* The new x new pairs of @c (each counted once: check_cover() refused repeats). */
+static size_t new_x_new(const struct gfab *f, const struct coverage *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->n_pairs; i++)
+		k += f->is_new[c->pairs[i].a] && f->is_new[c->pairs[i].b];
+	return k;
+}
+
 static void test_pairs_small(void **state)
 {
 	struct coverage c;
@@ -351,6 +361,7 @@ static void test_pairs_small(void **state)
 	n_want = check_cover(&f, &c, 2);
 	assert_int_equal(n_want, 3 + 2);	/* three host cables, two uplinks */
 	assert_true(c.n_pairs <= 9 * 2);
+	assert_int_equal(new_x_new(&f, &c), 3);	/* a new rack: all against all */
 	coverage_fini(&c);
 	/* K above the new hosts' count: still no repeat, every new host in K pairs. */
 	assert_int_equal(accept_pairs_cover(f.r, f.is_new, f.new_names, f.n_new_names, 5, &c, &err),
@@ -392,6 +403,8 @@ static void test_pairs_1000(void **state)
 		       n - cases[i].new_leaves * 40, cases[i].k, c.n_pairs, n_want,
 		       n * (n - 1) / 2);
 		assert_true(c.n_pairs <= n * cases[i].k);	/* O((n + m) K), c = 1 */
+		if (cases[i].new_leaves == 1)	/* one new rack: all 780 new x new pairs fit */
+			assert_int_equal(new_x_new(&f, &c), 40 * 39 / 2);
 		assert_true(c.n_pairs * 50 < n * (n - 1) / 2);	/* far from O((n + m)^2) */
 		coverage_fini(&c);
 		gfab_down(&f);
