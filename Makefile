@@ -135,7 +135,9 @@ install: fabricctl
 	for m in $(wildcard man/*.5); do install -m 0644 $$m $(DESTDIR)$(MANDIR)/man5/; done
 	install -d $(DESTDIR)$(DATADIR)/profiles $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0644 profiles/*.yaml $(DESTDIR)$(DATADIR)/profiles/
-	install -m 0644 $(wildcard examples/*) $(DESTDIR)$(DATADIR)/examples/
+	install -m 0644 $(filter-out examples/kubernetes,$(wildcard examples/*)) $(DESTDIR)$(DATADIR)/examples/
+	install -d $(DESTDIR)$(DATADIR)/examples/kubernetes
+	install -m 0644 examples/kubernetes/* $(DESTDIR)$(DATADIR)/examples/kubernetes/
 	install -m 0644 completion/fabricctl.bash $(DESTDIR)$(BASHCOMPDIR)/fabricctl
 
 clean:
