@@ -291,11 +291,24 @@ static int journal_before(void *arg, size_t i, struct apply_report *rep)
 	return journal_write(j);
 }
 
+/*
+ * The revert deadline in whole Unix seconds, never sooner than @secs from
+ * now: rounded up (time(NULL) + secs could be secs - 0.99 s away, and
+ * `--try 1` then reverted at once).
+ */
+static long long try_deadline(unsigned int secs)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (long long)now.tv_sec + secs + (now.tv_nsec > 0);
+}
+
 /* Apply succeeded with --try: start the reverter, record the undo list. */
 static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs, long pause,
 		   struct apply_report *rep, struct fab_err *err)
 {
-	struct plan_pending pp = { .deadline = (long long)time(NULL) + secs, .owner = getpid() };
+	struct plan_pending pp = { .deadline = try_deadline(secs), .owner = getpid() };
 	char *text;
 	int rc;
 
