@@ -69,7 +69,7 @@ q() { jq -r "$@" "$TMP/out"; }
 accept --plan "$TMP/plan.yaml"
 assert_eq "dual-homed: rc" 0 "$rc"
 assert_eq "dual-homed: verdict" ACCEPT "$(q .verdict)"
-assert_eq "dual-homed: stages" "passed skipped passed skipped skipped skipped" "$(q '[.stages[].status] | join(" ")')"
+assert_eq "dual-homed: stages" "passed skipped passed passed skipped passed" "$(q '[.stages[].status] | join(" ")')"
 assert_eq "dual-homed: configuration off by the policy" "turned off by the policy" "$(q '.stages[1].note')"
 
 # --- 2. both legs of h3 on leaf3 ---------------------------------------------------------
