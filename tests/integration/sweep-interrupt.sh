@@ -130,7 +130,10 @@ assert_eq "retest: interrupted, rounds_done, pairs" "true 3 6" "$(q '"\(.interru
 assert_eq "retest: h1's pairs slow, on their first figures" "slow,slow,slow" \
 	"$(q --arg h "$H1" '[.pairs[] | select(.a == $h or .b == $h) | .status] | join(",")')"
 assert_eq "retest: none re-tested (the retest's round 1 abandoned)" false "$(q '[.pairs[].retested] | any')"
-assert_eq "retest: the others ok" 3 "$(q '[.pairs[] | select(.status == "ok")] | length')"
+# The others measured and not failed; not necessarily ok: with four hosts a
+# busy moment can make one look slow too, and its retest was abandoned.
+assert_eq "retest: the others measured, none failed" 3 \
+	"$(q --arg h "$H1" '[.pairs[] | select(.a != $h and .b != $h and .status != "failed" and .bw_mbps != null)] | length')"
 assert_eq "retest: top suspect" "$H1" "$(q '.suspects[0].node')"
 assert_lab_clean retest
 run lab_unslow h1
