@@ -4,8 +4,11 @@
 # address finds fabva, its netdev statistics, and rxe_fabva's port 1
 # hw_counters under rxe's own names (sent_pkts, rcvd_pkts,
 # completer_retry_err, ...; nothing invented: no mlx5 names).  Then a
-# verbs pair runs and the cable is cut under it (fabvb down for 2 s): the
-# requester's retransmission counters move between the two reads (the
+# verbs pair runs and sent_pkts/rcvd_pkts move between the two reads.
+# With RXE_CUT=1 the cable is also cut under it (fabvb down for 2 s) and
+# the requester's retransmission counters must move: off by default, since
+# on one CI run Debian's 6.1 rxe soft-locked the VM's CPU (fabricctl stuck
+# in the kernel for 480 s) when the link went down under traffic (the
 # rules that judge them: tests/unit/test_nic_counters.c).
 #   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/one-vm/44-counters-rxe.sh
 set -eu
@@ -53,10 +56,12 @@ EOF
 	-j --duration 4 --lat-iters 10 --timeout 30 --no-progress --no-retest \
 	>"$tmp/sweep.json" 2>"$tmp/sweep.err" &
 spid=$!
-sleep 2
-run ip link set fabvb down
-sleep 2
-run ip link set fabvb up
+if [ "${RXE_CUT:-0}" = 1 ]; then
+	sleep 2
+	run ip link set fabvb down
+	sleep 2
+	run ip link set fabvb up
+fi
 wait "$spid" || true
 spid=
 tail -n 5 "$tmp/sweep.err" >&2
@@ -64,7 +69,10 @@ counters "$tmp/c1"
 jq -c '.result.rdma[0].hw_counters' "$tmp/c1" >&2
 d() { echo $(( $(q "$tmp/c1" ".result.rdma[0].hw_counters.$1") - $(q "$tmp/c0" ".result.rdma[0].hw_counters.$1") )); }
 retry=$(( $(d completer_retry_err) + $(d retry_exceeded_err) ))
-pretty "cable cut for 2 s: completer_retry_err +$(d completer_retry_err), retry_exceeded_err +$(d retry_exceeded_err), sent_pkts +$(d sent_pkts)"
+pretty "RXE_CUT=${RXE_CUT:-0}: completer_retry_err +$(d completer_retry_err), retry_exceeded_err +$(d retry_exceeded_err), sent_pkts +$(d sent_pkts)"
 [ "$(d sent_pkts)" -gt 0 ] || fail "sent_pkts did not move: no RDMA traffic"
-[ "$retry" -gt 0 ] || fail "no retransmission counted with the cable cut"
+[ "$(d rcvd_pkts)" -gt 0 ] || fail "rcvd_pkts did not move: no RDMA traffic"
+if [ "${RXE_CUT:-0}" = 1 ]; then
+	[ "$retry" -gt 0 ] || fail "no retransmission counted with the cable cut"
+fi
 echo "counters-rxe: ok" >&2
