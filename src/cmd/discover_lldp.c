@@ -39,19 +39,11 @@ static int socket_expand(const char *tmpl, const char *host, char *buf, size_t l
 	return 0;
 }
 
-static const char *host_label_find(const struct fab_host *h, const char *key)
-{
-	for (size_t i = 0; i < h->n_labels; i++)
-		if (strcmp(h->labels[i].key, key) == 0)
-			return h->labels[i].value;
-	return NULL;
-}
-
 /* {"op": "lldp", "socket": the node's lldpd socket or null}. */
 static json_t *lldp_req(const struct fab_host *h, const void *arg, struct fab_err *err)
 {
 	const struct discover_lldp_fleet *o = arg;
-	const char *sock = host_label_find(h, "lldp_socket");
+	const char *sock = hosts_label(h, "lldp_socket");
 	char path[4096];
 
 	if (o->socket) {

@@ -240,18 +240,10 @@ out:
 
 /* ---- counters: every node's Ethernet / RoCE counters ---- */
 
-static const char *label_of(const struct fab_host *h, const char *key)
-{
-	for (size_t i = 0; i < h->n_labels; i++)
-		if (strcmp(h->labels[i].key, key) == 0)
-			return h->labels[i].value;
-	return NULL;
-}
-
 /* {"op": "counters", "addr", "ifname" (label ifname=), "rdma", "rdma_port"}. */
 static json_t *counters_req(const struct fab_host *h, const void *arg, struct fab_err *err)
 {
-	const char *ifname = label_of(h, "ifname");
+	const char *ifname = hosts_label(h, "ifname");
 
 	(void)arg;
 	(void)err;

@@ -44,6 +44,14 @@ int hosts_find(const struct fab_hosts *hs, const char *name)
 	return -1;
 }
 
+const char *hosts_label(const struct fab_host *h, const char *key)
+{
+	for (size_t i = 0; i < h->n_labels; i++)
+		if (strcmp(h->labels[i].key, key) == 0)
+			return h->labels[i].value;
+	return NULL;
+}
+
 bool hosts_is_endpoint(const struct fab_host *h)
 {
 	for (size_t i = 0; i < h->n_labels; i++)

@@ -79,6 +79,9 @@ bool hosts_name_valid(const char *name);
  * a switch whose worker only reads its lldpd for sweep --topology lldp and
  * discover --lldp).
  */
+/* The value of label @key of @h, NULL when it has none. */
+const char *hosts_label(const struct fab_host *h, const char *key);
+
 bool hosts_is_endpoint(const struct fab_host *h);
 
 /* Copy @all's end points into @ends and the rest into @fabric (both hosts_init'ed); -ENOMEM. */

@@ -157,14 +157,6 @@ out:
 
 /* ---- placement ---- */
 
-static const char *host_label(const struct fab_host *h, const char *key)
-{
-	for (size_t i = 0; i < h->n_labels; i++)
-		if (strcmp(h->labels[i].key, key) == 0)
-			return h->labels[i].value;
-	return NULL;
-}
-
 /* Word @w (0-based) of @s equals @want. */
 static bool word_is(const char *s, unsigned int w, const char *want)
 {
@@ -196,7 +188,7 @@ static size_t linked_ports(const struct topo_node *n, const struct topo_port **o
 static int place_port(const struct fab_host *h, const struct topo_node *n, bool by_rdma,
 		      const struct topo_port **out, struct fab_err *err)
 {
-	const char *want = host_label(h, "port");
+	const char *want = hosts_label(h, "port");
 	const struct topo_port *p = NULL;
 	size_t k = linked_ports(n, &p);
 
@@ -264,7 +256,7 @@ static int place_one(struct route *r, const struct fab_host *h, struct route_hos
 		     const uint32_t *by_name, struct fab_err *err)
 {
 	const struct topo *t = r->topo;
-	const char *want = host_label(h, "lldp_name");
+	const char *want = hosts_label(h, "lldp_name");
 	const struct topo_node *n = NULL;
 	const struct topo_port *port = NULL;
 	bool by_rdma = false;
