@@ -86,29 +86,40 @@ int fleet_argv_push(char ***argv, size_t *n, char *s)
 	return 0;
 }
 
-/* Replace every "{host}" in @word by @host. */
-static char *subst_host(const char *word, size_t len, const char *host)
+/* @word (@len bytes) with every {key} of @s replaced; NULL values leave the key. */
+static char *subst_word(const char *word, size_t len, const struct fleet_subst *s, size_t ns)
 {
-	size_t hl = strlen(host), cap = len * (hl + 1) + 1, o = 0;
-	char *out = malloc(cap);
+	size_t cap = len + 1, o = 0;
+	char *out;
 
+	for (size_t k = 0; k < ns; k++)
+		if (s[k].val)
+			cap += strlen(s[k].val) * (len / 3 + 1);
+	out = malloc(cap);
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < len;) {
-		if (len - i >= 6 && memcmp(word + i, "{host}", 6) == 0) {
-			memcpy(out + o, host, hl);
-			o += hl;
-			i += 6;
-		} else {
-			out[o++] = word[i++];
+		size_t k;
+
+		for (k = 0; k < ns; k++) {
+			size_t kl = strlen(s[k].key);
+
+			if (s[k].val && len - i >= kl && memcmp(word + i, s[k].key, kl) == 0) {
+				memcpy(out + o, s[k].val, strlen(s[k].val));
+				o += strlen(s[k].val);
+				i += kl;
+				break;
+			}
 		}
+		if (k == ns)
+			out[o++] = word[i++];
 	}
 	out[o] = '\0';
 	return out;
 }
 
-/* Split @s at blanks, substituting {host}; words are appended to @argv. */
-static int split_words(const char *s, const char *host, char ***argv, size_t *n)
+int fleet_split_subst(const char *s, const struct fleet_subst *sub, size_t ns, char ***argv,
+		      size_t *n)
 {
 	while (*s) {
 		size_t len;
@@ -119,12 +130,20 @@ static int split_words(const char *s, const char *host, char ***argv, size_t *n)
 		if (!*s)
 			break;
 		len = strcspn(s, " \t");
-		rc = fleet_argv_push(argv, n, subst_host(s, len, host));
+		rc = fleet_argv_push(argv, n, subst_word(s, len, sub, ns));
 		if (rc < 0)
 			return rc;
 		s += len;
 	}
 	return 0;
+}
+
+/* Split @s at blanks, substituting {host}; words are appended to @argv. */
+static int split_words(const char *s, const char *host, char ***argv, size_t *n)
+{
+	const struct fleet_subst one = { "{host}", host };
+
+	return fleet_split_subst(s, &one, 1, argv, n);
 }
 
 /*

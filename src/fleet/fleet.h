@@ -128,6 +128,17 @@ int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***ar
 void fleet_argv_free(char **argv);
 
 /*
+ * Split template @s at blanks (never a shell) and append its words to
+ * *@argv, each with every @sub[].key ("{host}", "{port}", ...) replaced
+ * by its value (a NULL value: left as written).  0 or -ENOMEM.
+ */
+struct fleet_subst {
+	const char *key, *val;
+};
+int fleet_split_subst(const char *s, const struct fleet_subst *sub, size_t ns, char ***argv,
+		      size_t *n);
+
+/*
  * Start a worker on every host at once and wait (up to hello_timeout_ms)
  * for all hellos.  Workers that fail are dead with a reason; the call
  * itself fails only on a bad launcher or a local error (bad input: 2).

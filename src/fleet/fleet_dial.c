@@ -138,60 +138,6 @@ int fleet_limits_check(size_t n, bool collective, struct fab_err *err)
 
 /* ---- the launcher's argv ---- */
 
-struct subst {
-	const char *key, *val;
-};
-
-/* @word (@len bytes) with every {key} of @s replaced; NULL values leave the key. */
-static char *subst_word(const char *word, size_t len, const struct subst *s, size_t ns)
-{
-	size_t cap = len + 1, o = 0;
-	char *out;
-
-	for (size_t k = 0; k < ns; k++)
-		if (s[k].val)
-			cap += strlen(s[k].val) * (len / 3 + 1);
-	out = malloc(cap);
-	if (!out)
-		return NULL;
-	for (size_t i = 0; i < len;) {
-		size_t k;
-
-		for (k = 0; k < ns; k++) {
-			size_t kl = strlen(s[k].key);
-
-			if (s[k].val && len - i >= kl && memcmp(word + i, s[k].key, kl) == 0) {
-				memcpy(out + o, s[k].val, strlen(s[k].val));
-				o += strlen(s[k].val);
-				i += kl;
-				break;
-			}
-		}
-		if (k == ns)
-			out[o++] = word[i++];
-	}
-	out[o] = '\0';
-	return out;
-}
-
-static int split_subst(const char *s, const struct subst *sub, size_t ns, char ***argv, size_t *n)
-{
-	while (*s) {
-		size_t len;
-		int rc;
-
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (!*s)
-			break;
-		len = strcspn(s, " \t");
-		rc = fleet_argv_push(argv, n, subst_word(s, len, sub, ns));
-		if (rc < 0)
-			return rc;
-		s += len;
-	}
-	return 0;
-}
 
 /* "a,b,c" of the hosts' names; NULL on ENOMEM. */
 static char *host_list(const struct fab_hosts *hosts)
@@ -216,7 +162,7 @@ int fleet_dial_argv(const struct fleet *f, const struct fleet_opts *o,
 	const char *tmpl = o->launcher + strlen(FLEET_DIAL_PREFIX);
 	const struct fleet_dial *d = f ? f->dial : NULL;
 	char n_s[24], port_s[16], target[80], self[PATH_MAX], *list = NULL, **a = NULL;
-	struct subst sub[] = {
+	struct fleet_subst sub[] = {
 		{ "{n}", n_s }, { "{addr}", NULL }, { "{port}", NULL }, { "{hostlist}", NULL },
 		{ "{nodefile}", NULL }, { "{token_file}", NULL },
 	};
@@ -251,9 +197,9 @@ int fleet_dial_argv(const struct fleet *f, const struct fleet_opts *o,
 	} else {
 		snprintf(target, sizeof(target), "{addr}:{port}");
 	}
-	rc = split_subst(tmpl, sub, sizeof(sub) / sizeof(sub[0]), &a, &n);
+	rc = fleet_split_subst(tmpl, sub, sizeof(sub) / sizeof(sub[0]), &a, &n);
 	if (rc == 0 && o->worker_cmd) {
-		rc = split_subst(o->worker_cmd, sub, sizeof(sub) / sizeof(sub[0]), &a, &n);
+		rc = fleet_split_subst(o->worker_cmd, sub, sizeof(sub) / sizeof(sub[0]), &a, &n);
 	} else if (rc == 0) {
 		rc = fleet_self_path(self, sizeof(self), err);
 		if (rc == 0)
