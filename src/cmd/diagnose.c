@@ -23,6 +23,7 @@
 #include "cmd/sweep_locate.h"
 #include "cmd/sweep_topo.h"
 #include "io/load.h"
+#include "io/pair_store.h"
 #include "model/counter_eval.h"
 #include "model/ptr_index.h"
 #include "util/file.h"
@@ -195,6 +196,8 @@ int diagnose_render(struct fab_ctx *ctx, const struct sweep_report *r, const str
 
 struct from_ctx {
 	json_t *doc;
+	struct pair_store *store;	/* the saved pairs */
+	unsigned int (*ab)[2];		/* their hosts, by store index */
 	struct fab_hosts hosts, fabric;
 	struct sweep_report r;
 	struct sweep_topo st;
@@ -254,16 +257,21 @@ static enum sweep_status status_parse(const char *s)
 
 /* The saved pairs with their verdicts; names resolved against @hs. */
 static int pairs_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs,
-			  const struct fab_hosts *hs, struct sweep_report *r)
+			  const struct fab_hosts *hs, struct from_ctx *c)
 {
+	struct sweep_report *r = &c->r;
+	struct sweep_pair pair, *p = &pair;
 	size_t i;
 	json_t *v;
+	int rc;
 
-	r->pairs = calloc(json_array_size(pairs) ? json_array_size(pairs) : 1, sizeof(*r->pairs));
-	if (!r->pairs)
+	c->ab = calloc(json_array_size(pairs) ? json_array_size(pairs) : 1, sizeof(*c->ab));
+	if (!c->ab)
 		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
+	if ((rc = pair_store_new(&c->store, &ctx->err)) < 0)
+		return rc;
+	r->store = c->store;
 	json_array_foreach(pairs, i, v) {
-		struct sweep_pair *p = &r->pairs[i];
 		const char *a = json_string_value(json_object_get(v, "a"));
 		const char *b = json_string_value(json_object_get(v, "b"));
 		const char *reason = json_string_value(json_object_get(v, "reason"));
@@ -273,6 +281,7 @@ static int pairs_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs,
 		if (ia < 0 || ib < 0 || ia == ib)
 			return fab_err_input(&ctx->err, -EINVAL, "%s: pairs[%zu]: '%s' is not a host of the sweep",
 					     fname, i, ia < 0 ? (a ? a : "(none)") : (b ? b : "(none)"));
+		memset(p, 0, sizeof(*p));
 		p->a = (unsigned int)ia;
 		p->b = (unsigned int)ib;
 		p->status = status_parse(json_string_value(json_object_get(v, "status")));
@@ -284,6 +293,14 @@ static int pairs_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs,
 		p->ab.avg_mbps = json_number_value(json_object_get(json_object_get(v, "bw_ab"), "avg_mbps"));
 		p->ba.measured = json_is_object(json_object_get(v, "bw_ba"));
 		p->ba.avg_mbps = json_number_value(json_object_get(json_object_get(v, "bw_ba"), "avg_mbps"));
+		if ((rc = pair_store_append(c->store, p, &ctx->err)) < 0)
+			return rc;
+		c->ab[i][0] = p->a;
+		c->ab[i][1] = p->b;
+		r->n_ok += p->status == SWEEP_OK;
+		r->n_slow += p->status == SWEEP_SLOW;
+		r->n_failed += p->status == SWEEP_FAILED;
+		r->n_regressed += p->status == SWEEP_REGRESSED;
 		r->n_pairs = i + 1;
 	}
 	return 0;
@@ -397,8 +414,9 @@ static void host_leaves(struct sweep_topo *st, size_t n_hosts)
 }
 
 static int routes_fill(struct fab_ctx *ctx, const char *fname, json_t *pairs,
-		       struct sweep_report *r, struct sweep_topo *st, const struct ptr_index *links)
+		       const struct from_ctx *c, struct sweep_topo *st, const struct ptr_index *links)
 {
+	const struct sweep_report *r = &c->r;
 	int rc;
 
 	st->routes = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*st->routes));
@@ -412,8 +430,8 @@ static int routes_fill(struct fab_ctx *ctx, const char *fname, json_t *pairs,
 		json_t *routes = json_object_get(json_array_get(pairs, i), "routes");
 		struct pair_route *pr = &st->routes[i];
 
-		pr->a = r->pairs[i].a;
-		pr->b = r->pairs[i].b;
+		pr->a = c->ab[i][0];
+		pr->b = c->ab[i][1];
 		st->n_routes = i + 1;
 		if (!json_is_object(routes))
 			return fab_err_input(&ctx->err, -EINVAL, "%s: pairs[%zu] has no routes: give --topology SOURCE",
@@ -437,7 +455,7 @@ static int routes_fill(struct fab_ctx *ctx, const char *fname, json_t *pairs,
 }
 
 static int routes_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs,
-			   struct sweep_report *r, struct sweep_topo *st)
+			   const struct from_ctx *c, struct sweep_topo *st)
 {
 	struct ptr_index links;
 	int rc = 0;
@@ -447,7 +465,7 @@ static int routes_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs
 	for (size_t l = 0; l < st->t->n_links; l++)
 		ptr_index_set(&links, l, st->t->links[l]);
 	ptr_index_sort(&links);
-	rc = routes_fill(ctx, fname, pairs, r, st, &links);
+	rc = routes_fill(ctx, fname, pairs, c, st, &links);
 	ptr_index_fini(&links);
 	return rc;
 }
@@ -496,7 +514,6 @@ static int from_counters(struct fab_ctx *ctx, struct from_ctx *c)
 static int from_topology(struct fab_ctx *ctx, struct from_ctx *c, const struct sweep_args *a)
 {
 	struct fleet f = { .n = 0 };
-	unsigned int (*ab)[2];
 	int rc;
 
 	if (!a->topology) {
@@ -508,7 +525,7 @@ static int from_topology(struct fab_ctx *ctx, struct from_ctx *c, const struct s
 		sweep_topo_init(&c->st, "plan");
 		rc = topo_from_doc(ctx, a->from, topo, &c->st.t);
 		if (rc == 0)
-			rc = routes_from_doc(ctx, a->from, json_object_get(c->doc, "pairs"), &c->r, &c->st);
+			rc = routes_from_doc(ctx, a->from, json_object_get(c->doc, "pairs"), c, &c->st);
 		return rc;
 	}
 	sweep_topo_init(&c->st, a->topology);
@@ -526,16 +543,7 @@ static int from_topology(struct fab_ctx *ctx, struct from_ctx *c, const struct s
 		rc = sweep_topo_place(ctx, &c->st, &c->hosts);
 	if (rc < 0)
 		return rc;
-	ab = calloc(c->r.n_pairs ? c->r.n_pairs : 1, sizeof(*ab));
-	if (!ab)
-		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
-	for (size_t i = 0; i < c->r.n_pairs; i++) {
-		ab[i][0] = c->r.pairs[i].a;
-		ab[i][1] = c->r.pairs[i].b;
-	}
-	rc = sweep_topo_route_pairs(ctx, &c->st, (const unsigned int (*)[2])ab, c->r.n_pairs);
-	free(ab);
-	return rc;
+	return sweep_topo_route_pairs(ctx, &c->st, (const unsigned int (*)[2])c->ab, c->r.n_pairs);
 }
 
 static int diagnose_from(struct fab_ctx *ctx, struct sweep_args *a)
@@ -587,7 +595,7 @@ static int diagnose_from(struct fab_ctx *ctx, struct sweep_args *a)
 	c.r.mode = c.r.mode ? c.r.mode : "-";
 	c.r.cfg = a->cfg;
 	sweep_ref_compute(NULL, 0, &c.r.ref);
-	rc = pairs_from_doc(ctx, a->from, json_object_get(c.doc, "pairs"), &c.hosts, &c.r);
+	rc = pairs_from_doc(ctx, a->from, json_object_get(c.doc, "pairs"), &c.hosts, &c);
 	if (rc == 0)
 		rc = from_topology(ctx, &c, a);
 	if (rc < 0)
@@ -618,6 +626,8 @@ out:
 done:
 	c.r.hosts = NULL;
 	sweep_report_fini(&c.r);
+	pair_store_free(c.store);
+	free(c.ab);
 	sweep_locate_fini(&c.sl);
 	sweep_topo_fini(&c.st);
 	counter_report_fini(&c.crep);

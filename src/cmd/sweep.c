@@ -20,6 +20,7 @@
 #include "cmd/cmd.h"
 #include "cmd/sweep_cmd.h"
 #include "cmd/sweep_locate.h"
+#include "cmd/sweep_results.h"
 #include "cmd/sweep_signal.h"
 #include "cmd/sweep_topo.h"
 #include "fleet/fleet_dial.h"
@@ -379,12 +380,29 @@ static int requested(const struct sweep_args *a, const struct fab_hosts *hs,
 	return rc;
 }
 
+/* Process CPU seconds (the schedule's cost, for the scale harness). */
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The rounds to measure, as a source (@src): explicit (in @s) for every
+ * mode but all pairs of a large Ethernet fabric, which is generated round
+ * by round and never stored (sweep_topo_schedule_src), and all pairs
+ * without a topology (the circle method, generated the same way).
+ */
 static int build_schedule(struct fab_ctx *ctx, const struct sweep_args *a,
-			  const struct fab_hosts *hs, struct sweep_topo *st, struct sched *s)
+			  const struct fab_hosts *hs, struct sweep_topo *st, struct sched *s,
+			  struct sched_src *src)
 {
 	struct sched_pair *want = NULL;
 	bool *is_new = NULL;
 	size_t n_want = 0;
+	double t0 = cpu_s();
 	int rc;
 
 	if (a->n_target == 2)	/* diagnose A B: the pairs sharing parts of A-B's path */
@@ -393,155 +411,47 @@ static int build_schedule(struct fab_ctx *ctx, const struct sweep_args *a,
 		rc = requested(a, hs, &want, &n_want, &is_new, &ctx->err);
 	if (rc < 0)
 		return rc;
-	if (st)
-		rc = sweep_topo_schedule(ctx, st, a->mode, want, n_want, is_new, s);
-	else if (strcmp(a->mode, "serial") == 0)
+	if (st) {
+		rc = sweep_topo_schedule_src(ctx, st, a->mode, want, n_want, is_new, s, src);
+	} else if (strcmp(a->mode, "serial") == 0) {
 		rc = sched_serial(s, hs->n);
-	else if (is_new)
+	} else if (is_new) {
 		rc = sched_bipartite(s, is_new, hs->n);
-	else if (want)
+	} else if (want) {
 		rc = sched_from_pairs(s, want, n_want, hs->n);
-	else
-		rc = sched_circle(s, hs->n);
+	} else {
+		sched_src_circle(src, hs->n);
+		rc = 1;
+	}
+	if (rc == 0 && !st)
+		sched_src_explicit(src, s);
+	rc = rc > 0 ? 0 : rc;
 	free(want);
 	free(is_new);
 	if (rc < 0 && !ctx->err.msg[0])
 		fab_err_set(&ctx->err, rc, "sweep: schedule: %s", strerror(-rc));
+	if (rc == 0 && s->n_pairs && sched_check(s, hs->n) < 0)
+		return fab_err_set(&ctx->err, -EINVAL, "sweep: internal error: bad schedule");
+	if (a->sched_cpu_s)
+		*a->sched_cpu_s = cpu_s() - t0;
 	return rc;
 }
 
-static double rated_mbps(const struct fab_hosts *hs, const struct sweep_pair *p)
+static uint64_t pair_key(unsigned int a, unsigned int b)
 {
-	double ra = hs->hosts[p->a].rate_gbps, rb = hs->hosts[p->b].rate_gbps;
-
-	if (ra <= 0 || rb <= 0)
-		return 0;
-	return 1000 * (ra < rb ? ra : rb);
+	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
 }
 
-/* Expected rate of each pair: its path's lowest rate (topology), else the hosts' rate_gbps. */
-static int expect_all(struct fab_ctx *ctx, struct sweep_report *r, struct sweep_topo *st)
+struct keyed {
+	uint64_t key;
+	size_t idx;
+};
+
+static int keyed_cmp(const void *x, const void *y)
 {
-	unsigned int (*ab)[2];
-	int rc;
+	const struct keyed *a = x, *b = y;
 
-	if (!st) {
-		for (size_t i = 0; i < r->n_pairs; i++) {
-			struct sweep_pair *p = &r->pairs[i];
-
-			p->expected_mbps = rated_mbps(r->hosts, p);
-			p->expect_src = p->expected_mbps > 0 ? SWEEP_EXPECT_RATED : SWEEP_EXPECT_NONE;
-		}
-		return 0;
-	}
-	ab = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*ab));
-	if (!ab)
-		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		ab[i][0] = r->pairs[i].a;
-		ab[i][1] = r->pairs[i].b;
-	}
-	rc = sweep_topo_route_pairs(ctx, st, (const unsigned int (*)[2])ab, r->n_pairs);
-	free(ab);
-	if (rc < 0)
-		return rc;
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		struct sweep_pair *p = &r->pairs[i];
-
-		p->klass = st->routes[i].klass;
-		p->expected_mbps = st->routes[i].expected_mbps;
-		p->expect_src = p->expected_mbps > 0 ? SWEEP_EXPECT_RATED : SWEEP_EXPECT_NONE;
-	}
-	if (st->n_path_capped)
-		fab_info("topology: %u pairs have more than %u paths; their paths are not listed",
-			 st->n_path_capped, ROUTE_MAX_PATHS);
-	return 0;
-}
-
-/* The links any path of @pr crosses, into a new array. */
-static uint32_t *route_links(const struct pair_route *pr, size_t *n)
-{
-	size_t k = 0, cap = 0;
-	uint32_t *l;
-
-	for (size_t i = 0; i < pr->n_ab; i++)
-		cap += pr->ab[i].n_hops;
-	for (size_t i = 0; i < pr->n_ba; i++)
-		cap += pr->ba[i].n_hops;
-	l = calloc(cap ? cap : 1, sizeof(*l));
-	if (!l)
-		return NULL;
-	for (size_t i = 0; i < pr->n_ab; i++)
-		for (size_t h = 0; h < pr->ab[i].n_hops; h++)
-			l[k++] = pr->ab[i].hops[h].link;
-	for (size_t i = 0; i < pr->n_ba; i++)
-		for (size_t h = 0; h < pr->ba[i].n_hops; h++)
-			l[k++] = pr->ba[i].hops[h].link;
-	*n = k;
-	return l;
-}
-
-/*
- * Pairs whose path has no rated link: their path class's reference
- * (model/pathref.h), which stays at the healthy level when most of the
- * class crosses one bad link.
- */
-static int class_refs(struct fab_ctx *ctx, struct sweep_report *r, struct sweep_topo *st)
-{
-	struct pathref_pair *pp = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*pp));
-	uint32_t **links = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*links));
-	struct pathref ref = { 0 };
-	bool need = false;
-	int rc = 0;
-
-	for (size_t i = 0; i < r->n_pairs; i++)
-		need |= r->pairs[i].expect_src == SWEEP_EXPECT_NONE;
-	if (!pp || !links || !need)
-		goto out;
-	for (size_t i = 0; i < r->n_pairs && rc == 0; i++) {
-		pp[i].klass = r->pairs[i].klass;
-		pp[i].bw_mbps = r->pairs[i].status == SWEEP_FAILED ? NAN : sweep_pair_bw(&r->pairs[i]);
-		pp[i].links = links[i] = route_links(&st->routes[i], &pp[i].n_links);
-		if (!links[i])
-			rc = -ENOMEM;
-	}
-	if (rc == 0)
-		rc = pathref_compute(&ref, pp, r->n_pairs, st->t->n_links);
-	for (size_t i = 0; rc == 0 && i < r->n_pairs; i++) {
-		struct sweep_pair *p = &r->pairs[i];
-		const struct pathref_class *c = pathref_class(&ref, p->klass);
-
-		if (p->expect_src != SWEEP_EXPECT_NONE || !c || isnan(c->ref_mbps))
-			continue;
-		p->expected_mbps = c->ref_mbps;
-		p->expect_src = SWEEP_EXPECT_CLASS;
-	}
-	for (size_t i = 0; rc == 0 && i < ref.n_classes; i++) {
-		char name[160];
-
-		if (ref.classes[i].blind_link == PATHREF_NO_LINK)
-			continue;
-		sweep_topo_link_text(st->t, ref.classes[i].blind_link, name, sizeof(name));
-		fab_warn("sweep: too few %u-hop pairs avoid %s to judge it by the others: without a "
-			 "rated speed (rate_gbps=, a plan's speed_mbps) a fault there may not be seen",
-			 ref.classes[i].klass, name);
-	}
-out:
-	for (size_t i = 0; links && i < r->n_pairs; i++)
-		free(links[i]);
-	free(pp);
-	pathref_fini(&ref);
-	free(links);
-	if (!pp || rc == -ENOMEM)
-		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-	return rc < 0 ? fab_err_set(&ctx->err, rc, "sweep: path classes: %s", strerror(-rc)) : 0;
-}
-
-static void judge_all(struct sweep_report *r)
-{
-	for (size_t i = 0; i < r->n_pairs; i++)
-		sweep_pair_judge_expected(&r->pairs[i], r->pairs[i].expected_mbps,
-					  r->pairs[i].expect_src, &r->ref, &r->cfg);
+	return a->key < b->key ? -1 : a->key > b->key;
 }
 
 /*
@@ -550,32 +460,35 @@ static void judge_all(struct sweep_report *r)
  * hosts (for latency outliers: a latency loop that shared a link or a CPU
  * with another pair's bandwidth test measured that test's queue).
  */
-static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts *so,
-			struct sweep_report *r, struct sweep_topo *st, bool alone)
+static int sweep_retest(struct fab_ctx *ctx, const struct sweep_measure *m, struct sweep_opts *so,
+			struct sweep_report *r, struct sweep_results *sr, struct sweep_topo *st,
+			bool alone)
 {
-	struct sched_pair *sp = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*sp));
-	size_t *idx = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*idx));
-	struct sweep_pair *again = NULL;
 	struct fab_err *err = &ctx->err;
+	struct sched_pair *sp = NULL;
+	struct sweep_pair *again = NULL, p;
+	struct keyed *ix = NULL;
+	size_t *idx = NULL, n = 0, done, upto;
 	struct sched s;
-	size_t n = 0, done;
 	int rc;
 
 	sched_init(&s);
-	if (!sp || !idx) {
+	rc = sweep_results_retest_list(sr, alone, &idx, &n, err);
+	if (rc < 0 || !n)
+		goto out;
+	sp = calloc(n, sizeof(*sp));
+	ix = calloc(n, sizeof(*ix));
+	if (!sp || !ix) {
 		rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < r->n_pairs; i++)
-		if ((r->pairs[i].status == SWEEP_SLOW && (!alone || r->pairs[i].slow_lat)) ||
-		    (!alone && r->pairs[i].status == SWEEP_REGRESSED)) {
-			sp[n].a = r->pairs[i].a;
-			sp[n].b = r->pairs[i].b;
-			idx[n++] = i;
-		}
-	rc = 0;
-	if (!n)
-		goto out;
+	for (size_t k = 0; k < n; k++) {
+		if ((rc = pair_store_get(sr->store, idx[k], &p, err)) < 0)
+			goto out;
+		sp[k] = (struct sched_pair){ .a = p.a, .b = p.b };
+		ix[k] = (struct keyed){ pair_key(p.a, p.b), idx[k] };
+	}
+	qsort(ix, n, sizeof(*ix), keyed_cmp);
 	fab_info("re-testing %zu slow pair%s%s", n, n == 1 ? "" : "s",
 		 alone ? " by latency, one at a time" : "");
 	if (alone) {
@@ -592,60 +505,74 @@ static int sweep_retest(struct fab_ctx *ctx, struct fleet *f, struct sweep_opts 
 		fab_err_set(err, rc, "sweep: retest schedule: %s", strerror(-rc));
 		goto out;
 	}
-	again = calloc(s.n_pairs, sizeof(*again));
+	again = calloc(s.n_pairs ? s.n_pairs : 1, sizeof(*again));
 	if (!again) {
 		rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
 		goto out;
 	}
 	so->label = "retest";
-	rc = sweep_run(f, &s, so, again, &done, err);
+	rc = sweep_measure_sched(m, &s, so, again, &done, err);
 	if (rc == -EINTR)	/* keep the first figures of the pairs not re-tested */
 		r->interrupted = true;
 	else if (rc < 0)
 		goto out;
 	rc = 0;
-	for (size_t k = 0; k < (done < s.n_rounds ? s.round_start[done] : s.n_pairs); k++) {
-		for (size_t m = 0; m < n; m++) {
-			struct sweep_pair *p = &r->pairs[idx[m]];
-			struct sweep_pair keep = *p;
+	upto = done < s.n_rounds ? s.round_start[done] : s.n_pairs;
+	for (size_t k = 0; k < upto && rc == 0; k++) {
+		struct keyed key = { pair_key(again[k].a, again[k].b), 0 };
+		const struct keyed *e = bsearch(&key, ix, n, sizeof(*ix), keyed_cmp);
+		struct sweep_pair keep;
 
-			if (p->a != again[k].a || p->b != again[k].b)
-				continue;
-			if (again[k].status == SWEEP_FAILED) {
-				/* Keep the first figures: they are still evidence. */
-				p->retested = true;
-				p->first_slow = true;
-				snprintf(p->reason + strnlen(p->reason, sizeof(p->reason) - 40),
-					 40, " (retest failed)");
-				break;
-			}
-			*p = again[k];
-			p->round = keep.round;
-			p->expected_mbps = keep.expected_mbps;
-			p->expect_src = keep.expect_src;
-			p->klass = keep.klass;
-			p->retested = true;
-			p->first_slow = true;
-			sweep_pair_judge_expected(p, p->expected_mbps, p->expect_src, &r->ref, &r->cfg);
+		if (!e)
+			continue;
+		if ((rc = pair_store_get(sr->store, e->idx, &p, err)) < 0)
 			break;
+		keep = p;
+		if (again[k].status == SWEEP_FAILED) {
+			/* Keep the first figures: they are still evidence. */
+			p.retested = true;
+			p.first_slow = true;
+			snprintf(p.reason + strnlen(p.reason, sizeof(p.reason) - 40), 40,
+				 " (retest failed)");
+		} else {
+			p = again[k];
+			p.round = keep.round;
+			p.expected_mbps = keep.expected_mbps;
+			p.expect_src = keep.expect_src;
+			p.klass = keep.klass;
+			p.retested = true;
+			p.first_slow = true;
+			sweep_pair_judge_expected(&p, p.expected_mbps, p.expect_src, &r->ref, &r->cfg);
 		}
+		rc = pair_store_put(sr->store, e->idx, &p, err);
 	}
 out:
 	sched_fini(&s);
 	free(again);
 	free(sp);
+	free(ix);
 	free(idx);
 	return rc;
 }
 
+static int view_route(void *ctx, unsigned int a, unsigned int b, struct pair_route *out)
+{
+	struct fab_err err;
+
+	fab_err_init(&err);
+	return sweep_topo_route(ctx, a, b, out, &err);
+}
+
 /* Hand the topology to the report (renderers) and the bound to the text. */
-static void fabric_view(struct sweep_report *r, const struct sweep_topo *st)
+static void fabric_view(struct sweep_report *r, struct sweep_topo *st)
 {
 	struct sweep_fabric_view *v = &r->fabric;
 
 	v->source = st->kind == SWEEP_TOPO_PLAN ? st->spec : sweep_topo_kind_name(st->kind);
 	v->topo = st->t;
-	v->routes = st->n_routes == r->n_pairs ? st->routes : NULL;
+	v->routes = st->n_routes == r->n_pairs && st->n_routes ? st->routes : NULL;
+	v->route = view_route;
+	v->route_ctx = st;
 	v->host_link = st->host_link;
 	v->host_leaf = st->host_leaf;
 	v->have_bound = st->have_bound;
@@ -663,11 +590,11 @@ static void fabric_view(struct sweep_report *r, const struct sweep_topo *st)
 /*
  * Hosts, topology, fleet, schedule: everything before the first round.
  * The fleet starts only when it is needed (not for a dry run on a plan or
- * the IB subnet).
+ * the IB subnet, nor when something else measures).
  */
 static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_hosts *hs,
 			 struct fab_hosts *fabric, struct sweep_topo *st, struct fleet *f,
-			 struct sched *s)
+			 struct sched *s, struct sched_src *src)
 {
 	struct fab_hosts all;
 	int rc;
@@ -681,6 +608,8 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 		return rc;
 	if (hs->n < 2)
 		return fab_err_input(&ctx->err, -EINVAL, "%s: a sweep needs at least two hosts", a->hosts);
+	if (a->measure && st && st->kind == SWEEP_TOPO_LLDP)
+		return fab_err_input(&ctx->err, -EINVAL, "sweep: --topology lldp needs the workers");
 	if (st) {
 		rc = sweep_topo_load(ctx, st, &a->ib);
 		if (rc < 0)
@@ -690,11 +619,10 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 		/* What can be checked is checked before any worker starts. */
 		if ((a->prom && file_check_writable(a->prom, &ctx->err) < 0) ||
 		    sweep_out_check(a, &ctx->err) < 0 ||
-		    fleet_launcher_check(&a->fo, hs, &ctx->err) < 0 ||
-		    (fabric->n && fleet_launcher_check(&a->fo, fabric, &ctx->err) < 0))
+		    (!a->measure && (fleet_launcher_check(&a->fo, hs, &ctx->err) < 0 ||
+				     (fabric->n && fleet_launcher_check(&a->fo, fabric, &ctx->err) < 0))))
 			return -EINVAL;
-		rc = fleet_start(f, hs, &a->fo, &ctx->err);
-		if (rc < 0)
+		if (!a->measure && (rc = fleet_start(f, hs, &a->fo, &ctx->err)) < 0)
 			return rc;
 	}
 	if (st && st->kind == SWEEP_TOPO_LLDP) {
@@ -707,7 +635,7 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 		if (rc < 0)
 			return rc;
 	}
-	if (st && !a->dry_run && (rc = sweep_topo_counters_before(ctx, st, f)) < 0)
+	if (st && !a->dry_run && !a->measure && (rc = sweep_topo_counters_before(ctx, st, f)) < 0)
 		return rc;
 	if (st && !a->all_pairs && !a->coverage_k && strcmp(a->mode, "all-pairs") == 0 &&
 	    hs->n > SWEEP_COVERAGE_AUTO_HOSTS) {
@@ -719,14 +647,17 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 	}
 	if (st)
 		st->cov_k = a->coverage_k;
-	rc = build_schedule(ctx, a, hs, st, s);
+	rc = build_schedule(ctx, a, hs, st, s, src);
 	if (rc < 0)
 		return rc;
-	if (sched_check(s, hs->n) < 0)
-		return fab_err_set(&ctx->err, -EINVAL, "sweep: internal error: bad schedule");
+	if (a->html && src->n_pairs > SWEEP_HTML_MAX_PAIRS)
+		return fab_err_input(&ctx->err, -E2BIG, "sweep: --html %s: %zu pairs; the report page "
+				     "holds at most %d (1024 hosts, all pairs): a coverage sweep "
+				     "(--coverage K) or -j and --csv FILE", a->html, src->n_pairs,
+				     SWEEP_HTML_MAX_PAIRS);
 	if (st && st->have_bound)
 		fab_info("topology: %zu rounds for %zu pairs; lower bound %zu (node %zu, link %zu, cut %zu)",
-			 s->n_rounds, s->n_pairs, st->bound.bound, st->bound.node, st->bound.link,
+			 src->n_rounds, src->n_pairs, st->bound.bound, st->bound.node, st->bound.link,
 			 st->bound.cut);
 	return 0;
 }
@@ -752,11 +683,12 @@ static void plan_fill(struct sweep_opts *so, const struct sweep_args *a)
 }
 
 static void report_fill(struct sweep_report *r, const struct sweep_args *a,
-			const struct sweep_opts *so, const struct fab_hosts *hs, const struct sched *s)
+			const struct sweep_opts *so, const struct fab_hosts *hs,
+			const struct sched_src *src)
 {
 	r->hosts = hs;
 	r->transport = a->transport;
-	r->launcher = a->fo.launcher;
+	r->launcher = a->measure ? "simulated" : a->fo.launcher;
 	r->mode = a->mode;
 	r->cfg = a->cfg;
 	r->duration_ms = so->plan.duration_ms;
@@ -764,23 +696,9 @@ static void report_fill(struct sweep_report *r, const struct sweep_args *a,
 	r->lat_ms = so->plan.lat_ms;
 	r->streams = a->streams;
 	r->msg_bytes = a->msg_bytes;
-	r->n_rounds = s->n_rounds;
+	r->n_rounds = src->n_rounds;
 	r->started_unix = (int64_t)time(NULL);
-	r->n_pairs = s->n_pairs;
 	r->dry_run = a->dry_run;
-}
-
-/* --dry-run: the schedule as planned pairs, nothing measured. */
-static void plan_only(struct sweep_report *r, const struct sched *s)
-{
-	for (size_t k = 0; k < s->n_rounds; k++)
-		for (size_t i = s->round_start[k]; i < s->round_start[k + 1]; i++) {
-			r->pairs[i].a = s->pairs[i].a;
-			r->pairs[i].b = s->pairs[i].b;
-			r->pairs[i].round = (unsigned int)k + 1;
-			r->pairs[i].status = SWEEP_PLANNED;
-			r->pairs[i].pct_rated = -1;
-		}
 }
 
 void sweep_args_default(struct sweep_args *a, const char *cmd)
@@ -808,6 +726,59 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	return sweep_main(ctx, &a);
 }
 
+/* Everything after the rounds: verdicts, retests, baseline, links named. */
+static int sweep_conclude(struct fab_ctx *ctx, struct sweep_args *a, struct sweep_report *r,
+			  struct sweep_results *sr, struct sweep_topo *st,
+			  const struct sweep_measure *m, struct sweep_opts *so,
+			  struct sweep_baseline *base, struct sweep_locate *sl,
+			  const struct counter_policy *pol, struct counter_report *crep)
+{
+	struct fab_err *err = &ctx->err;
+	int rc;
+
+	if ((rc = sweep_results_judge(sr, r, err)) < 0 ||
+	    /* --baseline: judged after the fleet, again after the retest re-judged its pairs */
+	    (rc = sweep_baseline_apply(base, a->regress_pct, r, err)) < 0 ||
+	    (a->retest && !r->interrupted && (rc = sweep_retest(ctx, m, so, r, sr, st, false)) < 0) ||
+	    (a->retest && !r->interrupted && (rc = sweep_retest(ctx, m, so, r, sr, st, true)) < 0) ||
+	    (rc = sweep_baseline_apply(base, a->regress_pct, r, err)) < 0 ||
+	    (rc = sweep_results_count(sr, r, err)) < 0)
+		return rc;
+	if (st && !r->interrupted) {	/* name the links, probing groups over the same workers */
+		struct sweep_locate_env env = { .ctx = ctx, .st = st, .r = r, .m = m, .so = so,
+						.sr = sr };
+
+		if ((rc = sweep_locate_run(sl, &env)) < 0 ||
+		    (!a->measure && (rc = sweep_topo_counters(ctx, st, &a->ib, pol, crep)) < 0))
+			return rc;
+		if ((rc = loc_apply_counters(&sl->in, &sl->res, crep)) < 0)
+			return fab_err_set(err, rc, "sweep: counters: %s", strerror(-rc));
+		/* Probes may have re-judged nothing in the store; counts stand. */
+	}
+	/* With a topology the suspects are links (r->fabric.loc), never hosts by count. */
+	if (!st) {
+		struct sweep_suspects_acc acc;
+		size_t n = pair_store_count(sr->store);
+		struct sweep_pair p;
+
+		rc = sweep_suspects_begin(&acc, r->hosts->n);
+		for (size_t i = 0; rc == 0 && i < n; i++)
+			if ((rc = pair_store_get(sr->store, i, &p, err)) == 0)
+				sweep_suspects_count(&acc, &p);
+		if (rc == 0)
+			rc = sweep_suspects_nodes(&acc, &r->ref);
+		for (size_t i = 0; rc == 0 && i < n; i++)
+			if ((rc = pair_store_get(sr->store, i, &p, err)) == 0)
+				rc = sweep_suspects_link(&acc, &p);
+		if (rc == 0)
+			sweep_suspects_end(&acc, r);
+		sweep_suspects_acc_fini(&acc);
+		if (rc == -ENOMEM)
+			fab_err_set(err, rc, "sweep: out of memory");
+	}
+	return rc;
+}
+
 int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 {
 	struct sweep_args a = *ap;
@@ -817,10 +788,14 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	struct sweep_topo topo, *st = NULL;
 	struct sweep_locate sl;
 	struct sweep_baseline base = { 0 };
+	struct sweep_results sr = { 0 };
+	struct sweep_measure fm;
+	const struct sweep_measure *m = a.measure;
 	struct counter_policy pol;
 	struct counter_report crep = { 0 };
 	struct fleet f = { 0 };
 	struct sched s;
+	struct sched_src src = { 0 };
 	struct timespec t0, t1;
 	int rc;
 
@@ -836,7 +811,7 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		sweep_topo_init(&topo, a.topology);
 		st = &topo;
 	}
-	if (!transport_find(a.transport)) {
+	if (!a.measure && !transport_find(a.transport)) {
 		rc = cmd_usage_error(ctx, "sweep", "--transport %s: not built in (have: tcp%s)",
 				     a.transport, transport_find("verbs") ? ", verbs" : "");
 		goto out;
@@ -847,9 +822,14 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (sweep_prepare(ctx, &a, &hs, &fabric, st, &f, &s) < 0) {
+	if (sweep_prepare(ctx, &a, &hs, &fabric, st, &f, &s, &src) < 0 ||
+	    sweep_results_init(&sr, &hs, st, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
+	}
+	if (!m) {
+		sweep_measure_fleet(&fm, &f);
+		m = &fm;
 	}
 	plan_fill(&so, &a);
 	if (getrandom(so.token, sizeof(so.token), 0) != (ssize_t)sizeof(so.token)) {
@@ -857,58 +837,34 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	report_fill(&r, &a, &so, &hs, &s);
+	report_fill(&r, &a, &so, &hs, &src);
+	r.store = sr.store;
 	fleet_dial_report(&f, &r.launch);
-	r.pairs = calloc(s.n_pairs ? s.n_pairs : 1, sizeof(*r.pairs));
-	if (!r.pairs) {
-		fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
 	so.stop = sweep_signal_install();
 	rc = 0;
 	if (a.dry_run) {
-		plan_only(&r, &s);
-	} else if ((strcmp(a.transport, "verbs") == 0 &&
-		    fleet_rdma_check(&f, so.step_timeout_ms, &ctx->err) < 0) ||
-		   ((rc = sweep_run(&f, &s, &so, r.pairs, &r.rounds_done, &ctx->err)) < 0 &&
-		    rc != -EINTR)) {
+		rc = sweep_results_plan(&sr, &src, &ctx->err);
+	} else if (!a.measure && strcmp(a.transport, "verbs") == 0 &&
+		   fleet_rdma_check(&f, so.step_timeout_ms, &ctx->err) < 0) {
+		rc = -EIO;
+	} else {
+		rc = m->run(m->ctx, &src, &so, sweep_results_round, &sr, &r.rounds_done, &ctx->err);
+		r.n_rounds = src.n_rounds > r.rounds_done ? src.n_rounds : r.rounds_done;
+	}
+	r.n_pairs = pair_store_count(sr.store);
+	if (rc < 0 && rc != -EINTR) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
 	if (rc == -EINTR)
-		sweep_report_cut(&r, &s, r.rounds_done);
-	if (expect_all(ctx, &r, st) < 0) {
-		rc = fab_err_exit(&ctx->err);
-		goto out;
-	}
+		sweep_report_cut(&r, r.rounds_done);
 	if (!a.dry_run) {
-		sweep_ref_compute(r.pairs, r.n_pairs, &r.ref);
-		if (st && class_refs(ctx, &r, st) < 0) {
-			rc = fab_err_exit(&ctx->err);
-			goto out;
-		}
-		judge_all(&r);
-		/* --baseline: judged after the fleet, again after the retest re-judged its pairs */
-		if (sweep_baseline_apply(&base, a.regress_pct, &r) < 0 ||
-		    (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st, false) < 0) ||
-		    (a.retest && !r.interrupted && sweep_retest(ctx, &f, &so, &r, st, true) < 0) ||
-		    sweep_baseline_apply(&base, a.regress_pct, &r) < 0) {
+		rc = sweep_conclude(ctx, &a, &r, &sr, st, m, &so, &base, &sl, &pol, &crep);
+		if (rc < 0) {
 			if (!ctx->err.msg[0])
-				fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+				fab_err_set(&ctx->err, rc, "sweep: %s", strerror(-rc));
 			rc = fab_err_exit(&ctx->err);
 			goto out;
-		}
-		if (st && !r.interrupted) {	/* name the links, probing groups over the same workers */
-			struct sweep_locate_env env = { .ctx = ctx, .st = st, .r = &r, .f = &f,
-							.so = &so };
-
-			if (sweep_locate_run(&sl, &env) < 0 ||
-			    sweep_topo_counters(ctx, st, &a.ib, &pol, &crep) < 0 ||
-			    loc_apply_counters(&sl.in, &sl.res, &crep) < 0) {
-				rc = fab_err_exit(&ctx->err);
-				goto out;
-			}
 		}
 	} else {
 		sweep_ref_compute(NULL, 0, &r.ref);
@@ -922,16 +878,7 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		r.fabric.loc_in = &sl.in;
 		r.fabric.probes_run = sl.probes_run;
 	}
-	/* With a topology the suspects are links (r.fabric.loc), never hosts by count. */
-	if (!a.dry_run && !st && sweep_suspects(&r) < 0) {
-		fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	rc = FAB_EXIT_OK;
-	for (size_t i = 0; i < r.n_pairs; i++)
-		if (r.pairs[i].status != SWEEP_OK && r.pairs[i].status != SWEEP_PLANNED)
-			rc = FAB_EXIT_UNHEALTHY;
+	rc = r.n_slow + r.n_failed + r.n_regressed ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
 	if (a.prom && !a.dry_run) {
 		int prc = sweep_prom_write(&r, a.prom);
 
@@ -957,8 +904,10 @@ out:
 	fleet_fini(&f);
 	sweep_signal_restore();
 	sweep_report_fini(&r);
+	sched_src_fini(&src);
 	sched_fini(&s);
 	sweep_locate_fini(&sl);
+	sweep_results_fini(&sr);
 	sweep_baseline_fini(&base);
 	counter_report_fini(&crep);
 	if (st)

@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "fleet/fleet.h"
+#include "fleet/sweep.h"
 #include "model/sweep_judge.h"
 #include "sys/sys.h"
 #include "transport/transport.h"
@@ -42,6 +43,14 @@ struct sweep_args {
 	const char *policy;			/* --policy FILE: counter thresholds */
 	const char *target[2];			/* A B: the slow pair named by the operator */
 	unsigned int n_target;
+	/*
+	 * What measures the rounds; NULL: the workers of the hosts file
+	 * (started by the sweep).  tests/scale sets a simulation: then no
+	 * worker starts, and --topology must be a plan.
+	 */
+	const struct sweep_measure *measure;
+	/* After the sweep (NULL: not wanted): CPU seconds spent making the rounds. */
+	double *sched_cpu_s;
 };
 
 /*
@@ -61,6 +70,9 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 
 /* Run and render; the command's exit status. */
 int sweep_main(struct fab_ctx *ctx, struct sweep_args *a);
+
+/* --html: the report page holds at most this many pairs (1024 hosts, all pairs). */
+#define SWEEP_HTML_MAX_PAIRS 523776
 
 /*
  * The extra outputs (cmd/sweep_out.c): the --csv and --html files
@@ -85,8 +97,9 @@ struct sweep_baseline {
 };
 
 int sweep_baseline_load(struct sweep_baseline *b, const char *path, struct fab_err *err);
-/* Fill every pair's base_* figures and judge it; r->baseline too.  0 or -ENOMEM. */
-int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sweep_report *r);
+/* Fill every pair's base_* figures and judge it; r->baseline too.  0 or -errno (@err set). */
+int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sweep_report *r,
+			 struct fab_err *err);
 void sweep_baseline_fini(struct sweep_baseline *b);
 
 struct sweep_topo;

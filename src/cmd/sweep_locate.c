@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "cmd/sweep_locate.h"
+#include "cmd/sweep_results.h"
+#include "io/pair_store.h"
 #include "util/log.h"
 
 static enum loc_verdict verdict_of(const struct sweep_pair *p)
@@ -48,23 +50,24 @@ void sweep_locate_init(struct sweep_locate *sl)
 void sweep_locate_fini(struct sweep_locate *sl)
 {
 	loc_result_fini(&sl->res);
-	free(sl->pairs);
+	loc_acc_free(sl->in.acc);
 	free(sl->names);
 	memset(sl, 0, sizeof(*sl));
 }
 
 /* A probe's expected rate: its path's rated speed, else the class reference the sweep used. */
-static void probe_expect(const struct sweep_report *r, const struct pair_route *pr,
+static void probe_expect(const struct sweep_results *sr, const struct pair_route *pr,
 			 struct sweep_pair *p)
 {
+	double c = sr ? sweep_results_class_ref(sr, pr->klass) : NAN;
+
 	p->klass = pr->klass;
 	p->expected_mbps = pr->expected_mbps;
 	p->expect_src = pr->expected_mbps > 0 ? SWEEP_EXPECT_RATED : SWEEP_EXPECT_NONE;
-	for (size_t i = 0; p->expect_src == SWEEP_EXPECT_NONE && i < r->n_pairs; i++)
-		if (r->pairs[i].klass == pr->klass && r->pairs[i].expect_src == SWEEP_EXPECT_CLASS) {
-			p->expected_mbps = r->pairs[i].expected_mbps;
-			p->expect_src = SWEEP_EXPECT_CLASS;
-		}
+	if (p->expect_src == SWEEP_EXPECT_NONE && !isnan(c)) {
+		p->expected_mbps = c;
+		p->expect_src = SWEEP_EXPECT_CLASS;
+	}
 }
 
 /* Measure @pr's pairs (in link-safe rounds) and fold their verdicts into @s. */
@@ -91,7 +94,7 @@ static int probe_group(struct sweep_locate *sl, const struct sweep_locate_env *e
 	if (rc < 0)
 		goto out;
 	env->so->label = "probe";
-	rc = sweep_run(env->f, &sc, env->so, got, &done, &env->ctx->err);
+	rc = sweep_measure_sched(env->m, &sc, env->so, got, &done, &env->ctx->err);
 	if (rc == -EINTR) {	/* interrupted: the group stays as the sweep left it */
 		rc = 0;
 		goto out;
@@ -102,7 +105,7 @@ static int probe_group(struct sweep_locate *sl, const struct sweep_locate_env *e
 		for (size_t i = 0; i < pr->n; i++) {
 			if (got[k].a != want[i].a || got[k].b != want[i].b)
 				continue;
-			probe_expect(env->r, &pr->routes[i], &got[k]);
+			probe_expect(env->sr, &pr->routes[i], &got[k]);
 			sweep_pair_judge_expected(&got[k], got[k].expected_mbps, got[k].expect_src,
 						  &env->r->ref, &env->r->cfg);
 			v[i] = verdict_of(&got[k]);
@@ -122,28 +125,55 @@ out:
 	return rc;
 }
 
+/* Every measured pair of the store into the localiser's accumulator. */
+static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env)
+{
+	const struct sweep_report *r = env->r;
+	struct sweep_topo *st = env->st;
+	struct fab_err *err = &env->ctx->err;
+	struct sweep_pair p;
+	int rc;
+
+	if (loc_acc_new(&sl->in.acc, &sl->in) < 0)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < r->n_pairs; i++) {
+		enum loc_verdict v;
+
+		if ((rc = pair_store_get(r->store, i, &p, err)) < 0)
+			return rc;
+		v = verdict_of(&p);
+		if (v == LOC_UNKNOWN)
+			continue;
+		if (st->routes && i < st->n_routes)
+			rc = loc_acc_add(sl->in.acc, p.a, p.b, &st->routes[i], v, p.pct_rated) < 0
+			     ? fab_err_set(err, -ENOMEM, "sweep: out of memory") : 0;
+		else
+			rc = sweep_topo_loc_add(st, sl->in.acc, p.a, p.b, v, p.pct_rated, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int sweep_locate_run(struct sweep_locate *sl, const struct sweep_locate_env *env)
 {
 	const struct sweep_report *r = env->r;
 	struct sweep_topo *st = env->st;
 	int rc;
 
-	sl->pairs = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*sl->pairs));
 	sl->names = calloc(r->hosts->n ? r->hosts->n : 1, sizeof(*sl->names));
-	if (!sl->pairs || !sl->names)
+	if (!sl->names)
 		return fab_err_set(&env->ctx->err, -ENOMEM, "sweep: out of memory");
-	for (size_t i = 0; i < r->n_pairs; i++)
-		sl->pairs[i] = (struct loc_pair){ .route = &st->routes[i],
-			.verdict = verdict_of(&r->pairs[i]), .pct_expected = r->pairs[i].pct_rated };
 	for (size_t i = 0; i < r->hosts->n; i++)
 		sl->names[i] = r->hosts->hosts[i].name;
 	sl->in = (struct loc_input){ .topo = st->t, .host_link = st->host_link,
-		.host_names = sl->names, .n_hosts = r->hosts->n, .pairs = sl->pairs,
-		.n_pairs = r->n_pairs };
-	rc = loc_localize(&sl->in, NULL, &sl->res, &env->ctx->err);
+		.host_names = sl->names, .n_hosts = r->hosts->n };
+	rc = acc_fill(sl, env);
+	if (rc == 0)
+		rc = loc_localize(&sl->in, NULL, &sl->res, &env->ctx->err);
 	if (rc < 0)
 		return rc;
-	for (size_t i = 0; env->f && i < sl->res.n_suspects; i++) {
+	for (size_t i = 0; env->m && i < sl->res.n_suspects; i++) {
 		struct loc_suspect *s = &sl->res.suspects[i];
 		struct loc_probe_req req = { .max_probes = env->max_probes };
 		struct loc_probes pr = { 0 };

@@ -5,9 +5,9 @@
  * Groups of links the pairs cannot tell apart are split by probe pairs
  * measured over the same fleet, when one is given.
  *
- * Ownership: struct sweep_locate owns its result and arrays
- * (sweep_locate_fini); its input borrows the report's pairs and the
- * topology's routes, which must outlive it.
+ * Ownership: struct sweep_locate owns its result, its accumulator and
+ * arrays (sweep_locate_fini); its input borrows the topology, which must
+ * outlive it.
  */
 #ifndef FAB_CMD_SWEEP_LOCATE_H
 #define FAB_CMD_SWEEP_LOCATE_H
@@ -17,21 +17,23 @@
 #include "model/localize.h"
 #include "model/sweep_judge.h"
 
+struct sweep_results;
+
 struct sweep_locate {
-	struct loc_input in;
+	struct loc_input in;		/* in.acc: the sweep's pairs, one pass over its store */
 	struct loc_result res;
-	struct loc_pair *pairs;
 	const char **names;
 	unsigned int probes_run;
 };
 
 struct sweep_locate_env {
 	struct fab_ctx *ctx;
-	struct sweep_topo *st;		/* routes for every pair of r (sweep_topo_route_pairs) */
-	const struct sweep_report *r;	/* judged */
-	struct fleet *f;		/* NULL: no probes (diagnose --from) */
+	struct sweep_topo *st;		/* st->routes: one per pair of the store (diagnose --from), else routed here */
+	const struct sweep_report *r;	/* judged; its store is read */
+	const struct sweep_measure *m;	/* NULL: no probes (diagnose --from) */
 	struct sweep_opts *so;		/* for probes */
 	size_t max_probes;		/* per group; 0: 8 */
+	const struct sweep_results *sr;	/* the path classes' references for probes; NULL none */
 };
 
 void sweep_locate_init(struct sweep_locate *sl);

@@ -15,6 +15,7 @@
 
 #include "cmd/sweep_cmd.h"
 #include "render/render.h"
+#include "io/pair_store.h"
 #include "render/report_html.h"
 #include "util/file.h"
 
@@ -218,26 +219,32 @@ static int baseline_resolve(struct sweep_baseline *b, const struct fab_hosts *hs
 	return 0;
 }
 
-int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sweep_report *r)
+int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sweep_report *r,
+			 struct fab_err *err)
 {
 	size_t compared = 0;
+	struct sweep_pair p;
+	int rc;
 
 	if (!b->doc)
 		return 0;
 	if (!b->resolved && baseline_resolve(b, r->hosts) < 0)
-		return -ENOMEM;
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
 	for (size_t i = 0; i < r->n_pairs; i++) {
-		struct sweep_pair *p = &r->pairs[i];
-		struct sweep_base_pair key = { .lo = p->a < p->b ? p->a : p->b,
-					       .hi = p->a < p->b ? p->b : p->a };
-		const struct sweep_base_pair *e = bsearch(&key, b->pairs, b->n, sizeof(*b->pairs),
-							  base_pair_cmp);
+		struct sweep_base_pair key;
+		const struct sweep_base_pair *e;
 
-		p->have_base = e != NULL;
-		p->base_ab_mbps = !e ? NAN : p->a == e->lo ? e->lo_hi : e->hi_lo;
-		p->base_ba_mbps = !e ? NAN : p->a == e->lo ? e->hi_lo : e->lo_hi;
-		sweep_pair_judge_base(p, regress_pct);
-		compared += !isnan(p->change_pct);
+		if ((rc = pair_store_get(r->store, i, &p, err)) < 0)
+			return rc;
+		key = (struct sweep_base_pair){ .lo = p.a < p.b ? p.a : p.b, .hi = p.a < p.b ? p.b : p.a };
+		e = bsearch(&key, b->pairs, b->n, sizeof(*b->pairs), base_pair_cmp);
+		p.have_base = e != NULL;
+		p.base_ab_mbps = !e ? NAN : p.a == e->lo ? e->lo_hi : e->hi_lo;
+		p.base_ba_mbps = !e ? NAN : p.a == e->lo ? e->hi_lo : e->lo_hi;
+		sweep_pair_judge_base(&p, regress_pct);
+		compared += !isnan(p.change_pct);
+		if ((rc = pair_store_put(r->store, i, &p, err)) < 0)
+			return rc;
 	}
 	r->baseline.file = b->path;
 	r->baseline.regress_pct = regress_pct;

@@ -43,12 +43,8 @@ int sweep_signal_exit(void)
 	return caught ? 128 + caught : 0;
 }
 
-void sweep_report_cut(struct sweep_report *r, const struct sched *s, size_t rounds_done)
+void sweep_report_cut(struct sweep_report *r, size_t rounds_done)
 {
-	size_t keep = rounds_done < s->n_rounds ? s->round_start[rounds_done] : s->n_pairs;
-
-	if (keep < r->n_pairs)
-		r->n_pairs = keep;
 	r->interrupted = true;
 	r->rounds_done = rounds_done;
 	fab_warn("sweep: interrupted by %s: reporting the %zu round%s finished (%zu pair%s)",

@@ -25,10 +25,9 @@ void sweep_signal_restore(void);
 int sweep_signal_exit(void);
 
 /*
- * The sweep stopped after @rounds_done rounds of @s: keep only their
- * pairs (the first ones: a schedule lists its pairs round by round) and
- * mark @r interrupted.
+ * The sweep stopped after @rounds_done rounds: @r (whose store holds
+ * their pairs and nothing else) is marked interrupted, and it is said.
  */
-void sweep_report_cut(struct sweep_report *r, const struct sched *s, size_t rounds_done);
+void sweep_report_cut(struct sweep_report *r, size_t rounds_done);
 
 #endif

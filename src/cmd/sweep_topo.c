@@ -9,6 +9,7 @@
 #include "cmd/sweep_topo.h"
 #include "fleet/fleet_op.h"
 #include "io/load.h"
+#include "model/localize.h"
 #include "sys/sys.h"
 #include "util/log.h"
 
@@ -148,6 +149,118 @@ int sweep_topo_route(struct sweep_topo *st, unsigned int a, unsigned int b, stru
 	return rc;
 }
 
+int sweep_topo_pair_expect(struct sweep_topo *st, unsigned int a, unsigned int b,
+			   double *expected_mbps, unsigned int *klass, struct fab_err *err)
+{
+	struct pair_route pr = { 0 };
+	struct route_info info;
+	int rc;
+
+	if (!st->rib) {
+		rc = route_pair_info(st->r, a, b, &info, expected_mbps, klass);
+		return rc < 0 ? fab_err_set(err, rc, "sweep: route %s-%s: %s", st->hosts->hosts[a].name,
+					    st->hosts->hosts[b].name, strerror(-rc)) : 0;
+	}
+	rc = sweep_topo_route(st, a, b, &pr, err);
+	if (rc == 0) {
+		*expected_mbps = pr.expected_mbps;
+		*klass = pr.klass;
+	}
+	pair_route_fini(&pr);
+	return rc;
+}
+
+/* The pair's loads with each link's real share (the scheduler counts whole flows). */
+static int pair_loads(struct sweep_topo *st, unsigned int a, unsigned int b,
+		      const struct route_load **items, size_t *n, struct fab_err *err)
+{
+	bool whole = st->r->ecmp_whole;
+	struct route_info info;
+	int rc;
+
+	st->r->ecmp_whole = false;
+	rc = route_pair_loads(st->r, a, b, items, n, &info);
+	st->r->ecmp_whole = whole;
+	return rc < 0 ? fab_err_set(err, rc, "sweep: route %s-%s: %s", st->hosts->hosts[a].name,
+				    st->hosts->hosts[b].name, strerror(-rc)) : 0;
+}
+
+/* Every link of @pr's paths, either direction, into a new array. */
+static uint32_t *route_links(const struct pair_route *pr, size_t *n)
+{
+	size_t k = 0, cap = 0;
+	uint32_t *l;
+
+	for (size_t i = 0; i < pr->n_ab; i++)
+		cap += pr->ab[i].n_hops;
+	for (size_t i = 0; i < pr->n_ba; i++)
+		cap += pr->ba[i].n_hops;
+	l = calloc(cap ? cap : 1, sizeof(*l));
+	if (!l)
+		return NULL;
+	for (size_t i = 0; i < pr->n_ab; i++)
+		for (size_t h = 0; h < pr->ab[i].n_hops; h++)
+			l[k++] = pr->ab[i].hops[h].link;
+	for (size_t i = 0; i < pr->n_ba; i++)
+		for (size_t h = 0; h < pr->ba[i].n_hops; h++)
+			l[k++] = pr->ba[i].hops[h].link;
+	*n = k;
+	return l;
+}
+
+int sweep_topo_pair_links(struct sweep_topo *st, unsigned int a, unsigned int b, uint32_t **links,
+			  size_t *n, struct fab_err *err)
+{
+	const struct route_load *items;
+	struct pair_route pr = { 0 };
+	int rc;
+
+	if (st->rib) {
+		rc = sweep_topo_route(st, a, b, &pr, err);
+		if (rc == 0 && !(*links = route_links(&pr, n)))
+			rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
+		pair_route_fini(&pr);
+		return rc;
+	}
+	rc = pair_loads(st, a, b, &items, n, err);
+	if (rc < 0)
+		return rc;
+	*links = calloc(*n ? *n : 1, sizeof(**links));
+	if (!*links)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < *n; i++)
+		(*links)[i] = items[i].link;
+	return 0;
+}
+
+int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int a, unsigned int b,
+		       int verdict, double pct_expected, struct fab_err *err)
+{
+	const struct route_load *items;
+	struct pair_route pr = { 0 };
+	size_t n;
+	int rc;
+
+	if (st->rib) {
+		rc = sweep_topo_route(st, a, b, &pr, err);
+		if (rc == 0 && loc_acc_add(acc, a, b, &pr, verdict, pct_expected) < 0)
+			rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
+		pair_route_fini(&pr);
+		return rc;
+	}
+	rc = pair_loads(st, a, b, &items, &n, err);
+	if (rc == -ENETUNREACH) {	/* no path: what the hosts' own links tell */
+		fab_err_init(err);
+		items = NULL;
+		n = 0;
+	} else if (rc < 0) {
+		return rc;
+	}
+	if (loc_acc_add_loads(acc, a, b, items, n, verdict, pct_expected) < 0)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	return 0;
+}
+
 int sweep_topo_route_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const unsigned int (*ab)[2],
 			   size_t n)
 {
@@ -212,48 +325,39 @@ static int schedule_routed(struct fab_ctx *ctx, struct sweep_topo *st, const str
 	return rc;
 }
 
-/* More hosts than the packer stores: the streamed generator, collected (one pass). */
-static int schedule_streamed(struct fab_ctx *ctx, struct sweep_topo *st, struct sched *s)
+/* More hosts than the packer stores: the streamed generator as a round source. */
+static int gen_next(struct sched_src *src, struct sched_pair *buf, size_t *n)
 {
-	size_t n = st->hosts->n, total = n * (n - 1) / 2, k = 0, cap = n;
+	return sched_topo_gen_next(src->impl, buf, n);
+}
+
+static void gen_free(struct sched_src *src)
+{
+	sched_topo_gen_free(src->impl);
+}
+
+static int schedule_streamed(struct fab_ctx *ctx, struct sweep_topo *st, struct sched_src *src)
+{
+	size_t n = st->hosts->n;
 	struct sched_topo_gen *g = NULL;
-	struct sched_pair *buf;
-	size_t got;
 	int rc;
 
 	rc = sched_topo_gen_new(&g, st->r, &ctx->err);
 	if (rc < 0)
 		return rc;
-	s->pairs = calloc(total ? total : 1, sizeof(*s->pairs));
-	s->round_start = calloc(cap + 1, sizeof(*s->round_start));
-	buf = calloc(n / 2 + 1, sizeof(*buf));
-	if (!s->pairs || !s->round_start || !buf)
-		rc = -ENOMEM;
-	while (rc == 0 && (rc = sched_topo_gen_next(g, buf, &got)) == 1) {
-		if (s->n_rounds == cap) {	/* link-bound fabrics take more than n rounds */
-			size_t *t = realloc(s->round_start, (2 * cap + 1) * sizeof(*t));
-
-			if (!t) {
-				rc = -ENOMEM;
-				break;
-			}
-			s->round_start = t;
-			cap *= 2;
-		}
-		s->round_start[s->n_rounds++] = k;
-		memcpy(s->pairs + k, buf, got * sizeof(*buf));
-		k += got;
-		rc = 0;
-	}
-	if (rc == 0) {
-		s->round_start[s->n_rounds] = k;
-		s->n_pairs = k;
-		st->bound = *sched_topo_gen_bound(g);
-	}
-	free(buf);
-	sched_topo_gen_free(g);
-	if (rc < 0)
+	memset(src, 0, sizeof(*src));
+	src->impl = g;
+	src->next = gen_next;
+	src->free = gen_free;
+	src->n_pairs = n * (n - 1) / 2;
+	src->max_round = n / 2;
+	/* The rounds are counted by a dry run (then the generator starts again). */
+	rc = sched_topo_gen_count(g, &src->n_rounds);
+	if (rc < 0) {
+		sched_src_fini(src);
 		return fab_err_set(&ctx->err, rc, "sweep: schedule: %s", strerror(-rc));
+	}
+	st->bound = *sched_topo_gen_bound(g);
 	return 0;
 }
 
@@ -291,6 +395,24 @@ static int schedule_coverage(struct fab_ctx *ctx, struct sweep_topo *st, const b
 	return sched_topo_pairs(s, &st->bound, st->r, c->pairs, c->n_pairs, &ctx->err);
 }
 
+int sweep_topo_schedule_src(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
+			    const struct sched_pair *want, size_t n_want, const bool *is_new,
+			    struct sched *s, struct sched_src *src)
+{
+	int rc;
+
+	if (!strcmp(mode, "all-pairs") && !st->rib && st->hosts->n > SCHED_TOPO_EXPLICIT_MAX) {
+		rc = schedule_streamed(ctx, st, src);
+		if (rc == 0)
+			st->have_bound = true;
+		return rc;
+	}
+	rc = sweep_topo_schedule(ctx, st, mode, want, n_want, is_new, s);
+	if (rc == 0)
+		sched_src_explicit(src, s);
+	return rc;
+}
+
 int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
 			const struct sched_pair *want, size_t n_want, const bool *is_new,
 			struct sched *s)
@@ -314,11 +436,6 @@ int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *
 		rc = sched_topo_bipartite(s, &st->bound, st->r, is_new, &ctx->err);
 	} else {
 		rc = sched_topo_all(s, &st->bound, st->r, &ctx->err);
-		if (rc == -E2BIG) {
-			sched_fini(s);
-			sched_init(s);
-			rc = schedule_streamed(ctx, st, s);
-		}
 	}
 	if (rc == 0)
 		st->have_bound = true;

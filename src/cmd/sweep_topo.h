@@ -97,6 +97,16 @@ int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *
 			const struct sched_pair *want, size_t n_want, const bool *is_new,
 			struct sched *s);
 
+/*
+ * The same as a round source for the sweep itself: all pairs of more than
+ * SCHED_TOPO_EXPLICIT_MAX hosts (Ethernet) come from the streamed
+ * generator, never stored (@s unused); anything else is @s, explicit.
+ * sched_src_fini(@src) after use.
+ */
+int sweep_topo_schedule_src(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
+			    const struct sched_pair *want, size_t n_want, const bool *is_new,
+			    struct sched *s, struct sched_src *src);
+
 /* Route the @n pairs (host indices a, b) into st->routes[0..n). */
 int sweep_topo_route_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const unsigned int (*ab)[2],
 			   size_t n);
@@ -104,6 +114,25 @@ int sweep_topo_route_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const uns
 /* One pair's route (either kind); the caller frees it with pair_route_fini(). */
 int sweep_topo_route(struct sweep_topo *st, unsigned int a, unsigned int b, struct pair_route *out,
 		     struct fab_err *err);
+
+/*
+ * One pair at a time, for sweeps too large to keep every pair's route (no
+ * per-pair state; ECMP graphs through route.h's cached leaf-pair loads,
+ * InfiniBand through the LFT route):
+ *  - sweep_topo_pair_expect(): the pair's expected Mb/s (its path's lowest
+ *    rated link, 0 unknown) and path class;
+ *  - sweep_topo_pair_links(): every link its paths cross, into a new array;
+ *  - sweep_topo_loc_add(): its crossings, with their shares, and verdict
+ *    into a localiser's accumulator (model/localize.h).
+ * 0, or -errno with @err set (-ENETUNREACH: no path between the two).
+ */
+int sweep_topo_pair_expect(struct sweep_topo *st, unsigned int a, unsigned int b,
+			   double *expected_mbps, unsigned int *klass, struct fab_err *err);
+int sweep_topo_pair_links(struct sweep_topo *st, unsigned int a, unsigned int b, uint32_t **links,
+			  size_t *n, struct fab_err *err);
+struct loc_acc;
+int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int a, unsigned int b,
+		       int verdict, double pct_expected, struct fab_err *err);
 
 /*
  * Ethernet / RoCE (lldp and plan sources): every worker of @f reads its

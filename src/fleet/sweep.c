@@ -352,38 +352,46 @@ static int round_wait(struct round *rd, struct fab_err *err)
 	return 0;
 }
 
-int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o,
-	      struct sweep_pair *out, size_t *rounds_done, struct fab_err *err)
+int sweep_run_src(struct fleet *f, struct sched_src *src, const struct sweep_opts *o,
+		  sweep_sink_fn sink, void *sink_ctx, size_t *rounds_done, struct fab_err *err)
 {
-	struct round rd = { .f = f, .o = o, .n_rounds = s->n_rounds, .total = s->n_pairs };
+	struct round rd = { .f = f, .o = o, .n_rounds = src->n_rounds, .total = src->n_pairs };
+	struct sched_pair *sp = calloc(src->max_round ? src->max_round : 1, sizeof(*sp));
+	struct sweep_pair *out = calloc(src->max_round ? src->max_round : 1, sizeof(*out));
 	int rc = 0;
 
 	*rounds_done = 0;
 	rd.job_of = calloc(f->n ? f->n : 1, sizeof(*rd.job_of));
-	rd.jobs = calloc(s->n_pairs ? s->n_pairs : 1, sizeof(*rd.jobs));
-	if (!rd.job_of || !rd.jobs) {
+	rd.jobs = calloc(src->max_round ? src->max_round : 1, sizeof(*rd.jobs));
+	if (!rd.job_of || !rd.jobs || !sp || !out) {
 		rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
 		goto out;
 	}
-	for (size_t k = 0; k < s->n_pairs; k++) {
-		memset(&out[k], 0, sizeof(out[k]));
-		out[k].a = s->pairs[k].a;
-		out[k].b = s->pairs[k].b;
-		out[k].pct_rated = -1;
-	}
-	for (rd.r = 0; rd.r < s->n_rounds; rd.r++) {
-		size_t first = s->round_start[rd.r];
-		uint64_t t_round = now_ms();
+	for (rd.r = 0;; rd.r++) {
+		uint64_t t_round;
 
-		rd.n_jobs = sched_round_size(s, rd.r);
+		rc = src->next(src, sp, &rd.n_jobs);
+		if (rc <= 0) {
+			if (rc < 0)
+				fab_err_set(err, rc, "sweep: schedule: %s", strerror(-rc));
+			break;
+		}
+		rc = 0;
+		if (rd.r >= rd.n_rounds)	/* a generator that could not tell */
+			rd.n_rounds = rd.r + 1;
+		t_round = now_ms();
 		rd.done = 0;
 		memset(rd.job_of, 0, f->n * sizeof(*rd.job_of));
 		for (size_t k = 0; k < rd.n_jobs; k++) {
 			struct job *j = &rd.jobs[k];
 
+			memset(&out[k], 0, sizeof(out[k]));
+			out[k].a = sp[k].a;
+			out[k].b = sp[k].b;
+			out[k].pct_rated = -1;
+			out[k].round = (unsigned int)rd.r + 1;
 			memset(j, 0, sizeof(*j));
-			j->p = &out[first + k];
-			j->p->round = (unsigned int)rd.r + 1;
+			j->p = &out[k];
 			j->wa = j->p->a;
 			j->wb = j->p->b;
 			j->id_a = j->id_b = -1;
@@ -399,6 +407,9 @@ int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o
 		rc = round_wait(&rd, err);
 		if (rc < 0)
 			break;
+		rc = sink(sink_ctx, rd.r + 1, out, rd.n_jobs, err);
+		if (rc < 0)
+			break;
 		*rounds_done = rd.r + 1;
 		fab_debug("%s: round %zu of %zu: %zu pairs in %llu ms", o->label ? o->label : "sweep",
 			  rd.r + 1, rd.n_rounds, rd.n_jobs, (unsigned long long)(now_ms() - t_round));
@@ -409,5 +420,50 @@ int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o
 out:
 	free(rd.job_of);
 	free(rd.jobs);
+	free(sp);
+	free(out);
 	return rc;
+}
+
+struct copy_sink {
+	const struct sched *s;
+	struct sweep_pair *out;
+};
+
+static int copy_round(void *ctx, size_t round, struct sweep_pair *pairs, size_t n,
+		      struct fab_err *err)
+{
+	struct copy_sink *c = ctx;
+
+	memcpy(c->out + c->s->round_start[round - 1], pairs, n * sizeof(*pairs));
+	return 0;
+}
+
+static int run_fleet(void *ctx, struct sched_src *src, const struct sweep_opts *o,
+		     sweep_sink_fn sink, void *sink_ctx, size_t *rounds_done, struct fab_err *err)
+{
+	return sweep_run_src(ctx, src, o, sink, sink_ctx, rounds_done, err);
+}
+
+void sweep_measure_fleet(struct sweep_measure *m, struct fleet *f)
+{
+	m->run = run_fleet;
+	m->ctx = f;
+}
+
+int sweep_measure_sched(const struct sweep_measure *m, const struct sched *s,
+			const struct sweep_opts *o, struct sweep_pair *out, size_t *rounds_done,
+			struct fab_err *err)
+{
+	struct copy_sink c = { .s = s, .out = out };
+	struct sched_src src;
+
+	for (size_t k = 0; k < s->n_pairs; k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		out[k].a = s->pairs[k].a;
+		out[k].b = s->pairs[k].b;
+		out[k].pct_rated = -1;
+	}
+	sched_src_explicit(&src, s);
+	return m->run(m->ctx, &src, o, copy_round, &c, rounds_done, err);
 }

@@ -38,18 +38,49 @@ struct sweep_opts {
 };
 
 /*
- * Measure every pair of @s; out[k] is pair s->pairs[k] with its round
- * (1-based), status SWEEP_OK (not judged yet) or SWEEP_FAILED with a
- * reason, and the figures.  *@rounds_done gets the number of rounds
- * finished (s->n_rounds unless stopped).
+ * Each finished round's pairs, in the round's order: round is 1-based,
+ * @pairs (borrowed for the call) have status SWEEP_OK (not judged yet) or
+ * SWEEP_FAILED with a reason, and the figures.  0, or -errno with @err
+ * set: the sweep stops with that error.
+ */
+typedef int (*sweep_sink_fn)(void *ctx, size_t round, struct sweep_pair *pairs, size_t n,
+			     struct fab_err *err);
+
+/*
+ * Measure the rounds of @src, one at a time, every pair of a round at
+ * once; each round's pairs go to @sink when the round is over.  Memory
+ * follows the largest round, not the schedule.  *@rounds_done gets the
+ * number of rounds finished and handed to the sink.
  *
  * When *o->stop is set, the round under way is abandoned (its open
  * sessions are sent "abort"; the caller's fleet_fini() stops the
- * workers) and -EINTR is returned without touching @err: the pairs
- * out[0 .. s->round_start[*rounds_done]) are complete, the others are
- * not measured.
+ * workers), its pairs are not handed on, and -EINTR is returned without
+ * touching @err.
  */
-int sweep_run(struct fleet *f, const struct sched *s, const struct sweep_opts *o,
-	      struct sweep_pair *out, size_t *rounds_done, struct fab_err *err);
+int sweep_run_src(struct fleet *f, struct sched_src *src, const struct sweep_opts *o,
+		  sweep_sink_fn sink, void *sink_ctx, size_t *rounds_done, struct fab_err *err);
+
+/*
+ * Whatever measures a sweep's rounds: the fleet's workers
+ * (sweep_measure_fleet(): sweep_run_src() over a started fleet), or a
+ * simulation (tests/scale: each pair's rate from the path model), so that
+ * everything around the measurement is the same code.
+ */
+struct sweep_measure {
+	int (*run)(void *ctx, struct sched_src *src, const struct sweep_opts *o, sweep_sink_fn sink,
+		   void *sink_ctx, size_t *rounds_done, struct fab_err *err);
+	void *ctx;
+};
+
+void sweep_measure_fleet(struct sweep_measure *m, struct fleet *f);
+
+/*
+ * An explicit schedule into @out through @m: out[k] is pair s->pairs[k]
+ * with its round.  Stopped (-EINTR): the pairs out[0 ..
+ * s->round_start[*rounds_done]) are complete, the others not measured.
+ */
+int sweep_measure_sched(const struct sweep_measure *m, const struct sched *s,
+			const struct sweep_opts *o, struct sweep_pair *out, size_t *rounds_done,
+			struct fab_err *err);
 
 #endif

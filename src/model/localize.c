@@ -78,21 +78,51 @@ static int cross_cmp(const void *x, const void *y)
 	return a->cand < b->cand ? -1 : a->cand > b->cand;
 }
 
-/* Candidate index of host @h: its access link, else its virtual candidate. */
-static uint32_t host_cand(const struct loc_input *in, unsigned int h)
-{
-	uint32_t l = in->host_link ? in->host_link[h] : LOC_NO_LINK;
+/* A bad pair as the accumulator keeps it: its crossings are pc[start .. start + n). */
+struct loc_bad {
+	unsigned int a, b;
+	enum loc_verdict verdict;
+	double pct;
+	size_t start, n;
+};
 
-	return l != LOC_NO_LINK ? l : (uint32_t)(in->topo->n_links + h);
+/* Hosts up to this many: the measured pairs are a bitmap (4096 hosts: 1 MiB), else a key list. */
+#define LOC_SEEN_BITMAP_HOSTS 8192
+
+struct loc_acc {
+	const struct topo *topo;
+	const uint32_t *host_link;
+	size_t n_hosts, n_cand;
+	unsigned int *cb, *cn, *cf;	/* per candidate: bad, measured, failed crossing */
+	double *g;			/* per candidate: weight of ok pairs crossing */
+	struct loc_bad *bad;
+	size_t n_bad, cap_bad;
+	struct cross *pc;		/* the bad pairs' crossings */
+	size_t n_pc, cap_pc;
+	struct cross *scratch;
+	size_t cap_scratch;
+	unsigned int n_measured;
+	uint64_t *seen;			/* bitmap of measured pairs, or NULL: keys */
+	uint64_t *keys;
+	size_t n_keys, cap_keys;
+	bool keys_sorted;
+};
+
+/* Candidate index of host @h: its access link, else its virtual candidate. */
+static uint32_t acc_host_cand(const struct loc_acc *acc, unsigned int h)
+{
+	uint32_t l = acc->host_link ? acc->host_link[h] : LOC_NO_LINK;
+
+	return l != LOC_NO_LINK ? l : (uint32_t)(acc->topo->n_links + h);
 }
 
 static size_t route_hops(const struct pair_route *r)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->n_ab; i++)
+	for (size_t i = 0; r && i < r->n_ab; i++)
 		n += r->ab[i].n_hops;
-	for (size_t i = 0; i < r->n_ba; i++)
+	for (size_t i = 0; r && i < r->n_ba; i++)
 		n += r->ba[i].n_hops;
 	return n;
 }
@@ -129,26 +159,15 @@ static size_t merge_sum(struct cross *v, size_t from, size_t to)
 	return o;
 }
 
-/*
- * The candidates pair @r crosses, with weights, into @v (room for
- * route_hops(r) + 2 entries); returns how many.  Weight: the larger of the
- * two directions' shares, at most 1; access links and virtual hosts 1.
- */
-static size_t pair_crossings(const struct loc_input *in, const struct pair_route *r,
-			     struct cross *v)
+/* Add both hosts' candidates (weight 1), sort, merge by the larger weight, cap at 1. */
+static size_t crossings_close(const struct loc_acc *acc, unsigned int a, unsigned int b,
+			      struct cross *v, size_t k)
 {
-	uint32_t nl = (uint32_t)in->topo->n_links;
-	size_t k = dir_add(r->ab, r->n_ab, v, 0, nl), mid;
-
-	k = merge_sum(v, 0, k);
-	mid = k;
-	k = dir_add(r->ba, r->n_ba, v, k, nl);
-	k = merge_sum(v, mid, k);
-	v[k++] = (struct cross){ host_cand(in, r->a), 1.0 };
-	v[k++] = (struct cross){ host_cand(in, r->b), 1.0 };
-	qsort(v, k, sizeof(*v), cross_cmp);
 	size_t o = 0;
 
+	v[k++] = (struct cross){ acc_host_cand(acc, a), 1.0 };
+	v[k++] = (struct cross){ acc_host_cand(acc, b), 1.0 };
+	qsort(v, k, sizeof(*v), cross_cmp);
 	for (size_t i = 0; i < k; i++) {
 		double w = v[i].w > 1.0 ? 1.0 : v[i].w;
 
@@ -163,111 +182,319 @@ static size_t pair_crossings(const struct loc_input *in, const struct pair_route
 	return o;
 }
 
-/* Working state of one loc_localize() call. */
+/*
+ * The candidates pair a-b crosses on route @r (NULL: none), with weights,
+ * into @v (room for route_hops(r) + 2 entries); returns how many.  Weight:
+ * the larger of the two directions' shares, at most 1; access links and
+ * virtual hosts 1.
+ */
+static size_t pair_crossings(const struct loc_acc *acc, unsigned int a, unsigned int b,
+			     const struct pair_route *r, struct cross *v)
+{
+	uint32_t nl = (uint32_t)acc->topo->n_links;
+	size_t k = 0, mid;
+
+	if (r) {
+		k = dir_add(r->ab, r->n_ab, v, 0, nl);
+		k = merge_sum(v, 0, k);
+		mid = k;
+		k = dir_add(r->ba, r->n_ba, v, k, nl);
+		k = merge_sum(v, mid, k);
+	}
+	return crossings_close(acc, a, b, v, k);
+}
+
+/* The same from (link, share) items (one direction's loads; routes are symmetric). */
+static size_t load_crossings(const struct loc_acc *acc, unsigned int a, unsigned int b,
+			     const struct route_load *items, size_t n, struct cross *v)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (items[i].link < acc->topo->n_links)
+			v[k++] = (struct cross){ items[i].link, items[i].share };
+	k = merge_sum(v, 0, k);
+	return crossings_close(acc, a, b, v, k);
+}
+
+static uint64_t pair_key(unsigned int a, unsigned int b)
+{
+	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+}
+
+/* Bit of pair a-b (a != b) in the triangle of n hosts. */
+static size_t pair_bit(size_t n, unsigned int a, unsigned int b)
+{
+	size_t lo = a < b ? a : b, hi = a < b ? b : a;
+
+	return lo * (2 * n - lo - 1) / 2 + (hi - lo - 1);
+}
+
+int loc_acc_new(struct loc_acc **out, const struct loc_input *in)
+{
+	struct loc_acc *acc = calloc(1, sizeof(*acc));
+	size_t nb = in->n_hosts * (in->n_hosts ? in->n_hosts - 1 : 0) / 2;
+
+	if (!acc)
+		return -ENOMEM;
+	acc->topo = in->topo;
+	acc->host_link = in->host_link;
+	acc->n_hosts = in->n_hosts;
+	acc->n_cand = in->topo->n_links + in->n_hosts;
+	acc->cb = calloc(acc->n_cand ? acc->n_cand : 1, sizeof(*acc->cb));
+	acc->cn = calloc(acc->n_cand ? acc->n_cand : 1, sizeof(*acc->cn));
+	acc->cf = calloc(acc->n_cand ? acc->n_cand : 1, sizeof(*acc->cf));
+	acc->g = calloc(acc->n_cand ? acc->n_cand : 1, sizeof(*acc->g));
+	if (in->n_hosts <= LOC_SEEN_BITMAP_HOSTS)
+		acc->seen = calloc((nb + 63) / 64 + 1, sizeof(*acc->seen));
+	if (!acc->cb || !acc->cn || !acc->cf || !acc->g ||
+	    (in->n_hosts <= LOC_SEEN_BITMAP_HOSTS && !acc->seen)) {
+		loc_acc_free(acc);
+		return -ENOMEM;
+	}
+	*out = acc;
+	return 0;
+}
+
+void loc_acc_free(struct loc_acc *acc)
+{
+	if (!acc)
+		return;
+	free(acc->cb);
+	free(acc->cn);
+	free(acc->cf);
+	free(acc->g);
+	free(acc->bad);
+	free(acc->pc);
+	free(acc->scratch);
+	free(acc->seen);
+	free(acc->keys);
+	free(acc);
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	n = realloc(*p, c * size);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = c;
+	return 0;
+}
+
+static int acc_seen_add(struct loc_acc *acc, unsigned int a, unsigned int b)
+{
+	if (acc->seen) {
+		size_t bit = pair_bit(acc->n_hosts, a, b);
+
+		acc->seen[bit / 64] |= 1ull << (bit % 64);
+		return 0;
+	}
+	if (grow((void **)&acc->keys, &acc->cap_keys, acc->n_keys + 1, sizeof(*acc->keys)) < 0)
+		return -ENOMEM;
+	acc->keys[acc->n_keys++] = pair_key(a, b);
+	acc->keys_sorted = false;
+	return 0;
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Was pair a-b measured (any verdict but unknown)? */
+static bool acc_seen(struct loc_acc *acc, unsigned int a, unsigned int b)
+{
+	uint64_t key;
+
+	if (acc->seen) {
+		size_t bit = pair_bit(acc->n_hosts, a, b);
+
+		return acc->seen[bit / 64] & (1ull << (bit % 64));
+	}
+	if (!acc->keys_sorted) {
+		qsort(acc->keys, acc->n_keys, sizeof(*acc->keys), u64_cmp);
+		acc->keys_sorted = true;
+	}
+	key = pair_key(a, b);
+	return bsearch(&key, acc->keys, acc->n_keys, sizeof(key), u64_cmp) != NULL;
+}
+
+/* Count one measured pair's @n crossings in acc->scratch; keep them when it is bad. */
+static int acc_count(struct loc_acc *acc, unsigned int a, unsigned int b, size_t n,
+		     enum loc_verdict v, double pct)
+{
+	bool bad = is_bad(v);
+
+	acc->n_measured++;
+	if (acc_seen_add(acc, a, b) < 0)
+		return -ENOMEM;
+	for (size_t j = 0; j < n; j++) {
+		uint32_t c = acc->scratch[j].cand;
+
+		acc->cn[c]++;
+		if (bad) {
+			acc->cb[c]++;
+			acc->cf[c] += v == LOC_FAILED;
+		} else {
+			acc->g[c] += acc->scratch[j].w;
+		}
+	}
+	if (!bad)
+		return 0;
+	if (grow((void **)&acc->bad, &acc->cap_bad, acc->n_bad + 1, sizeof(*acc->bad)) < 0 ||
+	    grow((void **)&acc->pc, &acc->cap_pc, acc->n_pc + n, sizeof(*acc->pc)) < 0)
+		return -ENOMEM;
+	memcpy(acc->pc + acc->n_pc, acc->scratch, n * sizeof(*acc->pc));
+	acc->bad[acc->n_bad++] = (struct loc_bad){ a, b, v, pct, acc->n_pc, n };
+	acc->n_pc += n;
+	return 0;
+}
+
+static bool acc_hosts_ok(const struct loc_acc *acc, unsigned int a, unsigned int b)
+{
+	return a < acc->n_hosts && b < acc->n_hosts && a != b;
+}
+
+int loc_acc_add(struct loc_acc *acc, unsigned int a, unsigned int b, const struct pair_route *route,
+		enum loc_verdict v, double pct_expected)
+{
+	size_t n;
+
+	if (!acc_hosts_ok(acc, a, b))
+		return -EINVAL;
+	if (v == LOC_UNKNOWN)
+		return 0;
+	if (grow((void **)&acc->scratch, &acc->cap_scratch, route_hops(route) + 2,
+		 sizeof(*acc->scratch)) < 0)
+		return -ENOMEM;
+	n = pair_crossings(acc, a, b, route, acc->scratch);
+	return acc_count(acc, a, b, n, v, pct_expected);
+}
+
+int loc_acc_add_loads(struct loc_acc *acc, unsigned int a, unsigned int b,
+		      const struct route_load *items, size_t n_items, enum loc_verdict v,
+		      double pct_expected)
+{
+	size_t n;
+
+	if (!acc_hosts_ok(acc, a, b))
+		return -EINVAL;
+	if (v == LOC_UNKNOWN)
+		return 0;
+	if (grow((void **)&acc->scratch, &acc->cap_scratch, n_items + 2, sizeof(*acc->scratch)) < 0)
+		return -ENOMEM;
+	n = load_crossings(acc, a, b, items, n_items, acc->scratch);
+	return acc_count(acc, a, b, n, v, pct_expected);
+}
+
+static int check_input(const struct loc_input *in, struct fab_err *err)
+{
+	if (!in->topo)
+		return fab_err_input(err, -EINVAL, "localize: no topology");
+	for (size_t h = 0; in->host_link && h < in->n_hosts; h++)
+		if (in->host_link[h] != LOC_NO_LINK && in->host_link[h] >= in->topo->n_links)
+			return fab_err_input(err, -EINVAL, "localize: host %zu: access link %u out of range",
+					     h, in->host_link[h]);
+	for (size_t i = 0; !in->acc && i < in->n_pairs; i++) {
+		const struct pair_route *r = in->pairs[i].route;
+
+		if (!r || r->a >= in->n_hosts || r->b >= in->n_hosts || r->a == r->b)
+			return fab_err_input(err, -EINVAL, "localize: pair %zu: bad host index", i);
+	}
+	return 0;
+}
+
+/*
+ * The accumulator of @in: its own, or (*@own, freed by the caller) one
+ * built from in->pairs.
+ */
+static int acc_of(const struct loc_input *in, struct loc_acc **acc, struct loc_acc **own,
+		  struct fab_err *err)
+{
+	int rc = check_input(in, err);
+
+	*own = NULL;
+	if (rc)
+		return rc;
+	if (in->acc) {
+		*acc = in->acc;
+		return 0;
+	}
+	if (loc_acc_new(own, in) < 0)
+		return fab_err_set(err, -ENOMEM, "localize: out of memory");
+	for (size_t i = 0; i < in->n_pairs; i++) {
+		const struct loc_pair *p = &in->pairs[i];
+
+		if (loc_acc_add(*own, p->route->a, p->route->b, p->route, p->verdict,
+				p->pct_expected) < 0) {
+			loc_acc_free(*own);
+			*own = NULL;
+			return fab_err_set(err, -ENOMEM, "localize: out of memory");
+		}
+	}
+	*acc = *own;
+	return 0;
+}
+
+/* Working state of one loc_localize() call, over an accumulator. */
 struct loc_work {
 	const struct loc_input *in;
 	struct loc_cfg cfg;
 	size_t n_cand;
-	size_t *pstart;		/* n_pairs + 1: crossings of pair i (bad pairs only) */
-	struct cross *pc;
-	unsigned int *cb, *cn, *cf;	/* per candidate: bad, measured, failed crossing */
-	double *g;		/* per candidate: weight of ok pairs crossing */
+	unsigned int *cb, *cn, *cf;	/* the accumulator's (borrowed) */
+	double *g;
 	size_t *bstart;		/* n_cand + 1: bad pair ids crossing candidate c */
-	uint32_t *bad;		/* bad pair ids (index into bad_pair[]) */
-	size_t *bad_pair;	/* bad id -> pair index */
+	uint32_t *bad;		/* bad pair ids (index into the accumulator's bad pairs) */
+	const struct loc_bad *bad_pair;
 	size_t n_bad;
 	unsigned int n_measured;
 };
 
 static void work_fini(struct loc_work *w)
 {
-	free(w->pstart);
-	free(w->pc);
-	free(w->cb);
-	free(w->cn);
-	free(w->cf);
-	free(w->g);
 	free(w->bstart);
 	free(w->bad);
-	free(w->bad_pair);
 }
 
-static int work_build(struct loc_work *w)
+static int work_build(struct loc_work *w, const struct loc_acc *acc)
 {
-	const struct loc_input *in = w->in;
-	size_t scratch = 0, total = 0, n_pairs = in->n_pairs;
-	struct cross *v;
 	size_t *fill;
 
-	/* Crossings are kept for bad pairs only: memory follows the bad pairs. */
-	for (size_t i = 0; i < n_pairs; i++) {
-		size_t n;
-
-		if (in->pairs[i].verdict == LOC_UNKNOWN)
-			continue;
-		n = route_hops(in->pairs[i].route) + 2;
-		if (n > scratch)
-			scratch = n;
-		if (is_bad(in->pairs[i].verdict))
-			total += n;
-	}
-	w->n_cand = in->topo->n_links + in->n_hosts;
-	w->pstart = calloc(n_pairs + 1, sizeof(*w->pstart));
-	w->pc = malloc((total + scratch + 1) * sizeof(*w->pc));
-	w->cb = calloc(w->n_cand, sizeof(*w->cb));
-	w->cn = calloc(w->n_cand, sizeof(*w->cn));
-	w->cf = calloc(w->n_cand, sizeof(*w->cf));
-	w->g = calloc(w->n_cand, sizeof(*w->g));
+	w->n_cand = acc->n_cand;
+	w->cb = acc->cb;
+	w->cn = acc->cn;
+	w->cf = acc->cf;
+	w->g = acc->g;
+	w->bad_pair = acc->bad;
+	w->n_bad = acc->n_bad;
+	w->n_measured = acc->n_measured;
 	w->bstart = calloc(w->n_cand + 1, sizeof(*w->bstart));
-	w->bad_pair = malloc((n_pairs ? n_pairs : 1) * sizeof(*w->bad_pair));
-	if (!w->pstart || !w->pc || !w->cb || !w->cn || !w->cf || !w->g || !w->bstart ||
-	    !w->bad_pair)
+	if (!w->bstart)
 		return -ENOMEM;
-	size_t k = 0;
-
-	/* pstart[i] .. pstart[i + 1]: bad pair i's crossings (empty for the others). */
-	for (size_t i = 0; i < n_pairs; i++) {
-		const struct loc_pair *p = &in->pairs[i];
-		bool bad = is_bad(p->verdict);
-
-		w->pstart[i] = k;
-		if (p->verdict == LOC_UNKNOWN)
-			continue;
-		w->n_measured++;
-		v = bad ? w->pc + k : w->pc + total;
-		size_t n = pair_crossings(in, p->route, v);
-
-		if (bad)
-			w->bad_pair[w->n_bad++] = i;
-		for (size_t j = 0; j < n; j++) {
-			uint32_t c = v[j].cand;
-
-			w->cn[c]++;
-			if (bad) {
-				w->cb[c]++;
-				w->cf[c] += p->verdict == LOC_FAILED;
-			} else {
-				w->g[c] += v[j].w;
-			}
-		}
-		if (bad)
-			k += n;
-	}
-	w->pstart[n_pairs] = k;
 	/* Bad pairs per candidate (CSR). */
 	for (size_t c = 0; c < w->n_cand; c++)
 		w->bstart[c + 1] = w->bstart[c] + w->cb[c];
 	w->bad = malloc((w->bstart[w->n_cand] ? w->bstart[w->n_cand] : 1) * sizeof(*w->bad));
-	fill = calloc(w->n_cand, sizeof(*fill));
+	fill = calloc(w->n_cand ? w->n_cand : 1, sizeof(*fill));
 	if (!w->bad || !fill) {
 		free(fill);
 		return -ENOMEM;
 	}
 	for (size_t b = 0; b < w->n_bad; b++) {
-		size_t i = w->bad_pair[b];
+		const struct loc_bad *p = &acc->bad[b];
 
-		for (size_t j = w->pstart[i]; j < w->pstart[i + 1]; j++) {
-			uint32_t c = w->pc[j].cand;
+		for (size_t j = p->start; j < p->start + p->n; j++) {
+			uint32_t c = acc->pc[j].cand;
 
 			w->bad[w->bstart[c] + fill[c]++] = (uint32_t)b;
 		}
@@ -544,10 +771,10 @@ static int suspect_from_class(const struct loc_work *w, const struct cls *c, str
 	s->ev.other_bad = (unsigned int)w->n_bad - w->cb[f];
 	s->ev.other_n = w->n_measured - w->cn[f];
 	for (size_t j = w->bstart[f]; j < w->bstart[f + 1]; j++) {
-		const struct loc_pair *p = &in->pairs[w->bad_pair[w->bad[j]]];
+		const struct loc_bad *p = &w->bad_pair[w->bad[j]];
 
-		if (p->verdict == LOC_SLOW && p->pct_expected >= 0)
-			pct[npct++] = p->pct_expected;
+		if (p->verdict == LOC_SLOW && p->pct >= 0)
+			pct[npct++] = p->pct;
 	}
 	s->ev.cross_pct_median = npct ? stats_median(pct, npct) : -1;
 	free(pct);
@@ -577,33 +804,17 @@ static int suspect_cmp(const void *x, const void *y)
 	return a->members[0].link < b->members[0].link ? -1 : a->members[0].link > b->members[0].link;
 }
 
-static int check_input(const struct loc_input *in, struct fab_err *err)
-{
-	if (!in->topo)
-		return fab_err_input(err, -EINVAL, "localize: no topology");
-	for (size_t h = 0; in->host_link && h < in->n_hosts; h++)
-		if (in->host_link[h] != LOC_NO_LINK && in->host_link[h] >= in->topo->n_links)
-			return fab_err_input(err, -EINVAL, "localize: host %zu: access link %u out of range",
-					     h, in->host_link[h]);
-	for (size_t i = 0; i < in->n_pairs; i++) {
-		const struct pair_route *r = in->pairs[i].route;
-
-		if (!r || r->a >= in->n_hosts || r->b >= in->n_hosts || r->a == r->b)
-			return fab_err_input(err, -EINVAL, "localize: pair %zu: bad host index", i);
-	}
-	return 0;
-}
-
 int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct loc_result *out,
 		 struct fab_err *err)
 {
 	struct loc_work w = { .in = in };
 	struct loc_result r = { 0 };
+	struct loc_acc *acc, *own;
 	struct cls *v = NULL;
 	size_t nv = 0;
 	bool *chosen = NULL;
 	uint64_t *covered = NULL;
-	int rc = check_input(in, err);
+	int rc = acc_of(in, &acc, &own, err);
 
 	if (rc)
 		return rc;
@@ -611,7 +822,7 @@ int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct l
 		w.cfg = *cfg;
 	else
 		loc_cfg_default(&w.cfg);
-	rc = work_build(&w);
+	rc = work_build(&w, acc);
 	if (rc)
 		goto out;
 	r.n_bad = (unsigned int)w.n_bad;
@@ -664,6 +875,7 @@ out:
 	free(chosen);
 	free(covered);
 	work_fini(&w);
+	loc_acc_free(own);
 	return rc;
 }
 
@@ -841,33 +1053,6 @@ static bool all_split(const uint32_t *cls, size_t nm)
 	return true;
 }
 
-static int u64_cmp(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
-static uint64_t pair_key(unsigned int a, unsigned int b)
-{
-	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-}
-
-/* Sorted keys of the measured pairs; NULL on ENOMEM. */
-static uint64_t *measured_keys(const struct loc_input *in, size_t *n)
-{
-	uint64_t *k = malloc((in->n_pairs ? in->n_pairs : 1) * sizeof(*k));
-
-	*n = 0;
-	if (!k)
-		return NULL;
-	for (size_t i = 0; i < in->n_pairs; i++)
-		if (in->pairs[i].verdict != LOC_UNKNOWN)
-			k[(*n)++] = pair_key(in->pairs[i].route->a, in->pairs[i].route->b);
-	qsort(k, *n, sizeof(*k), u64_cmp);
-	return k;
-}
-
 static void refine(uint32_t *cls, size_t nm, uint32_t mask, uint32_t *next_id)
 {
 	uint32_t fresh[32];
@@ -902,14 +1087,18 @@ int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
 	struct host_rank *order = malloc((in->n_hosts ? in->n_hosts : 1) * sizeof(*order));
 	struct loc_probes p = { 0 };
 	uint32_t cls[32] = { 0 }, next_id = 1;
-	size_t n_keys;
-	uint64_t *keys = measured_keys(in, &n_keys);
-	int rc = -ENOMEM;
+	struct loc_acc *acc = NULL, *own = NULL;
+	int rc = acc_of(in, &acc, &own, err);
 	bool budget = false;
 
+	if (rc) {
+		free(order);
+		return rc;
+	}
+	rc = -ENOMEM;
 	p.routes = calloc(max_probes, sizeof(*p.routes));
 	p.masks = calloc(max_probes, sizeof(*p.masks));
-	if (!order || !keys || !p.routes || !p.masks)
+	if (!order || !p.routes || !p.masks)
 		goto out;
 	rc = hosts_by_distance(in, s, order);
 	if (rc)
@@ -919,10 +1108,8 @@ int loc_probes_pick(const struct loc_input *in, struct loc_suspect *s,
 			unsigned int a = (unsigned int)order[j].h, b = (unsigned int)order[k].h;
 			struct pair_route r = { 0 };
 			uint32_t mask;
-			uint64_t key = pair_key(a, b);
 
-			if ((avoid && (avoid[a] || avoid[b])) ||
-			    bsearch(&key, keys, n_keys, sizeof(*keys), u64_cmp))
+			if ((avoid && (avoid[a] || avoid[b])) || acc_seen(acc, a, b))
 				continue;
 			if (routed == max_routes) {
 				budget = true;
@@ -972,7 +1159,7 @@ out:
 		fab_err_set(err, rc, "localize: out of memory");
 	loc_probes_fini(&p);
 	free(order);
-	free(keys);
+	loc_acc_free(own);
 	return rc;
 }
 
@@ -1030,35 +1217,35 @@ static bool port_read(const struct counter_report *rep, const struct topo_port *
 	return false;
 }
 
-static void mark_links(const struct loc_input *in, const struct path *v, size_t n, bool *on)
+/* The accumulator candidate of member @m: its link, else its host's virtual candidate. */
+static uint32_t member_cand(const struct loc_acc *acc, const struct loc_member *m)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t h = 0; h < v[i].n_hops; h++)
-			if (v[i].hops[h].link < in->topo->n_links)
-				on[v[i].hops[h].link] = true;
+	if (m->link != LOC_NO_LINK)
+		return m->link;
+	return m->host >= 0 ? (uint32_t)(acc->topo->n_links + (size_t)m->host) : UINT32_MAX;
 }
 
 /* on[l]: some bad pair crossing member 0 of @s crosses link l.  -ENOMEM. */
-static int bad_paths_links(const struct loc_input *in, const struct loc_suspect *s, bool **out)
+static int bad_paths_links(const struct loc_acc *acc, const struct loc_suspect *s, bool **out)
 {
-	bool *on = calloc(in->topo->n_links ? in->topo->n_links : 1, sizeof(*on));
+	uint32_t c0 = member_cand(acc, &s->members[0]);
+	bool *on = calloc(acc->topo->n_links ? acc->topo->n_links : 1, sizeof(*on));
 
 	if (!on)
 		return -ENOMEM;
-	for (size_t i = 0; i < in->n_pairs; i++) {
-		const struct loc_pair *p = &in->pairs[i];
-		const struct pair_route *r = p->route;
+	for (size_t i = 0; i < acc->n_bad; i++) {
+		const struct loc_bad *p = &acc->bad[i];
+		const struct cross *c = acc->pc + p->start;
+		bool crossed = s->members[0].host >= 0 && (p->a == (unsigned int)s->members[0].host ||
+							   p->b == (unsigned int)s->members[0].host);
 
-		if (!is_bad(p->verdict) || !member_crossed(in, &s->members[0], r))
+		for (size_t j = 0; !crossed && j < p->n; j++)
+			crossed = c[j].cand == c0;
+		if (!crossed)
 			continue;
-		mark_links(in, r->ab, r->n_ab, on);
-		mark_links(in, r->ba, r->n_ba, on);
-		for (int e = 0; e < 2; e++) {
-			uint32_t c = host_cand(in, e ? r->b : r->a);
-
-			if (c < in->topo->n_links)
-				on[c] = true;
-		}
+		for (size_t j = 0; j < p->n; j++)
+			if (c[j].cand < acc->topo->n_links)
+				on[c[j].cand] = true;
 	}
 	*out = on;
 	return 0;
@@ -1073,8 +1260,8 @@ static int member_cmp(const void *x, const void *y)
 	return a->link < b->link ? -1 : a->link > b->link;
 }
 
-static int suspect_counters(const struct loc_input *in, struct loc_suspect *s,
-			    const struct counter_report *rep)
+static int suspect_counters(const struct loc_input *in, const struct loc_acc *acc,
+			    struct loc_suspect *s, const struct counter_report *rep)
 {
 	bool all_read = true, elsewhere = false;
 	size_t n = 0;
@@ -1125,7 +1312,7 @@ static int suspect_counters(const struct loc_input *in, struct loc_suspect *s,
 	if (!s->ev.counters_error && !s->ev.counters_warn && all_read) {
 		bool *on;
 
-		if (bad_paths_links(in, s, &on))
+		if (bad_paths_links(acc, s, &on))
 			return -ENOMEM;
 		for (size_t f = 0; f < rep->n_findings && !elsewhere; f++) {
 			const struct counter_finding *cf = &rep->findings[f];
@@ -1157,12 +1344,14 @@ static int suspect_counters(const struct loc_input *in, struct loc_suspect *s,
 int loc_apply_counters(const struct loc_input *in, struct loc_result *r,
 		       const struct counter_report *rep)
 {
-	for (size_t i = 0; i < r->n_suspects; i++) {
-		int rc = suspect_counters(in, &r->suspects[i], rep);
+	struct loc_acc *acc, *own;
+	int rc = acc_of(in, &acc, &own, NULL);
 
-		if (rc)
-			return rc;
-	}
+	for (size_t i = 0; rc == 0 && i < r->n_suspects; i++)
+		rc = suspect_counters(in, acc, &r->suspects[i], rep);
+	loc_acc_free(own);
+	if (rc)
+		return rc;
 	qsort(r->suspects, r->n_suspects, sizeof(*r->suspects), suspect_cmp);
 	return 0;
 }

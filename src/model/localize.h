@@ -31,6 +31,7 @@
 
 #include "model/counter_eval.h"
 #include "model/path.h"
+#include "model/route.h"
 #include "model/topo.h"
 #include "util/err.h"
 
@@ -49,6 +50,16 @@ struct loc_pair {
 	double pct_expected;		/* measured / expected x 100; < 0 when unknown */
 };
 
+struct loc_acc;
+
+/*
+ * The measured pairs come either as an array (@pairs, @n_pairs: borrowed
+ * for each call) or, for sweeps too large to hold every pair's route, one
+ * by one into an accumulator (@acc, from loc_acc_new(); @pairs unused):
+ * what the localiser keeps of an ok pair is a few counts and weights per
+ * candidate, of a bad pair its crossings, so memory follows the links,
+ * the hosts and the bad pairs.  Both give the same results.
+ */
 struct loc_input {
 	const struct topo *topo;	/* borrowed; links and names */
 	const uint32_t *host_link;	/* borrowed, n_hosts entries; LOC_NO_LINK unknown */
@@ -56,7 +67,28 @@ struct loc_input {
 	size_t n_hosts;
 	const struct loc_pair *pairs;	/* borrowed */
 	size_t n_pairs;
+	struct loc_acc *acc;		/* borrowed; when set, the pairs added to it */
 };
+
+/*
+ * An accumulator over @in's graph and hosts (@in's pairs and acc are not
+ * read; topo and host_link are borrowed and must outlive it).  0 or
+ * -ENOMEM.
+ */
+int loc_acc_new(struct loc_acc **out, const struct loc_input *in);
+void loc_acc_free(struct loc_acc *acc);
+/*
+ * Add one measured pair of hosts @a and @b: its route (either direction's
+ * paths; NULL: no route, only the two access links), or its links as
+ * (link, share) items (route.h's loads: a link's share is the fraction of
+ * the pair's traffic on it).  LOC_UNKNOWN is ignored.  0, -EINVAL (bad
+ * host index), -ENOMEM.
+ */
+int loc_acc_add(struct loc_acc *acc, unsigned int a, unsigned int b, const struct pair_route *route,
+		enum loc_verdict v, double pct_expected);
+int loc_acc_add_loads(struct loc_acc *acc, unsigned int a, unsigned int b,
+		      const struct route_load *items, size_t n, enum loc_verdict v,
+		      double pct_expected);
 
 /* Tuning; loc_cfg_default() gives the documented values. */
 struct loc_cfg {

@@ -51,9 +51,34 @@ static void sched_end_round(struct sched *s)
 	s->round_start[s->n_rounds] = s->n_pairs;
 }
 
+/*
+ * Round @r of the circle method over @n nodes into @out; returns its size.
+ * With n odd a phantom node m-1 is added; whoever meets it has a bye.
+ * Node m-1 stays fixed; the others sit on a circle and turn one step per
+ * round.  In round r, position i (0..m-2) holds node (i + r) mod (m-1);
+ * the fixed node meets position 0, and position i meets position m-1-i.
+ */
+static size_t circle_round(size_t n, size_t r, struct sched_pair *out)
+{
+	size_t m = n % 2 ? n + 1 : n, k = 0;
+
+	for (size_t i = 0; i < m / 2; i++) {
+		size_t x = i == 0 ? m - 1 : (i + r) % (m - 1);
+		size_t y = (m - 1 - i + r) % (m - 1);
+
+		if (i == 0)
+			y = r % (m - 1);
+		if (x >= n || y >= n)
+			continue;	/* bye */
+		out[k].a = (unsigned int)(x < y ? x : y);
+		out[k].b = (unsigned int)(x < y ? y : x);
+		k++;
+	}
+	return k;
+}
+
 int sched_circle(struct sched *s, size_t n)
 {
-	/* With n odd, add a phantom node m-1; whoever meets it has a bye. */
 	size_t m = n % 2 ? n + 1 : n;
 	int rc;
 
@@ -62,26 +87,63 @@ int sched_circle(struct sched *s, size_t n)
 	rc = sched_alloc(s, n * (n - (n > 0)) / 2, m ? m - 1 : 0);
 	if (rc < 0 || n < 2)
 		return rc;
-	/*
-	 * Node m-1 stays fixed; the others sit on a circle and turn one
-	 * step per round.  In round r, position i (0..m-2) holds node
-	 * (i + r) mod (m-1); the fixed node meets position 0, and position
-	 * i meets position m-1-i.
-	 */
 	for (size_t r = 0; r < m - 1; r++) {
-		for (size_t i = 0; i < m / 2; i++) {
-			size_t x = i == 0 ? m - 1 : (i + r) % (m - 1);
-			size_t y = (m - 1 - i + r) % (m - 1);
-
-			if (i == 0)
-				y = r % (m - 1);
-			if (x >= n || y >= n)
-				continue;	/* bye */
-			sched_add(s, (unsigned int)x, (unsigned int)y);
-		}
+		s->n_pairs += circle_round(n, r, s->pairs + s->n_pairs);
 		sched_end_round(s);
 	}
 	return 0;
+}
+
+static int src_explicit_next(struct sched_src *src, struct sched_pair *buf, size_t *n)
+{
+	const struct sched *s = src->s;
+
+	if (src->r >= s->n_rounds)
+		return 0;
+	*n = sched_round_size(s, src->r);
+	memcpy(buf, s->pairs + s->round_start[src->r], *n * sizeof(*buf));
+	src->r++;
+	return 1;
+}
+
+void sched_src_explicit(struct sched_src *src, const struct sched *s)
+{
+	memset(src, 0, sizeof(*src));
+	src->s = s;
+	src->n_rounds = s->n_rounds;
+	src->n_pairs = s->n_pairs;
+	for (size_t r = 0; r < s->n_rounds; r++)
+		if (sched_round_size(s, r) > src->max_round)
+			src->max_round = sched_round_size(s, r);
+	src->next = src_explicit_next;
+}
+
+static int src_circle_next(struct sched_src *src, struct sched_pair *buf, size_t *n)
+{
+	if (src->r >= src->n_rounds)
+		return 0;
+	*n = circle_round(src->n, src->r++, buf);
+	return 1;
+}
+
+void sched_src_circle(struct sched_src *src, size_t n)
+{
+	size_t m = n % 2 ? n + 1 : n;
+
+	memset(src, 0, sizeof(*src));
+	src->n = n;
+	src->n_rounds = n >= 2 ? m - 1 : 0;
+	src->n_pairs = n >= 2 ? n * (n - 1) / 2 : 0;
+	src->max_round = n / 2;
+	src->next = src_circle_next;
+}
+
+void sched_src_fini(struct sched_src *src)
+{
+	if (src->free)
+		src->free(src);
+	src->free = NULL;
+	src->impl = NULL;
 }
 
 int sched_serial(struct sched *s, size_t n)

@@ -44,6 +44,34 @@ int sched_one_per_round(struct sched *s, const struct sched_pair *pairs, size_t 
 size_t sched_round_size(const struct sched *s, size_t r);
 
 /*
+ * A schedule read one round at a time, so that the rounds of thousands of
+ * hosts (8.4 M pairs at 4096) need never be stored: an explicit struct
+ * sched (borrowed, it must outlive the source), the circle method
+ * generated round by round (the same rounds as sched_circle(), O(1)
+ * memory), or any generator (model/sched_topo.h's) behind @next.
+ *
+ * n_rounds and n_pairs are the totals the source will yield, known up
+ * front (0 rounds when a generator cannot tell without running: the
+ * caller then counts); max_round bounds one round's pairs.  next() writes
+ * the next round into @buf (room for max_round pairs) and returns 1, 0
+ * when all rounds are done, or -errno.  free() may be NULL.
+ */
+struct sched_src {
+	size_t n_rounds, n_pairs, max_round;
+	int (*next)(struct sched_src *src, struct sched_pair *buf, size_t *n);
+	void (*free)(struct sched_src *src);
+	void *impl;
+	size_t r;			/* rounds yielded so far */
+	size_t n;			/* circle: hosts */
+	const struct sched *s;		/* explicit: the schedule */
+};
+
+void sched_src_explicit(struct sched_src *src, const struct sched *s);
+void sched_src_circle(struct sched_src *src, size_t n);
+/* Release what a generator holds; safe on any source, and twice. */
+void sched_src_fini(struct sched_src *src);
+
+/*
  * 0 when every pair has a != b, both < n, no node appears twice in one
  * round and no pair twice in the schedule; -EINVAL otherwise.
  */

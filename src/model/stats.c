@@ -96,3 +96,36 @@ int stats_summarize(double *v, size_t n, struct stats_summary *s)
 	s->mean = sum / (double)n;
 	return 0;
 }
+
+void stats_reservoir_init(struct stats_reservoir *r, size_t cap, uint64_t seed)
+{
+	r->cap = cap;
+	r->seen = 0;
+	r->rng = seed;
+}
+
+/* splitmix64 */
+static uint64_t rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+size_t stats_reservoir_slot(struct stats_reservoir *r)
+{
+	uint64_t i = r->seen++, j;
+
+	if (i < r->cap)
+		return (size_t)i;
+	/* j uniform in [0, i] */
+	j = (uint64_t)(((unsigned __int128)rng_next(&r->rng) * (i + 1)) >> 64);
+	return j < r->cap ? (size_t)j : SIZE_MAX;
+}
+
+size_t stats_reservoir_len(const struct stats_reservoir *r)
+{
+	return r->seen < r->cap ? (size_t)r->seen : r->cap;
+}

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct stats_summary {
 	size_t n;
@@ -30,6 +31,27 @@ double stats_median(const double *v, size_t n);
 double stats_mad(const double *v, size_t n, double median);
 /* Summary of @v (sorted in place); -EINVAL when n == 0. */
 int stats_summarize(double *v, size_t n, struct stats_summary *s);
+
+/*
+ * Reservoir sampling (algorithm R): a uniform sample of at most @cap of
+ * the items offered so far, whatever their number, in O(cap) memory.  The
+ * caller keeps the items in its own array; for each item offered,
+ * stats_reservoir_slot() says where to store it (a slot < cap, replacing
+ * what was there) or SIZE_MAX to drop it.  While no more than @cap were
+ * offered every item is kept, in order, so statistics of the sample are
+ * those of all items; beyond, any subset of the slots is itself a uniform
+ * sample.  Deterministic for a given @seed.
+ */
+struct stats_reservoir {
+	size_t cap;
+	uint64_t seen;
+	uint64_t rng;
+};
+
+void stats_reservoir_init(struct stats_reservoir *r, size_t cap, uint64_t seed);
+size_t stats_reservoir_slot(struct stats_reservoir *r);
+/* Items held: min(seen, cap). */
+size_t stats_reservoir_len(const struct stats_reservoir *r);
 
 /* Scale from MAD to a normal standard deviation. */
 #define STATS_MAD_SIGMA 1.4826

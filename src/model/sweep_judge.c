@@ -58,26 +58,17 @@ static double pair_bw_min_interval(const struct sweep_pair *p)
 	return NAN;
 }
 
-void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_ref *ref)
+void sweep_ref_from(const double *bw, size_t nb, const double *lat, size_t nl,
+		    struct sweep_ref *ref)
 {
-	double *bw = calloc(n ? n : 1, sizeof(*bw)), *lat = calloc(n ? n : 1, sizeof(*lat));
-	double *lbw = calloc(n ? n : 1, sizeof(*lbw));
-	size_t nb = 0, nl = 0;
+	double *lbw = calloc(nb ? nb : 1, sizeof(*lbw));
 
 	memset(ref, 0, sizeof(*ref));
 	ref->bw_median_mbps = ref->bw_mad_mbps = NAN;
 	ref->bw_log_median = ref->bw_log_mad = NAN;
 	ref->lat_median_ns = ref->lat_mad_ns = NAN;
-	if (!bw || !lat || !lbw)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		if (pairs[i].status == SWEEP_FAILED)
-			continue;
-		if (!isnan(sweep_pair_bw(&pairs[i])))
-			bw[nb++] = sweep_pair_bw(&pairs[i]);
-		if (pairs[i].have_lat)
-			lat[nl++] = pairs[i].lat_ns.p50;
-	}
+	if (!lbw)
+		return;
 	ref->n = nb > nl ? nb : nl;
 	if (nb) {
 		ref->bw_median_mbps = stats_median(bw, nb);
@@ -91,10 +82,25 @@ void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_re
 		ref->lat_median_ns = stats_median(lat, nl);
 		ref->lat_mad_ns = stats_mad(lat, nl, ref->lat_median_ns);
 	}
-out:
+	free(lbw);
+}
+
+void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_ref *ref)
+{
+	double *bw = calloc(n ? n : 1, sizeof(*bw)), *lat = calloc(n ? n : 1, sizeof(*lat));
+	size_t nb = 0, nl = 0;
+
+	for (size_t i = 0; bw && lat && i < n; i++) {
+		if (pairs[i].status == SWEEP_FAILED)
+			continue;
+		if (!isnan(sweep_pair_bw(&pairs[i])))
+			bw[nb++] = sweep_pair_bw(&pairs[i]);
+		if (pairs[i].have_lat)
+			lat[nl++] = pairs[i].lat_ns.p50;
+	}
+	sweep_ref_from(bw, nb, lat, nl, ref);
 	free(bw);
 	free(lat);
-	free(lbw);
 }
 
 static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
@@ -196,106 +202,173 @@ static int cmp_suspect(const void *x, const void *y)
 	return a->is_node ? (int)a->node - (int)b->node : (int)a->a - (int)b->a;
 }
 
-int sweep_suspects(struct sweep_report *r)
+void sweep_suspects_acc_fini(struct sweep_suspects_acc *acc)
 {
-	size_t n = r->hosts->n;
-	unsigned int *slow = calloc(n ? n : 1, sizeof(*slow));
-	unsigned int *failed = calloc(n ? n : 1, sizeof(*failed));
-	unsigned int *total = calloc(n ? n : 1, sizeof(*total));
-	bool *suspect = calloc(n ? n : 1, sizeof(*suspect));
-	double *bw = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*bw));
-	struct sweep_suspect *s = calloc(n + r->n_pairs + 1, sizeof(*s));
-	size_t ns = 0;
-	int rc = -ENOMEM;
+	free(acc->slow);
+	free(acc->failed);
+	free(acc->total);
+	free(acc->suspect);
+	free(acc->bw);
+	free(acc->res);
+	free(acc->s);
+	memset(acc, 0, sizeof(*acc));
+}
 
-	if (!slow || !failed || !total || !suspect || !bw || !s)
-		goto out;
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-
-		total[p->a]++;
-		total[p->b]++;
-		if (p->status == SWEEP_SLOW || p->status == SWEEP_REGRESSED) {
-			slow[p->a]++;
-			slow[p->b]++;
-		} else if (p->status == SWEEP_FAILED) {
-			failed[p->a]++;
-			failed[p->b]++;
-		}
+int sweep_suspects_begin(struct sweep_suspects_acc *acc, size_t n)
+{
+	memset(acc, 0, sizeof(*acc));
+	acc->n = n;
+	acc->slow = calloc(n ? n : 1, sizeof(*acc->slow));
+	acc->failed = calloc(n ? n : 1, sizeof(*acc->failed));
+	acc->total = calloc(n ? n : 1, sizeof(*acc->total));
+	acc->suspect = calloc(n ? n : 1, sizeof(*acc->suspect));
+	acc->bw = calloc(n ? n * SWEEP_NODE_SAMPLE : 1, sizeof(*acc->bw));
+	acc->res = calloc(n ? n : 1, sizeof(*acc->res));
+	if (!acc->slow || !acc->failed || !acc->total || !acc->suspect || !acc->bw || !acc->res) {
+		sweep_suspects_acc_fini(acc);
+		return -ENOMEM;
 	}
-	for (size_t v = 0; v < n; v++) {
-		unsigned int bad = slow[v] + failed[v];
-		struct sweep_suspect *x;
-		size_t nb = 0;
+	for (size_t v = 0; v < n; v++)
+		stats_reservoir_init(&acc->res[v], SWEEP_NODE_SAMPLE, v + 1);
+	return 0;
+}
 
-		if (bad < 2 || 2 * bad <= total[v])
+static void node_bw_offer(struct sweep_suspects_acc *acc, unsigned int v, double bw)
+{
+	size_t k = stats_reservoir_slot(&acc->res[v]);
+
+	if (k != SIZE_MAX)
+		acc->bw[(size_t)v * SWEEP_NODE_SAMPLE + k] = bw;
+}
+
+void sweep_suspects_count(struct sweep_suspects_acc *acc, const struct sweep_pair *p)
+{
+	double bw = sweep_pair_bw(p);
+
+	acc->total[p->a]++;
+	acc->total[p->b]++;
+	if (p->status == SWEEP_SLOW || p->status == SWEEP_REGRESSED) {
+		acc->slow[p->a]++;
+		acc->slow[p->b]++;
+	} else if (p->status == SWEEP_FAILED) {
+		acc->failed[p->a]++;
+		acc->failed[p->b]++;
+	}
+	if (!isnan(bw)) {
+		node_bw_offer(acc, p->a, bw);
+		node_bw_offer(acc, p->b, bw);
+	}
+}
+
+static struct sweep_suspect *suspect_new(struct sweep_suspects_acc *acc)
+{
+	if (acc->ns == acc->cap) {
+		size_t cap = acc->cap ? 2 * acc->cap : 64;
+		struct sweep_suspect *s = realloc(acc->s, cap * sizeof(*s));
+
+		if (!s)
+			return NULL;
+		acc->s = s;
+		acc->cap = cap;
+	}
+	memset(&acc->s[acc->ns], 0, sizeof(acc->s[acc->ns]));
+	return &acc->s[acc->ns++];
+}
+
+int sweep_suspects_nodes(struct sweep_suspects_acc *acc, const struct sweep_ref *ref)
+{
+	for (size_t v = 0; v < acc->n; v++) {
+		unsigned int bad = acc->slow[v] + acc->failed[v];
+		struct sweep_suspect *x;
+
+		if (bad < 2 || 2 * bad <= acc->total[v])
 			continue;
-		suspect[v] = true;
-		x = &s[ns++];
+		acc->suspect[v] = true;
+		x = suspect_new(acc);
+		if (!x)
+			return -ENOMEM;
 		x->is_node = true;
 		x->node = (unsigned int)v;
 		x->bad_pairs = bad;
-		x->slow_pairs = slow[v];
-		x->failed_pairs = failed[v];
-		x->pairs = total[v];
-		x->score = (double)bad / total[v];
-		for (size_t i = 0; i < r->n_pairs; i++) {
-			const struct sweep_pair *p = &r->pairs[i];
-
-			if ((p->a == v || p->b == v) && !isnan(sweep_pair_bw(p)))
-				bw[nb++] = sweep_pair_bw(p);
-		}
-		x->median_bw_mbps = stats_median(bw, nb);
-		if (failed[v] > slow[v])
+		x->slow_pairs = acc->slow[v];
+		x->failed_pairs = acc->failed[v];
+		x->pairs = acc->total[v];
+		x->score = (double)bad / acc->total[v];
+		x->median_bw_mbps = stats_median(acc->bw + v * SWEEP_NODE_SAMPLE,
+						 stats_reservoir_len(&acc->res[v]));
+		if (acc->failed[v] > acc->slow[v])
 			str_fmt(x->evidence, sizeof(x->evidence), "%u of %u pairs failed, %u slow",
-				 failed[v], total[v], slow[v]);
+				 acc->failed[v], acc->total[v], acc->slow[v]);
 		else
 			str_fmt(x->evidence, sizeof(x->evidence),
 				 "%u of %u pairs slow, %u failed; node median %.0f Mb/s vs fleet %.0f Mb/s",
-				 slow[v], total[v], failed[v], x->median_bw_mbps,
-				 r->ref.bw_median_mbps);
+				 acc->slow[v], acc->total[v], acc->failed[v], x->median_bw_mbps,
+				 ref->bw_median_mbps);
 	}
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-		struct sweep_suspect *x;
+	return 0;
+}
 
-		if (p->status == SWEEP_OK || suspect[p->a] || suspect[p->b])
-			continue;
-		x = &s[ns++];
-		x->a = p->a;
-		x->b = p->b;
-		x->pairs = 1;
-		x->bad_pairs = 1;
-		x->slow_pairs = p->status == SWEEP_SLOW || p->status == SWEEP_REGRESSED;
-		x->failed_pairs = p->status == SWEEP_FAILED;
-		/* A link alone is weaker evidence than a node with several bad pairs. */
-		x->score = 0.5;
-		x->median_bw_mbps = sweep_pair_bw(p);
-		str_fmt(x->evidence, sizeof(x->evidence), "%s", p->reason);
+int sweep_suspects_link(struct sweep_suspects_acc *acc, const struct sweep_pair *p)
+{
+	struct sweep_suspect *x;
+
+	if (p->status == SWEEP_OK || p->status == SWEEP_PLANNED || acc->suspect[p->a] ||
+	    acc->suspect[p->b])
+		return 0;
+	if (acc->ns >= acc->n + SWEEP_LINK_SUSPECTS_MAX) {
+		acc->left_out++;
+		return 0;
 	}
-	qsort(s, ns, sizeof(*s), cmp_suspect);
+	x = suspect_new(acc);
+	if (!x)
+		return -ENOMEM;
+	x->a = p->a;
+	x->b = p->b;
+	x->pairs = 1;
+	x->bad_pairs = 1;
+	x->slow_pairs = p->status == SWEEP_SLOW || p->status == SWEEP_REGRESSED;
+	x->failed_pairs = p->status == SWEEP_FAILED;
+	/* A link alone is weaker evidence than a node with several bad pairs. */
+	x->score = 0.5;
+	x->median_bw_mbps = sweep_pair_bw(p);
+	str_fmt(x->evidence, sizeof(x->evidence), "%s", p->reason);
+	return 0;
+}
+
+void sweep_suspects_end(struct sweep_suspects_acc *acc, struct sweep_report *r)
+{
+	if (acc->ns)
+		qsort(acc->s, acc->ns, sizeof(*acc->s), cmp_suspect);
 	free(r->suspects);
-	r->suspects = s;
-	r->n_suspects = ns;
-	s = NULL;
-	rc = 0;
-out:
-	free(slow);
-	free(failed);
-	free(total);
-	free(suspect);
-	free(bw);
-	free(s);
+	r->suspects = acc->s;
+	r->n_suspects = acc->ns;
+	r->suspects_left_out = acc->left_out;
+	acc->s = NULL;
+	acc->ns = acc->cap = acc->left_out = 0;
+}
+
+int sweep_suspects(struct sweep_report *r, const struct sweep_pair *pairs, size_t n)
+{
+	struct sweep_suspects_acc acc;
+	int rc = sweep_suspects_begin(&acc, r->hosts->n);
+
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		sweep_suspects_count(&acc, &pairs[i]);
+	if (rc == 0)
+		rc = sweep_suspects_nodes(&acc, &r->ref);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = sweep_suspects_link(&acc, &pairs[i]);
+	if (rc == 0)
+		sweep_suspects_end(&acc, r);
+	sweep_suspects_acc_fini(&acc);
 	return rc;
 }
 
 void sweep_report_fini(struct sweep_report *r)
 {
-	free(r->pairs);
 	free(r->suspects);
-	r->pairs = NULL;
 	r->suspects = NULL;
-	r->n_pairs = r->n_suspects = 0;
+	r->n_suspects = 0;
 }
 
 void sweep_pair_judge_base(struct sweep_pair *p, double regress_pct)

@@ -6,8 +6,12 @@
  * or slow against it, and sweep_suspects() names the nodes and links that
  * explain the slow and failed pairs, most suspect first.
  *
- * Ownership: struct sweep_report owns its pairs and suspects arrays and
- * borrows its hosts; sweep_report_fini() frees what it owns.
+ * The pairs themselves live in a store (io/pair_store.h) that the
+ * command reads and writes in passes: the functions here take one pair at
+ * a time (or an array, for small sets), never the whole sweep.
+ *
+ * Ownership: struct sweep_report owns its suspects array and borrows its
+ * hosts and its pair store; sweep_report_fini() frees what it owns.
  */
 #ifndef FAB_MODEL_SWEEP_JUDGE_H
 #define FAB_MODEL_SWEEP_JUDGE_H
@@ -97,6 +101,7 @@ struct topo;
 struct pair_route;
 struct loc_result;
 struct loc_input;
+struct pair_store;
 
 /*
  * The fabric a topology-aware sweep ran on (sweep --topology); source is
@@ -105,7 +110,10 @@ struct loc_input;
 struct sweep_fabric_view {
 	const char *source;		/* "lldp", "ib", or the plan's path */
 	const struct topo *topo;
-	const struct pair_route *routes;	/* per pair of pairs[] (same index); NULL none */
+	const struct pair_route *routes;	/* per pair of the store (same index); NULL: route() */
+	/* A pair's route on demand (NULL: none), for renderers that list paths; 0 or -errno. */
+	int (*route)(void *ctx, unsigned int a, unsigned int b, struct pair_route *out);
+	void *route_ctx;
 	const uint32_t *host_link;	/* per host: its access link in topo->links[], UINT32_MAX unknown */
 	const uint32_t *host_leaf;	/* per host: its leaf in topo->nodes[], UINT32_MAX unknown */
 	bool have_bound;		/* the schedule's lower bound (model/sched_topo.h) */
@@ -130,12 +138,14 @@ struct sweep_report {
 	unsigned int duration_ms, lat_iters, lat_ms, streams, msg_bytes;	/* lat_ms: --lat-time, 0 none */
 	size_t n_rounds;
 	size_t rounds_done;	/* n_rounds unless interrupted */
-	bool interrupted;	/* stopped by a signal: pairs holds the finished rounds' */
-	struct sweep_pair *pairs;
+	bool interrupted;	/* stopped by a signal: the store holds the finished rounds' pairs */
+	struct pair_store *store;	/* borrowed: the n_pairs pairs, in round order */
 	size_t n_pairs;
+	size_t n_ok, n_slow, n_failed, n_regressed;	/* by status, after the last judgement */
 	struct sweep_ref ref;
 	struct sweep_suspect *suspects;
 	size_t n_suspects;
+	size_t suspects_left_out;	/* link suspects past SWEEP_LINK_SUSPECTS_MAX, not listed */
 	double wall_s;
 	int64_t started_unix;
 	bool dry_run;			/* nothing measured: pairs are SWEEP_PLANNED */
@@ -163,6 +173,14 @@ double sweep_pair_bw(const struct sweep_pair *p);
 
 /* Fleet reference over the pairs that have figures (ok or slow). */
 void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_ref *ref);
+/*
+ * The same from the figures themselves: @bw (nb bandwidths of the pairs
+ * that have one) and @lat (nl median round trips); the arrays are not
+ * changed.  The sweep passes a uniform sample of its pairs' figures
+ * (stats_reservoir), all of them while they fit.
+ */
+void sweep_ref_from(const double *bw, size_t nb, const double *lat, size_t nl,
+		    struct sweep_ref *ref);
 
 /*
  * Mark @p ok or slow (failed stays failed), filling reason and pct_rated.
@@ -179,11 +197,39 @@ void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct swee
 		      const struct sweep_cfg *cfg);
 
 /*
- * Fill r->suspects from r->pairs: a node is suspect when at least two of
+ * Fill r->suspects from the pairs: a node is suspect when at least two of
  * its pairs are bad and more than half of them are; a slow pair whose
- * nodes are both unsuspected makes its link suspect.  Sorted by score.
+ * nodes are both unsuspected makes its link suspect (at most
+ * SWEEP_LINK_SUSPECTS_MAX of them; r->suspects_left_out counts the rest).
+ * Sorted by score.  A node's median bandwidth is that of a uniform sample
+ * of SWEEP_NODE_SAMPLE of its pairs (all of them while they fit).
+ *
+ * Two passes over the pairs, in the same order: sweep_suspects_count()
+ * each one, sweep_suspects_nodes(), sweep_suspects_link() each one again,
+ * sweep_suspects_end().  sweep_suspects() does all of it over an array.
+ * 0 or -ENOMEM.
  */
-int sweep_suspects(struct sweep_report *r);
+#define SWEEP_NODE_SAMPLE 256
+#define SWEEP_LINK_SUSPECTS_MAX 1024
+
+struct sweep_suspects_acc {
+	size_t n;			/* hosts */
+	unsigned int *slow, *failed, *total;
+	bool *suspect;
+	double *bw;			/* per host: SWEEP_NODE_SAMPLE slots */
+	struct stats_reservoir *res;	/* per host */
+	struct sweep_suspect *s;
+	size_t ns, cap, left_out;
+};
+
+int sweep_suspects_begin(struct sweep_suspects_acc *acc, size_t n_hosts);
+void sweep_suspects_count(struct sweep_suspects_acc *acc, const struct sweep_pair *p);
+int sweep_suspects_nodes(struct sweep_suspects_acc *acc, const struct sweep_ref *ref);
+int sweep_suspects_link(struct sweep_suspects_acc *acc, const struct sweep_pair *p);
+/* Sorted into r->suspects (replacing them); the accumulator is emptied. */
+void sweep_suspects_end(struct sweep_suspects_acc *acc, struct sweep_report *r);
+void sweep_suspects_acc_fini(struct sweep_suspects_acc *acc);
+int sweep_suspects(struct sweep_report *r, const struct sweep_pair *pairs, size_t n);
 
 /*
  * The same with the pair's expected rate @expected_mbps from @src (rated

@@ -94,10 +94,11 @@ static void end_text(FILE *f, const struct topo_port *p)
  * once, in order of first use, as "A:PORT<->B:PORT" joined by "|"; quoted
  * as one field.
  */
-static void path_field(FILE *f, const struct sweep_report *r, size_t i)
+static void path_field(FILE *f, const struct sweep_report *r, size_t i, const struct sweep_pair *p)
 {
 	const struct topo *t = r->fabric.topo;
-	const struct pair_route *pr = r->fabric.routes ? &r->fabric.routes[i] : NULL;
+	struct pair_route tmp = { 0 };
+	const struct pair_route *pr = sweep_pair_route(r, i, p, &tmp);
 	unsigned char *seen;
 	char *buf = NULL;
 	size_t len = 0;
@@ -105,8 +106,10 @@ static void path_field(FILE *f, const struct sweep_report *r, size_t i)
 	FILE *m;
 
 	fputc(',', f);
-	if (!t || !pr || !pr->n_ab)
+	if (!t || !pr || !pr->n_ab) {
+		pair_route_fini(&tmp);
 		return;
+	}
 	seen = calloc(t->n_links ? t->n_links : 1, 1);
 	m = open_memstream(&buf, &len);
 	for (int d = 0; seen && m && d < 2; d++) {
@@ -132,6 +135,7 @@ static void path_field(FILE *f, const struct sweep_report *r, size_t i)
 		csv_text(f, buf);
 	free(buf);
 	free(seen);
+	pair_route_fini(&tmp);
 }
 
 static void bw_fields(FILE *f, const struct sweep_bw *bw)
@@ -143,9 +147,15 @@ static void bw_fields(FILE *f, const struct sweep_bw *bw)
 	csv_uint(f, bw->measured, bw->intervals);
 }
 
-static void sweep_row(FILE *f, const struct sweep_report *r, size_t i)
+struct row_ctx {
+	FILE *f;
+	const struct sweep_report *r;
+};
+
+static int sweep_row(void *ctx, size_t i, const struct sweep_pair *p)
 {
-	const struct sweep_pair *p = &r->pairs[i];
+	FILE *f = ((struct row_ctx *)ctx)->f;
+	const struct sweep_report *r = ((struct row_ctx *)ctx)->r;
 	const struct stats_summary *l = &p->lat_ns;
 	double us[] = { l->min, l->p50, l->p99, l->p999, l->max, l->mean };
 
@@ -166,40 +176,38 @@ static void sweep_row(FILE *f, const struct sweep_report *r, size_t i)
 			  : p->expect_src == SWEEP_EXPECT_CLASS ? "class" : "");
 	csv_num(f, 3, p->pct_rated >= 0 ? p->pct_rated : NAN, false);
 	csv_uint(f, p->klass, p->klass);
-	path_field(f, r, i);
+	path_field(f, r, i, p);
 	csv_end(f);
+	return ferror(f) ? -EIO : 0;
 }
 
 int sweep_csv(struct render *out, const struct sweep_report *r)
 {
+	struct row_ctx c = { out->f, r };
 	FILE *f = out->f;
+	int rc;
 
 	for (size_t k = 0; k < sizeof(sweep_cols) / sizeof(sweep_cols[0]); k++)
 		fprintf(f, "%s%s", k ? "," : "", sweep_cols[k]);
 	csv_end(f);
-	for (size_t i = 0; i < r->n_pairs; i++)
-		sweep_row(f, r, i);
-	return fflush(f) == EOF || ferror(f) ? -EIO : 0;
+	rc = sweep_pairs_each(r, sweep_row, &c);
+	return rc < 0 || fflush(f) == EOF || ferror(f) ? -EIO : 0;
 }
 
+/* Written as the rows are made (a large sweep's rows do not fit in memory), then renamed. */
 int sweep_csv_write(const struct sweep_report *r, const char *path, struct fab_err *err)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int rc;
+	struct file_atomic w;
+	int rc = file_atomic_open(&w, path, 0644, err);
 
-	if (!f)
-		return fab_err_set(err, -errno, "%s: %s", path, strerror(errno));
-	rc = sweep_csv(&(struct render){ .ops = &render_csv_ops, .f = f }, r);
-	if (fclose(f) == EOF && rc == 0)
-		rc = -ENOMEM;
 	if (rc < 0)
-		fab_err_set(err, rc, "%s: %s", path, strerror(-rc));
-	else
-		rc = file_write_atomic(path, buf, len, 0644, err);
-	free(buf);
-	return rc;
+		return rc;
+	rc = sweep_csv(&(struct render){ .ops = &render_csv_ops, .f = w.f }, r);
+	if (rc < 0) {
+		file_atomic_abort(&w);
+		return fab_err_set(err, rc, "%s: %s", path, strerror(-rc));
+	}
+	return file_atomic_commit(&w, err);
 }
 
 /* ------------------------------------------------------------------ discover */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "model/topo.h"
+#include "render/json_stream.h"
 #include "render/render_impl.h"
 #include "util/array.h"
 
@@ -230,111 +231,10 @@ json_t *discover_to_json(const struct topo *t)
 	return doc;
 }
 
-/*
- * Streamed output.  jansson serializes every value and key; this writes
- * only the punctuation between them, exactly as jansson's dumper would
- * (dump.c: "[" / "{", then an indent before each item, "," between items,
- * the outer indent before the closing bracket).  An item dumped on its own
- * at depth 0 equals the item dumped at depth d once each newline is
- * followed by d more indents: strings never hold a raw newline.
- */
-#define DISCOVER_JSON_INDENT 2		/* as render_json_emit() */
-#define DISCOVER_JSON_BUF 65536
-
-struct jstream {
-	FILE *f;
-	size_t flags;
-	unsigned int extra;		/* spaces to add after each newline of a dumped value */
-	size_t len;
-	char buf[DISCOVER_JSON_BUF];
-};
-
-static int js_flush(struct jstream *js)
-{
-	if (js->len && fwrite(js->buf, 1, js->len, js->f) != js->len)
-		return -1;
-	js->len = 0;
-	return 0;
-}
-
-static int js_raw(struct jstream *js, const char *s, size_t n)
-{
-	if (js->len + n > sizeof(js->buf)) {
-		if (js_flush(js) < 0)
-			return -1;
-		if (n > sizeof(js->buf))
-			return fwrite(s, 1, n, js->f) == n ? 0 : -1;
-	}
-	memcpy(js->buf + js->len, s, n);
-	js->len += n;
-	return 0;
-}
-
-static int js_spaces(struct jstream *js, unsigned int n)
-{
-	static const char sp[] = "                                ";
-
-	while (n > 0) {
-		unsigned int k = n < sizeof(sp) - 1 ? n : (unsigned int)sizeof(sp) - 1;
-
-		if (js_raw(js, sp, k) < 0)
-			return -1;
-		n -= k;
-	}
-	return 0;
-}
-
-/* json_dump_callback() sink: re-indents by js->extra spaces. */
-static int js_dump_cb(const char *s, size_t n, void *data)
-{
-	struct jstream *js = data;
-	const char *nl;
-
-	while (js->extra && (nl = memchr(s, '\n', n))) {
-		size_t k = (size_t)(nl - s) + 1;
-
-		if (js_raw(js, s, k) < 0 || js_spaces(js, js->extra) < 0)
-			return -1;
-		s += k;
-		n -= k;
-	}
-	return js_raw(js, s, n);
-}
-
-/* jansson's dump_indent(): newline and indent, else a space where one is due. */
-static int js_indent(struct jstream *js, unsigned int depth, bool space)
-{
-	unsigned int width = (unsigned int)(js->flags & JSON_MAX_INDENT);
-
-	if (width)
-		return js_raw(js, "\n", 1) < 0 ? -1 : js_spaces(js, depth * width);
-	return space && !(js->flags & JSON_COMPACT) ? js_raw(js, " ", 1) : 0;
-}
-
-/* @v (stolen; NULL: out of memory) dumped as if at @depth. */
-static int js_value(struct jstream *js, json_t *v, unsigned int depth)
-{
-	int rc;
-
-	if (!v)
-		return -1;
-	js->extra = depth * (unsigned int)(js->flags & JSON_MAX_INDENT);
-	rc = json_dump_callback(v, js_dump_cb, js, js->flags | JSON_ENCODE_ANY);
-	js->extra = 0;
-	json_decref(v);
-	return rc;
-}
-
-static int js_key(struct jstream *js, const char *key)
-{
-	if (js_value(js, json_string(key), 0) < 0)
-		return -1;
-	return js->flags & JSON_COMPACT ? js_raw(js, ":", 1) : js_raw(js, ": ", 2);
-}
-
+/* Streamed (render/json_stream.h): the lists item by item, never the whole document. */
 int discover_json(struct render *out, const struct topo *t)
 {
-	struct jstream *js = malloc(sizeof(*js));
+	struct jstream *js = jstream_new(out->f, out->pretty);
 	json_t *head = head_to_json(t);
 	const char *key;
 	json_t *v;
@@ -342,44 +242,40 @@ int discover_json(struct render *out, const struct topo *t)
 
 	if (!js || !head)
 		goto out;
-	js->f = out->f;
-	js->flags = JSON_PRESERVE_ORDER |
-		    (out->pretty ? JSON_INDENT(DISCOVER_JSON_INDENT) : JSON_COMPACT);
-	js->extra = 0;
-	js->len = 0;
-	if (js_raw(js, "{", 1) < 0 || js_indent(js, 1, false) < 0)
+	if (jstream_raw(js, "{", 1) < 0 || jstream_indent(js, 1, false) < 0)
 		goto out;
 	json_object_foreach(head, key, v) {
-		if (js_key(js, key) < 0 || js_value(js, json_incref(v), 1) < 0 ||
-		    js_raw(js, ",", 1) < 0 || js_indent(js, 1, true) < 0)
+		if (jstream_key(js, key) < 0 || jstream_value(js, json_incref(v), 1) < 0 ||
+		    jstream_raw(js, ",", 1) < 0 || jstream_indent(js, 1, true) < 0)
 			goto out;
 	}
 	for (int w = 0; w < DISCOVER_LIST_MAX; w++) {
 		size_t n = list_len(t, w), done = 0;
 
-		if (js_key(js, list_keys[w]) < 0 || js_raw(js, "[", 1) < 0)
+		if (jstream_key(js, list_keys[w]) < 0 || jstream_array_begin(js) < 0)
 			goto out;
 		for (size_t i = 0; i < n; i++) {
 			json_t *item = list_item(t, w, i);
 
 			if (!item)
 				continue;	/* left out, as discover_to_json() does */
-			if ((done && js_raw(js, ",", 1) < 0) || js_indent(js, 2, done > 0) < 0 ||
-			    js_value(js, item, 2) < 0)
+			if (jstream_array_item(js, item, 1, done) < 0)
 				goto out;
 			done++;
 		}
-		if ((done && js_indent(js, 1, false) < 0) || js_raw(js, "]", 1) < 0)
+		if (jstream_array_end(js, 1, done) < 0)
 			goto out;
-		if (w + 1 < DISCOVER_LIST_MAX && (js_raw(js, ",", 1) < 0 || js_indent(js, 1, true) < 0))
+		if (w + 1 < DISCOVER_LIST_MAX &&
+		    (jstream_raw(js, ",", 1) < 0 || jstream_indent(js, 1, true) < 0))
 			goto out;
 	}
-	if (js_indent(js, 0, false) < 0 || js_raw(js, "}\n", 2) < 0 || js_flush(js) < 0)
+	if (jstream_indent(js, 0, false) < 0 || jstream_raw(js, "}\n", 2) < 0)
 		goto out;
 	rc = 0;
 out:
 	json_decref(head);
-	free(js);
+	if (jstream_free(js) < 0)
+		rc = -1;
 	if (fflush(out->f) == EOF)
 		rc = -1;
 	return rc < 0 ? -EIO : 0;

@@ -28,6 +28,13 @@ struct apply_report;
 struct plan;
 struct sweep_report;
 
+/*
+ * Sweeps of more pairs than this do not list each pair's path and routes
+ * (JSON "path" and "routes" null, the CSV "path" column empty): a
+ * 4096-host fat tree's pairs cross hundreds of links each.
+ */
+#define SWEEP_PATHS_MAX_PAIRS 65536
+
 struct render_ops {
 	const char *name;
 	/* One node's status. */

@@ -9,6 +9,7 @@
 #ifndef FAB_RENDER_RENDER_IMPL_H
 #define FAB_RENDER_RENDER_IMPL_H
 
+#include "model/sweep_judge.h"
 #include "render/render.h"
 
 /* status: render/status_text.c, render/status_json.c. */
@@ -18,6 +19,22 @@ int status_json(struct render *out, const struct host_state *hs);
 /* discover: render/discover_text.c, render/discover_json.c. */
 int discover_text(struct render *out, const struct topo *t);
 int discover_json(struct render *out, const struct topo *t);
+
+/*
+ * The sweep renderers read the pairs from the report's store, in order
+ * (render/sweep_pairs.c): sweep_pairs_each() calls @fn with each (index,
+ * pair: a copy, valid for the call) and stops at the first error it or
+ * the store returns.  sweep_pair_route() is pair @i's route (@p the pair)
+ * for listing its path: the report's routes[i], or one made on demand
+ * into @tmp (pair_route_fini() it after); NULL without a topology or
+ * over SWEEP_PATHS_MAX_PAIRS pairs (docs/sweep.md: paths are not listed
+ * per pair in larger sweeps).
+ */
+struct pair_route;
+typedef int (*sweep_pair_fn)(void *ctx, size_t i, const struct sweep_pair *p);
+int sweep_pairs_each(const struct sweep_report *r, sweep_pair_fn fn, void *ctx);
+const struct pair_route *sweep_pair_route(const struct sweep_report *r, size_t i,
+					  const struct sweep_pair *p, struct pair_route *tmp);
 
 /* sweep and status --hosts: render/sweep_text.c, render/sweep_json.c, render/sweep_fleet.c. */
 int sweep_text(struct render *out, const struct sweep_report *r);

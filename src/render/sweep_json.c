@@ -3,11 +3,14 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/localize.h"
 #include "model/path.h"
 #include "model/sweep_judge.h"
 #include "model/topo.h"
+#include "io/pair_store.h"
+#include "render/json_stream.h"
 #include "render/render_impl.h"
 
 static json_t *num_or_null(double v)
@@ -100,10 +103,11 @@ static const char *expect_name(enum sweep_expect e)
 }
 
 /* sweep/2's per-pair fields: expected rate, class, path and routes. */
-static void pair_topo_fields(const struct sweep_report *r, size_t i, json_t *o)
+static void pair_topo_fields(const struct sweep_report *r, size_t i, const struct sweep_pair *p,
+			     json_t *o)
 {
-	const struct sweep_pair *p = &r->pairs[i];
-	const struct pair_route *pr = r->fabric.routes ? &r->fabric.routes[i] : NULL;
+	struct pair_route tmp = { 0 };
+	const struct pair_route *pr = sweep_pair_route(r, i, p, &tmp);
 	const struct topo *t = r->fabric.topo;
 	const char *from = expect_name(p->expect_src);
 
@@ -116,12 +120,14 @@ static void pair_topo_fields(const struct sweep_report *r, size_t i, json_t *o)
 	if (!pr || !t) {
 		json_object_set_new(o, "path", json_null());
 		json_object_set_new(o, "routes", json_null());
+		pair_route_fini(&tmp);
 		return;
 	}
 	json_object_set_new(o, "path", pr->n_ab ? path_links_to_json(t, pr) : json_null());
 	json_object_set_new(o, "routes", pr->n_ab ? json_pack("{s:o, s:o}",
 			    "ab", paths_to_json(t, pr->ab, pr->n_ab),
 			    "ba", paths_to_json(t, pr->ba, pr->n_ba)) : json_null());
+	pair_route_fini(&tmp);
 }
 
 static json_t *topology_to_json(const struct sweep_report *r)
@@ -176,21 +182,11 @@ static json_t *counters_to_json(const struct topo *t)
 	return arr;
 }
 
-/* Rounds, their pairs, and the lower bound the scheduler proved. */
+/* Rounds and the lower bound the scheduler proved; round_pairs empty (filled by the caller). */
 static json_t *schedule_to_json(const struct sweep_report *r)
 {
-	json_t *rounds = json_array();
 	const struct sweep_fabric_view *v = &r->fabric;
 
-	for (size_t k = 0; k < r->n_rounds; k++)
-		json_array_append_new(rounds, json_array());
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-
-		if (p->round >= 1 && p->round <= r->n_rounds)
-			json_array_append_new(json_array_get(rounds, p->round - 1),
-				json_pack("[ss]", r->hosts->hosts[p->a].name, r->hosts->hosts[p->b].name));
-	}
 	return json_pack("{s:i, s:o, s:o, s:o}", "rounds", (int)r->n_rounds,
 			 "bound", v->have_bound ? json_pack("{s:I, s:I, s:I, s:I}",
 				"bound", (json_int_t)v->bound, "node", (json_int_t)v->bound_node,
@@ -203,7 +199,13 @@ static json_t *schedule_to_json(const struct sweep_report *r)
 				"links_unreachable", (json_int_t)v->cov_links_unreachable,
 				"hosts_short", (json_int_t)v->cov_hosts_short)
 			 : json_null(),
-			 "round_pairs", rounds);
+			 "round_pairs", json_array());
+}
+
+/* A pair in round_pairs: [a, b]. */
+static json_t *round_pair_json(const struct sweep_report *r, const struct sweep_pair *p)
+{
+	return json_pack("[ss]", r->hosts->hosts[p->a].name, r->hosts->hosts[p->b].name);
 }
 
 static json_t *pair_to_json(const struct sweep_report *r, const struct sweep_pair *p)
@@ -325,11 +327,26 @@ static json_t *loc_suspect_to_json(const struct sweep_report *r, const struct lo
 	return o;
 }
 
-json_t *sweep_to_json(const struct sweep_report *r)
+/* A pair as "pairs" lists it. */
+static json_t *pair_item_json(const struct sweep_report *r, size_t i, const struct sweep_pair *p)
 {
-	json_t *nodes = json_array(), *pairs = json_array(), *sus = json_array();
+	json_t *o = pair_to_json(r, p);
+
+	if (!o)
+		return NULL;
+	pair_topo_fields(r, i, p, o);
+	json_object_set_new(o, "baseline", pair_base_json(p));
+	return o;
+}
+
+/*
+ * The document without its pairs: "pairs" and "schedule.round_pairs" are
+ * empty arrays (the counts come from r->n_ok ...).
+ */
+static json_t *sweep_doc_head(const struct sweep_report *r)
+{
+	json_t *nodes = json_array(), *sus = json_array();
 	json_t *doc_extra = json_object(), *doc;
-	size_t ok = 0, slow = 0, failed = 0, regressed = 0;
 
 	for (size_t i = 0; i < r->hosts->n; i++) {
 		const struct fab_host *h = &r->hosts->hosts[i];
@@ -344,22 +361,11 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			"rate_gbps", h->rate_gbps > 0 ? json_real(h->rate_gbps) : json_null(),
 			"leaf", leaf ? json_string(leaf) : json_null()));
 	}
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		json_t *o = pair_to_json(r, &r->pairs[i]);
-
-		pair_topo_fields(r, i, o);
-		json_object_set_new(o, "baseline", pair_base_json(&r->pairs[i]));
-		json_array_append_new(pairs, o);
-		regressed += r->pairs[i].status == SWEEP_REGRESSED;
-		ok += r->pairs[i].status == SWEEP_OK;
-		slow += r->pairs[i].status == SWEEP_SLOW;
-		failed += r->pairs[i].status == SWEEP_FAILED;
-	}
 	for (size_t i = 0; i < r->n_suspects; i++)
 		json_array_append_new(sus, suspect_to_json(r, &r->suspects[i]));
 	for (size_t i = 0; r->fabric.loc && i < r->fabric.loc->n_suspects; i++)
 		json_array_append_new(sus, loc_suspect_to_json(r, &r->fabric.loc->suspects[i]));
-	json_object_set_new(doc_extra, "baseline", baseline_to_json(r, regressed));
+	json_object_set_new(doc_extra, "baseline", baseline_to_json(r, r->n_regressed));
 	if (r->fabric.topo)
 		json_object_set_new(doc_extra, "counters", counters_to_json(r->fabric.topo));
 	if (r->launch.dial)
@@ -375,10 +381,11 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			"unexplained", (int)r->fabric.loc->n_unexplained,
 			"measured", (int)r->fabric.loc->n_measured,
 			"probes_run", (int)r->fabric.probes_run));
+	json_object_set_new(doc_extra, "suspects_left_out", json_integer((json_int_t)r->suspects_left_out));
 	doc = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:b, s:o, s:o, s:o, s:i, s:i,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:o},"
 			 " s:{s:o, s:o, s:o, s:o},"
-			 " s:{s:i, s:i, s:i, s:i, s:i}, s:o, s:o}",
+			 " s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
 			 "schema", "fabricctl.sweep/2",
 			 "transport", r->transport,
 			 "launcher", r->launcher,
@@ -411,9 +418,10 @@ json_t *sweep_to_json(const struct sweep_report *r)
 			 "lat_median_ns", num_or_null(r->ref.lat_median_ns),
 			 "lat_mad_ns", num_or_null(r->ref.lat_mad_ns),
 			 "summary",
-			 "pairs", (int)r->n_pairs, "ok", (int)ok, "slow", (int)slow, "failed", (int)failed,
-			 "regressed", (int)regressed,
-			 "pairs", pairs,
+			 "pairs", (json_int_t)r->n_pairs, "ok", (json_int_t)r->n_ok,
+			 "slow", (json_int_t)r->n_slow, "failed", (json_int_t)r->n_failed,
+			 "regressed", (json_int_t)r->n_regressed,
+			 "pairs", json_array(),
 			 "suspects", sus);
 	if (doc)
 		json_object_update(doc, doc_extra);
@@ -421,7 +429,133 @@ json_t *sweep_to_json(const struct sweep_report *r)
 	return doc;
 }
 
+struct doc_fill {
+	const struct sweep_report *r;
+	json_t *pairs, *rounds;
+};
+
+static int doc_fill_pair(void *ctx, size_t i, const struct sweep_pair *p)
+{
+	struct doc_fill *c = ctx;
+
+	if (p->round >= 1 && p->round <= json_array_size(c->rounds))
+		json_array_append_new(json_array_get(c->rounds, p->round - 1),
+				      round_pair_json(c->r, p));
+	return json_array_append_new(c->pairs, pair_item_json(c->r, i, p));
+}
+
+json_t *sweep_to_json(const struct sweep_report *r)
+{
+	json_t *doc = sweep_doc_head(r);
+	struct doc_fill c = { .r = r };
+
+	if (!doc)
+		return NULL;
+	c.pairs = json_object_get(doc, "pairs");
+	c.rounds = json_object_get(json_object_get(doc, "schedule"), "round_pairs");
+	for (size_t k = 0; k < r->n_rounds; k++)
+		json_array_append_new(c.rounds, json_array());
+	if (sweep_pairs_each(r, doc_fill_pair, &c) < 0) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* ---- streamed: the document as sweep_to_json() builds it, pairs one at a time ---- */
+
+struct stream_ctx {
+	const struct sweep_report *r;
+	struct jstream *js;
+	unsigned int depth;	/* of the array being written */
+	size_t n;		/* items written */
+};
+
+static int stream_pair(void *ctx, size_t i, const struct sweep_pair *p)
+{
+	struct stream_ctx *c = ctx;
+
+	return jstream_array_item(c->js, pair_item_json(c->r, i, p), c->depth, c->n++);
+}
+
+/* round_pairs: one array per round, its pairs as they follow each other in the store. */
+static int stream_rounds(struct jstream *js, const struct sweep_report *r, unsigned int depth)
+{
+	struct sweep_pair p;
+	struct fab_err err;
+	size_t next = 0;
+	bool have = false;
+
+	fab_err_init(&err);
+	if (jstream_array_begin(js) < 0)
+		return -1;
+	for (size_t k = 1; k <= r->n_rounds; k++) {
+		size_t n = 0;
+
+		if ((k > 1 && jstream_raw(js, ",", 1) < 0) || jstream_indent(js, depth + 1, k > 1) < 0 ||
+		    jstream_array_begin(js) < 0)
+			return -1;
+		for (;;) {
+			if (!have) {
+				if (next >= r->n_pairs)
+					break;
+				if (pair_store_get(r->store, next++, &p, &err) < 0)
+					return -1;
+				have = true;
+			}
+			if (p.round > k)
+				break;
+			have = false;
+			if (p.round == k &&
+			    jstream_array_item(js, round_pair_json(r, &p), depth + 1, n++) < 0)
+				return -1;
+		}
+		if (jstream_array_end(js, depth + 1, n) < 0)
+			return -1;
+	}
+	return jstream_array_end(js, depth, r->n_rounds);
+}
+
+static int stream_schedule_member(struct jstream *js, const char *key, json_t *value,
+				  unsigned int depth, void *ctx)
+{
+	const struct stream_ctx *c = ctx;
+
+	if (strcmp(key, "round_pairs") != 0)
+		return 0;
+	return stream_rounds(js, c->r, depth) < 0 ? -1 : 1;
+}
+
+static int stream_member(struct jstream *js, const char *key, json_t *value, unsigned int depth,
+			 void *ctx)
+{
+	struct stream_ctx *c = ctx;
+
+	if (!strcmp(key, "schedule"))
+		return jstream_object(js, value, depth, stream_schedule_member, c) < 0 ? -1 : 1;
+	if (strcmp(key, "pairs") != 0)
+		return 0;
+	c->depth = depth;
+	c->n = 0;
+	if (jstream_array_begin(js) < 0 || sweep_pairs_each(c->r, stream_pair, c) < 0 ||
+	    jstream_array_end(js, depth, c->n) < 0)
+		return -1;
+	return 1;
+}
+
 int sweep_json(struct render *out, const struct sweep_report *r)
 {
-	return render_json_emit(out, sweep_to_json(r));
+	struct stream_ctx c = { .r = r, .js = jstream_new(out->f, out->pretty) };
+	json_t *head = sweep_doc_head(r);
+	int rc = -1;
+
+	if (c.js && head && jstream_object(c.js, head, 0, stream_member, &c) == 0 &&
+	    jstream_raw(c.js, "\n", 1) == 0)
+		rc = 0;
+	json_decref(head);
+	if (jstream_free(c.js) < 0)
+		rc = -1;
+	if (fflush(out->f) == EOF)
+		rc = -1;
+	return rc < 0 ? -EIO : 0;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sweep, Prometheus text exposition format, for node_exporter's textfile
- * collector.  Formatted in memory, then written by file_write_atomic()
- * (a temporary file beside FILE, fsync'd, renamed over it), so the
- * collector never reads half a file.
+ * collector.  Written as it is made into a temporary file beside FILE
+ * (util/file.h file_atomic_open: a large sweep's series do not fit in
+ * memory), fsync'd and renamed over it, so the collector never reads
+ * half a file.
  */
 #include <errno.h>
 #include <math.h>
@@ -40,25 +41,40 @@ static void pair_labels(FILE *f, const struct sweep_report *r, unsigned int a, u
 	fputc('"', f);
 }
 
-/* Gauge @name for each measured direction of every pair: its slowest interval (@min) or average. */
-static void prom_bw_gauge(FILE *f, const struct sweep_report *r, const char *name,
-			  const char *help, bool min)
+/* A pass over the pairs, each written by a family's function. */
+struct fam {
+	FILE *f;
+	const struct sweep_report *r;
+	const char *name;
+	bool min;
+	size_t count[4];
+};
+
+/* One measured direction of a pair: its slowest interval (min) or average. */
+static int bw_series(void *ctx, size_t i, const struct sweep_pair *p)
 {
-	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
+	struct fam *c = ctx;
 
-		for (int d = 0; d < 2; d++) {
-			const struct sweep_bw *bw = d ? &p->ba : &p->ab;
+	for (int d = 0; d < 2; d++) {
+		const struct sweep_bw *bw = d ? &p->ba : &p->ab;
 
-			if (!bw->measured)
-				continue;
-			fputs(name, f);
-			pair_labels(f, r, p->a, p->b);
-			fprintf(f, ",dir=\"%s\"} %.3f\n", d ? "ba" : "ab",
-				min ? bw->min_mbps : bw->avg_mbps);
-		}
+		if (!bw->measured)
+			continue;
+		fputs(c->name, c->f);
+		pair_labels(c->f, c->r, p->a, p->b);
+		fprintf(c->f, ",dir=\"%s\"} %.3f\n", d ? "ba" : "ab", c->min ? bw->min_mbps : bw->avg_mbps);
 	}
+	return ferror(c->f) ? -EIO : 0;
+}
+
+/* Gauge @name for each measured direction of every pair. */
+static int prom_bw_gauge(FILE *f, const struct sweep_report *r, const char *name,
+			 const char *help, bool min)
+{
+	struct fam c = { .f = f, .r = r, .name = name, .min = min };
+
+	fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
+	return sweep_pairs_each(r, bw_series, &c);
 }
 
 /* fabricctl_sweep_pair_status's value: 0 ok, 1 slow, 2 failed, 3 regressed; -1 planned. */
@@ -147,92 +163,116 @@ static void prom_link_suspects(FILE *f, const struct sweep_report *r)
 	free(kind);
 }
 
-/* Per pair: bandwidth over the expected rate, and over the baseline's (--baseline), as ratios. */
-static void prom_pair_ratios(FILE *f, const struct sweep_report *r)
+static int expected_ratio(void *ctx, size_t i, const struct sweep_pair *p)
 {
+	struct fam *c = ctx;
+
+	if (p->pct_rated < 0)
+		return 0;
+	fputs("fabricctl_sweep_pair_bandwidth_expected_ratio", c->f);
+	pair_labels(c->f, c->r, p->a, p->b);
+	fprintf(c->f, "} %.5f\n", p->pct_rated / 100);
+	return ferror(c->f) ? -EIO : 0;
+}
+
+static int baseline_ratio(void *ctx, size_t i, const struct sweep_pair *p)
+{
+	struct fam *c = ctx;
+
+	if (!p->have_base || isnan(p->change_pct))
+		return 0;
+	fputs("fabricctl_sweep_pair_bandwidth_baseline_ratio", c->f);
+	pair_labels(c->f, c->r, p->a, p->b);
+	fprintf(c->f, "} %.5f\n", 1 + p->change_pct / 100);
+	return ferror(c->f) ? -EIO : 0;
+}
+
+/* Per pair: bandwidth over the expected rate, and over the baseline's (--baseline), as ratios. */
+static int prom_pair_ratios(FILE *f, const struct sweep_report *r)
+{
+	struct fam c = { .f = f, .r = r };
+
 	fprintf(f, "# HELP fabricctl_sweep_pair_bandwidth_expected_ratio The slower direction's "
 		   "bandwidth over the pair's expected rate (1 = as expected; pct_expected / 100).\n"
 		   "# TYPE fabricctl_sweep_pair_bandwidth_expected_ratio gauge\n");
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-
-		if (p->pct_rated < 0)
-			continue;
-		fputs("fabricctl_sweep_pair_bandwidth_expected_ratio", f);
-		pair_labels(f, r, p->a, p->b);
-		fprintf(f, "} %.5f\n", p->pct_rated / 100);
-	}
+	if (sweep_pairs_each(r, expected_ratio, &c) < 0)
+		return -EIO;
 	fprintf(f, "# HELP fabricctl_sweep_pair_bandwidth_baseline_ratio The worse direction's "
 		   "bandwidth over the same direction in the --baseline sweep (1 = unchanged).\n"
 		   "# TYPE fabricctl_sweep_pair_bandwidth_baseline_ratio gauge\n");
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-
-		if (!p->have_base || isnan(p->change_pct))
-			continue;
-		fputs("fabricctl_sweep_pair_bandwidth_baseline_ratio", f);
-		pair_labels(f, r, p->a, p->b);
-		fprintf(f, "} %.5f\n", 1 + p->change_pct / 100);
-	}
+	return sweep_pairs_each(r, baseline_ratio, &c);
 }
 
-static void prom_body(FILE *f, const struct sweep_report *r)
+static int status_series(void *ctx, size_t i, const struct sweep_pair *p)
+{
+	struct fam *c = ctx;
+	int v = prom_status(p->status);
+
+	fputs("fabricctl_sweep_pair_status", c->f);
+	pair_labels(c->f, c->r, p->a, p->b);
+	fprintf(c->f, "} %d\n", v);
+	if (v >= 0)
+		c->count[v]++;
+	return ferror(c->f) ? -EIO : 0;
+}
+
+static int expected_series(void *ctx, size_t i, const struct sweep_pair *p)
+{
+	struct fam *c = ctx;
+
+	if (p->expect_src == SWEEP_EXPECT_NONE || !(p->expected_mbps > 0))
+		return 0;
+	fputs("fabricctl_sweep_pair_expected_mbps", c->f);
+	pair_labels(c->f, c->r, p->a, p->b);
+	fprintf(c->f, ",expected=\"%s\"} %.3f\n",
+		p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class", p->expected_mbps);
+	return ferror(c->f) ? -EIO : 0;
+}
+
+static int latency_series(void *ctx, size_t i, const struct sweep_pair *p)
 {
 	static const char *q[] = { "0", "0.5", "0.99", "0.999", "1" };
-	size_t count[4] = { 0 };
+	struct fam *c = ctx;
+	double v[] = { p->lat_ns.min, p->lat_ns.p50, p->lat_ns.p99, p->lat_ns.p999, p->lat_ns.max };
+
+	if (!p->have_lat)
+		return 0;
+	for (size_t k = 0; k < 5; k++) {
+		fputs("fabricctl_sweep_pair_latency_ns", c->f);
+		pair_labels(c->f, c->r, p->a, p->b);
+		fprintf(c->f, ",quantile=\"%s\"} %.0f\n", q[k], v[k]);
+	}
+	return ferror(c->f) ? -EIO : 0;
+}
+
+static int prom_body(FILE *f, const struct sweep_report *r)
+{
+	struct fam c = { .f = f, .r = r };
 
 	fprintf(f, "# HELP fabricctl_sweep_pair_status Pair status: 0 ok, 1 slow, 2 failed, 3 regressed.\n"
 		   "# TYPE fabricctl_sweep_pair_status gauge\n");
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-		int v = prom_status(p->status);
-
-		fputs("fabricctl_sweep_pair_status", f);
-		pair_labels(f, r, p->a, p->b);
-		fprintf(f, "} %d\n", v);
-		if (v >= 0)
-			count[v]++;
-	}
-	prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_mbps",
-		      "Average bandwidth from a to b (dir ab) or b to a (ba).", false);
-	prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_min_mbps",
-		      "Slowest interval's bandwidth.", true);
+	if (sweep_pairs_each(r, status_series, &c) < 0 ||
+	    prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_mbps",
+			  "Average bandwidth from a to b (dir ab) or b to a (ba).", false) < 0 ||
+	    prom_bw_gauge(f, r, "fabricctl_sweep_pair_bandwidth_min_mbps",
+			  "Slowest interval's bandwidth.", true) < 0)
+		return -EIO;
 	fprintf(f, "# HELP fabricctl_sweep_pair_expected_mbps What the pair should reach: the lowest "
 		   "rated speed on its path (expected=\"rated\") or its path class's reference "
 		   "(expected=\"class\").\n# TYPE fabricctl_sweep_pair_expected_mbps gauge\n");
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-
-		if (p->expect_src == SWEEP_EXPECT_NONE || !(p->expected_mbps > 0))
-			continue;
-		fputs("fabricctl_sweep_pair_expected_mbps", f);
-		pair_labels(f, r, p->a, p->b);
-		fprintf(f, ",expected=\"%s\"} %.3f\n",
-			p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class", p->expected_mbps);
-	}
-	prom_pair_ratios(f, r);
+	if (sweep_pairs_each(r, expected_series, &c) < 0 || prom_pair_ratios(f, r) < 0)
+		return -EIO;
 	fprintf(f, "# HELP fabricctl_sweep_pair_latency_ns Round-trip time quantiles.\n"
 		   "# TYPE fabricctl_sweep_pair_latency_ns gauge\n");
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-		double v[] = { p->lat_ns.min, p->lat_ns.p50, p->lat_ns.p99, p->lat_ns.p999,
-			       p->lat_ns.max };
-
-		if (!p->have_lat)
-			continue;
-		for (size_t k = 0; k < 5; k++) {
-			fputs("fabricctl_sweep_pair_latency_ns", f);
-			pair_labels(f, r, p->a, p->b);
-			fprintf(f, ",quantile=\"%s\"} %.0f\n", q[k], v[k]);
-		}
-	}
+	if (sweep_pairs_each(r, latency_series, &c) < 0)
+		return -EIO;
 	fprintf(f, "# HELP fabricctl_sweep_pairs Pairs by status.\n"
 		   "# TYPE fabricctl_sweep_pairs gauge\n"
 		   "fabricctl_sweep_pairs{status=\"ok\"} %zu\n"
 		   "fabricctl_sweep_pairs{status=\"slow\"} %zu\n"
 		   "fabricctl_sweep_pairs{status=\"failed\"} %zu\n"
 		   "fabricctl_sweep_pairs{status=\"regressed\"} %zu\n",
-		   count[0], count[1], count[2], count[3]);
+		   c.count[0], c.count[1], c.count[2], c.count[3]);
 	fprintf(f, "# HELP fabricctl_sweep_suspect_score Suspected nodes and links (0..1).\n"
 		   "# TYPE fabricctl_sweep_suspect_score gauge\n");
 	for (size_t i = 0; i < r->n_suspects; i++) {
@@ -264,12 +304,12 @@ static void prom_body(FILE *f, const struct sweep_report *r)
 		   "# TYPE fabricctl_sweep_last_run_timestamp_seconds gauge\n"
 		   "fabricctl_sweep_last_run_timestamp_seconds %lld\n",
 		   r->wall_s, (long long)r->started_unix);
+	return ferror(f) ? -EIO : 0;
 }
 
 static int prom_sweep(struct render *out, const struct sweep_report *r)
 {
-	prom_body(out->f, r);
-	return ferror(out->f) ? -EIO : 0;
+	return prom_body(out->f, r);
 }
 
 const struct render_ops render_prom_ops = {
@@ -279,20 +319,18 @@ const struct render_ops render_prom_ops = {
 
 int sweep_prom_write(const struct sweep_report *r, const char *path)
 {
+	struct file_atomic w;
 	struct fab_err err;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 	int rc;
 
-	if (!f)
-		return -errno;
-	rc = render_prom_ops.sweep(&(struct render){ .ops = &render_prom_ops, .f = f }, r);
-	if (fclose(f) == EOF && rc == 0)
-		rc = -ENOMEM;
 	fab_err_init(&err);
-	if (rc == 0)
-		rc = file_write_atomic(path, buf, len, 0644, &err);
-	free(buf);
-	return rc;
+	rc = file_atomic_open(&w, path, 0644, &err);
+	if (rc < 0)
+		return rc;
+	rc = render_prom_ops.sweep(&(struct render){ .ops = &render_prom_ops, .f = w.f }, r);
+	if (rc < 0) {
+		file_atomic_abort(&w);
+		return rc;
+	}
+	return file_atomic_commit(&w, &err);
 }

@@ -16,6 +16,11 @@
 #include "model/topo.h"
 #include "render/render_impl.h"
 
+/* Hosts above this: no matrix (a row of 64 columns is already 500 characters). */
+#define SWEEP_TEXT_MATRIX_MAX 64
+/* Pairs not ok listed in text; the rest are counted. */
+#define SWEEP_TEXT_NOT_OK_MAX 200
+
 /* A host's group: its leaf in the topology, else its leaf= label, else "". */
 static const char *group_name(const struct sweep_report *r, size_t i)
 {
@@ -58,13 +63,38 @@ static bool group_starts(const struct sweep_report *r, const size_t *o, size_t k
 	return k > 0 && strcmp(group_name(r, o[k]), group_name(r, o[k - 1])) != 0;
 }
 
-static const struct sweep_pair *pair_of(const struct sweep_report *r, size_t a, size_t b)
+/* The matrices' pairs, by host pair: cell[a * n + b] (both orders), NULL none. */
+struct cells {
+	size_t n;
+	struct sweep_pair *pairs;
+	const struct sweep_pair **cell;
+	size_t k;
+};
+
+static int cells_add(void *ctx, size_t i, const struct sweep_pair *p)
 {
-	for (size_t i = 0; i < r->n_pairs; i++)
-		if ((r->pairs[i].a == a && r->pairs[i].b == b) ||
-		    (r->pairs[i].a == b && r->pairs[i].b == a))
-			return &r->pairs[i];
-	return NULL;
+	struct cells *c = ctx;
+
+	c->pairs[c->k] = *p;
+	c->cell[p->a * c->n + p->b] = c->cell[p->b * c->n + p->a] = &c->pairs[c->k++];
+	return 0;
+}
+
+static int cells_load(struct cells *c, const struct sweep_report *r)
+{
+	c->n = r->hosts->n;
+	c->k = 0;
+	c->pairs = calloc(r->n_pairs ? r->n_pairs : 1, sizeof(*c->pairs));
+	c->cell = calloc(c->n ? c->n * c->n : 1, sizeof(*c->cell));
+	if (!c->pairs || !c->cell)
+		return -ENOMEM;
+	return sweep_pairs_each(r, cells_add, c);
+}
+
+static void cells_fini(struct cells *c)
+{
+	free(c->pairs);
+	free(c->cell);
 }
 
 static const char *mark(const struct render *out, const struct sweep_pair *p)
@@ -103,7 +133,7 @@ static void cell(FILE *f, const struct render *out, const struct sweep_pair *p,
  * each row group when there is more than one.
  */
 static void matrix(FILE *f, const struct render *out, const struct sweep_report *r,
-		   const size_t *o, const char *title, bool lat, int w, int nw)
+		   const struct cells *c, const size_t *o, const char *title, bool lat, int w, int nw)
 {
 	size_t n = r->hosts->n;
 	bool groups = n && strcmp(group_name(r, o[0]), group_name(r, o[n - 1])) != 0;
@@ -121,7 +151,7 @@ static void matrix(FILE *f, const struct render *out, const struct sweep_report 
 		fprintf(f, "%3zu  %-*.*s", ka + 1, nw, nw, r->hosts->hosts[a].name);
 		for (size_t kb = 0; kb < n; kb++) {
 			size_t b = o[kb];
-			const struct sweep_pair *p = a == b ? NULL : pair_of(r, a, b);
+			const struct sweep_pair *p = a == b ? NULL : c->cell[a * n + b];
 
 			if (group_starts(r, o, kb))
 				fputc('|', f);
@@ -183,47 +213,76 @@ static void topology_line(FILE *f, const struct sweep_report *r)
 	}
 }
 
-/* --dry-run: each round's pairs, and each pair's class, expected rate and links. */
-static void plan_text(FILE *f, const struct sweep_report *r)
+struct plan_ctx {
+	const struct sweep_report *r;
+	size_t round;		/* the last round begun */
+	FILE *f;
+};
+
+/* --dry-run: each round's pairs (the store holds them round by round). */
+static int plan_round(void *ctx, size_t i, const struct sweep_pair *p)
 {
+	struct plan_ctx *c = ctx;
+	const struct sweep_report *r = c->r;
+	FILE *f = c->f;
+
+	while (c->round < p->round) {
+		fprintf(f, "%sround %zu:", c->round ? "\n" : "", c->round + 1);
+		c->round++;
+	}
+	fprintf(f, " %s-%s", r->hosts->hosts[p->a].name, r->hosts->hosts[p->b].name);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* --dry-run: a pair's class, expected rate and paths. */
+static int plan_path(void *ctx, size_t i, const struct sweep_pair *p)
+{
+	const struct sweep_report *r = ((struct plan_ctx *)ctx)->r;
+	FILE *f = ((struct plan_ctx *)ctx)->f;
 	const struct sweep_fabric_view *v = &r->fabric;
+	struct pair_route tmp = { 0 };
+	const struct pair_route *pr = sweep_pair_route(r, i, p, &tmp);
 
-	for (size_t k = 1; k <= r->n_rounds; k++) {
-		fprintf(f, "round %zu:", k);
-		for (size_t i = 0; i < r->n_pairs; i++)
-			if (r->pairs[i].round == k)
-				fprintf(f, " %s-%s", r->hosts->hosts[r->pairs[i].a].name,
-					r->hosts->hosts[r->pairs[i].b].name);
-		fputc('\n', f);
-	}
-	if (!v->routes)
-		return;
-	fprintf(f, "\npaths (a -> b; every equal-cost path, or the forwarding tables' route):\n");
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		const struct sweep_pair *p = &r->pairs[i];
-		const struct pair_route *pr = &v->routes[i];
+	fprintf(f, "  %s %s: class %u, ", r->hosts->hosts[p->a].name, r->hosts->hosts[p->b].name,
+		p->klass);
+	if (p->expected_mbps > 0)
+		fprintf(f, "expected %.0f Mb/s", p->expected_mbps);
+	else
+		fprintf(f, "no rated speed");
+	for (size_t k = 0; pr && k < pr->n_ab; k++) {
+		fprintf(f, "\n    ");
+		for (size_t h = 0; h < pr->ab[k].n_hops; h++) {
+			const struct topo_link *l = v->topo->links[pr->ab[k].hops[h].link];
+			bool fwd = pr->ab[k].hops[h].fwd;
 
-		fprintf(f, "  %s %s: class %u, ", r->hosts->hosts[p->a].name,
-			r->hosts->hosts[p->b].name, p->klass);
-		if (p->expected_mbps > 0)
-			fprintf(f, "expected %.0f Mb/s", p->expected_mbps);
-		else
-			fprintf(f, "no rated speed");
-		for (size_t k = 0; k < pr->n_ab; k++) {
-			fprintf(f, "\n    ");
-			for (size_t h = 0; h < pr->ab[k].n_hops; h++) {
-				const struct topo_link *l = v->topo->links[pr->ab[k].hops[h].link];
-				bool fwd = pr->ab[k].hops[h].fwd;
-
-				if (h)
-					fputs(" -> ", f);
-				port_text(f, fwd ? l->a : l->b);
-				fputs(" > ", f);
-				port_text(f, fwd ? l->b : l->a);
-			}
+			if (h)
+				fputs(" -> ", f);
+			port_text(f, fwd ? l->a : l->b);
+			fputs(" > ", f);
+			port_text(f, fwd ? l->b : l->a);
 		}
-		fputc('\n', f);
 	}
+	fputc('\n', f);
+	pair_route_fini(&tmp);
+	return ferror(f) ? -EIO : 0;
+}
+
+static int plan_text(FILE *f, const struct sweep_report *r)
+{
+	struct plan_ctx c = { .r = r, .f = f };
+
+	if (sweep_pairs_each(r, plan_round, &c) < 0)
+		return -EIO;
+	while (c.round < r->n_rounds) {	/* rounds with no pair */
+		fprintf(f, "%sround %zu:", c.round ? "\n" : "", c.round + 1);
+		c.round++;
+	}
+	if (c.round)
+		fputc('\n', f);
+	if (!r->fabric.topo || r->n_pairs > SWEEP_PATHS_MAX_PAIRS)
+		return 0;
+	fprintf(f, "\npaths (a -> b; every equal-cost path, or the forwarding tables' route):\n");
+	return sweep_pairs_each(r, plan_path, &c);
 }
 
 /*
@@ -282,21 +341,40 @@ static void loc_text(FILE *f, const struct sweep_report *r)
 			lr->n_unexplained == 1 ? "" : "s");
 }
 
+struct not_ok_ctx {
+	const struct sweep_report *r;
+	FILE *f;
+	int nw;
+	size_t shown, left;
+};
+
+static int not_ok_line(void *ctx, size_t i, const struct sweep_pair *p)
+{
+	struct not_ok_ctx *c = ctx;
+
+	if (p->status == SWEEP_OK || p->status == SWEEP_PLANNED)
+		return 0;
+	if (c->shown == SWEEP_TEXT_NOT_OK_MAX) {
+		c->left++;
+		return 0;
+	}
+	c->shown++;
+	fprintf(c->f, "  %-*s %-*s %-6s %s%s\n", c->nw, c->r->hosts->hosts[p->a].name, c->nw,
+		c->r->hosts->hosts[p->b].name, sweep_status_name(p->status), p->reason,
+		p->retested ? " (confirmed by retest)" : "");
+	return ferror(c->f) ? -EIO : 0;
+}
+
 int sweep_text(struct render *out, const struct sweep_report *r)
 {
 	FILE *f = out->f;
-	size_t ok = 0, slow = 0, failed = 0, regressed = 0;
+	struct cells c = { 0 };
 	size_t *o = host_order(r);
-	int w = 7, nw = 4;
+	bool matrices = r->hosts->n <= SWEEP_TEXT_MATRIX_MAX;
+	int w = 7, nw = 4, rc = 0;
 
 	if (!o)
 		return -ENOMEM;
-	for (size_t i = 0; i < r->n_pairs; i++) {
-		ok += r->pairs[i].status == SWEEP_OK;
-		slow += r->pairs[i].status == SWEEP_SLOW;
-		failed += r->pairs[i].status == SWEEP_FAILED;
-		regressed += r->pairs[i].status == SWEEP_REGRESSED;
-	}
 	for (size_t i = 0; i < r->hosts->n; i++) {
 		int len = (int)strlen(r->hosts->hosts[i].name);
 
@@ -309,16 +387,16 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		fprintf(f, "sweep --dry-run: %zu nodes, %zu pairs in %zu rounds (%s)\n", r->hosts->n,
 			r->n_pairs, r->n_rounds, r->mode);
 		topology_line(f, r);
-		plan_text(f, r);
+		rc = plan_text(f, r);
 		free(o);
-		return fflush(f) == EOF ? -EIO : 0;
+		return rc < 0 || fflush(f) == EOF ? -EIO : 0;
 	}
 	fprintf(f, "sweep: %zu nodes, %zu pairs in %zu rounds (%s, %s, %s): %zu ok, %zu slow, %zu failed\n",
 		r->hosts->n, r->n_pairs, r->n_rounds, r->transport, r->launcher, r->mode,
-		ok, slow, failed);
+		r->n_ok, r->n_slow, r->n_failed);
 	if (r->baseline.file)
 		fprintf(f, "baseline %s: %zu pairs compared, %zu regressed (fell more than %.0f%%)\n",
-			r->baseline.file, r->baseline.compared, regressed, r->baseline.regress_pct);
+			r->baseline.file, r->baseline.compared, r->n_regressed, r->baseline.regress_pct);
 	if (r->interrupted)
 		fprintf(f, "interrupted: %zu of %zu rounds finished, only their pairs are shown\n",
 			r->rounds_done, r->n_rounds);
@@ -331,23 +409,29 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 			r->ref.lat_median_ns / 1000);
 	fprintf(f, "%swall %.1f s\n\n", isnan(r->ref.bw_median_mbps) && isnan(r->ref.lat_median_ns)
 		? "" : ", ", r->wall_s);
-	if (r->duration_ms)
-		matrix(f, out, r, o, r->baseline.file
+	if (!matrices) {
+		fprintf(f, "(%zu nodes: the matrices are shown up to %d; -j, --csv FILE or --html FILE "
+			   "has every pair)\n\n", r->hosts->n, SWEEP_TEXT_MATRIX_MAX);
+	} else if ((r->duration_ms || r->lat_iters) && cells_load(&c, r) < 0) {
+		rc = -EIO;
+		goto out;
+	}
+	if (matrices && r->duration_ms)
+		matrix(f, out, r, &c, o, r->baseline.file
 		       ? "bandwidth Gb/s (row sends to column; * slow, v regressed, X failed)"
 		       : "bandwidth Gb/s (row sends to column; * slow, X failed)", false, w, nw);
-	if (r->lat_iters)
-		matrix(f, out, r, o, "latency us (median round trip; * slow, X failed)", true, w, nw);
-	if (slow + failed + regressed) {
-		fprintf(f, "pairs not ok:\n");
-		for (size_t i = 0; i < r->n_pairs; i++) {
-			const struct sweep_pair *p = &r->pairs[i];
+	if (matrices && r->lat_iters)
+		matrix(f, out, r, &c, o, "latency us (median round trip; * slow, X failed)", true, w, nw);
+	if (r->n_slow + r->n_failed + r->n_regressed) {
+		struct not_ok_ctx nc = { .r = r, .f = f, .nw = nw };
 
-			if (p->status == SWEEP_OK)
-				continue;
-			fprintf(f, "  %-*s %-*s %-6s %s%s\n", nw, r->hosts->hosts[p->a].name, nw,
-				r->hosts->hosts[p->b].name, sweep_status_name(p->status), p->reason,
-				p->retested ? " (confirmed by retest)" : "");
+		fprintf(f, "pairs not ok:\n");
+		if (sweep_pairs_each(r, not_ok_line, &nc) < 0) {
+			rc = -EIO;
+			goto out;
 		}
+		if (nc.left)
+			fprintf(f, "  ... and %zu more (-j or --csv FILE lists them all)\n", nc.left);
 		fputc('\n', f);
 	}
 	if (r->fabric.loc) {
@@ -365,9 +449,13 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 					r->hosts->hosts[s->a].name, r->hosts->hosts[s->b].name,
 					s->score, s->evidence);
 		}
+		if (r->suspects_left_out)
+			fprintf(f, "  (%zu more single-pair link suspects left out)\n", r->suspects_left_out);
 	} else {
 		fprintf(f, "suspects: none\n");
 	}
+out:
+	cells_fini(&c);
 	free(o);
-	return fflush(f) == EOF ? -EIO : 0;
+	return rc < 0 || fflush(f) == EOF ? -EIO : 0;
 }

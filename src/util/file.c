@@ -124,33 +124,77 @@ static void dir_sync(const char *path)
 	free(copy);
 }
 
+int file_atomic_open(struct file_atomic *w, const char *path, mode_t mode, struct fab_err *err)
+{
+	int fd;
+
+	memset(w, 0, sizeof(*w));
+	if (snprintf(w->path, sizeof(w->path), "%s", path) >= (int)sizeof(w->path))
+		return fab_err_set(err, -ENAMETOOLONG, "%s: name too long", path);
+	fd = tmp_create(path, mode, w->tmp, sizeof(w->tmp), err);
+	if (fd < 0)
+		return fd;
+	w->f = fdopen(fd, "w");
+	if (!w->f) {
+		int rc = -errno;
+
+		close(fd);
+		unlink(w->tmp);
+		return fab_err_set(err, rc, "%s: %s", w->tmp, strerror(-rc));
+	}
+	return 0;
+}
+
+void file_atomic_abort(struct file_atomic *w)
+{
+	if (!w->f)
+		return;
+	fclose(w->f);
+	unlink(w->tmp);
+	w->f = NULL;
+}
+
+int file_atomic_commit(struct file_atomic *w, struct fab_err *err)
+{
+	int rc = 0;
+
+	if (fflush(w->f) == EOF || ferror(w->f))
+		rc = -(errno ? errno : EIO);
+	if (rc == 0 && fsync(fileno(w->f)) < 0)
+		rc = -errno;
+	if (fclose(w->f) == EOF && rc == 0)
+		rc = -errno;
+	w->f = NULL;
+	if (rc < 0) {
+		fab_err_set(err, rc, "%s: write: %s", w->tmp, strerror(-rc));
+		goto fail;
+	}
+	if (rename(w->tmp, w->path) < 0) {
+		rc = fab_err_set(err, -errno, "%s: rename: %s", w->path, strerror(errno));
+		goto fail;
+	}
+	dir_sync(w->path);
+	return 0;
+fail:
+	unlink(w->tmp);
+	return rc;
+}
+
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		      struct fab_err *err)
 {
-	char tmp[4096];
-	int fd, rc;
+	struct file_atomic w;
+	int rc = file_atomic_open(&w, path, mode, err);
 
-	fd = tmp_create(path, mode, tmp, sizeof(tmp), err);
-	if (fd < 0)
-		return fd;
-	rc = write_full(fd, data, len);
-	if (rc == 0 && fsync(fd) < 0)
-		rc = -errno;
-	if (close(fd) < 0 && rc == 0)
-		rc = -errno;
+	if (rc < 0)
+		return rc;
+	rc = write_full(fileno(w.f), data, len);
 	if (rc < 0) {
-		fab_err_set(err, rc, "%s: write: %s", tmp, strerror(-rc));
-		goto fail;
+		fab_err_set(err, rc, "%s: write: %s", w.tmp, strerror(-rc));
+		file_atomic_abort(&w);
+		return rc;
 	}
-	if (rename(tmp, path) < 0) {
-		rc = fab_err_set(err, -errno, "%s: rename: %s", path, strerror(errno));
-		goto fail;
-	}
-	dir_sync(path);
-	return 0;
-fail:
-	unlink(tmp);
-	return rc;
+	return file_atomic_commit(&w, err);
 }
 
 int file_check_writable(const char *path, struct fab_err *err)

@@ -9,6 +9,7 @@
 #define FAB_UTIL_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "util/err.h"
@@ -37,6 +38,22 @@ int file_read_all(const char *path, size_t max_bytes, char **buf, size_t *len,
  */
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		      struct fab_err *err);
+
+/*
+ * The same for output written as it is made (too large to build in
+ * memory first): file_atomic_open() creates the temporary file as above
+ * and gives it as w->f; write to it, then file_atomic_commit() flushes,
+ * fsyncs and renames it over @path (0, or -errno with @err set; the
+ * temporary file is removed on failure), or file_atomic_abort() removes it.
+ */
+struct file_atomic {
+	FILE *f;
+	char path[4096], tmp[4096];
+};
+
+int file_atomic_open(struct file_atomic *w, const char *path, mode_t mode, struct fab_err *err);
+int file_atomic_commit(struct file_atomic *w, struct fab_err *err);
+void file_atomic_abort(struct file_atomic *w);
 
 /*
  * Before a long job whose result goes to @path by file_write_atomic():

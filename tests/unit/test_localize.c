@@ -218,7 +218,7 @@ static void fab_free(struct fab *f)
 
 static struct loc_input fab_input(const struct fab *f)
 {
-	return (struct loc_input){ f->t, f->host_link, f->name_ptr, f->n_hosts, f->pairs, f->n_pairs };
+	return (struct loc_input){ f->t, f->host_link, f->name_ptr, f->n_hosts, f->pairs, f->n_pairs, NULL };
 }
 
 /* Localise with the defaults; must succeed. */
@@ -874,7 +874,7 @@ static void test_exact_beats_greedy(void **state)
 		path_set(&routes[i].ab[0], l, sets[i][1] < 0 ? 1 : 2, 1.0);
 		pairs[i] = (struct loc_pair){ &routes[i], LOC_SLOW, 20.0 };
 	}
-	in = (struct loc_input){ f.t, host_link, NULL, 12, pairs, 6 };
+	in = (struct loc_input){ f.t, host_link, NULL, 12, pairs, 6, NULL };
 	localize_ok(&in, &r);
 	assert_int_equal(r.n_suspects, 2);
 	assert_int_equal(r.n_unexplained, 0);

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A sweep's results from the first round to the verdict, without ever
+ * holding every pair in memory: each finished round's pairs get their
+ * expected rate and go to the pair store (io/pair_store.h); a uniform
+ * sample of their figures (at most SWEEP_REF_SAMPLE pairs: all of them
+ * while they fit) gives the fleet reference and the path classes' ones;
+ * then passes over the store judge every pair, list the ones to re-test,
+ * compare with a baseline and count the verdicts.  Memory: the sample and
+ * the hosts, whatever the number of pairs.
+ *
+ * Ownership: struct sweep_results owns the store and the sample (_fini);
+ * the hosts and the topology are borrowed and must outlive it.
+ */
+#ifndef FAB_CMD_SWEEP_RESULTS_H
+#define FAB_CMD_SWEEP_RESULTS_H
+
+#include <stddef.h>
+
+#include "cmd/sweep_topo.h"
+#include "io/pair_store.h"
+#include "model/pathref.h"
+#include "model/schedule.h"
+#include "model/stats.h"
+#include "model/sweep_judge.h"
+
+/*
+ * The reference sample: 131,072 pairs (6 MB); a median from it is within
+ * a few tenths of a per cent (in rank) of the median of all pairs.  Path
+ * classes (sweeps with a topology but no rated speeds) take the sample's
+ * first SWEEP_CLASS_SAMPLE slots, with their links.
+ */
+#define SWEEP_REF_SAMPLE 131072
+#define SWEEP_CLASS_SAMPLE 8192
+
+struct sweep_sample {
+	unsigned int a, b, klass;
+	bool failed, expect_none;
+	double bw_mbps;			/* NAN: none */
+	double lat_ns;			/* NAN: none */
+};
+
+struct sweep_results {
+	struct pair_store *store;
+	const struct fab_hosts *hosts;
+	struct sweep_topo *st;		/* NULL without --topology */
+	struct sweep_sample *sample;
+	struct stats_reservoir res;
+	struct pathref classes;		/* the path classes' references (empty without) */
+	bool have_classes;
+};
+
+int sweep_results_init(struct sweep_results *sr, const struct fab_hosts *hs, struct sweep_topo *st,
+		       struct fab_err *err);
+void sweep_results_fini(struct sweep_results *sr);
+
+/*
+ * The sweep engine's sink (fleet/sweep.h sweep_sink_fn, @ctx the results):
+ * each pair's expected rate and class, then into the store and the sample.
+ */
+int sweep_results_round(void *ctx, size_t round, struct sweep_pair *pairs, size_t n,
+			struct fab_err *err);
+
+/* --dry-run: every pair of @src, planned (not measured), with its expected rate. */
+int sweep_results_plan(struct sweep_results *sr, struct sched_src *src, struct fab_err *err);
+
+/*
+ * The verdict of every pair in the store: the fleet reference from the
+ * sample (r->ref), the path classes' references where no rate is known,
+ * then each pair judged (sweep_pair_judge_expected) and counted (r->n_ok
+ * ...).  0 or -errno (@err set).
+ */
+int sweep_results_judge(struct sweep_results *sr, struct sweep_report *r, struct fab_err *err);
+
+/* Count the verdicts again into r->n_ok, n_slow, n_failed, n_regressed. */
+int sweep_results_count(struct sweep_results *sr, struct sweep_report *r, struct fab_err *err);
+
+/*
+ * The pairs to re-test (slow or regressed; @alone: slow by latency only),
+ * as store indices into a new array (*@idx, *@n; free() it).
+ */
+int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx, size_t *n,
+			      struct fab_err *err);
+
+/* The path class reference of @klass, NAN when none. */
+double sweep_results_class_ref(const struct sweep_results *sr, unsigned int klass);
+
+#endif

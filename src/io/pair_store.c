@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The sweep's per-pair results in spools; see pair_store.h. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/pair_store.h"
+#include "util/spool.h"
+
+/* One pair on the spool: fixed size, every figure as it was measured. */
+struct pair_rec {
+	uint32_t a, b, round, klass;
+	uint8_t status, expect_src, flags, pad;
+	uint16_t reason_len, pad2;
+	uint64_t reason_off;
+	uint64_t lat_n;
+	double lat[6];			/* min, p50, p99, p999, max, mean */
+	struct {
+		double avg, min, secs;
+		uint64_t bytes;
+		uint32_t intervals, pad;
+	} bw[2];			/* ab, ba */
+	double pct_rated, expected_mbps, test_s;
+	double base_ab_mbps, base_ba_mbps, change_pct;
+};
+
+_Static_assert(sizeof(struct pair_rec) == 216, "the record size docs and pair_store.h give");
+
+enum {
+	F_LAT = 1 << 0,
+	F_AB = 1 << 1,
+	F_BA = 1 << 2,
+	F_RETESTED = 1 << 3,
+	F_FIRST_SLOW = 1 << 4,
+	F_SLOW_LAT = 1 << 5,
+	F_BASE = 1 << 6,
+};
+
+struct pair_store {
+	struct spool *recs, *text;
+	size_t n;
+	/* The reason appended last: pairs of one dead worker share theirs. */
+	uint64_t last_off;
+	uint16_t last_len;
+	char last[sizeof(((struct sweep_pair *)0)->reason)];
+};
+
+static size_t budget(void)
+{
+	const char *e = getenv("FABRICCTL_SPOOL_MEM");
+	char *end;
+	unsigned long long v;
+
+	if (!e || !*e)
+		return PAIR_STORE_MEM;
+	v = strtoull(e, &end, 10);
+	return *end ? PAIR_STORE_MEM : (size_t)v;
+}
+
+int pair_store_new(struct pair_store **out, struct fab_err *err)
+{
+	struct pair_store *ps = calloc(1, sizeof(*ps));
+	size_t mem = budget();
+
+	if (!ps)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	if (spool_new(&ps->recs, mem, err) < 0 || spool_new(&ps->text, mem, err) < 0) {
+		pair_store_free(ps);
+		return -ENOMEM;
+	}
+	*out = ps;
+	return 0;
+}
+
+void pair_store_free(struct pair_store *ps)
+{
+	if (!ps)
+		return;
+	spool_free(ps->recs);
+	spool_free(ps->text);
+	free(ps);
+}
+
+size_t pair_store_count(const struct pair_store *ps)
+{
+	return ps->n;
+}
+
+bool pair_store_on_file(const struct pair_store *ps)
+{
+	return spool_on_file(ps->recs);
+}
+
+static void bw_pack(struct pair_rec *r, int d, const struct sweep_bw *bw)
+{
+	r->bw[d].avg = bw->avg_mbps;
+	r->bw[d].min = bw->min_mbps;
+	r->bw[d].secs = bw->secs;
+	r->bw[d].bytes = bw->bytes;
+	r->bw[d].intervals = bw->intervals;
+}
+
+static void bw_unpack(const struct pair_rec *r, int d, bool measured, struct sweep_bw *bw)
+{
+	bw->measured = measured;
+	bw->avg_mbps = r->bw[d].avg;
+	bw->min_mbps = r->bw[d].min;
+	bw->secs = r->bw[d].secs;
+	bw->bytes = r->bw[d].bytes;
+	bw->intervals = r->bw[d].intervals;
+}
+
+/* The reason text on the text spool (the last one again when it is the same). */
+static int reason_pack(struct pair_store *ps, const char *reason, struct pair_rec *r,
+		       struct fab_err *err)
+{
+	size_t len = strnlen(reason, sizeof(ps->last) - 1);
+	int rc;
+
+	r->reason_len = (uint16_t)len;
+	r->reason_off = 0;
+	if (!len)
+		return 0;
+	if (len == ps->last_len && memcmp(reason, ps->last, len) == 0) {
+		r->reason_off = ps->last_off;
+		return 0;
+	}
+	rc = spool_append(ps->text, reason, len, &r->reason_off, err);
+	if (rc < 0)
+		return rc;
+	memcpy(ps->last, reason, len);
+	ps->last_len = (uint16_t)len;
+	ps->last_off = r->reason_off;
+	return 0;
+}
+
+static int pack(struct pair_store *ps, const struct sweep_pair *p, struct pair_rec *r,
+		struct fab_err *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->a = p->a;
+	r->b = p->b;
+	r->round = p->round;
+	r->klass = p->klass;
+	r->status = (uint8_t)p->status;
+	r->expect_src = (uint8_t)p->expect_src;
+	r->flags = (uint8_t)((p->have_lat ? F_LAT : 0) | (p->ab.measured ? F_AB : 0) |
+			     (p->ba.measured ? F_BA : 0) | (p->retested ? F_RETESTED : 0) |
+			     (p->first_slow ? F_FIRST_SLOW : 0) | (p->slow_lat ? F_SLOW_LAT : 0) |
+			     (p->have_base ? F_BASE : 0));
+	r->lat_n = p->lat_ns.n;
+	r->lat[0] = p->lat_ns.min;
+	r->lat[1] = p->lat_ns.p50;
+	r->lat[2] = p->lat_ns.p99;
+	r->lat[3] = p->lat_ns.p999;
+	r->lat[4] = p->lat_ns.max;
+	r->lat[5] = p->lat_ns.mean;
+	bw_pack(r, 0, &p->ab);
+	bw_pack(r, 1, &p->ba);
+	r->pct_rated = p->pct_rated;
+	r->expected_mbps = p->expected_mbps;
+	r->test_s = p->test_s;
+	r->base_ab_mbps = p->base_ab_mbps;
+	r->base_ba_mbps = p->base_ba_mbps;
+	r->change_pct = p->change_pct;
+	return reason_pack(ps, p->reason, r, err);
+}
+
+static int unpack(struct pair_store *ps, const struct pair_rec *r, struct sweep_pair *p,
+		  struct fab_err *err)
+{
+	memset(p, 0, sizeof(*p));
+	p->a = r->a;
+	p->b = r->b;
+	p->round = r->round;
+	p->klass = r->klass;
+	p->status = (enum sweep_status)r->status;
+	p->expect_src = (enum sweep_expect)r->expect_src;
+	p->have_lat = r->flags & F_LAT;
+	p->retested = r->flags & F_RETESTED;
+	p->first_slow = r->flags & F_FIRST_SLOW;
+	p->slow_lat = r->flags & F_SLOW_LAT;
+	p->have_base = r->flags & F_BASE;
+	p->lat_ns.n = (size_t)r->lat_n;
+	p->lat_ns.min = r->lat[0];
+	p->lat_ns.p50 = r->lat[1];
+	p->lat_ns.p99 = r->lat[2];
+	p->lat_ns.p999 = r->lat[3];
+	p->lat_ns.max = r->lat[4];
+	p->lat_ns.mean = r->lat[5];
+	bw_unpack(r, 0, r->flags & F_AB, &p->ab);
+	bw_unpack(r, 1, r->flags & F_BA, &p->ba);
+	p->pct_rated = r->pct_rated;
+	p->expected_mbps = r->expected_mbps;
+	p->test_s = r->test_s;
+	p->base_ab_mbps = r->base_ab_mbps;
+	p->base_ba_mbps = r->base_ba_mbps;
+	p->change_pct = r->change_pct;
+	if (r->reason_len >= sizeof(p->reason))
+		return fab_err_set(err, -EIO, "sweep: pair store: damaged record");
+	if (r->reason_len && spool_read(ps->text, r->reason_off, p->reason, r->reason_len, err) < 0)
+		return -EIO;
+	p->reason[r->reason_len] = '\0';
+	return 0;
+}
+
+int pair_store_append(struct pair_store *ps, const struct sweep_pair *p, struct fab_err *err)
+{
+	struct pair_rec r;
+	int rc = pack(ps, p, &r, err);
+
+	if (rc == 0)
+		rc = spool_append(ps->recs, &r, sizeof(r), NULL, err);
+	if (rc == 0)
+		ps->n++;
+	return rc;
+}
+
+int pair_store_get(struct pair_store *ps, size_t i, struct sweep_pair *out, struct fab_err *err)
+{
+	struct pair_rec r;
+	int rc;
+
+	if (i >= ps->n)
+		return fab_err_set(err, -EINVAL, "sweep: pair store: no record %zu", i);
+	rc = spool_read(ps->recs, (uint64_t)i * sizeof(r), &r, sizeof(r), err);
+	return rc < 0 ? rc : unpack(ps, &r, out, err);
+}
+
+int pair_store_put(struct pair_store *ps, size_t i, const struct sweep_pair *p, struct fab_err *err)
+{
+	struct pair_rec r;
+	int rc;
+
+	if (i >= ps->n)
+		return fab_err_set(err, -EINVAL, "sweep: pair store: no record %zu", i);
+	rc = pack(ps, p, &r, err);
+	return rc < 0 ? rc : spool_write(ps->recs, (uint64_t)i * sizeof(r), &r, sizeof(r), err);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A growable byte store that lives in memory up to a budget and in an
+ * unlinked temporary file beyond it: what a long job appends and reads
+ * back in passes (the sweep's per-pair results: thousands of hosts make
+ * millions of pairs, more than the controller should hold in memory).
+ *
+ * Bytes are appended at the end and read or overwritten anywhere below
+ * it.  In memory it is one buffer; when an append would take it past
+ * @mem_max bytes the buffer is written to a new file in $TMPDIR (else
+ * /tmp), opened O_TMPFILE (or created O_EXCL and unlinked at once: no
+ * name is left behind, and the space goes back when the store is freed
+ * or the process dies) and freed.  On file, appends collect in a write
+ * buffer and reads go through a read-ahead window (SPOOL_WINDOW bytes),
+ * so a pass in order costs one system call a window, not one a record.
+ *
+ * Memory: at most @mem_max bytes in memory mode, 2 x SPOOL_WINDOW on file.
+ * Ownership: spool_free() frees the store and closes (so removes) its file.
+ * One thread at a time.
+ */
+#ifndef FAB_UTIL_SPOOL_H
+#define FAB_UTIL_SPOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/err.h"
+
+#define SPOOL_WINDOW (1u << 20)
+
+struct spool;
+
+/* A new, empty store (in memory).  0 or -ENOMEM. */
+int spool_new(struct spool **out, size_t mem_max, struct fab_err *err);
+void spool_free(struct spool *s);
+
+/*
+ * Append @len bytes; *@off (may be NULL) gets their offset.  0, or -errno
+ * with "spool: ..." in @err (the file could not be made or written; the
+ * store keeps what it had).
+ */
+int spool_append(struct spool *s, const void *data, size_t len, uint64_t *off, struct fab_err *err);
+/* Read @len bytes at @off (off + len <= spool_size()).  0, -EINVAL out of range, -errno. */
+int spool_read(struct spool *s, uint64_t off, void *buf, size_t len, struct fab_err *err);
+/* Overwrite @len bytes at @off (off + len <= spool_size()).  0, -EINVAL, -errno. */
+int spool_write(struct spool *s, uint64_t off, const void *data, size_t len, struct fab_err *err);
+
+uint64_t spool_size(const struct spool *s);
+/* True once the store went to its file. */
+bool spool_on_file(const struct spool *s);
+
+#endif
