@@ -78,12 +78,13 @@ static int cross_cmp(const void *x, const void *y)
 	return a->cand < b->cand ? -1 : a->cand > b->cand;
 }
 
-/* A bad pair as the accumulator keeps it: its crossings are pc[start .. start + n). */
+/* A bad pair as the accumulator keeps it: the candidates it crosses (owned). */
 struct loc_bad {
 	unsigned int a, b;
 	enum loc_verdict verdict;
 	double pct;
-	size_t start, n;
+	uint32_t *cand;
+	size_t n;
 };
 
 /* Hosts up to this many: the measured pairs are a bitmap (4096 hosts: 1 MiB), else a key list. */
@@ -93,12 +94,12 @@ struct loc_acc {
 	const struct topo *topo;
 	const uint32_t *host_link;
 	size_t n_hosts, n_cand;
-	unsigned int *cb, *cn, *cf;	/* per candidate: bad, measured, failed crossing */
+	unsigned int *cb, *cn, *cf;	/* per candidate: bad, measured, failed crossing (all pairs) */
 	double *g;			/* per candidate: weight of ok pairs crossing */
-	struct loc_bad *bad;
-	size_t n_bad, cap_bad;
-	struct cross *pc;		/* the bad pairs' crossings */
-	size_t n_pc, cap_pc;
+	struct loc_bad *bad;		/* the bad pairs kept: all, or a uniform sample of LOC_BAD_MAX */
+	size_t n_bad;			/* kept */
+	size_t n_bad_total;		/* seen */
+	struct stats_reservoir res;
 	struct cross *scratch;
 	size_t cap_scratch;
 	unsigned int n_measured;
@@ -245,9 +246,11 @@ int loc_acc_new(struct loc_acc **out, const struct loc_input *in)
 	acc->cn = calloc(acc->n_cand ? acc->n_cand : 1, sizeof(*acc->cn));
 	acc->cf = calloc(acc->n_cand ? acc->n_cand : 1, sizeof(*acc->cf));
 	acc->g = calloc(acc->n_cand ? acc->n_cand : 1, sizeof(*acc->g));
+	acc->bad = calloc(LOC_BAD_MAX, sizeof(*acc->bad));
+	stats_reservoir_init(&acc->res, LOC_BAD_MAX, 0xbad0bad0ull);
 	if (in->n_hosts <= LOC_SEEN_BITMAP_HOSTS)
 		acc->seen = calloc((nb + 63) / 64 + 1, sizeof(*acc->seen));
-	if (!acc->cb || !acc->cn || !acc->cf || !acc->g ||
+	if (!acc->cb || !acc->cn || !acc->cf || !acc->g || !acc->bad ||
 	    (in->n_hosts <= LOC_SEEN_BITMAP_HOSTS && !acc->seen)) {
 		loc_acc_free(acc);
 		return -ENOMEM;
@@ -264,8 +267,9 @@ void loc_acc_free(struct loc_acc *acc)
 	free(acc->cn);
 	free(acc->cf);
 	free(acc->g);
+	for (size_t i = 0; acc->bad && i < acc->n_bad; i++)
+		free(acc->bad[i].cand);
 	free(acc->bad);
-	free(acc->pc);
 	free(acc->scratch);
 	free(acc->seen);
 	free(acc->keys);
@@ -351,12 +355,22 @@ static int acc_count(struct loc_acc *acc, unsigned int a, unsigned int b, size_t
 	}
 	if (!bad)
 		return 0;
-	if (grow((void **)&acc->bad, &acc->cap_bad, acc->n_bad + 1, sizeof(*acc->bad)) < 0 ||
-	    grow((void **)&acc->pc, &acc->cap_pc, acc->n_pc + n, sizeof(*acc->pc)) < 0)
+	acc->n_bad_total++;
+	size_t k = stats_reservoir_slot(&acc->res);
+	uint32_t *cand;
+
+	if (k == SIZE_MAX)
+		return 0;
+	cand = malloc((n ? n : 1) * sizeof(*cand));
+	if (!cand)
 		return -ENOMEM;
-	memcpy(acc->pc + acc->n_pc, acc->scratch, n * sizeof(*acc->pc));
-	acc->bad[acc->n_bad++] = (struct loc_bad){ a, b, v, pct, acc->n_pc, n };
-	acc->n_pc += n;
+	for (size_t j = 0; j < n; j++)
+		cand[j] = acc->scratch[j].cand;
+	if (k < acc->n_bad)
+		free(acc->bad[k].cand);
+	else
+		acc->n_bad = k + 1;
+	acc->bad[k] = (struct loc_bad){ a, b, v, pct, cand, n };
 	return 0;
 }
 
@@ -446,17 +460,26 @@ static int acc_of(const struct loc_input *in, struct loc_acc **acc, struct loc_a
 	return 0;
 }
 
-/* Working state of one loc_localize() call, over an accumulator. */
+/*
+ * Working state of one loc_localize() call, over an accumulator.  The
+ * cover works on the bad pairs kept (all of them, or a uniform sample
+ * when there were more than LOC_BAD_MAX: their counts are cbs, and the ok
+ * pairs' weight is scaled by the same fraction f, as if every pair had
+ * been sampled at that rate); the evidence and scores use every pair.
+ */
 struct loc_work {
 	const struct loc_input *in;
 	struct loc_cfg cfg;
 	size_t n_cand;
-	unsigned int *cb, *cn, *cf;	/* the accumulator's (borrowed) */
+	unsigned int *cb, *cn, *cf;	/* the accumulator's (borrowed): every pair */
 	double *g;
-	size_t *bstart;		/* n_cand + 1: bad pair ids crossing candidate c */
-	uint32_t *bad;		/* bad pair ids (index into the accumulator's bad pairs) */
+	unsigned int *cbs;	/* per candidate: kept bad pairs crossing it */
+	double f;		/* kept / seen bad pairs (1 when all were kept) */
+	size_t *bstart;		/* n_cand + 1: kept bad pair ids crossing candidate c */
+	uint32_t *bad;		/* kept bad pair ids (index into the accumulator's bad pairs) */
 	const struct loc_bad *bad_pair;
-	size_t n_bad;
+	size_t n_bad;		/* kept */
+	size_t n_bad_total;
 	unsigned int n_measured;
 };
 
@@ -464,6 +487,7 @@ static void work_fini(struct loc_work *w)
 {
 	free(w->bstart);
 	free(w->bad);
+	free(w->cbs);
 }
 
 static int work_build(struct loc_work *w, const struct loc_acc *acc)
@@ -477,13 +501,19 @@ static int work_build(struct loc_work *w, const struct loc_acc *acc)
 	w->g = acc->g;
 	w->bad_pair = acc->bad;
 	w->n_bad = acc->n_bad;
+	w->n_bad_total = acc->n_bad_total;
+	w->f = acc->n_bad_total ? (double)acc->n_bad / (double)acc->n_bad_total : 1.0;
 	w->n_measured = acc->n_measured;
 	w->bstart = calloc(w->n_cand + 1, sizeof(*w->bstart));
-	if (!w->bstart)
+	w->cbs = calloc(w->n_cand ? w->n_cand : 1, sizeof(*w->cbs));
+	if (!w->bstart || !w->cbs)
 		return -ENOMEM;
-	/* Bad pairs per candidate (CSR). */
+	for (size_t b = 0; b < w->n_bad; b++)
+		for (size_t j = 0; j < acc->bad[b].n; j++)
+			w->cbs[acc->bad[b].cand[j]]++;
+	/* Kept bad pairs per candidate (CSR). */
 	for (size_t c = 0; c < w->n_cand; c++)
-		w->bstart[c + 1] = w->bstart[c] + w->cb[c];
+		w->bstart[c + 1] = w->bstart[c] + w->cbs[c];
 	w->bad = malloc((w->bstart[w->n_cand] ? w->bstart[w->n_cand] : 1) * sizeof(*w->bad));
 	fill = calloc(w->n_cand ? w->n_cand : 1, sizeof(*fill));
 	if (!w->bad || !fill) {
@@ -493,14 +523,20 @@ static int work_build(struct loc_work *w, const struct loc_acc *acc)
 	for (size_t b = 0; b < w->n_bad; b++) {
 		const struct loc_bad *p = &acc->bad[b];
 
-		for (size_t j = p->start; j < p->start + p->n; j++) {
-			uint32_t c = acc->pc[j].cand;
+		for (size_t j = 0; j < p->n; j++) {
+			uint32_t c = p->cand[j];
 
 			w->bad[w->bstart[c] + fill[c]++] = (uint32_t)b;
 		}
 	}
 	free(fill);
 	return 0;
+}
+
+/* What the cover charges for naming @c: lambda, and the ok pairs crossing it. */
+static double cand_cost(const struct loc_work *w, uint32_t c)
+{
+	return w->cfg.lambda + w->cfg.contra_weight * w->g[c] * w->f;
 }
 
 /* A class: candidates covering the same bad pairs at the same cost. */
@@ -562,14 +598,14 @@ static int classes_build(const struct loc_work *w, struct cls **out, size_t *n_o
 	if (!k)
 		return -ENOMEM;
 	for (size_t c = 0; c < w->n_cand; c++) {
-		double gain = w->cb[c] - w->cfg.lambda - w->cfg.contra_weight * w->g[c];
+		double gain = w->cbs[c] - cand_cost(w, (uint32_t)c);
 		uint64_t h = 1469598103934665603ull;
 
-		if (!w->cb[c] || gain <= 0)
+		if (!w->cbs[c] || gain <= 0)
 			continue;
 		for (size_t j = w->bstart[c]; j < w->bstart[c + 1]; j++)
 			h = (h ^ w->bad[j]) * 1099511628211ull;
-		k[nk++] = (struct ckey){ (uint32_t)c, w->cb[c], llround(w->g[c] * 1e6), h, w };
+		k[nk++] = (struct ckey){ (uint32_t)c, w->cbs[c], llround(w->g[c] * 1e6), h, w };
 	}
 	qsort(k, nk, sizeof(*k), ckey_cmp);
 	v = calloc(nk ? nk : 1, sizeof(*v));
@@ -587,7 +623,7 @@ static int classes_build(const struct loc_work *w, struct cls **out, size_t *n_o
 			v[n].cand[m - i] = k[m].cand;
 		v[n].n = j - i;
 		v[n].first = k[i].cand;
-		v[n].gain0 = w->cb[k[i].cand] - w->cfg.lambda - w->cfg.contra_weight * w->g[k[i].cand];
+		v[n].gain0 = w->cbs[k[i].cand] - cand_cost(w, k[i].cand);
 		n++;
 		i = j;
 	}
@@ -625,7 +661,7 @@ static size_t bits_count(const uint64_t *b, size_t nw)
 
 static double class_fixed_cost(const struct loc_work *w, const struct cls *c)
 {
-	return w->cfg.lambda + w->cfg.contra_weight * w->g[c->first];
+	return cand_cost(w, c->first);
 }
 
 /* Greedy cover: marks chosen[i]; returns the cost. */
@@ -745,7 +781,7 @@ static int suspect_from_class(const struct loc_work *w, const struct cls *c, str
 {
 	const struct loc_input *in = w->in;
 	uint32_t f = c->first;
-	double *pct = malloc((w->cb[f] ? w->cb[f] : 1) * sizeof(double));
+	double *pct = malloc((w->cbs[f] ? w->cbs[f] : 1) * sizeof(double));
 	size_t npct = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -768,7 +804,7 @@ static int suspect_from_class(const struct loc_work *w, const struct cls *c, str
 	s->ev.cross_bad = w->cb[f];
 	s->ev.cross_n = w->cn[f];
 	s->ev.cross_failed = w->cf[f];
-	s->ev.other_bad = (unsigned int)w->n_bad - w->cb[f];
+	s->ev.other_bad = (unsigned int)w->n_bad_total - w->cb[f];
 	s->ev.other_n = w->n_measured - w->cn[f];
 	for (size_t j = w->bstart[f]; j < w->bstart[f + 1]; j++) {
 		const struct loc_bad *p = &w->bad_pair[w->bad[j]];
@@ -825,7 +861,7 @@ int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct l
 	rc = work_build(&w, acc);
 	if (rc)
 		goto out;
-	r.n_bad = (unsigned int)w.n_bad;
+	r.n_bad = (unsigned int)w.n_bad_total;
 	r.n_measured = w.n_measured;
 	rc = classes_build(&w, &v, &nv);
 	if (rc)
@@ -851,7 +887,9 @@ int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct l
 			n_chosen++;
 			bits_set_class(&w, &v[i], covered);
 		}
-	r.n_unexplained = (unsigned int)(w.n_bad - bits_count(covered, words(w.n_bad)));
+	/* Over a sample: its share of unexplained pairs, of all of them. */
+	r.n_unexplained = (unsigned int)llround((double)(w.n_bad - bits_count(covered, words(w.n_bad))) /
+						(w.f > 0 ? w.f : 1));
 	r.suspects = calloc(n_chosen ? n_chosen : 1, sizeof(*r.suspects));
 	if (!r.suspects)
 		goto out;
@@ -1235,17 +1273,16 @@ static int bad_paths_links(const struct loc_acc *acc, const struct loc_suspect *
 		return -ENOMEM;
 	for (size_t i = 0; i < acc->n_bad; i++) {
 		const struct loc_bad *p = &acc->bad[i];
-		const struct cross *c = acc->pc + p->start;
 		bool crossed = s->members[0].host >= 0 && (p->a == (unsigned int)s->members[0].host ||
 							   p->b == (unsigned int)s->members[0].host);
 
 		for (size_t j = 0; !crossed && j < p->n; j++)
-			crossed = c[j].cand == c0;
+			crossed = p->cand[j] == c0;
 		if (!crossed)
 			continue;
 		for (size_t j = 0; j < p->n; j++)
-			if (c[j].cand < acc->topo->n_links)
-				on[c[j].cand] = true;
+			if (p->cand[j] < acc->topo->n_links)
+				on[p->cand[j]] = true;
 	}
 	*out = on;
 	return 0;

@@ -6,6 +6,7 @@
  * one of its paths crosses the faulty link.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,8 @@
 #include <cmocka.h>
 
 #include "model/localize.h"
+#include "model/route.h"
+#include "model/topo_gen.h"
 
 #define MAX_HOSTS 16
 #define MAX_LEAVES 4
@@ -891,6 +894,213 @@ static void test_exact_beats_greedy(void **state)
 	fab_free(&f);
 }
 
+/* Two results say the same: suspects, members, scores and evidence. */
+static void results_equal(const struct loc_result *x, const struct loc_result *y)
+{
+	assert_int_equal(x->n_suspects, y->n_suspects);
+	assert_int_equal(x->n_bad, y->n_bad);
+	assert_int_equal(x->n_unexplained, y->n_unexplained);
+	assert_int_equal(x->n_measured, y->n_measured);
+	for (size_t i = 0; i < x->n_suspects; i++) {
+		const struct loc_suspect *a = &x->suspects[i], *b = &y->suspects[i];
+
+		assert_int_equal(a->kind, b->kind);
+		assert_int_equal(a->n_members, b->n_members);
+		for (size_t m = 0; m < a->n_members; m++) {
+			assert_int_equal(a->members[m].link, b->members[m].link);
+			assert_int_equal(a->members[m].host, b->members[m].host);
+		}
+		assert_true(fabs(a->score - b->score) < 1e-12);
+		assert_memory_equal(&a->ev, &b->ev, sizeof(a->ev));
+		assert_string_equal(a->note, b->note);
+	}
+}
+
+/* One direction's paths as (link, share) loads: a link's share of the pair's traffic. */
+static size_t route_loads(const struct pair_route *r, struct route_load *v)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < r->n_ab; i++)
+		for (size_t h = 0; h < r->ab[i].n_hops; h++) {
+			size_t j = 0;
+
+			while (j < k && v[j].link != r->ab[i].hops[h].link)
+				j++;
+			if (j == k)
+				v[k++] = (struct route_load){ r->ab[i].hops[h].link, 0 };
+			v[j].share += r->ab[i].share;
+		}
+	return k;
+}
+
+/*
+ * The accumulator (pairs added one at a time, by route and, with
+ * symmetric ECMP routes, by loads) gives what the array gives, for every
+ * single-link fault and one two-link fault; probes and counters too.
+ */
+static void test_accumulator_same(void **state)
+{
+	for (int mode = ROUTE_DMOD; mode <= ROUTE_ECMP; mode++) {
+		struct fab f;
+
+		fab_build(&f, 3, 2, two_each, mode);
+		fab_all_pairs(&f);
+		for (uint32_t fault = 0; fault <= f.t->n_links; fault++) {
+			struct loc_input in = fab_input(&f), ia = in, il = in;
+			struct loc_result r, ra, rl;
+			struct loc_acc *acc, *accl;
+			struct fab_err err;
+
+			fab_err_init(&err);
+			if (fault < f.t->n_links) {
+				fab_fault(&f, fault);
+			} else {
+				fab_fault(&f, f.up[0][0]);
+				for (size_t i = 0; i < f.n_pairs; i++)	/* and a second link */
+					if (crosses(&f, f.pairs[i].route, f.up[2][1]))
+						f.pairs[i].verdict = LOC_SLOW;
+			}
+			assert_int_equal(loc_acc_new(&acc, &in), 0);
+			assert_int_equal(loc_acc_new(&accl, &in), 0);
+			for (size_t i = 0; i < f.n_pairs; i++) {
+				const struct pair_route *pr = f.pairs[i].route;
+				struct route_load items[32];
+				size_t n = route_loads(pr, items);
+
+				assert_int_equal(loc_acc_add(acc, pr->a, pr->b, pr, f.pairs[i].verdict,
+							     f.pairs[i].pct_expected), 0);
+				assert_int_equal(loc_acc_add_loads(accl, pr->a, pr->b, items, n,
+								   f.pairs[i].verdict,
+								   f.pairs[i].pct_expected), 0);
+			}
+			assert_int_equal(loc_acc_add(acc, 0, 0, NULL, LOC_OK, -1), -EINVAL);
+			ia.pairs = NULL;
+			ia.n_pairs = 0;
+			ia.acc = acc;
+			il.pairs = NULL;
+			il.n_pairs = 0;
+			il.acc = accl;
+			localize_ok(&in, &r);
+			localize_ok(&ia, &ra);
+			localize_ok(&il, &rl);
+			results_equal(&r, &ra);
+			if (mode == ROUTE_ECMP)
+				results_equal(&r, &rl);
+			for (size_t i = 0; i < r.n_suspects; i++) {
+				struct loc_probes p = { 0 }, pa = { 0 };
+
+				assert_int_equal(loc_probes_pick(&in, &r.suspects[i], NULL, route_cb, &f, &p,
+								 &err), 0);
+				assert_int_equal(loc_probes_pick(&ia, &ra.suspects[i], NULL, route_cb, &f,
+								 &pa, &err), 0);
+				assert_int_equal(p.n, pa.n);
+				for (size_t k = 0; k < p.n; k++) {
+					assert_int_equal(p.routes[k].a, pa.routes[k].a);
+					assert_int_equal(p.routes[k].b, pa.routes[k].b);
+					assert_int_equal(p.masks[k], pa.masks[k]);
+				}
+				loc_probes_fini(&p);
+				loc_probes_fini(&pa);
+			}
+			loc_result_fini(&r);
+			loc_result_fini(&ra);
+			loc_result_fini(&rl);
+			loc_acc_free(acc);
+			loc_acc_free(accl);
+			for (size_t i = 0; i < f.n_pairs; i++)
+				f.pairs[i].verdict = LOC_OK;
+		}
+		fab_free(&f);
+	}
+}
+
+/*
+ * More bad pairs than the accumulator keeps (LOC_BAD_MAX): 2 leaves of
+ * 100 hosts under one spine, then 4 leaves of 50 under two; one uplink
+ * slowed: every pair crossing it is bad (10,000 and 7,500 of them).  The
+ * cover on the sample names that uplink (alone, or in the group traffic
+ * cannot split) and the counts are over every pair.
+ */
+static void test_accumulator_sample(void **state)
+{
+	static const struct topo_gen_2l shapes[] = {
+		{ .leaves = 2, .hosts_per_leaf = 100, .spines = 1, .host_mbps = 100000,
+		  .uplink_mbps = 100000 },
+		{ .leaves = 4, .hosts_per_leaf = 50, .spines = 2, .host_mbps = 100000,
+		  .uplink_mbps = 100000 },
+	};
+
+	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
+		struct topo *t;
+		struct route *r;
+		struct fab_hosts hs;
+		struct fab_err err;
+		char *text = malloc(200 * 24);
+		size_t len = 0, n = 200, bad = 0;
+		struct loc_acc *acc;
+		struct loc_input in;
+		struct loc_result res;
+		uint32_t slow_link = ROUTE_NONE, *hl;
+
+		fab_err_init(&err);
+		assert_int_equal(topo_gen_leaf_spine(&t, &shapes[k]), 0);
+		for (size_t i = 1; i <= n; i++)
+			len += (size_t)sprintf(text + len, "h%zu 10.0.%zu.%zu\n", i, i / 256, i % 256);
+		hosts_init(&hs);
+		assert_int_equal(hosts_parse(&hs, text, len, "test", &err), 0);
+		assert_int_equal(route_new(&r, t), 0);
+		assert_int_equal(route_place(r, &hs, &err), 0);
+		route_rates(r, &hs, NULL, NULL);
+		/* leaf1's first uplink: the link at leaf1's far end that is not a host's */
+		for (size_t l = 0; l < t->n_links && slow_link == ROUTE_NONE; l++) {
+			const struct topo_link *tl = t->links[l];
+
+			if (tl->a->node->type == TOPO_NODE_SWITCH && tl->b->node->type == TOPO_NODE_SWITCH &&
+			    (!strcmp(tl->a->node->name, "leaf1") || !strcmp(tl->b->node->name, "leaf1")))
+				slow_link = (uint32_t)l;
+		}
+		assert_true(slow_link != ROUTE_NONE);
+		hl = calloc(n, sizeof(*hl));
+		assert_non_null(hl);
+		for (size_t h = 0; h < n; h++)
+			hl[h] = r->hosts[h].link;
+		in = (struct loc_input){ .topo = t, .host_link = hl, .n_hosts = n };
+		assert_int_equal(loc_acc_new(&acc, &in), 0);
+		for (unsigned int a = 0; a < n; a++)
+			for (unsigned int b = a + 1; b < n; b++) {
+				const struct route_load *items;
+				struct route_info info;
+				size_t ni;
+				bool crosses_it = false;
+
+				assert_int_equal(route_pair_loads(r, a, b, &items, &ni, &info), 0);
+				for (size_t i = 0; i < ni; i++)
+					crosses_it |= items[i].link == slow_link;
+				bad += crosses_it;
+				assert_int_equal(loc_acc_add_loads(acc, a, b, items, ni,
+								   crosses_it ? LOC_SLOW : LOC_OK,
+								   crosses_it ? 25.0 : 99.0), 0);
+			}
+		assert_true(bad > LOC_BAD_MAX);
+		in.acc = acc;
+		assert_int_equal(loc_localize(&in, NULL, &res, &err), 0);
+		assert_int_equal(res.n_bad, bad);
+		assert_int_equal(res.n_measured, n * (n - 1) / 2);
+		assert_true(res.n_suspects >= 1);
+		assert_true(has_member(&res.suspects[0], slow_link));
+		assert_int_equal(res.suspects[0].ev.cross_bad, bad);
+		assert_int_equal(res.n_unexplained, 0);
+		loc_result_fini(&res);
+		loc_acc_free(acc);
+		free(hl);
+		route_free(r);
+		hosts_fini(&hs);
+		topo_free(t);
+		free(text);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -910,6 +1120,8 @@ int main(void)
 		cmocka_unit_test(test_greedy_only),
 		cmocka_unit_test(test_narrow_rules),
 		cmocka_unit_test(test_exact_beats_greedy),
+		cmocka_unit_test(test_accumulator_same),
+		cmocka_unit_test(test_accumulator_sample),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -190,6 +190,42 @@ static void test_check_rejects(void **state)
 	sched_fini(&s);
 }
 
+/* The circle method as a source: the rounds of sched_circle(), one at a time. */
+static void test_src_circle(void **state)
+{
+	for (size_t n = 0; n <= 13; n++) {
+		struct sched s;
+		struct sched_src src, ex;
+		struct sched_pair buf[8], buf2[8];
+		size_t got, got2, r = 0;
+		int rc;
+
+		sched_init(&s);
+		assert_int_equal(sched_circle(&s, n), 0);
+		sched_src_circle(&src, n);
+		sched_src_explicit(&ex, &s);
+		assert_int_equal(src.n_rounds, s.n_rounds);
+		assert_int_equal(src.n_pairs, s.n_pairs);
+		assert_int_equal(ex.n_rounds, s.n_rounds);
+		assert_int_equal(ex.n_pairs, s.n_pairs);
+		assert_true(src.max_round <= 8 && ex.max_round <= src.max_round);
+		while ((rc = src.next(&src, buf, &got)) == 1) {
+			assert_int_equal(ex.next(&ex, buf2, &got2), 1);
+			assert_int_equal(got, sched_round_size(&s, r));
+			assert_int_equal(got, got2);
+			assert_memory_equal(buf, s.pairs + s.round_start[r], got * sizeof(*buf));
+			assert_memory_equal(buf2, buf, got * sizeof(*buf));
+			r++;
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(ex.next(&ex, buf2, &got2), 0);
+		assert_int_equal(r, s.n_rounds);
+		sched_src_fini(&src);
+		sched_src_fini(&src);
+		sched_fini(&s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_bipartite),
 		cmocka_unit_test(test_from_pairs),
 		cmocka_unit_test(test_check_rejects),
+		cmocka_unit_test(test_src_circle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

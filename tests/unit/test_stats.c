@@ -71,12 +71,59 @@ static void test_summarize(void **state)
 	assert_int_equal(stats_summarize(v, 0, &s), -EINVAL);
 }
 
+/*
+ * The reservoir keeps every item, in order, while they fit; beyond, each
+ * item is in the sample with probability cap/seen: over many seeds every
+ * item's count is near that (a biased draw, e.g. the first or last items
+ * favoured, fails).  Deterministic for one seed.
+ */
+static void test_reservoir(void **state)
+{
+	enum { CAP = 50, N = 1000, SEEDS = 4000 };
+	static unsigned int hits[N];
+	struct stats_reservoir r;
+	size_t slot[CAP], slot2[CAP];
+
+	stats_reservoir_init(&r, CAP, 7);
+	for (size_t i = 0; i < CAP; i++)
+		assert_int_equal(stats_reservoir_slot(&r), i);
+	assert_int_equal(stats_reservoir_len(&r), CAP);
+	for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+		stats_reservoir_init(&r, CAP, seed);
+		for (size_t i = 0; i < N; i++) {
+			size_t k = stats_reservoir_slot(&r);
+
+			if (k != SIZE_MAX) {
+				assert_true(k < CAP);
+				slot[k] = i;
+			}
+		}
+		assert_int_equal(stats_reservoir_len(&r), CAP);
+		for (size_t k = 0; k < CAP; k++)
+			hits[slot[k]]++;
+		if (seed == 1)
+			memcpy(slot2, slot, sizeof(slot));
+	}
+	/* expected SEEDS * CAP / N = 200 each; binomial sd ~ 13.8: 6 sd either way */
+	for (size_t i = 0; i < N; i++)
+		assert_true(hits[i] > 117 && hits[i] < 283);
+	stats_reservoir_init(&r, CAP, 1);
+	for (size_t i = 0; i < N; i++) {
+		size_t k = stats_reservoir_slot(&r);
+
+		if (k != SIZE_MAX)
+			slot[k] = i;
+	}
+	assert_memory_equal(slot, slot2, sizeof(slot));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_percentile_nearest_rank),
 		cmocka_unit_test(test_median_mad),
 		cmocka_unit_test(test_summarize),
+		cmocka_unit_test(test_reservoir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
