@@ -136,14 +136,14 @@ static json_t *status_req(const struct fab_host *host, const void *arg, struct f
 }
 
 /* fleet_call_all() into arrays of its own: *@results and *@errors (f->n each) for call_free(). */
-static int call_each(struct fleet *f, fleet_req_fn req_fn, int timeout_ms, json_t ***results,
-		     char ***errors, struct fab_err *err)
+static int call_each(struct fleet *f, fleet_req_fn req_fn, const void *arg, int timeout_ms,
+		     json_t ***results, char ***errors, struct fab_err *err)
 {
 	*results = calloc(f->n ? f->n : 1, sizeof(**results));
 	*errors = calloc(f->n ? f->n : 1, sizeof(**errors));
 	if (!*results || !*errors)
 		return fab_err_set(err, -ENOMEM, "fleet: out of memory");
-	return fleet_call_all(f, req_fn, NULL, timeout_ms, *results, *errors, err);
+	return fleet_call_all(f, req_fn, arg, timeout_ms, *results, *errors, err);
 }
 
 static void call_free(const struct fleet *f, json_t **results, char **errors)
@@ -241,7 +241,7 @@ int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err)
 	char **errors = NULL;
 	int rc;
 
-	rc = call_each(f, status_req, timeout_ms, &results, &errors, err);
+	rc = call_each(f, status_req, NULL, timeout_ms, &results, &errors, err);
 	/* A node that did not answer fails its pairs in the sweep, with its reason. */
 	if (rc == 0)
 		rc = fleet_rdma_judge(f, results, err);
@@ -251,17 +251,21 @@ int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err)
 
 /* ---- counters: every node's Ethernet / RoCE counters ---- */
 
-/* {"op": "counters", "addr", "ifname" (label ifname=), "rdma", "rdma_port"}. */
+/*
+ * {"op": "counters", "addr", "ifname" (label ifname=), "rdma", "rdma_port"};
+ * @arg non-NULL: without the rdma= device (only the interface is wanted:
+ * a device the node lacks would fail the whole read).
+ */
 static json_t *counters_req(const struct fab_host *h, const void *arg, struct fab_err *err)
 {
 	const char *ifname = hosts_label(h, "ifname");
+	bool rdma = !arg && h->rdma[0];
 
-	(void)arg;
 	(void)err;
 	return json_pack("{s:s, s:s, s:o, s:o, s:I}", "op", "counters", "addr", h->addr,
 			 "ifname", ifname ? json_string(ifname) : json_null(),
-			 "rdma", h->rdma[0] ? json_string(h->rdma) : json_null(),
-			 "rdma_port", (json_int_t)h->rdma_port);
+			 "rdma", rdma ? json_string(h->rdma) : json_null(),
+			 "rdma_port", (json_int_t)(rdma ? h->rdma_port : 0));
 }
 
 int fleet_counters_read(struct fleet *f, int timeout_ms, struct nic_counters *out, bool *got,
@@ -271,7 +275,7 @@ int fleet_counters_read(struct fleet *f, int timeout_ms, struct nic_counters *ou
 	char **errors = NULL;
 	int rc;
 
-	rc = call_each(f, counters_req, timeout_ms, &results, &errors, err);
+	rc = call_each(f, counters_req, NULL, timeout_ms, &results, &errors, err);
 	for (size_t i = 0; rc == 0 && i < f->n; i++) {
 		struct fab_err e;
 
@@ -352,7 +356,7 @@ int fleet_ports_read(struct fleet *f, int timeout_ms, struct fleet_ports *out, s
 		memset(&out[i], 0, sizeof(out[i]));
 		host_state_init(&out[i].hs);
 	}
-	rc = call_each(f, status_req, timeout_ms, &results, &errors, err);
+	rc = call_each(f, status_req, NULL, timeout_ms, &results, &errors, err);
 	for (size_t i = 0; rc == 0 && i < f->n; i++)
 		if (ports_status(&out[i], results[i], errors[i]) < 0)
 			rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
@@ -360,7 +364,7 @@ int fleet_ports_read(struct fleet *f, int timeout_ms, struct fleet_ports *out, s
 	results = NULL;
 	errors = NULL;
 	if (rc == 0)
-		rc = call_each(f, counters_req, timeout_ms, &results, &errors, err);
+		rc = call_each(f, counters_req, "no rdma", timeout_ms, &results, &errors, err);
 	for (size_t i = 0; rc == 0 && i < f->n; i++)
 		ports_datapath(&out[i], results[i], errors[i]);
 	call_free(f, results, errors);

@@ -261,7 +261,8 @@ enum port_role {
 	ROLE_DATAPATH,		/* the data-path interface */
 	ROLE_DP_MEMBER,		/* a member of the data-path bond */
 	ROLE_PROFILE,		/* named by a profile `interfaces:` item */
-	ROLE_PROFILE_BOND,	/* a bond of the profile, or one of its members */
+	ROLE_PROFILE_BOND,	/* a bond of the profile */
+	ROLE_PROFILE_MEMBER,	/* a member of one */
 	ROLE_ROCE,		/* RDMA: on one of the interfaces above */
 	ROLE_RDMA_LABEL,	/* RDMA: rdma=DEV[:PORT] */
 	ROLE_PROFILE_IB,	/* RDMA: an `infiniband:` item */
@@ -315,7 +316,7 @@ static void select_links(struct port_sel *ps, const struct host_state *hs,
 
 		mark_link(ps, hs, bond->name, ROLE_PROFILE_BOND);
 		for (size_t m = 0; m < bond->n_members; m++)
-			mark_link(ps, hs, bond->members[m].name, ROLE_PROFILE_BOND);
+			mark_link(ps, hs, bond->members[m].name, ROLE_PROFILE_MEMBER);
 	}
 }
 
@@ -447,7 +448,17 @@ void accept_port_norm_add(struct accept_port_norm *norm, const struct host_state
 	port_sel_fini(&ps);
 }
 
-static void link_role_text(char *buf, size_t len, enum port_role role,
+/* The profile's bond that has member @name ("?" when none). */
+static const char *member_of(const struct profile *p, const char *name)
+{
+	for (size_t b = 0; p && b < p->n_bonds; b++)
+		for (size_t m = 0; m < p->bonds[b].want.n_members; m++)
+			if (strcmp(p->bonds[b].want.members[m].name, name) == 0)
+				return p->bonds[b].want.name;
+	return "?";
+}
+
+static void link_role_text(char *buf, size_t len, enum port_role role, const char *name,
 			   const struct accept_port_want *w)
 {
 	switch (role) {
@@ -460,8 +471,11 @@ static void link_role_text(char *buf, size_t len, enum port_role role,
 	case ROLE_PROFILE:
 		str_fmt(buf, len, "named by the profile's interfaces");
 		break;
+	case ROLE_PROFILE_BOND:
+		str_fmt(buf, len, "a bond of the profile");
+		break;
 	default:
-		str_fmt(buf, len, "a bond of the profile or one of its members");
+		str_fmt(buf, len, "a member of the profile's bond %s", member_of(w->profile, name));
 		break;
 	}
 }
@@ -480,7 +494,7 @@ static int judge_link(struct accept_report *r, const char *node, const struct ho
 	/* The rated speed is the data path's: a bond's members carry it, each. */
 	rated = w->rate_gbps > 0 && (ps->link[i] == ROLE_DP_MEMBER ||
 				     (ps->link[i] == ROLE_DATAPATH && !has_members));
-	link_role_text(role, sizeof(role), (enum port_role)ps->link[i], w);
+	link_role_text(role, sizeof(role), (enum port_role)ps->link[i], l->name, w);
 	c->ports++;
 	if (!l->admin_up || (strcmp(l->operstate, "up") != 0 && strcmp(l->operstate, "unknown") != 0)) {
 		c->down++;

@@ -578,7 +578,7 @@ static void test_ports_profile(void **state)
 	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 2);
 	assert_string_equal(got, "FAB-REACH-PORT-DOWN eth1 down (admin down, operstate down): "
 			    "named by the profile's interfaces | FAB-REACH-PORT-DOWN eth3 down "
-			    "(admin down, operstate down): a bond of the profile or one of its members");
+			    "(admin down, operstate down): a member of the profile's bond bond1");
 	assert_int_equal(c.ports, 3);	/* eth0, eth1, eth3 (eth4 and bond1 absent: stage 2's) */
 	host_state_fini(&hs);
 	profile_free(p);
