@@ -28,6 +28,8 @@ need_cmd ip jq lldpd lldpcli
 need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
+# shellcheck source=../lib/accept.sh
+. "$TOP/tests/lib/accept.sh"
 
 P=h13dh$$
 tmpdir_with_cleanup accept-dualhome
@@ -57,15 +59,6 @@ run lab_lldp_wait
 cat "$TMP/hosts" >&2
 
 ARGS=(--hosts "$TMP/hosts" --launcher netns --profile "$TMP/profile.yaml" --policy "$TMP/policy.yaml")
-accept() {
-	pretty "$FABRICCTL -j accept ${ARGS[*]} $*"
-	rc=0
-	"$FABRICCTL" -j accept "${ARGS[@]}" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	tail -n 5 "$TMP/err" >&2
-	jq -r '"  verdict \(.verdict), failed stage \(.failed_stage)", (.stages[] | "  \(.stage) \(.name): \(.status): \(.note)"),
-		(.findings[] | "    \(.code) \(.node // "") \(.link // ""): \(.evidence)")' "$TMP/out" >&2 || true
-}
-q() { jq -r "$@" "$TMP/out"; }
 
 # --- 1. dual-homed ---------------------------------------------------------------------
 accept --plan "$TMP/plan.yaml"

@@ -36,6 +36,8 @@ need_cmd ip tc jq lldpd lldpcli
 need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
+# shellcheck source=../lib/accept.sh
+. "$TOP/tests/lib/accept.sh"
 
 P=ac$$
 tmpdir_with_cleanup
@@ -50,16 +52,6 @@ cat "$TMP/hosts" >&2
 
 ARGS=(--hosts "$TMP/hosts" --launcher netns --profile "$TMP/profile.yaml" --plan "$TMP/plan.yaml"
       --policy "$TOP/examples/accept-policy.yaml" --duration 1 --lat-iters 200)
-# accept [ARGS...]: JSON to $TMP/out, exit status in $rc.
-accept() {
-	pretty "$FABRICCTL -j accept ${ARGS[*]} $*"
-	rc=0
-	"$FABRICCTL" -j accept "${ARGS[@]}" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	tail -n 5 "$TMP/err" >&2
-	jq -r '"  verdict \(.verdict), failed stage \(.failed_stage)", (.stages[] | "  \(.stage) \(.name): \(.status): \(.note)"),
-		(.findings[] | "    \(.code) \(.node // "") \(.link // ""): \(.evidence)")' "$TMP/out" >&2 || true
-}
-q() { jq -r "$@" "$TMP/out"; }
 mtus() { local h; for h in 1 2 4 5 7 8; do lab_exec "h$h" cat /sys/class/net/eth0/mtu; done | paste -sd,; }
 
 # --- 1. clean ---------------------------------------------------------------------
@@ -109,7 +101,8 @@ for _ in $(seq 1 600); do
 	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.1
 done
-grep -q "counter window" "$TMP/err" || fail "flap: accept never reached its counter window: $(cat "$TMP/err")"
+grep -q "counter window" "$TMP/err" ||
+	{ wait "$pid" || true; accept_summary "$TMP/out"; fail "flap: accept never reached its counter window: $(cat "$TMP/err")"; }
 run lab_cut h6:eth0
 sleep 0.5
 run lab_mend h6:eth0

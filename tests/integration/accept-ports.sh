@@ -30,6 +30,8 @@ need_cmd ip jq lldpd lldpcli
 need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
+# shellcheck source=../lib/accept.sh
+. "$TOP/tests/lib/accept.sh"
 
 P=ap$$
 tmpdir_with_cleanup accept-ports
@@ -46,16 +48,6 @@ cat "$TMP/hosts" >&2
 
 ARGS=(--hosts "$TMP/hosts" --launcher netns --profile "$TMP/profile.yaml" --plan "$TMP/plan.yaml"
       --policy "$TMP/policy.yaml")
-# accept [ARGS...]: JSON to $TMP/out, exit status in $rc.
-accept() {
-	pretty "$FABRICCTL -j accept ${ARGS[*]} $*"
-	rc=0
-	"$FABRICCTL" -j accept "${ARGS[@]}" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	tail -n 5 "$TMP/err" >&2
-	jq -r '"  verdict \(.verdict), failed stage \(.failed_stage)", (.stages[] | "  \(.stage) \(.name): \(.status): \(.note)"),
-		(.findings[] | "    \(.code) \(.node // "") \(.link // ""): \(.evidence)")' "$TMP/out" >&2 || true
-}
-q() { jq -r "$@" "$TMP/out"; }
 # The stage 1 findings as "CODE NODE: EVIDENCE" lines.
 reach() { q '.findings[] | select(.stage == 1) | "\(.code) \(.node): \(.evidence)"'; }
 
