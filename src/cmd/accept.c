@@ -7,7 +7,10 @@
  * the hosts file against the running fabric, in stages, fail-closed, one
  * verdict.  A front end composing what exists:
  *
- *   1 reach          fleet_start() on every node of the hosts file
+ *   1 reach          fleet_start() on every node of the hosts file; the new
+ *                    end points' fabric ports through their workers
+ *                    (fleet_ports_read: status + the data-path interface),
+ *                    judged by accept_ports_judge()
  *   2 configuration  the worker's verify op on the new end points only
  *                    (fleet_run_op + fleet_verify_merge); nothing is applied
  *   3 cabling        the LLDP graph through the reach stage's workers
@@ -23,7 +26,8 @@
  *                    "fabricctl.sweep/2" JSON captured in memory and read
  *                    back; the policy's latency p99 bound
  *
- * --no-workers (IB only): stages 1, 2 and 5 are skipped, saying so.
+ * --no-workers (IB only): stages 1, 2 and 5 are skipped, saying so (the
+ * subnet walk of stage 3 judges the new nodes' IB ports).
  *
  * Exit: 0 ACCEPT, 1 REJECT, 2 bad input, 3 system error.
  */

@@ -293,15 +293,17 @@ static void select_links(struct port_sel *ps, const struct host_state *hs,
 			 const struct accept_port_want *w)
 {
 	const struct profile *p = w->profile;
+	bool dp_bond = false;
 
-	for (size_t i = 0; i < hs->n_links; i++) {
-		const struct fab_link *l = &hs->links[i];
-
-		if (is_datapath(w, l->name))
+	for (size_t i = 0; i < hs->n_links; i++)
+		if (is_datapath(w, hs->links[i].name)) {
 			ps->link[i] = ROLE_DATAPATH;
-		else if (w->datapath && w->datapath[0] && strcmp(l->master, w->datapath) == 0)
+			dp_bond = strcmp(hs->links[i].kind, "bond") == 0;
+		}
+	/* A bond's members carry the data path; a bridge's ports need not (taps, VMs). */
+	for (size_t i = 0; dp_bond && i < hs->n_links; i++)
+		if (ps->link[i] == ROLE_NONE && strcmp(hs->links[i].master, w->datapath) == 0)
 			ps->link[i] = ROLE_DP_MEMBER;
-	}
 	for (size_t i = 0; p && i < hs->n_links; i++) {
 		const struct fab_link *l = &hs->links[i];
 

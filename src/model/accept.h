@@ -3,9 +3,9 @@
  * `fabricctl accept` (docs/accept.md): the staged, fail-closed check of
  * new nodes against the running fabric, as a model: the stages, the
  * findings with their stable fault codes, the verdict, the policy file,
- * and the pure parts of the judging (cabling problems restricted to the
- * new part of the fabric, dual-homing, the links the traffic pairs must
- * cross).
+ * and the pure parts of the judging (a new host's fabric ports up at their
+ * rated width/speed, cabling problems restricted to the new part of the
+ * fabric, dual-homing, the links the traffic pairs must cross).
  *
  * A stage ends passed, failed, skipped (turned off, or nothing to read it
  * with: the note says why) or blocked (a stage it depends on failed or was

@@ -545,6 +545,10 @@ static void test_ports_ethernet(void **state)
 	assert_string_equal(got, "FAB-REACH-PORT-DEGRADED eth0 25000 Mb/s, rated 100 Gb/s (the "
 			    "policy's port_rate_gbps): a member of the data-path bond bond0");
 	assert_int_equal(c.ports, 3);
+	/* A bridge is not a bond: its ports (taps, other VMs) are not the data path. */
+	snprintf(hs.links[2].kind, sizeof(hs.links[2].kind), "bridge");
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 0);
+	assert_int_equal(c.ports, 1);
 	host_state_fini(&hs);
 }
 
