@@ -7,7 +7,10 @@
  * the hosts file against the running fabric, in stages, fail-closed, one
  * verdict.  A front end composing what exists:
  *
- *   1 reach          fleet_start() on every node of the hosts file
+ *   1 reach          fleet_start() on every node of the hosts file; the new
+ *                    end points' fabric ports through their workers
+ *                    (fleet_ports_read: status + the data-path interface),
+ *                    judged by accept_ports_judge()
  *   2 configuration  the worker's verify op on the new end points only
  *                    (fleet_run_op + fleet_verify_merge); nothing is applied
  *   3 cabling        the LLDP graph through the reach stage's workers
@@ -23,7 +26,8 @@
  *                    "fabricctl.sweep/2" JSON captured in memory and read
  *                    back; the policy's latency p99 bound
  *
- * --no-workers (IB only): stages 1, 2 and 5 are skipped, saying so.
+ * --no-workers (IB only): stages 1, 2 and 5 are skipped, saying so (the
+ * subnet walk of stage 3 judges the new nodes' IB ports).
  *
  * Exit: 0 ACCEPT, 1 REJECT, 2 bad input, 3 system error.
  */
@@ -54,6 +58,7 @@
 #include "sys/sys.h"
 #include "util/file.h"
 #include "util/log.h"
+#include "util/str.h"
 
 #define ACCEPT_POLICY_MAX (1u << 20)
 
@@ -273,10 +278,96 @@ static int load_inputs(struct accept_state *s, struct fab_err *err)
 
 /* ---- stage 1: reach ---- */
 
+#define ACCEPT_PORTS_TIMEOUT_MS 20000
+
+/* What @h's fabric ports are expected to be (model/accept.h); @datapath borrowed. */
+static void port_want(const struct accept_state *s, const struct fab_host *h, const char *datapath,
+		      struct accept_port_want *w)
+{
+	*w = (struct accept_port_want){ .datapath = datapath, .rdma = h->rdma,
+					.rdma_port = h->rdma_port, .profile = s->profile };
+	if (h->rate_gbps > 0) {
+		w->rate_gbps = h->rate_gbps;
+		w->rate_from = "rate_gbps=";
+	} else if (s->pol.port_rate_gbps) {
+		w->rate_gbps = s->pol.port_rate_gbps;
+		w->rate_from = "the policy's port_rate_gbps";
+	}
+}
+
+/*
+ * The fabric ports of every reached new end point, read through its
+ * worker (status and the data-path interface, fleet_ports_read()) and
+ * judged (accept_ports_judge()).  The existing end points are read too:
+ * their RDMA ports count in the fleet's norm, and their own problems are
+ * counted in the note, never findings.  Switches are not judged here (the
+ * cabling stage judges their ports).  What was judged goes into @note.
+ */
+static int reach_ports(struct fab_ctx *ctx, struct accept_state *s, char *note, size_t len)
+{
+	struct fleet_ports *fp = calloc(s->f.n ? s->f.n : 1, sizeof(*fp));
+	struct accept_port_count cn = { 0 }, ce = { 0 };
+	struct accept_report *r = &s->rep, scratch;
+	struct accept_port_norm norm;
+	struct accept_port_want w;
+	size_t n_new = 0, n_old = 0;
+	int rc;
+
+	if (!fp)
+		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	memset(&norm, 0, sizeof(norm));
+	accept_report_init(&scratch);
+	rc = fleet_ports_read(&s->f, ACCEPT_PORTS_TIMEOUT_MS, fp, &ctx->err);
+	for (size_t i = 0; rc == 0 && i < s->f.n; i++) {
+		if (!fp[i].got || !hosts_is_endpoint(s->f.w[i].host))
+			continue;
+		port_want(s, s->f.w[i].host, fp[i].datapath, &w);
+		accept_port_norm_add(&norm, &fp[i].hs, &w);
+	}
+	for (size_t i = 0; rc == 0 && i < s->f.n; i++) {
+		const struct fab_host *h = s->f.w[i].host;
+
+		if (!r->nodes[i].reached || !hosts_is_endpoint(h))
+			continue;	/* not reached: said above */
+		port_want(s, h, fp[i].datapath, &w);
+		if (!h->is_new) {
+			n_old += fp[i].got;
+			if (fp[i].got)
+				rc = accept_ports_judge(&scratch, h->name, &fp[i].hs, &w, &norm, &ce);
+			continue;
+		}
+		n_new++;
+		if (!fp[i].got) {
+			rc = accept_finding_add(r, ACCEPT_ST_REACH, FAB_REACH_PORT_UNREAD, h->name, "",
+						"its ports could not be read: %s", fp[i].why);
+			continue;
+		}
+		if (!fp[i].datapath[0])
+			rc = accept_finding_add(r, ACCEPT_ST_REACH, FAB_REACH_PORT_UNREAD, h->name, "",
+						"no data-path interface for %s: %s", h->addr,
+						fp[i].why_datapath);
+		if (rc == 0)
+			rc = accept_ports_judge(r, h->name, &fp[i].hs, &w, &norm, &cn);
+	}
+	if (rc == -ENOMEM)
+		rc = fab_err_set(&ctx->err, rc, "accept: out of memory");
+	if (rc == 0 && n_new)
+		str_fmt(note, len, "; fabric ports of %zu new host%s: %zu judged, %zu down, %zu "
+			"below rated or expected%s; existing hosts' ports read on %zu, %zu problem%s "
+			"there not judged", n_new, n_new == 1 ? "" : "s", cn.ports, cn.down,
+			cn.degraded, cn.speed_unknown ? " (some rated ports report no speed)" : "",
+			n_old, ce.down + ce.degraded, ce.down + ce.degraded == 1 ? "" : "s");
+	accept_report_fini(&scratch);
+	fleet_ports_fini(fp, s->f.n);
+	free(fp);
+	return rc;
+}
+
 static int stage_reach(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct accept_report *r = &s->rep;
-	size_t dead = 0;
+	size_t dead = 0, findings;
+	char ports[400] = "";
 	int rc;
 
 	if (s->o.no_workers) {
@@ -316,14 +407,17 @@ static int stage_reach(struct fab_ctx *ctx, struct accept_state *s)
 		if (rc < 0)
 			return fab_err_set(&ctx->err, rc, "accept: out of memory");
 	}
+	findings = accept_stage_findings(r, ACCEPT_ST_REACH);
+	if (fleet_live(&s->f) && reach_ports(ctx, s, ports, sizeof(ports)) < 0)
+		return ctx->err.code;
 	if (accept_stage_findings(r, ACCEPT_ST_REACH))
 		accept_stage_set(r, ACCEPT_ST_REACH, ACCEPT_FAILED,
-				 "%zu of %zu nodes answered (%zu without a worker or of another version)",
-				 s->f.n - dead, s->f.n, accept_stage_findings(r, ACCEPT_ST_REACH));
+				 "%zu of %zu nodes answered (%zu without a worker or of another "
+				 "version)%s", s->f.n - dead, s->f.n, findings, ports);
 	else
 		accept_stage_set(r, ACCEPT_ST_REACH, ACCEPT_PASSED,
-				 "all %zu nodes answered, protocol version %d", s->f.n,
-				 FAB_PROTO_VERSION);
+				 "all %zu nodes answered, protocol version %d%s", s->f.n,
+				 FAB_PROTO_VERSION, ports);
 	return 0;
 }
 

@@ -135,6 +135,27 @@ static json_t *status_req(const struct fab_host *host, const void *arg, struct f
 	return json_pack("{s:s}", "op", "status");
 }
 
+/* fleet_call_all() into arrays of its own: *@results and *@errors (f->n each) for call_free(). */
+static int call_each(struct fleet *f, fleet_req_fn req_fn, const void *arg, int timeout_ms,
+		     json_t ***results, char ***errors, struct fab_err *err)
+{
+	*results = calloc(f->n ? f->n : 1, sizeof(**results));
+	*errors = calloc(f->n ? f->n : 1, sizeof(**errors));
+	if (!*results || !*errors)
+		return fab_err_set(err, -ENOMEM, "fleet: out of memory");
+	return fleet_call_all(f, req_fn, arg, timeout_ms, *results, *errors, err);
+}
+
+static void call_free(const struct fleet *f, json_t **results, char **errors)
+{
+	for (size_t i = 0; results && errors && i < f->n; i++) {
+		json_decref(results[i]);
+		free(errors[i]);
+	}
+	free(results);
+	free(errors);
+}
+
 static bool has_string(const json_t *arr, const char *s)
 {
 	const json_t *v;
@@ -216,55 +237,45 @@ int fleet_rdma_judge(const struct fleet *f, json_t *const *status, struct fab_er
 
 int fleet_rdma_check(struct fleet *f, int timeout_ms, struct fab_err *err)
 {
-	json_t **results = calloc(f->n ? f->n : 1, sizeof(*results));
-	char **errors = calloc(f->n ? f->n : 1, sizeof(*errors));
+	json_t **results = NULL;
+	char **errors = NULL;
 	int rc;
 
-	if (!results || !errors) {
-		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
-		goto out;
-	}
-	rc = fleet_call_all(f, status_req, NULL, timeout_ms, results, errors, err);
+	rc = call_each(f, status_req, NULL, timeout_ms, &results, &errors, err);
 	/* A node that did not answer fails its pairs in the sweep, with its reason. */
 	if (rc == 0)
 		rc = fleet_rdma_judge(f, results, err);
-out:
-	for (size_t i = 0; results && errors && i < f->n; i++) {
-		json_decref(results[i]);
-		free(errors[i]);
-	}
-	free(results);
-	free(errors);
+	call_free(f, results, errors);
 	return rc;
 }
 
 /* ---- counters: every node's Ethernet / RoCE counters ---- */
 
-/* {"op": "counters", "addr", "ifname" (label ifname=), "rdma", "rdma_port"}. */
+/*
+ * {"op": "counters", "addr", "ifname" (label ifname=), "rdma", "rdma_port"};
+ * @arg non-NULL: without the rdma= device (only the interface is wanted:
+ * a device the node lacks would fail the whole read).
+ */
 static json_t *counters_req(const struct fab_host *h, const void *arg, struct fab_err *err)
 {
 	const char *ifname = hosts_label(h, "ifname");
+	bool rdma = !arg && h->rdma[0];
 
-	(void)arg;
 	(void)err;
 	return json_pack("{s:s, s:s, s:o, s:o, s:I}", "op", "counters", "addr", h->addr,
 			 "ifname", ifname ? json_string(ifname) : json_null(),
-			 "rdma", h->rdma[0] ? json_string(h->rdma) : json_null(),
-			 "rdma_port", (json_int_t)h->rdma_port);
+			 "rdma", rdma ? json_string(h->rdma) : json_null(),
+			 "rdma_port", (json_int_t)(rdma ? h->rdma_port : 0));
 }
 
 int fleet_counters_read(struct fleet *f, int timeout_ms, struct nic_counters *out, bool *got,
 			struct fab_err *err)
 {
-	json_t **results = calloc(f->n ? f->n : 1, sizeof(*results));
-	char **errors = calloc(f->n ? f->n : 1, sizeof(*errors));
+	json_t **results = NULL;
+	char **errors = NULL;
 	int rc;
 
-	if (!results || !errors) {
-		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
-		goto out;
-	}
-	rc = fleet_call_all(f, counters_req, NULL, timeout_ms, results, errors, err);
+	rc = call_each(f, counters_req, NULL, timeout_ms, &results, &errors, err);
 	for (size_t i = 0; rc == 0 && i < f->n; i++) {
 		struct fab_err e;
 
@@ -286,13 +297,77 @@ int fleet_counters_read(struct fleet *f, int timeout_ms, struct nic_counters *ou
 		}
 		got[i] = true;
 	}
-out:
-	for (size_t i = 0; results && errors && i < f->n; i++) {
-		json_decref(results[i]);
-		free(errors[i]);
+	call_free(f, results, errors);
+	return rc;
+}
+
+/* ---- accept's reach stage: every node's ports and its data-path interface ---- */
+
+void fleet_ports_fini(struct fleet_ports *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++)
+		host_state_fini(&p[i].hs);
+}
+
+/* Worker @i's status into out->hs, or out->why. */
+static int ports_status(struct fleet_ports *out, json_t *result, const char *error)
+{
+	struct fab_err e;
+
+	fab_err_init(&e);
+	if (!result) {
+		snprintf(out->why, sizeof(out->why), "status: %s", error ? error : "no answer");
+		return 0;
 	}
-	free(results);
-	free(errors);
+	if (proto_status_from_json(result, &out->hs, &e) < 0) {
+		host_state_fini(&out->hs);
+		host_state_init(&out->hs);
+		if (e.code == -ENOMEM)
+			return -ENOMEM;
+		snprintf(out->why, sizeof(out->why), "%.255s", e.msg);
+		return 0;
+	}
+	out->got = true;
+	return 0;
+}
+
+/* The interface the counters op read, from its answer, or out->why_datapath. */
+static void ports_datapath(struct fleet_ports *out, const json_t *result, const char *error)
+{
+	const char *name = json_string_value(json_object_get(result, "ifname"));
+
+	if (!result)
+		snprintf(out->why_datapath, sizeof(out->why_datapath), "%s",
+			 error ? error : "no answer");
+	else if (!name || !name[0] || strlen(name) >= sizeof(out->datapath))
+		snprintf(out->why_datapath, sizeof(out->why_datapath),
+			 "counters: the answer names no interface");
+	else
+		snprintf(out->datapath, sizeof(out->datapath), "%s", name);
+}
+
+int fleet_ports_read(struct fleet *f, int timeout_ms, struct fleet_ports *out, struct fab_err *err)
+{
+	json_t **results = NULL;
+	char **errors = NULL;
+	int rc;
+
+	for (size_t i = 0; i < f->n; i++) {
+		memset(&out[i], 0, sizeof(out[i]));
+		host_state_init(&out[i].hs);
+	}
+	rc = call_each(f, status_req, NULL, timeout_ms, &results, &errors, err);
+	for (size_t i = 0; rc == 0 && i < f->n; i++)
+		if (ports_status(&out[i], results[i], errors[i]) < 0)
+			rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
+	call_free(f, results, errors);
+	results = NULL;
+	errors = NULL;
+	if (rc == 0)
+		rc = call_each(f, counters_req, "no rdma", timeout_ms, &results, &errors, err);
+	for (size_t i = 0; rc == 0 && i < f->n; i++)
+		ports_datapath(&out[i], results[i], errors[i]);
+	call_free(f, results, errors);
 	return rc;
 }
 

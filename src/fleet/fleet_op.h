@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "fleet/fleet.h"
+#include "model/host_state.h"
 #include "model/nic_counters.h"
 
 /*
@@ -62,6 +63,27 @@ int fleet_rdma_judge(const struct fleet *f, json_t *const *status, struct fab_er
  */
 int fleet_counters_read(struct fleet *f, int timeout_ms, struct nic_counters *out, bool *got,
 			struct fab_err *err);
+
+/*
+ * accept's reach stage: every live worker's "status" (its links and RDMA
+ * ports, decoded by proto_status_from_json()) and the name of its
+ * data-path interface: the one the "counters" op reads for it (the hosts
+ * file's ifname= label, else the interface holding the node's address;
+ * one rule, fleet_counters_read()'s).  @out has f->n entries, initialised
+ * here; fleet_ports_fini() frees them.  A node that does not answer, or
+ * answers garbage, has got false and the reason in why (why_datapath for
+ * the second op).  Fails only on ENOMEM or a poll failure.
+ */
+struct fleet_ports {
+	struct host_state hs;		/* got: the node's links and RDMA ports */
+	bool got;
+	char datapath[64];		/* "" when not known (why_datapath says why) */
+	char why[256];
+	char why_datapath[256];
+};
+int fleet_ports_read(struct fleet *f, int timeout_ms, struct fleet_ports *out,
+		     struct fab_err *err);
+void fleet_ports_fini(struct fleet_ports *p, size_t n);
 
 /*
  * verify --hosts: from fleet_run_op()'s "verify" document @run (borrowed),

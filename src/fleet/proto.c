@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fleet/proto.h"
+#include "util/str.h"
 #include "transport/verbs_gid.h"
 
 void proto_msg_fini(struct proto_msg *m)
@@ -525,5 +526,161 @@ int proto_result_from_json(const json_t *j, struct tp_result *r, struct fab_err 
 	if (bw_from_json(json_object_get(j, "fwd"), &r->fwd) < 0 ||
 	    bw_from_json(json_object_get(j, "rev"), &r->rev) < 0)
 		return fab_err_set(err, -EPROTO, "protocol: bad bandwidth figures in result");
+	return 0;
+}
+
+/* ---- the status reply ---- */
+
+/* A string (or, when @null_ok, null: ""), shorter than @len, into @buf. */
+static int status_str(const json_t *v, bool null_ok, char *buf, size_t len, const char *where,
+		      const char *key, struct fab_err *err)
+{
+	const char *s = null_ok && json_is_null(v) ? "" : json_string_value(v);
+
+	if (!s || strlen(s) >= len)
+		return fab_err_set(err, -EPROTO, "protocol: status: %s.%s: %s", where, key,
+				   s ? "too long" : null_ok ? "not a string or null" : "not a string");
+	memcpy(buf, s, strlen(s) + 1);
+	return 0;
+}
+
+/* "0x%016" PRIx64, as the status document writes GUIDs. */
+static int status_guid(const json_t *v, uint64_t *guid)
+{
+	const char *s = json_string_value(v);
+
+	return s && strncmp(s, "0x", 2) == 0 ? parse_uint(s, 0, guid) : -EINVAL;
+}
+
+static int status_link(struct host_state *hs, json_t *j, size_t idx, struct fab_err *err)
+{
+	json_t *name, *kind, *oper, *speed, *driver, *master, *addr;
+	json_int_t ifindex, mtu;
+	struct fab_link *l;
+	json_error_t je;
+	char where[32];
+	int admin;
+
+	snprintf(where, sizeof(where), "links[%zu]", idx);
+	if (json_unpack_ex(j, &je, 0, "{s:o, s:I, s:o, s:o, s:b, s:I, s:o, s:o, s:o, s:o}",
+			   "name", &name, "ifindex", &ifindex, "kind", &kind, "operstate", &oper,
+			   "admin_up", &admin, "mtu", &mtu, "speed_mbps", &speed, "driver", &driver,
+			   "master", &master, "address", &addr) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: status: %s: %s", where, je.text);
+	if (ifindex < 0 || ifindex > INT32_MAX || mtu < 0 || mtu > UINT32_MAX ||
+	    !(json_is_null(speed) || (json_is_integer(speed) && json_integer_value(speed) >= 0)))
+		return fab_err_set(err, -EPROTO, "protocol: status: %s: ifindex, mtu or speed_mbps "
+				   "out of range", where);
+	l = host_state_link_add(hs);
+	if (!l)
+		return fab_err_set(err, -ENOMEM, "protocol: out of memory");
+	l->ifindex = (int)ifindex;
+	l->admin_up = admin;
+	l->mtu = (unsigned int)mtu;
+	l->speed_mbps = json_is_integer(speed) ? json_integer_value(speed) : -1;
+	if (status_str(name, false, l->name, sizeof(l->name), where, "name", err) < 0 ||
+	    status_str(kind, true, l->kind, sizeof(l->kind), where, "kind", err) < 0 ||
+	    status_str(oper, false, l->operstate, sizeof(l->operstate), where, "operstate", err) < 0 ||
+	    status_str(driver, true, l->driver, sizeof(l->driver), where, "driver", err) < 0 ||
+	    status_str(master, true, l->master, sizeof(l->master), where, "master", err) < 0 ||
+	    status_str(addr, true, l->address, sizeof(l->address), where, "address", err) < 0)
+		return -EPROTO;
+	return l->name[0] ? 0 : fab_err_set(err, -EPROTO, "protocol: status: %s.name: empty", where);
+}
+
+static int status_port(struct fab_rdma_dev *d, json_t *j, const char *dwhere, size_t idx,
+		       struct fab_err *err)
+{
+	json_t *ll, *state, *phys, *width, *speed, *rate, *mtu, *guid, *netdev;
+	json_int_t port, lid, sm_lid;
+	struct fab_rdma_port *p;
+	json_error_t je;
+	char where[96];
+
+	snprintf(where, sizeof(where), "%s.ports[%zu]", dwhere, idx);
+	if (json_unpack_ex(j, &je, 0,
+			   "{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:I, s:o, s:o}",
+			   "port", &port, "link_layer", &ll, "state", &state, "phys_state", &phys,
+			   "width", &width, "speed", &speed, "rate_gbps", &rate, "active_mtu", &mtu,
+			   "lid", &lid, "sm_lid", &sm_lid, "port_guid", &guid, "netdev", &netdev) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: status: %s: %s", where, je.text);
+	p = rdma_dev_port_add(d);
+	if (!p)
+		return fab_err_set(err, -ENOMEM, "protocol: out of memory");
+	if (port < 1 || port > 255 || lid < 0 || lid > 0xffff || sm_lid < 0 || sm_lid > 0xffff ||
+	    !(json_is_null(rate) || (json_is_number(rate) && json_number_value(rate) >= 0 &&
+				     isfinite(json_number_value(rate)))) ||
+	    !(json_is_null(mtu) || (json_is_integer(mtu) && json_integer_value(mtu) >= 0 &&
+				    json_integer_value(mtu) <= 65536)) ||
+	    !(json_is_null(width) || (json_is_string(width) &&
+				      ib_width_parse(json_string_value(width)))) ||
+	    status_guid(guid, &p->port_guid) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: status: %s: port, lid, rate_gbps, "
+				   "active_mtu, width or port_guid out of range", where);
+	p->port = (unsigned int)port;
+	p->lid = (unsigned int)lid;
+	p->sm_lid = (unsigned int)sm_lid;
+	p->rate_gbps = json_is_null(rate) ? 0 : json_number_value(rate);
+	p->active_mtu = json_is_null(mtu) ? 0 : (unsigned int)json_integer_value(mtu);
+	p->width_x = json_is_null(width) ? 0 : ib_width_parse(json_string_value(width));
+	if (status_str(ll, false, p->link_layer, sizeof(p->link_layer), where, "link_layer", err) < 0 ||
+	    status_str(state, false, p->state, sizeof(p->state), where, "state", err) < 0 ||
+	    status_str(phys, true, p->phys_state, sizeof(p->phys_state), where, "phys_state", err) < 0 ||
+	    status_str(speed, true, p->speed, sizeof(p->speed), where, "speed", err) < 0 ||
+	    status_str(netdev, true, p->netdev, sizeof(p->netdev), where, "netdev", err) < 0)
+		return -EPROTO;
+	return 0;
+}
+
+static int status_dev(struct host_state *hs, json_t *j, size_t idx, struct fab_err *err)
+{
+	json_t *name, *type, *guid, *fw, *ports, *pj;
+	struct fab_rdma_dev *d;
+	json_error_t je;
+	char where[32];
+	size_t i;
+
+	snprintf(where, sizeof(where), "rdma[%zu]", idx);
+	if (json_unpack_ex(j, &je, 0, "{s:o, s:o, s:o, s:o, s:o}", "name", &name,
+			   "node_type", &type, "node_guid", &guid, "fw_ver", &fw, "ports", &ports) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: status: %s: %s", where, je.text);
+	d = host_state_rdma_add(hs);
+	if (!d)
+		return fab_err_set(err, -ENOMEM, "protocol: out of memory");
+	if (!json_is_array(ports) || status_guid(guid, &d->node_guid) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: status: %s: bad node_guid or ports not "
+				   "an array", where);
+	if (status_str(name, false, d->name, sizeof(d->name), where, "name", err) < 0 ||
+	    status_str(type, true, d->node_type, sizeof(d->node_type), where, "node_type", err) < 0 ||
+	    status_str(fw, true, d->fw_ver, sizeof(d->fw_ver), where, "fw_ver", err) < 0)
+		return -EPROTO;
+	if (!d->name[0])
+		return fab_err_set(err, -EPROTO, "protocol: status: %s.name: empty", where);
+	json_array_foreach(ports, i, pj)
+		if (status_port(d, pj, where, i, err) < 0)
+			return err->code;
+	return 0;
+}
+
+int proto_status_from_json(json_t *j, struct host_state *hs, struct fab_err *err)
+{
+	json_t *schema, *host, *links, *rdma, *v;
+	json_error_t je;
+	size_t i;
+
+	if (json_unpack_ex(j, &je, 0, "{s:o, s:o, s:o, s:o}", "schema", &schema,
+			   "hostname", &host, "links", &links, "rdma", &rdma) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: status: %s", je.text);
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), "fabricctl.status/1") != 0 ||
+	    !json_is_array(links) || !json_is_array(rdma))
+		return fab_err_set(err, -EPROTO, "protocol: status: not a fabricctl.status/1 document");
+	if (status_str(host, false, hs->hostname, sizeof(hs->hostname), "status", "hostname", err) < 0)
+		return -EPROTO;
+	json_array_foreach(links, i, v)
+		if (status_link(hs, v, i, err) < 0)
+			return err->code;
+	json_array_foreach(rdma, i, v)
+		if (status_dev(hs, v, i, err) < 0)
+			return err->code;
 	return 0;
 }

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "model/host_state.h"
 #include "transport/transport.h"
 #include "util/err.h"
 
@@ -97,5 +98,17 @@ void proto_token_hex(const uint8_t *token, char *hex /* 2*TP_TOKEN_LEN+1 */);
 int proto_token_parse(const char *hex, uint8_t *token);
 json_t *proto_result_to_json(const struct tp_result *r);
 int proto_result_from_json(const json_t *j, struct tp_result *r, struct fab_err *err);
+
+/*
+ * A worker's "status" result ("fabricctl.status/1", docs/json-status.md,
+ * as status_to_json() writes it) back into @hs (host_state_init'ed; on
+ * failure it may hold what was decoded so far: the caller finis it).
+ * Strict on the keys it reads: a missing key, a wrong type, a string too
+ * long for its field is -EPROTO naming the place ("protocol: status:
+ * links[2].operstate: not a string").  Not decoded: the RDMA ports' "gids"
+ * and "counters" (n_gids and n_counters stay 0, counters_supported
+ * false), and links' master_ifindex (0; "master" is kept by name).
+ */
+int proto_status_from_json(json_t *j, struct host_state *hs, struct fab_err *err);
 
 #endif

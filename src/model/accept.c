@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 
 #include "model/accept.h"
@@ -19,6 +20,9 @@ static const char *const stage_names[ACCEPT_ST_N] = {
 static const char *const code_names[FAB_CODE_N] = {
 	[FAB_REACH_NO_WORKER] = "FAB-REACH-NO-WORKER",
 	[FAB_REACH_VERSION] = "FAB-REACH-VERSION",
+	[FAB_REACH_PORT_DOWN] = "FAB-REACH-PORT-DOWN",
+	[FAB_REACH_PORT_DEGRADED] = "FAB-REACH-PORT-DEGRADED",
+	[FAB_REACH_PORT_UNREAD] = "FAB-REACH-PORT-UNREAD",
 	[FAB_CONFIG_DRIFT] = "FAB-CONFIG-DRIFT",
 	[FAB_CONFIG_UNREAD] = "FAB-CONFIG-UNREAD",
 	[FAB_CABLE_MISSING] = "FAB-CABLE-MISSING",
@@ -219,6 +223,8 @@ static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 		return yw_map(pw->w, v, "stages", stage_keys, stage_key, pw);
 	case 3:
 		return yw_uint(pw->w, v, "latency_p99_us", 10, 0, 10000000, &pw->p->lat_p99_us);
+	case 4:
+		return yw_uint(pw->w, v, "port_rate_gbps", 10, 0, 1000000, &pw->p->port_rate_gbps);
 	default:
 		return counter_policy_walk(&pw->p->counters, pw->w, v);
 	}
@@ -228,7 +234,8 @@ int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, co
 			struct fab_err *err)
 {
 	static const char *const root_keys[] = {
-		"pct_expected", "coverage", "stages", "latency_p99_us", "counters", NULL,
+		"pct_expected", "coverage", "stages", "latency_p99_us", "port_rate_gbps", "counters",
+		NULL,
 	};
 	struct yaml_walk w = { .fname = fname, .err = err };
 	struct pol_walk pw = { .w = &w, .p = p };
@@ -244,6 +251,373 @@ int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, co
 	root = yaml_document_get_root_node(&doc);
 	rc = root ? yw_map(&w, root, "policy", root_keys, root_key, &pw) : 0;	/* empty: defaults */
 	yw_unload(&parser, &doc);
+	return rc;
+}
+
+/* ---- reach: fabric ports ---- */
+
+enum port_role {
+	ROLE_NONE = 0,
+	ROLE_DATAPATH,		/* the data-path interface */
+	ROLE_DP_MEMBER,		/* a member of the data-path bond */
+	ROLE_PROFILE,		/* named by a profile `interfaces:` item */
+	ROLE_PROFILE_BOND,	/* a bond of the profile */
+	ROLE_PROFILE_MEMBER,	/* a member of one */
+	ROLE_ROCE,		/* RDMA: on one of the interfaces above */
+	ROLE_RDMA_LABEL,	/* RDMA: rdma=DEV[:PORT] */
+	ROLE_PROFILE_IB,	/* RDMA: an `infiniband:` item */
+};
+
+/* Which of a host's interfaces and RDMA ports are judged, and why. */
+struct port_sel {
+	unsigned char *link;		/* per hs->links[i]: enum port_role */
+	unsigned char *port;		/* per RDMA port, devices in order, flattened */
+	size_t n_ports;
+	char missing[256];		/* rdma= naming what the host lacks, "" */
+};
+
+static bool is_datapath(const struct accept_port_want *w, const char *name)
+{
+	return w->datapath && w->datapath[0] && strcmp(w->datapath, name) == 0;
+}
+
+static void mark_link(struct port_sel *ps, const struct host_state *hs, const char *name,
+		      enum port_role role)
+{
+	for (size_t i = 0; i < hs->n_links; i++)
+		if (strcmp(hs->links[i].name, name) == 0 && ps->link[i] == ROLE_NONE)
+			ps->link[i] = (unsigned char)role;
+}
+
+static void select_links(struct port_sel *ps, const struct host_state *hs,
+			 const struct accept_port_want *w)
+{
+	const struct profile *p = w->profile;
+	bool dp_bond = false;
+
+	for (size_t i = 0; i < hs->n_links; i++)
+		if (is_datapath(w, hs->links[i].name)) {
+			ps->link[i] = ROLE_DATAPATH;
+			dp_bond = strcmp(hs->links[i].kind, "bond") == 0;
+		}
+	/* A bond's members carry the data path; a bridge's ports need not (taps, VMs). */
+	for (size_t i = 0; dp_bond && i < hs->n_links; i++)
+		if (ps->link[i] == ROLE_NONE && strcmp(hs->links[i].master, w->datapath) == 0)
+			ps->link[i] = ROLE_DP_MEMBER;
+	for (size_t i = 0; p && i < hs->n_links; i++) {
+		const struct fab_link *l = &hs->links[i];
+
+		for (size_t k = 0; k < p->n_ifaces && ps->link[i] == ROLE_NONE; k++)
+			if (p->ifaces[k].n_match && !p->ifaces[k].optional &&
+			    strcmp(l->name, "lo") != 0 &&
+			    profile_iface_matches(&p->ifaces[k], l->name, l->driver, l->kind))
+				ps->link[i] = ROLE_PROFILE;
+	}
+	for (size_t b = 0; p && b < p->n_bonds; b++) {
+		const struct fab_bond *bond = &p->bonds[b].want;
+
+		mark_link(ps, hs, bond->name, ROLE_PROFILE_BOND);
+		for (size_t m = 0; m < bond->n_members; m++)
+			mark_link(ps, hs, bond->members[m].name, ROLE_PROFILE_MEMBER);
+	}
+}
+
+static bool rdma_port_up(const struct fab_rdma_port *pt)
+{
+	return strcasecmp(pt->state, "ACTIVE") == 0 &&
+	       (!pt->phys_state[0] || strcasecmp(pt->phys_state, "LINK_UP") == 0);
+}
+
+static bool link_judged(const struct port_sel *ps, const struct host_state *hs, const char *name)
+{
+	for (size_t i = 0; name[0] && i < hs->n_links; i++)
+		if (ps->link[i] != ROLE_NONE && strcmp(hs->links[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* rdma=DEV[:PORT]: the port judged (flat index), or SIZE_MAX with ps->missing said. */
+static size_t label_port(struct port_sel *ps, const struct host_state *hs,
+			 const struct accept_port_want *w)
+{
+	size_t k = 0, off = 0;
+	char names[160] = "";
+
+	for (size_t d = 0; d < hs->n_rdma; d++) {
+		const struct fab_rdma_dev *dev = &hs->rdma[d];
+
+		if (strcmp(dev->name, w->rdma) != 0) {
+			k += dev->n_ports;
+			if (off < sizeof(names))
+				off += (size_t)str_fmt(names + off, sizeof(names) - off, "%s%s",
+						       off ? ", " : "", dev->name);
+			continue;
+		}
+		for (size_t j = 0; j < dev->n_ports; j++)
+			if (w->rdma_port ? dev->ports[j].port == w->rdma_port
+					 : rdma_port_up(&dev->ports[j]))
+				return k + j;
+		if (!w->rdma_port && dev->n_ports)
+			return k;	/* none ACTIVE: the first port, judged down */
+		if (w->rdma_port)
+			str_fmt(ps->missing, sizeof(ps->missing), "rdma=%s:%u: %s has no port %u",
+				w->rdma, w->rdma_port, w->rdma, w->rdma_port);
+		else
+			str_fmt(ps->missing, sizeof(ps->missing), "rdma=%s: %s has no port", w->rdma,
+				w->rdma);
+		return SIZE_MAX;
+	}
+	str_fmt(ps->missing, sizeof(ps->missing), "rdma=%s: no such RDMA device (the host has %s)",
+		w->rdma, names[0] ? names : "none");
+	return SIZE_MAX;
+}
+
+static bool ib_item_matches(const struct profile_ib *ib, const struct fab_rdma_dev *dev,
+			    const struct fab_rdma_port *pt)
+{
+	return profile_ib_matches(ib, dev->name) && (!ib->port || ib->port == pt->port);
+}
+
+static void select_ports(struct port_sel *ps, const struct host_state *hs,
+			 const struct accept_port_want *w)
+{
+	const struct profile *p = w->profile;
+	size_t k = 0, lab = SIZE_MAX;
+
+	if (w->rdma && w->rdma[0])
+		lab = label_port(ps, hs, w);
+	for (size_t d = 0; d < hs->n_rdma; d++)
+		for (size_t j = 0; j < hs->rdma[d].n_ports; j++, k++) {
+			const struct fab_rdma_port *pt = &hs->rdma[d].ports[j];
+
+			if (strcasecmp(pt->link_layer, "Ethernet") == 0 &&
+			    link_judged(ps, hs, pt->netdev))
+				ps->port[k] = ROLE_ROCE;
+			else if (k == lab)
+				ps->port[k] = ROLE_RDMA_LABEL;
+			for (size_t i = 0; p && i < p->n_ib && ps->port[k] == ROLE_NONE; i++)
+				if (!p->ib[i].optional && ib_item_matches(&p->ib[i], &hs->rdma[d], pt))
+					ps->port[k] = ROLE_PROFILE_IB;
+		}
+}
+
+static void port_sel_fini(struct port_sel *ps)
+{
+	free(ps->link);
+	free(ps->port);
+}
+
+static int port_sel_init(struct port_sel *ps, const struct host_state *hs,
+			 const struct accept_port_want *w)
+{
+	memset(ps, 0, sizeof(*ps));
+	for (size_t d = 0; d < hs->n_rdma; d++)
+		ps->n_ports += hs->rdma[d].n_ports;
+	ps->link = calloc(hs->n_links ? hs->n_links : 1, 1);
+	ps->port = calloc(ps->n_ports ? ps->n_ports : 1, 1);
+	if (!ps->link || !ps->port) {
+		port_sel_fini(ps);
+		return -ENOMEM;
+	}
+	select_links(ps, hs, w);
+	select_ports(ps, hs, w);
+	return 0;
+}
+
+/* [0] InfiniBand, [1] Ethernet (RoCE) and anything else. */
+static unsigned int layer_of(const struct fab_rdma_port *pt)
+{
+	return strcasecmp(pt->link_layer, "InfiniBand") != 0;
+}
+
+void accept_port_norm_add(struct accept_port_norm *norm, const struct host_state *hs,
+			  const struct accept_port_want *w)
+{
+	struct port_sel ps;
+	size_t k = 0;
+
+	if (port_sel_init(&ps, hs, w) < 0)
+		return;		/* out of memory: the norm lacks this host, nothing worse */
+	for (size_t d = 0; d < hs->n_rdma; d++)
+		for (size_t j = 0; j < hs->rdma[d].n_ports; j++, k++) {
+			const struct fab_rdma_port *pt = &hs->rdma[d].ports[j];
+
+			if (ps.port[k] == ROLE_NONE || !rdma_port_up(pt))
+				continue;
+			topo_tally_add(&norm->width[layer_of(pt)], pt->width_x);
+			topo_tally_add(&norm->lane[layer_of(pt)], topo_speed_parse(pt->speed));
+		}
+	port_sel_fini(&ps);
+}
+
+/* The profile's bond that has member @name ("?" when none). */
+static const char *member_of(const struct profile *p, const char *name)
+{
+	for (size_t b = 0; p && b < p->n_bonds; b++)
+		for (size_t m = 0; m < p->bonds[b].want.n_members; m++)
+			if (strcmp(p->bonds[b].want.members[m].name, name) == 0)
+				return p->bonds[b].want.name;
+	return "?";
+}
+
+static void link_role_text(char *buf, size_t len, enum port_role role, const char *name,
+			   const struct accept_port_want *w)
+{
+	switch (role) {
+	case ROLE_DATAPATH:
+		str_fmt(buf, len, "the data-path interface");
+		break;
+	case ROLE_DP_MEMBER:
+		str_fmt(buf, len, "a member of the data-path bond %s", w->datapath);
+		break;
+	case ROLE_PROFILE:
+		str_fmt(buf, len, "named by the profile's interfaces");
+		break;
+	case ROLE_PROFILE_BOND:
+		str_fmt(buf, len, "a bond of the profile");
+		break;
+	default:
+		str_fmt(buf, len, "a member of the profile's bond %s", member_of(w->profile, name));
+		break;
+	}
+}
+
+static int judge_link(struct accept_report *r, const char *node, const struct host_state *hs,
+		      size_t i, const struct port_sel *ps, const struct accept_port_want *w,
+		      struct accept_port_count *c)
+{
+	const struct fab_link *l = &hs->links[i];
+	bool has_members = false, rated;
+	int64_t rated_mbps = (int64_t)(w->rate_gbps * 1000.0 + 0.5);
+	char role[96];
+
+	for (size_t m = 0; ps->link[i] == ROLE_DATAPATH && m < hs->n_links; m++)
+		has_members |= ps->link[m] == ROLE_DP_MEMBER;
+	/* The rated speed is the data path's: a bond's members carry it, each. */
+	rated = w->rate_gbps > 0 && (ps->link[i] == ROLE_DP_MEMBER ||
+				     (ps->link[i] == ROLE_DATAPATH && !has_members));
+	link_role_text(role, sizeof(role), (enum port_role)ps->link[i], l->name, w);
+	c->ports++;
+	if (!l->admin_up || (strcmp(l->operstate, "up") != 0 && strcmp(l->operstate, "unknown") != 0)) {
+		c->down++;
+		return accept_finding_add(r, ACCEPT_ST_REACH, FAB_REACH_PORT_DOWN, node, "",
+					  "%s down (%soperstate %s): %s", l->name,
+					  l->admin_up ? "" : "admin down, ",
+					  l->operstate[0] ? l->operstate : "unknown", role);
+	}
+	if (!rated)
+		return 0;
+	if (l->speed_mbps < 0) {
+		c->speed_unknown++;
+		return 0;
+	}
+	if (l->speed_mbps >= rated_mbps)
+		return 0;
+	c->degraded++;
+	return accept_finding_add(r, ACCEPT_ST_REACH, FAB_REACH_PORT_DEGRADED, node, "",
+				  "%s %lld Mb/s, rated %g Gb/s (%s): %s", l->name,
+				  (long long)l->speed_mbps, w->rate_gbps,
+				  w->rate_from ? w->rate_from : "rated speed", role);
+}
+
+/*
+ * What @pt is expected to run at (@width: lanes, else per-lane Mb/s): the
+ * profile's `infiniband:` value when an item matching it sets one, else
+ * the fleet's majority; 0 when neither.  @from says which.
+ */
+static unsigned int port_expect(const struct accept_port_want *w, const struct accept_port_norm *norm,
+				const struct fab_rdma_dev *dev, const struct fab_rdma_port *pt,
+				bool width, char *from, size_t len)
+{
+	const struct profile *p = w->profile;
+	const struct topo_tally *t;
+	const struct topo_tally_value *maj;
+
+	for (size_t i = 0; p && i < p->n_ib; i++) {
+		const struct profile_ib *ib = &p->ib[i];
+		unsigned int v = width ? ib->width_x : topo_speed_parse(ib->speed);
+
+		if (v && ib_item_matches(ib, dev, pt)) {
+			str_fmt(from, len, "the profile");
+			return v;
+		}
+	}
+	if (!norm)
+		return 0;
+	t = width ? &norm->width[layer_of(pt)] : &norm->lane[layer_of(pt)];
+	maj = topo_tally_majority(t);
+	if (!maj)
+		return 0;
+	if (width)
+		str_fmt(from, len, "%u of %u RDMA ports of the fleet run %uX", maj->n, t->n, maj->val);
+	else
+		str_fmt(from, len, "%u of %u RDMA ports of the fleet run %s", maj->n, t->n,
+			topo_speed_name(maj->val) ? topo_speed_name(maj->val) : "?");
+	return maj->val;
+}
+
+static int judge_port(struct accept_report *r, const char *node, const struct fab_rdma_dev *dev,
+		      const struct fab_rdma_port *pt, enum port_role role,
+		      const struct accept_port_want *w, const struct accept_port_norm *norm,
+		      struct accept_port_count *c)
+{
+	unsigned int want_w, want_s, have_s = topo_speed_parse(pt->speed);
+	char why[96], fw[96], fs[96], ws[128] = "", ss[160] = "";
+
+	if (role == ROLE_ROCE)
+		str_fmt(why, sizeof(why), "the RoCE port of %s", pt->netdev);
+	else if (role == ROLE_RDMA_LABEL)
+		str_fmt(why, sizeof(why), "rdma= of the hosts file");
+	else
+		str_fmt(why, sizeof(why), "matched by the profile's infiniband");
+	c->ports++;
+	if (!rdma_port_up(pt)) {
+		c->down++;
+		return accept_finding_add(r, ACCEPT_ST_REACH, FAB_REACH_PORT_DOWN, node, "",
+					  "%s/%u %s%s%s: %s", dev->name, pt->port,
+					  pt->state[0] ? pt->state : "state unknown",
+					  pt->phys_state[0] ? ", phys " : "", pt->phys_state, why);
+	}
+	want_w = port_expect(w, norm, dev, pt, true, fw, sizeof(fw));
+	want_s = port_expect(w, norm, dev, pt, false, fs, sizeof(fs));
+	if (want_w && pt->width_x && pt->width_x < want_w)
+		str_fmt(ws, sizeof(ws), "%uX, expected %uX (%s)", pt->width_x, want_w, fw);
+	if (want_s && have_s && have_s < want_s)
+		str_fmt(ss, sizeof(ss), "%s, expected %s (%s)", pt->speed,
+			topo_speed_name(want_s) ? topo_speed_name(want_s) : "?", fs);
+	if (!ws[0] && !ss[0])
+		return 0;
+	c->degraded++;
+	return accept_finding_add(r, ACCEPT_ST_REACH, FAB_REACH_PORT_DEGRADED, node, "",
+				  "%s/%u %s%s%s: %s", dev->name, pt->port, ws, ws[0] && ss[0] ? "; " : "",
+				  ss, why);
+}
+
+int accept_ports_judge(struct accept_report *r, const char *node, const struct host_state *hs,
+		       const struct accept_port_want *w, const struct accept_port_norm *norm,
+		       struct accept_port_count *c)
+{
+	struct port_sel ps;
+	size_t k = 0;
+	int rc;
+
+	rc = port_sel_init(&ps, hs, w);
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; rc == 0 && i < hs->n_links; i++)
+		if (ps.link[i] != ROLE_NONE)
+			rc = judge_link(r, node, hs, i, &ps, w, c);
+	for (size_t d = 0; d < hs->n_rdma; d++)
+		for (size_t j = 0; j < hs->rdma[d].n_ports; j++, k++)
+			if (rc == 0 && ps.port[k] != ROLE_NONE)
+				rc = judge_port(r, node, &hs->rdma[d], &hs->rdma[d].ports[j],
+						(enum port_role)ps.port[k], w, norm, c);
+	if (rc == 0 && ps.missing[0]) {
+		c->down++;
+		rc = accept_finding_add(r, ACCEPT_ST_REACH, FAB_REACH_PORT_DOWN, node, "", "%s",
+					ps.missing);
+	}
+	port_sel_fini(&ps);
 	return rc;
 }
 

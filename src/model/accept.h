@@ -3,9 +3,9 @@
  * `fabricctl accept` (docs/accept.md): the staged, fail-closed check of
  * new nodes against the running fabric, as a model: the stages, the
  * findings with their stable fault codes, the verdict, the policy file,
- * and the pure parts of the judging (cabling problems restricted to the
- * new part of the fabric, dual-homing, the links the traffic pairs must
- * cross).
+ * and the pure parts of the judging (a new host's fabric ports up at their
+ * rated width/speed, cabling problems restricted to the new part of the
+ * fabric, dual-homing, the links the traffic pairs must cross).
  *
  * A stage ends passed, failed, skipped (turned off, or nothing to read it
  * with: the note says why) or blocked (a stage it depends on failed or was
@@ -24,7 +24,9 @@
 
 #include "model/counter_eval.h"
 #include "model/coverage.h"
+#include "model/host_state.h"
 #include "model/hosts.h"
+#include "model/profile.h"
 #include "model/route.h"
 #include "model/topo.h"
 #include "util/err.h"
@@ -51,6 +53,9 @@ enum accept_status {
 enum accept_code {
 	FAB_REACH_NO_WORKER = 0,	/* the node's worker did not answer */
 	FAB_REACH_VERSION,		/* it speaks another protocol / software version */
+	FAB_REACH_PORT_DOWN,		/* a fabric port of a new host is not up (or not there) */
+	FAB_REACH_PORT_DEGRADED,	/* ... up, below its rated speed or the expected width/speed */
+	FAB_REACH_PORT_UNREAD,		/* its ports or its data-path interface could not be read */
 	FAB_CONFIG_DRIFT,		/* a profile field differs on a new node */
 	FAB_CONFIG_UNREAD,		/* the node could not be verified */
 	FAB_CABLE_MISSING,
@@ -155,6 +160,7 @@ struct accept_policy {
 	unsigned int pct_expected;	/* a pair below this % of its expected rate is slow */
 	unsigned int coverage_k;	/* pairs crossing every new link */
 	unsigned int lat_p99_us;	/* a pair whose round-trip p99 is above this is slow; 0 off */
+	unsigned int port_rate_gbps;	/* stage 1: rated data-path speed of a host without rate_gbps=; 0 none */
 	bool stage_on[ACCEPT_ST_N];
 	struct counter_policy counters;	/* stages 4 and 6: delta thresholds, severities */
 };
@@ -164,12 +170,78 @@ void accept_policy_default(struct accept_policy *p);
 /*
  * Parse the policy file (@len bytes named @fname for messages) into @p
  * (defaults first): keys pct_expected (80..100), coverage (1..64),
- * latency_p99_us (0..10000000, 0 off), stages (a mapping of stage name to
- * true/false) and counters (the list of counter_policy_parse(),
+ * latency_p99_us (0..10000000, 0 off), port_rate_gbps (0..1000000, 0
+ * none), stages (a mapping of stage name to true/false) and counters (the list of counter_policy_parse(),
  * model/counter_eval.h).  Bad input, "FILE:LINE:COL: FIELD: message".
  */
 int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, const char *fname,
 			struct fab_err *err);
+
+/* ---- reach: the fabric ports of a new host (docs/accept.md "Fabric ports") ---- */
+
+/*
+ * What stage 1 expects of one host's fabric ports.  The ports judged:
+ *   - its data-path interface @datapath (the one the worker's counters op
+ *     reads: the hosts file's ifname=, else the one holding ADDRESS); when
+ *     it is a bond, its members too;
+ *   - with @profile: every interface a non-optional `interfaces:` item
+ *     names with `match:` (items matching by driver or kind only say how
+ *     to configure ports, not which are the fabric's), and
+ *     every member of a `bonds:` item and the bond, those that exist
+ *     (absent ones are stage 2's drift); never "lo";
+ *   - RDMA ports: those whose netdev is one of the interfaces above
+ *     (RoCE), the hosts file's rdma=DEV[:PORT] (without a port: the first
+ *     ACTIVE one, else the first), and every port a non-optional
+ *     `infiniband:` item of @profile matches.
+ * An interface is up when it is admin up and its operstate is "up" (or
+ * "unknown", as drivers without carrier reporting say); an RDMA port when
+ * its state is ACTIVE and its physical state LINK_UP (or not reported).
+ * Rated speed: @rate_gbps against the data-path interface's speed (its
+ * members' when a bond), only when the interface reports one.  RDMA width
+ * and lane speed: the profile's `infiniband:` width/speed when it sets
+ * them, else what a strict majority of the fleet's judged, up RDMA ports
+ * of the same link layer run at (@norm; the tier rule of
+ * topo_health_check(), topo_tally_majority()).  Pure.
+ */
+struct accept_port_want {
+	const char *datapath;		/* NULL or "": not known (no interface is judged as one) */
+	double rate_gbps;		/* 0: no rated speed */
+	const char *rate_from;		/* where @rate_gbps comes from, for the evidence */
+	const char *rdma;		/* rdma=DEV; NULL or "": none */
+	unsigned int rdma_port;		/* its PORT; 0: the first ACTIVE one */
+	const struct profile *profile;	/* NULL: none */
+};
+
+/* What the fleet's judged, up RDMA ports run at: [0] InfiniBand, [1] Ethernet (RoCE). */
+struct accept_port_norm {
+	struct topo_tally width[2];	/* lanes */
+	struct topo_tally lane[2];	/* per-lane Mb/s */
+};
+
+/* What accept_ports_judge() judged on one host. */
+struct accept_port_count {
+	size_t ports;			/* interfaces and RDMA ports judged */
+	size_t down, degraded;		/* of them */
+	size_t speed_unknown;		/* rated interfaces that report no speed (not judged on it) */
+};
+
+/* Count @hs's judged RDMA ports that are up into @norm (zero it first). */
+void accept_port_norm_add(struct accept_port_norm *norm, const struct host_state *hs,
+			  const struct accept_port_want *w);
+
+/*
+ * Judge @hs's fabric ports: one FAB-REACH-PORT-DOWN or
+ * FAB-REACH-PORT-DEGRADED finding (stage reach, node @node) per port that
+ * is down or below what is expected, its evidence naming the port first
+ * ("eth0 down (admin down, operstate down): the data-path interface",
+ * "eth0 25000 Mb/s, rated 100 Gb/s (rate_gbps=)", "mlx5_0/1 1X, expected
+ * 4X (9 of 10 RDMA ports of the fleet run 4X)"); rdma=DEV naming a
+ * device or port the host lacks is FAB-REACH-PORT-DOWN.  Adds to *@c.
+ * -ENOMEM.
+ */
+int accept_ports_judge(struct accept_report *r, const char *node, const struct host_state *hs,
+		       const struct accept_port_want *w, const struct accept_port_norm *norm,
+		       struct accept_port_count *c);
 
 /* ---- cabling ---- */
 

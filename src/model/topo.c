@@ -568,15 +568,9 @@ static int check_counters(struct topo *t, struct topo_port *p, const struct topo
  */
 #define TIER_NO_LEVEL 0xffffffffu
 
-struct tier_value {
-	unsigned int val, n;
-};
-
 struct tier {
 	unsigned int type[2], level[2];		/* the lower end first */
-	struct tier_value width[8], speed[16];	/* distinct values and their links */
-	unsigned int n_width, n_speed;
-	unsigned int links_w, links_s;		/* links of known width / speed */
+	struct topo_tally width, speed;		/* what its links of known width / speed run at */
 };
 
 struct tier_ctx {
@@ -687,28 +681,25 @@ static struct tier *tier_of(struct tier_ctx *c, const struct topo *t, const stru
 	return tr;
 }
 
-static void tier_count(struct tier_value *vals, unsigned int *n_vals, unsigned int max,
-		       unsigned int *links, unsigned int v)
+void topo_tally_add(struct topo_tally *t, unsigned int v)
 {
 	if (!v)
 		return;
-	(*links)++;
-	for (unsigned int i = 0; i < *n_vals; i++)
-		if (vals[i].val == v) {
-			vals[i].n++;
+	t->n++;
+	for (unsigned int i = 0; i < t->n_vals; i++)
+		if (t->v[i].val == v) {
+			t->v[i].n++;
 			return;
 		}
-	if (*n_vals < max)
-		vals[(*n_vals)++] = (struct tier_value){ .val = v, .n = 1 };
+	if (t->n_vals < TOPO_TALLY_MAX)
+		t->v[t->n_vals++] = (struct topo_tally_value){ .val = v, .n = 1 };
 }
 
-/* The value a strict majority of the tier's links run at, or NULL. */
-static const struct tier_value *tier_majority(const struct tier_value *vals, unsigned int n_vals,
-					      unsigned int links)
+const struct topo_tally_value *topo_tally_majority(const struct topo_tally *t)
 {
-	for (unsigned int i = 0; i < n_vals; i++)
-		if (2 * vals[i].n > links)
-			return &vals[i];
+	for (unsigned int i = 0; i < t->n_vals; i++)
+		if (2 * t->v[i].n > t->n)
+			return &t->v[i];
 	return NULL;
 }
 
@@ -778,8 +769,7 @@ static void speed_text(unsigned int lane_mbps, char *buf, size_t len)
 static void tier_judge(const struct topo *t, const struct tier *tr, const struct topo_link *l,
 		       bool width, char *out, size_t len)
 {
-	const struct tier_value *maj = width ? tier_majority(tr->width, tr->n_width, tr->links_w)
-					     : tier_majority(tr->speed, tr->n_speed, tr->links_s);
+	const struct topo_tally_value *maj = topo_tally_majority(width ? &tr->width : &tr->speed);
 	unsigned int v = link_value(l, width);
 	char b0[24], b1[24], have[24], want[24];
 
@@ -795,7 +785,7 @@ static void tier_judge(const struct topo *t, const struct tier *tr, const struct
 		speed_text(maj->val, want, sizeof(want));
 	}
 	str_fmt(out, len, "%s %s; %u of %u %s-%s links run %s", width ? "width" : "speed", have,
-		 maj->n, width ? tr->links_w : tr->links_s,
+		 maj->n, width ? tr->width.n : tr->speed.n,
 		 tier_end_name(tr->type[0], tr->level[0], b0, sizeof(b0)),
 		 tier_end_name(tr->type[1], tr->level[1], b1, sizeof(b1)), want);
 }
@@ -841,8 +831,8 @@ static int check_tiers(struct topo *t)
 		if (!tr)
 			goto out;
 		link_tier[i] = (size_t)(tr - c.tiers) + 1;
-		tier_count(tr->width, &tr->n_width, 8, &tr->links_w, link_value(l, true));
-		tier_count(tr->speed, &tr->n_speed, 16, &tr->links_s, link_value(l, false));
+		topo_tally_add(&tr->width, link_value(l, true));
+		topo_tally_add(&tr->speed, link_value(l, false));
 	}
 	for (size_t i = 0; i < t->n_links; i++) {
 		struct topo_link *l = t->links[i];

@@ -305,6 +305,27 @@ int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *ba
  */
 int topo_health_check(struct topo *t, const struct topo_thresholds *th);
 
+/*
+ * The majority rule of the tier check, on its own: distinct values (a
+ * width in lanes, a lane rate in Mb/s) and how often each was seen.  A
+ * value is "what most run at" only when a strict majority of the counted
+ * values are it.  Also used by accept's reach stage on the hosts' RDMA
+ * ports (model/accept.h).  Zero-initialise; no ownership.
+ */
+#define TOPO_TALLY_MAX 16
+struct topo_tally_value {
+	unsigned int val, n;
+};
+struct topo_tally {
+	struct topo_tally_value v[TOPO_TALLY_MAX];	/* distinct values, first seen first */
+	unsigned int n_vals;
+	unsigned int n;					/* values counted */
+};
+/* Count @v (0, unknown, is not counted; past TOPO_TALLY_MAX distinct values only n grows). */
+void topo_tally_add(struct topo_tally *t, unsigned int v);
+/* The value a strict majority of the counted ones are, or NULL. */
+const struct topo_tally_value *topo_tally_majority(const struct topo_tally *t);
+
 /* Helpers shared by sources and renderers. */
 const char *topo_node_type_name(enum topo_node_type type);	/* switch, ca, host, router */
 const char *topo_port_state_name(enum topo_port_state s);	/* down, init, armed, active, unknown */

@@ -3,7 +3,7 @@
  * Worker protocol on arbitrary bytes, the way the controller and the
  * worker see them: framed into lines by proto_reader (through a pipe),
  * each line parsed strictly, and the wire forms inside (plan, result,
- * token) decoded from whatever parsed.
+ * token, status) decoded from whatever parsed.
  */
 #include <assert.h>
 #include <stddef.h>
@@ -47,6 +47,14 @@ static void one_line(const char *line, size_t len)
 
 			assert(back);
 			json_decref(back);
+		}
+		if (m.ok && m.result) {	/* a status reply (accept's reach stage reads it) */
+			struct host_state hs;
+
+			host_state_init(&hs);
+			if (proto_status_from_json(m.result, &hs, &err) == 0)
+				assert(hs.hostname[sizeof(hs.hostname) - 1] == '\0');
+			host_state_fini(&hs);
 		}
 		break;
 	}

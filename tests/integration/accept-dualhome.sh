@@ -9,6 +9,8 @@
 # always judges it, from the LLDP neighbours of the profile's bond members.
 # Traffic is off here too (accept-netns.sh covers it).
 #  1. both new hosts dual-homed: ACCEPT, exit 0, no finding.
+#  1b. h6's eth1 (a member of the profile's bond) down: REJECT at stage 1,
+#     FAB-REACH-PORT-DOWN naming h6 and eth1 (the worker still answers).
 #  2. h3 eth1 re-cabled to leaf3 swp10 (both legs on leaf3): REJECT at
 #     stage 3, FAB-CABLE-SINGLE-HOMED naming h3 and the shared switch leaf3,
 #     the only finding without a plan; against the plan (cabled as in 1)
@@ -26,6 +28,8 @@ need_cmd ip jq lldpd lldpcli
 need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
+# shellcheck source=../lib/accept.sh
+. "$TOP/tests/lib/accept.sh"
 
 P=h13dh$$
 tmpdir_with_cleanup accept-dualhome
@@ -55,15 +59,6 @@ run lab_lldp_wait
 cat "$TMP/hosts" >&2
 
 ARGS=(--hosts "$TMP/hosts" --launcher netns --profile "$TMP/profile.yaml" --policy "$TMP/policy.yaml")
-accept() {
-	pretty "$FABRICCTL -j accept ${ARGS[*]} $*"
-	rc=0
-	"$FABRICCTL" -j accept "${ARGS[@]}" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	tail -n 5 "$TMP/err" >&2
-	jq -r '"  verdict \(.verdict), failed stage \(.failed_stage)", (.stages[] | "  \(.stage) \(.name): \(.status): \(.note)"),
-		(.findings[] | "    \(.code) \(.node // "") \(.link // ""): \(.evidence)")' "$TMP/out" >&2 || true
-}
-q() { jq -r "$@" "$TMP/out"; }
 
 # --- 1. dual-homed ---------------------------------------------------------------------
 accept --plan "$TMP/plan.yaml"
@@ -71,6 +66,17 @@ assert_eq "dual-homed: rc" 0 "$rc"
 assert_eq "dual-homed: verdict" ACCEPT "$(q .verdict)"
 assert_eq "dual-homed: stages" "passed skipped passed passed skipped passed" "$(q '[.stages[].status] | join(" ")')"
 assert_eq "dual-homed: configuration off by the policy" "turned off by the policy" "$(q '.stages[1].note')"
+
+# --- 1b. a leg of h6's bond down: stage 1 judges the profile's bond members ----------------
+run lab_exec h6 ip link set eth1 down
+accept --plan "$TMP/plan.yaml"
+assert_eq "h6 eth1 down: rc" 1 "$rc"
+assert_eq "h6 eth1 down: failed stage" 1 "$(q .failed_stage)"
+assert_eq "h6 eth1 down: the finding" \
+	"FAB-REACH-PORT-DOWN $P-h6: eth1 down (admin down, operstate down): a member of the profile's bond bond0" \
+	"$(q '.findings[] | "\(.code) \(.node): \(.evidence)"')"
+run lab_exec h6 ip link set eth1 up
+run lab_lldp_wait
 
 # --- 2. both legs of h3 on leaf3 ---------------------------------------------------------
 run lab_move h3:eth1 leaf3 swp10

@@ -30,6 +30,9 @@ need_fabricctl
 [ -r /usr/lib/x86_64-linux-gnu/umad2sim/libumad2sim.so ] || skip "libumad2sim.so missing (ibsim-utils)"
 # shellcheck source=../lab/ibsim
 . "$TOP/tests/lab/ibsim"
+# accept_summary (accept and q are this script's own, below)
+# shellcheck source=../lib/accept.sh
+. "$TOP/tests/lib/accept.sh"
 
 tmpdir_with_cleanup accept-ib
 cleanup_hook() { ibsim_stop; }
@@ -56,8 +59,7 @@ accept() {
 }
 show() {
 	grep -v ibwarn "$TMP/$1.err" | tail -n 5 >&2 || true
-	jq -r '"  verdict \(.verdict), failed stage \(.failed_stage)", (.stages[] | "  \(.stage) \(.name): \(.status): \(.note)"),
-		(.findings[] | "    \(.code) \(.node // "") \(.link // ""): \(.evidence)")' "$TMP/$1" >&2 || true
+	accept_summary "$TMP/$1"
 }
 q() { local f=$1; shift; jq -r "$@" "$TMP/$f"; }
 

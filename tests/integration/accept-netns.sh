@@ -4,7 +4,9 @@
 # everywhere, every cable shaped to 300 Mbit/s (little CPU per measurement:
 # slack on a loaded machine), a YAML plan of the lab's cabling and a
 # profile (MTU 1500 on eth0).
-#  1. clean: ACCEPT, exit 0; every stage that ran passed; the pairs come
+#  1. clean: ACCEPT, exit 0; every stage that ran passed (stage 1 judged
+#     the 3 new hosts' data-path ports up at their rate_gbps=0.3; down and
+#     slow ports: accept-ports.sh); the pairs come
 #     from the coverage picker: new x new and new x existing only, every
 #     new link (the three new cables) and leaf3's uplink crossed by >= 2
 #     pairs, none short, fewer than the 36 of all pairs (number printed in
@@ -34,6 +36,8 @@ need_cmd ip tc jq lldpd lldpcli
 need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
+# shellcheck source=../lib/accept.sh
+. "$TOP/tests/lib/accept.sh"
 
 P=ac$$
 tmpdir_with_cleanup
@@ -48,16 +52,6 @@ cat "$TMP/hosts" >&2
 
 ARGS=(--hosts "$TMP/hosts" --launcher netns --profile "$TMP/profile.yaml" --plan "$TMP/plan.yaml"
       --policy "$TOP/examples/accept-policy.yaml" --duration 1 --lat-iters 200)
-# accept [ARGS...]: JSON to $TMP/out, exit status in $rc.
-accept() {
-	pretty "$FABRICCTL -j accept ${ARGS[*]} $*"
-	rc=0
-	"$FABRICCTL" -j accept "${ARGS[@]}" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	tail -n 5 "$TMP/err" >&2
-	jq -r '"  verdict \(.verdict), failed stage \(.failed_stage)", (.stages[] | "  \(.stage) \(.name): \(.status): \(.note)"),
-		(.findings[] | "    \(.code) \(.node // "") \(.link // ""): \(.evidence)")' "$TMP/out" >&2 || true
-}
-q() { jq -r "$@" "$TMP/out"; }
 mtus() { local h; for h in 1 2 4 5 7 8; do lab_exec "h$h" cat /sys/class/net/eth0/mtu; done | paste -sd,; }
 
 # --- 1. clean ---------------------------------------------------------------------
@@ -68,6 +62,8 @@ assert_eq "clean: schema" fabricctl.accept/1 "$(q .schema)"
 assert_eq "clean: verdict" ACCEPT "$(q .verdict)"
 assert_eq "clean: no finding" 0 "$(q '.findings | length')"
 assert_eq "clean: stages" "passed passed passed passed passed passed" "$(q '[.stages[].status] | join(" ")')"
+q '.stages[0].note' | grep -q "fabric ports of 3 new hosts: 3 judged, 0 down, 0 below rated or expected" ||
+	fail "clean: stage 1 did not judge the 3 new hosts' ports (rated 0.3 Gb/s): $(q '.stages[0].note')"
 q '.stages[3].note' | grep -q "^counters read on 3 new hosts through their workers" ||
 	fail "clean: stage 4 did not read the 3 new hosts' counters: $(q '.stages[3].note')"
 assert_eq "clean: 3 new, 6 existing, 1 new switch" "3 6 1" "$(q '.nodes | "\(.new) \(.existing) \(.new_switches)"')"
@@ -105,7 +101,8 @@ for _ in $(seq 1 600); do
 	kill -0 "$pid" 2>/dev/null || break
 	sleep 0.1
 done
-grep -q "counter window" "$TMP/err" || fail "flap: accept never reached its counter window: $(cat "$TMP/err")"
+grep -q "counter window" "$TMP/err" ||
+	{ wait "$pid" || true; accept_summary "$TMP/out"; fail "flap: accept never reached its counter window: $(cat "$TMP/err")"; }
 run lab_cut h6:eth0
 sleep 0.5
 run lab_mend h6:eth0

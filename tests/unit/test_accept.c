@@ -2,8 +2,10 @@
 /*
  * accept's model: fault code names, stage dependencies and the verdict,
  * the policy file, cabling problems restricted to the new nodes,
- * dual-homing from LLDP neighbours, and the traffic pairs (coverage K in
- * O((n + m) K) pairs on a generated 1000-node fabric).
+ * dual-homing from LLDP neighbours, the traffic pairs (coverage K in
+ * O((n + m) K) pairs on a generated 1000-node fabric), and stage 1's
+ * judgement of a new host's fabric ports (down, below rated speed, below
+ * the fleet's or the profile's RDMA width/speed).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -24,6 +26,9 @@ static void test_codes(void **state)
 {
 	(void)state;
 	assert_string_equal(accept_code_name(FAB_REACH_NO_WORKER), "FAB-REACH-NO-WORKER");
+	assert_string_equal(accept_code_name(FAB_REACH_PORT_DOWN), "FAB-REACH-PORT-DOWN");
+	assert_string_equal(accept_code_name(FAB_REACH_PORT_DEGRADED), "FAB-REACH-PORT-DEGRADED");
+	assert_string_equal(accept_code_name(FAB_REACH_PORT_UNREAD), "FAB-REACH-PORT-UNREAD");
 	assert_string_equal(accept_code_name(FAB_CABLE_MISWIRED), "FAB-CABLE-MISWIRED");
 	assert_string_equal(accept_code_name(FAB_CABLE_SINGLE_HOMED), "FAB-CABLE-SINGLE-HOMED");
 	assert_string_equal(accept_code_name(FAB_TRAFFIC_SLOW_LINK), "FAB-TRAFFIC-SLOW-LINK");
@@ -95,6 +100,11 @@ static void test_policy(void **state)
 				"  - { name: symbol_errors, threshold: 3, severity: error }\n", &err), 0);
 	assert_int_equal(p.lat_p99_us, 500);
 	assert_int_equal(counter_policy_find(&p.counters, "SymbolErrorCounter")->threshold, 3);
+	assert_int_equal(p.port_rate_gbps, 0);
+	assert_int_equal(policy(&p, "port_rate_gbps: 100\n", &err), 0);
+	assert_int_equal(p.port_rate_gbps, 100);
+	assert_int_equal(policy(&p, "port_rate_gbps: 2.5\n", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "port_rate_gbps"));
 	assert_int_equal(policy(&p, "latency_p99_us: fast\n", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "pol.yaml:1:"));
 	assert_non_null(strstr(err.msg, "latency_p99_us"));
@@ -411,6 +421,252 @@ static void test_pairs_1000(void **state)
 	}
 }
 
+/* ---- stage 1: fabric ports ---- */
+
+static struct fab_link *link_up(struct host_state *hs, const char *name, const char *kind,
+				bool up, int64_t speed_mbps, const char *master)
+{
+	struct fab_link *l = host_state_link_add(hs);
+
+	assert_non_null(l);
+	snprintf(l->name, sizeof(l->name), "%s", name);
+	snprintf(l->kind, sizeof(l->kind), "%s", kind);
+	snprintf(l->operstate, sizeof(l->operstate), "%s", up ? "up" : "down");
+	snprintf(l->master, sizeof(l->master), "%s", master);
+	l->admin_up = up;
+	l->speed_mbps = speed_mbps;
+	return l;
+}
+
+static struct fab_rdma_port *rdma_up(struct host_state *hs, const char *dev, unsigned int port,
+				     const char *layer, const char *state, unsigned int width,
+				     const char *speed, const char *netdev)
+{
+	struct fab_rdma_dev *d = host_state_rdma_by_name(hs, dev);
+	struct fab_rdma_port *p;
+
+	if (!d) {
+		d = host_state_rdma_add(hs);
+		assert_non_null(d);
+		snprintf(d->name, sizeof(d->name), "%s", dev);
+	}
+	p = rdma_dev_port_add(d);
+	assert_non_null(p);
+	p->port = port;
+	snprintf(p->link_layer, sizeof(p->link_layer), "%s", layer);
+	snprintf(p->state, sizeof(p->state), "%s", state);
+	snprintf(p->phys_state, sizeof(p->phys_state), "%s",
+		 strcmp(state, "ACTIVE") == 0 ? "LINK_UP" : "DISABLED");
+	p->width_x = width;
+	snprintf(p->speed, sizeof(p->speed), "%s", speed);
+	snprintf(p->netdev, sizeof(p->netdev), "%s", netdev);
+	return p;
+}
+
+/* Judge @hs as new node "n1"; the findings' "code evidence" joined by " | " into @out. */
+static size_t judge(const struct host_state *hs, const struct accept_port_want *w,
+		    const struct accept_port_norm *norm, struct accept_port_count *c, char *out,
+		    size_t len)
+{
+	struct accept_report r;
+	size_t n, off = 0;
+
+	accept_report_init(&r);
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(accept_ports_judge(&r, "n1", hs, w, norm, c), 0);
+	out[0] = '\0';
+	for (size_t i = 0; i < r.n_findings; i++) {
+		assert_int_equal(r.findings[i].stage, ACCEPT_ST_REACH);
+		assert_string_equal(r.findings[i].node, "n1");
+		off += (size_t)snprintf(out + off, len - off, "%s%s %s", i ? " | " : "",
+					accept_code_name(r.findings[i].code), r.findings[i].evidence);
+	}
+	n = r.n_findings;
+	accept_report_fini(&r);
+	return n;
+}
+
+static void test_ports_ethernet(void **state)
+{
+	struct accept_port_want w = { .datapath = "eth0", .rate_gbps = 25, .rate_from = "rate_gbps=" };
+	struct accept_port_count c;
+	struct host_state hs;
+	char got[1024];
+
+	(void)state;
+	/* Up, 10000 Mb/s (what a veth says), rated 25 Gb/s: below the rated speed. */
+	host_state_init(&hs);
+	link_up(&hs, "lo", "", true, -1, "");
+	link_up(&hs, "eth0", "veth", true, 10000, "");
+	link_up(&hs, "eth1", "veth", false, 10000, "");	/* not a fabric port: not judged */
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 1);
+	assert_string_equal(got, "FAB-REACH-PORT-DEGRADED eth0 10000 Mb/s, rated 25 Gb/s "
+			    "(rate_gbps=): the data-path interface");
+	assert_int_equal(c.ports, 1);
+	assert_int_equal(c.degraded, 1);
+	/* At or above the rated speed: nothing; no rated speed: nothing. */
+	w.rate_gbps = 10;
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 0);
+	w.rate_gbps = 0;
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 0);
+	assert_int_equal(c.ports, 1);
+	/* Down (ip link set eth0 down): down, and not judged on its speed. */
+	w.rate_gbps = 25;
+	hs.links[1].admin_up = false;
+	snprintf(hs.links[1].operstate, sizeof(hs.links[1].operstate), "down");
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 1);
+	assert_string_equal(got, "FAB-REACH-PORT-DOWN eth0 down (admin down, operstate down): "
+			    "the data-path interface");
+	/* Admin up, no carrier (the cable pulled at the far end). */
+	hs.links[1].admin_up = true;
+	snprintf(hs.links[1].operstate, sizeof(hs.links[1].operstate), "lowerlayerdown");
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 1);
+	assert_string_equal(got, "FAB-REACH-PORT-DOWN eth0 down (operstate lowerlayerdown): "
+			    "the data-path interface");
+	/* "unknown" (no carrier reporting) counts as up; no speed: not judged on it, counted. */
+	snprintf(hs.links[1].operstate, sizeof(hs.links[1].operstate), "unknown");
+	hs.links[1].speed_mbps = -1;
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 0);
+	assert_int_equal(c.speed_unknown, 1);
+	/* No data-path interface known: nothing judged without a profile. */
+	w.datapath = NULL;
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 0);
+	assert_int_equal(c.ports, 0);
+	host_state_fini(&hs);
+
+	/* A bond as the data path: its members carry the rated speed, each. */
+	host_state_init(&hs);
+	link_up(&hs, "eth0", "", true, 25000, "bond0");
+	link_up(&hs, "eth1", "", true, 100000, "bond0");
+	link_up(&hs, "bond0", "bond", true, 125000, "");
+	w = (struct accept_port_want){ .datapath = "bond0", .rate_gbps = 100,
+				       .rate_from = "the policy's port_rate_gbps" };
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 1);
+	assert_string_equal(got, "FAB-REACH-PORT-DEGRADED eth0 25000 Mb/s, rated 100 Gb/s (the "
+			    "policy's port_rate_gbps): a member of the data-path bond bond0");
+	assert_int_equal(c.ports, 3);
+	/* A bridge is not a bond: its ports (taps, other VMs) are not the data path. */
+	snprintf(hs.links[2].kind, sizeof(hs.links[2].kind), "bridge");
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 0);
+	assert_int_equal(c.ports, 1);
+	host_state_fini(&hs);
+}
+
+static void test_ports_profile(void **state)
+{
+	static const char text[] =
+		"interfaces:\n"
+		"  - match: \"eth1\"\n    mtu: 9000\n"
+		"  - match: \"eth2\"\n    optional: true\n    mtu: 9000\n"
+		"  - kind: \"bridge\"\n    mtu: 1500\n"		/* by kind: not a list of fabric ports */
+		"bonds:\n  - name: bond1\n    mode: active-backup\n    members: [eth3, eth4]\n";
+	struct accept_port_want w = { .datapath = "eth0" };
+	struct accept_port_count c;
+	struct profile *p = NULL;
+	struct host_state hs;
+	struct fab_err err;
+	char got[1024];
+
+	(void)state;
+	fab_err_init(&err);
+	assert_int_equal(profile_parse("p.yaml", (const unsigned char *)text, sizeof(text) - 1, &p,
+				       &err), 0);
+	w.profile = p;
+	host_state_init(&hs);
+	link_up(&hs, "lo", "", false, -1, "");
+	link_up(&hs, "eth0", "", true, 100000, "");
+	link_up(&hs, "eth1", "", false, 100000, "");
+	link_up(&hs, "eth2", "", false, 100000, "");	/* optional item: not judged */
+	link_up(&hs, "eth3", "", false, 100000, "");	/* a member of the profile's bond */
+	link_up(&hs, "docker0", "bridge", false, -1, "");	/* matched by the kind item only */
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 2);
+	assert_string_equal(got, "FAB-REACH-PORT-DOWN eth1 down (admin down, operstate down): "
+			    "named by the profile's interfaces | FAB-REACH-PORT-DOWN eth3 down "
+			    "(admin down, operstate down): a member of the profile's bond bond1");
+	assert_int_equal(c.ports, 3);	/* eth0, eth1, eth3 (eth4 and bond1 absent: stage 2's) */
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+static void test_ports_rdma(void **state)
+{
+	static const char text[] =
+		"infiniband:\n  - match: \"mlx5_*\"\n    width: 4X\n    speed: NDR\n";
+	struct accept_port_want w = { .datapath = "ib0", .rdma = "mlx5_0" };
+	struct accept_port_norm norm;
+	struct accept_port_count c;
+	struct host_state fleet[4], hs;
+	struct profile *p = NULL;
+	struct fab_err err;
+	char got[1024];
+
+	(void)state;
+	/* The fleet: three hosts at 4X HDR, one (the new one, below) at 1X HDR. */
+	memset(&norm, 0, sizeof(norm));
+	for (int i = 0; i < 3; i++) {
+		host_state_init(&fleet[i]);
+		link_up(&fleet[i], "ib0", "", true, -1, "");
+		rdma_up(&fleet[i], "mlx5_0", 1, "InfiniBand", "ACTIVE", 4, "HDR", "");
+		accept_port_norm_add(&norm, &fleet[i], &w);
+	}
+	host_state_init(&hs);
+	link_up(&hs, "ib0", "", true, -1, "");
+	rdma_up(&hs, "mlx5_0", 1, "InfiniBand", "ACTIVE", 1, "HDR", "");
+	rdma_up(&hs, "mlx5_0", 2, "InfiniBand", "DOWN", 0, "", "");	/* unused: not judged */
+	accept_port_norm_add(&norm, &hs, &w);
+	assert_int_equal(norm.width[0].n, 4);
+	assert_int_equal(judge(&hs, &w, &norm, &c, got, sizeof(got)), 1);
+	assert_string_equal(got, "FAB-REACH-PORT-DEGRADED mlx5_0/1 1X, expected 4X (3 of 4 RDMA "
+			    "ports of the fleet run 4X): rdma= of the hosts file");
+	assert_int_equal(c.ports, 2);	/* ib0 and mlx5_0/1 */
+	/* rdma=DEV:PORT names the port; a port or device the host lacks is down. */
+	w.rdma_port = 2;
+	assert_int_equal(judge(&hs, &w, &norm, &c, got, sizeof(got)), 1);
+	assert_string_equal(got, "FAB-REACH-PORT-DOWN mlx5_0/2 DOWN, phys DISABLED: rdma= of the "
+			    "hosts file");
+	w.rdma_port = 3;
+	assert_int_equal(judge(&hs, &w, &norm, &c, got, sizeof(got)), 1);
+	assert_string_equal(got, "FAB-REACH-PORT-DOWN rdma=mlx5_0:3: mlx5_0 has no port 3");
+	w.rdma_port = 0;
+	w.rdma = "mlx5_9";
+	assert_int_equal(judge(&hs, &w, &norm, &c, got, sizeof(got)), 1);
+	assert_string_equal(got, "FAB-REACH-PORT-DOWN rdma=mlx5_9: no such RDMA device (the host "
+			    "has mlx5_0)");
+	/* Without a norm (a fleet of one) nothing says 1X is wrong. */
+	w.rdma = "mlx5_0";
+	assert_int_equal(judge(&hs, &w, NULL, &c, got, sizeof(got)), 0);
+	/* The profile's infiniband: width and speed win over the fleet, on every port it matches. */
+	fab_err_init(&err);
+	assert_int_equal(profile_parse("p.yaml", (const unsigned char *)text, sizeof(text) - 1, &p,
+				       &err), 0);
+	w.profile = p;
+	hs.rdma[0].ports[0].width_x = 4;
+	assert_int_equal(judge(&hs, &w, &norm, &c, got, sizeof(got)), 2);
+	assert_string_equal(got, "FAB-REACH-PORT-DEGRADED mlx5_0/1 HDR, expected NDR (the profile): "
+			    "rdma= of the hosts file | FAB-REACH-PORT-DOWN mlx5_0/2 DOWN, phys "
+			    "DISABLED: matched by the profile's infiniband");
+	profile_free(p);
+	host_state_fini(&hs);
+
+	/* RoCE: the port on the data-path netdev, whatever rdma= says. */
+	w = (struct accept_port_want){ .datapath = "eth0" };
+	host_state_init(&hs);
+	link_up(&hs, "eth0", "", true, 100000, "");
+	rdma_up(&hs, "mlx5_1", 1, "Ethernet", "DOWN", 4, "EDR", "eth0");
+	rdma_up(&hs, "mlx5_2", 1, "Ethernet", "DOWN", 4, "EDR", "eth9");	/* another netdev */
+	assert_int_equal(judge(&hs, &w, &norm, &c, got, sizeof(got)), 1);
+	assert_string_equal(got, "FAB-REACH-PORT-DOWN mlx5_1/1 DOWN, phys DISABLED: the RoCE port "
+			    "of eth0");
+	/* The InfiniBand norm does not judge an Ethernet port. */
+	snprintf(hs.rdma[0].ports[0].state, sizeof(hs.rdma[0].ports[0].state), "ACTIVE");
+	snprintf(hs.rdma[0].ports[0].phys_state, sizeof(hs.rdma[0].ports[0].phys_state), "LINK_UP");
+	hs.rdma[0].ports[0].width_x = 1;
+	assert_int_equal(judge(&hs, &w, &norm, &c, got, sizeof(got)), 0);
+	host_state_fini(&hs);
+	for (int i = 0; i < 3; i++)
+		host_state_fini(&fleet[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +678,9 @@ int main(void)
 		cmocka_unit_test(test_name_in),
 		cmocka_unit_test(test_pairs_small),
 		cmocka_unit_test(test_pairs_1000),
+		cmocka_unit_test(test_ports_ethernet),
+		cmocka_unit_test(test_ports_profile),
+		cmocka_unit_test(test_ports_rdma),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

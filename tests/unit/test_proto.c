@@ -366,6 +366,93 @@ static void test_plan_result_token(void **state)
 	assert_int_equal(proto_token_parse(NULL, tok2), -EINVAL);
 }
 
+#ifndef GOLDEN_DIR
+#define GOLDEN_DIR "tests/golden"
+#endif
+
+/* @doc must not decode, the message naming @part. */
+static void status_bad(json_t *doc, const char *part)
+{
+	struct host_state hs;
+	struct fab_err err;
+
+	host_state_init(&hs);
+	fab_err_init(&err);
+	assert_int_equal(proto_status_from_json(doc, &hs, &err), -EPROTO);
+	if (!strstr(err.msg, part))
+		fail_msg("'%s' does not name '%s'", err.msg, part);
+	host_state_fini(&hs);
+}
+
+/* The status reply decoded: the golden document, every field the decoder reads; then damage. */
+static void test_status_from_json(void **state)
+{
+	struct host_state hs;
+	struct fab_err err;
+	json_error_t je;
+	json_t *doc = json_load_file(GOLDEN_DIR "/status.json", 0, &je), *l, *p;
+
+	(void)state;
+	assert_non_null(doc);
+	host_state_init(&hs);
+	fab_err_init(&err);
+	if (proto_status_from_json(doc, &hs, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_string_equal(hs.hostname, "node07");
+	assert_int_equal(hs.n_links, 1);
+	assert_string_equal(hs.links[0].name, "eth0");
+	assert_int_equal(hs.links[0].ifindex, 2);
+	assert_string_equal(hs.links[0].kind, "veth");
+	assert_string_equal(hs.links[0].operstate, "up");
+	assert_true(hs.links[0].admin_up);
+	assert_int_equal(hs.links[0].mtu, 9000);
+	assert_int_equal(hs.links[0].speed_mbps, 10000);
+	assert_string_equal(hs.links[0].master, "bond0");
+	assert_int_equal(hs.n_rdma, 1);
+	assert_string_equal(hs.rdma[0].name, "mlx5_0");
+	assert_true(hs.rdma[0].node_guid == 0xe41d2d0300a1b2c3ULL);
+	assert_string_equal(hs.rdma[0].fw_ver, "");
+	assert_int_equal(hs.rdma[0].n_ports, 1);
+	assert_int_equal(hs.rdma[0].ports[0].port, 1);
+	assert_string_equal(hs.rdma[0].ports[0].link_layer, "InfiniBand");
+	assert_string_equal(hs.rdma[0].ports[0].state, "ACTIVE");
+	assert_string_equal(hs.rdma[0].ports[0].phys_state, "LINK_UP");
+	assert_int_equal(hs.rdma[0].ports[0].width_x, 4);
+	assert_string_equal(hs.rdma[0].ports[0].speed, "NDR");
+	assert_true(hs.rdma[0].ports[0].rate_gbps == 400.0);
+	assert_int_equal(hs.rdma[0].ports[0].active_mtu, 4096);
+	assert_int_equal(hs.rdma[0].ports[0].lid, 12);
+	assert_true(hs.rdma[0].ports[0].port_guid == 0xe41d2d0300a1b2c4ULL);
+	assert_int_equal(hs.rdma[0].ports[0].n_gids, 0);	/* not decoded (proto.h) */
+	host_state_fini(&hs);
+
+	/* Unknowns are null: -1 / 0 / "". */
+	l = json_array_get(json_object_get(doc, "links"), 0);
+	p = json_array_get(json_object_get(json_array_get(json_object_get(doc, "rdma"), 0), "ports"), 0);
+	json_object_set_new(l, "speed_mbps", json_null());
+	json_object_set_new(p, "width", json_null());
+	host_state_init(&hs);
+	assert_int_equal(proto_status_from_json(doc, &hs, &err), 0);
+	assert_int_equal(hs.links[0].speed_mbps, -1);
+	assert_int_equal(hs.rdma[0].ports[0].width_x, 0);
+	host_state_fini(&hs);
+
+	/* Damage, each named. */
+	json_object_set_new(p, "width", json_string("3X"));
+	status_bad(doc, "rdma[0].ports[0]");
+	json_object_set_new(p, "width", json_string("4X"));
+	json_object_set_new(l, "operstate", json_integer(6));
+	status_bad(doc, "links[0].operstate: not a string");
+	json_object_set_new(l, "operstate", json_string("up"));
+	json_object_set_new(l, "name", json_string("a-name-far-too-long-for-a-netdev"));
+	status_bad(doc, "links[0].name: too long");
+	json_object_del(l, "name");
+	status_bad(doc, "links[0]: Object item not found: name");
+	json_object_set_new(doc, "schema", json_string("fabricctl.status/2"));
+	status_bad(doc, "not a fabricctl.status/1 document");
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_msg_clean),
 		cmocka_unit_test(test_format_adds_version),
 		cmocka_unit_test(test_plan_result_token),
+		cmocka_unit_test(test_status_from_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
