@@ -555,12 +555,25 @@ out:
 	return rc;
 }
 
+/*
+ * A pair's route for the renderers: listed when it has at most
+ * SWEEP_PATHS_MAX_LISTED paths (a 3-level fat tree has 256 between pods:
+ * hundreds of links each, in every pair's entry); else none (-E2BIG).
+ */
 static int view_route(void *ctx, unsigned int a, unsigned int b, struct pair_route *out)
 {
+	struct sweep_topo *st = ctx;
+	unsigned int keep = st->r->max_paths;
 	struct fab_err err;
+	int rc;
 
 	fab_err_init(&err);
-	return sweep_topo_route(ctx, a, b, out, &err);
+	if (st->rib)
+		return sweep_topo_route(st, a, b, out, &err);
+	st->r->max_paths = SWEEP_PATHS_MAX_LISTED;
+	rc = route_pair(st->r, a, b, out, &err);
+	st->r->max_paths = keep;
+	return rc;
 }
 
 /* Hand the topology to the report (renderers) and the bound to the text. */
@@ -634,6 +647,8 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 		rc = sweep_topo_place(ctx, st, hs);
 		if (rc < 0)
 			return rc;
+		if (a->on_fabric)
+			a->on_fabric(a->hook_ctx, st);
 	}
 	if (st && !a->dry_run && !a->measure && (rc = sweep_topo_counters_before(ctx, st, f)) < 0)
 		return rc;
@@ -878,6 +893,8 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		r.fabric.loc_in = &sl.in;
 		r.fabric.probes_run = sl.probes_run;
 	}
+	if (a.on_report)
+		a.on_report(a.hook_ctx, &r);
 	rc = r.n_slow + r.n_failed + r.n_regressed ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
 	if (a.prom && !a.dry_run) {
 		int prc = sweep_prom_write(&r, a.prom);

@@ -18,6 +18,8 @@
 #include "sys/sys.h"
 #include "transport/transport.h"
 
+struct sweep_topo;
+
 struct sweep_args {
 	const char *cmd;			/* "sweep" or "diagnose": messages, what is allowed */
 	const char *hosts, *pairs, *prom;
@@ -51,6 +53,14 @@ struct sweep_args {
 	const struct sweep_measure *measure;
 	/* After the sweep (NULL: not wanted): CPU seconds spent making the rounds. */
 	double *sched_cpu_s;
+	/*
+	 * For a simulated measurement (tests/scale), NULL otherwise: called
+	 * with the sweep's own graph once the hosts are placed on it, and
+	 * with the finished report before it is rendered.
+	 */
+	void (*on_fabric)(void *ctx, struct sweep_topo *st);
+	void (*on_report)(void *ctx, const struct sweep_report *r);
+	void *hook_ctx;
 };
 
 /*

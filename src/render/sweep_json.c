@@ -130,7 +130,22 @@ static void pair_topo_fields(const struct sweep_report *r, size_t i, const struc
 	pair_route_fini(&tmp);
 }
 
-static json_t *topology_to_json(const struct sweep_report *r)
+static json_t *topo_node_json(const struct topo *t, size_t i)
+{
+	return json_pack("{s:s, s:s}", "name", t->nodes[i]->name,
+			 "type", topo_node_type_name(t->nodes[i]->type));
+}
+
+static json_t *topo_link_json(const struct topo *t, size_t i)
+{
+	json_t *l = link_to_json(t, (uint32_t)i);
+
+	json_object_set_new(l, "status", json_string(topo_link_status_name(t->links[i]->status)));
+	return l;
+}
+
+/* "topology": {source, nodes, links}; the lists empty when @fill is false (streamed). */
+static json_t *topology_to_json(const struct sweep_report *r, bool fill)
 {
 	const struct topo *t = r->fabric.topo;
 	json_t *nodes, *links;
@@ -139,15 +154,10 @@ static json_t *topology_to_json(const struct sweep_report *r)
 		return json_null();
 	nodes = json_array();
 	links = json_array();
-	for (size_t i = 0; i < t->n_nodes; i++)
-		json_array_append_new(nodes, json_pack("{s:s, s:s}", "name", t->nodes[i]->name,
-			"type", topo_node_type_name(t->nodes[i]->type)));
-	for (size_t i = 0; i < t->n_links; i++) {
-		json_t *l = link_to_json(t, (uint32_t)i);
-
-		json_object_set_new(l, "status", json_string(topo_link_status_name(t->links[i]->status)));
-		json_array_append_new(links, l);
-	}
+	for (size_t i = 0; fill && i < t->n_nodes; i++)
+		json_array_append_new(nodes, topo_node_json(t, i));
+	for (size_t i = 0; fill && i < t->n_links; i++)
+		json_array_append_new(links, topo_link_json(t, i));
 	return json_pack("{s:s, s:o, s:o}", "source", r->fabric.source, "nodes", nodes,
 			 "links", links);
 }
@@ -343,7 +353,7 @@ static json_t *pair_item_json(const struct sweep_report *r, size_t i, const stru
  * The document without its pairs: "pairs" and "schedule.round_pairs" are
  * empty arrays (the counts come from r->n_ok ...).
  */
-static json_t *sweep_doc_head(const struct sweep_report *r)
+static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 {
 	json_t *nodes = json_array(), *sus = json_array();
 	json_t *doc_extra = json_object(), *doc;
@@ -394,7 +404,7 @@ static json_t *sweep_doc_head(const struct sweep_report *r)
 			 "wall_s", r->wall_s,
 			 "dry_run", r->dry_run,
 			 "interrupted", r->interrupted,
-			 "topology", topology_to_json(r),
+			 "topology", topology_to_json(r, fill_topology),
 			 "schedule", schedule_to_json(r),
 			 "nodes", nodes,
 			 "rounds", (int)r->n_rounds,
@@ -446,7 +456,7 @@ static int doc_fill_pair(void *ctx, size_t i, const struct sweep_pair *p)
 
 json_t *sweep_to_json(const struct sweep_report *r)
 {
-	json_t *doc = sweep_doc_head(r);
+	json_t *doc = sweep_doc_head(r, true);
 	struct doc_fill c = { .r = r };
 
 	if (!doc)
@@ -526,11 +536,33 @@ static int stream_schedule_member(struct jstream *js, const char *key, json_t *v
 	return stream_rounds(js, c->r, depth) < 0 ? -1 : 1;
 }
 
+/* topology.nodes and topology.links, item by item. */
+static int stream_topology_member(struct jstream *js, const char *key, json_t *value,
+				  unsigned int depth, void *ctx)
+{
+	const struct topo *t = ((const struct stream_ctx *)ctx)->r->fabric.topo;
+	bool nodes = !strcmp(key, "nodes");
+	size_t n;
+
+	if (!nodes && strcmp(key, "links") != 0)
+		return 0;
+	n = nodes ? t->n_nodes : t->n_links;
+	if (jstream_array_begin(js) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (jstream_array_item(js, nodes ? topo_node_json(t, i) : topo_link_json(t, i), depth,
+				       i) < 0)
+			return -1;
+	return jstream_array_end(js, depth, n) < 0 ? -1 : 1;
+}
+
 static int stream_member(struct jstream *js, const char *key, json_t *value, unsigned int depth,
 			 void *ctx)
 {
 	struct stream_ctx *c = ctx;
 
+	if (!strcmp(key, "topology") && json_is_object(value))
+		return jstream_object(js, value, depth, stream_topology_member, c) < 0 ? -1 : 1;
 	if (!strcmp(key, "schedule"))
 		return jstream_object(js, value, depth, stream_schedule_member, c) < 0 ? -1 : 1;
 	if (strcmp(key, "pairs") != 0)
@@ -546,7 +578,7 @@ static int stream_member(struct jstream *js, const char *key, json_t *value, uns
 int sweep_json(struct render *out, const struct sweep_report *r)
 {
 	struct stream_ctx c = { .r = r, .js = jstream_new(out->f, out->pretty) };
-	json_t *head = sweep_doc_head(r);
+	json_t *head = sweep_doc_head(r, false);
 	int rc = -1;
 
 	if (c.js && head && jstream_object(c.js, head, 0, stream_member, &c) == 0 &&
