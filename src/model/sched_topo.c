@@ -179,6 +179,15 @@ struct gkey {
 	uint32_t rank, pair;
 };
 
+/* A distinct key of a round: how many pairs have it, where they start in the order. */
+struct kslot {
+	uint64_t bits;
+	uint32_t count, off, stamp;
+};
+
+/* The round's key table: at most this many slots; more distinct keys than half of them: a sort. */
+#define GREEDY_KEY_SLOTS 8192u
+
 /* Link-level demand vectors of the classes, before the links are merged into units. */
 struct graw {
 	struct route_load *v;	/* (link, demand) */
@@ -203,8 +212,14 @@ struct greedy {
 	size_t *deg;		/* per host */
 	uint32_t *touched;
 	size_t n_touched;
-	uint32_t *left;		/* pairs not yet scheduled */
+	uint32_t *left;		/* pairs not yet scheduled, by rank */
+	uint32_t *ord;		/* this round's order of them */
+	bool *taken;		/* per pair, this attempt */
 	struct gkey *keys, *keys_tmp;
+	struct kslot *ktab;	/* distinct keys of a round (n_ktab slots, a power of 2) */
+	uint32_t *kslot_of;	/* per position in left: its key's slot */
+	size_t n_ktab;
+	uint32_t kstamp;
 	uint32_t *rank;		/* tie-break: a pair's place in this attempt's order */
 	bool *busy;		/* per host, this round */
 	double *rem0, *rem_x0;	/* state before the first attempt */
@@ -234,8 +249,12 @@ static void greedy_fini(struct greedy *g)
 	free(g->deg);
 	free(g->touched);
 	free(g->left);
+	free(g->ord);
+	free(g->taken);
 	free(g->keys);
 	free(g->keys_tmp);
+	free(g->ktab);
+	free(g->kslot_of);
 	free(g->rank);
 	free(g->busy);
 	free(g->rem0);
@@ -577,12 +596,18 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 	g->rem_x = calloc(r->n_leaves + 1, sizeof(*g->rem_x));
 	g->cut = calloc(r->n_leaves + 1, sizeof(*g->cut));
 	g->left = calloc(n + 1, sizeof(*g->left));
+	g->ord = calloc(n + 1, sizeof(*g->ord));
+	g->taken = calloc(n + 1, sizeof(*g->taken));
 	g->keys = calloc(n + 1, sizeof(*g->keys));
 	g->keys_tmp = calloc(n + 1, sizeof(*g->keys_tmp));
+	for (g->n_ktab = 16; g->n_ktab < 2 * n && g->n_ktab < GREEDY_KEY_SLOTS; g->n_ktab *= 2)
+		;
+	g->ktab = calloc(g->n_ktab, sizeof(*g->ktab));
+	g->kslot_of = calloc(n + 1, sizeof(*g->kslot_of));
 	g->busy = calloc(r->n_hosts + 1, sizeof(*g->busy));
 	seen_host = calloc(r->n_hosts + 1, sizeof(*seen_host));
-	if (!g->p || !g->deg || !g->rem_x || !g->cut || !g->left || !g->keys || !g->keys_tmp ||
-	    !g->busy || !seen_host || bacc_init(&ba, r) < 0)
+	if (!g->p || !g->deg || !g->rem_x || !g->cut || !g->left || !g->ord || !g->taken || !g->keys ||
+	    !g->keys_tmp || !g->ktab || !g->kslot_of || !g->busy || !seen_host || bacc_init(&ba, r) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct gpair *p = &g->p[i];
@@ -751,7 +776,58 @@ static double greedy_key(const struct greedy *g, const struct gpair *p)
 		k += 0.5 * (double)(da < db ? da : db);
 	else if (g->mode == 2)
 		k = floor(k);
-	return k;
+	return k + 0.0;	/* never -0: equal keys have equal bits */
+}
+
+/*
+ * This round's order of g->left (in rank order) into g->ord: key
+ * descending, then rank.  Keys are few (host degrees, link and cut
+ * criticalities): each pair's key goes into a small table of distinct
+ * keys, the distinct keys are sorted, and the pairs are placed by a
+ * counting sort that keeps rank order within a key.  More distinct keys
+ * than the table holds: a merge sort of all of them.  O(pairs + keys log keys).
+ */
+static void greedy_order(struct greedy *g, size_t left)
+{
+	size_t mask = g->n_ktab - 1, n_d = 0, off = 0;
+	uint32_t stamp = ++g->kstamp;
+	const struct gkey *v;
+
+	for (size_t o = 0; o < left; o++) {
+		double k = greedy_key(g, &g->p[g->left[o]]);
+		uint64_t bits, h;
+
+		memcpy(&bits, &k, sizeof(bits));
+		g->keys[o] = (struct gkey){ k, g->rank[g->left[o]], g->left[o] };
+		if (n_d >= g->n_ktab / 2)
+			continue;	/* too many distinct keys: the table is not used */
+		for (h = (bits * 0x9e3779b97f4a7c15ull) >> 40; g->ktab[h & mask].stamp == stamp &&
+							 g->ktab[h & mask].bits != bits; h++)
+			;
+		h &= mask;
+		if (g->ktab[h].stamp != stamp) {
+			g->ktab[h] = (struct kslot){ .bits = bits, .stamp = stamp };
+			g->keys_tmp[n_d++] = (struct gkey){ k, 0, (uint32_t)h };
+		}
+		g->ktab[h].count++;
+		g->kslot_of[o] = (uint32_t)h;
+	}
+	if (n_d >= g->n_ktab / 2) {
+		v = gkey_sort(g->keys, g->keys_tmp, left);
+		for (size_t o = 0; o < left; o++)
+			g->ord[o] = v[o].pair;
+		return;
+	}
+	/* The distinct keys, highest first (in keys_tmp; keys, done with, as scratch). */
+	v = gkey_sort(g->keys_tmp, g->keys, n_d);
+	for (size_t i = 0; i < n_d; i++) {
+		struct kslot *t = &g->ktab[v[i].pair];
+
+		t->off = (uint32_t)off;
+		off += t->count;
+	}
+	for (size_t o = 0; o < left; o++)
+		g->ord[g->ktab[g->kslot_of[o]].off++] = g->left[o];
 }
 
 /* Pack g's pairs into @s; the order in which pairs were given breaks ties. */
@@ -765,12 +841,12 @@ static int greedy_run(struct greedy *g, struct sched *s)
 	if (!start || !out)
 		goto out;
 	for (size_t i = 0; i < g->n; i++)
-		g->left[i] = (uint32_t)i;
+		g->left[g->rank[i]] = (uint32_t)i;
 	memset(g->cls_fail, 0, g->n_cls * sizeof(*g->cls_fail));
+	memset(g->taken, 0, g->n * sizeof(*g->taken));
 	while (left) {
 		size_t kept = 0, before = n_out;
 		uint32_t stamp = (uint32_t)n_rounds + 1;
-		const struct gkey *ord;
 
 		for (size_t c = 0; c < g->n_cls; c++) {
 			double crit = 0;
@@ -780,12 +856,9 @@ static int greedy_run(struct greedy *g, struct sched *s)
 					crit = g->rem[g->dem[j].unit];
 			g->cls_crit[c] = crit;
 		}
-		for (size_t o = 0; o < left; o++)
-			g->keys[o] = (struct gkey){ greedy_key(g, &g->p[g->left[o]]), g->rank[g->left[o]],
-						    g->left[o] };
-		ord = gkey_sort(g->keys, g->keys_tmp, left);
+		greedy_order(g, left);
 		for (size_t o = 0; o < left; o++) {
-			const struct gpair *p = &g->p[ord[o].pair];
+			const struct gpair *p = &g->p[g->ord[o]];
 
 			/* A class that no longer fits stays so this round: loads only grow. */
 			if (g->busy[p->a] || g->busy[p->b] ||
@@ -793,15 +866,18 @@ static int greedy_run(struct greedy *g, struct sched *s)
 			     (g->cls_fail[p->cls] == stamp || !greedy_fits(g, p->cls)))) {
 				if (p->cls != ROUTE_NONE && !g->busy[p->a] && !g->busy[p->b])
 					g->cls_fail[p->cls] = stamp;
-				g->left[kept++] = ord[o].pair;
 				continue;
 			}
+			g->taken[g->ord[o]] = true;
 			g->busy[p->a] = g->busy[p->b] = true;
 			greedy_take(g, p);
 			out[n_out].a = p->a < p->b ? p->a : p->b;
 			out[n_out].b = p->a < p->b ? p->b : p->a;
 			n_out++;
 		}
+		for (size_t o = 0; o < left; o++)	/* the pairs left, still by rank */
+			if (!g->taken[g->left[o]])
+				g->left[kept++] = g->left[o];
 		left = kept;
 		for (size_t i = before; i < n_out; i++)
 			g->busy[out[i].a] = g->busy[out[i].b] = false;
