@@ -24,6 +24,21 @@ double sched_topo_cap(const struct route *r, uint32_t link, double expected_mbps
 	return rate < 1 ? 1 : rate;
 }
 
+/* cap(L, e) over a run of links, computed once per rate: the links of a path set mostly share one. */
+struct cap_memo {
+	double rate, e, cap;
+};
+
+static double cap_of(struct cap_memo *m, const struct route *r, uint32_t link, double e)
+{
+	if (m->rate != r->link_mbps[link] || m->e != e) {
+		m->rate = r->link_mbps[link];
+		m->e = e;
+		m->cap = sched_topo_cap(r, link, e);
+	}
+	return m->cap;
+}
+
 /* Expected rate of a pair from its leaf pair's lowest known rate and its access links. */
 static double pair_expected(const struct route *r, unsigned int a, unsigned int b, double lp_min)
 {
@@ -77,8 +92,10 @@ static void bacc_fini(struct bound_acc *ba)
 static void bacc_add(struct bound_acc *ba, uint32_t la, uint32_t lb, const struct route_load *items,
 		     size_t n, double e_lo, double count)
 {
+	struct cap_memo memo = { .rate = -1 };
+
 	for (size_t i = 0; i < n; i++)
-		ba->load[items[i].link] += count * items[i].share / sched_topo_cap(ba->r, items[i].link, e_lo);
+		ba->load[items[i].link] += count * items[i].share / cap_of(&memo, ba->r, items[i].link, e_lo);
 	ba->x[la] += count;
 	ba->x[lb] += count;
 	ba->x_total += count;
@@ -273,21 +290,6 @@ static uint64_t lp_key_of(const struct route *r, uint32_t a, uint32_t b)
 	uint64_t x = r->hosts[a].leaf, y = r->hosts[b].leaf;
 
 	return x < y ? x << 32 | y : y << 32 | x;
-}
-
-/* cap(L, e) for a run of links, once per rate: a class's links mostly share one. */
-struct cap_memo {
-	double rate, e, cap;
-};
-
-static double cap_of(struct cap_memo *m, const struct route *r, uint32_t link, double e)
-{
-	if (m->rate != r->link_mbps[link] || m->e != e) {
-		m->rate = r->link_mbps[link];
-		m->e = e;
-		m->cap = sched_topo_cap(r, link, e);
-	}
-	return m->cap;
 }
 
 /* A new class at expected rate @e over @it (each link once): demands share / cap(L, e). */
@@ -1211,6 +1213,7 @@ static int group_loads(struct sched_topo_gen *g, uint32_t x, uint32_t y,
 static int lp_add_loads(struct sched_topo_gen *g, const struct gen_lp *lp, double sign, bool *over)
 {
 	const struct route_load *it;
+	struct cap_memo memo = { .rate = -1 };
 	struct route_info info;
 	size_t m;
 	double e;
@@ -1225,7 +1228,7 @@ static int lp_add_loads(struct sched_topo_gen *g, const struct gen_lp *lp, doubl
 
 		if (g->acc[l] == 0 && sign > 0)
 			g->touched[g->n_touched++] = l;
-		g->acc[l] += sign * it[k].share / sched_topo_cap(g->r, l, e);
+		g->acc[l] += sign * it[k].share / cap_of(&memo, g->r, l, e);
 		if (g->acc[l] > 1 + EPS)
 			*over = true;
 		if (g->acc[l] < EPS)
@@ -1440,6 +1443,7 @@ static int gen_bound(struct sched_topo_gen *g)
 		for (size_t k = 0; k < g->n_lps; k++) {
 			const struct gen_lp *lp = &g->lps[k];
 			const struct route_load *it;
+			struct cap_memo memo = { .rate = -1 };
 			struct route_info info;
 			bool over = false;
 			size_t m;
@@ -1459,12 +1463,12 @@ static int gen_bound(struct sched_topo_gen *g)
 
 				if (g->acc[l] == 0)
 					g->touched[g->n_touched++] = l;
-				g->acc[l] += it[q].share / sched_topo_cap(r, l, e);
+				g->acc[l] += it[q].share / cap_of(&memo, r, l, e);
 				over |= g->acc[l] > 1 + EPS;
 			}
 			if (over && any) {
 				for (size_t q = 0; q < m; q++) {
-					g->acc[it[q].link] -= it[q].share / sched_topo_cap(r, it[q].link, e);
+					g->acc[it[q].link] -= it[q].share / cap_of(&memo, r, it[q].link, e);
 					if (g->acc[it[q].link] < EPS)
 						g->acc[it[q].link] = 1e-300;
 				}
