@@ -176,6 +176,15 @@ static size_t *leaf_host_counts(const struct route *r)
  * their sums stay bit for bit equal and one counter stands for the unit:
  * a pair of an ECMP fat tree is checked and taken over a handful of units,
  * not hundreds of links, with the same decisions link by link.
+ *
+ * Units by partition refinement, as the classes' loads stream by (no
+ * link-level vector is kept): every link starts in group 0; a class moves
+ * each link it crosses to a new group per (old group, demand), one hash
+ * probe per link.  A group remembers its parent, the class that made it and
+ * the demand; the links of a final group (a unit) went through the same
+ * chain of groups, so the classes that cross a unit, and its demand in
+ * each, are the makers of its ancestors: the demand vectors are read off
+ * those chains in O(their total length).
  */
 
 struct gpair {
@@ -205,12 +214,24 @@ struct kslot {
 /* The round's key table: at most this many slots; more distinct keys than half of them: a sort. */
 #define GREEDY_KEY_SLOTS 8192u
 
-/* Link-level demand vectors of the classes, before the links are merged into units. */
-struct graw {
-	struct route_load *v;	/* (link, demand) */
+/* A group of the refinement: made by class cls from group parent, demand d on its links. */
+struct ggroup {
+	uint32_t parent, cls;
+	double d;
+};
+
+struct gslot {
+	uint64_t d;		/* a demand's bits */
+	uint32_t grp, id, stamp;
+};
+
+struct gref {
+	uint32_t *grp;		/* per link: its group now */
+	struct ggroup *v;	/* groups; 0 is every link's first */
 	size_t n, cap;
-	size_t *off;		/* n_cls + 1 into v */
-	size_t n_cls, cap_cls, max_len;
+	struct gslot *tab;	/* one class's (old group, demand) -> new group; stamp: class + 1 */
+	size_t n_tab;
+	size_t n_cls;
 };
 
 struct greedy {
@@ -279,10 +300,11 @@ static void greedy_fini(struct greedy *g)
 	free(g->deg0);
 }
 
-static void graw_fini(struct graw *raw)
+static void gref_fini(struct gref *ref)
 {
-	free(raw->v);
-	free(raw->off);
+	free(ref->grp);
+	free(ref->v);
+	free(ref->tab);
 }
 
 static uint64_t lp_key_of(const struct route *r, uint32_t a, uint32_t b)
@@ -293,37 +315,55 @@ static uint64_t lp_key_of(const struct route *r, uint32_t a, uint32_t b)
 }
 
 /* A new class at expected rate @e over @it (each link once): demands share / cap(L, e). */
-static int graw_class(struct graw *raw, const struct route *r, const struct route_load *it,
+static int gref_class(struct gref *ref, const struct route *r, const struct route_load *it,
 		      size_t m, double e)
 {
 	struct cap_memo memo = { .rate = -1 };
+	uint32_t c = (uint32_t)ref->n_cls++, stamp = c + 1;
+	size_t size = 16;
 
-	if (raw->n_cls + 2 > raw->cap_cls) {
-		size_t cap = raw->cap_cls ? 2 * raw->cap_cls : 64;
-		size_t *no = realloc(raw->off, cap * sizeof(*no));
-
-		if (!no)
+	if (ref->n_cls >= UINT32_MAX)
+		return -E2BIG;
+	while (size < 2 * m)
+		size *= 2;
+	if (size > ref->n_tab) {	/* stale slots have older stamps: empty */
+		free(ref->tab);
+		ref->tab = calloc(size, sizeof(*ref->tab));
+		ref->n_tab = ref->tab ? size : 0;
+		if (!ref->tab)
 			return -ENOMEM;
-		raw->off = no;
-		raw->cap_cls = cap;
 	}
-	if (raw->n + m > raw->cap) {
-		size_t cap = 2 * (raw->n + m);
-		struct route_load *nv = realloc(raw->v, cap * sizeof(*nv));
+	if (ref->n + m > ref->cap) {
+		size_t cap = 2 * (ref->n + m);
+		struct ggroup *nv;
 
+		if (cap >= UINT32_MAX)
+			return -E2BIG;
+		nv = realloc(ref->v, cap * sizeof(*nv));
 		if (!nv)
 			return -ENOMEM;
-		raw->v = nv;
-		raw->cap = cap;
+		ref->v = nv;
+		ref->cap = cap;
 	}
-	raw->off[raw->n_cls] = raw->n;
-	for (size_t j = 0; j < m; j++)
-		raw->v[raw->n + j] = (struct route_load){
-			it[j].link, it[j].share / cap_of(&memo, r, it[j].link, e) };
-	raw->n += m;
-	raw->off[++raw->n_cls] = raw->n;
-	if (m > raw->max_len)
-		raw->max_len = m;
+	for (size_t j = 0; j < m; j++) {
+		uint32_t l = it[j].link, old = ref->grp[l];
+		double d = it[j].share / cap_of(&memo, r, l, e);
+		struct gslot *t;
+		uint64_t bits, h;
+
+		memcpy(&bits, &d, sizeof(bits));
+		h = (bits ^ (uint64_t)old * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+		for (h >>= 32;; h++) {
+			t = &ref->tab[h & (size - 1)];
+			if (t->stamp != stamp || (t->grp == old && t->d == bits))
+				break;
+		}
+		if (t->stamp != stamp) {
+			*t = (struct gslot){ bits, old, (uint32_t)ref->n, stamp };
+			ref->v[ref->n++] = (struct ggroup){ old, c, d };
+		}
+		ref->grp[l] = t->id;
+	}
 	return 0;
 }
 
@@ -369,7 +409,7 @@ static int e_cmp(const void *x, const void *y)
  * The classes of one leaf pair, whose pairs are @mem (@n_mem, in pair
  * order): one per distinct expected rate, each pair's e and class set.
  */
-static int lp_classes(struct greedy *g, struct graw *raw, const uint32_t *mem, size_t n_mem,
+static int lp_classes(struct greedy *g, struct gref *ref, const uint32_t *mem, size_t n_mem,
 		      const struct route_load *it, size_t m, double lp_min, double *es)
 {
 	size_t n_e = 0;
@@ -392,19 +432,19 @@ static int lp_classes(struct greedy *g, struct graw *raw, const uint32_t *mem, s
 		n_e = k;
 	}
 	for (size_t i = 0; i < n_e; i++)
-		if ((rc = graw_class(raw, g->r, it, m, es[i])) < 0)
+		if ((rc = gref_class(ref, g->r, it, m, es[i])) < 0)
 			return rc;
 	for (size_t q = 0; q < n_mem; q++) {
 		struct gpair *p = &g->p[mem[q]];
 		const double *hit = n_e > 1 ? bsearch(&p->e, es, n_e, sizeof(*es), e_cmp) : es;
 
-		p->cls = (uint32_t)(raw->n_cls - n_e + (size_t)(hit - es));
+		p->cls = (uint32_t)(ref->n_cls - n_e + (size_t)(hit - es));
 	}
 	return 0;
 }
 
 /* Cross-leaf pairs: one route_leaf_loads() per leaf pair, its classes. */
-static int lp_build(struct greedy *g, struct graw *raw, struct fab_err *err)
+static int lp_build(struct greedy *g, struct gref *ref, struct fab_err *err)
 {
 	struct route *r = g->r;
 	size_t k = 0, n_lp = 0, *start = NULL;
@@ -451,7 +491,7 @@ static int lp_build(struct greedy *g, struct graw *raw, struct fab_err *err)
 					 r->topo->nodes[r->leaves[la]]->name, r->topo->nodes[r->leaves[lb]]->name);
 			goto out;
 		}
-		rc = lp_classes(g, raw, mem + start[i], start[i + 1] - start[i], it, m, info.min_mbps, es);
+		rc = lp_classes(g, ref, mem + start[i], start[i + 1] - start[i], it, m, info.min_mbps, es);
 		if (rc < 0)
 			goto out;
 	}
@@ -465,7 +505,7 @@ out:
 }
 
 /* Routed pairs: each its own class over its route's links. */
-static int routed_build(struct greedy *g, struct graw *raw, const struct pair_route *routes)
+static int routed_build(struct greedy *g, struct gref *ref, const struct pair_route *routes)
 {
 	const struct route *r = g->r;
 	double *acc = calloc(2 * r->n_links + 1, sizeof(*acc));
@@ -479,106 +519,50 @@ static int routed_build(struct greedy *g, struct graw *raw, const struct pair_ro
 		g->p[i].cls = (uint32_t)i;
 		rc = route_items(r, &routes[i], acc, tmp, &m);
 		if (rc == 0)
-			rc = graw_class(raw, r, tmp, m, g->p[i].e);
+			rc = gref_class(ref, r, tmp, m, g->p[i].e);
 	}
 	free(acc);
 	free(tmp);
 	return rc;
 }
 
-struct unit_slot {
-	uint64_t d;		/* the demand's bits */
-	uint32_t grp, id, stamp;
-};
-
-/*
- * Units by partition refinement: all links start in one group; each class
- * splits every group it touches by demand (one hash probe per item).  Links
- * left in one group have equal demands in every class.
- */
-static int units_build(struct greedy *g, const struct graw *raw)
+/* Units (dense, in link order) and each class's demands over them, from the refinement. */
+static int units_finish(struct greedy *g, const struct gref *ref)
 {
-	size_t nl = g->r->n_links, size = 16;
-	uint32_t *grp = calloc(nl + 1, sizeof(*grp)), *dense = NULL, next = 1;
-	struct unit_slot *tab;
+	size_t nl = g->r->n_links, k = 0;
+	uint32_t *uof = malloc((ref->n + 1) * sizeof(*uof));
 	int rc = -ENOMEM;
 
-	while (size < 2 * raw->max_len)
-		size *= 2;
-	tab = calloc(size, sizeof(*tab));
+	g->n_cls = ref->n_cls;
 	g->unit = calloc(nl + 1, sizeof(*g->unit));
-	if (!grp || !tab || !g->unit)
+	g->cls_off = calloc(ref->n_cls + 2, sizeof(*g->cls_off));
+	g->cls_crit = calloc(ref->n_cls + 1, sizeof(*g->cls_crit));
+	g->cls_fail = calloc(ref->n_cls + 1, sizeof(*g->cls_fail));
+	if (!uof || !g->unit || !g->cls_off || !g->cls_crit || !g->cls_fail)
 		goto out;
-	for (size_t c = 0; c < raw->n_cls; c++)
-		for (size_t j = raw->off[c]; j < raw->off[c + 1]; j++) {
-			uint32_t l = raw->v[j].link;
-			uint64_t bits, h;
-
-			memcpy(&bits, &raw->v[j].share, sizeof(bits));
-			h = (bits ^ (uint64_t)grp[l] * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
-			for (h >>= 32; tab[h & (size - 1)].stamp == c + 1; h++) {
-				const struct unit_slot *t = &tab[h & (size - 1)];
-
-				if (t->grp == grp[l] && t->d == bits)
-					break;
-			}
-			h &= size - 1;
-			if (tab[h].stamp != c + 1) {
-				if (next == UINT32_MAX) {
-					rc = -E2BIG;
-					goto out;
-				}
-				tab[h] = (struct unit_slot){ bits, grp[l], next++, (uint32_t)(c + 1) };
-			}
-			grp[l] = tab[h].id;
-		}
-	dense = malloc((size_t)next * sizeof(*dense));
-	if (!dense)
-		goto out;
-	memset(dense, 0xff, (size_t)next * sizeof(*dense));
+	memset(uof, 0xff, (ref->n + 1) * sizeof(*uof));
 	g->n_units = 0;
 	for (size_t l = 0; l < nl; l++) {
-		if (dense[grp[l]] == UINT32_MAX)
-			dense[grp[l]] = (uint32_t)g->n_units++;
-		g->unit[l] = dense[grp[l]];
+		if (uof[ref->grp[l]] == UINT32_MAX)
+			uof[ref->grp[l]] = (uint32_t)g->n_units++;
+		g->unit[l] = uof[ref->grp[l]];
 	}
+	/* Count per class along every unit's chain, then fill (cls_off[c + 1] is c's cursor). */
+	for (size_t id = 1; id < ref->n; id++)
+		for (size_t a = uof[id] == UINT32_MAX ? 0 : id; a; a = ref->v[a].parent)
+			g->cls_off[ref->v[a].cls + 2]++;
+	for (size_t c = 0; c < ref->n_cls; c++)
+		g->cls_off[c + 2] += g->cls_off[c + 1];
+	g->dem = calloc(g->cls_off[ref->n_cls + 1] + 1, sizeof(*g->dem));
+	if (!g->dem)
+		goto out;
+	for (size_t id = 1; id < ref->n; id++)
+		for (size_t a = uof[id] == UINT32_MAX ? 0 : id; a; a = ref->v[a].parent, k++)
+			g->dem[g->cls_off[ref->v[a].cls + 1]++] = (struct gdem){ uof[id], ref->v[a].d };
 	rc = 0;
 out:
-	free(grp);
-	free(tab);
-	free(dense);
+	free(uof);
 	return rc;
-}
-
-/* Each class's demands over units: one entry per unit it touches. */
-static int dem_build(struct greedy *g, const struct graw *raw)
-{
-	uint32_t *seen = calloc(g->n_units + 1, sizeof(*seen));
-	size_t k = 0;
-
-	g->n_cls = raw->n_cls;
-	g->cls_off = calloc(raw->n_cls + 1, sizeof(*g->cls_off));
-	g->dem = calloc(raw->n + 1, sizeof(*g->dem));
-	g->cls_crit = calloc(raw->n_cls + 1, sizeof(*g->cls_crit));
-	g->cls_fail = calloc(raw->n_cls + 1, sizeof(*g->cls_fail));
-	if (!seen || !g->cls_off || !g->dem || !g->cls_crit || !g->cls_fail) {
-		free(seen);
-		return -ENOMEM;
-	}
-	for (size_t c = 0; c < raw->n_cls; c++) {
-		g->cls_off[c] = k;
-		for (size_t j = raw->off[c]; j < raw->off[c + 1]; j++) {
-			uint32_t u = g->unit[raw->v[j].link];
-
-			if (seen[u] == c + 1)
-				continue;	/* another link of the unit: the same demand */
-			seen[u] = (uint32_t)(c + 1);
-			g->dem[k++] = (struct gdem){ u, raw->v[j].share };
-		}
-	}
-	g->cls_off[raw->n_cls] = k;
-	free(seen);
-	return 0;
 }
 
 static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pair *pairs, size_t n,
@@ -586,7 +570,7 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 {
 	size_t *lh = NULL, users = 0;
 	struct bound_acc ba = { 0 };
-	struct graw raw = { 0 };
+	struct gref ref = { 0 };
 	bool *seen_host = NULL;
 	int rc = -ENOMEM;
 
@@ -629,13 +613,18 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 		if (!routes && !p->cross)
 			p->e = pair_expected(r, p->a, p->b, 0);
 	}
-	rc = routes ? routed_build(g, &raw, routes) : lp_build(g, &raw, err);
+	ref.grp = calloc(r->n_links + 1, sizeof(*ref.grp));
+	ref.v = calloc(1, sizeof(*ref.v));
+	ref.n = ref.cap = 1;	/* group 0 */
+	if (!ref.grp || !ref.v)
+		goto out;
+	rc = routes ? routed_build(g, &ref, routes) : lp_build(g, &ref, err);
 	if (rc < 0) {
 		if (routes)
 			fab_err_set(err, rc, "schedule: pair routes");
 		goto out;
 	}
-	if ((rc = units_build(g, &raw)) < 0 || (rc = dem_build(g, &raw)) < 0)
+	if ((rc = units_finish(g, &ref)) < 0)
 		goto out;
 	rc = -ENOMEM;
 	g->rem = calloc(g->n_units + 1, sizeof(*g->rem));
@@ -679,7 +668,7 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 	}
 	rc = 0;
 out:
-	graw_fini(&raw);
+	gref_fini(&ref);
 	bacc_fini(&ba);
 	free(lh);
 	free(seen_host);
