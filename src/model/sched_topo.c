@@ -199,20 +199,17 @@ struct gdem {
 	double d;		/* demand on each link of the unit */
 };
 
-/* A pair in a round's order: key descending, then rank. */
-struct gkey {
+/* A distinct key of a round: how many pairs have it, where they start in the round's order. */
+struct kdist {
 	double key;
-	uint32_t rank, pair;
+	uint32_t count, off;
 };
 
-/* A distinct key of a round: how many pairs have it, where they start in the order. */
+/* A slot of the round's table of distinct keys (by their bits). */
 struct kslot {
 	uint64_t bits;
-	uint32_t count, off, stamp;
+	uint32_t dist, stamp;
 };
-
-/* The round's key table: at most this many slots; more distinct keys than half of them: a sort. */
-#define GREEDY_KEY_SLOTS 8192u
 
 /* A group of the refinement: made by class cls from group parent, demand d on its links. */
 struct ggroup {
@@ -253,9 +250,10 @@ struct greedy {
 	uint32_t *left;		/* pairs not yet scheduled, by rank */
 	uint32_t *ord;		/* this round's order of them */
 	bool *taken;		/* per pair, this attempt */
-	struct gkey *keys, *keys_tmp;
-	struct kslot *ktab;	/* distinct keys of a round (n_ktab slots, a power of 2) */
-	uint32_t *kslot_of;	/* per position in left: its key's slot */
+	struct kdist *kd;	/* a round's distinct keys */
+	uint32_t *kd_of;	/* per position in left: its key in kd */
+	uint32_t *kd_ord;	/* kd by key, highest first */
+	struct kslot *ktab;	/* bits -> kd (n_ktab slots, a power of 2, at most half full) */
 	size_t n_ktab;
 	uint32_t kstamp;
 	uint32_t *rank;		/* tie-break: a pair's place in this attempt's order */
@@ -289,10 +287,10 @@ static void greedy_fini(struct greedy *g)
 	free(g->left);
 	free(g->ord);
 	free(g->taken);
-	free(g->keys);
-	free(g->keys_tmp);
+	free(g->kd);
+	free(g->kd_of);
+	free(g->kd_ord);
 	free(g->ktab);
-	free(g->kslot_of);
 	free(g->rank);
 	free(g->busy);
 	free(g->rem0);
@@ -584,16 +582,15 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 	g->left = calloc(n + 1, sizeof(*g->left));
 	g->ord = calloc(n + 1, sizeof(*g->ord));
 	g->taken = calloc(n + 1, sizeof(*g->taken));
-	g->keys = calloc(n + 1, sizeof(*g->keys));
-	g->keys_tmp = calloc(n + 1, sizeof(*g->keys_tmp));
-	for (g->n_ktab = 16; g->n_ktab < 2 * n && g->n_ktab < GREEDY_KEY_SLOTS; g->n_ktab *= 2)
-		;
+	g->kd = calloc(n + 1, sizeof(*g->kd));
+	g->kd_of = calloc(n + 1, sizeof(*g->kd_of));
+	g->kd_ord = calloc(n + 1, sizeof(*g->kd_ord));
+	g->n_ktab = 64;
 	g->ktab = calloc(g->n_ktab, sizeof(*g->ktab));
-	g->kslot_of = calloc(n + 1, sizeof(*g->kslot_of));
 	g->busy = calloc(r->n_hosts + 1, sizeof(*g->busy));
 	seen_host = calloc(r->n_hosts + 1, sizeof(*seen_host));
-	if (!g->p || !g->deg || !g->rem_x || !g->cut || !g->left || !g->ord || !g->taken || !g->keys ||
-	    !g->keys_tmp || !g->ktab || !g->kslot_of || !g->busy || !seen_host || bacc_init(&ba, r) < 0)
+	if (!g->p || !g->deg || !g->rem_x || !g->cut || !g->left || !g->ord || !g->taken || !g->kd ||
+	    !g->kd_of || !g->kd_ord || !g->ktab || !g->busy || !seen_host || bacc_init(&ba, r) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		struct gpair *p = &g->p[i];
@@ -675,51 +672,6 @@ out:
 	return rc;
 }
 
-static bool gkey_before(const struct gkey *x, const struct gkey *y)
-{
-	return x->key > y->key || (x->key == y->key && x->rank < y->rank);
-}
-
-/*
- * Sort @v (n records) into round order, @tmp as scratch; returns the one
- * holding the result.  Merge sort over runs of 16 put in order by
- * insertion; neighbouring runs already in order are not merged.
- */
-static struct gkey *gkey_sort(struct gkey *v, struct gkey *tmp, size_t n)
-{
-	for (size_t lo = 0; lo < n; lo += 16) {
-		size_t hi = lo + 16 < n ? lo + 16 : n;
-
-		for (size_t i = lo + 1; i < hi; i++) {
-			struct gkey x = v[i];
-			size_t j = i;
-
-			for (; j > lo && gkey_before(&x, &v[j - 1]); j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-	}
-	for (size_t w = 16; w < n; w *= 2) {
-		struct gkey *t;
-
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-
-			if (mid < hi && gkey_before(&v[mid], &v[mid - 1]))
-				while (i < mid && j < hi)
-					tmp[k++] = gkey_before(&v[j], &v[i]) ? v[j++] : v[i++];
-			memcpy(tmp + k, v + i, (mid - i) * sizeof(*v));
-			k += mid - i;
-			memcpy(tmp + k, v + j, (hi - j) * sizeof(*v));
-		}
-		t = v;
-		v = tmp;
-		tmp = t;
-	}
-	return v;
-}
-
 static bool greedy_fits(const struct greedy *g, uint32_t c)
 {
 	for (size_t j = g->cls_off[c]; j < g->cls_off[c + 1]; j++)
@@ -770,55 +722,85 @@ static double greedy_key(const struct greedy *g, const struct gpair *p)
 	return k + 0.0;	/* never -0: equal keys have equal bits */
 }
 
+/* The slot of @bits in the key table: its own, or the empty one where it goes. */
+static struct kslot *ktab_slot(struct greedy *g, uint64_t bits)
+{
+	size_t mask = g->n_ktab - 1, h = (size_t)((bits * 0x9e3779b97f4a7c15ull) >> 40);
+
+	while (g->ktab[h & mask].stamp == g->kstamp && g->ktab[h & mask].bits != bits)
+		h++;
+	return &g->ktab[h & mask];
+}
+
+/* Twice the slots, the round's keys so far put back. */
+static int ktab_grow(struct greedy *g, size_t n_d)
+{
+	struct kslot *nt = calloc(2 * g->n_ktab, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	free(g->ktab);
+	g->ktab = nt;
+	g->n_ktab *= 2;
+	for (size_t i = 0; i < n_d; i++) {
+		uint64_t bits;
+
+		memcpy(&bits, &g->kd[i].key, sizeof(bits));
+		*ktab_slot(g, bits) = (struct kslot){ bits, (uint32_t)i, g->kstamp };
+	}
+	return 0;
+}
+
+static int kd_cmp(const void *x, const void *y, void *arg)
+{
+	const struct kdist *kd = arg;
+	double a = kd[*(const uint32_t *)x].key, b = kd[*(const uint32_t *)y].key;
+
+	return a > b ? -1 : a < b;
+}
+
 /*
  * This round's order of g->left (in rank order) into g->ord: key
  * descending, then rank.  Keys are few (host degrees, link and cut
- * criticalities): each pair's key goes into a small table of distinct
- * keys, the distinct keys are sorted, and the pairs are placed by a
- * counting sort that keeps rank order within a key.  More distinct keys
- * than the table holds: a merge sort of all of them.  O(pairs + keys log keys).
+ * criticalities): each pair's key goes into a table of the distinct keys,
+ * the distinct keys are sorted, and a counting sort places the pairs,
+ * keeping rank order within a key.  O(pairs + keys log keys).
  */
-static void greedy_order(struct greedy *g, size_t left)
+static int greedy_order(struct greedy *g, size_t left)
 {
-	size_t mask = g->n_ktab - 1, n_d = 0, off = 0;
-	uint32_t stamp = ++g->kstamp;
-	const struct gkey *v;
+	size_t n_d = 0, off = 0;
+	int rc;
 
+	g->kstamp++;
 	for (size_t o = 0; o < left; o++) {
 		double k = greedy_key(g, &g->p[g->left[o]]);
-		uint64_t bits, h;
+		struct kslot *t;
+		uint64_t bits;
 
 		memcpy(&bits, &k, sizeof(bits));
-		g->keys[o] = (struct gkey){ k, g->rank[g->left[o]], g->left[o] };
-		if (n_d >= g->n_ktab / 2)
-			continue;	/* too many distinct keys: the table is not used */
-		for (h = (bits * 0x9e3779b97f4a7c15ull) >> 40; g->ktab[h & mask].stamp == stamp &&
-							 g->ktab[h & mask].bits != bits; h++)
-			;
-		h &= mask;
-		if (g->ktab[h].stamp != stamp) {
-			g->ktab[h] = (struct kslot){ .bits = bits, .stamp = stamp };
-			g->keys_tmp[n_d++] = (struct gkey){ k, 0, (uint32_t)h };
+		t = ktab_slot(g, bits);
+		if (t->stamp != g->kstamp) {
+			if (2 * (n_d + 1) > g->n_ktab) {
+				if ((rc = ktab_grow(g, n_d)) < 0)
+					return rc;
+				t = ktab_slot(g, bits);
+			}
+			*t = (struct kslot){ bits, (uint32_t)n_d, g->kstamp };
+			g->kd[n_d++] = (struct kdist){ .key = k };
 		}
-		g->ktab[h].count++;
-		g->kslot_of[o] = (uint32_t)h;
+		g->kd[t->dist].count++;
+		g->kd_of[o] = t->dist;
 	}
-	if (n_d >= g->n_ktab / 2) {
-		v = gkey_sort(g->keys, g->keys_tmp, left);
-		for (size_t o = 0; o < left; o++)
-			g->ord[o] = v[o].pair;
-		return;
-	}
-	/* The distinct keys, highest first (in keys_tmp; keys, done with, as scratch). */
-	v = gkey_sort(g->keys_tmp, g->keys, n_d);
+	for (size_t i = 0; i < n_d; i++)
+		g->kd_ord[i] = (uint32_t)i;
+	qsort_r(g->kd_ord, n_d, sizeof(*g->kd_ord), kd_cmp, g->kd);
 	for (size_t i = 0; i < n_d; i++) {
-		struct kslot *t = &g->ktab[v[i].pair];
-
-		t->off = (uint32_t)off;
-		off += t->count;
+		g->kd[g->kd_ord[i]].off = (uint32_t)off;
+		off += g->kd[g->kd_ord[i]].count;
 	}
 	for (size_t o = 0; o < left; o++)
-		g->ord[g->ktab[g->kslot_of[o]].off++] = g->left[o];
+		g->ord[g->kd[g->kd_of[o]].off++] = g->left[o];
+	return 0;
 }
 
 /* Pack g's pairs into @s; the order in which pairs were given breaks ties. */
@@ -847,7 +829,8 @@ static int greedy_run(struct greedy *g, struct sched *s)
 					crit = g->rem[g->dem[j].unit];
 			g->cls_crit[c] = crit;
 		}
-		greedy_order(g, left);
+		if ((rc = greedy_order(g, left)) < 0)
+			goto out;
 		for (size_t o = 0; o < left; o++) {
 			const struct gpair *p = &g->p[g->ord[o]];
 
