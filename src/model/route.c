@@ -528,26 +528,66 @@ static double min_known(double cur, uint32_t mbps)
 	return mbps && (cur == 0 || mbps < cur) ? mbps : cur;
 }
 
+/*
+ * Half of the shortest-path DAG between the BFS sources of @near and @far:
+ * from @near's source, the nodes at most @h - 1 hops from it (all on the
+ * DAG), and from each the links one hop nearer to @far's source.  The
+ * share of link u -> v (u nearer the pair's first leaf) is
+ * cnt_s(u) cnt_t(v) / total whichever end the walk starts from.
+ */
+static size_t dag_half(struct route *r, const struct route_bfs *near, const struct route_bfs *far,
+		       unsigned int h, double total, size_t k, struct route_info *info)
+{
+	size_t nf = h > 0;
+
+	r->front[0] = near->src;
+	r->mark[near->src] = r->mark_gen;
+	while (nf) {
+		size_t nn = 0;
+
+		for (size_t f = 0; f < nf; f++) {
+			uint32_t x = r->front[f];
+			bool deeper = near->dist[x] + 1u < h;
+
+			for (uint32_t e = r->adj_start[x]; e < r->adj_start[x + 1]; e++) {
+				uint32_t y = r->adj[e].node;
+
+				/* A distance means y is a switch or far's source (bfs_run). */
+				if (far->dist[y] == DIST_NONE || far->dist[y] + 1 != far->dist[x])
+					continue;
+				r->items[k].link = r->adj[e].link;
+				r->items[k].share = r->ecmp_whole ? 1.0 : near->cnt[x] * far->cnt[y] / total;
+				info->min_mbps = min_known(info->min_mbps, r->link_mbps[r->adj[e].link]);
+				k++;
+				if (deeper && r->mark[y] != r->mark_gen) {
+					r->mark[y] = r->mark_gen;
+					r->next[nn++] = y;
+				}
+			}
+		}
+		memcpy(r->front, r->next, nn * sizeof(*r->front));
+		nf = nn;
+	}
+	return k;
+}
+
 int route_leaf_loads(struct route *r, uint32_t la, uint32_t lb, const struct route_load **items,
 		     size_t *n, struct route_info *info)
 {
 	const struct route_bfs *bs, *bt;
-	uint32_t s, t;
-	size_t nf = 1, k = 0;
-	double total;
+	unsigned int d;
+	size_t k;
 	int rc;
 
 	if (!r->leaf_slot || la >= r->n_leaves || lb >= r->n_leaves || la == lb)
 		return -EINVAL;
-	s = r->leaves[la];
-	t = r->leaves[lb];
 	if ((rc = bfs_get(r, la, &bs)) < 0 || (rc = bfs_get(r, lb, &bt)) < 0)
 		return rc;
 	/* bfs_get(lb) never evicts la: la is the most recently used. */
-	if (bs->dist[t] == DIST_NONE)
+	d = bs->dist[r->leaves[lb]];
+	if (d == DIST_NONE)
 		return -ENETUNREACH;
-	total = bs->cnt[t];
-	*info = (struct route_info){ .hops = bs->dist[t], .n_paths = total };
+	*info = (struct route_info){ .hops = d, .n_paths = bs->cnt[r->leaves[lb]] };
 	if (++r->mark_gen == 0) {
 		memset(r->mark, 0, r->n_nodes * sizeof(*r->mark));
 		r->mark_gen = 1;
@@ -555,37 +595,14 @@ int route_leaf_loads(struct route *r, uint32_t la, uint32_t lb, const struct rou
 	/* Every DAG edge is a distinct link: room for all of them, once. */
 	if (items_reserve(&r->items, &r->n_items_cap, r->n_links + 1) < 0)
 		return -ENOMEM;
-	/* Walk the shortest-path DAG back from t, one layer at a time. */
-	r->front[0] = t;
-	r->mark[t] = r->mark_gen;
-	while (nf) {
-		size_t nn = 0;
-
-		for (size_t f = 0; f < nf; f++) {
-			uint32_t v = r->front[f];
-
-			if (bs->dist[v] == 0)
-				continue;
-			for (uint32_t e = r->adj_start[v]; e < r->adj_start[v + 1]; e++) {
-				uint32_t u = r->adj[e].node;
-
-				if (bs->dist[u] == DIST_NONE || bs->dist[u] + 1 != bs->dist[v] ||
-				    (u != s && !r->transit[u]))
-					continue;
-				r->items[k].link = r->adj[e].link;
-				r->items[k].share = r->ecmp_whole ? 1.0
-						    : bs->cnt[u] * bt->cnt[v] / total;
-				info->min_mbps = min_known(info->min_mbps, r->link_mbps[r->adj[e].link]);
-				k++;
-				if (r->mark[u] != r->mark_gen) {
-					r->mark[u] = r->mark_gen;
-					r->next[nn++] = u;
-				}
-			}
-		}
-		memcpy(r->front, r->next, nn * sizeof(*r->front));
-		nf = nn;
-	}
+	/*
+	 * Meet in the middle: the first ceil(d / 2) layers of links from la's
+	 * side, the others from lb's.  The nodes of the middle layer (a fat
+	 * tree's many cores) are reached but never scanned, and the two halves
+	 * visit disjoint nodes, so one mark generation serves both.
+	 */
+	k = dag_half(r, bs, bt, (d + 1) / 2, info->n_paths, 0, info);
+	k = dag_half(r, bt, bs, d / 2, info->n_paths, k, info);
 	*items = r->items;
 	*n = k;
 	return 0;

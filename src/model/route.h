@@ -46,7 +46,9 @@
  * leaf, kept in a cache bounded by ROUTE_CACHE_BYTES; pairs are routed on
  * demand, so no per-pair state exists (4096 hosts: 8.4 M pairs, 256 leaves).
  * Cost: a BFS is O(switch nodes + links); a leaf pair's loads are O(links
- * of its shortest-path DAG); enumeration is O(paths x hops).
+ * of its shortest-path DAG + the degrees of its nodes outside the middle
+ * layer: the DAG is walked from both leaves to the middle, so a fat tree's
+ * cores are never scanned); enumeration is O(paths x hops).
  *
  * Path cap: route_pair() enumerates at most r->max_paths paths per
  * direction (ROUTE_MAX_PATHS = 256 unless the caller lowers or raises it;

@@ -24,6 +24,21 @@ double sched_topo_cap(const struct route *r, uint32_t link, double expected_mbps
 	return rate < 1 ? 1 : rate;
 }
 
+/* cap(L, e) over a run of links, computed once per rate: the links of a path set mostly share one. */
+struct cap_memo {
+	double rate, e, cap;
+};
+
+static double cap_of(struct cap_memo *m, const struct route *r, uint32_t link, double e)
+{
+	if (m->rate != r->link_mbps[link] || m->e != e) {
+		m->rate = r->link_mbps[link];
+		m->e = e;
+		m->cap = sched_topo_cap(r, link, e);
+	}
+	return m->cap;
+}
+
 /* Expected rate of a pair from its leaf pair's lowest known rate and its access links. */
 static double pair_expected(const struct route *r, unsigned int a, unsigned int b, double lp_min)
 {
@@ -77,8 +92,10 @@ static void bacc_fini(struct bound_acc *ba)
 static void bacc_add(struct bound_acc *ba, uint32_t la, uint32_t lb, const struct route_load *items,
 		     size_t n, double e_lo, double count)
 {
+	struct cap_memo memo = { .rate = -1 };
+
 	for (size_t i = 0; i < n; i++)
-		ba->load[items[i].link] += count * items[i].share / sched_topo_cap(ba->r, items[i].link, e_lo);
+		ba->load[items[i].link] += count * items[i].share / cap_of(&memo, ba->r, items[i].link, e_lo);
 	ba->x[la] += count;
 	ba->x[lb] += count;
 	ba->x_total += count;
@@ -150,31 +167,97 @@ static size_t *leaf_host_counts(const struct route *r)
 
 /* ---- greedy packer for explicit pair lists ---- */
 
+/*
+ * Demands.  The pairs of one leaf pair with one expected rate (a class; a
+ * routed pair is a class of its own) put the same demand, share / cap(L, e),
+ * on the same links, so a class's demand vector is built once.  Links
+ * whose demands are equal in every class (a unit: a leaf's ECMP uplinks,
+ * the spine links of a pod) receive the same demands in the same order, so
+ * their sums stay bit for bit equal and one counter stands for the unit:
+ * a pair of an ECMP fat tree is checked and taken over a handful of units,
+ * not hundreds of links, with the same decisions link by link.
+ *
+ * Units by partition refinement, as the classes' loads stream by (no
+ * link-level vector is kept): every link starts in group 0; a class moves
+ * each link it crosses to a new group per (old group, demand), one hash
+ * probe per link.  A group remembers its parent, the class that made it and
+ * the demand; the links of a final group (a unit) went through the same
+ * chain of groups, so the classes that cross a unit, and its demand in
+ * each, are the makers of its ancestors: the demand vectors are read off
+ * those chains in O(their total length).
+ */
+
 struct gpair {
 	uint32_t a, b;
-	uint32_t lp;		/* its item group (leaf pair, or the pair's own route), ROUTE_NONE: none */
+	uint32_t cls;		/* demand class, ROUTE_NONE: none (hosts on one leaf) */
 	bool cross;		/* its hosts are on different leaves */
 	double e;		/* expected Mb/s, 0 unknown */
+};
+
+struct gdem {
+	uint32_t unit;
+	double d;		/* demand on each link of the unit */
+};
+
+/* A distinct key of a round: how many pairs have it, where they start in the round's order. */
+struct kdist {
 	double key;
+	uint32_t count, off;
+};
+
+/* A slot of the round's table of distinct keys (by their bits). */
+struct kslot {
+	uint64_t bits;
+	uint32_t dist, stamp;
+};
+
+/* A group of the refinement: made by class cls from group parent, demand d on its links. */
+struct ggroup {
+	uint32_t parent, cls;
+	double d;
+};
+
+struct gslot {
+	uint64_t d;		/* a demand's bits */
+	uint32_t grp, id, stamp;
+};
+
+struct gref {
+	uint32_t *grp;		/* per link: its group now */
+	struct ggroup *v;	/* groups; 0 is every link's first */
+	size_t n, cap;
+	struct gslot *tab;	/* one class's (old group, demand) -> new group; stamp: class + 1 */
+	size_t n_tab;
+	size_t n_cls;
 };
 
 struct greedy {
 	struct route *r;
 	struct gpair *p;
 	size_t n;
-	uint64_t *lp_key;	/* unique leaf pairs: la << 32 | lb, la < lb */
-	size_t n_lp;
-	size_t *lp_off;		/* n_lp + 1 into items */
-	struct route_load *items;
-	double *lp_min;
-	double *lp_crit;
-	double *rem, *used;	/* per link, in capacity units */
+	size_t n_cls;
+	size_t *cls_off;	/* n_cls + 1 into dem */
+	struct gdem *dem;
+	double *cls_crit;	/* per class: the most its units still have to carry */
+	uint32_t *cls_fail;	/* per class: 1 + the round in which it stopped fitting */
+	uint32_t *unit;		/* per link: its unit */
+	size_t n_units;
+	double *rem, *used;	/* per unit, in capacity units */
 	double *rem_x, *cut;	/* per leaf */
 	size_t *deg;		/* per host */
 	uint32_t *touched;
 	size_t n_touched;
-	size_t *order;
+	uint32_t *left;		/* pairs not yet scheduled, by rank */
+	uint32_t *ord;		/* this round's order of them */
+	bool *taken;		/* per pair, this attempt */
+	struct kdist *kd;	/* a round's distinct keys */
+	uint32_t *kd_of;	/* per position in left: its key in kd */
+	uint32_t *kd_ord;	/* kd by key, highest first */
+	struct kslot *ktab;	/* bits -> kd (n_ktab slots, a power of 2, at most half full) */
+	size_t n_ktab;
+	uint32_t kstamp;
 	uint32_t *rank;		/* tie-break: a pair's place in this attempt's order */
+	bool *busy;		/* per host, this round */
 	double *rem0, *rem_x0;	/* state before the first attempt */
 	size_t *deg0;
 	unsigned int mode;	/* key variant of this attempt */
@@ -190,22 +273,36 @@ static int u64_cmp(const void *x, const void *y)
 static void greedy_fini(struct greedy *g)
 {
 	free(g->p);
-	free(g->lp_key);
-	free(g->lp_off);
-	free(g->items);
-	free(g->lp_min);
-	free(g->lp_crit);
+	free(g->cls_off);
+	free(g->dem);
+	free(g->cls_crit);
+	free(g->cls_fail);
+	free(g->unit);
 	free(g->rem);
 	free(g->used);
 	free(g->rem_x);
 	free(g->cut);
 	free(g->deg);
 	free(g->touched);
-	free(g->order);
+	free(g->left);
+	free(g->ord);
+	free(g->taken);
+	free(g->kd);
+	free(g->kd_of);
+	free(g->kd_ord);
+	free(g->ktab);
 	free(g->rank);
+	free(g->busy);
 	free(g->rem0);
 	free(g->rem_x0);
 	free(g->deg0);
+}
+
+static void gref_fini(struct gref *ref)
+{
+	free(ref->grp);
+	free(ref->v);
+	free(ref->tab);
 }
 
 static uint64_t lp_key_of(const struct route *r, uint32_t a, uint32_t b)
@@ -215,41 +312,64 @@ static uint64_t lp_key_of(const struct route *r, uint32_t a, uint32_t b)
 	return x < y ? x << 32 | y : y << 32 | x;
 }
 
-static void pair_items(const struct greedy *g, const struct gpair *p, const struct route_load **v,
-		       size_t *n)
+/* A new class at expected rate @e over @it (each link once): demands share / cap(L, e). */
+static int gref_class(struct gref *ref, const struct route *r, const struct route_load *it,
+		      size_t m, double e)
 {
-	if (p->lp == ROUTE_NONE) {
-		*v = NULL;
-		*n = 0;
-		return;
+	struct cap_memo memo = { .rate = -1 };
+	uint32_t c = (uint32_t)ref->n_cls++, stamp = c + 1;
+	size_t size = 16;
+
+	if (ref->n_cls >= UINT32_MAX)
+		return -E2BIG;
+	while (size < 2 * m)
+		size *= 2;
+	if (size > ref->n_tab) {	/* stale slots have older stamps: empty */
+		free(ref->tab);
+		ref->tab = calloc(size, sizeof(*ref->tab));
+		ref->n_tab = ref->tab ? size : 0;
+		if (!ref->tab)
+			return -ENOMEM;
 	}
-	*v = g->items + g->lp_off[p->lp];
-	*n = g->lp_off[p->lp + 1] - g->lp_off[p->lp];
-}
+	if (ref->n + m > ref->cap) {
+		size_t cap = 2 * (ref->n + m);
+		struct ggroup *nv;
 
-static int items_push(struct greedy *g, size_t *n_items, size_t *cap_items,
-		      const struct route_load *it, size_t m)
-{
-	if (*n_items + m > *cap_items) {
-		struct route_load *nv;
-
-		*cap_items = (*n_items + m) * 2;
-		nv = realloc(g->items, *cap_items * sizeof(*nv));
+		if (cap >= UINT32_MAX)
+			return -E2BIG;
+		nv = realloc(ref->v, cap * sizeof(*nv));
 		if (!nv)
 			return -ENOMEM;
-		g->items = nv;
+		ref->v = nv;
+		ref->cap = cap;
 	}
-	memcpy(g->items + *n_items, it, m * sizeof(*it));
-	*n_items += m;
+	for (size_t j = 0; j < m; j++) {
+		uint32_t l = it[j].link, old = ref->grp[l];
+		double d = it[j].share / cap_of(&memo, r, l, e);
+		struct gslot *t;
+		uint64_t bits, h;
+
+		memcpy(&bits, &d, sizeof(bits));
+		h = (bits ^ (uint64_t)old * 0x9e3779b97f4a7c15ull) * 0xff51afd7ed558ccdull;
+		for (h >>= 32;; h++) {
+			t = &ref->tab[h & (size - 1)];
+			if (t->stamp != stamp || (t->grp == old && t->d == bits))
+				break;
+		}
+		if (t->stamp != stamp) {
+			*t = (struct gslot){ bits, old, (uint32_t)ref->n, stamp };
+			ref->v[ref->n++] = (struct ggroup){ old, c, d };
+		}
+		ref->grp[l] = t->id;
+	}
 	return 0;
 }
 
 /* A routed pair's items: per link the larger of its a -> b and b -> a shares. */
-static int route_items(struct greedy *g, const struct pair_route *pr, size_t *n_items,
-		       size_t *cap_items, double *acc, struct route_load *tmp)
+static int route_items(const struct route *r, const struct pair_route *pr, double *acc,
+		       struct route_load *tmp, size_t *n)
 {
 	size_t m = 0;
-	int rc;
 
 	for (int dir = 0; dir < 2; dir++) {
 		const struct path *v = dir ? pr->ba : pr->ab;
@@ -259,7 +379,7 @@ static int route_items(struct greedy *g, const struct pair_route *pr, size_t *n_
 			for (size_t h = 0; h < v[i].n_hops; h++) {
 				uint32_t l = v[i].hops[h].link;
 
-				if (l >= g->r->n_links)
+				if (l >= r->n_links)
 					return -EINVAL;
 				if (acc[2 * l] == 0 && acc[2 * l + 1] == 0)
 					tmp[m++].link = l;
@@ -272,15 +392,183 @@ static int route_items(struct greedy *g, const struct pair_route *pr, size_t *n_
 		tmp[i].share = fmax(acc[2 * l], acc[2 * l + 1]);
 		acc[2 * l] = acc[2 * l + 1] = 0;
 	}
-	rc = items_push(g, n_items, cap_items, tmp, m);
+	*n = m;
+	return 0;
+}
+
+static int e_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * The classes of one leaf pair, whose pairs are @mem (@n_mem, in pair
+ * order): one per distinct expected rate, each pair's e and class set.
+ */
+static int lp_classes(struct greedy *g, struct gref *ref, const uint32_t *mem, size_t n_mem,
+		      const struct route_load *it, size_t m, double lp_min, double *es)
+{
+	size_t n_e = 0;
+	int rc;
+
+	for (size_t q = 0; q < n_mem; q++) {
+		struct gpair *p = &g->p[mem[q]];
+
+		p->e = pair_expected(g->r, p->a, p->b, lp_min);
+		if (!n_e || es[n_e - 1] != p->e)
+			es[n_e++] = p->e;
+	}
+	if (n_e > 1) {	/* rates differ: one class per distinct rate */
+		size_t k = 1;
+
+		qsort(es, n_e, sizeof(*es), e_cmp);
+		for (size_t i = 1; i < n_e; i++)
+			if (es[i] != es[k - 1])
+				es[k++] = es[i];
+		n_e = k;
+	}
+	for (size_t i = 0; i < n_e; i++)
+		if ((rc = gref_class(ref, g->r, it, m, es[i])) < 0)
+			return rc;
+	for (size_t q = 0; q < n_mem; q++) {
+		struct gpair *p = &g->p[mem[q]];
+		const double *hit = n_e > 1 ? bsearch(&p->e, es, n_e, sizeof(*es), e_cmp) : es;
+
+		p->cls = (uint32_t)(ref->n_cls - n_e + (size_t)(hit - es));
+	}
+	return 0;
+}
+
+/* Cross-leaf pairs: one route_leaf_loads() per leaf pair, its classes. */
+static int lp_build(struct greedy *g, struct gref *ref, struct fab_err *err)
+{
+	struct route *r = g->r;
+	size_t k = 0, n_lp = 0, *start = NULL;
+	uint64_t *key = calloc(g->n + 1, sizeof(*key));
+	uint32_t *mem = calloc(g->n + 1, sizeof(*mem));
+	double *es = calloc(g->n + 1, sizeof(*es));
+	int rc = -ENOMEM;
+
+	if (!key || !mem || !es)
+		goto out;
+	for (size_t i = 0; i < g->n; i++)
+		if (g->p[i].cross)
+			key[k++] = lp_key_of(r, g->p[i].a, g->p[i].b);
+	qsort(key, k, sizeof(*key), u64_cmp);
+	for (size_t i = 0; i < k; i++)
+		if (!n_lp || key[n_lp - 1] != key[i])
+			key[n_lp++] = key[i];
+	start = calloc(n_lp + 2, sizeof(*start));
+	if (!start)
+		goto out;
+	/* Pairs by leaf pair (a counting sort: in pair order within one). */
+	for (size_t i = 0; i < g->n; i++)
+		if (g->p[i].cross) {
+			uint64_t x = lp_key_of(r, g->p[i].a, g->p[i].b);
+			uint64_t *hit = bsearch(&x, key, n_lp, sizeof(x), u64_cmp);
+
+			g->p[i].cls = (uint32_t)(hit - key);
+			start[g->p[i].cls + 2]++;
+		}
+	for (size_t i = 0; i < n_lp; i++)
+		start[i + 2] += start[i + 1];
+	for (size_t i = 0; i < g->n; i++)
+		if (g->p[i].cross)
+			mem[start[g->p[i].cls + 1]++] = (uint32_t)i;
+	for (size_t i = 0; i < n_lp; i++) {
+		uint32_t la = (uint32_t)(key[i] >> 32), lb = (uint32_t)key[i];
+		const struct route_load *it;
+		struct route_info info;
+		size_t m;
+
+		rc = route_leaf_loads(r, la, lb, &it, &m, &info);
+		if (rc < 0) {
+			rc = fab_err_set(err, rc, "schedule: no path between leaves %s and %s",
+					 r->topo->nodes[r->leaves[la]]->name, r->topo->nodes[r->leaves[lb]]->name);
+			goto out;
+		}
+		rc = lp_classes(g, ref, mem + start[i], start[i + 1] - start[i], it, m, info.min_mbps, es);
+		if (rc < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(key);
+	free(mem);
+	free(es);
+	free(start);
+	return rc;
+}
+
+/* Routed pairs: each its own class over its route's links. */
+static int routed_build(struct greedy *g, struct gref *ref, const struct pair_route *routes)
+{
+	const struct route *r = g->r;
+	double *acc = calloc(2 * r->n_links + 1, sizeof(*acc));
+	struct route_load *tmp = calloc(r->n_links + 1, sizeof(*tmp));
+	int rc = acc && tmp ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < g->n && rc == 0; i++) {
+		size_t m;
+
+		g->p[i].e = routes[i].expected_mbps;
+		g->p[i].cls = (uint32_t)i;
+		rc = route_items(r, &routes[i], acc, tmp, &m);
+		if (rc == 0)
+			rc = gref_class(ref, r, tmp, m, g->p[i].e);
+	}
+	free(acc);
+	free(tmp);
+	return rc;
+}
+
+/* Units (dense, in link order) and each class's demands over them, from the refinement. */
+static int units_finish(struct greedy *g, const struct gref *ref)
+{
+	size_t nl = g->r->n_links, k = 0;
+	uint32_t *uof = malloc((ref->n + 1) * sizeof(*uof));
+	int rc = -ENOMEM;
+
+	g->n_cls = ref->n_cls;
+	g->unit = calloc(nl + 1, sizeof(*g->unit));
+	g->cls_off = calloc(ref->n_cls + 2, sizeof(*g->cls_off));
+	g->cls_crit = calloc(ref->n_cls + 1, sizeof(*g->cls_crit));
+	g->cls_fail = calloc(ref->n_cls + 1, sizeof(*g->cls_fail));
+	if (!uof || !g->unit || !g->cls_off || !g->cls_crit || !g->cls_fail)
+		goto out;
+	memset(uof, 0xff, (ref->n + 1) * sizeof(*uof));
+	g->n_units = 0;
+	for (size_t l = 0; l < nl; l++) {
+		if (uof[ref->grp[l]] == UINT32_MAX)
+			uof[ref->grp[l]] = (uint32_t)g->n_units++;
+		g->unit[l] = uof[ref->grp[l]];
+	}
+	/* Count per class along every unit's chain, then fill (cls_off[c + 1] is c's cursor). */
+	for (size_t id = 1; id < ref->n; id++)
+		for (size_t a = uof[id] == UINT32_MAX ? 0 : id; a; a = ref->v[a].parent)
+			g->cls_off[ref->v[a].cls + 2]++;
+	for (size_t c = 0; c < ref->n_cls; c++)
+		g->cls_off[c + 2] += g->cls_off[c + 1];
+	g->dem = calloc(g->cls_off[ref->n_cls + 1] + 1, sizeof(*g->dem));
+	if (!g->dem)
+		goto out;
+	for (size_t id = 1; id < ref->n; id++)
+		for (size_t a = uof[id] == UINT32_MAX ? 0 : id; a; a = ref->v[a].parent, k++)
+			g->dem[g->cls_off[ref->v[a].cls + 1]++] = (struct gdem){ uof[id], ref->v[a].d };
+	rc = 0;
+out:
+	free(uof);
 	return rc;
 }
 
 static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pair *pairs, size_t n,
 			const struct pair_route *routes, struct sched_topo_bound *b, struct fab_err *err)
 {
-	size_t k = 0, n_items = 0, cap_items = 0, *lh = NULL, users = 0;
+	size_t *lh = NULL, users = 0;
 	struct bound_acc ba = { 0 };
+	struct gref ref = { 0 };
 	bool *seen_host = NULL;
 	int rc = -ENOMEM;
 
@@ -288,102 +576,66 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 	g->r = r;
 	g->n = n;
 	g->p = calloc(n + 1, sizeof(*g->p));
-	g->lp_key = calloc(n + 1, sizeof(*g->lp_key));
 	g->deg = calloc(r->n_hosts + 1, sizeof(*g->deg));
-	g->rem = calloc(r->n_links + 1, sizeof(*g->rem));
-	g->used = calloc(r->n_links + 1, sizeof(*g->used));
-	g->touched = calloc(r->n_links + 1, sizeof(*g->touched));
 	g->rem_x = calloc(r->n_leaves + 1, sizeof(*g->rem_x));
 	g->cut = calloc(r->n_leaves + 1, sizeof(*g->cut));
-	g->order = calloc(n + 1, sizeof(*g->order));
+	g->left = calloc(n + 1, sizeof(*g->left));
+	g->ord = calloc(n + 1, sizeof(*g->ord));
+	g->taken = calloc(n + 1, sizeof(*g->taken));
+	g->kd = calloc(n + 1, sizeof(*g->kd));
+	g->kd_of = calloc(n + 1, sizeof(*g->kd_of));
+	g->kd_ord = calloc(n + 1, sizeof(*g->kd_ord));
+	g->n_ktab = 64;
+	g->ktab = calloc(g->n_ktab, sizeof(*g->ktab));
+	g->busy = calloc(r->n_hosts + 1, sizeof(*g->busy));
 	seen_host = calloc(r->n_hosts + 1, sizeof(*seen_host));
-	if (!g->p || !g->lp_key || !g->deg || !g->rem || !g->used || !g->touched || !g->rem_x ||
-	    !g->cut || !g->order || !seen_host || bacc_init(&ba, r) < 0)
+	if (!g->p || !g->deg || !g->rem_x || !g->cut || !g->left || !g->ord || !g->taken || !g->kd ||
+	    !g->kd_of || !g->kd_ord || !g->ktab || !g->busy || !seen_host || bacc_init(&ba, r) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
+		struct gpair *p = &g->p[i];
+
 		if (pairs[i].a >= r->n_hosts || pairs[i].b >= r->n_hosts || pairs[i].a == pairs[i].b) {
 			rc = fab_err_set(err, -EINVAL, "schedule: pair %zu (%u, %u) names no two hosts", i,
 					 pairs[i].a, pairs[i].b);
 			goto out;
 		}
-		g->p[i].a = pairs[i].a;
-		g->p[i].b = pairs[i].b;
-		g->p[i].lp = ROUTE_NONE;
-		g->order[i] = i;
 		if (routes && (routes[i].a != pairs[i].a || routes[i].b != pairs[i].b)) {
 			rc = fab_err_set(err, -EINVAL, "schedule: route %zu is not of pair (%u, %u)", i,
 					 pairs[i].a, pairs[i].b);
 			goto out;
 		}
-		if (!routes && cross_leaf(r, pairs[i].a, pairs[i].b))
-			g->lp_key[k++] = lp_key_of(r, pairs[i].a, pairs[i].b);
+		*p = (struct gpair){ .a = pairs[i].a, .b = pairs[i].b, .cls = ROUTE_NONE,
+				     .cross = cross_leaf(r, pairs[i].a, pairs[i].b) };
+		if (!routes && !p->cross)
+			p->e = pair_expected(r, p->a, p->b, 0);
 	}
-	qsort(g->lp_key, k, sizeof(*g->lp_key), u64_cmp);
-	for (size_t i = 0; i < k; i++)
-		if (!g->n_lp || g->lp_key[g->n_lp - 1] != g->lp_key[i])
-			g->lp_key[g->n_lp++] = g->lp_key[i];
-	if (routes)
-		g->n_lp = n;	/* every pair its own group */
-	g->lp_off = calloc(g->n_lp + 1, sizeof(*g->lp_off));
-	g->lp_min = calloc(g->n_lp + 1, sizeof(*g->lp_min));
-	g->lp_crit = calloc(g->n_lp + 1, sizeof(*g->lp_crit));
-	if (!g->lp_off || !g->lp_min || !g->lp_crit)
+	ref.grp = calloc(r->n_links + 1, sizeof(*ref.grp));
+	ref.v = calloc(1, sizeof(*ref.v));
+	ref.n = ref.cap = 1;	/* group 0 */
+	if (!ref.grp || !ref.v)
 		goto out;
-	if (routes) {
-		double *acc = calloc(2 * r->n_links + 1, sizeof(*acc));
-		struct route_load *tmp = calloc(r->n_links + 1, sizeof(*tmp));
-
-		rc = acc && tmp ? 0 : -ENOMEM;
-		for (size_t i = 0; i < n && rc == 0; i++) {
-			g->lp_off[i] = n_items;
-			rc = route_items(g, &routes[i], &n_items, &cap_items, acc, tmp);
-		}
-		free(acc);
-		free(tmp);
-		if (rc < 0) {
+	rc = routes ? routed_build(g, &ref, routes) : lp_build(g, &ref, err);
+	if (rc < 0) {
+		if (routes)
 			fab_err_set(err, rc, "schedule: pair routes");
-			goto out;
-		}
+		goto out;
 	}
-	for (size_t i = 0; !routes && i < g->n_lp; i++) {
-		const struct route_load *it;
-		struct route_info info;
-		size_t m;
-
-		rc = route_leaf_loads(r, (uint32_t)(g->lp_key[i] >> 32), (uint32_t)g->lp_key[i], &it, &m, &info);
-		if (rc < 0) {
-			rc = fab_err_set(err, rc, "schedule: no path between leaves %s and %s",
-					 r->topo->nodes[r->leaves[g->lp_key[i] >> 32]]->name,
-					 r->topo->nodes[r->leaves[(uint32_t)g->lp_key[i]]]->name);
-			goto out;
-		}
-		g->lp_off[i] = n_items;
-		if ((rc = items_push(g, &n_items, &cap_items, it, m)) < 0)
-			goto out;
-		g->lp_min[i] = info.min_mbps;
-	}
-	g->lp_off[g->n_lp] = n_items;
-	/* Per pair: leaf pair, expected rate; demands into rem and the bound. */
+	if ((rc = units_finish(g, &ref)) < 0)
+		goto out;
+	rc = -ENOMEM;
+	g->rem = calloc(g->n_units + 1, sizeof(*g->rem));
+	g->used = calloc(g->n_units + 1, sizeof(*g->used));
+	g->touched = calloc(g->n_units + 1, sizeof(*g->touched));
+	if (!g->rem || !g->used || !g->touched)
+		goto out;
+	/* Per pair, in order: demands into rem and the bound. */
 	for (size_t i = 0; i < n; i++) {
-		struct gpair *p = &g->p[i];
-		const struct route_load *it;
-		size_t m;
-		double lpmin = 0;
+		const struct gpair *p = &g->p[i];
 
-		p->cross = cross_leaf(r, p->a, p->b);
-		if (routes) {
-			p->lp = (uint32_t)i;
-		} else if (p->cross) {
-			uint64_t key = lp_key_of(r, p->a, p->b);
-			uint64_t *hit = bsearch(&key, g->lp_key, g->n_lp, sizeof(key), u64_cmp);
-
-			p->lp = (uint32_t)(hit - g->lp_key);
-			lpmin = g->lp_min[p->lp];
-		}
-		p->e = routes ? routes[i].expected_mbps : pair_expected(r, p->a, p->b, lpmin);
-		pair_items(g, p, &it, &m);
-		for (size_t j = 0; j < m; j++)
-			g->rem[it[j].link] += it[j].share / sched_topo_cap(r, it[j].link, p->e);
+		for (size_t j = p->cls == ROUTE_NONE ? 0 : g->cls_off[p->cls];
+		     p->cls != ROUTE_NONE && j < g->cls_off[p->cls + 1]; j++)
+			g->rem[g->dem[j].unit] += g->dem[j].d;
 		if (p->cross) {
 			bacc_add(&ba, r->hosts[p->a].leaf, r->hosts[p->b].leaf, NULL, 0, p->e, 1);
 			g->rem_x[r->hosts[p->a].leaf]++;
@@ -394,7 +646,8 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 		users += !seen_host[p->a] + !seen_host[p->b];
 		seen_host[p->a] = seen_host[p->b] = true;
 	}
-	memcpy(ba.load, g->rem, r->n_links * sizeof(*ba.load));
+	for (size_t l = 0; l < r->n_links; l++)
+		ba.load[l] = g->rem[g->unit[l]];
 	b->node = 0;
 	for (size_t h = 0; h < r->n_hosts; h++)
 		if (g->deg[h] > b->node)
@@ -412,48 +665,31 @@ static int greedy_setup(struct greedy *g, struct route *r, const struct sched_pa
 	}
 	rc = 0;
 out:
+	gref_fini(&ref);
 	bacc_fini(&ba);
 	free(lh);
 	free(seen_host);
 	return rc;
 }
 
-static int order_cmp(const void *x, const void *y, void *arg)
+static bool greedy_fits(const struct greedy *g, uint32_t c)
 {
-	const struct greedy *sort_ctx = arg;
-	size_t i = *(const size_t *)x, j = *(const size_t *)y;
-	double ki = sort_ctx->p[i].key, kj = sort_ctx->p[j].key;
-
-	if (ki != kj)
-		return ki > kj ? -1 : 1;
-	return sort_ctx->rank[i] < sort_ctx->rank[j] ? -1 : sort_ctx->rank[i] > sort_ctx->rank[j];
-}
-
-static bool greedy_fits(struct greedy *g, const struct gpair *p)
-{
-	const struct route_load *it;
-	size_t m;
-
-	pair_items(g, p, &it, &m);
-	for (size_t j = 0; j < m; j++)
-		if (g->used[it[j].link] + it[j].share / sched_topo_cap(g->r, it[j].link, p->e) > 1 + EPS)
+	for (size_t j = g->cls_off[c]; j < g->cls_off[c + 1]; j++)
+		if (g->used[g->dem[j].unit] + g->dem[j].d > 1 + EPS)
 			return false;
 	return true;
 }
 
 static void greedy_take(struct greedy *g, const struct gpair *p)
 {
-	const struct route_load *it;
-	size_t m;
+	for (size_t j = p->cls == ROUTE_NONE ? 0 : g->cls_off[p->cls];
+	     p->cls != ROUTE_NONE && j < g->cls_off[p->cls + 1]; j++) {
+		uint32_t u = g->dem[j].unit;
 
-	pair_items(g, p, &it, &m);
-	for (size_t j = 0; j < m; j++) {
-		double d = it[j].share / sched_topo_cap(g->r, it[j].link, p->e);
-
-		if (g->used[it[j].link] == 0)
-			g->touched[g->n_touched++] = it[j].link;
-		g->used[it[j].link] += d;
-		g->rem[it[j].link] -= d;
+		if (g->used[u] == 0)
+			g->touched[g->n_touched++] = u;
+		g->used[u] += g->dem[j].d;
+		g->rem[u] -= g->dem[j].d;
 	}
 	g->deg[p->a]--;
 	g->deg[p->b]--;
@@ -463,62 +699,162 @@ static void greedy_take(struct greedy *g, const struct gpair *p)
 	}
 }
 
+/* The pair's criticality this round (the key variant of g->mode). */
+static double greedy_key(const struct greedy *g, const struct gpair *p)
+{
+	size_t da = g->deg[p->a], db = g->deg[p->b];
+	double k = (double)(da > db ? da : db);
+
+	if (p->cls != ROUTE_NONE && g->cls_crit[p->cls] > k)
+		k = g->cls_crit[p->cls];
+	if (p->cross) {
+		uint32_t la = g->r->hosts[p->a].leaf, lb = g->r->hosts[p->b].leaf;
+		double xa = g->rem_x[la] / g->cut[la], xb = g->rem_x[lb] / g->cut[lb];
+		double x = xa > xb ? xa : xb;
+
+		if (x > k)
+			k = x;
+	}
+	if (g->mode == 1)	/* also favour pairs of two busy hosts */
+		k += 0.5 * (double)(da < db ? da : db);
+	else if (g->mode == 2)
+		k = floor(k);
+	return k + 0.0;	/* never -0: equal keys have equal bits */
+}
+
+/* The slot of @bits in the key table: its own, or the empty one where it goes. */
+static struct kslot *ktab_slot(struct greedy *g, uint64_t bits)
+{
+	size_t mask = g->n_ktab - 1, h = (size_t)((bits * 0x9e3779b97f4a7c15ull) >> 40);
+
+	while (g->ktab[h & mask].stamp == g->kstamp && g->ktab[h & mask].bits != bits)
+		h++;
+	return &g->ktab[h & mask];
+}
+
+/* Twice the slots, the round's keys so far put back. */
+static int ktab_grow(struct greedy *g, size_t n_d)
+{
+	struct kslot *nt = calloc(2 * g->n_ktab, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	free(g->ktab);
+	g->ktab = nt;
+	g->n_ktab *= 2;
+	for (size_t i = 0; i < n_d; i++) {
+		uint64_t bits;
+
+		memcpy(&bits, &g->kd[i].key, sizeof(bits));
+		*ktab_slot(g, bits) = (struct kslot){ bits, (uint32_t)i, g->kstamp };
+	}
+	return 0;
+}
+
+static int kd_cmp(const void *x, const void *y, void *arg)
+{
+	const struct kdist *kd = arg;
+	double a = kd[*(const uint32_t *)x].key, b = kd[*(const uint32_t *)y].key;
+
+	return a > b ? -1 : a < b;
+}
+
+/*
+ * This round's order of g->left (in rank order) into g->ord: key
+ * descending, then rank.  Keys are few (host degrees, link and cut
+ * criticalities): each pair's key goes into a table of the distinct keys,
+ * the distinct keys are sorted, and a counting sort places the pairs,
+ * keeping rank order within a key.  O(pairs + keys log keys).
+ */
+static int greedy_order(struct greedy *g, size_t left)
+{
+	size_t n_d = 0, off = 0;
+	int rc;
+
+	g->kstamp++;
+	for (size_t o = 0; o < left; o++) {
+		double k = greedy_key(g, &g->p[g->left[o]]);
+		struct kslot *t;
+		uint64_t bits;
+
+		memcpy(&bits, &k, sizeof(bits));
+		t = ktab_slot(g, bits);
+		if (t->stamp != g->kstamp) {
+			if (2 * (n_d + 1) > g->n_ktab) {
+				if ((rc = ktab_grow(g, n_d)) < 0)
+					return rc;
+				t = ktab_slot(g, bits);
+			}
+			*t = (struct kslot){ bits, (uint32_t)n_d, g->kstamp };
+			g->kd[n_d++] = (struct kdist){ .key = k };
+		}
+		g->kd[t->dist].count++;
+		g->kd_of[o] = t->dist;
+	}
+	for (size_t i = 0; i < n_d; i++)
+		g->kd_ord[i] = (uint32_t)i;
+	qsort_r(g->kd_ord, n_d, sizeof(*g->kd_ord), kd_cmp, g->kd);
+	for (size_t i = 0; i < n_d; i++) {
+		g->kd[g->kd_ord[i]].off = (uint32_t)off;
+		off += g->kd[g->kd_ord[i]].count;
+	}
+	for (size_t o = 0; o < left; o++)
+		g->ord[g->kd[g->kd_of[o]].off++] = g->left[o];
+	return 0;
+}
+
 /* Pack g's pairs into @s; the order in which pairs were given breaks ties. */
 static int greedy_run(struct greedy *g, struct sched *s)
 {
-	bool *busy = calloc(g->r->n_hosts + 1, sizeof(*busy));
 	size_t left = g->n, *start = calloc(g->n + 2, sizeof(*start));
 	struct sched_pair *out = calloc(g->n + 1, sizeof(*out));
 	size_t n_out = 0, n_rounds = 0;
 	int rc = -ENOMEM;
 
-	if (!busy || !start || !out)
+	if (!start || !out)
 		goto out;
+	for (size_t i = 0; i < g->n; i++)
+		g->left[g->rank[i]] = (uint32_t)i;
+	memset(g->cls_fail, 0, g->n_cls * sizeof(*g->cls_fail));
+	memset(g->taken, 0, g->n * sizeof(*g->taken));
 	while (left) {
 		size_t kept = 0, before = n_out;
+		uint32_t stamp = (uint32_t)n_rounds + 1;
 
-		for (size_t i = 0; i < g->n_lp; i++) {
-			double c = 0;
+		for (size_t c = 0; c < g->n_cls; c++) {
+			double crit = 0;
 
-			for (size_t j = g->lp_off[i]; j < g->lp_off[i + 1]; j++)
-				if (g->rem[g->items[j].link] > c)
-					c = g->rem[g->items[j].link];
-			g->lp_crit[i] = c;
+			for (size_t j = g->cls_off[c]; j < g->cls_off[c + 1]; j++)
+				if (g->rem[g->dem[j].unit] > crit)
+					crit = g->rem[g->dem[j].unit];
+			g->cls_crit[c] = crit;
 		}
+		if ((rc = greedy_order(g, left)) < 0)
+			goto out;
 		for (size_t o = 0; o < left; o++) {
-			struct gpair *p = &g->p[g->order[o]];
-			double k = (double)(g->deg[p->a] > g->deg[p->b] ? g->deg[p->a] : g->deg[p->b]);
+			const struct gpair *p = &g->p[g->ord[o]];
 
-			if (p->lp != ROUTE_NONE)
-				k = fmax(k, g->lp_crit[p->lp]);
-			if (p->cross) {
-				uint32_t la = g->r->hosts[p->a].leaf, lb = g->r->hosts[p->b].leaf;
-
-				k = fmax(k, fmax(g->rem_x[la] / g->cut[la], g->rem_x[lb] / g->cut[lb]));
-			}
-			if (g->mode == 1)	/* also favour pairs of two busy hosts */
-				k += 0.5 * (double)(g->deg[p->a] < g->deg[p->b] ? g->deg[p->a] : g->deg[p->b]);
-			else if (g->mode == 2)
-				k = floor(k);
-			p->key = k;
-		}
-		qsort_r(g->order, left, sizeof(*g->order), order_cmp, g);
-		for (size_t o = 0; o < left; o++) {
-			struct gpair *p = &g->p[g->order[o]];
-
-			if (busy[p->a] || busy[p->b] || !greedy_fits(g, p)) {
-				g->order[kept++] = g->order[o];
+			/* A class that no longer fits stays so this round: loads only grow. */
+			if (g->busy[p->a] || g->busy[p->b] ||
+			    (p->cls != ROUTE_NONE &&
+			     (g->cls_fail[p->cls] == stamp || !greedy_fits(g, p->cls)))) {
+				if (p->cls != ROUTE_NONE && !g->busy[p->a] && !g->busy[p->b])
+					g->cls_fail[p->cls] = stamp;
 				continue;
 			}
-			busy[p->a] = busy[p->b] = true;
+			g->taken[g->ord[o]] = true;
+			g->busy[p->a] = g->busy[p->b] = true;
 			greedy_take(g, p);
 			out[n_out].a = p->a < p->b ? p->a : p->b;
 			out[n_out].b = p->a < p->b ? p->b : p->a;
 			n_out++;
 		}
+		for (size_t o = 0; o < left; o++)	/* the pairs left, still by rank */
+			if (!g->taken[g->left[o]])
+				g->left[kept++] = g->left[o];
 		left = kept;
 		for (size_t i = before; i < n_out; i++)
-			busy[out[i].a] = busy[out[i].b] = false;
+			g->busy[out[i].a] = g->busy[out[i].b] = false;
 		for (size_t i = 0; i < g->n_touched; i++)
 			g->used[g->touched[i]] = 0;
 		g->n_touched = 0;
@@ -537,7 +873,6 @@ static int greedy_run(struct greedy *g, struct sched *s)
 	start = NULL;
 	rc = 0;
 out:
-	free(busy);
 	free(start);
 	free(out);
 	return rc;
@@ -550,20 +885,17 @@ static double greedy_work(size_t n_pairs, const struct sched_topo_bound *b)
 }
 
 /*
- * An attempt visits every pair's items (its links) about once per round:
- * pairs crossing an ECMP fat tree hold hundreds of links each, so the
- * effort is counted in item visits, not pairs.
+ * An attempt visits every pair's demands (its units) about once per round:
+ * the effort is counted in those visits when they are more than the pairs.
  */
 static double greedy_item_work(const struct greedy *g, const struct sched_topo_bound *b)
 {
 	double items = 0;
 
 	for (size_t i = 0; i < g->n; i++) {
-		const struct route_load *it;
-		size_t m;
+		uint32_t c = g->p[i].cls;
 
-		pair_items(g, &g->p[i], &it, &m);
-		items += 1.0 + (double)m;
+		items += 1.0 + (c == ROUTE_NONE ? 0.0 : (double)(g->cls_off[c + 1] - g->cls_off[c]));
 	}
 	return items * (double)(b->bound ? b->bound : 1);
 }
@@ -578,25 +910,23 @@ static int greedy_best(struct greedy *g, struct sched *s, const struct sched_top
 	int rc = 0;
 
 	g->rank = calloc(g->n + 1, sizeof(*g->rank));
-	g->rem0 = malloc((r->n_links + 1) * sizeof(*g->rem0));
+	g->rem0 = malloc((g->n_units + 1) * sizeof(*g->rem0));
 	g->rem_x0 = malloc((r->n_leaves + 1) * sizeof(*g->rem_x0));
 	g->deg0 = malloc((r->n_hosts + 1) * sizeof(*g->deg0));
 	if (!g->rank || !g->rem0 || !g->rem_x0 || !g->deg0)
 		return -ENOMEM;
-	memcpy(g->rem0, g->rem, r->n_links * sizeof(*g->rem));
+	memcpy(g->rem0, g->rem, g->n_units * sizeof(*g->rem));
 	memcpy(g->rem_x0, g->rem_x, r->n_leaves * sizeof(*g->rem_x));
 	memcpy(g->deg0, g->deg, r->n_hosts * sizeof(*g->deg));
 	sched_init(s);
 	for (size_t t = 0; t < attempts; t++) {
 		struct sched try;
 
-		memcpy(g->rem, g->rem0, r->n_links * sizeof(*g->rem));
+		memcpy(g->rem, g->rem0, g->n_units * sizeof(*g->rem));
 		memcpy(g->rem_x, g->rem_x0, r->n_leaves * sizeof(*g->rem_x));
 		memcpy(g->deg, g->deg0, r->n_hosts * sizeof(*g->deg));
-		for (size_t i = 0; i < g->n; i++) {
-			g->order[i] = i;
+		for (size_t i = 0; i < g->n; i++)
 			g->rank[i] = (uint32_t)i;
-		}
 		/* Attempt 0 keeps the caller's order (the circle method's, for all pairs). */
 		for (size_t i = g->n; t > 0 && i > 1; i--) {
 			size_t j;
@@ -855,6 +1185,7 @@ static int group_loads(struct sched_topo_gen *g, uint32_t x, uint32_t y,
 static int lp_add_loads(struct sched_topo_gen *g, const struct gen_lp *lp, double sign, bool *over)
 {
 	const struct route_load *it;
+	struct cap_memo memo = { .rate = -1 };
 	struct route_info info;
 	size_t m;
 	double e;
@@ -869,7 +1200,7 @@ static int lp_add_loads(struct sched_topo_gen *g, const struct gen_lp *lp, doubl
 
 		if (g->acc[l] == 0 && sign > 0)
 			g->touched[g->n_touched++] = l;
-		g->acc[l] += sign * it[k].share / sched_topo_cap(g->r, l, e);
+		g->acc[l] += sign * it[k].share / cap_of(&memo, g->r, l, e);
 		if (g->acc[l] > 1 + EPS)
 			*over = true;
 		if (g->acc[l] < EPS)
@@ -1084,6 +1415,7 @@ static int gen_bound(struct sched_topo_gen *g)
 		for (size_t k = 0; k < g->n_lps; k++) {
 			const struct gen_lp *lp = &g->lps[k];
 			const struct route_load *it;
+			struct cap_memo memo = { .rate = -1 };
 			struct route_info info;
 			bool over = false;
 			size_t m;
@@ -1103,12 +1435,12 @@ static int gen_bound(struct sched_topo_gen *g)
 
 				if (g->acc[l] == 0)
 					g->touched[g->n_touched++] = l;
-				g->acc[l] += it[q].share / sched_topo_cap(r, l, e);
+				g->acc[l] += it[q].share / cap_of(&memo, r, l, e);
 				over |= g->acc[l] > 1 + EPS;
 			}
 			if (over && any) {
 				for (size_t q = 0; q < m; q++) {
-					g->acc[it[q].link] -= it[q].share / sched_topo_cap(r, it[q].link, e);
+					g->acc[it[q].link] -= it[q].share / cap_of(&memo, r, it[q].link, e);
 					if (g->acc[it[q].link] < EPS)
 						g->acc[it[q].link] = 1e-300;
 				}

@@ -25,8 +25,15 @@
  *    its effort is small).
  *    The greedy packer: each round orders the pairs left by criticality
  *    (the most a pair's hosts, links or leaf cuts still have to carry, in
- *    rounds) and takes each one that still fits.  O(rounds x pairs log
- *    pairs + rounds x leaf pairs x path links) per attempt.
+ *    rounds) and takes each one that still fits.  Pairs of one leaf pair
+ *    at one expected rate (a class) share one demand vector, over units:
+ *    links whose demands are equal in every class (a leaf's ECMP uplinks,
+ *    a pod's spine links) carry equal loads, so one counter stands for
+ *    each (exact: the decisions are those of a link-by-link check).
+ *    Set-up O(leaf pairs x path links) (route_leaf_loads() once per leaf
+ *    pair); per attempt O(rounds x (pairs + classes x units + keys log
+ *    keys) + pairs taken x units), keys the distinct criticalities of a
+ *    round (few: the pairs are ordered by a counting sort).
  *  - streamed: struct sched_topo_gen yields all pairs of any number of
  *    hosts one round at a time, in O(hosts + leaves^2/8 + links) memory
  *    (4096 hosts: 8.4 M pairs, never stored).  Leaves meet by the circle
@@ -76,8 +83,8 @@
 
 /*
  * The greedy packer's effort, in pairs x rounds (rounds estimated by the
- * bound), or in link items visited / SCHED_TOPO_ITEMS_PER_PAIR when that
- * is more (ECMP fat trees: hundreds of links per pair): it tries up to
+ * bound), or in demand items visited (a pair's units, above) /
+ * SCHED_TOPO_ITEMS_PER_PAIR when that is more: it tries up to
  * SCHED_TOPO_ATTEMPTS orders within SCHED_TOPO_GREEDY_WORK (at least one),
  * stops early when a schedule meets the lower bound, and sched_topo_all()
  * only tries it when one attempt fits (about 0.1 s).

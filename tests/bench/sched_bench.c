@@ -3,8 +3,9 @@
  * Schedule all pairs of a generated 3-level fat tree (tests/bench/schedule.sh).
  *   sched_bench PODS LEAVES_PER_POD HOSTS_PER_LEAF AGGS CORES_PER_AGG [UPLINK_MBPS] [--check]
  * Prints one line of key=value figures: the schedule's time (routing, host
- * placement, bound and every round generated), peak RSS, rounds, bound and
- * their ratio; --check then verifies every round (not timed).
+ * placement, bound and every round generated; CPU per round: all of it over
+ * the rounds), peak RSS, rounds, bound and their ratio; --check then
+ * verifies every round (not timed).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -118,9 +119,11 @@ int main(int argc, char **argv)
 	}
 	b = sched_topo_gen_bound(gen);
 	printf("hosts=%zu links=%zu pairs=%zu rounds=%zu bound=%zu node=%zu link=%zu cut=%zu ratio=%.3f "
-	       "gen_s=%.3f sched_s=%.3f sched_cpu_s=%.3f (route %.3f bound %.3f rounds %.3f) peak_rss_mb=%.1f\n",
+	       "gen_s=%.3f sched_s=%.3f sched_cpu_s=%.3f sched_ms_per_round=%.4f (route %.3f bound %.3f rounds %.3f) "
+	       "peak_rss_mb=%.1f\n",
 	       n_hosts, t->n_links, pairs, rounds, b->bound, b->node, b->link, b->cut,
-	       (double)rounds / (double)(b->bound ? b->bound : 1), t_gen, t_sched, c_sched, t_route, t_bound,
+	       (double)rounds / (double)(b->bound ? b->bound : 1), t_gen, t_sched, c_sched,
+	       1000.0 * c_sched / (double)(rounds ? rounds : 1), t_route, t_bound,
 	       t_sched - t_route - t_bound, peak_rss_kb() / 1024.0);
 	if (check) {
 		sched_topo_gen_reset(gen);

@@ -382,6 +382,132 @@ static void test_back_to_back(void **state)
 	topo_free(t);
 }
 
+static struct topo_port *rnd_port(struct topo_node *n, unsigned int mbps)
+{
+	char name[16];
+	struct topo_port *p;
+
+	snprintf(name, sizeof(name), "p%zu", n->n_ports + 1);
+	p = topo_port_get(n, 0, name);
+	assert_non_null(p);
+	if (mbps) {
+		p->facts |= TOPO_F_SPEED;
+		p->width_x = 1;
+		p->lane_mbps = mbps;
+	}
+	return p;
+}
+
+static unsigned int rnd_u(uint64_t *s, unsigned int n)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (unsigned int)((*s >> 33) % n);
+}
+
+/*
+ * route_leaf_loads() against the enumerated paths, on random switch graphs
+ * (a chain plus random cables, parallel ones too, so shortest paths of odd
+ * and even length, rates known on some links): per link the share is the
+ * sum of the shares of the paths crossing it, the link set is the paths'
+ * (without the access links), hops, path count and lowest rate agree; with
+ * ecmp_whole every share is 1.
+ */
+static void test_leaf_loads_match_paths(void **state)
+{
+	uint64_t seed = 42;
+
+	for (int it = 0; it < 40; it++) {
+		unsigned int ns = 2 + rnd_u(&seed, 7), extra = rnd_u(&seed, 2 * ns + 1);
+		struct topo *t = topo_new();
+		struct topo_node *sw[9];
+		struct fab_hosts hs;
+		struct route *r;
+		double *want;
+		uint8_t *on;
+
+		assert_non_null(t);
+		for (unsigned int i = 0; i < ns; i++) {
+			char name[16];
+
+			snprintf(name, sizeof(name), "s%u", i + 1);
+			sw[i] = topo_node_add(t, TOPO_NODE_SWITCH, name, 0);
+			assert_non_null(sw[i]);
+		}
+		for (unsigned int i = 0; i + 1 < ns + extra; i++) {
+			unsigned int x = i + 1 < ns ? i : rnd_u(&seed, ns), y = i + 1 < ns ? i + 1 : rnd_u(&seed, ns);
+			unsigned int mbps = rnd_u(&seed, 3) ? 0 : 1000 * (1 + rnd_u(&seed, 4));
+
+			if (x == y)
+				continue;
+			assert_int_equal(topo_link_add(t, rnd_port(sw[x], mbps), rnd_port(sw[y], mbps),
+						       TOPO_SRC_PLAN), 0);
+		}
+		for (unsigned int i = 0; i < ns; i++) {
+			char name[16];
+			struct topo_node *h;
+
+			snprintf(name, sizeof(name), "h%u", i + 1);
+			h = topo_node_add(t, TOPO_NODE_HOST, name, 0);
+			assert_non_null(h);
+			assert_int_equal(topo_link_add(t, rnd_port(h, 0), rnd_port(sw[i], 0), TOPO_SRC_PLAN), 0);
+		}
+		topo_sort(t);
+		hosts_n(&hs, ns, 0, "");
+		r = route_for(t, &hs);
+		r->max_paths = 1u << 16;
+		want = calloc(t->n_links + 1, sizeof(*want));
+		on = calloc(t->n_links + 1, 1);
+		assert_true(want && on);
+		for (unsigned int a = 0; a < ns; a++)
+			for (unsigned int b = a + 1; b < ns; b++) {
+				const struct route_load *items;
+				struct route_info info;
+				struct pair_route pr;
+				struct fab_err err;
+				double lo = 0;
+				size_t n;
+
+				assert_int_equal(route_pair(r, a, b, &pr, &err), 0);
+				memset(want, 0, t->n_links * sizeof(*want));
+				for (size_t p = 0; p < pr.n_ab; p++)
+					for (size_t h = 1; h + 1 < pr.ab[p].n_hops; h++) {
+						uint32_t l = pr.ab[p].hops[h].link;
+
+						want[l] += pr.ab[p].share;
+						if (r->link_mbps[l] && (!lo || r->link_mbps[l] < lo))
+							lo = r->link_mbps[l];
+					}
+				for (int whole = 0; whole < 2; whole++) {
+					size_t links = 0;
+
+					r->ecmp_whole = whole;
+					assert_int_equal(route_leaf_loads(r, r->hosts[a].leaf, r->hosts[b].leaf, &items,
+									  &n, &info), 0);
+					assert_int_equal(info.hops + 2, pr.klass);
+					assert_true(info.n_paths == (double)pr.n_ab);
+					assert_true(info.min_mbps == lo);
+					memset(on, 0, t->n_links);
+					for (size_t i = 0; i < n; i++) {
+						assert_int_equal(on[items[i].link], 0);	/* each link once */
+						on[items[i].link] = 1;
+						assert_true(want[items[i].link] > 0);
+						assert_true(fabs(items[i].share - (whole ? 1 : want[items[i].link])) < 1e-12);
+					}
+					for (size_t l = 0; l < t->n_links; l++)
+						links += want[l] > 0;
+					assert_int_equal(n, links);
+				}
+				r->ecmp_whole = false;
+				pair_route_fini(&pr);
+			}
+		free(want);
+		free(on);
+		route_free(r);
+		hosts_fini(&hs);
+		topo_free(t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_unplaced_host),
 		cmocka_unit_test(test_back_to_back),
+		cmocka_unit_test(test_leaf_loads_match_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,6 +60,20 @@ static void fab_up(struct fab *f, struct topo *t, size_t n_hosts)
 	fab_up_skip(f, t, n_hosts, 0);
 }
 
+/* Hosts from @text (labels such as rate_gbps= included). */
+static void fab_up_text(struct fab *f, struct topo *t, const char *text)
+{
+	struct fab_err err;
+
+	f->t = t;
+	hosts_init(&f->hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(&f->hs, text, strlen(text), "hosts", &err), 0);
+	assert_int_equal(route_new(&f->r, t), 0);
+	assert_int_equal(route_place(f->r, &f->hs, &err), 0);
+	route_rates(f->r, &f->hs, NULL, NULL);
+}
+
 static void fab_2l(struct fab *f, unsigned int leaves, unsigned int hosts, unsigned int spines,
 		   unsigned int host_mbps, unsigned int up_mbps)
 {
@@ -479,6 +493,129 @@ static void test_generator_streams(void **state)
 	fab_down(&f);
 }
 
+/*
+ * Pairs of one leaf pair at different expected rates put different demands
+ * on the uplink: 1 Gb/s pairs take half of a 2 Gb/s uplink, 2 Gb/s pairs
+ * all of it.  Two of the first fit in one round, the others one a round:
+ * 3 rounds, the link bound.
+ */
+static void test_rate_classes(void **state)
+{
+	static const char text[] = "h1 10.0.0.1 rate_gbps=1\nh2 10.0.0.2 rate_gbps=1\nh3 10.0.0.3\n"
+				   "h4 10.0.0.4\nh5 10.0.0.5 rate_gbps=1\nh6 10.0.0.6 rate_gbps=1\n"
+				   "h7 10.0.0.7\nh8 10.0.0.8\n";
+	struct topo_gen_2l g = { .leaves = 2, .hosts_per_leaf = 4, .spines = 1, .host_mbps = 2000,
+				 .uplink_mbps = 2000 };
+	struct sched_pair want[4] = { { 0, 4 }, { 1, 5 }, { 2, 6 }, { 3, 7 } };
+	struct sched_topo_bound b;
+	struct fab_err err;
+	struct sched s;
+	struct topo *t;
+	struct fab f;
+
+	assert_int_equal(topo_gen_leaf_spine(&t, &g), 0);
+	fab_up_text(&f, t, text);
+	fab_err_init(&err);
+	assert_int_equal(sched_topo_pairs(&s, &b, f.r, want, 4, &err), 0);
+	assert_cover(&s, 8, want, 4);
+	assert_rounds_fit(&f, &s);
+	assert_int_equal(sched_topo_check(&s, f.r, want, 4, &err), 0);
+	assert_int_equal(b.link, 3);
+	assert_int_equal(b.bound, 3);
+	assert_int_equal(s.n_rounds, 3);
+	sched_fini(&s);
+	fab_down(&f);
+}
+
+/*
+ * Merged links stand for each of their links: on ECMP fabrics (3 levels,
+ * parallel uplinks) with hosts at mixed rates and random pair lists, every
+ * round fits on every link by the enumerated paths, and the link bound is
+ * the most any one link carries (recounted link by link, the first such
+ * link named).
+ */
+static void test_ecmp_units(void **state)
+{
+	uint64_t seed = 15;
+
+	for (int it = 0; it < 24; it++) {
+		struct topo_gen_3l g3 = { .pods = 1 + it % 3, .leaves_per_pod = 2 + it % 2, .hosts_per_leaf = 3,
+					  .aggs_per_pod = 1 + it % 3, .cores_per_agg = 1 + it % 2,
+					  .host_mbps = 10000, .leaf_mbps = it % 4 ? 10000 : 20000,
+					  .core_mbps = 10000 };
+		struct topo_gen_2l g2 = { .leaves = 3, .hosts_per_leaf = 3, .spines = 2,
+					  .uplinks_per_spine = 2, .host_mbps = 10000, .uplink_mbps = 5000 };
+		size_t nh, n = 0, nl, want_link = 0;
+		struct sched_pair *want;
+		struct sched_topo_bound b;
+		uint32_t want_at = ROUTE_NONE;
+		struct fab_err err;
+		struct sched s;
+		struct topo *t;
+		double *load;
+		struct fab f;
+		char text[4096];
+		size_t len = 0;
+
+		if (it % 6 == 5)
+			assert_int_equal(topo_gen_leaf_spine(&t, &g2), 0);
+		else
+			assert_int_equal(topo_gen_fat_tree(&t, &g3), 0);
+		nh = 0;
+		for (size_t i = 0; i < t->n_nodes; i++)
+			nh += t->nodes[i]->type == TOPO_NODE_HOST;
+		for (size_t i = 1; i <= nh; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "h%zu 10.0.0.%zu%s\n", i, i,
+						(seed >> 33) % 3 ? "" : " rate_gbps=5");
+		}
+		fab_up_text(&f, t, text);
+		nl = t->n_links;
+		want = calloc(nh * nh + 1, sizeof(*want));
+		load = calloc(nl + 1, sizeof(*load));
+		assert_true(want && load);
+		for (unsigned int a = 0; a < nh; a++)
+			for (unsigned int c = a + 1; c < nh; c++) {
+				seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+				if ((seed >> 33) % 3 == 0)
+					want[n++] = (struct sched_pair){ a, c };
+			}
+		/* The link bound, link by link over the enumerated paths (hosts' own links: the node bound). */
+		for (size_t i = 0; i < n; i++) {
+			struct pair_route pr;
+
+			assert_int_equal(route_pair(f.r, want[i].a, want[i].b, &pr, &err), 0);
+			for (size_t p = 0; p < pr.n_ab; p++)
+				for (size_t h = 1; h + 1 < pr.ab[p].n_hops; h++) {
+					uint32_t l = pr.ab[p].hops[h].link;
+
+					load[l] += pr.ab[p].share / sched_topo_cap(f.r, l, pr.expected_mbps);
+				}
+			pair_route_fini(&pr);
+		}
+		for (size_t l = 0; l < nl; l++)
+			if ((size_t)ceil(load[l] - 1e-6) > want_link) {
+				want_link = (size_t)ceil(load[l] - 1e-6);
+				want_at = (uint32_t)l;
+			}
+		fab_err_init(&err);
+		assert_int_equal(sched_topo_pairs(&s, &b, f.r, want, n, &err), 0);
+		assert_cover(&s, nh, want, n);
+		assert_rounds_fit(&f, &s);
+		assert_int_equal(sched_topo_check(&s, f.r, want, n, &err), 0);
+		if (b.link != want_link || b.link_at != want_at)
+			print_message("fabric %d: link bound %zu at %u, recounted %zu at %u\n", it, b.link,
+				      b.link_at, want_link, want_at);
+		assert_int_equal(b.link, want_link);
+		assert_int_equal(b.link_at, want_at);
+		assert_true(s.n_rounds >= b.bound);
+		sched_fini(&s);
+		free(want);
+		free(load);
+		fab_down(&f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +628,8 @@ int main(void)
 		cmocka_unit_test(test_routed_pairs),
 		cmocka_unit_test(test_checker_rejects),
 		cmocka_unit_test(test_generator_streams),
+		cmocka_unit_test(test_rate_classes),
+		cmocka_unit_test(test_ecmp_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
