@@ -468,14 +468,17 @@ static int sweep_retest(struct fab_ctx *ctx, const struct sweep_measure *m, stru
 	struct sched_pair *sp = NULL;
 	struct sweep_pair *again = NULL, p;
 	struct keyed *ix = NULL;
-	size_t *idx = NULL, n = 0, done, upto;
+	size_t *idx = NULL, n = 0, total = 0, done, upto;
 	struct sched s;
 	int rc;
 
 	sched_init(&s);
-	rc = sweep_results_retest_list(sr, alone, &idx, &n, err);
+	rc = sweep_results_retest_list(sr, alone, &idx, &n, &total, err);
 	if (rc < 0 || !n)
 		goto out;
+	if (n < total)
+		fab_warn("sweep: %zu pairs look slow%s; re-testing a uniform sample of %zu (the others "
+			 "keep their first figures)", total, alone ? " by latency" : "", n);
 	sp = calloc(n, sizeof(*sp));
 	ix = calloc(n, sizeof(*ix));
 	if (!sp || !ix) {

@@ -258,15 +258,28 @@ int sweep_results_count(struct sweep_results *sr, struct sweep_report *r, struct
 	return 0;
 }
 
-int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx, size_t *n_out,
-			      struct fab_err *err)
+static int idx_cmp(const void *x, const void *y)
 {
-	size_t n = pair_store_count(sr->store), k = 0, cap = 0;
-	size_t *v = NULL;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx, size_t *n_out,
+			      size_t *n_total, struct fab_err *err)
+{
+	size_t n = pair_store_count(sr->store);
+	size_t *v = calloc(SWEEP_RETEST_MAX, sizeof(*v));
+	struct stats_reservoir res;
 	struct sweep_pair p;
 	int rc;
 
+	if (!v)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	stats_reservoir_init(&res, SWEEP_RETEST_MAX, 0x7e57ull);
 	for (size_t i = 0; i < n; i++) {
+		size_t k;
+
 		if ((rc = pair_store_get(sr->store, i, &p, err)) < 0) {
 			free(v);
 			return rc;
@@ -274,18 +287,13 @@ int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx
 		if (!((p.status == SWEEP_SLOW && (!alone || p.slow_lat)) ||
 		      (!alone && p.status == SWEEP_REGRESSED)))
 			continue;
-		if (k == cap) {
-			size_t *t = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*t));
-
-			if (!t) {
-				free(v);
-				return fab_err_set(err, -ENOMEM, "sweep: out of memory");
-			}
-			v = t;
-		}
-		v[k++] = i;
+		k = stats_reservoir_slot(&res);
+		if (k != SIZE_MAX)
+			v[k] = i;
 	}
+	*n_total = (size_t)res.seen;
+	*n_out = stats_reservoir_len(&res);
+	qsort(v, *n_out, sizeof(*v), idx_cmp);
 	*idx = v;
-	*n_out = k;
 	return 0;
 }

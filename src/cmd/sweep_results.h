@@ -77,10 +77,15 @@ int sweep_results_count(struct sweep_results *sr, struct sweep_report *r, struct
 
 /*
  * The pairs to re-test (slow or regressed; @alone: slow by latency only),
- * as store indices into a new array (*@idx, *@n; free() it).
+ * as store indices into a new array (*@idx, *@n; free() it); *@n_total
+ * how many qualified.  More than SWEEP_RETEST_MAX (a fault that touches
+ * most pairs): a uniform sample of that many, in store order (the others
+ * keep their first figures, not marked retested).
  */
+#define SWEEP_RETEST_MAX 4096
+
 int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx, size_t *n,
-			      struct fab_err *err);
+			      size_t *n_total, struct fab_err *err);
 
 /* The path class reference of @klass, NAN when none. */
 double sweep_results_class_ref(const struct sweep_results *sr, unsigned int klass);

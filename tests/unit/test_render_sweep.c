@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * sweep renderers over the pair store: the streamed JSON (what `sweep -j`
+ * writes, pairs and topology item by item) is byte for byte the whole
+ * document sweep_to_json() builds, pretty and compact, with the store in
+ * memory and on file; the CSV has a row per pair in store order; the text
+ * summary counts and the not-ok list cap.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "io/pair_store.h"
+#include "model/route.h"
+#include "model/schedule.h"
+#include "model/topo_gen.h"
+#include "render/render.h"
+#include "render/render_impl.h"
+
+struct fx {
+	struct topo *t;
+	struct route *r;
+	struct fab_hosts hs;
+	struct pair_store *ps;
+	struct sweep_report rep;
+	uint32_t *host_link, *host_leaf;
+};
+
+static int fx_route(void *ctx, unsigned int a, unsigned int b, struct pair_route *out)
+{
+	struct fab_err err;
+
+	fab_err_init(&err);
+	return route_pair(ctx, a, b, out, &err);
+}
+
+/* 3 leaves x 4 hosts, 2 spines; every pair in circle rounds, some slow, some failed. */
+static void fx_build(struct fx *f, bool topo)
+{
+	static const struct topo_gen_2l g = { .leaves = 3, .hosts_per_leaf = 4, .spines = 2,
+					      .host_mbps = 1000, .uplink_mbps = 1000 };
+	struct sched s;
+	struct fab_err err;
+	char text[512];
+	size_t len = 0, k = 0;
+
+	memset(f, 0, sizeof(*f));
+	fab_err_init(&err);
+	for (int i = 1; i <= 12; i++)
+		len += (size_t)sprintf(text + len, "h%d 10.0.0.%d%s\n", i, i, i % 5 ? "" : " rate_gbps=1");
+	hosts_init(&f->hs);
+	assert_int_equal(hosts_parse(&f->hs, text, len, "t", &err), 0);
+	assert_int_equal(topo_gen_leaf_spine(&f->t, &g), 0);
+	assert_int_equal(route_new(&f->r, f->t), 0);
+	assert_int_equal(route_place(f->r, &f->hs, &err), 0);
+	route_rates(f->r, &f->hs, NULL, NULL);
+	f->host_link = calloc(12, sizeof(*f->host_link));
+	f->host_leaf = calloc(12, sizeof(*f->host_leaf));
+	for (int h = 0; h < 12; h++) {
+		f->host_link[h] = f->r->hosts[h].link;
+		f->host_leaf[h] = f->r->hosts[h].attach;
+	}
+	assert_int_equal(pair_store_new(&f->ps, &err), 0);
+	sched_init(&s);
+	assert_int_equal(sched_circle(&s, 12), 0);
+	for (size_t rd = 0; rd < s.n_rounds; rd++)
+		for (size_t i = s.round_start[rd]; i < s.round_start[rd + 1]; i++, k++) {
+			struct sweep_pair p = { .a = s.pairs[i].a, .b = s.pairs[i].b,
+						.round = (unsigned int)rd + 1, .pct_rated = -1 };
+			struct route_info info;
+
+			assert_int_equal(route_pair_info(f->r, p.a, p.b, &info, &p.expected_mbps,
+							 &p.klass), 0);
+			p.expect_src = SWEEP_EXPECT_RATED;
+			p.status = k % 7 == 3 ? SWEEP_SLOW : k % 11 == 5 ? SWEEP_FAILED : SWEEP_OK;
+			if (p.status != SWEEP_FAILED) {
+				p.ab = (struct sweep_bw){ true, 900.0 - (double)k, 850.5, 1125000 + k, 1.0, 10 };
+				p.ba = (struct sweep_bw){ true, 880.25, 801.0, 1100000, 1.0, 10 };
+				p.have_lat = true;
+				p.lat_ns = (struct stats_summary){ 200, 10000 + (double)k, 12000.5, 30000,
+								   31000, 40000, 12500.125 };
+				p.pct_rated = 100 * 880.25 / p.expected_mbps;
+			}
+			if (p.status != SWEEP_OK)
+				snprintf(p.reason, sizeof(p.reason), "%s \"quoted\" %zu",
+					 p.status == SWEEP_SLOW ? "slow" : "worker h1: gone", k);
+			f->rep.n_ok += p.status == SWEEP_OK;
+			f->rep.n_slow += p.status == SWEEP_SLOW;
+			f->rep.n_failed += p.status == SWEEP_FAILED;
+			p.test_s = 2.5;
+			assert_int_equal(pair_store_append(f->ps, &p, &err), 0);
+		}
+	f->rep.hosts = &f->hs;
+	f->rep.transport = "tcp";
+	f->rep.launcher = "netns";
+	f->rep.mode = "all-pairs";
+	sweep_cfg_default(&f->rep.cfg);
+	f->rep.n_rounds = s.n_rounds;
+	f->rep.duration_ms = 1000;
+	f->rep.lat_iters = 200;
+	f->rep.store = f->ps;
+	f->rep.n_pairs = pair_store_count(f->ps);
+	f->rep.ref = (struct sweep_ref){ .n = 50, .bw_median_mbps = 880, .bw_mad_mbps = 5,
+					 .lat_median_ns = 12000, .lat_mad_ns = 100 };
+	f->rep.started_unix = 1796000000;
+	f->rep.wall_s = 12.5;
+	if (topo) {
+		f->rep.fabric.source = "plan.yaml";
+		f->rep.fabric.topo = f->t;
+		f->rep.fabric.route = fx_route;
+		f->rep.fabric.route_ctx = f->r;
+		f->rep.fabric.host_link = f->host_link;
+		f->rep.fabric.host_leaf = f->host_leaf;
+		f->rep.fabric.have_bound = true;
+		f->rep.fabric.bound = 11;
+	}
+	sched_fini(&s);
+}
+
+static void fx_free(struct fx *f)
+{
+	pair_store_free(f->ps);
+	route_free(f->r);
+	topo_free(f->t);
+	hosts_fini(&f->hs);
+	free(f->host_link);
+	free(f->host_leaf);
+}
+
+/* What a renderer writes, as a string (free() it). */
+static char *render_to_string(const struct render_ops *ops, const struct sweep_report *r, bool pretty)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct render out = { .ops = ops, .f = open_memstream(&buf, &len), .pretty = pretty };
+
+	assert_non_null(out.f);
+	assert_int_equal(ops->sweep(&out, r), 0);
+	fclose(out.f);
+	return buf;
+}
+
+static void streamed_is_whole(const struct sweep_report *r)
+{
+	for (int pretty = 0; pretty < 2; pretty++) {
+		char *got = render_to_string(&render_json_ops, r, pretty), *want = NULL;
+		size_t len = 0;
+		struct render out = { .ops = &render_json_ops, .f = open_memstream(&want, &len),
+				      .pretty = pretty };
+		json_error_t jerr;
+		json_t *doc;
+
+		assert_non_null(out.f);
+		assert_int_equal(render_json_emit(&out, sweep_to_json(r)), 0);
+		fclose(out.f);
+		assert_string_equal(got, want);
+		doc = json_loads(got, 0, &jerr);
+		assert_non_null(doc);
+		assert_int_equal(json_array_size(json_object_get(doc, "pairs")), r->n_pairs);
+		json_decref(doc);
+		free(got);
+		free(want);
+	}
+}
+
+static void test_json_streamed(void **state)
+{
+	for (int topo = 0; topo < 2; topo++)
+		for (int spill = 0; spill < 2; spill++) {
+			struct fx f;
+
+			if (spill)
+				setenv("FABRICCTL_SPOOL_MEM", "1000", 1);
+			fx_build(&f, topo);
+			unsetenv("FABRICCTL_SPOOL_MEM");
+			assert_int_equal(pair_store_on_file(f.ps), spill);
+			streamed_is_whole(&f.rep);
+			fx_free(&f);
+		}
+}
+
+static void test_csv_rows(void **state)
+{
+	struct fx f;
+	char *csv, *line;
+	size_t rows = 0;
+
+	fx_build(&f, true);
+	csv = render_to_string(&render_csv_ops, &f.rep, false);
+	for (line = strstr(csv, "\r\n"); line; line = strstr(line + 2, "\r\n"))
+		rows++;
+	assert_int_equal(rows, 1 + 66);		/* header and 12 x 11 / 2 pairs */
+	assert_non_null(strstr(csv, "\"slow \"\"quoted\"\" 3\""));
+	free(csv);
+	fx_free(&f);
+}
+
+static void test_text(void **state)
+{
+	struct fx f;
+	char *txt;
+
+	fx_build(&f, true);
+	txt = render_to_string(&render_text_ops, &f.rep, false);
+	assert_non_null(strstr(txt, "sweep: 12 nodes, 66 pairs in 11 rounds (tcp, netns, all-pairs): "));
+	assert_non_null(strstr(txt, "bandwidth Gb/s"));
+	assert_non_null(strstr(txt, "pairs not ok:"));
+	assert_null(strstr(txt, "... and"));
+	free(txt);
+	fx_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_streamed),
+		cmocka_unit_test(test_csv_rows),
+		cmocka_unit_test(test_text),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
