@@ -27,6 +27,7 @@
 #include "fleet/fleet_op.h"
 #include "fleet/sweep.h"
 #include "io/load.h"
+#include "io/pair_store.h"
 #include "model/pathref.h"
 #include "model/schedule.h"
 #include "model/sweep_judge.h"
@@ -667,6 +668,9 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 		st->cov_k = a->coverage_k;
 	rc = build_schedule(ctx, a, hs, st, s, src);
 	if (rc < 0)
+		return rc;
+	/* A large sweep's results go to $TMPDIR: can they, before hours of rounds? */
+	if ((rc = pair_store_check(src->n_pairs, &ctx->err)) < 0)
 		return rc;
 	if (a->html && src->n_pairs > SWEEP_HTML_MAX_PAIRS)
 		return fab_err_input(&ctx->err, -E2BIG, "sweep: --html %s: %zu pairs; the report page "

@@ -73,6 +73,11 @@ int pair_store_new(struct pair_store **out, struct fab_err *err)
 	return 0;
 }
 
+int pair_store_check(size_t n_pairs, struct fab_err *err)
+{
+	return spool_check((uint64_t)n_pairs * sizeof(struct pair_rec), budget(), err);
+}
+
 void pair_store_free(struct pair_store *ps)
 {
 	if (!ps)

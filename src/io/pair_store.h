@@ -33,6 +33,11 @@
 struct pair_store;
 
 int pair_store_new(struct pair_store **out, struct fab_err *err);
+/*
+ * Before the first round: will @n_pairs records go to a file, and can one
+ * be made?  0, or -errno with the reason (util/spool.h spool_check).
+ */
+int pair_store_check(size_t n_pairs, struct fab_err *err);
 void pair_store_free(struct pair_store *ps);
 
 size_t pair_store_count(const struct pair_store *ps);

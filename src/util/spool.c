@@ -109,14 +109,33 @@ static int tmp_open(const char *dir)
 	return fd;
 }
 
+static const char *tmp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
+
+int spool_check(uint64_t bytes, size_t mem_max, struct fab_err *err)
+{
+	int fd;
+
+	if (bytes <= mem_max)
+		return 0;
+	fd = tmp_open(tmp_dir());
+	if (fd < 0)
+		return fab_err_set(err, -errno, "spool: temporary file in %s: %s", tmp_dir(),
+				   strerror(errno));
+	close(fd);
+	return 0;
+}
+
 /* Memory to file: the buffer is written out and freed. */
 static int spill(struct spool *s, struct fab_err *err)
 {
-	const char *dir = getenv("TMPDIR");
+	const char *dir = tmp_dir();
 	int rc;
 
-	if (!dir || !*dir)
-		dir = "/tmp";
 	s->wbuf = malloc(SPOOL_WINDOW);
 	s->rwin = malloc(SPOOL_WINDOW);
 	if (!s->wbuf || !s->rwin) {

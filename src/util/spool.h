@@ -46,6 +46,13 @@ int spool_read(struct spool *s, uint64_t off, void *buf, size_t len, struct fab_
 /* Overwrite @len bytes at @off (off + len <= spool_size()).  0, -EINVAL, -errno. */
 int spool_write(struct spool *s, uint64_t off, const void *data, size_t len, struct fab_err *err);
 
+/*
+ * Before a long job: can a store of @bytes spill?  When @bytes is over
+ * @mem_max, a temporary file is made in $TMPDIR (else /tmp) and closed
+ * again; 0, or -errno with "spool: temporary file in DIR: reason".
+ */
+int spool_check(uint64_t bytes, size_t mem_max, struct fab_err *err);
+
 uint64_t spool_size(const struct spool *s);
 /* True once the store went to its file. */
 bool spool_on_file(const struct spool *s);
