@@ -205,17 +205,31 @@ static size_t pair_crossings(const struct loc_acc *acc, unsigned int a, unsigned
 	return crossings_close(acc, a, b, v, k);
 }
 
-/* The same from (link, share) items (one direction's loads; routes are symmetric). */
+/*
+ * The same from (link, share) items, each link once (one direction's
+ * loads; routes are symmetric), without sorting: a fat tree's pair has
+ * hundreds, and an all-pairs sweep millions of pairs.
+ */
 static size_t load_crossings(const struct loc_acc *acc, unsigned int a, unsigned int b,
 			     const struct route_load *items, size_t n, struct cross *v)
 {
+	uint32_t host[2] = { acc_host_cand(acc, a), acc_host_cand(acc, b) };
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++)
-		if (items[i].link < acc->topo->n_links)
-			v[k++] = (struct cross){ items[i].link, items[i].share };
-	k = merge_sum(v, 0, k);
-	return crossings_close(acc, a, b, v, k);
+	for (size_t i = 0; i < n; i++) {
+		if (items[i].link >= acc->topo->n_links)
+			continue;
+		v[k++] = (struct cross){ items[i].link, items[i].share > 1.0 ? 1.0 : items[i].share };
+		for (int e = 0; e < 2; e++)
+			if (host[e] == items[i].link) {
+				v[k - 1].w = 1.0;
+				host[e] = UINT32_MAX;
+			}
+	}
+	for (int e = 0; e < 2; e++)
+		if (host[e] != UINT32_MAX && (e == 0 || host[1] != host[0]))
+			v[k++] = (struct cross){ host[e], 1.0 };
+	return k;
 }
 
 static uint64_t pair_key(unsigned int a, unsigned int b)

@@ -89,8 +89,8 @@ void loc_acc_free(struct loc_acc *acc);
  * Add one measured pair of hosts @a and @b: its route (either direction's
  * paths; NULL: no route, only the two access links), or its links as
  * (link, share) items (route.h's loads: a link's share is the fraction of
- * the pair's traffic on it).  LOC_UNKNOWN is ignored.  0, -EINVAL (bad
- * host index), -ENOMEM.
+ * the pair's traffic on it; each link at most once, as route.h's loads
+ * are).  LOC_UNKNOWN is ignored.  0, -EINVAL (bad host index), -ENOMEM.
  */
 int loc_acc_add(struct loc_acc *acc, unsigned int a, unsigned int b, const struct pair_route *route,
 		enum loc_verdict v, double pct_expected);
