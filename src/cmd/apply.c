@@ -71,12 +71,8 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		case 'j':
 			render_select(&ctx->render, "json");
 			break;
-		case 'h':
-			cmd_usage(stdout, "apply");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "apply");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "apply", opt);
 		}
 	}
 	if (optind != argc - 1)

@@ -244,12 +244,8 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		case OPT_RAILS:
 			o->rails = true;
 			break;
-		case 'h':
-			cmd_usage(stdout, "discover");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "discover");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "discover", opt);
 		}
 	}
 	if (optind < argc)

@@ -75,12 +75,8 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 				return cmd_usage_error(ctx, "report", "--regress-pct %s: want a number "
 						       "above 0, at most 100", optarg);
 			break;
-		case 'h':
-			cmd_usage(stdout, "report");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "report");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "report", opt);
 		}
 	}
 	if (optind >= argc)

@@ -38,12 +38,8 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 		case 'j':
 			render_select(&ctx->render, "json");
 			break;
-		case 'h':
-			cmd_usage(stdout, "status");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "status");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "status", opt);
 		}
 	}
 	if (hosts) {

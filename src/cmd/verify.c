@@ -151,12 +151,8 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 		case 'j':
 			render_select(&ctx->render, "json");
 			break;
-		case 'h':
-			cmd_usage(stdout, "verify");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "verify");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "verify", opt);
 		}
 	}
 	if (optind != argc - 1)

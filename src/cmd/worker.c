@@ -580,9 +580,6 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 		case 'v':
 			fab_log_level++;
 			break;
-		case 'h':
-			cmd_usage(stdout, "worker");
-			return FAB_EXIT_OK;
 		case 'c':
 			dial_to = optarg;
 			break;
@@ -593,8 +590,7 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 			dial_token = optarg;
 			break;
 		default:
-			cmd_usage(stderr, "worker");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "worker", opt);
 		}
 	}
 	if (optind < argc)
