@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* status, verify, apply --hosts: run, merge, render, one exit rule; see fleet_cmd.h. */
 #include <errno.h>
+#include <getopt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,27 @@ out:
 	json_decref(params);
 	hosts_fini(&hosts);
 	return rc;
+}
+
+int fleet_cmd_parse(struct fab_ctx *ctx, const char *cmd, int argc, char **argv,
+		    struct fleet_opts *fo, const char **hosts)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		FLEET_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (fleet_opt_take(fo, hosts, opt, optarg))
+			continue;
+		if (opt != 'j')
+			return cmd_opt_other(ctx, cmd, opt);
+		render_select(&ctx->render, "json");
+	}
+	return -1;
 }
 
 int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
