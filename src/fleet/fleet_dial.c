@@ -412,29 +412,13 @@ static int launcher_spawn(struct fleet_dial *d, char **argv, struct fab_err *err
 
 	if (pipe2(out, O_CLOEXEC) < 0)
 		return fab_err_set(err, -errno, "pipe: %s", strerror(errno));
-	pid = fork();
+	/* The token in the environment, never in an argv (ps shows those to all). */
+	pid = fleet_exec(argv, -1, out[1], out[1], FLEET_DIAL_TOKEN_ENV, d->token_hex);
 	if (pid < 0) {
-		int e = errno;
-
 		close(out[0]);
 		close(out[1]);
-		return fab_err_set(err, -e, "fork: %s", strerror(e));
+		return fab_err_set(err, (int)pid, "fork: %s", strerror((int)-pid));
 	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		setpgid(0, 0);
-		signal(SIGPIPE, SIG_DFL);
-		/* The token in the environment, never in an argv (ps shows those to all). */
-		if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0 ||
-		    dup2(out[1], STDERR_FILENO) < 0 ||
-		    setenv(FLEET_DIAL_TOKEN_ENV, d->token_hex, 1) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "fabricctl: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
 	close(out[1]);
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	d->pid = d->pgid = pid;
