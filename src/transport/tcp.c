@@ -785,6 +785,19 @@ fail:
 	return rc;
 }
 
+/* @n connections of @kind into @fds, the client's accept_peers(); on failure close_all() cleans up. */
+static int client_connect_all(struct tp_session *s, enum tcp_kind kind, int *fds, unsigned int n,
+			      int cancel_fd, uint64_t deadline_ns, struct fab_err *err)
+{
+	int rc = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		fds[i] = -1;
+	for (unsigned int i = 0; i < n && rc == 0; i++)
+		rc = client_connect(s, kind, i, cancel_fd, deadline_ns, &fds[i], err);
+	return rc;
+}
+
 static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		      struct tp_result *res, struct fab_err *err)
 {
@@ -871,12 +884,9 @@ static int client_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	unsigned int n = s->p.plan.streams;
 	uint64_t fig[5];
 	int fds[TCP_MAX_STREAMS];
-	int rc = 0;
+	int rc;
 
-	for (unsigned int i = 0; i < n; i++)
-		fds[i] = -1;
-	for (unsigned int i = 0; i < n && rc == 0; i++)
-		rc = client_connect(s, TCP_FWD, i, cancel_fd, deadline_ns, &fds[i], err);
+	rc = client_connect_all(s, TCP_FWD, fds, n, cancel_fd, deadline_ns, err);
 	if (rc < 0)
 		goto out;
 	rc = bw_send(s, fds, n, cancel_fd, deadline_ns, err);
@@ -903,12 +913,9 @@ static int client_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
 	uint64_t fig[5];
 	int fds[TCP_MAX_STREAMS];
-	int rc = 0;
+	int rc;
 
-	for (unsigned int i = 0; i < n; i++)
-		fds[i] = -1;
-	for (unsigned int i = 0; i < n && rc == 0; i++)
-		rc = client_connect(s, TCP_REV, i, cancel_fd, deadline_ns, &fds[i], err);
+	rc = client_connect_all(s, TCP_REV, fds, n, cancel_fd, deadline_ns, err);
 	if (rc < 0)
 		goto out;
 	rc = bw_receive(s, fds, n, cancel_fd, deadline_ns, &m, err);

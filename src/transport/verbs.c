@@ -680,34 +680,18 @@ static int endpoint_out(struct tp_session *s, json_t **endpoint, struct fab_err 
 	return 0;
 }
 
-static int verbs_server_open(const struct tp_params *p, struct tp_session **out,
-			     json_t **endpoint, struct fab_err *err)
+/* A session with its endpoint for the peer; a client's is connected to @peer first. */
+static int session_start(const struct tp_params *p, bool server, const json_t *peer,
+			 struct tp_session **out, json_t **endpoint, struct fab_err *err)
 {
 	struct tp_session *s = NULL;
 	int rc;
 
-	rc = session_open(p, true, &s, err);
+	rc = session_open(p, server, &s, err);
 	if (rc < 0)
 		return rc;
-	rc = endpoint_out(s, endpoint, err);
-	if (rc < 0) {
-		session_free(s);
-		return rc;
-	}
-	*out = s;
-	return 0;
-}
-
-static int verbs_client_open(const struct tp_params *p, const json_t *peer,
-			     struct tp_session **out, json_t **endpoint, struct fab_err *err)
-{
-	struct tp_session *s = NULL;
-	int rc;
-
-	rc = session_open(p, false, &s, err);
-	if (rc < 0)
-		return rc;
-	rc = session_connect(s, peer, err);
+	if (!server)
+		rc = session_connect(s, peer, err);
 	if (rc == 0)
 		rc = endpoint_out(s, endpoint, err);
 	if (rc < 0) {
@@ -716,6 +700,18 @@ static int verbs_client_open(const struct tp_params *p, const json_t *peer,
 	}
 	*out = s;
 	return 0;
+}
+
+static int verbs_server_open(const struct tp_params *p, struct tp_session **out,
+			     json_t **endpoint, struct fab_err *err)
+{
+	return session_start(p, true, NULL, out, endpoint, err);
+}
+
+static int verbs_client_open(const struct tp_params *p, const json_t *peer,
+			     struct tp_session **out, json_t **endpoint, struct fab_err *err)
+{
+	return session_start(p, false, peer, out, endpoint, err);
 }
 
 static int verbs_server_peer(struct tp_session *s, const json_t *peer, struct fab_err *err)
