@@ -109,3 +109,20 @@ int counter_policy_load(const char *path, struct counter_policy *pol, struct fab
 	free(buf);
 	return rc;
 }
+
+int json_doc_load(const char *path, size_t max, json_t **doc, struct fab_err *err)
+{
+	json_error_t je;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = file_read_all(path, max, &buf, &len, err);
+	if (rc < 0)
+		return rc;
+	*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (!*doc)
+		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	return 0;
+}
