@@ -503,22 +503,22 @@ struct emit {
 	bool failed;
 };
 
-static void emit_ev(struct emit *e)
+/*
+ * Emit e->ev, just built by a yaml_*_event_initialize() that returned
+ * @made.  Events are built only while nothing has failed: the emitter
+ * frees each event it is given, and one never given would leak.
+ */
+static void emit_ev(struct emit *e, int made)
 {
-	if (!e->failed && !yaml_emitter_emit(&e->em, &e->ev))
+	if (!made || !yaml_emitter_emit(&e->em, &e->ev))
 		e->failed = true;
 }
 
 static void emit_scalar(struct emit *e, const char *s, yaml_scalar_style_t style)
 {
-	if (e->failed)
-		return;
-	if (!yaml_scalar_event_initialize(&e->ev, NULL, NULL, (yaml_char_t *)(uintptr_t)s,
-					  (int)strlen(s), 1, 1, style)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_scalar_event_initialize(&e->ev, NULL, NULL, (yaml_char_t *)(uintptr_t)s,
+							(int)strlen(s), 1, 1, style));
 }
 
 static void emit_str(struct emit *e, const char *s)
@@ -536,47 +536,28 @@ static void emit_uint(struct emit *e, uint64_t v)
 
 static void emit_map_start(struct emit *e, bool flow)
 {
-	if (e->failed)
-		return;
-	if (!yaml_mapping_start_event_initialize(&e->ev, NULL, NULL, 1,
-						 flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_mapping_start_event_initialize(&e->ev, NULL, NULL, 1,
+				flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE));
 }
 
 static void emit_map_end(struct emit *e)
 {
-	if (e->failed)
-		return;
-	if (!yaml_mapping_end_event_initialize(&e->ev)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_mapping_end_event_initialize(&e->ev));
 }
 
 static void emit_seq_start(struct emit *e)
 {
-	if (e->failed)
-		return;
-	if (!yaml_sequence_start_event_initialize(&e->ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_sequence_start_event_initialize(&e->ev, NULL, NULL, 1,
+								YAML_BLOCK_SEQUENCE_STYLE));
 }
 
 static void emit_seq_end(struct emit *e)
 {
-	if (e->failed)
-		return;
-	if (!yaml_sequence_end_event_initialize(&e->ev)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_sequence_end_event_initialize(&e->ev));
 }
 
 static bool node_linked(const struct topo_node *n)
@@ -672,12 +653,9 @@ int plan_yaml_format(const struct topo *t, struct strbuf *sb)
 	yaml_emitter_set_output(&e.em, emit_out, sb);
 	yaml_emitter_set_unicode(&e.em, 1);
 	yaml_emitter_set_width(&e.em, -1);
-	if (!yaml_stream_start_event_initialize(&e.ev, YAML_UTF8_ENCODING))
-		e.failed = true;
-	emit_ev(&e);
-	if (!e.failed && !yaml_document_start_event_initialize(&e.ev, NULL, NULL, NULL, 1))
-		e.failed = true;
-	emit_ev(&e);
+	emit_ev(&e, yaml_stream_start_event_initialize(&e.ev, YAML_UTF8_ENCODING));
+	if (!e.failed)
+		emit_ev(&e, yaml_document_start_event_initialize(&e.ev, NULL, NULL, NULL, 1));
 	emit_map_start(&e, false);
 	emit_str(&e, "version");
 	emit_uint(&e, 1);
@@ -707,12 +685,10 @@ int plan_yaml_format(const struct topo *t, struct strbuf *sb)
 		emit_link(&e, t->links[i]);
 	emit_seq_end(&e);
 	emit_map_end(&e);
-	if (!e.failed && !yaml_document_end_event_initialize(&e.ev, 1))
-		e.failed = true;
-	emit_ev(&e);
-	if (!e.failed && !yaml_stream_end_event_initialize(&e.ev))
-		e.failed = true;
-	emit_ev(&e);
+	if (!e.failed)
+		emit_ev(&e, yaml_document_end_event_initialize(&e.ev, 1));
+	if (!e.failed)
+		emit_ev(&e, yaml_stream_end_event_initialize(&e.ev));
 	if (!e.failed && !yaml_emitter_flush(&e.em))
 		e.failed = true;
 	yaml_emitter_delete(&e.em);
