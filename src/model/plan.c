@@ -38,13 +38,10 @@ void node_config_fini(struct node_config *ns)
 
 struct node_iface *node_config_iface_add(struct node_config *ns, const char *name)
 {
-	struct node_iface *n = realloc(ns->ifaces, (ns->n_ifaces + 1) * sizeof(*n));
+	struct node_iface *n = array_add((void **)&ns->ifaces, &ns->n_ifaces, sizeof(*n));
 
 	if (!n)
 		return NULL;
-	ns->ifaces = n;
-	n = &ns->ifaces[ns->n_ifaces++];
-	memset(n, 0, sizeof(*n));
 	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = 1;
 	fab_dcb_init(&n->dcb);
@@ -53,13 +50,10 @@ struct node_iface *node_config_iface_add(struct node_config *ns, const char *nam
 
 struct node_bond *node_config_bond_add(struct node_config *ns, const char *name)
 {
-	struct node_bond *n = realloc(ns->bonds, (ns->n_bonds + 1) * sizeof(*n));
+	struct node_bond *n = array_add((void **)&ns->bonds, &ns->n_bonds, sizeof(*n));
 
 	if (!n)
 		return NULL;
-	ns->bonds = n;
-	n = &ns->bonds[ns->n_bonds++];
-	memset(n, 0, sizeof(*n));
 	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->rc = 1;
 	fab_bond_init(&n->bond);
@@ -194,13 +188,10 @@ void plan_fini(struct plan *plan)
 static int drift_add(struct plan *plan, const char *object, const char *field,
 		     const char *wanted, const char *found)
 {
-	struct plan_drift *d = realloc(plan->drift, (plan->n_drift + 1) * sizeof(*d));
+	struct plan_drift *d = array_add((void **)&plan->drift, &plan->n_drift, sizeof(*d));
 
 	if (!d)
 		return -ENOMEM;
-	plan->drift = d;
-	d = &plan->drift[plan->n_drift++];
-	memset(d, 0, sizeof(*d));
 	str_fmt(d->object, sizeof(d->object), "%s", object);
 	str_fmt(d->field, sizeof(d->field), "%s", field);
 	str_fmt(d->wanted, sizeof(d->wanted), "%s", wanted);
@@ -213,13 +204,10 @@ static int step_add(struct plan *plan, const struct plan_action *act,
 		    const struct plan_action *undo, const char *object, const char *field,
 		    const char *from, const char *to)
 {
-	struct plan_step *s = realloc(plan->steps, (plan->n_steps + 1) * sizeof(*s));
+	struct plan_step *s = array_add((void **)&plan->steps, &plan->n_steps, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
-	plan->steps = s;
-	s = &plan->steps[plan->n_steps++];
-	memset(s, 0, sizeof(*s));
 	s->act = *act;
 	if (undo) {
 		s->undo = *undo;
