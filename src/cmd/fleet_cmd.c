@@ -10,6 +10,7 @@
 #include "cmd/fleet_cmd.h"
 #include "io/load.h"
 #include "model/profile.h"
+#include "util/array.h"
 
 #define FLEET_PROFILE_MAX (256 * 1024)	/* escaped at most 2x: fits one protocol line */
 
@@ -54,7 +55,7 @@ static const struct fleet_cmd fleet_cmds[] = {
 
 static const struct fleet_cmd *fleet_cmd_find(const char *op)
 {
-	for (size_t i = 0; i < sizeof(fleet_cmds) / sizeof(fleet_cmds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fleet_cmds); i++)
 		if (strcmp(fleet_cmds[i].op, op) == 0)
 			return &fleet_cmds[i];
 	return NULL;

@@ -23,6 +23,7 @@
 #include "fleet/fleet.h"
 #include "fleet/fleet_dial.h"
 #include "model/sweep_judge.h"
+#include "util/array.h"
 #include "util/log.h"
 
 /* The longest single argument execve() takes (MAX_ARG_STRLEN). */
@@ -197,9 +198,9 @@ int fleet_dial_argv(const struct fleet *f, const struct fleet_opts *o,
 	} else {
 		snprintf(target, sizeof(target), "{addr}:{port}");
 	}
-	rc = fleet_split_subst(tmpl, sub, sizeof(sub) / sizeof(sub[0]), &a, &n);
+	rc = fleet_split_subst(tmpl, sub, ARRAY_SIZE(sub), &a, &n);
 	if (rc == 0 && o->worker_cmd) {
-		rc = fleet_split_subst(o->worker_cmd, sub, sizeof(sub) / sizeof(sub[0]), &a, &n);
+		rc = fleet_split_subst(o->worker_cmd, sub, ARRAY_SIZE(sub), &a, &n);
 	} else if (rc == 0) {
 		rc = fleet_self_path(self, sizeof(self), err);
 		if (rc == 0)

@@ -603,7 +603,7 @@ static int session_open(const struct tp_params *p, bool server, struct tp_sessio
 	if (!s)
 		return fab_err_set(err, -ENOMEM, "verbs: out of memory");
 	rc = session_params(s, p, server, err);
-	for (size_t i = 0; rc == 0 && i < sizeof(steps) / sizeof(steps[0]); i++)
+	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(steps); i++)
 		rc = steps[i](s, err);
 	if (rc < 0)
 		goto out;
