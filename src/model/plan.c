@@ -199,6 +199,31 @@ static int drift_add(struct plan *plan, const char *object, const char *field,
 	return 0;
 }
 
+/* Drift @field of @obj when @want is set and @found is not it (case aside); "" found reads "unknown". */
+static int drift_str(struct plan *plan, const char *obj, const char *field, const char *want,
+		     const char *found)
+{
+	if (!want[0] || !strcasecmp(want, found))
+		return 0;
+	return drift_add(plan, obj, field, want, found[0] ? found : "unknown");
+}
+
+/* Drift @field of @obj when @want (0: any) is not @found, both as "%u@unit"; 0 found reads "unknown". */
+static int drift_uint(struct plan *plan, const char *obj, const char *field, unsigned int want,
+		      unsigned int found, const char *unit)
+{
+	char wb[16], fb[16];
+
+	if (!want || want == found)
+		return 0;
+	str_fmt(wb, sizeof(wb), "%u%s", want, unit);
+	if (found)
+		str_fmt(fb, sizeof(fb), "%u%s", found, unit);
+	else
+		str_fmt(fb, sizeof(fb), "unknown");
+	return drift_add(plan, obj, field, wb, fb);
+}
+
 /* Append a step; @undo NULL means the previous value is unknown. */
 static int step_add(struct plan *plan, const struct plan_action *act,
 		    const struct plan_action *undo, const char *object, const char *field,
@@ -941,7 +966,7 @@ static int ib_check(struct pd *d)
 	for (size_t i = 0; i < d->p->n_ib; i++) {
 		const struct profile_ib *ib = &d->p->ib[i];
 		size_t found = 0, from = d->plan->n_drift;
-		char buf[300], obj[80], fb[32];
+		char buf[300], obj[80];
 
 		for (size_t r = 0; r < hs->n_rdma; r++) {
 			const struct fab_rdma_dev *dev = &hs->rdma[r];
@@ -955,33 +980,12 @@ static int ib_check(struct pd *d)
 					continue;
 				found++;
 				str_fmt(obj, sizeof(obj), "%s/%u", dev->name, pt->port);
-				if (ib->state[0] && strcasecmp(ib->state, pt->state))
-					if (drift_add(d->plan, obj, "state", ib->state, pt->state[0] ? pt->state : "unknown") < 0)
-						return -ENOMEM;
-				if (ib->phys_state[0] && strcasecmp(ib->phys_state, pt->phys_state))
-					if (drift_add(d->plan, obj, "phys_state", ib->phys_state,
-						      pt->phys_state[0] ? pt->phys_state : "unknown") < 0)
-						return -ENOMEM;
-				if (ib->width_x && ib->width_x != pt->width_x) {
-					char wb[16];
-
-					str_fmt(wb, sizeof(wb), "%uX", ib->width_x);
-					str_fmt(fb, sizeof(fb), pt->width_x ? "%uX" : "unknown", pt->width_x);
-					if (drift_add(d->plan, obj, "width", wb, fb) < 0)
-						return -ENOMEM;
-				}
-				if (ib->speed[0] && strcasecmp(ib->speed, pt->speed))
-					if (drift_add(d->plan, obj, "speed", ib->speed,
-						      pt->speed[0] ? pt->speed : "unknown") < 0)
-						return -ENOMEM;
-				if (ib->active_mtu && ib->active_mtu != pt->active_mtu) {
-					char wb[16];
-
-					str_fmt(wb, sizeof(wb), "%u", ib->active_mtu);
-					str_fmt(fb, sizeof(fb), pt->active_mtu ? "%u" : "unknown", pt->active_mtu);
-					if (drift_add(d->plan, obj, "active_mtu", wb, fb) < 0)
-						return -ENOMEM;
-				}
+				if (drift_str(d->plan, obj, "state", ib->state, pt->state) < 0 ||
+				    drift_str(d->plan, obj, "phys_state", ib->phys_state, pt->phys_state) < 0 ||
+				    drift_uint(d->plan, obj, "width", ib->width_x, pt->width_x, "X") < 0 ||
+				    drift_str(d->plan, obj, "speed", ib->speed, pt->speed) < 0 ||
+				    drift_uint(d->plan, obj, "active_mtu", ib->active_mtu, pt->active_mtu, "") < 0)
+					return -ENOMEM;
 			}
 		}
 		drift_verify_only(d->plan, from);	/* apply sets no IB port state */
