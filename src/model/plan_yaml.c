@@ -206,7 +206,7 @@ static int guid_base(const yaml_node_t *n)
 	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
 }
 
-static int node_parse(struct pctx *c, yaml_node_t *m)
+static int node_parse(struct pctx *c, yaml_node_t *m, size_t num)
 {
 	static const char *const keys[] = { "name", "type", "guid", "rail", "nics", NULL };
 	enum topo_node_type type = TOPO_NODE_HOST;
@@ -373,12 +373,30 @@ static int link_parse(struct pctx *c, yaml_node_t *n, size_t idx)
 
 /* ---- document -------------------------------------------------------------- */
 
+/* Each item of the plan's list @n (@what) through @parse, with its number from 1. */
+static int plan_seq(struct pctx *c, yaml_node_t *n, const char *what,
+		    int (*parse)(struct pctx *c, yaml_node_t *item, size_t num))
+{
+	size_t len;
+
+	if (yw_seq_len(&c->w, n, what, PLAN_MAX_ITEMS, &len) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		yaml_node_t *item = yw_seq_item(&c->w, n, i);
+
+		if (!item)
+			return yw_err(&c->w, n, "%s: broken list", what);
+		if (parse(c, item, i + 1) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int doc_parse(struct pctx *c, yaml_node_t *root)
 {
 	static const char *const keys[] = { "version", "defaults", "nodes", "links", NULL };
 	yaml_node_t *v[4];
 	unsigned int version;
-	size_t len;
 
 	if (map_slots(c, root, keys, v, "plan") < 0)
 		return -EINVAL;
@@ -388,30 +406,10 @@ static int doc_parse(struct pctx *c, yaml_node_t *root)
 		return -EINVAL;
 	if (v[1] && defaults_parse(c, v[1]) < 0)
 		return -EINVAL;
-	if (v[2]) {
-		if (yw_seq_len(&c->w, v[2], "nodes", PLAN_MAX_ITEMS, &len) < 0)
-			return -EINVAL;
-		for (size_t i = 0; i < len; i++) {
-			yaml_node_t *item = yw_seq_item(&c->w, v[2], i);
-
-			if (!item)
-				return yw_err(&c->w, v[2], "nodes: broken list");
-			if (node_parse(c, item) < 0)
-				return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
-		}
-	}
-	if (v[3]) {
-		if (yw_seq_len(&c->w, v[3], "links", PLAN_MAX_ITEMS, &len) < 0)
-			return -EINVAL;
-		for (size_t i = 0; i < len; i++) {
-			yaml_node_t *item = yw_seq_item(&c->w, v[3], i);
-
-			if (!item)
-				return yw_err(&c->w, v[3], "links: broken list");
-			if (link_parse(c, item, i + 1) < 0)
-				return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
-		}
-	}
+	if (v[2] && plan_seq(c, v[2], "nodes", node_parse) < 0)
+		return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
+	if (v[3] && plan_seq(c, v[3], "links", link_parse) < 0)
+		return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
 	c->t->src |= TOPO_SRC_PLAN;
 	return 0;
 }

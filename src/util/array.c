@@ -6,7 +6,7 @@
 
 void *array_add(void **arr, size_t *n, size_t size)
 {
-	char *p = realloc(*arr, (*n + 1) * size);
+	char *p = reallocarray(*arr, *n + 1, size);
 
 	if (!p)
 		return NULL;
