@@ -469,6 +469,18 @@ out:
 	return rc;
 }
 
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+bool plan_yaml_named(const char *path)
+{
+	return has_suffix(path, ".yaml") || has_suffix(path, ".yml");
+}
+
 bool plan_yaml_sniff(const char *buf, size_t len)
 {
 	static const char *const starts[] = { "---", "version:", "defaults:", "nodes:", "links:" };
