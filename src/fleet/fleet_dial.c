@@ -466,15 +466,6 @@ static void refuse(struct fleet_dial *d, size_t k, unsigned int *count, const ch
 	conn_drop(d, k);
 }
 
-static bool token_equal(const uint8_t *a, const uint8_t *b)
-{
-	uint8_t x = 0;
-
-	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
-		x |= a[i] ^ b[i];
-	return x == 0;
-}
-
 /* Connection @k sent its first line: join it to its host or refuse it. */
 static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 {
@@ -499,7 +490,7 @@ static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 	host = json_string_value(json_object_get(m.doc, "host"));
 	hex = json_string_value(json_object_get(m.doc, "token"));
 	/* The token first: who has not got it learns nothing about the hosts. */
-	if (!hex || proto_token_parse(hex, tok) < 0 || !token_equal(tok, d->token)) {
+	if (!hex || proto_token_parse(hex, tok) < 0 || !tp_token_equal(tok, d->token)) {
 		proto_msg_fini(&m);
 		refuse(d, k, &d->c.wrong_token, "refused: wrong token");
 		return;

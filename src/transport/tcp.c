@@ -81,15 +81,6 @@ static int addr_parse(const char *addr, unsigned int port, struct sockaddr_stora
 	return -EINVAL;
 }
 
-static bool token_equal(const uint8_t *a, const uint8_t *b)
-{
-	uint8_t d = 0;
-
-	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
-		d |= a[i] ^ b[i];
-	return d == 0;
-}
-
 static int set_nonblock(int fd, bool on)
 {
 	int fl = fcntl(fd, F_GETFL);
@@ -438,7 +429,7 @@ static int header_check(const struct tp_session *s, const uint8_t *hdr, enum tcp
 
 	if (memcmp(hdr, TCP_MAGIC, 4) != 0)
 		snprintf(why, whylen, "not a fabricctl data-path header");
-	else if (!token_equal(hdr + 8, s->p.token))
+	else if (!tp_token_equal(hdr + 8, s->p.token))
 		snprintf(why, whylen, "header without the sweep's token");
 	else if (hdr[4] != kind)
 		snprintf(why, whylen, "header for test kind %u, serving kind %u", hdr[4], kind);

@@ -336,7 +336,7 @@ static int ctrl_wait(struct tp_session *s, enum vb_msg type, struct vb_ctrl *out
 	m = &s->rq[s->rq_head];
 	s->rq_head = (s->rq_head + 1) % VB_RECV_SLOTS;
 	s->rq_len--;
-	if (m->magic != VB_MAGIC || !verbs_token_equal(m->token, s->p.token))
+	if (m->magic != VB_MAGIC || !tp_token_equal(m->token, s->p.token))
 		return VB_ERR(s, err, -EACCES, "peer did not present the sweep's token");
 	if (m->type != type)
 		return VB_ERR(s, err, -EPROTO, "want %s from the peer, got %s", msg_name(type),
@@ -623,7 +623,7 @@ static int session_connect(struct tp_session *s, const json_t *peer, struct fab_
 	rc = verbs_ep_from_json(peer, &s->peer, err);
 	if (rc < 0)
 		return rc;
-	if (!verbs_token_equal(s->peer.token, s->p.token))
+	if (!tp_token_equal(s->peer.token, s->p.token))
 		return VB_ERR(s, err, -EACCES, "peer endpoint does not carry the sweep's token");
 	if (s->peer.lat_bytes < s->lat_bytes)
 		return VB_ERR(s, err, -EPROTO, "peer's latency slot (%u bytes) is smaller than the "
