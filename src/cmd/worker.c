@@ -27,6 +27,7 @@
 #include "node/node.h"
 #include "transport/transport.h"
 #include "util/array.h"
+#include "util/file.h"
 #include "util/log.h"
 
 struct worker {
@@ -35,27 +36,12 @@ struct worker {
 	bool quit;
 };
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -EPIPE;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void worker_send(struct worker *w, json_t *msg)
 {
 	size_t len;
 	char *line = proto_format(msg, &len);
 
-	if (!line || write_all(STDOUT_FILENO, line, len) < 0)
+	if (!line || file_write_all(STDOUT_FILENO, line, len) < 0)
 		w->quit = true;		/* nobody listens any more */
 	free(line);
 }

@@ -47,4 +47,7 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
  */
 int file_check_writable(const char *path, struct fab_err *err);
 
+/* Write all @len bytes of @buf to @fd (EINTR retried): 0, or -errno. */
+int file_write_all(int fd, const void *buf, size_t len);
+
 #endif
