@@ -158,6 +158,16 @@ int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
 	return FAB_EXIT_USAGE;
 }
 
+int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt)
+{
+	if (opt == 'h') {
+		cmd_usage(stdout, cmd);
+		return FAB_EXIT_OK;
+	}
+	cmd_usage(stderr, cmd);
+	return FAB_EXIT_USAGE;
+}
+
 /* help CMD: what it does and its options, as its man page explains them. */
 static void cmd_help_options(FILE *f, const char *name)
 {

@@ -187,12 +187,8 @@ static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accep
 		case 'j':
 			render_select(&ctx->render, "json");
 			break;
-		case 'h':
-			cmd_usage(stdout, "accept");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "accept");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "accept", opt);
 		}
 	}
 	if (optind < argc)

@@ -16,20 +16,6 @@
 #include "io/load.h"
 #include "node/apply.h"
 
-/*
- * apply --hosts FILE [--dry-run]: the profile is validated here, its text
- * goes to every node's worker (op "apply": apply_node() on each node,
- * with that node's lock and rollback), the answers are merged into one
- * report or one "fabricctl.fleet-apply/1" document.  Exit 3 when any
- * node failed (did not answer, or its apply failed and was rolled back).
- * Nodes are independent: one node's failure does not undo the others.
- */
-static int apply_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
-		       const char *path, bool dry)
-{
-	return fleet_cmd_run(ctx, "apply", hosts_path, fo, path, dry);
-}
-
 int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -71,12 +57,8 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		case 'j':
 			render_select(&ctx->render, "json");
 			break;
-		case 'h':
-			cmd_usage(stdout, "apply");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "apply");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "apply", opt);
 		}
 	}
 	if (optind != argc - 1)
@@ -94,8 +76,17 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 				       "--try cannot be used with --hosts (no fleet-wide confirm: see fabricctl-apply(8))");
 	if (timeout_s && !hosts)
 		return cmd_usage_error(ctx, "apply", "--timeout is for --hosts (how long each node may take)");
+	/*
+	 * --hosts FILE [--dry-run]: the profile is validated here, its text
+	 * goes to every node's worker (op "apply": apply_node() on each node,
+	 * with that node's lock and rollback), the answers are merged into one
+	 * report or one "fabricctl.fleet-apply/1" document.  Exit 3 when any
+	 * node failed (did not answer, or its apply failed and was rolled
+	 * back).  Nodes are independent: one node's failure does not undo the
+	 * others.
+	 */
 	if (hosts)
-		return apply_fleet(ctx, hosts, &fo, argv[optind], dry);
+		return fleet_cmd_run(ctx, "apply", hosts, &fo, argv[optind], dry);
 
 	plan_init(&plan);
 	if (profile_load(argv[optind], &p, &ctx->err) < 0) {

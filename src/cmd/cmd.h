@@ -53,6 +53,14 @@ void cmd_usage(FILE *f, const char *name);
 int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * The default: of every command's getopt switch, for what all commands
+ * spell alike: -h prints @cmd's usage to stdout and returns FAB_EXIT_OK;
+ * anything else (getopt's '?' after its own message) prints it to stderr
+ * and returns FAB_EXIT_USAGE.
+ */
+int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt);
+
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_discover(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv);

@@ -69,12 +69,8 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		case 'r':
 			revert = true;
 			break;
-		case 'h':
-			cmd_usage(stdout, "confirm");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "confirm");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "confirm", opt);
 		}
 	}
 	if (optind != argc)

@@ -41,13 +41,6 @@ struct discover_opts {
 	struct topo_rails plan_rails;	/* rails of a YAML plan (topo_lldp_checks.h) */
 };
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
 /*
  * LLDP source (src/sys/lldp.c, and the fleet path in discover_lldp.c): this node's
  * lldpd view merged into @t.  --hosts FILE (every node's view through the
@@ -91,7 +84,7 @@ static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struc
  */
 static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t)
 {
-	bool yaml_name = has_suffix(path, ".yaml") || has_suffix(path, ".yml");
+	bool yaml_name = plan_yaml_named(path);
 	struct strbuf sb;
 	int rc;
 
@@ -244,12 +237,8 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		case OPT_RAILS:
 			o->rails = true;
 			break;
-		case 'h':
-			cmd_usage(stdout, "discover");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "discover");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "discover", opt);
 		}
 	}
 	if (optind < argc)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* status, verify, apply --hosts: run, merge, render, one exit rule; see fleet_cmd.h. */
 #include <errno.h>
+#include <getopt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include "cmd/fleet_cmd.h"
 #include "io/load.h"
 #include "model/profile.h"
+#include "util/array.h"
 
 #define FLEET_PROFILE_MAX (256 * 1024)	/* escaped at most 2x: fits one protocol line */
 
@@ -53,7 +55,7 @@ static const struct fleet_cmd fleet_cmds[] = {
 
 static const struct fleet_cmd *fleet_cmd_find(const char *op)
 {
-	for (size_t i = 0; i < sizeof(fleet_cmds) / sizeof(fleet_cmds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fleet_cmds); i++)
 		if (strcmp(fleet_cmds[i].op, op) == 0)
 			return &fleet_cmds[i];
 	return NULL;
@@ -124,6 +126,27 @@ out:
 	json_decref(params);
 	hosts_fini(&hosts);
 	return rc;
+}
+
+int fleet_cmd_parse(struct fab_ctx *ctx, const char *cmd, int argc, char **argv,
+		    struct fleet_opts *fo, const char **hosts)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		FLEET_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (fleet_opt_take(fo, hosts, opt, optarg))
+			continue;
+		if (opt != 'j')
+			return cmd_opt_other(ctx, cmd, opt);
+		render_select(&ctx->render, "json");
+	}
+	return -1;
 }
 
 int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)

@@ -33,6 +33,15 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 		  const struct fleet_opts *fo, const char *profile, bool dry_run);
 
 /*
+ * The options of status and verify, which take -j and the fleet options
+ * (FLEET_LONG_OPTIONS: --hosts FILE into *@hosts, the rest into @fo) and
+ * nothing else: -1 when @cmd is to run (its arguments from optind),
+ * otherwise its exit code (help, a usage error).
+ */
+int fleet_cmd_parse(struct fab_ctx *ctx, const char *cmd, int argc, char **argv,
+		    struct fleet_opts *fo, const char **hosts);
+
+/*
  * --hosts: read @path, validate it here (bad input: file:line:column,
  * before any node is contacted), and make *@params = {"profile": <its
  * text>, "profile_name": @path} for the workers' verify/apply ops.

@@ -16,27 +16,9 @@
 #include "io/load.h"
 #include "model/hosts.h"
 #include "render/report_html.h"
-#include "util/file.h"
 
 /* A sweep of 1024 nodes with every figure is ~300 MB of pretty JSON; refuse more than 1 GiB. */
 #define REPORT_INPUT_MAX (1024UL * 1024 * 1024)
-
-static int load_doc(const char *path, json_t **doc, struct fab_err *err)
-{
-	json_error_t je;
-	char *buf = NULL;
-	size_t len = 0;
-	int rc;
-
-	rc = file_read_all(path, REPORT_INPUT_MAX, &buf, &len, err);
-	if (rc < 0)
-		return rc;
-	*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	free(buf);
-	if (!*doc)
-		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-	return 0;
-}
 
 int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 {
@@ -75,12 +57,8 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 				return cmd_usage_error(ctx, "report", "--regress-pct %s: want a number "
 						       "above 0, at most 100", optarg);
 			break;
-		case 'h':
-			cmd_usage(stdout, "report");
-			return FAB_EXIT_OK;
 		default:
-			cmd_usage(stderr, "report");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "report", opt);
 		}
 	}
 	if (optind >= argc)
@@ -95,7 +73,7 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		json_t *doc = NULL;
 
-		if (load_doc(argv[i], &doc, &ctx->err) < 0)
+		if (json_doc_load(argv[i], REPORT_INPUT_MAX, &doc, &ctx->err) < 0)
 			goto fail;
 		rc = report_add(&rep, argv[i], doc, &ctx->err);
 		json_decref(doc);
@@ -107,7 +85,7 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 			rc = cmd_usage_error(ctx, "report", "--baseline needs a sweep document to compare");
 			goto out;
 		}
-		if (load_doc(base_path, &base, &ctx->err) < 0 ||
+		if (json_doc_load(base_path, REPORT_INPUT_MAX, &base, &ctx->err) < 0 ||
 		    report_add_baseline(&rep, base_path, base, &ctx->err) < 0)
 			goto fail;
 	}

@@ -8,50 +8,27 @@
 #include "cmd/fleet_cmd.h"
 #include "node/node.h"
 
-/*
- * status --hosts FILE: every node's status through the fleet layer, merged
- * into one table or one "fabricctl.fleet-status/1" document.  Exit 3 when
- * a node could not be read (fleet_cmd.h).
- */
-static int status_fleet(struct fab_ctx *ctx, const char *path, const struct fleet_opts *fo)
-{
-	return fleet_cmd_run(ctx, "status", path, fo, NULL, false);
-}
-
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		FLEET_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
 	const char *hosts = NULL;
 	struct host_state hs;
-	int opt, rc = FAB_EXIT_OK;
+	int rc = fleet_cmd_parse(ctx, "status", argc, argv, &fo, &hosts);
 
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (fleet_opt_take(&fo, &hosts, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'j':
-			render_select(&ctx->render, "json");
-			break;
-		case 'h':
-			cmd_usage(stdout, "status");
-			return FAB_EXIT_OK;
-		default:
-			cmd_usage(stderr, "status");
-			return FAB_EXIT_USAGE;
-		}
-	}
+	if (rc >= 0)
+		return rc;
+	/*
+	 * --hosts FILE: every node's status through the fleet layer, merged
+	 * into one table or one "fabricctl.fleet-status/1" document.  Exit 3
+	 * when a node could not be read (fleet_cmd.h).
+	 */
 	if (hosts) {
 		if (optind < argc)
 			return cmd_usage_error(ctx, "status", "--hosts takes no DEVICE names");
-		return status_fleet(ctx, hosts, &fo);
+		return fleet_cmd_run(ctx, "status", hosts, &fo, NULL, false);
 	}
 
+	rc = FAB_EXIT_OK;
 	host_state_init(&hs);
 	if (node_status_read(ctx->sys, &hs, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);

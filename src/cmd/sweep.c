@@ -264,12 +264,8 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		case 'j':
 			render_select(&ctx->render, "json");
 			break;
-		case 'h':
-			cmd_usage(stdout, a->cmd);
-			return 1;
 		default:
-			cmd_usage(stderr, a->cmd);
-			return -EINVAL;
+			return cmd_opt_other(ctx, a->cmd, opt) == FAB_EXIT_OK ? 1 : -EINVAL;
 		}
 	}
 	if (strcmp(a->cmd, "diagnose") == 0) {

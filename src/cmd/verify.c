@@ -122,47 +122,22 @@ out:
 	return rc < 0 ? fab_err_set(&ctx->err, rc, "verify: out of memory") : 0;
 }
 
-static int verify_fleet(struct fab_ctx *ctx, const char *hosts_path, const struct fleet_opts *fo,
-			const char *path)
-{
-	return fleet_cmd_run(ctx, "verify", hosts_path, fo, path, false);
-}
-
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		FLEET_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
 	const char *hosts = NULL;
 	struct profile *p = NULL;
 	struct host_state hs;
 	struct node_config ns;
 	struct plan plan;
-	int opt, rc;
+	int rc = fleet_cmd_parse(ctx, "verify", argc, argv, &fo, &hosts);
 
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (fleet_opt_take(&fo, &hosts, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'j':
-			render_select(&ctx->render, "json");
-			break;
-		case 'h':
-			cmd_usage(stdout, "verify");
-			return FAB_EXIT_OK;
-		default:
-			cmd_usage(stderr, "verify");
-			return FAB_EXIT_USAGE;
-		}
-	}
+	if (rc >= 0)
+		return rc;
 	if (optind != argc - 1)
 		return cmd_usage_error(ctx, "verify", "expected one PROFILE");
 	if (hosts)
-		return verify_fleet(ctx, hosts, &fo, argv[optind]);
+		return fleet_cmd_run(ctx, "verify", hosts, &fo, argv[optind], false);
 
 	host_state_init(&hs);
 	node_config_init(&ns, &hs);

@@ -27,6 +27,7 @@
 #include "node/node.h"
 #include "transport/transport.h"
 #include "util/array.h"
+#include "util/file.h"
 #include "util/log.h"
 
 struct worker {
@@ -35,27 +36,12 @@ struct worker {
 	bool quit;
 };
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -EPIPE;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static void worker_send(struct worker *w, json_t *msg)
 {
 	size_t len;
 	char *line = proto_format(msg, &len);
 
-	if (!line || write_all(STDOUT_FILENO, line, len) < 0)
+	if (!line || file_write_all(STDOUT_FILENO, line, len) < 0)
 		w->quit = true;		/* nobody listens any more */
 	free(line);
 }
@@ -69,6 +55,15 @@ static void worker_reply(struct worker *w, long long id, json_t *result)
 static void worker_fail(struct worker *w, long long id, const char *msg)
 {
 	worker_send(w, json_pack("{s:I, s:b, s:s}", "id", (json_int_t)id, "ok", 0, "error", msg));
+}
+
+/* Reply @result, or, when it is NULL, fail with @msg. */
+static void worker_answer(struct worker *w, long long id, json_t *result, const char *msg)
+{
+	if (result)
+		worker_reply(w, id, result);
+	else
+		worker_fail(w, id, msg);
 }
 
 static void worker_event(struct worker *w, long long id, const char *event, json_t *endpoint)
@@ -356,7 +351,6 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 	struct plan plan;
 	struct fab_err err;
 	const char *name = NULL;
-	json_t *doc;
 
 	fab_err_init(&err);
 	host_state_init(&hs);
@@ -367,11 +361,7 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 		worker_fail(w, req->id, err.msg);
 		goto out;
 	}
-	doc = verify_to_json(name, hs.hostname, &plan);
-	if (doc)
-		worker_reply(w, req->id, doc);
-	else
-		worker_fail(w, req->id, "verify: out of memory");
+	worker_answer(w, req->id, verify_to_json(name, hs.hostname, &plan), "verify: out of memory");
 out:
 	plan_fini(&plan);
 	node_config_fini(&ns);
@@ -422,7 +412,6 @@ static void op_apply(struct worker *w, struct proto_msg *req)
 	struct plan plan;
 	struct fab_err err;
 	const char *name = NULL;
-	json_t *doc;
 
 	fab_err_init(&err);
 	plan_init(&plan);
@@ -446,11 +435,7 @@ static void op_apply(struct worker *w, struct proto_msg *req)
 		worker_fail(w, req->id, err.msg);
 		goto out;
 	}
-	doc = apply_to_json(&rep);
-	if (doc)
-		worker_reply(w, req->id, doc);
-	else
-		worker_fail(w, req->id, "apply: out of memory");
+	worker_answer(w, req->id, apply_to_json(&rep), "apply: out of memory");
 out:
 	plan_fini(&plan);
 	profile_free(p);
@@ -476,10 +461,7 @@ static void op_lldp(struct worker *w, struct proto_msg *req)
 			fab_err_set(&err, -ENOMEM, "lldp: out of memory");
 	}
 	lldp_view_fini(&v);
-	if (res)
-		worker_reply(w, req->id, res);
-	else
-		worker_fail(w, req->id, err.msg);
+	worker_answer(w, req->id, res, err.msg);
 }
 
 /* A string member of a request, or NULL when absent or null; -EPROTO when another type. */
@@ -523,41 +505,41 @@ static void op_counters(struct worker *w, struct proto_msg *req)
 			fab_err_set(&err, -ENOMEM, "counters: out of memory");
 	}
 	nic_counters_fini(&c);
-	if (res)
-		worker_reply(w, req->id, res);
-	else
-		worker_fail(w, req->id, err.msg);
+	worker_answer(w, req->id, res, err.msg);
 }
+
+/* A session that already ended: nothing to do. */
+static void op_abort(struct worker *w, struct proto_msg *req)
+{
+}
+
+static void op_bye(struct worker *w, struct proto_msg *req)
+{
+	worker_reply(w, req->id, NULL);
+	w->quit = true;
+}
+
+static const struct worker_op {
+	const char *op;
+	void (*fn)(struct worker *w, struct proto_msg *req);
+} worker_ops[] = {
+	{ "hello", op_hello }, { "status", op_status }, { "verify", op_verify },
+	{ "apply", op_apply }, { "lldp", op_lldp }, { "counters", op_counters },
+	{ "listen", op_listen }, { "connect", op_connect }, { "abort", op_abort },
+	{ "bye", op_bye },
+};
 
 static void worker_handle(struct worker *w, struct proto_msg *m)
 {
-	if (strcmp(m->op, "hello") == 0)
-		op_hello(w, m);
-	else if (strcmp(m->op, "status") == 0)
-		op_status(w, m);
-	else if (strcmp(m->op, "verify") == 0)
-		op_verify(w, m);
-	else if (strcmp(m->op, "apply") == 0)
-		op_apply(w, m);
-	else if (strcmp(m->op, "lldp") == 0)
-		op_lldp(w, m);
-	else if (strcmp(m->op, "counters") == 0)
-		op_counters(w, m);
-	else if (strcmp(m->op, "listen") == 0)
-		op_listen(w, m);
-	else if (strcmp(m->op, "connect") == 0)
-		op_connect(w, m);
-	else if (strcmp(m->op, "abort") == 0)
-		;	/* a session that already ended: nothing to do */
-	else if (strcmp(m->op, "bye") == 0) {
-		worker_reply(w, m->id, NULL);
-		w->quit = true;
-	} else {
-		char msg[128];
+	char msg[128];
 
-		snprintf(msg, sizeof(msg), "unknown op '%.64s'", m->op);
-		worker_fail(w, m->id, msg);
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(worker_ops); i++)
+		if (strcmp(m->op, worker_ops[i].op) == 0) {
+			worker_ops[i].fn(w, m);
+			return;
+		}
+	snprintf(msg, sizeof(msg), "unknown op '%.64s'", m->op);
+	worker_fail(w, m->id, msg);
 }
 
 int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
@@ -580,9 +562,6 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 		case 'v':
 			fab_log_level++;
 			break;
-		case 'h':
-			cmd_usage(stdout, "worker");
-			return FAB_EXIT_OK;
 		case 'c':
 			dial_to = optarg;
 			break;
@@ -593,8 +572,7 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 			dial_token = optarg;
 			break;
 		default:
-			cmd_usage(stderr, "worker");
-			return FAB_EXIT_USAGE;
+			return cmd_opt_other(ctx, "worker", opt);
 		}
 	}
 	if (optind < argc)

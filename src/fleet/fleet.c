@@ -372,6 +372,29 @@ void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
 	}
 }
 
+pid_t fleet_exec(char **argv, int in_fd, int out_fd, int err_fd, const char *env_name,
+		 const char *env_val)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGPIPE, SIG_DFL);
+		if (in_fd < 0)
+			in_fd = open("/dev/null", O_RDONLY);
+		if (in_fd < 0 || dup2(in_fd, STDIN_FILENO) < 0 || dup2(out_fd, STDOUT_FILENO) < 0 ||
+		    dup2(err_fd, STDERR_FILENO) < 0 || (env_name && setenv(env_name, env_val, 1) < 0))
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "fabricctl: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	return pid;
+}
+
 static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 {
 	int in[2], out[2], er[2];
@@ -391,30 +414,16 @@ static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 		close(out[1]);
 		return fab_err_set(err, -errno, "pipe: %s", strerror(errno));
 	}
-	pid = fork();
+	pid = fleet_exec(argv, in[0], out[1], er[1], NULL, NULL);
 	if (pid < 0) {
-		int e = errno;
-
 		close(in[0]);
 		close(in[1]);
 		close(out[0]);
 		close(out[1]);
 		close(er[0]);
 		close(er[1]);
-		return fab_err_set(err, -e, "fork: %s", strerror(e));
+		return fab_err_set(err, (int)pid, "fork: %s", strerror((int)-pid));
 	}
-	if (pid == 0) {
-		/* Own process group, so a misbehaving launcher dies with its children. */
-		setpgid(0, 0);
-		signal(SIGPIPE, SIG_DFL);
-		if (dup2(in[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0 ||
-		    dup2(er[1], STDERR_FILENO) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "fabricctl: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
 	close(in[0]);
 	close(out[1]);
 	close(er[1]);

@@ -128,6 +128,17 @@ int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***ar
 void fleet_argv_free(char **argv);
 
 /*
+ * Fork and exec @argv (a launcher) in its own process group, so that it
+ * dies with its children; there @in_fd (-1: /dev/null), @out_fd and
+ * @err_fd are its stdin, stdout and stderr, SIGPIPE is back to the
+ * default, and @env_name=@env_val is in its environment when @env_name is
+ * set.  Its pid, or -errno when fork() failed.  An exec that fails exits
+ * 127 after saying why on @err_fd.
+ */
+pid_t fleet_exec(char **argv, int in_fd, int out_fd, int err_fd, const char *env_name,
+		 const char *env_val);
+
+/*
  * Split template @s at blanks (never a shell) and append its words to
  * *@argv, each with every @sub[].key ("{host}", "{port}", ...) replaced
  * by its value (a NULL value: left as written).  0 or -ENOMEM.

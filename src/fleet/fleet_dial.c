@@ -23,6 +23,7 @@
 #include "fleet/fleet.h"
 #include "fleet/fleet_dial.h"
 #include "model/sweep_judge.h"
+#include "util/array.h"
 #include "util/log.h"
 
 /* The longest single argument execve() takes (MAX_ARG_STRLEN). */
@@ -197,9 +198,9 @@ int fleet_dial_argv(const struct fleet *f, const struct fleet_opts *o,
 	} else {
 		snprintf(target, sizeof(target), "{addr}:{port}");
 	}
-	rc = fleet_split_subst(tmpl, sub, sizeof(sub) / sizeof(sub[0]), &a, &n);
+	rc = fleet_split_subst(tmpl, sub, ARRAY_SIZE(sub), &a, &n);
 	if (rc == 0 && o->worker_cmd) {
-		rc = fleet_split_subst(o->worker_cmd, sub, sizeof(sub) / sizeof(sub[0]), &a, &n);
+		rc = fleet_split_subst(o->worker_cmd, sub, ARRAY_SIZE(sub), &a, &n);
 	} else if (rc == 0) {
 		rc = fleet_self_path(self, sizeof(self), err);
 		if (rc == 0)
@@ -412,29 +413,13 @@ static int launcher_spawn(struct fleet_dial *d, char **argv, struct fab_err *err
 
 	if (pipe2(out, O_CLOEXEC) < 0)
 		return fab_err_set(err, -errno, "pipe: %s", strerror(errno));
-	pid = fork();
+	/* The token in the environment, never in an argv (ps shows those to all). */
+	pid = fleet_exec(argv, -1, out[1], out[1], FLEET_DIAL_TOKEN_ENV, d->token_hex);
 	if (pid < 0) {
-		int e = errno;
-
 		close(out[0]);
 		close(out[1]);
-		return fab_err_set(err, -e, "fork: %s", strerror(e));
+		return fab_err_set(err, (int)pid, "fork: %s", strerror((int)-pid));
 	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		setpgid(0, 0);
-		signal(SIGPIPE, SIG_DFL);
-		/* The token in the environment, never in an argv (ps shows those to all). */
-		if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0 ||
-		    dup2(out[1], STDERR_FILENO) < 0 ||
-		    setenv(FLEET_DIAL_TOKEN_ENV, d->token_hex, 1) < 0)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "fabricctl: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(pid, pid);
 	close(out[1]);
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
 	d->pid = d->pgid = pid;
@@ -481,15 +466,6 @@ static void refuse(struct fleet_dial *d, size_t k, unsigned int *count, const ch
 	conn_drop(d, k);
 }
 
-static bool token_equal(const uint8_t *a, const uint8_t *b)
-{
-	uint8_t x = 0;
-
-	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
-		x |= a[i] ^ b[i];
-	return x == 0;
-}
-
 /* Connection @k sent its first line: join it to its host or refuse it. */
 static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 {
@@ -514,7 +490,7 @@ static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 	host = json_string_value(json_object_get(m.doc, "host"));
 	hex = json_string_value(json_object_get(m.doc, "token"));
 	/* The token first: who has not got it learns nothing about the hosts. */
-	if (!hex || proto_token_parse(hex, tok) < 0 || !token_equal(tok, d->token)) {
+	if (!hex || proto_token_parse(hex, tok) < 0 || !tp_token_equal(tok, d->token)) {
 		proto_msg_fini(&m);
 		refuse(d, k, &d->c.wrong_token, "refused: wrong token");
 		return;

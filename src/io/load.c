@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "io/load.h"
 #include "model/ibtopo_parse.h"
@@ -57,13 +56,6 @@ int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err)
 	return rc;
 }
 
-static bool has_suffix(const char *s, const char *suffix)
-{
-	size_t ls = strlen(s), lx = strlen(suffix);
-
-	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
-}
-
 int plan_load(const char *path, struct topo **out, struct topo_rails *rails, struct fab_err *err)
 {
 	struct topo *plan = topo_new();
@@ -76,7 +68,7 @@ int plan_load(const char *path, struct topo **out, struct topo_rails *rails, str
 	rc = file_read_all(path, PLAN_FILE_MAX_BYTES, &buf, &len, err);
 	if (rc < 0)
 		goto out;
-	if (has_suffix(path, ".yaml") || has_suffix(path, ".yml") || plan_yaml_sniff(buf, len))
+	if (plan_yaml_named(path) || plan_yaml_sniff(buf, len))
 		rc = plan_yaml_parse(plan, rails, buf, len, path, err);
 	else
 		rc = ibtopo_parse(plan, buf, len, path, TOPO_SRC_PLAN, err);
@@ -108,4 +100,21 @@ int counter_policy_load(const char *path, struct counter_policy *pol, struct fab
 		rc = counter_policy_parse(pol, buf, len, path, err);
 	free(buf);
 	return rc;
+}
+
+int json_doc_load(const char *path, size_t max, json_t **doc, struct fab_err *err)
+{
+	json_error_t je;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	rc = file_read_all(path, max, &buf, &len, err);
+	if (rc < 0)
+		return rc;
+	*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (!*doc)
+		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	return 0;
 }

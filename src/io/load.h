@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "model/hosts.h"
 #include "model/counter_eval.h"
 #include "model/profile.h"
@@ -50,5 +52,11 @@ int plan_load(const char *path, struct topo **out, struct topo_rails *rails, str
 
 /* The counter policy @path (NULL: the defaults) into @pol. */
 int counter_policy_load(const char *path, struct counter_policy *pol, struct fab_err *err);
+
+/*
+ * The JSON document @path (at most @max bytes, duplicate keys refused) as
+ * a new reference in *@doc; not JSON: "PATH:LINE:COL: message".
+ */
+int json_doc_load(const char *path, size_t max, json_t **doc, struct fab_err *err);
 
 #endif

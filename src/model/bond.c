@@ -23,13 +23,10 @@ void fab_bond_fini(struct fab_bond *b)
 
 struct fab_bond_member *fab_bond_member_add(struct fab_bond *b, const char *name)
 {
-	struct fab_bond_member *n = realloc(b->members, (b->n_members + 1) * sizeof(*n));
+	struct fab_bond_member *n = array_add((void **)&b->members, &b->n_members, sizeof(*n));
 
 	if (!n)
 		return NULL;
-	b->members = n;
-	n = &b->members[b->n_members++];
-	memset(n, 0, sizeof(*n));
 	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->ad_aggregator_id = -1;
 	return n;

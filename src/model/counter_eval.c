@@ -8,6 +8,7 @@
 #include "util/str.h"
 #include "model/counter_eval.h"
 #include "model/ptr_index.h"
+#include "util/array.h"
 
 #define E COUNTER_SEV_ERROR
 #define W COUNTER_SEV_WARN
@@ -105,12 +106,12 @@ static const char *const sev_names[] = { "info", "warn", "error" };
 
 const char *counter_sev_name(enum counter_sev s)
 {
-	return (unsigned int)s < sizeof(sev_names) / sizeof(sev_names[0]) ? sev_names[s] : NULL;
+	return (unsigned int)s < ARRAY_SIZE(sev_names) ? sev_names[s] : NULL;
 }
 
 int counter_sev_parse(const char *name)
 {
-	for (size_t i = 0; i < sizeof(sev_names) / sizeof(sev_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sev_names); i++)
 		if (strcmp(sev_names[i], name) == 0)
 			return (int)i;
 	return -1;
@@ -118,7 +119,7 @@ int counter_sev_parse(const char *name)
 
 const struct counter_rule *counter_rules_default(size_t *n)
 {
-	*n = sizeof(rules_default) / sizeof(rules_default[0]);
+	*n = ARRAY_SIZE(rules_default);
 	return rules_default;
 }
 
@@ -127,7 +128,7 @@ void counter_policy_default(struct counter_policy *pol)
 	size_t n;
 	const struct counter_rule *r = counter_rules_default(&n);
 
-	_Static_assert(sizeof(rules_default) / sizeof(rules_default[0]) <= COUNTER_RULES_MAX,
+	_Static_assert(ARRAY_SIZE(rules_default) <= COUNTER_RULES_MAX,
 		       "COUNTER_RULES_MAX too small");
 	memcpy(pol->rules, r, n * sizeof(*r));
 	pol->n = n;

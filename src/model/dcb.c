@@ -22,12 +22,11 @@ void fab_dcb_fini(struct fab_dcb *dcb)
 
 int fab_dcb_app_add(struct fab_dcb *dcb, const struct fab_dcb_app *app)
 {
-	struct fab_dcb_app *n = realloc(dcb->apps, (dcb->n_apps + 1) * sizeof(*n));
+	struct fab_dcb_app *n = array_add((void **)&dcb->apps, &dcb->n_apps, sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
-	n[dcb->n_apps++] = *app;
-	dcb->apps = n;
+	*n = *app;
 	return 0;
 }
 

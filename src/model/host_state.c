@@ -34,20 +34,6 @@ void host_state_fini(struct host_state *hs)
 	memset(hs, 0, sizeof(*hs));
 }
 
-/* Grow *arr (of *n elements of @size) by one zeroed element. */
-static void *array_add(void **arr, size_t *n, size_t size)
-{
-	char *p = realloc(*arr, (*n + 1) * size);
-
-	if (!p)
-		return NULL;
-	*arr = p;
-	p += *n * size;
-	memset(p, 0, size);
-	(*n)++;
-	return p;
-}
-
 struct fab_link *host_state_link_add(struct host_state *hs)
 {
 	struct fab_link *l = array_add((void **)&hs->links, &hs->n_links, sizeof(*l));

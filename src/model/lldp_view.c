@@ -27,29 +27,17 @@ void lldp_view_fini(struct lldp_view *v)
 
 struct lldp_port *lldp_view_port_add(struct lldp_view *v, const char *name)
 {
-	struct lldp_port *p;
+	struct lldp_port *p = array_add((void **)&v->ports, &v->n_ports, sizeof(*p));
 
-	p = reallocarray(v->ports, v->n_ports + 1, sizeof(*p));
 	if (!p)
 		return NULL;
-	v->ports = p;
-	p = &v->ports[v->n_ports++];
-	memset(p, 0, sizeof(*p));
 	str_fmt(p->name, sizeof(p->name), "%s", name ? name : "");
 	return p;
 }
 
 struct lldp_neighbor *lldp_port_neighbor_add(struct lldp_port *p)
 {
-	struct lldp_neighbor *n;
-
-	n = reallocarray(p->neighbors, p->n_neighbors + 1, sizeof(*n));
-	if (!n)
-		return NULL;
-	p->neighbors = n;
-	n = &p->neighbors[p->n_neighbors++];
-	memset(n, 0, sizeof(*n));
-	return n;
+	return array_add((void **)&p->neighbors, &p->n_neighbors, sizeof(struct lldp_neighbor));
 }
 
 enum topo_node_type lldp_cap_node_type(unsigned int cap_enabled)

@@ -38,13 +38,10 @@ void node_config_fini(struct node_config *ns)
 
 struct node_iface *node_config_iface_add(struct node_config *ns, const char *name)
 {
-	struct node_iface *n = realloc(ns->ifaces, (ns->n_ifaces + 1) * sizeof(*n));
+	struct node_iface *n = array_add((void **)&ns->ifaces, &ns->n_ifaces, sizeof(*n));
 
 	if (!n)
 		return NULL;
-	ns->ifaces = n;
-	n = &ns->ifaces[ns->n_ifaces++];
-	memset(n, 0, sizeof(*n));
 	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = 1;
 	fab_dcb_init(&n->dcb);
@@ -53,13 +50,10 @@ struct node_iface *node_config_iface_add(struct node_config *ns, const char *nam
 
 struct node_bond *node_config_bond_add(struct node_config *ns, const char *name)
 {
-	struct node_bond *n = realloc(ns->bonds, (ns->n_bonds + 1) * sizeof(*n));
+	struct node_bond *n = array_add((void **)&ns->bonds, &ns->n_bonds, sizeof(*n));
 
 	if (!n)
 		return NULL;
-	ns->bonds = n;
-	n = &ns->bonds[ns->n_bonds++];
-	memset(n, 0, sizeof(*n));
 	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->rc = 1;
 	fab_bond_init(&n->bond);
@@ -194,13 +188,10 @@ void plan_fini(struct plan *plan)
 static int drift_add(struct plan *plan, const char *object, const char *field,
 		     const char *wanted, const char *found)
 {
-	struct plan_drift *d = realloc(plan->drift, (plan->n_drift + 1) * sizeof(*d));
+	struct plan_drift *d = array_add((void **)&plan->drift, &plan->n_drift, sizeof(*d));
 
 	if (!d)
 		return -ENOMEM;
-	plan->drift = d;
-	d = &plan->drift[plan->n_drift++];
-	memset(d, 0, sizeof(*d));
 	str_fmt(d->object, sizeof(d->object), "%s", object);
 	str_fmt(d->field, sizeof(d->field), "%s", field);
 	str_fmt(d->wanted, sizeof(d->wanted), "%s", wanted);
@@ -208,18 +199,40 @@ static int drift_add(struct plan *plan, const char *object, const char *field,
 	return 0;
 }
 
+/* Drift @field of @obj when @want is set and @found is not it (case aside); "" found reads "unknown". */
+static int drift_str(struct plan *plan, const char *obj, const char *field, const char *want,
+		     const char *found)
+{
+	if (!want[0] || !strcasecmp(want, found))
+		return 0;
+	return drift_add(plan, obj, field, want, found[0] ? found : "unknown");
+}
+
+/* Drift @field of @obj when @want (0: any) is not @found, both as "%u@unit"; 0 found reads "unknown". */
+static int drift_uint(struct plan *plan, const char *obj, const char *field, unsigned int want,
+		      unsigned int found, const char *unit)
+{
+	char wb[16], fb[16];
+
+	if (!want || want == found)
+		return 0;
+	str_fmt(wb, sizeof(wb), "%u%s", want, unit);
+	if (found)
+		str_fmt(fb, sizeof(fb), "%u%s", found, unit);
+	else
+		str_fmt(fb, sizeof(fb), "unknown");
+	return drift_add(plan, obj, field, wb, fb);
+}
+
 /* Append a step; @undo NULL means the previous value is unknown. */
 static int step_add(struct plan *plan, const struct plan_action *act,
 		    const struct plan_action *undo, const char *object, const char *field,
 		    const char *from, const char *to)
 {
-	struct plan_step *s = realloc(plan->steps, (plan->n_steps + 1) * sizeof(*s));
+	struct plan_step *s = array_add((void **)&plan->steps, &plan->n_steps, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
-	plan->steps = s;
-	s = &plan->steps[plan->n_steps++];
-	memset(s, 0, sizeof(*s));
 	s->act = *act;
 	if (undo) {
 		s->undo = *undo;
@@ -953,7 +966,7 @@ static int ib_check(struct pd *d)
 	for (size_t i = 0; i < d->p->n_ib; i++) {
 		const struct profile_ib *ib = &d->p->ib[i];
 		size_t found = 0, from = d->plan->n_drift;
-		char buf[300], obj[80], fb[32];
+		char buf[300], obj[80];
 
 		for (size_t r = 0; r < hs->n_rdma; r++) {
 			const struct fab_rdma_dev *dev = &hs->rdma[r];
@@ -967,33 +980,12 @@ static int ib_check(struct pd *d)
 					continue;
 				found++;
 				str_fmt(obj, sizeof(obj), "%s/%u", dev->name, pt->port);
-				if (ib->state[0] && strcasecmp(ib->state, pt->state))
-					if (drift_add(d->plan, obj, "state", ib->state, pt->state[0] ? pt->state : "unknown") < 0)
-						return -ENOMEM;
-				if (ib->phys_state[0] && strcasecmp(ib->phys_state, pt->phys_state))
-					if (drift_add(d->plan, obj, "phys_state", ib->phys_state,
-						      pt->phys_state[0] ? pt->phys_state : "unknown") < 0)
-						return -ENOMEM;
-				if (ib->width_x && ib->width_x != pt->width_x) {
-					char wb[16];
-
-					str_fmt(wb, sizeof(wb), "%uX", ib->width_x);
-					str_fmt(fb, sizeof(fb), pt->width_x ? "%uX" : "unknown", pt->width_x);
-					if (drift_add(d->plan, obj, "width", wb, fb) < 0)
-						return -ENOMEM;
-				}
-				if (ib->speed[0] && strcasecmp(ib->speed, pt->speed))
-					if (drift_add(d->plan, obj, "speed", ib->speed,
-						      pt->speed[0] ? pt->speed : "unknown") < 0)
-						return -ENOMEM;
-				if (ib->active_mtu && ib->active_mtu != pt->active_mtu) {
-					char wb[16];
-
-					str_fmt(wb, sizeof(wb), "%u", ib->active_mtu);
-					str_fmt(fb, sizeof(fb), pt->active_mtu ? "%u" : "unknown", pt->active_mtu);
-					if (drift_add(d->plan, obj, "active_mtu", wb, fb) < 0)
-						return -ENOMEM;
-				}
+				if (drift_str(d->plan, obj, "state", ib->state, pt->state) < 0 ||
+				    drift_str(d->plan, obj, "phys_state", ib->phys_state, pt->phys_state) < 0 ||
+				    drift_uint(d->plan, obj, "width", ib->width_x, pt->width_x, "X") < 0 ||
+				    drift_str(d->plan, obj, "speed", ib->speed, pt->speed) < 0 ||
+				    drift_uint(d->plan, obj, "active_mtu", ib->active_mtu, pt->active_mtu, "") < 0)
+					return -ENOMEM;
 			}
 		}
 		drift_verify_only(d->plan, from);	/* apply sets no IB port state */

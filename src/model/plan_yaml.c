@@ -206,7 +206,7 @@ static int guid_base(const yaml_node_t *n)
 	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
 }
 
-static int node_parse(struct pctx *c, yaml_node_t *m)
+static int node_parse(struct pctx *c, yaml_node_t *m, size_t num)
 {
 	static const char *const keys[] = { "name", "type", "guid", "rail", "nics", NULL };
 	enum topo_node_type type = TOPO_NODE_HOST;
@@ -373,12 +373,30 @@ static int link_parse(struct pctx *c, yaml_node_t *n, size_t idx)
 
 /* ---- document -------------------------------------------------------------- */
 
+/* Each item of the plan's list @n (@what) through @parse, with its number from 1. */
+static int plan_seq(struct pctx *c, yaml_node_t *n, const char *what,
+		    int (*parse)(struct pctx *c, yaml_node_t *item, size_t num))
+{
+	size_t len;
+
+	if (yw_seq_len(&c->w, n, what, PLAN_MAX_ITEMS, &len) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++) {
+		yaml_node_t *item = yw_seq_item(&c->w, n, i);
+
+		if (!item)
+			return yw_err(&c->w, n, "%s: broken list", what);
+		if (parse(c, item, i + 1) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int doc_parse(struct pctx *c, yaml_node_t *root)
 {
 	static const char *const keys[] = { "version", "defaults", "nodes", "links", NULL };
 	yaml_node_t *v[4];
 	unsigned int version;
-	size_t len;
 
 	if (map_slots(c, root, keys, v, "plan") < 0)
 		return -EINVAL;
@@ -388,30 +406,10 @@ static int doc_parse(struct pctx *c, yaml_node_t *root)
 		return -EINVAL;
 	if (v[1] && defaults_parse(c, v[1]) < 0)
 		return -EINVAL;
-	if (v[2]) {
-		if (yw_seq_len(&c->w, v[2], "nodes", PLAN_MAX_ITEMS, &len) < 0)
-			return -EINVAL;
-		for (size_t i = 0; i < len; i++) {
-			yaml_node_t *item = yw_seq_item(&c->w, v[2], i);
-
-			if (!item)
-				return yw_err(&c->w, v[2], "nodes: broken list");
-			if (node_parse(c, item) < 0)
-				return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
-		}
-	}
-	if (v[3]) {
-		if (yw_seq_len(&c->w, v[3], "links", PLAN_MAX_ITEMS, &len) < 0)
-			return -EINVAL;
-		for (size_t i = 0; i < len; i++) {
-			yaml_node_t *item = yw_seq_item(&c->w, v[3], i);
-
-			if (!item)
-				return yw_err(&c->w, v[3], "links: broken list");
-			if (link_parse(c, item, i + 1) < 0)
-				return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
-		}
-	}
+	if (v[2] && plan_seq(c, v[2], "nodes", node_parse) < 0)
+		return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
+	if (v[3] && plan_seq(c, v[3], "links", link_parse) < 0)
+		return c->w.err && c->w.err->code ? c->w.err->code : -EINVAL;
 	c->t->src |= TOPO_SRC_PLAN;
 	return 0;
 }
@@ -471,6 +469,18 @@ out:
 	return rc;
 }
 
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+bool plan_yaml_named(const char *path)
+{
+	return has_suffix(path, ".yaml") || has_suffix(path, ".yml");
+}
+
 bool plan_yaml_sniff(const char *buf, size_t len)
 {
 	static const char *const starts[] = { "---", "version:", "defaults:", "nodes:", "links:" };
@@ -503,22 +513,22 @@ struct emit {
 	bool failed;
 };
 
-static void emit_ev(struct emit *e)
+/*
+ * Emit e->ev, just built by a yaml_*_event_initialize() that returned
+ * @made.  Events are built only while nothing has failed: the emitter
+ * frees each event it is given, and one never given would leak.
+ */
+static void emit_ev(struct emit *e, int made)
 {
-	if (!e->failed && !yaml_emitter_emit(&e->em, &e->ev))
+	if (!made || !yaml_emitter_emit(&e->em, &e->ev))
 		e->failed = true;
 }
 
 static void emit_scalar(struct emit *e, const char *s, yaml_scalar_style_t style)
 {
-	if (e->failed)
-		return;
-	if (!yaml_scalar_event_initialize(&e->ev, NULL, NULL, (yaml_char_t *)(uintptr_t)s,
-					  (int)strlen(s), 1, 1, style)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_scalar_event_initialize(&e->ev, NULL, NULL, (yaml_char_t *)(uintptr_t)s,
+							(int)strlen(s), 1, 1, style));
 }
 
 static void emit_str(struct emit *e, const char *s)
@@ -536,47 +546,28 @@ static void emit_uint(struct emit *e, uint64_t v)
 
 static void emit_map_start(struct emit *e, bool flow)
 {
-	if (e->failed)
-		return;
-	if (!yaml_mapping_start_event_initialize(&e->ev, NULL, NULL, 1,
-						 flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_mapping_start_event_initialize(&e->ev, NULL, NULL, 1,
+				flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE));
 }
 
 static void emit_map_end(struct emit *e)
 {
-	if (e->failed)
-		return;
-	if (!yaml_mapping_end_event_initialize(&e->ev)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_mapping_end_event_initialize(&e->ev));
 }
 
 static void emit_seq_start(struct emit *e)
 {
-	if (e->failed)
-		return;
-	if (!yaml_sequence_start_event_initialize(&e->ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_sequence_start_event_initialize(&e->ev, NULL, NULL, 1,
+								YAML_BLOCK_SEQUENCE_STYLE));
 }
 
 static void emit_seq_end(struct emit *e)
 {
-	if (e->failed)
-		return;
-	if (!yaml_sequence_end_event_initialize(&e->ev)) {
-		e->failed = true;
-		return;
-	}
-	emit_ev(e);
+	if (!e->failed)
+		emit_ev(e, yaml_sequence_end_event_initialize(&e->ev));
 }
 
 static bool node_linked(const struct topo_node *n)
@@ -672,12 +663,9 @@ int plan_yaml_format(const struct topo *t, struct strbuf *sb)
 	yaml_emitter_set_output(&e.em, emit_out, sb);
 	yaml_emitter_set_unicode(&e.em, 1);
 	yaml_emitter_set_width(&e.em, -1);
-	if (!yaml_stream_start_event_initialize(&e.ev, YAML_UTF8_ENCODING))
-		e.failed = true;
-	emit_ev(&e);
-	if (!e.failed && !yaml_document_start_event_initialize(&e.ev, NULL, NULL, NULL, 1))
-		e.failed = true;
-	emit_ev(&e);
+	emit_ev(&e, yaml_stream_start_event_initialize(&e.ev, YAML_UTF8_ENCODING));
+	if (!e.failed)
+		emit_ev(&e, yaml_document_start_event_initialize(&e.ev, NULL, NULL, NULL, 1));
 	emit_map_start(&e, false);
 	emit_str(&e, "version");
 	emit_uint(&e, 1);
@@ -707,12 +695,10 @@ int plan_yaml_format(const struct topo *t, struct strbuf *sb)
 		emit_link(&e, t->links[i]);
 	emit_seq_end(&e);
 	emit_map_end(&e);
-	if (!e.failed && !yaml_document_end_event_initialize(&e.ev, 1))
-		e.failed = true;
-	emit_ev(&e);
-	if (!e.failed && !yaml_stream_end_event_initialize(&e.ev))
-		e.failed = true;
-	emit_ev(&e);
+	if (!e.failed)
+		emit_ev(&e, yaml_document_end_event_initialize(&e.ev, 1));
+	if (!e.failed)
+		emit_ev(&e, yaml_stream_end_event_initialize(&e.ev));
 	if (!e.failed && !yaml_emitter_flush(&e.em))
 		e.failed = true;
 	yaml_emitter_delete(&e.em);

@@ -40,6 +40,9 @@
  */
 bool plan_yaml_sniff(const char *buf, size_t len);
 
+/* Is @path named as a YAML plan: *.yaml or *.yml? */
+bool plan_yaml_named(const char *path);
+
 /*
  * Parse @len bytes of @buf (need not be NUL-terminated) into @t (empty,
  * from topo_new()) and @rails (topo_rails_init'ed; may be NULL when the

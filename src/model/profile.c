@@ -16,6 +16,7 @@
 #include "model/host_state.h"
 #include "model/profile.h"
 #include "model/yaml_walk.h"
+#include "util/array.h"
 #include "util/str.h"
 
 #define PROFILE_MAX_ITEMS 256
@@ -442,18 +443,6 @@ static int ib_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *
 
 /* ---- top level ---- */
 
-static int grow(void **arr, size_t *n, size_t size)
-{
-	void *p = realloc(*arr, (*n + 1) * size);
-
-	if (!p)
-		return -ENOMEM;
-	memset((char *)p + *n * size, 0, size);
-	*arr = p;
-	(*n)++;
-	return 0;
-}
-
 static const char *const top_keys[] = { "name", "interfaces", "bonds", "infiniband", NULL };
 
 static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
@@ -483,9 +472,9 @@ static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 		if (key == 1) {
 			struct profile_iface *f;
 
-			if (grow((void **)&p->ifaces, &p->n_ifaces, sizeof(*f)) < 0)
+			f = array_add((void **)&p->ifaces, &p->n_ifaces, sizeof(*f));
+			if (!f)
 				return fab_err_set(c->w.err, -ENOMEM, "profile: out of memory");
-			f = &p->ifaces[p->n_ifaces - 1];
 			f->mark = m;
 			f->roce_tos = -1;
 			rc = walk_map(c, e, what, iface_keys, iface_cb, f);
@@ -494,9 +483,9 @@ static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 		} else if (key == 2) {
 			struct profile_bond *b;
 
-			if (grow((void **)&p->bonds, &p->n_bonds, sizeof(*b)) < 0)
+			b = array_add((void **)&p->bonds, &p->n_bonds, sizeof(*b));
+			if (!b)
 				return fab_err_set(c->w.err, -ENOMEM, "profile: out of memory");
-			b = &p->bonds[p->n_bonds - 1];
 			fab_bond_init(&b->want);
 			b->mark = m;
 			rc = walk_map(c, e, what, bond_keys, bond_cb, b);
@@ -509,9 +498,9 @@ static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 		} else {
 			struct profile_ib *ib;
 
-			if (grow((void **)&p->ib, &p->n_ib, sizeof(*ib)) < 0)
+			ib = array_add((void **)&p->ib, &p->n_ib, sizeof(*ib));
+			if (!ib)
 				return fab_err_set(c->w.err, -ENOMEM, "profile: out of memory");
-			ib = &p->ib[p->n_ib - 1];
 			ib->mark = m;
 			rc = walk_map(c, e, what, ib_keys, ib_cb, ib);
 		}

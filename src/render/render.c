@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/render_impl.h"
+#include "util/array.h"
 
 const struct render_ops render_text_ops = {
 	.name = "text",
@@ -38,7 +39,7 @@ static const struct render_ops *const render_all[] = {
 
 const struct render_ops *render_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(render_all) / sizeof(render_all[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(render_all); i++)
 		if (strcmp(render_all[i]->name, name) == 0)
 			return render_all[i];
 	return NULL;

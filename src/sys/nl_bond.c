@@ -19,6 +19,8 @@
  */
 #include <errno.h>
 #include <net/if.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -31,6 +33,7 @@
 #include "sys/nl_bond.h"
 #include "sys/nl_util.h"
 #include "sys/sys_real.h"
+#include "util/array.h"
 
 static void bond_link_init(struct nl_bond_link *l)
 {
@@ -39,67 +42,54 @@ static void bond_link_init(struct nl_bond_link *l)
 	l->active_slave = l->slave_state = l->mii_status = l->ad_aggregator_id = -1;
 }
 
-static int attr_u8(const struct nlattr *a)
+/* @a as an int of netlink @type (U8, U16, or U32 up to INT32_MAX); -1 when it is not one. */
+static int attr_int(const struct nlattr *a, enum mnl_attr_data_type type)
 {
-	return mnl_attr_validate(a, MNL_TYPE_U8) == 0 ? mnl_attr_get_u8(a) : -1;
+	if (mnl_attr_validate(a, type) < 0)
+		return -1;
+	if (type == MNL_TYPE_U8)
+		return mnl_attr_get_u8(a);
+	if (type == MNL_TYPE_U16)
+		return mnl_attr_get_u16(a);
+	return mnl_attr_get_u32(a) <= INT32_MAX ? (int)mnl_attr_get_u32(a) : -1;
 }
 
-static int attr_u16(const struct nlattr *a)
-{
-	return mnl_attr_validate(a, MNL_TYPE_U16) == 0 ? mnl_attr_get_u16(a) : -1;
-}
+/* One nested attribute that nl_bond_link keeps: its type, netlink type, int field. */
+struct bond_attr {
+	uint16_t type;
+	enum mnl_attr_data_type nl_type;
+	size_t off;
+};
 
-static int attr_u32(const struct nlattr *a)
-{
-	return mnl_attr_validate(a, MNL_TYPE_U32) == 0 && mnl_attr_get_u32(a) <= INT32_MAX ?
-	       (int)mnl_attr_get_u32(a) : -1;
-}
+#define BOND_ATTR(type, nl_type, field) { type, nl_type, offsetof(struct nl_bond_link, field) }
 
-static void bond_data_parse(const struct nlattr *data, struct nl_bond_link *l)
+/* A bond's IFLA_INFO_DATA. */
+static const struct bond_attr bond_data_attrs[] = {
+	BOND_ATTR(IFLA_BOND_MODE, MNL_TYPE_U8, mode),
+	BOND_ATTR(IFLA_BOND_MIIMON, MNL_TYPE_U32, miimon_ms),
+	BOND_ATTR(IFLA_BOND_AD_LACP_RATE, MNL_TYPE_U8, lacp_rate),
+	BOND_ATTR(IFLA_BOND_XMIT_HASH_POLICY, MNL_TYPE_U8, xmit_hash_policy),
+	BOND_ATTR(IFLA_BOND_MIN_LINKS, MNL_TYPE_U32, min_links),
+	BOND_ATTR(IFLA_BOND_ACTIVE_SLAVE, MNL_TYPE_U32, active_slave),
+};
+
+/* A member's IFLA_INFO_SLAVE_DATA. */
+static const struct bond_attr bond_slave_attrs[] = {
+	BOND_ATTR(IFLA_BOND_SLAVE_STATE, MNL_TYPE_U8, slave_state),
+	BOND_ATTR(IFLA_BOND_SLAVE_MII_STATUS, MNL_TYPE_U8, mii_status),
+	BOND_ATTR(IFLA_BOND_SLAVE_AD_AGGREGATOR_ID, MNL_TYPE_U16, ad_aggregator_id),
+};
+
+/* The attributes of @data that @t (@n entries) names into @l; others are passed over. */
+static void bond_attrs_parse(const struct nlattr *data, const struct bond_attr *t, size_t n,
+			     struct nl_bond_link *l)
 {
 	const struct nlattr *a;
 
-	mnl_attr_for_each_nested(a, data) {
-		switch (mnl_attr_get_type(a)) {
-		case IFLA_BOND_MODE:
-			l->mode = attr_u8(a);
-			break;
-		case IFLA_BOND_MIIMON:
-			l->miimon_ms = attr_u32(a);
-			break;
-		case IFLA_BOND_AD_LACP_RATE:
-			l->lacp_rate = attr_u8(a);
-			break;
-		case IFLA_BOND_XMIT_HASH_POLICY:
-			l->xmit_hash_policy = attr_u8(a);
-			break;
-		case IFLA_BOND_MIN_LINKS:
-			l->min_links = attr_u32(a);
-			break;
-		case IFLA_BOND_ACTIVE_SLAVE:
-			l->active_slave = attr_u32(a);
-			break;
-		}
-	}
-}
-
-static void bond_slave_data_parse(const struct nlattr *data, struct nl_bond_link *l)
-{
-	const struct nlattr *a;
-
-	mnl_attr_for_each_nested(a, data) {
-		switch (mnl_attr_get_type(a)) {
-		case IFLA_BOND_SLAVE_STATE:
-			l->slave_state = attr_u8(a);
-			break;
-		case IFLA_BOND_SLAVE_MII_STATUS:
-			l->mii_status = attr_u8(a);
-			break;
-		case IFLA_BOND_SLAVE_AD_AGGREGATOR_ID:
-			l->ad_aggregator_id = attr_u16(a);
-			break;
-		}
-	}
+	mnl_attr_for_each_nested(a, data)
+		for (size_t i = 0; i < n; i++)
+			if (mnl_attr_get_type(a) == t[i].type)
+				*(int *)((char *)l + t[i].off) = attr_int(a, t[i].nl_type);
 }
 
 static void bond_linkinfo_parse(const struct nlattr *info, struct nl_bond_link *l)
@@ -130,9 +120,9 @@ static void bond_linkinfo_parse(const struct nlattr *info, struct nl_bond_link *
 	}
 	/* The data's meaning depends on the kind, which may come after it. */
 	if (data && strcmp(l->kind, "bond") == 0)
-		bond_data_parse(data, l);
+		bond_attrs_parse(data, bond_data_attrs, ARRAY_SIZE(bond_data_attrs), l);
 	if (sdata && strcmp(l->slave_kind, "bond") == 0)
-		bond_slave_data_parse(sdata, l);
+		bond_attrs_parse(sdata, bond_slave_attrs, ARRAY_SIZE(bond_slave_attrs), l);
 }
 
 int nl_bond_link_parse(const struct nlmsghdr *nlh, size_t len, struct nl_bond_link *l)
@@ -154,7 +144,7 @@ int nl_bond_link_parse(const struct nlmsghdr *nlh, size_t len, struct nl_bond_li
 				snprintf(l->name, sizeof(l->name), "%s", mnl_attr_get_str(a));
 			break;
 		case IFLA_MASTER:
-			l->master = attr_u32(a) < 0 ? 0 : attr_u32(a);
+			l->master = attr_int(a, MNL_TYPE_U32) < 0 ? 0 : attr_int(a, MNL_TYPE_U32);
 			break;
 		case IFLA_LINKINFO:
 			if (mnl_attr_validate(a, MNL_TYPE_NESTED) == 0)
@@ -247,6 +237,15 @@ static int link_get(const char *name, struct nl_bond_link *l, struct fab_err *er
 	return 0;
 }
 
+/* name_check() of @name (a @what), then link_get(). */
+static int link_get_named(const char *what, const char *name, struct nl_bond_link *l,
+			  struct fab_err *err)
+{
+	int rc = name_check(what, name, err);
+
+	return rc < 0 ? rc : link_get(name, l, err);
+}
+
 struct member_dump {
 	struct fab_bond *bond;
 	int rc;
@@ -272,6 +271,17 @@ static int member_dump_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* @l's name and bond options (mode, miimon, lacp_rate, xmit_hash_policy, min_links) into @b. */
+static void bond_opts_from_link(struct fab_bond *b, const struct nl_bond_link *l)
+{
+	snprintf(b->name, sizeof(b->name), "%s", l->name);
+	b->mode = l->mode;
+	b->miimon_ms = l->miimon_ms;
+	b->lacp_rate = l->lacp_rate;
+	b->xmit_hash_policy = l->xmit_hash_policy;
+	b->min_links = l->min_links;
+}
+
 int nl_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struct fab_err *err)
 {
 	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
@@ -281,22 +291,14 @@ int nl_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struc
 	struct rtgenmsg *rt;
 	int rc;
 
-	rc = name_check("bond", name, err);
-	if (rc < 0)
-		return rc;
-	rc = link_get(name, &l, err);
+	rc = link_get_named("bond", name, &l, err);
 	if (rc < 0)
 		return rc;
 	if (strcmp(l.kind, "bond") != 0)
 		return fab_err_set(err, -EINVAL, "bond: %s: not a bond (kind '%s')", name,
 				   l.kind[0] ? l.kind : "none");
-	snprintf(bond->name, sizeof(bond->name), "%s", l.name);
+	bond_opts_from_link(bond, &l);
 	bond->ifindex = l.ifindex;
-	bond->mode = l.mode;
-	bond->miimon_ms = l.miimon_ms;
-	bond->lacp_rate = l.lacp_rate;
-	bond->xmit_hash_policy = l.xmit_hash_policy;
-	bond->min_links = l.min_links;
 	bond->active_member[0] = '\0';
 
 	nlh = mnl_nlmsg_put_header(buf);
@@ -366,10 +368,7 @@ int nl_bond_delete(struct sys *sys, const char *name, struct fab_err *err)
 	struct nl_bond_link l;
 	int rc;
 
-	rc = name_check("bond", name, err);
-	if (rc < 0)
-		return rc;
-	rc = link_get(name, &l, err);
+	rc = link_get_named("bond", name, &l, err);
 	if (rc < 0)
 		return rc;
 	if (strcmp(l.kind, "bond") != 0)
@@ -387,6 +386,22 @@ static int link_updown(const char *name, bool up, struct fab_err *err)
 	ifm->ifi_flags = up ? IFF_UP : 0;
 	ifm->ifi_change = IFF_UP;
 	return bond_talk(nlh, NULL, NULL, name, up ? "set up" : "set down", err);
+}
+
+/*
+ * Bring @name back up after a change that took it down: @rc, the change's
+ * outcome, or this step's error when the change went through.
+ */
+static int link_up_again(const char *name, int rc, struct fab_err *err)
+{
+	struct fab_err uerr;
+
+	fab_err_init(&uerr);
+	if (link_updown(name, true, &uerr) < 0 && rc == 0) {
+		*err = uerr;
+		rc = uerr.code;
+	}
+	return rc;
 }
 
 int nl_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *err)
@@ -430,23 +445,13 @@ int nl_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *er
 		fab_err_init(&uerr);
 		if (link_get(want->name, &old, &uerr) == 0) {
 			fab_bond_init(&back);
-			snprintf(back.name, sizeof(back.name), "%s", want->name);
-			back.mode = l.mode;
-			back.miimon_ms = l.miimon_ms;
-			back.lacp_rate = l.lacp_rate;
-			back.xmit_hash_policy = l.xmit_hash_policy;
-			back.min_links = l.min_links;
+			bond_opts_from_link(&back, &l);
 			bond_opts_put(link_msg(buf, RTM_NEWLINK, 0, want->name), &back, &old, true);
 			bond_talk((struct nlmsghdr *)buf, NULL, NULL, want->name, "undo", &uerr);
 		}
 	}
-	if (mode_change && was_up) {
-		fab_err_init(&uerr);
-		if (link_updown(want->name, true, &uerr) < 0 && rc == 0) {
-			*err = uerr;
-			rc = uerr.code;
-		}
-	}
+	if (mode_change && was_up)
+		rc = link_up_again(want->name, rc, err);
 out:
 	fab_bond_fini(&cur);
 	return rc;
@@ -473,7 +478,6 @@ int nl_bond_enslave(struct sys *sys, const char *bond, const char *member, struc
 {
 	struct nl_bond_link b, m;
 	char other[IFNAMSIZ + 8], obj[2 * IFNAMSIZ + 8];
-	struct fab_err uerr;
 	bool was_up;
 	int rc;
 
@@ -510,12 +514,7 @@ int nl_bond_enslave(struct sys *sys, const char *bond, const char *member, struc
 	}
 	rc = link_set_master(member, b.ifindex, obj, "enslave", err);
 	/* Up again in both cases: on success the bond wants it up, on failure it was. */
-	fab_err_init(&uerr);
-	if ((rc == 0 || was_up) && link_updown(member, true, &uerr) < 0 && rc == 0) {
-		*err = uerr;
-		rc = uerr.code;
-	}
-	return rc;
+	return rc == 0 || was_up ? link_up_again(member, rc, err) : rc;
 }
 
 int nl_bond_release(struct sys *sys, const char *member, struct fab_err *err)
@@ -523,10 +522,7 @@ int nl_bond_release(struct sys *sys, const char *member, struct fab_err *err)
 	struct nl_bond_link m;
 	int rc;
 
-	rc = name_check("member", member, err);
-	if (rc < 0)
-		return rc;
-	rc = link_get(member, &m, err);
+	rc = link_get_named("member", member, &m, err);
 	if (rc < 0)
 		return rc;
 	if (!m.master)

@@ -122,36 +122,37 @@ static void ets_from_kernel(const struct ieee_ets *k, struct fab_dcb_ets *e)
 	memcpy(e->reco_prio_tc, k->reco_prio_tc, sizeof(e->reco_prio_tc));
 }
 
-struct nlmsghdr *nl_dcb_msg_pfc_set(void *buf, uint32_t seq, const char *ifname,
-				    const struct fab_dcb_pfc *pfc)
+/* DCB_CMD_IEEE_SET of one DCB_ATTR_IEEE part: @type with the kernel struct @k of @len bytes. */
+static struct nlmsghdr *dcb_msg_ieee_set(void *buf, uint32_t seq, const char *ifname,
+					 uint16_t type, const void *k, size_t len)
 {
 	struct nlmsghdr *nlh = dcb_msg_begin(buf, seq, RTM_SETDCB, DCB_CMD_IEEE_SET, ifname);
-	struct ieee_pfc k;
 	struct nlattr *nest;
 
 	if (!nlh)
 		return NULL;
-	pfc_to_kernel(pfc, &k);
 	nest = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
-	mnl_attr_put(nlh, DCB_ATTR_IEEE_PFC, sizeof(k), &k);
+	mnl_attr_put(nlh, type, len, k);
 	mnl_attr_nest_end(nlh, nest);
 	return nlh;
+}
+
+struct nlmsghdr *nl_dcb_msg_pfc_set(void *buf, uint32_t seq, const char *ifname,
+				    const struct fab_dcb_pfc *pfc)
+{
+	struct ieee_pfc k;
+
+	pfc_to_kernel(pfc, &k);
+	return dcb_msg_ieee_set(buf, seq, ifname, DCB_ATTR_IEEE_PFC, &k, sizeof(k));
 }
 
 struct nlmsghdr *nl_dcb_msg_ets_set(void *buf, uint32_t seq, const char *ifname,
 				    const struct fab_dcb_ets *ets)
 {
-	struct nlmsghdr *nlh = dcb_msg_begin(buf, seq, RTM_SETDCB, DCB_CMD_IEEE_SET, ifname);
 	struct ieee_ets k;
-	struct nlattr *nest;
 
-	if (!nlh)
-		return NULL;
 	ets_to_kernel(ets, &k);
-	nest = mnl_attr_nest_start(nlh, DCB_ATTR_IEEE);
-	mnl_attr_put(nlh, DCB_ATTR_IEEE_ETS, sizeof(k), &k);
-	mnl_attr_nest_end(nlh, nest);
-	return nlh;
+	return dcb_msg_ieee_set(buf, seq, ifname, DCB_ATTR_IEEE_ETS, &k, sizeof(k));
 }
 
 /* PCP entries travel as DCB_ATTR_DCB_APP (kernel >= 6.3), the IEEE ones as DCB_ATTR_IEEE_APP. */
@@ -481,14 +482,18 @@ int nl_dcb_read(struct sys *sys, const char *ifname, struct fab_dcb *dcb, struct
 	return rc;
 }
 
-/* Read the current state for a setter; -EOPNOTSUPP names @feature. */
+/*
+ * Read the current state for a setter into @cur; -EOPNOTSUPP names
+ * @feature, also when @supported (NULL, or a flag of @cur) is false then.
+ */
 static int dcb_read_for(const char *ifname, struct fab_dcb *cur, const char *feature,
-			struct fab_err *err)
+			const bool *supported, struct fab_err *err)
 {
 	int rc = nl_dcb_read(NULL, ifname, cur, err);
 
-	if (rc == -EOPNOTSUPP)
-		return fab_err_set(err, rc, "dcb: %s: %s not supported by driver", ifname, feature);
+	if (rc == -EOPNOTSUPP || (rc == 0 && supported && !*supported))
+		return fab_err_set(err, -EOPNOTSUPP, "dcb: %s: %s not supported by driver", ifname,
+				   feature);
 	return rc;
 }
 
@@ -501,13 +506,9 @@ int nl_dcb_pfc_set(struct sys *sys, const char *ifname, const struct fab_dcb_pfc
 	int rc;
 
 	fab_dcb_init(&cur);
-	rc = dcb_read_for(ifname, &cur, "pfc", err);
+	rc = dcb_read_for(ifname, &cur, "pfc", &cur.pfc_supported, err);
 	if (rc < 0)
 		goto out;
-	if (!cur.pfc_supported) {
-		rc = fab_err_set(err, -EOPNOTSUPP, "dcb: %s: pfc not supported by driver", ifname);
-		goto out;
-	}
 	/* As dcb(8): the whole struct as read, with the fields we own changed. */
 	k = cur.pfc;
 	k.pfc_en = pfc->pfc_en;
@@ -556,13 +557,9 @@ int nl_dcb_ets_set(struct sys *sys, const char *ifname, const struct fab_dcb_ets
 	int rc;
 
 	fab_dcb_init(&cur);
-	rc = dcb_read_for(ifname, &cur, "ets", err);
+	rc = dcb_read_for(ifname, &cur, "ets", &cur.ets_supported, err);
 	if (rc < 0)
 		goto out;
-	if (!cur.ets_supported) {
-		rc = fab_err_set(err, -EOPNOTSUPP, "dcb: %s: ets not supported by driver", ifname);
-		goto out;
-	}
 	k = cur.ets;
 	k.willing = ets->willing;
 	memcpy(k.tc_tx_bw_pct, ets->tc_tx_bw_pct, sizeof(k.tc_tx_bw_pct));
@@ -621,7 +618,7 @@ static int dcb_app_change(const char *ifname, bool del, const struct fab_dcb_app
 				   op, n, NL_DCB_APP_MAX);
 		goto out;
 	}
-	rc = dcb_read_for(ifname, &cur, "app table", err);
+	rc = dcb_read_for(ifname, &cur, "app table", NULL, err);
 	if (rc < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
@@ -690,7 +687,7 @@ int nl_dcb_trust_set(struct sys *sys, const char *ifname, const uint8_t *sel, si
 				   ifname, n, FAB_DCB_TRUST_MAX);
 		goto out;
 	}
-	rc = dcb_read_for(ifname, &cur, "app-trust table", err);
+	rc = dcb_read_for(ifname, &cur, "app-trust table", NULL, err);
 	if (rc < 0)
 		goto out;
 	if (!cur.trust_supported) {

@@ -81,15 +81,6 @@ static int addr_parse(const char *addr, unsigned int port, struct sockaddr_stora
 	return -EINVAL;
 }
 
-static bool token_equal(const uint8_t *a, const uint8_t *b)
-{
-	uint8_t d = 0;
-
-	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
-		d |= a[i] ^ b[i];
-	return d == 0;
-}
-
 static int set_nonblock(int fd, bool on)
 {
 	int fl = fcntl(fd, F_GETFL);
@@ -438,7 +429,7 @@ static int header_check(const struct tp_session *s, const uint8_t *hdr, enum tcp
 
 	if (memcmp(hdr, TCP_MAGIC, 4) != 0)
 		snprintf(why, whylen, "not a fabricctl data-path header");
-	else if (!token_equal(hdr + 8, s->p.token))
+	else if (!tp_token_equal(hdr + 8, s->p.token))
 		snprintf(why, whylen, "header without the sweep's token");
 	else if (hdr[4] != kind)
 		snprintf(why, whylen, "header for test kind %u, serving kind %u", hdr[4], kind);
@@ -785,6 +776,19 @@ fail:
 	return rc;
 }
 
+/* @n connections of @kind into @fds, the client's accept_peers(); on failure close_all() cleans up. */
+static int client_connect_all(struct tp_session *s, enum tcp_kind kind, int *fds, unsigned int n,
+			      int cancel_fd, uint64_t deadline_ns, struct fab_err *err)
+{
+	int rc = 0;
+
+	for (unsigned int i = 0; i < n; i++)
+		fds[i] = -1;
+	for (unsigned int i = 0; i < n && rc == 0; i++)
+		rc = client_connect(s, kind, i, cancel_fd, deadline_ns, &fds[i], err);
+	return rc;
+}
+
 static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		      struct tp_result *res, struct fab_err *err)
 {
@@ -871,12 +875,9 @@ static int client_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	unsigned int n = s->p.plan.streams;
 	uint64_t fig[5];
 	int fds[TCP_MAX_STREAMS];
-	int rc = 0;
+	int rc;
 
-	for (unsigned int i = 0; i < n; i++)
-		fds[i] = -1;
-	for (unsigned int i = 0; i < n && rc == 0; i++)
-		rc = client_connect(s, TCP_FWD, i, cancel_fd, deadline_ns, &fds[i], err);
+	rc = client_connect_all(s, TCP_FWD, fds, n, cancel_fd, deadline_ns, err);
 	if (rc < 0)
 		goto out;
 	rc = bw_send(s, fds, n, cancel_fd, deadline_ns, err);
@@ -903,12 +904,9 @@ static int client_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
 	uint64_t fig[5];
 	int fds[TCP_MAX_STREAMS];
-	int rc = 0;
+	int rc;
 
-	for (unsigned int i = 0; i < n; i++)
-		fds[i] = -1;
-	for (unsigned int i = 0; i < n && rc == 0; i++)
-		rc = client_connect(s, TCP_REV, i, cancel_fd, deadline_ns, &fds[i], err);
+	rc = client_connect_all(s, TCP_REV, fds, n, cancel_fd, deadline_ns, err);
 	if (rc < 0)
 		goto out;
 	rc = bw_receive(s, fds, n, cancel_fd, deadline_ns, &m, err);

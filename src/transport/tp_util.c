@@ -15,6 +15,15 @@ uint64_t tp_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+bool tp_token_equal(const uint8_t *a, const uint8_t *b)
+{
+	uint8_t d = 0;
+
+	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
+		d |= a[i] ^ b[i];
+	return d == 0;
+}
+
 int tp_ms_left(uint64_t deadline_ns)
 {
 	uint64_t now = tp_now_ns();

@@ -119,4 +119,7 @@ static inline const struct transport_ops *transport_find(const char *name)
 /* Monotonic clock in nanoseconds. */
 uint64_t tp_now_ns(void);
 
+/* Constant-time comparison of two tokens (TP_TOKEN_LEN bytes each). */
+bool tp_token_equal(const uint8_t *a, const uint8_t *b);
+
 #endif

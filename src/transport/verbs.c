@@ -336,7 +336,7 @@ static int ctrl_wait(struct tp_session *s, enum vb_msg type, struct vb_ctrl *out
 	m = &s->rq[s->rq_head];
 	s->rq_head = (s->rq_head + 1) % VB_RECV_SLOTS;
 	s->rq_len--;
-	if (m->magic != VB_MAGIC || !verbs_token_equal(m->token, s->p.token))
+	if (m->magic != VB_MAGIC || !tp_token_equal(m->token, s->p.token))
 		return VB_ERR(s, err, -EACCES, "peer did not present the sweep's token");
 	if (m->type != type)
 		return VB_ERR(s, err, -EPROTO, "want %s from the peer, got %s", msg_name(type),
@@ -603,7 +603,7 @@ static int session_open(const struct tp_params *p, bool server, struct tp_sessio
 	if (!s)
 		return fab_err_set(err, -ENOMEM, "verbs: out of memory");
 	rc = session_params(s, p, server, err);
-	for (size_t i = 0; rc == 0 && i < sizeof(steps) / sizeof(steps[0]); i++)
+	for (size_t i = 0; rc == 0 && i < ARRAY_SIZE(steps); i++)
 		rc = steps[i](s, err);
 	if (rc < 0)
 		goto out;
@@ -623,7 +623,7 @@ static int session_connect(struct tp_session *s, const json_t *peer, struct fab_
 	rc = verbs_ep_from_json(peer, &s->peer, err);
 	if (rc < 0)
 		return rc;
-	if (!verbs_token_equal(s->peer.token, s->p.token))
+	if (!tp_token_equal(s->peer.token, s->p.token))
 		return VB_ERR(s, err, -EACCES, "peer endpoint does not carry the sweep's token");
 	if (s->peer.lat_bytes < s->lat_bytes)
 		return VB_ERR(s, err, -EPROTO, "peer's latency slot (%u bytes) is smaller than the "
@@ -680,34 +680,18 @@ static int endpoint_out(struct tp_session *s, json_t **endpoint, struct fab_err 
 	return 0;
 }
 
-static int verbs_server_open(const struct tp_params *p, struct tp_session **out,
-			     json_t **endpoint, struct fab_err *err)
+/* A session with its endpoint for the peer; a client's is connected to @peer first. */
+static int session_start(const struct tp_params *p, bool server, const json_t *peer,
+			 struct tp_session **out, json_t **endpoint, struct fab_err *err)
 {
 	struct tp_session *s = NULL;
 	int rc;
 
-	rc = session_open(p, true, &s, err);
+	rc = session_open(p, server, &s, err);
 	if (rc < 0)
 		return rc;
-	rc = endpoint_out(s, endpoint, err);
-	if (rc < 0) {
-		session_free(s);
-		return rc;
-	}
-	*out = s;
-	return 0;
-}
-
-static int verbs_client_open(const struct tp_params *p, const json_t *peer,
-			     struct tp_session **out, json_t **endpoint, struct fab_err *err)
-{
-	struct tp_session *s = NULL;
-	int rc;
-
-	rc = session_open(p, false, &s, err);
-	if (rc < 0)
-		return rc;
-	rc = session_connect(s, peer, err);
+	if (!server)
+		rc = session_connect(s, peer, err);
 	if (rc == 0)
 		rc = endpoint_out(s, endpoint, err);
 	if (rc < 0) {
@@ -716,6 +700,18 @@ static int verbs_client_open(const struct tp_params *p, const json_t *peer,
 	}
 	*out = s;
 	return 0;
+}
+
+static int verbs_server_open(const struct tp_params *p, struct tp_session **out,
+			     json_t **endpoint, struct fab_err *err)
+{
+	return session_start(p, true, NULL, out, endpoint, err);
+}
+
+static int verbs_client_open(const struct tp_params *p, const json_t *peer,
+			     struct tp_session **out, json_t **endpoint, struct fab_err *err)
+{
+	return session_start(p, false, peer, out, endpoint, err);
 }
 
 static int verbs_server_peer(struct tp_session *s, const json_t *peer, struct fab_err *err)

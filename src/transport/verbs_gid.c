@@ -144,15 +144,6 @@ int verbs_token_parse(const char *hex, uint8_t *token)
 	return 0;
 }
 
-bool verbs_token_equal(const uint8_t *a, const uint8_t *b)
-{
-	uint8_t d = 0;
-
-	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
-		d |= a[i] ^ b[i];
-	return d == 0;
-}
-
 json_t *verbs_ep_to_json(const struct verbs_ep *ep)
 {
 	char gid[INET6_ADDRSTRLEN], addr[24], token[2 * TP_TOKEN_LEN + 1];

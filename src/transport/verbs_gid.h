@@ -72,7 +72,4 @@ int verbs_ep_from_json(const json_t *j, struct verbs_ep *ep, struct fab_err *err
 void verbs_token_hex(const uint8_t *token, char *hex);
 int verbs_token_parse(const char *hex, uint8_t *token);
 
-/* Constant-time comparison of two tokens. */
-bool verbs_token_equal(const uint8_t *a, const uint8_t *b);
-
 #endif

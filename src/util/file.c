@@ -93,8 +93,10 @@ static int tmp_create(const char *path, mode_t mode, char *tmp, size_t tmplen,
 	return fab_err_set(err, -EEXIST, "%s: no free temporary name beside it", path);
 }
 
-static int write_full(int fd, const char *p, size_t len)
+int file_write_all(int fd, const void *buf, size_t len)
 {
+	const char *p = buf;
+
 	while (len) {
 		ssize_t n = write(fd, p, len);
 
@@ -102,6 +104,8 @@ static int write_full(int fd, const char *p, size_t len)
 			continue;
 		if (n < 0)
 			return -errno;
+		if (n == 0)
+			return -EIO;	/* not for a regular file, pipe or socket: never loop on it */
 		p += n;
 		len -= (size_t)n;
 	}
@@ -188,7 +192,7 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
 
 	if (rc < 0)
 		return rc;
-	rc = write_full(fileno(w.f), data, len);
+	rc = file_write_all(fileno(w.f), data, len);
 	if (rc < 0) {
 		fab_err_set(err, rc, "%s: write: %s", w.tmp, strerror(-rc));
 		file_atomic_abort(&w);

@@ -64,4 +64,7 @@ void file_atomic_abort(struct file_atomic *w);
  */
 int file_check_writable(const char *path, struct fab_err *err);
 
+/* Write all @len bytes of @buf to @fd (EINTR retried): 0, or -errno. */
+int file_write_all(int fd, const void *buf, size_t len);
+
 #endif

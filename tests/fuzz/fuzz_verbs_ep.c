@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    back.addr != ep.addr || back.lid != ep.lid || back.mtu_bytes != ep.mtu_bytes ||
 		    back.lat_bytes != ep.lat_bytes || back.bw_bytes != ep.bw_bytes ||
 		    back.gid_index != ep.gid_index || memcmp(back.gid, ep.gid, 16) != 0 ||
-		    !verbs_token_equal(back.token, ep.token))
+		    !tp_token_equal(back.token, ep.token))
 			abort();
 		json_decref(again);
 	} else if (!err.msg[0]) {

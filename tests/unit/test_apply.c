@@ -36,6 +36,12 @@ int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
 	return FAB_EXIT_USAGE;
 }
 
+int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt)
+{
+	fail_msg("%s: unexpected option %d", cmd, opt);
+	return FAB_EXIT_USAGE;
+}
+
 static const char profile_text[] =
 	"interfaces:\n"
 	"  - match: eth0\n"
