@@ -268,7 +268,7 @@ static int pairs_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs,
 	c->ab = calloc(json_array_size(pairs) ? json_array_size(pairs) : 1, sizeof(*c->ab));
 	if (!c->ab)
 		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
-	if ((rc = pair_store_new(&c->store, &ctx->err)) < 0)
+	if ((rc = pair_store_new(&c->store, json_array_size(pairs), &ctx->err)) < 0)
 		return rc;
 	r->store = c->store;
 	json_array_foreach(pairs, i, v) {

@@ -771,6 +771,9 @@ static int sweep_conclude(struct fab_ctx *ctx, struct sweep_args *a, struct swee
 			return rc;
 		if ((rc = loc_apply_counters(&sl->in, &sl->res, crep)) < 0)
 			return fab_err_set(err, rc, "sweep: counters: %s", strerror(-rc));
+		/* The renderers read the suspects, not the evidence behind them. */
+		loc_acc_free(sl->in.acc);
+		sl->in.acc = NULL;
 		/* Probes may have re-judged nothing in the store; counts stand. */
 	}
 	/* With a topology the suspects are links (r->fabric.loc), never hosts by count. */
@@ -841,7 +844,7 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (sweep_prepare(ctx, &a, &hs, &fabric, st, &f, &s, &src) < 0 ||
-	    sweep_results_init(&sr, &hs, st, &ctx->err) < 0) {
+	    sweep_results_init(&sr, &hs, st, src.n_pairs, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}

@@ -9,7 +9,7 @@
 #include "util/log.h"
 
 int sweep_results_init(struct sweep_results *sr, const struct fab_hosts *hs, struct sweep_topo *st,
-		       struct fab_err *err)
+		       size_t expected, struct fab_err *err)
 {
 	memset(sr, 0, sizeof(*sr));
 	sr->hosts = hs;
@@ -18,7 +18,7 @@ int sweep_results_init(struct sweep_results *sr, const struct fab_hosts *hs, str
 	sr->sample = calloc(SWEEP_REF_SAMPLE, sizeof(*sr->sample));
 	if (!sr->sample)
 		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
-	return pair_store_new(&sr->store, err);
+	return pair_store_new(&sr->store, expected, err);
 }
 
 void sweep_results_fini(struct sweep_results *sr)

@@ -50,8 +50,9 @@ struct sweep_results {
 	bool have_classes;
 };
 
+/* For about @expected pairs (the schedule's). */
 int sweep_results_init(struct sweep_results *sr, const struct fab_hosts *hs, struct sweep_topo *st,
-		       struct fab_err *err);
+		       size_t expected, struct fab_err *err);
 void sweep_results_fini(struct sweep_results *sr);
 
 /*

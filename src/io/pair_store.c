@@ -58,11 +58,13 @@ static size_t budget(void)
 	return *end ? PAIR_STORE_MEM : (size_t)v;
 }
 
-int pair_store_new(struct pair_store **out, struct fab_err *err)
+int pair_store_new(struct pair_store **out, size_t expected, struct fab_err *err)
 {
 	struct pair_store *ps = calloc(1, sizeof(*ps));
 	size_t mem = budget();
 
+	if ((uint64_t)expected * sizeof(struct pair_rec) > mem)
+		mem = 0;
 	if (!ps)
 		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
 	if (spool_new(&ps->recs, mem, err) < 0 || spool_new(&ps->text, mem, err) < 0) {

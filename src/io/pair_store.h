@@ -32,7 +32,12 @@
 
 struct pair_store;
 
-int pair_store_new(struct pair_store **out, struct fab_err *err);
+/*
+ * A new, empty store for about @expected pairs (0: unknown).  When they
+ * will not fit the budget the store is on file from the first pair: no
+ * memory is filled only to be written out and freed.
+ */
+int pair_store_new(struct pair_store **out, size_t expected, struct fab_err *err);
 /*
  * Before the first round: will @n_pairs records go to a file, and can one
  * be made?  0, or -errno with the reason (util/spool.h spool_check).

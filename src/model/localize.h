@@ -61,13 +61,13 @@ struct loc_acc;
  * the hosts and the bad pairs.  Both give the same results.
  *
  * Bad pairs beyond LOC_BAD_MAX (a fault that touches most pairs of a
- * large sweep: on an ECMP fat tree each crosses hundreds of links): the
- * cover is found on a uniform sample of LOC_BAD_MAX of them, the ok
+ * large sweep: on an ECMP fat tree each crosses hundreds of links, 2048
+ * of them 4.5 MB): the cover is found on a uniform sample of LOC_BAD_MAX, the ok
  * pairs' weight scaled by the same fraction; the counts in the evidence
  * and the scores are over every pair; n_unexplained is estimated from
  * the sample.
  */
-#define LOC_BAD_MAX 4096
+#define LOC_BAD_MAX 2048
 struct loc_input {
 	const struct topo *topo;	/* borrowed; links and names */
 	const uint32_t *host_link;	/* borrowed, n_hosts entries; LOC_NO_LINK unknown */

@@ -1,21 +1,24 @@
 #!/bin/bash
-# Coverage sweeps at scale (tests/scale/scale_sim.c, docs/scale.md): a
-# simulated 3-level fat tree of 512, 1024 and 4096 hosts, 5 seeded faulty
-# links at 20 % of their rate (one spine uplink, one host access link),
-# driven through the real coverage picker, scheduler, judge and localiser.
-# One process per size (peak RSS is per process).  Prints the figures and,
-# per fault, where it stands among the suspects.
-# Then the same 4096 hosts in a 3-level tree without ECMP (one aggregation
-# switch per pod, one spine: every pair has one path).
-# Targets (issue 15), checked on every fabric: peak RSS <= 64 MB,
-# scheduling <= 10 ms CPU per round, every link crossed >= K times and
-# every host in >= K pairs, every faulty link among the top 5 suspects;
-# named (a suspect of its own, not a member of a group of links): all 5 on
-# the single-path tree.  On the fat trees an uplink fault can only be
-# located to its ECMP set (every pair that crosses one member crosses all
-# of them, docs/scale.md); how many are named there is printed, not
-# required.  Override with SCALE_K (3), SCALE_SEED (15), SCALE_MAX_MB (64),
-# SCALE_MAX_MS (10).
+# Sweeps at scale (tests/scale/scale_sim.c, docs/scale.md): `fabricctl
+# sweep` itself, in one process, over a simulated 3-level fat tree of
+# 512, 1024 and 4096 hosts with 5 seeded faulty links at 20 % of their
+# rate (one spine uplink, one host access link); only the measurement is
+# simulated.  Coverage sweeps (K = 3) on every fabric, then all pairs of
+# the 1024 and the 4096 fabrics (8.4 M pairs: about 4 minutes of CPU and
+# 1.8 GB in $TMPDIR).  One process per run (peak RSS is per process).
+# Prints the figures and, per fault, where it stands among the suspects.
+# Then the same 4096 hosts in a 3-level tree without ECMP (one
+# aggregation switch per pod, one spine: every pair has one path).
+# Targets (issue 15), checked on every run: peak RSS <= 64 MB,
+# scheduling <= 10 ms CPU per round; in coverage mode every link crossed
+# >= K times and every host in >= K pairs, every faulty link among the
+# top 5 suspects, and named (a suspect of its own, not a member of a group
+# of links) all 5 on the single-path tree.  On the fat trees an uplink
+# fault can only be located to its ECMP set (every pair that crosses one
+# member crosses all of them, docs/scale.md); how many are named there is
+# printed, not required.  Override with SCALE_K (3), SCALE_SEED (15),
+# SCALE_MAX_MB (64), SCALE_MAX_MS (10); SCALE_ALL_PAIRS=0 skips the
+# all-pairs runs.
 set -u
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -31,13 +34,17 @@ make -C "$TOP" --no-print-directory -j2 scale-sim >/dev/null || fail "make scale
 val() { printf '%s\n' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -1; }
 
 rc=0
-#            pods leaves hosts aggs cores
-for shape in "8 8 8 8 8" "16 8 8 8 8" "16 16 16 16 16" "16 16 16 1 1"; do
+runs=("8 8 8 8 8|-k $K" "16 8 8 8 8|-k $K" "16 16 16 16 16|-k $K" "16 16 16 1 1|-k $K")
+[ "${SCALE_ALL_PAIRS:-1}" = 0 ] || runs+=("16 8 8 8 8|-a" "16 16 16 16 16|-a")
+#            pods leaves hosts aggs cores | mode
+for run in "${runs[@]}"; do
+	shape=${run%|*}
+	mode=${run#*|}
 	# shellcheck disable=SC2086
-	out=$("$BIN" $shape -k "$K" -s "$SEED") || fail "scale_sim $shape: $out"
+	out=$("$BIN" $shape $mode -s "$SEED" 2>&1) || fail "scale_sim $shape $mode: $out"
 	line=$(printf '%s\n' "$out" | grep '^hosts=')
 	hosts=$(val "$line" hosts)
-	printf '== %s hosts (pods leaves hosts aggs cores: %s), K = %s\n' "$hosts" "$shape" "$K"
+	printf '== %s hosts (pods leaves hosts aggs cores: %s), %s\n' "$hosts" "$shape" "$(val "$line" mode)"
 	printf '%s\n' "$out" | grep -v '^hosts='
 	printf '%s\n' "$line"
 	rss=$(val "$line" peak_rss_mb)
@@ -48,13 +55,18 @@ for shape in "8 8 8 8 8" "16 8 8 8 8" "16 16 16 16 16" "16 16 16 1 1"; do
 	min_host=$(val "$line" min_host_pairs)
 	named=$(val "$line" faults_named)
 	grouped=$(val "$line" faults_grouped)
-	printf 'scale %s: pairs %s of %s (ratio %s), peak RSS %s MB (target <= %s), %s ms per round (target <= %s), min crossings %s, faults named %s/5, in a group %s\n' \
-		"$hosts" "$pairs" "$all" "$(val "$line" pairs_ratio)" "$rss" "$MAX_MB" "$ms" "$MAX_MS" \
-		"$min_cross" "$named" "$grouped"
+	printf 'scale %s %s: pairs %s of %s (ratio %s), %s rounds, peak RSS %s MB (target <= %s), %s ms per round (target <= %s), min crossings %s, faults named %s/5, in a group %s, CPU %s s\n' \
+		"$hosts" "$(val "$line" mode)" "$pairs" "$all" "$(val "$line" pairs_ratio)" \
+		"$(val "$line" rounds)" "$rss" "$MAX_MB" "$ms" "$MAX_MS" "$min_cross" "$named" "$grouped" \
+		"$(val "$line" sweep_cpu_s)"
 	awk -v r="$rss" -v m="$MAX_MB" 'BEGIN { exit !(r <= m) }' ||
 		{ echo "scale $hosts: peak RSS $rss MB > $MAX_MB MB"; rc=1; }
 	awk -v r="$ms" -v m="$MAX_MS" 'BEGIN { exit !(r <= m) }' ||
 		{ echo "scale $hosts: scheduling $ms ms per round > $MAX_MS ms"; rc=1; }
+	if [ "$mode" = -a ]; then
+		[ "$pairs" = "$all" ] || { echo "scale $hosts all pairs: $pairs of $all measured"; rc=1; }
+		continue
+	fi
 	if [ "$min_cross" -lt "$K" ] || [ "$min_host" -lt "$K" ]; then
 		echo "scale $hosts: a link crossed $min_cross times or a host in $min_host pairs, < K = $K"
 		rc=1

@@ -33,8 +33,9 @@
  * Prints one line per suspect and fault, then one line of key=value
  * figures.  Times are process CPU (a shared machine's wall time includes
  * waiting for a core); scheduling is the schedule's construction plus
- * every round drawn from it.  Peak RSS is the process's (getrusage): run
- * one size per process.
+ * every round drawn from it.  Peak RSS is the process's (getrusage), also
+ * as it stood when the hosts were placed, after the rounds and at the
+ * report: run one size per process.
  */
 #include <errno.h>
 #include <limits.h>
@@ -79,6 +80,7 @@ struct sim {
 	size_t n_links, n_pairs, n_rounds, bound, bad_pairs, n_suspects, cov_short_links, cov_short_hosts;
 	int named, grouped;
 	bool on_file;
+	double rss_fabric, rss_rounds, rss_report;	/* peak RSS when placed, after the rounds, at the report */
 };
 
 /*
@@ -95,6 +97,11 @@ int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
 {
 	fprintf(stderr, "scale_sim: %s: usage error\n", cmd);
 	return FAB_EXIT_USAGE;
+}
+
+int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt)
+{
+	return cmd_usage_error(ctx, cmd, "option");
 }
 
 static double now_s(void)
@@ -272,8 +279,10 @@ static int sim_run(void *ctx, struct sched_src *src, const struct sweep_opts *o,
 			goto done;
 		*rounds_done = ++r;
 	}
-	if (!s->main_done)
+	if (!s->main_done) {
 		s->rounds = r;
+		s->rss_rounds = peak_rss_mb();
+	}
 	s->main_done = true;
 done:
 	free(sp);
@@ -286,6 +295,7 @@ static void on_fabric(void *ctx, struct sweep_topo *st)
 {
 	struct sim *s = ctx;
 
+	s->rss_fabric = peak_rss_mb();
 	s->t = st->t;
 	s->r = st->r;
 	if (faults_pick(s) < 0) {
@@ -327,6 +337,7 @@ static void on_report(void *ctx, const struct sweep_report *rep)
 	s->cov_short_links = v->cov_links_short;
 	s->cov_short_hosts = v->cov_hosts_short;
 	s->on_file = pair_store_on_file(rep->store);
+	s->rss_report = peak_rss_mb();
 	for (size_t i = 0; res && i < res->n_suspects && i < TOP + 2; i++) {
 		char text[200];
 
@@ -453,12 +464,13 @@ int main(int argc, char **argv)
 	printf("hosts=%zu links=%zu mode=%s k=%u pairs=%zu all_pairs=%zu pairs_ratio=%.5f rounds=%zu "
 	       "bound=%zu sched_cpu_s=%.3f sched_ms_per_round=%.3f sweep_cpu_s=%.3f min_cross=%u "
 	       "min_host_pairs=%u links_short=%zu hosts_short=%zu bad_pairs=%zu suspects=%zu "
-	       "faults_named=%d faults_grouped=%d store_on_file=%d peak_rss_mb=%.1f\n",
+	       "faults_named=%d faults_grouped=%d store_on_file=%d peak_rss_mb=%.1f "
+	       "(placed %.1f, rounds %.1f, report %.1f)\n",
 	       n, s.n_links, all ? "all-pairs" : "coverage", all ? 0 : k, s.n_pairs,
 	       n * (n - 1) / 2, (double)s.n_pairs / (double)(n * (n - 1) / 2), s.n_rounds, s.bound,
 	       sched, 1000.0 * sched / (double)(s.n_rounds ? s.n_rounds : 1), t_total, min_cross,
 	       min_host, s.cov_short_links, s.cov_short_hosts, s.bad_pairs, s.n_suspects, s.named,
-	       s.grouped, s.on_file, peak_rss_mb());
+	       s.grouped, s.on_file, peak_rss_mb(), s.rss_fabric, s.rss_rounds, s.rss_report);
 	free(s.rate);
 	free(s.cross);
 	free(s.host_pairs);

@@ -100,7 +100,7 @@ static void roundtrip(unsigned int n, bool want_file)
 	struct fab_err err;
 
 	fab_err_init(&err);
-	assert_int_equal(pair_store_new(&ps, &err), 0);
+	assert_int_equal(pair_store_new(&ps, 0, &err), 0);
 	for (unsigned int i = 0; i < n; i++) {
 		pair_make(&p, i);
 		assert_int_equal(pair_store_append(ps, &p, &err), 0);

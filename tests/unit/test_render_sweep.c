@@ -67,7 +67,7 @@ static void fx_build(struct fx *f, bool topo)
 		f->host_link[h] = f->r->hosts[h].link;
 		f->host_leaf[h] = f->r->hosts[h].attach;
 	}
-	assert_int_equal(pair_store_new(&f->ps, &err), 0);
+	assert_int_equal(pair_store_new(&f->ps, 0, &err), 0);
 	sched_init(&s);
 	assert_int_equal(sched_circle(&s, 12), 0);
 	for (size_t rd = 0; rd < s.n_rounds; rd++)
