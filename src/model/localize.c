@@ -791,7 +791,13 @@ static int cand_host(const struct loc_input *in, uint32_t c)
 	return -1;
 }
 
-static int suspect_from_class(const struct loc_work *w, const struct cls *c, struct loc_suspect *s)
+/*
+ * @c as a suspect; @alt (n_alt candidates) are the other classes' that
+ * explain the bad pairs only @c explains as well, at no more cost
+ * (alternatives()): members after @c's, the suspect a group.
+ */
+static int suspect_from_class(const struct loc_work *w, const struct cls *c, const uint32_t *alt,
+			      size_t n_alt, struct loc_suspect *s)
 {
 	const struct loc_input *in = w->in;
 	uint32_t f = c->first;
@@ -799,19 +805,19 @@ static int suspect_from_class(const struct loc_work *w, const struct cls *c, str
 	size_t npct = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->members = calloc(c->n, sizeof(*s->members));
+	s->members = calloc(c->n + n_alt, sizeof(*s->members));
 	if (!s->members || !pct) {
 		free(pct);
 		return -ENOMEM;
 	}
-	s->n_members = c->n;
-	for (size_t i = 0; i < c->n; i++) {
-		uint32_t cand = c->cand[i];
+	s->n_members = c->n + n_alt;
+	for (size_t i = 0; i < s->n_members; i++) {
+		uint32_t cand = i < c->n ? c->cand[i] : alt[i - c->n];
 
 		s->members[i].link = cand < in->topo->n_links ? cand : LOC_NO_LINK;
 		s->members[i].host = cand_host(in, cand);
 	}
-	if (c->n > 1)
+	if (s->n_members > 1)
 		s->kind = LOC_KIND_GROUP;
 	else
 		s->kind = s->members[0].host >= 0 ? LOC_KIND_NODE : LOC_KIND_LINK;
@@ -836,10 +842,66 @@ static int suspect_from_class(const struct loc_work *w, const struct cls *c, str
 		s->all_failed = true;
 		str_fmt(s->note, sizeof(s->note),
 			 "every pair of this node failed: the node or its worker, not a path");
+	} else if (s->kind == LOC_KIND_GROUP && n_alt) {
+		str_fmt(s->note, sizeof(s->note),
+			 "one of %zu links: they explain the same bad pairs as well as each other",
+			 s->n_members);
 	} else if (s->kind == LOC_KIND_GROUP) {
 		str_fmt(s->note, sizeof(s->note),
 			 "one of %zu links: the measured pairs cannot tell them apart", c->n);
 	}
+	return 0;
+}
+
+/*
+ * Alternatives to chosen class @i: the candidates of every other class
+ * whose bad pairs include each bad pair that only @i, of the chosen,
+ * explains, at no more cost than @i.  (An access fault behind a faulty
+ * uplink: the uplink explains the host's other pairs, and the one pair it
+ * had with its leaf-mate is explained as well by either host's access
+ * link; naming one would blame an innocent host by a tie.)  Into a new
+ * array *@out (*@n; NULL, 0 when none).  -ENOMEM.
+ */
+static int alternatives(const struct loc_work *w, const struct cls *v, size_t nv,
+			const bool *chosen, const unsigned int *n_cover, size_t i, unsigned int *mark,
+			uint32_t **out, size_t *n)
+{
+	uint32_t f = v[i].first;
+	size_t n_only = 0, k = 0;
+	uint32_t *alt = NULL;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t j = w->bstart[f]; j < w->bstart[f + 1]; j++)
+		if (n_cover[w->bad[j]] == 1) {
+			mark[w->bad[j]] = (unsigned int)i + 1;
+			n_only++;
+		}
+	if (!n_only)
+		return 0;
+	for (size_t c = 0; c < nv; c++) {
+		size_t hit = 0;
+		uint32_t g = v[c].first;
+
+		if (c == i || chosen[c] || w->cbs[g] < n_only ||
+		    class_fixed_cost(w, &v[c]) > class_fixed_cost(w, &v[i]) + 1e-9)
+			continue;
+		for (size_t j = w->bstart[g]; j < w->bstart[g + 1]; j++)
+			hit += mark[w->bad[j]] == (unsigned int)i + 1;
+		if (hit < n_only)
+			continue;
+		uint32_t *t = realloc(alt, (k + v[c].n) * sizeof(*t));
+
+		if (!t) {
+			free(alt);
+			return -ENOMEM;
+		}
+		alt = t;
+		memcpy(alt + k, v[c].cand, v[c].n * sizeof(*alt));
+		k += v[c].n;
+	}
+	*out = alt;
+	*n = k;
 	return 0;
 }
 
@@ -864,6 +926,7 @@ int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct l
 	size_t nv = 0;
 	bool *chosen = NULL;
 	uint64_t *covered = NULL;
+	unsigned int *n_cover = NULL, *mark = NULL;
 	int rc = acc_of(in, &acc, &own, err);
 
 	if (rc)
@@ -905,12 +968,23 @@ int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct l
 	r.n_unexplained = (unsigned int)llround((double)(w.n_bad - bits_count(covered, words(w.n_bad))) /
 						(w.f > 0 ? w.f : 1));
 	r.suspects = calloc(n_chosen ? n_chosen : 1, sizeof(*r.suspects));
-	if (!r.suspects)
+	n_cover = calloc(w.n_bad ? w.n_bad : 1, sizeof(*n_cover));
+	mark = calloc(w.n_bad ? w.n_bad : 1, sizeof(*mark));
+	if (!r.suspects || !n_cover || !mark)
 		goto out;
+	for (size_t i = 0; i < nv; i++)
+		for (size_t j = w.bstart[v[i].first]; chosen[i] && j < w.bstart[v[i].first + 1]; j++)
+			n_cover[w.bad[j]]++;
 	for (size_t i = 0; i < nv; i++) {
+		uint32_t *alt;
+		size_t n_alt;
+
 		if (!chosen[i])
 			continue;
-		rc = suspect_from_class(&w, &v[i], &r.suspects[r.n_suspects]);
+		rc = alternatives(&w, v, nv, chosen, n_cover, i, mark, &alt, &n_alt);
+		if (rc == 0)
+			rc = suspect_from_class(&w, &v[i], alt, n_alt, &r.suspects[r.n_suspects]);
+		free(alt);
 		if (rc)
 			goto out;
 		r.n_suspects++;
@@ -926,6 +1000,8 @@ out:
 	classes_free(v, nv);
 	free(chosen);
 	free(covered);
+	free(n_cover);
+	free(mark);
 	work_fini(&w);
 	loc_acc_free(own);
 	return rc;

@@ -506,6 +506,69 @@ static void test_two_faults(void **state)
 	fab_free(&f);
 }
 
+/*
+ * An access fault behind a faulty uplink (scale harness, 1024 hosts):
+ * h1's access link and leaf1's uplinks are slow; leaf1 has h1, h2, h3.
+ * The pairs: h1-h2 (same leaf), and every host of leaf1 with one host of
+ * another leaf.  Leaf1's uplinks explain the cross-leaf pairs; h1-h2 is
+ * explained as well by h2's access link as by h1's: naming one by a tie
+ * would blame an innocent host.  The suspect is a group of the two,
+ * which a probe through one and not the other (h1-h3, h2-h3) narrows to
+ * h1.
+ */
+static void test_masked_access_fault(void **state)
+{
+	static const unsigned int per_leaf[MAX_LEAVES] = { 3, 2, 2 };
+	static const unsigned int list[] = { 0, 1, 0, 3, 1, 4, 2, 5, 2, 6 };
+	struct fab f;
+	struct loc_input in;
+	struct loc_result r;
+	struct fab_err err;
+	const struct loc_suspect *g = NULL;
+
+	fab_err_init(&err);
+	fab_build(&f, 3, 1, per_leaf, ROUTE_ECMP);
+	fab_some_pairs(&f, list, 5);
+	in = fab_input(&f);
+	for (size_t i = 0; i < f.n_pairs; i++) {
+		bool bad = crosses(&f, f.pairs[i].route, f.up[0][0]) ||
+			   crosses(&f, f.pairs[i].route, f.host_link[0]);
+
+		f.pairs[i].verdict = bad ? LOC_SLOW : LOC_OK;
+		f.pairs[i].pct_expected = bad ? 20.0 : 98.0;
+	}
+	localize_ok(&in, &r);
+	assert_int_equal(r.n_unexplained, 0);
+	for (size_t i = 0; i < r.n_suspects; i++) {
+		/* never h2 alone */
+		assert_false(r.suspects[i].kind == LOC_KIND_NODE && r.suspects[i].members[0].host == 1);
+		if (has_member(&r.suspects[i], f.host_link[0]))
+			g = &r.suspects[i];
+	}
+	assert_non_null(g);
+	assert_int_equal(g->kind, LOC_KIND_GROUP);
+	assert_int_equal(g->n_members, 2);
+	assert_true(has_member(g, f.host_link[1]));
+	assert_non_null(strstr(g->note, "explain the same bad pairs"));
+	{
+		struct loc_suspect *s = &r.suspects[g - r.suspects];
+		struct loc_probes p = { 0 };
+		enum loc_verdict v[8];
+
+		assert_int_equal(loc_probes_pick(&in, s, NULL, route_cb, &f, &p, &err), 0);
+		assert_true(p.n >= 1 && p.n <= 8);
+		for (size_t k = 0; k < p.n; k++)
+			v[k] = crosses(&f, &p.routes[k], f.host_link[0]) ||
+			       crosses(&f, &p.routes[k], f.up[0][0]) ? LOC_SLOW : LOC_OK;
+		assert_int_equal(loc_group_narrow(&in, s, &p, v), 0);
+		assert_int_equal(s->kind, LOC_KIND_NODE);
+		assert_int_equal(s->members[0].host, 0);
+		loc_probes_fini(&p);
+	}
+	loc_result_fini(&r);
+	fab_free(&f);
+}
+
 /* A host whose every pair failed (its worker died): that node, said so. */
 static void test_failed_node(void **state)
 {
@@ -1111,6 +1174,7 @@ int main(void)
 		cmocka_unit_test(test_majority_fault),
 		cmocka_unit_test(test_noise),
 		cmocka_unit_test(test_two_faults),
+		cmocka_unit_test(test_masked_access_fault),
 		cmocka_unit_test(test_failed_node),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_probes_split),
