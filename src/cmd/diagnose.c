@@ -550,9 +550,6 @@ static int diagnose_from(struct fab_ctx *ctx, struct sweep_args *a)
 {
 	struct from_ctx c = { 0 };
 	const char *schema;
-	json_error_t jerr;
-	char *buf = NULL;
-	size_t len = 0;
 	int rc;
 
 	hosts_init(&c.hosts);
@@ -562,15 +559,12 @@ static int diagnose_from(struct fab_ctx *ctx, struct sweep_args *a)
 	counter_snap_init(&c.after);
 	rc = counter_policy_load(a->policy, &c.pol, &ctx->err);
 	if (rc == 0)
-		rc = file_read_all(a->from, DIAGNOSE_FROM_MAX_BYTES, &buf, &len, &ctx->err);
+		rc = json_doc_load(a->from, DIAGNOSE_FROM_MAX_BYTES, &c.doc, &ctx->err);
 	if (rc < 0)
 		goto out;
-	c.doc = json_loadb(buf, len, 0, &jerr);
 	schema = json_string_value(json_object_get(c.doc, "schema"));
-	if (!c.doc || !schema || strncmp(schema, "fabricctl.sweep/", 16) != 0) {
-		rc = c.doc ? fab_err_input(&ctx->err, -EINVAL, "%s: not a fabricctl.sweep document", a->from)
-			   : fab_err_input(&ctx->err, -EINVAL, "%s:%d:%d: %s", a->from, jerr.line,
-					   jerr.column, jerr.text);
+	if (!schema || strncmp(schema, "fabricctl.sweep/", 16) != 0) {
+		rc = fab_err_input(&ctx->err, -EINVAL, "%s: not a fabricctl.sweep document", a->from);
 		goto out;
 	}
 	if (a->hosts) {
@@ -636,7 +630,6 @@ done:
 	hosts_fini(&c.fabric);
 	hosts_fini(&c.hosts);
 	json_decref(c.doc);
-	free(buf);
 	return rc;
 }
 

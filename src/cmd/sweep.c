@@ -64,8 +64,8 @@ static int parse_num(struct fab_ctx *ctx, const char *cmd, const char *opt, cons
 	return 0;
 }
 
-static int parse_uint(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s, unsigned int min,
-		      unsigned int max, unsigned int *out)
+static int parse_whole(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s,
+		       unsigned int min, unsigned int max, unsigned int *out)
 {
 	double v;
 
@@ -126,7 +126,7 @@ static int num_opt_take(struct fab_ctx *ctx, const struct num_opt *n, const char
 	double v;
 
 	if (n->whole) {
-		if (parse_uint(ctx, a->cmd, n->name, s, (unsigned int)n->min, (unsigned int)n->max, &u) < 0)
+		if (parse_whole(ctx, a->cmd, n->name, s, (unsigned int)n->min, (unsigned int)n->max, &u) < 0)
 			return -EINVAL;
 		memcpy(field, &u, sizeof(u));
 		return 0;
@@ -203,7 +203,7 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			modes++;
 			break;
 		case OPT_COVERAGE:
-			if (parse_uint(ctx, a->cmd, "coverage", optarg, 1, SWEEP_COVERAGE_MAX_K,
+			if (parse_whole(ctx, a->cmd, "coverage", optarg, 1, SWEEP_COVERAGE_MAX_K,
 				       &a->coverage_k) < 0)
 				return -EINVAL;
 			break;
@@ -256,7 +256,7 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		case OPT_IB_PORT: {
 			unsigned int port;
 
-			if (parse_uint(ctx, a->cmd, "ib-port", optarg, 1, 254, &port) < 0)
+			if (parse_whole(ctx, a->cmd, "ib-port", optarg, 1, 254, &port) < 0)
 				return -EINVAL;
 			a->ib.ca_port = (int)port;
 			break;

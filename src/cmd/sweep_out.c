@@ -15,6 +15,7 @@
 
 #include "cmd/sweep_cmd.h"
 #include "render/render.h"
+#include "io/load.h"
 #include "io/pair_store.h"
 #include "render/report_html.h"
 #include "util/file.h"
@@ -96,21 +97,15 @@ int sweep_baseline_load(struct sweep_baseline *b, const char *path, struct fab_e
 {
 	json_t *doc, *pairs, *p;
 	const char *schema;
-	json_error_t je;
-	char *buf = NULL;
-	size_t len = 0, i;
+	size_t i;
 	double v;
 	int rc;
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
-	rc = file_read_all(path, BASELINE_MAX_BYTES, &buf, &len, err);
+	rc = json_doc_load(path, BASELINE_MAX_BYTES, &doc, err);
 	if (rc < 0)
 		return rc;
-	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	free(buf);
-	if (!doc)
-		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 	b->doc = doc;
 	schema = json_string_value(json_object_get(doc, "schema"));
 	if (!schema || (strcmp(schema, "fabricctl.sweep/1") && strcmp(schema, "fabricctl.sweep/2")))

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/str.h"
 #include "model/localize.h"
 #include "model/ptr_index.h"
@@ -322,13 +323,6 @@ static int acc_seen_add(struct loc_acc *acc, unsigned int a, unsigned int b)
 	return 0;
 }
 
-static int u64_cmp(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Was pair a-b measured (any verdict but unknown)? */
 static bool acc_seen(struct loc_acc *acc, unsigned int a, unsigned int b)
 {
@@ -340,11 +334,11 @@ static bool acc_seen(struct loc_acc *acc, unsigned int a, unsigned int b)
 		return acc->seen[bit / 64] & (1ull << (bit % 64));
 	}
 	if (!acc->keys_sorted) {
-		qsort(acc->keys, acc->n_keys, sizeof(*acc->keys), u64_cmp);
+		qsort(acc->keys, acc->n_keys, sizeof(*acc->keys), array_cmp_u64);
 		acc->keys_sorted = true;
 	}
 	key = pair_key(a, b);
-	return bsearch(&key, acc->keys, acc->n_keys, sizeof(key), u64_cmp) != NULL;
+	return bsearch(&key, acc->keys, acc->n_keys, sizeof(key), array_cmp_u64) != NULL;
 }
 
 /* Count one measured pair's @n crossings in acc->scratch; keep them when it is bad. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/sched_topo.h"
+#include "util/array.h"
 
 #define EPS 1e-9
 
@@ -263,13 +264,6 @@ struct greedy {
 	unsigned int mode;	/* key variant of this attempt */
 };
 
-static int u64_cmp(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 static void greedy_fini(struct greedy *g)
 {
 	free(g->p);
@@ -456,7 +450,7 @@ static int lp_build(struct greedy *g, struct gref *ref, struct fab_err *err)
 	for (size_t i = 0; i < g->n; i++)
 		if (g->p[i].cross)
 			key[k++] = lp_key_of(r, g->p[i].a, g->p[i].b);
-	qsort(key, k, sizeof(*key), u64_cmp);
+	qsort(key, k, sizeof(*key), array_cmp_u64);
 	for (size_t i = 0; i < k; i++)
 		if (!n_lp || key[n_lp - 1] != key[i])
 			key[n_lp++] = key[i];
@@ -467,7 +461,7 @@ static int lp_build(struct greedy *g, struct gref *ref, struct fab_err *err)
 	for (size_t i = 0; i < g->n; i++)
 		if (g->p[i].cross) {
 			uint64_t x = lp_key_of(r, g->p[i].a, g->p[i].b);
-			uint64_t *hit = bsearch(&x, key, n_lp, sizeof(x), u64_cmp);
+			uint64_t *hit = bsearch(&x, key, n_lp, sizeof(x), array_cmp_u64);
 
 			g->p[i].cls = (uint32_t)(hit - key);
 			start[g->p[i].cls + 2]++;

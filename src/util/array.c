@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,4 +16,11 @@ void *array_add(void **arr, size_t *n, size_t size)
 	memset(p, 0, size);
 	(*n)++;
 	return p;
+}
+
+int array_cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
 }

@@ -15,4 +15,7 @@
  */
 void *array_add(void **arr, size_t *n, size_t size);
 
+/* qsort()/bsearch() order of uint64_t values, ascending. */
+int array_cmp_u64(const void *x, const void *y);
+
 #endif

@@ -59,10 +59,13 @@ bool spool_on_file(const struct spool *s)
 	return s->fd >= 0;
 }
 
-static int pwrite_all(int fd, const unsigned char *p, size_t n, uint64_t off)
+/* All of @n bytes at @off, written (@write) or read; 0 or -errno (-EIO at an early end). */
+static int pio_all(int fd, void *buf, size_t n, uint64_t off, bool write)
 {
+	unsigned char *p = buf;
+
 	while (n) {
-		ssize_t k = pwrite(fd, p, n, (off_t)off);
+		ssize_t k = write ? pwrite(fd, p, n, (off_t)off) : pread(fd, p, n, (off_t)off);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -75,20 +78,9 @@ static int pwrite_all(int fd, const unsigned char *p, size_t n, uint64_t off)
 	return 0;
 }
 
-static int pread_all(int fd, unsigned char *p, size_t n, uint64_t off)
+static int pwrite_all(int fd, const void *p, size_t n, uint64_t off)
 {
-	while (n) {
-		ssize_t k = pread(fd, p, n, (off_t)off);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? -errno : -EIO;
-		p += k;
-		n -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
+	return pio_all(fd, (void *)(uintptr_t)p, n, off, true);
 }
 
 /* An unlinked file in @dir: O_TMPFILE, else a unique name removed at once. */
@@ -237,7 +229,7 @@ static int file_read(struct spool *s, uint64_t off, unsigned char *buf, size_t l
 			s->rwin_len = 0;
 			s->rwin_off = off;
 			k = left < SPOOL_WINDOW ? (size_t)left : SPOOL_WINDOW;
-			rc = pread_all(s->fd, s->rwin, k, off);
+			rc = pio_all(s->fd, s->rwin, k, off, false);
 			if (rc < 0)
 				return rc;
 			s->rwin_len = k;
