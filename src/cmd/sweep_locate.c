@@ -125,8 +125,11 @@ out:
 	return rc;
 }
 
-/* Every measured pair of the store into the localiser's accumulator. */
-static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env)
+/*
+ * Every measured pair of the store into the localiser's accumulator
+ * (@bad_only: the residual pass, which reads only bad pairs).
+ */
+static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env, bool bad_only)
 {
 	const struct sweep_report *r = env->r;
 	struct sweep_topo *st = env->st;
@@ -134,7 +137,7 @@ static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env)
 	struct sweep_pair p;
 	int rc;
 
-	if (loc_acc_new(&sl->in.acc, &sl->in) < 0)
+	if (!sl->in.acc && loc_acc_new(&sl->in.acc, &sl->in) < 0)
 		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
 	for (size_t i = 0; i < r->n_pairs; i++) {
 		enum loc_verdict v;
@@ -142,7 +145,7 @@ static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env)
 		if ((rc = pair_store_get(r->store, i, &p, err)) < 0)
 			return rc;
 		v = verdict_of(&p);
-		if (v == LOC_UNKNOWN)
+		if (v == LOC_UNKNOWN || (bad_only && v == LOC_OK))
 			continue;
 		if (st->routes && i < st->n_routes)
 			rc = loc_acc_add(sl->in.acc, p.a, p.b, &st->routes[i], v, p.pct_rated) < 0
@@ -168,9 +171,23 @@ int sweep_locate_run(struct sweep_locate *sl, const struct sweep_locate_env *env
 		sl->names[i] = r->hosts->hosts[i].name;
 	sl->in = (struct loc_input){ .topo = st->t, .host_link = st->host_link,
 		.host_names = sl->names, .n_hosts = r->hosts->n };
-	rc = acc_fill(sl, env);
+	rc = acc_fill(sl, env, false);
 	if (rc == 0)
 		rc = loc_localize(&sl->in, NULL, &sl->res, &env->ctx->err);
+	/*
+	 * More bad pairs than the localiser keeps: what its sample missed is
+	 * looked for again among the bad pairs that no suspect explains.
+	 */
+	for (int pass = 0; rc == 0 && pass < SWEEP_LOCATE_RESIDUAL_PASSES &&
+			   loc_acc_sampled(sl->in.acc); pass++) {
+		fab_info("localise: %u bad pairs, a sample of them localised: looking again among "
+			 "those no suspect of %zu explains", sl->res.n_bad, sl->res.n_suspects);
+		if (loc_acc_residual(sl->in.acc, &sl->res) < 0)
+			return fab_err_set(&env->ctx->err, -ENOMEM, "sweep: out of memory");
+		rc = acc_fill(sl, env, true);
+		if (rc == 0)
+			rc = loc_localize_more(&sl->in, NULL, &sl->res, &env->ctx->err);
+	}
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; env->m && i < sl->res.n_suspects; i++) {

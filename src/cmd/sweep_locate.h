@@ -19,6 +19,9 @@
 
 struct sweep_results;
 
+/* Residual passes when the localiser sampled the bad pairs (model/localize.h). */
+#define SWEEP_LOCATE_RESIDUAL_PASSES 2
+
 struct sweep_locate {
 	struct loc_input in;		/* in.acc: the sweep's pairs, one pass over its store */
 	struct loc_result res;

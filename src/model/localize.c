@@ -99,7 +99,9 @@ struct loc_acc {
 	double *g;			/* per candidate: weight of ok pairs crossing */
 	struct loc_bad *bad;		/* the bad pairs kept: all, or a uniform sample of LOC_BAD_MAX */
 	size_t n_bad;			/* kept */
-	size_t n_bad_total;		/* seen */
+	size_t n_bad_total;		/* offered to the sample (all, or the residual pass's) */
+	size_t n_bad_all;		/* every bad pair added */
+	uint8_t *explained;		/* residual pass: per candidate, a suspect's member */
 	struct stats_reservoir res;
 	struct cross *scratch;
 	size_t cap_scratch;
@@ -288,6 +290,7 @@ void loc_acc_free(struct loc_acc *acc)
 	free(acc->scratch);
 	free(acc->seen);
 	free(acc->keys);
+	free(acc->explained);
 	free(acc);
 }
 
@@ -342,11 +345,40 @@ static bool acc_seen(struct loc_acc *acc, unsigned int a, unsigned int b)
 }
 
 /* Count one measured pair's @n crossings in acc->scratch; keep them when it is bad. */
+/* Keep bad pair a-b's @n crossings (acc->scratch) in the sample, or not. */
+static int acc_sample(struct loc_acc *acc, unsigned int a, unsigned int b, size_t n,
+		      enum loc_verdict v, double pct)
+{
+	size_t k;
+	uint32_t *cand;
+
+	acc->n_bad_total++;
+	k = stats_reservoir_slot(&acc->res);
+	if (k == SIZE_MAX)
+		return 0;
+	cand = malloc((n ? n : 1) * sizeof(*cand));
+	if (!cand)
+		return -ENOMEM;
+	for (size_t j = 0; j < n; j++)
+		cand[j] = acc->scratch[j].cand;
+	if (k < acc->n_bad)
+		free(acc->bad[k].cand);
+	else
+		acc->n_bad = k + 1;
+	acc->bad[k] = (struct loc_bad){ a, b, v, pct, cand, n };
+	return 0;
+}
+
 static int acc_count(struct loc_acc *acc, unsigned int a, unsigned int b, size_t n,
 		     enum loc_verdict v, double pct)
 {
 	bool bad = is_bad(v);
 
+	if (acc->explained) {	/* residual pass: the bad pairs no suspect explains, nothing else */
+		for (size_t j = 0; bad && j < n; j++)
+			bad = !acc->explained[acc->scratch[j].cand];
+		return bad ? acc_sample(acc, a, b, n, v, pct) : 0;
+	}
 	acc->n_measured++;
 	if (acc_seen_add(acc, a, b) < 0)
 		return -ENOMEM;
@@ -363,22 +395,36 @@ static int acc_count(struct loc_acc *acc, unsigned int a, unsigned int b, size_t
 	}
 	if (!bad)
 		return 0;
-	acc->n_bad_total++;
-	size_t k = stats_reservoir_slot(&acc->res);
-	uint32_t *cand;
+	acc->n_bad_all++;
+	return acc_sample(acc, a, b, n, v, pct);
+}
 
-	if (k == SIZE_MAX)
-		return 0;
-	cand = malloc((n ? n : 1) * sizeof(*cand));
-	if (!cand)
-		return -ENOMEM;
-	for (size_t j = 0; j < n; j++)
-		cand[j] = acc->scratch[j].cand;
-	if (k < acc->n_bad)
-		free(acc->bad[k].cand);
-	else
-		acc->n_bad = k + 1;
-	acc->bad[k] = (struct loc_bad){ a, b, v, pct, cand, n };
+bool loc_acc_sampled(const struct loc_acc *acc)
+{
+	return acc->n_bad_total > acc->n_bad;
+}
+
+int loc_acc_residual(struct loc_acc *acc, const struct loc_result *r)
+{
+	if (!acc->explained) {
+		acc->explained = calloc(acc->n_cand ? acc->n_cand : 1, 1);
+		if (!acc->explained)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->n_suspects; i++)
+		for (size_t m = 0; m < r->suspects[i].n_members; m++) {
+			const struct loc_member *mb = &r->suspects[i].members[m];
+			uint32_t c = mb->link != LOC_NO_LINK ? mb->link
+				   : mb->host >= 0 ? (uint32_t)(acc->topo->n_links + (size_t)mb->host)
+						   : UINT32_MAX;
+
+			if (c < acc->n_cand)
+				acc->explained[c] = 1;
+		}
+	for (size_t i = 0; i < acc->n_bad; i++)
+		free(acc->bad[i].cand);
+	acc->n_bad = acc->n_bad_total = 0;
+	stats_reservoir_init(&acc->res, LOC_BAD_MAX, 0xbad1bad1ull + acc->res.rng);
 	return 0;
 }
 
@@ -509,7 +555,7 @@ static int work_build(struct loc_work *w, const struct loc_acc *acc)
 	w->g = acc->g;
 	w->bad_pair = acc->bad;
 	w->n_bad = acc->n_bad;
-	w->n_bad_total = acc->n_bad_total;
+	w->n_bad_total = acc->n_bad_all;
 	w->f = acc->n_bad_total ? (double)acc->n_bad / (double)acc->n_bad_total : 1.0;
 	w->n_measured = acc->n_measured;
 	w->bstart = calloc(w->n_cand + 1, sizeof(*w->bstart));
@@ -999,6 +1045,46 @@ out:
 	work_fini(&w);
 	loc_acc_free(own);
 	return rc;
+}
+
+static bool member_in(const struct loc_result *r, const struct loc_member *m)
+{
+	for (size_t i = 0; i < r->n_suspects; i++)
+		for (size_t k = 0; k < r->suspects[i].n_members; k++)
+			if (r->suspects[i].members[k].link == m->link &&
+			    r->suspects[i].members[k].host == m->host)
+				return true;
+	return false;
+}
+
+int loc_localize_more(const struct loc_input *in, const struct loc_cfg *cfg, struct loc_result *r,
+		      struct fab_err *err)
+{
+	struct loc_result more = { 0 };
+	struct loc_suspect *v;
+	size_t n = 0;
+	int rc = loc_localize(in, cfg, &more, err);
+
+	if (rc)
+		return rc;
+	v = realloc(r->suspects, (r->n_suspects + more.n_suspects + 1) * sizeof(*v));
+	if (!v) {
+		loc_result_fini(&more);
+		return fab_err_set(err, -ENOMEM, "localize: out of memory");
+	}
+	r->suspects = v;
+	for (size_t i = 0; i < more.n_suspects; i++) {
+		if (member_in(r, &more.suspects[i].members[0])) {
+			suspect_fini(&more.suspects[i]);
+			continue;
+		}
+		r->suspects[r->n_suspects + n++] = more.suspects[i];
+	}
+	r->n_suspects += n;
+	r->n_unexplained = more.n_unexplained;
+	free(more.suspects);
+	qsort(r->suspects, r->n_suspects, sizeof(*r->suspects), suspect_cmp);
+	return 0;
 }
 
 /* ---- text ---- */

@@ -51,6 +51,7 @@ struct loc_pair {
 };
 
 struct loc_acc;
+struct loc_result;
 
 /*
  * The measured pairs come either as an array (@pairs, @n_pairs: borrowed
@@ -97,6 +98,21 @@ int loc_acc_add(struct loc_acc *acc, unsigned int a, unsigned int b, const struc
 int loc_acc_add_loads(struct loc_acc *acc, unsigned int a, unsigned int b,
 		      const struct route_load *items, size_t n, enum loc_verdict v,
 		      double pct_expected);
+
+/*
+ * A fault the sample of bad pairs missed (a small one beside a large
+ * one: an access link's few bad pairs among a million that cross a slow
+ * uplink) is found in a residual pass:
+ *   loc_acc_sampled(): were bad pairs left out of the sample?
+ *   loc_acc_residual(acc, r): the accumulator now samples only the bad
+ *     pairs that cross no member of @r's suspects (the counts stay those
+ *     of every pair); add the pairs again (ok ones are ignored);
+ *   loc_localize_more(in, cfg, r, err): the cover over that sample, its
+ *     new suspects added to @r (and r->n_unexplained now what is left).
+ * 0, -ENOMEM (loc_localize_more: as loc_localize).
+ */
+bool loc_acc_sampled(const struct loc_acc *acc);
+int loc_acc_residual(struct loc_acc *acc, const struct loc_result *r);
 
 /* Tuning; loc_cfg_default() gives the documented values. */
 struct loc_cfg {
@@ -166,6 +182,9 @@ void loc_result_fini(struct loc_result *r);
  */
 int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct loc_result *out,
 		 struct fab_err *err);
+
+int loc_localize_more(const struct loc_input *in, const struct loc_cfg *cfg, struct loc_result *r,
+		      struct fab_err *err);
 
 /*
  * Probes.  @route fills @out with the route of hosts a -> b (both
