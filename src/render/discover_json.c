@@ -185,7 +185,7 @@ static void st_put(struct dj_stream *st, const char *s, size_t n)
 }
 
 /* jansson's dump_indent() at @depth: pretty, a newline and the indent; compact, nothing. */
-static void st_newline(struct dj_stream *st, unsigned int depth)
+static inline void st_newline(struct dj_stream *st, unsigned int depth)
 {
 	unsigned int n = depth * st->indent;
 	char *o;
@@ -201,7 +201,7 @@ static void st_newline(struct dj_stream *st, unsigned int depth)
 }
 
 /* Before an item of the open container: "," after the one before, then the indent. */
-static void st_item(struct dj_stream *st)
+static inline void st_item(struct dj_stream *st)
 {
 	if (st->items[st->depth]) {
 		*st_room(st, 1) = ',';
@@ -212,7 +212,7 @@ static void st_item(struct dj_stream *st)
 }
 
 /* Before a value: its key placed it, or it is an array's item (or the document). */
-static void st_value(struct dj_stream *st)
+static inline void st_value(struct dj_stream *st)
 {
 	if (st->after_key)
 		st->after_key = false;
