@@ -230,9 +230,9 @@ static enum topo_node_type node_type(int t)
 }
 
 /*
- * The cable from port @i of @in (ours: @n) to its remote port, @first
- * being the end that is linked first (a of the link).  Other ends than
- * the remote port's own claim it: a conflict, warned about and left out.
+ * The cable from port @i of @in (ours: @n) to its remote port, the remote
+ * end as the link's a when @remote_first (its node was converted first).
+ * An end already linked elsewhere is a conflict, warned about, left out.
  */
 static void link_one(struct subnet_conv *cv, ibnd_node_t *in, struct topo_node *n, int i,
 		     bool remote_first)
@@ -630,11 +630,15 @@ out:
  */
 static int subnet_ca_check(const struct subnet_opts *o, struct fab_err *err)
 {
-	struct umad_device_node *head = umad_get_ca_device_list();
+	struct umad_device_node *head;
 	char list[512] = "";
 	size_t used = 0;
 	int found = 0, have = 0, rc = 0;
 
+	errno = 0;
+	head = umad_get_ca_device_list();
+	if (!head && errno == ENOMEM)
+		return fab_err_set(err, -ENOMEM, "subnet: out of memory");
 	if (head)
 		umad_sort_ca_device_list(&head, 0);	/* the list in alphabetical order */
 	for (const struct umad_device_node *d = head; d; d = d->next) {
