@@ -445,10 +445,16 @@ void topo_sort(struct topo *t)
 {
 	if (t->n_nodes)
 		qsort(t->nodes, t->n_nodes, sizeof(*t->nodes), node_pcmp);
-	for (size_t i = 0; i < t->n_nodes; i++)
-		if (t->nodes[i]->n_ports)
-			qsort(t->nodes[i]->ports, t->nodes[i]->n_ports,
-			      sizeof(*t->nodes[i]->ports), port_pcmp);
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		struct topo_node *n = t->nodes[i];
+		size_t j = 1;
+
+		/* A walk adds a node's ports in order: most need no sort. */
+		while (j < n->n_ports && port_cmp(n->ports[j - 1], n->ports[j]) <= 0)
+			j++;
+		if (j < n->n_ports)
+			qsort(n->ports, n->n_ports, sizeof(*n->ports), port_pcmp);
+	}
 	for (size_t i = 0; i < t->n_links; i++) {
 		struct topo_link *l = t->links[i];
 
