@@ -36,7 +36,8 @@ struct dj_sink;
 struct dj_sink_ops {
 	void (*open)(struct dj_sink *s, bool array);	/* a value: "{" or "[" ... */
 	void (*close)(struct dj_sink *s);		/* ... "}" or "]" */
-	void (*key)(struct dj_sink *s, const char *key);	/* an object's next member */
+	/* An object's next member: @key a name of this file's (@len bytes, NUL after, nothing to escape). */
+	void (*key)(struct dj_sink *s, const char *key, size_t len);
 	void (*text)(struct dj_sink *s, const char *str);	/* json_text(str) */
 	void (*integer)(struct dj_sink *s, json_int_t v);
 	void (*guid)(struct dj_sink *s, uint64_t guid);		/* "0x%016" PRIx64 */
@@ -98,7 +99,7 @@ static void tree_close(struct dj_sink *s)
 		t->depth--;
 }
 
-static void tree_key(struct dj_sink *s, const char *key)
+static void tree_key(struct dj_sink *s, const char *key, size_t len)
 {
 	((struct dj_tree *)s)->key = key;
 }
@@ -363,11 +364,10 @@ static void st_close(struct dj_sink *s)
 	st->len++;
 }
 
-static void st_key(struct dj_sink *s, const char *key)
+static void st_key(struct dj_sink *s, const char *key, size_t len)
 {
 	struct dj_stream *st = (struct dj_stream *)s;
-	/* Keys are this file's literals, short and with nothing to escape. */
-	size_t n = strnlen(key, DJ_ROOM - 4);
+	size_t n = len < DJ_ROOM - 4 ? len : DJ_ROOM - 4;
 	char *o;
 
 	st_item(st);
@@ -444,41 +444,44 @@ static const struct dj_sink_ops stream_ops = {
 
 /* ---- the document ---- */
 
-static void key_text(struct dj_sink *s, const char *key, const char *v)
+#define K(lit) lit, sizeof(lit) - 1	/* a key literal and its length */
+
+static void key_text(struct dj_sink *s, const char *key, size_t klen, const char *v)
 {
-	s->ops->key(s, key);
+	s->ops->key(s, key, klen);
 	s->ops->text(s, v);
 }
 
 /* "" means unknown: null, so consumers need not special-case it (json_text_or_null()). */
-static void key_text_or_null(struct dj_sink *s, const char *key, const char *v)
+static void key_text_or_null(struct dj_sink *s, const char *key, size_t klen, const char *v)
 {
-	s->ops->key(s, key);
+	s->ops->key(s, key, klen);
 	if (v && *v)
 		s->ops->text(s, v);
 	else
 		s->ops->null(s);
 }
 
-static void key_int(struct dj_sink *s, const char *key, json_int_t v)
+static void key_int(struct dj_sink *s, const char *key, size_t klen, json_int_t v)
 {
-	s->ops->key(s, key);
+	s->ops->key(s, key, klen);
 	s->ops->integer(s, v);
 }
 
 /* An integer when known and not 0, else null. */
-static void key_uint_or_null(struct dj_sink *s, const char *key, bool known, unsigned int v)
+static void key_uint_or_null(struct dj_sink *s, const char *key, size_t klen, bool known,
+			     unsigned int v)
 {
-	s->ops->key(s, key);
+	s->ops->key(s, key, klen);
 	if (known && v)
 		s->ops->integer(s, v);
 	else
 		s->ops->null(s);
 }
 
-static void key_guid_or_null(struct dj_sink *s, const char *key, uint64_t guid)
+static void key_guid_or_null(struct dj_sink *s, const char *key, size_t klen, uint64_t guid)
 {
-	s->ops->key(s, key);
+	s->ops->key(s, key, klen);
 	if (guid)
 		s->ops->guid(s, guid);
 	else
@@ -488,14 +491,14 @@ static void key_guid_or_null(struct dj_sink *s, const char *key, uint64_t guid)
 /* "port": the number, or null for a named port. */
 static void key_port(struct dj_sink *s, unsigned int num, const char *name)
 {
-	s->ops->key(s, "port");
+	s->ops->key(s, K("port"));
 	if (*name)
 		s->ops->null(s);
 	else
 		s->ops->integer(s, num);
 }
 
-static void sources_doc(struct dj_sink *s, const char *key, unsigned int src)
+static void sources_doc(struct dj_sink *s, const char *key, size_t klen, unsigned int src)
 {
 	static const struct {
 		unsigned int bit;
@@ -505,7 +508,7 @@ static void sources_doc(struct dj_sink *s, const char *key, unsigned int src)
 		{ TOPO_SRC_PLAN, "plan" }, { TOPO_SRC_PROFILE, "profile" }, { TOPO_SRC_LOCAL, "local" },
 	};
 
-	s->ops->key(s, key);
+	s->ops->key(s, key, klen);
 	s->ops->open(s, true);
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (src & names[i].bit)
@@ -516,10 +519,10 @@ static void sources_doc(struct dj_sink *s, const char *key, unsigned int src)
 static void end_doc(struct dj_sink *s, const struct topo_end *e)
 {
 	s->ops->open(s, false);
-	key_text_or_null(s, "node", e->node);
-	key_guid_or_null(s, "guid", e->guid);
+	key_text_or_null(s, K("node"), e->node);
+	key_guid_or_null(s, K("guid"), e->guid);
 	key_port(s, e->port, e->port_name);
-	key_text_or_null(s, "port_name", e->port_name);
+	key_text_or_null(s, K("port_name"), e->port_name);
 	s->ops->close(s);
 }
 
@@ -529,22 +532,23 @@ static void link_end_doc(struct dj_sink *s, const struct topo_port *p)
 	bool st = p->facts & TOPO_F_STATE;
 
 	s->ops->open(s, false);
-	key_text(s, "node", p->node->name);
-	key_guid_or_null(s, "guid", p->node->guid);
+	key_text(s, K("node"), p->node->name);
+	key_guid_or_null(s, K("guid"), p->node->guid);
 	key_port(s, p->num, p->name);
-	key_text_or_null(s, "port_name", p->name);
-	key_guid_or_null(s, "port_guid", p->guid);
-	key_uint_or_null(s, "lid", p->facts & TOPO_F_LID, p->lid);
-	key_text_or_null(s, "state", st ? topo_port_state_name(p->state) : NULL);
-	key_text_or_null(s, "phys_state", st ? topo_phys_state_name(p->phys_state) : NULL);
-	key_uint_or_null(s, "width_x", p->facts & TOPO_F_WIDTH, p->width_x);
-	key_text_or_null(s, "speed", p->facts & TOPO_F_SPEED ? sp : NULL);
-	key_uint_or_null(s, "mtu", p->facts & TOPO_F_MTU, p->mtu);
-	s->ops->key(s, "counters");
+	key_text_or_null(s, K("port_name"), p->name);
+	key_guid_or_null(s, K("port_guid"), p->guid);
+	key_uint_or_null(s, K("lid"), p->facts & TOPO_F_LID, p->lid);
+	key_text_or_null(s, K("state"), st ? topo_port_state_name(p->state) : NULL);
+	key_text_or_null(s, K("phys_state"), st ? topo_phys_state_name(p->phys_state) : NULL);
+	key_uint_or_null(s, K("width_x"), p->facts & TOPO_F_WIDTH, p->width_x);
+	key_text_or_null(s, K("speed"), p->facts & TOPO_F_SPEED ? sp : NULL);
+	key_uint_or_null(s, K("mtu"), p->facts & TOPO_F_MTU, p->mtu);
+	s->ops->key(s, K("counters"));
 	if (p->facts & TOPO_F_COUNTERS) {
 		s->ops->open(s, false);
 		for (int c = 0; c < TOPO_CNT_MAX; c++)
-			key_int(s, topo_counter_name(c), (json_int_t)p->counters[c]);
+			key_int(s, topo_counter_name(c), strlen(topo_counter_name(c)),
+				(json_int_t)p->counters[c]);
 		s->ops->close(s);
 	} else {
 		s->ops->null(s);
@@ -559,45 +563,45 @@ static void node_doc(struct dj_sink *s, const struct topo_node *n)
 	for (size_t j = 0; j < n->n_ports; j++)
 		linked += n->ports[j]->peer != NULL;
 	s->ops->open(s, false);
-	key_text(s, "name", n->name);
-	key_text(s, "type", topo_node_type_name(n->type));
-	key_guid_or_null(s, "guid", n->guid);
-	key_text_or_null(s, "chassis_id", n->chassis_id);
-	key_uint_or_null(s, "ports", true, n->n_ports_max);
-	key_int(s, "linked_ports", (json_int_t)linked);
-	sources_doc(s, "sources", n->src);
+	key_text(s, K("name"), n->name);
+	key_text(s, K("type"), topo_node_type_name(n->type));
+	key_guid_or_null(s, K("guid"), n->guid);
+	key_text_or_null(s, K("chassis_id"), n->chassis_id);
+	key_uint_or_null(s, K("ports"), true, n->n_ports_max);
+	key_int(s, K("linked_ports"), (json_int_t)linked);
+	sources_doc(s, K("sources"), n->src);
 	s->ops->close(s);
 }
 
 static void link_doc(struct dj_sink *s, const struct topo_link *l)
 {
 	s->ops->open(s, false);
-	s->ops->key(s, "a");
+	s->ops->key(s, K("a"));
 	link_end_doc(s, l->a);
-	s->ops->key(s, "b");
+	s->ops->key(s, K("b"));
 	link_end_doc(s, l->b);
-	key_text(s, "status", topo_link_status_name(l->status));
-	sources_doc(s, "sources", l->src);
+	key_text(s, K("status"), topo_link_status_name(l->status));
+	sources_doc(s, K("sources"), l->src);
 	s->ops->close(s);
 }
 
 static void problem_doc(struct dj_sink *s, const struct topo_problem *p)
 {
 	s->ops->open(s, false);
-	key_text(s, "kind", topo_problem_kind_name(p->kind));
-	s->ops->key(s, "ports");
+	key_text(s, K("kind"), topo_problem_kind_name(p->kind));
+	s->ops->key(s, K("ports"));
 	s->ops->open(s, true);
 	if (p->has_a)
 		end_doc(s, &p->a);
 	if (p->has_b)
 		end_doc(s, &p->b);
 	s->ops->close(s);
-	s->ops->key(s, "expected");
+	s->ops->key(s, K("expected"));
 	if (p->has_expected)
 		end_doc(s, &p->expected);
 	else
 		s->ops->null(s);
-	key_text(s, "detail", p->detail);
+	key_text(s, K("detail"), p->detail);
 	s->ops->close(s);
 }
 
@@ -611,28 +615,28 @@ static void discover_doc(struct dj_sink *s, const struct topo *t)
 		n_host += t->nodes[i]->type == TOPO_NODE_HOST;
 	}
 	s->ops->open(s, false);
-	key_text(s, "schema", "fabricctl.discover/1");
-	sources_doc(s, "sources", t->src);
-	s->ops->key(s, "summary");
+	key_text(s, K("schema"), "fabricctl.discover/1");
+	sources_doc(s, K("sources"), t->src);
+	s->ops->key(s, K("summary"));
 	s->ops->open(s, false);
-	key_int(s, "nodes", (json_int_t)t->n_nodes);
-	key_int(s, "switches", (json_int_t)n_sw);
-	key_int(s, "cas", (json_int_t)n_ca);
-	key_int(s, "hosts", (json_int_t)n_host);
-	key_int(s, "links", (json_int_t)t->n_links);
-	key_int(s, "problems", (json_int_t)t->n_problems);
+	key_int(s, K("nodes"), (json_int_t)t->n_nodes);
+	key_int(s, K("switches"), (json_int_t)n_sw);
+	key_int(s, K("cas"), (json_int_t)n_ca);
+	key_int(s, K("hosts"), (json_int_t)n_host);
+	key_int(s, K("links"), (json_int_t)t->n_links);
+	key_int(s, K("problems"), (json_int_t)t->n_problems);
 	s->ops->close(s);
-	s->ops->key(s, "nodes");
+	s->ops->key(s, K("nodes"));
 	s->ops->open(s, true);
 	for (size_t i = 0; i < t->n_nodes; i++)
 		node_doc(s, t->nodes[i]);
 	s->ops->close(s);
-	s->ops->key(s, "links");
+	s->ops->key(s, K("links"));
 	s->ops->open(s, true);
 	for (size_t i = 0; i < t->n_links; i++)
 		link_doc(s, t->links[i]);
 	s->ops->close(s);
-	s->ops->key(s, "problems");
+	s->ops->key(s, K("problems"));
 	s->ops->open(s, true);
 	for (size_t i = 0; i < t->n_problems; i++)
 		problem_doc(s, &t->problems[i]);
