@@ -170,6 +170,12 @@ struct topo_node {
 	struct topo_port **ports;	/* owned, sorted by num then name after topo_sort() */
 	size_t n_ports;
 	/*
+	 * Owned: the block topo_node_reserve_ports() made, n_reserved ports,
+	 * the first n_reserved_used of them handed out (and in ports[]).
+	 */
+	struct topo_port *reserved;
+	size_t n_reserved, n_reserved_used;
+	/*
 	 * IB switches only, and only when the live subnet walk was asked to
 	 * read them (subnet_opts.lft; a cache file has no forwarding tables):
 	 * the unicast linear forwarding table, lft[lid] = output port for
@@ -260,6 +266,14 @@ struct topo_node *topo_node_find(const struct topo *t, const char *name, uint64_
 struct topo_port *topo_port_find(const struct topo_node *n, unsigned int num, const char *name);
 /* Same, adding it when absent (NULL only on ENOMEM). */
 struct topo_port *topo_port_get(struct topo_node *n, unsigned int num, const char *name);
+/* Add port @num / @name without looking for it first: the caller knows it is new.  NULL on ENOMEM. */
+struct topo_port *topo_port_add(struct topo_node *n, unsigned int num, const char *name);
+/*
+ * Room for the next @count ports added to @n in one allocation instead of
+ * one each (the subnet walk knows every node's port count).  0, -ENOMEM,
+ * or -EEXIST when @n has reserved before.
+ */
+int topo_node_reserve_ports(struct topo_node *n, size_t count);
 
 /*
  * Connect @a and @b (ports of this graph) with a cable reported by @src.

@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * discover, JSON ("fabricctl.discover/1", docs/discover.md).  Built with
- * jansson; the same keys on every node, link end and problem whatever
- * the source knew (unknown facts are null).
+ * discover, JSON ("fabricctl.discover/1", docs/discover.md).  The same keys
+ * on every node, link end and problem whatever the source knew (unknown
+ * facts are null).
  *
- * discover_to_json() builds the whole document; discover_json() writes the
- * same bytes as render_json_emit(discover_to_json()) but one node, link and
- * problem at a time.  A 1665-node, 3888-link fabric is some 10^5 json_t;
- * building them all, dumping, freeing them all, and the heap consolidating
- * what they left when the topology was freed next took ~75 ms (and 26 MB),
- * against ~25 ms (and 10 MB) item by item, while the SMP walk itself costs
- * ~110 ms of CPU.  tests/unit/test_discover_json.c holds both to the same bytes.
+ * The document is described once, by the walk below (discover_doc()),
+ * which hands each value to a sink.  Two sinks take it:
+ *   - the tree: jansson values, for discover_to_json() (the whole
+ *     document as a json_t, the reference that render_json_emit() writes);
+ *   - the stream, for discover -j: the bytes jansson's dumper would write
+ *     for that tree (dump.c: escapes, separators, indentation), straight
+ *     into a 64 KiB buffer, without a json_t.
+ * A 1665-node, 3888-link fabric is some 10^5 values and 2 MB of text:
+ * built as json_t one item at a time and dumped through
+ * json_dump_callback() it cost ~330 million instructions, three times the
+ * SMP walk itself; streamed, ~25 million (docs/discover-performance.md).
+ * tests/unit/test_discover_json.c and tests/fuzz/fuzz_discover_json.c hold
+ * the stream to the tree's bytes, compact and indented.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,28 +24,481 @@
 #include <string.h>
 
 #include "model/topo.h"
-#include "render/json_stream.h"
 #include "render/render_impl.h"
 #include "util/array.h"
 
-/*
- * json_guid() without snprintf: "0x%016" PRIx64, four of them per link, was
- * a tenth of the rendering time of a large fabric.
- */
-static json_t *guid_json(uint64_t guid)
-{
-	static const char hex[] = "0123456789abcdef";
-	char buf[19];
+#define DJ_DEPTH 8		/* deepest nesting: document, links, link, end, counters */
 
-	buf[0] = '0';
-	buf[1] = 'x';
-	for (int i = 0; i < 16; i++)
-		buf[2 + i] = hex[(guid >> (60 - 4 * i)) & 0xf];
-	buf[18] = '\0';
-	return json_stringn_nocheck(buf, 18);
+/* ---- sinks ---- */
+
+struct dj_sink;
+
+struct dj_sink_ops {
+	void (*open)(struct dj_sink *s, bool array);	/* a value: "{" or "[" ... */
+	void (*close)(struct dj_sink *s);		/* ... "}" or "]" */
+	/* An object's next member: @key a name of this file's (@len bytes, NUL after, nothing to escape). */
+	void (*key)(struct dj_sink *s, const char *key, size_t len);
+	void (*text)(struct dj_sink *s, const char *str);	/* json_text(str) */
+	void (*integer)(struct dj_sink *s, json_int_t v);
+	void (*guid)(struct dj_sink *s, uint64_t guid);		/* "0x%016" PRIx64 */
+	void (*null)(struct dj_sink *s);
+};
+
+struct dj_sink {
+	const struct dj_sink_ops *ops;
+};
+
+/* The tree: jansson values, as render_json_emit() would be handed them. */
+struct dj_tree {
+	struct dj_sink base;
+	json_t *root;
+	json_t *open[DJ_DEPTH];		/* borrowed: the containers being filled */
+	unsigned int depth;
+	const char *key;		/* the pending member's key */
+	bool failed;			/* out of memory: no document */
+};
+
+static void tree_add(struct dj_tree *t, json_t *v)
+{
+	json_t *top;
+
+	if (!v || t->failed) {
+		t->failed = true;
+		json_decref(v);
+		return;
+	}
+	if (!t->depth) {
+		json_decref(t->root);
+		t->root = v;
+		return;
+	}
+	top = t->open[t->depth - 1];
+	if (json_is_array(top) ? json_array_append_new(top, v) < 0 :
+	    json_object_set_new_nocheck(top, t->key, v) < 0)
+		t->failed = true;
 }
 
-static json_t *sources_to_json(unsigned int src)
+static void tree_open(struct dj_sink *s, bool array)
+{
+	struct dj_tree *t = (struct dj_tree *)s;
+	json_t *v = array ? json_array() : json_object();
+
+	tree_add(t, v);
+	if (t->depth >= DJ_DEPTH) {
+		t->failed = true;
+		return;
+	}
+	t->open[t->depth++] = t->failed ? NULL : v;
+}
+
+static void tree_close(struct dj_sink *s)
+{
+	struct dj_tree *t = (struct dj_tree *)s;
+
+	if (t->depth)
+		t->depth--;
+}
+
+static void tree_key(struct dj_sink *s, const char *key, size_t len)
+{
+	((struct dj_tree *)s)->key = key;
+}
+
+static void tree_text(struct dj_sink *s, const char *str)
+{
+	tree_add((struct dj_tree *)s, json_text(str));
+}
+
+static void tree_integer(struct dj_sink *s, json_int_t v)
+{
+	tree_add((struct dj_tree *)s, json_integer(v));
+}
+
+static void tree_guid(struct dj_sink *s, uint64_t guid)
+{
+	tree_add((struct dj_tree *)s, json_guid(guid));
+}
+
+static void tree_null(struct dj_sink *s)
+{
+	tree_add((struct dj_tree *)s, json_null());
+}
+
+static const struct dj_sink_ops tree_ops = {
+	.open = tree_open, .close = tree_close, .key = tree_key, .text = tree_text,
+	.integer = tree_integer, .guid = tree_guid, .null = tree_null,
+};
+
+/*
+ * The stream: jansson's bytes for the tree above, flags JSON_PRESERVE_ORDER
+ * and JSON_INDENT(2) (pretty) or JSON_COMPACT.  Strings as json_text()
+ * makes them and dump_string() writes them: valid UTF-8 as it is, else
+ * every byte >= 0x80 as '?'; '"', '\\' and control characters below 0x20
+ * escaped ("\n", "\t"... or "\u001F"), nothing else.
+ */
+#define DJ_BUF 65536
+#define DJ_ROOM 64		/* what one key, number, GUID or null needs at most */
+
+struct dj_stream {
+	struct dj_sink base;
+	FILE *f;
+	unsigned int indent;		/* spaces per level; 0: compact */
+	unsigned int depth;		/* open containers */
+	bool array[DJ_DEPTH + 1];	/* by depth: the container is an array */
+	bool items[DJ_DEPTH + 1];	/* by depth: it has an item already */
+	bool after_key;			/* the next value follows its key */
+	bool failed;			/* a write failed */
+	size_t len;
+	char buf[DJ_BUF];
+};
+
+static void st_flush(struct dj_stream *st)
+{
+	if (st->len && fwrite(st->buf, 1, st->len, st->f) != st->len)
+		st->failed = true;
+	st->len = 0;
+}
+
+/* Where @n (<= DJ_BUF) more bytes go: the buffer is flushed first when they do not fit. */
+static inline char *st_room(struct dj_stream *st, size_t n)
+{
+	if (st->len + n > sizeof(st->buf))
+		st_flush(st);
+	return st->buf + st->len;
+}
+
+/* The bytes up to @end (a pointer returned by st_room() and moved on) are written. */
+static inline void st_done(struct dj_stream *st, const char *end)
+{
+	st->len = (size_t)(end - st->buf);
+}
+
+static void st_put(struct dj_stream *st, const char *s, size_t n)
+{
+	if (n > sizeof(st->buf)) {
+		st_flush(st);
+		if (fwrite(s, 1, n, st->f) != n)
+			st->failed = true;
+		return;
+	}
+	memcpy(st_room(st, n), s, n);
+	st->len += n;
+}
+
+/* jansson's dump_indent() at @depth: pretty, a newline and the indent; compact, nothing. */
+static inline void st_newline(struct dj_stream *st, unsigned int depth)
+{
+	unsigned int n = depth * st->indent;
+	char *o;
+
+	if (!st->indent)
+		return;
+	if (n >= DJ_BUF)
+		n = DJ_BUF - 1;		/* not reached: DJ_DEPTH levels of a few spaces */
+	o = st_room(st, n + 1);
+	*o++ = '\n';
+	memset(o, ' ', n);
+	st_done(st, o + n);
+}
+
+/* Before an item of the open container: "," after the one before, then the indent. */
+static inline void st_item(struct dj_stream *st)
+{
+	if (st->items[st->depth]) {
+		*st_room(st, 1) = ',';
+		st->len++;
+	}
+	st->items[st->depth] = true;
+	st_newline(st, st->depth);
+}
+
+/* Before a value: its key placed it, or it is an array's item (or the document). */
+static inline void st_value(struct dj_stream *st)
+{
+	if (st->after_key)
+		st->after_key = false;
+	else if (st->depth)
+		st_item(st);
+}
+
+/* Valid UTF-8 as jansson's utf8_check_string() has it: no overlong form, surrogate or > U+10FFFF. */
+static bool utf8_valid(const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned int c = s[i], need, cp;
+
+		if (c < 0x80)
+			continue;
+		if (c >= 0xc2 && c <= 0xdf)
+			need = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			need = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			need = 3, cp = c & 0x07;
+		else
+			return false;
+		if (need > n - i - 1)
+			return false;
+		for (unsigned int k = 1; k <= need; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ||
+		    (need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000))
+			return false;
+		i += need;
+	}
+	return true;
+}
+
+/* Bytes a string cannot copy as they are: '"', '\\', control characters, and non-ASCII. */
+static inline bool plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+}
+
+/* The string from @p on, past its plain prefix @run..@p: escapes, and '?' for bytes that are not UTF-8. */
+static void st_string_slow(struct dj_stream *st, const unsigned char *s,
+			   const unsigned char *run, const unsigned char *p)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	bool utf8 = true, checked = false;
+
+	for (;;) {
+		char esc[6] = { '\\', 0, '0', '0', 0, 0 };
+		unsigned char c;
+		size_t n = 2;
+
+		while (plain(*p))
+			p++;
+		c = *p;
+		if (!c)
+			break;
+		if (c >= 0x80 && !checked) {
+			utf8 = utf8_valid(s, strlen((const char *)s));
+			checked = true;
+		}
+		if (c >= 0x80 && utf8) {
+			p++;
+			continue;
+		}
+		st_put(st, (const char *)run, (size_t)(p - run));
+		run = ++p;
+		switch (c) {
+		case '"': esc[1] = '"'; break;
+		case '\\': esc[1] = '\\'; break;
+		case '\b': esc[1] = 'b'; break;
+		case '\f': esc[1] = 'f'; break;
+		case '\n': esc[1] = 'n'; break;
+		case '\r': esc[1] = 'r'; break;
+		case '\t': esc[1] = 't'; break;
+		default:
+			if (c >= 0x80) {	/* not UTF-8: json_text()'s '?' */
+				esc[0] = '?';
+				n = 1;
+				break;
+			}
+			esc[1] = 'u';
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 0xf];
+			n = 6;
+			break;
+		}
+		st_put(st, esc, n);
+	}
+	st_put(st, (const char *)run, (size_t)(p - run));
+	st_put(st, "\"", 1);
+}
+
+static void st_string(struct dj_stream *st, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str, *p = s;
+	size_t n;
+	char *o;
+
+	while (plain(*p))
+		p++;
+	n = (size_t)(p - s);
+	if (*p || n + 2 > DJ_BUF) {
+		st_put(st, "\"", 1);
+		st_string_slow(st, s, s, p);
+		return;
+	}
+	/* All plain, the common case: quote, copy, quote. */
+	o = st_room(st, n + 2);
+	*o++ = '"';
+	memcpy(o, s, n);
+	o += n;
+	*o++ = '"';
+	st_done(st, o);
+}
+
+static void st_open(struct dj_sink *s, bool array)
+{
+	struct dj_stream *st = (struct dj_stream *)s;
+
+	st_value(st);
+	*st_room(st, 1) = array ? '[' : '{';
+	st->len++;
+	if (st->depth >= DJ_DEPTH) {
+		st->failed = true;
+		return;
+	}
+	st->depth++;
+	st->array[st->depth] = array;
+	st->items[st->depth] = false;
+}
+
+static void st_close(struct dj_sink *s)
+{
+	struct dj_stream *st = (struct dj_stream *)s;
+	bool array = st->array[st->depth];
+
+	if (!st->depth)
+		return;
+	if (st->items[st->depth])
+		st_newline(st, st->depth - 1);
+	st->depth--;
+	*st_room(st, 1) = array ? ']' : '}';
+	st->len++;
+}
+
+static void st_key(struct dj_sink *s, const char *key, size_t len)
+{
+	struct dj_stream *st = (struct dj_stream *)s;
+	size_t n = len < DJ_ROOM - 4 ? len : DJ_ROOM - 4;
+	char *o;
+
+	st_item(st);
+	o = st_room(st, DJ_ROOM);
+	*o++ = '"';
+	memcpy(o, key, n);
+	o += n;
+	*o++ = '"';
+	*o++ = ':';
+	if (st->indent)
+		*o++ = ' ';
+	st_done(st, o);
+	st->after_key = true;
+}
+
+static void st_text(struct dj_sink *s, const char *str)
+{
+	struct dj_stream *st = (struct dj_stream *)s;
+
+	st_value(st);
+	st_string(st, str);
+}
+
+static void st_integer(struct dj_sink *s, json_int_t v)
+{
+	struct dj_stream *st = (struct dj_stream *)s;
+	char buf[24], *p = buf + sizeof(buf);
+	/* The magnitude, INT64_MIN included, as unsigned. */
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	size_t n;
+
+	st_value(st);
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	n = (size_t)(buf + sizeof(buf) - p);
+	memcpy(st_room(st, sizeof(buf)), p, n);
+	st->len += n;
+}
+
+static void st_guid(struct dj_sink *s, uint64_t guid)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct dj_stream *st = (struct dj_stream *)s;
+	char *o;
+
+	st_value(st);
+	o = st_room(st, 20);
+	o[0] = '"';
+	o[1] = '0';
+	o[2] = 'x';
+	for (int i = 0; i < 16; i++)
+		o[3 + i] = hex[(guid >> (60 - 4 * i)) & 0xf];
+	o[19] = '"';
+	st_done(st, o + 20);
+}
+
+static void st_null(struct dj_sink *s)
+{
+	struct dj_stream *st = (struct dj_stream *)s;
+
+	st_value(st);
+	memcpy(st_room(st, 4), "null", 4);
+	st->len += 4;
+}
+
+static const struct dj_sink_ops stream_ops = {
+	.open = st_open, .close = st_close, .key = st_key, .text = st_text,
+	.integer = st_integer, .guid = st_guid, .null = st_null,
+};
+
+/* ---- the document ---- */
+
+#define K(lit) lit, sizeof(lit) - 1	/* a key literal and its length */
+
+static void key_text(struct dj_sink *s, const char *key, size_t klen, const char *v)
+{
+	s->ops->key(s, key, klen);
+	s->ops->text(s, v);
+}
+
+/* "" means unknown: null, so consumers need not special-case it (json_text_or_null()). */
+static void key_text_or_null(struct dj_sink *s, const char *key, size_t klen, const char *v)
+{
+	s->ops->key(s, key, klen);
+	if (v && *v)
+		s->ops->text(s, v);
+	else
+		s->ops->null(s);
+}
+
+static void key_int(struct dj_sink *s, const char *key, size_t klen, json_int_t v)
+{
+	s->ops->key(s, key, klen);
+	s->ops->integer(s, v);
+}
+
+/* An integer when known and not 0, else null. */
+static void key_uint_or_null(struct dj_sink *s, const char *key, size_t klen, bool known,
+			     unsigned int v)
+{
+	s->ops->key(s, key, klen);
+	if (known && v)
+		s->ops->integer(s, v);
+	else
+		s->ops->null(s);
+}
+
+static void key_guid_or_null(struct dj_sink *s, const char *key, size_t klen, uint64_t guid)
+{
+	s->ops->key(s, key, klen);
+	if (guid)
+		s->ops->guid(s, guid);
+	else
+		s->ops->null(s);
+}
+
+/* "port": the number, or null for a named port. */
+static void key_port(struct dj_sink *s, unsigned int num, const char *name)
+{
+	s->ops->key(s, K("port"));
+	if (*name)
+		s->ops->null(s);
+	else
+		s->ops->integer(s, num);
+}
+
+static void sources_doc(struct dj_sink *s, const char *key, size_t klen, unsigned int src)
 {
 	static const struct {
 		unsigned int bit;
@@ -48,133 +507,105 @@ static json_t *sources_to_json(unsigned int src)
 		{ TOPO_SRC_SMP, "smp" }, { TOPO_SRC_CACHE, "cache" }, { TOPO_SRC_LLDP, "lldp" },
 		{ TOPO_SRC_PLAN, "plan" }, { TOPO_SRC_PROFILE, "profile" }, { TOPO_SRC_LOCAL, "local" },
 	};
-	json_t *a = json_array();
 
+	s->ops->key(s, key, klen);
+	s->ops->open(s, true);
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (src & names[i].bit)
-			json_array_append_new(a, json_string(names[i].name));
-	return a;
+			s->ops->text(s, names[i].name);
+	s->ops->close(s);
 }
 
-static json_t *uint_or_null(bool known, unsigned int v)
+static void end_doc(struct dj_sink *s, const struct topo_end *e)
 {
-	return known && v ? json_integer(v) : json_null();
+	s->ops->open(s, false);
+	key_text_or_null(s, K("node"), e->node);
+	key_guid_or_null(s, K("guid"), e->guid);
+	key_port(s, e->port, e->port_name);
+	key_text_or_null(s, K("port_name"), e->port_name);
+	s->ops->close(s);
 }
 
-static json_t *counters_to_json(const struct topo_port *p)
-{
-	json_t *o;
-
-	if (!(p->facts & TOPO_F_COUNTERS))
-		return json_null();
-	o = json_object();
-	for (int c = 0; c < TOPO_CNT_MAX; c++)
-		json_object_set_new(o, topo_counter_name(c), json_integer((json_int_t)p->counters[c]));
-	return o;
-}
-
-static json_t *end_to_json(const struct topo_end *e)
-{
-	return json_pack("{s:o, s:o, s:o, s:o}",
-			 "node", json_text_or_null(e->node),
-			 "guid", e->guid ? guid_json(e->guid) : json_null(),
-			 "port", *e->port_name ? json_null() : json_integer(e->port),
-			 "port_name", json_text_or_null(e->port_name));
-}
-
-/*
- * An object from @n members (values stolen), in order; NULL when any value
- * is NULL (out of memory).  json_pack() with literal keys, without parsing
- * a format and checking the keys' UTF-8 for each of the 10^4 link ends.
- */
-struct json_member {
-	const char *key;
-	json_t *v;
-};
-
-static json_t *object_of(const struct json_member *m, size_t n)
-{
-	json_t *o = json_object();
-	bool ok = o != NULL;
-
-	for (size_t i = 0; i < n; i++) {
-		if (ok && m[i].v)
-			ok = json_object_set_new_nocheck(o, m[i].key, m[i].v) == 0;
-		else
-			json_decref(m[i].v);
-		ok = ok && m[i].v;
-	}
-	if (!ok) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
-}
-
-static json_t *link_end_to_json(const struct topo_port *p)
+static void link_end_doc(struct dj_sink *s, const struct topo_port *p)
 {
 	const char *sp = topo_speed_name(p->lane_mbps);
 	bool st = p->facts & TOPO_F_STATE;
-	const struct json_member m[] = {
-		{ "node", json_text(p->node->name) },
-		{ "guid", p->node->guid ? guid_json(p->node->guid) : json_null() },
-		{ "port", *p->name ? json_null() : json_integer(p->num) },
-		{ "port_name", json_text_or_null(p->name) },
-		{ "port_guid", p->guid ? guid_json(p->guid) : json_null() },
-		{ "lid", uint_or_null(p->facts & TOPO_F_LID, p->lid) },
-		{ "state", st ? json_string(topo_port_state_name(p->state)) : json_null() },
-		{ "phys_state", st ? json_string(topo_phys_state_name(p->phys_state)) : json_null() },
-		{ "width_x", uint_or_null(p->facts & TOPO_F_WIDTH, p->width_x) },
-		{ "speed", (p->facts & TOPO_F_SPEED) && sp ? json_string(sp) : json_null() },
-		{ "mtu", uint_or_null(p->facts & TOPO_F_MTU, p->mtu) },
-		{ "counters", counters_to_json(p) },
-	};
 
-	return object_of(m, ARRAY_SIZE(m));
+	s->ops->open(s, false);
+	key_text(s, K("node"), p->node->name);
+	key_guid_or_null(s, K("guid"), p->node->guid);
+	key_port(s, p->num, p->name);
+	key_text_or_null(s, K("port_name"), p->name);
+	key_guid_or_null(s, K("port_guid"), p->guid);
+	key_uint_or_null(s, K("lid"), p->facts & TOPO_F_LID, p->lid);
+	key_text_or_null(s, K("state"), st ? topo_port_state_name(p->state) : NULL);
+	key_text_or_null(s, K("phys_state"), st ? topo_phys_state_name(p->phys_state) : NULL);
+	key_uint_or_null(s, K("width_x"), p->facts & TOPO_F_WIDTH, p->width_x);
+	key_text_or_null(s, K("speed"), p->facts & TOPO_F_SPEED ? sp : NULL);
+	key_uint_or_null(s, K("mtu"), p->facts & TOPO_F_MTU, p->mtu);
+	s->ops->key(s, K("counters"));
+	if (p->facts & TOPO_F_COUNTERS) {
+		s->ops->open(s, false);
+		for (int c = 0; c < TOPO_CNT_MAX; c++)
+			key_int(s, topo_counter_name(c), strlen(topo_counter_name(c)),
+				(json_int_t)p->counters[c]);
+		s->ops->close(s);
+	} else {
+		s->ops->null(s);
+	}
+	s->ops->close(s);
 }
 
-static json_t *node_to_json(const struct topo_node *n)
+static void node_doc(struct dj_sink *s, const struct topo_node *n)
 {
 	size_t linked = 0;
 
 	for (size_t j = 0; j < n->n_ports; j++)
 		linked += n->ports[j]->peer != NULL;
-	return json_pack("{s:o, s:s, s:o, s:o, s:o, s:I, s:o}",
-			 "name", json_text(n->name),
-			 "type", topo_node_type_name(n->type),
-			 "guid", n->guid ? guid_json(n->guid) : json_null(),
-			 "chassis_id", json_text_or_null(n->chassis_id),
-			 "ports", n->n_ports_max ? json_integer(n->n_ports_max) : json_null(),
-			 "linked_ports", (json_int_t)linked,
-			 "sources", sources_to_json(n->src));
+	s->ops->open(s, false);
+	key_text(s, K("name"), n->name);
+	key_text(s, K("type"), topo_node_type_name(n->type));
+	key_guid_or_null(s, K("guid"), n->guid);
+	key_text_or_null(s, K("chassis_id"), n->chassis_id);
+	key_uint_or_null(s, K("ports"), true, n->n_ports_max);
+	key_int(s, K("linked_ports"), (json_int_t)linked);
+	sources_doc(s, K("sources"), n->src);
+	s->ops->close(s);
 }
 
-static json_t *link_to_json(const struct topo_link *l)
+static void link_doc(struct dj_sink *s, const struct topo_link *l)
 {
-	return json_pack("{s:o, s:o, s:s, s:o}",
-			 "a", link_end_to_json(l->a),
-			 "b", link_end_to_json(l->b),
-			 "status", topo_link_status_name(l->status),
-			 "sources", sources_to_json(l->src));
+	s->ops->open(s, false);
+	s->ops->key(s, K("a"));
+	link_end_doc(s, l->a);
+	s->ops->key(s, K("b"));
+	link_end_doc(s, l->b);
+	key_text(s, K("status"), topo_link_status_name(l->status));
+	sources_doc(s, K("sources"), l->src);
+	s->ops->close(s);
 }
 
-static json_t *problem_to_json(const struct topo_problem *p)
+static void problem_doc(struct dj_sink *s, const struct topo_problem *p)
 {
-	json_t *ports = json_array();
-
+	s->ops->open(s, false);
+	key_text(s, K("kind"), topo_problem_kind_name(p->kind));
+	s->ops->key(s, K("ports"));
+	s->ops->open(s, true);
 	if (p->has_a)
-		json_array_append_new(ports, end_to_json(&p->a));
+		end_doc(s, &p->a);
 	if (p->has_b)
-		json_array_append_new(ports, end_to_json(&p->b));
-	return json_pack("{s:s, s:o, s:o, s:o}",
-			 "kind", topo_problem_kind_name(p->kind),
-			 "ports", ports,
-			 "expected", p->has_expected ? end_to_json(&p->expected) : json_null(),
-			 "detail", json_text(p->detail));
+		end_doc(s, &p->b);
+	s->ops->close(s);
+	s->ops->key(s, K("expected"));
+	if (p->has_expected)
+		end_doc(s, &p->expected);
+	else
+		s->ops->null(s);
+	key_text(s, K("detail"), p->detail);
+	s->ops->close(s);
 }
 
-/* The document's first members: "schema", "sources", "summary". */
-static json_t *head_to_json(const struct topo *t)
+static void discover_doc(struct dj_sink *s, const struct topo *t)
 {
 	size_t n_sw = 0, n_ca = 0, n_host = 0;
 
@@ -183,100 +614,65 @@ static json_t *head_to_json(const struct topo *t)
 		n_ca += t->nodes[i]->type == TOPO_NODE_CA;
 		n_host += t->nodes[i]->type == TOPO_NODE_HOST;
 	}
-	return json_pack("{s:s, s:o, s:{s:I, s:I, s:I, s:I, s:I, s:I}}",
-			 "schema", "fabricctl.discover/1",
-			 "sources", sources_to_json(t->src),
-			 "summary",
-			 "nodes", (json_int_t)t->n_nodes,
-			 "switches", (json_int_t)n_sw,
-			 "cas", (json_int_t)n_ca,
-			 "hosts", (json_int_t)n_host,
-			 "links", (json_int_t)t->n_links,
-			 "problems", (json_int_t)t->n_problems);
-}
-
-/* The document's last members, arrays of one element per item. */
-enum discover_list { DISCOVER_NODES, DISCOVER_LINKS, DISCOVER_PROBLEMS, DISCOVER_LIST_MAX };
-
-static const char *const list_keys[DISCOVER_LIST_MAX] = { "nodes", "links", "problems" };
-
-static size_t list_len(const struct topo *t, enum discover_list which)
-{
-	return which == DISCOVER_NODES ? t->n_nodes : which == DISCOVER_LINKS ? t->n_links :
-	       t->n_problems;
-}
-
-static json_t *list_item(const struct topo *t, enum discover_list which, size_t i)
-{
-	return which == DISCOVER_NODES ? node_to_json(t->nodes[i]) :
-	       which == DISCOVER_LINKS ? link_to_json(t->links[i]) :
-	       problem_to_json(&t->problems[i]);
+	s->ops->open(s, false);
+	key_text(s, K("schema"), "fabricctl.discover/1");
+	sources_doc(s, K("sources"), t->src);
+	s->ops->key(s, K("summary"));
+	s->ops->open(s, false);
+	key_int(s, K("nodes"), (json_int_t)t->n_nodes);
+	key_int(s, K("switches"), (json_int_t)n_sw);
+	key_int(s, K("cas"), (json_int_t)n_ca);
+	key_int(s, K("hosts"), (json_int_t)n_host);
+	key_int(s, K("links"), (json_int_t)t->n_links);
+	key_int(s, K("problems"), (json_int_t)t->n_problems);
+	s->ops->close(s);
+	s->ops->key(s, K("nodes"));
+	s->ops->open(s, true);
+	for (size_t i = 0; i < t->n_nodes; i++)
+		node_doc(s, t->nodes[i]);
+	s->ops->close(s);
+	s->ops->key(s, K("links"));
+	s->ops->open(s, true);
+	for (size_t i = 0; i < t->n_links; i++)
+		link_doc(s, t->links[i]);
+	s->ops->close(s);
+	s->ops->key(s, K("problems"));
+	s->ops->open(s, true);
+	for (size_t i = 0; i < t->n_problems; i++)
+		problem_doc(s, &t->problems[i]);
+	s->ops->close(s);
+	s->ops->close(s);
 }
 
 json_t *discover_to_json(const struct topo *t)
 {
-	json_t *doc = head_to_json(t);
+	struct dj_tree tree = { .base = { &tree_ops } };
 
-	for (int w = 0; doc && w < DISCOVER_LIST_MAX; w++) {
-		json_t *a = json_array();
-
-		/* An item that cannot be built (a name that is not UTF-8) is left out. */
-		for (size_t i = 0; a && i < list_len(t, w); i++)
-			json_array_append_new(a, list_item(t, w, i));
-		if (json_object_set_new(doc, list_keys[w], a) < 0) {
-			json_decref(doc);
-			doc = NULL;
-		}
+	discover_doc(&tree.base, t);
+	if (tree.failed) {
+		json_decref(tree.root);
+		return NULL;
 	}
-	return doc;
+	return tree.root;
 }
 
-/* Streamed (render/json_stream.h): the lists item by item, never the whole document. */
 int discover_json(struct render *out, const struct topo *t)
 {
-	struct jstream *js = jstream_new(out->f, out->pretty);
-	json_t *head = head_to_json(t);
-	const char *key;
-	json_t *v;
-	int rc = -1;
+	struct dj_stream *st = calloc(1, sizeof(*st));
+	int rc = -EIO;
 
-	if (!js || !head)
-		goto out;
-	if (jstream_raw(js, "{", 1) < 0 || jstream_indent(js, 1, false) < 0)
-		goto out;
-	json_object_foreach(head, key, v) {
-		if (jstream_key(js, key) < 0 || jstream_value(js, json_incref(v), 1) < 0 ||
-		    jstream_raw(js, ",", 1) < 0 || jstream_indent(js, 1, true) < 0)
-			goto out;
-	}
-	for (int w = 0; w < DISCOVER_LIST_MAX; w++) {
-		size_t n = list_len(t, w), done = 0;
-
-		if (jstream_key(js, list_keys[w]) < 0 || jstream_array_begin(js) < 0)
-			goto out;
-		for (size_t i = 0; i < n; i++) {
-			json_t *item = list_item(t, w, i);
-
-			if (!item)
-				continue;	/* left out, as discover_to_json() does */
-			if (jstream_array_item(js, item, 1, done) < 0)
-				goto out;
-			done++;
-		}
-		if (jstream_array_end(js, 1, done) < 0)
-			goto out;
-		if (w + 1 < DISCOVER_LIST_MAX &&
-		    (jstream_raw(js, ",", 1) < 0 || jstream_indent(js, 1, true) < 0))
-			goto out;
-	}
-	if (jstream_indent(js, 0, false) < 0 || jstream_raw(js, "}\n", 2) < 0)
-		goto out;
-	rc = 0;
-out:
-	json_decref(head);
-	if (jstream_free(js) < 0)
-		rc = -1;
+	if (!st)
+		return -ENOMEM;
+	st->base.ops = &stream_ops;
+	st->f = out->f;
+	st->indent = out->pretty ? 2 : 0;
+	discover_doc(&st->base, t);
+	st_put(st, "\n", 1);
+	st_flush(st);
+	if (!st->failed)
+		rc = 0;
+	free(st);
 	if (fflush(out->f) == EOF)
-		rc = -1;
-	return rc < 0 ? -EIO : 0;
+		rc = -EIO;
+	return rc;
 }

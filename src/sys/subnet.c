@@ -89,15 +89,118 @@ static enum topo_port_state port_state(unsigned int v)
 	return v >= 1 && v <= 4 ? (enum topo_port_state)v : v == 5 ? TOPO_PORT_ACTIVE : TOPO_PORT_UNKNOWN;
 }
 
-/* Decode one PortInfo (@cap_info: port 0's for switch ports, which holds CapabilityMask). */
-static void port_decode(struct topo_port *p, ibnd_port_t *ip, uint8_t *cap_info, bool is_switch)
+/*
+ * Lane rates of PortInfo speed codes, decoded once per distinct pair:
+ * nearly every port of a fabric reports the same codes, and the decoders
+ * go through the speed names (topo_speed_parse() compares strings).
+ */
+struct speed_memo {
+	unsigned int (*decode)(unsigned int mask, unsigned int ext_mask);
+	unsigned int mask, ext_mask, mbps;
+	bool valid;
+};
+
+static unsigned int speed_memo_get(struct speed_memo *m, unsigned int mask, unsigned int ext_mask)
+{
+	if (!m->valid || m->mask != mask || m->ext_mask != ext_mask) {
+		m->mask = mask;
+		m->ext_mask = ext_mask;
+		m->mbps = m->decode(mask, ext_mask);
+		m->valid = true;
+	}
+	return m->mbps;
+}
+
+/* Active lane rate from LinkSpeedActive and LinkSpeedExtActive; 0 unknown. */
+static unsigned int speed_active(unsigned int spd, unsigned int ext)
+{
+	const char *name = ib_speed_from_active(spd, ext);
+
+	return name ? topo_speed_parse(name) : 0;
+}
+
+/*
+ * libibnetdisc's nodes -> ours, open addressing on the node's address, at
+ * most half full: links find both their ends here, and the forwarding
+ * table reader its switches (topo_node_by_guid() is a scan of the graph).
+ */
+struct subnet_map_slot {
+	const ibnd_node_t *in;
+	struct topo_node *n;
+};
+
+struct subnet_map {
+	struct subnet_map_slot *slot;
+	size_t mask, used;
+};
+
+static size_t map_hash(const ibnd_node_t *in)
+{
+	uint64_t h = (uint64_t)(uintptr_t)in;
+
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (size_t)h;
+}
+
+static struct subnet_map_slot *map_slot(const struct subnet_map *m, const ibnd_node_t *in)
+{
+	size_t h = map_hash(in) & m->mask;
+
+	while (m->slot[h].in && m->slot[h].in != in)
+		h = (h + 1) & m->mask;
+	return &m->slot[h];
+}
+
+static struct topo_node *map_get(const struct subnet_map *m, const ibnd_node_t *in)
+{
+	return m->slot ? map_slot(m, in)->n : NULL;
+}
+
+static int map_put(struct subnet_map *m, const ibnd_node_t *in, struct topo_node *n)
+{
+	struct subnet_map_slot *slot;
+
+	if (!m->slot || 2 * (m->used + 1) > m->mask + 1) {
+		struct subnet_map old = *m;
+		size_t cap = m->slot ? 2 * (m->mask + 1) : 1024;
+
+		m->slot = calloc(cap, sizeof(*m->slot));
+		if (!m->slot) {
+			*m = old;
+			return -ENOMEM;
+		}
+		m->mask = cap - 1;
+		for (size_t i = 0; old.slot && i <= old.mask; i++)
+			if (old.slot[i].in)
+				*map_slot(m, old.slot[i].in) = old.slot[i];
+		free(old.slot);
+	}
+	slot = map_slot(m, in);
+	if (!slot->in)
+		m->used++;
+	*slot = (struct subnet_map_slot){ .in = in, .n = n };
+	return 0;
+}
+
+struct subnet_conv {
+	struct topo *t;
+	unsigned int src;
+	int rc;
+	struct speed_memo active, enabled;
+	struct subnet_map map;
+	bool asymmetric;	/* a port whose remote port's remote port is another */
+};
+
+/* Decode one PortInfo (@cap: the CapabilityMask, port 0's for switch ports). */
+static void port_decode(struct subnet_conv *cv, struct topo_port *p, ibnd_port_t *ip,
+			unsigned int cap, bool is_switch)
 {
 	uint8_t *info = ip->info;
-	unsigned int cap = mad_get_field(cap_info, 0, IB_PORT_CAPMASK_F);
 	unsigned int spd = mad_get_field(info, 0, IB_PORT_LINK_SPEED_ACTIVE_F);
 	unsigned int spd_en = mad_get_field(info, 0, IB_PORT_LINK_SPEED_ENABLED_F);
 	unsigned int ext = 0, ext_en = 0;
-	const char *sname;
 
 	if (cap & SUBNET_CAP_EXT_SPEEDS) {
 		ext = mad_get_field(info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
@@ -109,9 +212,8 @@ static void port_decode(struct topo_port *p, ibnd_port_t *ip, uint8_t *cap_info,
 	p->phys_state = phys_state(mad_get_field(info, 0, IB_PORT_PHYS_STATE_F));
 	p->width_x = ib_width_from_active(mad_get_field(info, 0, IB_PORT_LINK_WIDTH_ACTIVE_F));
 	p->width_max_x = width_mask_max(mad_get_field(info, 0, IB_PORT_LINK_WIDTH_ENABLED_F));
-	sname = ib_speed_from_active(spd, ext);
-	p->lane_mbps = sname ? topo_speed_parse(sname) : 0;
-	p->lane_max_mbps = speed_mask_max(spd_en, ext_en);
+	p->lane_mbps = speed_memo_get(&cv->active, spd, ext);
+	p->lane_max_mbps = speed_memo_get(&cv->enabled, spd_en, ext_en);
 	p->mtu = ib_mtu_from_enum(mad_get_field(info, 0, IB_PORT_NEIGHBOR_MTU_F));
 	p->mtu_max = ib_mtu_from_enum(mad_get_field(info, 0, IB_PORT_MTU_CAP_F));
 	p->facts |= TOPO_F_STATE | TOPO_F_LID;
@@ -127,129 +229,137 @@ static enum topo_node_type node_type(int t)
 	       TOPO_NODE_CA;
 }
 
-struct subnet_conv {
-	struct topo *t;
-	unsigned int src;
+/*
+ * The cable from port @i of @in (ours: @n) to its remote port, the remote
+ * end as the link's a when @remote_first (its node was converted first).
+ * An end already linked elsewhere is a conflict, warned about, left out.
+ */
+static void link_one(struct subnet_conv *cv, ibnd_node_t *in, struct topo_node *n, int i,
+		     bool remote_first)
+{
+	ibnd_port_t *rp = in->ports[i]->remoteport;
+	struct topo_node *rn = map_get(&cv->map, rp->node);
+	struct topo_port *a = topo_port_find(n, (unsigned int)i, NULL);
+	struct topo_port *b = rn ? topo_port_find(rn, (unsigned int)rp->portnum, NULL) : NULL;
 	int rc;
-};
 
+	if (!a || !b)
+		return;
+	rc = remote_first ? topo_link_add(cv->t, b, a, cv->src) : topo_link_add(cv->t, a, b, cv->src);
+	if (rc == -ENOMEM)
+		cv->rc = rc;
+	else if (rc < 0 && !(a->peer == b))
+		fab_warn("subnet: 0x%016" PRIx64 "[%d]: conflicting link ignored", in->guid, i);
+}
+
+/*
+ * One node and its ports, then its cables to the nodes converted before
+ * it and between its own ports: each cable once, when its second end is
+ * converted, with the end converted first as its a (libibnetdisc links
+ * both ends of a cable to each other, so that is every cable).
+ */
 static void conv_node(ibnd_node_t *in, void *user)
 {
 	struct subnet_conv *cv = user;
+	bool is_switch = in->type == IB_NODE_SWITCH;
+	/* A switch's CapabilityMask is its port 0's. */
+	uint8_t *sw_info = is_switch && in->ports[0] ? in->ports[0]->info : NULL;
+	unsigned int sw_cap = sw_info ? mad_get_field(sw_info, 0, IB_PORT_CAPMASK_F) : 0;
 	struct topo_node *n;
 
 	if (cv->rc)
 		return;
 	n = topo_node_add(cv->t, node_type(in->type), in->nodedesc, in->guid);
-	if (!n) {
+	if (!n || map_put(&cv->map, in, n) < 0) {
 		cv->rc = -ENOMEM;
 		return;
 	}
 	n->src |= cv->src;
 	n->n_ports_max = (unsigned int)in->numports;
+	if (topo_node_reserve_ports(n, (size_t)in->numports + is_switch) < 0) {
+		cv->rc = -ENOMEM;
+		return;
+	}
 	n->sysimg_guid = mad_get_field64(in->info, 0, IB_NODE_SYSTEM_GUID_F);
 	n->vendor_id = mad_get_field(in->info, 0, IB_NODE_VENDORID_F);
 	n->device_id = mad_get_field(in->info, 0, IB_NODE_DEVID_F);
 	for (int i = 0; i <= in->numports; i++) {
 		ibnd_port_t *ip = in->ports[i];
-		uint8_t *cap_info;
 		struct topo_port *p;
 
 		if (!ip)
 			continue;
-		p = topo_port_get(n, (unsigned int)i, NULL);
+		p = topo_port_add(n, (unsigned int)i, NULL);	/* a new node: new ports */
 		if (!p) {
 			cv->rc = -ENOMEM;
 			return;
 		}
 		p->src |= cv->src;
-		cap_info = in->type == IB_NODE_SWITCH && in->ports[0] ? in->ports[0]->info : ip->info;
-		port_decode(p, ip, cap_info, in->type == IB_NODE_SWITCH);
+		port_decode(cv, p, ip, sw_info ? sw_cap : mad_get_field(ip->info, 0, IB_PORT_CAPMASK_F),
+			    is_switch);
+	}
+	for (int i = 1; i <= in->numports && !cv->rc && !cv->asymmetric; i++) {
+		ibnd_port_t *ip = in->ports[i], *rp = ip ? ip->remoteport : NULL;
+
+		if (!rp)
+			continue;
+		if (rp->remoteport != ip)
+			cv->asymmetric = true;	/* a cache file's: fabric_to_topo() starts over */
+		else if (rp->node != in && map_get(&cv->map, rp->node))
+			link_one(cv, in, n, i, true);
+		else if (rp->node == in && rp->portnum >= i)
+			link_one(cv, in, n, i, false);
+	}
+}
+
+/* Every port's cable as ibnetdiscover's cache has it, in the walk's order. */
+static void conv_link_all(ibnd_node_t *in, void *user)
+{
+	struct subnet_conv *cv = user;
+	struct topo_node *n = map_get(&cv->map, in);
+
+	for (int i = 1; n && i <= in->numports && !cv->rc; i++)
+		if (in->ports[i] && in->ports[i]->remoteport)
+			link_one(cv, in, n, i, false);
+}
+
+/* Undo the links made since @t had @n_links: every end is a port of this conversion. */
+static void links_undo(struct topo *t, size_t n_links)
+{
+	while (t->n_links > n_links) {
+		struct topo_link *l = t->links[--t->n_links];
+
+		l->a->peer = l->b->peer = NULL;
+		l->a->link = l->b->link = NULL;
+		free(l);
 	}
 }
 
 /*
- * libibnetdisc keys nodes by GUID in a hash; topo lookups are linear, so
- * build an index first: sort a copy of the node pointers by GUID.
+ * The fabric's nodes and links into @t (empty), and @map from
+ * libibnetdisc's nodes to ours (caller frees map->slot).  A live walk
+ * links both ends of every cable to each other and takes one pass; a
+ * cache file need not (its ports name their remote ports one by one),
+ * and then every port's cable is tried in the walk's order, as it says,
+ * conflicts warned about.
  */
-static int guid_cmp(const void *x, const void *y)
+static int fabric_to_topo(ibnd_fabric_t *fab, struct topo *t, unsigned int src,
+			  struct subnet_map *map)
 {
-	const struct topo_node *a = *(struct topo_node *const *)x;
-	const struct topo_node *b = *(struct topo_node *const *)y;
-
-	return a->guid < b->guid ? -1 : a->guid > b->guid;
-}
-
-struct subnet_index {
-	struct topo_node **by_guid;
-	size_t n;
-};
-
-static struct topo_node *index_find(const struct subnet_index *ix, uint64_t guid)
-{
-	struct topo_node key = { .guid = guid }, *kp = &key, **r;
-
-	r = bsearch(&kp, ix->by_guid, ix->n, sizeof(*ix->by_guid), guid_cmp);
-	return r ? *r : NULL;
-}
-
-struct subnet_linkconv {
-	struct topo *t;
-	struct subnet_index ix;
-	unsigned int src;
-	int rc;
-};
-
-static void conv_link_ix(ibnd_node_t *in, void *user)
-{
-	struct subnet_linkconv *cv = user;
-	struct topo_node *n;
-
-	if (cv->rc)
-		return;
-	n = index_find(&cv->ix, in->guid);
-	for (int i = 1; n && i <= in->numports; i++) {
-		ibnd_port_t *ip = in->ports[i], *rp;
-		struct topo_node *rn;
-		struct topo_port *a, *b;
-		int rc;
-
-		if (!ip || !ip->remoteport)
-			continue;
-		rp = ip->remoteport;
-		rn = index_find(&cv->ix, rp->node->guid);
-		a = topo_port_find(n, (unsigned int)i, NULL);
-		b = rn ? topo_port_find(rn, (unsigned int)rp->portnum, NULL) : NULL;
-		if (!a || !b)
-			continue;
-		rc = topo_link_add(cv->t, a, b, cv->src);
-		if (rc == -ENOMEM) {
-			cv->rc = rc;
-			return;
-		}
-		if (rc < 0 && !(a->peer == b))
-			fab_warn("subnet: 0x%016" PRIx64 "[%d]: conflicting link ignored", in->guid, i);
-	}
-}
-
-static int fabric_to_topo(ibnd_fabric_t *fab, struct topo *t, unsigned int src)
-{
-	struct subnet_conv cv = { .t = t, .src = src };
-	struct subnet_linkconv lc = { .t = t, .src = src };
+	struct subnet_conv cv = {
+		.t = t, .src = src,
+		.active = { .decode = speed_active }, .enabled = { .decode = speed_mask_max },
+	};
+	size_t n_links = t->n_links;
 
 	ibnd_iter_nodes(fab, conv_node, &cv);
-	if (cv.rc)
-		return cv.rc;
-	lc.ix.n = t->n_nodes;
-	lc.ix.by_guid = malloc((t->n_nodes ? t->n_nodes : 1) * sizeof(*lc.ix.by_guid));
-	if (!lc.ix.by_guid)
-		return -ENOMEM;
-	memcpy(lc.ix.by_guid, t->nodes, t->n_nodes * sizeof(*t->nodes));
-	qsort(lc.ix.by_guid, lc.ix.n, sizeof(*lc.ix.by_guid), guid_cmp);
-	ibnd_iter_nodes(fab, conv_link_ix, &lc);
-	free(lc.ix.by_guid);
+	if (!cv.rc && cv.asymmetric) {
+		links_undo(t, n_links);
+		ibnd_iter_nodes(fab, conv_link_all, &cv);
+	}
+	*map = cv.map;
 	t->src |= src;
-	return lc.rc;
+	return cv.rc;
 }
 
 /*
@@ -390,7 +500,7 @@ static int lft_run(struct lft_engine *e)
 }
 
 /* Size each switch's table from LinearFDBTop, queue its blocks; switches or -ENOMEM. */
-static int lft_plan(struct lft_engine *e, ibnd_fabric_t *fab, struct topo *t)
+static int lft_plan(struct lft_engine *e, ibnd_fabric_t *fab, const struct subnet_map *map)
 {
 	struct lft_req *sws;	/* one per switch: its node and route (block unused) */
 	size_t n_sw = 0, n = 0, cap = 0, total = 0;
@@ -404,7 +514,7 @@ static int lft_plan(struct lft_engine *e, ibnd_fabric_t *fab, struct topo *t)
 	if (!sws || !e->failed)
 		goto out;
 	for (ibnd_node_t *sw = fab->switches; sw; sw = sw->type_next) {
-		struct topo_node *tn = topo_node_by_guid(t, sw->guid);
+		struct topo_node *tn = map_get(map, sw);
 		unsigned int top = mad_get_field(sw->switchinfo, 0, IB_SW_LINEAR_FDB_TOP_F);
 		unsigned int blocks;
 
@@ -445,8 +555,8 @@ out:
 	return rc;
 }
 
-static int lft_read(ibnd_fabric_t *fab, struct topo *t, const struct subnet_opts *o,
-		    struct fab_err *err)
+static int lft_read(ibnd_fabric_t *fab, const struct subnet_map *map,
+		    const struct subnet_opts *o, struct fab_err *err)
 {
 	struct lft_engine e = {
 		.fd = -1,
@@ -459,7 +569,7 @@ static int lft_read(ibnd_fabric_t *fab, struct topo *t, const struct subnet_opts
 	double t0 = mono_ms();
 	int rc, n_sw;
 
-	n_sw = lft_plan(&e, fab, t);
+	n_sw = lft_plan(&e, fab, map);
 	if (n_sw < 0) {
 		rc = fab_err_set(err, n_sw, "subnet: out of memory");
 		goto out;
@@ -510,39 +620,44 @@ out:
 
 /*
  * Before any library opens a port (and prints its own warnings): the CAs
- * this node has, by name.  libibumad's umad_get_cas_names() answers a
- * default name when there is none, so each name is checked with
- * umad_get_ca().  No CA: a system error saying so; -C naming one that is
- * not there: bad input, listing those that are.
+ * this node has, by name.  umad_get_ca_device_list() lists the devices of
+ * /sys/class/infiniband whose node_type is an IB one, and nothing else
+ * (umad_get_cas_names() answers a default name when there is none, so
+ * each of its names had to be read whole with umad_get_ca(): every port
+ * attribute and all its P_Keys, which the walk reads again).  No CA: a
+ * system error saying so; -C naming one that is not there: bad input,
+ * listing those that are.
  */
 static int subnet_ca_check(const struct subnet_opts *o, struct fab_err *err)
 {
-	char names[UMAD_MAX_DEVICES][UMAD_CA_NAME_LEN], list[512] = "";
+	struct umad_device_node *head;
+	char list[512] = "";
 	size_t used = 0;
-	int n, found = 0, have = 0;
+	int found = 0, have = 0, rc = 0;
 
-	n = umad_get_cas_names(names, UMAD_MAX_DEVICES);
-	for (int i = 0; i < n && i < UMAD_MAX_DEVICES; i++) {
-		umad_ca_t ca;
-
-		if (umad_get_ca(names[i], &ca) < 0)
-			continue;
-		umad_release_ca(&ca);
+	errno = 0;
+	head = umad_get_ca_device_list();
+	if (!head && errno == ENOMEM)
+		return fab_err_set(err, -ENOMEM, "subnet: out of memory");
+	if (head)
+		umad_sort_ca_device_list(&head, 0);	/* the list in alphabetical order */
+	for (const struct umad_device_node *d = head; d; d = d->next) {
 		have++;
-		if (o->ca && strcmp(o->ca, names[i]) == 0)
+		if (o->ca && strcmp(o->ca, d->ca_name) == 0)
 			found = 1;
 		if (used < sizeof(list))
 			used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-						 used ? ", " : "", names[i]);
+						 used ? ", " : "", d->ca_name);
 	}
 	if (!have)
-		return fab_err_set(err, -ENODEV, "subnet: no infiniband device on this node "
-				   "(/sys/class/infiniband is empty or absent: no IB adapter, or its "
-				   "driver and ib_umad are not loaded)");
-	if (o->ca && !found)
-		return fab_err_input(err, -ENODEV, "subnet: no ca '%s' on this node (cas: %s)",
-				     o->ca, list);
-	return 0;
+		rc = fab_err_set(err, -ENODEV, "subnet: no infiniband device on this node "
+				 "(/sys/class/infiniband is empty or absent: no IB adapter, or its "
+				 "driver and ib_umad are not loaded)");
+	else if (o->ca && !found)
+		rc = fab_err_input(err, -ENODEV, "subnet: no ca '%s' on this node (cas: %s)",
+				   o->ca, list);
+	umad_free_ca_device_list(head);
+	return rc;
 }
 
 /* Why libibnetdisc could not load @path: missing, unreadable, or not a cache. */
@@ -568,6 +683,7 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 	char ca[UMAD_CA_NAME_LEN] = "", port[32] = "first active port";
 	ibnd_config_t cfg = { 0 };
 	double t0 = mono_ms(), c0 = cpu_ms(), t1, c1, t2;
+	struct subnet_map map = { 0 };
 	ibnd_fabric_t *fab;
 	unsigned int src;
 	int rc;
@@ -600,24 +716,20 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 	}
 	t1 = mono_ms();
 	c1 = cpu_ms();
-	rc = fabric_to_topo(fab, t, src);
+	rc = fabric_to_topo(fab, t, src, &map);
 	t2 = mono_ms();
 	if (!o->load_cache)
 		fab_info("subnet: %u mads, %u hops, walk %.1f ms (cpu %.1f ms, max %u smps in "
 			 "flight), graph %.1f ms", fab->total_mads_used, fab->maxhops_discovered,
 			 t1 - t0, c1 - c0, cfg.max_smps, t2 - t1);
-	if (rc < 0) {
-		ibnd_destroy_fabric(fab);
-		return fab_err_set(err, rc, "subnet: out of memory");
-	}
-	if (o->lft) {
-		rc = lft_read(fab, t, o, err);
-		if (rc < 0) {
-			ibnd_destroy_fabric(fab);
-			return rc;
-		}
-	}
+	if (rc < 0)
+		rc = fab_err_set(err, rc, "subnet: out of memory");
+	else if (o->lft)
+		rc = lft_read(fab, &map, o, err);
+	free(map.slot);
 	ibnd_destroy_fabric(fab);
+	if (rc < 0)
+		return rc;
 	if (!o->load_cache && o->counters)
 		return pma_counters_read(t, o, err);
 	return 0;

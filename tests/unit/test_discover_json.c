@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * discover -j streams its document one node, link and problem at a time
+ * discover -j writes its document straight into a buffer, without a json_t
  * (render/discover_json.c).  Its bytes must equal the whole document built
- * by discover_to_json() and written by render_json_emit(), compact and
- * indented, for every shape: empty lists, one item, strings that need
- * escaping, named (LLDP) ports, problems with and without an expected
- * end, items that cannot be built, and documents larger than the
- * renderer's 64 KiB buffer.
+ * by discover_to_json() and written by render_json_emit() (jansson's own
+ * dumper), compact and indented, for every shape: empty lists, one item,
+ * strings that need escaping, text that is not UTF-8 (every way jansson
+ * refuses it), named (LLDP) ports, problems with and without an expected
+ * end, counters past INT64_MAX, and documents larger than the renderer's
+ * 64 KiB buffer.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -199,6 +200,55 @@ static void test_large(void **state)
 	topo_free(t);
 }
 
+/*
+ * Strings as jansson writes them: each control character (its short
+ * escape or \u00XX), '"', '\\', DEL and '/' as they are; valid UTF-8 of
+ * 2, 3 and 4 bytes as it is; and with any invalid sequence (a stray
+ * continuation byte, C0/C1 and F5+ leads, an overlong form, a surrogate,
+ * past U+10FFFF, cut short) every byte >= 0x80 as '?'.
+ */
+static void test_strings(void **state)
+{
+	static const char *const names[] = {
+		"\x01\x02\x08\x09\x0a\x0b\x0c\x0d\x1f \"q\" \\ / \x7f end",
+		"2: caf\xc3\xa9 3: \xe2\x82\xac 4: \xf0\x9f\x98\x80",
+		"stray \x80", "c0 \xc0\xaf", "c1 \xc1\xbf", "f5 \xf5\x80\x80\x80",
+		"overlong \xe0\x80\xaf", "surrogate \xed\xa0\x80", "too big \xf4\x90\x80\x80",
+		"cut \xe2\x82", "cut at the end \xf0\x9f\x98", "\xc3\xa9 then \xff",
+		"", "x",
+	};
+	static const char *const want[] = {
+		"\"name\":\"\\u0001\\u0002\\b\\t\\n\\u000B\\f\\r\\u001F \\\"q\\\" \\\\ / \x7f end\"",
+		"\"2: caf\xc3\xa9 3: \xe2\x82\xac 4: \xf0\x9f\x98\x80\"",
+		"\"surrogate ???\"", "\"?? then ?\"",
+		"\"port_xmit_data\":-1,", "\"port_rcv_data\":-9223372036854775808,",
+	};
+	struct topo *t = topo_new();
+	struct topo_node *prev = NULL;
+	int rc;
+	char *s;
+
+	t->src = TOPO_SRC_SMP;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct topo_node *n = topo_node_add(t, TOPO_NODE_CA, names[i], 0x100 + i);
+		struct topo_port *p = ib_port(n, 1, TOPO_F_COUNTERS | TOPO_F_LID);
+
+		p->counters[TOPO_CNT_XMT_DATA] = UINT64_MAX;		/* jansson: -1 */
+		p->counters[TOPO_CNT_RCV_DATA] = (uint64_t)INT64_MAX + 1;	/* INT64_MIN */
+		snprintf(n->chassis_id, sizeof(n->chassis_id), "%s", names[i]);
+		if (prev)
+			assert_int_equal(topo_link_add(t, ib_port(prev, 2, 0), p, TOPO_SRC_SMP), 0);
+		prev = n;
+	}
+	assert_same_bytes(t);
+	s = render(true, t, false, &rc);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		if (!strstr(s, want[i]))
+			fail_msg("not in the document: %s", want[i]);
+	free(s);
+	topo_free(t);
+}
+
 /* A full disk is an error, not a truncated document reported as written. */
 static void test_write_error(void **state)
 {
@@ -221,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_item_not_utf8),
+		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_large),
 		cmocka_unit_test(test_write_error),
 	};

@@ -396,6 +396,49 @@ static void test_sort(void **state)
 	topo_free(t);
 }
 
+/*
+ * Ports from a reserved block and ports allocated one by one live side by
+ * side (the block runs out, named ports come after it); lookups find each
+ * wherever it sits, sorting moves them, topo_free() frees each once (ASan).
+ */
+static void test_reserved_ports(void **state)
+{
+	struct topo *t = topo_new();
+	struct topo_node *sw = topo_node_add(t, TOPO_NODE_SWITCH, "sw", 0x10);
+	struct topo_node *ca = topo_node_add(t, TOPO_NODE_CA, "ca", 0x20);
+	char long_name[200];
+
+	assert_int_equal(topo_node_reserve_ports(sw, 3), 0);
+	assert_int_equal(topo_node_reserve_ports(sw, 3), -EEXIST);
+	assert_int_equal(topo_node_reserve_ports(ca, 0), 0);
+	for (unsigned int i = 0; i <= 4; i++)	/* 0..2 from the block, 3 and 4 not */
+		assert_non_null(topo_port_add(sw, i, NULL));
+	assert_ptr_equal(sw->ports[0], &sw->reserved[0]);
+	assert_ptr_equal(sw->ports[2], &sw->reserved[2]);
+	assert_int_equal(sw->n_reserved_used, 3);
+	for (unsigned int i = 0; i <= 4; i++)
+		assert_int_equal(topo_port_find(sw, i, NULL)->num, i);
+	/* Out of order: the guess at [num - 1] or [num] misses, the scan finds it. */
+	assert_non_null(topo_port_add(ca, 9, NULL));
+	assert_non_null(topo_port_add(ca, 1, NULL));
+	assert_int_equal(topo_port_find(ca, 1, NULL)->num, 1);
+	assert_int_equal(topo_port_find(ca, 9, NULL)->num, 9);
+	assert_null(topo_port_find(ca, 2, NULL));
+	assert_ptr_equal(topo_port_get(ca, 9, NULL), ca->ports[0]);
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	assert_int_equal(strlen(topo_port_get(sw, 0, long_name)->name), sizeof(sw->ports[0]->name) - 1);
+	assert_int_equal(strlen(topo_node_add(t, TOPO_NODE_HOST, long_name, 0)->name),
+			 sizeof(sw->name) - 1);
+	assert_string_equal(topo_node_add(t, TOPO_NODE_HOST, NULL, 0)->name, "");
+	assert_int_equal(topo_link_add(t, sw->ports[4], ca->ports[1], TOPO_SRC_SMP), 0);
+	assert_int_equal(topo_link_add(t, sw->ports[1], ca->ports[0], TOPO_SRC_SMP), 0);
+	topo_sort(t);
+	assert_ptr_equal(t->links[0]->a, topo_port_find(sw, 1, NULL));
+	assert_ptr_equal(t->links[1]->b, topo_port_find(ca, 1, NULL));
+	topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_counter_list),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_reserved_ports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
