@@ -56,6 +56,7 @@
 #include "model/topo_lldp_checks.h"
 #include "render/accept.h"
 #include "sys/sys.h"
+#include "util/clock.h"
 #include "util/file.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -91,14 +92,6 @@ struct accept_state {
 	struct topo_rails rails, trails;
 	struct fleet f;
 };
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accept_opts *o)
 {
@@ -960,7 +953,7 @@ static int stage_run(struct fab_ctx *ctx, struct accept_state *s, enum accept_st
 {
 	struct accept_report *r = &s->rep;
 	int blocker = accept_stage_blocker(r, st);
-	double t0 = now_s();
+	double t0 = (double)clock_mono_ns() / 1e9;
 	int rc;
 
 	if (!s->pol.stage_on[st]) {
@@ -974,7 +967,7 @@ static int stage_run(struct fab_ctx *ctx, struct accept_state *s, enum accept_st
 	}
 	fab_info("accept: stage %d: %s", st + 1, accept_stage_name(st));
 	rc = fn(ctx, s);
-	r->st[st].secs = now_s() - t0;
+	r->st[st].secs = (double)clock_mono_ns() / 1e9 - t0;
 	return rc;
 }
 

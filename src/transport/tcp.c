@@ -33,6 +33,7 @@
 #include "model/hosts.h"
 #include "transport/tp_util.h"
 #include "transport/transport.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 #define TCP_MAGIC "FAB1"
@@ -319,7 +320,7 @@ static int bw_receive(struct tp_session *s, int *fds, unsigned int n, int cancel
 				ssize_t got = recv(pfd[i].fd, s->buf, TCP_BUF_BYTES, MSG_DONTWAIT);
 
 				if (got > 0) {
-					uint64_t now = tp_now_ns();
+					uint64_t now = clock_mono_ns();
 
 					if (!m->bytes)
 						m->t0 = now;	/* timed from the first bytes */
@@ -345,7 +346,7 @@ static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd
 		   uint64_t deadline_ns, struct fab_err *err)
 {
 	struct pollfd pfd[TCP_MAX_STREAMS + 1];
-	uint64_t end = tp_now_ns() + (uint64_t)s->p.plan.duration_ms * 1000000ull;
+	uint64_t end = clock_mono_ns() + (uint64_t)s->p.plan.duration_ms * 1000000ull;
 	int rc;
 
 	memset(s->buf, 0xa5, TCP_BUF_BYTES);
@@ -356,7 +357,7 @@ static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd
 	pfd[n].fd = cancel_fd;
 	pfd[n].events = POLLIN;
 	for (;;) {
-		uint64_t now = tp_now_ns();
+		uint64_t now = clock_mono_ns();
 		int left;
 
 		if (now >= end)
@@ -383,7 +384,7 @@ static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd
 
 				if (put < 0 && errno != EAGAIN && errno != EINTR)
 					return fab_err_set(err, -errno, "tcp: send: %s", strerror(errno));
-				if (put < 0 || tp_now_ns() >= end)
+				if (put < 0 || clock_mono_ns() >= end)
 					break;
 			}
 		}
@@ -469,7 +470,7 @@ static int accept_pending(struct tp_session *s, struct tcp_pending *pend, unsign
 			pending_drop(pend, npend, old);
 		}
 		pend[*npend] = (struct tcp_pending){
-			.fd = fd, .deadline_ns = tp_now_ns() + TCP_HDR_WAIT_MS * 1000000ull };
+			.fd = fd, .deadline_ns = clock_mono_ns() + TCP_HDR_WAIT_MS * 1000000ull };
 		(*npend)++;
 	}
 }
@@ -519,7 +520,7 @@ static int accept_peers(struct tp_session *s, enum tcp_kind kind, int *fds, unsi
 	for (unsigned int i = 0; i < n; i++)
 		fds[i] = -1;
 	while (have < n) {
-		uint64_t now = tp_now_ns(), wake = deadline_ns;
+		uint64_t now = clock_mono_ns(), wake = deadline_ns;
 		unsigned int np;
 		int left;
 
@@ -716,7 +717,7 @@ out:
 
 static int tcp_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
 {
-	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
 	int rc = 0;
 
 	if (s->p.plan.lat_iters)
@@ -823,12 +824,12 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	 * are those taken in time (at least one).
 	 */
 	if (s->p.plan.lat_ms) {
-		t_start = tp_now_ns();
+		t_start = clock_mono_ns();
 		t_warm_end = t_start + (uint64_t)s->p.plan.lat_ms * 100000ull;
 		t_end = t_start + (uint64_t)s->p.plan.lat_ms * 1000000ull;
 	}
 	for (unsigned int i = 0; i < warm + iters; i++) {
-		uint64_t t0 = tp_now_ns();
+		uint64_t t0 = clock_mono_ns();
 		ssize_t n;
 
 		if (t_end && i < warm && t0 >= t_warm_end)
@@ -858,7 +859,7 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 			goto out;
 		}
 		if (i >= warm)
-			lat[done++] = (double)(tp_now_ns() - t0);
+			lat[done++] = (double)(clock_mono_ns() - t0);
 	}
 	res->have_lat = stats_summarize(lat, done, &res->lat_ns) == 0;
 	rc = 0;
@@ -923,7 +924,7 @@ out:
 static int tcp_client_run(struct tp_session *s, int cancel_fd, struct tp_result *res,
 			  struct fab_err *err)
 {
-	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));

@@ -2,18 +2,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "transport/tp_util.h"
 #include "transport/transport.h"
-
-uint64_t tp_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 bool tp_token_equal(const uint8_t *a, const uint8_t *b)
 {
@@ -26,7 +18,7 @@ bool tp_token_equal(const uint8_t *a, const uint8_t *b)
 
 int tp_ms_left(uint64_t deadline_ns)
 {
-	uint64_t now = tp_now_ns();
+	uint64_t now = clock_mono_ns();
 
 	if (now >= deadline_ns)
 		return 0;

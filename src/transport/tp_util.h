@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the tcp and verbs transports share: deadlines in milliseconds for
- * poll(), and the bandwidth meter.  tp_now_ns() is in transport.h.
+ * poll(), and the bandwidth meter.  The clock is util/clock.h's.
  *
  * The meter counts bytes into interval_ns buckets from t0 (set by the
  * caller: tcp at the first bytes received, verbs at the end of warm-up).

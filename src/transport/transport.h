@@ -116,9 +116,6 @@ static inline const struct transport_ops *transport_find(const char *name)
 	return NULL;
 }
 
-/* Monotonic clock in nanoseconds. */
-uint64_t tp_now_ns(void);
-
 /* Constant-time comparison of two tokens (TP_TOKEN_LEN bytes each). */
 bool tp_token_equal(const uint8_t *a, const uint8_t *b);
 

@@ -62,6 +62,7 @@
 #include "transport/transport.h"
 #include "transport/verbs_gid.h"
 #include "util/array.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 #define VB_MAGIC 0x46414256u		/* "FABV" */
@@ -578,7 +579,7 @@ static int session_qp_init(struct tp_session *s, struct fab_err *err)
 			return rc;
 	}
 	if (getrandom(&psn, sizeof(psn), 0) != sizeof(psn))
-		psn = (uint32_t)tp_now_ns();
+		psn = (uint32_t)clock_mono_ns();
 	s->me.qpn = s->qp->qp_num;
 	s->me.psn = psn & 0xffffff;
 	s->me.rkey = s->mr->rkey;
@@ -756,7 +757,7 @@ static int lat_spin(struct tp_session *s, uint8_t want, int cancel_fd, uint64_t 
 		    struct fab_err *err)
 {
 	volatile uint8_t *last = s->lat + s->lat_bytes - 1;
-	uint64_t t0 = tp_now_ns(), next_check = t0 + VB_CHECK_NS;
+	uint64_t t0 = clock_mono_ns(), next_check = t0 + VB_CHECK_NS;
 	unsigned int spins = 0;
 	int rc;
 
@@ -768,7 +769,7 @@ static int lat_spin(struct tp_session *s, uint8_t want, int cancel_fd, uint64_t 
 		rc = cq_reap(s, err);
 		if (rc < 0)
 			return rc;
-		now = tp_now_ns();
+		now = clock_mono_ns();
 		if (now - t0 > s->spin_ns)
 			sched_yield();
 		if (now >= next_check) {
@@ -816,7 +817,7 @@ static int lat_client(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	if (!lat)
 		return fab_err_set(err, -ENOMEM, "verbs: out of memory");
 	for (unsigned int i = 0; i < warm + iters; i++) {
-		uint64_t t0 = tp_now_ns();
+		uint64_t t0 = clock_mono_ns();
 
 		rc = lat_post(s, i, err);
 		if (rc < 0)
@@ -825,7 +826,7 @@ static int lat_client(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		if (rc < 0)
 			goto out;
 		if (i >= warm)
-			lat[i - warm] = (double)(tp_now_ns() - t0);
+			lat[i - warm] = (double)(clock_mono_ns() - t0);
 	}
 	res->have_lat = stats_summarize(lat, iters, &res->lat_ns) == 0;
 out:
@@ -857,11 +858,11 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 
 	if (s->msg_bytes <= s->max_inline)
 		wr.send_flags = IBV_SEND_INLINE;
-	progress_ns = tp_now_ns();
+	progress_ns = clock_mono_ns();
 	next_check = progress_ns + VB_CHECK_NS;
 	end = progress_ns + (uint64_t)s->p.plan.duration_ms * 1000000ull;
 	for (;;) {
-		uint64_t now = tp_now_ns(), done;
+		uint64_t now = clock_mono_ns(), done;
 
 		if (now < end) {
 			while (posted - (s->data_done - start_done) < s->tx_depth) {
@@ -887,7 +888,7 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 			goto out;
 		done = s->data_done - start_done;
 		if (done > counted) {
-			now = tp_now_ns();
+			now = clock_mono_ns();
 			if (!metering && done >= warm) {
 				/* Warm-up over: time from here. */
 				metering = true;
@@ -909,7 +910,7 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 			rc = cq_block(s, cancel_fd, until < deadline_ns ? until : deadline_ns, err);
 			if (rc < 0 && rc != -ETIMEDOUT)
 				goto out;
-			now = tp_now_ns();
+			now = clock_mono_ns();
 		}
 		if (now >= next_check) {
 			if (now >= deadline_ns) {
@@ -937,7 +938,7 @@ out:
 
 static int verbs_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
 {
-	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
 	bool bw = s->p.plan.duration_ms > 0;
 	uint64_t fig[5];
 	int rc;
@@ -977,7 +978,7 @@ static int verbs_server_run(struct tp_session *s, int cancel_fd, struct fab_err 
 static int verbs_client_run(struct tp_session *s, int cancel_fd, struct tp_result *res,
 			    struct fab_err *err)
 {
-	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
 	bool bw = s->p.plan.duration_ms > 0;
 	struct vb_ctrl m;
 	uint64_t fig[5];
