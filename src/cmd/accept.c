@@ -56,6 +56,7 @@
 #include "model/topo_lldp_checks.h"
 #include "render/accept.h"
 #include "sys/sys.h"
+#include "util/array.h"
 #include "util/clock.h"
 #include "util/file.h"
 #include "util/log.h"
@@ -234,12 +235,11 @@ static int load_inputs(struct accept_state *s, struct fab_err *err)
 	for (size_t i = 0; i < s->ends.n; i++) {
 		if (!s->ends.hosts[i].is_new)
 			continue;
-		struct fab_host *h = realloc(s->new_ends.hosts, (s->new_ends.n + 1) * sizeof(*h));
+		struct fab_host *h = array_add((void **)&s->new_ends.hosts, &s->new_ends.n, sizeof(*h));
 
 		if (!h)
 			return fab_err_set(err, -ENOMEM, "accept: out of memory");
-		s->new_ends.hosts = h;
-		s->new_ends.hosts[s->new_ends.n++] = s->ends.hosts[i];
+		*h = s->ends.hosts[i];
 	}
 	s->rep.n_new = s->new_ends.n;
 	s->rep.n_existing = s->ends.n - s->new_ends.n;

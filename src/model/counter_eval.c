@@ -225,15 +225,8 @@ void counter_snap_fini(struct counter_snap *s)
 int counter_snap_add(struct counter_snap *s, const struct topo_port *port, const char *name,
 		     uint64_t value)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct counter_sample *v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (array_reserve((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v)) < 0)
+		return -ENOMEM;
 	struct counter_sample *c = &s->v[s->n++];
 
 	c->port = port;
