@@ -315,6 +315,20 @@ static const char *msg_name(uint32_t t)
 	return t < ARRAY_SIZE(names) ? names[t] : "?";
 }
 
+/*
+ * Reap what the CQ holds, or block until something arrives: 0, or a
+ * negative errno (-ETIMEDOUT not yet reported, for the caller to say).
+ */
+static int cq_progress(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		       struct fab_err *err)
+{
+	int rc = cq_reap(s, err);
+
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	return cq_block(s, cancel_fd, deadline_ns, err);
+}
+
 /* Wait for the next control message, which must be @type with our token. */
 static int ctrl_wait(struct tp_session *s, enum vb_msg type, struct vb_ctrl *out, int cancel_fd,
 		     uint64_t deadline_ns, struct fab_err *err)
@@ -323,12 +337,7 @@ static int ctrl_wait(struct tp_session *s, enum vb_msg type, struct vb_ctrl *out
 	int rc;
 
 	while (!s->rq_len) {
-		rc = cq_reap(s, err);
-		if (rc < 0)
-			return rc;
-		if (rc > 0)
-			continue;
-		rc = cq_block(s, cancel_fd, deadline_ns, err);
+		rc = cq_progress(s, cancel_fd, deadline_ns, err);
 		if (rc == -ETIMEDOUT)
 			return VB_ERR(s, err, rc, "no %s from the peer in time", msg_name(type));
 		if (rc < 0)
@@ -354,12 +363,7 @@ static int ctrl_flush(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	int rc;
 
 	while (s->ctrl_done < s->ctrl_posted) {
-		rc = cq_reap(s, err);
-		if (rc < 0)
-			return rc;
-		if (rc > 0)
-			continue;
-		rc = cq_block(s, cancel_fd, deadline_ns, err);
+		rc = cq_progress(s, cancel_fd, deadline_ns, err);
 		if (rc == -ETIMEDOUT)
 			return VB_ERR(s, err, rc, "peer did not acknowledge a control message");
 		if (rc < 0)
