@@ -1131,13 +1131,9 @@ static int counter_snaps(const struct accept_state *s, const struct topo *now,
 
 			if (!port_judged(s, p))
 				continue;
-			if (counter_snap_add_topo_port(before, p) < 0)
+			if (counter_snap_add_topo_port(before, p) < 0 ||
+			    (np && counter_snap_add_port_as(after, p, np) < 0))
 				return -ENOMEM;
-			if (!np || !(np->facts & TOPO_F_COUNTERS))
-				continue;
-			for (int c = 0; c < TOPO_CNT_MAX; c++)
-				if (counter_snap_add(after, p, topo_counter_name(c), np->counters[c]) < 0)
-					return -ENOMEM;
 		}
 	}
 	return 0;
