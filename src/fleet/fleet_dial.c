@@ -483,7 +483,7 @@ static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 	host = json_string_value(json_object_get(m.doc, "host"));
 	hex = json_string_value(json_object_get(m.doc, "token"));
 	/* The token first: who has not got it learns nothing about the hosts. */
-	if (!hex || proto_token_parse(hex, tok) < 0 || !tp_token_equal(tok, d->token)) {
+	if (!hex || tp_token_parse(hex, tok, false) < 0 || !tp_token_equal(tok, d->token)) {
 		proto_msg_fini(&m);
 		refuse(d, k, &d->c.wrong_token, "refused: wrong token");
 		return;
@@ -644,7 +644,7 @@ static int dial_setup(struct fleet *f, const struct fleet_opts *o, struct fab_er
 	f->dial = d;
 	if (getrandom(d->token, sizeof(d->token), 0) != (ssize_t)sizeof(d->token))
 		return fab_err_set(err, -errno, "launcher: getrandom: %s", strerror(errno));
-	proto_token_hex(d->token, d->token_hex);
+	tp_token_hex(d->token, d->token_hex);
 	rc = dial_listen(d, o, err);
 	if (rc == 0)
 		rc = dial_files(d, f, o, err);

@@ -144,7 +144,7 @@ static json_t *session_req(struct round *rd, const char *op, size_t w)
 	char token[2 * TP_TOKEN_LEN + 1];
 	const struct fab_host *h = rd->f->w[w].host;
 
-	proto_token_hex(rd->o->token, token);
+	tp_token_hex(rd->o->token, token);
 	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:o}",
 			 "op", op, "transport", rd->o->transport, "addr", h->addr,
 			 "dev", h->rdma, "dev_port", (int)h->rdma_port, "token", token,

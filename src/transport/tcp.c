@@ -91,30 +91,6 @@ static int set_nonblock(int fd, bool on)
 	return fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK) < 0 ? -errno : 0;
 }
 
-/* Poll @fd for @events and @cancel_fd for input, until @deadline_ns. */
-static int wait_fd(int fd, short events, int cancel_fd, uint64_t deadline_ns)
-{
-	struct pollfd pfd[2] = { { .fd = fd, .events = events },
-				 { .fd = cancel_fd, .events = POLLIN } };
-	int rc;
-
-	for (;;) {
-		int left = tp_ms_left(deadline_ns);
-
-		if (left == 0)
-			return -ETIMEDOUT;
-		rc = poll(pfd, cancel_fd >= 0 ? 2 : 1, left);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc < 0)
-			return -errno;
-		if (cancel_fd >= 0 && pfd[1].revents)
-			return -ECANCELED;
-		if (pfd[0].revents)
-			return 0;
-	}
-}
-
 /* Read exactly @len bytes from nonblocking or blocking @fd before @deadline_ns. */
 static int read_full(int fd, void *buf, size_t len, int cancel_fd, uint64_t deadline_ns)
 {
@@ -134,7 +110,7 @@ static int read_full(int fd, void *buf, size_t len, int cancel_fd, uint64_t dead
 			continue;
 		if (errno != EAGAIN)
 			return -errno;
-		rc = wait_fd(fd, POLLIN, cancel_fd, deadline_ns);
+		rc = tp_wait_fd(fd, POLLIN, cancel_fd, deadline_ns);
 		if (rc < 0)
 			return rc;
 	}
@@ -157,7 +133,7 @@ static int write_full(int fd, const void *buf, size_t len, int cancel_fd, uint64
 			continue;
 		if (n < 0 && errno != EAGAIN)
 			return -errno;
-		rc = wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
+		rc = tp_wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
 		if (rc < 0)
 			return rc;
 	}
@@ -626,9 +602,7 @@ static int serve_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0 && errno == EAGAIN) {
-				struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
-
-				if (cancel_fd >= 0 && poll(&c, 1, 0) > 0) {
+				if (tp_cancelled(cancel_fd)) {
 					rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
 					goto out;
 				}
@@ -641,13 +615,9 @@ static int serve_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 			rc = fab_err_set(err, -ECONNRESET, "tcp: latency: client went away");
 			goto out;
 		}
-		if ((++iter & 1023) == 0 && cancel_fd >= 0) {
-			struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
-
-			if (poll(&c, 1, 0) > 0) {
-				rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
-				goto out;
-			}
+		if ((++iter & 1023) == 0 && tp_cancelled(cancel_fd)) {
+			rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
+			goto out;
 		}
 		if (send(fd, s->buf, len, MSG_NOSIGNAL) != (ssize_t)len) {
 			rc = fab_err_set(err, -EIO, "tcp: latency: echo failed");
@@ -703,7 +673,7 @@ static int serve_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	for (unsigned int i = 0; i < n; i++) {
 		char c;
 
-		rc = wait_fd(fds[i], POLLIN, cancel_fd, deadline_ns);
+		rc = tp_wait_fd(fds[i], POLLIN, cancel_fd, deadline_ns);
 		if (rc < 0) {
 			fab_err_set(err, rc, "tcp: waiting for the client to finish: %s", strerror(-rc));
 			goto out;
@@ -753,7 +723,7 @@ static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int
 		rc = fab_err_set(err, -errno, "tcp: connect %s: %s", s->peer_str, strerror(errno));
 		goto fail;
 	}
-	rc = wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
+	rc = tp_wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
 	if (rc == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == 0 && soerr)
 		rc = -soerr;
 	if (rc < 0) {
@@ -837,13 +807,9 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		if (t_end && i > warm && t0 >= t_end)
 			break;
 
-		if ((i & 1023) == 1023 && cancel_fd >= 0) {
-			struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
-
-			if (poll(&c, 1, 0) > 0) {
-				rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
-				goto out;
-			}
+		if ((i & 1023) == 1023 && tp_cancelled(cancel_fd)) {
+			rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
+			goto out;
 		}
 		if (send(fd, s->buf, len, MSG_NOSIGNAL) != (ssize_t)len) {
 			rc = fab_err_set(err, errno ? -errno : -EIO, "tcp: latency: %s: send failed",

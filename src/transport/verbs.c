@@ -134,13 +134,6 @@ struct tp_session {
 
 /* ---- small helpers ---- */
 
-static bool cancelled(int cancel_fd)
-{
-	struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
-
-	return cancel_fd >= 0 && poll(&c, 1, 0) > 0;
-}
-
 static unsigned int mtu_bytes(enum ibv_mtu m)
 {
 	return 128u << m;
@@ -248,8 +241,6 @@ static int cq_reap(struct tp_session *s, struct fab_err *err)
 static int cq_block(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		    struct fab_err *err)
 {
-	struct pollfd pfd[2] = { { .fd = s->chan->fd, .events = POLLIN },
-				 { .fd = cancel_fd, .events = POLLIN } };
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
 	int rc;
@@ -261,21 +252,13 @@ static int cq_block(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	rc = cq_reap(s, err);
 	if (rc != 0)
 		return rc < 0 ? rc : 0;
-	for (;;) {
-		int left = tp_ms_left(deadline_ns);
-
-		if (!left)
-			return -ETIMEDOUT;
-		rc = poll(pfd, cancel_fd >= 0 ? 2 : 1, left);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc < 0)
-			return VB_ERR(s, err, -errno, "poll: %s", strerror(errno));
-		if (cancel_fd >= 0 && pfd[1].revents)
-			return fab_err_set(err, -ECANCELED, "verbs: cancelled");
-		if (pfd[0].revents)
-			break;
-	}
+	rc = tp_wait_fd(s->chan->fd, POLLIN, cancel_fd, deadline_ns);
+	if (rc == -ECANCELED)
+		return fab_err_set(err, rc, "verbs: cancelled");
+	if (rc < 0 && rc != -ETIMEDOUT)
+		return VB_ERR(s, err, rc, "poll: %s", strerror(-rc));
+	if (rc < 0)
+		return rc;
 	if (ibv_get_cq_event(s->chan, &ev_cq, &ev_ctx) == 0)
 		ibv_ack_cq_events(ev_cq, 1);
 	return 0;
@@ -779,7 +762,7 @@ static int lat_spin(struct tp_session *s, uint8_t want, int cancel_fd, uint64_t 
 		if (now >= next_check) {
 			if (now >= deadline_ns)
 				return VB_ERR(s, err, -ETIMEDOUT, "latency: peer stalled");
-			if (cancelled(cancel_fd))
+			if (tp_cancelled(cancel_fd))
 				return fab_err_set(err, -ECANCELED, "verbs: cancelled");
 			next_check = now + VB_CHECK_NS;
 		}
@@ -921,7 +904,7 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 				rc = VB_ERR(s, err, -ETIMEDOUT, "bandwidth: writes not completing");
 				goto out;
 			}
-			if (cancelled(cancel_fd)) {
+			if (tp_cancelled(cancel_fd)) {
 				rc = fab_err_set(err, -ECANCELED, "verbs: cancelled");
 				goto out;
 			}
