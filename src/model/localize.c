@@ -21,6 +21,7 @@
 #include "util/str.h"
 #include "model/localize.h"
 #include "model/ptr_index.h"
+#include "model/schedule.h"
 #include "model/stats.h"
 
 void loc_cfg_default(struct loc_cfg *cfg)
@@ -235,11 +236,6 @@ static size_t load_crossings(const struct loc_acc *acc, unsigned int a, unsigned
 	return k;
 }
 
-static uint64_t pair_key(unsigned int a, unsigned int b)
-{
-	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-}
-
 /* Bit of pair a-b (a != b) in the triangle of n hosts. */
 static size_t pair_bit(size_t n, unsigned int a, unsigned int b)
 {
@@ -304,7 +300,7 @@ static int acc_seen_add(struct loc_acc *acc, unsigned int a, unsigned int b)
 	}
 	if (array_reserve((void **)&acc->keys, &acc->cap_keys, acc->n_keys + 1, sizeof(*acc->keys)) < 0)
 		return -ENOMEM;
-	acc->keys[acc->n_keys++] = pair_key(a, b);
+	acc->keys[acc->n_keys++] = sched_pair_key(a, b);
 	acc->keys_sorted = false;
 	return 0;
 }
@@ -323,7 +319,7 @@ static bool acc_seen(struct loc_acc *acc, unsigned int a, unsigned int b)
 		qsort(acc->keys, acc->n_keys, sizeof(*acc->keys), array_cmp_u64);
 		acc->keys_sorted = true;
 	}
-	key = pair_key(a, b);
+	key = sched_pair_key(a, b);
 	return bsearch(&key, acc->keys, acc->n_keys, sizeof(key), array_cmp_u64) != NULL;
 }
 
