@@ -373,19 +373,9 @@ int fleet_ports_read(struct fleet *f, int timeout_ms, struct fleet_ports *out, s
 
 /* ---- verify --hosts, apply --hosts: checking and merging the node documents ---- */
 
-/* The fields of a "drift" entry and of a "steps" entry, as the merged lists carry them. */
-static const char *const drift_keys[] = { "interface", "field", "wanted", "found", NULL };
-static const char *const step_keys[] = { "object", "field", "from", "to", "status", NULL };
-
-/* @o is an object whose @keys (NULL-terminated) are all strings. */
-static bool all_str(const json_t *o, const char *const *keys)
+static bool is_str(const json_t *o, const char *key)
 {
-	if (!json_is_object(o))
-		return false;
-	for (; *keys; keys++)
-		if (!json_is_string(json_object_get(o, *keys)))
-			return false;
-	return true;
+	return json_is_string(json_object_get(o, key));
 }
 
 /* A node's "fabricctl.verify/1": NULL when well-formed, else what is wrong. */
@@ -407,7 +397,8 @@ static const char *verify_doc_check(const json_t *v)
 	    json_is_true(json_object_get(v, "ok")) != (json_array_size(drift) == 0))
 		return "\"ok\" does not agree with \"drift\"";
 	json_array_foreach(drift, i, d)
-		if (!all_str(d, drift_keys))
+		if (!json_is_object(d) || !is_str(d, "interface") || !is_str(d, "field") ||
+		    !is_str(d, "wanted") || !is_str(d, "found"))
 			return "a \"drift\" entry lacks interface, field, wanted or found";
 	return NULL;
 }
@@ -434,7 +425,8 @@ static const char *apply_doc_check(const json_t *a)
 	if (!json_is_true(json_object_get(a, "ok")) && !json_is_string(e))
 		return "a failed apply without an \"error\"";
 	json_array_foreach(steps, i, s)
-		if (!all_str(s, step_keys))
+		if (!json_is_object(s) || !is_str(s, "object") || !is_str(s, "field") ||
+		    !is_str(s, "from") || !is_str(s, "to") || !is_str(s, "status"))
 			return "a \"steps\" entry lacks object, field, from, to or status";
 	return NULL;
 }
@@ -450,46 +442,6 @@ static void node_fail(json_t *n, const char *key, const char *why, const char *w
 	json_object_set_new(n, key, json_null());
 }
 
-/*
- * Append a copy of @node (a node of a fleet run) to @nodes, as *@n.
- * 1: it answered with a @key document that @check finds well-formed;
- * 0: it did not (a malformed document marks it failed), counted in
- * *@failed; -ENOMEM.
- */
-static int node_take(json_t *nodes, const json_t *node, const char *key,
-		     const char *(*check)(const json_t *), json_t **n, size_t *failed)
-{
-	json_t *c = json_deep_copy(node);
-	const char *bad;
-	char why[64];
-
-	if (!c || json_array_append_new(nodes, c) < 0)
-		return -ENOMEM;
-	*n = c;
-	if (json_is_true(json_object_get(c, "ok"))) {
-		bad = check(json_object_get(c, key));
-		if (!bad)
-			return 1;
-		snprintf(why, sizeof(why), "sent a malformed %s document: ", key);
-		node_fail(c, key, why, bad);
-	}
-	(*failed)++;
-	return 0;
-}
-
-/* An entry of a merged list: "node" @name, then @d's @keys (NULL-terminated) in order. */
-static json_t *entry_new(const char *name, const json_t *d, const char *const *keys)
-{
-	json_t *e = json_pack("{s:s}", "node", name ? name : "");
-
-	for (; e && *keys; keys++)
-		if (json_object_set(e, *keys, json_object_get(d, *keys)) < 0) {
-			json_decref(e);
-			e = NULL;
-		}
-	return e;
-}
-
 json_t *fleet_verify_merge(const json_t *run, const char *profile, size_t *n_failed,
 			   size_t *n_drifted)
 {
@@ -500,19 +452,31 @@ json_t *fleet_verify_merge(const json_t *run, const char *profile, size_t *n_fai
 	if (!nodes || !drift)
 		goto out;
 	json_array_foreach(json_object_get(run, "nodes"), i, node) {
-		const json_t *v, *d;
-		json_t *n, *e;
+		json_t *n = json_deep_copy(node);
+		const json_t *v = json_object_get(n, "verify"), *d;
+		const char *name = json_string_value(json_object_get(n, "node")), *bad;
 		size_t k;
-		int rc = node_take(nodes, node, "verify", verify_doc_check, &n, &failed);
 
-		if (rc < 0)
+		if (!n || json_array_append_new(nodes, n) < 0)
 			goto out;
-		if (rc == 0)
+		if (!json_is_true(json_object_get(n, "ok"))) {
+			failed++;
 			continue;
-		v = json_object_get(n, "verify");
+		}
+		bad = verify_doc_check(v);
+		if (bad) {
+			node_fail(n, "verify", "sent a malformed verify document: ", bad);
+			failed++;
+			continue;
+		}
 		drifted += json_array_size(json_object_get(v, "drift")) > 0;
 		json_array_foreach(json_object_get(v, "drift"), k, d) {
-			e = entry_new(json_string_value(json_object_get(n, "node")), d, drift_keys);
+			json_t *e = json_pack("{s:s, s:O, s:O, s:O, s:O}", "node", name ? name : "",
+					      "interface", json_object_get(d, "interface"),
+					      "field", json_object_get(d, "field"),
+					      "wanted", json_object_get(d, "wanted"),
+					      "found", json_object_get(d, "found"));
+
 			if (!e || json_array_append_new(drift, e) < 0)
 				goto out;
 		}
@@ -544,16 +508,23 @@ json_t *fleet_apply_merge(const json_t *run, const char *profile, bool dry_run,
 	if (!nodes || !changes)
 		goto out;
 	json_array_foreach(json_object_get(run, "nodes"), i, node) {
-		const json_t *a, *s;
-		json_t *n, *e;
+		json_t *n = json_deep_copy(node);
+		const json_t *a = json_object_get(n, "apply"), *s;
+		const char *name = json_string_value(json_object_get(n, "node")), *bad;
 		size_t k;
-		int rc = node_take(nodes, node, "apply", apply_doc_check, &n, &failed);
 
-		if (rc < 0)
+		if (!n || json_array_append_new(nodes, n) < 0)
 			goto out;
-		if (rc == 0)
+		if (!json_is_true(json_object_get(n, "ok"))) {
+			failed++;
 			continue;
-		a = json_object_get(n, "apply");
+		}
+		bad = apply_doc_check(a);
+		if (bad) {
+			node_fail(n, "apply", "sent a malformed apply document: ", bad);
+			failed++;
+			continue;
+		}
 		if (json_is_true(json_object_get(a, "dry_run")) != dry_run) {
 			node_fail(n, "apply", "", dry_run ? "applied instead of a dry run"
 							   : "did a dry run instead of applying");
@@ -562,7 +533,13 @@ json_t *fleet_apply_merge(const json_t *run, const char *profile, bool dry_run,
 		}
 		changed += json_array_size(json_object_get(a, "steps")) > 0;
 		json_array_foreach(json_object_get(a, "steps"), k, s) {
-			e = entry_new(json_string_value(json_object_get(n, "node")), s, step_keys);
+			json_t *e = json_pack("{s:s, s:O, s:O, s:O, s:O, s:O}", "node", name ? name : "",
+					      "object", json_object_get(s, "object"),
+					      "field", json_object_get(s, "field"),
+					      "from", json_object_get(s, "from"),
+					      "to", json_object_get(s, "to"),
+					      "status", json_object_get(s, "status"));
+
 			if (e && json_is_string(json_object_get(s, "fails")))
 				json_object_set(e, "fails", json_object_get(s, "fails"));
 			if (!e || json_array_append_new(changes, e) < 0)
