@@ -298,10 +298,7 @@ static const char *msg_name(uint32_t t)
 	return t < ARRAY_SIZE(names) ? names[t] : "?";
 }
 
-/*
- * Reap what the CQ holds, or block until something arrives: 0, or a
- * negative errno (-ETIMEDOUT not yet reported, for the caller to say).
- */
+/* Reap the CQ, or block until it has something: 0, or -errno (-ETIMEDOUT left to the caller). */
 static int cq_progress(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		       struct fab_err *err)
 {
