@@ -632,13 +632,9 @@ done:
 int cmd_diagnose(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct sweep_args a;
-	int rc;
+	int rc = sweep_args_parse(ctx, argc, argv, "diagnose", &a);
 
-	sweep_args_default(&a, "diagnose");
-	rc = sweep_parse(ctx, argc, argv, &a);
-	if (rc)
-		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
-	if (a.from)
-		return diagnose_from(ctx, &a);
-	return sweep_main(ctx, &a);
+	if (rc >= 0)
+		return rc;
+	return a.from ? diagnose_from(ctx, &a) : sweep_main(ctx, &a);
 }

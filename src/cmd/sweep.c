@@ -727,16 +727,24 @@ void sweep_args_default(struct sweep_args *a, const char *cmd)
 	sweep_cfg_default(&a->cfg);
 }
 
+int sweep_args_parse(struct fab_ctx *ctx, int argc, char **argv, const char *cmd,
+		     struct sweep_args *a)
+{
+	int rc;
+
+	sweep_args_default(a, cmd);
+	rc = sweep_parse(ctx, argc, argv, a);
+	if (rc)
+		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
+	return -1;	/* go on */
+}
+
 int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct sweep_args a;
-	int rc;
+	int rc = sweep_args_parse(ctx, argc, argv, "sweep", &a);
 
-	sweep_args_default(&a, "sweep");
-	rc = sweep_parse(ctx, argc, argv, &a);
-	if (rc)
-		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
-	return sweep_main(ctx, &a);
+	return rc >= 0 ? rc : sweep_main(ctx, &a);
 }
 
 /* Everything after the rounds: verdicts, retests, baseline, links named. */
