@@ -56,6 +56,8 @@
 #include "model/topo_lldp_checks.h"
 #include "render/accept.h"
 #include "sys/sys.h"
+#include "util/array.h"
+#include "util/clock.h"
 #include "util/file.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -91,14 +93,6 @@ struct accept_state {
 	struct topo_rails rails, trails;
 	struct fleet f;
 };
-
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accept_opts *o)
 {
@@ -241,12 +235,11 @@ static int load_inputs(struct accept_state *s, struct fab_err *err)
 	for (size_t i = 0; i < s->ends.n; i++) {
 		if (!s->ends.hosts[i].is_new)
 			continue;
-		struct fab_host *h = realloc(s->new_ends.hosts, (s->new_ends.n + 1) * sizeof(*h));
+		struct fab_host *h = array_add((void **)&s->new_ends.hosts, &s->new_ends.n, sizeof(*h));
 
 		if (!h)
 			return fab_err_set(err, -ENOMEM, "accept: out of memory");
-		s->new_ends.hosts = h;
-		s->new_ends.hosts[s->new_ends.n++] = s->ends.hosts[i];
+		*h = s->ends.hosts[i];
 	}
 	s->rep.n_new = s->new_ends.n;
 	s->rep.n_existing = s->ends.n - s->new_ends.n;
@@ -960,7 +953,7 @@ static int stage_run(struct fab_ctx *ctx, struct accept_state *s, enum accept_st
 {
 	struct accept_report *r = &s->rep;
 	int blocker = accept_stage_blocker(r, st);
-	double t0 = now_s();
+	double t0 = (double)clock_mono_ns() / 1e9;
 	int rc;
 
 	if (!s->pol.stage_on[st]) {
@@ -974,7 +967,7 @@ static int stage_run(struct fab_ctx *ctx, struct accept_state *s, enum accept_st
 	}
 	fab_info("accept: stage %d: %s", st + 1, accept_stage_name(st));
 	rc = fn(ctx, s);
-	r->st[st].secs = now_s() - t0;
+	r->st[st].secs = (double)clock_mono_ns() / 1e9 - t0;
 	return rc;
 }
 
@@ -1138,13 +1131,9 @@ static int counter_snaps(const struct accept_state *s, const struct topo *now,
 
 			if (!port_judged(s, p))
 				continue;
-			if (counter_snap_add_topo_port(before, p) < 0)
+			if (counter_snap_add_topo_port(before, p) < 0 ||
+			    (np && counter_snap_add_port_as(after, p, np) < 0))
 				return -ENOMEM;
-			if (!np || !(np->facts & TOPO_F_COUNTERS))
-				continue;
-			for (int c = 0; c < TOPO_CNT_MAX; c++)
-				if (counter_snap_add(after, p, topo_counter_name(c), np->counters[c]) < 0)
-					return -ENOMEM;
 		}
 	}
 	return 0;

@@ -309,13 +309,9 @@ static int pairs_from_doc(struct fab_ctx *ctx, const char *fname, json_t *pairs,
 /* A node type by its JSON name. */
 static enum topo_node_type node_type_parse(const char *s)
 {
-	if (s && !strcmp(s, "switch"))
-		return TOPO_NODE_SWITCH;
-	if (s && !strcmp(s, "ca"))
-		return TOPO_NODE_CA;
-	if (s && !strcmp(s, "router"))
-		return TOPO_NODE_ROUTER;
-	return TOPO_NODE_HOST;
+	int t = s ? topo_node_type_parse(s) : -1;
+
+	return t < 0 ? TOPO_NODE_HOST : (enum topo_node_type)t;
 }
 
 /* The port an end {node, [guid,] port} names; @create adds it to a node that lacks it. */
@@ -636,13 +632,9 @@ done:
 int cmd_diagnose(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct sweep_args a;
-	int rc;
+	int rc = sweep_args_parse(ctx, argc, argv, "diagnose", &a);
 
-	sweep_args_default(&a, "diagnose");
-	rc = sweep_parse(ctx, argc, argv, &a);
-	if (rc)
-		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
-	if (a.from)
-		return diagnose_from(ctx, &a);
-	return sweep_main(ctx, &a);
+	if (rc >= 0)
+		return rc;
+	return a.from ? diagnose_from(ctx, &a) : sweep_main(ctx, &a);
 }

@@ -434,11 +434,6 @@ static int build_schedule(struct fab_ctx *ctx, const struct sweep_args *a,
 	return rc;
 }
 
-static uint64_t pair_key(unsigned int a, unsigned int b)
-{
-	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-}
-
 struct keyed {
 	uint64_t key;
 	size_t idx;
@@ -486,7 +481,7 @@ static int sweep_retest(struct fab_ctx *ctx, const struct sweep_measure *m, stru
 		if ((rc = pair_store_get(sr->store, idx[k], &p, err)) < 0)
 			goto out;
 		sp[k] = (struct sched_pair){ .a = p.a, .b = p.b };
-		ix[k] = (struct keyed){ pair_key(p.a, p.b), idx[k] };
+		ix[k] = (struct keyed){ sched_pair_key(p.a, p.b), idx[k] };
 	}
 	qsort(ix, n, sizeof(*ix), keyed_cmp);
 	fab_info("re-testing %zu slow pair%s%s", n, n == 1 ? "" : "s",
@@ -519,7 +514,7 @@ static int sweep_retest(struct fab_ctx *ctx, const struct sweep_measure *m, stru
 	rc = 0;
 	upto = done < s.n_rounds ? s.round_start[done] : s.n_pairs;
 	for (size_t k = 0; k < upto && rc == 0; k++) {
-		struct keyed key = { pair_key(again[k].a, again[k].b), 0 };
+		struct keyed key = { sched_pair_key(again[k].a, again[k].b), 0 };
 		const struct keyed *e = bsearch(&key, ix, n, sizeof(*ix), keyed_cmp);
 		struct sweep_pair keep;
 
@@ -732,16 +727,24 @@ void sweep_args_default(struct sweep_args *a, const char *cmd)
 	sweep_cfg_default(&a->cfg);
 }
 
+int sweep_args_parse(struct fab_ctx *ctx, int argc, char **argv, const char *cmd,
+		     struct sweep_args *a)
+{
+	int rc;
+
+	sweep_args_default(a, cmd);
+	rc = sweep_parse(ctx, argc, argv, a);
+	if (rc)
+		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
+	return -1;	/* go on */
+}
+
 int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct sweep_args a;
-	int rc;
+	int rc = sweep_args_parse(ctx, argc, argv, "sweep", &a);
 
-	sweep_args_default(&a, "sweep");
-	rc = sweep_parse(ctx, argc, argv, &a);
-	if (rc)
-		return rc > 0 ? FAB_EXIT_OK : FAB_EXIT_USAGE;
-	return sweep_main(ctx, &a);
+	return rc >= 0 ? rc : sweep_main(ctx, &a);
 }
 
 /* Everything after the rounds: verdicts, retests, baseline, links named. */

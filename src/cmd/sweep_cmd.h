@@ -78,6 +78,10 @@ void sweep_args_default(struct sweep_args *a, const char *cmd);
 /* Options into @a: 0, 1 (--help printed), -EINVAL (usage error reported). */
 int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a);
 
+/* @cmd's defaults, then its options: -1 to go on, or the exit code (--help, a usage error). */
+int sweep_args_parse(struct fab_ctx *ctx, int argc, char **argv, const char *cmd,
+		     struct sweep_args *a);
+
 /* Run and render; the command's exit status. */
 int sweep_main(struct fab_ctx *ctx, struct sweep_args *a);
 

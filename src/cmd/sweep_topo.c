@@ -467,11 +467,8 @@ static int snap_mapped(struct counter_snap *s, const struct topo *ref, const str
 			const struct topo_port *p = n->ports[k];
 			const struct topo_port *rp = topo_port_find(rn, p->num, NULL);
 
-			if (!rp || !(p->facts & TOPO_F_COUNTERS))
-				continue;
-			for (int c = 0; c < TOPO_CNT_MAX; c++)
-				if (counter_snap_add(s, rp, topo_counter_name(c), p->counters[c]) < 0)
-					return -ENOMEM;
+			if (rp && counter_snap_add_port_as(s, rp, p) < 0)
+				return -ENOMEM;
 		}
 	}
 	return 0;

@@ -205,7 +205,7 @@ static int session_params(const json_t *req, struct tp_params *p,
 				   name ? name : "(none)");
 	if (!addr)
 		return fab_err_set(err, -EPROTO, "protocol: \"addr\" missing");
-	if (proto_token_parse(token, p->token) < 0)
+	if (tp_token_parse(token, p->token, false) < 0)
 		return fab_err_set(err, -EPROTO, "protocol: \"token\" must be %d hex digits",
 				   2 * TP_TOKEN_LEN);
 	/* Absent means any port; otherwise a port number, never wrapped. */

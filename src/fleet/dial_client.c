@@ -58,11 +58,11 @@ static int token_get(const char *file, char *hex, struct fab_err *err)
 	int fd;
 
 	if (!file) {
-		if (!env || proto_token_parse(env, tok) < 0)
+		if (!env || tp_token_parse(env, tok, false) < 0)
 			return fab_err_input(err, -EINVAL,
 					     "--connect: no token: want %s (%d hex digits) or --token-file",
 					     FLEET_DIAL_TOKEN_ENV, 2 * TP_TOKEN_LEN);
-		proto_token_hex(tok, hex);
+		tp_token_hex(tok, hex);
 		explicit_bzero(tok, sizeof(tok));
 		unsetenv(FLEET_DIAL_TOKEN_ENV);	/* not for what this worker starts */
 		return 0;
@@ -82,10 +82,10 @@ static int token_get(const char *file, char *hex, struct fab_err *err)
 		return fab_err_input(err, -errno, "--token-file %s: %s", file, strerror(errno));
 	buf[n] = '\0';
 	buf[strcspn(buf, "\r\n")] = '\0';
-	if (proto_token_parse(buf, tok) < 0)
+	if (tp_token_parse(buf, tok, false) < 0)
 		return fab_err_input(err, -EINVAL, "--token-file %s: want %d hex digits", file,
 				     2 * TP_TOKEN_LEN);
-	proto_token_hex(tok, hex);
+	tp_token_hex(tok, hex);
 	explicit_bzero(tok, sizeof(tok));
 	return 0;
 }

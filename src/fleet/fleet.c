@@ -17,6 +17,7 @@
 #include "fleet/fleet.h"
 #include "fleet/fleet_dial.h"
 #include "util/array.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 static const struct {
@@ -29,14 +30,6 @@ static const struct {
 	/* Namespaces share one /run: each gets its own run dir (apply's lock, --try state). */
 	{ "netns", "ip netns exec {host} env FABRICCTL_RUNDIR=/run/fabricctl-netns-{host}" },
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 bool fleet_opt_take(struct fleet_opts *o, const char **hosts, int opt, const char *arg)
 {
@@ -310,7 +303,7 @@ static void group_stop(struct fleet *f, struct fleet_worker *w)
 	group_signal(w, SIGTERM);
 	group_signal(w, SIGCONT);
 	if (w->pgid > 0 && !w->kill_at_ms)
-		w->kill_at_ms = now_ms() + (uint64_t)f->stop_grace_ms;
+		w->kill_at_ms = clock_mono_ms() + (uint64_t)f->stop_grace_ms;
 }
 
 /*
@@ -334,7 +327,7 @@ static bool worker_reap(struct fleet *f, struct fleet_worker *w)
 		if (!w->pgid)
 			w->kill_at_ms = 0;
 	}
-	if (w->kill_at_ms && now_ms() >= w->kill_at_ms) {
+	if (w->kill_at_ms && clock_mono_ms() >= w->kill_at_ms) {
 		group_signal(w, SIGKILL);
 		w->kill_at_ms = 0;
 		if (w->pid > 0 && waitpid(w->pid, &st, 0) == w->pid) {
@@ -447,7 +440,7 @@ static void worker_gone(struct fleet *f, size_t i);
  */
 static int send_all(struct fleet_worker *w, const char *line, size_t len)
 {
-	uint64_t deadline = now_ms() + FLEET_SEND_TIMEOUT_MS;
+	uint64_t deadline = clock_mono_ms() + FLEET_SEND_TIMEOUT_MS;
 
 	while (len) {
 		struct pollfd pfd[2] = { { .fd = w->to_fd, .events = POLLOUT },
@@ -458,12 +451,12 @@ static int send_all(struct fleet_worker *w, const char *line, size_t len)
 		if (n > 0) {
 			line += n;
 			len -= (size_t)n;
-			deadline = now_ms() + FLEET_SEND_TIMEOUT_MS;
+			deadline = clock_mono_ms() + FLEET_SEND_TIMEOUT_MS;
 			continue;
 		}
 		if (n < 0 && errno != EAGAIN && errno != EINTR)
 			return -errno;
-		now = now_ms();
+		now = clock_mono_ms();
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		if (poll(pfd, 2, (int)(deadline - now)) < 0 && errno != EINTR)
@@ -754,7 +747,7 @@ int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int ti
 		   json_t **results, char **errors, struct fab_err *err)
 {
 	struct call_all c = { .results = results, .errors = errors };
-	uint64_t deadline = now_ms() + (uint64_t)timeout_ms;
+	uint64_t deadline = clock_mono_ms() + (uint64_t)timeout_ms;
 	bool stopping = false, shown;
 	char op[64] = "";
 	int rc;
@@ -774,7 +767,7 @@ int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int ti
 	if (shown)
 		call_all_progress(f, &c);
 	while (!rc && c.pending) {
-		uint64_t now = now_ms();
+		uint64_t now = clock_mono_ms();
 
 		if (now >= deadline && !stopping) {
 			call_all_stop(f, &c, op, timeout_ms);
@@ -878,10 +871,10 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 					       FAB_PROTO_VERSION), NULL) < 0)
 			continue;
 	}
-	deadline = now_ms() + (uint64_t)o->hello_timeout_ms;
+	deadline = clock_mono_ms() + (uint64_t)o->hello_timeout_ms;
 	for (;;) {
 		size_t waiting = 0;
-		uint64_t now = now_ms();
+		uint64_t now = clock_mono_ms();
 
 		for (size_t i = 0; i < f->n; i++)
 			waiting += !f->w[i].dead && !f->w[i].hello;
@@ -916,7 +909,7 @@ static bool fini_wait(struct fleet *f, uint64_t until_ms)
 		}
 		if (!left)
 			return true;
-		if (now_ms() >= until_ms)
+		if (clock_mono_ms() >= until_ms)
 			return false;
 		nanosleep(&ts, NULL);
 	}
@@ -936,7 +929,7 @@ void fleet_fini(struct fleet *f)
 			close(w->to_fd);
 		w->to_fd = -1;
 	}
-	if (!fini_wait(f, now_ms() + 2000)) {
+	if (!fini_wait(f, clock_mono_ms() + 2000)) {
 		/* Then asked to stop (SIGTERM: an apply rolls back), SIGKILL after the grace. */
 		for (size_t i = 0; i < f->n; i++)
 			if (f->w[i].pid > 0)

@@ -24,6 +24,7 @@
 #include "fleet/fleet_dial.h"
 #include "model/sweep_judge.h"
 #include "util/array.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 /* The longest single argument execve() takes (MAX_ARG_STRLEN). */
@@ -57,14 +58,6 @@ struct fleet_dial {
 	size_t n_pend;
 	struct fleet_dial_counts c;
 };
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /* The worker command says where to dial itself: no --connect appended. */
 static bool own_connect(const struct fleet_opts *o)
@@ -490,7 +483,7 @@ static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 	host = json_string_value(json_object_get(m.doc, "host"));
 	hex = json_string_value(json_object_get(m.doc, "token"));
 	/* The token first: who has not got it learns nothing about the hosts. */
-	if (!hex || proto_token_parse(hex, tok) < 0 || !tp_token_equal(tok, d->token)) {
+	if (!hex || tp_token_parse(hex, tok, false) < 0 || !tp_token_equal(tok, d->token)) {
 		proto_msg_fini(&m);
 		refuse(d, k, &d->c.wrong_token, "refused: wrong token");
 		return;
@@ -565,7 +558,7 @@ static void conn_accept(struct fleet_dial *d)
 		c = &d->pend[d->n_pend++];
 		memset(c, 0, sizeof(*c));
 		c->fd = fd;
-		c->deadline_ms = now_ms() + FLEET_DIAL_IDLE_MS;
+		c->deadline_ms = clock_mono_ms() + FLEET_DIAL_IDLE_MS;
 		if (ss.ss_family == AF_INET6)
 			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, host, sizeof(host));
 		else
@@ -581,7 +574,7 @@ static int join_poll(struct fleet *f, uint64_t deadline)
 {
 	struct fleet_dial *d = f->dial;
 	struct pollfd pfd[FLEET_DIAL_PENDING_MAX + 2];
-	uint64_t now = now_ms(), until = deadline;
+	uint64_t now = clock_mono_ms(), until = deadline;
 	size_t np = d->n_pend;
 
 	for (size_t k = 0; k < np; k++) {
@@ -606,7 +599,7 @@ static int join_poll(struct fleet *f, uint64_t deadline)
 	for (size_t k = np; k-- > 0;)
 		if (pfd[k + 2].revents)
 			conn_read(f, k);
-	now = now_ms();
+	now = clock_mono_ms();
 	for (size_t k = d->n_pend; k-- > 0;)
 		if (now >= d->pend[k].deadline_ms)
 			refuse(d, k, &d->c.idle, "refused: no join request in time");
@@ -651,7 +644,7 @@ static int dial_setup(struct fleet *f, const struct fleet_opts *o, struct fab_er
 	f->dial = d;
 	if (getrandom(d->token, sizeof(d->token), 0) != (ssize_t)sizeof(d->token))
 		return fab_err_set(err, -errno, "launcher: getrandom: %s", strerror(errno));
-	proto_token_hex(d->token, d->token_hex);
+	tp_token_hex(d->token, d->token_hex);
 	rc = dial_listen(d, o, err);
 	if (rc == 0)
 		rc = dial_files(d, f, o, err);
@@ -673,7 +666,7 @@ static int dial_setup(struct fleet *f, const struct fleet_opts *o, struct fab_er
 
 int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err *err)
 {
-	uint64_t deadline = now_ms() + FLEET_DIAL_JOIN_MS;
+	uint64_t deadline = clock_mono_ms() + FLEET_DIAL_JOIN_MS;
 	struct fleet_dial *d;
 	char why[64] = "";
 	int rc = dial_setup(f, o, err);
@@ -682,7 +675,7 @@ int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err
 		return rc;
 	d = f->dial;
 	while (d->c.joined < f->n) {
-		uint64_t now = now_ms();
+		uint64_t now = clock_mono_ms();
 
 		if (now >= deadline) {
 			if (d->pid < 0 && d->wstatus != -1 &&
@@ -741,7 +734,7 @@ static bool launcher_wait(struct fleet *f, uint64_t until_ms)
 		fleet_dial_relay(f);
 		if (d->pid < 0)
 			return true;
-		if (now_ms() >= until_ms)
+		if (clock_mono_ms() >= until_ms)
 			return false;
 		nanosleep(&ts, NULL);
 	}
@@ -758,10 +751,10 @@ void fleet_dial_fini(struct fleet *f)
 	while (d->n_pend)
 		conn_drop(d, d->n_pend - 1);
 	/* The workers saw their connections close: the launcher ends with them. */
-	if (d->pid > 0 && !launcher_wait(f, now_ms() + 5000)) {
+	if (d->pid > 0 && !launcher_wait(f, clock_mono_ms() + 5000)) {
 		kill(-d->pgid, SIGTERM);
 		kill(-d->pgid, SIGCONT);
-		if (!launcher_wait(f, now_ms() + (uint64_t)f->stop_grace_ms)) {
+		if (!launcher_wait(f, clock_mono_ms() + (uint64_t)f->stop_grace_ms)) {
 			kill(-d->pgid, SIGKILL);
 			waitpid(d->pid, &d->wstatus, 0);
 			d->pid = -1;

@@ -416,34 +416,6 @@ int proto_plan_from_json(const json_t *j, struct tp_plan *p, struct fab_err *err
 	return verbs_tuning_from_json(json_object_get(j, "verbs"), &p->verbs, err);
 }
 
-void proto_token_hex(const uint8_t *token, char *hex)
-{
-	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
-		snprintf(hex + 2 * i, 3, "%02x", token[i]);
-}
-
-int proto_token_parse(const char *hex, uint8_t *token)
-{
-	if (!hex || strlen(hex) != 2 * TP_TOKEN_LEN)
-		return -EINVAL;
-	for (size_t i = 0; i < TP_TOKEN_LEN; i++) {
-		unsigned int b = 0;
-
-		for (int k = 0; k < 2; k++) {
-			char c = hex[2 * i + k];
-
-			b <<= 4;
-			if (c >= '0' && c <= '9')
-				b |= (unsigned int)(c - '0');
-			else if (c >= 'a' && c <= 'f')
-				b |= (unsigned int)(c - 'a' + 10);
-			else
-				return -EINVAL;
-		}
-		token[i] = (uint8_t)b;
-	}
-	return 0;
-}
 
 static json_t *bw_to_json(const struct sweep_bw *bw)
 {

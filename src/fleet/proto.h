@@ -94,8 +94,6 @@ int proto_reader_line(struct proto_reader *r, char **line, size_t *len);
 /* Plans, tokens and results on the wire. */
 json_t *proto_plan_to_json(const struct tp_plan *p);
 int proto_plan_from_json(const json_t *j, struct tp_plan *p, struct fab_err *err);
-void proto_token_hex(const uint8_t *token, char *hex /* 2*TP_TOKEN_LEN+1 */);
-int proto_token_parse(const char *hex, uint8_t *token);
 json_t *proto_result_to_json(const struct tp_result *r);
 int proto_result_from_json(const json_t *j, struct tp_result *r, struct fab_err *err);
 

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "fleet/sweep.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 /* The longest poll while a stop flag is watched: a signal that lands
@@ -43,14 +44,6 @@ struct round {
 	size_t r, n_rounds;
 };
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static const char *wname(struct round *rd, size_t w)
 {
 	return rd->f->w[w].host->name;
@@ -71,7 +64,7 @@ static void job_finish(struct round *rd, struct job *j)
 	if (j->state == J_DONE)
 		return;
 	j->state = J_DONE;
-	j->p->test_s = (double)(now_ms() - j->start_ms) / 1000;
+	j->p->test_s = (double)(clock_mono_ms() - j->start_ms) / 1000;
 	rd->job_of[j->wa] = rd->job_of[j->wb] = 0;
 	rd->done++;
 	rd->done_total++;
@@ -103,7 +96,7 @@ static void job_enter(struct round *rd, struct job *j, enum job_state state, con
 {
 	j->state = state;
 	j->step = step;
-	j->deadline_ms = now_ms() + (uint64_t)rd->o->step_timeout_ms + extra_ms;
+	j->deadline_ms = clock_mono_ms() + (uint64_t)rd->o->step_timeout_ms + extra_ms;
 }
 
 /* Mark the pair failed (first reason wins) and wind the sessions down. */
@@ -151,7 +144,7 @@ static json_t *session_req(struct round *rd, const char *op, size_t w)
 	char token[2 * TP_TOKEN_LEN + 1];
 	const struct fab_host *h = rd->f->w[w].host;
 
-	proto_token_hex(rd->o->token, token);
+	tp_token_hex(rd->o->token, token);
 	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:o}",
 			 "op", op, "transport", rd->o->transport, "addr", h->addr,
 			 "dev", h->rdma, "dev_port", (int)h->rdma_port, "token", token,
@@ -162,7 +155,7 @@ static void job_start(struct round *rd, struct job *j)
 {
 	struct fleet_worker *a = &rd->f->w[j->wa], *b = &rd->f->w[j->wb];
 
-	j->start_ms = now_ms();
+	j->start_ms = clock_mono_ms();
 	if (a->dead || b->dead) {
 		struct fleet_worker *d = a->dead ? a : b;
 
@@ -323,7 +316,7 @@ static void round_abandon(struct round *rd)
 static int round_wait(struct round *rd, struct fab_err *err)
 {
 	while (rd->done < rd->n_jobs) {
-		uint64_t now = now_ms(), next = UINT64_MAX;
+		uint64_t now = clock_mono_ms(), next = UINT64_MAX;
 		int timeout, rc;
 
 		if (stopped(rd->o)) {
@@ -379,7 +372,7 @@ int sweep_run_src(struct fleet *f, struct sched_src *src, const struct sweep_opt
 		rc = 0;
 		if (rd.r >= rd.n_rounds)	/* a generator that could not tell */
 			rd.n_rounds = rd.r + 1;
-		t_round = now_ms();
+		t_round = clock_mono_ms();
 		rd.done = 0;
 		memset(rd.job_of, 0, f->n * sizeof(*rd.job_of));
 		for (size_t k = 0; k < rd.n_jobs; k++) {
@@ -412,7 +405,7 @@ int sweep_run_src(struct fleet *f, struct sched_src *src, const struct sweep_opt
 			break;
 		*rounds_done = rd.r + 1;
 		fab_debug("%s: round %zu of %zu: %zu pairs in %llu ms", o->label ? o->label : "sweep",
-			  rd.r + 1, rd.n_rounds, rd.n_jobs, (unsigned long long)(now_ms() - t_round));
+			  rd.r + 1, rd.n_rounds, rd.n_jobs, (unsigned long long)(clock_mono_ms() - t_round));
 	}
 	/* The progress line ends however the sweep does. */
 	if (o->progress)

@@ -11,6 +11,7 @@
 #include "model/accept.h"
 #include "model/coverage.h"
 #include "model/yaml_walk.h"
+#include "util/array.h"
 #include "util/str.h"
 
 static const char *const stage_names[ACCEPT_ST_N] = {
@@ -89,15 +90,9 @@ int accept_finding_add(struct accept_report *r, enum accept_stage stage, enum ac
 	struct accept_finding *f;
 	va_list ap;
 
-	if (r->n_findings == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct accept_finding *nf = realloc(r->findings, cap * sizeof(*nf));
-
-		if (!nf)
-			return -ENOMEM;
-		r->findings = nf;
-		r->cap = cap;
-	}
+	if (array_reserve((void **)&r->findings, &r->cap, r->n_findings + 1,
+			  sizeof(*r->findings)) < 0)
+		return -ENOMEM;
 	f = &r->findings[r->n_findings++];
 	memset(f, 0, sizeof(*f));
 	f->stage = stage;
@@ -113,12 +108,10 @@ int accept_finding_add(struct accept_report *r, enum accept_stage stage, enum ac
 int accept_node_add(struct accept_report *r, const char *name, bool is_new, bool endpoint,
 		    bool reached)
 {
-	struct accept_node *n = realloc(r->nodes, (r->n_nodes + 1) * sizeof(*n));
+	struct accept_node *n = array_add((void **)&r->nodes, &r->n_nodes, sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
-	r->nodes = n;
-	n = &r->nodes[r->n_nodes++];
 	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->is_new = is_new;
 	n->endpoint = endpoint;

@@ -225,15 +225,8 @@ void counter_snap_fini(struct counter_snap *s)
 int counter_snap_add(struct counter_snap *s, const struct topo_port *port, const char *name,
 		     uint64_t value)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		struct counter_sample *v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (array_reserve((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v)) < 0)
+		return -ENOMEM;
 	struct counter_sample *c = &s->v[s->n++];
 
 	c->port = port;
@@ -244,10 +237,16 @@ int counter_snap_add(struct counter_snap *s, const struct topo_port *port, const
 
 int counter_snap_add_topo_port(struct counter_snap *s, const struct topo_port *port)
 {
-	if (!(port->facts & TOPO_F_COUNTERS))
+	return counter_snap_add_port_as(s, port, port);
+}
+
+int counter_snap_add_port_as(struct counter_snap *s, const struct topo_port *port,
+			     const struct topo_port *from)
+{
+	if (!(from->facts & TOPO_F_COUNTERS))
 		return 0;
 	for (int c = 0; c < TOPO_CNT_MAX; c++) {
-		int rc = counter_snap_add(s, port, topo_counter_name(c), port->counters[c]);
+		int rc = counter_snap_add(s, port, topo_counter_name(c), from->counters[c]);
 
 		if (rc)
 			return rc;

@@ -124,6 +124,9 @@ int counter_snap_add(struct counter_snap *s, const struct topo_port *port, const
 		     uint64_t value);
 /* Append every PMA counter a port holds (port->facts has TOPO_F_COUNTERS), by its alias. */
 int counter_snap_add_topo_port(struct counter_snap *s, const struct topo_port *port);
+/* The same with the counters @from holds, as readings of @port (its twin in another read). */
+int counter_snap_add_port_as(struct counter_snap *s, const struct topo_port *port,
+			     const struct topo_port *from);
 
 struct counter_finding {
 	const struct topo_port *port;	/* borrowed */

@@ -48,6 +48,15 @@ static const char *skip_ws(const char *p, const char *end)
 	return p;
 }
 
+/* The position after the character @c at @p; NULL (error set) when @p does not hold it. */
+static const char *expect_char(struct ibtopo_parser *ps, const char *p, const char *end, char c)
+{
+	if (p < end && *p == c)
+		return p + 1;
+	perr(ps, p, "expected '%c'", c);
+	return NULL;
+}
+
 /* A quoted string at @p: copy into @out, return the position after the closing quote. */
 static const char *parse_quoted(struct ibtopo_parser *ps, const char *p, const char *end,
 				char *out, size_t out_len)
@@ -55,10 +64,8 @@ static const char *parse_quoted(struct ibtopo_parser *ps, const char *p, const c
 	const char *q;
 	size_t n;
 
-	if (p >= end || *p != '"') {
-		perr(ps, p, "expected '\"'");
+	if (!expect_char(ps, p, end, '"'))
 		return NULL;
-	}
 	q = memchr(p + 1, '"', (size_t)(end - p - 1));
 	if (!q) {
 		perr(ps, p, "unterminated string");
@@ -314,28 +321,18 @@ static const char *parse_portref(struct ibtopo_parser *ps, const char *p, const 
 				 uint64_t *num, uint64_t *guid)
 {
 	*guid = 0;
-	if (p >= end || *p != '[') {
-		perr(ps, p, "expected '['");
-		return NULL;
+	p = expect_char(ps, p, end, '[');
+	if (p)
+		p = scan_uint(ps, p, end, 10, IBTOPO_MAX_PORTS, num);
+	if (p)
+		p = expect_char(ps, p, end, ']');
+	if (p && p < end && *p == '(') {
+		p = scan_uint(ps, p + 1, end, 16, UINT64_MAX, guid);
+		if (p)
+			p = expect_char(ps, p, end, ')');
 	}
-	p = scan_uint(ps, p + 1, end, 10, IBTOPO_MAX_PORTS, num);
 	if (!p)
 		return NULL;
-	if (p >= end || *p != ']') {
-		perr(ps, p, "expected ']'");
-		return NULL;
-	}
-	p++;
-	if (p < end && *p == '(') {
-		p = scan_uint(ps, p + 1, end, 16, UINT64_MAX, guid);
-		if (!p)
-			return NULL;
-		if (p >= end || *p != ')') {
-			perr(ps, p, "expected ')'");
-			return NULL;
-		}
-		p++;
-	}
 	if (end - p >= 5 && memcmp(p, "[ext ", 5) == 0) {
 		const char *c = memchr(p, ']', (size_t)(end - p));
 

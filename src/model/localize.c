@@ -21,6 +21,7 @@
 #include "util/str.h"
 #include "model/localize.h"
 #include "model/ptr_index.h"
+#include "model/schedule.h"
 #include "model/stats.h"
 
 void loc_cfg_default(struct loc_cfg *cfg)
@@ -235,11 +236,6 @@ static size_t load_crossings(const struct loc_acc *acc, unsigned int a, unsigned
 	return k;
 }
 
-static uint64_t pair_key(unsigned int a, unsigned int b)
-{
-	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-}
-
 /* Bit of pair a-b (a != b) in the triangle of n hosts. */
 static size_t pair_bit(size_t n, unsigned int a, unsigned int b)
 {
@@ -294,23 +290,6 @@ void loc_acc_free(struct loc_acc *acc)
 	free(acc);
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c = *cap ? *cap : 64;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*p, c * size);
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*cap = c;
-	return 0;
-}
-
 static int acc_seen_add(struct loc_acc *acc, unsigned int a, unsigned int b)
 {
 	if (acc->seen) {
@@ -319,9 +298,9 @@ static int acc_seen_add(struct loc_acc *acc, unsigned int a, unsigned int b)
 		acc->seen[bit / 64] |= 1ull << (bit % 64);
 		return 0;
 	}
-	if (grow((void **)&acc->keys, &acc->cap_keys, acc->n_keys + 1, sizeof(*acc->keys)) < 0)
+	if (array_reserve((void **)&acc->keys, &acc->cap_keys, acc->n_keys + 1, sizeof(*acc->keys)) < 0)
 		return -ENOMEM;
-	acc->keys[acc->n_keys++] = pair_key(a, b);
+	acc->keys[acc->n_keys++] = sched_pair_key(a, b);
 	acc->keys_sorted = false;
 	return 0;
 }
@@ -340,7 +319,7 @@ static bool acc_seen(struct loc_acc *acc, unsigned int a, unsigned int b)
 		qsort(acc->keys, acc->n_keys, sizeof(*acc->keys), array_cmp_u64);
 		acc->keys_sorted = true;
 	}
-	key = pair_key(a, b);
+	key = sched_pair_key(a, b);
 	return bsearch(&key, acc->keys, acc->n_keys, sizeof(key), array_cmp_u64) != NULL;
 }
 
@@ -442,7 +421,7 @@ int loc_acc_add(struct loc_acc *acc, unsigned int a, unsigned int b, const struc
 		return -EINVAL;
 	if (v == LOC_UNKNOWN)
 		return 0;
-	if (grow((void **)&acc->scratch, &acc->cap_scratch, route_hops(route) + 2,
+	if (array_reserve((void **)&acc->scratch, &acc->cap_scratch, route_hops(route) + 2,
 		 sizeof(*acc->scratch)) < 0)
 		return -ENOMEM;
 	n = pair_crossings(acc, a, b, route, acc->scratch);
@@ -459,7 +438,7 @@ int loc_acc_add_loads(struct loc_acc *acc, unsigned int a, unsigned int b,
 		return -EINVAL;
 	if (v == LOC_UNKNOWN)
 		return 0;
-	if (grow((void **)&acc->scratch, &acc->cap_scratch, n_items + 2, sizeof(*acc->scratch)) < 0)
+	if (array_reserve((void **)&acc->scratch, &acc->cap_scratch, n_items + 2, sizeof(*acc->scratch)) < 0)
 		return -ENOMEM;
 	n = load_crossings(acc, a, b, items, n_items, acc->scratch);
 	return acc_count(acc, a, b, n, v, pct_expected);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/nic_counters.h"
+#include "util/array.h"
 #include "util/str.h"
 
 static const char *const src_names[NIC_SRC_MAX] = {
@@ -35,15 +36,8 @@ int nic_counters_add(struct nic_counters *c, enum nic_src src, unsigned int rdma
 {
 	if (c->n == NIC_SAMPLES_MAX)
 		return -E2BIG;
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? 2 * c->cap : 128;
-		struct nic_sample *v = realloc(c->v, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (array_reserve((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v)) < 0)
+		return -ENOMEM;
 	struct nic_sample *s = &c->v[c->n++];
 
 	s->src = src;

@@ -176,22 +176,16 @@ static int endpoint_parse(struct pctx *c, yaml_node_t *n, struct endpoint *e, co
 
 static int type_parse(struct pctx *c, yaml_node_t *n, enum topo_node_type *type)
 {
-	static const struct {
-		const char *name;
-		enum topo_node_type type;
-	} types[] = {
-		{ "switch", TOPO_NODE_SWITCH }, { "ca", TOPO_NODE_CA },
-		{ "host", TOPO_NODE_HOST }, { "router", TOPO_NODE_ROUTER },
-	};
 	char buf[16];
+	int t;
 
 	if (yw_str(&c->w, n, "type", buf, sizeof(buf)) < 0)
 		return -EINVAL;
-	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
-		if (strcmp(buf, types[i].name) == 0) {
-			*type = types[i].type;
-			return 0;
-		}
+	t = topo_node_type_parse(buf);
+	if (t >= 0) {
+		*type = (enum topo_node_type)t;
+		return 0;
+	}
 	return yw_err(&c->w, n, "type: '%s' is not one of switch, ca, host, router", buf);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/route_ib.h"
+#include "util/array.h"
 
 struct link_ix {
 	uintptr_t link;		/* struct topo_link * */
@@ -98,15 +99,8 @@ static int hop_add(const struct route_ib *r, struct path *p, size_t *cap,
 	if (link_index(r, out->link, &h.link) < 0)
 		return -EINVAL;
 	h.fwd = out->link->a == out;
-	if (p->n_hops == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 8;
-		struct path_hop *v = realloc(p->hops, ncap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		p->hops = v;
-		*cap = ncap;
-	}
+	if (array_reserve((void **)&p->hops, cap, p->n_hops + 1, sizeof(*p->hops)) < 0)
+		return -ENOMEM;
 	p->hops[p->n_hops++] = h;
 	return 0;
 }

@@ -7,6 +7,11 @@
 
 #include "model/schedule.h"
 
+uint64_t sched_pair_key(unsigned int a, unsigned int b)
+{
+	return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+}
+
 void sched_init(struct sched *s)
 {
 	memset(s, 0, sizeof(*s));

@@ -19,10 +19,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct sched_pair {
 	unsigned int a, b;	/* node indices, a != b */
 };
+
+/* The key of the unordered pair a-b (b-a has the same): lower index << 32 | higher. */
+uint64_t sched_pair_key(unsigned int a, unsigned int b);
 
 struct sched {
 	struct sched_pair *pairs;

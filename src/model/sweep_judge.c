@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/str.h"
 #include "model/sweep_judge.h"
 
@@ -36,26 +37,26 @@ const char *sweep_status_name(enum sweep_status s)
 	return "failed";
 }
 
-double sweep_pair_bw(const struct sweep_pair *p)
+/* The slower of a figure's values @ab and @ba over @p's measured directions; NaN when none. */
+static double pair_slower(const struct sweep_pair *p, double ab, double ba)
 {
 	if (p->ab.measured && p->ba.measured)
-		return fmin(p->ab.avg_mbps, p->ba.avg_mbps);
+		return fmin(ab, ba);
 	if (p->ab.measured)
-		return p->ab.avg_mbps;
+		return ab;
 	if (p->ba.measured)
-		return p->ba.avg_mbps;
+		return ba;
 	return NAN;
+}
+
+double sweep_pair_bw(const struct sweep_pair *p)
+{
+	return pair_slower(p, p->ab.avg_mbps, p->ba.avg_mbps);
 }
 
 static double pair_bw_min_interval(const struct sweep_pair *p)
 {
-	if (p->ab.measured && p->ba.measured)
-		return fmin(p->ab.min_mbps, p->ba.min_mbps);
-	if (p->ab.measured)
-		return p->ab.min_mbps;
-	if (p->ba.measured)
-		return p->ba.min_mbps;
-	return NAN;
+	return pair_slower(p, p->ab.min_mbps, p->ba.min_mbps);
 }
 
 void sweep_ref_from(const double *bw, size_t nb, const double *lat, size_t nl,
@@ -262,15 +263,8 @@ void sweep_suspects_count(struct sweep_suspects_acc *acc, const struct sweep_pai
 
 static struct sweep_suspect *suspect_new(struct sweep_suspects_acc *acc)
 {
-	if (acc->ns == acc->cap) {
-		size_t cap = acc->cap ? 2 * acc->cap : 64;
-		struct sweep_suspect *s = realloc(acc->s, cap * sizeof(*s));
-
-		if (!s)
-			return NULL;
-		acc->s = s;
-		acc->cap = cap;
-	}
+	if (array_reserve((void **)&acc->s, &acc->cap, acc->ns + 1, sizeof(*acc->s)) < 0)
+		return NULL;
 	memset(&acc->s[acc->ns], 0, sizeof(acc->s[acc->ns]));
 	return &acc->s[acc->ns++];
 }

@@ -90,6 +90,14 @@ const char *topo_node_type_name(enum topo_node_type type)
 	return "unknown";
 }
 
+int topo_node_type_parse(const char *name)
+{
+	for (int t = TOPO_NODE_SWITCH; t <= TOPO_NODE_ROUTER; t++)
+		if (strcmp(name, topo_node_type_name((enum topo_node_type)t)) == 0)
+			return t;
+	return -1;
+}
+
 const char *topo_port_state_name(enum topo_port_state s)
 {
 	switch (s) {

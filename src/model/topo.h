@@ -342,6 +342,8 @@ const struct topo_tally_value *topo_tally_majority(const struct topo_tally *t);
 
 /* Helpers shared by sources and renderers. */
 const char *topo_node_type_name(enum topo_node_type type);	/* switch, ca, host, router */
+/* The node type named @name (one of topo_node_type_name()'s), or -1. */
+int topo_node_type_parse(const char *name);
 const char *topo_port_state_name(enum topo_port_state s);	/* down, init, armed, active, unknown */
 const char *topo_phys_state_name(enum topo_phys_state s);	/* polling, linkup, ... */
 const char *topo_link_status_name(enum topo_link_status s);	/* ok, degraded, down, errors */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/topo_lldp_checks.h"
+#include "util/array.h"
 #include "util/str.h"
 
 void topo_rails_init(struct topo_rails *r)
@@ -24,13 +25,10 @@ void topo_rails_fini(struct topo_rails *r)
 
 int topo_rails_leaf_add(struct topo_rails *r, const char *node, unsigned int rail)
 {
-	struct topo_rail_leaf *l = reallocarray(r->leaves, r->n_leaves + 1, sizeof(*l));
+	struct topo_rail_leaf *l = array_add((void **)&r->leaves, &r->n_leaves, sizeof(*l));
 
 	if (!l)
 		return -ENOMEM;
-	r->leaves = l;
-	l = &r->leaves[r->n_leaves++];
-	memset(l, 0, sizeof(*l));
 	str_fmt(l->node, sizeof(l->node), "%s", node);
 	l->rail = rail;
 	return 0;
@@ -39,13 +37,10 @@ int topo_rails_leaf_add(struct topo_rails *r, const char *node, unsigned int rai
 int topo_rails_nic_add(struct topo_rails *r, const char *node, unsigned int num,
 		       const char *port, unsigned int rail)
 {
-	struct topo_rail_nic *n = reallocarray(r->nics, r->n_nics + 1, sizeof(*n));
+	struct topo_rail_nic *n = array_add((void **)&r->nics, &r->n_nics, sizeof(*n));
 
 	if (!n)
 		return -ENOMEM;
-	r->nics = n;
-	n = &r->nics[r->n_nics++];
-	memset(n, 0, sizeof(*n));
 	str_fmt(n->node, sizeof(n->node), "%s", node);
 	str_fmt(n->port, sizeof(n->port), "%s", port ? port : "");
 	n->num = num;

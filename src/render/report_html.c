@@ -24,6 +24,7 @@
 #include "model/hosts.h"
 #include "render/render.h"
 #include "render/report_html.h"
+#include "util/array.h"
 #include "util/file.h"
 
 #ifndef FAB_VERSION
@@ -369,13 +370,12 @@ static int graph_find_link(const struct graph *g, const json_t *l)
 
 static int graph_add_node(struct graph *g, const char *name, const char *type)
 {
-	struct gnode *t = realloc(g->nodes, (g->n_nodes + 1) * sizeof(*t));
+	struct gnode *t = array_add((void **)&g->nodes, &g->n_nodes, sizeof(*t));
 
 	if (!t)
 		return -ENOMEM;
-	g->nodes = t;
-	t[g->n_nodes] = (struct gnode){ .name = name, .type = type, .layer = -1, .host = -1 };
-	return (int)g->n_nodes++;
+	*t = (struct gnode){ .name = name, .type = type, .layer = -1, .host = -1 };
+	return (int)g->n_nodes - 1;
 }
 
 static int graph_add_link(struct graph *g, int a, int b, json_t *ap, json_t *bp, const char *status)

@@ -16,8 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <sys/resource.h>
 
 #include <infiniband/mad.h>
 #include <infiniband/umad.h>
@@ -25,6 +23,7 @@
 #include "sys/pma.h"
 #include "sys/pma_win.h"
 #include "util/array.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 #define PMA_CAP_EXT_WIDTH (1u << 9)		/* ClassPortInfo: PortCountersExtended */
@@ -109,26 +108,6 @@ void pma_decode_ext(const uint8_t *data, uint64_t *c)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(pma_ext); i++)
 		c[pma_ext[i].c] = mad_get_field64((void *)(uintptr_t)data, 0, pma_ext[i].f);
-}
-
-/* Milliseconds on the monotonic clock. */
-static double pma_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* CPU milliseconds (user + system) of this process so far, all threads. */
-static double pma_cpu_ms(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return 0;
-	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 }
 
 /* What the read found, whichever path read it. */
@@ -312,7 +291,7 @@ static int engine_round(struct pma_engine *e, const struct pma_req *reqs, size_t
 		return rc;
 	e->trid += (uint32_t)(n * (e->retries + 1u));
 	while (rc == 0 && !pma_win_finished(&w)) {
-		double now = pma_ms(), wait;
+		double now = (double)clock_mono_ns() / 1e6, wait;
 		uint32_t tid;
 		size_t i;
 
@@ -330,7 +309,7 @@ static int engine_round(struct pma_engine *e, const struct pma_req *reqs, size_t
 			break;
 		wait = pma_win_wait(&w, now);
 		rc = engine_recv(e, &w, reqs, wait < 0 ? e->timeout_ms : wait);
-		pma_win_expire(&w, pma_ms());
+		pma_win_expire(&w, (double)clock_mono_ns() / 1e6);
 	}
 	e->resent += w.resent;
 	pma_win_free(&w);
@@ -438,7 +417,7 @@ int pma_counters_read(struct topo *t, const struct subnet_opts *o, struct fab_er
 		.trid = (uint32_t)mad_trid(),
 	};
 	struct pma_stats st = { 0 };
-	double t0 = pma_ms(), c0 = pma_cpu_ms();
+	double t0 = (double)clock_mono_ns() / 1e6, c0 = clock_cpu_ms();
 	char why[128] = "", how[96];
 	int rc = -ENOMEM;
 
@@ -491,7 +470,8 @@ int pma_counters_read(struct topo *t, const struct subnet_opts *o, struct fab_er
 	if (st.failed)
 		fab_warn("subnet: pma query failed on %zu ports", st.failed);
 	fab_info("subnet: counters of %zu ports, %zu nodes with PortCountersExtended, %.1f ms "
-		 "(cpu %.1f ms, %s)", st.done, st.n_ext, pma_ms() - t0, pma_cpu_ms() - c0, how);
+		 "(cpu %.1f ms, %s)", st.done, st.n_ext, (double)clock_mono_ns() / 1e6 - t0,
+		 clock_cpu_ms() - c0, how);
 	rc = 0;
 out:
 	free(e.ext);

@@ -15,9 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <infiniband/ibnetdisc.h>
@@ -28,6 +26,7 @@
 #include "sys/pma.h"
 #include "sys/sys_real.h"
 #include "util/array.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 #define SUBNET_CAP_EXT_SPEEDS (1u << 14)	/* PortInfo CapabilityMask.IsExtendedSpeedsSupported */
@@ -57,26 +56,6 @@ static unsigned int speed_mask_max(unsigned int mask, unsigned int ext_mask)
 		if (mask & (1u << i))
 			return topo_speed_parse(base[i]);
 	return 0;
-}
-
-/* Milliseconds on the monotonic clock, for the -v phase times. */
-static double mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-/* CPU milliseconds (user + system) of this process so far, all threads. */
-static double cpu_ms(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return 0;
-	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
-	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 }
 
 static enum topo_phys_state phys_state(unsigned int v)
@@ -566,7 +545,7 @@ static int lft_read(ibnd_fabric_t *fab, const struct subnet_map *map,
 		.trid0 = (uint32_t)mad_trid(),
 	};
 	char ca[UMAD_CA_NAME_LEN] = "";
-	double t0 = mono_ms();
+	double t0 = (double)clock_mono_ns() / 1e6;
 	int rc, n_sw;
 
 	n_sw = lft_plan(&e, fab, map);
@@ -607,8 +586,8 @@ static int lft_read(ibnd_fabric_t *fab, const struct subnet_map *map,
 	if (e.n_failed > 8)
 		fab_warn("subnet: ... %zu switches without a forwarding table in all", e.n_failed);
 	fab_info("subnet: forwarding tables of %d switches, %zu blocks, %.1f ms "
-		 "(max %u smps in flight)", n_sw - (int)e.n_failed, e.answered, mono_ms() - t0,
-		 e.max_on_wire);
+		 "(max %u smps in flight)", n_sw - (int)e.n_failed, e.answered,
+		 (double)clock_mono_ns() / 1e6 - t0, e.max_on_wire);
 	rc = 0;
 out:
 	if (e.fd >= 0)
@@ -682,7 +661,7 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 {
 	char ca[UMAD_CA_NAME_LEN] = "", port[32] = "first active port";
 	ibnd_config_t cfg = { 0 };
-	double t0 = mono_ms(), c0 = cpu_ms(), t1, c1, t2;
+	double t0 = (double)clock_mono_ns() / 1e6, c0 = clock_cpu_ms(), t1, c1, t2;
 	struct subnet_map map = { 0 };
 	ibnd_fabric_t *fab;
 	unsigned int src;
@@ -714,10 +693,10 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 					   o->ca ? o->ca : "first ib ca", port);
 		src = TOPO_SRC_SMP;
 	}
-	t1 = mono_ms();
-	c1 = cpu_ms();
+	t1 = (double)clock_mono_ns() / 1e6;
+	c1 = clock_cpu_ms();
 	rc = fabric_to_topo(fab, t, src, &map);
-	t2 = mono_ms();
+	t2 = (double)clock_mono_ns() / 1e6;
 	if (!o->load_cache)
 		fab_info("subnet: %u mads, %u hops, walk %.1f ms (cpu %.1f ms, max %u smps in "
 			 "flight), graph %.1f ms", fab->total_mads_used, fab->maxhops_discovered,

@@ -33,6 +33,7 @@
 #include "model/hosts.h"
 #include "transport/tp_util.h"
 #include "transport/transport.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 #define TCP_MAGIC "FAB1"
@@ -90,30 +91,6 @@ static int set_nonblock(int fd, bool on)
 	return fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK) < 0 ? -errno : 0;
 }
 
-/* Poll @fd for @events and @cancel_fd for input, until @deadline_ns. */
-static int wait_fd(int fd, short events, int cancel_fd, uint64_t deadline_ns)
-{
-	struct pollfd pfd[2] = { { .fd = fd, .events = events },
-				 { .fd = cancel_fd, .events = POLLIN } };
-	int rc;
-
-	for (;;) {
-		int left = tp_ms_left(deadline_ns);
-
-		if (left == 0)
-			return -ETIMEDOUT;
-		rc = poll(pfd, cancel_fd >= 0 ? 2 : 1, left);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc < 0)
-			return -errno;
-		if (cancel_fd >= 0 && pfd[1].revents)
-			return -ECANCELED;
-		if (pfd[0].revents)
-			return 0;
-	}
-}
-
 /* Read exactly @len bytes from nonblocking or blocking @fd before @deadline_ns. */
 static int read_full(int fd, void *buf, size_t len, int cancel_fd, uint64_t deadline_ns)
 {
@@ -133,7 +110,7 @@ static int read_full(int fd, void *buf, size_t len, int cancel_fd, uint64_t dead
 			continue;
 		if (errno != EAGAIN)
 			return -errno;
-		rc = wait_fd(fd, POLLIN, cancel_fd, deadline_ns);
+		rc = tp_wait_fd(fd, POLLIN, cancel_fd, deadline_ns);
 		if (rc < 0)
 			return rc;
 	}
@@ -156,7 +133,7 @@ static int write_full(int fd, const void *buf, size_t len, int cancel_fd, uint64
 			continue;
 		if (n < 0 && errno != EAGAIN)
 			return -errno;
-		rc = wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
+		rc = tp_wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
 		if (rc < 0)
 			return rc;
 	}
@@ -319,7 +296,7 @@ static int bw_receive(struct tp_session *s, int *fds, unsigned int n, int cancel
 				ssize_t got = recv(pfd[i].fd, s->buf, TCP_BUF_BYTES, MSG_DONTWAIT);
 
 				if (got > 0) {
-					uint64_t now = tp_now_ns();
+					uint64_t now = clock_mono_ns();
 
 					if (!m->bytes)
 						m->t0 = now;	/* timed from the first bytes */
@@ -345,7 +322,7 @@ static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd
 		   uint64_t deadline_ns, struct fab_err *err)
 {
 	struct pollfd pfd[TCP_MAX_STREAMS + 1];
-	uint64_t end = tp_now_ns() + (uint64_t)s->p.plan.duration_ms * 1000000ull;
+	uint64_t end = clock_mono_ns() + (uint64_t)s->p.plan.duration_ms * 1000000ull;
 	int rc;
 
 	memset(s->buf, 0xa5, TCP_BUF_BYTES);
@@ -356,7 +333,7 @@ static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd
 	pfd[n].fd = cancel_fd;
 	pfd[n].events = POLLIN;
 	for (;;) {
-		uint64_t now = tp_now_ns();
+		uint64_t now = clock_mono_ns();
 		int left;
 
 		if (now >= end)
@@ -383,7 +360,7 @@ static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd
 
 				if (put < 0 && errno != EAGAIN && errno != EINTR)
 					return fab_err_set(err, -errno, "tcp: send: %s", strerror(errno));
-				if (put < 0 || tp_now_ns() >= end)
+				if (put < 0 || clock_mono_ns() >= end)
 					break;
 			}
 		}
@@ -469,7 +446,7 @@ static int accept_pending(struct tp_session *s, struct tcp_pending *pend, unsign
 			pending_drop(pend, npend, old);
 		}
 		pend[*npend] = (struct tcp_pending){
-			.fd = fd, .deadline_ns = tp_now_ns() + TCP_HDR_WAIT_MS * 1000000ull };
+			.fd = fd, .deadline_ns = clock_mono_ns() + TCP_HDR_WAIT_MS * 1000000ull };
 		(*npend)++;
 	}
 }
@@ -519,7 +496,7 @@ static int accept_peers(struct tp_session *s, enum tcp_kind kind, int *fds, unsi
 	for (unsigned int i = 0; i < n; i++)
 		fds[i] = -1;
 	while (have < n) {
-		uint64_t now = tp_now_ns(), wake = deadline_ns;
+		uint64_t now = clock_mono_ns(), wake = deadline_ns;
 		unsigned int np;
 		int left;
 
@@ -625,9 +602,7 @@ static int serve_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 			if (n < 0 && errno == EINTR)
 				continue;
 			if (n < 0 && errno == EAGAIN) {
-				struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
-
-				if (cancel_fd >= 0 && poll(&c, 1, 0) > 0) {
+				if (tp_cancelled(cancel_fd)) {
 					rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
 					goto out;
 				}
@@ -640,13 +615,9 @@ static int serve_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 			rc = fab_err_set(err, -ECONNRESET, "tcp: latency: client went away");
 			goto out;
 		}
-		if ((++iter & 1023) == 0 && cancel_fd >= 0) {
-			struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
-
-			if (poll(&c, 1, 0) > 0) {
-				rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
-				goto out;
-			}
+		if ((++iter & 1023) == 0 && tp_cancelled(cancel_fd)) {
+			rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
+			goto out;
 		}
 		if (send(fd, s->buf, len, MSG_NOSIGNAL) != (ssize_t)len) {
 			rc = fab_err_set(err, -EIO, "tcp: latency: echo failed");
@@ -702,7 +673,7 @@ static int serve_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	for (unsigned int i = 0; i < n; i++) {
 		char c;
 
-		rc = wait_fd(fds[i], POLLIN, cancel_fd, deadline_ns);
+		rc = tp_wait_fd(fds[i], POLLIN, cancel_fd, deadline_ns);
 		if (rc < 0) {
 			fab_err_set(err, rc, "tcp: waiting for the client to finish: %s", strerror(-rc));
 			goto out;
@@ -716,7 +687,7 @@ out:
 
 static int tcp_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
 {
-	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
 	int rc = 0;
 
 	if (s->p.plan.lat_iters)
@@ -752,7 +723,7 @@ static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int
 		rc = fab_err_set(err, -errno, "tcp: connect %s: %s", s->peer_str, strerror(errno));
 		goto fail;
 	}
-	rc = wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
+	rc = tp_wait_fd(fd, POLLOUT, cancel_fd, deadline_ns);
 	if (rc == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl) == 0 && soerr)
 		rc = -soerr;
 	if (rc < 0) {
@@ -823,12 +794,12 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	 * are those taken in time (at least one).
 	 */
 	if (s->p.plan.lat_ms) {
-		t_start = tp_now_ns();
+		t_start = clock_mono_ns();
 		t_warm_end = t_start + (uint64_t)s->p.plan.lat_ms * 100000ull;
 		t_end = t_start + (uint64_t)s->p.plan.lat_ms * 1000000ull;
 	}
 	for (unsigned int i = 0; i < warm + iters; i++) {
-		uint64_t t0 = tp_now_ns();
+		uint64_t t0 = clock_mono_ns();
 		ssize_t n;
 
 		if (t_end && i < warm && t0 >= t_warm_end)
@@ -836,13 +807,9 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		if (t_end && i > warm && t0 >= t_end)
 			break;
 
-		if ((i & 1023) == 1023 && cancel_fd >= 0) {
-			struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
-
-			if (poll(&c, 1, 0) > 0) {
-				rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
-				goto out;
-			}
+		if ((i & 1023) == 1023 && tp_cancelled(cancel_fd)) {
+			rc = fab_err_set(err, -ECANCELED, "tcp: cancelled");
+			goto out;
 		}
 		if (send(fd, s->buf, len, MSG_NOSIGNAL) != (ssize_t)len) {
 			rc = fab_err_set(err, errno ? -errno : -EIO, "tcp: latency: %s: send failed",
@@ -858,7 +825,7 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 			goto out;
 		}
 		if (i >= warm)
-			lat[done++] = (double)(tp_now_ns() - t0);
+			lat[done++] = (double)(clock_mono_ns() - t0);
 	}
 	res->have_lat = stats_summarize(lat, done, &res->lat_ns) == 0;
 	rc = 0;
@@ -923,7 +890,7 @@ out:
 static int tcp_client_run(struct tp_session *s, int cancel_fd, struct tp_result *res,
 			  struct fab_err *err)
 {
-	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));

@@ -1,19 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "transport/tp_util.h"
 #include "transport/transport.h"
-
-uint64_t tp_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+#include "util/clock.h"
 
 bool tp_token_equal(const uint8_t *a, const uint8_t *b)
 {
@@ -24,13 +18,74 @@ bool tp_token_equal(const uint8_t *a, const uint8_t *b)
 	return d == 0;
 }
 
+void tp_token_hex(const uint8_t *token, char *hex)
+{
+	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
+		snprintf(hex + 2 * i, 3, "%02x", token[i]);
+}
+
+static int hex_digit(char c, bool any_case)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (any_case && c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int tp_token_parse(const char *hex, uint8_t *token, bool any_case)
+{
+	if (!hex || strlen(hex) != 2 * TP_TOKEN_LEN)
+		return -EINVAL;
+	for (size_t i = 0; i < TP_TOKEN_LEN; i++) {
+		int hi = hex_digit(hex[2 * i], any_case), lo = hex_digit(hex[2 * i + 1], any_case);
+
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		token[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
 int tp_ms_left(uint64_t deadline_ns)
 {
-	uint64_t now = tp_now_ns();
+	uint64_t now = clock_mono_ns();
 
 	if (now >= deadline_ns)
 		return 0;
 	return (int)((deadline_ns - now + 999999) / 1000000);
+}
+
+int tp_wait_fd(int fd, short events, int cancel_fd, uint64_t deadline_ns)
+{
+	struct pollfd pfd[2] = { { .fd = fd, .events = events },
+				 { .fd = cancel_fd, .events = POLLIN } };
+	int rc;
+
+	for (;;) {
+		int left = tp_ms_left(deadline_ns);
+
+		if (left == 0)
+			return -ETIMEDOUT;
+		rc = poll(pfd, cancel_fd >= 0 ? 2 : 1, left);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc < 0)
+			return -errno;
+		if (cancel_fd >= 0 && pfd[1].revents)
+			return -ECANCELED;
+		if (pfd[0].revents)
+			return 0;
+	}
+}
+
+bool tp_cancelled(int cancel_fd)
+{
+	struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
+
+	return cancel_fd >= 0 && poll(&c, 1, 0) > 0;
 }
 
 int tp_meter_add(struct tp_meter *m, uint64_t now, uint64_t bytes)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the tcp and verbs transports share: deadlines in milliseconds for
- * poll(), and the bandwidth meter.  tp_now_ns() is in transport.h.
+ * poll(), and the bandwidth meter.  The clock is util/clock.h's.
  *
  * The meter counts bytes into interval_ns buckets from t0 (set by the
  * caller: tcp at the first bytes received, verbs at the end of warm-up).
@@ -11,6 +11,7 @@
 #ifndef FAB_TRANSPORT_TP_UTIL_H
 #define FAB_TRANSPORT_TP_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,16 @@
 
 /* Milliseconds until @deadline_ns (monotonic), rounded up; 0 when past. */
 int tp_ms_left(uint64_t deadline_ns);
+
+/*
+ * Poll @fd for @events and @cancel_fd (when >= 0) for input until
+ * @deadline_ns: 0 when @fd is ready, -ECANCELED, -ETIMEDOUT, or poll's
+ * -errno.  Nothing is reported in a struct fab_err: the caller says what.
+ */
+int tp_wait_fd(int fd, short events, int cancel_fd, uint64_t deadline_ns);
+
+/* @cancel_fd (when >= 0) has input now: the session is to stop. */
+bool tp_cancelled(int cancel_fd);
 
 struct tp_meter {
 	uint64_t t0, t_last, interval_ns, bytes;

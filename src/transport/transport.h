@@ -116,10 +116,17 @@ static inline const struct transport_ops *transport_find(const char *name)
 	return NULL;
 }
 
-/* Monotonic clock in nanoseconds. */
-uint64_t tp_now_ns(void);
-
 /* Constant-time comparison of two tokens (TP_TOKEN_LEN bytes each). */
 bool tp_token_equal(const uint8_t *a, const uint8_t *b);
+
+/* @token as 2 * TP_TOKEN_LEN lowercase hex digits and a NUL, into @hex. */
+void tp_token_hex(const uint8_t *token, char *hex);
+
+/*
+ * 2 * TP_TOKEN_LEN hex digits into @token: 0 or -EINVAL.  The worker
+ * protocol's tokens are lowercase only; @any_case also takes A-F, as a
+ * verbs endpoint's always has.
+ */
+int tp_token_parse(const char *hex, uint8_t *token, bool any_case);
 
 #endif

@@ -62,6 +62,7 @@
 #include "transport/transport.h"
 #include "transport/verbs_gid.h"
 #include "util/array.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 #define VB_MAGIC 0x46414256u		/* "FABV" */
@@ -132,13 +133,6 @@ struct tp_session {
 };
 
 /* ---- small helpers ---- */
-
-static bool cancelled(int cancel_fd)
-{
-	struct pollfd c = { .fd = cancel_fd, .events = POLLIN };
-
-	return cancel_fd >= 0 && poll(&c, 1, 0) > 0;
-}
 
 static unsigned int mtu_bytes(enum ibv_mtu m)
 {
@@ -247,8 +241,6 @@ static int cq_reap(struct tp_session *s, struct fab_err *err)
 static int cq_block(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		    struct fab_err *err)
 {
-	struct pollfd pfd[2] = { { .fd = s->chan->fd, .events = POLLIN },
-				 { .fd = cancel_fd, .events = POLLIN } };
 	struct ibv_cq *ev_cq;
 	void *ev_ctx;
 	int rc;
@@ -260,21 +252,13 @@ static int cq_block(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	rc = cq_reap(s, err);
 	if (rc != 0)
 		return rc < 0 ? rc : 0;
-	for (;;) {
-		int left = tp_ms_left(deadline_ns);
-
-		if (!left)
-			return -ETIMEDOUT;
-		rc = poll(pfd, cancel_fd >= 0 ? 2 : 1, left);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc < 0)
-			return VB_ERR(s, err, -errno, "poll: %s", strerror(errno));
-		if (cancel_fd >= 0 && pfd[1].revents)
-			return fab_err_set(err, -ECANCELED, "verbs: cancelled");
-		if (pfd[0].revents)
-			break;
-	}
+	rc = tp_wait_fd(s->chan->fd, POLLIN, cancel_fd, deadline_ns);
+	if (rc == -ECANCELED)
+		return fab_err_set(err, rc, "verbs: cancelled");
+	if (rc < 0 && rc != -ETIMEDOUT)
+		return VB_ERR(s, err, rc, "poll: %s", strerror(-rc));
+	if (rc < 0)
+		return rc;
 	if (ibv_get_cq_event(s->chan, &ev_cq, &ev_ctx) == 0)
 		ibv_ack_cq_events(ev_cq, 1);
 	return 0;
@@ -314,6 +298,17 @@ static const char *msg_name(uint32_t t)
 	return t < ARRAY_SIZE(names) ? names[t] : "?";
 }
 
+/* Reap the CQ, or block until it has something: 0, or -errno (-ETIMEDOUT left to the caller). */
+static int cq_progress(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		       struct fab_err *err)
+{
+	int rc = cq_reap(s, err);
+
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	return cq_block(s, cancel_fd, deadline_ns, err);
+}
+
 /* Wait for the next control message, which must be @type with our token. */
 static int ctrl_wait(struct tp_session *s, enum vb_msg type, struct vb_ctrl *out, int cancel_fd,
 		     uint64_t deadline_ns, struct fab_err *err)
@@ -322,12 +317,7 @@ static int ctrl_wait(struct tp_session *s, enum vb_msg type, struct vb_ctrl *out
 	int rc;
 
 	while (!s->rq_len) {
-		rc = cq_reap(s, err);
-		if (rc < 0)
-			return rc;
-		if (rc > 0)
-			continue;
-		rc = cq_block(s, cancel_fd, deadline_ns, err);
+		rc = cq_progress(s, cancel_fd, deadline_ns, err);
 		if (rc == -ETIMEDOUT)
 			return VB_ERR(s, err, rc, "no %s from the peer in time", msg_name(type));
 		if (rc < 0)
@@ -353,12 +343,7 @@ static int ctrl_flush(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	int rc;
 
 	while (s->ctrl_done < s->ctrl_posted) {
-		rc = cq_reap(s, err);
-		if (rc < 0)
-			return rc;
-		if (rc > 0)
-			continue;
-		rc = cq_block(s, cancel_fd, deadline_ns, err);
+		rc = cq_progress(s, cancel_fd, deadline_ns, err);
 		if (rc == -ETIMEDOUT)
 			return VB_ERR(s, err, rc, "peer did not acknowledge a control message");
 		if (rc < 0)
@@ -578,7 +563,7 @@ static int session_qp_init(struct tp_session *s, struct fab_err *err)
 			return rc;
 	}
 	if (getrandom(&psn, sizeof(psn), 0) != sizeof(psn))
-		psn = (uint32_t)tp_now_ns();
+		psn = (uint32_t)clock_mono_ns();
 	s->me.qpn = s->qp->qp_num;
 	s->me.psn = psn & 0xffffff;
 	s->me.rkey = s->mr->rkey;
@@ -756,7 +741,7 @@ static int lat_spin(struct tp_session *s, uint8_t want, int cancel_fd, uint64_t 
 		    struct fab_err *err)
 {
 	volatile uint8_t *last = s->lat + s->lat_bytes - 1;
-	uint64_t t0 = tp_now_ns(), next_check = t0 + VB_CHECK_NS;
+	uint64_t t0 = clock_mono_ns(), next_check = t0 + VB_CHECK_NS;
 	unsigned int spins = 0;
 	int rc;
 
@@ -768,13 +753,13 @@ static int lat_spin(struct tp_session *s, uint8_t want, int cancel_fd, uint64_t 
 		rc = cq_reap(s, err);
 		if (rc < 0)
 			return rc;
-		now = tp_now_ns();
+		now = clock_mono_ns();
 		if (now - t0 > s->spin_ns)
 			sched_yield();
 		if (now >= next_check) {
 			if (now >= deadline_ns)
 				return VB_ERR(s, err, -ETIMEDOUT, "latency: peer stalled");
-			if (cancelled(cancel_fd))
+			if (tp_cancelled(cancel_fd))
 				return fab_err_set(err, -ECANCELED, "verbs: cancelled");
 			next_check = now + VB_CHECK_NS;
 		}
@@ -816,7 +801,7 @@ static int lat_client(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	if (!lat)
 		return fab_err_set(err, -ENOMEM, "verbs: out of memory");
 	for (unsigned int i = 0; i < warm + iters; i++) {
-		uint64_t t0 = tp_now_ns();
+		uint64_t t0 = clock_mono_ns();
 
 		rc = lat_post(s, i, err);
 		if (rc < 0)
@@ -825,7 +810,7 @@ static int lat_client(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		if (rc < 0)
 			goto out;
 		if (i >= warm)
-			lat[i - warm] = (double)(tp_now_ns() - t0);
+			lat[i - warm] = (double)(clock_mono_ns() - t0);
 	}
 	res->have_lat = stats_summarize(lat, iters, &res->lat_ns) == 0;
 out:
@@ -857,11 +842,11 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 
 	if (s->msg_bytes <= s->max_inline)
 		wr.send_flags = IBV_SEND_INLINE;
-	progress_ns = tp_now_ns();
+	progress_ns = clock_mono_ns();
 	next_check = progress_ns + VB_CHECK_NS;
 	end = progress_ns + (uint64_t)s->p.plan.duration_ms * 1000000ull;
 	for (;;) {
-		uint64_t now = tp_now_ns(), done;
+		uint64_t now = clock_mono_ns(), done;
 
 		if (now < end) {
 			while (posted - (s->data_done - start_done) < s->tx_depth) {
@@ -887,7 +872,7 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 			goto out;
 		done = s->data_done - start_done;
 		if (done > counted) {
-			now = tp_now_ns();
+			now = clock_mono_ns();
 			if (!metering && done >= warm) {
 				/* Warm-up over: time from here. */
 				metering = true;
@@ -909,14 +894,14 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 			rc = cq_block(s, cancel_fd, until < deadline_ns ? until : deadline_ns, err);
 			if (rc < 0 && rc != -ETIMEDOUT)
 				goto out;
-			now = tp_now_ns();
+			now = clock_mono_ns();
 		}
 		if (now >= next_check) {
 			if (now >= deadline_ns) {
 				rc = VB_ERR(s, err, -ETIMEDOUT, "bandwidth: writes not completing");
 				goto out;
 			}
-			if (cancelled(cancel_fd)) {
+			if (tp_cancelled(cancel_fd)) {
 				rc = fab_err_set(err, -ECANCELED, "verbs: cancelled");
 				goto out;
 			}
@@ -937,7 +922,7 @@ out:
 
 static int verbs_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
 {
-	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
 	bool bw = s->p.plan.duration_ms > 0;
 	uint64_t fig[5];
 	int rc;
@@ -977,7 +962,7 @@ static int verbs_server_run(struct tp_session *s, int cancel_fd, struct fab_err 
 static int verbs_client_run(struct tp_session *s, int cancel_fd, struct tp_result *res,
 			    struct fab_err *err)
 {
-	uint64_t deadline = tp_now_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
 	bool bw = s->p.plan.duration_ms > 0;
 	struct vb_ctrl m;
 	uint64_t fig[5];

@@ -113,37 +113,6 @@ int verbs_gid_find(const char *root, const char *dev, unsigned int port, const c
 
 /* ---- endpoint ---- */
 
-void verbs_token_hex(const uint8_t *token, char *hex)
-{
-	for (size_t i = 0; i < TP_TOKEN_LEN; i++)
-		snprintf(hex + 2 * i, 3, "%02x", token[i]);
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-int verbs_token_parse(const char *hex, uint8_t *token)
-{
-	if (!hex || strlen(hex) != 2 * TP_TOKEN_LEN)
-		return -EINVAL;
-	for (size_t i = 0; i < TP_TOKEN_LEN; i++) {
-		int hi = hexval(hex[2 * i]), lo = hexval(hex[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		token[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
-}
-
 json_t *verbs_ep_to_json(const struct verbs_ep *ep)
 {
 	char gid[INET6_ADDRSTRLEN], addr[24], token[2 * TP_TOKEN_LEN + 1];
@@ -151,7 +120,7 @@ json_t *verbs_ep_to_json(const struct verbs_ep *ep)
 	if (!inet_ntop(AF_INET6, ep->gid, gid, sizeof(gid)))
 		return NULL;
 	snprintf(addr, sizeof(addr), "0x%016" PRIx64, ep->addr);
-	verbs_token_hex(ep->token, token);
+	tp_token_hex(ep->token, token);
 	return json_pack("{s:i, s:I, s:I, s:s, s:i, s:I, s:s, s:I, s:I, s:i, s:s}",
 			 "lid", (int)ep->lid, "qpn", (json_int_t)ep->qpn, "psn", (json_int_t)ep->psn,
 			 "gid", gid, "gid_index", ep->gid_index, "rkey", (json_int_t)ep->rkey,
@@ -213,7 +182,7 @@ int verbs_ep_from_json(const json_t *j, struct verbs_ep *ep, struct fab_err *err
 	ep->addr = strtoull(addr + 2, &end, 16);
 	if (errno || *end)
 		return fab_err_set(err, -EPROTO, "verbs: peer endpoint: bad \"addr\" '%.24s'", addr);
-	if (verbs_token_parse(token, ep->token) < 0)
+	if (tp_token_parse(token, ep->token, true) < 0)
 		return fab_err_set(err, -EPROTO, "verbs: peer endpoint: \"token\" must be %d hex digits",
 				   2 * TP_TOKEN_LEN);
 	ep->lid = (unsigned int)lid;

@@ -68,8 +68,4 @@ json_t *verbs_ep_to_json(const struct verbs_ep *ep);
 /* Strict parse of a peer's endpoint: every key present, every value in range. */
 int verbs_ep_from_json(const json_t *j, struct verbs_ep *ep, struct fab_err *err);
 
-/* 32 lowercase hex digits + NUL. */
-void verbs_token_hex(const uint8_t *token, char *hex);
-int verbs_token_parse(const char *hex, uint8_t *token);
-
 #endif

@@ -15,6 +15,13 @@
  */
 void *array_add(void **arr, size_t *n, size_t size);
 
+/*
+ * Make room in the heap array *@arr (capacity *@cap elements of @size
+ * bytes) for @need elements, doubling the capacity (from 8) until they
+ * fit: 0, or -ENOMEM (the array and *@cap as they were).
+ */
+int array_reserve(void **arr, size_t *cap, size_t need, size_t size);
+
 /* qsort()/bsearch() order of uint64_t values, ascending. */
 int array_cmp_u64(const void *x, const void *y);
 

@@ -35,7 +35,7 @@ static void one_line(const char *line, size_t len)
 		assert(m.op && *m.op);
 		if (proto_plan_from_json(json_object_get(m.doc, "plan"), &plan, &err) == 0)
 			assert(plan.streams <= 64 && plan.msg_bytes <= 65536);
-		proto_token_parse(json_string_value(json_object_get(m.doc, "token")), tok);
+		tp_token_parse(json_string_value(json_object_get(m.doc, "token")), tok, false);
 		break;
 	case PROTO_EVENT:
 		assert(m.event && *m.event);

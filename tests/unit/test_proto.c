@@ -356,14 +356,14 @@ static void test_plan_result_token(void **state)
 
 	for (int i = 0; i < TP_TOKEN_LEN; i++)
 		tok[i] = (uint8_t)(i * 17 + 3);
-	proto_token_hex(tok, hex);
+	tp_token_hex(tok, hex);
 	assert_int_equal(strlen(hex), 32);
-	assert_int_equal(proto_token_parse(hex, tok2), 0);
+	assert_int_equal(tp_token_parse(hex, tok2, false), 0);
 	assert_memory_equal(tok, tok2, TP_TOKEN_LEN);
 	hex[5] = 'G';
-	assert_int_equal(proto_token_parse(hex, tok2), -EINVAL);
-	assert_int_equal(proto_token_parse("00", tok2), -EINVAL);
-	assert_int_equal(proto_token_parse(NULL, tok2), -EINVAL);
+	assert_int_equal(tp_token_parse(hex, tok2, false), -EINVAL);
+	assert_int_equal(tp_token_parse("00", tok2, false), -EINVAL);
+	assert_int_equal(tp_token_parse(NULL, tok2, false), -EINVAL);
 }
 
 #ifndef GOLDEN_DIR

@@ -285,15 +285,15 @@ static void test_token(void **state)
 	uint8_t a[TP_TOKEN_LEN], b[TP_TOKEN_LEN];
 	char hex[2 * TP_TOKEN_LEN + 1];
 
-	assert_int_equal(verbs_token_parse("00112233445566778899AABBCCDDEEFF", a), 0);
-	verbs_token_hex(a, hex);
+	assert_int_equal(tp_token_parse("00112233445566778899AABBCCDDEEFF", a, true), 0);
+	tp_token_hex(a, hex);
 	assert_string_equal(hex, "00112233445566778899aabbccddeeff");
 	memcpy(b, a, sizeof(a));
 	assert_true(tp_token_equal(a, b));
 	b[TP_TOKEN_LEN - 1] ^= 1;
 	assert_false(tp_token_equal(a, b));
-	assert_int_equal(verbs_token_parse("00112233445566778899aabbccddeef", a), -EINVAL);
-	assert_int_equal(verbs_token_parse(NULL, a), -EINVAL);
+	assert_int_equal(tp_token_parse("00112233445566778899aabbccddeef", a, true), -EINVAL);
+	assert_int_equal(tp_token_parse(NULL, a, true), -EINVAL);
 }
 
 /*
