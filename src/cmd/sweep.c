@@ -28,7 +28,6 @@
 #include "fleet/sweep.h"
 #include "io/load.h"
 #include "io/pair_store.h"
-#include "model/pathref.h"
 #include "model/schedule.h"
 #include "model/sweep_judge.h"
 #include "sys/sys.h"
@@ -578,8 +577,7 @@ static void fabric_view(struct sweep_report *r, struct sweep_topo *st)
 
 	v->source = st->kind == SWEEP_TOPO_PLAN ? st->spec : sweep_topo_kind_name(st->kind);
 	v->topo = st->t;
-	v->routes = st->n_routes == r->n_pairs && st->n_routes ? st->routes : NULL;
-	v->route = view_route;
+	v->route = view_route;	/* the sweep keeps no pair's route: made on demand */
 	v->route_ctx = st;
 	v->host_link = st->host_link;
 	v->host_leaf = st->host_leaf;

@@ -13,7 +13,9 @@
  *
  * Order of use: sweep_topo_load() (plan, ib; before the fleet starts),
  * sweep_topo_load_lldp() (lldp; over the started fleet), sweep_topo_place(),
- * then sweep_topo_schedule() and sweep_topo_route_pairs().
+ * then sweep_topo_schedule_src() (the sweep's rounds) and, one pair at a
+ * time, sweep_topo_pair_expect()/_links()/loc_add(); diagnose --from
+ * routes its saved pairs with sweep_topo_route_pairs().
  *
  * Ownership: struct sweep_topo owns the graph, the route indices, the
  * routes and the per-host arrays; sweep_topo_fini() frees them.  The hosts
@@ -60,7 +62,6 @@ struct sweep_topo {
 	size_t n_routes;
 	struct sched_topo_bound bound;
 	bool have_bound;
-	unsigned int n_path_capped;	/* pairs with more paths than listed (ROUTE_MAX_PATHS) */
 	unsigned int cov_k;		/* mode coverage[-new]: K (set before sweep_topo_schedule) */
 	struct coverage cov;		/* what the picker chose and how well it covers */
 	/* Ethernet / RoCE hosts: the workers' counters before the first round. */

@@ -1078,6 +1078,79 @@ static void test_accumulator_same(void **state)
 	}
 }
 
+/* A generated leaf-spine for the accumulator tests: hosts h1.., placed, access links. */
+struct big {
+	struct topo *t;
+	struct route *r;
+	struct fab_hosts hs;
+	uint32_t *hl;		/* per host: its access link */
+	size_t n;
+	uint32_t up;		/* leaf1's first uplink */
+	struct loc_input in;
+};
+
+static void big_build(struct big *g, const struct topo_gen_2l *shape)
+{
+	struct fab_err err;
+	char *text;
+	size_t len = 0;
+
+	memset(g, 0, sizeof(*g));
+	fab_err_init(&err);
+	g->n = (size_t)shape->leaves * shape->hosts_per_leaf;
+	g->up = ROUTE_NONE;
+	text = malloc(g->n * 24);
+	assert_non_null(text);
+	assert_int_equal(topo_gen_leaf_spine(&g->t, shape), 0);
+	for (size_t i = 1; i <= g->n; i++)
+		len += (size_t)sprintf(text + len, "h%zu 10.0.%zu.%zu\n", i, i / 256, i % 256);
+	hosts_init(&g->hs);
+	assert_int_equal(hosts_parse(&g->hs, text, len, "test", &err), 0);
+	free(text);
+	assert_int_equal(route_new(&g->r, g->t), 0);
+	assert_int_equal(route_place(g->r, &g->hs, &err), 0);
+	route_rates(g->r, &g->hs, NULL, NULL);
+	g->hl = calloc(g->n, sizeof(*g->hl));
+	assert_non_null(g->hl);
+	for (size_t h = 0; h < g->n; h++)
+		g->hl[h] = g->r->hosts[h].link;
+	/* leaf1's first uplink: a link of leaf1's whose other end is a switch */
+	for (size_t l = 0; l < g->t->n_links && g->up == ROUTE_NONE; l++) {
+		const struct topo_link *tl = g->t->links[l];
+
+		if (tl->a->node->type == TOPO_NODE_SWITCH && tl->b->node->type == TOPO_NODE_SWITCH &&
+		    (!strcmp(tl->a->node->name, "leaf1") || !strcmp(tl->b->node->name, "leaf1")))
+			g->up = (uint32_t)l;
+	}
+	assert_true(g->up != ROUTE_NONE);
+	g->in = (struct loc_input){ .topo = g->t, .host_link = g->hl, .n_hosts = g->n };
+}
+
+static void big_free(struct big *g)
+{
+	free(g->hl);
+	route_free(g->r);
+	hosts_fini(&g->hs);
+	topo_free(g->t);
+}
+
+/* Pair a-b's loads into @acc, verdict @if_up when it crosses g->up, else @v; whether it does. */
+static bool big_add(struct big *g, struct loc_acc *acc, unsigned int a, unsigned int b,
+		    enum loc_verdict if_up, enum loc_verdict v)
+{
+	const struct route_load *items;
+	struct route_info info;
+	bool up = false;
+	size_t ni;
+
+	assert_int_equal(route_pair_loads(g->r, a, b, &items, &ni, &info), 0);
+	for (size_t i = 0; i < ni; i++)
+		up |= items[i].link == g->up;
+	v = up ? if_up : v;
+	assert_int_equal(loc_acc_add_loads(acc, a, b, items, ni, v, v == LOC_OK ? 99.0 : 20.0), 0);
+	return up;
+}
+
 /*
  * More bad pairs than the accumulator keeps (LOC_BAD_MAX): 2 leaves of
  * 100 hosts under one spine, then 4 leaves of 50 under two; one uplink
@@ -1095,72 +1168,30 @@ static void test_accumulator_sample(void **state)
 	};
 
 	for (size_t k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
-		struct topo *t;
-		struct route *r;
-		struct fab_hosts hs;
+		struct big g;
 		struct fab_err err;
-		char *text = malloc(200 * 24);
-		size_t len = 0, n = 200, bad = 0;
 		struct loc_acc *acc;
-		struct loc_input in;
 		struct loc_result res;
-		uint32_t slow_link = ROUTE_NONE, *hl;
+		size_t bad = 0;
 
 		fab_err_init(&err);
-		assert_int_equal(topo_gen_leaf_spine(&t, &shapes[k]), 0);
-		for (size_t i = 1; i <= n; i++)
-			len += (size_t)sprintf(text + len, "h%zu 10.0.%zu.%zu\n", i, i / 256, i % 256);
-		hosts_init(&hs);
-		assert_int_equal(hosts_parse(&hs, text, len, "test", &err), 0);
-		assert_int_equal(route_new(&r, t), 0);
-		assert_int_equal(route_place(r, &hs, &err), 0);
-		route_rates(r, &hs, NULL, NULL);
-		/* leaf1's first uplink: the link at leaf1's far end that is not a host's */
-		for (size_t l = 0; l < t->n_links && slow_link == ROUTE_NONE; l++) {
-			const struct topo_link *tl = t->links[l];
-
-			if (tl->a->node->type == TOPO_NODE_SWITCH && tl->b->node->type == TOPO_NODE_SWITCH &&
-			    (!strcmp(tl->a->node->name, "leaf1") || !strcmp(tl->b->node->name, "leaf1")))
-				slow_link = (uint32_t)l;
-		}
-		assert_true(slow_link != ROUTE_NONE);
-		hl = calloc(n, sizeof(*hl));
-		assert_non_null(hl);
-		for (size_t h = 0; h < n; h++)
-			hl[h] = r->hosts[h].link;
-		in = (struct loc_input){ .topo = t, .host_link = hl, .n_hosts = n };
-		assert_int_equal(loc_acc_new(&acc, &in), 0);
-		for (unsigned int a = 0; a < n; a++)
-			for (unsigned int b = a + 1; b < n; b++) {
-				const struct route_load *items;
-				struct route_info info;
-				size_t ni;
-				bool crosses_it = false;
-
-				assert_int_equal(route_pair_loads(r, a, b, &items, &ni, &info), 0);
-				for (size_t i = 0; i < ni; i++)
-					crosses_it |= items[i].link == slow_link;
-				bad += crosses_it;
-				assert_int_equal(loc_acc_add_loads(acc, a, b, items, ni,
-								   crosses_it ? LOC_SLOW : LOC_OK,
-								   crosses_it ? 25.0 : 99.0), 0);
-			}
+		big_build(&g, &shapes[k]);
+		assert_int_equal(loc_acc_new(&acc, &g.in), 0);
+		for (unsigned int a = 0; a < g.n; a++)
+			for (unsigned int b = a + 1; b < g.n; b++)
+				bad += big_add(&g, acc, a, b, LOC_SLOW, LOC_OK);
 		assert_true(bad > LOC_BAD_MAX);
-		in.acc = acc;
-		assert_int_equal(loc_localize(&in, NULL, &res, &err), 0);
+		g.in.acc = acc;
+		assert_int_equal(loc_localize(&g.in, NULL, &res, &err), 0);
 		assert_int_equal(res.n_bad, bad);
-		assert_int_equal(res.n_measured, n * (n - 1) / 2);
+		assert_int_equal(res.n_measured, g.n * (g.n - 1) / 2);
 		assert_true(res.n_suspects >= 1);
-		assert_true(has_member(&res.suspects[0], slow_link));
+		assert_true(has_member(&res.suspects[0], g.up));
 		assert_int_equal(res.suspects[0].ev.cross_bad, bad);
 		assert_int_equal(res.n_unexplained, 0);
 		loc_result_fini(&res);
 		loc_acc_free(acc);
-		free(hl);
-		route_free(r);
-		hosts_fini(&hs);
-		topo_free(t);
-		free(text);
+		big_free(&g);
 	}
 }
 
@@ -1177,83 +1208,49 @@ static void test_residual_pass(void **state)
 {
 	static const struct topo_gen_2l shape = { .leaves = 2, .hosts_per_leaf = 200, .spines = 1,
 						  .host_mbps = 100000, .uplink_mbps = 100000 };
-	struct topo *t;
-	struct route *r;
-	struct fab_hosts hs;
+	struct big g;
 	struct fab_err err;
-	char *text = malloc(400 * 24);
-	size_t len = 0, n = 400;
 	struct loc_acc *acc;
-	struct loc_input in;
 	struct loc_result res;
-	uint32_t *hl, up = ROUTE_NONE;
 	bool named = false;
-	int passes = 0;
 
 	fab_err_init(&err);
-	assert_int_equal(topo_gen_leaf_spine(&t, &shape), 0);
-	for (size_t i = 1; i <= n; i++)
-		len += (size_t)sprintf(text + len, "h%zu 10.0.%zu.%zu\n", i, i / 256, i % 256);
-	hosts_init(&hs);
-	assert_int_equal(hosts_parse(&hs, text, len, "test", &err), 0);
-	assert_int_equal(route_new(&r, t), 0);
-	assert_int_equal(route_place(r, &hs, &err), 0);
-	hl = calloc(n, sizeof(*hl));
-	for (size_t h = 0; h < n; h++)
-		hl[h] = r->hosts[h].link;
-	for (size_t l = 0; l < t->n_links && up == ROUTE_NONE; l++)
-		if (t->links[l]->a->node->type == TOPO_NODE_SWITCH &&
-		    t->links[l]->b->node->type == TOPO_NODE_SWITCH &&
-		    (!strcmp(t->links[l]->a->node->name, "leaf1") ||
-		     !strcmp(t->links[l]->b->node->name, "leaf1")))
-			up = (uint32_t)l;
-	in = (struct loc_input){ .topo = t, .host_link = hl, .n_hosts = n };
-	assert_int_equal(loc_acc_new(&acc, &in), 0);
+	big_build(&g, &shape);
+	assert_int_equal(loc_acc_new(&acc, &g.in), 0);
 	for (int pass = 0; pass < 2; pass++) {
-		for (unsigned int a = 0; a < n; a++)
-			for (unsigned int b = a + 1; b < n; b++) {
-				const struct route_load *items;
-				struct route_info info;
-				size_t ni;
+		for (unsigned int a = 0; a < g.n; a++)
+			for (unsigned int b = a + 1; b < g.n; b++) {
 				bool cross = (a < 200) != (b < 200);
-				bool h150 = a == 249 && (b == 250 || b == 251);
+				bool h250 = a == 249 && (b == 250 || b == 251);
 				bool mates = !cross && (a == 250 || a == 251) && b >= 260 && b < 270;
 
-				if (!cross && !h150 && !mates)
-					continue;
-				assert_int_equal(route_pair_loads(r, a, b, &items, &ni, &info), 0);
-				assert_int_equal(loc_acc_add_loads(acc, a, b, items, ni,
-								   cross || h150 ? LOC_SLOW : LOC_OK,
-								   cross || h150 ? 20.0 : 99.0), 0);
+				enum loc_verdict v = cross || h250 ? LOC_SLOW : LOC_OK;
+
+				if (cross || h250 || mates)
+					big_add(&g, acc, a, b, v, v);
 			}
-		in.acc = acc;
-		if (pass == 0) {
-			assert_int_equal(loc_localize(&in, NULL, &res, &err), 0);
-			assert_int_equal(res.n_bad, 40002);
-			assert_true(loc_acc_sampled(acc));
-			assert_true(res.n_suspects >= 1 && has_member(&res.suspects[0], up));
-			/* the sample (deterministic) missed h150: what the residual pass is for */
-			for (size_t i = 0; i < res.n_suspects; i++)
-				assert_false(has_member(&res.suspects[i], hl[249]));
-			assert_int_equal(loc_acc_residual(acc, &res), 0);
-		} else {
-			assert_int_equal(loc_localize_more(&in, NULL, &res, &err), 0);
+		g.in.acc = acc;
+		if (pass == 1) {
+			assert_int_equal(loc_localize_more(&g.in, NULL, &res, &err), 0);
+			break;
 		}
-		passes++;
+		assert_int_equal(loc_localize(&g.in, NULL, &res, &err), 0);
+		assert_int_equal(res.n_bad, 40002);
+		assert_true(loc_acc_sampled(acc));
+		assert_true(res.n_suspects >= 1 && has_member(&res.suspects[0], g.up));
+		/* the sample (deterministic) missed h250: what the residual pass is for */
+		for (size_t i = 0; i < res.n_suspects; i++)
+			assert_false(has_member(&res.suspects[i], g.hl[249]));
+		assert_int_equal(loc_acc_residual(acc, &res), 0);
 	}
 	for (size_t i = 0; i < res.n_suspects; i++)
 		named |= res.suspects[i].kind == LOC_KIND_NODE && res.suspects[i].members[0].host == 249;
 	assert_true(named);
 	assert_int_equal(res.n_bad, 40002);
 	assert_int_equal(res.n_unexplained, 0);
-	assert_int_equal(passes, 2);
 	loc_result_fini(&res);
 	loc_acc_free(acc);
-	free(hl);
-	route_free(r);
-	hosts_fini(&hs);
-	topo_free(t);
-	free(text);
+	big_free(&g);
 }
 
 int main(void)
