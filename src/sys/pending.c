@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,14 @@ static int rundir_file(char *buf, size_t len, const char *name, struct fab_err *
 	return 0;
 }
 
+/* rundir_file() once the run directory is checked (@make: made when missing). */
+static int rundir_path(char *buf, size_t len, const char *name, bool make, struct fab_err *err)
+{
+	int rc = make ? rundir_make(err) : rundir_check(err);
+
+	return rc < 0 ? rc : rundir_file(buf, len, name, err);
+}
+
 const char *pending_path(struct sys *sys, char *buf, size_t len)
 {
 	struct fab_err e;
@@ -128,9 +137,7 @@ int pending_lock(struct sys *sys, int *lock, struct fab_err *err)
 	char path[PATH_MAX];
 	int fd, rc;
 
-	rc = rundir_make(err);
-	if (rc == 0)
-		rc = rundir_file(path, sizeof(path), "lock", err);
+	rc = rundir_path(path, sizeof(path), "lock", true, err);
 	if (rc < 0)
 		return rc;
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -160,9 +167,7 @@ int pending_read(struct sys *sys, char **text, size_t *len, struct fab_err *err)
 	char path[PATH_MAX];
 	int rc;
 
-	rc = rundir_check(err);
-	if (rc == 0)
-		rc = rundir_file(path, sizeof(path), "pending.json", err);
+	rc = rundir_path(path, sizeof(path), "pending.json", false, err);
 	if (rc < 0)
 		return rc;
 	if (access(path, F_OK) < 0 && errno == ENOENT)
@@ -178,9 +183,7 @@ int pending_write(struct sys *sys, const char *text, struct fab_err *err)
 	char path[PATH_MAX];
 	int rc;
 
-	rc = rundir_make(err);
-	if (rc == 0)
-		rc = rundir_file(path, sizeof(path), "pending.json", err);
+	rc = rundir_path(path, sizeof(path), "pending.json", true, err);
 	if (rc < 0)
 		return rc;
 	rc = file_write_atomic(path, text, strlen(text), 0600, err);
@@ -202,7 +205,7 @@ void pending_log(struct sys *sys, const char *line)
 	int fd;
 
 	fab_err_init(&e);
-	if (rundir_check(&e) < 0 || rundir_file(path, sizeof(path), "last-revert.log", &e) < 0)
+	if (rundir_path(path, sizeof(path), "last-revert.log", false, &e) < 0)
 		return;
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
