@@ -35,6 +35,7 @@
 #include "sys/nl_dcb.h"
 #include "sys/nl_util.h"
 #include "sys/sys_real.h"
+#include "util/array.h"
 
 _Static_assert(DCB_ATTR_DCB_BUFFER + 1 == NL_DCB_ATTR_APP_TRUST_TABLE,
 	       "DCB_ATTR_DCB_APP_TRUST_TABLE follows DCB_ATTR_DCB_BUFFER");
@@ -68,58 +69,49 @@ struct nlmsghdr *nl_dcb_msg_get(void *buf, uint32_t seq, const char *ifname)
 	return dcb_msg_begin(buf, seq, RTM_GETDCB, DCB_CMD_IEEE_GET, ifname);
 }
 
-static void pfc_to_kernel(const struct fab_dcb_pfc *p, struct ieee_pfc *k)
+/*
+ * Our PFC and ETS against the kernel's struct ieee_pfc and ieee_ets, written
+ * once for both directions: F(kernel field, our field) for a scalar, A() for
+ * an array (of the same length: checked).  Our structs have no other fields.
+ */
+#define PFC_FIELDS(F, A) \
+	F(pfc_cap, pfc_cap) F(pfc_en, pfc_en) F(mbc, mbc) F(delay, delay_bits) \
+	A(requests, requests) A(indications, indications)
+#define ETS_FIELDS(F, A) \
+	F(willing, willing) F(ets_cap, ets_cap) F(cbs, cbs) \
+	A(tc_tx_bw, tc_tx_bw_pct) A(tc_rx_bw, tc_rx_bw_pct) A(tc_tsa, tc_tsa) \
+	A(prio_tc, prio_tc) A(tc_reco_bw, tc_reco_bw_pct) A(tc_reco_tsa, tc_reco_tsa) \
+	A(reco_prio_tc, reco_prio_tc)
+
+#define TO_KERNEL(kf, of)	k->kf = o->of;
+#define FROM_KERNEL(kf, of)	o->of = k->kf;
+#define ARRAY_COPY(dst, src)							\
+	_Static_assert(ARRAY_SIZE(dst) == ARRAY_SIZE(src), #dst " and " #src);	\
+	for (size_t i = 0; i < ARRAY_SIZE(dst); i++)				\
+		dst[i] = src[i];
+#define TO_KERNEL_A(kf, of)	ARRAY_COPY(k->kf, o->of)
+#define FROM_KERNEL_A(kf, of)	ARRAY_COPY(o->of, k->kf)
+
+static void pfc_to_kernel(const struct fab_dcb_pfc *o, struct ieee_pfc *k)
 {
 	memset(k, 0, sizeof(*k));
-	k->pfc_cap = p->pfc_cap;
-	k->pfc_en = p->pfc_en;
-	k->mbc = p->mbc;
-	k->delay = p->delay_bits;
-	for (int i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
-		k->requests[i] = p->requests[i];
-		k->indications[i] = p->indications[i];
-	}
+	PFC_FIELDS(TO_KERNEL, TO_KERNEL_A)
 }
 
-static void pfc_from_kernel(const struct ieee_pfc *k, struct fab_dcb_pfc *p)
+static void pfc_from_kernel(const struct ieee_pfc *k, struct fab_dcb_pfc *o)
 {
-	p->pfc_cap = k->pfc_cap;
-	p->pfc_en = k->pfc_en;
-	p->mbc = k->mbc;
-	p->delay_bits = k->delay;
-	for (int i = 0; i < IEEE_8021QAZ_MAX_TCS; i++) {
-		p->requests[i] = k->requests[i];
-		p->indications[i] = k->indications[i];
-	}
+	PFC_FIELDS(FROM_KERNEL, FROM_KERNEL_A)
 }
 
-static void ets_to_kernel(const struct fab_dcb_ets *e, struct ieee_ets *k)
+static void ets_to_kernel(const struct fab_dcb_ets *o, struct ieee_ets *k)
 {
 	memset(k, 0, sizeof(*k));
-	k->willing = e->willing;
-	k->ets_cap = e->ets_cap;
-	k->cbs = e->cbs;
-	memcpy(k->tc_tx_bw, e->tc_tx_bw_pct, sizeof(k->tc_tx_bw));
-	memcpy(k->tc_rx_bw, e->tc_rx_bw_pct, sizeof(k->tc_rx_bw));
-	memcpy(k->tc_tsa, e->tc_tsa, sizeof(k->tc_tsa));
-	memcpy(k->prio_tc, e->prio_tc, sizeof(k->prio_tc));
-	memcpy(k->tc_reco_bw, e->tc_reco_bw_pct, sizeof(k->tc_reco_bw));
-	memcpy(k->tc_reco_tsa, e->tc_reco_tsa, sizeof(k->tc_reco_tsa));
-	memcpy(k->reco_prio_tc, e->reco_prio_tc, sizeof(k->reco_prio_tc));
+	ETS_FIELDS(TO_KERNEL, TO_KERNEL_A)
 }
 
-static void ets_from_kernel(const struct ieee_ets *k, struct fab_dcb_ets *e)
+static void ets_from_kernel(const struct ieee_ets *k, struct fab_dcb_ets *o)
 {
-	e->willing = k->willing != 0;
-	e->ets_cap = k->ets_cap;
-	e->cbs = k->cbs;
-	memcpy(e->tc_tx_bw_pct, k->tc_tx_bw, sizeof(e->tc_tx_bw_pct));
-	memcpy(e->tc_rx_bw_pct, k->tc_rx_bw, sizeof(e->tc_rx_bw_pct));
-	memcpy(e->tc_tsa, k->tc_tsa, sizeof(e->tc_tsa));
-	memcpy(e->prio_tc, k->prio_tc, sizeof(e->prio_tc));
-	memcpy(e->tc_reco_bw_pct, k->tc_reco_bw, sizeof(e->tc_reco_bw_pct));
-	memcpy(e->tc_reco_tsa, k->tc_reco_tsa, sizeof(e->tc_reco_tsa));
-	memcpy(e->reco_prio_tc, k->reco_prio_tc, sizeof(e->reco_prio_tc));
+	ETS_FIELDS(FROM_KERNEL, FROM_KERNEL_A)
 }
 
 /* DCB_CMD_IEEE_SET of one DCB_ATTR_IEEE part: @type with the kernel struct @k of @len bytes. */
