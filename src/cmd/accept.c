@@ -117,7 +117,6 @@ static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accep
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
@@ -140,25 +139,16 @@ static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accep
 			o->keep_going = true;
 			break;
 		case OPT_COVERAGE:
-			errno = 0;
-			o->coverage_k = (unsigned int)strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->coverage_k < 1 || o->coverage_k > 64)
-				return cmd_usage_error(ctx, "accept", "--coverage: want 1..64, got '%s'",
-						       optarg);
+			if (cmd_opt_whole(ctx, "accept", "coverage", optarg, 1, 64, &o->coverage_k) < 0)
+				return FAB_EXIT_USAGE;
 			break;
 		case OPT_DURATION:
-			errno = 0;
-			o->duration_s = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(o->duration_s >= 0.1 && o->duration_s <= 3600))
-				return cmd_usage_error(ctx, "accept", "--duration: want 0.1..3600 seconds, got '%s'",
-						       optarg);
+			if (cmd_opt_num(ctx, "accept", "duration", optarg, 0.1, 3600, &o->duration_s) < 0)
+				return FAB_EXIT_USAGE;
 			break;
 		case OPT_LAT_ITERS:
-			errno = 0;
-			o->lat_iters = (unsigned int)strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || o->lat_iters < 1 || o->lat_iters > 10000000)
-				return cmd_usage_error(ctx, "accept", "--lat-iters: want 1..10000000, got '%s'",
-						       optarg);
+			if (cmd_opt_whole(ctx, "accept", "lat-iters", optarg, 1, 10000000, &o->lat_iters) < 0)
+				return FAB_EXIT_USAGE;
 			break;
 		case OPT_LLDP_SOCKET:
 			o->lldp_socket = optarg;
@@ -170,13 +160,9 @@ static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accep
 			o->no_workers = true;
 			break;
 		case OPT_COUNTER_WINDOW:
-			errno = 0;
-			o->counter_window_s = strtod(optarg, &end);
-			if (errno || *end || end == optarg ||
-			    !(o->counter_window_s >= 0 && o->counter_window_s <= 86400))
-				return cmd_usage_error(ctx, "accept",
-						       "--counter-window: want 0..86400 seconds, got '%s'",
-						       optarg);
+			if (cmd_opt_num(ctx, "accept", "counter-window", optarg, 0, 86400,
+					&o->counter_window_s) < 0)
+				return FAB_EXIT_USAGE;
 			break;
 		case 'j':
 			render_select(&ctx->render, "json");
@@ -538,78 +524,68 @@ static int ib_absent(struct accept_report *r, const struct accept_state *s)
 	return 0;
 }
 
-/* Stage 3 on InfiniBand: the subnet walk against the plan (as discover --ib --expect). */
-static int stage_cabling_ib(struct fab_ctx *ctx, struct accept_state *s)
+/*
+ * Stage @st could not read what it judges (why: ctx->err): a finding of
+ * @code with that reason, and the stage failed, not proven (@note).
+ * 0 or -ENOMEM.
+ */
+static int stage_unread(struct fab_ctx *ctx, struct accept_report *r, enum accept_stage st,
+			enum accept_code code, const char *note)
+{
+	int rc = accept_finding_add(r, st, code, "", "", "%s", ctx->err.msg);
+
+	fab_err_init(&ctx->err);
+	accept_stage_set(r, st, ACCEPT_FAILED, "%s", note);
+	return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+}
+
+/*
+ * Stage 3's verdict on the graph @t found (the IB subnet walk when @ib, as
+ * discover --ib --expect, else LLDP): its health and its diff against the
+ * plan, MTU and rails (LLDP), then the findings on the new nodes.
+ */
+static int cabling_judge(struct fab_ctx *ctx, struct accept_state *s, struct topo *t, bool ib)
 {
 	struct accept_report *r = &s->rep;
 	struct topo_thresholds th;
 	size_t other = 0;
-	int rc;
 
-	rc = ib_walk(ctx, &s->ib);
-	if (rc < 0) {
-		rc = accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_UNREAD, "", "", "%s",
-					ctx->err.msg);
-		fab_err_init(&ctx->err);
-		accept_stage_set(r, ACCEPT_ST_CABLING, ACCEPT_FAILED, "the IB subnet could not be read");
-		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
-	}
 	topo_thresholds_default(&th);
-	if (topo_health_check(s->ib, &th) < 0 || (s->plan && topo_diff(s->ib, s->plan, NULL) < 0))
+	if (topo_health_check(t, &th) < 0 || (s->plan && topo_diff(t, s->plan, NULL) < 0) ||
+	    (!ib && (topo_mtu_check(t, s->plan) < 0 || topo_rail_plan_check(t, &s->rails) < 0)))
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
-	topo_sort(s->ib);
-	if (accept_cabling_findings(r, s->ib, s->new_names, s->n_new_names, &other) < 0 ||
-	    ib_absent(r, s) < 0)
+	topo_sort(t);
+	if (accept_cabling_findings(r, t, s->new_names, s->n_new_names, &other) < 0 ||
+	    (ib ? ib_absent(r, s) : dual_homing(s)) < 0)
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 	accept_stage_set(r, ACCEPT_ST_CABLING,
 			 accept_stage_findings(r, ACCEPT_ST_CABLING) ? ACCEPT_FAILED : ACCEPT_PASSED,
-			 "IB subnet walk: %zu nodes, %zu links%s%s; %zu problem%s among existing "
-			 "nodes only, not judged; dual-homing is judged from LLDP only",
-			 s->ib->n_nodes, s->ib->n_links,
+			 "%s: %zu nodes, %zu links%s%s; %zu problem%s among existing nodes only, "
+			 "not judged%s", ib ? "IB subnet walk" : "LLDP", t->n_nodes, t->n_links,
 			 s->plan ? ", against " : ", no --plan (miswiring not judged)",
-			 s->plan ? s->o.plan : "", other, other == 1 ? "" : "s");
+			 s->plan ? s->o.plan : "", other, other == 1 ? "" : "s",
+			 ib ? "; dual-homing is judged from LLDP only" : "");
 	return 0;
 }
 
 static int stage_cabling(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct discover_lldp_fleet fl = { .socket = s->o.lldp_socket };
-	struct accept_report *r = &s->rep;
-	struct topo_thresholds th;
-	size_t other = 0;
-	int rc;
 
-	if (strcmp(s->o.topology, "ib") == 0)
-		return stage_cabling_ib(ctx, s);
+	if (strcmp(s->o.topology, "ib") == 0) {
+		if (ib_walk(ctx, &s->ib) < 0)
+			return stage_unread(ctx, &s->rep, ACCEPT_ST_CABLING, FAB_CABLE_UNREAD,
+					    "the IB subnet could not be read");
+		return cabling_judge(ctx, s, s->ib, true);
+	}
 	s->found = topo_new();
 	if (!s->found)
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
-	rc = discover_lldp_fleet_collect(ctx, &s->f, &s->all, &fl, s->found);
-	if (rc < 0) {
-		/* A node whose LLDP view cannot be read: the cabling is not proven. */
-		rc = accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_UNREAD, "", "", "%s",
-					ctx->err.msg);
-		fab_err_init(&ctx->err);
-		accept_stage_set(r, ACCEPT_ST_CABLING, ACCEPT_FAILED, "the LLDP graph could not be read");
-		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
-	}
-	topo_thresholds_default(&th);
-	if (topo_health_check(s->found, &th) < 0 ||
-	    (s->plan && topo_diff(s->found, s->plan, NULL) < 0) ||
-	    topo_mtu_check(s->found, s->plan) < 0 ||
-	    topo_rail_plan_check(s->found, &s->rails) < 0)
-		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
-	topo_sort(s->found);
-	if (accept_cabling_findings(r, s->found, s->new_names, s->n_new_names, &other) < 0 ||
-	    dual_homing(s) < 0)
-		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
-	accept_stage_set(r, ACCEPT_ST_CABLING,
-			 accept_stage_findings(r, ACCEPT_ST_CABLING) ? ACCEPT_FAILED : ACCEPT_PASSED,
-			 "LLDP: %zu nodes, %zu links%s%s; %zu problem%s among existing nodes only, "
-			 "not judged", s->found->n_nodes, s->found->n_links,
-			 s->plan ? ", against " : ", no --plan (miswiring not judged)",
-			 s->plan ? s->o.plan : "", other, other == 1 ? "" : "s");
-	return 0;
+	/* A node whose LLDP view cannot be read: the cabling is not proven. */
+	if (discover_lldp_fleet_collect(ctx, &s->f, &s->all, &fl, s->found) < 0)
+		return stage_unread(ctx, &s->rep, ACCEPT_ST_CABLING, FAB_CABLE_UNREAD,
+				    "the LLDP graph could not be read");
+	return cabling_judge(ctx, s, s->found, false);
 }
 
 /* ---- stage 5: traffic ---- */
@@ -1070,12 +1046,8 @@ static int stage_counters_base_nic(struct fab_ctx *ctx, struct accept_state *s)
 	if (rc < 0) {
 		if (rc == -ENOMEM)
 			return fab_err_set(&ctx->err, rc, "accept: out of memory");
-		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_BASE, FAB_COUNTER_UNREAD, "", "", "%s",
-					ctx->err.msg);
-		fab_err_init(&ctx->err);
-		accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_FAILED,
-				 "the hosts' counters could not be read");
-		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+		return stage_unread(ctx, r, ACCEPT_ST_COUNTERS_BASE, FAB_COUNTER_UNREAD,
+				    "the hosts' counters could not be read");
 	}
 	accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_PASSED,
 			 "counters read on %zu new hosts through their workers (netdev statistics, "
@@ -1093,12 +1065,8 @@ static int stage_counters_base(struct fab_ctx *ctx, struct accept_state *s)
 		return stage_counters_base_nic(ctx, s);
 	rc = ib_walk(ctx, &s->cnt0);
 	if (rc < 0) {
-		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_BASE, FAB_COUNTER_UNREAD, "", "", "%s",
-					ctx->err.msg);
-		fab_err_init(&ctx->err);
-		accept_stage_set(r, ACCEPT_ST_COUNTERS_BASE, ACCEPT_FAILED,
-				 "the PMA counters could not be read");
-		return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+		return stage_unread(ctx, r, ACCEPT_ST_COUNTERS_BASE, FAB_COUNTER_UNREAD,
+				    "the PMA counters could not be read");
 	}
 	for (size_t i = 0; i < s->cnt0->n_nodes; i++)
 		for (size_t k = 0; k < s->cnt0->nodes[i]->n_ports; k++) {
@@ -1218,30 +1186,21 @@ static void counter_window(const struct accept_state *s)
 	sleep_s(s->o.counter_window_s);
 }
 
-static int stage_counters_after_nic(struct fab_ctx *ctx, struct accept_state *s)
+static int counters_after_nic(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct accept_report *r = &s->rep;
 	struct counter_snap after;
 	size_t n = 0;
 	int rc;
 
-	if (!s->nic_graph) {
-		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED,
-				 "no baseline (stage 4 did not read the hosts' counters)");
-		return 0;
-	}
-	counter_window(s);
 	counter_snap_init(&after);
 	/* The traffic stage's sweep had workers of its own: start the stages' again. */
 	rc = s->f.w ? 0 : fleet_start(&s->f, &s->all, &s->o.fo, &ctx->err);
 	if (rc == 0)
 		rc = nic_snap(ctx, s, &after, &n);
 	if (rc < 0 && rc != -ENOMEM) {
-		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_AFTER, FAB_COUNTER_UNREAD, "", "", "%s",
-					ctx->err.msg);
-		fab_err_init(&ctx->err);
-		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_FAILED,
-				 "the hosts' counters could not be read again");
+		rc = stage_unread(ctx, r, ACCEPT_ST_COUNTERS_AFTER, FAB_COUNTER_UNREAD,
+				  "the hosts' counters could not be read again");
 		goto out;
 	}
 	if (rc == 0)
@@ -1251,30 +1210,19 @@ out:
 	return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
 }
 
-static int stage_counters_after(struct fab_ctx *ctx, struct accept_state *s)
+static int counters_after_ib(struct fab_ctx *ctx, struct accept_state *s)
 {
 	struct accept_report *r = &s->rep;
 	struct counter_snap before, after;
 	struct topo *now = NULL;
 	int rc;
 
-	if (!counters_ib(s))
-		return stage_counters_after_nic(ctx, s);
-	if (!s->cnt0) {
-		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED,
-				 "no baseline (stage 4 did not run)");
-		return 0;
-	}
-	counter_window(s);
 	counter_snap_init(&before);
 	counter_snap_init(&after);
 	rc = ib_walk(ctx, &now);
 	if (rc < 0) {
-		rc = accept_finding_add(r, ACCEPT_ST_COUNTERS_AFTER, FAB_COUNTER_UNREAD, "", "", "%s",
-					ctx->err.msg);
-		fab_err_init(&ctx->err);
-		accept_stage_set(r, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_FAILED,
-				 "the PMA counters could not be read again");
+		rc = stage_unread(ctx, r, ACCEPT_ST_COUNTERS_AFTER, FAB_COUNTER_UNREAD,
+				  "the PMA counters could not be read again");
 		goto out;
 	}
 	rc = counter_snaps(s, now, &before, &after);
@@ -1285,6 +1233,21 @@ out:
 	counter_snap_fini(&after);
 	topo_free(now);
 	return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
+}
+
+/* Stage 6: the counters read again after the traffic, judged against stage 4's. */
+static int stage_counters_after(struct fab_ctx *ctx, struct accept_state *s)
+{
+	bool ib = counters_ib(s);
+
+	if (ib ? !s->cnt0 : !s->nic_graph) {
+		accept_stage_set(&s->rep, ACCEPT_ST_COUNTERS_AFTER, ACCEPT_SKIPPED,
+				 ib ? "no baseline (stage 4 did not run)"
+				    : "no baseline (stage 4 did not read the hosts' counters)");
+		return 0;
+	}
+	counter_window(s);
+	return ib ? counters_after_ib(ctx, s) : counters_after_nic(ctx, s);
 }
 
 static void accept_state_fini(struct accept_state *s)

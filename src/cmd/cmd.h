@@ -61,6 +61,16 @@ int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
  */
 int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt);
 
+/*
+ * The value @s of option --@opt of @cmd as a number in [@min, @max] (a whole
+ * one for cmd_opt_whole()): 0, or -EINVAL after a usage error naming the
+ * option, the value and the range (the caller returns FAB_EXIT_USAGE).
+ */
+int cmd_opt_num(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s, double min,
+		double max, double *out);
+int cmd_opt_whole(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s,
+		  unsigned int min, unsigned int max, unsigned int *out);
+
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_discover(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv);

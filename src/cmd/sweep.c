@@ -47,37 +47,6 @@ enum {
 };
 
 
-static int parse_num(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s, double min, double max,
-		     double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < min || v > max) {
-		cmd_usage_error(ctx, cmd, "--%s %s: want a number from %g to %g", opt, s, min, max);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_whole(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s,
-		       unsigned int min, unsigned int max, unsigned int *out)
-{
-	double v;
-
-	if (parse_num(ctx, cmd, opt, s, min, max, &v) < 0)
-		return -EINVAL;
-	if (v != floor(v)) {
-		cmd_usage_error(ctx, cmd, "--%s %s: want a whole number", opt, s);
-		return -EINVAL;
-	}
-	*out = (unsigned int)v;
-	return 0;
-}
-
 /*
  * The numeric options: name, range, whether a whole number, where the
  * value goes in struct sweep_args (a double, or an unsigned int when
@@ -125,12 +94,12 @@ static int num_opt_take(struct fab_ctx *ctx, const struct num_opt *n, const char
 	double v;
 
 	if (n->whole) {
-		if (parse_whole(ctx, a->cmd, n->name, s, (unsigned int)n->min, (unsigned int)n->max, &u) < 0)
+		if (cmd_opt_whole(ctx, a->cmd, n->name, s, (unsigned int)n->min, (unsigned int)n->max, &u) < 0)
 			return -EINVAL;
 		memcpy(field, &u, sizeof(u));
 		return 0;
 	}
-	if (parse_num(ctx, a->cmd, n->name, s, n->min, n->max, &v) < 0)
+	if (cmd_opt_num(ctx, a->cmd, n->name, s, n->min, n->max, &v) < 0)
 		return -EINVAL;
 	v *= n->scale;
 	memcpy(field, &v, sizeof(v));
@@ -202,7 +171,7 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 			modes++;
 			break;
 		case OPT_COVERAGE:
-			if (parse_whole(ctx, a->cmd, "coverage", optarg, 1, SWEEP_COVERAGE_MAX_K,
+			if (cmd_opt_whole(ctx, a->cmd, "coverage", optarg, 1, SWEEP_COVERAGE_MAX_K,
 				       &a->coverage_k) < 0)
 				return -EINVAL;
 			break;
@@ -255,7 +224,7 @@ int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a
 		case OPT_IB_PORT: {
 			unsigned int port;
 
-			if (parse_whole(ctx, a->cmd, "ib-port", optarg, 1, 254, &port) < 0)
+			if (cmd_opt_whole(ctx, a->cmd, "ib-port", optarg, 1, 254, &port) < 0)
 				return -EINVAL;
 			a->ib.ca_port = (int)port;
 			break;
