@@ -56,7 +56,7 @@ struct fleet_dial {
 	char out_last[160];
 	struct dial_conn pend[FLEET_DIAL_PENDING_MAX];
 	size_t n_pend;
-	struct fleet_dial_counts c;
+	struct launch_counts c;
 };
 
 /* The worker command says where to dial itself: no --connect appended. */
@@ -611,7 +611,7 @@ static int join_poll(struct fleet *f, uint64_t deadline)
 static void join_report(struct fleet *f, const char *why)
 {
 	struct fleet_dial *d = f->dial;
-	const struct fleet_dial_counts *c = &d->c;
+	const struct launch_counts *c = &d->c;
 	unsigned int refused = c->wrong_token + c->unknown_host + c->duplicate + c->not_join + c->idle;
 	char how[96] = "";
 
@@ -702,25 +702,20 @@ int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err
 	return 0;
 }
 
-const struct fleet_dial_counts *fleet_dial_counts(const struct fleet *f)
+const struct launch_counts *fleet_dial_counts(const struct fleet *f)
 {
 	return f->dial ? &f->dial->c : NULL;
 }
 
 void fleet_dial_report(const struct fleet *f, struct sweep_launch *l)
 {
-	const struct fleet_dial_counts *c = fleet_dial_counts(f);
+	const struct launch_counts *c = fleet_dial_counts(f);
 
 	memset(l, 0, sizeof(*l));
 	if (!c)
 		return;
 	l->dial = true;
-	l->joined = c->joined;
-	l->wrong_token = c->wrong_token;
-	l->unknown_host = c->unknown_host;
-	l->duplicate = c->duplicate;
-	l->not_join = c->not_join;
-	l->idle = c->idle;
+	l->n = *c;
 }
 
 /* Wait for the launcher to exit until @until_ms; true when it did. */

@@ -43,6 +43,7 @@
 #include <stddef.h>
 
 #include "model/hosts.h"
+#include "model/sweep_judge.h"
 #include "util/err.h"
 
 struct fleet;
@@ -55,12 +56,6 @@ struct fleet_opts;
 #define FLEET_DIAL_LINE_MAX 1024	/* a join line, newline included */
 #define FLEET_DIAL_TOKEN_ENV "FABRICCTL_TOKEN"
 #define FLEET_DIAL_NODE_ENV "FABRICCTL_NODE"
-
-/* Why connections were refused, counted over one launch. */
-struct fleet_dial_counts {
-	unsigned int joined;
-	unsigned int wrong_token, unknown_host, duplicate, not_join, idle;
-};
 
 /* True for a "collective:" launcher. */
 bool fleet_dial_is(const char *launcher);
@@ -95,9 +90,8 @@ int fleet_dial_fd(const struct fleet *f);
 void fleet_dial_relay(struct fleet *f);
 
 /* Counts of the last launch (NULL for a per-node launcher). */
-const struct fleet_dial_counts *fleet_dial_counts(const struct fleet *f);
+const struct launch_counts *fleet_dial_counts(const struct fleet *f);
 /* The same for the sweep's report (JSON "launch"). */
-struct sweep_launch;
 void fleet_dial_report(const struct fleet *f, struct sweep_launch *l);
 
 /*

@@ -125,10 +125,15 @@ struct sweep_fabric_view {
 	unsigned int probes_run;	/* extra pairs measured to split groups */
 };
 
-/* A collective launch (fleet/fleet_dial.h): who joined, what was refused. */
+/* A collective launch (fleet/fleet_dial.h): who joined, why others were refused. */
+struct launch_counts {
+	unsigned int joined;
+	unsigned int wrong_token, unknown_host, duplicate, not_join, idle;
+};
+
 struct sweep_launch {
-	bool dial;			/* false: a per-node launcher, nothing below */
-	unsigned int joined, wrong_token, unknown_host, duplicate, not_join, idle;
+	bool dial;			/* false: a per-node launcher, no counts */
+	struct launch_counts n;
 };
 
 struct sweep_report {

@@ -380,11 +380,11 @@ static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 		json_object_set_new(doc_extra, "counters", counters_to_json(r->fabric.topo));
 	if (r->launch.dial)
 		json_object_set_new(doc_extra, "launch", json_pack("{s:s, s:i, s:{s:i, s:i, s:i, s:i, s:i}}",
-			"mode", "collective", "joined", (int)r->launch.joined, "refused",
-			"wrong_token", (int)r->launch.wrong_token,
-			"unknown_host", (int)r->launch.unknown_host,
-			"duplicate", (int)r->launch.duplicate,
-			"not_join", (int)r->launch.not_join, "idle", (int)r->launch.idle));
+			"mode", "collective", "joined", (int)r->launch.n.joined, "refused",
+			"wrong_token", (int)r->launch.n.wrong_token,
+			"unknown_host", (int)r->launch.n.unknown_host,
+			"duplicate", (int)r->launch.n.duplicate,
+			"not_join", (int)r->launch.n.not_join, "idle", (int)r->launch.n.idle));
 	if (r->fabric.loc)
 		json_object_set_new(doc_extra, "localisation", json_pack("{s:i, s:i, s:i, s:i}",
 			"bad_pairs", (int)r->fabric.loc->n_bad,
