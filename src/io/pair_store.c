@@ -99,25 +99,6 @@ bool pair_store_on_file(const struct pair_store *ps)
 	return spool_on_file(ps->recs);
 }
 
-static void bw_pack(struct pair_rec *r, int d, const struct sweep_bw *bw)
-{
-	r->bw[d].avg = bw->avg_mbps;
-	r->bw[d].min = bw->min_mbps;
-	r->bw[d].secs = bw->secs;
-	r->bw[d].bytes = bw->bytes;
-	r->bw[d].intervals = bw->intervals;
-}
-
-static void bw_unpack(const struct pair_rec *r, int d, bool measured, struct sweep_bw *bw)
-{
-	bw->measured = measured;
-	bw->avg_mbps = r->bw[d].avg;
-	bw->min_mbps = r->bw[d].min;
-	bw->secs = r->bw[d].secs;
-	bw->bytes = r->bw[d].bytes;
-	bw->intervals = r->bw[d].intervals;
-}
-
 /* The reason text on the text spool (the last one again when it is the same). */
 static int reason_pack(struct pair_store *ps, const char *reason, struct pair_rec *r,
 		       struct fab_err *err)
@@ -142,35 +123,38 @@ static int reason_pack(struct pair_store *ps, const char *reason, struct pair_re
 	return 0;
 }
 
+/*
+ * The record against struct sweep_pair, written once for both directions:
+ * F(record field, pair field) for a value, G(flag, pair field) for a bool;
+ * status and expect_src (enums in a byte) and the reason are moved apart.
+ */
+#define REC_BW(F, d, dir) \
+	F(bw[d].avg, dir.avg_mbps) F(bw[d].min, dir.min_mbps) F(bw[d].secs, dir.secs) \
+	F(bw[d].bytes, dir.bytes) F(bw[d].intervals, dir.intervals)
+#define REC_FIELDS(F) \
+	F(a, a) F(b, b) F(round, round) F(klass, klass) \
+	F(lat_n, lat_ns.n) F(lat[0], lat_ns.min) F(lat[1], lat_ns.p50) F(lat[2], lat_ns.p99) \
+	F(lat[3], lat_ns.p999) F(lat[4], lat_ns.max) F(lat[5], lat_ns.mean) \
+	REC_BW(F, 0, ab) REC_BW(F, 1, ba) \
+	F(pct_rated, pct_rated) F(expected_mbps, expected_mbps) F(test_s, test_s) \
+	F(base_ab_mbps, base_ab_mbps) F(base_ba_mbps, base_ba_mbps) F(change_pct, change_pct)
+#define REC_FLAGS(G) \
+	G(F_LAT, have_lat) G(F_AB, ab.measured) G(F_BA, ba.measured) G(F_RETESTED, retested) \
+	G(F_FIRST_SLOW, first_slow) G(F_SLOW_LAT, slow_lat) G(F_BASE, have_base)
+
+#define PACK(rf, pf)		r->rf = p->pf;
+#define UNPACK(rf, pf)		p->pf = r->rf;
+#define PACK_FLAG(bit, pf)	r->flags |= p->pf ? bit : 0;
+#define UNPACK_FLAG(bit, pf)	p->pf = r->flags & bit;
+
 static int pack(struct pair_store *ps, const struct sweep_pair *p, struct pair_rec *r,
 		struct fab_err *err)
 {
 	memset(r, 0, sizeof(*r));
-	r->a = p->a;
-	r->b = p->b;
-	r->round = p->round;
-	r->klass = p->klass;
+	REC_FIELDS(PACK)
+	REC_FLAGS(PACK_FLAG)
 	r->status = (uint8_t)p->status;
 	r->expect_src = (uint8_t)p->expect_src;
-	r->flags = (uint8_t)((p->have_lat ? F_LAT : 0) | (p->ab.measured ? F_AB : 0) |
-			     (p->ba.measured ? F_BA : 0) | (p->retested ? F_RETESTED : 0) |
-			     (p->first_slow ? F_FIRST_SLOW : 0) | (p->slow_lat ? F_SLOW_LAT : 0) |
-			     (p->have_base ? F_BASE : 0));
-	r->lat_n = p->lat_ns.n;
-	r->lat[0] = p->lat_ns.min;
-	r->lat[1] = p->lat_ns.p50;
-	r->lat[2] = p->lat_ns.p99;
-	r->lat[3] = p->lat_ns.p999;
-	r->lat[4] = p->lat_ns.max;
-	r->lat[5] = p->lat_ns.mean;
-	bw_pack(r, 0, &p->ab);
-	bw_pack(r, 1, &p->ba);
-	r->pct_rated = p->pct_rated;
-	r->expected_mbps = p->expected_mbps;
-	r->test_s = p->test_s;
-	r->base_ab_mbps = p->base_ab_mbps;
-	r->base_ba_mbps = p->base_ba_mbps;
-	r->change_pct = p->change_pct;
 	return reason_pack(ps, p->reason, r, err);
 }
 
@@ -178,32 +162,10 @@ static int unpack(struct pair_store *ps, const struct pair_rec *r, struct sweep_
 		  struct fab_err *err)
 {
 	memset(p, 0, sizeof(*p));
-	p->a = r->a;
-	p->b = r->b;
-	p->round = r->round;
-	p->klass = r->klass;
+	REC_FIELDS(UNPACK)
+	REC_FLAGS(UNPACK_FLAG)
 	p->status = (enum sweep_status)r->status;
 	p->expect_src = (enum sweep_expect)r->expect_src;
-	p->have_lat = r->flags & F_LAT;
-	p->retested = r->flags & F_RETESTED;
-	p->first_slow = r->flags & F_FIRST_SLOW;
-	p->slow_lat = r->flags & F_SLOW_LAT;
-	p->have_base = r->flags & F_BASE;
-	p->lat_ns.n = (size_t)r->lat_n;
-	p->lat_ns.min = r->lat[0];
-	p->lat_ns.p50 = r->lat[1];
-	p->lat_ns.p99 = r->lat[2];
-	p->lat_ns.p999 = r->lat[3];
-	p->lat_ns.max = r->lat[4];
-	p->lat_ns.mean = r->lat[5];
-	bw_unpack(r, 0, r->flags & F_AB, &p->ab);
-	bw_unpack(r, 1, r->flags & F_BA, &p->ba);
-	p->pct_rated = r->pct_rated;
-	p->expected_mbps = r->expected_mbps;
-	p->test_s = r->test_s;
-	p->base_ab_mbps = r->base_ab_mbps;
-	p->base_ba_mbps = r->base_ba_mbps;
-	p->change_pct = r->change_pct;
 	if (r->reason_len >= sizeof(p->reason))
 		return fab_err_set(err, -EIO, "sweep: pair store: damaged record");
 	if (r->reason_len && spool_read(ps->text, r->reason_off, p->reason, r->reason_len, err) < 0)
