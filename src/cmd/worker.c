@@ -218,77 +218,90 @@ static int session_params(const json_t *req, struct tp_params *p,
 	return proto_plan_from_json(json_object_get(req, "plan"), &p->plan, err);
 }
 
-static void op_listen(struct worker *w, struct proto_msg *req)
-{
-	const struct transport_ops *tp = NULL;
-	struct tp_session *s = NULL;
+/* One transport session of the worker's, from "listen" or "connect" to its answer. */
+struct wsession {
+	const struct transport_ops *tp;
+	struct tp_session *s;
 	struct tp_params p;
-	struct proto_msg m;
-	json_t *ep = NULL;
+	struct proto_msg m;		/* the controller's "peer" or "go" */
 	struct fab_err err;
-	long long id = req->id;
+};
+
+/*
+ * A session's first half, alike at both ends: its parameters from @req, the
+ * session opened (a server; with @server false a client of @req's "peer"),
+ * its endpoint sent in a "ready" event, the controller's next step ("peer"
+ * for a server, "go" for a client) into @ws->m.  False when the session
+ * ended there, answered and closed.
+ */
+static bool session_start(struct worker *w, struct proto_msg *req, bool server,
+			  struct wsession *ws)
+{
+	json_t *ep = NULL;
 	int rc;
 
-	fab_err_init(&err);
-	if (session_params(req->doc, &p, &tp, &err) < 0 ||
-	    tp->server_open(&p, &s, &ep, &err) < 0) {
-		worker_fail(w, id, err.msg);
-		return;
-	}
-	worker_event(w, id, "ready", ep);
-	json_decref(ep);
-	if (!session_wait(w, id, "peer", (int)p.plan.timeout_ms, &m))
-		goto out;
-	rc = tp->server_peer ? tp->server_peer(s, json_object_get(m.doc, "endpoint"), &err) : 0;
-	proto_msg_fini(&m);
+	ws->tp = NULL;
+	ws->s = NULL;
+	fab_err_init(&ws->err);
+	rc = session_params(req->doc, &ws->p, &ws->tp, &ws->err);
+	if (rc == 0 && server)
+		rc = ws->tp->server_open(&ws->p, &ws->s, &ep, &ws->err);
+	else if (rc == 0)
+		rc = ws->tp->client_open(&ws->p, json_object_get(req->doc, "peer"), &ws->s, &ep,
+					 &ws->err);
 	if (rc < 0) {
-		worker_fail(w, id, err.msg);
-		goto out;
+		worker_fail(w, req->id, ws->err.msg);
+		return false;
 	}
-	worker_event(w, id, "armed", NULL);
-	rc = tp->server_run(s, STDIN_FILENO, &err);
+	worker_event(w, req->id, "ready", ep);
+	json_decref(ep);
+	if (session_wait(w, req->id, server ? "peer" : "go", (int)ws->p.plan.timeout_ms, &ws->m))
+		return true;
+	ws->tp->close(ws->s);
+	return false;
+}
+
+/* A session's last answer: the transport's @rc (ws->err), else @reply (may be NULL); closed. */
+static void session_end(struct worker *w, long long id, struct wsession *ws, int rc,
+			json_t *reply)
+{
 	if (rc == -ECANCELED)
 		session_cancelled(w, id);
 	else if (rc < 0)
-		worker_fail(w, id, err.msg);
+		worker_fail(w, id, ws->err.msg);
 	else
-		worker_reply(w, id, NULL);
-out:
-	tp->close(s);
+		worker_reply(w, id, reply);
+	ws->tp->close(ws->s);
+}
+
+static void op_listen(struct worker *w, struct proto_msg *req)
+{
+	struct wsession ws;
+	int rc;
+
+	if (!session_start(w, req, true, &ws))
+		return;
+	rc = ws.tp->server_peer ? ws.tp->server_peer(ws.s, json_object_get(ws.m.doc, "endpoint"),
+						     &ws.err) : 0;
+	proto_msg_fini(&ws.m);
+	if (rc == 0) {
+		worker_event(w, req->id, "armed", NULL);
+		rc = ws.tp->server_run(ws.s, STDIN_FILENO, &ws.err);
+	}
+	session_end(w, req->id, &ws, rc, NULL);
 }
 
 static void op_connect(struct worker *w, struct proto_msg *req)
 {
-	const struct transport_ops *tp = NULL;
-	struct tp_session *s = NULL;
+	struct wsession ws;
 	struct tp_result res;
-	struct tp_params p;
-	struct proto_msg m;
-	json_t *ep = NULL;
-	struct fab_err err;
-	long long id = req->id;
 	int rc;
 
-	fab_err_init(&err);
-	if (session_params(req->doc, &p, &tp, &err) < 0 ||
-	    tp->client_open(&p, json_object_get(req->doc, "peer"), &s, &ep, &err) < 0) {
-		worker_fail(w, id, err.msg);
+	if (!session_start(w, req, false, &ws))
 		return;
-	}
-	worker_event(w, id, "ready", ep);
-	json_decref(ep);
-	if (!session_wait(w, id, "go", (int)p.plan.timeout_ms, &m))
-		goto out;
-	proto_msg_fini(&m);
-	rc = tp->client_run(s, STDIN_FILENO, &res, &err);
-	if (rc == -ECANCELED)
-		session_cancelled(w, id);
-	else if (rc < 0)
-		worker_fail(w, id, err.msg);
-	else
-		worker_reply(w, id, proto_result_to_json(&res));
-out:
-	tp->close(s);
+	proto_msg_fini(&ws.m);
+	rc = ws.tp->client_run(ws.s, STDIN_FILENO, &res, &ws.err);
+	session_end(w, req->id, &ws, rc, rc < 0 ? NULL : proto_result_to_json(&res));
 }
 
 static void op_hello(struct worker *w, struct proto_msg *req)

@@ -58,6 +58,7 @@ struct tp_session {
 	socklen_t peer_len;
 	char peer_str[64];
 	unsigned char *buf;		/* TCP_BUF_BYTES */
+	int fds[TCP_MAX_STREAMS];	/* a bulk run's streams, closed after each run */
 };
 
 static int addr_parse(const char *addr, unsigned int port, struct sockaddr_storage *ss,
@@ -262,6 +263,27 @@ static int tcp_client_open(const struct tp_params *p, const json_t *peer,
 	return 0;
 }
 
+/*
+ * poll(2) @n streams in @pfd and, at pfd[@n], @cancel_fd (when >= 0) for
+ * @left ms: 0 (interrupted: nothing ready), or an error (cancelled).
+ */
+static int streams_poll(struct pollfd *pfd, unsigned int n, int cancel_fd, int left,
+			struct fab_err *err)
+{
+	int rc = poll(pfd, n + (cancel_fd >= 0), left);
+
+	if (rc < 0 && errno == EINTR) {
+		for (unsigned int i = 0; i <= n; i++)
+			pfd[i].revents = 0;
+		return 0;
+	}
+	if (rc < 0)
+		return fab_err_set(err, -errno, "tcp: poll: %s", strerror(errno));
+	if (cancel_fd >= 0 && pfd[n].revents)
+		return fab_err_set(err, -ECANCELED, "tcp: cancelled");
+	return 0;
+}
+
 /* Receive on @fds until every one reaches EOF. */
 static int bw_receive(struct tp_session *s, int *fds, unsigned int n, int cancel_fd,
 		      uint64_t deadline_ns, struct tp_meter *m, struct fab_err *err)
@@ -282,13 +304,9 @@ static int bw_receive(struct tp_session *s, int *fds, unsigned int n, int cancel
 		if (!left)
 			return fab_err_set(err, -ETIMEDOUT, "tcp: %s: transfer timed out",
 					   s->server ? "receive" : s->peer_str);
-		rc = poll(pfd, n + (cancel_fd >= 0), left);
-		if (rc < 0 && errno == EINTR)
-			continue;
+		rc = streams_poll(pfd, n, cancel_fd, left, err);
 		if (rc < 0)
-			return fab_err_set(err, -errno, "tcp: poll: %s", strerror(errno));
-		if (cancel_fd >= 0 && pfd[n].revents)
-			return fab_err_set(err, -ECANCELED, "tcp: cancelled");
+			return rc;
 		for (unsigned int i = 0; i < n; i++) {
 			if (pfd[i].fd < 0 || !pfd[i].revents)
 				continue;
@@ -341,13 +359,9 @@ static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd
 		if (now >= deadline_ns)
 			return fab_err_set(err, -ETIMEDOUT, "tcp: send timed out");
 		left = (int)((end - now) / 1000000) + 1;
-		rc = poll(pfd, n + (cancel_fd >= 0), left);
-		if (rc < 0 && errno == EINTR)
-			continue;
+		rc = streams_poll(pfd, n, cancel_fd, left, err);
 		if (rc < 0)
-			return fab_err_set(err, -errno, "tcp: poll: %s", strerror(errno));
-		if (cancel_fd >= 0 && pfd[n].revents)
-			return fab_err_set(err, -ECANCELED, "tcp: cancelled");
+			return rc;
 		for (unsigned int i = 0; i < n; i++) {
 			if (!pfd[i].revents)
 				continue;
@@ -629,76 +643,6 @@ out:
 	return rc;
 }
 
-static int serve_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
-		     struct fab_err *err)
-{
-	unsigned int n = s->p.plan.streams;
-	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
-	uint64_t fig[5];
-	int fds[TCP_MAX_STREAMS];
-	int rc;
-
-	rc = accept_peers(s, TCP_FWD, fds, n, cancel_fd, deadline_ns, err);
-	if (rc < 0)
-		goto out;
-	rc = bw_receive(s, fds, n, cancel_fd, deadline_ns, &m, err);
-	if (rc < 0)
-		goto out;
-	tp_meter_figures(&m, fig);
-	for (size_t i = 0; i < 5; i++)
-		fig[i] = htobe64(fig[i]);
-	rc = write_full(fds[0], fig, sizeof(fig), cancel_fd, deadline_ns);
-	if (rc < 0)
-		fab_err_set(err, rc, "tcp: sending figures: %s", strerror(-rc));
-out:
-	close_all(fds, n);
-	tp_meter_fini(&m);
-	return rc;
-}
-
-static int serve_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
-		     struct fab_err *err)
-{
-	unsigned int n = s->p.plan.streams;
-	int fds[TCP_MAX_STREAMS];
-	int rc;
-
-	rc = accept_peers(s, TCP_REV, fds, n, cancel_fd, deadline_ns, err);
-	if (rc < 0)
-		goto out;
-	rc = bw_send(s, fds, n, cancel_fd, deadline_ns, err);
-	if (rc < 0)
-		goto out;
-	/* Wait for the client to close: it has then received everything. */
-	for (unsigned int i = 0; i < n; i++) {
-		char c;
-
-		rc = tp_wait_fd(fds[i], POLLIN, cancel_fd, deadline_ns);
-		if (rc < 0) {
-			fab_err_set(err, rc, "tcp: waiting for the client to finish: %s", strerror(-rc));
-			goto out;
-		}
-		(void)!recv(fds[i], &c, 1, MSG_DONTWAIT);
-	}
-out:
-	close_all(fds, n);
-	return rc;
-}
-
-static int tcp_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
-{
-	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
-	int rc = 0;
-
-	if (s->p.plan.lat_iters)
-		rc = serve_lat(s, cancel_fd, deadline, err);
-	if (rc == 0 && s->p.plan.bw_fwd && s->p.plan.duration_ms)
-		rc = serve_fwd(s, cancel_fd, deadline, err);
-	if (rc == 0 && s->p.plan.bw_rev && s->p.plan.duration_ms)
-		rc = serve_rev(s, cancel_fd, deadline, err);
-	return rc;
-}
-
 /* ---- client ---- */
 
 static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int idx,
@@ -836,55 +780,135 @@ out:
 	return rc;
 }
 
-static int client_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
-		      struct tp_result *res, struct fab_err *err)
+/* Our end's @n streams of @kind into @fds: accepted (server) or connected (client). */
+static int streams_open(struct tp_session *s, enum tcp_kind kind, int *fds, unsigned int n,
+			int cancel_fd, uint64_t deadline_ns, struct fab_err *err)
 {
-	unsigned int n = s->p.plan.streams;
-	uint64_t fig[5];
-	int fds[TCP_MAX_STREAMS];
-	int rc;
-
-	rc = client_connect_all(s, TCP_FWD, fds, n, cancel_fd, deadline_ns, err);
-	if (rc < 0)
-		goto out;
-	rc = bw_send(s, fds, n, cancel_fd, deadline_ns, err);
-	if (rc < 0)
-		goto out;
-	rc = read_full(fds[0], fig, sizeof(fig), cancel_fd, deadline_ns);
-	if (rc < 0) {
-		fab_err_set(err, rc, "tcp: %s: no figures from the receiver: %s", s->peer_str,
-			    strerror(-rc));
-		goto out;
-	}
-	for (size_t i = 0; i < 5; i++)
-		fig[i] = be64toh(fig[i]);
-	tp_bw_from_figures(&res->fwd, fig);
-out:
-	close_all(fds, n);
-	return rc;
+	if (s->server)
+		return accept_peers(s, kind, fds, n, cancel_fd, deadline_ns, err);
+	return client_connect_all(s, kind, fds, n, cancel_fd, deadline_ns, err);
 }
 
-static int client_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
-		      struct tp_result *res, struct fab_err *err)
+/*
+ * The receiving end of a bulk run of @kind, at either side: the streams
+ * opened into s->fds (bulk_close() closes them), everything received, the
+ * meter's figures in @fig.
+ */
+static int bulk_receive(struct tp_session *s, enum tcp_kind kind, int cancel_fd,
+			uint64_t deadline_ns, uint64_t fig[5], struct fab_err *err)
 {
 	unsigned int n = s->p.plan.streams;
 	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
-	uint64_t fig[5];
-	int fds[TCP_MAX_STREAMS];
 	int rc;
 
-	rc = client_connect_all(s, TCP_REV, fds, n, cancel_fd, deadline_ns, err);
-	if (rc < 0)
-		goto out;
-	rc = bw_receive(s, fds, n, cancel_fd, deadline_ns, &m, err);
-	if (rc < 0)
-		goto out;
-	tp_meter_figures(&m, fig);
-	tp_bw_from_figures(&res->rev, fig);
-out:
-	close_all(fds, n);
+	rc = streams_open(s, kind, s->fds, n, cancel_fd, deadline_ns, err);
+	if (rc == 0)
+		rc = bw_receive(s, s->fds, n, cancel_fd, deadline_ns, &m, err);
+	if (rc == 0)
+		tp_meter_figures(&m, fig);
 	tp_meter_fini(&m);
 	return rc;
+}
+
+/* The sending end of a bulk run of @kind: the streams opened into s->fds, the run sent. */
+static int bulk_send(struct tp_session *s, enum tcp_kind kind, int cancel_fd,
+		     uint64_t deadline_ns, struct fab_err *err)
+{
+	int rc;
+
+	rc = streams_open(s, kind, s->fds, s->p.plan.streams, cancel_fd, deadline_ns, err);
+	if (rc == 0)
+		rc = bw_send(s, s->fds, s->p.plan.streams, cancel_fd, deadline_ns, err);
+	return rc;
+}
+
+static int bulk_close(struct tp_session *s, int rc)
+{
+	close_all(s->fds, s->p.plan.streams);
+	return rc;
+}
+
+/* Forward bandwidth, the server receiving: its figures go back on the first stream. */
+static int serve_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		     struct fab_err *err)
+{
+	uint64_t fig[5];
+	int rc = bulk_receive(s, TCP_FWD, cancel_fd, deadline_ns, fig, err);
+
+	if (rc == 0) {
+		for (size_t i = 0; i < 5; i++)
+			fig[i] = htobe64(fig[i]);
+		rc = write_full(s->fds[0], fig, sizeof(fig), cancel_fd, deadline_ns);
+		if (rc < 0)
+			fab_err_set(err, rc, "tcp: sending figures: %s", strerror(-rc));
+	}
+	return bulk_close(s, rc);
+}
+
+/* Reverse bandwidth, the server sending. */
+static int serve_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		     struct fab_err *err)
+{
+	int rc = bulk_send(s, TCP_REV, cancel_fd, deadline_ns, err);
+
+	/* Wait for the client to close: it has then received everything. */
+	for (unsigned int i = 0; rc == 0 && i < s->p.plan.streams; i++) {
+		char c;
+
+		rc = tp_wait_fd(s->fds[i], POLLIN, cancel_fd, deadline_ns);
+		if (rc < 0)
+			fab_err_set(err, rc, "tcp: waiting for the client to finish: %s", strerror(-rc));
+		else
+			(void)!recv(s->fds[i], &c, 1, MSG_DONTWAIT);
+	}
+	return bulk_close(s, rc);
+}
+
+static int tcp_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
+{
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	int rc = 0;
+
+	if (s->p.plan.lat_iters)
+		rc = serve_lat(s, cancel_fd, deadline, err);
+	if (rc == 0 && s->p.plan.bw_fwd && s->p.plan.duration_ms)
+		rc = serve_fwd(s, cancel_fd, deadline, err);
+	if (rc == 0 && s->p.plan.bw_rev && s->p.plan.duration_ms)
+		rc = serve_rev(s, cancel_fd, deadline, err);
+	return rc;
+}
+
+/* Forward bandwidth, the client sending: the receiver's figures come back. */
+static int client_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		      struct tp_result *res, struct fab_err *err)
+{
+	uint64_t fig[5];
+	int rc = bulk_send(s, TCP_FWD, cancel_fd, deadline_ns, err);
+
+	if (rc == 0) {
+		rc = read_full(s->fds[0], fig, sizeof(fig), cancel_fd, deadline_ns);
+		if (rc < 0)
+			fab_err_set(err, rc, "tcp: %s: no figures from the receiver: %s", s->peer_str,
+				    strerror(-rc));
+	}
+	if (rc == 0) {
+		for (size_t i = 0; i < 5; i++)
+			fig[i] = be64toh(fig[i]);
+		tp_bw_from_figures(&res->fwd, fig);
+	}
+	return bulk_close(s, rc);
+}
+
+/* Reverse bandwidth, the client receiving. */
+static int client_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
+		      struct tp_result *res, struct fab_err *err)
+{
+	uint64_t fig[5];
+	int rc = bulk_receive(s, TCP_REV, cancel_fd, deadline_ns, fig, err);
+
+	if (rc == 0)
+		tp_bw_from_figures(&res->rev, fig);
+	return bulk_close(s, rc);
 }
 
 static int tcp_client_run(struct tp_session *s, int cancel_fd, struct tp_result *res,
