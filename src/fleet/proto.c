@@ -17,10 +17,46 @@ void proto_msg_fini(struct proto_msg *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* The fields of the object m->doc into @m; an error leaves m->doc to the caller. */
+static int msg_fields(struct proto_msg *m, struct fab_err *err)
+{
+	const json_t *v = json_object_get(m->doc, "v"), *id = json_object_get(m->doc, "id");
+	const json_t *op = json_object_get(m->doc, "op"), *ev = json_object_get(m->doc, "event");
+	const json_t *ok = json_object_get(m->doc, "ok"), *name = op ? op : ev;
+
+	if (!json_is_integer(v) || json_integer_value(v) != FAB_PROTO_VERSION)
+		return fab_err_set(err, -EPROTO, "protocol: want \"v\":%d", FAB_PROTO_VERSION);
+	if (!json_is_integer(id) || json_integer_value(id) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: want a non-negative integer \"id\"");
+	m->id = json_integer_value(id);
+	if ((op != NULL) + (ev != NULL) + (ok != NULL) != 1)
+		return fab_err_set(err, -EPROTO, "protocol: want exactly one of \"op\", \"event\", \"ok\"");
+	if (name) {
+		if (!json_is_string(name) || !*json_string_value(name))
+			return fab_err_set(err, -EPROTO, "protocol: \"%s\" must be a string",
+					   op ? "op" : "event");
+		m->kind = op ? PROTO_REQUEST : PROTO_EVENT;
+		*(op ? &m->op : &m->event) = json_string_value(name);
+		return 0;
+	}
+	if (!json_is_boolean(ok))
+		return fab_err_set(err, -EPROTO, "protocol: \"ok\" must be true or false");
+	m->kind = PROTO_REPLY;
+	m->ok = json_is_true(ok);
+	if (m->ok) {
+		m->result = json_object_get(m->doc, "result");
+		return 0;
+	}
+	m->error = json_string_value(json_object_get(m->doc, "error"));
+	if (!m->error)
+		return fab_err_set(err, -EPROTO, "protocol: a failed reply needs an \"error\" string");
+	return 0;
+}
+
 int proto_parse(const char *line, size_t len, struct proto_msg *m, struct fab_err *err)
 {
 	json_error_t jerr;
-	json_t *v, *id, *op, *ev, *ok, *e;
+	int rc;
 
 	memset(m, 0, sizeof(*m));
 	if (len >= FAB_PROTO_LINE_MAX)
@@ -30,63 +66,11 @@ int proto_parse(const char *line, size_t len, struct proto_msg *m, struct fab_er
 	if (!m->doc)
 		return fab_err_set(err, -EPROTO, "protocol: not JSON: %s at column %d",
 				   jerr.text, jerr.column);
-	if (!json_is_object(m->doc)) {
+	rc = json_is_object(m->doc) ? msg_fields(m, err)
+				    : fab_err_set(err, -EPROTO, "protocol: not a JSON object");
+	if (rc < 0)
 		proto_msg_fini(m);
-		return fab_err_set(err, -EPROTO, "protocol: not a JSON object");
-	}
-	v = json_object_get(m->doc, "v");
-	if (!json_is_integer(v) || json_integer_value(v) != FAB_PROTO_VERSION) {
-		proto_msg_fini(m);
-		return fab_err_set(err, -EPROTO, "protocol: want \"v\":%d", FAB_PROTO_VERSION);
-	}
-	id = json_object_get(m->doc, "id");
-	if (!json_is_integer(id) || json_integer_value(id) < 0) {
-		proto_msg_fini(m);
-		return fab_err_set(err, -EPROTO, "protocol: want a non-negative integer \"id\"");
-	}
-	m->id = json_integer_value(id);
-	op = json_object_get(m->doc, "op");
-	ev = json_object_get(m->doc, "event");
-	ok = json_object_get(m->doc, "ok");
-	if ((op != NULL) + (ev != NULL) + (ok != NULL) != 1) {
-		proto_msg_fini(m);
-		return fab_err_set(err, -EPROTO, "protocol: want exactly one of \"op\", \"event\", \"ok\"");
-	}
-	if (op) {
-		if (!json_is_string(op) || !*json_string_value(op)) {
-			proto_msg_fini(m);
-			return fab_err_set(err, -EPROTO, "protocol: \"op\" must be a string");
-		}
-		m->kind = PROTO_REQUEST;
-		m->op = json_string_value(op);
-		return 0;
-	}
-	if (ev) {
-		if (!json_is_string(ev) || !*json_string_value(ev)) {
-			proto_msg_fini(m);
-			return fab_err_set(err, -EPROTO, "protocol: \"event\" must be a string");
-		}
-		m->kind = PROTO_EVENT;
-		m->event = json_string_value(ev);
-		return 0;
-	}
-	if (!json_is_boolean(ok)) {
-		proto_msg_fini(m);
-		return fab_err_set(err, -EPROTO, "protocol: \"ok\" must be true or false");
-	}
-	m->kind = PROTO_REPLY;
-	m->ok = json_is_true(ok);
-	if (!m->ok) {
-		e = json_object_get(m->doc, "error");
-		if (!json_is_string(e)) {
-			proto_msg_fini(m);
-			return fab_err_set(err, -EPROTO, "protocol: a failed reply needs an \"error\" string");
-		}
-		m->error = json_string_value(e);
-	} else {
-		m->result = json_object_get(m->doc, "result");
-	}
-	return 0;
+	return rc;
 }
 
 /* Length of the control character at @s (C0, DEL, or C1 in UTF-8), 0 if none. */
