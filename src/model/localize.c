@@ -503,17 +503,11 @@ static int acc_of(const struct loc_input *in, struct loc_acc **acc, struct loc_a
 struct loc_work {
 	const struct loc_input *in;
 	struct loc_cfg cfg;
-	size_t n_cand;
-	unsigned int *cb, *cn, *cf;	/* the accumulator's (borrowed): every pair */
-	double *g;
+	const struct loc_acc *acc;	/* candidates, crossings of every pair, bad pairs kept */
 	unsigned int *cbs;	/* per candidate: kept bad pairs crossing it */
 	double f;		/* kept / seen bad pairs (1 when all were kept) */
 	size_t *bstart;		/* n_cand + 1: kept bad pair ids crossing candidate c */
 	uint32_t *bad;		/* kept bad pair ids (index into the accumulator's bad pairs) */
-	const struct loc_bad *bad_pair;
-	size_t n_bad;		/* kept */
-	size_t n_bad_total;
-	unsigned int n_measured;
 };
 
 static void work_fini(struct loc_work *w)
@@ -527,33 +521,25 @@ static int work_build(struct loc_work *w, const struct loc_acc *acc)
 {
 	size_t *fill;
 
-	w->n_cand = acc->n_cand;
-	w->cb = acc->cb;
-	w->cn = acc->cn;
-	w->cf = acc->cf;
-	w->g = acc->g;
-	w->bad_pair = acc->bad;
-	w->n_bad = acc->n_bad;
-	w->n_bad_total = acc->n_bad_all;
+	w->acc = acc;
 	w->f = acc->n_bad_total ? (double)acc->n_bad / (double)acc->n_bad_total : 1.0;
-	w->n_measured = acc->n_measured;
-	w->bstart = calloc(w->n_cand + 1, sizeof(*w->bstart));
-	w->cbs = calloc(w->n_cand ? w->n_cand : 1, sizeof(*w->cbs));
+	w->bstart = calloc(acc->n_cand + 1, sizeof(*w->bstart));
+	w->cbs = calloc(w->acc->n_cand ? w->acc->n_cand : 1, sizeof(*w->cbs));
 	if (!w->bstart || !w->cbs)
 		return -ENOMEM;
-	for (size_t b = 0; b < w->n_bad; b++)
+	for (size_t b = 0; b < w->acc->n_bad; b++)
 		for (size_t j = 0; j < acc->bad[b].n; j++)
 			w->cbs[acc->bad[b].cand[j]]++;
 	/* Kept bad pairs per candidate (CSR). */
-	for (size_t c = 0; c < w->n_cand; c++)
+	for (size_t c = 0; c < w->acc->n_cand; c++)
 		w->bstart[c + 1] = w->bstart[c] + w->cbs[c];
-	w->bad = malloc((w->bstart[w->n_cand] ? w->bstart[w->n_cand] : 1) * sizeof(*w->bad));
-	fill = calloc(w->n_cand ? w->n_cand : 1, sizeof(*fill));
+	w->bad = malloc((w->bstart[w->acc->n_cand] ? w->bstart[w->acc->n_cand] : 1) * sizeof(*w->bad));
+	fill = calloc(w->acc->n_cand ? w->acc->n_cand : 1, sizeof(*fill));
 	if (!w->bad || !fill) {
 		free(fill);
 		return -ENOMEM;
 	}
-	for (size_t b = 0; b < w->n_bad; b++) {
+	for (size_t b = 0; b < w->acc->n_bad; b++) {
 		const struct loc_bad *p = &acc->bad[b];
 
 		for (size_t j = 0; j < p->n; j++) {
@@ -569,7 +555,7 @@ static int work_build(struct loc_work *w, const struct loc_acc *acc)
 /* What the cover charges for naming @c: lambda, and the ok pairs crossing it. */
 static double cand_cost(const struct loc_work *w, uint32_t c)
 {
-	return w->cfg.lambda + w->cfg.contra_weight * w->g[c] * w->f;
+	return w->cfg.lambda + w->cfg.contra_weight * w->acc->g[c] * w->f;
 }
 
 /* A class: candidates covering the same bad pairs at the same cost. */
@@ -623,14 +609,14 @@ static void classes_free(struct cls *v, size_t n)
 /* Classes of candidates with positive standalone gain, best first. */
 static int classes_build(const struct loc_work *w, struct cls **out, size_t *n_out)
 {
-	struct ckey *k = malloc((w->n_cand ? w->n_cand : 1) * sizeof(*k));
+	struct ckey *k = malloc((w->acc->n_cand ? w->acc->n_cand : 1) * sizeof(*k));
 	struct cls *v = NULL;
 	size_t n = 0, nk = 0;
 	int rc = -ENOMEM;
 
 	if (!k)
 		return -ENOMEM;
-	for (size_t c = 0; c < w->n_cand; c++) {
+	for (size_t c = 0; c < w->acc->n_cand; c++) {
 		double gain = w->cbs[c] - cand_cost(w, (uint32_t)c);
 		uint64_t h = 1469598103934665603ull;
 
@@ -638,7 +624,7 @@ static int classes_build(const struct loc_work *w, struct cls **out, size_t *n_o
 			continue;
 		for (size_t j = w->bstart[c]; j < w->bstart[c + 1]; j++)
 			h = (h ^ w->bad[j]) * 1099511628211ull;
-		k[nk++] = (struct ckey){ (uint32_t)c, w->cbs[c], llround(w->g[c] * 1e6), h, w };
+		k[nk++] = (struct ckey){ (uint32_t)c, w->cbs[c], llround(w->acc->g[c] * 1e6), h, w };
 	}
 	qsort(k, nk, sizeof(*k), ckey_cmp);
 	v = calloc(nk ? nk : 1, sizeof(*v));
@@ -701,8 +687,8 @@ static double class_fixed_cost(const struct loc_work *w, const struct cls *c)
 static double cover_greedy(const struct loc_work *w, const struct cls *v, size_t n, bool *chosen,
 			   uint64_t *covered)
 {
-	size_t nw = words(w->n_bad);
-	double cost = (double)w->n_bad;
+	size_t nw = words(w->acc->n_bad);
+	double cost = (double)w->acc->n_bad;
 
 	memset(covered, 0, nw * sizeof(*covered));
 	for (;;) {
@@ -750,7 +736,7 @@ static void exact_dfs(struct exact *e, size_t i, double fixed)
 	uint64_t *b = e->stack + i * e->nw;
 
 	if (i == e->n) {
-		double cost = fixed + (double)(e->w->n_bad - bits_count(b, e->nw));
+		double cost = fixed + (double)(e->w->acc->n_bad - bits_count(b, e->nw));
 
 		if (cost < e->best_cost - 1e-9 ||
 		    (cost < e->best_cost + 1e-9 && e->cur_size < e->best_size)) {
@@ -778,7 +764,7 @@ static void exact_dfs(struct exact *e, size_t i, double fixed)
 static int cover_exact(const struct loc_work *w, const struct cls *v, size_t n, bool *chosen,
 		       double greedy_cost)
 {
-	struct exact e = { w, v, n, words(w->n_bad), NULL, NULL, NULL, greedy_cost, 0, 0 };
+	struct exact e = { w, v, n, words(w->acc->n_bad), NULL, NULL, NULL, greedy_cost, 0, 0 };
 	int rc = -ENOMEM;
 
 	for (size_t i = 0; i < n; i++)
@@ -840,24 +826,24 @@ static int suspect_from_class(const struct loc_work *w, const struct cls *c, con
 		s->kind = LOC_KIND_GROUP;
 	else
 		s->kind = s->members[0].host >= 0 ? LOC_KIND_NODE : LOC_KIND_LINK;
-	s->ev.cross_bad = w->cb[f];
-	s->ev.cross_n = w->cn[f];
-	s->ev.cross_failed = w->cf[f];
-	s->ev.other_bad = (unsigned int)w->n_bad_total - w->cb[f];
-	s->ev.other_n = w->n_measured - w->cn[f];
+	s->ev.cross_bad = w->acc->cb[f];
+	s->ev.cross_n = w->acc->cn[f];
+	s->ev.cross_failed = w->acc->cf[f];
+	s->ev.other_bad = (unsigned int)w->acc->n_bad_all - w->acc->cb[f];
+	s->ev.other_n = w->acc->n_measured - w->acc->cn[f];
 	for (size_t j = w->bstart[f]; j < w->bstart[f + 1]; j++) {
-		const struct loc_bad *p = &w->bad_pair[w->bad[j]];
+		const struct loc_bad *p = &w->acc->bad[w->bad[j]];
 
 		if (p->verdict == LOC_SLOW && p->pct >= 0)
 			pct[npct++] = p->pct;
 	}
 	s->ev.cross_pct_median = npct ? stats_median(pct, npct) : -1;
 	free(pct);
-	double cons = w->cb[f] / (w->cb[f] + w->g[f]);
+	double cons = w->acc->cb[f] / (w->acc->cb[f] + w->acc->g[f]);
 
-	s->traffic_score = cons * (1.0 - ldexp(1.0, -(int)(w->cb[f] > 60 ? 60 : w->cb[f])));
+	s->traffic_score = cons * (1.0 - ldexp(1.0, -(int)(w->acc->cb[f] > 60 ? 60 : w->acc->cb[f])));
 	s->score = s->traffic_score;
-	if (s->kind == LOC_KIND_NODE && w->cf[f] == w->cn[f]) {
+	if (s->kind == LOC_KIND_NODE && w->acc->cf[f] == w->acc->cn[f]) {
 		s->all_failed = true;
 		str_fmt(s->note, sizeof(s->note),
 			 "every pair of this node failed: the node or its worker, not a path");
@@ -957,14 +943,14 @@ int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct l
 	rc = work_build(&w, acc);
 	if (rc)
 		goto out;
-	r.n_bad = (unsigned int)w.n_bad_total;
-	r.n_measured = w.n_measured;
+	r.n_bad = (unsigned int)acc->n_bad_all;
+	r.n_measured = acc->n_measured;
 	rc = classes_build(&w, &v, &nv);
 	if (rc)
 		goto out;
 	rc = -ENOMEM;
 	chosen = calloc(nv ? nv : 1, sizeof(*chosen));
-	covered = calloc(words(w.n_bad) ? words(w.n_bad) : 1, sizeof(*covered));
+	covered = calloc(words(acc->n_bad) ? words(acc->n_bad) : 1, sizeof(*covered));
 	if (!chosen || !covered)
 		goto out;
 	double cost = cover_greedy(&w, v, nv, chosen, covered);
@@ -977,18 +963,18 @@ int loc_localize(const struct loc_input *in, const struct loc_cfg *cfg, struct l
 	}
 	size_t n_chosen = 0;
 
-	memset(covered, 0, words(w.n_bad) * sizeof(*covered));
+	memset(covered, 0, words(acc->n_bad) * sizeof(*covered));
 	for (size_t i = 0; i < nv; i++)
 		if (chosen[i]) {
 			n_chosen++;
 			bits_set_class(&w, &v[i], covered);
 		}
 	/* Over a sample: its share of unexplained pairs, of all of them. */
-	r.n_unexplained = (unsigned int)llround((double)(w.n_bad - bits_count(covered, words(w.n_bad))) /
-						(w.f > 0 ? w.f : 1));
+	r.n_unexplained = (unsigned int)llround(
+		(double)(acc->n_bad - bits_count(covered, words(acc->n_bad))) / (w.f > 0 ? w.f : 1));
 	r.suspects = calloc(n_chosen ? n_chosen : 1, sizeof(*r.suspects));
-	n_cover = calloc(w.n_bad ? w.n_bad : 1, sizeof(*n_cover));
-	mark = calloc(w.n_bad ? w.n_bad : 1, sizeof(*mark));
+	n_cover = calloc(acc->n_bad ? acc->n_bad : 1, sizeof(*n_cover));
+	mark = calloc(acc->n_bad ? acc->n_bad : 1, sizeof(*mark));
 	if (!r.suspects || !n_cover || !mark)
 		goto out;
 	for (size_t i = 0; i < nv; i++)
