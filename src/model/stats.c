@@ -45,37 +45,35 @@ double stats_median_sorted(const double *v, size_t n)
 	return (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-double stats_median(const double *v, size_t n)
+/* The median of the @n values in @c, a scratch copy this frees (NULL: out of memory, NaN). */
+static double median_free(double *c, size_t n)
 {
-	double *c, m;
+	double m;
 
-	if (n == 0)
-		return NAN;
-	c = malloc(n * sizeof(*c));
 	if (!c)
 		return NAN;
-	memcpy(c, v, n * sizeof(*c));
 	stats_sort(c, n);
 	m = stats_median_sorted(c, n);
 	free(c);
 	return m;
 }
 
+double stats_median(const double *v, size_t n)
+{
+	double *c = malloc(n ? n * sizeof(*c) : 1);
+
+	if (c && n)
+		memcpy(c, v, n * sizeof(*c));
+	return median_free(c, n);
+}
+
 double stats_mad(const double *v, size_t n, double median)
 {
-	double *d, m;
+	double *d = malloc(n ? n * sizeof(*d) : 1);
 
-	if (n == 0)
-		return NAN;
-	d = malloc(n * sizeof(*d));
-	if (!d)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; d && i < n; i++)
 		d[i] = fabs(v[i] - median);
-	stats_sort(d, n);
-	m = stats_median_sorted(d, n);
-	free(d);
-	return m;
+	return median_free(d, n);
 }
 
 int stats_summarize(double *v, size_t n, struct stats_summary *s)
