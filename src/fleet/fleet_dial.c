@@ -702,20 +702,13 @@ int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err
 	return 0;
 }
 
-const struct launch_counts *fleet_dial_counts(const struct fleet *f)
-{
-	return f->dial ? &f->dial->c : NULL;
-}
-
 void fleet_dial_report(const struct fleet *f, struct sweep_launch *l)
 {
-	const struct launch_counts *c = fleet_dial_counts(f);
-
 	memset(l, 0, sizeof(*l));
-	if (!c)
+	if (!f->dial)
 		return;
 	l->dial = true;
-	l->n = *c;
+	l->n = f->dial->c;
 }
 
 /* Wait for the launcher to exit until @until_ms; true when it did. */

@@ -89,9 +89,7 @@ int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err
 int fleet_dial_fd(const struct fleet *f);
 void fleet_dial_relay(struct fleet *f);
 
-/* Counts of the last launch (NULL for a per-node launcher). */
-const struct launch_counts *fleet_dial_counts(const struct fleet *f);
-/* The same for the sweep's report (JSON "launch"). */
+/* The last launch's counts for the sweep's report (JSON "launch"); none: per-node launcher. */
 void fleet_dial_report(const struct fleet *f, struct sweep_launch *l);
 
 /*

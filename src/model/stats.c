@@ -45,7 +45,7 @@ double stats_median_sorted(const double *v, size_t n)
 	return (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The median of the @n values in @c, a scratch copy this frees (NULL: out of memory, NaN). */
+/* The median of the @n values in @c, a scratch copy this frees (NULL: none or no memory, NaN). */
 static double median_free(double *c, size_t n)
 {
 	double m;
@@ -60,7 +60,7 @@ static double median_free(double *c, size_t n)
 
 double stats_median(const double *v, size_t n)
 {
-	double *c = malloc(n ? n * sizeof(*c) : 1);
+	double *c = malloc(n * sizeof(*c));
 
 	if (c && n)
 		memcpy(c, v, n * sizeof(*c));
@@ -69,7 +69,7 @@ double stats_median(const double *v, size_t n)
 
 double stats_mad(const double *v, size_t n, double median)
 {
-	double *d = malloc(n ? n * sizeof(*d) : 1);
+	double *d = malloc(n * sizeof(*d));
 
 	for (size_t i = 0; d && i < n; i++)
 		d[i] = fabs(v[i] - median);

@@ -780,13 +780,15 @@ out:
 	return rc;
 }
 
-/* Our end's @n streams of @kind into @fds: accepted (server) or connected (client). */
-static int streams_open(struct tp_session *s, enum tcp_kind kind, int *fds, unsigned int n,
-			int cancel_fd, uint64_t deadline_ns, struct fab_err *err)
+/* Our end's streams of @kind into s->fds: accepted (server) or connected (client). */
+static int streams_open(struct tp_session *s, enum tcp_kind kind, int cancel_fd,
+			uint64_t deadline_ns, struct fab_err *err)
 {
+	unsigned int n = s->p.plan.streams;
+
 	if (s->server)
-		return accept_peers(s, kind, fds, n, cancel_fd, deadline_ns, err);
-	return client_connect_all(s, kind, fds, n, cancel_fd, deadline_ns, err);
+		return accept_peers(s, kind, s->fds, n, cancel_fd, deadline_ns, err);
+	return client_connect_all(s, kind, s->fds, n, cancel_fd, deadline_ns, err);
 }
 
 /*
@@ -801,7 +803,7 @@ static int bulk_receive(struct tp_session *s, enum tcp_kind kind, int cancel_fd,
 	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
 	int rc;
 
-	rc = streams_open(s, kind, s->fds, n, cancel_fd, deadline_ns, err);
+	rc = streams_open(s, kind, cancel_fd, deadline_ns, err);
 	if (rc == 0)
 		rc = bw_receive(s, s->fds, n, cancel_fd, deadline_ns, &m, err);
 	if (rc == 0)
@@ -816,7 +818,7 @@ static int bulk_send(struct tp_session *s, enum tcp_kind kind, int cancel_fd,
 {
 	int rc;
 
-	rc = streams_open(s, kind, s->fds, s->p.plan.streams, cancel_fd, deadline_ns, err);
+	rc = streams_open(s, kind, cancel_fd, deadline_ns, err);
 	if (rc == 0)
 		rc = bw_send(s, s->fds, s->p.plan.streams, cancel_fd, deadline_ns, err);
 	return rc;
