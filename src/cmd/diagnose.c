@@ -584,6 +584,7 @@ static int diagnose_from(struct fab_ctx *ctx, struct sweep_args *a)
 	c.r.launcher = c.r.launcher ? c.r.launcher : "-";
 	c.r.mode = c.r.mode ? c.r.mode : "-";
 	c.r.cfg = a->cfg;
+	sweep_cfg_transport(&c.r.cfg, c.r.transport);
 	sweep_ref_compute(NULL, 0, &c.r.ref);
 	rc = pairs_from_doc(ctx, a->from, json_object_get(c.doc, "pairs"), &c.hosts, &c);
 	if (rc == 0)

@@ -75,6 +75,7 @@ static const struct num_opt num_opts[] = {
 	NUM_D("mad-k", 0, 100, cfg.mad_k),
 	NUM_D("lat-factor", 1, 1000, cfg.lat_factor),
 	{ "lat-max-us", 0, 1e9, false, offsetof(struct sweep_args, cfg.lat_max_ns), 1000 },
+	{ "lat-floor-us", 0, 1e9, false, offsetof(struct sweep_args, cfg.lat_floor_ns), 1000 },
 	NUM_D("min-pct", 0, 100, cfg.min_pct),
 	NUM_D("regress-pct", 0, 100, regress_pct),
 	NUM_D("timeout", 0.1, 3600, timeout_s),
@@ -416,9 +417,13 @@ static int keyed_cmp(const void *x, const void *y)
 
 /*
  * Re-test the pairs that look slow, keep the new figures, judge them
- * again.  @alone: one pair at a time, nothing else on the fabric or the
- * hosts (for latency outliers: a latency loop that shared a link or a CPU
- * with another pair's bandwidth test measured that test's queue).
+ * again: a pair stays slow only when the retest finds it slow too.  One
+ * pair at a time, nothing else on the fabric or the hosts, when there are
+ * at most SWEEP_RETEST_ALONE_MAX of them (a test that shared a link, a
+ * CPU or a switch buffer with its round measured its neighbours too; see
+ * docs/sweep.md), else in link-safe rounds.  @alone: the pairs slow by
+ * latency only, always one at a time (a latency loop that shared a link or
+ * a CPU with another pair's bandwidth test measured that test's queue).
  */
 static int sweep_retest(struct fab_ctx *ctx, const struct sweep_measure *m, struct sweep_opts *so,
 			struct sweep_report *r, struct sweep_results *sr, struct sweep_topo *st,
@@ -453,8 +458,8 @@ static int sweep_retest(struct fab_ctx *ctx, const struct sweep_measure *m, stru
 	}
 	qsort(ix, n, sizeof(*ix), keyed_cmp);
 	fab_info("re-testing %zu slow pair%s%s", n, n == 1 ? "" : "s",
-		 alone ? " by latency, one at a time" : "");
-	if (alone) {
+		 alone ? " by latency, one at a time" : n <= SWEEP_RETEST_ALONE_MAX ? ", one at a time" : "");
+	if (alone || n <= SWEEP_RETEST_ALONE_MAX) {
 		rc = sched_one_per_round(&s, sp, n);
 	} else if (st) {	/* the retest's rounds follow the same link rule */
 		struct sched_topo_bound keep = st->bound;
@@ -671,6 +676,7 @@ static void report_fill(struct sweep_report *r, const struct sweep_args *a,
 	r->launcher = a->measure ? "simulated" : a->fo.launcher;
 	r->mode = a->mode;
 	r->cfg = a->cfg;
+	sweep_cfg_transport(&r->cfg, r->transport);
 	r->duration_ms = so->plan.duration_ms;
 	r->lat_iters = a->lat_iters;
 	r->lat_ms = so->plan.lat_ms;
@@ -692,6 +698,7 @@ void sweep_args_default(struct sweep_args *a, const char *cmd)
 		.retest = true, .progress = -1, .regress_pct = 10,
 	};
 	sweep_cfg_default(&a->cfg);
+	a->cfg.lat_floor_ns = -1;	/* the transport's (sweep_cfg_transport) */
 }
 
 int sweep_args_parse(struct fab_ctx *ctx, int argc, char **argv, const char *cmd,

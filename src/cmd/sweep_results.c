@@ -68,6 +68,7 @@ static void sample_offer(struct sweep_results *sr, const struct sweep_pair *p)
 	x->expect_none = p->expect_src == SWEEP_EXPECT_NONE;
 	x->bw_mbps = sweep_pair_bw(p);
 	x->lat_ns = p->have_lat ? p->lat_ns.p50 : NAN;
+	x->dip = sweep_pair_dip(p);
 }
 
 int sweep_results_round(void *ctx, size_t round, struct sweep_pair *pairs, size_t n,
@@ -120,13 +121,15 @@ out:
 /* The fleet reference from the sample. */
 static int reference(struct sweep_results *sr, struct sweep_ref *ref, struct fab_err *err)
 {
-	size_t n = stats_reservoir_len(&sr->res), nb = 0, nl = 0;
+	size_t n = stats_reservoir_len(&sr->res), nb = 0, nl = 0, nd = 0;
 	double *bw = calloc(n ? n : 1, sizeof(*bw)), *lat = calloc(n ? n : 1, sizeof(*lat));
+	double *dip = calloc(n ? n : 1, sizeof(*dip));
+	unsigned int *klass = calloc(n ? n : 1, sizeof(*klass));
+	int rc = 0;
 
-	if (!bw || !lat) {
-		free(bw);
-		free(lat);
-		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	if (!bw || !lat || !dip || !klass) {
+		rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
+		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct sweep_sample *x = &sr->sample[i];
@@ -137,11 +140,17 @@ static int reference(struct sweep_results *sr, struct sweep_ref *ref, struct fab
 			bw[nb++] = x->bw_mbps;
 		if (!isnan(x->lat_ns))
 			lat[nl++] = x->lat_ns;
+		klass[nd] = x->klass;
+		dip[nd++] = x->dip;
 	}
 	sweep_ref_from(bw, nb, lat, nl, ref);
+	sweep_ref_dips(ref, dip, klass, nd);
+out:
 	free(bw);
 	free(lat);
-	return 0;
+	free(dip);
+	free(klass);
+	return rc;
 }
 
 /*

@@ -38,6 +38,7 @@ struct sweep_sample {
 	bool failed, expect_none;
 	double bw_mbps;			/* NAN: none */
 	double lat_ns;			/* NAN: none */
+	double dip;			/* sweep_pair_dip(), NAN: none */
 };
 
 struct sweep_results {
@@ -84,6 +85,8 @@ int sweep_results_count(struct sweep_results *sr, struct sweep_report *r, struct
  * keep their first figures, not marked retested).
  */
 #define SWEEP_RETEST_MAX 4096
+/* Up to this many pairs are re-tested one at a time (cmd/sweep.c). */
+#define SWEEP_RETEST_ALONE_MAX 32
 
 int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx, size_t *n,
 			      size_t *n_total, struct fab_err *err);

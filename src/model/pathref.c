@@ -78,8 +78,11 @@ static int class_ref(struct pathref_class *c, const struct pathref_pair *const *
 	stats_sort(buf, n);
 	c->median_mbps = c->ref_mbps = stats_median_sorted(buf, n);
 	c->n_ref = n;
-	if (n < PATHREF_MIN_PAIRS)
+	if (n < PATHREF_MIN_PAIRS) {	/* two figures are no reference */
+		c->ref_mbps = NAN;
+		c->n_ref = 0;
 		return 0;
+	}
 	/* Pairs per link (each pair once per link), then each link's pairs' bandwidths. */
 	for (size_t i = 0; i < n; i++)
 		for (size_t h = 0; h < v[i]->n_links; h++) {

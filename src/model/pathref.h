@@ -51,7 +51,7 @@ struct pathref_class {
 	unsigned int klass;
 	size_t n;		/* pairs with a figure */
 	double median_mbps;	/* of all of them */
-	double ref_mbps;	/* the reference; NAN when n == 0 */
+	double ref_mbps;	/* the reference; NAN when n < PATHREF_MIN_PAIRS */
 	uint32_t excluded[2];	/* links whose pairs were left out for ref, PATHREF_NO_LINK */
 	size_t n_ref;		/* pairs ref is the median of */
 	/*

@@ -17,7 +17,16 @@ void sweep_cfg_default(struct sweep_cfg *cfg)
 	cfg->bw_min_mbps = 0;
 	cfg->mad_k = 3;
 	cfg->lat_factor = 3;
+	cfg->lat_floor_ns = 0;
 	cfg->lat_max_ns = 0;
+}
+
+void sweep_cfg_transport(struct sweep_cfg *cfg, const char *transport)
+{
+	if (cfg->lat_floor_ns >= 0)
+		return;
+	cfg->lat_floor_ns = transport && strcmp(transport, "verbs") == 0 ? SWEEP_LAT_FLOOR_VERBS_NS
+									 : SWEEP_LAT_FLOOR_TCP_NS;
 }
 
 const char *sweep_status_name(enum sweep_status s)
@@ -59,12 +68,59 @@ static double pair_bw_min_interval(const struct sweep_pair *p)
 	return pair_slower(p, p->ab.min_mbps, p->ba.min_mbps);
 }
 
+static double dir_dip(const struct sweep_bw *d)
+{
+	if (!d->measured || d->intervals < 2 || !(d->avg_mbps > 0))
+		return NAN;
+	return d->min_mbps / d->avg_mbps;
+}
+
+double sweep_pair_dip(const struct sweep_pair *p)
+{
+	double ab = dir_dip(&p->ab), ba = dir_dip(&p->ba);
+
+	if (isnan(ab))
+		return ba;
+	return isnan(ba) ? ab : fmin(ab, ba);
+}
+
+static void dip_ref_of(struct sweep_dip_ref *d, double *v, size_t n)
+{
+	d->n = n;
+	d->median = n ? stats_median(v, n) : NAN;
+	d->mad = n ? stats_mad(v, n, d->median) : NAN;
+}
+
+void sweep_ref_dips(struct sweep_ref *ref, const double *dip, const unsigned int *klass, size_t n)
+{
+	double *v = calloc(n ? n : 1, sizeof(*v));
+	size_t k = 0;
+
+	memset(&ref->dip, 0, sizeof(ref->dip));
+	memset(ref->dip_class, 0, sizeof(ref->dip_class));
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(dip[i]))
+			v[k++] = dip[i];
+	dip_ref_of(&ref->dip, v, k);
+	for (unsigned int c = 0; klass && c < SWEEP_DIP_CLASSES; c++) {
+		k = 0;
+		for (size_t i = 0; i < n; i++)
+			if (klass[i] == c && !isnan(dip[i]))
+				v[k++] = dip[i];
+		dip_ref_of(&ref->dip_class[c], v, k);
+	}
+	free(v);
+}
+
 void sweep_ref_from(const double *bw, size_t nb, const double *lat, size_t nl,
 		    struct sweep_ref *ref)
 {
 	double *lbw = calloc(nb ? nb : 1, sizeof(*lbw));
 
 	memset(ref, 0, sizeof(*ref));
+	ref->dip.median = ref->dip.mad = NAN;
 	ref->bw_median_mbps = ref->bw_mad_mbps = NAN;
 	ref->bw_log_median = ref->bw_log_mad = NAN;
 	ref->lat_median_ns = ref->lat_mad_ns = NAN;
@@ -89,26 +145,55 @@ void sweep_ref_from(const double *bw, size_t nb, const double *lat, size_t nl,
 void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_ref *ref)
 {
 	double *bw = calloc(n ? n : 1, sizeof(*bw)), *lat = calloc(n ? n : 1, sizeof(*lat));
-	size_t nb = 0, nl = 0;
+	double *dip = calloc(n ? n : 1, sizeof(*dip));
+	unsigned int *klass = calloc(n ? n : 1, sizeof(*klass));
+	size_t nb = 0, nl = 0, nd = 0;
 
-	for (size_t i = 0; bw && lat && i < n; i++) {
+	for (size_t i = 0; bw && lat && dip && klass && i < n; i++) {
 		if (pairs[i].status == SWEEP_FAILED)
 			continue;
 		if (!isnan(sweep_pair_bw(&pairs[i])))
 			bw[nb++] = sweep_pair_bw(&pairs[i]);
 		if (pairs[i].have_lat)
 			lat[nl++] = pairs[i].lat_ns.p50;
+		klass[nd] = pairs[i].klass;
+		dip[nd++] = sweep_pair_dip(&pairs[i]);
 	}
 	sweep_ref_from(bw, nb, lat, nl, ref);
+	if (dip && klass)
+		sweep_ref_dips(ref, dip, klass, nd);
 	free(bw);
 	free(lat);
+	free(dip);
+	free(klass);
+}
+
+/*
+ * Is @p's dip an outlier among its class's (the fleet's when the class is
+ * small)?  @med_pct: set to the reference's median dip in %, NAN when there
+ * is no reference (then every dip counts: the rated rule alone).
+ */
+static bool dip_outlier(const struct sweep_pair *p, const struct sweep_ref *ref,
+			const struct sweep_cfg *cfg, double *med_pct)
+{
+	const struct sweep_dip_ref *d = &ref->dip;
+	double dip = sweep_pair_dip(p), thr;
+
+	if (p->klass < SWEEP_DIP_CLASSES && ref->dip_class[p->klass].n >= SWEEP_DIP_MIN_PAIRS)
+		d = &ref->dip_class[p->klass];
+	*med_pct = NAN;
+	if (d->n < SWEEP_DIP_MIN_PAIRS || isnan(dip))
+		return true;
+	*med_pct = 100 * d->median;
+	thr = fmin(d->median / 2, d->median - cfg->mad_k * STATS_MAD_SIGMA * d->mad);
+	return dip < thr;
 }
 
 static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
 		  const struct sweep_ref *ref, const struct sweep_cfg *cfg)
 {
 	double bw = sweep_pair_bw(p), bwmin = pair_bw_min_interval(p);
-	double lsigma = ref->bw_log_mad * STATS_MAD_SIGMA;
+	double lsigma = ref->bw_log_mad * STATS_MAD_SIGMA, dip_med;
 
 	p->pct_rated = -1;
 	p->slow_lat = false;
@@ -124,10 +209,17 @@ static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
 				 bw, p->pct_rated, what, rated_mbps, cfg->slow_pct);
 			goto slow;
 		}
-		if (bwmin < rated_mbps * cfg->min_pct / 100) {
-			str_fmt(p->reason, sizeof(p->reason),
-				 "slowest interval %.0f Mb/s is below %.0f%% of the %s %.0f Mb/s",
-				 bwmin, cfg->min_pct, what, rated_mbps);
+		if (bwmin < rated_mbps * cfg->min_pct / 100 && dip_outlier(p, ref, cfg, &dip_med)) {
+			if (isnan(dip_med))
+				str_fmt(p->reason, sizeof(p->reason),
+					 "unstable: slowest interval %.0f Mb/s is below %.0f%% of the %s "
+					 "%.0f Mb/s", bwmin, cfg->min_pct, what, rated_mbps);
+			else
+				str_fmt(p->reason, sizeof(p->reason),
+					 "unstable: slowest interval %.0f Mb/s is below %.0f%% of the %s "
+					 "%.0f Mb/s and %.0f%% of its average (similar pairs: median %.0f%%)",
+					 bwmin, cfg->min_pct, what, rated_mbps, 100 * sweep_pair_dip(p),
+					 dip_med);
 			goto slow;
 		}
 	} else if (!isnan(bw) && !isnan(ref->bw_median_mbps) && ref->n >= 3) {
@@ -141,9 +233,10 @@ static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
 				 bw, 100 * bw / med, med, ref->bw_mad_mbps);
 			goto slow;
 		}
-		if (cfg->min_pct_fleet && bwmin < med * cfg->min_pct / 100 && bwmin < floor_mbps) {
+		if (cfg->min_pct_fleet && bwmin < med * cfg->min_pct / 100 && bwmin < floor_mbps &&
+		    dip_outlier(p, ref, cfg, &dip_med)) {
 			str_fmt(p->reason, sizeof(p->reason),
-				 "slowest interval %.0f Mb/s is %.1f%% of the fleet median %.0f Mb/s",
+				 "unstable: slowest interval %.0f Mb/s is %.1f%% of the fleet median %.0f Mb/s",
 				 bwmin, 100 * bwmin / med, med);
 			goto slow;
 		}
@@ -161,7 +254,8 @@ static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
 	/* Latency spreads by factors under load: a fleet of a few pairs is no reference. */
 	if (p->have_lat && !isnan(ref->lat_median_ns) && ref->n >= SWEEP_LAT_MIN_PAIRS &&
 	    p->lat_ns.p50 > ref->lat_median_ns * cfg->lat_factor &&
-	    p->lat_ns.p50 > ref->lat_median_ns + cfg->mad_k * STATS_MAD_SIGMA * ref->lat_mad_ns) {
+	    p->lat_ns.p50 > ref->lat_median_ns + cfg->mad_k * STATS_MAD_SIGMA * ref->lat_mad_ns &&
+	    p->lat_ns.p50 > ref->lat_median_ns + cfg->lat_floor_ns) {
 		str_fmt(p->reason, sizeof(p->reason),
 			 "median latency %.0f ns is %.1fx the fleet median %.0f ns",
 			 p->lat_ns.p50, p->lat_ns.p50 / ref->lat_median_ns, ref->lat_median_ns);

@@ -77,14 +77,31 @@ struct sweep_cfg {
 	double bw_min_mbps;	/* absolute floor, 0 for none */
 	double mad_k;		/* relative test also needs median - k*sigma (3) */
 	double lat_factor;	/* latency above factor x fleet median is slow (3) */
+	double lat_floor_ns;	/* ... and above the fleet median by at least this much (0: none) */
 	double lat_max_ns;	/* absolute latency ceiling, 0 for none */
 };
+
+/*
+ * A population's dips: each pair's slowest interval over its average
+ * (sweep_pair_dip), median and MAD; n pairs (0: none).
+ */
+struct sweep_dip_ref {
+	size_t n;
+	double median, mad;
+};
+
+/* Path classes (hop counts) below this have their own dip reference. */
+#define SWEEP_DIP_CLASSES 16
+/* A dip reference needs this many pairs; below it the fleet's, then none. */
+#define SWEEP_DIP_MIN_PAIRS 6
 
 struct sweep_ref {
 	size_t n;		/* pairs with figures */
 	double bw_median_mbps, bw_mad_mbps;	/* NAN when n == 0 */
 	double bw_log_median, bw_log_mad;	/* of ln(bw): bandwidth spreads by factors */
 	double lat_median_ns, lat_mad_ns;	/* of the pairs' p50, NAN when none */
+	struct sweep_dip_ref dip;		/* the fleet's dips */
+	struct sweep_dip_ref dip_class[SWEEP_DIP_CLASSES];	/* by path class (klass) */
 };
 
 struct sweep_suspect {
@@ -173,6 +190,15 @@ struct sweep_report {
 
 void sweep_cfg_default(struct sweep_cfg *cfg);
 
+/*
+ * The latency floor when none was given (lat_floor_ns < 0): what a
+ * scheduler hiccup cannot reach on a healthy path of @transport, 100 us
+ * for tcp (kernel stacks, a run queue's wait), 10 us for verbs (polled).
+ */
+#define SWEEP_LAT_FLOOR_TCP_NS 100000.0
+#define SWEEP_LAT_FLOOR_VERBS_NS 10000.0
+void sweep_cfg_transport(struct sweep_cfg *cfg, const char *transport);
+
 /* The slowest measured direction's average (NAN when none measured). */
 double sweep_pair_bw(const struct sweep_pair *p);
 
@@ -186,6 +212,19 @@ void sweep_ref_compute(const struct sweep_pair *pairs, size_t n, struct sweep_re
  */
 void sweep_ref_from(const double *bw, size_t nb, const double *lat, size_t nl,
 		    struct sweep_ref *ref);
+/*
+ * The dip references (fleet and per path class) from @n pairs' dips @dip
+ * (NAN: none) and classes @klass (NULL: all class 0); the arrays are not
+ * changed.  sweep_ref_compute() calls it; sweep_ref_from() leaves them empty.
+ */
+void sweep_ref_dips(struct sweep_ref *ref, const double *dip, const unsigned int *klass, size_t n);
+
+/*
+ * A pair's dip: its slowest full interval over its average, the lower of
+ * its measured directions that have at least two intervals; NAN when none.
+ * 1 is a flat transfer; an intermittent link dips towards 0.
+ */
+double sweep_pair_dip(const struct sweep_pair *p);
 
 /*
  * Mark @p ok or slow (failed stays failed), filling reason and pct_rated.
@@ -194,9 +233,14 @@ void sweep_ref_from(const double *bw, size_t nb, const double *lat, size_t nl,
  * of the median, and an outlier on a log scale (ln bw below the median of
  * ln bw by more than mad_k * 1.4826 * its MAD), since concurrent pairs on
  * shared hosts spread by factors, not by fixed amounts.  A pair is also
- * slow when its slowest interval is below slow_pct/2 % of the reference
- * (an intermittent link), below bw_min_mbps, or when its median latency
- * is above lat_factor x the fleet median (and mad_k sigmas above it).
+ * slow (unstable) when its slowest interval is below min_pct % of the
+ * rated speed and its dip is an outlier among its path class's dips (below
+ * half their median and mad_k sigmas below it; the fleet's dips when the
+ * class has fewer than SWEEP_DIP_MIN_PAIRS, the rated rule alone when the
+ * fleet has fewer too), below bw_min_mbps, or when its median latency is
+ * above lat_factor x the fleet median, mad_k sigmas above it and
+ * lat_floor_ns above it.  docs/sweep.md ("How a pair is judged") gives
+ * the reasons.
  */
 void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct sweep_ref *ref,
 		      const struct sweep_cfg *cfg);

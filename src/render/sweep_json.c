@@ -393,8 +393,8 @@ static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 			"probes_run", (int)r->fabric.probes_run));
 	json_object_set_new(doc_extra, "suspects_left_out", json_integer((json_int_t)r->suspects_left_out));
 	doc = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:b, s:o, s:o, s:o, s:i, s:i,"
-			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:o},"
-			 " s:{s:o, s:o, s:o, s:o},"
+			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:f, s:o},"
+			 " s:{s:o, s:o, s:o, s:o, s:o},"
 			 " s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
 			 "schema", "fabricctl.sweep/2",
 			 "transport", r->transport,
@@ -421,12 +421,14 @@ static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 			 "bw_min_mbps", r->cfg.bw_min_mbps > 0 ? json_real(r->cfg.bw_min_mbps) : json_null(),
 			 "mad_k", r->cfg.mad_k,
 			 "lat_factor", r->cfg.lat_factor,
+			 "lat_floor_ns", r->cfg.lat_floor_ns > 0 ? r->cfg.lat_floor_ns : 0.0,
 			 "lat_max_ns", r->cfg.lat_max_ns > 0 ? json_real(r->cfg.lat_max_ns) : json_null(),
 			 "reference",
 			 "bw_median_mbps", num_or_null(r->ref.bw_median_mbps),
 			 "bw_mad_mbps", num_or_null(r->ref.bw_mad_mbps),
 			 "lat_median_ns", num_or_null(r->ref.lat_median_ns),
 			 "lat_mad_ns", num_or_null(r->ref.lat_mad_ns),
+			 "dip_median_pct", num_or_null(100 * r->ref.dip.median),
 			 "summary",
 			 "pairs", (json_int_t)r->n_pairs, "ok", (json_int_t)r->n_ok,
 			 "slow", (json_int_t)r->n_slow, "failed", (json_int_t)r->n_failed,
