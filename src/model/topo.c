@@ -652,7 +652,11 @@ static int check_counters(struct topo *t, struct topo_port *p, const struct topo
  * distance in links from the nearest CA or host (a leaf is 1); a switch
  * no CA reaches has no level ("switch").  Three values are held to the
  * tier: an IB link's width and lane rate, an Ethernet link's speed
- * (eth_mbps, known for physical NICs).  An end is known to support a
+ * (eth_mbps, known for physical NICs).  Ethernet speeds are held to the
+ * majority of the tier's links on the same lower-level switch (the leaf):
+ * a host's 1G management NIC and its 100G data NICs sit in one host-leaf
+ * tier, on different leaves, and the management links are not slow data
+ * links.  An end is known to support a
  * value when it enables it, when another of its node's ports runs at it,
  * or when a node of the same model (type, vendor and device id) runs a
  * port at it; an end that is not known to is still reported, and the
@@ -665,7 +669,7 @@ enum tier_dim { TIER_WIDTH = 0, TIER_LANE, TIER_ETH, TIER_N_DIMS };
 
 struct tier {
 	unsigned int type[2], level[2];		/* the lower end first */
-	struct topo_tally tally[TIER_N_DIMS];	/* what its links of known value run at */
+	struct topo_tally tally[TIER_N_DIMS];	/* what its links of known value run at (not TIER_ETH) */
 };
 
 struct tier_ctx {
@@ -674,6 +678,7 @@ struct tier_ctx {
 	unsigned int *level;		/* by index into by_ptr */
 	struct tier *tiers;
 	size_t n_tiers;
+	struct topo_tally *eth;		/* by index into by_ptr: Ethernet speeds of its tier's links below it */
 };
 
 static int ptr_cmp(const void *a, const void *b)
@@ -887,9 +892,9 @@ struct tier_finding {
 
 /* @f filled when @l is below its tier's majority in dimension @d. */
 static void tier_judge(const struct topo *t, const struct tier *tr, const struct topo_link *l,
-		       enum tier_dim d, struct tier_finding *f)
+		       enum tier_dim d, const struct topo_tally *ty, const char *on,
+		       struct tier_finding *f)
 {
-	const struct topo_tally *ty = &tr->tally[d];
 	const struct topo_tally_value *maj = topo_tally_majority(ty);
 	unsigned int v = link_value(l, d);
 	char b0[24], b1[24], have[24];
@@ -901,10 +906,11 @@ static void tier_judge(const struct topo *t, const struct tier *tr, const struct
 	value_text(d, maj->val, f->want, sizeof(f->want));
 	f->unknown[0] = !end_supports(t, l->a, d, maj->val);
 	f->unknown[1] = !end_supports(t, l->b, d, maj->val);
-	str_fmt(f->text, sizeof(f->text), "%s %s; %u of %u %s-%s links run %s",
+	str_fmt(f->text, sizeof(f->text), "%s %s; %u of %u %s-%s links%s%.64s run %s",
 		d == TIER_WIDTH ? "width" : "speed", have, maj->n, ty->n,
 		tier_end_name(tr->type[0], tr->level[0], b0, sizeof(b0)),
-		tier_end_name(tr->type[1], tr->level[1], b1, sizeof(b1)), f->want);
+		tier_end_name(tr->type[1], tr->level[1], b1, sizeof(b1)), on ? " of " : "",
+		on ? on : "", f->want);
 }
 
 /* TOPO_F_WIDTH / TOPO_F_SPEED: what @plan states for the cable @l is (0: none, or no plan). */
@@ -991,6 +997,12 @@ static const struct topo_port *tier_end(const struct tier_ctx *c, const struct t
 	return lb < la ? l->b : l->a;
 }
 
+/* The by_ptr index of the node of tier_end(). */
+static size_t tier_end_index(const struct tier_ctx *c, const struct topo *t, size_t i)
+{
+	return c->ends[2 * i + (tier_end(c, t, i) == t->links[i]->b)];
+}
+
 static int check_tiers(struct topo *t, const struct topo *plan)
 {
 	struct tier_ctx c = { 0 };
@@ -1003,7 +1015,8 @@ static int check_tiers(struct topo *t, const struct topo *plan)
 	c.level = malloc(t->n_nodes * sizeof(*c.level));
 	c.ends = malloc(2 * t->n_links * sizeof(*c.ends));
 	link_tier = calloc(t->n_links, sizeof(*link_tier));
-	if (!c.by_ptr || !c.level || !c.ends || !link_tier)
+	c.eth = calloc(t->n_nodes, sizeof(*c.eth));
+	if (!c.by_ptr || !c.level || !c.ends || !link_tier || !c.eth)
 		goto out;
 	memcpy(c.by_ptr, t->nodes, t->n_nodes * sizeof(*c.by_ptr));
 	qsort(c.by_ptr, t->n_nodes, sizeof(*c.by_ptr), ptr_cmp);
@@ -1024,8 +1037,9 @@ static int check_tiers(struct topo *t, const struct topo *plan)
 		if (!tr)
 			goto out;
 		link_tier[i] = (size_t)(tr - c.tiers) + 1;
-		for (int d = 0; d < TIER_N_DIMS; d++)
-			topo_tally_add(&tr->tally[d], link_value(l, (enum tier_dim)d));
+		topo_tally_add(&tr->tally[TIER_WIDTH], link_value(l, TIER_WIDTH));
+		topo_tally_add(&tr->tally[TIER_LANE], link_value(l, TIER_LANE));
+		topo_tally_add(&c.eth[tier_end_index(&c, t, i)], link_value(l, TIER_ETH));
 	}
 	for (size_t i = 0; i < t->n_links; i++) {
 		struct topo_link *l = t->links[i];
@@ -1040,7 +1054,11 @@ static int check_tiers(struct topo *t, const struct topo *plan)
 			continue;
 		tr = &c.tiers[link_tier[i] - 1];
 		for (int d = 0; d < TIER_N_DIMS; d++) {
-			tier_judge(t, tr, l, (enum tier_dim)d, &f[d]);
+			if (d == TIER_ETH)
+				tier_judge(t, tr, l, TIER_ETH, &c.eth[tier_end_index(&c, t, i)],
+					   tier_end(&c, t, i)->node->name, &f[d]);
+			else
+				tier_judge(t, tr, l, (enum tier_dim)d, &tr->tally[d], NULL, &f[d]);
 			any |= f[d].text[0] != '\0';
 		}
 		if (!any)
@@ -1064,6 +1082,7 @@ out:
 	free(c.ends);
 	free(c.level);
 	free(c.tiers);
+	free(c.eth);
 	free(link_tier);
 	return rc;
 }

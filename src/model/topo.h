@@ -325,8 +325,9 @@ int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *ba
  * link->status to the worst and appends one problem per finding.  A link
  * below its tier is reported whether or not its ends are known to
  * support the tier's value; the detail names the ends that are not
- * ("h0005 port 1 not known to support 4x").  Ethernet links are held to
- * their tier by eth_mbps, IB links by width and lane rate.  Unlinked
+ * ("h0005 port 1 not known to support 4x").  IB links are held to their
+ * tier by width and lane rate, Ethernet links by eth_mbps against the
+ * tier's links on the same leaf.  Unlinked
  * ports are not checked (only a plan knows a cable belongs there;
  * topo_diff() reports those).  -ENOMEM.
  */

@@ -426,8 +426,9 @@ static void test_health_tier_plan(void **state)
 
 /*
  * Ethernet: hosts' NICs report their own speed (eth_mbps; switches'
- * ports report none); a host cable slower than most of its tier is held
- * to it, naming the ends whose capability is unknown.
+ * ports report none); a host cable slower than most of its tier's links
+ * on the same leaf is held to them, naming the ends whose capability is
+ * unknown.
  */
 static void test_health_tier_eth(void **state)
 {
@@ -456,7 +457,7 @@ static void test_health_tier_eth(void **state)
 	assert_string_equal(t->problems[0].a.port_name, "swp4");
 	assert_string_equal(t->problems[0].b.node, "host3");
 	assert_string_equal(t->problems[0].detail,
-			    "speed 25000 Mb/s; 4 of 5 host-leaf links run 100000 Mb/s; "
+			    "speed 25000 Mb/s; 4 of 5 host-leaf links of leaf0 run 100000 Mb/s; "
 			    "leaf0 swp4 and host3 eth0 not known to support 100000 Mb/s");
 	/* A second 100G NIC on host3 shows the host can: only the switch end is unknown. */
 	{
@@ -471,8 +472,35 @@ static void test_health_tier_eth(void **state)
 	assert_int_equal(topo_health_check(t, &th), 0);
 	assert_int_equal(t->n_problems, 1);
 	assert_string_equal(t->problems[0].detail,
-			    "speed 25000 Mb/s; 5 of 6 host-leaf links run 100000 Mb/s; "
+			    "speed 25000 Mb/s; 5 of 6 host-leaf links of leaf0 run 100000 Mb/s; "
 			    "leaf0 swp4 not known to support 100000 Mb/s");
+	/*
+	 * Each host's 1G management NIC on a switch of its own: the same
+	 * host-leaf tier, mostly 1G now, but Ethernet speeds are held to the
+	 * links on the same leaf: neither the management links nor host3's
+	 * data link change their verdict.
+	 */
+	{
+		struct topo_node *mgmt = topo_node_add(t, TOPO_NODE_SWITCH, "mgmt0", 0);
+
+		for (unsigned int i = 0; i < 5; i++) {
+			char name[16], port[16];
+			struct topo_port *a, *b;
+
+			snprintf(name, sizeof(name), "host%u", i);
+			snprintf(port, sizeof(port), "ge%u", i + 1);
+			a = topo_port_get(topo_node_by_name(t, name), 0, "mgmt");
+			b = topo_port_get(mgmt, 0, port);
+			a->eth_mbps = 1000;
+			assert_int_equal(topo_link_add(t, a, b, TOPO_SRC_LLDP), 0);
+		}
+	}
+	t->n_problems = 0;
+	topo_node_by_name(t, "host3")->ports[0]->link->status = TOPO_LINK_OK;
+	assert_int_equal(topo_health_check(t, &th), 0);
+	assert_int_equal(t->n_problems, 1);
+	assert_string_equal(t->problems[0].b.node, "host3");
+	assert_string_equal(t->problems[0].b.port_name, "eth0");
 	topo_free(t);
 }
 
