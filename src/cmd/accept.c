@@ -551,7 +551,7 @@ static int cabling_judge(struct fab_ctx *ctx, struct accept_state *s, struct top
 	size_t other = 0;
 
 	topo_thresholds_default(&th);
-	if (topo_health_check(t, &th) < 0 || (s->plan && topo_diff(t, s->plan, NULL) < 0) ||
+	if (topo_health_check_plan(t, &th, s->plan) < 0 || (s->plan && topo_diff(t, s->plan, NULL) < 0) ||
 	    (!ib && (topo_mtu_check(t, s->plan) < 0 || topo_rail_plan_check(t, &s->rails) < 0)))
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 	topo_sort(t);

@@ -288,7 +288,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 			render_json_error(&ctx->render, "discover", &ctx->err);
 		goto out;
 	}
-	if (topo_health_check(t, &o.th) < 0 ||
+	if (topo_health_check_plan(t, &o.th, plan) < 0 ||
 	    (plan && topo_diff(t, plan, NULL) < 0) ||
 	    topo_mtu_check(t, plan) < 0 ||			
 	    topo_rail_plan_check(t, &o.plan_rails) < 0 ||		

@@ -291,6 +291,28 @@ struct topo_port *topo_port_find(const struct topo_node *n, unsigned int num, co
 	return NULL;
 }
 
+struct topo_node *topo_node_match(const struct topo *t, const struct topo_node *n)
+{
+	struct topo_node *m;
+
+	if (n->guid) {
+		m = topo_node_by_guid(t, n->guid);
+		if (m)
+			return m;
+	}
+	m = topo_node_by_name(t, n->name);
+	if (m && m->guid && n->guid)
+		return NULL;	/* same name, different GUIDs: another node */
+	return m;
+}
+
+struct topo_port *topo_port_match(const struct topo *t, const struct topo_port *p)
+{
+	struct topo_node *n = topo_node_match(t, p->node);
+
+	return n ? topo_port_find(n, p->num, p->name) : NULL;
+}
+
 int topo_node_reserve_ports(struct topo_node *n, size_t count)
 {
 	if (n->reserved)
@@ -622,23 +644,32 @@ static int check_counters(struct topo *t, struct topo_port *p, const struct topo
 }
 
 /*
- * Tiers.  A link narrower or slower than most links of its tier (the same
- * pair of node types and levels: ca-leaf, leaf-spine, spine-core) and
- * below what both of its ends are known to support is degraded, even when
- * each end enables only what it runs (the simulator does that, and so
- * does a misconfigured port), so no plan is needed to find it.  A switch's
- * level is its distance in links from the nearest CA or host (a leaf is
- * 1); a switch no CA reaches has no level ("switch").  An end supports a
- * width or speed when it enables it, when another of its node's ports
- * runs at it, or when a node of the same model (type, vendor and device
- * id) runs a port at it; otherwise it is not known to, and the link is
- * left alone.
+ * Tiers.  A link narrower or slower than a strict majority of the links
+ * of its tier (the same pair of node types and levels: ca-leaf,
+ * leaf-spine, spine-core) is degraded, even when each end enables only
+ * what it runs (the simulator does that, and so does a misconfigured
+ * port), so no plan is needed to find it.  A switch's level is its
+ * distance in links from the nearest CA or host (a leaf is 1); a switch
+ * no CA reaches has no level ("switch").  Three values are held to the
+ * tier: an IB link's width and lane rate, an Ethernet link's speed
+ * (eth_mbps, known for physical NICs).  Ethernet speeds are held to the
+ * majority of the tier's links on the same lower-level switch (the leaf):
+ * a host's 1G management NIC and its 100G data NICs sit in one host-leaf
+ * tier, on different leaves, and the management links are not slow data
+ * links.  An end is known to support a
+ * value when it enables it, when another of its node's ports runs at it,
+ * or when a node of the same model (type, vendor and device id) runs a
+ * port at it; an end that is not known to is still reported, and the
+ * detail says so.  A cable whose plan states its width (speed) is judged
+ * by the plan instead (topo_diff()).
  */
 #define TIER_NO_LEVEL 0xffffffffu
 
+enum tier_dim { TIER_WIDTH = 0, TIER_LANE, TIER_ETH, TIER_N_DIMS };
+
 struct tier {
 	unsigned int type[2], level[2];		/* the lower end first */
-	struct topo_tally width, speed;		/* what its links of known width / speed run at */
+	struct topo_tally tally[TIER_N_DIMS];	/* what its links of known value run at (not TIER_ETH) */
 };
 
 struct tier_ctx {
@@ -647,6 +678,7 @@ struct tier_ctx {
 	unsigned int *level;		/* by index into by_ptr */
 	struct tier *tiers;
 	size_t n_tiers;
+	struct topo_tally *eth;		/* by index into by_ptr: Ethernet speeds of its tier's links below it */
 };
 
 static int ptr_cmp(const void *a, const void *b)
@@ -693,19 +725,38 @@ static void tier_levels(struct tier_ctx *c, const struct topo *t)
 	}
 }
 
-/* What a link runs at: the smaller of what its two ends report; 0 unknown. */
-static unsigned int link_value(const struct topo_link *l, bool width)
+/* What @p runs at in dimension @d; 0 unknown. */
+static unsigned int port_value(const struct topo_port *p, enum tier_dim d)
 {
-	unsigned int fact = width ? TOPO_F_WIDTH : TOPO_F_SPEED, v = 0;
-	const struct topo_port *e[2] = { l->a, l->b };
-
-	for (int k = 0; k < 2; k++) {
-		unsigned int x = width ? e[k]->width_x : e[k]->lane_mbps;
-
-		if ((e[k]->facts & fact) && x && (!v || x < v))
-			v = x;
+	switch (d) {
+	case TIER_WIDTH:
+		return (p->facts & TOPO_F_WIDTH) ? p->width_x : 0;
+	case TIER_LANE:
+		return (p->facts & TOPO_F_SPEED) ? p->lane_mbps : 0;
+	default:
+		return p->eth_mbps;	/* the node's own ethtool speed, 0 unknown or virtual */
 	}
-	return v;
+}
+
+/* The most @p enables in dimension @d; 0 unknown (Ethernet: never known). */
+static unsigned int port_enabled(const struct topo_port *p, enum tier_dim d)
+{
+	switch (d) {
+	case TIER_WIDTH:
+		return (p->facts & TOPO_F_WIDTH) ? p->width_max_x : 0;
+	case TIER_LANE:
+		return (p->facts & TOPO_F_SPEED) ? p->lane_max_mbps : 0;
+	default:
+		return 0;
+	}
+}
+
+/* What a link runs at: the smaller of what its two ends report; 0 unknown. */
+static unsigned int link_value(const struct topo_link *l, enum tier_dim d)
+{
+	unsigned int va = port_value(l->a, d), vb = port_value(l->b, d);
+
+	return !va ? vb : !vb ? va : va < vb ? va : vb;
 }
 
 static bool link_down(const struct topo_link *l)
@@ -772,31 +823,27 @@ const struct topo_tally_value *topo_tally_majority(const struct topo_tally *t)
 	return NULL;
 }
 
-static bool port_runs_at_least(const struct topo_port *q, bool width, unsigned int v)
+static bool port_runs_at_least(const struct topo_port *q, enum tier_dim d, unsigned int v)
 {
-	unsigned int fact = width ? TOPO_F_WIDTH : TOPO_F_SPEED;
-
-	return q->peer && !port_down(q) && (q->facts & fact) &&
-	       (width ? q->width_x : q->lane_mbps) >= v;
+	return q->peer && !port_down(q) && port_value(q, d) >= v;
 }
 
-static bool node_runs_at_least(const struct topo_node *n, bool width, unsigned int v)
+static bool node_runs_at_least(const struct topo_node *n, enum tier_dim d, unsigned int v)
 {
 	for (size_t j = 0; j < n->n_ports; j++)
-		if (port_runs_at_least(n->ports[j], width, v))
+		if (port_runs_at_least(n->ports[j], d, v))
 			return true;
 	return false;
 }
 
-static bool end_supports(const struct topo *t, const struct topo_port *p, bool width,
+static bool end_supports(const struct topo *t, const struct topo_port *p, enum tier_dim d,
 			 unsigned int v)
 {
 	const struct topo_node *n = p->node;
 
-	if ((p->facts & (width ? TOPO_F_WIDTH : TOPO_F_SPEED)) &&
-	    (width ? p->width_max_x : p->lane_max_mbps) >= v)
+	if (port_enabled(p, d) >= v)
 		return true;
-	if (node_runs_at_least(n, width, v))
+	if (node_runs_at_least(n, d, v))
 		return true;
 	if (!n->vendor_id && !n->device_id)
 		return false;
@@ -804,7 +851,7 @@ static bool end_supports(const struct topo *t, const struct topo_port *p, bool w
 		const struct topo_node *m = t->nodes[i];
 
 		if (m != n && m->type == n->type && m->vendor_id == n->vendor_id &&
-		    m->device_id == n->device_id && node_runs_at_least(m, width, v))
+		    m->device_id == n->device_id && node_runs_at_least(m, d, v))
 			return true;
 	}
 	return false;
@@ -824,39 +871,116 @@ static const char *tier_end_name(unsigned int type, unsigned int level, char *bu
 	return buf;
 }
 
-static void speed_text(unsigned int lane_mbps, char *buf, size_t len)
+static void value_text(enum tier_dim d, unsigned int v, char *buf, size_t len)
 {
-	const char *name = topo_speed_name(lane_mbps);
+	const char *name = d == TIER_LANE ? topo_speed_name(v) : NULL;
 
-	if (name)
+	if (d == TIER_WIDTH)
+		str_fmt(buf, len, "%ux", v);
+	else if (name)
 		str_fmt(buf, len, "%s", name);
 	else
-		str_fmt(buf, len, "%u Mb/s", lane_mbps);
+		str_fmt(buf, len, "%u Mb/s", v);
 }
 
-/* "width 1x; 63 of 64 leaf-spine links run 4x" into @out when @l is below its tier. */
+/* One link's finding in one dimension. */
+struct tier_finding {
+	char text[160];		/* "width 1x; 63 of 64 leaf-spine links run 4x"; "" none */
+	char want[24];		/* the tier's value, "4x" */
+	bool unknown[2];	/* end a / b not known to support it */
+};
+
+/* @f filled when @l is below its tier's majority in dimension @d. */
 static void tier_judge(const struct topo *t, const struct tier *tr, const struct topo_link *l,
-		       bool width, char *out, size_t len)
+		       enum tier_dim d, const struct topo_tally *ty, const char *on,
+		       struct tier_finding *f)
 {
-	const struct topo_tally_value *maj = topo_tally_majority(width ? &tr->width : &tr->speed);
-	unsigned int v = link_value(l, width);
-	char b0[24], b1[24], have[24], want[24];
+	const struct topo_tally_value *maj = topo_tally_majority(ty);
+	unsigned int v = link_value(l, d);
+	char b0[24], b1[24], have[24];
+
+	memset(f, 0, sizeof(*f));
+	if (!maj || !v || v >= maj->val)
+		return;
+	value_text(d, v, have, sizeof(have));
+	value_text(d, maj->val, f->want, sizeof(f->want));
+	f->unknown[0] = !end_supports(t, l->a, d, maj->val);
+	f->unknown[1] = !end_supports(t, l->b, d, maj->val);
+	str_fmt(f->text, sizeof(f->text), "%s %s; %u of %u %s-%s links%s%.64s run %s",
+		d == TIER_WIDTH ? "width" : "speed", have, maj->n, ty->n,
+		tier_end_name(tr->type[0], tr->level[0], b0, sizeof(b0)),
+		tier_end_name(tr->type[1], tr->level[1], b1, sizeof(b1)), on ? " of " : "",
+		on ? on : "", f->want);
+}
+
+/* TOPO_F_WIDTH / TOPO_F_SPEED: what @plan states for the cable @l is (0: none, or no plan). */
+static unsigned int tier_planned(const struct topo *plan, const struct topo_link *l)
+{
+	const struct topo_port *pa, *pb;
+	unsigned int f = 0;
+
+	if (!plan)
+		return 0;
+	pa = topo_port_match(plan, l->a);
+	pb = topo_port_match(plan, l->b);
+	if (!pa || !pb || pa->peer != pb)
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		const struct topo_port *p = k ? pb : pa;
+
+		if ((p->facts & TOPO_F_WIDTH) && p->width_x)
+			f |= TOPO_F_WIDTH;
+		if ((p->facts & TOPO_F_SPEED) && p->lane_mbps)
+			f |= TOPO_F_SPEED;
+	}
+	return f;
+}
+
+/* Append to the string in @out (truncated to @len). */
+static void text_add(char *out, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void text_add(char *out, size_t len, const char *fmt, ...)
+{
+	size_t off = strlen(out);
+	va_list ap;
+
+	if (off + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	str_vfmt(out + off, len - off, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The problem's detail from @l's findings: "width 1x; 31 of 32 ca-leaf
+ * links run 4x; h0005 port 1 not known to support 4x".
+ */
+static void tier_detail(const struct topo_link *l, const struct topo_port *first,
+			const struct tier_finding *f, char *out, size_t len)
+{
+	char name[2][200], want[2][80] = { "", "" };
+	int k0 = first == l->b;		/* the end the problem names first speaks first */
 
 	*out = '\0';
-	if (!maj || !v || v >= maj->val || !end_supports(t, l->a, width, maj->val) ||
-	    !end_supports(t, l->b, width, maj->val))
-		return;
-	if (width) {
-		str_fmt(have, sizeof(have), "%ux", v);
-		str_fmt(want, sizeof(want), "%ux", maj->val);
-	} else {
-		speed_text(v, have, sizeof(have));
-		speed_text(maj->val, want, sizeof(want));
+	for (int d = 0; d < TIER_N_DIMS; d++)
+		if (f[d].text[0])
+			text_add(out, len, "%s%s", *out ? "; " : "", f[d].text);
+	for (int k = 0; k < 2; k++) {
+		topo_port_text(k ? l->b : l->a, name[k], sizeof(name[k]));
+		for (int d = 0; d < TIER_N_DIMS; d++)
+			if (f[d].text[0] && f[d].unknown[k])
+				text_add(want[k], sizeof(want[k]), "%s%s", *want[k] ? " or " : "",
+					 f[d].want);
 	}
-	str_fmt(out, len, "%s %s; %u of %u %s-%s links run %s", width ? "width" : "speed", have,
-		 maj->n, width ? tr->width.n : tr->speed.n,
-		 tier_end_name(tr->type[0], tr->level[0], b0, sizeof(b0)),
-		 tier_end_name(tr->type[1], tr->level[1], b1, sizeof(b1)), want);
+	if (*want[0] && strcmp(want[0], want[1]) == 0) {
+		text_add(out, len, "; %s and %s not known to support %s", name[k0], name[!k0],
+			 want[0]);
+		return;
+	}
+	for (int k = 0; k < 2; k++)
+		if (*want[k ^ k0])
+			text_add(out, len, "; %s not known to support %s", name[k ^ k0], want[k ^ k0]);
 }
 
 /* The end link @i's tier problem names: the lower-level switch end (the leaf of a ca-leaf link). */
@@ -873,7 +997,13 @@ static const struct topo_port *tier_end(const struct tier_ctx *c, const struct t
 	return lb < la ? l->b : l->a;
 }
 
-static int check_tiers(struct topo *t)
+/* The by_ptr index of the node of tier_end(). */
+static size_t tier_end_index(const struct tier_ctx *c, const struct topo *t, size_t i)
+{
+	return c->ends[2 * i + (tier_end(c, t, i) == t->links[i]->b)];
+}
+
+static int check_tiers(struct topo *t, const struct topo *plan)
 {
 	struct tier_ctx c = { 0 };
 	size_t *link_tier = NULL;	/* per link: 1 + its tier's index, 0 none */
@@ -885,7 +1015,8 @@ static int check_tiers(struct topo *t)
 	c.level = malloc(t->n_nodes * sizeof(*c.level));
 	c.ends = malloc(2 * t->n_links * sizeof(*c.ends));
 	link_tier = calloc(t->n_links, sizeof(*link_tier));
-	if (!c.by_ptr || !c.level || !c.ends || !link_tier)
+	c.eth = calloc(t->n_nodes, sizeof(*c.eth));
+	if (!c.by_ptr || !c.level || !c.ends || !link_tier || !c.eth)
 		goto out;
 	memcpy(c.by_ptr, t->nodes, t->n_nodes * sizeof(*c.by_ptr));
 	qsort(c.by_ptr, t->n_nodes, sizeof(*c.by_ptr), ptr_cmp);
@@ -906,25 +1037,43 @@ static int check_tiers(struct topo *t)
 		if (!tr)
 			goto out;
 		link_tier[i] = (size_t)(tr - c.tiers) + 1;
-		topo_tally_add(&tr->width, link_value(l, true));
-		topo_tally_add(&tr->speed, link_value(l, false));
+		topo_tally_add(&tr->tally[TIER_WIDTH], link_value(l, TIER_WIDTH));
+		topo_tally_add(&tr->tally[TIER_LANE], link_value(l, TIER_LANE));
+		topo_tally_add(&c.eth[tier_end_index(&c, t, i)], link_value(l, TIER_ETH));
 	}
 	for (size_t i = 0; i < t->n_links; i++) {
 		struct topo_link *l = t->links[i];
+		struct tier_finding f[TIER_N_DIMS];
 		const struct tier *tr;
-		char w[128], s[128];
+		unsigned int planned;
+		char detail[sizeof(((struct topo_problem *)0)->detail)];
+		bool any = false;
 
 		/* Down, or already degraded against its own enabled width/speed. */
 		if (!link_tier[i] || port_degraded(l->a) || port_degraded(l->b))
 			continue;
 		tr = &c.tiers[link_tier[i] - 1];
-		tier_judge(t, tr, l, true, w, sizeof(w));
-		tier_judge(t, tr, l, false, s, sizeof(s));
-		if (!*w && !*s)
+		for (int d = 0; d < TIER_N_DIMS; d++) {
+			if (d == TIER_ETH)
+				tier_judge(t, tr, l, TIER_ETH, &c.eth[tier_end_index(&c, t, i)],
+					   tier_end(&c, t, i)->node->name, &f[d]);
+			else
+				tier_judge(t, tr, l, (enum tier_dim)d, &tr->tally[d], NULL, &f[d]);
+			any |= f[d].text[0] != '\0';
+		}
+		if (!any)
+			continue;
+		/* The plan's own width/speed for this cable wins (topo_diff() judges it). */
+		planned = tier_planned(plan, l);
+		if (planned & TOPO_F_WIDTH)
+			f[TIER_WIDTH].text[0] = '\0';
+		if (planned & TOPO_F_SPEED)
+			f[TIER_LANE].text[0] = f[TIER_ETH].text[0] = '\0';
+		tier_detail(l, tier_end(&c, t, i), f, detail, sizeof(detail));
+		if (!*detail)
 			continue;
 		worsen(l, TOPO_LINK_DEGRADED);
-		if (add_port_problem(t, TOPO_PROB_DEGRADED, tier_end(&c, t, i), "%s%s%s", w,
-				     *w && *s ? "; " : "", s) < 0)
+		if (add_port_problem(t, TOPO_PROB_DEGRADED, tier_end(&c, t, i), "%s", detail) < 0)
 			goto out;
 	}
 	rc = 0;
@@ -933,11 +1082,18 @@ out:
 	free(c.ends);
 	free(c.level);
 	free(c.tiers);
+	free(c.eth);
 	free(link_tier);
 	return rc;
 }
 
 int topo_health_check(struct topo *t, const struct topo_thresholds *th)
+{
+	return topo_health_check_plan(t, th, NULL);
+}
+
+int topo_health_check_plan(struct topo *t, const struct topo_thresholds *th,
+			   const struct topo *plan)
 {
 	for (size_t i = 0; i < t->n_nodes; i++) {
 		struct topo_node *n = t->nodes[i];
@@ -966,7 +1122,7 @@ int topo_health_check(struct topo *t, const struct topo_thresholds *th)
 				return -ENOMEM;
 		}
 	}
-	return check_tiers(t);
+	return check_tiers(t, plan);
 }
 
 void topo_port_text(const struct topo_port *p, char *buf, size_t len)

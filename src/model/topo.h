@@ -264,6 +264,15 @@ struct topo_node *topo_node_find(const struct topo *t, const char *name, uint64_
 
 /* Port @num (when @name is NULL or "") or the port called @name; NULL when absent. */
 struct topo_port *topo_port_find(const struct topo_node *n, unsigned int num, const char *name);
+/*
+ * The node / port of @t that @n / @p (of another graph: a plan and a
+ * discovered fabric) stands for: the node with the same GUID when @n has
+ * one that @t knows, else the one with the same name unless both have
+ * GUIDs (then another node); the port by number (IB) or name.  Borrowed,
+ * NULL when none.  topo_diff() and the tier check match plans this way.
+ */
+struct topo_node *topo_node_match(const struct topo *t, const struct topo_node *n);
+struct topo_port *topo_port_match(const struct topo *t, const struct topo_port *p);
 /* Same, adding it when absent (NULL only on ENOMEM). */
 struct topo_port *topo_port_get(struct topo_node *n, unsigned int num, const char *name);
 /* Add port @num / @name without looking for it first: the caller knows it is new.  NULL on ENOMEM. */
@@ -310,14 +319,28 @@ int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *ba
 
 /*
  * Per link: down/polling ends (DOWN), active width below width_max_x or
- * lane rate below lane_max_mbps, or below the width/speed most links of
- * its tier run at and both ends are known to support (DEGRADED; see
- * docs/discover.md), counters over thresholds
- * (ERRORS); sets link->status to the worst and appends one problem per
- * finding.  Unlinked ports are not checked (only a plan knows a cable
- * belongs there; topo_diff() reports those).  -ENOMEM.
+ * lane rate below lane_max_mbps, or below the width/speed a strict
+ * majority of the links of its tier run at (DEGRADED; the tier rule, see
+ * docs/discover.md), counters over thresholds (ERRORS); sets
+ * link->status to the worst and appends one problem per finding.  A link
+ * below its tier is reported whether or not its ends are known to
+ * support the tier's value; the detail names the ends that are not
+ * ("h0005 port 1 not known to support 4x").  IB links are held to their
+ * tier by width and lane rate, Ethernet links by eth_mbps against the
+ * tier's links on the same leaf.  Unlinked
+ * ports are not checked (only a plan knows a cable belongs there;
+ * topo_diff() reports those).  -ENOMEM.
  */
 int topo_health_check(struct topo *t, const struct topo_thresholds *th);
+/*
+ * The same with a cabling plan (may be NULL): a cable for which @plan
+ * states a width (speed) is not held to its tier's width (speed): the
+ * plan's value wins, and topo_diff() compares the cable with it.  A plan
+ * that states no widths or speeds (an ibnetdiscover file without them)
+ * changes nothing.  -ENOMEM.
+ */
+int topo_health_check_plan(struct topo *t, const struct topo_thresholds *th,
+			   const struct topo *plan);
 
 /*
  * The majority rule of the tier check, on its own: distinct values (a

@@ -13,32 +13,6 @@ void topo_diff_opts_default(struct topo_diff_opts *o)
 	o->check_speed = true;
 }
 
-/*
- * The node of @t that @n stands for: same GUID when @n has one and @t
- * knows it, else the same name when at most one side has a GUID.
- */
-static struct topo_node *node_match(const struct topo *t, const struct topo_node *n)
-{
-	struct topo_node *m;
-
-	if (n->guid) {
-		m = topo_node_by_guid(t, n->guid);
-		if (m)
-			return m;
-	}
-	m = topo_node_by_name(t, n->name);
-	if (m && m->guid && n->guid)
-		return NULL;	/* same name, different GUIDs: another node */
-	return m;
-}
-
-static struct topo_port *port_match(const struct topo *t, const struct topo_port *p)
-{
-	struct topo_node *n = node_match(t, p->node);
-
-	return n ? topo_port_find(n, p->num, p->name) : NULL;
-}
-
 struct link_mark {
 	const struct topo_link *link;
 	bool reported;
@@ -103,7 +77,15 @@ static void port_label(char *buf, size_t len, const struct topo_port *p)
 		str_fmt(buf, len, "'%s'[%u]", p->node->name, p->num);
 }
 
-/* Width/speed of a found link against the plan. */
+/* The Ethernet speed of @p's link: the smaller of its ends' known eth_mbps; 0 unknown. */
+static unsigned int eth_link_mbps(const struct topo_port *p)
+{
+	unsigned int a = p->eth_mbps, b = p->peer ? p->peer->eth_mbps : 0;
+
+	return !a ? b : !b ? a : a < b ? a : b;
+}
+
+/* Width/speed of a found link against the plan (Ethernet: speed_mbps against eth_mbps). */
 static int diff_rate(struct topo *found, struct topo_port *fp, const struct topo_port *ep)
 {
 	char w[48] = "", s[64] = "";
@@ -119,6 +101,13 @@ static int diff_rate(struct topo *found, struct topo_port *fp, const struct topo
 		const char *a = topo_speed_name(fp->lane_mbps), *e = topo_speed_name(ep->lane_mbps);
 
 		str_fmt(s, sizeof(s), "speed %s, expected %s", a ? a : "?", e ? e : "?");
+	} else if (!(fp->facts & TOPO_F_SPEED) && (ep->facts & TOPO_F_SPEED) && ep->lane_mbps) {
+		/* Ethernet: the plan's speed_mbps against the nodes' own (eth_mbps). */
+		unsigned int want = ep->lane_mbps * (ep->width_x ? ep->width_x : 1);
+		unsigned int have = eth_link_mbps(fp);
+
+		if (have && have < want)
+			str_fmt(s, sizeof(s), "speed %u Mb/s, expected %u Mb/s", have, want);
 	}
 	if (!*w && !*s)
 		return 0;
@@ -149,7 +138,7 @@ static int diff_planned(struct topo *found, const struct topo_link *el,
 			struct link_mark *marks, size_t n_marks, const struct topo_diff_opts *o)
 {
 	const struct topo_port *ea = el->a, *eb = el->b;
-	struct topo_port *fa = port_match(found, ea), *fb = port_match(found, eb);
+	struct topo_port *fa = topo_port_match(found, ea), *fb = topo_port_match(found, eb);
 	struct link_mark *m;
 	int rc = 0;
 
@@ -181,8 +170,8 @@ static int diff_planned(struct topo *found, const struct topo_link *el,
 		topo_end_from_port(&pr.expected, eb);
 		port_label(lb, sizeof(lb), eb);
 		str_fmt(pr.detail, sizeof(pr.detail), "no cable to %s%s", lb,
-			 !node_match(found, ea->node) ? " (node not found)" :
-			 !node_match(found, eb->node) ? " (peer node not found)" : "");
+			 !topo_node_match(found, ea->node) ? " (node not found)" :
+			 !topo_node_match(found, eb->node) ? " (peer node not found)" : "");
 		return topo_problem_add(found, &pr);
 	}
 }
@@ -214,8 +203,8 @@ int topo_diff(struct topo *found, const struct topo *expected, const struct topo
 
 		if (mark_find(marks, n, fl)->reported)
 			continue;
-		ea = port_match(expected, fl->a);
-		eb = port_match(expected, fl->b);
+		ea = topo_port_match(expected, fl->a);
+		eb = topo_port_match(expected, fl->b);
 		if (ea && eb && ea->peer == eb)
 			continue;
 		rc = add_problem(found, TOPO_PROB_UNEXPECTED, fl->a, fl->b, NULL, "not in the plan");

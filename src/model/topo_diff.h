@@ -8,7 +8,10 @@
  * else by exact name.  A port matches by number (IB) or name (Ethernet).
  * For each planned link (pa, pb):
  *   - both ends found and linked to each other: compare width/speed with
- *     the plan (degraded when below; only facts both sides know);
+ *     the plan (degraded when below; only facts both sides know; an
+ *     Ethernet plan's speed_mbps against the found ends' eth_mbps).  The
+ *     tier check (topo_health_check_plan()) leaves a cable whose plan
+ *     states its width/speed to this comparison;
  *   - pa linked elsewhere (to x): miswired, naming pa, x and pb as where
  *     it should go (reported once per planned link, from the first end
  *     that is wrong);

@@ -12,6 +12,7 @@
  * no answer by its deadline) goes out again, subnet_opts.retries times.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,9 +112,25 @@ void pma_decode_ext(const uint8_t *data, uint64_t *c)
 }
 
 /* What the read found, whichever path read it. */
+/* Ports a warning names before "and N more". */
+#define PMA_FAILED_NAMED 8
+
 struct pma_stats {
 	size_t done, failed, no_lid, n_ext;
+	char failed_list[PMA_FAILED_NAMED * 168];	/* "h0003 (0x...) port 1, ..." */
 };
+
+/* Name @p in @st's list of failed ports, the first PMA_FAILED_NAMED of them. */
+static void failed_add(struct pma_stats *st, const struct topo_port *p)
+{
+	size_t off = strlen(st->failed_list);
+
+	if (st->failed++ >= PMA_FAILED_NAMED || off + 1 >= sizeof(st->failed_list))
+		return;
+	snprintf(st->failed_list + off, sizeof(st->failed_list) - off,
+		 "%s%.128s (0x%016" PRIx64 ") port %u", off ? ", " : "", p->node->name,
+		 p->node->guid, p->num);
+}
 
 /* The node's LID for ClassPortInfo: its first linked port's (as the reads go). */
 static unsigned int node_pma_lid(const struct topo_node *n)
@@ -461,14 +478,20 @@ int pma_counters_read(struct topo *t, const struct subnet_opts *o, struct fab_er
 			else if (p->facts & TOPO_F_COUNTERS)
 				st.done++;
 			else
-				st.failed++;
+				failed_add(&st, p);
 		}
 	}
 	if (st.no_lid)
 		fab_warn("subnet: %zu ports have no lid (no subnet manager?): no counters for them",
 			 st.no_lid);
-	if (st.failed)
-		fab_warn("subnet: pma query failed on %zu ports", st.failed);
+	if (st.failed) {
+		char more[40] = "";
+
+		if (st.failed > PMA_FAILED_NAMED)
+			snprintf(more, sizeof(more), ", and %zu more", st.failed - PMA_FAILED_NAMED);
+		fab_warn("subnet: pma query failed on %zu port%s: %s%s", st.failed,
+			 st.failed == 1 ? "" : "s", st.failed_list, more);
+	}
 	fab_info("subnet: counters of %zu ports, %zu nodes with PortCountersExtended, %.1f ms "
 		 "(cpu %.1f ms, %s)", st.done, st.n_ext, (double)clock_mono_ns() / 1e6 - t0,
 		 clock_cpu_ms() - c0, how);

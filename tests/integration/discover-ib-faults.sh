@@ -2,7 +2,8 @@
 # fabricctl discover finds injected InfiniBand faults under ibsim, each
 # named with the right ports, and reports nothing on the clean fabric:
 #   - a link declared 1X (gen-fattree --thin: both ends w=1): degraded
-#     without a plan (below the 4X its tier runs at) and against the plan; a link whose one end is 1X-only while the other
+#     without a plan (below the 4X its tier runs at, also an HCA's cable
+#     whose HCA is not known to do better) and against the plan; a link whose one end is 1X-only while the other
 #     enables 4X: degraded without a plan (width below enabled);
 #   - a link taken down with the ibsim console `Unlink`: down/missing
 #     against the plan, with the planned peer named;
@@ -78,8 +79,9 @@ ibsim_stop
 
 # --- a link declared 1X at both ends: below the plan's 4X.
 # Both ends enable only 1X (as the simulator sets LinkWidthEnabled), so
-# only the link's tier tells: 31 of the 32 leaf-spine links run 4X, and
-# both switches run other ports at 4X.  Found with and without the plan.
+# without a plan only the link's tier tells: 31 of the 32 leaf-spine links
+# run 4X, and both switches run other ports at 4X; against the plan, the
+# plan's 4X for that cable.
 run $GEN --thin leaf-003:5 -o "$TMP/thin.net"
 ibsim_start "$TMP/thin.net"
 discover thin-noplan --no-counters
@@ -90,16 +92,21 @@ assert_eq "thin without plan: link status" degraded \
 	"$(jq -r '.links[] | select(.a.node == "leaf-003" and .a.port == 5) | .status' "$TMP/thin-noplan.json")"
 discover thin --no-counters --expect "$TMP/plan.topo"
 assert_eq "thin: exit" 1 "$RC"
-assert_eq "thin: problems" "degraded leaf-003[5] spine-01[3]  | width 1x; 31 of 32 leaf-spine links run 4x" "$(problems thin)"
+# The plan states 4X for that cable: its width is the one the cable is held to.
+assert_eq "thin: problems" "degraded leaf-003[5] spine-01[3]  | width 1x, expected 4x" "$(problems thin)"
 ibsim_stop
 # An HCA's cable at 1X: the leaf runs other ports at 4X, but nothing shows
 # the HCA can (one port, enabled 1X, and ibsim's NodeInfo has VendorID and
 # DeviceID 0, so no other HCA is known to be the same model): without a
-# plan it is not held to its tier; the plan still finds it.
+# plan it is held to its tier all the same, saying so; the plan's 4X wins.
+# (More in discover-ib-tier.sh.)
 run $GEN --thin h0005:1 -o "$TMP/thin-ca.net"
 ibsim_start "$TMP/thin-ca.net"
 discover thin-ca --no-counters
-assert_eq "thin HCA link without plan: exit" 0 "$RC"
+assert_eq "thin HCA link without plan: exit" 1 "$RC"
+assert_eq "thin HCA link without plan: problems" \
+	"degraded leaf-002[1] h0005[1]  | width 1x; 31 of 32 ca-leaf links run 4x; h0005 port 1 not known to support 4x" \
+	"$(problems thin-ca)"
 discover thin-ca-plan --no-counters --expect "$TMP/plan.topo"
 assert_eq "thin HCA link against the plan: problems" \
 	"degraded leaf-002[1] h0005[1]  | width 1x, expected 4x" "$(problems thin-ca-plan)"

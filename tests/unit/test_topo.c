@@ -284,18 +284,32 @@ static void test_health_tier_speed(void **state)
 	topo_free(t);
 }
 
-/* Not flagged when an end is not known to do better, or the tier has no majority. */
+/*
+ * An end not known to do better is still held to its tier, and the
+ * detail says so; nothing is flagged when the tier has no strict majority.
+ */
 static void test_health_tier_limits(void **state)
 {
 	struct topo *t = tree();
 	struct topo_thresholds th;
 	struct topo_port *h;
 
-	/* h5 is another model, with nothing showing it can do 4x. */
+	/* h5 is another model, with nothing showing it can do 4x: reported, saying so. */
 	h = tree_find(t, "h5", 1);
 	h->node->device_id = 0x1234;
 	narrow(h, 1, "EDR");
-	check_one(t, NULL, 0, NULL, NULL);
+	check_one(t, "leaf-3", 1, "h5",
+		  "width 1x; 7 of 8 ca-leaf links run 4x; h5 port 1 not known to support 4x");
+	topo_free(t);
+	/* Nothing known of either end's model (ibsim: vendor and device 0), slower too. */
+	t = tree();
+	h = tree_find(t, "h5", 1);
+	h->node->vendor_id = h->node->device_id = 0;
+	narrow(h, 1, "QDR");
+	h->peer->node->vendor_id = h->peer->node->device_id = 0;
+	check_one(t, "leaf-3", 1, "h5",
+		  "width 1x; 7 of 8 ca-leaf links run 4x; speed QDR; 7 of 8 ca-leaf links run EDR; "
+		  "h5 port 1 not known to support 4x or EDR");
 	topo_free(t);
 	/* The same, but its port enables 4x: below what it supports after all. */
 	t = tree();
@@ -326,6 +340,167 @@ static void test_health_tier_limits(void **state)
 	assert_int_equal(topo_health_check(t, &th), 0);
 	assert_int_equal(t->n_problems, 1);
 	assert_int_equal(t->problems[0].kind, TOPO_PROB_DOWN);
+	topo_free(t);
+}
+
+/* A plan of the tree's cables, h5's (to leaf-3[1]) stating @width_x (0: no width). */
+static struct topo *tree_plan(unsigned int h5_width_x, unsigned int h5_lane_mbps)
+{
+	struct topo *found = tree(), *plan = topo_new();
+
+	for (size_t i = 0; i < found->n_links; i++) {
+		const struct topo_link *l = found->links[i];
+		struct topo_port *e[2];
+
+		for (int k = 0; k < 2; k++) {
+			const struct topo_node *n = k ? l->b->node : l->a->node;
+			struct topo_node *m = topo_node_by_name(plan, n->name);
+
+			if (!m)
+				m = topo_node_add(plan, n->type, n->name, 0);
+			e[k] = topo_port_get(m, (k ? l->b : l->a)->num, NULL);
+			assert_non_null(e[k]);
+		}
+		assert_int_equal(topo_link_add(plan, e[0], e[1], TOPO_SRC_PLAN), 0);
+		if (strcmp(l->a->node->name, "h5") != 0 && strcmp(l->b->node->name, "h5") != 0)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			if (h5_width_x) {
+				e[k]->width_x = h5_width_x;
+				e[k]->facts |= TOPO_F_WIDTH;
+			}
+			if (h5_lane_mbps) {
+				e[k]->lane_mbps = h5_lane_mbps;
+				e[k]->facts |= TOPO_F_SPEED;
+			}
+		}
+	}
+	topo_free(found);
+	return plan;
+}
+
+/* h5's cable at 1x QDR in the tree, against @plan: the problems' details, "|"-joined. */
+static void tier_vs_plan(const struct topo *plan, const char *want)
+{
+	struct topo *t = tree();
+	struct topo_thresholds th;
+	char got[1024] = "";
+	size_t off = 0;
+
+	narrow(tree_find(t, "h5", 1), 1, "QDR");
+	topo_thresholds_default(&th);
+	assert_int_equal(topo_health_check_plan(t, &th, plan), 0);
+	topo_sort(t);
+	for (size_t i = 0; i < t->n_problems; i++)
+		off += (size_t)snprintf(got + off, sizeof(got) - off, "%s%s", i ? "|" : "",
+					t->problems[i].detail);
+	assert_string_equal(got, want);
+	topo_free(t);
+}
+
+/*
+ * With a plan: a plan that states no width or speed for the cable
+ * changes nothing (ibnetdiscover files without widths); a plan's width
+ * or speed for that cable wins over the tier's, dimension by dimension.
+ */
+static void test_health_tier_plan(void **state)
+{
+	struct topo *plan;
+
+	tier_vs_plan(NULL, "width 1x; 7 of 8 ca-leaf links run 4x; "
+		     "speed QDR; 7 of 8 ca-leaf links run EDR");
+	plan = tree_plan(0, 0);
+	tier_vs_plan(plan, "width 1x; 7 of 8 ca-leaf links run 4x; "
+		     "speed QDR; 7 of 8 ca-leaf links run EDR");
+	topo_free(plan);
+	plan = tree_plan(1, 0);		/* the plan says 1x: the speed alone */
+	tier_vs_plan(plan, "speed QDR; 7 of 8 ca-leaf links run EDR");
+	topo_free(plan);
+	plan = tree_plan(1, topo_speed_parse("QDR"));	/* as planned: nothing */
+	tier_vs_plan(plan, "");
+	topo_free(plan);
+	plan = tree_plan(4, topo_speed_parse("EDR"));	/* topo_diff() judges it, not the tier */
+	tier_vs_plan(plan, "");
+	topo_free(plan);
+}
+
+/*
+ * Ethernet: hosts' NICs report their own speed (eth_mbps; switches'
+ * ports report none); a host cable slower than most of its tier's links
+ * on the same leaf is held to them, naming the ends whose capability is
+ * unknown.
+ */
+static void test_health_tier_eth(void **state)
+{
+	struct topo *t = topo_new();
+	struct topo_node *leaf = topo_node_add(t, TOPO_NODE_SWITCH, "leaf0", 0);
+	struct topo_thresholds th;
+
+	for (unsigned int i = 0; i < 5; i++) {
+		char name[16], port[16];
+		struct topo_node *h;
+		struct topo_port *a, *b;
+
+		snprintf(name, sizeof(name), "host%u", i);
+		snprintf(port, sizeof(port), "swp%u", i + 1);
+		h = topo_node_add(t, TOPO_NODE_HOST, name, 0);
+		a = topo_port_get(h, 0, "eth0");
+		b = topo_port_get(leaf, 0, port);
+		a->eth_mbps = i == 3 ? 25000 : 100000;
+		assert_int_equal(topo_link_add(t, a, b, TOPO_SRC_LLDP), 0);
+	}
+	topo_thresholds_default(&th);
+	assert_int_equal(topo_health_check(t, &th), 0);
+	assert_int_equal(t->n_problems, 1);
+	assert_int_equal(t->problems[0].kind, TOPO_PROB_DEGRADED);
+	assert_string_equal(t->problems[0].a.node, "leaf0");
+	assert_string_equal(t->problems[0].a.port_name, "swp4");
+	assert_string_equal(t->problems[0].b.node, "host3");
+	assert_string_equal(t->problems[0].detail,
+			    "speed 25000 Mb/s; 4 of 5 host-leaf links of leaf0 run 100000 Mb/s; "
+			    "leaf0 swp4 and host3 eth0 not known to support 100000 Mb/s");
+	/* A second 100G NIC on host3 shows the host can: only the switch end is unknown. */
+	{
+		struct topo_port *a = topo_port_get(topo_node_by_name(t, "host3"), 0, "eth1");
+		struct topo_port *b = topo_port_get(leaf, 0, "swp9");
+
+		a->eth_mbps = 100000;
+		assert_int_equal(topo_link_add(t, a, b, TOPO_SRC_LLDP), 0);
+	}
+	t->n_problems = 0;
+	topo_node_by_name(t, "host3")->ports[0]->link->status = TOPO_LINK_OK;
+	assert_int_equal(topo_health_check(t, &th), 0);
+	assert_int_equal(t->n_problems, 1);
+	assert_string_equal(t->problems[0].detail,
+			    "speed 25000 Mb/s; 5 of 6 host-leaf links of leaf0 run 100000 Mb/s; "
+			    "leaf0 swp4 not known to support 100000 Mb/s");
+	/*
+	 * Each host's 1G management NIC on a switch of its own: the same
+	 * host-leaf tier, mostly 1G now, but Ethernet speeds are held to the
+	 * links on the same leaf: neither the management links nor host3's
+	 * data link change their verdict.
+	 */
+	{
+		struct topo_node *mgmt = topo_node_add(t, TOPO_NODE_SWITCH, "mgmt0", 0);
+
+		for (unsigned int i = 0; i < 5; i++) {
+			char name[16], port[16];
+			struct topo_port *a, *b;
+
+			snprintf(name, sizeof(name), "host%u", i);
+			snprintf(port, sizeof(port), "ge%u", i + 1);
+			a = topo_port_get(topo_node_by_name(t, name), 0, "mgmt");
+			b = topo_port_get(mgmt, 0, port);
+			a->eth_mbps = 1000;
+			assert_int_equal(topo_link_add(t, a, b, TOPO_SRC_LLDP), 0);
+		}
+	}
+	t->n_problems = 0;
+	topo_node_by_name(t, "host3")->ports[0]->link->status = TOPO_LINK_OK;
+	assert_int_equal(topo_health_check(t, &th), 0);
+	assert_int_equal(t->n_problems, 1);
+	assert_string_equal(t->problems[0].b.node, "host3");
+	assert_string_equal(t->problems[0].b.port_name, "eth0");
 	topo_free(t);
 }
 
@@ -450,6 +625,8 @@ int main(void)
 		cmocka_unit_test(test_health_tier_width),
 		cmocka_unit_test(test_health_tier_speed),
 		cmocka_unit_test(test_health_tier_limits),
+		cmocka_unit_test(test_health_tier_plan),
+		cmocka_unit_test(test_health_tier_eth),
 		cmocka_unit_test(test_thresholds_parse),
 		cmocka_unit_test(test_counter_list),
 		cmocka_unit_test(test_names),

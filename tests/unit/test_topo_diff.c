@@ -178,6 +178,39 @@ static void test_rails(void **state)
 	topo_free(t);
 }
 
+/* Ethernet: a plan's speed_mbps against the speed the nodes report (eth_mbps). */
+static void test_eth_speed(void **state)
+{
+	struct topo *found = topo_new(), *plan = topo_new();
+	struct topo_node *fl = topo_node_add(found, TOPO_NODE_SWITCH, "leaf0", 0);
+	struct topo_node *pl = topo_node_add(plan, TOPO_NODE_SWITCH, "leaf0", 0);
+
+	for (unsigned int i = 0; i < 3; i++) {
+		char name[16], port[16];
+		struct topo_port *a, *b, *pa, *pb;
+
+		snprintf(name, sizeof(name), "host%u", i);
+		snprintf(port, sizeof(port), "swp%u", i + 1);
+		a = topo_port_get(topo_node_add(found, TOPO_NODE_HOST, name, 0), 0, "eth0");
+		b = topo_port_get(fl, 0, port);
+		a->eth_mbps = i == 1 ? 25000 : i == 2 ? 0 : 100000;	/* host2: unknown */
+		assert_int_equal(topo_link_add(found, a, b, TOPO_SRC_LLDP), 0);
+		pa = topo_port_get(topo_node_add(plan, TOPO_NODE_HOST, name, 0), 0, "eth0");
+		pb = topo_port_get(pl, 0, port);
+		pa->width_x = pb->width_x = 1;
+		pa->lane_mbps = pb->lane_mbps = 100000;
+		pa->facts = pb->facts = TOPO_F_WIDTH | TOPO_F_SPEED;
+		assert_int_equal(topo_link_add(plan, pa, pb, TOPO_SRC_PLAN), 0);
+	}
+	assert_int_equal(topo_diff(found, plan, NULL), 0);
+	assert_int_equal(found->n_problems, 1);
+	assert_int_equal(found->problems[0].kind, TOPO_PROB_DEGRADED);
+	assert_string_equal(found->problems[0].a.node, "host1");
+	assert_string_equal(found->problems[0].detail, "speed 25000 Mb/s, expected 100000 Mb/s");
+	topo_free(found);
+	topo_free(plan);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_degraded_and_down),
 		cmocka_unit_test(test_guid_match),
 		cmocka_unit_test(test_rails),
+		cmocka_unit_test(test_eth_speed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
