@@ -114,11 +114,15 @@ out:
 bool apply_reverter_dead(struct sys *sys, const struct plan_pending *pp)
 {
 	unsigned long long start;
+	int rc;
 
 	if (pp->applying || pp->pid <= 0)
 		return false;	/* a journal: its apply held the lock, no reverter */
-	if (sys_proc_start(sys, pp->pid, &start) < 0)
-		return true;
+	rc = sys_proc_start(sys, pp->pid, &start);
+	if (rc == -ENOENT || rc == -ESRCH)
+		return true;	/* no such process */
+	if (rc < 0)
+		return false;	/* cannot tell (no /proc): as before, trusted alive */
 	return pp->pid_start && start != pp->pid_start;
 }
 

@@ -244,8 +244,12 @@ static int mem_append(struct spool *s, const void *data, size_t len, struct fab_
 	size_t max = s->mem_max;
 	int rc;
 
-	if (s->len + len > s->mem_max && !s->file_rc) {
+	/* The file again only when the fallback is spent (a missing $TMPDIR made since). */
+	if (s->len + len > s->mem_max &&
+	    (!s->file_rc || s->len + len - s->mem_max > s->fallback)) {
 		rc = spill(s, err);
+		if (rc == 0)
+			s->file_rc = 0;
 		if (rc == 0 || rc == -ENOMEM)
 			return rc;
 		file_failed(s, "create", rc);

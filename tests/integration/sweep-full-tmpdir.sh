@@ -46,6 +46,7 @@ unshare -m --propagation private env TMP="$TMP" NS="$NS" FABRICCTL="$FABRICCTL" 
 cat "$TMP/err" >&2
 assert_eq "exit status" 3 "$rc"
 q() { jq -r "$@" "$TMP/out.json"; }
+[ -s "$TMP/out.json" ] || fail "stdout is empty: every measured pair lost"
 jq -c '{summary, interrupted, error, rounds, rounds_done}' "$TMP/out.json" >&2 ||
 	fail "no JSON on stdout: $(head -c 300 "$TMP/out.json")"
 pairs=$(q '.pairs | length')
