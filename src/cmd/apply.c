@@ -99,6 +99,8 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	if (rep.recovered)
 		fab_warn("apply: an interrupted apply had left its journal: undid its %zu step(s) first",
 			 rep.recovered_steps);
+	if (rep.orphan[0])
+		fab_warn("apply: %s", rep.orphan);
 	if (rep.signo)
 		rc = 128 + rep.signo;	/* as the shell reports a signal: 130, 143, 129 */
 	if (!rep.plan)

@@ -19,6 +19,8 @@
 #include "node/apply.h"
 #include "cmd/cmd.h"
 #include "render/render.h"
+#include "util/log.h"
+#include "util/str.h"
 
 /* The outcome, one line of text or a "fabricctl.confirm/1" document (-j). */
 static void confirm_say(struct fab_ctx *ctx, const char *action, size_t n, const char *text)
@@ -44,6 +46,42 @@ static int confirm_none(struct fab_ctx *ctx, bool revert)
 		render_json_emit(&ctx->render, json_pack("{s:s, s:s, s:I, s:o}", "schema",
 				 "fabricctl.confirm/1", "action", "none", "changes", (json_int_t)0,
 				 "last_revert", json_text_or_null(ran ? log : NULL)));
+	return FAB_EXIT_UNHEALTHY;
+}
+
+/*
+ * The try's reverter is dead (apply.h apply_reverter_dead).  Past its
+ * deadline: reverted now whatever was asked, as the reverter would have
+ * done, and logged; the exit status (0 for --revert; 1 for a confirm
+ * that came too late, 3 when the undo failed).  Before it: logged and
+ * said, -1: confirm goes on as asked.
+ */
+static int confirm_orphan(struct fab_ctx *ctx, struct plan *plan, const struct plan_pending *pp,
+			  const char *pending, bool revert)
+{
+	char line[600], when[STR_TIME_LEN], note[200];
+
+	str_time(when, sizeof(when), pp->deadline);
+	if (!apply_try_overdue(pp)) {
+		snprintf(line, sizeof(line), "deadline %s: the reverter (pid %d) was found dead by confirm%s (pid %d): %s",
+			 when, pp->pid, revert ? " --revert" : "", (int)getpid(),
+			 revert ? "reverted by confirm" : "kept by confirm");
+		sys_pending_log(ctx->sys, line);
+		fab_warn("confirm: the try's reverter (pid %d) was not running: nothing would have "
+			 "reverted it at %s", pp->pid, when);
+		return -1;
+	}
+	if (apply_revert_orphan(ctx->sys, plan, pp, pending, revert ? "confirm --revert" : "confirm",
+				&ctx->err) < 0)
+		return FAB_EXIT_SYSTEM;
+	snprintf(note, sizeof(note), " (the automatic revert due at %s: its reverter, pid %d, had died)",
+		 when, pp->pid);
+	confirm_say(ctx, "reverted", plan->n_steps, note);
+	if (revert)
+		return FAB_EXIT_OK;
+	fab_err_set(&ctx->err, -ETIME,
+		    "too late to confirm: the try was due at %s and its reverter (pid %d) had died, so it was reverted now as the reverter would have done; apply the profile again to keep the change",
+		    when, pp->pid);
 	return FAB_EXIT_UNHEALTHY;
 }
 
@@ -110,6 +148,12 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 			    pending, pp.owner, plan.n_steps);
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
+	}
+	if (apply_reverter_dead(ctx->sys, &pp)) {
+		rc = confirm_orphan(ctx, &plan, &pp, pending, revert);
+		if (rc >= 0)
+			goto out;	/* past its deadline: reverted, as its reverter would have */
+		rc = FAB_EXIT_OK;
 	}
 	sys_reverter_stop(ctx->sys, pp.pid, pp.pid_start);
 	if (revert) {

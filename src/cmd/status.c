@@ -6,13 +6,16 @@
 
 #include "cmd/cmd.h"
 #include "cmd/fleet_cmd.h"
+#include "node/apply.h"
 #include "node/node.h"
+#include "util/log.h"
 
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
 	const char *hosts = NULL;
 	struct host_state hs;
+	char note[1024];
 	int rc = fleet_cmd_parse(ctx, "status", argc, argv, &fo, &hosts);
 
 	if (rc >= 0)
@@ -29,6 +32,9 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 	}
 
 	rc = FAB_EXIT_OK;
+	/* A try nobody will revert is said first (node/apply.h). */
+	if (apply_pending_note(ctx->sys, note, sizeof(note)))
+		fab_warn("status: %s", note);
 	host_state_init(&hs);
 	if (node_status_read(ctx->sys, &hs, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);

@@ -721,6 +721,26 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	return rc >= 0 ? rc : sweep_main(ctx, &a);
 }
 
+/*
+ * The rounds stopped on an error (a full $TMPDIR under the pair store,
+ * ...) after some pairs were stored: nothing measured is thrown away.
+ * The report is marked interrupted and carries the error, the pairs the
+ * store holds are judged and written to every output; the sweep then
+ * exits 3 with that error.  Its code; @err is cleared for what follows.
+ */
+static int sweep_report_stopped(struct sweep_report *r, struct fab_err *err)
+{
+	int code = err->code ? err->code : -EIO;
+
+	r->interrupted = true;
+	snprintf(r->stop_error, sizeof(r->stop_error), "%.511s", err->msg[0] ? err->msg : strerror(-code));
+	fab_warn("sweep: stopped after %zu of %zu rounds by an error (%s): reporting the %zu pair%s "
+		 "measured before it, marked interrupted", r->rounds_done, r->n_rounds, r->stop_error,
+		 r->n_pairs, r->n_pairs == 1 ? "" : "s");
+	fab_err_init(err);
+	return code;
+}
+
 /* Everything after the rounds: verdicts, retests, baseline, links named. */
 static int sweep_conclude(struct fab_ctx *ctx, struct sweep_args *a, struct sweep_report *r,
 			  struct sweep_results *sr, struct sweep_topo *st,
@@ -795,7 +815,8 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	struct sched s;
 	struct sched_src src = { 0 };
 	struct timespec t0, t1;
-	int rc;
+	struct sweep_fates fates = { 0 };
+	int rc, stop_rc = 0;
 
 	if (a.n_target == 2)
 		a.mode = "pairs";
@@ -850,12 +871,14 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		r.n_rounds = src.n_rounds > r.rounds_done ? src.n_rounds : r.rounds_done;
 	}
 	r.n_pairs = pair_store_count(sr.store);
-	if (rc < 0 && rc != -EINTR) {
+	if (rc < 0 && rc != -EINTR && (a.dry_run || !r.n_pairs)) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
 	if (rc == -EINTR)
 		sweep_report_cut(&r, r.rounds_done);
+	else if (rc < 0)
+		stop_rc = sweep_report_stopped(&r, &ctx->err);
 	if (!a.dry_run) {
 		rc = sweep_conclude(ctx, &a, &r, &sr, st, m, &so, &base, &sl, &pol, &crep);
 		if (rc < 0) {
@@ -879,27 +902,24 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	if (a.on_report)
 		a.on_report(a.hook_ctx, &r);
 	rc = r.n_slow + r.n_failed + r.n_regressed ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (a.prom && !a.dry_run) {
-		int prc = sweep_prom_write(&r, a.prom);
-
-		if (prc < 0) {
-			fab_err_set(&ctx->err, prc, "%s: %s", a.prom, strerror(-prc));
-			rc = FAB_EXIT_SYSTEM;
-			goto out;
-		}
-	}
-	if (!a.dry_run && sweep_out_write(&a, &r, &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
-		goto out;
-	}
+	/* Every output is attempted, whatever became of the others (sweep_cmd.h). */
+	if (!a.dry_run)
+		sweep_out_write(&a, &r, &fates);
 	if (a.n_target == 2) {
 		rc = diagnose_render(ctx, &r, &a);
-	} else if (ctx->render.ops->sweep(&ctx->render, &r) < 0) {
-		fab_err_set(&ctx->err, -EIO, "writing output failed");
-		rc = FAB_EXIT_SYSTEM;
-	} else if (r.interrupted) {
-		rc = sweep_signal_exit();
+	} else {
+		int orc;
+
+		errno = 0;
+		orc = ctx->render.ops->sweep(&ctx->render, &r);
+		if (orc < 0 && errno)
+			orc = -errno;	/* the stream's own cause (ENOSPC ...), not a generic EIO */
+		sweep_fates_add(&fates, "stdout", NULL, orc, strerror(-orc));
+		if (r.interrupted && !stop_rc)
+			rc = sweep_signal_exit();
 	}
+	if (sweep_fates_result(&fates, stop_rc, r.stop_error, &ctx->err) < 0)
+		rc = FAB_EXIT_SYSTEM;
 out:
 	fleet_fini(&f);
 	sweep_signal_restore();

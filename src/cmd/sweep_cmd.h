@@ -93,7 +93,34 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *a);
  * checked writable before anything runs, written after the sweep.
  */
 int sweep_out_check(const struct sweep_args *a, struct fab_err *err);
-int sweep_out_write(const struct sweep_args *a, const struct sweep_report *r, struct fab_err *err);
+
+/*
+ * What became of each output of a finished sweep: each is attempted
+ * whatever became of the others; a failure is said at once on stderr
+ * ("sweep: --prom PATH not written: PATH: write: No space left on
+ * device") and listed.
+ */
+struct sweep_fates {
+	size_t n, n_failed;
+	int first_rc;			/* the first failure's -errno */
+	char failed[1024];		/* "--prom PATH (No space left on device), ..." */
+	char written[1024];		/* "--csv PATH, stdout" */
+};
+
+/* Record output @what (@path: NULL for stdout): @rc 0 written, or -errno and @why. */
+void sweep_fates_add(struct sweep_fates *f, const char *what, const char *path, int rc,
+		     const char *why);
+/* --prom, --csv, --html: each written (atomically) and recorded in @f. */
+void sweep_out_write(const struct sweep_args *a, const struct sweep_report *r,
+		     struct sweep_fates *f);
+/*
+ * 0 when every output was written and nothing stopped the sweep
+ * (@cause_rc 0); else -errno (@cause_rc, or the first failed output's)
+ * with one line in @err: "CAUSE; N of M outputs not written: --prom
+ * PATH (REASON); written: --csv PATH, stdout".
+ */
+int sweep_fates_result(const struct sweep_fates *f, int cause_rc, const char *cause,
+		       struct fab_err *err);
 
 /*
  * --baseline OLD.json (cmd/sweep_out.c): read and checked before anything

@@ -4,6 +4,9 @@
  * per pair, render/csv.c) and --html FILE (the report page of
  * render/report_html.c, from the sweep's own document).  Each path is checked before the first worker
  * starts, so a typo costs nothing; each file is written atomically.
+ * After the sweep each output (--prom, --csv, --html, then stdout) is
+ * attempted whatever became of the others, and what became of each is
+ * said (struct sweep_fates).
  *
  * And --baseline OLD.json: the pairs of an earlier sweep document, read
  * and checked up front, matched to this sweep's pairs by host names.
@@ -19,6 +22,7 @@
 #include "io/pair_store.h"
 #include "render/report_html.h"
 #include "util/file.h"
+#include "util/log.h"
 
 /* A sweep of 1024 nodes with every figure is ~300 MB of pretty JSON; refuse more than 1 GiB. */
 #define BASELINE_MAX_BYTES (1024UL * 1024 * 1024)
@@ -40,6 +44,49 @@ int sweep_out_check(const struct sweep_args *a, struct fab_err *err)
 	return 0;
 }
 
+/* "A, B" in @buf: @s appended after a comma (cut short, never overrun). */
+static void list_add(char *buf, size_t size, const char *s)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, size - n, "%s%s", n ? ", " : "", s);
+}
+
+void sweep_fates_add(struct sweep_fates *f, const char *what, const char *path, int rc,
+		     const char *why)
+{
+	char item[sizeof(f->failed)];
+
+	f->n++;
+	snprintf(item, sizeof(item), "%s%s%s", what, path ? " " : "", path ? path : "");
+	if (rc >= 0) {
+		list_add(f->written, sizeof(f->written), item);
+		return;
+	}
+	if (!f->n_failed++)
+		f->first_rc = rc;
+	fab_warn("sweep: %s not written: %s", item, why);
+	snprintf(item + strlen(item), sizeof(item) - strlen(item), " (%s)", strerror(-rc));
+	list_add(f->failed, sizeof(f->failed), item);
+}
+
+int sweep_fates_result(const struct sweep_fates *f, int cause_rc, const char *cause,
+		       struct fab_err *err)
+{
+	const char *written = f->written[0] ? f->written : "nothing";
+
+	if (!cause)
+		cause_rc = 0;
+	if (!f->n_failed && !cause_rc)
+		return 0;
+	if (!f->n_failed)
+		return fab_err_set(err, cause_rc, "%s; written: %s", cause, written);
+	return fab_err_set(err, cause_rc ? cause_rc : f->first_rc,
+			   "%s%s%zu of %zu outputs not written: %s; written: %s",
+			   cause_rc ? cause : "", cause_rc ? "; " : "", f->n_failed, f->n, f->failed,
+			   written);
+}
+
 /* --html FILE: the sweep's document through the report renderer (docs/report.md). */
 static int html_write(const struct sweep_args *a, const struct sweep_report *r, struct fab_err *err)
 {
@@ -59,13 +106,27 @@ static int html_write(const struct sweep_args *a, const struct sweep_report *r, 
 	return rc;
 }
 
-int sweep_out_write(const struct sweep_args *a, const struct sweep_report *r, struct fab_err *err)
+void sweep_out_write(const struct sweep_args *a, const struct sweep_report *r,
+		     struct sweep_fates *f)
 {
-	if (a->csv && sweep_csv_write(r, a->csv, err) < 0)
-		return -EIO;
-	if (a->html && html_write(a, r, err) < 0)
-		return -EIO;
-	return 0;
+	struct fab_err e;
+	int rc;
+
+	if (a->prom) {
+		fab_err_init(&e);
+		rc = sweep_prom_write(r, a->prom, &e);
+		sweep_fates_add(f, "--prom", a->prom, rc, e.msg);
+	}
+	if (a->csv) {
+		fab_err_init(&e);
+		rc = sweep_csv_write(r, a->csv, &e);
+		sweep_fates_add(f, "--csv", a->csv, rc, e.msg);
+	}
+	if (a->html) {
+		fab_err_init(&e);
+		rc = html_write(a, r, &e);
+		sweep_fates_add(f, "--html", a->html, rc, e.msg);
+	}
 }
 
 /* ------------------------------------------------------------------ baseline */

@@ -71,6 +71,9 @@ int pair_store_new(struct pair_store **out, size_t expected, struct fab_err *err
 		pair_store_free(ps);
 		return -ENOMEM;
 	}
+	/* A full $TMPDIR: the budget again in memory before the store refuses. */
+	spool_set_fallback(ps->recs, budget());
+	spool_set_fallback(ps->text, budget());
 	*out = ps;
 	return 0;
 }

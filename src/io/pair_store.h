@@ -13,6 +13,13 @@
  * reason text, or FABRICCTL_SPOOL_MEM bytes each when that is set
  * (tests force the file with a small one).
  *
+ * A full $TMPDIR loses nothing stored: each spool keeps what follows in
+ * memory, up to the budget again (at least its 1 MiB write window), and
+ * says so on stderr; past that pair_store_append() fails with the file's
+ * error (-ENOSPC, "spool: temporary file in DIR: No space left on
+ * device ...") and every pair appended before it still reads back
+ * (the sweep then stops measuring and reports those: cmd/sweep.c).
+ *
  * What a record keeps: every field of struct sweep_pair, exactly (the
  * doubles as doubles); the reason up to its 255 characters.
  *

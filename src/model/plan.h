@@ -179,6 +179,8 @@ struct apply_report {
 	int signo;		/* SIGINT/SIGTERM/SIGHUP stopped it (rolled back), 0 */
 	bool recovered;		/* a killed apply's journal was undone first... */
 	size_t recovered_steps;	/* ... that many steps */
+	char orphan[1024];	/* a try past its deadline whose reverter had died was
+				 * reverted first: what was done ("" when not) */
 };
 
 /* Steps of @plan certain to fail (plan_step.fails set). */

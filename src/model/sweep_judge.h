@@ -161,6 +161,13 @@ struct sweep_report {
 	size_t n_rounds;
 	size_t rounds_done;	/* n_rounds unless interrupted */
 	bool interrupted;	/* stopped by a signal: the store holds the finished rounds' pairs */
+	/*
+	 * Stopped by an error ("" when not): its message.  Then interrupted
+	 * is set too, and the store holds every pair it took before the
+	 * error (the finished rounds', and those of the round under way it
+	 * could still hold).
+	 */
+	char stop_error[512];
 	struct pair_store *store;	/* borrowed: the n_pairs pairs, in round order */
 	size_t n_pairs;
 	size_t n_ok, n_slow, n_failed, n_regressed;	/* by status, after the last judgement */

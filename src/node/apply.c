@@ -111,6 +111,89 @@ out:
 	plan_fini(&plan);
 }
 
+bool apply_reverter_dead(struct sys *sys, const struct plan_pending *pp)
+{
+	unsigned long long start;
+	int rc;
+
+	if (pp->applying || pp->pid <= 0)
+		return false;	/* a journal: its apply held the lock, no reverter */
+	rc = sys_proc_start(sys, pp->pid, &start);
+	if (rc == -ENOENT || rc == -ESRCH)
+		return true;	/* no such process */
+	if (rc < 0)
+		return false;	/* cannot tell (no /proc): as before, trusted alive */
+	return pp->pid_start && start != pp->pid_start;
+}
+
+bool apply_try_overdue(const struct plan_pending *pp)
+{
+	return pp->deadline && (long long)time(NULL) >= pp->deadline;
+}
+
+int apply_revert_orphan(struct sys *sys, struct plan *plan, const struct plan_pending *pp,
+			const char *path, const char *who, struct fab_err *err)
+{
+	char line[1200], when[STR_TIME_LEN];
+	struct fab_err e;
+	int rc;
+
+	fab_err_init(&e);
+	for (size_t i = 0; i < plan->n_steps; i++)
+		plan->steps[i].status = PLAN_STEP_DONE;
+	rc = apply_plan_undo(sys, plan, &e);
+	snprintf(line, sizeof(line),
+		 "deadline %s: the reverter (pid %d) was dead; %s (pid %d) reverted %zu step(s) in its place: %.600s",
+		 str_time(when, sizeof(when), pp->deadline), pp->pid, who, (int)getpid(),
+		 plan->n_steps, rc == 0 ? "ok" : e.msg);
+	sys_pending_log(sys, line);
+	if (rc < 0)
+		return fab_err_set(err, rc,
+				   "the try due at %s lost its reverter (pid %d), and undoing it failed: %.600s; the pending state is kept (%s): 'fabricctl confirm --revert' tries again",
+				   when, pp->pid, e.msg, path);
+	sys_pending_drop(sys, path);
+	return 0;
+}
+
+void apply_orphan_advice(const struct plan_pending *pp, const char *path, char *buf, size_t len)
+{
+	char when[STR_TIME_LEN];
+
+	str_time(when, sizeof(when), pp->deadline);
+	if (apply_try_overdue(pp))
+		str_fmt(buf, len,
+			"the try pending in %s lost its reverter (pid %d, not running): its deadline %s has passed and it was NOT reverted; run 'fabricctl confirm --revert' to revert it now (the next 'fabricctl apply' or 'fabricctl confirm' also reverts it first)",
+			path, pp->pid, when);
+	else
+		str_fmt(buf, len,
+			"the try pending in %s lost its reverter (pid %d, not running): nothing will revert it at %s; run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
+			path, pp->pid, when);
+}
+
+int apply_pending_note(struct sys *sys, char *buf, size_t len)
+{
+	char path[PATH_MAX], *text = NULL;
+	struct plan_pending pp = { 0 };
+	struct plan plan;
+	struct fab_err e;
+	size_t n;
+	int rc;
+
+	buf[0] = '\0';
+	fab_err_init(&e);
+	if (sys_pending_read(sys, &text, &n, &e) < 0)
+		return 0;
+	sys_pending_path(sys, path, sizeof(path));
+	plan_init(&plan);
+	rc = plan_undo_from_json(path, text, n, &plan, &pp, &e);
+	free(text);
+	plan_fini(&plan);
+	if (rc < 0 || !apply_reverter_dead(sys, &pp))
+		return 0;
+	apply_orphan_advice(&pp, path, buf, len);
+	return 1;
+}
+
 /*
  * What is pending before an apply (under the lock): nothing; a try
  * (refused, exit 3); a damaged state (refused); or the journal of an
@@ -156,6 +239,21 @@ static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_
 				    "undoing an interrupted apply's changes (journal %s) failed: %.600s; 'fabricctl confirm --revert' tries again",
 				    path, e.msg);
 		}
+	} else if (apply_reverter_dead(sys, &pp) && apply_try_overdue(&pp)) {
+		/* What its reverter would have done at the deadline, done now: then the apply. */
+		rc = apply_revert_orphan(sys, &plan, &pp, path, "apply", err);
+		if (rc == 0)
+			str_fmt(rep->orphan, sizeof(rep->orphan),
+				"the try due at %s had lost its reverter (pid %d): reverted its %zu step(s) first, as the reverter would have (logged in last-revert.log beside %s)",
+				str_time(when, sizeof(when), pp.deadline), pp.pid, plan.n_steps, path);
+	} else if (apply_reverter_dead(sys, &pp)) {
+		char advice[1024];
+
+		apply_orphan_advice(&pp, path, advice, sizeof(advice));
+		snprintf(line, sizeof(line), "deadline %s: the reverter (pid %d) was found dead by apply (pid %d): nothing reverts the try by itself now",
+			 str_time(when, sizeof(when), pp.deadline), pp.pid, (int)getpid());
+		sys_pending_log(sys, line);
+		rc = fab_err_set(err, -EBUSY, "%s", advice);
 	} else {
 		rc = fab_err_set(err, -EBUSY,
 				 "a try is pending (%s, reverter pid %d, reverts at %s): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
@@ -195,6 +293,12 @@ static void pending_dry_note(struct sys *sys, char *buf, size_t len)
 		fab_warn("%s is the journal of an interrupted apply (pid %d): a real apply first "
 			 "undoes its %zu step(s), then plans from the state before it", path, pp.owner,
 			 plan.n_steps);
+	else if (apply_reverter_dead(sys, &pp) && apply_try_overdue(&pp))	/* not a refusal */
+		fab_warn("%s lost its reverter (pid %d) and is past its deadline: a real apply first "
+			 "reverts its %zu step(s), as the reverter would have, then plans from there",
+			 path, pp.pid, plan.n_steps);
+	else if (apply_reverter_dead(sys, &pp))
+		apply_orphan_advice(&pp, path, buf, len);
 	else
 		str_fmt(buf, len, "a try is pending (%s, reverter pid %d, reverts at %s): a real apply "
 			"is refused until 'fabricctl confirm' or 'fabricctl confirm --revert'", path,

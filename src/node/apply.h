@@ -68,6 +68,37 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 void apply_revert_at_deadline(struct sys *sys, long long deadline);
 
 /*
+ * A pending try whose reverter is dead (killed, or its pid now another
+ * process: /proc start time) leaves nobody to revert it at its deadline.
+ * apply, confirm and status see it:
+ *   past the deadline, apply and confirm (either form) revert it first,
+ *   as the reverter would have, and log it; status says what to run;
+ *   before it, apply refuses naming both commands, confirm keeps or
+ *   reverts as asked; both log it, status says what to run.
+ */
+/* The try @pp's reverter is not running (false for a journal, which has none). */
+bool apply_reverter_dead(struct sys *sys, const struct plan_pending *pp);
+/* @pp's deadline has come. */
+bool apply_try_overdue(const struct plan_pending *pp);
+/*
+ * Under the apply lock: undo the try (@plan as plan_undo_from_json() gave
+ * it) in the dead reverter's place, log it ("deadline T: the reverter
+ * (pid N) was dead; WHO (pid M) reverted K step(s) in its place: ok")
+ * and drop the pending state at @path.  0 or -errno with @err (the state
+ * is kept).
+ */
+int apply_revert_orphan(struct sys *sys, struct plan *plan, const struct plan_pending *pp,
+			const char *path, const char *who, struct fab_err *err);
+/* What the operator must run about @pp (its reverter dead), one line into @buf. */
+void apply_orphan_advice(const struct plan_pending *pp, const char *path, char *buf, size_t len);
+/*
+ * For status: 1 and that line in @buf when a try is pending whose
+ * reverter is dead; 0 otherwise (nothing pending, a live reverter, a
+ * damaged state: apply and confirm say those).
+ */
+int apply_pending_note(struct sys *sys, char *buf, size_t len);
+
+/*
  * Take the node's apply lock (sys_pending_lock), waiting while another
  * holds it: up to @wait_ms, or forever when negative.  0 or -errno with
  * @err (-EBUSY: "another apply is running" after the wait).

@@ -203,11 +203,7 @@ int sweep_csv_write(const struct sweep_report *r, const char *path, struct fab_e
 	if (rc < 0)
 		return rc;
 	rc = sweep_csv(&(struct render){ .ops = &render_csv_ops, .f = w.f }, r);
-	if (rc < 0) {
-		file_atomic_abort(&w);
-		return fab_err_set(err, rc, "%s: %s", path, strerror(-rc));
-	}
-	return file_atomic_commit(&w, err);
+	return file_atomic_finish(&w, rc, err);
 }
 
 /* ------------------------------------------------------------------ discover */

@@ -106,8 +106,8 @@ json_t *sweep_to_json(const struct sweep_report *r);	/* "fabricctl.sweep/2" */
 /* "fabricctl.verify/1" and "fabricctl.apply/1" (the worker's verify/apply answers); NULL: ENOMEM. */
 json_t *verify_to_json(const char *profile, const char *hostname, const struct plan *plan);
 json_t *apply_to_json(const struct apply_report *rep);
-/* A sweep through render_prom_ops, written to @path atomically (tmp + rename). */
-int sweep_prom_write(const struct sweep_report *r, const char *path);
+/* A sweep through render_prom_ops, written to @path atomically (tmp + rename); 0 or -errno (@err set). */
+int sweep_prom_write(const struct sweep_report *r, const char *path, struct fab_err *err);
 /* sweep --csv: one row per pair (render/csv.c), written to @path atomically; 0 or -errno (@err set). */
 int sweep_csv_write(const struct sweep_report *r, const char *path, struct fab_err *err);
 

@@ -294,7 +294,7 @@ static int prom_body(FILE *f, const struct sweep_report *r)
 		   "# TYPE fabricctl_sweep_fleet_bandwidth_median_mbps gauge\n"
 		   "fabricctl_sweep_fleet_bandwidth_median_mbps %.3f\n",
 		   isnan(r->ref.bw_median_mbps) ? 0 : r->ref.bw_median_mbps);
-	fprintf(f, "# HELP fabricctl_sweep_interrupted 1 when a signal stopped the sweep: only the finished rounds' pairs are here.\n"
+	fprintf(f, "# HELP fabricctl_sweep_interrupted 1 when a signal or an error stopped the sweep: only the pairs measured before it are here.\n"
 		   "# TYPE fabricctl_sweep_interrupted gauge\n"
 		   "fabricctl_sweep_interrupted %d\n", r->interrupted);
 	fprintf(f, "# HELP fabricctl_sweep_duration_seconds Wall time of the sweep.\n"
@@ -317,20 +317,13 @@ const struct render_ops render_prom_ops = {
 	.sweep = prom_sweep,
 };
 
-int sweep_prom_write(const struct sweep_report *r, const char *path)
+int sweep_prom_write(const struct sweep_report *r, const char *path, struct fab_err *err)
 {
 	struct file_atomic w;
-	struct fab_err err;
-	int rc;
+	int rc = file_atomic_open(&w, path, 0644, err);
 
-	fab_err_init(&err);
-	rc = file_atomic_open(&w, path, 0644, &err);
 	if (rc < 0)
 		return rc;
 	rc = render_prom_ops.sweep(&(struct render){ .ops = &render_prom_ops, .f = w.f }, r);
-	if (rc < 0) {
-		file_atomic_abort(&w);
-		return rc;
-	}
-	return file_atomic_commit(&w, &err);
+	return file_atomic_finish(&w, rc, err);
 }

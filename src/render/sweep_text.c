@@ -397,7 +397,11 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	if (r->baseline.file)
 		fprintf(f, "baseline %s: %zu pairs compared, %zu regressed (fell more than %.0f%%)\n",
 			r->baseline.file, r->baseline.compared, r->n_regressed, r->baseline.regress_pct);
-	if (r->interrupted)
+	if (r->interrupted && r->stop_error[0])
+		fprintf(f, "stopped by an error after %zu of %zu rounds (%s): only the %zu pairs "
+			"measured before it are shown\n", r->rounds_done, r->n_rounds, r->stop_error,
+			r->n_pairs);
+	else if (r->interrupted)
 		fprintf(f, "interrupted: %zu of %zu rounds finished, only their pairs are shown\n",
 			r->rounds_done, r->n_rounds);
 	topology_line(f, r);

@@ -128,21 +128,47 @@ static void dir_sync(const char *path)
 	free(copy);
 }
 
+/* The stream's writes: straight to the file, the first error kept for commit. */
+static ssize_t atomic_write(void *cookie, const char *buf, size_t size)
+{
+	struct file_atomic *w = cookie;
+	int rc = file_write_all(w->fd, buf, size);
+
+	if (rc < 0) {
+		if (!w->rc)
+			w->rc = rc;
+		errno = -rc;
+		return 0;	/* fopencookie(3): 0 is the error */
+	}
+	return (ssize_t)size;
+}
+
+static int atomic_close(void *cookie)
+{
+	struct file_atomic *w = cookie;
+	int rc = close(w->fd);
+
+	w->fd = -1;
+	return rc;
+}
+
 int file_atomic_open(struct file_atomic *w, const char *path, mode_t mode, struct fab_err *err)
 {
-	int fd;
+	cookie_io_functions_t io = { .write = atomic_write, .close = atomic_close };
 
 	memset(w, 0, sizeof(*w));
+	w->fd = -1;
 	if (snprintf(w->path, sizeof(w->path), "%s", path) >= (int)sizeof(w->path))
 		return fab_err_set(err, -ENAMETOOLONG, "%s: name too long", path);
-	fd = tmp_create(path, mode, w->tmp, sizeof(w->tmp), err);
-	if (fd < 0)
-		return fd;
-	w->f = fdopen(fd, "w");
+	w->fd = tmp_create(path, mode, w->tmp, sizeof(w->tmp), err);
+	if (w->fd < 0)
+		return w->fd;
+	w->f = fopencookie(w, "w", io);
 	if (!w->f) {
 		int rc = -errno;
 
-		close(fd);
+		close(w->fd);
+		w->fd = -1;
 		unlink(w->tmp);
 		return fab_err_set(err, rc, "%s: %s", w->tmp, strerror(-rc));
 	}
@@ -163,14 +189,14 @@ int file_atomic_commit(struct file_atomic *w, struct fab_err *err)
 	int rc = 0;
 
 	if (fflush(w->f) == EOF || ferror(w->f))
-		rc = -(errno ? errno : EIO);
-	if (rc == 0 && fsync(fileno(w->f)) < 0)
+		rc = w->rc ? w->rc : -(errno ? errno : EIO);
+	if (rc == 0 && fsync(w->fd) < 0)
 		rc = -errno;
 	if (fclose(w->f) == EOF && rc == 0)
-		rc = -errno;
+		rc = w->rc ? w->rc : -(errno ? errno : EIO);
 	w->f = NULL;
 	if (rc < 0) {
-		fab_err_set(err, rc, "%s: write: %s", w->tmp, strerror(-rc));
+		fab_err_set(err, rc, "%s: write: %s", w->path, strerror(-rc));
 		goto fail;
 	}
 	if (rename(w->tmp, w->path) < 0) {
@@ -184,6 +210,16 @@ fail:
 	return rc;
 }
 
+int file_atomic_finish(struct file_atomic *w, int rc, struct fab_err *err)
+{
+	if (rc >= 0)
+		return file_atomic_commit(w, err);
+	if (w->rc)
+		rc = w->rc;
+	file_atomic_abort(w);
+	return fab_err_set(err, rc, "%s: write: %s", w->path, strerror(-rc));
+}
+
 int file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 		      struct fab_err *err)
 {
@@ -192,13 +228,10 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
 
 	if (rc < 0)
 		return rc;
-	rc = file_write_all(fileno(w.f), data, len);
-	if (rc < 0) {
-		fab_err_set(err, rc, "%s: write: %s", w.tmp, strerror(-rc));
-		file_atomic_abort(&w);
-		return rc;
-	}
-	return file_atomic_commit(&w, err);
+	rc = file_write_all(w.fd, data, len);
+	if (rc < 0)
+		w.rc = rc;
+	return file_atomic_finish(&w, rc, err);
 }
 
 int file_check_writable(const char *path, struct fab_err *err)

@@ -42,18 +42,31 @@ int file_write_atomic(const char *path, const void *data, size_t len, mode_t mod
 /*
  * The same for output written as it is made (too large to build in
  * memory first): file_atomic_open() creates the temporary file as above
- * and gives it as w->f; write to it, then file_atomic_commit() flushes,
- * fsyncs and renames it over @path (0, or -errno with @err set; the
- * temporary file is removed on failure), or file_atomic_abort() removes it.
+ * and gives it as w->f (a stdio stream over w->fd that records the
+ * first write(2) error in w->rc: a renderer that only sees ferror() is
+ * still told the real cause); write to it, then file_atomic_commit()
+ * flushes, fsyncs, closes and renames it over @path (0, or -errno with
+ * "PATH: write: REASON" in @err, the first error met in write, fsync or
+ * close: -ENOSPC for a full filesystem, never a later generic -EIO; the
+ * temporary file is removed on failure), or file_atomic_abort() removes
+ * it.  @w must stay where it is while open.
  */
 struct file_atomic {
 	FILE *f;
+	int fd;
+	int rc;			/* the first write error (-errno); 0: none */
 	char path[4096], tmp[4096];
 };
 
 int file_atomic_open(struct file_atomic *w, const char *path, mode_t mode, struct fab_err *err);
 int file_atomic_commit(struct file_atomic *w, struct fab_err *err);
 void file_atomic_abort(struct file_atomic *w);
+/*
+ * A writer's end: @rc < 0 (the renderer failed) aborts and reports the
+ * real cause (w->rc when a write failed, else @rc) as "PATH: write:
+ * REASON"; otherwise file_atomic_commit().  0 or -errno with @err set.
+ */
+int file_atomic_finish(struct file_atomic *w, int rc, struct fab_err *err);
 
 /*
  * Before a long job whose result goes to @path by file_write_atomic():

@@ -8,10 +8,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/log.h"
 #include "util/spool.h"
 
 struct spool {
 	size_t mem_max;
+	size_t fallback;		/* bytes kept in memory once the file fails */
+	int file_rc;			/* the file's first failure; 0: none */
 	/* memory mode */
 	unsigned char *buf;
 	size_t len, cap;
@@ -19,11 +22,18 @@ struct spool {
 	int fd;
 	uint64_t file_len;
 	unsigned char *wbuf;
-	size_t wlen;
+	size_t wlen, wcap;		/* wcap: SPOOL_WINDOW, more after a failure */
 	unsigned char *rwin;		/* bytes [rwin_off, rwin_off + rwin_len) of the file */
 	uint64_t rwin_off;
 	size_t rwin_len;
 };
+
+static const char *tmp_dir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
 
 int spool_new(struct spool **out, size_t mem_max, struct fab_err *err)
 {
@@ -57,6 +67,42 @@ uint64_t spool_size(const struct spool *s)
 bool spool_on_file(const struct spool *s)
 {
 	return s->fd >= 0;
+}
+
+int spool_file_error(const struct spool *s)
+{
+	return s->file_rc;
+}
+
+void spool_set_fallback(struct spool *s, size_t bytes)
+{
+	s->fallback = bytes;
+}
+
+/*
+ * The file refused @rc: said once, then what follows stays in memory
+ * (the caller keeps the bytes it could not write).
+ */
+static void file_failed(struct spool *s, const char *what, int rc)
+{
+	size_t more = s->fd < 0 ? s->fallback
+		    : (SPOOL_WINDOW > s->fallback ? SPOOL_WINDOW : s->fallback) - s->wlen;
+
+	if (s->file_rc)
+		return;
+	s->file_rc = rc;
+	fab_warn("spool: temporary file in %s: %s: %s; keeping the rest in memory (up to %zu more "
+		 "bytes)", tmp_dir(), what, strerror(-rc), more);
+}
+
+/* The fallback is spent: the file's own error, and what the store holds. */
+static int fallback_spent(struct spool *s, struct fab_err *err)
+{
+	return fab_err_set(err, s->file_rc,
+			   "spool: temporary file in %s: %s (%llu bytes on file, %zu in memory: "
+			   "no room for more)", tmp_dir(), strerror(-s->file_rc),
+			   (unsigned long long)(s->fd >= 0 ? s->file_len : 0),
+			   s->fd >= 0 ? s->wlen : s->len);
 }
 
 /* All of @n bytes at @off, written (@write) or read; 0 or -errno (-EIO at an early end). */
@@ -101,13 +147,6 @@ static int tmp_open(const char *dir)
 	return fd;
 }
 
-static const char *tmp_dir(void)
-{
-	const char *dir = getenv("TMPDIR");
-
-	return dir && *dir ? dir : "/tmp";
-}
-
 int spool_check(uint64_t bytes, size_t mem_max, struct fab_err *err)
 {
 	int fd;
@@ -122,10 +161,12 @@ int spool_check(uint64_t bytes, size_t mem_max, struct fab_err *err)
 	return 0;
 }
 
-/* Memory to file: the buffer is written out and freed. */
+/*
+ * Memory to file: the buffer is written out and freed.  -ENOMEM (@err
+ * set), or a file error (-errno, not set: the caller falls back).
+ */
 static int spill(struct spool *s, struct fab_err *err)
 {
-	const char *dir = tmp_dir();
 	int rc;
 
 	s->wbuf = malloc(SPOOL_WINDOW);
@@ -136,7 +177,7 @@ static int spill(struct spool *s, struct fab_err *err)
 		s->wbuf = s->rwin = NULL;
 		return fab_err_set(err, -ENOMEM, "spool: out of memory");
 	}
-	s->fd = tmp_open(dir);
+	s->fd = tmp_open(tmp_dir());
 	if (s->fd < 0) {
 		rc = -errno;
 		goto fail;
@@ -149,6 +190,7 @@ static int spill(struct spool *s, struct fab_err *err)
 	s->buf = NULL;
 	s->len = s->cap = 0;
 	s->wlen = s->rwin_len = 0;
+	s->wcap = SPOOL_WINDOW;
 	return 0;
 fail:
 	if (s->fd >= 0)
@@ -157,63 +199,109 @@ fail:
 	free(s->wbuf);
 	free(s->rwin);
 	s->wbuf = s->rwin = NULL;
-	return fab_err_set(err, rc, "spool: temporary file in %s: %s", dir, strerror(-rc));
+	return rc;
 }
 
-static int flush(struct spool *s, struct fab_err *err)
+/* The write buffer to the file; on failure the bytes stay in it (file_failed()). */
+static void flush(struct spool *s)
 {
 	int rc;
 
-	if (!s->wlen)
-		return 0;
+	if (!s->wlen || s->file_rc)
+		return;
 	rc = pwrite_all(s->fd, s->wbuf, s->wlen, s->file_len);
-	if (rc < 0)
-		return fab_err_set(err, rc, "spool: write: %s", strerror(-rc));
+	if (rc < 0) {
+		file_failed(s, "write", rc);
+		return;
+	}
 	s->file_len += s->wlen;
 	s->wlen = 0;
+}
+
+/* Room for @len more bytes in a buffer of *@cap holding @used, up to @max. */
+static int buf_room(unsigned char **buf, size_t *cap, size_t used, size_t len, size_t max)
+{
+	size_t ncap = *cap ? *cap : 4096;
+	unsigned char *b;
+
+	if (used + len <= *cap)
+		return 0;
+	if (used + len > max)
+		return -ENOSPC;
+	while (ncap < used + len)
+		ncap = ncap > max / 2 ? max : ncap * 2;
+	b = realloc(*buf, ncap);
+	if (!b)
+		return -ENOMEM;
+	*buf = b;
+	*cap = ncap;
+	return 0;
+}
+
+/* Memory mode (never spilled, or the spill failed): into the buffer. */
+static int mem_append(struct spool *s, const void *data, size_t len, struct fab_err *err)
+{
+	size_t max = s->mem_max;
+	int rc;
+
+	/* The file again only when the fallback is spent (a missing $TMPDIR made since). */
+	if (s->len + len > s->mem_max &&
+	    (!s->file_rc || s->len + len - s->mem_max > s->fallback)) {
+		rc = spill(s, err);
+		if (rc == 0)
+			s->file_rc = 0;
+		if (rc == 0 || rc == -ENOMEM)
+			return rc;
+		file_failed(s, "create", rc);
+	}
+	if (s->file_rc)
+		max = s->mem_max + s->fallback < s->mem_max ? SIZE_MAX : s->mem_max + s->fallback;
+	rc = buf_room(&s->buf, &s->cap, s->len, len, max);
+	if (rc == -ENOSPC)
+		return fallback_spent(s, err);
+	if (rc < 0)
+		return fab_err_set(err, rc, "spool: out of memory");
+	memcpy(s->buf + s->len, data, len);
+	s->len += len;
 	return 0;
 }
 
 int spool_append(struct spool *s, const void *data, size_t len, uint64_t *off, struct fab_err *err)
 {
 	uint64_t at = spool_size(s);
+	size_t max;
 	int rc;
 
-	if (s->fd < 0 && s->len + len > s->mem_max && (rc = spill(s, err)) < 0)
-		return rc;
 	if (s->fd < 0) {
-		if (s->len + len > s->cap) {
-			size_t cap = s->cap ? s->cap : 4096;
-			unsigned char *b;
-
-			while (cap < s->len + len)
-				cap *= 2;
-			if (cap > s->mem_max)
-				cap = s->mem_max;
-			b = realloc(s->buf, cap);
-			if (!b)
-				return fab_err_set(err, -ENOMEM, "spool: out of memory");
-			s->buf = b;
-			s->cap = cap;
-		}
-		memcpy(s->buf + s->len, data, len);
-		s->len += len;
-	} else if (len > SPOOL_WINDOW) {
-		if ((rc = flush(s, err)) < 0)
-			return rc;
+		rc = mem_append(s, data, len, err);
+		if (rc < 0 || s->fd < 0)
+			goto out;
+		at = spool_size(s);	/* spilled: append on file below */
+	}
+	if (s->wlen + len > s->wcap)
+		flush(s);
+	if (len > s->wcap && !s->wlen && !s->file_rc) {	/* larger than the buffer: straight out */
 		rc = pwrite_all(s->fd, data, len, s->file_len);
-		if (rc < 0)
-			return fab_err_set(err, rc, "spool: write: %s", strerror(-rc));
-		s->file_len += len;
-	} else {
-		if (s->wlen + len > SPOOL_WINDOW && (rc = flush(s, err)) < 0)
-			return rc;
+		if (rc == 0) {
+			s->file_len += len;
+			goto out;
+		}
+		file_failed(s, "write", rc);
+	}
+	max = SPOOL_WINDOW > s->fallback ? SPOOL_WINDOW : s->fallback;
+	rc = buf_room(&s->wbuf, &s->wcap, s->wlen, len, s->file_rc ? max : s->wcap);
+	if (rc == -ENOSPC)
+		rc = fallback_spent(s, err);
+	else if (rc < 0)
+		rc = fab_err_set(err, rc, "spool: out of memory");
+	if (rc == 0) {
 		memcpy(s->wbuf + s->wlen, data, len);
 		s->wlen += len;
 	}
-	if (off)
+out:
+	if (rc == 0 && off)
 		*off = at;
-	return 0;
+	return rc;
 }
 
 /* File bytes [off, off + len) (within file_len) into @buf through the window. */

@@ -14,7 +14,18 @@
  * buffer and reads go through a read-ahead window (SPOOL_WINDOW bytes),
  * so a pass in order costs one system call a window, not one a record.
  *
- * Memory: at most @mem_max bytes in memory mode, 2 x SPOOL_WINDOW on file.
+ * When the file cannot take more (ENOSPC, EDQUOT, EFBIG: a full $TMPDIR),
+ * or cannot be made when the store must spill, nothing already appended
+ * is lost: the store says so once on stderr ("spool: temporary file in
+ * DIR: write: No space left on device; keeping what follows in memory,
+ * up to N bytes") and keeps what follows in memory, up to the fallback
+ * budget (spool_set_fallback(); 0 unless set, but the write buffer's
+ * SPOOL_WINDOW bytes are never thrown away).  Only an append past that
+ * fails, with the file's error (-ENOSPC ...): the store still holds, and
+ * reads back, everything appended before it.
+ *
+ * Memory: at most @mem_max bytes in memory mode, 2 x SPOOL_WINDOW on file;
+ * plus the fallback budget once the file refused a write.
  * Ownership: spool_free() frees the store and closes (so removes) its file.
  * One thread at a time.
  */
@@ -36,9 +47,18 @@ int spool_new(struct spool **out, size_t mem_max, struct fab_err *err);
 void spool_free(struct spool *s);
 
 /*
+ * Once the file refuses a write (or cannot be made), up to @bytes more
+ * are kept in memory (above @mem_max in memory mode, above the write
+ * buffer on file) before appends fail.
+ */
+void spool_set_fallback(struct spool *s, size_t bytes);
+
+/*
  * Append @len bytes; *@off (may be NULL) gets their offset.  0, or -errno
- * with "spool: ..." in @err (the file could not be made or written; the
- * store keeps what it had).
+ * with "spool: ..." in @err: the file could not be made or written and
+ * the fallback budget is spent (the error is the file's: -ENOSPC for a
+ * full $TMPDIR).  The append is all or nothing: the store keeps what it
+ * had, and everything in it reads back.
  */
 int spool_append(struct spool *s, const void *data, size_t len, uint64_t *off, struct fab_err *err);
 /* Read @len bytes at @off (off + len <= spool_size()).  0, -EINVAL out of range, -errno. */
@@ -56,5 +76,7 @@ int spool_check(uint64_t bytes, size_t mem_max, struct fab_err *err);
 uint64_t spool_size(const struct spool *s);
 /* True once the store went to its file. */
 bool spool_on_file(const struct spool *s);
+/* The error the file (or making it) first met (-ENOSPC ...); 0 while none. */
+int spool_file_error(const struct spool *s);
 
 #endif

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -200,6 +202,46 @@ static void test_write_planted_symlink(void **state)
 	unlink(victim);
 }
 
+/*
+ * A stream written through file_atomic_open() that the filesystem refuses
+ * (RLIMIT_FSIZE: EFBIG, as a full one gives ENOSPC): the error is the
+ * write's own, named with the file, whether the renderer noticed it
+ * (file_atomic_finish with its -EIO) or only commit did; nothing is left.
+ */
+static void test_atomic_refused(void **state)
+{
+	struct rlimit old, lim = { .rlim_cur = 16 << 10 };
+	char want[160], line[100];
+	struct file_atomic w;
+	struct fab_err err;
+
+	(void)state;
+	signal(SIGXFSZ, SIG_IGN);
+	file_fill(10);
+	memset(line, 'x', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	snprintf(want, sizeof(want), "%s: write: %s", path, strerror(EFBIG));
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim.rlim_max = old.rlim_max;
+	for (int finish = 0; finish < 2; finish++) {
+		int rc = 0;
+
+		fab_err_init(&err);
+		assert_int_equal(file_atomic_open(&w, path, 0644, &err), 0);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+		for (int i = 0; i < 2000; i++)
+			fprintf(w.f, "%s\n", line);
+		if (ferror(w.f))
+			rc = -EIO;	/* what a renderer returns */
+		rc = finish ? file_atomic_finish(&w, rc, &err) : file_atomic_commit(&w, &err);
+		assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+		assert_int_equal(rc, -EFBIG);
+		assert_string_equal(err.msg, want);
+		assert_no_tmp(path);
+	}
+	read_back(path, "abcdefghij");
+}
+
 static void test_write_error(void **state)
 {
 	struct fab_err err;
@@ -262,6 +304,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_write_replaces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_planted_symlink, setup, teardown),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test_setup_teardown(test_atomic_refused, setup, teardown),
 		cmocka_unit_test(test_check_writable),
 	};
 

@@ -2,6 +2,8 @@
 /* The memory-then-file byte store (util/spool.c). */
 #include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -109,6 +111,83 @@ static void test_tmpdir_missing(void **state)
 	spool_free(NULL);
 }
 
+/*
+ * A file that refuses writes (RLIMIT_FSIZE: EFBIG, as a full $TMPDIR
+ * gives ENOSPC) loses nothing: within the fallback every append succeeds
+ * and reads back; past it the append fails with the file's error, and
+ * everything before it still reads back.
+ */
+static size_t fill_limited(size_t fallback, size_t total, unsigned char *buf, struct spool **out,
+			   int *rc_out, struct fab_err *err)
+{
+	struct rlimit old, lim = { .rlim_cur = 256 << 10 };
+	struct spool *s;
+	size_t done = 0;
+	int rc = 0;
+
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim.rlim_max = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	assert_int_equal(spool_new(&s, 0, err), 0);
+	spool_set_fallback(s, fallback);
+	for (size_t i = 0; i < total; i++)
+		buf[i] = pat(i);
+	while (done < total && rc == 0) {
+		size_t n = total - done < 216 ? total - done : 216;
+
+		rc = spool_append(s, buf + done, n, NULL, err);
+		if (rc == 0)
+			done += n;
+	}
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	*out = s;
+	*rc_out = rc;
+	return done;
+}
+
+static void test_file_refused_fallback(void **state)
+{
+	size_t total = 3u << 20;
+	unsigned char *buf = malloc(total), *got = malloc(total);
+	struct fab_err err;
+	struct spool *s;
+	int rc;
+
+	fab_err_init(&err);
+	assert_int_equal(fill_limited(4u << 20, total, buf, &s, &rc, &err), total);
+	assert_int_equal(rc, 0);
+	assert_int_equal(spool_file_error(s), -EFBIG);
+	assert_int_equal(spool_size(s), total);
+	assert_int_equal(spool_read(s, 0, got, total, &err), 0);
+	assert_memory_equal(got, buf, total);
+	spool_free(s);
+	free(buf);
+	free(got);
+}
+
+static void test_file_refused_spent(void **state)
+{
+	size_t total = 3u << 20, done;
+	unsigned char *buf = malloc(total), *got = malloc(total);
+	struct fab_err err;
+	struct spool *s;
+	int rc;
+
+	fab_err_init(&err);
+	done = fill_limited(0, total, buf, &s, &rc, &err);
+	assert_int_equal(rc, -EFBIG);
+	assert_non_null(strstr(err.msg, strerror(EFBIG)));
+	/* The write window's worth was kept in memory, not thrown away. */
+	assert_true(done >= SPOOL_WINDOW - 216 && done < total);
+	assert_int_equal(spool_size(s), done);
+	assert_int_equal(spool_read(s, 0, got, done, &err), 0);
+	assert_memory_equal(got, buf, done);
+	spool_free(s);
+	free(buf);
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +195,8 @@ int main(void)
 		cmocka_unit_test(test_file),
 		cmocka_unit_test(test_file_from_start),
 		cmocka_unit_test(test_tmpdir_missing),
+		cmocka_unit_test(test_file_refused_fallback),
+		cmocka_unit_test(test_file_refused_spent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
