@@ -88,6 +88,13 @@ static int add_problem(struct topo *t, enum topo_problem_kind kind,
 	return topo_problem_add(t, &pr);
 }
 
+/* The link's status is the worst of what was found on it. */
+static void link_worsen(struct topo_link *l, enum topo_link_status s)
+{
+	if (l && s > l->status)
+		l->status = s;
+}
+
 static bool port_is_down(const struct topo_port *p)
 {
 	return p && (p->facts & TOPO_F_STATE) &&
@@ -141,6 +148,7 @@ static int diff_miswired(struct topo *found, struct link_mark *marks, size_t n_m
 	if (!m || m->reported)
 		return 0;
 	m->reported = true;
+	link_worsen(fp->link, TOPO_LINK_MISWIRED);
 	port_label(want, sizeof(want), eq);
 	return add_problem(found, TOPO_PROB_MISWIRED, fp, fp->peer, eq, "should go to %s", want);
 }
@@ -218,6 +226,7 @@ int topo_diff(struct topo *found, const struct topo *expected, const struct topo
 		eb = port_match(expected, fl->b);
 		if (ea && eb && ea->peer == eb)
 			continue;
+		link_worsen(fl->a->link, TOPO_LINK_UNEXPECTED);
 		rc = add_problem(found, TOPO_PROB_UNEXPECTED, fl->a, fl->b, NULL, "not in the plan");
 	}
 	free(marks);
@@ -299,6 +308,7 @@ int topo_rail_check(struct topo *t)
 			str_fmt(pr.detail, sizeof(pr.detail),
 				 "nic %u of %s reaches a leaf of rail %u", nics[i].index,
 				 nics[i].host, best);
+			link_worsen(nics[i].port->link, TOPO_LINK_RAIL);
 			rc = topo_problem_add(t, &pr);
 		}
 	}

@@ -259,6 +259,8 @@ int topo_rail_plan_check(struct topo *found, const struct topo_rails *rails)
 		rc = add_problem(found, TOPO_PROB_RAIL, p, p->peer, detail);
 		if (rc < 0)
 			return rc;
+		if (p->link && p->link->status < TOPO_LINK_RAIL)
+			p->link->status = TOPO_LINK_RAIL;	/* miswired, the worse, stays */
 	}
 	return 0;
 }

@@ -113,6 +113,20 @@ assert_eq "swap: exit status" 1 "$RC"
 assert_eq "swap: problems" \
 	"miswired $P-h1:eth0 $P-leaf2:swp1 $P-leaf1:swp1
 miswired $P-leaf1:swp1 $P-h2:eth0 $P-h1:eth0" "$(problems)"
+# The link list carries the cable's problem, never "ok" beside "miswired".
+assert_eq "swap: link statuses" "miswired $P-h1:eth0 $P-leaf2:swp1
+miswired $P-h2:eth0 $P-leaf1:swp1
+ok x4" "$(jq -r '.links[] | select(.status != "ok") |
+	[.status, ([(.a.node + ":" + .a.port_name), (.b.node + ":" + .b.port_name)] | sort | join(" "))] | join(" ")' \
+	"$TMP/out.json" | sort; echo "ok x$(jq '[.links[] | select(.status == "ok")] | length' "$TMP/out.json")")"
+RC=0
+"$FABRICCTL" -p discover --lldp --hosts "$TMP/hosts" --launcher netns --lldp-socket "$TMP/sock/{host}.sock" \
+	--expect "$TMP/plan.yaml" >"$TMP/out.txt" || RC=$?
+cat "$TMP/out.txt" >&2
+assert_eq "swap text: exit status" 1 "$RC"
+assert_eq "swap text: rows marked and miswired" 2 \
+	"$(grep -c "^! .*$P-h[12].* miswired\$" "$TMP/out.txt")"
+assert_eq "swap text: rows ok" 4 "$(grep -c ' ok$' "$TMP/out.txt")"
 run lab_swap h1 h2
 run lab_lldp_wait
 

@@ -88,6 +88,15 @@ static void test_swapped(void **state)
 	assert_string_equal(t->problems[1].b.node, "h2");
 	assert_string_equal(t->problems[1].expected.node, "h1");
 	assert_string_equal(t->problems[1].detail, "should go to 'h1'[1]");
+	/* The links carry the cabling problem too (not "ok" beside "miswired"). */
+	{
+		const struct topo_node *leaf = topo_node_by_name(t, "leaf1");
+
+		assert_int_equal(topo_port_find(leaf, 1, NULL)->link->status, TOPO_LINK_MISWIRED);
+		assert_int_equal(topo_port_find(leaf, 2, NULL)->link->status, TOPO_LINK_MISWIRED);
+		assert_int_equal(topo_port_find(leaf, 3, NULL)->link->status, TOPO_LINK_OK);
+		assert_string_equal(topo_link_status_name(TOPO_LINK_MISWIRED), "miswired");
+	}
 	topo_free(t);
 }
 
@@ -107,6 +116,9 @@ static void test_missing_unexpected(void **state)
 	assert_string_equal(t->problems[1].a.node, "leaf1");
 	assert_int_equal(t->problems[1].a.port, 4);
 	assert_string_equal(t->problems[1].b.node, "h4");
+	assert_int_equal(topo_port_find(topo_node_by_name(t, "leaf1"), 4, NULL)->link->status,
+			 TOPO_LINK_UNEXPECTED);
+	assert_string_equal(topo_link_status_name(TOPO_LINK_UNEXPECTED), "unexpected");
 	topo_free(t);
 }
 
@@ -175,6 +187,10 @@ static void test_rails(void **state)
 	assert_string_equal(t->problems[0].b.node, "leafB");
 	assert_string_equal(t->problems[1].a.node, "node2 mlx5_1");
 	assert_string_equal(t->problems[1].b.node, "leafA");
+	assert_int_equal(topo_port_find(topo_node_by_name(t, "leafB"), 2, NULL)->link->status,
+			 TOPO_LINK_RAIL);
+	assert_int_equal(topo_port_find(topo_node_by_name(t, "leafB"), 1, NULL)->link->status,
+			 TOPO_LINK_OK);
 	topo_free(t);
 }
 
