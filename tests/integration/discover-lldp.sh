@@ -113,6 +113,7 @@ assert_eq "swap: exit status" 1 "$RC"
 assert_eq "swap: problems" \
 	"miswired $P-h1:eth0 $P-leaf2:swp1 $P-leaf1:swp1
 miswired $P-leaf1:swp1 $P-h2:eth0 $P-h1:eth0" "$(problems)"
+assert_eq "swap: sources say a plan was checked" '["lldp","plan"]' "$(jq -c .sources "$TMP/out.json")"
 # The link list carries the cable's problem, never "ok" beside "miswired".
 assert_eq "swap: link statuses" "miswired $P-h1:eth0 $P-leaf2:swp1
 miswired $P-h2:eth0 $P-leaf1:swp1
