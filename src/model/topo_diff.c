@@ -102,12 +102,13 @@ static bool port_is_down(const struct topo_port *p)
 		p->phys_state == TOPO_PHYS_DISABLED || p->phys_state == TOPO_PHYS_SLEEP);
 }
 
+/* A port as discover's text names one: "node"[N], or "node" NAME (a named port). */
 static void port_label(char *buf, size_t len, const struct topo_port *p)
 {
 	if (*p->name)
-		str_fmt(buf, len, "'%s' %s", p->node->name, p->name);
+		str_fmt(buf, len, "\"%s\" %s", p->node->name, p->name);
 	else
-		str_fmt(buf, len, "'%s'[%u]", p->node->name, p->num);
+		str_fmt(buf, len, "\"%s\"[%u]", p->node->name, p->num);
 }
 
 /* Width/speed of a found link against the plan. */

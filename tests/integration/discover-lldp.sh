@@ -154,7 +154,7 @@ run lab_set_mtu h2 eth0 9000
 discover
 assert_eq "host mtu: exit status" 1 "$RC"
 assert_eq "host mtu: problems" "mtu-mismatch $P-h2:eth0 $P-leaf2:swp1 -" "$(problems)"
-assert_eq "host mtu: detail" "mtu 9000 on $P-h2:eth0, 1500 on $P-leaf2:swp1" \
+assert_eq "host mtu: detail" "mtu 9000 on \"$P-h2\" eth0, 1500 on \"$P-leaf2\" swp1" \
 	"$(jq -r '.problems[0].detail' "$TMP/out.json")"
 # --save-plan with problems warns; an LLDP graph is saved as YAML whatever the name
 RC=0
@@ -245,7 +245,7 @@ discover
 assert_eq "mfs 1518: exit status" 1 "$RC"
 assert_eq "mfs 1518: problems" "mtu-mismatch $P-h1:eth2 $P-injsw:swp7 -" "$(problems)"
 assert_eq "mfs 1518: detail" \
-	"mtu 9000 on $P-h1:eth2, peer $P-injsw:swp7 advertises max frame size 1518 (mtu 1500)" \
+	"mtu 9000 on \"$P-h1\" eth2, peer \"$P-injsw\" swp7 advertises max frame size 1518 (mtu 1500)" \
 	"$(jq -r '.problems[0].detail' "$TMP/out.json")"
 assert_eq "mfs 1518: injected switch" "switch" \
 	"$(jq -r --arg n "$P-injsw" '.nodes[] | select(.name == $n) | .type' "$TMP/out.json")"

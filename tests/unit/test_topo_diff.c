@@ -82,12 +82,12 @@ static void test_swapped(void **state)
 	assert_int_equal(t->problems[0].b.port, 2);
 	assert_string_equal(t->problems[0].expected.node, "leaf1");
 	assert_int_equal(t->problems[0].expected.port, 1);
-	assert_string_equal(t->problems[0].detail, "should go to 'leaf1'[1]");
+	assert_string_equal(t->problems[0].detail, "should go to \"leaf1\"[1]");
 	assert_string_equal(t->problems[1].a.node, "leaf1");
 	assert_int_equal(t->problems[1].a.port, 1);
 	assert_string_equal(t->problems[1].b.node, "h2");
 	assert_string_equal(t->problems[1].expected.node, "h1");
-	assert_string_equal(t->problems[1].detail, "should go to 'h1'[1]");
+	assert_string_equal(t->problems[1].detail, "should go to \"h1\"[1]");
 	/* The links carry the cabling problem too (not "ok" beside "miswired"). */
 	{
 		const struct topo_node *leaf = topo_node_by_name(t, "leaf1");
@@ -111,7 +111,7 @@ static void test_missing_unexpected(void **state)
 	assert_string_equal(t->problems[0].a.node, "leaf1");
 	assert_int_equal(t->problems[0].a.port, 3);
 	assert_string_equal(t->problems[0].expected.node, "h3");
-	assert_string_equal(t->problems[0].detail, "no cable to 'h3'[1] (peer node not found)");
+	assert_string_equal(t->problems[0].detail, "no cable to \"h3\"[1] (peer node not found)");
 	assert_int_equal(t->problems[1].kind, TOPO_PROB_UNEXPECTED);
 	assert_string_equal(t->problems[1].a.node, "leaf1");
 	assert_int_equal(t->problems[1].a.port, 4);
