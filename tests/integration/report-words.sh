@@ -33,12 +33,6 @@ chrome() {
 	*) fail "$page: the page's script did not finish" ;;
 	esac
 }
-fab() {
-	pretty "$FABRICCTL $*"
-	rc=0
-	"$FABRICCTL" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-	cat "$TMP/out" "$TMP/err" >&2
-}
 # lat_fill A B: the fill of cell A -> B in the latency map of the last dump.
 lat_fill() {
 	python3 - "$TMP/dom" "$1" "$2" <<'EOF'
