@@ -182,7 +182,7 @@ static void cmd_help_options(FILE *f, const char *name)
 	if (strcmp(name, "help") == 0)
 		fprintf(f, "\nsee fabricctl(8)\n");
 	else
-		fprintf(f, "\nsee fabricctl-%s(8)\n", strcmp(name, "confirm") ? name : "apply");
+		fprintf(f, "\nsee fabricctl-%s(8)\n", name);
 }
 
 int cmd_help(struct fab_ctx *ctx, int argc, char **argv)

@@ -92,6 +92,7 @@ struct accept_state {
 	struct counter_snap nic0;		/* Ethernet: the new hosts' counters before (stage 4) */
 	struct topo_rails rails, trails;
 	struct fleet f;
+	bool progress;				/* stderr is a terminal: say each stage */
 };
 
 static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accept_opts *o)
@@ -876,7 +877,7 @@ static int stage_traffic(struct fab_ctx *ctx, struct accept_state *s)
 	a.topology = s->o.topology;
 	a.lldp_socket = s->o.lldp_socket;
 	a.fo = s->o.fo;
-	a.progress = 0;
+	a.progress = s->progress;	/* the sweep's "round N of M" line */
 	a.cfg.slow_pct = s->pol.pct_expected;
 	if (s->o.transport)
 		a.transport = s->o.transport;
@@ -924,6 +925,27 @@ out:
 
 typedef int (*stage_fn)(struct fab_ctx *ctx, struct accept_state *s);
 
+/*
+ * On a terminal (stderr a tty, as the fleet's and the sweep's progress
+ * lines): each stage as it begins, then how it ended and how long it took,
+ * so a run of tens of seconds is never silent.  Nothing when redirected.
+ */
+static void stage_say(const struct accept_state *s, enum accept_stage st, bool begin, double secs)
+{
+	if (!s->progress)
+		return;
+	if (begin)
+		fprintf(stderr, "accept: stage %d of %d, %s: running\n", st + 1, ACCEPT_ST_N,
+			accept_stage_name(st));
+	else if (secs < 0)	/* not run */
+		fprintf(stderr, "accept: stage %d of %d, %s: %s\n", st + 1, ACCEPT_ST_N,
+			accept_stage_name(st), accept_status_name(s->rep.st[st].status));
+	else
+		fprintf(stderr, "accept: stage %d of %d, %s: %s (%.1f s)\n", st + 1, ACCEPT_ST_N,
+			accept_stage_name(st), accept_status_name(s->rep.st[st].status), secs);
+	fflush(stderr);
+}
+
 static int stage_run(struct fab_ctx *ctx, struct accept_state *s, enum accept_stage st,
 		     stage_fn fn)
 {
@@ -934,16 +956,21 @@ static int stage_run(struct fab_ctx *ctx, struct accept_state *s, enum accept_st
 
 	if (!s->pol.stage_on[st]) {
 		accept_stage_set(r, st, ACCEPT_SKIPPED, "turned off by the policy");
+		stage_say(s, st, false, -1);
 		return 0;
 	}
 	if (blocker >= 0 && !s->o.keep_going) {
 		accept_stage_set(r, st, ACCEPT_BLOCKED, "not run: stage %d (%s) did not pass",
 				 blocker + 1, accept_stage_name(blocker));
+		stage_say(s, st, false, -1);
 		return 0;
 	}
 	fab_info("accept: stage %d: %s", st + 1, accept_stage_name(st));
+	stage_say(s, st, true, 0);
 	rc = fn(ctx, s);
 	r->st[st].secs = (double)clock_mono_ns() / 1e9 - t0;
+	if (rc >= 0)
+		stage_say(s, st, false, r->st[st].secs);
 	return rc;
 }
 
@@ -1297,6 +1324,8 @@ int cmd_accept(struct fab_ctx *ctx, int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	s.o.fo.verbose = fab_log_level;
+	s.progress = isatty(STDERR_FILENO);
+	s.o.fo.progress = s.progress;	/* "N of M nodes answered" in the stages that ask the fleet */
 	if (load_inputs(&s, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;

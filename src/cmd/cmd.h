@@ -41,7 +41,7 @@ extern const struct fab_cmd fab_cmds[];
  * build time from man/fabricctl-CMD.8 (scripts/man2help); NULL-terminated.
  */
 struct fab_cmd_help {
-	const char *cmd;	/* the man page's name: "apply" also covers confirm */
+	const char *cmd;	/* the command, and its man page fabricctl-CMD(8) */
 	const char *text;
 };
 extern const struct fab_cmd_help fab_cmd_help[];

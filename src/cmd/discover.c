@@ -297,6 +297,8 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
+	if (plan)
+		t->src |= TOPO_SRC_PLAN;	/* "sources": the cabling was checked against one */
 	topo_sort(t);
 	if (o.save_plan && save_plan(ctx, o.save_plan, t) < 0) {
 		rc = FAB_EXIT_SYSTEM;

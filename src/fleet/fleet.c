@@ -763,7 +763,7 @@ int fleet_call_all(struct fleet *f, fleet_req_fn req_fn, const void *arg, int ti
 	rc = call_all_send(f, req_fn, arg, &c, op, sizeof(op), err);
 	c.op = op;
 	c.failed = c.answered = f->n - c.pending;	/* dead before the request */
-	shown = !rc && f->progress;
+	shown = !rc && f->progress && c.pending;	/* none to wait for (none started): no line */
 	if (shown)
 		call_all_progress(f, &c);
 	while (!rc && c.pending) {

@@ -852,6 +852,17 @@ static int trust_diff(struct pd *d, const struct fab_link *l, const struct want 
 	return step_add(d->plan, &act, &undo, l->name, "trust", fb, wb);
 }
 
+/*
+ * A read of a node part that failed in a way a write meets as well: the
+ * driver lacks the part, the device or its file is not there, a directory
+ * stands where the file should.  The steps that set it are certain to fail
+ * (a dry run says so); any other read error leaves them unknown.
+ */
+static bool read_err_certain(int rc)
+{
+	return rc == -EOPNOTSUPP || rc == -ENODEV || rc == -ENOENT || rc == -EISDIR;
+}
+
 static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w,
 		    const struct node_iface *ni)
 {
@@ -891,6 +902,8 @@ static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w
 			if (step_add(d->plan, &act, known ? &undo : NULL, l->name, field,
 				     known ? (cur_on ? "on" : "off") : "unknown", want_on ? "on" : "off") < 0)
 				return -ENOMEM;
+			if (read_err_certain(ni->ecn_rc[pt]))
+				step_fails(d->plan, ni->ecn_msg[pt]);
 		}
 	}
 	return 0;
@@ -925,7 +938,11 @@ static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w
 		unknown_str(ni->tos_rc > 0 ? "not read" : ni->tos_msg, fb, sizeof(fb));
 		if (drift_add(d->plan, l->name, "roce.tos", wb, fb) < 0)
 			return -ENOMEM;
-		return step_add(d->plan, &act, NULL, obj, "roce.tos", "unknown", wb);
+		if (step_add(d->plan, &act, NULL, obj, "roce.tos", "unknown", wb) < 0)
+			return -ENOMEM;
+		if (read_err_certain(ni->tos_rc))
+			step_fails(d->plan, ni->tos_msg);
+		return 0;
 	}
 	if (ni->tos == (unsigned int)w->tos)
 		return 0;

@@ -143,7 +143,7 @@ struct plan_step {
 	char field[32];
 	char from[128];
 	char to[128];
-	char fails[160];	/* certain to fail, and why (driver lacks it, no such
+	char fails[256];	/* certain to fail, and why (driver lacks it, no such
 				 * device); "" when it may work */
 };
 

@@ -133,6 +133,9 @@ const char *topo_link_status_name(enum topo_link_status s)
 	case TOPO_LINK_DEGRADED: return "degraded";
 	case TOPO_LINK_DOWN: return "down";
 	case TOPO_LINK_ERRORS: return "errors";
+	case TOPO_LINK_UNEXPECTED: return "unexpected";
+	case TOPO_LINK_RAIL: return "rail";
+	case TOPO_LINK_MISWIRED: return "miswired";
 	}
 	return "unknown";
 }

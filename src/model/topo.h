@@ -195,12 +195,17 @@ enum topo_link_status {
 	TOPO_LINK_DEGRADED,		/* below its enabled (or expected) width/speed */
 	TOPO_LINK_DOWN,			/* down or polling */
 	TOPO_LINK_ERRORS,		/* error counters over thresholds */
+	/* Cabling against a plan (topo_diff(), topo_rail_check()): the cable must move. */
+	TOPO_LINK_UNEXPECTED,		/* not in the plan */
+	TOPO_LINK_RAIL,			/* a NIC's cable reaches a leaf of another rail */
+	TOPO_LINK_MISWIRED,		/* the plan puts an end of it elsewhere */
 };
 
 struct topo_link {
 	struct topo_port *a, *b;	/* borrowed; after topo_sort(): a sorts first */
 	unsigned int src;		/* TOPO_SRC_* */
-	enum topo_link_status status;	/* worst found by topo_health_check() */
+	enum topo_link_status status;	/* worst found by topo_health_check(), topo_diff(),
+					 * topo_rail_check(): the highest value */
 };
 
 /* One end of a link as a problem names it: a copy, independent of any graph. */
@@ -369,7 +374,8 @@ const char *topo_node_type_name(enum topo_node_type type);	/* switch, ca, host, 
 int topo_node_type_parse(const char *name);
 const char *topo_port_state_name(enum topo_port_state s);	/* down, init, armed, active, unknown */
 const char *topo_phys_state_name(enum topo_phys_state s);	/* polling, linkup, ... */
-const char *topo_link_status_name(enum topo_link_status s);	/* ok, degraded, down, errors */
+/* ok, mtu-mismatch, degraded, down, errors, unexpected, rail, miswired */
+const char *topo_link_status_name(enum topo_link_status s);
 /* IB speed name ("SDR" ... "NDR", "FDR10") <-> per-lane Mb/s; NULL / 0 when unknown. */
 const char *topo_speed_name(unsigned int lane_mbps);
 unsigned int topo_speed_parse(const char *name);

@@ -62,6 +62,13 @@ static int add_problem(struct topo *t, enum topo_problem_kind kind,
 	return topo_problem_add(t, &pr);
 }
 
+/* The link's status is the worst of what was found on it. */
+static void link_worsen(struct topo_link *l, enum topo_link_status s)
+{
+	if (l && s > l->status)
+		l->status = s;
+}
+
 static bool port_is_down(const struct topo_port *p)
 {
 	return p && (p->facts & TOPO_F_STATE) &&
@@ -69,12 +76,13 @@ static bool port_is_down(const struct topo_port *p)
 		p->phys_state == TOPO_PHYS_DISABLED || p->phys_state == TOPO_PHYS_SLEEP);
 }
 
+/* A port as discover's text names one: "node"[N], or "node" NAME (a named port). */
 static void port_label(char *buf, size_t len, const struct topo_port *p)
 {
 	if (*p->name)
-		str_fmt(buf, len, "'%s' %s", p->node->name, p->name);
+		str_fmt(buf, len, "\"%s\" %s", p->node->name, p->name);
 	else
-		str_fmt(buf, len, "'%s'[%u]", p->node->name, p->num);
+		str_fmt(buf, len, "\"%s\"[%u]", p->node->name, p->num);
 }
 
 /* The Ethernet speed of @p's link: the smaller of its ends' known eth_mbps; 0 unknown. */
@@ -130,6 +138,7 @@ static int diff_miswired(struct topo *found, struct link_mark *marks, size_t n_m
 	if (!m || m->reported)
 		return 0;
 	m->reported = true;
+	link_worsen(fp->link, TOPO_LINK_MISWIRED);
 	port_label(want, sizeof(want), eq);
 	return add_problem(found, TOPO_PROB_MISWIRED, fp, fp->peer, eq, "should go to %s", want);
 }
@@ -207,6 +216,7 @@ int topo_diff(struct topo *found, const struct topo *expected, const struct topo
 		eb = topo_port_match(expected, fl->b);
 		if (ea && eb && ea->peer == eb)
 			continue;
+		link_worsen(fl->a->link, TOPO_LINK_UNEXPECTED);
 		rc = add_problem(found, TOPO_PROB_UNEXPECTED, fl->a, fl->b, NULL, "not in the plan");
 	}
 	free(marks);
@@ -288,6 +298,7 @@ int topo_rail_check(struct topo *t)
 			str_fmt(pr.detail, sizeof(pr.detail),
 				 "nic %u of %s reaches a leaf of rail %u", nics[i].index,
 				 nics[i].host, best);
+			link_worsen(nics[i].port->link, TOPO_LINK_RAIL);
 			rc = topo_problem_add(t, &pr);
 		}
 	}

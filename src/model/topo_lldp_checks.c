@@ -83,12 +83,13 @@ static void detail_fmt(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A port as discover's text names one: "node" NAME, or "node"[N]. */
 static const char *port_label(const struct topo_port *p, char *buf, size_t len)
 {
 	if (p->name[0])
-		str_fmt(buf, len, "%s:%s", p->node->name, p->name);
+		str_fmt(buf, len, "\"%s\" %s", p->node->name, p->name);
 	else
-		str_fmt(buf, len, "%s:%u", p->node->name, p->num);
+		str_fmt(buf, len, "\"%s\"[%u]", p->node->name, p->num);
 	return buf;
 }
 
@@ -259,6 +260,8 @@ int topo_rail_plan_check(struct topo *found, const struct topo_rails *rails)
 		rc = add_problem(found, TOPO_PROB_RAIL, p, p->peer, detail);
 		if (rc < 0)
 			return rc;
+		if (p->link && p->link->status < TOPO_LINK_RAIL)
+			p->link->status = TOPO_LINK_RAIL;	/* miswired, the worse, stays */
 	}
 	return 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * discover, text: one line per link (unhealthy ones marked '!'), then the
- * problems, then a summary line.  In the manner of iblinkinfo.
+ * problems, then a summary line.  In the manner of iblinkinfo.  The end
+ * columns are as wide as their longest end, so every row lines up.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -87,7 +88,28 @@ static void line_rate(struct line *l, const struct topo_port *p)
 	}
 }
 
-static void text_link(FILE *f, const struct topo_link *l, const char *bad_on, const char *bad_off)
+/* The widths of the two end columns: the longest end of each, so no long name breaks them. */
+static void end_widths(const struct topo *t, size_t *wa, size_t *wb)
+{
+	struct line ln;		/* not zeroed: 4 KiB */
+
+	*wa = *wb = 0;
+	for (size_t i = 0; i < t->n_links; i++) {
+		const struct topo_link *l = t->links[i];
+
+		ln.len = 0;
+		line_end(&ln, l->a->node->name, l->a->num, l->a->name);
+		if (ln.len > *wa)
+			*wa = ln.len;
+		ln.len = 0;
+		line_end(&ln, l->b->node->name, l->b->num, l->b->name);
+		if (ln.len > *wb)
+			*wb = ln.len;
+	}
+}
+
+static void text_link(FILE *f, const struct topo_link *l, size_t wa, size_t wb,
+		      const char *bad_on, const char *bad_off)
 {
 	bool bad = l->status != TOPO_LINK_OK;
 	struct line ln;		/* not zeroed: 4 KiB a line */
@@ -99,11 +121,11 @@ static void text_link(FILE *f, const struct topo_link *l, const char *bad_on, co
 	line_put(&ln, bad ? "! " : "  ");
 	from = ln.len;
 	line_end(&ln, l->a->node->name, l->a->num, l->a->name);
-	line_pad(&ln, from, 40);
+	line_pad(&ln, from, wa);
 	line_put(&ln, " <-> ");
 	from = ln.len;
 	line_end(&ln, l->b->node->name, l->b->num, l->b->name);
-	line_pad(&ln, from, 40);
+	line_pad(&ln, from, wb);
 	line_put(&ln, " ");
 	from = ln.len;
 	line_rate(&ln, l->a);
@@ -157,7 +179,7 @@ static void text_problem(FILE *f, const struct topo_problem *p, const char *bad_
 int discover_text(struct render *out, const struct topo *t)
 {
 	const char *bad_on = out->color ? "\033[31m" : "", *bad_off = out->color ? "\033[0m" : "";
-	size_t n_sw = 0, n_ca = 0, n_host = 0;
+	size_t n_sw = 0, n_ca = 0, n_host = 0, wa, wb;
 	FILE *f = out->f;
 
 	for (size_t i = 0; i < t->n_nodes; i++) {
@@ -165,8 +187,9 @@ int discover_text(struct render *out, const struct topo *t)
 		n_ca += t->nodes[i]->type == TOPO_NODE_CA;
 		n_host += t->nodes[i]->type == TOPO_NODE_HOST;
 	}
+	end_widths(t, &wa, &wb);
 	for (size_t i = 0; i < t->n_links; i++)
-		text_link(f, t->links[i], bad_on, bad_off);
+		text_link(f, t->links[i], wa, wb, bad_on, bad_off);
 	if (t->n_problems)
 		fprintf(f, "\nproblems:\n");
 	for (size_t i = 0; i < t->n_problems; i++)

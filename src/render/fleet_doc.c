@@ -6,6 +6,7 @@
  * and the nodes that failed.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "render/render_impl.h"
 
@@ -21,6 +22,21 @@ long long fleet_doc_int(const json_t *o, const char *key)
 	return (long long)json_integer_value(json_object_get(o, key));
 }
 
+/* The NODE column: as wide as the longest node name, 16 at least, so long names keep rows aligned. */
+int fleet_doc_node_width(const json_t *doc)
+{
+	const json_t *n;
+	size_t i, w = 16;
+
+	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
+		size_t len = strlen(fleet_doc_str(json_object_get(n, "node")));
+
+		if (len > w && len < 1024)
+			w = len;
+	}
+	return (int)w;
+}
+
 void fleet_doc_failed_print(struct render *out, const json_t *doc)
 {
 	const char *red = out->color ? "\033[31m" : "", *off = out->color ? "\033[0m" : "";
@@ -29,7 +45,7 @@ void fleet_doc_failed_print(struct render *out, const json_t *doc)
 
 	json_array_foreach(json_object_get(doc, "nodes"), i, n)
 		if (!json_is_true(json_object_get(n, "ok")))
-			fprintf(out->f, "%-16s %sFAILED: %s%s\n",
+			fprintf(out->f, "%-*s %sFAILED: %s%s\n", fleet_doc_node_width(doc),
 				fleet_doc_str(json_object_get(n, "node")), red,
 				fleet_doc_str(json_object_get(n, "error")), off);
 }

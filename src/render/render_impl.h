@@ -62,6 +62,7 @@ int apply_fleet_text(struct render *out, const json_t *doc);
 int fleet_doc_json(struct render *out, const json_t *doc);
 const char *fleet_doc_str(const json_t *j);
 long long fleet_doc_int(const json_t *o, const char *key);
+int fleet_doc_node_width(const json_t *doc);	/* the NODE column's width */
 void fleet_doc_failed_print(struct render *out, const json_t *doc);
 
 #endif

@@ -1024,32 +1024,125 @@ static void card_num(FILE *f, const char *cls, const char *label, long long v)
 	card(f, cls, label, b);
 }
 
-/* Scalars of an object as "key value" (nested values as compact JSON), escaped. */
-static void kv_list(FILE *f, json_t *o, const char *skip)
+/* A link end {node, port} as text. */
+static void end_html(FILE *f, const json_t *e);
+
+static bool ev_has(const json_t *ev, const char *k)
 {
-	const char *k;
-	const json_t *v;
+	return json_is_number(json_object_get(ev, k));
+}
+
+static long long ev_int(const json_t *ev, const char *k)
+{
+	return (long long)jnum(ev, k);
+}
+
+/* The next phrase of an evidence sentence: "; " between phrases. */
+static void ev_sep(FILE *f, bool *first)
+{
+	fputs(*first ? "" : "; ", f);
+	*first = false;
+}
+
+/*
+ * A suspect's evidence in words (docs/diagnose.md and docs/sweep.md name
+ * the keys): "15 of 15 pairs crossing it not ok (2 failed), the slow ones
+ * at 48 % of expected (median); 0 of 13 other pairs not ok; counters:
+ * leaf1 [3] symbol_errors +40 (threshold 10, error)".  A key this page
+ * does not know is shown as its name in words and its value; empty lists,
+ * zero probes and nulls say nothing.
+ */
+static void evidence_words(FILE *f, json_t *ev)
+{
+	static const char *const known[] = {
+		"text", "cross_bad", "cross_n", "cross_failed", "cross_pct_median", "other_bad",
+		"other_n", "probes_run", "probes_bad", "counters", "pairs", "bad_pairs",
+		"slow_pairs", "failed_pairs", "median_bw_mbps", "fleet_median_bw_mbps",
+	};
+	const json_t *v, *c = json_object_get(ev, "counters");
 	bool first = true;
+	const char *k;
+	size_t i;
 
-	json_object_foreach(o, k, v) {
-		char *s;
+	if (ev_has(ev, "cross_n")) {
+		ev_sep(f, &first);
+		fprintf(f, "%lld of %lld pairs crossing it not ok", ev_int(ev, "cross_bad"),
+			ev_int(ev, "cross_n"));
+		if (ev_int(ev, "cross_failed") > 0)
+			fprintf(f, " (%lld failed)", ev_int(ev, "cross_failed"));
+		if (ev_has(ev, "cross_pct_median") && jnum(ev, "cross_pct_median") >= 0)
+			fprintf(f, ", the slow ones at %.0f %% of expected (median)",
+				jnum(ev, "cross_pct_median"));
+	}
+	if (ev_has(ev, "other_n")) {
+		ev_sep(f, &first);
+		fprintf(f, "%lld of %lld other pairs not ok", ev_int(ev, "other_bad"),
+			ev_int(ev, "other_n"));
+	}
+	if (ev_int(ev, "probes_run") > 0) {
+		ev_sep(f, &first);
+		fprintf(f, "%lld of %lld probe pairs not ok", ev_int(ev, "probes_bad"),
+			ev_int(ev, "probes_run"));
+	}
+	if (ev_has(ev, "pairs")) {
+		ev_sep(f, &first);
+		fprintf(f, "%lld of %lld pairs with it not ok", ev_int(ev, "bad_pairs"),
+			ev_int(ev, "pairs"));
+		if (ev_has(ev, "slow_pairs") || ev_has(ev, "failed_pairs"))
+			fprintf(f, " (%lld slow, %lld failed)", ev_int(ev, "slow_pairs"),
+				ev_int(ev, "failed_pairs"));
+	}
+	if (ev_has(ev, "median_bw_mbps")) {
+		ev_sep(f, &first);
+		fputs("its median ", f);
+		fmt_mbps(f, jnum(ev, "median_bw_mbps"));
+		if (ev_has(ev, "fleet_median_bw_mbps")) {
+			fputs(", the fleet's ", f);
+			fmt_mbps(f, jnum(ev, "fleet_median_bw_mbps"));
+		}
+	}
+	if (json_array_size(c)) {
+		ev_sep(f, &first);
+		fputs("counters:", f);
+		json_array_foreach(c, i, v) {
+			fputs(i ? ", " : " ", f);
+			end_html(f, json_object_get(v, "port"));
+			fputc(' ', f);
+			report_html_esc(f, jstr(v, "counter") ? jstr(v, "counter") : "?");
+			fprintf(f, " +%lld", (long long)jnum(v, "delta"));
+			if (ev_has(v, "threshold"))
+				fprintf(f, " (threshold %lld", (long long)jnum(v, "threshold"));
+			if (jstr(v, "severity")) {
+				fputs(ev_has(v, "threshold") ? ", " : " (", f);
+				report_html_esc(f, jstr(v, "severity"));
+			}
+			if (ev_has(v, "threshold") || jstr(v, "severity"))
+				fputc(')', f);
+		}
+	}
+	json_object_foreach(ev, k, v) {
+		bool skip = json_is_null(v) || (json_is_array(v) && !json_array_size(v));
+		char *val, *name;
 
-		if (skip && !strcmp(k, skip))
+		for (i = 0; i < ARRAY_SIZE(known) && !skip; i++)
+			skip = !strcmp(k, known[i]);
+		if (skip)
 			continue;
-		if (json_is_null(v))
-			continue;
-		s = json_is_string(v) ? strdup(json_string_value(v)) : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(4));
-		fputs(first ? "" : " &middot; ", f);
-		fputs("<span class=\"k\">", f);
-		report_html_esc(f, k);
-		fputs("</span> ", f);
-		report_html_esc(f, s);
-		free(s);
-		first = false;
+		val = json_is_string(v) ? strdup(json_string_value(v))
+					: json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(4));
+		name = strdup(k);
+		for (char *q = name; q && *q; q++)
+			if (*q == '_')
+				*q = ' ';
+		ev_sep(f, &first);
+		report_html_esc(f, name ? name : k);
+		fputc(' ', f);
+		report_html_esc(f, val ? val : "?");
+		free(name);
+		free(val);
 	}
 }
 
-/* A link end {node, port} as text. */
 static void end_html(FILE *f, const json_t *e)
 {
 	const json_t *port = json_object_get(e, "port");
@@ -1124,10 +1217,10 @@ static void suspects_table(FILE *f, const json_t *sus, const char *from, size_t 
 		if (jstr(ev, "text")) {
 			report_html_esc(f, jstr(ev, "text"));
 			fputs("<div class=\"kv\">", f);
-			kv_list(f, ev, "text");
+			evidence_words(f, ev);
 			fputs("</div>", f);
 		} else if (json_is_object(ev)) {
-			kv_list(f, ev, NULL);
+			evidence_words(f, ev);
 		} else if (json_is_string(ev)) {
 			report_html_esc(f, json_string_value(ev));
 		}
@@ -1156,8 +1249,15 @@ static void discover_tables(FILE *f, const json_t *d, const char *name)
 		(long long)json_integer_value(json_object_get(sum, "nodes")),
 		(long long)json_integer_value(json_object_get(sum, "links")));
 	if (!json_array_size(probs)) {
-		fputs("<p class=\"good\">No problem: every link healthy", f);
-		fputs(json_array_size(json_object_get(d, "sources")) ? " and as planned.</p>\n" : ".</p>\n", f);
+		const json_t *src;
+		bool planned = false;
+
+		json_array_foreach(json_object_get(d, "sources"), i, src)
+			planned |= json_is_string(src) && !strcmp(json_string_value(src), "plan");
+		fputs(planned ? "<p class=\"good\">No problem: every link healthy and as planned.</p>\n"
+			      : "<p class=\"good\">No problem: every link healthy. No plan given: the "
+				"cabling was not checked (<code>discover --expect PLAN</code> checks it).</p>\n",
+		      f);
 	} else {
 		fputs("<table class=\"t\"><thead><tr><th>kind</th><th>port</th><th>peer</th><th>expected</th>"
 		      "<th>detail</th></tr></thead><tbody>\n", f);

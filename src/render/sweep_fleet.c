@@ -13,9 +13,10 @@ int status_fleet_text(struct render *out, const json_t *doc)
 {
 	const json_t *nodes = json_object_get(doc, "nodes"), *node;
 	FILE *f = out->f;
+	int w = fleet_doc_node_width(doc);
 	size_t i;
 
-	fprintf(f, "%-16s %-16s %-8s %6s %10s %-10s %-8s\n",
+	fprintf(f, "%-*s %-16s %-8s %6s %10s %-10s %-8s\n", w,
 		"NODE", "IFNAME", "STATE", "MTU", "SPEED", "DRIVER", "KIND");
 	json_array_foreach(nodes, i, node) {
 		const char *name = json_string_value(json_object_get(node, "node"));
@@ -23,7 +24,7 @@ int status_fleet_text(struct render *out, const json_t *doc)
 		size_t k;
 
 		if (!json_is_true(json_object_get(node, "ok"))) {
-			fprintf(f, "%-16s %s%s%s\n", name, out->color ? "\033[31m" : "",
+			fprintf(f, "%-*s %s%s%s\n", w, name, out->color ? "\033[31m" : "",
 				fleet_doc_str(json_object_get(node, "error")), out->color ? "\033[0m" : "");
 			continue;
 		}
@@ -33,7 +34,7 @@ int status_fleet_text(struct render *out, const json_t *doc)
 
 			if (json_is_integer(sp))
 				snprintf(speed, sizeof(speed), "%lldMb/s", (long long)json_integer_value(sp));
-			fprintf(f, "%-16s %-16s %-8s %6lld %10s %-10s %-8s\n", name,
+			fprintf(f, "%-*s %-16s %-8s %6lld %10s %-10s %-8s\n", w, name,
 				fleet_doc_str(json_object_get(l, "name")),
 				fleet_doc_str(json_object_get(l, "operstate")),
 				(long long)json_integer_value(json_object_get(l, "mtu")), speed,
@@ -50,7 +51,7 @@ int status_fleet_text(struct render *out, const json_t *doc)
 				snprintf(port, sizeof(port), "%s/%lld",
 					 fleet_doc_str(json_object_get(d, "name")),
 					 (long long)json_integer_value(json_object_get(p, "port")));
-				fprintf(f, "%-16s %-16s %-8s %6lld %10s %-10s %-8s\n", name, port,
+				fprintf(f, "%-*s %-16s %-8s %6lld %10s %-10s %-8s\n", w, name, port,
 					fleet_doc_str(json_object_get(p, "state")),
 					(long long)json_integer_value(json_object_get(p, "active_mtu")),
 					fleet_doc_str(json_object_get(p, "speed")), "-",

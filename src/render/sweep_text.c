@@ -225,12 +225,16 @@ static int plan_round(void *ctx, size_t i, const struct sweep_pair *p)
 	struct plan_ctx *c = ctx;
 	const struct sweep_report *r = c->r;
 	FILE *f = c->f;
+	bool first = false;
 
 	while (c->round < p->round) {
 		fprintf(f, "%sround %zu:", c->round ? "\n" : "", c->round + 1);
 		c->round++;
+		first = true;
 	}
-	fprintf(f, " %s-%s", r->hosts->hosts[p->a].name, r->hosts->hosts[p->b].name);
+	/* "a <-> b, c <-> d": neither separator can be in a name ('-' can). */
+	fprintf(f, "%s %s <-> %s", first ? "" : ",", r->hosts->hosts[p->a].name,
+		r->hosts->hosts[p->b].name);
 	return ferror(f) ? -EIO : 0;
 }
 

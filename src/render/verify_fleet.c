@@ -14,6 +14,7 @@ int verify_fleet_text(struct render *out, const json_t *doc)
 	const json_t *sum = json_object_get(doc, "summary"), *d;
 	const char *red = out->color ? "\033[31m" : "", *off = out->color ? "\033[0m" : "";
 	FILE *f = out->f;
+	int w = fleet_doc_node_width(doc);
 	size_t i;
 
 	fprintf(f, "verify %s on %lld node%s: %lld ok, %lld drifted (%lld drift%s), %lld failed\n",
@@ -21,10 +22,10 @@ int verify_fleet_text(struct render *out, const json_t *doc)
 		fleet_doc_int(sum, "nodes") == 1 ? "" : "s", fleet_doc_int(sum, "ok"), fleet_doc_int(sum, "drifted"),
 		fleet_doc_int(sum, "n_drift"), fleet_doc_int(sum, "n_drift") == 1 ? "" : "s", fleet_doc_int(sum, "failed"));
 	if (json_array_size(json_object_get(doc, "drift"))) {
-		fprintf(f, "%-16s %-16s %-18s %-20s %s\n", "NODE", "INTERFACE", "FIELD", "WANTED",
+		fprintf(f, "%-*s %-16s %-18s %-20s %s\n", w, "NODE", "INTERFACE", "FIELD", "WANTED",
 			"FOUND");
 		json_array_foreach(json_object_get(doc, "drift"), i, d)
-			fprintf(f, "%-16s %-16s %-18s %-20s %s%s%s\n",
+			fprintf(f, "%-*s %-16s %-18s %-20s %s%s%s\n", w,
 				fleet_doc_str(json_object_get(d, "node")),
 				fleet_doc_str(json_object_get(d, "interface")),
 				fleet_doc_str(json_object_get(d, "field")),

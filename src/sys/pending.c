@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The node's pending `apply --try` state, behind struct sys_ops: the run
- * directory (rundir = $FABRICCTL_RUNDIR or /run/fabricctl) with the apply
+ * directory (rundir = $FABRICCTL_RUNDIR, else /run/fabricctl, or in a
+ * network namespace other than PID 1's its own, rundir_netns()) with the apply
  * lock (<rundir>/lock, flock(2)), the pending-state file
  * (<rundir>/pending.json), the reverter's log (<rundir>/last-revert.log,
  * appended) and the detached reverter process itself.  Apply, confirm and
@@ -10,6 +11,7 @@
  * directory others could write to is refused (rundir_check), and nothing
  * in it is opened through a symlink.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -34,11 +36,58 @@
 /* The longest run directory name: room left for "/pending.json.confirmed.PID". */
 #define RUNDIR_NAME_MAX (PATH_MAX - 64)
 
+#define NETNS_RUN_DIR "/run/netns"	/* where ip-netns(8) names namespaces */
+
+/*
+ * The default run directory of this network namespace.  Its lock guards
+ * one network stack's configuration, so each namespace has its own, even
+ * where namespaces share /run (ip netns exec, one machine as a lab of
+ * nodes): a namespace named by ip-netns(8) (found in /run/netns) has
+ * /run/fabricctl-netns-NAME (the first name in byte order when it has
+ * several; the built-in netns launcher sets the same directory); one
+ * without a name that is not PID 1's has /run/fabricctl-netns-ino-INODE;
+ * the rest (a real node, or PID 1's namespace unreadable: no
+ * CAP_SYS_PTRACE) have /run/fabricctl.
+ */
+static void rundir_netns(char *buf, size_t len)
+{
+	struct stat self, init, st;
+	char best[NAME_MAX + 1] = "", path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(buf, len, "%s", RUNDIR_DEFAULT);
+	if (stat("/proc/self/ns/net", &self) < 0)
+		return;
+	d = opendir(NETNS_RUN_DIR);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s", NETNS_RUN_DIR, de->d_name) >= (int)sizeof(path) ||
+		    stat(path, &st) < 0 || st.st_dev != self.st_dev || st.st_ino != self.st_ino)
+			continue;
+		if (!*best || strcmp(de->d_name, best) < 0)
+			snprintf(best, sizeof(best), "%s", de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (*best)
+		snprintf(buf, len, "%s-netns-%s", RUNDIR_DEFAULT, best);
+	else if (stat("/proc/1/ns/net", &init) == 0 &&
+		 (self.st_dev != init.st_dev || self.st_ino != init.st_ino))
+		snprintf(buf, len, "%s-netns-ino-%llu", RUNDIR_DEFAULT, (unsigned long long)self.st_ino);
+}
+
+/* $FABRICCTL_RUNDIR, else this network namespace's (found once per process). */
 static const char *rundir(void)
 {
+	static char dflt[PATH_MAX];
 	const char *d = getenv("FABRICCTL_RUNDIR");
 
-	return d && *d ? d : RUNDIR_DEFAULT;
+	if (d && *d)
+		return d;
+	if (!*dflt)
+		rundir_netns(dflt, sizeof(dflt));
+	return dflt;
 }
 
 /*

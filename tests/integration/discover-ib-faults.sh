@@ -138,8 +138,8 @@ node ~ /"h0005"$/ && /^\[1\]/ { $0 = "[1]\t\"leaf-001\"[2]" }
 ibsim_start "$TMP/swap.net"
 discover swap --no-counters --expect "$TMP/plan.topo"
 assert_eq "swap: exit" 1 "$RC"
-assert_eq "swap: problems" "miswired h0002[1] leaf-002[1] -> leaf-001[2] | should go to 'leaf-001'[2]
-miswired leaf-001[2] h0005[1] -> h0002[1] | should go to 'h0002'[1]" "$(problems swap)"
+assert_eq "swap: problems" "miswired h0002[1] leaf-002[1] -> leaf-001[2] | should go to \"leaf-001\"[2]
+miswired leaf-001[2] h0005[1] -> h0002[1] | should go to \"h0002\"[1]" "$(problems swap)"
 # The same fabric without a plan is healthy: only the plan knows the cabling is wrong.
 discover swap-noplan --no-counters
 assert_eq "swap without plan: exit" 0 "$RC"

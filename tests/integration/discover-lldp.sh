@@ -113,6 +113,21 @@ assert_eq "swap: exit status" 1 "$RC"
 assert_eq "swap: problems" \
 	"miswired $P-h1:eth0 $P-leaf2:swp1 $P-leaf1:swp1
 miswired $P-leaf1:swp1 $P-h2:eth0 $P-h1:eth0" "$(problems)"
+assert_eq "swap: sources say a plan was checked" '["lldp","plan"]' "$(jq -c .sources "$TMP/out.json")"
+# The link list carries the cable's problem, never "ok" beside "miswired".
+assert_eq "swap: link statuses" "miswired $P-h1:eth0 $P-leaf2:swp1
+miswired $P-h2:eth0 $P-leaf1:swp1
+ok x4" "$(jq -r '.links[] | select(.status != "ok") |
+	[.status, ([(.a.node + ":" + .a.port_name), (.b.node + ":" + .b.port_name)] | sort | join(" "))] | join(" ")' \
+	"$TMP/out.json" | sort; echo "ok x$(jq '[.links[] | select(.status == "ok")] | length' "$TMP/out.json")")"
+RC=0
+"$FABRICCTL" -p discover --lldp --hosts "$TMP/hosts" --launcher netns --lldp-socket "$TMP/sock/{host}.sock" \
+	--expect "$TMP/plan.yaml" >"$TMP/out.txt" || RC=$?
+cat "$TMP/out.txt" >&2
+assert_eq "swap text: exit status" 1 "$RC"
+assert_eq "swap text: rows marked and miswired" 2 \
+	"$(grep -c "^! .*$P-h[12].* miswired\$" "$TMP/out.txt")"
+assert_eq "swap text: rows ok" 4 "$(grep -c ' ok$' "$TMP/out.txt")"
 run lab_swap h1 h2
 run lab_lldp_wait
 
@@ -139,7 +154,7 @@ run lab_set_mtu h2 eth0 9000
 discover
 assert_eq "host mtu: exit status" 1 "$RC"
 assert_eq "host mtu: problems" "mtu-mismatch $P-h2:eth0 $P-leaf2:swp1 -" "$(problems)"
-assert_eq "host mtu: detail" "mtu 9000 on $P-h2:eth0, 1500 on $P-leaf2:swp1" \
+assert_eq "host mtu: detail" "mtu 9000 on \"$P-h2\" eth0, 1500 on \"$P-leaf2\" swp1" \
 	"$(jq -r '.problems[0].detail' "$TMP/out.json")"
 # --save-plan with problems warns; an LLDP graph is saved as YAML whatever the name
 RC=0
@@ -230,7 +245,7 @@ discover
 assert_eq "mfs 1518: exit status" 1 "$RC"
 assert_eq "mfs 1518: problems" "mtu-mismatch $P-h1:eth2 $P-injsw:swp7 -" "$(problems)"
 assert_eq "mfs 1518: detail" \
-	"mtu 9000 on $P-h1:eth2, peer $P-injsw:swp7 advertises max frame size 1518 (mtu 1500)" \
+	"mtu 9000 on \"$P-h1\" eth2, peer \"$P-injsw\" swp7 advertises max frame size 1518 (mtu 1500)" \
 	"$(jq -r '.problems[0].detail' "$TMP/out.json")"
 assert_eq "mfs 1518: injected switch" "switch" \
 	"$(jq -r --arg n "$P-injsw" '.nodes[] | select(.name == $n) | .type' "$TMP/out.json")"

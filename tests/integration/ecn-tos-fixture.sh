@@ -84,6 +84,15 @@ interfaces:
     ecn: {np: [3, 5]}
     roce: {tos: 96}
 Y
+# A dry run promises nothing the apply cannot do: the ToS step is certain
+# to fail (a directory where the file should be), exit 3 as the apply.
+fab -j apply --dry-run "$TMP/p2.yaml"
+assert_eq "dry run rc (tos file is a directory)" 3 "$rc"
+assert_eq "dry run: only the tos step would fail" "ecn.np.3:- ecn.np.5:- roce.tos:fails" \
+	"$(jq -r '[.steps[] | "\(.field):\(if .fails then "fails" else "-" end)"] | join(" ")' "$TMP/out")"
+jq -r '.steps[] | select(.field == "roce.tos") | .fails' "$TMP/out" | grep -q 'roce_tos: mlx5_0/1' ||
+	fail "dry run: the tos step's reason does not name mlx5_0/1"
+assert_eq "dry run changed nothing" 00000000 "$(ecn eth0 roce_np)"
 fab -j apply "$TMP/p2.yaml"
 assert_eq "rollback rc" 3 "$rc"
 assert_eq "statuses" "ecn.np.3:undone ecn.np.5:undone roce.tos:failed" \
@@ -101,6 +110,14 @@ fab -j verify "$TMP/p3.yaml"
 assert_eq "verify eth1 rc" 1 "$rc"
 jq -r '.drift[0].found' "$TMP/out" | grep -q 'ecn: eth1: roce_np not supported by driver' ||
 	fail "verify does not name eth1 and roce_np: $(jq -r '.drift[0].found' "$TMP/out")"
+# The dry run says it cannot, with the driver's reason, and exits 3 as the
+# apply does (it used to say "would" and exit 0).
+fab apply --dry-run "$TMP/p3.yaml"
+assert_eq "dry run eth1 rc" 3 "$rc"
+grep -q '^ *1 WOULD-FAIL  *eth1  *ecn.np.3 ' "$TMP/out" || fail "dry run: ecn.np.3 not marked WOULD-FAIL"
+grep -q 'ecn: eth1: roce_np not supported by driver' "$TMP/out" ||
+	fail "dry run: no reason naming eth1 and roce_np"
+grep -q '^ *[0-9][0-9]* would ' "$TMP/out" && fail "dry run still says would"
 fab apply "$TMP/p3.yaml"
 assert_eq "apply eth1 rc" 3 "$rc"
 grep -q 'ecn: eth1: roce_np not supported by driver' "$TMP/err" || fail "apply error does not name eth1/roce_np"

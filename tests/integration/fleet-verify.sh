@@ -143,6 +143,32 @@ for h in "$H1" "$H2" "$H3" "$H4"; do
 done
 run lab_set_mtu h4 eth0 1500	# the drift the steps below expect
 
+# 6c. The lab README's plain launcher `ip netns exec {host}` (no
+#     FABRICCTL_RUNDIR): the run directory follows the network namespace,
+#     so the four nodes do not share one lock (they did: 3 of 4 refused).
+rm -rf /run/fabricctl-netns-"$P"-*
+fab -j apply --hosts "$TMP/hosts" --launcher 'ip netns exec {host}' "$TMP/p.yaml"
+assert_eq "plain ip netns exec apply: rc" 0 "$rc"
+assert_eq "plain ip netns exec apply: every node ok" "4 4 0" \
+	"$(q '"\(.summary.nodes) \(.summary.ok) \(.summary.failed)"')"
+assert_eq "plain ip netns exec apply: h4 fixed" 9000 "$(mtu_of h4)"
+for h in "$H1" "$H2" "$H3" "$H4"; do
+	[ -f "/run/fabricctl-netns-$h/lock" ] || fail "no lock of its own for $h"
+done
+run lab_set_mtu h4 eth0 1500
+# A node's lock is still exclusive: held for h4, h4's apply is refused
+# naming it, the other three apply.
+flock "/run/fabricctl-netns-$H4/lock" "$FABRICCTL" -j apply --hosts "$TMP/hosts" \
+	--launcher 'ip netns exec {host}' "$TMP/p.yaml" >"$TMP/out" 2>"$TMP/err" && rc=0 || rc=$?
+cat "$TMP/out" "$TMP/err" >&2
+assert_eq "h4's lock held: rc" 3 "$rc"
+assert_eq "h4's lock held: three ok, h4 refused" "4 3 1" \
+	"$(q '"\(.summary.nodes) \(.summary.ok) \(.summary.failed)"')"
+q -e --arg h "$H4" '.nodes[] | select(.node == $h) | .error |
+	test("another apply is running on this node \\(/run/fabricctl-netns-" + $h + "/lock\\)")' >/dev/null ||
+	fail "h4's refusal does not name its lock: $(q -c '.nodes[] | select(.error != null)')"
+assert_eq "h4's lock held: h4 not changed" 1500 "$(mtu_of h4)"
+
 # 7. Bad input is refused (exit 2, file:line:column) before any node is
 #    contacted: the launcher would leave a mark.
 cat >"$TMP/mark" <<SCRIPT

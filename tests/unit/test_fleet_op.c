@@ -258,6 +258,34 @@ static void test_verify_fleet_text(void **state)
 	json_decref(run);
 }
 
+/* A node name longer than the default 16 columns widens the NODE column on every row. */
+static void test_verify_fleet_text_long_name(void **state)
+{
+	struct fixture *f = *state;
+	json_t *run = run_doc("verify", json_pack("[o, o]",
+		node("gpu-node-0123.cluster.example", "verify",
+		     verify_to_json("p.yaml", "gpu-node-0123.cluster.example", &f->plan), NULL),
+		node("c", "verify", NULL, "no answer")));
+	size_t failed, drifted;
+	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
+	struct render out = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+
+	out.f = open_memstream(&buf, &len);
+	assert_int_equal(render_text_ops.verify_fleet(&out, doc), 0);
+	fclose(out.f);
+	assert_string_equal(buf,
+		"verify p.yaml on 2 nodes: 0 ok, 1 drifted (2 drifts), 1 failed\n"
+		"NODE                          INTERFACE        FIELD              WANTED               FOUND\n"
+		"gpu-node-0123.cluster.example eth0             mtu                9000                 1500\n"
+		"gpu-node-0123.cluster.example eth0             pfc.enable         3                    unknown (dcb: eth0: dcb not supported by driver)\n"
+		"c                             FAILED: no answer\n");
+	free(buf);
+	json_decref(doc);
+	json_decref(run);
+}
+
 static char *slurp(const char *path)
 {
 	FILE *fp = fopen(path, "re");
@@ -555,6 +583,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_verify_merge_malformed, setup, teardown),
 		cmocka_unit_test(test_verify_merge_same_keys),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_text, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verify_fleet_text_long_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_json_golden, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_merge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_fleet_text, setup, teardown),

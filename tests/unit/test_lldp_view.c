@@ -204,7 +204,7 @@ static void test_mtu_both_ends(void **state)
 	assert_int_equal(t->n_problems, 1);
 	assert_int_equal(t->problems[0].kind, TOPO_PROB_MTU_MISMATCH);
 	assert_true(t->problems[0].has_a && t->problems[0].has_b);
-	assert_string_equal(t->problems[0].detail, "mtu 9000 on h1:eth0, 1500 on leaf1:swp1");
+	assert_string_equal(t->problems[0].detail, "mtu 9000 on \"h1\" eth0, 1500 on \"leaf1\" swp1");
 	lldp_view_fini(&h);
 	lldp_view_fini(&l);
 	topo_free(t);
@@ -239,7 +239,7 @@ static void test_mtu_mfs(void **state)
 		}
 		if (i == 0)
 			assert_string_equal(t->problems[0].detail,
-				"mtu 9000 on h1:eth0, peer leaf1:swp1 advertises max frame size 1518 (mtu 1500)");
+				"mtu 9000 on \"h1\" eth0, peer \"leaf1\" swp1 advertises max frame size 1518 (mtu 1500)");
 		lldp_view_fini(&h);
 		topo_free(t);
 	}
@@ -270,8 +270,8 @@ static void test_mtu_plan(void **state)
 	assert_int_equal(topo_mtu_check(t, plan), 0);
 	assert_int_equal(t->n_problems, 2);
 	topo_sort(t);
-	assert_string_equal(t->problems[0].detail, "mtu 1500 on h1:eth0, plan expects 9000");
-	assert_string_equal(t->problems[1].detail, "mtu 1500 on h1:eth1, plan expects 9000");
+	assert_string_equal(t->problems[0].detail, "mtu 1500 on \"h1\" eth0, plan expects 9000");
+	assert_string_equal(t->problems[1].detail, "mtu 1500 on \"h1\" eth1, plan expects 9000");
 	lldp_view_fini(&h);
 	topo_free(t);
 	/* matching MTU: nothing */

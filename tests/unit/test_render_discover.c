@@ -153,9 +153,40 @@ static void test_text(void **state)
 
 	assert_non_null(strstr(s, "! \"sw\"[1]"));
 	assert_non_null(strstr(s, "1xEDR    degraded"));
-	assert_non_null(strstr(s, "  missing      \"sw\"[3] expected \"hca3\"[1]: no cable to 'hca3'[1] (peer node not found)\n"));
+	assert_non_null(strstr(s, "  missing      \"sw\"[3] expected \"hca3\"[1]: no cable to \"hca3\"[1] (peer node not found)\n"));
 	assert_non_null(strstr(s, "  errors       \"hca2\"[1] <-> \"sw\"[2]: symbol_errors 99 > 10\n"));
 	assert_non_null(strstr(s, "3 nodes (1 switch, 2 cas, 0 hosts), 2 links, 3 problems\n"));
+	free(s);
+	topo_free(t);
+}
+
+/* A long name widens its column for every row: " <-> " and the status line up. */
+static void test_text_columns(void **state)
+{
+	struct topo *t = fixture();
+	struct topo_node *n = topo_node_by_name(t, "hca1");
+	char *s, *line, *save = NULL;
+	long arrow = -1, status = -1;
+	size_t rows = 0;
+
+	assert_non_null(n);
+	snprintf(n->name, sizeof(n->name), "%s",
+		 "hca1 a node description far longer than forty characters");
+	s = render(&render_text_ops, t, false);
+	for (line = strtok_r(s, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *a = strstr(line, " <-> "), *st = strstr(line, "xEDR");
+
+		if (!a || !st || strstr(line, "  errors ") == line || strstr(line, "  missing ") == line)
+			continue;
+		if (arrow < 0) {
+			arrow = a - line;
+			status = st - line;
+		}
+		assert_int_equal(a - line, arrow);	/* the second column starts at one place */
+		assert_int_equal(st - line, status);	/* and so does the rate */
+		rows++;
+	}
+	assert_int_equal(rows, 2);
 	free(s);
 	topo_free(t);
 }
@@ -217,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_json_golden),
 		cmocka_unit_test(test_json_shape),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text_columns),
 		cmocka_unit_test(test_dot),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_ibnet_round_trip),

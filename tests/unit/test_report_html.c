@@ -213,6 +213,80 @@ static void test_pair_unknown_node(void **state)
 	json_decref(doc);
 }
 
+/* A discover document with no problem: "as planned" only when a plan was checked. */
+static void test_discover_no_plan(void **state)
+{
+	const char *srcs[] = { "lldp", "plan" };
+
+	for (int planned = 0; planned < 2; planned++) {
+		json_t *doc = json_pack("{s:s, s:[s], s:{s:i, s:i, s:i}, s:[], s:[], s:[]}",
+					"schema", "fabricctl.discover/1", "sources", srcs[0],
+					"summary", "nodes", 0, "links", 0, "problems", 0,
+					"nodes", "links", "problems"), *data;
+		char *html;
+
+		if (planned)
+			json_array_append_new(json_object_get(doc, "sources"), json_string(srcs[1]));
+		html = page(doc, NULL, &data);
+		if (planned) {
+			assert_non_null(strstr(html, "every link healthy and as planned."));
+			assert_null(strstr(html, "No plan given"));
+		} else {
+			assert_null(strstr(html, "as planned"));
+			assert_non_null(strstr(html, "No plan given: the cabling was not checked"));
+		}
+		free(html);
+		json_decref(data);
+		json_decref(doc);
+	}
+}
+
+/* A link suspect's evidence in words, not raw keys. */
+static void test_suspect_evidence_words(void **state)
+{
+	json_t *doc = small_sweep(), *data;
+	json_t *ev = json_pack("{s:i, s:i, s:i, s:i, s:i, s:f, s:i, s:i, s:[], s:s, s:i}",
+			       "cross_bad", 15, "cross_n", 15, "other_bad", 0, "other_n", 13,
+			       "cross_failed", 2, "cross_pct_median", 48.0, "probes_run", 0,
+			       "probes_bad", 0, "counters", "text", "leaf1 swp1 <-> spine1 swp1",
+			       "odd_key", 7);
+	json_t *ev2 = json_pack("{s:i, s:i, s:i, s:i, s:f, s:f}", "pairs", 7, "bad_pairs", 6,
+				"slow_pairs", 6, "failed_pairs", 0, "median_bw_mbps", 95.0,
+				"fleet_median_bw_mbps", 940.0);
+	json_t *c = json_pack("[{s:{s:s, s:i}, s:s, s:i, s:i, s:s}]", "port", "node", "leaf1",
+			      "port", 3, "counter", "symbol_errors", "delta", 40, "threshold", 10,
+			      "severity", "error");
+	char *html;
+
+	json_object_set(json_array_get(json_object_get(doc, "suspects"), 0), "evidence", ev);
+	json_array_append_new(json_object_get(doc, "suspects"),
+			      json_pack("{s:s, s:n, s:f, s:O}", "node", "node2", "link", "score", 0.5,
+					"evidence", ev2));
+	html = page(doc, NULL, &data);
+	assert_non_null(strstr(html, "15 of 15 pairs crossing it not ok (2 failed), the slow ones "
+				     "at 48 % of expected (median); 0 of 13 other pairs not ok; odd key 7"));
+	assert_non_null(strstr(html, "6 of 7 pairs with it not ok (6 slow, 0 failed); its median "));
+	assert_null(strstr(html, "cross_bad"));
+	assert_null(strstr(html, "cross_n"));
+	assert_null(strstr(html, "counters []"));
+	assert_null(strstr(html, "probe pairs"));	/* none run: nothing said */
+	free(html);
+	json_decref(data);
+	/* Counter findings named by port and counter. */
+	json_object_set_new(ev, "counters", c);
+	json_object_set_new(ev, "probes_run", json_integer(4));
+	json_object_set_new(ev, "probes_bad", json_integer(3));
+	json_object_set(json_array_get(json_object_get(doc, "suspects"), 0), "evidence", ev);
+	html = page(doc, NULL, &data);
+	assert_non_null(strstr(html, "; 3 of 4 probe pairs not ok; counters: leaf1 [3] symbol_errors "
+				     "+40 (threshold 10, error)"));
+	free(html);
+	json_decref(data);
+	json_decref(ev);
+	json_decref(ev2);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +295,8 @@ int main(void)
 		cmocka_unit_test(test_add_kinds),
 		cmocka_unit_test(test_sweep_page),
 		cmocka_unit_test(test_pair_unknown_node),
+		cmocka_unit_test(test_discover_no_plan),
+		cmocka_unit_test(test_suspect_evidence_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

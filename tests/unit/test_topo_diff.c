@@ -82,12 +82,21 @@ static void test_swapped(void **state)
 	assert_int_equal(t->problems[0].b.port, 2);
 	assert_string_equal(t->problems[0].expected.node, "leaf1");
 	assert_int_equal(t->problems[0].expected.port, 1);
-	assert_string_equal(t->problems[0].detail, "should go to 'leaf1'[1]");
+	assert_string_equal(t->problems[0].detail, "should go to \"leaf1\"[1]");
 	assert_string_equal(t->problems[1].a.node, "leaf1");
 	assert_int_equal(t->problems[1].a.port, 1);
 	assert_string_equal(t->problems[1].b.node, "h2");
 	assert_string_equal(t->problems[1].expected.node, "h1");
-	assert_string_equal(t->problems[1].detail, "should go to 'h1'[1]");
+	assert_string_equal(t->problems[1].detail, "should go to \"h1\"[1]");
+	/* The links carry the cabling problem too (not "ok" beside "miswired"). */
+	{
+		const struct topo_node *leaf = topo_node_by_name(t, "leaf1");
+
+		assert_int_equal(topo_port_find(leaf, 1, NULL)->link->status, TOPO_LINK_MISWIRED);
+		assert_int_equal(topo_port_find(leaf, 2, NULL)->link->status, TOPO_LINK_MISWIRED);
+		assert_int_equal(topo_port_find(leaf, 3, NULL)->link->status, TOPO_LINK_OK);
+		assert_string_equal(topo_link_status_name(TOPO_LINK_MISWIRED), "miswired");
+	}
 	topo_free(t);
 }
 
@@ -102,11 +111,14 @@ static void test_missing_unexpected(void **state)
 	assert_string_equal(t->problems[0].a.node, "leaf1");
 	assert_int_equal(t->problems[0].a.port, 3);
 	assert_string_equal(t->problems[0].expected.node, "h3");
-	assert_string_equal(t->problems[0].detail, "no cable to 'h3'[1] (peer node not found)");
+	assert_string_equal(t->problems[0].detail, "no cable to \"h3\"[1] (peer node not found)");
 	assert_int_equal(t->problems[1].kind, TOPO_PROB_UNEXPECTED);
 	assert_string_equal(t->problems[1].a.node, "leaf1");
 	assert_int_equal(t->problems[1].a.port, 4);
 	assert_string_equal(t->problems[1].b.node, "h4");
+	assert_int_equal(topo_port_find(topo_node_by_name(t, "leaf1"), 4, NULL)->link->status,
+			 TOPO_LINK_UNEXPECTED);
+	assert_string_equal(topo_link_status_name(TOPO_LINK_UNEXPECTED), "unexpected");
 	topo_free(t);
 }
 
@@ -175,6 +187,10 @@ static void test_rails(void **state)
 	assert_string_equal(t->problems[0].b.node, "leafB");
 	assert_string_equal(t->problems[1].a.node, "node2 mlx5_1");
 	assert_string_equal(t->problems[1].b.node, "leafA");
+	assert_int_equal(topo_port_find(topo_node_by_name(t, "leafB"), 2, NULL)->link->status,
+			 TOPO_LINK_RAIL);
+	assert_int_equal(topo_port_find(topo_node_by_name(t, "leafB"), 1, NULL)->link->status,
+			 TOPO_LINK_OK);
 	topo_free(t);
 }
 
