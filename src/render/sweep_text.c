@@ -465,6 +465,16 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 			fprintf(f, "  ... and %zu more (-j or --csv FILE lists them all)\n", nc.left);
 		fputc('\n', f);
 	}
+	if (r->n_not_started) {
+		size_t k = 0;
+
+		fprintf(f, "workers that did not start (launcher %s; their pairs failed unmeasured, "
+			   "not a fabric fault):", r->launcher);
+		for (size_t i = 0; r->not_started && i < r->hosts->n; i++)
+			if (r->not_started[i])
+				fprintf(f, "%s %s", k++ ? "," : "", r->hosts->hosts[i].name);
+		fputs("\n\n", f);
+	}
 	if (r->fabric.loc) {
 		loc_text(f, r);
 	} else if (r->n_suspects) {
