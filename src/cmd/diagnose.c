@@ -542,6 +542,31 @@ static int from_topology(struct fab_ctx *ctx, struct from_ctx *c, const struct s
 	return sweep_topo_route_pairs(ctx, &c->st, (const unsigned int (*)[2])c->ab, c->r.n_pairs);
 }
 
+/*
+ * What the document recorded of its run: rounds (the top-level count,
+ * else the schedule's), rounds done, wall time and start.  What it does
+ * not say stays unknown (rounds 0, wall NAN), and the renderers leave it
+ * out, rather than a re-analysis passing for a sweep of 0 rounds in 0 s.
+ */
+static void doc_run_facts(json_t *doc, struct sweep_report *r)
+{
+	json_t *rounds = json_object_get(doc, "rounds");
+	json_t *done = json_object_get(doc, "rounds_done");
+	json_t *wall = json_object_get(doc, "wall_s");
+	json_t *started = json_object_get(doc, "started_unix");
+
+	if (!json_is_integer(rounds))
+		rounds = json_object_get(json_object_get(doc, "schedule"), "rounds");
+	r->n_rounds = json_is_integer(rounds) && json_integer_value(rounds) > 0
+		? (size_t)json_integer_value(rounds) : 0;
+	r->rounds_done = json_is_integer(done) && json_integer_value(done) > 0
+		? (size_t)json_integer_value(done) : r->n_rounds;
+	r->interrupted = json_is_true(json_object_get(doc, "interrupted"));
+	r->wall_s = json_is_number(wall) && json_number_value(wall) >= 0 ? json_number_value(wall)
+									  : NAN;
+	r->started_unix = json_is_integer(started) ? (int64_t)json_integer_value(started) : 0;
+}
+
 static int diagnose_from(struct fab_ctx *ctx, struct sweep_args *a)
 {
 	struct from_ctx c = { 0 };
@@ -609,7 +634,7 @@ static int diagnose_from(struct fab_ctx *ctx, struct sweep_args *a)
 	c.r.fabric.host_leaf = c.st.host_leaf;
 	c.r.fabric.loc = &c.sl.res;
 	c.r.fabric.loc_in = &c.sl.in;
-	c.r.n_rounds = 0;
+	doc_run_facts(c.doc, &c.r);
 	rc = diagnose_render(ctx, &c.r, a);
 	goto done;
 out:

@@ -568,6 +568,52 @@ static void fabric_view(struct sweep_report *r, struct sweep_topo *st)
 }
 
 /*
+ * Fewer than two workers up: nothing can be measured, and every pair
+ * "failed" would read as a fabric fault (a node suspect per host, exit 1)
+ * where the launcher is what failed.  A launch failure instead: exit 3,
+ * naming the launcher and the first worker's error.
+ */
+static int launch_check(struct fab_ctx *ctx, const struct sweep_args *a, const struct fleet *f)
+{
+	size_t live = fleet_live(f);
+	const struct fleet_worker *first = NULL;
+
+	if (live >= 2)
+		return 0;
+	for (size_t i = 0; i < f->n && !first; i++)
+		if (f->w[i].dead)
+			first = &f->w[i];
+	return fab_err_set(&ctx->err, -ENOTCONN,
+			   "launch failed: %zu of %zu workers started with launcher '%s'%s%s%s%s%s; "
+			   "nothing was measured", live, f->n, a->fo.launcher,
+			   first ? " (first error: worker " : "", first ? first->host->name : "",
+			   first ? ": " : "", first ? first->reason : "", first ? ")" : "");
+}
+
+/*
+ * Per host, whether its worker never started (dead without a hello): a
+ * new array (NULL with *@n 0 when every worker started), or -ENOMEM.
+ */
+static int workers_not_started(const struct fleet *f, bool **out, size_t *n)
+{
+	bool *ns;
+
+	*out = NULL;
+	*n = 0;
+	for (size_t i = 0; i < f->n; i++)
+		*n += f->w[i].dead && !f->w[i].hello;
+	if (!*n)
+		return 0;
+	ns = calloc(f->n, sizeof(*ns));
+	if (!ns)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->n; i++)
+		ns[i] = f->w[i].dead && !f->w[i].hello;
+	*out = ns;
+	return 0;
+}
+
+/*
  * Hosts, topology, fleet, schedule: everything before the first round.
  * The fleet starts only when it is needed (not for a dry run on a plan or
  * the IB subnet, nor when something else measures).
@@ -602,7 +648,8 @@ static int sweep_prepare(struct fab_ctx *ctx, struct sweep_args *a, struct fab_h
 		    (!a->measure && (fleet_launcher_check(&a->fo, hs, &ctx->err) < 0 ||
 				     (fabric->n && fleet_launcher_check(&a->fo, fabric, &ctx->err) < 0))))
 			return -EINVAL;
-		if (!a->measure && (rc = fleet_start(f, hs, &a->fo, &ctx->err)) < 0)
+		if (!a->measure && ((rc = fleet_start(f, hs, &a->fo, &ctx->err)) < 0 ||
+				    (rc = launch_check(ctx, a, f)) < 0))
 			return rc;
 	}
 	if (st && st->kind == SWEEP_TOPO_LLDP) {
@@ -741,6 +788,22 @@ static int sweep_report_stopped(struct sweep_report *r, struct fab_err *err)
 	return code;
 }
 
+/*
+ * Without a topology a host whose worker never started is a node suspect
+ * by count (every pair of it failed): say why, not "N of N pairs failed".
+ */
+static void not_started_evidence(struct sweep_report *r)
+{
+	for (size_t i = 0; r->not_started && i < r->n_suspects; i++) {
+		struct sweep_suspect *s = &r->suspects[i];
+
+		if (s->is_node && r->not_started[s->node])
+			snprintf(s->evidence, sizeof(s->evidence),
+				 "worker did not start (launcher %s): %u pairs not measured", r->launcher,
+				 s->pairs);
+	}
+}
+
 /* Everything after the rounds: verdicts, retests, baseline, links named. */
 static int sweep_conclude(struct fab_ctx *ctx, struct sweep_args *a, struct sweep_report *r,
 			  struct sweep_results *sr, struct sweep_topo *st,
@@ -761,7 +824,7 @@ static int sweep_conclude(struct fab_ctx *ctx, struct sweep_args *a, struct swee
 		return rc;
 	if (st && !r->interrupted) {	/* name the links, probing groups over the same workers */
 		struct sweep_locate_env env = { .ctx = ctx, .st = st, .r = r, .m = m, .so = so,
-						.sr = sr };
+						.sr = sr, .skip_host = r->not_started };
 
 		if ((rc = sweep_locate_run(sl, &env)) < 0 ||
 		    (!a->measure && (rc = sweep_topo_counters(ctx, st, &a->ib, pol, crep)) < 0))
@@ -788,8 +851,10 @@ static int sweep_conclude(struct fab_ctx *ctx, struct sweep_args *a, struct swee
 		for (size_t i = 0; rc == 0 && i < n; i++)
 			if ((rc = pair_store_get(sr->store, i, &p, err)) == 0)
 				rc = sweep_suspects_link(&acc, &p);
-		if (rc == 0)
+		if (rc == 0) {
 			sweep_suspects_end(&acc, r);
+			not_started_evidence(r);
+		}
 		sweep_suspects_acc_fini(&acc);
 		if (rc == -ENOMEM)
 			fab_err_set(err, rc, "sweep: out of memory");
@@ -816,6 +881,7 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	struct sched_src src = { 0 };
 	struct timespec t0, t1;
 	struct sweep_fates fates = { 0 };
+	bool *not_started = NULL;
 	int rc, stop_rc = 0;
 
 	if (a.n_target == 2)
@@ -859,6 +925,15 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	report_fill(&r, &a, &so, &hs, &src);
 	r.store = sr.store;
 	fleet_dial_report(&f, &r.launch);
+	if (workers_not_started(&f, &not_started, &r.n_not_started) < 0) {
+		fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	r.not_started = not_started;
+	if (r.n_not_started)
+		fab_warn("sweep: %zu of %zu workers did not start (launcher %s): their pairs fail "
+			 "unmeasured, not as fabric faults", r.n_not_started, f.n, r.launcher);
 	so.stop = sweep_signal_install();
 	rc = 0;
 	if (a.dry_run) {
@@ -934,5 +1009,6 @@ out:
 		sweep_topo_fini(st);
 	hosts_fini(&fabric);
 	hosts_fini(&hs);
+	free(not_started);
 	return rc;
 }

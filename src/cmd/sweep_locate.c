@@ -147,6 +147,9 @@ static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env,
 		v = verdict_of(&p);
 		if (v == LOC_UNKNOWN || (bad_only && v == LOC_OK))
 			continue;
+		/* A host whose worker never started measured nothing: no evidence on any link. */
+		if (env->skip_host && (env->skip_host[p.a] || env->skip_host[p.b]))
+			continue;
 		if (st->routes && i < st->n_routes)
 			rc = loc_acc_add(sl->in.acc, p.a, p.b, &st->routes[i], v, p.pct_rated) < 0
 			     ? fab_err_set(err, -ENOMEM, "sweep: out of memory") : 0;
@@ -192,7 +195,7 @@ int sweep_locate_run(struct sweep_locate *sl, const struct sweep_locate_env *env
 		return rc;
 	for (size_t i = 0; env->m && i < sl->res.n_suspects; i++) {
 		struct loc_suspect *s = &sl->res.suspects[i];
-		struct loc_probe_req req = { .max_probes = env->max_probes };
+		struct loc_probe_req req = { .max_probes = env->max_probes, .avoid = env->skip_host };
 		struct loc_probes pr = { 0 };
 
 		if (s->kind != LOC_KIND_GROUP)

@@ -37,6 +37,7 @@ struct sweep_locate_env {
 	struct sweep_opts *so;		/* for probes */
 	size_t max_probes;		/* per group; 0: 8 */
 	const struct sweep_results *sr;	/* the path classes' references for probes; NULL none */
+	const bool *skip_host;		/* per host: worker never started, its pairs not evidence; NULL none */
 };
 
 void sweep_locate_init(struct sweep_locate *sl);

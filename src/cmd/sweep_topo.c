@@ -85,6 +85,7 @@ int sweep_topo_load_lldp(struct fab_ctx *ctx, struct sweep_topo *st, struct flee
 	st->t = topo_new();
 	if (!st->t)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	st->switches = switches;
 	rc = discover_lldp_fleet_collect(ctx, f, hosts, &o, st->t);
 	if (rc < 0 || !switches->n)
 		return rc;
@@ -97,11 +98,61 @@ int sweep_topo_load_lldp(struct fab_ctx *ctx, struct sweep_topo *st, struct flee
 	return rc;
 }
 
-int sweep_topo_place(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts)
+/* Cabled ports of @n. */
+static size_t node_cables(const struct topo_node *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n->n_ports; i++)
+		k += n->ports[i]->link != NULL;
+	return k;
+}
+
+/* Per node of st->r: a host of the hosts file sits on it (a new array, NULL: ENOMEM). */
+static bool *nodes_placed(const struct sweep_topo *st)
+{
+	bool *placed = calloc(st->r->n_nodes + 1, sizeof(*placed));
+
+	for (size_t h = 0; placed && h < st->r->n_hosts; h++)
+		placed[st->r->hosts[h].node] = true;
+	return placed;
+}
+
+/*
+ * A plan node named only under links: is a host by default (docs/plan.md);
+ * one that no host of the hosts file sits on and that has more than one
+ * cable is a switch, a spine the plan did not declare, or no pair could
+ * cross it.  Retype those; *@n how many.  0 or -ENOMEM.
+ */
+static int plan_implied_switches(struct sweep_topo *st, size_t *n)
+{
+	bool *placed = nodes_placed(st);
+
+	*n = 0;
+	if (!placed)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->t->n_nodes; i++) {
+		struct topo_node *node = st->t->nodes[i];
+
+		if ((node->type != TOPO_NODE_HOST && node->type != TOPO_NODE_CA) ||
+		    !(node->src & TOPO_SRC_IMPLIED) || placed[i] || node_cables(node) < 2)
+			continue;
+		fab_info("topology %s: node %s is in no line of the hosts file and has %zu cables: "
+			 "a switch", st->spec, node->name, node_cables(node));
+		node->type = TOPO_NODE_SWITCH;
+		(*n)++;
+	}
+	free(placed);
+	return 0;
+}
+
+/* Graph, hosts on it: route_new() and route_place(), errors named. */
+static int place_on(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts)
 {
 	int rc;
 
-	topo_sort(st->t);
+	route_free(st->r);
+	st->r = NULL;
 	rc = route_new(&st->r, st->t);
 	if (rc < 0)
 		return fab_err_set(&ctx->err, rc, "sweep: out of memory");
@@ -112,8 +163,174 @@ int sweep_topo_place(struct fab_ctx *ctx, struct sweep_topo *st, const struct fa
 
 		memcpy(msg, ctx->err.msg, sizeof(msg));
 		fab_err_input(&ctx->err, rc, "%s (--topology %s)", msg, st->spec);
-		return rc;
 	}
+	return rc;
+}
+
+/* A line of @hs (a switch read through its lldpd) names topology node @name. */
+static bool switch_listed(const struct fab_hosts *hs, const char *name)
+{
+	for (size_t i = 0; hs && i < hs->n; i++) {
+		const char *want = hosts_label(&hs->hosts[i], "lldp_name");
+		size_t len;
+
+		want = want ? want : hs->hosts[i].name;
+		len = strlen(want);
+		if (!strcmp(name, want) || (!strncmp(name, want, len) && name[len] == '.'))
+			return true;
+	}
+	return false;
+}
+
+/* Append ", NAME" (the first without the comma) to @buf while it fits; else count in *@more. */
+static void name_add(char *buf, size_t len, const char *name, size_t *k, size_t *more)
+{
+	size_t used = strlen(buf);
+
+	if (*k < 8 && used + strlen(name) + 3 < len) {
+		snprintf(buf + used, len - used, "%s%s", (*k)++ ? ", " : "", name);
+		return;
+	}
+	(*more)++;
+}
+
+/*
+ * lldp: the leaves whose own lldpd was not read explain the missing
+ * uplinks (a host's lldpd shows only the host's cable); say which to add
+ * and how.  All read: the fabric as the switches report it is cut.
+ */
+static int lldp_cut(struct fab_ctx *ctx, struct sweep_topo *st, const char *la, const char *lb)
+{
+	const struct route *r = st->r;
+	char names[400] = "";
+	size_t k = 0, more = 0;
+
+	for (size_t i = 0; i < r->n_leaves; i++) {
+		const char *nm = st->t->nodes[r->leaves[i]]->name;
+
+		if (r->transit[r->leaves[i]] && !switch_listed(st->switches, nm))
+			name_add(names, sizeof(names), nm, &k, &more);
+	}
+	if (!k)
+		return fab_err_set(&ctx->err, -ENETUNREACH,
+				   "topology lldp: leaves %s and %s have no path between them in what "
+				   "the switches' lldpd report (an uplink down, or a switch between them "
+				   "whose lldpd was not read: add it to the hosts file with role=spine)",
+				   la, lb);
+	return fab_err_input(&ctx->err, -ENETUNREACH,
+			     "topology lldp: leaves %s and %s have no path between them: a host's "
+			     "lldpd shows only its own cable, and the switches' lldpd were not read "
+			     "(%s%s not in the hosts file); add the switches to the hosts file, one "
+			     "line each, 'NAME ADDRESS role=leaf|spine [lldp_socket=PATH]': %s%s and "
+			     "the spines between them (the netns lab writes them: tests/lab/netns "
+			     "hostsfile --switches)",
+			     la, lb, names, more ? " and more" : "", names, more ? " and more" : "");
+}
+
+/*
+ * A plan: name the nodes declared hosts that no host of the hosts file
+ * sits on and that have more than one cable (would they join the leaves
+ * as switches?), else say the plan has no switch path.
+ */
+static int plan_cut(struct fab_ctx *ctx, struct sweep_topo *st, const char *la, const char *lb)
+{
+	bool *placed = nodes_placed(st);
+	char names[400] = "";
+	size_t k = 0, more = 0;
+
+	if (!placed)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < st->t->n_nodes; i++) {
+		const struct topo_node *n = st->t->nodes[i];
+
+		if ((n->type == TOPO_NODE_HOST || n->type == TOPO_NODE_CA) && !placed[i] &&
+		    node_cables(n) > 1)
+			name_add(names, sizeof(names), n->name, &k, &more);
+	}
+	free(placed);
+	if (k)
+		return fab_err_input(&ctx->err, -ENETUNREACH,
+				     "plan %s: leaves %s and %s have no path between them: %s%s %s "
+				     "declared a host (never transit) but in no line of the hosts file "
+				     "and cabled more than once; if %s a switch, declare it with "
+				     "'type: switch' under nodes", st->spec, la, lb, names,
+				     more ? " and more" : "", k + more == 1 ? "is" : "are",
+				     k + more == 1 ? "it is" : "they are");
+	return fab_err_input(&ctx->err, -ENETUNREACH,
+			     "plan %s: leaves %s and %s have no path between them: no chain of "
+			     "switches joins them in the plan's links", st->spec, la, lb);
+}
+
+/* Every leaf reaches every other through switches, or an error naming two that do not. */
+static int leaves_joined(struct fab_ctx *ctx, struct sweep_topo *st)
+{
+	const struct route *r = st->r;
+	uint32_t *comp = malloc((r->n_nodes + 1) * sizeof(*comp));
+	uint32_t *queue = malloc((r->n_nodes + 1) * sizeof(*queue));
+	uint32_t n_comp = 0;
+	const char *la = NULL, *lb = NULL;
+	int rc = 0;
+
+	if (!comp || !queue) {
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < r->n_nodes; i++)
+		comp[i] = UINT32_MAX;
+	for (size_t k = 0; k < r->n_leaves && !lb; k++) {
+		uint32_t x = r->leaves[k];
+		size_t head = 0, tail = 0;
+
+		if (!r->transit[x])	/* a host cabled back to back to another */
+			continue;
+		if (comp[x] != UINT32_MAX)
+			continue;
+		if (n_comp) {	/* a second component: its leaf reaches none of the first's */
+			lb = st->t->nodes[x]->name;
+			break;
+		}
+		la = st->t->nodes[x]->name;
+		comp[x] = n_comp;
+		queue[tail++] = x;
+		while (head < tail) {
+			uint32_t u = queue[head++];
+
+			for (uint32_t e = r->adj_start[u]; e < r->adj_start[u + 1]; e++) {
+				uint32_t v = r->adj[e].node;
+
+				if (r->transit[v] && comp[v] == UINT32_MAX) {
+					comp[v] = n_comp;
+					queue[tail++] = v;
+				}
+			}
+		}
+		n_comp++;
+	}
+	if (lb)
+		rc = st->kind == SWEEP_TOPO_LLDP ? lldp_cut(ctx, st, la, lb) : plan_cut(ctx, st, la, lb);
+out:
+	free(comp);
+	free(queue);
+	return rc;
+}
+
+int sweep_topo_place(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts)
+{
+	size_t retyped = 0;
+	int rc;
+
+	topo_sort(st->t);
+	rc = place_on(ctx, st, hosts);
+	if (rc == 0 && st->kind == SWEEP_TOPO_PLAN) {
+		if (plan_implied_switches(st, &retyped) < 0)
+			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		if (retyped)	/* the switches are transit now: route again */
+			rc = place_on(ctx, st, hosts);
+	}
+	if (rc == 0 && st->kind != SWEEP_TOPO_IB)
+		rc = leaves_joined(ctx, st);
+	if (rc < 0)
+		return rc;
 	route_rates(st->r, hosts, NULL, NULL);
 	st->r->ecmp_whole = true;	/* conservative: a test's flows may hash onto one path */
 	st->hosts = hosts;

@@ -57,6 +57,7 @@ struct sweep_topo {
 	struct route *r;		/* placement, rates, leaves; ECMP routes */
 	struct route_ib *rib;		/* IB: routes from the forwarding tables */
 	const struct fab_hosts *hosts;	/* borrowed, after sweep_topo_place() */
+	const struct fab_hosts *switches;	/* lldp: the role= lines read (borrowed; NULL none) */
 	uint32_t *host_link, *host_leaf;	/* per host: access link, leaf node index */
 	struct pair_route *routes;	/* after sweep_topo_route_pairs(), one per pair */
 	size_t n_routes;
@@ -86,7 +87,15 @@ int sweep_topo_load_lldp(struct fab_ctx *ctx, struct sweep_topo *st, struct flee
 			 const struct fab_hosts *hosts, const struct fab_hosts *switches,
 			 const struct fleet_opts *fo, const char *socket);
 
-/* Sort the graph, place every host (a host not found: bad input), rate the links. */
+/*
+ * Sort the graph, place every host (a host not found: bad input), rate the
+ * links.  A plan node named only under links: that no host sits on and
+ * that has more than one cable is a switch (a spine the plan did not
+ * declare).  Leaves that no chain of switches joins are an error naming
+ * two of them and what is missing: with lldp, the switches whose lldpd was
+ * not read (bad input, exit 2: add them to the hosts file); with a plan,
+ * the nodes declared hosts that would join them (exit 2).
+ */
 int sweep_topo_place(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts);
 
 /*

@@ -159,7 +159,9 @@ static void job_start(struct round *rd, struct job *j)
 	if (a->dead || b->dead) {
 		struct fleet_worker *d = a->dead ? a : b;
 
-		job_fail(rd, j, "worker %s unavailable: %s", d->host->name, d->reason);
+		/* No hello: the launcher never got a worker going (not a fabric fault). */
+		job_fail(rd, j, "worker %s %s: %s", d->host->name,
+			 d->hello ? "unavailable" : "did not start", d->reason);
 		return;
 	}
 	job_enter(rd, j, J_LISTEN, "listen", 0);

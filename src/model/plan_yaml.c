@@ -268,7 +268,8 @@ static struct topo_port *endpoint_port(struct pctx *c, const struct endpoint *e)
 		n = topo_node_add(c->t, e->num ? TOPO_NODE_CA : TOPO_NODE_HOST, e->node, 0);
 		if (!n)
 			return NULL;
-		n->src |= TOPO_SRC_PLAN;
+		/* Not declared: a host (CA) by default; sweep may find it is a switch. */
+		n->src |= TOPO_SRC_PLAN | TOPO_SRC_IMPLIED;
 	}
 	p = topo_port_get(n, e->num, e->port);
 	if (p)

@@ -180,6 +180,13 @@ struct sweep_report {
 	bool dry_run;			/* nothing measured: pairs are SWEEP_PLANNED */
 	struct sweep_fabric_view fabric;
 	struct sweep_launch launch;
+	/*
+	 * Per host: its worker never started (no hello), so its pairs failed
+	 * unmeasured (not a fabric fault: kept out of the suspects' evidence);
+	 * borrowed, NULL when every worker started.
+	 */
+	const bool *not_started;
+	size_t n_not_started;
 	struct {			/* sweep --baseline; file NULL: none */
 		const char *file;
 		double regress_pct;

@@ -58,6 +58,7 @@ enum topo_src {
 	TOPO_SRC_PLAN = 1u << 3,	/* a cabling plan file (--expect) */
 	TOPO_SRC_PROFILE = 1u << 4,	/* a fabricctl profile */
 	TOPO_SRC_LOCAL = 1u << 5,	/* this node's own netlink/sysfs view */
+	TOPO_SRC_IMPLIED = 1u << 6,	/* node: a plan names it only in links (its type inferred) */
 };
 
 enum topo_node_type {

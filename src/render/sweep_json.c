@@ -392,7 +392,7 @@ static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 			"measured", (int)r->fabric.loc->n_measured,
 			"probes_run", (int)r->fabric.probes_run));
 	json_object_set_new(doc_extra, "suspects_left_out", json_integer((json_int_t)r->suspects_left_out));
-	doc = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:b, s:b, s:o, s:o, s:o, s:o, s:i, s:i,"
+	doc = json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:i, s:i,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:f, s:o},"
 			 " s:{s:o, s:o, s:o, s:o, s:o},"
 			 " s:{s:I, s:I, s:I, s:I, s:I}, s:o, s:o}",
@@ -401,7 +401,7 @@ static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 			 "launcher", r->launcher,
 			 "mode", r->mode,
 			 "started_unix", (json_int_t)r->started_unix,
-			 "wall_s", r->wall_s,
+			 "wall_s", isnan(r->wall_s) ? json_null() : json_real(r->wall_s),	/* NAN: unknown */
 			 "dry_run", r->dry_run,
 			 "interrupted", r->interrupted,
 			 "error", json_text_or_null(r->stop_error),

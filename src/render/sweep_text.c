@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * sweep, text: a summary line, the bandwidth matrix (row sends to column,
- * Gb/s; '*' slow, 'X' failed), the latency matrix (median round trip, us),
+ * Gb/s; '*' slow, 'v' regressed against --baseline, 'X' failed), the latency matrix (median round trip, us),
  * the pairs that are not ok, and the suspects, most suspect first.
  */
 #include <errno.h>
@@ -290,12 +290,27 @@ static int plan_text(FILE *f, const struct sweep_report *r)
 }
 
 /*
+ * What made the suspects' pairs bad, as a word: "slow", or "regressed"
+ * when --baseline found regressed pairs and none was slow (both: "slow or
+ * regressed").  The localiser counts both alike (a bad pair below its
+ * figures), and a percentage of the expected rate is not "slow" when
+ * every bad pair was only below the baseline's.
+ */
+static const char *bad_word(const struct sweep_report *r)
+{
+	if (!r->n_regressed)
+		return "slow";
+	return r->n_slow ? "slow or regressed" : "regressed";
+}
+
+/*
  * "slow link: leaf3 swp49 <-> spine1 swp3 - 12 of 12 pairs crossing it
  * slow, 0 of 16 others", a node's access link, or a group ("one of").
  */
 static void loc_text(FILE *f, const struct sweep_report *r)
 {
 	const struct loc_result *lr = r->fabric.loc;
+	const char *bad = bad_word(r);
 
 	if (!lr->n_suspects) {
 		fprintf(f, "suspects: none%s\n", lr->n_bad ? " (the bad pairs share no link: noise, or a "
@@ -317,13 +332,14 @@ static void loc_text(FILE *f, const struct sweep_report *r)
 			}
 			fputs("\n     ", f);
 		} else {
-			fprintf(f, "  %zu. slow %s: %s (score %.2f)\n     ",
-				i + 1, s->kind == LOC_KIND_NODE ? "node" : "link", m, s->score);
+			fprintf(f, "  %zu. %s %s: %s (score %.2f)\n     ", i + 1, bad,
+				s->kind == LOC_KIND_NODE ? "node" : "link", m, s->score);
 		}
 		fprintf(f, "%u of %u pairs crossing %s bad, %u of %u others", e->cross_bad, e->cross_n,
 			s->kind == LOC_KIND_GROUP ? "them" : "it", e->other_bad, e->other_n);
 		if (e->cross_pct_median >= 0)
-			fprintf(f, "; slow pairs at %.0f%% of expected (median)", e->cross_pct_median);
+			fprintf(f, "; %s pairs at %.0f%% of expected (median)", bad,
+				e->cross_pct_median);
 		if (e->probes_run)
 			fprintf(f, "; %u probe%s, %u bad", e->probes_run, e->probes_run == 1 ? "" : "s",
 				e->probes_bad);
@@ -395,9 +411,15 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		free(o);
 		return rc < 0 || fflush(f) == EOF ? -EIO : 0;
 	}
-	fprintf(f, "sweep: %zu nodes, %zu pairs in %zu rounds (%s, %s, %s): %zu ok, %zu slow, %zu failed\n",
-		r->hosts->n, r->n_pairs, r->n_rounds, r->transport, r->launcher, r->mode,
-		r->n_ok, r->n_slow, r->n_failed);
+	/* Rounds 0 with pairs: a loaded document that does not say (diagnose --from). */
+	fprintf(f, "sweep: %zu nodes, %zu pairs", r->hosts->n, r->n_pairs);
+	if (r->n_rounds || !r->n_pairs)
+		fprintf(f, " in %zu rounds", r->n_rounds);
+	fprintf(f, " (%s, %s, %s): %zu ok, %zu slow, %zu failed", r->transport, r->launcher,
+		r->mode, r->n_ok, r->n_slow, r->n_failed);
+	if (r->baseline.file || r->n_regressed)
+		fprintf(f, ", %zu regressed", r->n_regressed);
+	fputc('\n', f);
 	if (r->baseline.file)
 		fprintf(f, "baseline %s: %zu pairs compared, %zu regressed (fell more than %.0f%%)\n",
 			r->baseline.file, r->baseline.compared, r->n_regressed, r->baseline.regress_pct);
@@ -415,8 +437,12 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	if (!isnan(r->ref.lat_median_ns))
 		fprintf(f, "%slatency median %.1f us", isnan(r->ref.bw_median_mbps) ? "" : ", ",
 			r->ref.lat_median_ns / 1000);
-	fprintf(f, "%swall %.1f s\n\n", isnan(r->ref.bw_median_mbps) && isnan(r->ref.lat_median_ns)
-		? "" : ", ", r->wall_s);
+	if (!isnan(r->wall_s))	/* NAN: not known (a loaded document without it) */
+		fprintf(f, "%swall %.1f s", isnan(r->ref.bw_median_mbps) &&
+			isnan(r->ref.lat_median_ns) ? "" : ", ", r->wall_s);
+	if (!isnan(r->wall_s) || !isnan(r->ref.bw_median_mbps) || !isnan(r->ref.lat_median_ns))
+		fputc('\n', f);
+	fputc('\n', f);
 	if (!matrices) {
 		fprintf(f, "(%zu nodes: the matrices are shown up to %d; -j, --csv FILE or --html FILE "
 			   "has every pair)\n\n", r->hosts->n, SWEEP_TEXT_MATRIX_MAX);
@@ -426,10 +452,15 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	}
 	if (matrices && r->duration_ms)
 		matrix(f, out, r, &c, o, r->baseline.file
-		       ? "bandwidth Gb/s (row sends to column; * slow, v regressed, X failed)"
+		       ? "bandwidth Gb/s (row sends to column; * slow, v regressed: below the "
+			 "baseline's, X failed)"
 		       : "bandwidth Gb/s (row sends to column; * slow, X failed)", false, w, nw);
+	/* A regressed pair (by its bandwidth) is marked in both matrices. */
 	if (matrices && r->lat_iters)
-		matrix(f, out, r, &c, o, "latency us (median round trip; * slow, X failed)", true, w, nw);
+		matrix(f, out, r, &c, o, r->baseline.file || r->n_regressed
+		       ? "latency us (median round trip; * slow, v regressed: bandwidth below the "
+			 "baseline's, X failed)"
+		       : "latency us (median round trip; * slow, X failed)", true, w, nw);
 	if (r->n_slow + r->n_failed + r->n_regressed) {
 		struct not_ok_ctx nc = { .r = r, .f = f, .nw = nw };
 
@@ -441,6 +472,16 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		if (nc.left)
 			fprintf(f, "  ... and %zu more (-j or --csv FILE lists them all)\n", nc.left);
 		fputc('\n', f);
+	}
+	if (r->n_not_started) {
+		size_t k = 0;
+
+		fprintf(f, "workers that did not start (launcher %s; their pairs failed unmeasured, "
+			   "not a fabric fault):", r->launcher);
+		for (size_t i = 0; r->not_started && i < r->hosts->n; i++)
+			if (r->not_started[i])
+				fprintf(f, "%s %s", k++ ? "," : "", r->hosts->hosts[i].name);
+		fputs("\n\n", f);
 	}
 	if (r->fabric.loc) {
 		loc_text(f, r);

@@ -117,7 +117,7 @@ assert_eq "bad host key: rc" 1 "$rc"
 assert_eq "bad host key: node1-node2 ok" ok "$(q '.pairs[] | select(.a == "node1" and .b == "node2") | .status')"
 # The reason names the launcher, ssh's exit status and ssh's own last words.
 assert_eq "bad host key: badnode's pairs failed with the launcher, its status and ssh's message" true \
-	"$(q '[.pairs[] | select(.a == "badnode" or .b == "badnode") | .status == "failed" and (.reason | contains("worker badnode unavailable: launcher ssh: exited with status 255: Host key verification failed."))] | all')"
+	"$(q '[.pairs[] | select(.a == "badnode" or .b == "badnode") | .status == "failed" and (.reason | contains("worker badnode did not start: launcher ssh: exited with status 255: Host key verification failed."))] | all')"
 # ssh's stderr is relayed under the node's name, not left unattributed.
 grep -qx "badnode: Host key verification failed." "$TMP/err" || fail "bad host key: ssh's stderr not attributed to badnode"
 grep -qx "Host key verification failed." "$TMP/err" && fail "bad host key: ssh's stderr unattributed"

@@ -132,7 +132,7 @@ chmod +x "$TMP/flaky"
 timed -j sweep --hosts "$TMP/hosts" --launcher "$TMP/flaky {host}" --duration 0.1 --lat-iters 10
 assert_eq "flaky: rc" 1 "$rc"
 assert_eq "flaky: h2's pairs' reason" \
-	"worker $H2 unavailable: launcher $TMP/flaky {host}: exited with status 255: kex: \\x1b[31mrefused\\x07 by peer" \
+	"worker $H2 did not start: launcher $TMP/flaky {host}: exited with status 255: kex: \\x1b[31mrefused\\x07 by peer" \
 	"$(jq -r --arg h "$H2" '[.pairs[] | select(.a == $h or .b == $h) | .reason] | unique | join("|")' "$TMP/out")"
 # (0.1 s figures on a busy machine may look slow: only "not failed" is asserted.)
 assert_eq "flaky: the other pairs measured" "3 true" \

@@ -63,6 +63,11 @@ static void test_parse_ok(void **state)
 	assert_int_equal(topo_node_by_name(t, "hca1")->type, TOPO_NODE_CA);
 	assert_int_equal(topo_node_by_name(t, "h2")->type, TOPO_NODE_HOST);
 	assert_true(topo_node_by_guid(t, 0x0002c90000000001ull) == topo_node_by_name(t, "ibsw"));
+	/* Named only in links: marked so (sweep --topology may find a switch there). */
+	assert_int_equal(topo_node_by_name(t, "h2")->src, TOPO_SRC_PLAN | TOPO_SRC_IMPLIED);
+	assert_int_equal(topo_node_by_name(t, "hca1")->src, TOPO_SRC_PLAN | TOPO_SRC_IMPLIED);
+	assert_int_equal(topo_node_by_name(t, "h1")->src, TOPO_SRC_PLAN);
+	assert_int_equal(topo_node_by_name(t, "leaf2")->src, TOPO_SRC_PLAN);
 
 	p = port(t, "h1", 0, "eth0");
 	assert_non_null(p);

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "io/pair_store.h"
+#include "model/localize.h"
 #include "model/route.h"
 #include "model/schedule.h"
 #include "model/topo_gen.h"
@@ -217,12 +218,117 @@ static void test_text(void **state)
 	fx_free(&f);
 }
 
+/*
+ * --baseline: the headline counts the regressed pairs, both matrices'
+ * legends explain the 'v' they carry, and a suspect whose bad pairs were
+ * only regressed is not worded "slow".  Then both words, "slow or
+ * regressed", when some pairs were slow too.
+ */
+static void test_text_regressed(void **state)
+{
+	struct fx f;
+	struct loc_member m = { .link = 0, .host = 0 };
+	struct loc_suspect su = { .kind = LOC_KIND_NODE, .members = &m, .n_members = 1,
+				  .score = 0.9, .ev = { .cross_bad = 11, .cross_n = 11,
+							.cross_pct_median = 85 } };
+	struct loc_result lr = { .suspects = &su, .n_suspects = 1, .n_bad = 11 };
+	const char *names[12];
+	struct loc_input in = { 0 };
+	struct fab_err err;
+	struct sweep_pair p;
+	size_t n_reg = 0, n_slow = 0;
+	char *txt, *lat;
+
+	fx_build(&f, true);
+	fab_err_init(&err);
+	for (int i = 0; i < 12; i++)
+		names[i] = f.hs.hosts[i].name;
+	in = (struct loc_input){ .topo = f.t, .host_link = f.host_link, .host_names = names,
+				 .n_hosts = 12 };
+	/* Every slow pair becomes regressed: none slow, some regressed. */
+	for (size_t i = 0; i < f.rep.n_pairs; i++) {
+		assert_int_equal(pair_store_get(f.ps, i, &p, &err), 0);
+		if (p.status == SWEEP_SLOW) {
+			p.status = SWEEP_REGRESSED;
+			assert_int_equal(pair_store_put(f.ps, i, &p, &err), 0);
+			n_reg++;
+		}
+	}
+	assert_true(n_reg > 0);
+	f.rep.n_regressed = n_reg;
+	f.rep.n_slow = 0;
+	f.rep.baseline.file = "old.json";
+	f.rep.baseline.regress_pct = 10;
+	f.rep.fabric.loc = &lr;
+	f.rep.fabric.loc_in = &in;
+	txt = render_to_string(&render_text_ops, &f.rep, false);
+	{
+		char want[128];
+
+		snprintf(want, sizeof(want), ": %zu ok, 0 slow, %zu failed, %zu regressed\n",
+			 f.rep.n_ok, f.rep.n_failed, n_reg);
+		assert_non_null(strstr(txt, want));
+	}
+	assert_non_null(strstr(txt, "bandwidth Gb/s (row sends to column; * slow, v regressed"));
+	lat = strstr(txt, "latency us (");
+	assert_non_null(lat);
+	assert_non_null(strstr(lat, "v regressed"));
+	assert_true(strstr(lat, "v regressed") < strchr(lat, '\n'));
+	assert_non_null(strstr(txt, "1. regressed node: "));
+	assert_non_null(strstr(txt, "; regressed pairs at 85% of expected (median)"));
+	assert_null(strstr(txt, "slow pairs at"));
+	free(txt);
+
+	/* One pair slow again: both words. */
+	for (size_t i = 0; i < f.rep.n_pairs && !n_slow; i++) {
+		assert_int_equal(pair_store_get(f.ps, i, &p, &err), 0);
+		if (p.status == SWEEP_REGRESSED) {
+			p.status = SWEEP_SLOW;
+			assert_int_equal(pair_store_put(f.ps, i, &p, &err), 0);
+			n_slow++;
+		}
+	}
+	f.rep.n_regressed--;
+	f.rep.n_slow = 1;
+	txt = render_to_string(&render_text_ops, &f.rep, false);
+	assert_non_null(strstr(txt, "; slow or regressed pairs at 85% of expected (median)"));
+	free(txt);
+	fx_free(&f);
+}
+
+/*
+ * A loaded document that did not record its rounds or its wall time
+ * (diagnose --from): the headline leaves them out, never "in 0 rounds"
+ * or "wall 0.0 s".
+ */
+static void test_text_unknown_run(void **state)
+{
+	struct fx f;
+	char *txt;
+
+	fx_build(&f, false);
+	f.rep.n_rounds = 0;
+	f.rep.wall_s = NAN;
+	txt = render_to_string(&render_text_ops, &f.rep, false);
+	assert_non_null(strstr(txt, "sweep: 12 nodes, 66 pairs (tcp, netns, all-pairs): "));
+	assert_null(strstr(txt, "rounds"));
+	assert_null(strstr(txt, "wall"));
+	assert_non_null(strstr(txt, "fleet median 0.88 Gb/s (MAD 0.01), latency median 12.0 us\n\n"));
+	free(txt);
+	txt = render_to_string(&render_json_ops, &f.rep, false);
+	assert_non_null(strstr(txt, "\"wall_s\":null"));
+	free(txt);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_streamed),
 		cmocka_unit_test(test_csv_rows),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text_regressed),
+		cmocka_unit_test(test_text_unknown_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
