@@ -813,9 +813,13 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* Caught before the first worker starts: the fleet's start watches the flag too. */
+	so.stop = a.fo.stop = sweep_signal_install();
 	if (sweep_prepare(ctx, &a, &hs, &fabric, st, &f, &s, &src) < 0 ||
 	    sweep_results_init(&sr, &hs, st, src.n_pairs, &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
+		rc = sweep_signal_exit() ? sweep_signal_exit() : fab_err_exit(&ctx->err);
+		if (sweep_signal_exit())
+			fab_warn("%s", ctx->err.msg);
 		goto out;
 	}
 	if (!m) {
@@ -831,7 +835,6 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	report_fill(&r, &a, &so, &hs, &src);
 	r.store = sr.store;
 	fleet_dial_report(&f, &r.launch);
-	so.stop = sweep_signal_install();
 	rc = 0;
 	if (a.dry_run) {
 		rc = sweep_results_plan(&sr, &src, &ctx->err);

@@ -880,6 +880,9 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 			waiting += !f->w[i].dead && !f->w[i].hello;
 		if (!waiting)
 			break;
+		if (o->stop && *o->stop)	/* fleet_fini() stops what started */
+			return fab_err_set(err, -EINTR, "fleet: interrupted by a signal while %zu of %zu workers started",
+					   waiting, f->n);
 		if (now >= deadline) {
 			for (size_t i = 0; i < f->n; i++)
 				if (!f->w[i].dead && !f->w[i].hello)
