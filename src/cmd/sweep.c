@@ -817,9 +817,8 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	so.stop = a.fo.stop = sweep_signal_install();
 	if (sweep_prepare(ctx, &a, &hs, &fabric, st, &f, &s, &src) < 0 ||
 	    sweep_results_init(&sr, &hs, st, src.n_pairs, &ctx->err) < 0) {
+		/* A signal while the workers started: no round ran; 128 + the signal. */
 		rc = sweep_signal_exit() ? sweep_signal_exit() : fab_err_exit(&ctx->err);
-		if (sweep_signal_exit())
-			fab_warn("%s", ctx->err.msg);
 		goto out;
 	}
 	if (!m) {
