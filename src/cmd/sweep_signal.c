@@ -25,7 +25,10 @@ const volatile sig_atomic_t *sweep_signal_install(void)
 	caught = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);	/* what a dropped ssh session sends */
+	/* What a dropped ssh session sends; left ignored under nohup(1). */
+	sigaction(SIGHUP, NULL, &old_hup);
+	if (old_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	installed = true;
 	return &caught;
 }

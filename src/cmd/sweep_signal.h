@@ -20,7 +20,8 @@
 #include "model/sweep_judge.h"
 
 /*
- * Catch SIGINT, SIGTERM and SIGHUP (no SA_RESTART: poll() wakes with EINTR) until
+ * Catch SIGINT, SIGTERM and SIGHUP (SIGHUP not when ignored, as under
+ * nohup) (no SA_RESTART: poll() wakes with EINTR) until
  * sweep_signal_restore(); the flag returned is non-zero once one came.
  */
 const volatile sig_atomic_t *sweep_signal_install(void);

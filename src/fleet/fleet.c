@@ -841,6 +841,8 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 		f->w[i].wstatus = -1;
 		proto_reader_init(&f->w[i].rd);
 	}
+	if (o->stop && *o->stop)	/* a signal came before anything started */
+		return fab_err_set(err, -EINTR, "fleet: interrupted by a signal before the workers started");
 	if (fleet_dial_is(o->launcher)) {
 		/* One command starts them all; they dial back. */
 		rc = fleet_dial_start(f, o, err);

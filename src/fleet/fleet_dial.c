@@ -867,8 +867,10 @@ static void join_catch(struct sigaction *old)
 	sa.sa_handler = join_on_signal;
 	sigemptyset(&sa.sa_mask);
 	join_caught = 0;
+	/* An ignored signal (nohup, a background job) does not end the command: left so. */
 	for (size_t k = 0; k < ARRAY_SIZE(join_sigs); k++)
-		sigaction(join_sigs[k], &sa, &old[k]);
+		if (sigaction(join_sigs[k], NULL, &old[k]) == 0 && old[k].sa_handler != SIG_IGN)
+			sigaction(join_sigs[k], &sa, NULL);
 }
 
 static void join_uncatch(const struct sigaction *old)
