@@ -18,7 +18,9 @@
 # 2. Impostor: a worker with the launch token that claims dbh2 from
 #    dbh1's address is refused ("may not join from 127.1.0.2"), counted
 #    as wrong_source (JSON and text), and exits non-zero; the real dbh2
-#    joins (no duplicate), every pair measured.
+#    joins (no duplicate), every pair measured.  With dial=127.0.0.8,
+#    127.0.0.9 on its line, dbh4 joins from 127.0.0.9 (worker --source);
+#    a dial= label that is not an address: exit 2, no launcher started.
 # 3. A signal in the middle of the join (the launcher started one of
 #    eight workers and waits): sweep SIGTERM -> 143, sweep SIGHUP -> 129,
 #    `status --hosts` (no flag of its own: the join catches the signal,
@@ -56,6 +58,9 @@ cat >"$TMP/w.sh" <<'EOF'
 port=$2
 shift 2
 name=${FROM:-$FABRICCTL_NODE}
+if [ -n "${SOURCE:-}" ]; then	# dial from another address of the node's
+	exec "$FABRICCTL" worker --connect "127.0.0.1:$port" --source "$SOURCE" "$@"
+fi
 exec "$FABRICCTL" worker --connect "127.1.0.$((${name#dbh} + 1)):$port" "$@"
 EOF
 # launch.sh N PORT TOKEN-FILE WORKER-COMMAND...: the collective launcher; $MODE
@@ -75,6 +80,12 @@ flood)
 impostor)
 	(FROM=dbh1 FABRICCTL_NODE=dbh2 "$@" 2>"$dir/impostor.err"; echo $? >"$dir/impostor.rc") &
 	for _ in $(seq 200); do [ -e "$dir/impostor.rc" ] && break; read -r -t 0.05 <> <(:) || true; done
+	;;
+label)	# dbh4 dials from 127.0.0.9, its dial= address
+	for i in 1 2 3; do FABRICCTL_NODE=dbh$i "$@" & done
+	FABRICCTL_NODE=dbh4 SOURCE=127.0.0.9 "$@" &
+	wait
+	exit 0
 	;;
 hang)	# one worker joins; the others never come
 	FABRICCTL_NODE=dbh1 "$@" &
@@ -201,6 +212,21 @@ cat "$TMP/out" >&2
 grep -q "^launch: collective, 4 joined; refused 0 wrong token, 0 unknown host, 1 wrong source, 0 duplicate" "$TMP/out" ||
 	fail "impostor: no launch line in the text output"
 assert_eq "impostor, text: exit status" 0 "$rc"
+
+# A dial= label: dbh4 joins from 127.0.0.9, not its hosts-file address.
+sed 's/^dbh4 .*/& dial=127.0.0.8,127.0.0.9/' "$TMP/hosts4" >"$TMP/hosts4d"
+sweep label "$TMP/hosts4d"
+assert_eq "dial= label: joined" 4 "$(q .launch.joined)"
+assert_eq "dial= label: wrong source" 0 "$(q .launch.refused.wrong_source)"
+assert_eq "dial= label: failed pairs" 0 "$(q .summary.failed)"
+# A bad one: refused before anything starts.
+sed 's/^dbh2 .*/& dial=127.0.0.8,nohost/' "$TMP/hosts4" >"$TMP/hosts4b"
+rm -f "$TMP/launcher.pid"
+fab status --hosts "$TMP/hosts4b" "${LAUNCH[@]}"
+assert_eq "bad dial= label: exit status" 2 "$rc"
+grep -q "host 'dbh2': dial=127.0.0.8,nohost: 'nohost' is not a numeric address" "$TMP/err" ||
+	fail "bad dial= label: not said"
+[ ! -e "$TMP/launcher.pid" ] || fail "bad dial= label: the launcher ran"
 fi
 
 # --- 3. A signal in the middle of the join ------------------------------------------
