@@ -21,6 +21,9 @@
 #    joins (no duplicate), every pair measured.  With dial=127.0.0.8,
 #    127.0.0.9 on its line, dbh4 joins from 127.0.0.9 (worker --source);
 #    a dial= label that is not an address: exit 2, no launcher started.
+# 4. (Run before 3.)  The worker's retry against a stand-in controller:
+#    turned away twice ("retry": true), it joins on its third try and
+#    says so at -v; refused for good (wrong token), it stops after one.
 # 3. A signal in the middle of the join (the launcher started one of
 #    eight workers and waits): sweep SIGTERM -> 143, sweep SIGHUP -> 129,
 #    `status --hosts` (no flag of its own: the join catches the signal,
@@ -174,8 +177,8 @@ assert_cleaned() {
 	assert_eq "$1: token directory removed" absent "$([ -e "$tokdir" ] && echo "present: $(ls -l "$tokdir")" || echo absent)"
 }
 
-# PARTS: which of flood, impostor, join to run (all by default).
-PARTS=" ${PARTS:-flood impostor join} "
+# PARTS: which of flood, impostor, retry, join to run (all by default).
+PARTS=" ${PARTS:-flood impostor retry join} "
 # --- 1. The flood -------------------------------------------------------------------
 if [[ $PARTS == *" flood "* ]]; then
 sweep flood "$TMP/hosts"
@@ -227,6 +230,67 @@ assert_eq "bad dial= label: exit status" 2 "$rc"
 grep -q "host 'dbh2': dial=127.0.0.8,nohost: 'nohost' is not a numeric address" "$TMP/err" ||
 	fail "bad dial= label: not said"
 [ ! -e "$TMP/launcher.pid" ] || fail "bad dial= label: the launcher ran"
+fi
+
+# --- 4. The worker's retry, against a stand-in controller ---------------------------
+# fake.py ANSWERS...: listens on 127.0.0.1 (ephemeral port, written to
+# fake.port), answers the join line of the k-th connection with ANSWERS[k]
+# (retry: turned away, "retry": true; refuse: refused for good; ok), then
+# closes; writes the join lines it got to fake.joins.
+cat >"$TMP/fake.py" <<'EOF'
+import json, socket, sys
+dir, answers = sys.argv[1], sys.argv[2:]
+ls = socket.socket()
+ls.bind(("127.0.0.1", 0))
+ls.listen(8)
+ls.settimeout(30)
+open(dir + "/fake.port.tmp", "w").write("%d\n" % ls.getsockname()[1])
+__import__("os").rename(dir + "/fake.port.tmp", dir + "/fake.port")
+joins = []
+for a in answers:
+    c, _ = ls.accept()
+    c.settimeout(10)
+    line = b""
+    while not line.endswith(b"\n"):
+        b = c.recv(1)
+        if not b:
+            break
+        line += b
+    j = json.loads(line)
+    joins.append("%s %s" % (j.get("op"), j.get("host")))
+    m = {"v": 1, "id": 0, "ok": a == "ok"}
+    if a == "ok":
+        m["result"] = {}
+    else:
+        m["error"] = "refused: too many connections waiting to join (try again)" if a == "retry" else "refused: wrong token"
+        if a == "retry":
+            m["retry"] = True
+    c.sendall((json.dumps(m) + "\n").encode())
+    c.close()
+open(dir + "/fake.joins", "w").write("\n".join(joins) + "\n")
+EOF
+fake_worker() { # ANSWERS...: the worker against fake.py; $rc, $TMP/err, $TMP/fake.joins
+	rm -f "$TMP/fake.port" "$TMP/fake.joins"
+	ip netns exec "$NS" python3 "$TMP/fake.py" "$TMP" "$@" &
+	local fake=$!
+	for _ in $(seq 200); do [ -s "$TMP/fake.port" ] && break; read -r -t 0.05 <> <(:) || true; done
+	[ -s "$TMP/fake.port" ] || fail "retry: the stand-in controller did not start"
+	pretty "ip netns exec $NS $FABRICCTL -v worker --connect 127.0.0.1:$(cat "$TMP/fake.port") --name dbh1  (answers: $*)"
+	rc=0
+	FABRICCTL_TOKEN=0123456789abcdef0123456789abcdef ip netns exec "$NS" "$FABRICCTL" -v worker \
+		--connect "127.0.0.1:$(cat "$TMP/fake.port")" --name dbh1 </dev/null >/dev/null 2>"$TMP/err" || rc=$?
+	wait "$fake" || fail "retry: the stand-in controller failed"
+	cat "$TMP/err" >&2
+}
+if [[ $PARTS == *" retry "* ]]; then
+fake_worker retry retry ok
+assert_eq "retry: joins seen (two turned away, then ok)" "join dbh1,join dbh1,join dbh1" "$(paste -sd, "$TMP/fake.joins")"
+assert_eq "retry: worker exit status" 0 "$rc"
+assert_eq "retry: tries said" 2 "$(grep -c 'worker: join try [12]: .*too many connections waiting to join (try again); again in [0-9]* ms' "$TMP/err")"
+fake_worker refuse
+assert_eq "refused for good: one join only" "join dbh1" "$(paste -sd, "$TMP/fake.joins")"
+assert_eq "refused for good: worker exit status" 3 "$rc"
+grep -q "refused: wrong token" "$TMP/err" || fail "refused for good: not said"
 fi
 
 # --- 3. A signal in the middle of the join ------------------------------------------
