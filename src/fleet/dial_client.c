@@ -208,7 +208,7 @@ static bool join_retryable(int rc)
 {
 	switch (-rc) {
 	case EAGAIN: case ECONNREFUSED: case ECONNRESET: case ETIMEDOUT: case EPIPE:
-	case ENETUNREACH: case EHOSTUNREACH: case ECONNABORTED: case EADDRNOTAVAIL:
+	case ENETUNREACH: case EHOSTUNREACH: case ECONNABORTED:
 		return true;
 	default:
 		return false;
