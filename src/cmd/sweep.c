@@ -907,9 +907,12 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 		goto out;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* Caught before the first worker starts: the fleet's start watches the flag too. */
+	so.stop = a.fo.stop = sweep_signal_install();
 	if (sweep_prepare(ctx, &a, &hs, &fabric, st, &f, &s, &src) < 0 ||
 	    sweep_results_init(&sr, &hs, st, src.n_pairs, &ctx->err) < 0) {
-		rc = fab_err_exit(&ctx->err);
+		/* A signal while the workers started: no round ran; 128 + the signal. */
+		rc = sweep_signal_exit() ? sweep_signal_exit() : fab_err_exit(&ctx->err);
 		goto out;
 	}
 	if (!m) {
@@ -934,7 +937,6 @@ int sweep_main(struct fab_ctx *ctx, struct sweep_args *ap)
 	if (r.n_not_started)
 		fab_warn("sweep: %zu of %zu workers did not start (launcher %s): their pairs fail "
 			 "unmeasured, not as fabric faults", r.n_not_started, f.n, r.launcher);
-	so.stop = sweep_signal_install();
 	rc = 0;
 	if (a.dry_run) {
 		rc = sweep_results_plan(&sr, &src, &ctx->err);

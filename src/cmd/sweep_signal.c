@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* sweep's SIGINT/SIGTERM: a flag, the exit status, the cut report.  See sweep_signal.h. */
+/* sweep's SIGINT/SIGTERM/SIGHUP: a flag, the exit status, the cut report.  See sweep_signal.h. */
 #include <string.h>
 
 #include "cmd/sweep_signal.h"
 #include "util/log.h"
 
 static volatile sig_atomic_t caught;
-static struct sigaction old_int, old_term;
+static struct sigaction old_int, old_term, old_hup;
 static bool installed;
 
 static void on_signal(int sig)
@@ -25,6 +25,10 @@ const volatile sig_atomic_t *sweep_signal_install(void)
 	caught = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	/* What a dropped ssh session sends; left ignored under nohup(1). */
+	sigaction(SIGHUP, NULL, &old_hup);
+	if (old_hup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	installed = true;
 	return &caught;
 }
@@ -35,7 +39,14 @@ void sweep_signal_restore(void)
 		return;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	installed = false;
+}
+
+const char *sweep_signal_name(void)
+{
+	return caught == SIGTERM ? "SIGTERM" : caught == SIGINT ? "SIGINT" :
+	       caught == SIGHUP ? "SIGHUP" : "a signal";
 }
 
 int sweep_signal_exit(void)
@@ -48,6 +59,6 @@ void sweep_report_cut(struct sweep_report *r, size_t rounds_done)
 	r->interrupted = true;
 	r->rounds_done = rounds_done;
 	fab_warn("sweep: interrupted by %s: reporting the %zu round%s finished (%zu pair%s)",
-		 caught == SIGTERM ? "SIGTERM" : caught == SIGINT ? "SIGINT" : "a signal",
+		 sweep_signal_name(),
 		 rounds_done, rounds_done == 1 ? "" : "s", r->n_pairs, r->n_pairs == 1 ? "" : "s");
 }

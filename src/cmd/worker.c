@@ -564,9 +564,10 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 		{ "connect", required_argument, NULL, 'c' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "token-file", required_argument, NULL, 'T' },
+		{ "source", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *dial_to = NULL, *dial_name = NULL, *dial_token = NULL;
+	const char *dial_to = NULL, *dial_name = NULL, *dial_token = NULL, *dial_source = NULL;
 	struct worker w = { .ctx = ctx };
 	int opt;
 
@@ -584,15 +585,18 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 		case 'T':
 			dial_token = optarg;
 			break;
+		case 's':
+			dial_source = optarg;
+			break;
 		default:
 			return cmd_opt_other(ctx, "worker", opt);
 		}
 	}
 	if (optind < argc)
 		return cmd_usage_error(ctx, "worker", "unexpected argument '%s'", argv[optind]);
-	if ((dial_name || dial_token) && !dial_to)
-		return cmd_usage_error(ctx, "worker", "--name and --token-file go with --connect");
-	if (dial_to && fleet_dial_connect(dial_to, dial_name, dial_token, &ctx->err) < 0)
+	if ((dial_name || dial_token || dial_source) && !dial_to)
+		return cmd_usage_error(ctx, "worker", "--name, --source and --token-file go with --connect");
+	if (dial_to && fleet_dial_connect(dial_to, dial_name, dial_source, dial_token, &ctx->err) < 0)
 		return fab_err_exit(&ctx->err);
 	proto_reader_init(&w.rd);
 	while (!w.quit) {

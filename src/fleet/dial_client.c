@@ -10,15 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fleet/fleet_dial.h"
 #include "fleet/proto.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 /* How long the controller may take to answer a join. */
 #define DIAL_ANSWER_MS 30000
+/* Between tries of a join: doubled from the first up to the most, +-25% jitter. */
+#define DIAL_RETRY_FIRST_MS 100
+#define DIAL_RETRY_MAX_MS 2000
 
 /* "HOST:PORT" or "[V6]:PORT" into @host and @port. */
 static int target_parse(const char *t, char *host, size_t hl, char *port, size_t pl,
@@ -90,23 +96,45 @@ static int token_get(const char *file, char *hex, struct fab_err *err)
 	return 0;
 }
 
-static int dial(const char *target, struct fab_err *err)
+/* Numeric @source into @ss for bind(); -EINVAL when it is not numeric. */
+static int source_parse(const char *source, struct sockaddr_storage *ss, socklen_t *sl)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICHOST };
+	struct addrinfo *ai = NULL;
+
+	if (getaddrinfo(source, "0", &hints, &ai) != 0)
+		return -EINVAL;
+	memcpy(ss, ai->ai_addr, ai->ai_addrlen);
+	*sl = ai->ai_addrlen;
+	freeaddrinfo(ai);
+	return 0;
+}
+
+/* A connected socket to @target (from @source when set), or -errno with @err set. */
+static int dial(const char *target, const char *source, struct fab_err *err)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM };
 	struct addrinfo *ai = NULL;
+	struct sockaddr_storage src;
+	socklen_t src_len = 0;
 	char host[256], port[8];
-	int fd = -1, e = 0, rc, one = 1;
+	int fd = -1, e = EAFNOSUPPORT, rc, one = 1;
 
 	rc = target_parse(target, host, sizeof(host), port, sizeof(port), err);
 	if (rc < 0)
 		return rc;
+	if (source && source_parse(source, &src, &src_len) < 0)
+		return fab_err_input(err, -EINVAL, "--source '%s': not a numeric address", source);
 	rc = getaddrinfo(host, port, &hints, &ai);
 	if (rc != 0)
 		return fab_err_set(err, -EHOSTUNREACH, "--connect %s: %s", target,
 				   gai_strerror(rc));
 	for (struct addrinfo *a = ai; a; a = a->ai_next) {
+		if (source && a->ai_family != src.ss_family)
+			continue;
 		fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) == 0)
+		if (fd >= 0 && (!source || bind(fd, (struct sockaddr *)&src, src_len) == 0) &&
+		    connect(fd, a->ai_addr, a->ai_addrlen) == 0)
 			break;
 		e = errno;
 		if (fd >= 0)
@@ -114,6 +142,8 @@ static int dial(const char *target, struct fab_err *err)
 		fd = -1;
 	}
 	freeaddrinfo(ai);
+	if (fd < 0 && source)
+		return fab_err_set(err, -e, "--connect %s from %s: %s", target, source, strerror(e));
 	if (fd < 0)
 		return fab_err_set(err, -e, "--connect %s: %s", target, strerror(e));
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -125,7 +155,8 @@ static int dial(const char *target, struct fab_err *err)
  * newline may be taken from the socket (the next line is the hello,
  * read by the worker's own reader).
  */
-static int answer_read(int fd, const char *target, struct fab_err *err)
+static int answer_read(int fd, const char *target, int timeout_ms, bool *retry,
+		       struct fab_err *err)
 {
 	char line[1024], clean[300];
 	struct proto_msg m;
@@ -136,10 +167,10 @@ static int answer_read(int fd, const char *target, struct fab_err *err)
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		ssize_t n;
 
-		rc = poll(&pfd, 1, DIAL_ANSWER_MS);
+		rc = poll(&pfd, 1, timeout_ms);
 		if (rc == 0)
 			return fab_err_set(err, -ETIMEDOUT, "--connect %s: no answer to the join within %d ms",
-					   target, DIAL_ANSWER_MS);
+					   target, timeout_ms);
 		if (rc < 0 && errno == EINTR)
 			continue;
 		n = rc < 0 ? -1 : read(fd, line + len, 1);
@@ -163,17 +194,54 @@ static int answer_read(int fd, const char *target, struct fab_err *err)
 		return fab_err_set(err, -EPROTO, "--connect %s: not an answer to the join", target);
 	}
 	if (!m.ok) {
+		/* "retry": true: turned away for now (a crowd waiting), not refused for good. */
+		*retry = json_is_true(json_object_get(m.doc, "retry"));
 		proto_str_clean(m.error, strlen(m.error), clean, sizeof(clean));
-		rc = fab_err_set(err, -EACCES, "--connect %s: %s", target, clean);
+		rc = fab_err_set(err, *retry ? -EAGAIN : -EACCES, "--connect %s: %s", target, clean);
 	}
 	proto_msg_fini(&m);
 	return rc;
 }
 
-int fleet_dial_connect(const char *target, const char *name, const char *token_file,
-		       struct fab_err *err)
+/* Worth another try: the controller is not (yet) answering, or asked for one. */
+static bool join_retryable(int rc)
+{
+	switch (-rc) {
+	case EAGAIN: case ECONNREFUSED: case ECONNRESET: case ETIMEDOUT: case EPIPE:
+	case ENETUNREACH: case EHOSTUNREACH: case ECONNABORTED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* One try: connect, send @line, read the answer; the connected socket or -errno. */
+static int join_once(const char *target, const char *source, const char *line, size_t len,
+		     int timeout_ms, struct fab_err *err)
+{
+	bool retry = false;
+	int fd = dial(target, source, err), rc;
+
+	if (fd < 0)
+		return fd;
+	rc = send(fd, line, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -errno;
+	if (rc < 0)
+		rc = fab_err_set(err, rc, "--connect %s: %s", target, strerror(-rc));
+	if (rc == 0)
+		rc = answer_read(fd, target, timeout_ms, &retry, err);
+	if (rc < 0) {
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+int fleet_dial_connect(const char *target, const char *name, const char *source,
+		       const char *token_file, struct fab_err *err)
 {
 	char hex[2 * TP_TOKEN_LEN + 1], host[256] = "";
+	uint64_t deadline = clock_mono_ms() + FLEET_DIAL_JOIN_MS;
+	unsigned int wait_ms = DIAL_RETRY_FIRST_MS, tries = 0;
 	size_t len;
 	json_t *join;
 	char *line;
@@ -188,28 +256,55 @@ int fleet_dial_connect(const char *target, const char *name, const char *token_f
 		gethostname(host, sizeof(host) - 1);
 		name = host;
 	}
-	fd = dial(target, err);
-	if (fd < 0)
-		return fd;
 	join = json_pack("{s:i, s:s, s:s, s:s}", "id", 0, "op", "join", "host", name, "token", hex);
 	explicit_bzero(hex, sizeof(hex));
 	line = proto_format(join, &len);
-	if (!line) {
-		close(fd);
+	if (!line)
 		return fab_err_set(err, -ENOMEM, "out of memory");
+	/* Until joined, refused for good, or the controller's join window is over. */
+	for (;;) {
+		uint64_t now = clock_mono_ms();
+		int left = now < deadline ? (int)(deadline - now) : 0;
+		unsigned int pause_ms;
+		uint16_t r = 0;
+		struct timespec ts;
+
+		tries++;
+		fd = join_once(target, source, line, len, left < DIAL_ANSWER_MS ? left : DIAL_ANSWER_MS,
+			       err);
+		if (fd >= 0 || !join_retryable(fd))
+			break;
+		now = clock_mono_ms();
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) < 0)
+			r = (uint16_t)getpid();
+		pause_ms = wait_ms * 3 / 4 + r % (wait_ms / 2 + 1);	/* wait_ms +- 25% */
+		if (now + pause_ms >= deadline)
+			break;
+		ts.tv_sec = (time_t)(pause_ms / 1000);
+		ts.tv_nsec = (long)(pause_ms % 1000) * 1000000;
+		fab_info("worker: join try %u: %s; again in %u ms", tries, err->msg, pause_ms);
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		wait_ms = wait_ms * 2 > DIAL_RETRY_MAX_MS ? DIAL_RETRY_MAX_MS : wait_ms * 2;
+		fab_err_init(err);
 	}
-	rc = send(fd, line, len, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -errno;
 	explicit_bzero(line, len);
 	free(line);
-	if (rc < 0)
-		rc = fab_err_set(err, rc, "--connect %s: %s", target, strerror(-rc));
-	if (rc == 0)
-		rc = answer_read(fd, target, err);
+	if (fd < 0 && tries > 1) {
+		char why[sizeof(err->msg)];
+
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return fab_err_set(err, fd, "%.900s (after %u tries)", why, tries);
+	}
+	if (fd < 0)
+		return fd;
 	/* From here on the connection is the worker's stdin and stdout. */
-	if (rc == 0 && (dup2(fd, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0))
+	rc = 0;
+	if (dup2(fd, STDIN_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0)
 		rc = fab_err_set(err, -errno, "dup2: %s", strerror(errno));
 	close(fd);
 	if (rc == 0)
-		fab_info("worker: joined %s as %s", target, name);
+		fab_info("worker: joined %s as %s%s%s", target, name, source ? " from " : "",
+			 source ? source : "");
 	return rc;
 }

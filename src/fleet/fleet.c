@@ -841,6 +841,8 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 		f->w[i].wstatus = -1;
 		proto_reader_init(&f->w[i].rd);
 	}
+	if (o->stop && *o->stop)	/* a signal came before anything started */
+		return fab_err_set(err, -EINTR, "fleet: interrupted by a signal before the workers started");
 	if (fleet_dial_is(o->launcher)) {
 		/* One command starts them all; they dial back. */
 		rc = fleet_dial_start(f, o, err);
@@ -880,6 +882,9 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 			waiting += !f->w[i].dead && !f->w[i].hello;
 		if (!waiting)
 			break;
+		if (o->stop && *o->stop)	/* fleet_fini() stops what started */
+			return fab_err_set(err, -EINTR, "fleet: interrupted by a signal while %zu of %zu workers started",
+					   waiting, f->n);
 		if (now >= deadline) {
 			for (size_t i = 0; i < f->n; i++)
 				if (!f->w[i].dead && !f->w[i].hello)

@@ -32,6 +32,7 @@
 #define FAB_FLEET_FLEET_H
 
 #include <jansson.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -70,6 +71,7 @@ struct fleet_opts {
 	int timeout_ms;			/* per op (fleet_run_op()); 0: the command's default */
 	int stop_grace_ms;		/* SIGTERM to SIGKILL; 0: FLEET_STOP_GRACE_MS */
 	bool progress;			/* fleet_call_all(): "N of M nodes answered" on stderr */
+	const volatile sig_atomic_t *stop;	/* non-zero once a signal asks to stop: fleet_start() ends with -EINTR; NULL: none */
 };
 
 /*
@@ -152,7 +154,9 @@ int fleet_split_subst(const char *s, const struct fleet_subst *sub, size_t ns, c
 /*
  * Start a worker on every host at once and wait (up to hello_timeout_ms)
  * for all hellos.  Workers that fail are dead with a reason; the call
- * itself fails only on a bad launcher or a local error (bad input: 2).
+ * itself fails only on a bad launcher or a local error (bad input: 2),
+ * or with -EINTR once *@o->stop is set (fleet_fini() then stops and
+ * cleans up whatever started).
  */
 int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fleet_opts *o,
 		struct fab_err *err);

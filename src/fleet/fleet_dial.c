@@ -30,9 +30,17 @@
 /* The longest single argument execve() takes (MAX_ARG_STRLEN). */
 #define ARG_STRLEN_MAX (32 * 4096)
 
+/* A numeric address as compared: IPv4 (IPv4-mapped IPv6 too) in 4 bytes, IPv6 in 16. */
+struct dial_addr {
+	uint8_t a[16];
+	uint8_t len;
+};
+
 struct dial_conn {
 	int fd;
 	uint64_t deadline_ms;
+	struct dial_addr src;
+	char src_s[INET6_ADDRSTRLEN];
 	char peer[64];
 	char buf[FLEET_DIAL_LINE_MAX];
 	size_t len;
@@ -57,6 +65,8 @@ struct fleet_dial {
 	struct dial_conn pend[FLEET_DIAL_PENDING_MAX];
 	size_t n_pend;
 	struct launch_counts c;
+	const volatile sig_atomic_t *stop;	/* the caller's signal flag, NULL: none */
+	bool interrupted;		/* a signal ended the join: stop the launcher at once */
 };
 
 /* The worker command says where to dial itself: no --connect appended. */
@@ -439,10 +449,13 @@ static void conn_drop(struct fleet_dial *d, size_t k)
 	d->pend[k] = d->pend[--d->n_pend];
 }
 
-static void conn_answer(int fd, const char *error)
+/* ok, or ok:false with @error; "retry": true when the worker may try again. */
+static void conn_answer(int fd, const char *error, bool retry)
 {
-	json_t *m = error ? json_pack("{s:i, s:b, s:s}", "id", 0, "ok", 0, "error", error)
-			  : json_pack("{s:i, s:b, s:{}}", "id", 0, "ok", 1, "result");
+	json_t *m = !error ? json_pack("{s:i, s:b, s:{}}", "id", 0, "ok", 1, "result")
+		    : retry ? json_pack("{s:i, s:b, s:s, s:b}", "id", 0, "ok", 0, "error", error,
+					"retry", 1)
+			    : json_pack("{s:i, s:b, s:s}", "id", 0, "ok", 0, "error", error);
 	size_t len;
 	char *line = proto_format(m, &len);
 
@@ -451,12 +464,89 @@ static void conn_answer(int fd, const char *error)
 	free(line);
 }
 
-static void refuse(struct fleet_dial *d, size_t k, unsigned int *count, const char *why)
+static void refuse_how(struct fleet_dial *d, size_t k, unsigned int *count, const char *why,
+		       bool retry)
 {
 	(*count)++;
 	fab_info("dial-back: refused %s: %s", d->pend[k].peer, why);
-	conn_answer(d->pend[k].fd, why);
+	conn_answer(d->pend[k].fd, why, retry);
 	conn_drop(d, k);
+}
+
+static void refuse(struct fleet_dial *d, size_t k, unsigned int *count, const char *why)
+{
+	refuse_how(d, k, count, why, false);
+}
+
+/* Turned away for now, not for good: the worker tries again (fleet_dial_connect()). */
+static void turn_away(struct fleet_dial *d, size_t k, const char *why)
+{
+	refuse_how(d, k, &d->c.idle, why, true);
+}
+
+/* Numeric @s into @out; -EINVAL when it is not a numeric address. */
+static int addr_norm(const char *s, struct dial_addr *out)
+{
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	struct in6_addr a6;
+	struct in_addr a4;
+
+	memset(out, 0, sizeof(*out));
+	if (inet_pton(AF_INET, s, &a4) == 1) {
+		memcpy(out->a, &a4, 4);
+		out->len = 4;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, &a6) != 1)
+		return -EINVAL;
+	if (memcmp(&a6, mapped, sizeof(mapped)) == 0) {
+		memcpy(out->a, (uint8_t *)&a6 + 12, 4);
+		out->len = 4;
+	} else {
+		memcpy(out->a, &a6, 16);
+		out->len = 16;
+	}
+	return 0;
+}
+
+static bool addr_eq(const struct dial_addr *a, const struct dial_addr *b)
+{
+	return a->len == b->len && memcmp(a->a, b->a, a->len) == 0;
+}
+
+/*
+ * The addresses host @h may join from: its hosts-file ADDRESS and those of
+ * its dial= label (comma-separated).  With @src: true when @src is one of
+ * them.  Without: checks the label (-EINVAL with @err set when bad).
+ */
+static int host_sources(const struct fab_host *h, const struct dial_addr *src, bool *match,
+			struct fab_err *err)
+{
+	const char *dial = hosts_label(h, FLEET_DIAL_SOURCE_LABEL);
+	struct dial_addr a;
+	char buf[sizeof(((struct fab_label *)0)->value)];
+
+	if (match)
+		*match = false;
+	if (addr_norm(h->addr, &a) == 0 && src && addr_eq(&a, src)) {
+		*match = true;
+		return 0;
+	}
+	if (!dial)
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", dial);
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (addr_norm(tok, &a) < 0)
+			return fab_err_input(err, -EINVAL,
+					     "hosts line %u: host '%s': %s=%s: '%s' is not a numeric address",
+					     h->line, h->name, FLEET_DIAL_SOURCE_LABEL, dial, tok);
+		if (src && addr_eq(&a, src)) {
+			*match = true;
+			return 0;
+		}
+	}
+	return 0;
 }
 
 /* Connection @k sent its first line: join it to its host or refuse it. */
@@ -467,7 +557,8 @@ static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 	const char *host, *hex;
 	struct proto_msg m;
 	struct fab_err err;
-	char why[160];
+	bool from_ok = false;
+	char why[256];
 	size_t i;
 
 	fab_err_init(&err);
@@ -498,6 +589,17 @@ static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 		refuse(d, k, &d->c.unknown_host, why);
 		return;
 	}
+	/* Bound to its host: the token alone would let any holder join as anyone. */
+	if (host_sources(f->w[i].host, &d->pend[k].src, &from_ok, NULL) < 0 || !from_ok) {
+		snprintf(why, sizeof(why),
+			 "refused: host '%.64s' may not join from %s (hosts file: %s%s%.63s)", host,
+			 d->pend[k].src_s, f->w[i].host->addr,
+			 hosts_label(f->w[i].host, FLEET_DIAL_SOURCE_LABEL) ? ", " FLEET_DIAL_SOURCE_LABEL "=" : "",
+			 hosts_label(f->w[i].host, FLEET_DIAL_SOURCE_LABEL) ?: "");
+		proto_msg_fini(&m);
+		refuse(d, k, &d->c.wrong_source, why);
+		return;
+	}
 	if (f->w[i].sock || f->w[i].dead) {
 		snprintf(why, sizeof(why), "refused: host '%.64s' has already joined", host);
 		proto_msg_fini(&m);
@@ -506,7 +608,7 @@ static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 	}
 	proto_msg_fini(&m);
 	fab_log(2, "dial-back: %s joined from %s", f->w[i].host->name, d->pend[k].peer);
-	conn_answer(d->pend[k].fd, NULL);
+	conn_answer(d->pend[k].fd, NULL, false);
 	f->w[i].to_fd = f->w[i].from_fd = d->pend[k].fd;
 	f->w[i].sock = true;
 	d->pend[k].fd = -1;
@@ -534,38 +636,116 @@ static void conn_read(struct fleet *f, size_t k)
 		refuse(f->dial, k, &f->dial->c.not_join, "refused: not a join request (too long)");
 }
 
-static void conn_accept(struct fleet_dial *d)
+/* Connections waiting from @src. */
+static size_t source_count(const struct fleet_dial *d, const struct dial_addr *src)
 {
+	size_t n = 0;
+
+	for (size_t k = 0; k < d->n_pend; k++)
+		n += addr_eq(&d->pend[k].src, src);
+	return n;
+}
+
+/*
+ * A waiting connection that has said nothing, to make room: from @src
+ * when given, else from the source with the most waiting; the oldest of
+ * those.  Connections that sent part of a line are never taken (they
+ * leave at their idle deadline).  -1 when there is none.
+ */
+static ssize_t silent_victim(const struct fleet_dial *d, const struct dial_addr *src)
+{
+	ssize_t best = -1;
+	size_t best_n = 0;
+
+	for (size_t k = 0; k < d->n_pend; k++) {
+		const struct dial_conn *c = &d->pend[k];
+		size_t n;
+
+		if (c->len || (src && !addr_eq(&c->src, src)))
+			continue;
+		n = src ? 1 : source_count(d, &c->src);
+		if (best < 0 || n > best_n ||
+		    (n == best_n && c->deadline_ms < d->pend[best].deadline_ms)) {
+			best = (ssize_t)k;
+			best_n = n;
+		}
+	}
+	return best;
+}
+
+/* Every waiting connection's data now, join lines handled (back to front: refusing moves). */
+static void conn_read_all(struct fleet *f)
+{
+	for (size_t k = f->dial->n_pend; k-- > 0;)
+		conn_read(f, k);
+}
+
+/*
+ * The waiting set is full: read what the waiting have sent (their joins
+ * are handled, freeing slots), then turn away one that has said nothing.
+ * False when every slot holds a connection that is sending: the new ones
+ * wait in the backlog.
+ */
+static bool make_room(struct fleet *f)
+{
+	struct fleet_dial *d = f->dial;
+	ssize_t v;
+
+	conn_read_all(f);
+	if (d->n_pend < FLEET_DIAL_PENDING_MAX)
+		return true;
+	v = silent_victim(d, NULL);
+	if (v < 0)
+		return false;
+	turn_away(d, (size_t)v, "refused: too many connections waiting to join (try again)");
+	return true;
+}
+
+static void conn_accept(struct fleet *f)
+{
+	struct fleet_dial *d = f->dial;
+
 	for (int k = 0; k < 256; k++) {
 		struct sockaddr_storage ss;
 		socklen_t sl = sizeof(ss);
 		char host[INET6_ADDRSTRLEN] = "?";
-		int one = 1;
-		int fd = accept4(d->lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		int one = 1, fd;
 		struct dial_conn *c;
+		struct dial_addr src;
 
+		if (d->n_pend == FLEET_DIAL_PENDING_MAX && !make_room(f))
+			return;
+		fd = accept4(d->lfd, (struct sockaddr *)&ss, &sl, SOCK_CLOEXEC | SOCK_NONBLOCK);
 		if (fd < 0)
 			return;	/* EAGAIN, or out of descriptors: the rest wait in the backlog */
-		if (d->n_pend == FLEET_DIAL_PENDING_MAX) {	/* the oldest waited longest */
-			size_t old = 0;
-
-			for (size_t j = 1; j < d->n_pend; j++)
-				if (d->pend[j].deadline_ms < d->pend[old].deadline_ms)
-					old = j;
-			refuse(d, old, &d->c.idle, "refused: too many connections waiting to join");
-		}
+		if (ss.ss_family == AF_INET6)
+			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, host, sizeof(host));
+		else
+			inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, host, sizeof(host));
+		if (addr_norm(host, &src) < 0)
+			memset(&src, 0, sizeof(src));
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		c = &d->pend[d->n_pend++];
 		memset(c, 0, sizeof(*c));
 		c->fd = fd;
 		c->deadline_ms = clock_mono_ms() + FLEET_DIAL_IDLE_MS;
-		if (ss.ss_family == AF_INET6)
-			inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, host, sizeof(host));
-		else
-			inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, host, sizeof(host));
+		c->src = src;
+		snprintf(c->src_s, sizeof(c->src_s), "%s", host);
 		snprintf(c->peer, sizeof(c->peer), "%s port %u", host,
 			 ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
 							: ((struct sockaddr_in *)&ss)->sin_port));
+		/* One source holds at most FLEET_DIAL_PER_SOURCE_MAX of the waiting set. */
+		if (source_count(d, &src) > FLEET_DIAL_PER_SOURCE_MAX) {
+			size_t before = d->n_pend;
+			ssize_t v;
+
+			conn_read(f, before - 1);	/* its join may be here already */
+			if (d->n_pend < before)
+				continue;	/* it was: joined or refused */
+			v = silent_victim(d, &src);
+			turn_away(d, v >= 0 ? (size_t)v : d->n_pend - 1,
+				  "refused: too many connections waiting to join from this address (try again)");
+		}
 	}
 }
 
@@ -583,7 +763,8 @@ static int join_poll(struct fleet *f, uint64_t deadline)
 		if (d->pend[k].deadline_ms < until)
 			until = d->pend[k].deadline_ms;
 	}
-	pfd[0].fd = d->lfd;
+	/* Full of connections that are all sending: new ones wait in the backlog. */
+	pfd[0].fd = np < FLEET_DIAL_PENDING_MAX || silent_victim(d, NULL) >= 0 ? d->lfd : -1;
 	pfd[0].events = POLLIN;
 	pfd[1].fd = d->out_fd;
 	pfd[1].events = POLLIN;
@@ -604,7 +785,7 @@ static int join_poll(struct fleet *f, uint64_t deadline)
 		if (now >= d->pend[k].deadline_ms)
 			refuse(d, k, &d->c.idle, "refused: no join request in time");
 	if (pfd[0].revents)
-		conn_accept(d);
+		conn_accept(f);
 	return 0;
 }
 
@@ -612,7 +793,8 @@ static void join_report(struct fleet *f, const char *why)
 {
 	struct fleet_dial *d = f->dial;
 	const struct launch_counts *c = &d->c;
-	unsigned int refused = c->wrong_token + c->unknown_host + c->duplicate + c->not_join + c->idle;
+	unsigned int refused = c->wrong_token + c->unknown_host + c->wrong_source + c->duplicate +
+			       c->not_join + c->idle;
 	char how[96] = "";
 
 	if (d->pid < 0)
@@ -623,9 +805,9 @@ static void join_report(struct fleet *f, const char *why)
 				   how[0] ? "; launcher " : "", how, d->out_last[0] ? ": " : "",
 				   d->out_last);
 	if (refused)
-		fab_warn("dial-back: %u of %zu workers joined; refused %u connection%s: %u wrong token, %u unknown host, %u duplicate, %u not a join request, %u idle",
+		fab_warn("dial-back: %u of %zu workers joined; refused %u connection%s: %u wrong token, %u unknown host, %u wrong source, %u duplicate, %u not a join request, %u idle",
 			 c->joined, f->n, refused, refused == 1 ? "" : "s", c->wrong_token,
-			 c->unknown_host, c->duplicate, c->not_join, c->idle);
+			 c->unknown_host, c->wrong_source, c->duplicate, c->not_join, c->idle);
 	else
 		fab_info("dial-back: %u of %zu workers joined", c->joined, f->n);
 }
@@ -641,7 +823,11 @@ static int dial_setup(struct fleet *f, const struct fleet_opts *o, struct fab_er
 	d->lfd = d->out_fd = -1;
 	d->pid = -1;
 	d->wstatus = -1;
+	d->stop = o->stop;
 	f->dial = d;
+	for (size_t i = 0; i < f->n; i++)
+		if ((rc = host_sources(f->w[i].host, NULL, NULL, err)) < 0)
+			return rc;
 	if (getrandom(d->token, sizeof(d->token), 0) != (ssize_t)sizeof(d->token))
 		return fab_err_set(err, -errno, "launcher: getrandom: %s", strerror(errno));
 	tp_token_hex(d->token, d->token_hex);
@@ -664,7 +850,36 @@ static int dial_setup(struct fleet *f, const struct fleet_opts *o, struct fab_er
 	return rc;
 }
 
-int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err *err)
+/* The join's own catch of SIGINT, SIGTERM and SIGHUP, for callers without a flag. */
+static volatile sig_atomic_t join_caught;
+static const int join_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+static void join_on_signal(int sig)
+{
+	join_caught = sig;
+}
+
+static void join_catch(struct sigaction *old)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = join_on_signal;
+	sigemptyset(&sa.sa_mask);
+	join_caught = 0;
+	/* An ignored signal (nohup, a background job) does not end the command: left so. */
+	for (size_t k = 0; k < ARRAY_SIZE(join_sigs); k++)
+		if (sigaction(join_sigs[k], NULL, &old[k]) == 0 && old[k].sa_handler != SIG_IGN)
+			sigaction(join_sigs[k], &sa, NULL);
+}
+
+static void join_uncatch(const struct sigaction *old)
+{
+	for (size_t k = 0; k < ARRAY_SIZE(join_sigs); k++)
+		sigaction(join_sigs[k], &old[k], NULL);
+}
+
+static int join_wait(struct fleet *f, const struct fleet_opts *o, struct fab_err *err)
 {
 	uint64_t deadline = clock_mono_ms() + FLEET_DIAL_JOIN_MS;
 	struct fleet_dial *d;
@@ -676,7 +891,15 @@ int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err
 	d = f->dial;
 	while (d->c.joined < f->n) {
 		uint64_t now = clock_mono_ms();
+		int sig = d->stop ? *d->stop : join_caught;
 
+		if (sig) {
+			d->interrupted = true;
+			return fab_err_set(err, -EINTR,
+					   "dial-back: interrupted by %s while joining (%u of %zu workers joined): launcher stopped",
+					   sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+					   sig == SIGHUP ? "SIGHUP" : "a signal", d->c.joined, f->n);
+		}
 		if (now >= deadline) {
 			if (d->pid < 0 && d->wstatus != -1 &&
 			    !(WIFEXITED(d->wstatus) && WEXITSTATUS(d->wstatus) == 0))
@@ -700,6 +923,33 @@ int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err
 		refuse(d, d->n_pend - 1, &d->c.idle, "refused: joining is over");
 	join_report(f, why);
 	return 0;
+}
+
+int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err *err)
+{
+	struct sigaction old[ARRAY_SIZE(join_sigs)];
+	int rc, sig;
+
+	if (o->stop)
+		return join_wait(f, o, err);
+	/*
+	 * No flag of the caller's: a signal in the join must not leave the
+	 * launcher running and the token on disk.  Clean up, then let the
+	 * signal do what it would have done.
+	 */
+	join_catch(old);
+	rc = join_wait(f, o, err);
+	sig = join_caught;
+	if (sig && f->dial) {
+		f->dial->interrupted = true;
+		fleet_dial_fini(f);	/* the launcher and its group stopped, the files removed */
+	}
+	join_uncatch(old);
+	if (!sig)
+		return rc;
+	raise(sig);
+	/* Still here: the signal was ignored or handled by the caller. */
+	return rc < 0 ? rc : fab_err_set(err, -EINTR, "dial-back: interrupted while joining");
 }
 
 void fleet_dial_report(const struct fleet *f, struct sweep_launch *l)
@@ -739,7 +989,7 @@ void fleet_dial_fini(struct fleet *f)
 	while (d->n_pend)
 		conn_drop(d, d->n_pend - 1);
 	/* The workers saw their connections close: the launcher ends with them. */
-	if (d->pid > 0 && !launcher_wait(f, clock_mono_ms() + 5000)) {
+	if (d->pid > 0 && !launcher_wait(f, clock_mono_ms() + (d->interrupted ? 0 : 5000))) {
 		kill(-d->pgid, SIGTERM);
 		kill(-d->pgid, SIGCONT);
 		if (!launcher_wait(f, clock_mono_ms() + (uint64_t)f->stop_grace_ms)) {

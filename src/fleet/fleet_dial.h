@@ -26,10 +26,18 @@
  * answered {"v":1,"id":0,"ok":true,"result":{}} or ok:false with the
  * reason; after that the connection carries the worker protocol exactly
  * as a launcher's pipes do (hello first).  Refused and counted: a wrong
- * token, a name not in the hosts file, a name that already joined, a
- * first line that is not a join request, a connection that sends no
- * complete line within FLEET_DIAL_IDLE_MS (at most FLEET_DIAL_PENDING_MAX
- * wait at once, the oldest dropped past that).
+ * token, a name not in the hosts file, a join from an address that is
+ * not the host's (its hosts-file ADDRESS, or one of its dial= label:
+ * the token is shared by every worker, the source address binds a join
+ * to its host), a name that already joined, a first line that is not a
+ * join request, a connection that sends no complete line within
+ * FLEET_DIAL_IDLE_MS.  At most FLEET_DIAL_PENDING_MAX connections wait
+ * at once, FLEET_DIAL_PER_SOURCE_MAX of them from one address; to make
+ * room the listener first reads the lines the waiting have sent, then
+ * turns away one that has sent nothing (from the address with the most
+ * waiting, the oldest), answered "retry": true: workers try again
+ * (fleet_dial_connect()).  A connection that is sending is never turned
+ * away for room.
  *
  * Ownership: struct fleet owns its struct fleet_dial (fleet_dial_fini()
  * from fleet_fini()): the listener, the launcher process and its output
@@ -53,6 +61,8 @@ struct fleet_opts;
 #define FLEET_DIAL_JOIN_MS 60000	/* every worker joined within this */
 #define FLEET_DIAL_IDLE_MS 5000		/* a connection's time to send its join line */
 #define FLEET_DIAL_PENDING_MAX 64	/* connections not yet joined, at once */
+#define FLEET_DIAL_PER_SOURCE_MAX 8	/* of those, from one source address */
+#define FLEET_DIAL_SOURCE_LABEL "dial"	/* hosts-file label: more addresses a host joins from */
 #define FLEET_DIAL_LINE_MAX 1024	/* a join line, newline included */
 #define FLEET_DIAL_TOKEN_ENV "FABRICCTL_TOKEN"
 #define FLEET_DIAL_NODE_ENV "FABRICCTL_NODE"
@@ -81,7 +91,13 @@ int fleet_limits_check(size_t n, bool collective, struct fab_err *err);
  * Listen, start the collective launcher, take joins until every worker
  * of @f joined or the deadline, close the listener.  Workers that did not
  * join are marked dead with the reason.  Fails on bad options (--listen
- * missing or bad, a template with {host}) and local errors only.
+ * missing or bad, a template with {host}, a bad dial= label) and local
+ * errors only, and with -EINTR when a signal ended the join: the
+ * caller's flag (fleet_opts.stop) was set, or, without one, SIGINT,
+ * SIGTERM or SIGHUP came (caught for the join only).  Then the launcher
+ * is stopped at once (fleet_dial_fini() from fleet_fini()); without a
+ * caller's flag the launcher and the token's directory are gone before
+ * the signal is raised again with its old disposition.
  */
 int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err *err);
 
@@ -100,13 +116,19 @@ void fleet_dial_report(const struct fleet *f, struct sweep_launch *l);
 void fleet_dial_fini(struct fleet *f);
 
 /*
- * Worker side (`fabricctl worker --connect ADDR:PORT`): connect, join as
- * @name (NULL: $FABRICCTL_NODE, else the host name) with the token from
- * @token_file (NULL: $FABRICCTL_TOKEN, which is then unset), wait for
- * the answer and put the connection on stdin and stdout.
+ * Worker side (`fabricctl worker --connect ADDR:PORT`): connect (from
+ * numeric address @source when set), join as @name (NULL:
+ * $FABRICCTL_NODE, else the host name) with the token from @token_file
+ * (NULL: $FABRICCTL_TOKEN, which is then unset), wait for the answer and
+ * put the connection on stdin and stdout.  A join that finds nobody
+ * listening yet, a connection reset or unanswered, or an answer with
+ * "retry": true (turned away while a crowd waits) is tried again after
+ * 100 ms, doubling up to 2 s (+-25%), until FLEET_DIAL_JOIN_MS after the
+ * first try; a refusal (wrong token, unknown host, wrong source, already
+ * joined, joining over) ends it at once.
  */
-int fleet_dial_connect(const char *target, const char *name, const char *token_file,
-		       struct fab_err *err);
+int fleet_dial_connect(const char *target, const char *name, const char *source,
+		       const char *token_file, struct fab_err *err);
 
 /* In fleet.c, shared with the per-node launcher. */
 int fleet_argv_push(char ***argv, size_t *n, char *s);

@@ -146,6 +146,7 @@ struct sweep_fabric_view {
 struct launch_counts {
 	unsigned int joined;
 	unsigned int wrong_token, unknown_host, duplicate, not_join, idle;
+	unsigned int wrong_source;	/* a known host's name from an address not its own */
 };
 
 struct sweep_launch {

@@ -379,10 +379,11 @@ static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 	if (r->fabric.topo)
 		json_object_set_new(doc_extra, "counters", counters_to_json(r->fabric.topo));
 	if (r->launch.dial)
-		json_object_set_new(doc_extra, "launch", json_pack("{s:s, s:i, s:{s:i, s:i, s:i, s:i, s:i}}",
+		json_object_set_new(doc_extra, "launch", json_pack("{s:s, s:i, s:{s:i, s:i, s:i, s:i, s:i, s:i}}",
 			"mode", "collective", "joined", (int)r->launch.n.joined, "refused",
 			"wrong_token", (int)r->launch.n.wrong_token,
 			"unknown_host", (int)r->launch.n.unknown_host,
+			"wrong_source", (int)r->launch.n.wrong_source,
 			"duplicate", (int)r->launch.n.duplicate,
 			"not_join", (int)r->launch.n.not_join, "idle", (int)r->launch.n.idle));
 	if (r->fabric.loc)

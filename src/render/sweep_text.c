@@ -430,6 +430,11 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	else if (r->interrupted)
 		fprintf(f, "interrupted: %zu of %zu rounds finished, only their pairs are shown\n",
 			r->rounds_done, r->n_rounds);
+	if (r->launch.dial)
+		fprintf(f, "launch: collective, %u joined; refused %u wrong token, %u unknown host, %u wrong source, %u duplicate, %u not a join request, %u idle\n",
+			r->launch.n.joined, r->launch.n.wrong_token, r->launch.n.unknown_host,
+			r->launch.n.wrong_source, r->launch.n.duplicate, r->launch.n.not_join,
+			r->launch.n.idle);
 	topology_line(f, r);
 	if (!isnan(r->ref.bw_median_mbps))
 		fprintf(f, "fleet median %.2f Gb/s (MAD %.2f)", r->ref.bw_median_mbps / 1000,

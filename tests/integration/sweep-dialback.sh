@@ -45,9 +45,11 @@ cleanup_hook() {
 run ip netns add "$NS"
 run ip -n "$NS" link set lo up
 
-# Hosts dbh1..dbhN on 127.1.X.Y.
+# Hosts dbh1..dbhN on 127.1.X.Y; each worker dials from its own address
+# (worker --source): a join is bound to its host's address.
+addr_of() { echo "127.1.$(($1 / 200)).$(($1 % 200 + 1))"; }
 for i in $(seq 1 "$N"); do
-	echo "dbh$i 127.1.$((i / 200)).$((i % 200 + 1))"
+	echo "dbh$i $(addr_of "$i")"
 done >"$TMP/hosts"
 
 # The collective command: launch.sh N PORT ADDR WORKER-COMMAND...
@@ -56,6 +58,7 @@ cat >"$TMP/launch.sh" <<'EOF'
 n=$1 port=$2 addr=$3
 shift 3
 dir=$(dirname "$0")
+addr_of() { echo "127.1.$(($1 / 200)).$(($1 % 200 + 1))"; }
 echo "$port" >"$dir/port"
 echo "$$" >"$dir/pid"
 printf '%s' "${FABRICCTL_TOKEN:-}" >"$dir/token"	# the test's own check only
@@ -65,16 +68,16 @@ if [ -z "${ONLY_GOOD:-}" ]; then
 	FABRICCTL_NODE=nosuch "$@" 2>>"$dir/bad.err"
 	# Idle: connects, never says a word; prints what it was told.
 	(exec 3<>"/dev/tcp/$addr/$port" && read -r -t 60 -u 3 line; echo "$line" >"$dir/idle.out") &
-	FABRICCTL_NODE=dbh1 "$@" &
+	FABRICCTL_NODE=dbh1 "$@" --source "$(addr_of 1)" &
 	sleep 2
-	FABRICCTL_NODE=dbh1 "$@" 2>>"$dir/bad.err" &	# a second dbh1
+	FABRICCTL_NODE=dbh1 "$@" --source "$(addr_of 1)" 2>>"$dir/bad.err" &	# a second dbh1
 	sleep 0.5
 	first=2
 else
 	first=1
 fi
 for i in $(seq "$first" "$n"); do
-	FABRICCTL_NODE=dbh$i "$@" &
+	FABRICCTL_NODE=dbh$i "$@" --source "$(addr_of "$i")" &
 done
 ps -eo args >"$dir/ps"
 wait
@@ -100,7 +103,8 @@ assert_eq "refused: wrong token" 1 "$(q .launch.refused.wrong_token)"
 assert_eq "refused: unknown host" 1 "$(q .launch.refused.unknown_host)"
 assert_eq "refused: duplicate" 1 "$(q .launch.refused.duplicate)"
 assert_eq "refused: idle" 1 "$(q .launch.refused.idle)"
-grep -q "dial-back: $N of $N workers joined; refused 4 connections: 1 wrong token, 1 unknown host, 1 duplicate, 0 not a join request, 1 idle" "$TMP/err" ||
+assert_eq "refused: wrong source" 0 "$(q .launch.refused.wrong_source)"
+grep -q "dial-back: $N of $N workers joined; refused 4 connections: 1 wrong token, 1 unknown host, 0 wrong source, 1 duplicate, 0 not a join request, 1 idle" "$TMP/err" ||
 	fail "no refusal summary on stderr"
 grep -q 'refused: wrong token' "$TMP/bad.err" || fail "the wrong-token worker did not say why: $(cat "$TMP/bad.err")"
 grep -q "refused: host 'nosuch' is not in the hosts file" "$TMP/bad.err" || fail "unknown host: $(cat "$TMP/bad.err")"

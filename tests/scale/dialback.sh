@@ -32,11 +32,12 @@ for i in $(seq 1 "$N"); do
 done >"$TMP/hosts"
 cat >"$TMP/launch.sh" <<'EOS'
 #!/bin/bash
-# launch.sh N WORKER...: one worker per host, all in the background
+# launch.sh N WORKER...: one worker per host, all in the background, each
+# dialling from its own address (a join is bound to its host's address)
 n=$1
 shift
 for i in $(seq 1 "$n"); do
-	FABRICCTL_NODE=d$i "$@" &
+	FABRICCTL_NODE=d$i "$@" --source "127.$((i / 250 + 1)).$((i % 250 + 1)).1" &
 done
 wait
 EOS
