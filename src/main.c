@@ -45,7 +45,7 @@ const struct fab_cmd fab_cmds[] = {
 	{ "report", cmd_report, "IN.json [IN.json...] -o FILE.html [--hosts FILE] "
 	  "[--baseline OLD.json [--regress-pct P]]",
 	  "one self-contained HTML page from sweep, discover, diagnose and accept JSON" },
-	{ "worker", cmd_worker, "[-v] [--connect ADDR:PORT [--name NAME] [--source ADDR] [--token-file FILE]]",
+	{ "worker", cmd_worker, "[-v] [--nice N] [--connect ADDR:PORT [--name NAME] [--source ADDR] [--token-file FILE]]",
 	  "node side of --hosts and sweep: JSON lines on stdin/stdout, or dialled back over TCP" },
 	{ "apply", cmd_apply, "[-j] [--dry-run] [--try SECONDS | --hosts FILE [--launcher NAME|TEMPLATE] [--timeout SECONDS]] PROFILE",
 	  "make this node match a profile: MTU, PFC, ETS, DSCP, ECN, RoCE ToS, bond" },
