@@ -30,6 +30,7 @@ need_cmd ip tc jq
 REPS=${REPS:-3}
 HOGS=${HOGS:-$((2 * $(nproc)))}
 SHAPES=${SHAPES:-A B}
+LOADS=${LOADS:-0 $HOGS}
 TMP=$(mktemp -d)
 P=
 hog_pids=()
@@ -167,7 +168,7 @@ shape() { # SHAPE: build it, run its clean and fault sweeps
 	esac
 	grep -v ' role=' "$TMP/hosts.all" >"$TMP/hosts"
 	lab_planfile >"$TMP/plan.yaml"
-	for load in 0 "$HOGS"; do
+	for load in $LOADS; do
 		explain clean
 		for ((i = 1; i <= REPS; i++)); do run_one "$s" "$load" clean "$TMP/hosts"; done
 		for f in "${faults_of[@]}"; do
