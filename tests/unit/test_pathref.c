@@ -185,6 +185,24 @@ static void test_blind_link_and_failed(void **state)
 	pathref_fini(&ref);
 }
 
+/* Two pairs of a class are no reference: NAN, and the pairs go to the fleet's. */
+static void test_class_too_small(void **state)
+{
+	uint32_t links[5][2] = { { 0, 9 }, { 1, 9 }, { 2, 8 }, { 3, 8 }, { 4, 8 } };
+	struct pathref_pair p[5];
+	struct pathref ref;
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		p[i] = (struct pathref_pair){ .klass = i < 2 ? 2 : 4, .links = links[i], .n_links = 2,
+					      .bw_mbps = i == 0 ? 300 : 900 };
+	assert_int_equal(pathref_compute(&ref, p, 5, 16), 0);
+	assert_int_equal(pathref_class(&ref, 2)->n, 2);
+	assert_true(isnan(pathref_class(&ref, 2)->ref_mbps));
+	assert_true(fabs(pathref_class(&ref, 4)->ref_mbps - 900) < 1e-9);
+	pathref_fini(&ref);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -193,6 +211,7 @@ int main(void)
 		cmocka_unit_test(test_clean_nothing_slow),
 		cmocka_unit_test(test_small_fleet_one_slow_host),
 		cmocka_unit_test(test_blind_link_and_failed),
+		cmocka_unit_test(test_class_too_small),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -284,6 +284,96 @@ static void test_judge_base(void **state)
 	assert_string_equal(sweep_status_name(SWEEP_REGRESSED), "regressed");
 }
 
+/* A loaded fleet: every pair dips to 30 % of its average in one interval. */
+static size_t dipping_fleet(struct sweep_pair *pairs)
+{
+	size_t n = fleet(pairs, 99, 0, 0);
+
+	for (size_t i = 0; i < n; i++) {
+		struct sweep_bw *d[2] = { &pairs[i].ab, &pairs[i].ba };
+
+		for (int k = 0; k < 2; k++) {
+			d[k]->avg_mbps = 900 + (double)(i % 3);
+			d[k]->min_mbps = 0.3 * d[k]->avg_mbps * (1 + 0.01 * (double)(i % 4));
+			d[k]->intervals = 10;
+		}
+		pairs[i].klass = i < 4 ? 2 : 1;	/* class 2: too few for its own dips */
+	}
+	return n;
+}
+
+/*
+ * Interval dips are judged against the class's own dips: a busy host that
+ * makes every transfer dip flags nothing; one pair dipping where the
+ * others do not is unstable.
+ */
+static void test_judge_dips(void **state)
+{
+	struct sweep_pair pairs[28];
+	struct sweep_ref ref;
+	struct sweep_cfg cfg;
+	size_t n = dipping_fleet(pairs);
+
+	(void)state;
+	sweep_cfg_default(&cfg);
+	pairs[10].ab.min_mbps = 45;	/* 5 % of its average */
+	pairs[1].ba.min_mbps = 40;	/* class 2: judged by the fleet's dips */
+	sweep_ref_compute(pairs, n, &ref);
+	assert_int_equal(ref.dip_class[1].n, 24);
+	assert_int_equal(ref.dip_class[2].n, 4);
+	assert_true(ref.dip.median > 0.29 && ref.dip.median < 0.32);
+	for (size_t i = 0; i < n; i++) {
+		sweep_pair_judge(&pairs[i], 1000, &ref, &cfg);
+		assert_int_equal(pairs[i].status, i == 10 || i == 1 ? SWEEP_SLOW : SWEEP_OK);
+	}
+	assert_non_null(strstr(pairs[10].reason, "unstable: slowest interval 45 Mb/s"));
+	assert_non_null(strstr(pairs[10].reason, "similar pairs: median 3"));
+	/* Without a dip reference (too few pairs anywhere): the rated rule alone. */
+	n = dipping_fleet(pairs);
+	sweep_ref_compute(pairs, 4, &ref);
+	assert_int_equal(ref.dip.n, 4);
+	sweep_pair_judge(&pairs[0], 1000, &ref, &cfg);
+	assert_int_equal(pairs[0].status, SWEEP_SLOW);
+	assert_non_null(strstr(pairs[0].reason, "unstable: slowest interval"));
+	/* A pair with no intervals has no dip: sweep_pair_dip says so. */
+	set_pair(&pairs[0], 0, 1, 900, 50000);
+	assert_true(isnan(sweep_pair_dip(&pairs[0])));
+}
+
+/* Latency needs an absolute margin above the fleet's median too. */
+static void test_judge_lat_floor(void **state)
+{
+	struct sweep_pair pairs[28];
+	struct sweep_ref ref;
+	struct sweep_cfg cfg;
+	size_t n = fleet(pairs, 99, 0, 0);
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		pairs[i].lat_ns.p50 = 30000 + (double)(i % 3) * 1000;
+	pairs[7].lat_ns.p50 = 120000;	/* 4x: a late wake-up per round trip */
+	pairs[9].lat_ns.p50 = 250000;
+	sweep_ref_compute(pairs, n, &ref);
+	sweep_cfg_default(&cfg);
+	sweep_pair_judge(&pairs[7], 0, &ref, &cfg);
+	assert_int_equal(pairs[7].status, SWEEP_SLOW);	/* no floor: the factor alone */
+	cfg.lat_floor_ns = -1;
+	sweep_cfg_transport(&cfg, "tcp");
+	assert_true(cfg.lat_floor_ns == SWEEP_LAT_FLOOR_TCP_NS);
+	sweep_pair_judge(&pairs[7], 0, &ref, &cfg);
+	assert_int_equal(pairs[7].status, SWEEP_OK);
+	sweep_pair_judge(&pairs[9], 0, &ref, &cfg);
+	assert_int_equal(pairs[9].status, SWEEP_SLOW);
+	assert_true(pairs[9].slow_lat);
+	/* A floor given stays; verbs' default is smaller. */
+	cfg.lat_floor_ns = 5000;
+	sweep_cfg_transport(&cfg, "verbs");
+	assert_true(cfg.lat_floor_ns == 5000);
+	cfg.lat_floor_ns = -1;
+	sweep_cfg_transport(&cfg, "verbs");
+	assert_true(cfg.lat_floor_ns == SWEEP_LAT_FLOOR_VERBS_NS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +381,8 @@ int main(void)
 		cmocka_unit_test(test_judge_clean_noisy_fleet),
 		cmocka_unit_test(test_judge_rated),
 		cmocka_unit_test(test_judge_latency),
+		cmocka_unit_test(test_judge_dips),
+		cmocka_unit_test(test_judge_lat_floor),
 		cmocka_unit_test(test_suspects_link_and_failed),
 		cmocka_unit_test(test_judge_expected),
 		cmocka_unit_test(test_judge_base),
