@@ -40,7 +40,10 @@ const struct pair_route *sweep_pair_route(const struct sweep_report *r, size_t i
 int sweep_text(struct render *out, const struct sweep_report *r);
 int sweep_json(struct render *out, const struct sweep_report *r);
 int status_fleet_text(struct render *out, const json_t *doc);
-/* CSV (render/csv.c): one RFC 4180 field of @s (NULL or "": empty), quoted when it must be. */
+/*
+ * CSV (render/csv.c): one RFC 4180 field of @s (NULL or "": empty), quoted when it must be;
+ * text starting with =, +, -, @, tab or CR written as "'TEXT" (no formula).
+ */
 int sweep_csv(struct render *out, const struct sweep_report *r);
 void csv_field(FILE *f, const char *s);
 /* apply, verify: render/apply_{text,json}.c, render/verify_{text,json}.c. */
