@@ -102,7 +102,7 @@ static void test_label_values(void **state)
 	expect_error("a 10.0.0.1\nb 10.0.0.2 rack=r1 leaf=L\x1b]0;owned\a\n",
 		     "hosts:2:26: label 'leaf': bad character '\\x1b' in its value: want letters, "
 		     "digits, '.', '_', '-', '@', '/', ':' or ','");
-	expect_error("a 10.0.0.1 note=\xc2\x9b2J\n",
+	expect_error("a 10.0.0.1 note=\xc2\x9b" "2J\n",
 		     "hosts:1:17: label 'note': bad character '\\xc2' in its value: want letters, "
 		     "digits, '.', '_', '-', '@', '/', ':' or ','");
 	expect_error("a 10.0.0.1 x=a$b\n",
