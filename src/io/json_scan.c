@@ -110,11 +110,12 @@ static int hexval(int c)
 	       : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-/* A string after its opening quote: escapes, no control characters, valid UTF-8. */
-static int scan_string(struct scan *s, char *out, size_t out_len)
+/*
+ * A string after its opening quote: escapes, no control characters, valid
+ * UTF-8.  @out (may be NULL) gets its text as written, escapes undecoded.
+ */
+static int scan_string(struct scan *s, struct strbuf *out)
 {
-	size_t o = 0;
-
 	for (;;) {
 		int c = next(s, "unterminated string");
 
@@ -125,10 +126,14 @@ static int scan_string(struct scan *s, char *out, size_t out_len)
 		if (c < 0x20)
 			return scan_bad(s, "control character in a string");
 		if (c == '\\') {
+			if (out)
+				strbuf_addc(out, '\\');
 			c = next(s, "unterminated string");
 			if (c < 0)
 				return c;
 			if (c == 'u') {
+				if (out)
+					strbuf_addc(out, 'u');
 				for (int k = 0; k < 4; k++) {
 					int h = next(s, "unterminated string");
 
@@ -136,9 +141,11 @@ static int scan_string(struct scan *s, char *out, size_t out_len)
 						return h;
 					if (hexval(h) < 0)
 						return scan_bad(s, "bad \\u escape");
+					if (out && k < 3)
+						strbuf_addc(out, (char)h);
+					c = h;
 				}
-				c = '?';	/* keys we compare have no escapes */
-			} else if (!strchr("\"\\/bfnrt", c)) {
+			} else if (!c || !strchr("\"\\/bfnrt", c)) {
 				return scan_bad(s, "bad escape in a string");
 			}
 		} else if (c >= 0x80) {
@@ -146,6 +153,8 @@ static int scan_string(struct scan *s, char *out, size_t out_len)
 
 			if (more < 0 || c > 0xf4)
 				return scan_bad(s, "invalid UTF-8 in a string");
+			if (out)
+				strbuf_addc(out, (char)c);
 			for (int k = 0; k < more; k++) {
 				int d = next(s, "unterminated string");
 
@@ -153,13 +162,16 @@ static int scan_string(struct scan *s, char *out, size_t out_len)
 					return d;
 				if ((d & 0xc0) != 0x80)
 					return scan_bad(s, "invalid UTF-8 in a string");
+				if (out)
+					strbuf_addc(out, (char)d);
 			}
+			continue;
 		}
-		if (out && o + 1 < out_len)
-			out[o++] = (char)c;
+		if (out)
+			strbuf_addc(out, (char)c);
 	}
-	if (out)
-		out[o] = '\0';
+	if (out && out->failed)
+		return fab_err_set(s->err, -ENOMEM, "%s: out of memory", s->path);
 	return 0;
 }
 
@@ -251,7 +263,7 @@ static int scan_value(struct scan *s)
 				if (c == '{') {
 					if (next(s, "unexpected end of input") != '"')
 						return scan_bad(s, "string or '}' expected");
-					if ((rc = scan_string(s, NULL, 0)) < 0 || (rc = skip_ws(s)) < 0)
+					if ((rc = scan_string(s, NULL)) < 0 || (rc = skip_ws(s)) < 0)
 						return rc;
 					if (next(s, "unexpected end of input") != ':')
 						return scan_bad(s, "':' expected");
@@ -260,7 +272,7 @@ static int scan_value(struct scan *s)
 			}
 			if (c == '"') {
 				take(s);
-				rc = scan_string(s, NULL, 0);
+				rc = scan_string(s, NULL);
 			} else if (c == '-' || (c >= '0' && c <= '9')) {
 				rc = scan_number(s);
 			} else if (c == 't') {
@@ -289,7 +301,7 @@ static int scan_value(struct scan *s)
 					return rc;
 				if (next(s, "unexpected end of input") != '"')
 					return scan_bad(s, "string expected");
-				if ((rc = scan_string(s, NULL, 0)) < 0 || (rc = skip_ws(s)) < 0)
+				if ((rc = scan_string(s, NULL)) < 0 || (rc = skip_ws(s)) < 0)
 					return rc;
 				if (next(s, "unexpected end of input") != ':')
 					return scan_bad(s, "':' expected");
@@ -334,7 +346,7 @@ static int take_value(struct scan *s, json_t **v)
 
 static int scan_doc(struct scan *s, const char *each, json_scan_fn fn, void *ctx)
 {
-	char (*keys)[256] = calloc(SCAN_KEYS_MAX, sizeof(*keys));
+	char **keys = calloc(SCAN_KEYS_MAX, sizeof(*keys));	/* as written, escapes undecoded */
 	size_t n_keys = 0;
 	int rc, c;
 
@@ -354,7 +366,8 @@ static int scan_doc(struct scan *s, const char *each, json_scan_fn fn, void *ctx
 		goto end;
 	}
 	for (;;) {
-		char key[256];
+		struct strbuf kb;
+		char *key;
 		json_t *v;
 
 		if ((rc = skip_ws(s)) < 0)
@@ -363,15 +376,28 @@ static int scan_doc(struct scan *s, const char *each, json_scan_fn fn, void *ctx
 			rc = scan_bad(s, "string expected");
 			goto out;
 		}
-		if ((rc = scan_string(s, key, sizeof(key))) < 0 || (rc = skip_ws(s)) < 0)
+		strbuf_init(&kb);
+		strbuf_addc(&kb, '\0');	/* "" has a buffer too */
+		kb.len = 0;
+		rc = scan_string(s, &kb);
+		key = kb.buf;
+		if (rc < 0 || (rc = skip_ws(s)) < 0) {
+			free(key);
 			goto out;
+		}
 		for (size_t k = 0; k < n_keys; k++)
 			if (!strcmp(keys[k], key)) {
+				free(key);
 				rc = scan_bad(s, "duplicate object key");
 				goto out;
 			}
-		if (n_keys < SCAN_KEYS_MAX)
-			str_fmt(keys[n_keys++], sizeof(keys[0]), "%s", key);
+		if (n_keys < SCAN_KEYS_MAX) {
+			keys[n_keys++] = key;
+		} else {
+			rc = scan_bad(s, "more than 256 members at the top");
+			free(key);
+			goto out;
+		}
 		if (next(s, "unexpected end of input") != ':') {
 			rc = scan_bad(s, "':' expected");
 			goto out;
@@ -384,8 +410,17 @@ static int scan_doc(struct scan *s, const char *each, json_scan_fn fn, void *ctx
 			take(s);
 			if ((rc = skip_ws(s)) < 0)
 				goto out;
-			if (peek(s) == ']') {
+			if (peek(s) == ']') {	/* no element: the member itself, an empty array */
 				take(s);
+				v = json_array();
+				if (!v) {
+					rc = fab_err_set(s->err, -ENOMEM, "%s: out of memory", s->path);
+					goto out;
+				}
+				rc = fn(ctx, key, -1, v, s->err);
+				json_decref(v);
+				if (rc < 0)
+					goto out;
 			} else {
 				for (;;) {
 					if ((rc = take_value(s, &v)) < 0)
@@ -428,6 +463,8 @@ end:
 		goto out;
 	rc = peek(s) == -1 ? 0 : peek(s) < -1 ? peek(s) : scan_bad(s, "end of file expected");
 out:
+	for (size_t k = 0; k < n_keys; k++)
+		free(keys[k]);
 	free(keys);
 	return rc;
 }

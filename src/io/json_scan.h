@@ -12,7 +12,7 @@
  * gets NULL).  Memory is one value's, not the document's.
  *
  * @fn(ctx, key, i, v, err): @i the element's index in @each, or -1 for a
- * member; @v borrowed for the call (NULL: skipped as too large); 0 to go
+ * member (@each too, when it is not an array or is empty); @v borrowed for the call (NULL: skipped as too large); 0 to go
  * on, or -errno with @err set to stop.  Duplicate top-level keys are
  * refused, as json_doc_load() does.
  *
