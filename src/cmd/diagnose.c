@@ -394,19 +394,29 @@ static int paths_from_doc(struct topo *t, const struct ptr_index *links, json_t 
 }
 
 /* Routes as the sweep saved them, and each host's access link from its first hop. */
-/* Each host's leaf: the node at the far end of its access link (first hop). */
-static void host_leaves(struct sweep_topo *st, size_t n_hosts)
+/* Each host's leaf: the node at the far end of its access link (first hop); nodes indexed once. */
+static int host_leaves(struct sweep_topo *st, size_t n_hosts)
 {
+	struct ptr_index nodes;
+
+	if (ptr_index_init(&nodes, st->t->n_nodes) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->t->n_nodes; i++)
+		ptr_index_set(&nodes, i, st->t->nodes[i]);
+	ptr_index_sort(&nodes);
 	for (size_t h = 0; h < n_hosts; h++) {
 		const struct topo_link *l;
+		size_t i;
 
 		if (st->host_link[h] >= st->t->n_links)
 			continue;
 		l = st->t->links[st->host_link[h]];
-		for (size_t i = 0; i < st->t->n_nodes; i++)
-			if (st->t->nodes[i] == (l->a->node->type == TOPO_NODE_SWITCH ? l->a : l->b)->node)
-				st->host_leaf[h] = (uint32_t)i;
+		i = ptr_index_find(&nodes, (l->a->node->type == TOPO_NODE_SWITCH ? l->a : l->b)->node);
+		if (i != SIZE_MAX)
+			st->host_leaf[h] = (uint32_t)i;
 	}
+	ptr_index_fini(&nodes);
+	return 0;
 }
 
 static int routes_fill(struct fab_ctx *ctx, const char *fname, json_t *pairs,
@@ -446,7 +456,8 @@ static int routes_fill(struct fab_ctx *ctx, const char *fname, json_t *pairs,
 		if (pr->n_ba && pr->ba[0].n_hops)
 			st->host_link[pr->b] = pr->ba[0].hops[0].link;
 	}
-	host_leaves(st, r->hosts->n);
+	if (host_leaves(st, r->hosts->n) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
 	return 0;
 }
 

@@ -129,9 +129,17 @@ int sweep_fates_result(const struct sweep_fates *f, int cause_rc, const char *ca
  * (sweep_pair_judge_base()).
  */
 struct sweep_base_pair;
+/*
+ * --baseline: only what is compared is kept (io/json_scan.c streams the
+ * document): each old pair's two names and two averages, not the tree.
+ */
+struct sweep_base_raw;
 struct sweep_baseline {
 	const char *path;
-	json_t *doc;			/* the old sweep; NULL: no --baseline */
+	bool loaded;			/* false: no --baseline */
+	int64_t started_unix;
+	struct sweep_base_raw *raw;	/* the document's pairs, in its order */
+	size_t n_raw, cap_raw;
 	struct sweep_base_pair *pairs;	/* sorted by host indices, once resolved */
 	size_t n;
 	bool resolved;

@@ -18,11 +18,13 @@
 
 #include "cmd/sweep_cmd.h"
 #include "render/render.h"
+#include "io/json_scan.h"
 #include "io/load.h"
 #include "io/pair_store.h"
 #include "render/report_html.h"
 #include "util/file.h"
 #include "util/log.h"
+#include "util/str.h"
 
 /* A sweep of 1024 nodes with every figure is ~300 MB of pretty JSON; refuse more than 1 GiB. */
 #define BASELINE_MAX_BYTES (1024UL * 1024 * 1024)
@@ -137,6 +139,15 @@ struct sweep_base_pair {
 	double lo_hi, hi_lo;	/* the old average of each direction, NAN not measured */
 };
 
+/* One pair of the old document as read: its names (one allocation) and averages. */
+struct sweep_base_raw {
+	char *a, *b;		/* a owns the block; b points into it */
+	double ab, ba;		/* NAN: not measured */
+};
+
+/* The largest pair element (routes listed) or top-level member taken whole. */
+#define BASELINE_VALUE_MAX (16u << 20)
+
 /* A direction's old average: NAN for null, else its "avg_mbps" (a number). */
 static int base_bw(const char *path, size_t i, const char *key, json_t *pair, double *out,
 		   struct fab_err *err)
@@ -154,40 +165,100 @@ static int base_bw(const char *path, size_t i, const char *key, json_t *pair, do
 	return 0;
 }
 
+struct base_scan {
+	struct sweep_baseline *b;
+	const char *schema_bad;	/* the schema seen when it is not a sweep's; NULL fine */
+	bool have_schema, have_pairs;
+	char schema[64];
+};
+
+/* Each top-level member and each pair of the old document, as io/json_scan.c reads them. */
+static int base_member(void *ctx, const char *key, ssize_t i, json_t *v, struct fab_err *err)
+{
+	struct base_scan *c = ctx;
+	struct sweep_baseline *b = c->b;
+	struct sweep_base_raw *r;
+	const char *na, *nb;
+	size_t la, lb;
+
+	if (!strcmp(key, "schema")) {
+		c->have_schema = true;
+		str_fmt(c->schema, sizeof(c->schema), "%s", json_is_string(v) ? json_string_value(v)
+			: "(none)");
+		return 0;
+	}
+	if (!strcmp(key, "started_unix")) {
+		b->started_unix = json_is_integer(v) ? (int64_t)json_integer_value(v) : 0;
+		return 0;
+	}
+	if (strcmp(key, "pairs"))
+		return 0;	/* not compared: checked as JSON, not kept */
+	if (i < 0) {
+		if (json_is_array(v) && !json_array_size(v)) {
+			c->have_pairs = true;
+			return 0;
+		}
+		return fab_err_input(err, -EINVAL, "%s: pairs: missing or not an array", b->path);
+	}
+	c->have_pairs = true;
+	if (!v)
+		return fab_err_input(err, -EFBIG, "%s: pairs[%zd]: larger than %u bytes", b->path, i,
+				     BASELINE_VALUE_MAX);
+	na = json_string_value(json_object_get(v, "a"));
+	nb = json_string_value(json_object_get(v, "b"));
+	if (!na || !nb)
+		return fab_err_input(err, -EINVAL, "%s: pairs[%zd]: a and b must be host names",
+				     b->path, i);
+	if (b->n_raw == b->cap_raw) {
+		size_t cap = b->cap_raw ? b->cap_raw * 2 : 1024;
+		struct sweep_base_raw *t = realloc(b->raw, cap * sizeof(*t));
+
+		if (!t)
+			return fab_err_set(err, -ENOMEM, "%s: out of memory", b->path);
+		b->raw = t;
+		b->cap_raw = cap;
+	}
+	r = &b->raw[b->n_raw];
+	if (base_bw(b->path, (size_t)i, "bw_ab", v, &r->ab, err) < 0 ||
+	    base_bw(b->path, (size_t)i, "bw_ba", v, &r->ba, err) < 0)
+		return -EINVAL;
+	la = strlen(na);
+	lb = strlen(nb);
+	r->a = malloc(la + lb + 2);
+	if (!r->a)
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", b->path);
+	memcpy(r->a, na, la + 1);
+	r->b = r->a + la + 1;
+	memcpy(r->b, nb, lb + 1);
+	b->n_raw++;
+	return 0;
+}
+
 int sweep_baseline_load(struct sweep_baseline *b, const char *path, struct fab_err *err)
 {
-	json_t *doc, *pairs, *p;
-	const char *schema;
-	size_t i;
-	double v;
+	struct base_scan c = { .b = b };
 	int rc;
 
 	memset(b, 0, sizeof(*b));
 	b->path = path;
-	rc = json_doc_load(path, BASELINE_MAX_BYTES, &doc, err);
+	rc = json_doc_scan(path, BASELINE_MAX_BYTES, "pairs", BASELINE_VALUE_MAX, base_member, &c, err);
 	if (rc < 0)
 		return rc;
-	b->doc = doc;
-	schema = json_string_value(json_object_get(doc, "schema"));
-	if (!schema || (strcmp(schema, "fabricctl.sweep/1") && strcmp(schema, "fabricctl.sweep/2")))
+	if (!c.have_schema || (strcmp(c.schema, "fabricctl.sweep/1") && strcmp(c.schema, "fabricctl.sweep/2")))
 		return fab_err_input(err, -EINVAL, "%s: schema '%s': want a sweep document "
-				     "(fabricctl.sweep/1 or /2, sweep -j)", path, schema ? schema : "(none)");
-	pairs = json_object_get(doc, "pairs");
-	if (!json_is_array(pairs))
+				     "(fabricctl.sweep/1 or /2, sweep -j)", path,
+				     c.have_schema ? c.schema : "(none)");
+	if (!c.have_pairs)
 		return fab_err_input(err, -EINVAL, "%s: pairs: missing or not an array", path);
-	json_array_foreach(pairs, i, p) {
-		if (!json_is_string(json_object_get(p, "a")) || !json_is_string(json_object_get(p, "b")))
-			return fab_err_input(err, -EINVAL, "%s: pairs[%zu]: a and b must be host names",
-					     path, i);
-		if (base_bw(path, i, "bw_ab", p, &v, err) < 0 || base_bw(path, i, "bw_ba", p, &v, err) < 0)
-			return -EINVAL;
-	}
+	b->loaded = true;
 	return 0;
 }
 
 void sweep_baseline_fini(struct sweep_baseline *b)
 {
-	json_decref(b->doc);
+	for (size_t i = 0; i < b->n_raw; i++)
+		free(b->raw[i].a);
+	free(b->raw);
 	free(b->pairs);
 	memset(b, 0, sizeof(*b));
 }
@@ -230,11 +301,10 @@ static int base_pair_ord_cmp(const void *x, const void *y)
 /* The old pairs whose two hosts are in this sweep, by this sweep's host indices. */
 static int baseline_resolve(struct sweep_baseline *b, const struct fab_hosts *hs)
 {
-	json_t *pairs = json_object_get(b->doc, "pairs"), *p;
 	struct name_ix *names = calloc(hs->n ? hs->n : 1, sizeof(*names));
 	size_t i;
 
-	b->pairs = calloc(json_array_size(pairs) + 1, sizeof(*b->pairs));
+	b->pairs = calloc(b->n_raw + 1, sizeof(*b->pairs));
 	if (!names || !b->pairs) {
 		free(names);
 		return -ENOMEM;
@@ -242,22 +312,18 @@ static int baseline_resolve(struct sweep_baseline *b, const struct fab_hosts *hs
 	for (i = 0; i < hs->n; i++)
 		names[i] = (struct name_ix){ hs->hosts[i].name, (unsigned int)i };
 	qsort(names, hs->n, sizeof(*names), name_ix_cmp);
-	json_array_foreach(pairs, i, p) {
-		int a = name_find(names, hs->n, json_string_value(json_object_get(p, "a")));
-		int c = name_find(names, hs->n, json_string_value(json_object_get(p, "b")));
+	for (i = 0; i < b->n_raw; i++) {
+		const struct sweep_base_raw *p = &b->raw[i];
+		int a = name_find(names, hs->n, p->a);
+		int c = name_find(names, hs->n, p->b);
 		struct sweep_base_pair *e = &b->pairs[b->n];
-		double ab, ba;
-		struct fab_err err;
 
-		fab_err_init(&err);
 		if (a < 0 || c < 0 || a == c)
 			continue;	/* a host this sweep does not have */
-		base_bw(b->path, i, "bw_ab", p, &ab, &err);
-		base_bw(b->path, i, "bw_ba", p, &ba, &err);
 		e->lo = (unsigned int)(a < c ? a : c);
 		e->hi = (unsigned int)(a < c ? c : a);
-		e->lo_hi = a < c ? ab : ba;
-		e->hi_lo = a < c ? ba : ab;
+		e->lo_hi = a < c ? p->ab : p->ba;
+		e->hi_lo = a < c ? p->ba : p->ab;
 		e->ord = i;
 		b->n++;
 	}
@@ -282,7 +348,7 @@ int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sw
 	struct sweep_pair p;
 	int rc;
 
-	if (!b->doc)
+	if (!b->loaded)
 		return 0;
 	if (!b->resolved && baseline_resolve(b, r->hosts) < 0)
 		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
@@ -304,7 +370,7 @@ int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sw
 	}
 	r->baseline.file = b->path;
 	r->baseline.regress_pct = regress_pct;
-	r->baseline.started_unix = (int64_t)json_integer_value(json_object_get(b->doc, "started_unix"));
+	r->baseline.started_unix = b->started_unix;
 	r->baseline.compared = compared;
 	return 0;
 }

@@ -73,50 +73,14 @@ int proto_parse(const char *line, size_t len, struct proto_msg *m, struct fab_er
 	return rc;
 }
 
-/* Length of the control character at @s (C0, DEL, or C1 in UTF-8), 0 if none. */
-static size_t ctl_len(const unsigned char *s, size_t left)
-{
-	if (*s < 0x20 || *s == 0x7f)
-		return 1;
-	if (left >= 2 && s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
-		return 2;
-	return 0;
-}
-
 size_t proto_str_clean(const char *s, size_t len, char *out, size_t out_len)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t o = 0, w = 0;	/* cleaned length, bytes written to @out */
-
-	for (size_t i = 0; i < len;) {
-		size_t c = ctl_len(u + i, len - i);
-		char esc[16];
-		size_t n = 0;
-
-		if (!c) {
-			esc[n++] = s[i++];
-		} else {
-			for (size_t k = 0; k < c; k++)
-				n += (size_t)snprintf(esc + n, sizeof(esc) - n, "\\x%02x", u[i + k]);
-			i += c;
-		}
-		if (out && w == o && o + n < out_len) {
-			memcpy(out + o, esc, n);
-			w += n;
-		}
-		o += n;
-	}
-	if (out && out_len)
-		out[w] = '\0';
-	return o;
+	return str_clean(s, len, out, out_len);
 }
 
 static bool str_dirty(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if (ctl_len((const unsigned char *)s + i, len - i))
-			return true;
-	return false;
+	return !str_is_clean(s, len);
 }
 
 /* A cleaned copy of @s (malloc'd), or NULL when out of memory. */

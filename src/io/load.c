@@ -114,7 +114,10 @@ int json_doc_load(const char *path, size_t max, json_t **doc, struct fab_err *er
 		return rc;
 	*doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
 	free(buf);
+	if (!*doc && json_error_code(&je) == json_error_out_of_memory)
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
 	if (!*doc)
-		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", path, je.line, je.column,
+				     je.text[0] ? je.text : "not read");
 	return 0;
 }

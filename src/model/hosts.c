@@ -11,6 +11,15 @@
 #include "util/str.h"
 
 #define HOSTS_MAX 65536
+/* field_shown()'s buffer: 64 bytes, each at most \xNN. */
+#define FIELD_SHOWN_MAX (64 * 4 + 1)
+
+/* One whitespace-separated field of a line. */
+struct field {
+	const char *s;
+	size_t len;
+	size_t col;	/* 1-based */
+};
 
 void hosts_init(struct fab_hosts *hs)
 {
@@ -24,16 +33,37 @@ void hosts_fini(struct fab_hosts *hs)
 	hosts_init(hs);
 }
 
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '.' || c == '_' || c == '-' || c == '@';
+}
+
 bool hosts_name_valid(const char *name)
 {
 	if (!*name || *name == '-')
 		return false;
 	for (const char *p = name; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' || *p == '-' ||
-		      *p == '@'))
+		if (!name_char(*p))
 			return false;
 	return true;
+}
+
+/* A label value's characters: a name's, and '/', ':' and ',' (paths, DEV:PORT, lists). */
+static bool label_char(char c)
+{
+	return name_char(c) || c == '/' || c == ':' || c == ',';
+}
+
+/*
+ * Up to 64 bytes of a field as an error message may show it: control
+ * characters as \xNN (util/str.c), so a hosts file cannot write escape
+ * sequences to the terminal through its own error.
+ */
+static const char *field_shown(const struct field *f, char *buf, size_t len)
+{
+	str_clean(f->s, f->len > 64 ? 64 : f->len, buf, len);
+	return buf;
 }
 
 int hosts_find(const struct fab_hosts *hs, const char *name)
@@ -82,12 +112,6 @@ int hosts_split_role(const struct fab_hosts *all, struct fab_hosts *ends, struct
 	return 0;
 }
 
-/* One whitespace-separated field of a line. */
-struct field {
-	const char *s;
-	size_t len;
-	size_t col;	/* 1-based */
-};
 
 /*
  * Split @line (without newline) into fields, dropping a trailing comment.
@@ -138,6 +162,7 @@ static int host_label_parse(struct fab_host *h, const struct field *f, const cha
 {
 	const char *eq = memchr(f->s, '=', f->len);
 	struct fab_label *l;
+	char shown[FIELD_SHOWN_MAX];
 	size_t klen = eq ? (size_t)(eq - f->s) : f->len;
 	size_t vlen = eq ? f->len - klen - 1 : 0;
 	char *colon;
@@ -146,8 +171,8 @@ static int host_label_parse(struct fab_host *h, const struct field *f, const cha
 		return fab_err_input(err, -E2BIG, "%s:%u:%zu: more than %d labels",
 				     fname, lineno, f->col, FAB_HOST_LABELS_MAX);
 	if (klen == 0 || klen >= sizeof(l->key))
-		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad label '%.*s': want key=value",
-				     fname, lineno, f->col, (int)(f->len > 64 ? 64 : f->len), f->s);
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad label '%s': want key=value",
+				     fname, lineno, f->col, field_shown(f, shown, sizeof(shown)));
 	if (vlen >= sizeof(l->value))
 		return fab_err_input(err, -ENAMETOOLONG, "%s:%u:%zu: label value too long",
 				     fname, lineno, f->col + klen + 1);
@@ -160,7 +185,20 @@ static int host_label_parse(struct fab_host *h, const struct field *f, const cha
 	for (const char *p = l->key; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
 			return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad label key '%s': want lowercase letters, digits and '_' (e.g. leaf=, rate_gbps=)",
-					     fname, lineno, f->col, l->key);
+					     fname, lineno, f->col,
+					     field_shown(&(struct field){ f->s, klen, f->col }, shown,
+							 sizeof(shown)));
+	/* Values as names are: they reach reports, documents and terminals as they are. */
+	for (size_t i = 0; i < vlen; i++)
+		if (!label_char(l->value[i])) {
+			char c[8];
+
+			str_clean(&l->value[i], 1, c, sizeof(c));
+			if (c[0] != '\\' && ((unsigned char)c[0] >= 0x80 || c[0] == ' '))
+				str_fmt(c, sizeof(c), "\\x%02x", (unsigned char)l->value[i]);
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: label '%s': bad character '%s' in its value: want letters, digits, '.', '_', '-', '@', '/', ':' or ','",
+					     fname, lineno, f->col + klen + 1 + i, l->key, c);
+		}
 	for (size_t i = 0; i < h->n_labels; i++)
 		if (strcmp(h->labels[i].key, l->key) == 0)
 			return fab_err_input(err, -EEXIST, "%s:%u:%zu: label '%s' given twice",
@@ -245,6 +283,7 @@ static int host_line(struct fab_hosts *hs, const char *line, size_t len, const c
 {
 	struct field f[2 + FAB_HOST_LABELS_MAX];
 	struct fab_host *h, *tmp;
+	char shown[FIELD_SHOWN_MAX];
 	unsigned char addrbuf[16];
 	const char *what;
 	int n, rc;
@@ -270,16 +309,16 @@ static int host_line(struct fab_hosts *hs, const char *line, size_t len, const c
 	memset(h, 0, sizeof(*h));
 	h->line = lineno;
 	if (copy_field(h->name, sizeof(h->name), &f[0]) < 0 || !hosts_name_valid(h->name))
-		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad host name '%.*s': want letters, digits, '.', '_', '-' or '@', not starting with '-'", fname, lineno,
-				     f[0].col, (int)(f[0].len > 64 ? 64 : f[0].len), f[0].s);
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad host name '%s': want letters, digits, '.', '_', '-' or '@', not starting with '-'", fname, lineno,
+				     f[0].col, field_shown(&f[0], shown, sizeof(shown)));
 	if (hosts_find(hs, h->name) >= 0)
 		return fab_err_input(err, -EEXIST, "%s:%u:%zu: host '%s' listed twice (first at line %u)",
 				     fname, lineno, f[0].col, h->name,
 				     hs->hosts[hosts_find(hs, h->name)].line);
 	if (copy_field(h->addr, sizeof(h->addr), &f[1]) < 0 ||
 	    (inet_pton(AF_INET, h->addr, addrbuf) != 1 && inet_pton(AF_INET6, h->addr, addrbuf) != 1))
-		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad address '%.*s': want an IPv4 or IPv6 address",
-				     fname, lineno, f[1].col, (int)(f[1].len > 64 ? 64 : f[1].len), f[1].s);
+		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad address '%s': want an IPv4 or IPv6 address",
+				     fname, lineno, f[1].col, field_shown(&f[1], shown, sizeof(shown)));
 	what = hosts_addr_unusable(h->addr);
 	if (what)
 		return fab_err_input(err, -EINVAL, "%s:%u:%zu: address '%s' is %s: want this node's own unicast address",
@@ -422,9 +461,11 @@ int hosts_pairs_parse(struct fab_pairs_list *pl, const struct fab_hosts *hs,
 		for (int i = 0; i < 2; i++) {
 			if (copy_field(name[i], sizeof(name[i]), &f[i]) < 0 ||
 			    (idx[i] = hosts_find(hs, name[i])) < 0) {
-				rc = fab_err_input(err, -ENOENT, "%s:%u:%zu: '%.*s' is not in the hosts file",
+				char shown[FIELD_SHOWN_MAX];
+
+				rc = fab_err_input(err, -ENOENT, "%s:%u:%zu: '%s' is not in the hosts file",
 						     fname, lineno, f[i].col,
-						     (int)(f[i].len > 64 ? 64 : f[i].len), f[i].s);
+						     field_shown(&f[i], shown, sizeof(shown)));
 				goto out;
 			}
 		}

@@ -298,9 +298,9 @@ static int parse_header(struct ibtopo_parser *ps, const char *p, const char *end
 	n->type = type;
 	n->n_ports_max = (unsigned int)nports;
 	if (!n->guid)
-		n->guid = guid;
+		topo_node_set_guid(ps->t, n, guid);
 	if (*desc && guid && id_guid(id, &id_type, &guid))
-		str_fmt(n->name, sizeof(n->name), "%s", desc);
+		topo_node_set_name(ps->t, n, desc);
 	n->sysimg_guid = ps->pending_sysimg;
 	n->vendor_id = ps->pending_vendid;
 	n->device_id = ps->pending_devid;
@@ -407,7 +407,7 @@ static int parse_port(struct ibtopo_parser *ps, const char *p, const char *end)
 		return perr(ps, rs, "'%s' has no port 0", rid);
 	/* A GUID id seen first as a remote gets its description as name. */
 	if (*rdesc && !rn->n_ports_max && id_guid(rid, &rtype, &g) && strcmp(rn->name, rid) == 0)
-		str_fmt(rn->name, sizeof(rn->name), "%s", rdesc);
+		topo_node_set_name(ps->t, rn, rdesc);
 	lp = topo_port_get(ps->cur, (unsigned int)lnum, NULL);
 	rp = topo_port_get(rn, (unsigned int)rnum, NULL);
 	if (!lp || !rp)

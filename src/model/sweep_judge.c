@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The sweep verdict: fleet reference, pair judgement, suspects; see sweep_judge.h. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -478,6 +479,8 @@ void sweep_pair_judge_base(struct sweep_pair *p, double regress_pct)
 		if (!now[d]->measured || isnan(base[d]) || !(base[d] > 0))
 			continue;
 		c = 100 * (now[d]->avg_mbps - base[d]) / base[d];
+		if (!isfinite(c))	/* a tiny (denormal) old figure: a rise past a double's range */
+			c = copysign(DBL_MAX, c);
 		if (worst < 0 || c < p->change_pct) {
 			p->change_pct = c;
 			worst = d;

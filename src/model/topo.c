@@ -213,6 +213,8 @@ void topo_free(struct topo *t)
 		free(t->links[i]);
 	free(t->links);
 	free(t->problems);
+	free(t->ix_name);
+	free(t->ix_guid);
 	free(t);
 }
 
@@ -231,12 +233,102 @@ static int grow(void **arr, size_t n, size_t size)
 	return 0;
 }
 
+/*
+ * The node index: two open-addressing tables (linear probing) of node
+ * pointers, one keyed by name, one by GUID, at most half full.  A probe
+ * chain keeps the order of insertion (removal shifts the rest back), so
+ * of nodes with one key the first added is found first.
+ */
+static size_t hash_name(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static size_t hash_guid(uint64_t g)
+{
+	g ^= g >> 33;
+	g *= 0xff51afd7ed558ccdull;
+	g ^= g >> 33;
+	return (size_t)g;
+}
+
+static void ix_put(struct topo_node **tab, size_t cap, size_t h, struct topo_node *n)
+{
+	size_t i = h & (cap - 1);
+
+	while (tab[i])
+		i = (i + 1) & (cap - 1);
+	tab[i] = n;
+}
+
+static void ix_insert(struct topo *t, struct topo_node *n)
+{
+	ix_put(t->ix_name, t->ix_cap, hash_name(n->name), n);
+	if (n->guid)
+		ix_put(t->ix_guid, t->ix_cap, hash_guid(n->guid), n);
+}
+
+/* Take @n out of @tab, where it was put under hash @h; the chain behind it shifts back. */
+static void ix_remove(struct topo_node **tab, size_t cap, size_t h, const struct topo_node *n,
+		      bool by_name)
+{
+	size_t m = cap - 1, i = h & m, j;
+
+	while (tab[i] && tab[i] != n)
+		i = (i + 1) & m;
+	if (!tab[i])
+		return;
+	tab[i] = NULL;
+	for (j = (i + 1) & m; tab[j]; j = (j + 1) & m) {
+		size_t home = (by_name ? hash_name(tab[j]->name) : hash_guid(tab[j]->guid)) & m;
+
+		/* tab[j] moves into the hole unless its home lies cyclically in (i, j]. */
+		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
+			tab[i] = tab[j];
+			tab[j] = NULL;
+			i = j;
+		}
+	}
+}
+
+/* Room for @n nodes at most half full: the tables doubled and refilled in node order. */
+static int ix_reserve(struct topo *t, size_t n)
+{
+	struct topo_node **nt, **gt;
+	size_t cap = t->ix_cap ? t->ix_cap : 64;
+
+	if (n * 2 <= t->ix_cap)
+		return 0;
+	while (n * 2 > cap)
+		cap *= 2;
+	nt = calloc(cap, sizeof(*nt));
+	gt = calloc(cap, sizeof(*gt));
+	if (!nt || !gt) {
+		free(nt);
+		free(gt);
+		return -ENOMEM;
+	}
+	free(t->ix_name);
+	free(t->ix_guid);
+	t->ix_name = nt;
+	t->ix_guid = gt;
+	t->ix_cap = cap;
+	for (size_t i = 0; i < t->n_nodes; i++)
+		ix_insert(t, t->nodes[i]);
+	return 0;
+}
+
 struct topo_node *topo_node_add(struct topo *t, enum topo_node_type type,
 				const char *name, uint64_t guid)
 {
 	struct topo_node *n;
 
-	if (grow((void **)&t->nodes, t->n_nodes, sizeof(*t->nodes)) < 0)
+	if (grow((void **)&t->nodes, t->n_nodes, sizeof(*t->nodes)) < 0 ||
+	    ix_reserve(t, t->n_nodes + 1) < 0)
 		return NULL;
 	n = calloc(1, sizeof(*n));
 	if (!n)
@@ -245,24 +337,49 @@ struct topo_node *topo_node_add(struct topo *t, enum topo_node_type type,
 	n->guid = guid;
 	copy_text(n->name, sizeof(n->name), name);
 	t->nodes[t->n_nodes++] = n;
+	ix_insert(t, n);
 	return n;
+}
+
+int topo_node_set_name(struct topo *t, struct topo_node *n, const char *name)
+{
+	ix_remove(t->ix_name, t->ix_cap, hash_name(n->name), n, true);
+	copy_text(n->name, sizeof(n->name), name);
+	ix_put(t->ix_name, t->ix_cap, hash_name(n->name), n);
+	return 0;
+}
+
+int topo_node_set_guid(struct topo *t, struct topo_node *n, uint64_t guid)
+{
+	if (n->guid)
+		ix_remove(t->ix_guid, t->ix_cap, hash_guid(n->guid), n, false);
+	n->guid = guid;
+	if (guid)
+		ix_put(t->ix_guid, t->ix_cap, hash_guid(guid), n);
+	return 0;
 }
 
 struct topo_node *topo_node_by_guid(const struct topo *t, uint64_t guid)
 {
-	if (!guid)
+	size_t m = t->ix_cap - 1;
+
+	if (!guid || !t->ix_cap)
 		return NULL;
-	for (size_t i = 0; i < t->n_nodes; i++)
-		if (t->nodes[i]->guid == guid)
-			return t->nodes[i];
+	for (size_t i = hash_guid(guid) & m; t->ix_guid[i]; i = (i + 1) & m)
+		if (t->ix_guid[i]->guid == guid)
+			return t->ix_guid[i];
 	return NULL;
 }
 
 struct topo_node *topo_node_by_name(const struct topo *t, const char *name)
 {
-	for (size_t i = 0; i < t->n_nodes; i++)
-		if (strcmp(t->nodes[i]->name, name) == 0)
-			return t->nodes[i];
+	size_t m = t->ix_cap - 1;
+
+	if (!t->ix_cap)
+		return NULL;
+	for (size_t i = hash_name(name) & m; t->ix_name[i]; i = (i + 1) & m)
+		if (strcmp(t->ix_name[i]->name, name) == 0)
+			return t->ix_name[i];
 	return NULL;
 }
 

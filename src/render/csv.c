@@ -7,6 +7,13 @@
  * enclosed in double quotes with its quotes doubled.  An unknown figure
  * is an empty field.  Text from the wire that is not UTF-8 has its
  * non-ASCII bytes replaced by '?', as in the JSON documents.
+ *
+ * A text field a spreadsheet would take for a formula (starting with =,
+ * +, -, @, tab or CR: a host or LLDP system name, a reason) is
+ * neutralised as OWASP's "CSV Injection" advises: a single quote is put
+ * before it and the field is quoted, so "=cmd|' /C calc'!A0" is written
+ * "'=cmd|' /C calc'!A0" and read back as text.  Numbers are not text
+ * fields: a negative figure stays a number.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,10 +27,17 @@
 #include "render/render_impl.h"
 #include "util/file.h"
 
+/* A text that would start a formula in a spreadsheet (OWASP's list). */
+static bool csv_formula(const char *s)
+{
+	return s && *s && strchr("=+-@\t\r", *s);
+}
+
 void csv_field(FILE *f, const char *s)
 {
 	size_t len = s ? strlen(s) : 0;
-	bool quote = len && (strpbrk(s, ",\"\r\n") || s[0] == ' ' || s[len - 1] == ' ');
+	bool formula = csv_formula(s);
+	bool quote = len && (formula || strpbrk(s, ",\"\r\n") || s[0] == ' ' || s[len - 1] == ' ');
 
 	if (!quote) {
 		if (len)
@@ -31,6 +45,8 @@ void csv_field(FILE *f, const char *s)
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);

@@ -11,6 +11,7 @@
 
 #include "model/topo.h"
 #include "render/render_impl.h"
+#include "util/str.h"
 
 /*
  * Lines are put together by hand, as "%s%c %-40s <-> %-40s %-8s %s%s\n"
@@ -30,6 +31,23 @@ static void line_put(struct line *l, const char *s)
 
 	memcpy(l->buf + l->len, s, n);
 	l->len += n;
+}
+
+/*
+ * Foreign text (node and port names off the wire, details quoting them):
+ * as render_txt() would show it (control characters as \xNN), cleaned
+ * straight into the line.
+ */
+static void line_txt(struct line *l, const char *s)
+{
+	size_t left = sizeof(l->buf) - 1 - l->len;
+
+	if (str_is_clean(s, strlen(s))) {
+		line_put(l, s);
+		return;
+	}
+	str_clean(s, strlen(s), l->buf + l->len, left + 1);
+	l->len += strlen(l->buf + l->len);
 }
 
 static void line_uint(struct line *l, unsigned int v)
@@ -59,11 +77,11 @@ static void line_pad(struct line *l, size_t from, size_t width)
 static void line_end(struct line *l, const char *node, unsigned int num, const char *port_name)
 {
 	line_put(l, "\"");
-	line_put(l, node);
+	line_txt(l, node);
 	line_put(l, "\"");
 	if (port_name && *port_name) {
 		line_put(l, " ");
-		line_put(l, port_name);
+		line_txt(l, port_name);
 	} else {
 		line_put(l, "[");
 		line_uint(l, num);
@@ -169,7 +187,7 @@ static void text_problem(FILE *f, const struct topo_problem *p, const char *bad_
 	}
 	if (*p->detail) {
 		line_put(&ln, ": ");
-		line_put(&ln, p->detail);
+		line_txt(&ln, p->detail);
 	}
 	line_put(&ln, bad_off);
 	line_put(&ln, "\n");

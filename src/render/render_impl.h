@@ -12,6 +12,26 @@
 #include "model/sweep_judge.h"
 #include "render/render.h"
 
+/*
+ * Text renderers and foreign text.  Every string that came from outside
+ * (a file, a saved document, a plan, a node, the kernel: names, modes,
+ * reasons, evidence) goes through render_txt() before a text renderer
+ * writes it: the string itself when it holds no control character, else
+ * its util/str.c str_clean() copy with each one shown as \xNN (as worker
+ * strings are), so no escape sequence reaches a terminal.  The copy lives
+ * in one of @tb's RENDER_TXT_SLOTS slots, reused in turn: a statement may
+ * use that many results at once.  A renderer keeps its struct render_txt
+ * on its own stack (no process-wide state); the text's own colours are
+ * the renderer's, written beside it, never through it.
+ */
+#define RENDER_TXT_SLOTS 8
+#define RENDER_TXT_MAX 2048	/* a cleaned copy is cut to this, at a character's boundary */
+struct render_txt {
+	char slot[RENDER_TXT_SLOTS][RENDER_TXT_MAX];
+	unsigned int next;
+};
+const char *render_txt(struct render_txt *tb, const char *s);
+
 /* status: render/status_text.c, render/status_json.c. */
 int status_text(struct render *out, const struct host_state *hs);
 int status_json(struct render *out, const struct host_state *hs);
@@ -40,7 +60,10 @@ const struct pair_route *sweep_pair_route(const struct sweep_report *r, size_t i
 int sweep_text(struct render *out, const struct sweep_report *r);
 int sweep_json(struct render *out, const struct sweep_report *r);
 int status_fleet_text(struct render *out, const json_t *doc);
-/* CSV (render/csv.c): one RFC 4180 field of @s (NULL or "": empty), quoted when it must be. */
+/*
+ * CSV (render/csv.c): one RFC 4180 field of @s (NULL or "": empty), quoted when it must be;
+ * text starting with =, +, -, @, tab or CR written as "'TEXT" (no formula).
+ */
 int sweep_csv(struct render *out, const struct sweep_report *r);
 void csv_field(FILE *f, const char *s);
 /* apply, verify: render/apply_{text,json}.c, render/verify_{text,json}.c. */

@@ -11,7 +11,8 @@ static const char *dash(const char *s)
 	return s && *s ? s : "-";
 }
 
-static void text_links(FILE *f, const struct host_state *hs)
+/* Interface names are the kernel's, which any local user may set to escapes: render_txt(). */
+static void text_links(FILE *f, struct render_txt *tx, const struct host_state *hs)
 {
 	fprintf(f, "%-16s %5s %-8s %6s %10s %-10s %-8s %-16s\n",
 		"IFNAME", "INDEX", "STATE", "MTU", "SPEED", "DRIVER", "KIND", "MASTER");
@@ -24,12 +25,13 @@ static void text_links(FILE *f, const struct host_state *hs)
 		else
 			snprintf(speed, sizeof(speed), "-");
 		fprintf(f, "%-16s %5d %-8s %6u %10s %-10s %-8s %-16s\n",
-			l->name, l->ifindex, l->operstate, l->mtu, speed,
-			dash(l->driver), dash(l->kind), dash(l->master));
+			render_txt(tx, l->name), l->ifindex, l->operstate, l->mtu, speed,
+			dash(l->driver), dash(l->kind), render_txt(tx, dash(l->master)));
 	}
 }
 
-static void text_port(FILE *f, const struct fab_rdma_dev *d, const struct fab_rdma_port *p)
+static void text_port(FILE *f, struct render_txt *tx, const struct fab_rdma_dev *d,
+		      const struct fab_rdma_port *p)
 {
 	fprintf(f, "%s/%u: %s %s/%s", d->name, p->port, p->link_layer,
 		p->state, dash(p->phys_state));
@@ -40,14 +42,14 @@ static void text_port(FILE *f, const struct fab_rdma_dev *d, const struct fab_rd
 	if (p->active_mtu)
 		fprintf(f, " mtu %u", p->active_mtu);
 	if (*p->netdev)
-		fprintf(f, " netdev %s", p->netdev);
+		fprintf(f, " netdev %s", render_txt(tx, p->netdev));
 	fputc('\n', f);
 	if (p->link_layer[0] == 'I')
 		fprintf(f, "    lid %u sm_lid %u port_guid 0x%016" PRIx64 "\n",
 			p->lid, p->sm_lid, p->port_guid);
 	for (size_t i = 0; i < p->n_gids; i++)
 		fprintf(f, "    gid %-3u %-39s %-8s %s\n", p->gids[i].index,
-			p->gids[i].gid, p->gids[i].type, dash(p->gids[i].netdev));
+			p->gids[i].gid, p->gids[i].type, render_txt(tx, dash(p->gids[i].netdev)));
 	if (!p->counters_supported) {
 		fprintf(f, "    counters: not supported\n");
 		return;
@@ -62,8 +64,9 @@ static void text_port(FILE *f, const struct fab_rdma_dev *d, const struct fab_rd
 int status_text(struct render *out, const struct host_state *hs)
 {
 	FILE *f = out->f;
+	struct render_txt tx = { .next = 0 };
 
-	text_links(f, hs);
+	text_links(f, &tx, hs);
 	fputc('\n', f);
 	if (!hs->n_rdma)
 		fprintf(f, "no RDMA devices\n");
@@ -73,7 +76,7 @@ int status_text(struct render *out, const struct host_state *hs)
 		fprintf(f, "%s: %s node_guid 0x%016" PRIx64 " fw %s\n", d->name,
 			dash(d->node_type), d->node_guid, dash(d->fw_ver));
 		for (size_t j = 0; j < d->n_ports; j++)
-			text_port(f, d, &d->ports[j]);
+			text_port(f, &tx, d, &d->ports[j]);
 	}
 	return fflush(f) == EOF ? -EIO : 0;
 }

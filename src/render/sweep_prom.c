@@ -18,6 +18,31 @@
 #include "render/render_impl.h"
 #include "util/file.h"
 
+/*
+ * Sample values.  A per-pair sample whose figure is not finite is left
+ * out (the pair then has no sample in that family, as an unmeasured
+ * one); a fleet-wide gauge is written in the exposition format's own
+ * spelling ("NaN", "+Inf", "-Inf"), never printf's "inf" or "nan".
+ * Magnitudes of 1e15 and more are written in exponent form, so a ratio
+ * over a denormal baseline is not a 300-digit number.
+ */
+static bool sample_finite(double v)
+{
+	return isfinite(v);
+}
+
+static void value(FILE *f, int prec, double v)
+{
+	if (isnan(v))
+		fputs("NaN", f);
+	else if (isinf(v))
+		fputs(v > 0 ? "+Inf" : "-Inf", f);
+	else if (fabs(v) >= 1e15)
+		fprintf(f, "%.*e", prec, v);
+	else
+		fprintf(f, "%.*f", prec, v);
+}
+
 /* Label values: escape backslash, double quote and newline. */
 static void label(FILE *f, const char *s)
 {
@@ -58,11 +83,15 @@ static int bw_series(void *ctx, size_t i, const struct sweep_pair *p)
 	for (int d = 0; d < 2; d++) {
 		const struct sweep_bw *bw = d ? &p->ba : &p->ab;
 
-		if (!bw->measured)
+		double v = c->min ? bw->min_mbps : bw->avg_mbps;
+
+		if (!bw->measured || !sample_finite(v))
 			continue;
 		fputs(c->name, c->f);
 		pair_labels(c->f, c->r, p->a, p->b);
-		fprintf(c->f, ",dir=\"%s\"} %.3f\n", d ? "ba" : "ab", c->min ? bw->min_mbps : bw->avg_mbps);
+		fprintf(c->f, ",dir=\"%s\"} ", d ? "ba" : "ab");
+		value(c->f, 3, v);
+		fputc('\n', c->f);
 	}
 	return ferror(c->f) ? -EIO : 0;
 }
@@ -167,11 +196,13 @@ static int expected_ratio(void *ctx, size_t i, const struct sweep_pair *p)
 {
 	struct fam *c = ctx;
 
-	if (p->pct_rated < 0)
+	if (p->pct_rated < 0 || !sample_finite(p->pct_rated))
 		return 0;
 	fputs("fabricctl_sweep_pair_bandwidth_expected_ratio", c->f);
 	pair_labels(c->f, c->r, p->a, p->b);
-	fprintf(c->f, "} %.5f\n", p->pct_rated / 100);
+	fputs("} ", c->f);
+	value(c->f, 5, p->pct_rated / 100);
+	fputc('\n', c->f);
 	return ferror(c->f) ? -EIO : 0;
 }
 
@@ -179,11 +210,13 @@ static int baseline_ratio(void *ctx, size_t i, const struct sweep_pair *p)
 {
 	struct fam *c = ctx;
 
-	if (!p->have_base || isnan(p->change_pct))
+	if (!p->have_base || !sample_finite(p->change_pct))
 		return 0;
 	fputs("fabricctl_sweep_pair_bandwidth_baseline_ratio", c->f);
 	pair_labels(c->f, c->r, p->a, p->b);
-	fprintf(c->f, "} %.5f\n", 1 + p->change_pct / 100);
+	fputs("} ", c->f);
+	value(c->f, 5, 1 + p->change_pct / 100);
+	fputc('\n', c->f);
 	return ferror(c->f) ? -EIO : 0;
 }
 
@@ -220,12 +253,14 @@ static int expected_series(void *ctx, size_t i, const struct sweep_pair *p)
 {
 	struct fam *c = ctx;
 
-	if (p->expect_src == SWEEP_EXPECT_NONE || !(p->expected_mbps > 0))
+	if (p->expect_src == SWEEP_EXPECT_NONE || !(p->expected_mbps > 0) || !sample_finite(p->expected_mbps))
 		return 0;
 	fputs("fabricctl_sweep_pair_expected_mbps", c->f);
 	pair_labels(c->f, c->r, p->a, p->b);
-	fprintf(c->f, ",expected=\"%s\"} %.3f\n",
-		p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class", p->expected_mbps);
+	fprintf(c->f, ",expected=\"%s\"} ",
+		p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class");
+	value(c->f, 3, p->expected_mbps);
+	fputc('\n', c->f);
 	return ferror(c->f) ? -EIO : 0;
 }
 
@@ -238,9 +273,13 @@ static int latency_series(void *ctx, size_t i, const struct sweep_pair *p)
 	if (!p->have_lat)
 		return 0;
 	for (size_t k = 0; k < 5; k++) {
+		if (!sample_finite(v[k]))
+			continue;
 		fputs("fabricctl_sweep_pair_latency_ns", c->f);
 		pair_labels(c->f, c->r, p->a, p->b);
-		fprintf(c->f, ",quantile=\"%s\"} %.0f\n", q[k], v[k]);
+		fprintf(c->f, ",quantile=\"%s\"} ", q[k]);
+		value(c->f, 0, v[k]);
+		fputc('\n', c->f);
 	}
 	return ferror(c->f) ? -EIO : 0;
 }

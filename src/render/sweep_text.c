@@ -132,8 +132,9 @@ static void cell(FILE *f, const struct render *out, const struct sweep_pair *p,
  * between groups: '|' between column groups, a "-- leaf --" line before
  * each row group when there is more than one.
  */
-static void matrix(FILE *f, const struct render *out, const struct sweep_report *r,
-		   const struct cells *c, const size_t *o, const char *title, bool lat, int w, int nw)
+static void matrix(FILE *f, const struct render *out, struct render_txt *tx,
+		   const struct sweep_report *r, const struct cells *c, const size_t *o,
+		   const char *title, bool lat, int w, int nw)
 {
 	size_t n = r->hosts->n;
 	bool groups = n && strcmp(group_name(r, o[0]), group_name(r, o[n - 1])) != 0;
@@ -147,8 +148,9 @@ static void matrix(FILE *f, const struct render *out, const struct sweep_report 
 		size_t a = o[ka];
 
 		if (groups && (ka == 0 || group_starts(r, o, ka)))
-			fprintf(f, "-- %s --\n", group_name(r, a)[0] ? group_name(r, a) : "(no leaf)");
-		fprintf(f, "%3zu  %-*.*s", ka + 1, nw, nw, r->hosts->hosts[a].name);
+			fprintf(f, "-- %s --\n", group_name(r, a)[0] ? render_txt(tx, group_name(r, a))
+				: "(no leaf)");
+		fprintf(f, "%3zu  %-*.*s", ka + 1, nw, nw, render_txt(tx, r->hosts->hosts[a].name));
 		for (size_t kb = 0; kb < n; kb++) {
 			size_t b = o[kb];
 			const struct sweep_pair *p = a == b ? NULL : c->cell[a * n + b];
@@ -170,16 +172,16 @@ static void matrix(FILE *f, const struct render *out, const struct sweep_report 
 	fputc('\n', f);
 }
 
-static void port_text(FILE *f, const struct topo_port *p)
+static void port_text(FILE *f, struct render_txt *tx, const struct topo_port *p)
 {
 	char buf[256];
 
 	topo_port_text(p, buf, sizeof(buf));
-	fputs(buf, f);
+	fputs(render_txt(tx, buf), f);
 }
 
 /* "topology lldp: 14 nodes, 13 links; 9 hosts on 3 leaves; 29 rounds, lower bound 27 (...)". */
-static void topology_line(FILE *f, const struct sweep_report *r)
+static void topology_line(FILE *f, struct render_txt *tx, const struct sweep_report *r)
 {
 	const struct sweep_fabric_view *v = &r->fabric;
 	size_t leaves = 0;
@@ -193,7 +195,7 @@ static void topology_line(FILE *f, const struct sweep_report *r)
 			j++;
 		leaves += j == i;
 	}
-	fprintf(f, "topology %s: %zu nodes, %zu links; %zu hosts on %zu leaves", v->source,
+	fprintf(f, "topology %s: %zu nodes, %zu links; %zu hosts on %zu leaves", render_txt(tx, v->source),
 		v->topo->n_nodes, v->topo->n_links, r->hosts->n, leaves);
 	if (v->have_bound)
 		fprintf(f, "; %zu rounds, lower bound %zu (node %zu, link %zu, cut %zu)", r->n_rounds,
@@ -215,6 +217,7 @@ static void topology_line(FILE *f, const struct sweep_report *r)
 
 struct plan_ctx {
 	const struct sweep_report *r;
+	struct render_txt *tx;
 	size_t round;		/* the last round begun */
 	FILE *f;
 };
@@ -233,8 +236,8 @@ static int plan_round(void *ctx, size_t i, const struct sweep_pair *p)
 		first = true;
 	}
 	/* "a <-> b, c <-> d": neither separator can be in a name ('-' can). */
-	fprintf(f, "%s %s <-> %s", first ? "" : ",", r->hosts->hosts[p->a].name,
-		r->hosts->hosts[p->b].name);
+	fprintf(f, "%s %s <-> %s", first ? "" : ",", render_txt(c->tx, r->hosts->hosts[p->a].name),
+		render_txt(c->tx, r->hosts->hosts[p->b].name));
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -242,13 +245,14 @@ static int plan_round(void *ctx, size_t i, const struct sweep_pair *p)
 static int plan_path(void *ctx, size_t i, const struct sweep_pair *p)
 {
 	const struct sweep_report *r = ((struct plan_ctx *)ctx)->r;
+	struct render_txt *tx = ((struct plan_ctx *)ctx)->tx;
 	FILE *f = ((struct plan_ctx *)ctx)->f;
 	const struct sweep_fabric_view *v = &r->fabric;
 	struct pair_route tmp = { 0 };
 	const struct pair_route *pr = sweep_pair_route(r, i, p, &tmp);
 
-	fprintf(f, "  %s %s: class %u, ", r->hosts->hosts[p->a].name, r->hosts->hosts[p->b].name,
-		p->klass);
+	fprintf(f, "  %s %s: class %u, ", render_txt(tx, r->hosts->hosts[p->a].name),
+		render_txt(tx, r->hosts->hosts[p->b].name), p->klass);
 	if (p->expected_mbps > 0)
 		fprintf(f, "expected %.0f Mb/s", p->expected_mbps);
 	else
@@ -261,9 +265,9 @@ static int plan_path(void *ctx, size_t i, const struct sweep_pair *p)
 
 			if (h)
 				fputs(" -> ", f);
-			port_text(f, fwd ? l->a : l->b);
+			port_text(f, tx, fwd ? l->a : l->b);
 			fputs(" > ", f);
-			port_text(f, fwd ? l->b : l->a);
+			port_text(f, tx, fwd ? l->b : l->a);
 		}
 	}
 	fputc('\n', f);
@@ -271,9 +275,9 @@ static int plan_path(void *ctx, size_t i, const struct sweep_pair *p)
 	return ferror(f) ? -EIO : 0;
 }
 
-static int plan_text(FILE *f, const struct sweep_report *r)
+static int plan_text(FILE *f, struct render_txt *tx, const struct sweep_report *r)
 {
-	struct plan_ctx c = { .r = r, .f = f };
+	struct plan_ctx c = { .r = r, .tx = tx, .f = f };
 
 	if (sweep_pairs_each(r, plan_round, &c) < 0)
 		return -EIO;
@@ -307,7 +311,7 @@ static const char *bad_word(const struct sweep_report *r)
  * "slow link: leaf3 swp49 <-> spine1 swp3 - 12 of 12 pairs crossing it
  * slow, 0 of 16 others", a node's access link, or a group ("one of").
  */
-static void loc_text(FILE *f, const struct sweep_report *r)
+static void loc_text(FILE *f, struct render_txt *tx, const struct sweep_report *r)
 {
 	const struct loc_result *lr = r->fabric.loc;
 	const char *bad = bad_word(r);
@@ -328,12 +332,12 @@ static void loc_text(FILE *f, const struct sweep_report *r)
 			fprintf(f, "  %zu. one of %zu links (score %.2f):", i + 1, s->n_members, s->score);
 			for (size_t k = 0; k < s->n_members; k++) {
 				loc_member_text(r->fabric.loc_in, &s->members[k], m, sizeof(m));
-				fprintf(f, "\n       %s", m);
+				fprintf(f, "\n       %s", render_txt(tx, m));
 			}
 			fputs("\n     ", f);
 		} else {
 			fprintf(f, "  %zu. %s %s: %s (score %.2f)\n     ", i + 1, bad,
-				s->kind == LOC_KIND_NODE ? "node" : "link", m, s->score);
+				s->kind == LOC_KIND_NODE ? "node" : "link", render_txt(tx, m), s->score);
 		}
 		fprintf(f, "%u of %u pairs crossing %s bad, %u of %u others", e->cross_bad, e->cross_n,
 			s->kind == LOC_KIND_GROUP ? "them" : "it", e->other_bad, e->other_n);
@@ -348,13 +352,13 @@ static void loc_text(FILE *f, const struct sweep_report *r)
 			const struct counter_finding *c = &s->counters[k];
 
 			fputs("     ", f);
-			port_text(f, c->port);
-			fprintf(f, " %s +%llu (%s, threshold %llu)\n", c->name,
+			port_text(f, tx, c->port);
+			fprintf(f, " %s +%llu (%s, threshold %llu)\n", render_txt(tx, c->name),
 				(unsigned long long)c->delta, counter_sev_name(c->sev),
 				(unsigned long long)c->threshold);
 		}
 		if (s->note[0])
-			fprintf(f, "     %s\n", s->note);
+			fprintf(f, "     %s\n", render_txt(tx, s->note));
 	}
 	if (lr->n_unexplained)
 		fprintf(f, "  (%u bad pair%s explained by no suspect)\n", lr->n_unexplained,
@@ -363,6 +367,7 @@ static void loc_text(FILE *f, const struct sweep_report *r)
 
 struct not_ok_ctx {
 	const struct sweep_report *r;
+	struct render_txt *tx;
 	FILE *f;
 	int nw;
 	size_t shown, left;
@@ -379,8 +384,9 @@ static int not_ok_line(void *ctx, size_t i, const struct sweep_pair *p)
 		return 0;
 	}
 	c->shown++;
-	fprintf(c->f, "  %-*s %-*s %-6s %s%s\n", c->nw, c->r->hosts->hosts[p->a].name, c->nw,
-		c->r->hosts->hosts[p->b].name, sweep_status_name(p->status), p->reason,
+	fprintf(c->f, "  %-*s %-*s %-6s %s%s\n", c->nw, render_txt(c->tx, c->r->hosts->hosts[p->a].name),
+		c->nw, render_txt(c->tx, c->r->hosts->hosts[p->b].name), sweep_status_name(p->status),
+		render_txt(c->tx, p->reason),
 		p->retested ? " (confirmed by retest)" : "");
 	return ferror(c->f) ? -EIO : 0;
 }
@@ -388,13 +394,18 @@ static int not_ok_line(void *ctx, size_t i, const struct sweep_pair *p)
 int sweep_text(struct render *out, const struct sweep_report *r)
 {
 	FILE *f = out->f;
+	struct render_txt *tx = malloc(sizeof(*tx));
 	struct cells c = { 0 };
 	size_t *o = host_order(r);
 	bool matrices = r->hosts->n <= SWEEP_TEXT_MATRIX_MAX;
 	int w = 7, nw = 4, rc = 0;
 
-	if (!o)
+	if (!o || !tx) {
+		free(o);
+		free(tx);
 		return -ENOMEM;
+	}
+	tx->next = 0;
 	for (size_t i = 0; i < r->hosts->n; i++) {
 		int len = (int)strlen(r->hosts->hosts[i].name);
 
@@ -405,27 +416,28 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		nw = 32;
 	if (r->dry_run) {
 		fprintf(f, "sweep --dry-run: %zu nodes, %zu pairs in %zu rounds (%s)\n", r->hosts->n,
-			r->n_pairs, r->n_rounds, r->mode);
-		topology_line(f, r);
-		rc = plan_text(f, r);
+			r->n_pairs, r->n_rounds, render_txt(tx, r->mode));
+		topology_line(f, tx, r);
+		rc = plan_text(f, tx, r);
 		free(o);
+		free(tx);
 		return rc < 0 || fflush(f) == EOF ? -EIO : 0;
 	}
 	/* Rounds 0 with pairs: a loaded document that does not say (diagnose --from). */
 	fprintf(f, "sweep: %zu nodes, %zu pairs", r->hosts->n, r->n_pairs);
 	if (r->n_rounds || !r->n_pairs)
 		fprintf(f, " in %zu rounds", r->n_rounds);
-	fprintf(f, " (%s, %s, %s): %zu ok, %zu slow, %zu failed", r->transport, r->launcher,
-		r->mode, r->n_ok, r->n_slow, r->n_failed);
+	fprintf(f, " (%s, %s, %s): %zu ok, %zu slow, %zu failed", render_txt(tx, r->transport),
+		render_txt(tx, r->launcher), render_txt(tx, r->mode), r->n_ok, r->n_slow, r->n_failed);
 	if (r->baseline.file || r->n_regressed)
 		fprintf(f, ", %zu regressed", r->n_regressed);
 	fputc('\n', f);
 	if (r->baseline.file)
 		fprintf(f, "baseline %s: %zu pairs compared, %zu regressed (fell more than %.0f%%)\n",
-			r->baseline.file, r->baseline.compared, r->n_regressed, r->baseline.regress_pct);
+			render_txt(tx, r->baseline.file), r->baseline.compared, r->n_regressed, r->baseline.regress_pct);
 	if (r->interrupted && r->stop_error[0])
 		fprintf(f, "stopped by an error after %zu of %zu rounds (%s): only the %zu pairs "
-			"measured before it are shown\n", r->rounds_done, r->n_rounds, r->stop_error,
+			"measured before it are shown\n", r->rounds_done, r->n_rounds, render_txt(tx, r->stop_error),
 			r->n_pairs);
 	else if (r->interrupted)
 		fprintf(f, "interrupted: %zu of %zu rounds finished, only their pairs are shown\n",
@@ -435,7 +447,7 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 			r->launch.n.joined, r->launch.n.wrong_token, r->launch.n.unknown_host,
 			r->launch.n.wrong_source, r->launch.n.duplicate, r->launch.n.not_join,
 			r->launch.n.idle);
-	topology_line(f, r);
+	topology_line(f, tx, r);
 	if (!isnan(r->ref.bw_median_mbps))
 		fprintf(f, "fleet median %.2f Gb/s (MAD %.2f)", r->ref.bw_median_mbps / 1000,
 			r->ref.bw_mad_mbps / 1000);
@@ -456,18 +468,18 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		goto out;
 	}
 	if (matrices && r->duration_ms)
-		matrix(f, out, r, &c, o, r->baseline.file
+		matrix(f, out, tx, r, &c, o, r->baseline.file
 		       ? "bandwidth Gb/s (row sends to column; * slow, v regressed: below the "
 			 "baseline's, X failed)"
 		       : "bandwidth Gb/s (row sends to column; * slow, X failed)", false, w, nw);
 	/* A regressed pair (by its bandwidth) is marked in both matrices. */
 	if (matrices && r->lat_iters)
-		matrix(f, out, r, &c, o, r->baseline.file || r->n_regressed
+		matrix(f, out, tx, r, &c, o, r->baseline.file || r->n_regressed
 		       ? "latency us (median round trip; * slow, v regressed: bandwidth below the "
 			 "baseline's, X failed)"
 		       : "latency us (median round trip; * slow, X failed)", true, w, nw);
 	if (r->n_slow + r->n_failed + r->n_regressed) {
-		struct not_ok_ctx nc = { .r = r, .f = f, .nw = nw };
+		struct not_ok_ctx nc = { .r = r, .tx = tx, .f = f, .nw = nw };
 
 		fprintf(f, "pairs not ok:\n");
 		if (sweep_pairs_each(r, not_ok_line, &nc) < 0) {
@@ -489,7 +501,7 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		fputs("\n\n", f);
 	}
 	if (r->fabric.loc) {
-		loc_text(f, r);
+		loc_text(f, tx, r);
 	} else if (r->n_suspects) {
 		fprintf(f, "suspects:\n");
 		for (size_t i = 0; i < r->n_suspects; i++) {
@@ -497,11 +509,13 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 
 			if (s->is_node)
 				fprintf(f, "  %zu. node %s (score %.2f): %s\n", i + 1,
-					r->hosts->hosts[s->node].name, s->score, s->evidence);
+					render_txt(tx, r->hosts->hosts[s->node].name), s->score,
+					render_txt(tx, s->evidence));
 			else
 				fprintf(f, "  %zu. link %s - %s (score %.2f): %s\n", i + 1,
-					r->hosts->hosts[s->a].name, r->hosts->hosts[s->b].name,
-					s->score, s->evidence);
+					render_txt(tx, r->hosts->hosts[s->a].name),
+					render_txt(tx, r->hosts->hosts[s->b].name), s->score,
+					render_txt(tx, s->evidence));
 		}
 		if (r->suspects_left_out)
 			fprintf(f, "  (%zu more single-pair link suspects left out)\n", r->suspects_left_out);
@@ -511,5 +525,6 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 out:
 	cells_fini(&c);
 	free(o);
+	free(tx);
 	return rc < 0 || fflush(f) == EOF ? -EIO : 0;
 }

@@ -24,6 +24,52 @@ int str_vfmt(char *buf, size_t len, const char *fmt, va_list ap)
 	return vsnprintf(buf, len, fmt, ap);
 }
 
+/* Length of the control character at @s (C0, DEL, or C1 in UTF-8), 0 if none. */
+static size_t ctl_len(const unsigned char *s, size_t left)
+{
+	if (*s < 0x20 || *s == 0x7f)
+		return 1;
+	if (left >= 2 && s[0] == 0xc2 && s[1] >= 0x80 && s[1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+size_t str_clean(const char *s, size_t len, char *out, size_t out_len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t o = 0, w = 0;	/* cleaned length, bytes written to @out */
+
+	for (size_t i = 0; i < len;) {
+		size_t c = ctl_len(u + i, len - i);
+		char esc[16];
+		size_t n = 0;
+
+		if (!c) {
+			esc[n++] = s[i++];
+		} else {
+			for (size_t k = 0; k < c; k++)
+				n += (size_t)snprintf(esc + n, sizeof(esc) - n, "\\x%02x", u[i + k]);
+			i += c;
+		}
+		if (out && w == o && o + n < out_len) {
+			memcpy(out + o, esc, n);
+			w += n;
+		}
+		o += n;
+	}
+	if (out && out_len)
+		out[w] = '\0';
+	return o;
+}
+
+bool str_is_clean(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (ctl_len((const unsigned char *)s + i, len - i))
+			return false;
+	return true;
+}
+
 int parse_uint(const char *s, int base, uint64_t *val)
 {
 	unsigned long long v;

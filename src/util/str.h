@@ -21,6 +21,18 @@ int str_fmt(char *buf, size_t len, const char *fmt, ...)
 int str_vfmt(char *buf, size_t len, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 /*
+ * Text from outside (a file, a document, a node) on its way to a
+ * terminal: str_clean() writes @s (@len bytes) with every control
+ * character (C0 including newline and tab, DEL, and C1 in UTF-8) shown as
+ * "\xNN", so no escape sequence reaches the terminal; NUL-terminated,
+ * truncated to @out_len at a character's boundary; returns the full
+ * cleaned length (@out may be NULL to measure).  str_is_clean(): @s holds
+ * no such character (str_clean() would copy it unchanged).
+ */
+size_t str_clean(const char *s, size_t len, char *out, size_t out_len);
+bool str_is_clean(const char *s, size_t len);
+
+/*
  * A whole unsigned number: @base 10, 16, or 0 (C prefixes: 0x hex, 0
  * octal).  It must start with a digit (no sign, no blank) and end at the
  * NUL; overflow is an error.  0 or -EINVAL; *@val set only on success.

@@ -86,6 +86,41 @@ static void test_errors(void **state)
 	expect_error("", "hosts: no hosts");
 }
 
+/*
+ * Label values follow the names' character rule (plus '/', ':', ','): bytes
+ * that are not UTF-8 would drop the host from -j's nodes[], escapes would
+ * reach the terminal.  The error names the value's bad byte, escaped.
+ */
+static void test_label_values(void **state)
+{
+	struct fab_hosts hs;
+	struct fab_err err;
+
+	expect_error("a 10.0.0.1 leaf=\xff\xfe\n",
+		     "hosts:1:17: label 'leaf': bad character '\\xff' in its value: want letters, "
+		     "digits, '.', '_', '-', '@', '/', ':' or ','");
+	expect_error("a 10.0.0.1\nb 10.0.0.2 rack=r1 leaf=L\x1b]0;owned\a\n",
+		     "hosts:2:26: label 'leaf': bad character '\\x1b' in its value: want letters, "
+		     "digits, '.', '_', '-', '@', '/', ':' or ','");
+	expect_error("a 10.0.0.1 note=\xc2\x9b" "2J\n",
+		     "hosts:1:17: label 'note': bad character '\\xc2' in its value: want letters, "
+		     "digits, '.', '_', '-', '@', '/', ':' or ','");
+	expect_error("a 10.0.0.1 x=a$b\n",
+		     "hosts:1:15: label 'x': bad character '$' in its value: want letters, "
+		     "digits, '.', '_', '-', '@', '/', ':' or ','");
+	/* Error messages show a bad field with its control characters escaped. */
+	expect_error("a\x1b[2J 10.0.0.1\n", "hosts:1:1: bad host name 'a\\x1b[2J': want letters, digits, "
+		     "'.', '_', '-' or '@', not starting with '-'");
+	expect_error("a 10.0.0.1 L\x1b=x\n", "hosts:1:12: bad label key 'L\\x1b': want lowercase letters, "
+		     "digits and '_' (e.g. leaf=, rate_gbps=)");
+	/* What the lab and the docs write still parses. */
+	assert_int_equal(parse(&hs, "h1 10.0.0.1 rdma=mlx5_0:1 leaf=fab1-leaf1 leaf_port=swp1 "
+			 "lldp_socket=/run/fabricctl-lab/fab1/lldp/h1.sock rack=r3 ifname=eth0 new\n",
+			 &err), 0);
+	assert_string_equal(hs.hosts[0].leaf, "fab1-leaf1");
+	hosts_fini(&hs);
+}
+
 /* The data-path address must be this node's own unicast address. */
 static void test_wildcard_addresses(void **state)
 {
@@ -225,6 +260,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_file),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_label_values),
 		cmocka_unit_test(test_wildcard_addresses),
 		cmocka_unit_test(test_duplicate_addresses),
 		cmocka_unit_test(test_nul_and_limits),

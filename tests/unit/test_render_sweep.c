@@ -7,6 +7,7 @@
  * summary counts and the not-ok list cap.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "io/pair_store.h"
@@ -321,6 +323,137 @@ static void test_text_unknown_run(void **state)
 	fx_free(&f);
 }
 
+/* Pair @i of the fixture's store, changed by @fn. */
+static void pair_edit(struct fx *f, size_t i, void (*fn)(struct sweep_pair *p))
+{
+	struct sweep_pair p;
+	struct fab_err err;
+
+	fab_err_init(&err);
+	assert_int_equal(pair_store_get(f->ps, i, &p, &err), 0);
+	fn(&p);
+	assert_int_equal(pair_store_put(f->ps, i, &p, &err), 0);
+}
+
+static void base_huge(struct sweep_pair *p)
+{
+	p->have_base = true;
+	p->base_ab_mbps = p->base_ba_mbps = 5e-324;
+	p->change_pct = DBL_MAX;	/* what the judge gives a denormal baseline */
+}
+
+static void base_inf(struct sweep_pair *p)
+{
+	p->have_base = true;
+	p->base_ab_mbps = p->base_ba_mbps = 1;
+	p->change_pct = INFINITY;
+	p->ab.avg_mbps = INFINITY;
+	p->lat_ns.p99 = NAN;
+}
+
+static void formula_reason(struct sweep_pair *p)
+{
+	p->status = SWEEP_SLOW;
+	snprintf(p->reason, sizeof(p->reason), "=HYPERLINK(\"http://x\")");
+}
+
+/*
+ * Issue 22 item 11: no inf or nan reaches Prometheus (a sample whose figure
+ * is not finite is left out; the huge ratio of a denormal baseline in
+ * exponent form), and JSON keeps the pair's baseline (not null).
+ */
+static void test_prom_not_finite(void **state)
+{
+	char path[] = "/tmp/test_render_sweep.XXXXXX", *prom = NULL, *js;
+	struct fx f;
+	FILE *in;
+	size_t len = 0;
+	int fd;
+
+	fx_build(&f, true);
+	pair_edit(&f, 0, base_huge);
+	f.rep.baseline.file = "old.json";
+	js = render_to_string(&render_json_ops, &f.rep, false);
+	assert_non_null(strstr(js, "\"baseline\":{\"bw_ab_mbps\":4.9406564584124654e-324,"));
+	free(js);
+	pair_edit(&f, 1, base_inf);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	{
+		struct fab_err err;
+
+		fab_err_init(&err);
+		assert_int_equal(sweep_prom_write(&f.rep, path, &err), 0);
+	}
+	in = fopen(path, "r");
+	assert_non_null(in);
+	assert_true(getdelim(&prom, &len, '\0', in) > 0);
+	fclose(in);
+	unlink(path);
+	assert_null(strstr(prom, "inf"));
+	assert_null(strstr(prom, "nan"));
+	assert_null(strstr(prom, "Inf"));
+	assert_null(strstr(prom, "NaN"));
+	assert_non_null(strstr(prom, "fabricctl_sweep_pair_bandwidth_baseline_ratio{a=\"h1\",b=\"h12\"} "
+				     "1.79769e+306\n"));
+	/* Pair 1 (h2 h11): no baseline ratio, no a->b bandwidth, no p99; its b->a is there. */
+	assert_null(strstr(prom, "baseline_ratio{a=\"h2\",b=\"h11\"}"));
+	assert_null(strstr(prom, "fabricctl_sweep_pair_bandwidth_mbps{a=\"h2\",b=\"h11\",dir=\"ab\"}"));
+	assert_non_null(strstr(prom, "fabricctl_sweep_pair_bandwidth_mbps{a=\"h2\",b=\"h11\",dir=\"ba\"}"));
+	assert_null(strstr(prom, "{a=\"h2\",b=\"h11\",quantile=\"0.99\"}"));
+	assert_non_null(strstr(prom, "{a=\"h2\",b=\"h11\",quantile=\"0.5\"}"));
+	free(prom);
+	fx_free(&f);
+}
+
+/* Issue 22 item 8: text cells that would start a formula (a reason, a host name) are quoted text. */
+static void test_csv_formula(void **state)
+{
+	struct fx f;
+	char *csv;
+
+	fx_build(&f, true);
+	pair_edit(&f, 0, formula_reason);
+	snprintf(f.hs.hosts[1].name, sizeof(f.hs.hosts[1].name), "@h2");
+	csv = render_to_string(&render_csv_ops, &f.rep, false);
+	assert_non_null(strstr(csv, ",slow,\"'=HYPERLINK(\"\"http://x\"\")\","));
+	assert_non_null(strstr(csv, "\r\n\"'@h2\","));
+	assert_null(strstr(csv, "\r\n@"));
+	assert_null(strstr(csv, ",="));
+	free(csv);
+	fx_free(&f);
+}
+
+/* Issue 22 item 7: a mode, reason and topology names with escapes are shown as \xNN. */
+static void esc_reason(struct sweep_pair *p)
+{
+	p->status = SWEEP_SLOW;
+	snprintf(p->reason, sizeof(p->reason), "slow\033]0;owned\007\033[2J");
+}
+
+static void test_text_escapes(void **state)
+{
+	struct fx f;
+	char *txt;
+
+	fx_build(&f, true);
+	f.rep.mode = "all-pairs\033[31m";
+	pair_edit(&f, 0, esc_reason);
+	for (size_t i = 0; i < f.t->n_nodes; i++)
+		snprintf(f.t->nodes[i]->name, sizeof(f.t->nodes[i]->name), "n%zu\033[2J\302\233", i);
+	for (int dry = 0; dry < 2; dry++) {
+		f.rep.dry_run = dry;
+		txt = render_to_string(&render_text_ops, &f.rep, false);
+		assert_null(strchr(txt, '\033'));
+		assert_null(strstr(txt, "\302\233"));
+		assert_non_null(strstr(txt, "all-pairs\\x1b[31m"));
+		assert_non_null(strstr(txt, dry ? "\\x1b[2J\\xc2\\x9b swp" : "slow\\x1b]0;owned\\x07\\x1b[2J"));
+		free(txt);
+	}
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +462,9 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_text_regressed),
 		cmocka_unit_test(test_text_unknown_run),
+		cmocka_unit_test(test_prom_not_finite),
+		cmocka_unit_test(test_csv_formula),
+		cmocka_unit_test(test_text_escapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -374,6 +374,33 @@ static void test_judge_lat_floor(void **state)
 	assert_true(cfg.lat_floor_ns == SWEEP_LAT_FLOOR_VERBS_NS);
 }
 
+/*
+ * A baseline with tiny (denormal) figures still compares as numbers: the
+ * rise is past a double's range, so the change is the largest finite one,
+ * never inf (which JSON cannot hold: the pair's baseline became null).
+ */
+static void test_judge_base_denormal(void **state)
+{
+	struct sweep_pair p = { .status = SWEEP_OK, .have_base = true,
+				.ab = { .measured = true, .avg_mbps = 950 },
+				.ba = { .measured = true, .avg_mbps = 940 },
+				.base_ab_mbps = 5e-324, .base_ba_mbps = 5e-324 };
+
+	(void)state;
+	sweep_pair_judge_base(&p, 10);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_true(isfinite(p.change_pct));
+	assert_true(p.change_pct > 1e300);
+	/* A denormal now against a denormal then: no change; against a real one: a fall. */
+	p.ab.avg_mbps = p.ba.avg_mbps = 5e-324;
+	sweep_pair_judge_base(&p, 10);
+	assert_true(p.change_pct == 0);
+	p.base_ab_mbps = 1000;
+	sweep_pair_judge_base(&p, 10);
+	assert_int_equal(p.status, SWEEP_REGRESSED);
+	assert_true(isfinite(p.change_pct) && p.change_pct < -99.9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_suspects_link_and_failed),
 		cmocka_unit_test(test_judge_expected),
 		cmocka_unit_test(test_judge_base),
+		cmocka_unit_test(test_judge_base_denormal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
