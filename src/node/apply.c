@@ -170,23 +170,37 @@ void apply_orphan_advice(const struct plan_pending *pp, const char *path, char *
 			path, pp->pid, when);
 }
 
+/*
+ * The pending state as it is, read and parsed (@plan initialised by the
+ * caller, filled here; @path its file): 0, -ENOENT when none, or the
+ * error of reading or parsing it (@e).
+ */
+static int pending_load(struct sys *sys, char *path, size_t plen, struct plan *plan,
+			struct plan_pending *pp, struct fab_err *e)
+{
+	char *text = NULL;
+	size_t n;
+	int rc = sys_pending_read(sys, &text, &n, e);
+
+	sys_pending_path(sys, path, plen);
+	if (rc == 0)
+		rc = plan_undo_from_json(path, text, n, plan, pp, e);
+	free(text);
+	return rc;
+}
+
 int apply_pending_note(struct sys *sys, char *buf, size_t len)
 {
-	char path[PATH_MAX], *text = NULL;
+	char path[PATH_MAX];
 	struct plan_pending pp = { 0 };
 	struct plan plan;
 	struct fab_err e;
-	size_t n;
 	int rc;
 
 	buf[0] = '\0';
 	fab_err_init(&e);
-	if (sys_pending_read(sys, &text, &n, &e) < 0)
-		return 0;
-	sys_pending_path(sys, path, sizeof(path));
 	plan_init(&plan);
-	rc = plan_undo_from_json(path, text, n, &plan, &pp, &e);
-	free(text);
+	rc = pending_load(sys, path, sizeof(path), &plan, &pp, &e);
 	plan_fini(&plan);
 	if (rc < 0 || !apply_reverter_dead(sys, &pp))
 		return 0;
@@ -269,23 +283,18 @@ static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_
  */
 static void pending_dry_note(struct sys *sys, char *buf, size_t len)
 {
-	char path[PATH_MAX], when[STR_TIME_LEN], *text = NULL;
+	char path[PATH_MAX], when[STR_TIME_LEN];
 	struct plan_pending pp = { 0 };
 	struct plan plan;
 	struct fab_err e;
-	size_t n;
 	int rc;
 
 	buf[0] = '\0';
 	fab_err_init(&e);
-	rc = sys_pending_read(sys, &text, &n, &e);
-	if (rc == -ENOENT)
-		return;
-	sys_pending_path(sys, path, sizeof(path));
 	plan_init(&plan);
-	if (rc == 0)
-		rc = plan_undo_from_json(path, text, n, &plan, &pp, &e);
-	free(text);
+	rc = pending_load(sys, path, sizeof(path), &plan, &pp, &e);
+	if (rc == -ENOENT)
+		goto out;
 	if (rc < 0)
 		str_fmt(buf, len, "a try is pending but its state is damaged (%.600s): a real apply is refused",
 			e.msg);
@@ -303,6 +312,7 @@ static void pending_dry_note(struct sys *sys, char *buf, size_t len)
 		str_fmt(buf, len, "a try is pending (%s, reverter pid %d, reverts at %s): a real apply "
 			"is refused until 'fabricctl confirm' or 'fabricctl confirm --revert'", path,
 			pp.pid, str_time(when, sizeof(when), pp.deadline));
+out:
 	plan_fini(&plan);
 }
 
