@@ -99,6 +99,19 @@ static void job_enter(struct round *rd, struct job *j, enum job_state state, con
 	j->deadline_ms = clock_mono_ms() + (uint64_t)rd->o->step_timeout_ms + extra_ms;
 }
 
+/*
+ * A worker that dies or hangs while its pair winds down explains the
+ * pair's failure better than the peer's timeout that started it.
+ */
+static void job_blame(struct round *rd, struct job *j, size_t w)
+{
+	char first[sizeof(j->p->reason)];
+
+	memcpy(first, j->p->reason, sizeof(first));
+	snprintf(j->p->reason, sizeof(j->p->reason), "worker %.63s: %.80s (peer: %.80s)",
+		 wname(rd, w), rd->f->w[w].reason, first);
+}
+
 /* Mark the pair failed (first reason wins) and wind the sessions down. */
 static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -113,6 +126,15 @@ static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(j->p->reason, sizeof(j->p->reason), fmt, ap);
 		va_end(ap);
+		/*
+		 * A side whose worker is already dead, its part unanswered,
+		 * explains the failure better than the peer's error (a refused
+		 * connect to the dead one's port), whichever was read first.
+		 */
+		if (rd->f->w[j->wa].dead && !j->fin_a && !strstr(j->p->reason, wname(rd, j->wa)))
+			job_blame(rd, j, j->wa);
+		else if (rd->f->w[j->wb].dead && !j->fin_b && !strstr(j->p->reason, wname(rd, j->wb)))
+			job_blame(rd, j, j->wb);
 		fab_info("pair %s %s: %s", wname(rd, j->wa), wname(rd, j->wb), j->p->reason);
 	}
 	if (j->id_a >= 0 && !j->fin_a && !rd->f->w[j->wa].dead)
@@ -124,19 +146,6 @@ static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
 		return;
 	}
 	job_enter(rd, j, J_ABORT, "abort", 0);
-}
-
-/*
- * A worker that dies or hangs while its pair winds down explains the
- * pair's failure better than the peer's timeout that started it.
- */
-static void job_blame(struct round *rd, struct job *j, size_t w)
-{
-	char first[sizeof(j->p->reason)];
-
-	memcpy(first, j->p->reason, sizeof(first));
-	snprintf(j->p->reason, sizeof(j->p->reason), "worker %.63s: %.80s (peer: %.80s)",
-		 wname(rd, w), rd->f->w[w].reason, first);
 }
 
 static json_t *session_req(struct round *rd, const char *op, size_t w)
