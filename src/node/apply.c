@@ -63,13 +63,31 @@ static bool pending_is_mine(struct sys *sys, const struct plan_pending *pp)
 	return !pp->pid_start || (sys_proc_start(sys, 0, &me) == 0 && me == pp->pid_start);
 }
 
+/*
+ * The pending state as it is, read and parsed (@plan initialised by the
+ * caller, filled here; @path its file): 0, -ENOENT when none, or the
+ * error of reading or parsing it (@e).
+ */
+static int pending_load(struct sys *sys, char *path, size_t plen, struct plan *plan,
+			struct plan_pending *pp, struct fab_err *e)
+{
+	char *text = NULL;
+	size_t n;
+	int rc = sys_pending_read(sys, &text, &n, e);
+
+	sys_pending_path(sys, path, plen);
+	if (rc == 0)
+		rc = plan_undo_from_json(path, text, n, plan, pp, e);
+	free(text);
+	return rc;
+}
+
 void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
-	char path[PATH_MAX], line[1200], when[STR_TIME_LEN], *text = NULL;
+	char path[PATH_MAX], line[1200], when[STR_TIME_LEN];
 	struct plan_pending pp;
 	struct plan plan;
 	struct fab_err e;
-	size_t len;
 	int rc, lock = -1;
 
 	plan_init(&plan);
@@ -82,12 +100,9 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 	}
 	fab_err_init(&e);
 	/* Checked before anything acts on it: a damaged state stays where it is. */
-	rc = sys_pending_read(sys, &text, &len, &e);
+	rc = pending_load(sys, path, sizeof(path), &plan, &pp, &e);
 	if (rc == -ENOENT)
 		goto out;	/* confirmed (or reverted by confirm --revert) */
-	if (rc == 0)
-		rc = plan_undo_from_json(sys_pending_path(sys, path, sizeof(path)), text, len,
-					 &plan, &pp, &e);
 	if (rc < 0) {
 		snprintf(line, sizeof(line),
 			 "deadline %s: pending state unreadable, NOT reverted, left in place (new applies stay refused): %.900s",
@@ -107,7 +122,6 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 out:
 	if (lock >= 0)
 		sys_pending_unlock(sys, lock);
-	free(text);
 	plan_fini(&plan);
 }
 
@@ -170,25 +184,6 @@ void apply_orphan_advice(const struct plan_pending *pp, const char *path, char *
 			path, pp->pid, when);
 }
 
-/*
- * The pending state as it is, read and parsed (@plan initialised by the
- * caller, filled here; @path its file): 0, -ENOENT when none, or the
- * error of reading or parsing it (@e).
- */
-static int pending_load(struct sys *sys, char *path, size_t plen, struct plan *plan,
-			struct plan_pending *pp, struct fab_err *e)
-{
-	char *text = NULL;
-	size_t n;
-	int rc = sys_pending_read(sys, &text, &n, e);
-
-	sys_pending_path(sys, path, plen);
-	if (rc == 0)
-		rc = plan_undo_from_json(path, text, n, plan, pp, e);
-	free(text);
-	return rc;
-}
-
 int apply_pending_note(struct sys *sys, char *buf, size_t len)
 {
 	char path[PATH_MAX];
@@ -216,22 +211,19 @@ int apply_pending_note(struct sys *sys, char *buf, size_t len)
  */
 static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_err *err)
 {
-	char path[PATH_MAX], line[1200], when[STR_TIME_LEN], *text = NULL;
+	char path[PATH_MAX], line[1200], when[STR_TIME_LEN];
 	struct plan_pending pp = { 0 };
 	struct plan plan;
 	struct fab_err e;
-	size_t len;
 	int rc;
 
 	fab_err_init(&e);
-	rc = sys_pending_read(sys, &text, &len, &e);
-	if (rc == -ENOENT)
-		return 0;
-	sys_pending_path(sys, path, sizeof(path));
 	plan_init(&plan);
-	if (rc == 0)
-		rc = plan_undo_from_json(path, text, len, &plan, &pp, &e);
-	free(text);
+	rc = pending_load(sys, path, sizeof(path), &plan, &pp, &e);
+	if (rc == -ENOENT) {
+		plan_fini(&plan);
+		return 0;
+	}
 	if (rc < 0) {
 		rc = fab_err_set(err, -EBUSY,
 				 "a try is pending but its state is damaged (%.600s): nothing can be applied until it is repaired, or removed by hand (which gives up its automatic revert)",
