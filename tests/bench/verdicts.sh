@@ -19,6 +19,7 @@
 # Targets: 0 false alarms at load <= 2 x cores; every fault found.
 # Exit 1 when a target is missed.
 set -eu
+export LC_ALL=C	# one order for bash, sort, comm and jq
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 need_root
@@ -124,32 +125,32 @@ fault_named() {
 	esac
 }
 
-# explain FAULT: the sorted pairs a fault explains, into $TMP/explained.
+# explain FAULT: the pairs a fault explains ("A B", A < B, sorted) into
+# $TMP/explained: a host's pairs, or the pairs between an uplink's leaf and
+# every other leaf.
 explain() {
-	local hosts=() h k
-	mapfile -t hosts < <(cut -d' ' -f1 "$TMP/hosts")
+	local -A leaf=()
+	local name f k h g
+	while read -r name f; do
+		f=${f#*leaf=}
+		leaf[$name]=${f%% *}
+	done <"$TMP/hosts"
 	case $1 in
-	clean) ;;
-	host:*)
-		k=$(lab_ns "${1#host:}")
-		for h in "${hosts[@]}"; do [ "$h" = "$k" ] || printf '%s\n' "$h $k"; done ;;
-	uplink:*)
-		k=$(lab_ns "${1#uplink:}")
-		for h in "${hosts[@]}"; do
-			for g in "${hosts[@]}"; do
-				[[ "$h" < "$g" ]] || continue
-				local lh lg
-				lh=$(awk -v n="$h" '$1 == n { for (i = 2; i <= NF; i++) if ($i ~ /^leaf=/) print substr($i, 6) }' "$TMP/hosts")
-				lg=$(awk -v n="$g" '$1 == n { for (i = 2; i <= NF; i++) if ($i ~ /^leaf=/) print substr($i, 6) }' "$TMP/hosts")
-				if [ "$lh" != "$lg" ] && { [ "$lh" = "$k" ] || [ "$lg" = "$k" ]; }; then
-					printf '%s\n' "$h $g"
-				fi
-			done
-		done ;;
-	esac >"$TMP/explained"
-	while read -r a b; do printf '%s\n' "$a $b" | tr ' ' '\n' | sort | paste -sd' '; done \
-		<"$TMP/explained" | sort >"$TMP/explained.s"
-	mv "$TMP/explained.s" "$TMP/explained"
+	host:*) k=$(lab_ns "${1#host:}") ;;
+	uplink:*) k=$(lab_ns "${1#uplink:}") ;;
+	esac
+	for h in "${!leaf[@]}"; do
+		for g in "${!leaf[@]}"; do
+			[[ "$h" < "$g" ]] || continue
+			case $1 in
+			host:*) [ "$h" = "$k" ] || [ "$g" = "$k" ] || continue ;;
+			uplink:*) [ "${leaf[$h]}" != "${leaf[$g]}" ] &&
+				{ [ "${leaf[$h]}" = "$k" ] || [ "${leaf[$g]}" = "$k" ]; } || continue ;;
+			*) continue ;;
+			esac
+			printf '%s %s\n' "$h" "$g"
+		done
+	done | sort >"$TMP/explained"
 }
 
 shape() { # SHAPE: build it, run its clean and fault sweeps
@@ -158,15 +159,14 @@ shape() { # SHAPE: build it, run its clean and fault sweeps
 	case $s in
 	A)
 		LAB_QUIET=1 lab_up --name "$P" --hosts 8 --leaves 4 --spines 1 --no-lldp >/dev/null
-		lab_hostsfile --switches >"$TMP/hosts.all"
+		lab_hostsfile >"$TMP/hosts"
 		faults_of=(uplink:leaf2) ;;
 	B)
 		LAB_QUIET=1 lab_up --name "$P" --hosts 9 --leaves 3 --spines 1 --host-rate 1gbit \
 			--uplink-rate 1gbit --no-lldp >/dev/null
-		lab_hostsfile --switches --rate-gbps 1 >"$TMP/hosts.all"
+		lab_hostsfile --rate-gbps 1 >"$TMP/hosts"
 		faults_of=(host:h5 uplink:leaf3) ;;
 	esac
-	grep -v ' role=' "$TMP/hosts.all" >"$TMP/hosts"
 	lab_planfile >"$TMP/plan.yaml"
 	for load in $LOADS; do
 		explain clean
