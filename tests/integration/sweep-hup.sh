@@ -32,41 +32,11 @@ cleanup_hook() {
 run lab_up --name "$P" --hosts 4 --leaves 1 --spines 0 --no-lldp
 lab_hostsfile >"$TMP/hosts"
 
-# hup ROUND OUTFLAGS...: a sweep in the background, SIGHUP once the progress
-# line shows "sweep: round ROUND", wait; $rc, $TMP/out, $TMP/err.  $PRE: a
-# command to run it under (nohup).
-PRE=
-hup() {
-	local round=$1
-	shift
-	rm -f "$TMP/prom" "$TMP/csv"
-	pretty "$PRE $FABRICCTL $* sweep --hosts $TMP/hosts --launcher netns --duration 1 --lat-iters 1000 --progress --prom $TMP/prom --csv $TMP/csv  (then SIGHUP in round $round)"
-	$PRE "$FABRICCTL" "$@" sweep --hosts "$TMP/hosts" --launcher netns --transport tcp \
-		--duration 1 --lat-iters 1000 --progress --prom "$TMP/prom" --csv "$TMP/csv" \
-		>"$TMP/out" 2>"$TMP/err" &
-	SWEEP_PID=$!
-	for _ in $(seq 600); do
-		grep -q "sweep: round $round of" "$TMP/err" && break
-		kill -0 "$SWEEP_PID" 2>/dev/null || break
-		read -r -t 0.05 <> <(:) || true
-	done
-	grep -q "sweep: round $round of" "$TMP/err" || { cat "$TMP/err" >&2; fail "the sweep never reached round $round"; }
-	kill -HUP "$SWEEP_PID"
-	rc=0
-	wait "$SWEEP_PID" || rc=$?
-	SWEEP_PID=
-	tr '\r' '\n' <"$TMP/err" >&2
-}
-assert_lab_clean() {
-	local h ns procs=0 socks=0
-	for h in h1 h2 h3 h4; do
-		ns=$(lab_ns "$h")
-		procs=$((procs + $(ip netns pids "$ns" | wc -l)))
-		socks=$((socks + $(ip netns exec "$ns" ss -Hltn | wc -l)))
-	done
-	assert_eq "$1: processes left in the host namespaces" 0 "$procs"
-	assert_eq "$1: listening sockets left in the host namespaces" 0 "$socks"
-}
+# shellcheck source=../lib/sweep-signal.sh
+. "$TOP/tests/lib/sweep-signal.sh"
+# hup ROUND OUTFLAGS...: SIGHUP once the progress line shows "sweep: round
+# ROUND", with --csv $TMP/csv (interrupt: $rc, $TMP/out, $TMP/err; $PRE).
+hup() { EXTRA="--csv $TMP/csv" interrupt HUP "$@"; }
 q() { jq -r "$@" "$TMP/out"; }
 csv_pairs() { python3 -c 'import csv, sys; print(" ".join(sorted("%s-%s:%s" % (r["a"], r["b"], r["status"]) for r in csv.DictReader(open(sys.argv[1], newline="")))))' "$TMP/csv"; }
 

@@ -32,50 +32,8 @@ run lab_up --name "$P" --hosts 4 --leaves 1 --spines 0 --no-lldp
 lab_hostsfile >"$TMP/hosts"
 cat "$TMP/hosts" >&2
 
-now_ms() { local s ns; read -r s ns < <(date '+%s %N'); echo $((s * 1000 + 10#$ns / 1000000)); }
-
-# interrupt SIGNAL [LABEL:]ROUND OUTFLAGS...: start a sweep in the
-# background, send SIGNAL once the progress line shows "LABEL: round ROUND"
-# (LABEL sweep or retest), wait; $rc, $TMP/out, $TMP/err, $stop_ms (signal
-# to exit).  $EXTRA: more sweep options.
-EXTRA=
-interrupt() {
-	local sig=$1 round=${2#*:} label=sweep t0
-	case $2 in *:*) label=${2%%:*} ;; esac
-	shift 2
-	rm -f "$TMP/prom"
-	pretty "$FABRICCTL $* sweep --hosts $TMP/hosts --launcher netns --duration 1 --lat-iters 1000 --progress --prom $TMP/prom $EXTRA  (then $sig in $label round $round)"
-	"$FABRICCTL" "$@" sweep --hosts "$TMP/hosts" --launcher netns --transport tcp \
-		--duration 1 --lat-iters 1000 --progress --prom "$TMP/prom" ${EXTRA:+$EXTRA} >"$TMP/out" 2>"$TMP/err" &
-	SWEEP_PID=$!
-	for _ in $(seq 600); do
-		grep -q "$label: round $round of" "$TMP/err" && break
-		kill -0 "$SWEEP_PID" 2>/dev/null || break
-		read -r -t 0.05 <> <(:) || true
-	done
-	grep -q "$label: round $round of" "$TMP/err" || { cat "$TMP/err" >&2; fail "$sig: the sweep never reached $label round $round"; }
-	# The round's sessions are open: a worker listens in some namespace.
-	t0=$(now_ms)
-	kill "-$sig" "$SWEEP_PID"
-	rc=0
-	wait "$SWEEP_PID" || rc=$?
-	stop_ms=$(( $(now_ms) - t0 ))
-	SWEEP_PID=
-	tr '\r' '\n' <"$TMP/err" >&2
-	echo "$sig: exit $rc, $stop_ms ms after the signal" >&2
-}
-
-# Nothing of the sweep is left in the lab: no process, no listening socket.
-assert_lab_clean() {
-	local h ns procs=0 socks=0
-	for h in h1 h2 h3 h4; do
-		ns=$(lab_ns "$h")
-		procs=$((procs + $(ip netns pids "$ns" | wc -l)))
-		socks=$((socks + $(ip netns exec "$ns" ss -Hltn | wc -l)))
-	done
-	assert_eq "$1: processes left in the host namespaces" 0 "$procs"
-	assert_eq "$1: listening sockets left in the host namespaces" 0 "$socks"
-}
+# shellcheck source=../lib/sweep-signal.sh
+. "$TOP/tests/lib/sweep-signal.sh"
 q() { jq -r "$@" "$TMP/out"; }
 
 # --- 1. SIGINT in round 2 ---------------------------------------------------------
