@@ -306,3 +306,41 @@ int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx
 	*idx = v;
 	return 0;
 }
+
+static bool control_fits(const struct sweep_pair *s, const struct sweep_pair *c)
+{
+	return c->status == SWEEP_OK && !c->retested && c->klass == s->klass &&
+	       c->expect_src == s->expect_src && c->expected_mbps == s->expected_mbps &&
+	       c->a != s->a && c->a != s->b && c->b != s->a && c->b != s->b;
+}
+
+int sweep_results_controls(struct sweep_results *sr, const struct sweep_pair *sus, size_t n,
+			   struct sweep_control *ctl, struct fab_err *err)
+{
+	size_t total = pair_store_count(sr->store);
+	struct sweep_pair p;
+	int rc;
+
+	for (size_t k = 0; k < n; k++)
+		ctl[k] = (struct sweep_control){ 0, 0, NAN };
+	for (size_t i = 0; i < total; i++) {
+		double bw;
+
+		if ((rc = pair_store_get(sr->store, i, &p, err)) < 0)
+			return rc;
+		bw = sweep_pair_bw(&p);
+		if (isnan(bw))
+			continue;
+		for (size_t k = 0; k < n; k++) {
+			const struct sweep_pair *s = &sus[k];
+
+			if (s->expect_src == SWEEP_EXPECT_NONE || !(s->expected_mbps > 0) ||
+			    !control_fits(s, &p))
+				continue;
+			if (ctl[k].a == ctl[k].b ||
+			    fabs(bw - s->expected_mbps) < fabs(ctl[k].bw_mbps - s->expected_mbps))
+				ctl[k] = (struct sweep_control){ p.a, p.b, bw };
+		}
+	}
+	return 0;
+}

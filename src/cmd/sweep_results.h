@@ -91,6 +91,22 @@ int sweep_results_count(struct sweep_results *sr, struct sweep_report *r, struct
 int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx, size_t *n,
 			      size_t *n_total, struct fab_err *err);
 
+/*
+ * A control for each of the @n suspects @sus (store figures): an ok pair,
+ * not re-tested, with the same path class, expected rate and source,
+ * sharing no host with the suspect, its bandwidth nearest the expected
+ * rate (the most typical healthy pair).  ctl[k].a == ctl[k].b: none (the
+ * suspect has no expected rate, or no pair qualifies).  One pass over the
+ * store.  0 or -errno (@err set).
+ */
+struct sweep_control {
+	unsigned int a, b;
+	double bw_mbps;		/* its first figure */
+};
+
+int sweep_results_controls(struct sweep_results *sr, const struct sweep_pair *sus, size_t n,
+			   struct sweep_control *ctl, struct fab_err *err);
+
 /* The path class reference of @klass, NAN when none. */
 double sweep_results_class_ref(const struct sweep_results *sr, unsigned int klass);
 

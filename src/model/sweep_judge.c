@@ -285,6 +285,29 @@ void sweep_pair_judge_expected(struct sweep_pair *p, double expected_mbps, enum 
 			      : "path-class reference", ref, cfg);
 }
 
+void sweep_pair_judge_control(struct sweep_pair *p, double control_mbps, const char *control,
+			      const struct sweep_ref *ref, const struct sweep_cfg *cfg)
+{
+	double exp_mbps = p->expected_mbps, eff;
+	size_t len;
+
+	if (p->expect_src == SWEEP_EXPECT_NONE || !(exp_mbps > 0) || !(control_mbps > 0) ||
+	    control_mbps >= exp_mbps) {
+		sweep_pair_judge_expected(p, exp_mbps, p->expect_src, ref, cfg);
+		return;
+	}
+	eff = fmax(control_mbps, exp_mbps * SWEEP_CONTROL_FLOOR_PCT / 100);
+	judge(p, eff, "same-window control", ref, cfg);
+	if (p->pct_rated >= 0)	/* still a share of the expected rate, as for every pair */
+		p->pct_rated = 100 * sweep_pair_bw(p) / exp_mbps;
+	if (p->status != SWEEP_SLOW || !strstr(p->reason, "same-window control"))
+		return;
+	len = strnlen(p->reason, sizeof(p->reason));
+	str_fmt(p->reason + len, sizeof(p->reason) - len, " (control %s measured %.0f Mb/s%s; %s %.0f Mb/s)",
+		control, control_mbps, eff > control_mbps ? ", below the floor" : "",
+		p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class reference", exp_mbps);
+}
+
 static int cmp_suspect(const void *x, const void *y)
 {
 	const struct sweep_suspect *a = x, *b = y;

@@ -306,6 +306,22 @@ void sweep_pair_judge_expected(struct sweep_pair *p, double expected_mbps, enum 
 			       const struct sweep_ref *ref, const struct sweep_cfg *cfg);
 
 /*
+ * Judge a re-tested pair against a control: a healthy pair of the same
+ * path class and expected rate, sharing no host with it, re-tested alone
+ * just before it.  When the control measured less than the pair's
+ * expected rate (the hosts were busy in that window, not the link), the
+ * pair is judged against the control's figure instead, but never against
+ * less than SWEEP_CONTROL_FLOOR_PCT % of its expected rate (a window so
+ * busy proves nothing, and a real fault must still show).  @control_mbps
+ * NAN or a pair without an expected rate: sweep_pair_judge_expected().
+ * @control names the control in the reason ("h1-h3").
+ */
+#define SWEEP_CONTROL_FLOOR_PCT 50
+
+void sweep_pair_judge_control(struct sweep_pair *p, double control_mbps, const char *control,
+			      const struct sweep_ref *ref, const struct sweep_cfg *cfg);
+
+/*
  * Compare @p with its baseline figures (have_base, base_*_mbps): fill
  * change_pct with the worse direction's change (measured in both) and mark
  * an ok pair SWEEP_REGRESSED, with a reason, when that change is a fall of

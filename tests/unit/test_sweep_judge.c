@@ -242,6 +242,62 @@ static void test_judge_expected(void **state)
 	assert_string_equal(sweep_status_name(SWEEP_PLANNED), "planned");
 }
 
+/*
+ * The retest's control: a busy window (the control slow too) clears a pair
+ * that the expected rate alone would call slow; a real fault stays slow;
+ * the control never lowers the bar below SWEEP_CONTROL_FLOOR_PCT % of the
+ * expected; a control at or above the expected changes nothing.
+ */
+static void test_judge_control(void **state)
+{
+	struct sweep_pair p;
+	struct sweep_ref ref;
+	struct sweep_cfg cfg;
+
+	(void)state;
+	sweep_cfg_default(&cfg);
+	sweep_ref_compute(NULL, 0, &ref);
+	/* 1000 expected (class), the pair at 600 (60 %): slow alone ... */
+	set_pair(&p, 0, 1, 600, 50000);
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_CLASS;
+	sweep_pair_judge_expected(&p, 1000, SWEEP_EXPECT_CLASS, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	/* ... but ok beside a control that did 700 in the same window (86 %) */
+	sweep_pair_judge_control(&p, 700, "h3-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_true(fabs(p.pct_rated - 60) < 1e-9);	/* still a share of the expected */
+	/* A fault at 200 stays slow, and the reason names the control. */
+	set_pair(&p, 0, 1, 200, 50000);
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_CLASS;
+	sweep_pair_judge_control(&p, 700, "h3-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "of the same-window control 700 Mb/s"));
+	assert_non_null(strstr(p.reason, "(control h3-h4 measured 700 Mb/s; class reference 1000 Mb/s)"));
+	/* A control at 100 proves nothing: the bar stays at 50 % of 1000 (500), 300 is slow. */
+	set_pair(&p, 0, 1, 300, 50000);
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_RATED;
+	sweep_pair_judge_control(&p, 100, "h3-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "of the same-window control 500 Mb/s"));
+	assert_non_null(strstr(p.reason, "measured 100 Mb/s, below the floor; rated 1000"));
+	/* A control faster than expected: judged against the expected as before. */
+	set_pair(&p, 0, 1, 700, 50000);
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_RATED;
+	sweep_pair_judge_control(&p, 1200, "h3-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "70.0% of the expected (rated path) 1000 Mb/s (threshold 80%)"));
+	/* No control figure: the same. */
+	set_pair(&p, 0, 1, 700, 50000);
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_RATED;
+	sweep_pair_judge_control(&p, NAN, "h3-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+}
+
 /* --baseline: the worse direction's fall beyond the threshold makes an ok pair regressed, only an ok one. */
 static void test_judge_base(void **state)
 {
@@ -412,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_judge_lat_floor),
 		cmocka_unit_test(test_suspects_link_and_failed),
 		cmocka_unit_test(test_judge_expected),
+		cmocka_unit_test(test_judge_control),
 		cmocka_unit_test(test_judge_base),
 		cmocka_unit_test(test_judge_base_denormal),
 	};
