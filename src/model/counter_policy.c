@@ -6,7 +6,7 @@
  *     counters:
  *       - { name: SymbolErrorCounter, threshold: 0, severity: error, limit: 50 }
  *       - { name: PortXmitWait, threshold: 100000000 }
- *       - { name: vl15_dropped, limit: off }
+ *       - { name: rx_dropped, threshold: off }
  *
  * Each item overrides one entry of the counter rules (model/counter_rules.h)
  * by its name or alias: the window threshold and severity, the limit on one
