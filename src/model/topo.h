@@ -122,7 +122,7 @@ enum topo_counter {
 
 /* JSON/CLI name of a counter ("symbol_errors", ...); NULL when out of range. */
 const char *topo_counter_name(enum topo_counter c);
-/* Reverse, any case; status's sysfs names (symbol_error) too; -1 when unknown. */
+/* Reverse, any case; status's sysfs names (symbol_error: the rules' sysfs column) too; -1 none. */
 int topo_counter_parse(const char *name);
 /* Every name topo_counter_parse() knows, ", "-separated, into @buf; returns @buf. */
 char *topo_counter_list(char *buf, size_t len);
@@ -331,12 +331,19 @@ void topo_port_text(const struct topo_port *p, char *buf, size_t len);
  */
 void topo_sort(struct topo *t);
 
-/* Health thresholds: a counter strictly greater than max[c] is a problem. */
+/*
+ * Health thresholds: a counter strictly greater than max[c] is a problem.
+ * The limit column of the counter rules (model/counter_rules.h,
+ * docs/counters.md) laid out by PMA counter, for the check below.
+ */
 struct topo_thresholds {
-	uint64_t max[TOPO_CNT_MAX];	/* UINT64_MAX = not checked */
+	uint64_t max[TOPO_CNT_MAX];	/* UINT64_MAX (COUNTER_OFF) = not checked */
 };
 
-/* Documented defaults (docs/discover.md). */
+struct counter_policy;
+/* The limits of @pol's entries, each by the alias that is its topo_counter_name(). */
+void topo_thresholds_from(struct topo_thresholds *th, const struct counter_policy *pol);
+/* The same from the built-in table (@pol NULL). */
 void topo_thresholds_default(struct topo_thresholds *th);
 /* "symbol_errors=10,link_downed=0": set some; -EINVAL naming the bad item in @bad. */
 int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *bad, size_t bad_len);
