@@ -22,14 +22,15 @@
 #include "util/log.h"
 #include "util/str.h"
 
-/* The outcome, one line of text or a "fabricctl.confirm/1" document (-j). */
-static void confirm_say(struct fab_ctx *ctx, const char *action, size_t n, const char *text)
+/* The outcome through the renderer: one line of text or a "fabricctl.confirm/1" document (-j). */
+static void confirm_say(struct fab_ctx *ctx, enum confirm_action action, size_t n,
+			const char *note, const char *last_revert)
 {
-	if (ctx->render.ops == &render_json_ops)
-		render_json_emit(&ctx->render, json_pack("{s:s, s:s, s:I}", "schema",
-				 "fabricctl.confirm/1", "action", action, "changes", (json_int_t)n));
-	else
-		printf("%s %zu change(s)%s\n", action, n, text);
+	struct confirm_report r = { .action = action, .changes = n, .note = note,
+				    .last_revert = last_revert };
+
+	if (ctx->render.ops->confirm)
+		ctx->render.ops->confirm(&ctx->render, &r);
 }
 
 /* Nothing pending: say whether the reverter ran (its log), not "may have". */
@@ -42,10 +43,7 @@ static int confirm_none(struct fab_ctx *ctx, bool revert)
 		    sys_pending_path(ctx->sys, pending, sizeof(pending)),
 		    revert ? "revert" : "confirm",
 		    ran ? "; the last automatic revert: " : "", ran ? log : "");
-	if (ctx->render.ops == &render_json_ops)
-		render_json_emit(&ctx->render, json_pack("{s:s, s:s, s:I, s:o}", "schema",
-				 "fabricctl.confirm/1", "action", "none", "changes", (json_int_t)0,
-				 "last_revert", json_text_or_null(ran ? log : NULL)));
+	confirm_say(ctx, CONFIRM_NONE, 0, "", ran ? log : NULL);
 	return FAB_EXIT_UNHEALTHY;
 }
 
@@ -76,7 +74,7 @@ static int confirm_orphan(struct fab_ctx *ctx, struct plan *plan, const struct p
 		return FAB_EXIT_SYSTEM;
 	snprintf(note, sizeof(note), " (the automatic revert due at %s: its reverter, pid %d, had died)",
 		 when, pp->pid);
-	confirm_say(ctx, "reverted", plan->n_steps, note);
+	confirm_say(ctx, CONFIRM_REVERTED, plan->n_steps, note, NULL);
 	if (revert)
 		return FAB_EXIT_OK;
 	fab_err_set(&ctx->err, -ETIME,
@@ -163,9 +161,11 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 			rc = FAB_EXIT_SYSTEM;
 			goto out_unlink;
 		}
-		confirm_say(ctx, "reverted", plan.n_steps, pp.applying ? " of an interrupted apply" : "");
+		confirm_say(ctx, CONFIRM_REVERTED, plan.n_steps,
+			    pp.applying ? " of an interrupted apply" : "", NULL);
 	} else {
-		confirm_say(ctx, "confirmed", plan.n_steps, "; automatic revert cancelled");
+		confirm_say(ctx, CONFIRM_CONFIRMED, plan.n_steps, "; automatic revert cancelled",
+			    NULL);
 	}
 out_unlink:
 	sys_pending_drop(ctx->sys, pending);

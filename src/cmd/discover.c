@@ -284,8 +284,8 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	if ((o.ib && discover_ib(ctx, &o, t) < 0) || (o.lldp && discover_lldp(ctx, &o, t) < 0)) {
 		rc = fab_err_exit(&ctx->err);
 		/* -j: the failure as a document on stdout too (docs/discover.md). */
-		if (ctx->render.ops == &render_json_ops)
-			render_json_error(&ctx->render, "discover", &ctx->err);
+		if (ctx->render.ops->error)
+			ctx->render.ops->error(&ctx->render, "discover", &ctx->err);
 		goto out;
 	}
 	if (topo_health_check_plan(t, &o.th, plan) < 0 ||

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What status, verify and apply do with --hosts FILE, written once: load
- * the hosts file, run one worker op on every node (fleet_run_op()), merge
- * the answers into the command's document, render it, and exit by one
- * rule:
+ * the hosts file, run one worker op on every node (fleet_op_run()), check
+ * and merge the answers (fleet_verify_check(), fleet_apply_check()),
+ * render them through the command's slot of the renderer table, and exit
+ * by one rule:
  *
  *   3  a node could not be reached or read (no answer, a failed worker, a
  *      malformed answer, or the op failed there); this wins over 1, since
@@ -49,16 +50,31 @@ int fleet_cmd_parse(struct fab_ctx *ctx, const char *cmd, int argc, char **argv,
 int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
 
 /*
- * verify --hosts, after the merge: for every bond of @profile with two or
+ * verify --hosts, after the check: for every bond of @profile with two or
  * more members, each end point of @hosts whose members' LLDP neighbours
  * (read through a fleet started on @hosts) are on fewer than two switches
  * gets a drift entry {node, interface: the bond, field "dual-homing",
- * wanted, found: the legs} in @doc, counted in *@n_unhealthy when the node
+ * wanted, found: the legs} in @v, counted in v->n_drifted when the node
  * had no drift yet (cmd/verify.c).  LLDP that cannot be read is a
- * warning: dual-homing is then not judged.  0 or -ENOMEM.
+ * warning: dual-homing is then not judged.  0 or -ENOMEM (ctx->err set).
  */
 int verify_fleet_homing(struct fab_ctx *ctx, const struct fab_hosts *hosts,
-			const struct fleet_opts *fo, const char *profile, json_t *doc,
-			size_t *n_unhealthy);
+			const struct fleet_opts *fo, const char *profile,
+			struct fleet_verify *v);
+
+/*
+ * The calls cmd/accept.c's configuration stage makes, kept until it reads
+ * struct fleet_verify itself (fleet_op_run() + fleet_verify_check(): no
+ * document between them); then they go.  fleet_run_op(): the answers as
+ * a "fabricctl.fleet-status/1"-shaped document with "schema": @schema
+ * (new reference in *@doc).  fleet_verify_merge(): from that document
+ * (borrowed), a new "fabricctl.fleet-verify/1" (render/fleet_doc.c);
+ * NULL on ENOMEM.
+ */
+int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
+		 const json_t *params, const char *schema, int timeout_ms, json_t **doc,
+		 size_t *n_failed, struct fab_err *err);
+json_t *fleet_verify_merge(const json_t *run_doc, const char *profile, size_t *n_failed,
+			   size_t *n_drifted);
 
 #endif
