@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "fleet/fleet_dial.h"
 #include "fleet/proto.h"
 #include "model/lldp_view.h"
@@ -574,65 +575,50 @@ static void worker_priority(unsigned int nice_abs)
 			 strerror(errno));
 }
 
+struct worker_args {
+	double nice;			/* --nice N, from -20 to 0 */
+	/* Dial-back (src/fleet/dial_client.c). */
+	const char *connect, *name, *source, *token_file;
+};
+
+static int worker_opt_verbose(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	fab_log_level++;
+	return 0;
+}
+
+static const struct cmd_opt worker_rows[] = {
+	CMD_CALL("verbose", 'v', NULL, worker_opt_verbose, CMD_SYN_SHORT),
+	CMD_NUMBER("nice", 0, "N", struct worker_args, nice, -20, 0, 0),
+	CMD_STRING("connect", 0, "ADDR:PORT", struct worker_args, connect, 0),
+	CMD_STRING("name", 0, "NAME", struct worker_args, name, CMD_SYN_IN),
+	CMD_STRING("source", 0, "ADDR", struct worker_args, source, CMD_SYN_IN),
+	CMD_STRING("token-file", 0, "FILE", struct worker_args, token_file, CMD_SYN_IN),
+	{ 0 },
+};
+
+const struct cmd_opts cmd_worker_opts = { "worker", worker_rows };
+
 int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		/* Dial-back (src/fleet/dial_client.c). */
-		{ "connect", required_argument, NULL, 'c' },
-		{ "name", required_argument, NULL, 'N' },
-		{ "token-file", required_argument, NULL, 'T' },
-		{ "source", required_argument, NULL, 's' },
-		{ "nice", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned int nice_abs = WORKER_NICE;	/* the priority as -nice */
-	const char *dial_to = NULL, *dial_name = NULL, *dial_token = NULL, *dial_source = NULL;
+	struct worker_args a = { .nice = -(double)WORKER_NICE };
 	struct worker w = { .ctx = ctx };
-	int opt;
+	int rc = cmd_opts_parse(ctx, &cmd_worker_opts, argc, argv, &a);
 
-	while ((opt = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'v':
-			fab_log_level++;
-			break;
-		case 'c':
-			dial_to = optarg;
-			break;
-		case 'N':
-			dial_name = optarg;
-			break;
-		case 'T':
-			dial_token = optarg;
-			break;
-		case 's':
-			dial_source = optarg;
-			break;
-		case 'n': {
-			double v;
-
-			if (cmd_opt_num(ctx, "worker", "nice", optarg, -20, 0, &v) < 0)
-				return FAB_EXIT_USAGE;
-			nice_abs = (unsigned int)-v;
-			break;
-		}
-		default:
-			return cmd_opt_other(ctx, "worker", opt);
-		}
-	}
+	if (rc >= 0)
+		return rc;
 	if (optind < argc)
 		return cmd_usage_error(ctx, "worker", "unexpected argument '%s'", argv[optind]);
-	if ((dial_name || dial_token || dial_source) && !dial_to)
+	if ((a.name || a.token_file || a.source) && !a.connect)
 		return cmd_usage_error(ctx, "worker", "--name, --source and --token-file go with --connect");
-	worker_priority(nice_abs);
-	if (dial_to && fleet_dial_connect(dial_to, dial_name, dial_source, dial_token, &ctx->err) < 0)
+	worker_priority((unsigned int)-a.nice);	/* the priority as -nice */
+	if (a.connect &&
+	    fleet_dial_connect(a.connect, a.name, a.source, a.token_file, &ctx->err) < 0)
 		return fab_err_exit(&ctx->err);
 	proto_reader_init(&w.rd);
 	while (!w.quit) {
 		struct proto_msg m;
 		struct fab_err err;
-		int rc;
 
 		fab_err_init(&err);
 		rc = worker_next(&w, -1, &m, &err);
