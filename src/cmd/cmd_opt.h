@@ -20,7 +20,11 @@
  * gives "[-j] [--hosts FILE [--launcher NAME|TEMPLATE]] PROFILE".  Numbers
  * go through cmd_opt_num()/cmd_opt_whole() (cmd.h): a value out of range
  * is the usage error "--OPT VALUE: want a number from MIN to MAX".  -h and
- * --help are every command's (cmd_opt_other()).
+ * --help are every command's (cmd_opt_other()).  A new option is one row
+ * (and its field); its words in the man page's SYNOPSIS and OPTIONS.
+ *
+ * The parser is cmd_opt.c; the walk of a table and the synopsis are
+ * cmd_opt_table.c, which main.c's cmd_usage() prints after the name.
  */
 #ifndef FAB_CMD_CMD_OPT_H
 #define FAB_CMD_CMD_OPT_H
@@ -40,6 +44,7 @@ enum cmd_opt_type {
 	CMD_OPT_CALL,		/* .call() does it; takes an argument when .metavar is set */
 	CMD_OPT_GROUP,		/* the rows of .group, their .off counted from this row's .off */
 	CMD_OPT_TEXT,		/* synopsis only: .metavar as written (operands: "PROFILE") */
+				/* (also a form's own spelling of options of the table) */
 };
 
 /* .syn: how a row shows in the synopsis (0: "[--name METAVAR]", in every form). */
@@ -105,6 +110,18 @@ struct cmd_opts {
 #define CMD_JSON CMD_CALL("json", 'j', NULL, cmd_opt_json, CMD_SYN_SHORT)
 
 int cmd_opt_json(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args);
+
+/* One row of a table with its groups flattened (cmd_opts_flat()). */
+struct cmd_opt_row {
+	const struct cmd_opt *o;
+	size_t base;		/* of its group in the args struct: the value is at base + o->off */
+};
+
+/*
+ * The rows of @rows, groups replaced by their rows (counted from @base),
+ * appended to @row[*@n] (at most CMD_OPTS_MAX in all): 0, or -E2BIG.
+ */
+int cmd_opts_flat(const struct cmd_opt *rows, size_t base, struct cmd_opt_row *row, size_t *n);
 
 /*
  * Parse @argc/@argv (argv[0] the command) by @t into @args: -1 when the

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fabricctl worker, between its two files: worker.c reads the requests,
- * answers the node's ops and owns the options; worker_session.c runs the
- * test sessions ("listen", "connect").  One worker per process, on its
- * stdin and stdout (docs/worker-protocol.md).
+ * fabricctl worker, in three files that call one way: worker.c (the
+ * options, the request loop, the node's ops) calls worker_session.c (the
+ * test sessions, "listen" and "connect"), and both call worker_io.c
+ * (requests in on stdin, answers out on stdout).  One worker per process
+ * (docs/worker-protocol.md).
  */
 #ifndef FAB_CMD_WORKER_H
 #define FAB_CMD_WORKER_H
@@ -20,7 +21,7 @@ struct worker {
 	bool quit;
 };
 
-/* Answers to request @id on stdout: @result (taken; NULL: {}), a failure, an event. */
+/* worker_io.c: answers to request @id on stdout: @result (taken; NULL: {}), a failure, an event. */
 void worker_reply(struct worker *w, long long id, json_t *result);
 void worker_fail(struct worker *w, long long id, const char *msg);
 void worker_event(struct worker *w, long long id, const char *event, json_t *endpoint);
@@ -31,7 +32,7 @@ void worker_event(struct worker *w, long long id, const char *event, json_t *end
  */
 int worker_next(struct worker *w, int timeout_ms, struct proto_msg *m, struct fab_err *err);
 
-/* The ops "listen" (the server end of a test) and "connect" (the client end). */
+/* worker_session.c: the ops "listen" (a test's server end) and "connect" (its client end). */
 void worker_op_listen(struct worker *w, struct proto_msg *req);
 void worker_op_connect(struct worker *w, struct proto_msg *req);
 
