@@ -88,8 +88,8 @@ static void opts_build(const struct cmd_opt_row *row, size_t n, struct option *l
 }
 
 /* Option @r's argument @arg into @args: 0, or -EINVAL after a usage error. */
-static int row_take(struct fab_ctx *ctx, const char *cmd, const struct cmd_opt_row *r, const char *arg,
-		    void *args)
+static int row_take(struct fab_ctx *ctx, const char *cmd, const struct cmd_opt_row *r,
+		    const char *arg, void *args)
 {
 	const struct cmd_opt *o = r->o;
 	char *at = (char *)args + r->base + o->off;

@@ -37,12 +37,12 @@
 
 enum cmd_opt_type {
 	CMD_OPT_END,		/* the row that ends a table: { 0 } */
-	CMD_OPT_FLAG,		/* no argument: the bool at .off becomes true (false: CMD_OPT_OFF) */
+	CMD_OPT_FLAG,		/* no argument: the bool at .off set true (CMD_OPT_OFF: false) */
 	CMD_OPT_STRING,		/* const char * at .off: the argument, borrowed from argv */
 	CMD_OPT_NUMBER,		/* double at .off: a number from .min to .max */
 	CMD_OPT_WHOLE,		/* unsigned int at .off: a whole number from .min to .max */
 	CMD_OPT_CALL,		/* .call() does it; takes an argument when .metavar is set */
-	CMD_OPT_GROUP,		/* the rows of .group, their .off counted from this row's .off */
+	CMD_OPT_GROUP,		/* the rows of .group, their .off counted from this .off */
 	CMD_OPT_TEXT,		/* synopsis only: .metavar as written (operands: "PROFILE") */
 				/* (also a form's own spelling of options of the table) */
 };
@@ -51,8 +51,8 @@ enum cmd_opt_type {
 #define CMD_SYN_HIDE	0x01u	/* not shown (still accepted) */
 #define CMD_SYN_SHORT	0x02u	/* shown by its short name: "[-j]" */
 #define CMD_SYN_REQ	0x04u	/* shown without brackets: "-o FILE.html" */
-#define CMD_SYN_IN	0x08u	/* inside the bracket of the last row not IN: "[--a A [--b B]]" */
-#define CMD_SYN_OR	0x10u	/* an alternative to the row before, in its bracket: "[--a | --b]" */
+#define CMD_SYN_IN	0x08u	/* in the bracket of the last row not IN: "[--a A [--b B]]" */
+#define CMD_SYN_OR	0x10u	/* the row before's alternative, in its bracket: "[--a | --b]" */
 #define CMD_OPT_OFF	0x20u	/* CMD_OPT_FLAG: stores false ("--no-counters") */
 /*
  * A synopsis of several forms ("A | B"): a row marked CMD_SYN_FORM(1) shows
@@ -114,7 +114,7 @@ int cmd_opt_json(struct fab_ctx *ctx, const char *cmd, const char *arg, void *ar
 /* One row of a table with its groups flattened (cmd_opts_flat()). */
 struct cmd_opt_row {
 	const struct cmd_opt *o;
-	size_t base;		/* of its group in the args struct: the value is at base + o->off */
+	size_t base;		/* of its group in the args struct: the value at base + o->off */
 };
 
 /*

@@ -49,7 +49,8 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 	if (optind >= argc)
 		return cmd_usage_error(ctx, "report", "no input document");
 	if (!a.output)
-		return cmd_usage_error(ctx, "report", "no output: -o FILE.html (or -o - for stdout)");
+		return cmd_usage_error(ctx, "report",
+				       "no output: -o FILE.html (or -o - for stdout)");
 	hosts_init(&hosts);
 	report_init(&rep);
 	rep.regress_pct = a.regress_pct;

@@ -4,7 +4,8 @@
  * the synopsis.  Flags (on and off), strings, numbers and whole numbers in
  * their ranges (the usage error's exact words), callbacks, groups counted
  * from their own struct, an unknown option, a missing argument, -h; and
- * the synopsis: brackets, short names, nesting, alternatives, forms.
+ * the synopsis: brackets, short names, nesting, alternatives, forms; and
+ * every command's table whole (no option twice, each row complete).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -199,7 +200,8 @@ static void test_unknown_missing_help(void **state)
 	assert_int_equal(other_opt, '?');
 	assert_int_equal(parse(&ctx, &a, "-s"), FAB_EXIT_USAGE);
 	assert_int_equal(other_opt, '?');
-	assert_int_equal(parse(&ctx, &a, "--flag=yes"), FAB_EXIT_USAGE);	/* a flag takes none */
+	/* A flag takes no argument. */
+	assert_int_equal(parse(&ctx, &a, "--flag=yes"), FAB_EXIT_USAGE);
 	assert_int_equal(other_opt, '?');
 	assert_int_equal(parse(&ctx, &a, "-h"), FAB_EXIT_OK);
 	assert_int_equal(other_opt, 'h');
@@ -227,8 +229,8 @@ static void synopsis_is(const struct cmd_opt *r, const char *want)
 static void test_synopsis(void **state)
 {
 	/* Brackets, short names, a hidden row, a group, nesting and an operand. */
-	synopsis_is(rows, "[-j] [--flag] [--no-counters] [--str S] [--num X] [--whole N] [--call V] "
-		    "[--where PLACE] FILE");
+	synopsis_is(rows, "[-j] [--flag] [--no-counters] [--str S] [--num X] [--whole N] "
+		    "[--call V] [--where PLACE] FILE");
 	static const struct cmd_opt nested[] = {
 		CMD_TEXT("IN [IN...]", 0),
 		CMD_STRING("out", 'o', "FILE", struct args, str, CMD_SYN_SHORT | CMD_SYN_REQ),
@@ -267,6 +269,43 @@ static void test_synopsis(void **state)
 	synopsis_is(none, "");
 }
 
+/* Every command's table: names and short names unique, each row whole for its type. */
+static void test_command_tables(void **state)
+{
+	const struct cmd_opts *tables[] = { &cmd_status_opts, &cmd_discover_opts, &cmd_report_opts,
+					    &cmd_worker_opts, &cmd_apply_opts, &cmd_verify_opts,
+					    &cmd_confirm_opts };
+
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		struct cmd_opt_row row[CMD_OPTS_MAX];
+		size_t n = 0;
+
+		assert_int_equal(cmd_opts_flat(tables[t]->rows, 0, row, &n), 0);
+		for (size_t i = 0; i < n; i++) {
+			const struct cmd_opt *o = row[i].o;
+
+			if (o->type == CMD_OPT_TEXT) {
+				assert_null(o->name);
+				assert_non_null(o->metavar);
+				continue;
+			}
+			assert_non_null(o->name);
+			assert_true(o->key != 'h');
+			assert_true((o->type == CMD_OPT_FLAG) == (o->metavar == NULL) ||
+				    o->type == CMD_OPT_CALL);
+			assert_true(o->type != CMD_OPT_CALL || o->call);
+			assert_true(o->min <= o->max);
+			for (size_t j = 0; j < i; j++) {
+				if (row[j].o->type == CMD_OPT_TEXT)
+					continue;
+				if (strcmp(row[j].o->name, o->name) == 0 ||
+				    (o->key && row[j].o->key == o->key))
+					fail_msg("%s: --%s twice", tables[t]->cmd, o->name);
+			}
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_call_group_json),
 		cmocka_unit_test(test_unknown_missing_help),
 		cmocka_unit_test(test_synopsis),
+		cmocka_unit_test(test_command_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
