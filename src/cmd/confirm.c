@@ -18,6 +18,7 @@
 
 #include "node/apply.h"
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "render/render.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -83,32 +84,35 @@ static int confirm_orphan(struct fab_ctx *ctx, struct plan *plan, const struct p
 	return FAB_EXIT_UNHEALTHY;
 }
 
+struct confirm_args {
+	bool revert;
+};
+
 /* How long confirm waits for the apply lock (a reverter undoing, an apply ending). */
 #define CONFIRM_LOCK_WAIT_MS 3000
 
+static const struct cmd_opt confirm_rows[] = {
+	CMD_FLAG("revert", 'r', struct confirm_args, revert, 0),
+	{ 0 },
+};
+
+const struct cmd_opts cmd_confirm_opts = { "confirm", confirm_rows };
+
 int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "revert", no_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char pending[PATH_MAX], *text = NULL;
 	struct plan_pending pp = { 0 };
+	struct confirm_args a = { .revert = false };
 	struct plan plan;
-	bool revert = false;
+	bool revert;
 	size_t len = 0;
-	int opt, rc = FAB_EXIT_OK, n, lock = -1;
+	int rc, n, lock = -1;
 
-	while ((opt = getopt_long(argc, argv, "rh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			revert = true;
-			break;
-		default:
-			return cmd_opt_other(ctx, "confirm", opt);
-		}
-	}
+	rc = cmd_opts_parse(ctx, &cmd_confirm_opts, argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	rc = FAB_EXIT_OK;
+	revert = a.revert;
 	if (optind != argc)
 		return cmd_usage_error(ctx, "confirm", "no arguments expected");
 	plan_init(&plan);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* status, verify, apply --hosts: run, check, render, one exit rule; see fleet_cmd.h. */
 #include <errno.h>
-#include <getopt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,26 +153,12 @@ out:
 	return rc;
 }
 
-int fleet_cmd_parse(struct fab_ctx *ctx, const char *cmd, int argc, char **argv,
-		    struct fleet_opts *fo, const char **hosts)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		FLEET_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (fleet_opt_take(fo, hosts, opt, optarg))
-			continue;
-		if (opt != 'j')
-			return cmd_opt_other(ctx, cmd, opt);
-		render_select(&ctx->render, "json");
-	}
-	return -1;
-}
+const struct cmd_opt fleet_cmd_more_opts[] = {
+	CMD_STRING("ssh-config", 0, "FILE", struct fleet_opts, ssh_config, CMD_SYN_HIDE),
+	CMD_STRING("worker-cmd", 0, "CMD", struct fleet_opts, worker_cmd, CMD_SYN_HIDE),
+	CMD_STRING("listen", 0, "ADDR[:PORT]", struct fleet_opts, listen, CMD_SYN_HIDE),
+	{ 0 },
+};
 
 int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
 {

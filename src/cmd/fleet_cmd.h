@@ -22,6 +22,7 @@
 #include <stdbool.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "fleet/fleet_op.h"
 
 /*
@@ -33,14 +34,23 @@
 int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 		  const struct fleet_opts *fo, const char *profile, bool dry_run);
 
+/* --hosts FILE and the fleet options of status, verify and apply. */
+struct fleet_cmd_args {
+	const char *hosts;		/* --hosts FILE; NULL: this node */
+	struct fleet_opts fo;
+};
+
+#define FLEET_CMD_ARGS_DEFAULT { .fo = FLEET_OPTS_DEFAULT }
+
 /*
- * The options of status and verify, which take -j and the fleet options
- * (FLEET_LONG_OPTIONS: --hosts FILE into *@hosts, the rest into @fo) and
- * nothing else: -1 when @cmd is to run (its arguments from optind),
- * otherwise its exit code (help, a usage error).
+ * Their option rows (cmd_opt.h).  --hosts and --launcher sit where each
+ * command's synopsis shows them (@syn); --ssh-config, --worker-cmd and
+ * --listen (no synopsis shows them) are the group fleet_cmd_more_opts,
+ * for the struct fleet_opts at @f: CMD_GROUP(T, f, fleet_cmd_more_opts).
  */
-int fleet_cmd_parse(struct fab_ctx *ctx, const char *cmd, int argc, char **argv,
-		    struct fleet_opts *fo, const char **hosts);
+#define FLEET_CMD_HOSTS(T, f, syn) CMD_STRING("hosts", 0, "FILE", T, f, syn)
+#define FLEET_CMD_LAUNCHER(T, f, syn) CMD_STRING("launcher", 0, "NAME|TEMPLATE", T, f, syn)
+extern const struct cmd_opt fleet_cmd_more_opts[];
 
 /*
  * --hosts: read @path, validate it here (bad input: file:line:column,

@@ -5,18 +5,29 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "cmd/fleet_cmd.h"
 #include "node/apply.h"
 #include "node/node.h"
 #include "util/log.h"
 
+static const struct cmd_opt status_rows[] = {
+	CMD_JSON,
+	CMD_TEXT("[DEVICE...]", CMD_SYN_FORM(1)),
+	FLEET_CMD_HOSTS(struct fleet_cmd_args, hosts, CMD_SYN_REQ | CMD_SYN_FORM(2)),
+	FLEET_CMD_LAUNCHER(struct fleet_cmd_args, fo.launcher, CMD_SYN_IN | CMD_SYN_FORM(2)),
+	CMD_GROUP(struct fleet_cmd_args, fo, fleet_cmd_more_opts),
+	{ 0 },
+};
+
+const struct cmd_opts cmd_status_opts = { "status", status_rows };
+
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 {
-	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
-	const char *hosts = NULL;
+	struct fleet_cmd_args a = FLEET_CMD_ARGS_DEFAULT;
 	struct host_state hs;
 	char note[1024];
-	int rc = fleet_cmd_parse(ctx, "status", argc, argv, &fo, &hosts);
+	int rc = cmd_opts_parse(ctx, &cmd_status_opts, argc, argv, &a);
 
 	if (rc >= 0)
 		return rc;
@@ -25,10 +36,10 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 	 * into one table or one "fabricctl.fleet-status/1" document.  Exit 3
 	 * when a node could not be read (fleet_cmd.h).
 	 */
-	if (hosts) {
+	if (a.hosts) {
 		if (optind < argc)
 			return cmd_usage_error(ctx, "status", "--hosts takes no DEVICE names");
-		return fleet_cmd_run(ctx, "status", hosts, &fo, NULL, false);
+		return fleet_cmd_run(ctx, "status", a.hosts, &a.fo, NULL, false);
 	}
 
 	rc = FAB_EXIT_OK;

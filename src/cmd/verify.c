@@ -22,6 +22,7 @@
 
 #include "io/load.h"
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "cmd/discover_lldp.h"
 #include "cmd/fleet_cmd.h"
 #include "fleet/fleet.h"
@@ -99,22 +100,32 @@ out:
 	return rc < 0 ? fab_err_set(&ctx->err, rc, "verify: out of memory") : 0;
 }
 
+static const struct cmd_opt verify_rows[] = {
+	CMD_JSON,
+	FLEET_CMD_HOSTS(struct fleet_cmd_args, hosts, 0),
+	FLEET_CMD_LAUNCHER(struct fleet_cmd_args, fo.launcher, CMD_SYN_IN),
+	CMD_GROUP(struct fleet_cmd_args, fo, fleet_cmd_more_opts),
+	CMD_TEXT("PROFILE", 0),
+	{ 0 },
+};
+
+const struct cmd_opts cmd_verify_opts = { "verify", verify_rows };
+
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 {
-	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
-	const char *hosts = NULL;
+	struct fleet_cmd_args a = FLEET_CMD_ARGS_DEFAULT;
 	struct profile *p = NULL;
 	struct host_state hs;
 	struct node_config ns;
 	struct plan plan;
-	int rc = fleet_cmd_parse(ctx, "verify", argc, argv, &fo, &hosts);
+	int rc = cmd_opts_parse(ctx, &cmd_verify_opts, argc, argv, &a);
 
 	if (rc >= 0)
 		return rc;
 	if (optind != argc - 1)
 		return cmd_usage_error(ctx, "verify", "expected one PROFILE");
-	if (hosts)
-		return fleet_cmd_run(ctx, "verify", hosts, &fo, argv[optind], false);
+	if (a.hosts)
+		return fleet_cmd_run(ctx, "verify", a.hosts, &a.fo, argv[optind], false);
 
 	host_state_init(&hs);
 	node_config_init(&ns, &hs);

@@ -44,6 +44,7 @@ extern const char report_html_js[];
 void report_init(struct report *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->regress_pct = -1;
 }
 
 void report_fini(struct report *r)
@@ -922,7 +923,7 @@ static double regress_pct(const struct report *r, const json_t *doc)
 {
 	double v = jnum(json_object_get(doc, "baseline"), "regress_pct");
 
-	return r->regress_pct > 0 ? r->regress_pct : !isnan(v) ? v : 10;
+	return r->regress_pct >= 0 ? r->regress_pct : !isnan(v) ? v : 10;
 }
 
 static json_t *sweep_data(const struct report *r, struct sview *sv, struct graph *g,
