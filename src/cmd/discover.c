@@ -18,6 +18,7 @@
 #include "cmd/cmd.h"
 #include "cmd/discover_lldp.h"
 #include "io/load.h"
+#include "model/ib_checks.h"
 #include "model/ibtopo_parse.h"
 #include "model/lldp_view.h"
 #include "model/plan_yaml.h"
@@ -25,6 +26,7 @@
 #include "model/topo.h"
 #include "model/topo_diff.h"
 #include "node/node.h"
+#include "util/clock.h"
 #include "util/file.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -39,6 +41,7 @@ struct discover_opts {
 	struct subnet_opts subnet;
 	struct topo_thresholds th;
 	struct topo_rails plan_rails;	/* rails of a YAML plan (topo_lldp_checks.h) */
+	unsigned int checks;		/* --checks: IB_CHECK_* families (model/ib_checks.h) */
 };
 
 /*
@@ -109,6 +112,17 @@ static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t
 	return rc;
 }
 
+/* --checks (model/ib_checks.h); -v says how long the analysis took (tests/bench/ib-checks.sh). */
+static int run_checks(struct fab_ctx *ctx, struct topo *t, unsigned int families)
+{
+	double t0 = (double)clock_mono_ns() / 1e6;
+
+	if (ib_checks_run(t, families) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+	fab_info("checks: %.1f ms", (double)clock_mono_ns() / 1e6 - t0);
+	return 0;
+}
+
 static int parse_uint_opt(const char *s, unsigned int max, unsigned int *val)
 {
 	uint64_t v;
@@ -129,7 +143,7 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 	enum { OPT_LOAD_CACHE = 256, OPT_EXPECT, OPT_SAVE_PLAN, OPT_FORMAT, OPT_THRESH,
 	       OPT_NO_COUNTERS, OPT_MAX_SMPS, OPT_MAX_PMAS, OPT_TIMEOUT, OPT_RETRIES, OPT_RAILS, OPT_LLDP_SOCK,
 	       OPT_HOSTS, OPT_LAUNCHER,
-	       OPT_IB, OPT_LLDP, OPT_CSV };
+	       OPT_IB, OPT_LLDP, OPT_CSV, OPT_CHECKS };
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "ib", no_argument, NULL, OPT_IB },
@@ -151,6 +165,7 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "retries", required_argument, NULL, OPT_RETRIES },
 		{ "rails", no_argument, NULL, OPT_RAILS },
+		{ "checks", required_argument, NULL, OPT_CHECKS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -237,6 +252,12 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		case OPT_RAILS:
 			o->rails = true;
 			break;
+		case OPT_CHECKS:
+			if (ib_checks_parse(optarg, &o->checks, bad, sizeof(bad)) < 0)
+				return cmd_usage_error(ctx, "discover", "bad --checks item '%s' (all, "
+						       "none, or routes, credit-loops, balance, ids, "
+						       "sm; -NAME drops one)", bad);
+			break;
 		default:
 			return cmd_opt_other(ctx, "discover", opt);
 		}
@@ -247,6 +268,11 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		return cmd_usage_error(ctx, "discover", "--hosts and --launcher need --lldp");
 	if (!o->ib && !o->lldp)
 		o->ib = true;
+	if (o->checks && !o->ib)
+		return cmd_usage_error(ctx, "discover", "--checks is for the InfiniBand subnet (--ib)");
+	/* What the checks read besides the walk; a cache file has neither (docs/discover.md). */
+	o->subnet.lft = (o->checks & IB_CHECK_NEED_LFT) && !o->subnet.load_cache;
+	o->subnet.sminfo = o->checks & IB_CHECK_SM;
 	if (o->lldp && o->format == &render_ibnet_ops)
 		return cmd_usage_error(ctx, "discover", "--format ibnetdiscover describes an InfiniBand "
 				       "subnet (GUIDs, numbered ports); an LLDP graph has named "
@@ -294,6 +320,10 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	    topo_rail_plan_check(t, &o.plan_rails) < 0 ||		
 	    (o.rails && topo_rail_check(t) < 0)) {
 		fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	if (o.checks && run_checks(ctx, t, o.checks) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}

@@ -63,14 +63,17 @@ struct rc {
 	size_t n_sw;
 	struct ptr_index sw_ix, link_ix;
 	size_t *pn_off;
-	struct topo_port **pn;
-	/* CA ports taking part */
+	struct topo_port **pn;		/* [pn_off[s] + num]: switch s's port num, or NULL */
+	uint32_t *pn_ch;		/* its channel out (SW_NONE: no link) */
+	uint32_t *pn_nsw;		/* the switch its cable enters (SW_NONE: none, or a CA) */
+	/* CA ports taking part, the switch each one's cable enters, their channels out */
 	struct topo_port **ca;
+	uint32_t *ca_sw, *ca_ch;
 	size_t n_ca;
 	/* one destination's state, per switch */
 	uint8_t *state;
 	uint32_t *depth, *fail, *flow, *stack, *touched, *bucket, *bucket_n;
-	struct topo_port **out;
+	uint32_t *out;			/* the pn[] slot a switch forwards by */
 	size_t n_touched;
 	struct brk *brk;
 	size_t n_brk, cap_brk;
@@ -153,14 +156,25 @@ static int rc_index(struct rc *r)
 		ptr_index_set(&r->link_ix, i, t->links[i]);
 	ptr_index_sort(&r->link_ix);
 	r->pn = calloc(n_pn + 1, sizeof(*r->pn));
-	if (!r->pn)
+	r->pn_ch = malloc((n_pn + 1) * sizeof(*r->pn_ch));
+	r->pn_nsw = malloc((n_pn + 1) * sizeof(*r->pn_nsw));
+	if (!r->pn || !r->pn_ch || !r->pn_nsw)
 		return -ENOMEM;
+	for (size_t k = 0; k < n_pn; k++)
+		r->pn_ch[k] = r->pn_nsw[k] = SW_NONE;
 	for (size_t s = 0; s < r->n_sw; s++)
 		for (size_t j = 0; j < r->sw[s]->n_ports; j++) {
 			struct topo_port *p = r->sw[s]->ports[j];
+			size_t k = r->pn_off[s] + p->num;
 
-			if (!*p->name && p->num < r->pn_off[s + 1] - r->pn_off[s])
-				r->pn[r->pn_off[s] + p->num] = p;
+			if (*p->name || p->num >= r->pn_off[s + 1] - r->pn_off[s])
+				continue;
+			r->pn[k] = p;
+			if (!p->peer)
+				continue;
+			r->pn_ch[k] = chan(r, p);
+			if (p->peer->node->type == TOPO_NODE_SWITCH)
+				r->pn_nsw[k] = sw_index(r, p->peer->node);
 		}
 	return 0;
 }
@@ -173,13 +187,22 @@ static int rc_cas(struct rc *r)
 		for (size_t j = 0; j < t->nodes[i]->n_ports; j++)
 			r->n_ca += ca_usable(t->nodes[i]->ports[j]);
 	r->ca = calloc(r->n_ca + 1, sizeof(*r->ca));
-	if (!r->ca)
+	r->ca_sw = calloc(r->n_ca + 1, sizeof(*r->ca_sw));
+	r->ca_ch = calloc(r->n_ca + 1, sizeof(*r->ca_ch));
+	if (!r->ca || !r->ca_sw || !r->ca_ch)
 		return -ENOMEM;
 	r->n_ca = 0;
 	for (size_t i = 0; i < t->n_nodes; i++)
-		for (size_t j = 0; j < t->nodes[i]->n_ports; j++)
-			if (ca_usable(t->nodes[i]->ports[j]))
-				r->ca[r->n_ca++] = t->nodes[i]->ports[j];
+		for (size_t j = 0; j < t->nodes[i]->n_ports; j++) {
+			struct topo_port *p = t->nodes[i]->ports[j];
+
+			if (!ca_usable(p))
+				continue;
+			r->ca_ch[r->n_ca] = chan(r, p);
+			r->ca_sw[r->n_ca] = p->peer->node->type == TOPO_NODE_SWITCH ?
+					    sw_index(r, p->peer->node) : SW_NONE;
+			r->ca[r->n_ca++] = p;
+		}
 	return 0;
 }
 
@@ -207,9 +230,13 @@ static void rc_fini(struct rc *r)
 	free(r->sw);
 	free(r->pn_off);
 	free(r->pn);
+	free(r->pn_ch);
+	free(r->pn_nsw);
 	ptr_index_fini(&r->sw_ix);
 	ptr_index_fini(&r->link_ix);
 	free(r->ca);
+	free(r->ca_sw);
+	free(r->ca_ch);
 	free(r->state);
 	free(r->depth);
 	free(r->fail);
@@ -245,6 +272,7 @@ static int step(struct rc *r, uint32_t s, unsigned int dlid, uint32_t *next, boo
 	const struct topo_node *n = r->sw[s];
 	unsigned int op = n->lft && dlid <= n->lft_top ? n->lft[dlid] : TOPO_LFT_NONE;
 	struct topo_port *p, *q;
+	size_t k = r->pn_off[s] + op;
 
 	*next = SW_NONE;
 	*ok = false;
@@ -260,7 +288,7 @@ static int step(struct rc *r, uint32_t s, unsigned int dlid, uint32_t *next, boo
 	q = p->peer;
 	if (!port_active(p) || !port_active(q))
 		return brk_new(r, s, op, q, IB_BREAK_DOWN, b);
-	r->out[s] = p;
+	r->out[s] = (uint32_t)k;
 	if (q->node->type != TOPO_NODE_SWITCH) {
 		if (holds(q, dlid)) {
 			*ok = true;
@@ -268,9 +296,7 @@ static int step(struct rc *r, uint32_t s, unsigned int dlid, uint32_t *next, boo
 		}
 		return brk_new(r, s, op, q, IB_BREAK_WRONG_END, b);
 	}
-	*next = sw_index(r, q->node);
-	if (*next == SW_NONE)
-		return brk_new(r, s, op, q, IB_BREAK_NO_LINK, b);
+	*next = r->pn_nsw[k];
 	if (r->state[*next] == ST_VISITING) {
 		*next = SW_NONE;
 		return brk_new(r, s, op, q, IB_BREAK_LOOP, b);
@@ -423,20 +449,19 @@ static int dest_sources(struct rc *r, const struct topo_port *dst, unsigned int 
 {
 	for (size_t i = 0; i < r->n_ca; i++) {
 		const struct topo_port *src = r->ca[i], *q = src->peer;
-		uint32_t s;
+		uint32_t s = r->ca_sw[i];
 		int rc;
 
 		if (src == dst)
 			continue;
 		r->c->routes.n_pairs++;
-		s = q->node->type == TOPO_NODE_SWITCH ? sw_index(r, q->node) : SW_NONE;
 		if (s == SW_NONE) {	/* two CAs cabled back to back: no switch on the way */
 			if (!holds(q, dlid)) {
 				rc = unreachable_add(r, src, dst, dlid, NULL, q);
 				if (rc < 0)
 					return rc;
 			} else if (r->loads) {
-				r->loads[chan(r, src)]++;
+				r->loads[r->ca_ch[i]]++;
 			}
 			continue;
 		}
@@ -446,7 +471,7 @@ static int dest_sources(struct rc *r, const struct topo_port *dst, unsigned int 
 		if (r->state[s] == ST_OK) {
 			r->flow[s]++;
 			if (r->loads)
-				r->loads[chan(r, src)]++;
+				r->loads[r->ca_ch[i]]++;
 			continue;
 		}
 		rc = unreachable_add(r, src, dst, dlid, &r->brk[r->fail[s]], NULL);
@@ -482,21 +507,18 @@ static int dest_flows(struct rc *r)
 		n += r->state[s] == ST_OK;
 	}
 	for (size_t i = 0; i < n; i++) {
-		uint32_t s = r->bucket[i], nx;
-		const struct topo_port *q;
+		uint32_t s = r->bucket[i], k = r->out[s], nx = r->pn_nsw[k];
 
 		if (!r->flow[s])
 			continue;
 		if (r->loads)
-			r->loads[chan(r, r->out[s])] += r->flow[s];
-		q = r->out[s]->peer;
-		if (q->node->type != TOPO_NODE_SWITCH)
+			r->loads[r->pn_ch[k]] += r->flow[s];
+		if (nx == SW_NONE)
 			continue;
-		nx = sw_index(r, q->node);
 		r->flow[nx] += r->flow[s];
 		/* Dependencies between switch-to-switch channels: the only ones a loop can hold. */
-		if (r->cdg && r->out[nx]->peer->node->type == TOPO_NODE_SWITCH &&
-		    ib_cdg_add(r->cdg, chan(r, r->out[s]), chan(r, r->out[nx])) < 0)
+		if (r->cdg && r->pn_nsw[r->out[nx]] != SW_NONE &&
+		    ib_cdg_add(r->cdg, r->pn_ch[k], r->pn_ch[r->out[nx]]) < 0)
 			return -ENOMEM;
 	}
 	return 0;
