@@ -371,6 +371,22 @@ static int sm_master_checks(struct topo *t, struct ib_sm_report *sr)
 	return rc;
 }
 
+/* Answered first, then master, standby, discovering, not active; higher priority, lower GUID. */
+static int sm_cmp(const void *x, const void *y)
+{
+	const struct topo_sm *a = x, *b = y;
+
+	if (a->answered != b->answered)
+		return a->answered ? -1 : 1;
+	if (a->state != b->state)
+		return a->state > b->state ? -1 : 1;
+	if (a->priority != b->priority)
+		return a->priority > b->priority ? -1 : 1;
+	if (a->guid != b->guid)
+		return a->guid < b->guid ? -1 : 1;
+	return strcmp(a->port->node->name, b->port->node->name);
+}
+
 int ib_sm_check(struct topo *t, struct ib_checks *c)
 {
 	struct ib_sm_report *sr = &c->sm;
@@ -382,6 +398,8 @@ int ib_sm_check(struct topo *t, struct ib_checks *c)
 		return 0;
 	}
 	sr->ran = true;
+	if (t->n_sms)
+		qsort(t->sms, t->n_sms, sizeof(*t->sms), sm_cmp);
 	for (size_t i = 0; i < t->n_sms && rc == 0; i++) {
 		const struct topo_sm *s = &t->sms[i];
 

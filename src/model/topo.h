@@ -299,8 +299,9 @@ struct topo {
 	size_t ix_cap;			/* slots in each: a power of two, 0 before the first node */
 	/*
 	 * IB, a live walk asked for them (subnet_opts.sminfo): the SMInfo of
-	 * every port with IsSM, in walk order.  Owned.  sms_read: they were
-	 * asked for (n_sms 0 then means no port runs an SM).
+	 * every port with IsSM, in walk order (ib_sm_check() sorts them, the
+	 * master first).  Owned.  sms_read: they were asked for (n_sms 0 then
+	 * means no port runs an SM).
 	 */
 	struct topo_sm *sms;
 	size_t n_sms;
