@@ -77,6 +77,7 @@ struct rc {
 	size_t n_touched;
 	struct brk *brk;
 	size_t n_brk, cap_brk;
+	size_t cap_unreach;		/* of c->routes.unreach */
 	/* groups, hashed on their key */
 	struct group *groups;
 	size_t n_groups, cap_groups;
@@ -426,11 +427,9 @@ static int unreachable_add(struct rc *r, const struct topo_port *src, const stru
 
 	rr->n_unreachable++;
 	if (rr->n_listed < IB_UNREACH_LIST_MAX) {
-		if (!rr->unreach) {
-			rr->unreach = calloc(IB_UNREACH_LIST_MAX, sizeof(*rr->unreach));
-			if (!rr->unreach)
-				return -ENOMEM;
-		}
+		if (array_reserve((void **)&rr->unreach, &r->cap_unreach, rr->n_listed + 1,
+				  sizeof(*rr->unreach)) < 0)
+			return -ENOMEM;
 		rr->unreach[rr->n_listed++] = b ? (struct ib_unreachable){
 			.src = src, .dst = dst, .dlid = dlid, .sw = r->sw[b->sw], .port = b->port,
 			.to = b->to, .why = b->why,
