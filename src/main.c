@@ -27,8 +27,8 @@ const struct fab_cmd fab_cmds[] = {
 	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [--lldp-socket PATH] "
 	  "[--hosts FILE [--launcher NAME|TEMPLATE]] [-C CA] [-P PORT] [--load-cache FILE] "
 	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover|csv] [--csv] "
-	  "[--thresholds COUNTER=N,...] [--no-counters] [--rails] [--max-smps N] "
-	  "[--max-pmas N] [--timeout MS] [--retries N]",
+	  "[--thresholds COUNTER=N,...] [--no-counters] [--rails] [--checks FAMILY,...] "
+	  "[--max-smps N] [--max-pmas N] [--timeout MS] [--retries N]",
 	  "fabric topology (IB subnet, LLDP), link health, diff against a cabling plan" },
 	{ "sweep", cmd_sweep, "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--transport tcp|verbs] "
 	  "[--serial | --pairs FILE | --new] [--duration SECONDS] [--lat-iters N] [--msg-size BYTES] "
