@@ -106,7 +106,7 @@ assert_eq "updn: exit, unreachable, loops" "0 0 0" \
 LEAF1=$(sw_field leaf-001 2)
 DST=h0005
 DLID=$(ca_lid "$DST")
-[ -n "$LEAF1" ] && [ -n "$DLID" ] || fail "leaf-001 or $DST lid not found"
+if [ -z "$LEAF1" ] || [ -z "$DLID" ]; then fail "leaf-001 or $DST lid not found"; fi
 awk '$3 == "leaf-001" { print $2 }' "$TMP/cas" | sort >"$TMP/leaf1-cas"
 assert_eq "CAs on leaf-001" 4 "$(wc -l <"$TMP/leaf1-cas")"
 grep -qx "$DST" "$TMP/leaf1-cas" && fail "$DST is on leaf-001: the test proves nothing"
@@ -151,6 +151,7 @@ assert_eq "minhop ring: unreachable" 0 "$(q minhop .ib_checks.routes.unreachable
 assert_eq "minhop ring: loops" 2 "$(q minhop .ib_checks.credit_loops.loops)"
 assert_eq "minhop ring: channels per loop" "5 5" "$(q minhop '[.ib_checks.credit_loops.cycles[].channels | length] | join(" ")')"
 # Chained: each channel enters the switch the next one leaves, round the ring.
+# shellcheck disable=SC2016 # jq variables
 assert_eq "minhop ring: loops chained" "true true" \
 	"$(q minhop '[.ib_checks.credit_loops.cycles[].channels | . as $c | [range(length)] | all(. as $i | $c[$i].to.node == $c[($i + 1) % ($c | length)].from.node)] | map(tostring) | join(" ")')"
 assert_eq "minhop ring: every switch in each loop" "ring-1 ring-2 ring-3 ring-4 ring-5" \
