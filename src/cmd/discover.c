@@ -19,6 +19,7 @@
 #include "cmd/cmd_opt.h"
 #include "cmd/discover_lldp.h"
 #include "io/load.h"
+#include "model/ib_checks.h"
 #include "model/ibtopo_parse.h"
 #include "model/lldp_view.h"
 #include "model/plan_yaml.h"
@@ -26,6 +27,7 @@
 #include "model/topo.h"
 #include "model/topo_diff.h"
 #include "node/node.h"
+#include "util/clock.h"
 #include "util/file.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -41,6 +43,7 @@ struct discover_opts {
 	struct subnet_opts subnet;
 	struct topo_thresholds th;
 	struct topo_rails plan_rails;	/* rails of a YAML plan (topo_lldp_checks.h) */
+	unsigned int checks;		/* --checks: IB_CHECK_* families (model/ib_checks.h) */
 };
 
 /*
@@ -111,6 +114,17 @@ static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t
 	return rc;
 }
 
+/* --checks (model/ib_checks.h); -v says how long the analysis took (tests/bench/ib-checks.sh). */
+static int run_checks(struct fab_ctx *ctx, struct topo *t, unsigned int families)
+{
+	double t0 = (double)clock_mono_ns() / 1e6;
+
+	if (ib_checks_run(t, families) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+	fab_info("checks: %.1f ms", (double)clock_mono_ns() / 1e6 - t0);
+	return 0;
+}
+
 static int discover_opt_format(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
 {
 	struct discover_opts *o = args;
@@ -142,6 +156,18 @@ static int discover_opt_thresholds(struct fab_ctx *ctx, const char *cmd, const c
 	return -EINVAL;
 }
 
+static int discover_opt_checks(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	struct discover_opts *o = args;
+	char bad[128];
+
+	if (ib_checks_parse(arg, &o->checks, bad, sizeof(bad)) == 0)
+		return 0;
+	cmd_usage_error(ctx, cmd, "bad --checks item '%s' (all, none, or routes, credit-loops, "
+			"balance, ids, sm; -NAME drops one)", bad);
+	return -EINVAL;
+}
+
 #define D struct discover_opts
 static const struct cmd_opt discover_rows[] = {
 	CMD_JSON,
@@ -160,6 +186,7 @@ static const struct cmd_opt discover_rows[] = {
 	CMD_CALL("thresholds", 0, "COUNTER=N,...", discover_opt_thresholds, 0),
 	CMD_FLAG("no-counters", 0, D, subnet.counters, CMD_OPT_OFF),
 	CMD_FLAG("rails", 0, D, rails, 0),
+	CMD_CALL("checks", 0, "FAMILY,...", discover_opt_checks, 0),
 	CMD_WHOLE("max-smps", 0, "N", D, subnet.max_smps, 1, 128, 0),
 	/* 0: one at a time through libibmad (the fallback), for comparison. */
 	CMD_WHOLE("max-pmas", 0, "N", D, subnet.max_pmas, 0, PMA_WINDOW_MAX, 0),
@@ -192,6 +219,11 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		return cmd_usage_error(ctx, "discover", "--hosts and --launcher need --lldp");
 	if (!o->ib && !o->lldp)
 		o->ib = true;
+	if (o->checks && !o->ib)
+		return cmd_usage_error(ctx, "discover", "--checks is for the InfiniBand subnet (--ib)");
+	/* What the checks read besides the walk; a cache file has neither (docs/discover.md). */
+	o->subnet.lft = (o->checks & IB_CHECK_NEED_LFT) && !o->subnet.load_cache;
+	o->subnet.sminfo = o->checks & IB_CHECK_SM;
 	if (o->lldp && o->format == &render_ibnet_ops)
 		return cmd_usage_error(ctx, "discover", "--format ibnetdiscover describes an InfiniBand "
 				       "subnet (GUIDs, numbered ports); an LLDP graph has named "
@@ -239,6 +271,10 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	    topo_rail_plan_check(t, &o.plan_rails) < 0 ||		
 	    (o.rails && topo_rail_check(t) < 0)) {
 		fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	if (o.checks && run_checks(ctx, t, o.checks) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}

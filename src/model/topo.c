@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "model/counter_rules.h"
+#include "model/ib_checks.h"
 #include "model/topo.h"
 #include "util/array.h"
 #include "util/str.h"
@@ -81,6 +82,13 @@ const char *topo_problem_kind_name(enum topo_problem_kind kind)
 		[TOPO_PROB_ERRORS] = "errors",
 		[TOPO_PROB_MTU_MISMATCH] = "mtu-mismatch",
 		[TOPO_PROB_RAIL] = "rail",
+		[TOPO_PROB_UNREACHABLE] = "unreachable",
+		[TOPO_PROB_CREDIT_LOOP] = "credit-loop",
+		[TOPO_PROB_BALANCE] = "route-balance",
+		[TOPO_PROB_DUP_GUID] = "duplicate-guid",
+		[TOPO_PROB_DUP_LID] = "duplicate-lid",
+		[TOPO_PROB_LID] = "lid",
+		[TOPO_PROB_SM] = "sm",
 	};
 
 	return (unsigned int)kind < TOPO_PROB_KIND_MAX ? names[kind] : "unknown";
@@ -113,6 +121,17 @@ const char *topo_port_state_name(enum topo_port_state s)
 	case TOPO_PORT_ARMED: return "armed";
 	case TOPO_PORT_ACTIVE: return "active";
 	case TOPO_PORT_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+const char *topo_sm_state_name(enum topo_sm_state s)
+{
+	switch (s) {
+	case TOPO_SM_NOT_ACTIVE: return "not-active";
+	case TOPO_SM_DISCOVERING: return "discovering";
+	case TOPO_SM_STANDBY: return "standby";
+	case TOPO_SM_MASTER: return "master";
 	}
 	return "unknown";
 }
@@ -220,6 +239,8 @@ void topo_free(struct topo *t)
 		free(t->links[i]);
 	free(t->links);
 	free(t->problems);
+	free(t->sms);
+	ib_checks_free(t->ib_checks);
 	free(t->ix_name);
 	free(t->ix_guid);
 	free(t);

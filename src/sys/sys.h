@@ -65,6 +65,12 @@ struct subnet_opts {
 	 * cache holds no forwarding tables, so lft with load_cache is -EINVAL.
 	 */
 	bool lft;
+	/*
+	 * Read SMInfo from every port whose PortInfo CapabilityMask has IsSM
+	 * (sys/sminfo.c) into topo.sms, and set topo.sms_read.  Live walks
+	 * only; ignored with load_cache.
+	 */
+	bool sminfo;
 };
 
 /* Which interface's counters nic_counters_read() reads. */
