@@ -158,10 +158,12 @@ static json_t *nic_json(const struct pcie_view *v, const struct pcie_dev *d)
 
 json_t *status_pcie_json(const struct pcie_view *v)
 {
-	json_t *nics = json_array(), *gpus = json_array();
+	json_t *nics, *gpus;
 
 	if (!v)
 		return json_null();
+	nics = json_array();
+	gpus = json_array();
 	for (size_t i = 0; i < v->n_nics; i++)
 		json_array_append_new(nics, nic_json(v, &v->nics[i]));
 	for (size_t i = 0; i < v->n_gpus; i++)
