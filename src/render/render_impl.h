@@ -39,6 +39,9 @@ int status_json(struct render *out, const struct host_state *hs);
 struct pcie_view;
 void status_pcie_text(FILE *f, struct render_txt *tx, const struct pcie_view *v);
 json_t *status_pcie_json(const struct pcie_view *v);
+/* status --hosts, the PCIe groups: render/status_pcie_fleet.c. */
+int status_fleet_json(struct render *out, const json_t *doc);
+void status_pcie_fleet_text(FILE *f, const json_t *doc);
 
 /* discover: render/discover_text.c, render/discover_json.c. */
 int discover_text(struct render *out, const struct topo *t);

@@ -59,5 +59,6 @@ int status_fleet_text(struct render *out, const json_t *doc)
 			}
 		}
 	}
+	status_pcie_fleet_text(f, doc);
 	return fflush(f) == EOF ? -EIO : 0;
 }
