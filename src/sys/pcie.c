@@ -199,9 +199,6 @@ static int read_bridges(struct pcie_rd *rd, const struct pcie_place *pl, struct 
 /* Everything about the function at @pl into @d. */
 static int dev_read(struct pcie_rd *rd, const struct pcie_place *pl, struct pcie_dev *d)
 {
-	enum pcie_port_type type;
-	struct pcie_acs acs;
-
 	str_fmt(d->bdf, sizeof(d->bdf), "%s", pl->bdf[pl->n - 1]);
 	str_fmt(d->host_bridge, sizeof(d->host_bridge), "%s", pl->host);
 	d->vendor = (uint16_t)read_num(pl->dir, "vendor", 0);
@@ -213,7 +210,7 @@ static int dev_read(struct pcie_rd *rd, const struct pcie_place *pl, struct pcie
 		d->numa_node = -1;
 	read_iommu(pl->dir, d->iommu, sizeof(d->iommu));
 	read_link(pl->dir, &d->link);
-	read_config(rd, pl->dir, &type, &acs);
+	/* Not the device's own config space: reading it wakes a runtime-suspended GPU. */
 	if (read_bridges(rd, pl, d) < 0)
 		return -ENOMEM;
 	if (!d->link.width && !d->link.speed_mts && d->n_bridges) {
