@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "model/host_state.h"
+#include "model/pcie.h"
 #include "util/array.h"
 #include "util/str.h"
 
@@ -31,6 +32,7 @@ void host_state_fini(struct host_state *hs)
 	}
 	free(hs->rdma);
 	free(hs->links);
+	pcie_view_free(hs->pcie);
 	memset(hs, 0, sizeof(*hs));
 }
 
@@ -128,6 +130,8 @@ int host_state_keep_named(struct host_state *hs, char *const *names, size_t n)
 		free(d->ports);
 	}
 	hs->n_rdma = keep;
+	if (hs->pcie)
+		pcie_view_keep_named(hs->pcie, names, n);
 	return -1;
 }
 

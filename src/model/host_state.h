@@ -18,6 +18,8 @@
 
 #define FAB_IFNAMSIZ 16
 
+struct pcie_view;
+
 struct fab_link {
 	char name[FAB_IFNAMSIZ];
 	int ifindex;
@@ -78,6 +80,7 @@ struct host_state {
 	size_t n_links;
 	struct fab_rdma_dev *rdma;
 	size_t n_rdma;
+	struct pcie_view *pcie;	/* owned; NULL when not read (model/pcie.h) */
 };
 
 void host_state_init(struct host_state *hs);

@@ -119,7 +119,10 @@ json_t *fleet_apply_to_json(const struct fleet_apply *a)
 
 int status_fleet_json(struct render *out, const struct fleet_run *run)
 {
-	return render_json_emit(out, fleet_status_to_json(run));
+	json_t *doc = fleet_status_to_json(run);
+
+	status_pcie_fleet_json(doc);
+	return render_json_emit(out, doc);
 }
 
 int verify_fleet_json(struct render *out, const struct fleet_verify *v)

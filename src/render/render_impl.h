@@ -36,6 +36,13 @@ const char *render_txt(struct render_txt *tb, const char *s);
 /* status: render/status_text.c, render/status_json.c. */
 int status_text(struct render *out, const struct host_state *hs);
 int status_json(struct render *out, const struct host_state *hs);
+/* status, the PCIe part: render/status_pcie_text.c, render/status_pcie_json.c. */
+struct pcie_view;
+void status_pcie_text(FILE *f, struct render_txt *tx, const struct pcie_view *v);
+json_t *status_pcie_json(const struct pcie_view *v);
+/* status --hosts, the PCIe groups: render/status_pcie_fleet.c. */
+void status_pcie_fleet_json(json_t *doc);
+void status_pcie_fleet_text(FILE *f, const json_t *doc);
 
 /* discover: render/discover_text.c, render/discover_json.c. */
 int discover_text(struct render *out, const struct topo *t);

@@ -57,6 +57,7 @@ int status_fleet_text(struct render *out, const struct fleet_run *run)
 {
 	FILE *f = out->f;
 	int w = fleet_node_width(run);
+	json_t *doc;
 
 	fprintf(f, "%-*s %-16s %-8s %6s %10s %-10s %-8s\n", w,
 		"NODE", "IFNAME", "STATE", "MTU", "SPEED", "DRIVER", "KIND");
@@ -71,5 +72,9 @@ int status_fleet_text(struct render *out, const struct fleet_run *run)
 		links_print(f, w, a->node, a->doc);
 		ports_print(f, w, a->node, a->doc);
 	}
+	doc = fleet_status_to_json(run);
+	if (doc)
+		status_pcie_fleet_text(f, doc);
+	json_decref(doc);
 	return fflush(f) == EOF ? -EIO : 0;
 }

@@ -22,6 +22,7 @@
 #include "model/host_state.h"
 #include "model/lldp_view.h"
 #include "model/nic_counters.h"
+#include "model/pcie.h"
 #include "model/topo.h"
 #include "util/err.h"
 
@@ -35,6 +36,13 @@ enum sys_read_flags {
 	 * apply and verify do not ask for them.
 	 */
 	SYS_READ_COUNTERS = 1 << 0,
+	/*
+	 * The NICs and GPUs as PCIe sees them into host_state.pcie (struct
+	 * pcie_view, model/pcie.h) through the pcie_read slot: `status`, and
+	 * verify when a profile has `nics:` items.  A sys without the slot
+	 * leaves host_state.pcie NULL.
+	 */
+	SYS_READ_PCIE = 1 << 1,
 };
 
 #define PMA_WINDOW_DEFAULT 64	/* subnet_opts.max_pmas when 0 */
@@ -175,6 +183,16 @@ struct sys_ops {
 	 */
 	int (*nic_counters_read)(struct sys *sys, const struct nic_counters_req *req,
 				 struct nic_counters *out, struct fab_err *err);
+	/*
+	 * Inside the node (src/sys/pcie.c, pcie_host.c): every NIC (a PCI
+	 * function with a netdev or RDMA device) and GPU with its link,
+	 * bridges and their ACS, NUMA node, socket and IOMMU mode; GPUDirect
+	 * readiness; the firmware LLDP agent where a driver flag shows it,
+	 * into @v (pcie_view_new'ed, empty).  Under a root the same layout is
+	 * read from the tree (tests/fixtures/pcie-dgx).  What cannot be read
+	 * stays unknown; only running out of memory fails.
+	 */
+	int (*pcie_read)(struct sys *sys, struct pcie_view *v, struct fab_err *err);
 
 	/*
 	 * The pending state of `apply --try` (src/sys/pending.c): a run
@@ -279,6 +297,7 @@ int sys_subnet_read(struct sys *sys, const struct subnet_opts *o, struct topo *t
 		    struct fab_err *err);
 int sys_nic_counters_read(struct sys *sys, const struct nic_counters_req *req,
 			  struct nic_counters *out, struct fab_err *err);
+int sys_pcie_read(struct sys *sys, struct pcie_view *v, struct fab_err *err);
 int sys_pending_lock(struct sys *sys, int *lock, struct fab_err *err);
 void sys_pending_unlock(struct sys *sys, int lock);
 const char *sys_pending_path(struct sys *sys, char *buf, size_t len);

@@ -30,6 +30,7 @@ static const struct sys_ops sys_real_ops = {
 	.lldp_read = lldp_read_all,
 	.subnet_read = subnet_read_all,
 	.nic_counters_read = nic_counters_read_all,
+	.pcie_read = pcie_read_all,
 	.pending_lock = pending_lock,
 	.pending_unlock = pending_unlock,
 	.pending_path = pending_path,
