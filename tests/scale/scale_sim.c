@@ -49,7 +49,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/sweep_cmd.h"
-#include "cmd/sweep_topo.h"
+#include "sweep/sweep_topo.h"
 #include "io/pair_store.h"
 #include "model/localize.h"
 #include "model/plan_yaml.h"

@@ -12,7 +12,7 @@
 #ifndef FAB_CMD_SWEEP_LOCATE_H
 #define FAB_CMD_SWEEP_LOCATE_H
 
-#include "cmd/sweep_topo.h"
+#include "sweep/sweep_topo.h"
 #include "fleet/sweep.h"
 #include "model/localize.h"
 #include "model/sweep_judge.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cmd/discover_lldp.h"
-#include "cmd/sweep_topo.h"
+#include "sweep/sweep_topo.h"
 #include "fleet/fleet_op.h"
 #include "io/load.h"
 #include "model/localize.h"

@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-#include "cmd/sweep_topo.h"
+#include "sweep/sweep_topo.h"
 #include "io/pair_store.h"
 #include "model/pathref.h"
 #include "model/schedule.h"

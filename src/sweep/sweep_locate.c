@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/sweep_locate.h"
-#include "cmd/sweep_results.h"
+#include "sweep/sweep_locate.h"
+#include "sweep/sweep_results.h"
 #include "io/pair_store.h"
 #include "util/log.h"
 
