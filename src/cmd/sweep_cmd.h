@@ -15,6 +15,7 @@
 #include "fleet/fleet.h"
 #include "fleet/sweep.h"
 #include "model/sweep_judge.h"
+#include "sweep/sweep_baseline.h"
 #include "sys/sys.h"
 #include "transport/transport.h"
 
@@ -121,35 +122,6 @@ void sweep_out_write(const struct sweep_args *a, const struct sweep_report *r,
  */
 int sweep_fates_result(const struct sweep_fates *f, int cause_rc, const char *cause,
 		       struct fab_err *err);
-
-/*
- * --baseline OLD.json (cmd/sweep_out.c): read and checked before anything
- * runs (bad input names the file and the pair), then each pair compared
- * with the same pair of the old sweep after every judgement
- * (sweep_pair_judge_base()).
- */
-struct sweep_base_pair;
-/*
- * --baseline: only what is compared is kept (io/json_scan.c streams the
- * document): each old pair's two names and two averages, not the tree.
- */
-struct sweep_base_raw;
-struct sweep_baseline {
-	const char *path;
-	bool loaded;			/* false: no --baseline */
-	int64_t started_unix;
-	struct sweep_base_raw *raw;	/* the document's pairs, in its order */
-	size_t n_raw, cap_raw;
-	struct sweep_base_pair *pairs;	/* sorted by host indices, once resolved */
-	size_t n;
-	bool resolved;
-};
-
-int sweep_baseline_load(struct sweep_baseline *b, const char *path, struct fab_err *err);
-/* Fill every pair's base_* figures and judge it; r->baseline too.  0 or -errno (@err set). */
-int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sweep_report *r,
-			 struct fab_err *err);
-void sweep_baseline_fini(struct sweep_baseline *b);
 
 struct sweep_topo;
 struct sched_pair;
