@@ -8,11 +8,12 @@
 #include <unistd.h>
 
 #include "cmd/fleet_cmd.h"
+#include "fleet/fleet_lldp.h"
 #include "io/load.h"
+#include "model/accept.h"
 #include "model/profile.h"
 #include "util/array.h"
-
-#define FLEET_PROFILE_MAX (256 * 1024)	/* escaped at most 2x: fits one protocol line */
+#include "util/log.h"
 
 /* What differs between the three: one row each. */
 struct fleet_cmd {
@@ -67,13 +68,117 @@ static int fleet_cmd_params(const struct fleet_cmd *c, const char *profile, bool
 {
 	if (!c->profile)
 		return 0;
-	if (apply_fleet_params(profile, params, err) < 0)
+	if (profile_load_params(profile, params, err) < 0)
 		return -EINVAL;
 	if (strcmp(c->op, "apply") == 0 &&
 	    json_object_set_new(*params, "dry_run", json_boolean(dry_run)) < 0)
 		return fab_err_set(err, -ENOMEM, "%s: out of memory", c->op);
 	return 0;
 }
+
+/* ---- verify --hosts: dual-homing of the profile's bonds (fleet_cmd.h) ---- */
+
+static bool node_drifted(const json_t *drift, const char *node)
+{
+	const json_t *d;
+	size_t i;
+
+	json_array_foreach(drift, i, d)
+		if (json_is_string(json_object_get(d, "node")) &&
+		    strcmp(json_string_value(json_object_get(d, "node")), node) == 0)
+			return true;
+	return false;
+}
+
+/* One drift entry when @host's bond @b is not dual-homed in @t. */
+static int homing_drift(const struct topo *t, const struct fab_bond *b, const char *host,
+			json_t *doc, size_t *n_unhealthy)
+{
+	json_t *drift = json_object_get(doc, "drift"), *sum = json_object_get(doc, "summary"), *e;
+	const char *members[16], *sw;
+	char legs[256], found[400];
+	size_t n = 0, linked;
+	enum accept_homing h;
+
+	for (size_t m = 0; m < b->n_members && n < 16; m++)
+		members[n++] = b->members[m].name;
+	h = accept_homing(t, host, members, n, legs, sizeof(legs), &sw, &linked);
+	if (h != ACCEPT_HOMING_ONE_LEG && h != ACCEPT_HOMING_ONE_SWITCH)
+		return 0;
+	if (h == ACCEPT_HOMING_ONE_SWITCH)
+		snprintf(found, sizeof(found), "one switch, %s (%s)", sw, legs);
+	else
+		snprintf(found, sizeof(found), "one linked member (%s)", legs);
+	if (!node_drifted(drift, host)) {
+		(*n_unhealthy)++;
+		json_object_set_new(sum, "drifted",
+				    json_integer(json_integer_value(json_object_get(sum, "drifted")) + 1));
+		json_object_set_new(sum, "ok",
+				    json_integer(json_integer_value(json_object_get(sum, "ok")) - 1));
+	}
+	e = json_pack("{s:s, s:s, s:s, s:s, s:s}", "node", host, "interface", b->name,
+		      "field", "dual-homing", "wanted", "members on two switches", "found", found);
+	if (!e || json_array_append_new(drift, e) < 0)
+		return -ENOMEM;
+	json_object_set_new(sum, "n_drift", json_integer((json_int_t)json_array_size(drift)));
+	json_object_set_new(doc, "ok", json_false());
+	return 0;
+}
+
+/*
+ * verify --hosts, after the merge: for every bond of @profile with two or
+ * more members, each end point of @hosts whose members' LLDP neighbours
+ * (read through a fleet started on @hosts) are on fewer than two switches
+ * gets a drift entry {node, interface: the bond, field "dual-homing",
+ * wanted, found: the legs} in @doc, counted in *@n_unhealthy when the node
+ * had no drift yet.  LLDP that cannot be read is a warning: dual-homing is
+ * then not judged.  0 or -ENOMEM.
+ */
+static int verify_fleet_homing(struct fab_ctx *ctx, const struct fab_hosts *hosts,
+			       const struct fleet_opts *fo, const char *profile, json_t *doc,
+			       size_t *n_unhealthy)
+{
+	struct profile *p = NULL;
+	struct fleet f = { .n = 0 };
+	struct topo *t = NULL;
+	bool bonds = false;
+	int rc = 0;
+
+	if (profile_load(profile, &p, &ctx->err) < 0) {	/* validated before: not expected */
+		fab_err_init(&ctx->err);
+		return 0;
+	}
+	for (size_t b = 0; b < p->n_bonds; b++)
+		bonds |= p->bonds[b].want.n_members >= 2;
+	if (!bonds)
+		goto out;
+	t = topo_new();
+	if (!t) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (fleet_start(&f, hosts, fo, &ctx->err) < 0 ||
+	    fleet_lldp_collect(&f, hosts, NULL, fo->hello_timeout_ms, t, &ctx->err) < 0) {
+		fab_warn("verify: dual-homing of the profile's bonds not judged: %s", ctx->err.msg);
+		fab_err_init(&ctx->err);
+		goto out;
+	}
+	topo_sort(t);
+	for (size_t i = 0; i < hosts->n && rc == 0; i++) {
+		if (!hosts_is_endpoint(&hosts->hosts[i]))
+			continue;
+		for (size_t b = 0; b < p->n_bonds && rc == 0; b++)
+			rc = homing_drift(t, &p->bonds[b].want, hosts->hosts[i].name, doc, n_unhealthy);
+	}
+out:
+	if (f.w)
+		fleet_fini(&f);
+	topo_free(t);
+	profile_free(p);
+	return rc < 0 ? fab_err_set(&ctx->err, rc, "verify: out of memory") : 0;
+}
+
+/* ---- the run ---- */
 
 int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 		  const struct fleet_opts *fo, const char *profile, bool dry_run)
@@ -147,34 +252,4 @@ int fleet_cmd_parse(struct fab_ctx *ctx, const char *cmd, int argc, char **argv,
 		render_select(&ctx->render, "json");
 	}
 	return -1;
-}
-
-int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
-{
-	char *text = NULL;
-	json_t *t = NULL;
-	size_t len = 0;
-	int rc;
-
-	/* Read and validated (bad input: file:line:column) before any node is contacted. */
-	rc = profile_load_text(path, &text, &len, NULL, err);
-	if (rc < 0)
-		return rc;
-	if (len > FLEET_PROFILE_MAX) {
-		rc = fab_err_input(err, -EFBIG, "%s: larger than %d bytes, too large to send to the nodes",
-				   path, FLEET_PROFILE_MAX);
-		goto out;
-	}
-	t = json_stringn(text, len);
-	if (!t) {
-		rc = fab_err_input(err, -EINVAL, "%s: not valid UTF-8 text", path);
-		goto out;
-	}
-	*params = json_pack("{s:o, s:s}", "profile", t, "profile_name", path);
-	t = NULL;
-	rc = *params ? 0 : fab_err_set(err, -ENOMEM, "apply: out of memory");
-out:
-	json_decref(t);
-	free(text);
-	return rc;
 }

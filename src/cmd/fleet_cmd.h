@@ -41,24 +41,4 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 int fleet_cmd_parse(struct fab_ctx *ctx, const char *cmd, int argc, char **argv,
 		    struct fleet_opts *fo, const char **hosts);
 
-/*
- * --hosts: read @path, validate it here (bad input: file:line:column,
- * before any node is contacted), and make *@params = {"profile": <its
- * text>, "profile_name": @path} for the workers' verify/apply ops.
- */
-int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
-
-/*
- * verify --hosts, after the merge: for every bond of @profile with two or
- * more members, each end point of @hosts whose members' LLDP neighbours
- * (read through a fleet started on @hosts) are on fewer than two switches
- * gets a drift entry {node, interface: the bond, field "dual-homing",
- * wanted, found: the legs} in @doc, counted in *@n_unhealthy when the node
- * had no drift yet (cmd/verify.c).  LLDP that cannot be read is a
- * warning: dual-homing is then not judged.  0 or -ENOMEM.
- */
-int verify_fleet_homing(struct fab_ctx *ctx, const struct fab_hosts *hosts,
-			const struct fleet_opts *fo, const char *profile, json_t *doc,
-			size_t *n_unhealthy);
-
 #endif

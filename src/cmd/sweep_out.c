@@ -2,8 +2,10 @@
 /*
  * sweep's extra outputs beside stdout and --prom: --csv FILE (one row
  * per pair, render/csv.c) and --html FILE (the report page of
- * render/report_html.c, from the sweep's own document).  Each path is checked before the first worker
- * starts, so a typo costs nothing; each file is written atomically.
+ * render/report_html.c, from the sweep's own document).  Each path is
+ * checked before the first worker starts (the engine calls back:
+ * sweep/sweep.h struct sweep_checks), so a typo costs nothing; each file
+ * is written atomically.
  * After the sweep each output (--prom, --csv, --html, then stdout) is
  * attempted whatever became of the others, and what became of each is
  * said (struct sweep_fates).
@@ -28,10 +30,25 @@ static int out_check(const char *opt, const char *path, struct fab_err *err)
 	return file_check_writable(path, err);
 }
 
-int sweep_out_check(const struct sweep_args *a, struct fab_err *err)
+int sweep_out_check(void *ctx, struct fab_err *err)
 {
-	if (out_check("csv", a->csv, err) < 0 || out_check("html", a->html, err) < 0)
+	const struct sweep_args *a = ctx;
+
+	if ((a->prom && file_check_writable(a->prom, err) < 0) || out_check("csv", a->csv, err) < 0 ||
+	    out_check("html", a->html, err) < 0)
 		return -EINVAL;
+	return 0;
+}
+
+int sweep_out_check_pairs(void *ctx, size_t n_pairs, struct fab_err *err)
+{
+	const struct sweep_args *a = ctx;
+
+	if (a->html && n_pairs > SWEEP_HTML_MAX_PAIRS)
+		return fab_err_input(err, -E2BIG, "sweep: --html %s: %zu pairs; the report page "
+				     "holds at most %d (1024 hosts, all pairs): a coverage sweep "
+				     "(--coverage K) or -j and --csv FILE", a->html, n_pairs,
+				     SWEEP_HTML_MAX_PAIRS);
 	return 0;
 }
 

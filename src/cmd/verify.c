@@ -12,7 +12,7 @@
  * when any node could not be verified (worker failed, unreachable, or an
  * answer that is not a verify document): an incomplete answer is not a
  * clean bill of health, and it wins over drift.  A profile with bonds is
- * also judged for dual-homing (verify_fleet_homing, fleet_cmd.h): the
+ * also judged for dual-homing (verify_fleet_homing, cmd/fleet_cmd.c): the
  * LLDP neighbours of each bond's members must be on two switches.
  */
 #include <errno.h>
@@ -22,105 +22,9 @@
 
 #include "io/load.h"
 #include "cmd/cmd.h"
-#include "cmd/discover_lldp.h"
 #include "cmd/fleet_cmd.h"
-#include "fleet/fleet.h"
-#include "model/accept.h"
 #include "model/profile.h"
 #include "node/node.h"
-#include "util/log.h"
-
-static bool node_drifted(const json_t *drift, const char *node)
-{
-	const json_t *d;
-	size_t i;
-
-	json_array_foreach(drift, i, d)
-		if (json_is_string(json_object_get(d, "node")) &&
-		    strcmp(json_string_value(json_object_get(d, "node")), node) == 0)
-			return true;
-	return false;
-}
-
-/* One drift entry when @host's bond @b is not dual-homed in @t. */
-static int homing_drift(const struct topo *t, const struct fab_bond *b, const char *host,
-			json_t *doc, size_t *n_unhealthy)
-{
-	json_t *drift = json_object_get(doc, "drift"), *sum = json_object_get(doc, "summary"), *e;
-	const char *members[16], *sw;
-	char legs[256], found[400];
-	size_t n = 0, linked;
-	enum accept_homing h;
-
-	for (size_t m = 0; m < b->n_members && n < 16; m++)
-		members[n++] = b->members[m].name;
-	h = accept_homing(t, host, members, n, legs, sizeof(legs), &sw, &linked);
-	if (h != ACCEPT_HOMING_ONE_LEG && h != ACCEPT_HOMING_ONE_SWITCH)
-		return 0;
-	if (h == ACCEPT_HOMING_ONE_SWITCH)
-		snprintf(found, sizeof(found), "one switch, %s (%s)", sw, legs);
-	else
-		snprintf(found, sizeof(found), "one linked member (%s)", legs);
-	if (!node_drifted(drift, host)) {
-		(*n_unhealthy)++;
-		json_object_set_new(sum, "drifted",
-				    json_integer(json_integer_value(json_object_get(sum, "drifted")) + 1));
-		json_object_set_new(sum, "ok",
-				    json_integer(json_integer_value(json_object_get(sum, "ok")) - 1));
-	}
-	e = json_pack("{s:s, s:s, s:s, s:s, s:s}", "node", host, "interface", b->name,
-		      "field", "dual-homing", "wanted", "members on two switches", "found", found);
-	if (!e || json_array_append_new(drift, e) < 0)
-		return -ENOMEM;
-	json_object_set_new(sum, "n_drift", json_integer((json_int_t)json_array_size(drift)));
-	json_object_set_new(doc, "ok", json_false());
-	return 0;
-}
-
-int verify_fleet_homing(struct fab_ctx *ctx, const struct fab_hosts *hosts,
-			const struct fleet_opts *fo, const char *profile, json_t *doc,
-			size_t *n_unhealthy)
-{
-	struct discover_lldp_fleet fl = { .timeout_ms = fo->hello_timeout_ms };
-	struct profile *p = NULL;
-	struct fleet f = { .n = 0 };
-	struct topo *t = NULL;
-	bool bonds = false;
-	int rc = 0;
-
-	if (profile_load(profile, &p, &ctx->err) < 0) {	/* validated before: not expected */
-		fab_err_init(&ctx->err);
-		return 0;
-	}
-	for (size_t b = 0; b < p->n_bonds; b++)
-		bonds |= p->bonds[b].want.n_members >= 2;
-	if (!bonds)
-		goto out;
-	t = topo_new();
-	if (!t) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (fleet_start(&f, hosts, fo, &ctx->err) < 0 ||
-	    discover_lldp_fleet_collect(ctx, &f, hosts, &fl, t) < 0) {
-		fab_warn("verify: dual-homing of the profile's bonds not judged: %s", ctx->err.msg);
-		fab_err_init(&ctx->err);
-		goto out;
-	}
-	topo_sort(t);
-	for (size_t i = 0; i < hosts->n && rc == 0; i++) {
-		if (!hosts_is_endpoint(&hosts->hosts[i]))
-			continue;
-		for (size_t b = 0; b < p->n_bonds && rc == 0; b++)
-			rc = homing_drift(t, &p->bonds[b].want, hosts->hosts[i].name, doc, n_unhealthy);
-	}
-out:
-	if (f.w)
-		fleet_fini(&f);
-	topo_free(t);
-	profile_free(p);
-	return rc < 0 ? fab_err_set(&ctx->err, rc, "verify: out of memory") : 0;
-}
 
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 {
