@@ -14,7 +14,6 @@
 #include "io/load.h"
 #include "sweep/sweep_signal.h"
 #include "transport/verbs_gid.h"
-#include "util/log.h"
 
 enum {
 	OPT_TRANSPORT = 256,

@@ -401,14 +401,22 @@ static int sweep_conclude(struct sweep_state *w, struct sweep_report *r,
 	return rc;
 }
 
+/* What a step that failed returns: its -errno (ctx->err), never 0. */
+static int sweep_failed(const struct sweep_ctx *ctx)
+{
+	return ctx->err.code < 0 ? ctx->err.code : -EIO;
+}
+
 /* Before the first round: the measurement's options and the report's head. */
 static int sweep_ready(struct sweep_state *w, struct sweep_report *r, struct sweep_opts *so)
 {
 	struct sweep_ctx *ctx = &w->ctx;
 
 	plan_fill(so, &w->req);
-	if (getrandom(so->token, sizeof(so->token), 0) != (ssize_t)sizeof(so->token))
-		return fab_err_set(&ctx->err, -errno, "sweep: getrandom: %s", strerror(errno));
+	if (getrandom(so->token, sizeof(so->token), 0) != (ssize_t)sizeof(so->token)) {
+		fab_err_set(&ctx->err, -errno, "sweep: getrandom: %s", strerror(errno));
+		return sweep_failed(ctx);
+	}
 	report_fill(r, &w->req, so, &w->hs, &w->src);
 	r->store = w->sr.store;
 	fleet_dial_report(&w->f, &r->launch);
@@ -451,7 +459,7 @@ static int sweep_measure_run(struct sweep_state *w, struct sweep_outcome *out)
 
 	w->req.fo.verbose = fab_log_level;
 	if (w->req.baseline && sweep_baseline_load(&w->base, w->req.baseline, &ctx->err) < 0)
-		return ctx->err.code;
+		return sweep_failed(ctx);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* Caught before the first worker starts: the fleet's start watches the flag too. */
 	so.stop = w->req.fo.stop = sweep_signal_install();
@@ -459,7 +467,7 @@ static int sweep_measure_run(struct sweep_state *w, struct sweep_outcome *out)
 	if (sweep_prepare(w) < 0 ||
 	    sweep_results_init(&w->sr, &w->hs, w->st, w->src.n_pairs, &ctx->err) < 0)
 		/* A signal while the workers started: no round ran; 128 + the signal. */
-		return sweep_signal_exit() ? -EINTR : ctx->err.code ? ctx->err.code : -EIO;
+		return sweep_signal_exit() ? -EINTR : sweep_failed(ctx);
 	if (!m) {
 		sweep_measure_fleet(&fm, &w->f);
 		m = &fm;

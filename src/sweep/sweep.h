@@ -9,8 +9,11 @@
  *   req.sys = sys;
  *   req.hosts = "hosts";
  *   req.topology = "lldp";
- *   rc = sweep_run(&req, &out, &err);	// then render out.report
- *   sweep_outcome_fini(&out);
+ *   req.policy = &policy;
+ *   if (sweep_run(&req, &out, &err) == 0) {
+ *           render out.report ...
+ *           sweep_outcome_fini(&out);
+ *   }
  *
  * sweep_run() loads the hosts file, reads the topology (--topology: plan,
  * subnet walk, or every worker's lldpd), places the hosts on it, starts
