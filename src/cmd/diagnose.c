@@ -105,7 +105,8 @@ static int diagnose_parse(struct fab_ctx *ctx, int argc, char **argv, struct swe
 		return cmd_usage_error(ctx, a->cmd, "--serial, --pairs, --new, --coverage and "
 				       "--all-pairs are sweep's");
 	if (r->dry_run || a->prom || a->csv || a->html || r->baseline)
-		return cmd_usage_error(ctx, a->cmd, "--dry-run, --prom, --csv, --html and --baseline are sweep's");
+		return cmd_usage_error(ctx, a->cmd, "--dry-run, --prom, --csv, --html and --baseline "
+				       "are sweep's");
 	if (a->n_target == 2) {
 		a->req.target[0] = a->target[0];
 		a->req.target[1] = a->target[1];

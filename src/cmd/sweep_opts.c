@@ -17,7 +17,8 @@
 
 enum {
 	OPT_TRANSPORT = 256,
-	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_COVERAGE, OPT_ALL_PAIRS, OPT_PROM, OPT_NO_RETEST, OPT_PROGRESS, OPT_NO_PROGRESS,
+	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_COVERAGE, OPT_ALL_PAIRS, OPT_PROM, OPT_NO_RETEST,
+	OPT_PROGRESS, OPT_NO_PROGRESS,
 	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT, OPT_FROM, OPT_POLICY,
 	OPT_CSV, OPT_BASELINE, OPT_HTML,
 	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
@@ -36,8 +37,9 @@ struct num_opt {
 	double scale;
 };
 
-#define NUM_D(name, min, max, field) { name, min, max, false, offsetof(struct sweep_args, req.field), 1 }
-#define NUM_U(name, min, max, field) { name, min, max, true, offsetof(struct sweep_args, req.field), 1 }
+#define NUM_AT(field) offsetof(struct sweep_args, req.field)
+#define NUM_D(name, min, max, field) { name, min, max, false, NUM_AT(field), 1 }
+#define NUM_U(name, min, max, field) { name, min, max, true, NUM_AT(field), 1 }
 
 static const struct num_opt num_opts[] = {
 	NUM_D("duration", 0, 3600, duration_s),
@@ -50,8 +52,8 @@ static const struct num_opt num_opts[] = {
 	NUM_D("bw-min-mbps", 0, 1e9, cfg.bw_min_mbps),
 	NUM_D("mad-k", 0, 100, cfg.mad_k),
 	NUM_D("lat-factor", 1, 1000, cfg.lat_factor),
-	{ "lat-max-us", 0, 1e9, false, offsetof(struct sweep_args, req.cfg.lat_max_ns), 1000 },
-	{ "lat-floor-us", 0, 1e9, false, offsetof(struct sweep_args, req.cfg.lat_floor_ns), 1000 },
+	{ "lat-max-us", 0, 1e9, false, NUM_AT(cfg.lat_max_ns), 1000 },
+	{ "lat-floor-us", 0, 1e9, false, NUM_AT(cfg.lat_floor_ns), 1000 },
 	NUM_D("min-pct", 0, 100, cfg.min_pct),
 	NUM_D("regress-pct", 0, 100, regress_pct),
 	NUM_D("timeout", 0.1, 3600, timeout_s),

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The worker's side of the protocol lines: requests in on stdin, answers out on stdout (worker_io.h). */
+/* The worker's protocol lines: requests in on stdin, answers out on stdout (worker_io.h). */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>

@@ -34,7 +34,7 @@ int profile_load(const char *path, struct profile **out, struct fab_err *err);
 int profile_load_text(const char *path, char **text, size_t *len, struct profile **out,
 		      struct fab_err *err);
 
-/* A profile sent to the nodes larger than this is refused: escaped at most 2x, it fits one protocol line. */
+/* A profile sent to the nodes larger than this is refused (escaped at most 2x: one protocol line). */
 #define PROFILE_PARAMS_MAX (256 * 1024)
 
 /*

@@ -284,7 +284,8 @@ static int traffic_sweep(struct accept_state *s, const struct sweep_req *req,
 }
 
 /* Stage 5's verdict from the sweep's report. */
-static int traffic_judge(struct sweep_ctx *ctx, struct accept_state *s, const struct sweep_report *sr)
+static int traffic_judge(struct sweep_ctx *ctx, struct accept_state *s,
+			 const struct sweep_report *sr)
 {
 	struct accept_report *r = &s->rep;
 	size_t n_slow = 0, n_failed = 0, n_lat = 0;

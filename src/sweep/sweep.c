@@ -430,8 +430,8 @@ static int sweep_ready(struct sweep_state *w, struct sweep_report *r, struct swe
 }
 
 /* The rounds (or, for a dry run, the plan of them) into the store. */
-static int sweep_rounds(struct sweep_state *w, struct sweep_report *r, const struct sweep_measure *m,
-			struct sweep_opts *so)
+static int sweep_rounds(struct sweep_state *w, struct sweep_report *r,
+			const struct sweep_measure *m, struct sweep_opts *so)
 {
 	struct sweep_ctx *ctx = &w->ctx;
 	int rc;

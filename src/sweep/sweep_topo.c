@@ -475,8 +475,8 @@ int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int 
 	return 0;
 }
 
-int sweep_topo_route_pairs(struct sweep_ctx *ctx, struct sweep_topo *st, const unsigned int (*ab)[2],
-			   size_t n)
+int sweep_topo_route_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
+			   const unsigned int (*ab)[2], size_t n)
 {
 	for (size_t i = 0; i < st->n_routes; i++)
 		pair_route_fini(&st->routes[i]);

@@ -118,8 +118,8 @@ int sweep_topo_schedule_src(struct sweep_ctx *ctx, struct sweep_topo *st, enum s
 			    struct sched *s, struct sched_src *src);
 
 /* Route the @n pairs (host indices a, b) into st->routes[0..n). */
-int sweep_topo_route_pairs(struct sweep_ctx *ctx, struct sweep_topo *st, const unsigned int (*ab)[2],
-			   size_t n);
+int sweep_topo_route_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
+			   const unsigned int (*ab)[2], size_t n);
 
 /* One pair's route (either kind); the caller frees it with pair_route_fini(). */
 int sweep_topo_route(struct sweep_topo *st, unsigned int a, unsigned int b, struct pair_route *out,
