@@ -6,7 +6,8 @@
 #   make unit          build and run the cmocka unit tests (always sanitized)
 #   make check         all test tiers (tests/run-all: unit, fuzz, integration, vm);
 #                      root for the lab tiers, clang for fuzz
-#   make layers        the layer rule alone (scripts/check-layers; also in check)
+#   make layers        the layer rule and no two files calling each other
+#                      (scripts/check-layers, scripts/check-calls; also in check)
 #   make fuzz          build the libFuzzer targets (clang)
 #   make bench         benchmarks, printing ratios against reference tools
 #   make scale-sim     the scale harness alone (tests/scale; run by tests/bench/scale.sh)
@@ -111,8 +112,9 @@ unit: unit-bins
 check: fabricctl unit-bins
 	$(Q)tests/run-all
 
-layers:
+layers: $(BUILD)/fabricctl
 	$(Q)scripts/check-layers
+	$(Q)scripts/check-calls $(BUILD)
 
 bench: fabricctl
 	$(Q)tests/bench/run-all

@@ -8,7 +8,6 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,7 @@
 #define FAB_VERSION "0.1"
 #endif
 
-const struct fab_cmd fab_cmds[] = {
+static const struct fab_cmd fab_cmds[] = {
 	{ "status", cmd_status, &cmd_status_opts, NULL,
 	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
 	{ "discover", cmd_discover, &cmd_discover_opts, NULL,
@@ -137,43 +136,6 @@ static void unknown_command(const char *prefix, const char *name)
 	fprintf(stderr, " (commands: 'fabricctl help')\n");
 }
 
-void cmd_usage(FILE *f, const char *name)
-{
-	const struct fab_cmd *c = cmd_find(name);
-
-	if (!c)
-		return;
-	fprintf(f, "usage: fabricctl %s ", c->name);
-	if (c->opts)
-		cmd_opts_synopsis(f, c->opts);
-	else
-		fputs(c->synopsis, f);
-	fputc('\n', f);
-}
-
-int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "fabricctl %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	cmd_usage(stderr, cmd);
-	return FAB_EXIT_USAGE;
-}
-
-int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt)
-{
-	if (opt == 'h') {
-		cmd_usage(stdout, cmd);
-		return FAB_EXIT_OK;
-	}
-	cmd_usage(stderr, cmd);
-	return FAB_EXIT_USAGE;
-}
-
 /* help CMD: what it does and its options, as its man page explains them. */
 static void cmd_help_options(FILE *f, const char *name)
 {
@@ -201,7 +163,7 @@ int cmd_help(struct fab_ctx *ctx, int argc, char **argv)
 		unknown_command("fabricctl help: ", argv[1]);
 		return FAB_EXIT_USAGE;
 	}
-	cmd_usage(stdout, argv[1]);
+	cmd_usage(stdout, fab_cmds, argv[1]);
 	cmd_help_options(stdout, argv[1]);
 	return FAB_EXIT_OK;
 }
@@ -225,7 +187,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fab_ctx ctx = { .argv0 = argv[0] };
+	struct fab_ctx ctx = { .argv0 = argv[0], .cmds = fab_cmds };
 	const struct fab_cmd *cmd;
 	static char cmdname[64];
 	const char *root = NULL;

@@ -18,12 +18,15 @@
 #include "sys/sys.h"
 #include "util/err.h"
 
+struct fab_cmd;
+
 struct fab_ctx {
 	struct sys *sys;		/* owned by main() */
 	struct render render;		/* chosen once by main() from -j (render_select()) */
 	bool json;			/* -j before the command (a command's own -j: render_select()) */
 	bool pretty;			/* JSON indented (-p) */
 	const char *argv0;
+	const struct fab_cmd *cmds;	/* main()'s subcommand table: the usage lines; NULL none */
 	struct fab_err err;
 };
 
@@ -37,9 +40,6 @@ struct fab_cmd {
 	const char *summary;
 };
 
-/* The table main() dispatches on; also the help text. */
-extern const struct fab_cmd fab_cmds[];
-
 /*
  * The OPTIONS section of each command's man page as text, generated at
  * build time from man/fabricctl-CMD.8 (scripts/man2help); NULL-terminated.
@@ -50,8 +50,11 @@ struct fab_cmd_help {
 };
 extern const struct fab_cmd_help fab_cmd_help[];
 
-/* Print "usage: fabricctl NAME SYNOPSIS" for one command to @f. */
-void cmd_usage(FILE *f, const char *name);
+/*
+ * Print "usage: fabricctl NAME SYNOPSIS" for command @name of @cmds (the
+ * table main() dispatches on, which is also the help text) to @f.
+ */
+void cmd_usage(FILE *f, const struct fab_cmd *cmds, const char *name);
 
 /* Report a usage error for @cmd and return FAB_EXIT_USAGE. */
 int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)

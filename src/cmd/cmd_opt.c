@@ -1,17 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Option tables (cmd_opt.h): getopt_long() driven by a command's rows and
- * the typed values stored; numbers through one parser with one message
- * for every command.  The synopsis is cmd_opt_table.c's.
+ * What every command spells alike: the usage line, usage errors, -h and
+ * unknown options; option tables (cmd_opt.h): getopt_long() driven by a
+ * command's rows and the typed values stored; numbers through one parser
+ * with one message for every command.  The synopsis is cmd_opt_table.c's.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/cmd_opt.h"
+
+void cmd_usage(FILE *f, const struct fab_cmd *cmds, const char *name)
+{
+	/* Exact match only: never by prefix. */
+	for (const struct fab_cmd *c = cmds; c && c->name; c++)
+		if (strcmp(c->name, name) == 0) {
+			fprintf(f, "usage: fabricctl %s ", c->name);
+			if (c->opts)
+				cmd_opts_synopsis(f, c->opts);
+			else
+				fputs(c->synopsis, f);
+			fputc('\n', f);
+			return;
+		}
+}
+
+int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fabricctl %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	cmd_usage(stderr, ctx->cmds, cmd);
+	return FAB_EXIT_USAGE;
+}
+
+int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt)
+{
+	if (opt == 'h') {
+		cmd_usage(stdout, ctx->cmds, cmd);
+		return FAB_EXIT_OK;
+	}
+	cmd_usage(stderr, ctx->cmds, cmd);
+	return FAB_EXIT_USAGE;
+}
 
 int cmd_opt_num(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s, double min,
 		double max, double *out)

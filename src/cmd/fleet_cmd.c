@@ -11,7 +11,6 @@
 #include "model/profile.h"
 #include "util/array.h"
 
-#define FLEET_PROFILE_MAX (256 * 1024)	/* escaped at most 2x: fits one protocol line */
 
 /* One --hosts run: its inputs, the answers, and what the op's check made of them. */
 struct fleet_job {
@@ -99,7 +98,7 @@ static int fleet_cmd_params(const struct fleet_cmd *c, const char *profile, bool
 {
 	if (!c->profile)
 		return 0;
-	if (apply_fleet_params(profile, params, err) < 0)
+	if (profile_load_params(profile, params, err) < 0)
 		return -EINVAL;
 	if (strcmp(c->op, "apply") == 0 &&
 	    json_object_set_new(*params, "dry_run", json_boolean(dry_run)) < 0)
@@ -159,86 +158,3 @@ const struct cmd_opt fleet_cmd_more_opts[] = {
 	CMD_STRING("listen", 0, "ADDR[:PORT]", struct fleet_opts, listen, CMD_SYN_HIDE),
 	{ 0 },
 };
-
-int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
-{
-	char *text = NULL;
-	json_t *t = NULL;
-	size_t len = 0;
-	int rc;
-
-	/* Read and validated (bad input: file:line:column) before any node is contacted. */
-	rc = profile_load_text(path, &text, &len, NULL, err);
-	if (rc < 0)
-		return rc;
-	if (len > FLEET_PROFILE_MAX) {
-		rc = fab_err_input(err, -EFBIG, "%s: larger than %d bytes, too large to send to the nodes",
-				   path, FLEET_PROFILE_MAX);
-		goto out;
-	}
-	t = json_stringn(text, len);
-	if (!t) {
-		rc = fab_err_input(err, -EINVAL, "%s: not valid UTF-8 text", path);
-		goto out;
-	}
-	*params = json_pack("{s:o, s:s}", "profile", t, "profile_name", path);
-	t = NULL;
-	rc = *params ? 0 : fab_err_set(err, -ENOMEM, "apply: out of memory");
-out:
-	json_decref(t);
-	free(text);
-	return rc;
-}
-
-/* ---- accept.c's stage_config until it reads struct fleet_verify (see fleet_cmd.h) ---- */
-
-int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
-		 const json_t *params, const char *schema, int timeout_ms, json_t **doc,
-		 size_t *n_failed, struct fab_err *err)
-{
-	struct fleet_run run;
-	int rc = fleet_op_run(hosts, o, op, params, timeout_ms, &run, err);
-
-	if (rc == 0) {
-		*doc = fleet_status_to_json(&run);
-		if (*doc && json_object_set_new(*doc, "schema", json_string(schema)) < 0) {
-			json_decref(*doc);
-			*doc = NULL;
-		}
-		*n_failed = run.n_failed;
-		rc = *doc ? 0 : fab_err_set(err, -ENOMEM, "fleet: out of memory");
-	}
-	fleet_run_fini(&run);
-	return rc;
-}
-
-json_t *fleet_verify_merge(const json_t *run_doc, const char *profile, size_t *n_failed,
-			   size_t *n_drifted)
-{
-	struct fleet_verify v = { .n_drift = 0 };
-	struct fleet_run run;
-	json_t *doc = NULL, *n;
-	size_t i;
-
-	fleet_run_init(&run, "verify");
-	json_array_foreach(json_object_get(run_doc, "nodes"), i, n) {
-		json_t *d = json_object_get(n, "verify");
-
-		if (fleet_run_add(&run, json_string_value(json_object_get(n, "node")),
-				  json_string_value(json_object_get(n, "address")),
-				  json_is_true(json_object_get(n, "ok")) && !json_is_null(d)
-				  ? json_incref(d) : NULL,
-				  json_string_value(json_object_get(n, "error"))) < 0)
-			goto out;
-	}
-	if (fleet_verify_check(&run, profile, &v) == 0)
-		doc = fleet_verify_to_json(&v);
-	if (doc) {
-		*n_failed = run.n_failed;
-		*n_drifted = v.n_drifted;
-	}
-out:
-	fleet_verify_fini(&v);
-	fleet_run_fini(&run);
-	return doc;
-}

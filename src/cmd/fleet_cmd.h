@@ -53,13 +53,6 @@ struct fleet_cmd_args {
 extern const struct cmd_opt fleet_cmd_more_opts[];
 
 /*
- * --hosts: read @path, validate it here (bad input: file:line:column,
- * before any node is contacted), and make *@params = {"profile": <its
- * text>, "profile_name": @path} for the workers' verify/apply ops.
- */
-int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
-
-/*
  * verify --hosts, after the check: for every bond of @profile with two or
  * more members, each end point of @hosts whose members' LLDP neighbours
  * (read through a fleet started on @hosts) are on fewer than two switches
@@ -71,20 +64,5 @@ int apply_fleet_params(const char *path, json_t **params, struct fab_err *err);
 int verify_fleet_homing(struct fab_ctx *ctx, const struct fab_hosts *hosts,
 			const struct fleet_opts *fo, const char *profile,
 			struct fleet_verify *v);
-
-/*
- * The calls cmd/accept.c's configuration stage makes, kept until it reads
- * struct fleet_verify itself (fleet_op_run() + fleet_verify_check(): no
- * document between them); then they go.  fleet_run_op(): the answers as
- * a "fabricctl.fleet-status/1"-shaped document with "schema": @schema
- * (new reference in *@doc).  fleet_verify_merge(): from that document
- * (borrowed), a new "fabricctl.fleet-verify/1" (render/fleet_doc.c);
- * NULL on ENOMEM.
- */
-int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
-		 const json_t *params, const char *schema, int timeout_ms, json_t **doc,
-		 size_t *n_failed, struct fab_err *err);
-json_t *fleet_verify_merge(const json_t *run_doc, const char *profile, size_t *n_failed,
-			   size_t *n_drifted);
 
 #endif

@@ -1,98 +1,68 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The sweep's front end, shared by `fabricctl sweep` and `fabricctl
- * diagnose A B` (which is a topology-aware sweep of the pairs that share
- * parts of A-B's path, rendered as a diagnosis): the options, their
- * parsing and the run from hosts file to rendered report.
+ * What `fabricctl sweep` and `fabricctl diagnose` share in front of the
+ * sweep engine (sweep/sweep.h): their options (one table, cmd/sweep_opts.c;
+ * each command checks its own after the loop: cmd/sweep.c, cmd/diagnose.c),
+ * the run (policy, transport, sweep_run()), and sweep's extra outputs and
+ * what became of each (cmd/sweep_out.c).
  */
 #ifndef FAB_CMD_SWEEP_CMD_H
 #define FAB_CMD_SWEEP_CMD_H
 
-#include <jansson.h>
 #include <stdbool.h>
 
 #include "cmd/cmd.h"
-#include "fleet/fleet.h"
-#include "fleet/sweep.h"
+#include "model/counter_eval.h"
 #include "model/sweep_judge.h"
-#include "sys/sys.h"
-#include "transport/transport.h"
-
-struct sweep_topo;
+#include "sweep/sweep.h"
 
 struct sweep_args {
-	const char *cmd;			/* "sweep" or "diagnose": messages, what is allowed */
-	const char *hosts, *pairs, *prom;
-	const char *csv, *html;			/* --csv FILE, --html FILE (cmd/sweep_out.c) */
-	const char *baseline;			/* --baseline OLD.json */
-	double regress_pct;			/* --regress-pct P (10) */
-	const char *topology, *lldp_socket;	/* --topology lldp|ib|PLAN, --lldp-socket */
-	struct subnet_opts ib;			/* --ib-ca, --ib-port */
-	bool dry_run;
-	struct fleet_opts fo;
-	const char *transport;
-	const char *mode;
-	struct sweep_cfg cfg;
-	double duration_s, timeout_s, lat_time_s;
-	unsigned int lat_iters, msg_bytes, streams, interval_ms;
-	struct tp_verbs_tuning verbs;
-	bool retest;
-	int progress;				/* -1 auto */
-	unsigned int coverage_k;		/* --coverage K (mode "coverage"), 0: not asked */
-	bool all_pairs;				/* --all-pairs: never coverage by default */
-	/* diagnose only */
-	const char *from;			/* --from SWEEP.json */
+	const char *cmd;			/* "sweep" or "diagnose": messages */
+	struct sweep_req req;			/* what the engine is asked */
+	const char *prom, *csv, *html;		/* --prom, --csv, --html FILE (cmd/sweep_out.c) */
 	const char *policy;			/* --policy FILE: counter thresholds */
-	const char *target[2];			/* A B: the slow pair named by the operator */
+	struct counter_policy pol;		/* ... as loaded; req.policy points here */
+	unsigned int modes;			/* --serial, --pairs, --new: how many given */
+	const char *target[2];			/* diagnose A B: the slow pair named by the operator */
 	unsigned int n_target;
-	/*
-	 * What measures the rounds; NULL: the workers of the hosts file
-	 * (started by the sweep).  tests/scale sets a simulation: then no
-	 * worker starts, and --topology must be a plan.
-	 */
-	const struct sweep_measure *measure;
-	/* After the sweep (NULL: not wanted): CPU seconds spent making the rounds. */
-	double *sched_cpu_s;
-	/*
-	 * For a simulated measurement (tests/scale), NULL otherwise: called
-	 * with the sweep's own graph once the hosts are placed on it, and
-	 * with the finished report before it is rendered.
-	 */
-	void (*on_fabric)(void *ctx, struct sweep_topo *st);
-	void (*on_report)(void *ctx, const struct sweep_report *r);
-	void *hook_ctx;
 };
 
-/*
- * Coverage sweeps (model/coverage.h): --coverage K, at most MAX_K; with a
- * topology and more than AUTO_HOSTS hosts, K = AUTO_K is the default
- * (--all-pairs for every pair).
- */
-#define SWEEP_COVERAGE_MAX_K 64
-#define SWEEP_COVERAGE_AUTO_HOSTS 256
-#define SWEEP_COVERAGE_AUTO_K 3
-
-/* Defaults for @cmd ("sweep" or "diagnose"). */
+/* @cmd's defaults (sweep/sweep.h sweep_req_default()). */
 void sweep_args_default(struct sweep_args *a, const char *cmd);
 
-/* Options into @a: 0, 1 (--help printed), -EINVAL (usage error reported). */
-int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a);
+/*
+ * The options both commands know into @a (cmd/sweep_opts.c): -1 when
+ * the loop ended (arguments from optind), else @cmd's exit code (--help
+ * printed, a usage error reported).
+ */
+int sweep_opts_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a);
 
-/* @cmd's defaults, then its options: -1 to go on, or the exit code (--help, a usage error). */
-int sweep_args_parse(struct fab_ctx *ctx, int argc, char **argv, const char *cmd,
-		     struct sweep_args *a);
+/*
+ * After each command's own checks, the rules both share (modes that
+ * exclude each other, --coverage, options that go with --topology,
+ * something to measure): -1 to go on, or FAB_EXIT_USAGE.
+ */
+int sweep_opts_check(struct fab_ctx *ctx, struct sweep_args *a);
 
-/* Run and render; the command's exit status. */
-int sweep_main(struct fab_ctx *ctx, struct sweep_args *a);
+/* -1 when @transport is built in; else sweep's usage error said, FAB_EXIT_USAGE. */
+int sweep_transport_check(struct fab_ctx *ctx, const char *transport);
+
+/*
+ * The counter policy, the transport (built in), then sweep_run(): -1 with
+ * @out to render (sweep_outcome_fini() it), or the exit status.
+ */
+int sweep_args_run(struct fab_ctx *ctx, struct sweep_args *a, struct sweep_outcome *out);
 
 /* --html: the report page holds at most this many pairs (1024 hosts, all pairs). */
 #define SWEEP_HTML_MAX_PAIRS 523776
 
 /*
- * The extra outputs (cmd/sweep_out.c): the --csv and --html files
- * checked writable before anything runs, written after the sweep.
+ * The engine's checks for sweep's outputs (struct sweep_checks, @ctx the
+ * args): --prom, --csv and --html writable before any worker starts;
+ * --html within SWEEP_HTML_MAX_PAIRS once the pairs are known.
  */
-int sweep_out_check(const struct sweep_args *a, struct fab_err *err);
+int sweep_out_check(void *ctx, struct fab_err *err);
+int sweep_out_check_pairs(void *ctx, size_t n_pairs, struct fab_err *err);
 
 /*
  * What became of each output of a finished sweep: each is attempted
@@ -121,45 +91,5 @@ void sweep_out_write(const struct sweep_args *a, const struct sweep_report *r,
  */
 int sweep_fates_result(const struct sweep_fates *f, int cause_rc, const char *cause,
 		       struct fab_err *err);
-
-/*
- * --baseline OLD.json (cmd/sweep_out.c): read and checked before anything
- * runs (bad input names the file and the pair), then each pair compared
- * with the same pair of the old sweep after every judgement
- * (sweep_pair_judge_base()).
- */
-struct sweep_base_pair;
-/*
- * --baseline: only what is compared is kept (io/json_scan.c streams the
- * document): each old pair's two names and two averages, not the tree.
- */
-struct sweep_base_raw;
-struct sweep_baseline {
-	const char *path;
-	bool loaded;			/* false: no --baseline */
-	int64_t started_unix;
-	struct sweep_base_raw *raw;	/* the document's pairs, in its order */
-	size_t n_raw, cap_raw;
-	struct sweep_base_pair *pairs;	/* sorted by host indices, once resolved */
-	size_t n;
-	bool resolved;
-};
-
-int sweep_baseline_load(struct sweep_baseline *b, const char *path, struct fab_err *err);
-/* Fill every pair's base_* figures and judge it; r->baseline too.  0 or -errno (@err set). */
-int sweep_baseline_apply(struct sweep_baseline *b, double regress_pct, struct sweep_report *r,
-			 struct fab_err *err);
-void sweep_baseline_fini(struct sweep_baseline *b);
-
-struct sweep_topo;
-struct sched_pair;
-
-/*
- * diagnose A B (cmd/diagnose.c): the pairs to measure, A-B first, and the
- * rendering of the result as a diagnosis; the exit status.
- */
-int diagnose_pick_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hs,
-			const char *const target[2], struct sched_pair **want, size_t *n_want);
-int diagnose_render(struct fab_ctx *ctx, const struct sweep_report *r, const struct sweep_args *a);
 
 #endif

@@ -42,6 +42,36 @@ int profile_load(const char *path, struct profile **out, struct fab_err *err)
 	return rc;
 }
 
+int profile_load_params(const char *path, json_t **params, struct fab_err *err)
+{
+	char *text = NULL;
+	json_t *t = NULL;
+	size_t len = 0;
+	int rc;
+
+	/* Read and validated (bad input: file:line:column) before any node is contacted. */
+	rc = profile_load_text(path, &text, &len, NULL, err);
+	if (rc < 0)
+		return rc;
+	if (len > PROFILE_PARAMS_MAX) {
+		rc = fab_err_input(err, -EFBIG, "%s: larger than %d bytes, too large to send to the nodes",
+				   path, PROFILE_PARAMS_MAX);
+		goto out;
+	}
+	t = json_stringn(text, len);
+	if (!t) {
+		rc = fab_err_input(err, -EINVAL, "%s: not valid UTF-8 text", path);
+		goto out;
+	}
+	*params = json_pack("{s:o, s:s}", "profile", t, "profile_name", path);
+	t = NULL;
+	rc = *params ? 0 : fab_err_set(err, -ENOMEM, "apply: out of memory");
+out:
+	json_decref(t);
+	free(text);
+	return rc;
+}
+
 int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err)
 {
 	char *buf = NULL;

@@ -34,6 +34,16 @@ int profile_load(const char *path, struct profile **out, struct fab_err *err);
 int profile_load_text(const char *path, char **text, size_t *len, struct profile **out,
 		      struct fab_err *err);
 
+/* A profile sent to the nodes larger than this is refused (escaped at most 2x: one protocol line). */
+#define PROFILE_PARAMS_MAX (256 * 1024)
+
+/*
+ * The profile @path read, validated here (bad input: file:line:column,
+ * before any node is contacted), and made the workers' verify/apply
+ * parameters: *@params = {"profile": <its text>, "profile_name": @path}.
+ */
+int profile_load_params(const char *path, json_t **params, struct fab_err *err);
+
 /* Load the hosts file @path into @hs (hosts_init'ed by the caller). */
 int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err);
 

@@ -18,7 +18,7 @@
  * says so on stderr; past that pair_store_append() fails with the file's
  * error (-ENOSPC, "spool: temporary file in DIR: No space left on
  * device ...") and every pair appended before it still reads back
- * (the sweep then stops measuring and reports those: cmd/sweep.c).
+ * (the sweep then stops measuring and reports those: sweep/sweep.c).
  *
  * What a record keeps: every field of struct sweep_pair, exactly (the
  * doubles as doubles); the reason up to its 255 characters.

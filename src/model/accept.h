@@ -273,7 +273,7 @@ enum accept_homing {
  * @members: the switches their LLDP neighbours in @found are on.  @legs
  * gets "eth0 -> leaf3 swp1, eth1 -> leaf3 swp10"; *@shared the (first)
  * switch, *@n_linked the members with a neighbour.  Shared by accept's
- * cabling stage and `verify --hosts` (cmd/verify.c).
+ * cabling stage and `verify --hosts` (cmd/fleet_cmd.c).
  */
 enum accept_homing accept_homing(const struct topo *found, const char *node,
 				 const char *const *members, size_t n_members, char *legs, size_t len,

@@ -320,5 +320,6 @@ int ib_checks_run(struct topo *t, unsigned int families)
 	}
 	ib_checks_free(t->ib_checks);
 	t->ib_checks = c;
+	t->ib_checks_free = ib_checks_free;
 	return 0;
 }

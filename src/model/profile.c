@@ -96,30 +96,6 @@ static int walk_map(struct pctx *c, const yaml_node_t *n, const char *what,
 	return yw_map(&c->w, n, what, keys, map_call_one, &m);
 }
 
-/* `match:` one glob or a list of globs (model/profile_nic.h). */
-int profile_globs_get(const struct yaml_walk *w, const yaml_node_t *n, char (*globs)[32],
-		      size_t *count)
-{
-	*count = 0;
-	if (n->type == YAML_SCALAR_NODE) {
-		*count = 1;
-		return yw_str(w, n, "match", globs[0], 32);
-	}
-	if (n->type != YAML_SEQUENCE_NODE)
-		return yw_err(w, n, "match: expected a glob or a list of globs, found %s", yw_kind(n));
-	for (yaml_node_item_t *i = n->data.sequence.items.start;
-	     i < n->data.sequence.items.top; i++) {
-		if (*count == PROFILE_MAX_GLOBS)
-			return yw_err(w, yw_node(w, *i), "match: more than %d globs", PROFILE_MAX_GLOBS);
-		if (yw_str(w, yw_node(w, *i), "match", globs[*count], 32) < 0)
-			return -EINVAL;
-		(*count)++;
-	}
-	if (!*count)
-		return yw_err(w, n, "match: empty list");
-	return 0;
-}
-
 static int get_globs(struct pctx *c, const yaml_node_t *n, char (*globs)[32], size_t *count)
 {
 	return profile_globs_get(&c->w, n, globs, count);

@@ -121,6 +121,18 @@ struct loc_input;
 struct pair_store;
 
 /*
+ * A pair's path and routes are listed (JSON "path" and "routes", the CSV
+ * "path" column, the dry run's paths) when it has at most
+ * SWEEP_PATHS_MAX_LISTED equal-cost paths and the sweep at most
+ * SWEEP_PATHS_MAX_PAIRS pairs; otherwise null (empty): a 3-level fat
+ * tree's pairs between pods have 256 paths over hundreds of links, and a
+ * document listing them for every pair would be gigabytes.  The graph is
+ * in "topology"; diagnose --from then needs --topology to route again.
+ */
+#define SWEEP_PATHS_MAX_PAIRS 65536
+#define SWEEP_PATHS_MAX_LISTED 16
+
+/*
  * The fabric a topology-aware sweep ran on (sweep --topology); source is
  * NULL without one.  Everything borrowed from the command.
  */

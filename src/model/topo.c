@@ -10,7 +10,6 @@
 #include <strings.h>
 
 #include "model/counter_rules.h"
-#include "model/ib_checks.h"
 #include "model/topo.h"
 #include "util/array.h"
 #include "util/str.h"
@@ -240,7 +239,8 @@ void topo_free(struct topo *t)
 	free(t->links);
 	free(t->problems);
 	free(t->sms);
-	ib_checks_free(t->ib_checks);
+	if (t->ib_checks_free)
+		t->ib_checks_free(t->ib_checks);
 	free(t->ix_name);
 	free(t->ix_guid);
 	free(t);

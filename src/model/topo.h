@@ -308,6 +308,7 @@ struct topo {
 	bool sms_read;
 	/* Owned (model/ib_checks.h): the figures of discover --checks; NULL when none ran. */
 	struct ib_checks *ib_checks;
+	void (*ib_checks_free)(struct ib_checks *);	/* set with it (topo.c calls no check) */
 };
 
 struct topo *topo_new(void);

@@ -9,7 +9,6 @@
 #include "render/accept.h"
 #include "render/render_impl.h"
 #include "util/array.h"
-#include "util/str.h"
 
 const struct render_ops render_text_ops = {
 	.name = "text",
@@ -67,15 +66,4 @@ int render_select(struct render *r, const char *name)
 	if (ops->kind == RENDER_JSON)
 		r->color = false;
 	return 0;
-}
-
-const char *render_txt(struct render_txt *tb, const char *s)
-{
-	char *c;
-
-	if (!s || str_is_clean(s, strlen(s)))
-		return s;
-	c = tb->slot[tb->next++ % RENDER_TXT_SLOTS];
-	str_clean(s, strlen(s), c, RENDER_TXT_MAX);
-	return c;
 }

@@ -10,8 +10,10 @@ tmpdir_with_cleanup
 S=$TMP/tree
 mkdir -p "$S/tests/unit" "$S/tests/integration" "$S/tests/vm" "$S/scripts" "$S/build/san/tests"
 cp "$TOP/tests/run-all" "$S/tests/run-all"
-printf '#!/bin/sh\nexit 0\n' >"$S/scripts/check-layers"
-chmod +x "$S/scripts/check-layers"
+for c in check-layers check-calls; do
+	printf '#!/bin/sh\nexit 0\n' >"$S/scripts/$c"
+	chmod +x "$S/scripts/$c"
+done
 
 # unit: one source, no binary
 touch "$S/tests/unit/test_thing.c"
@@ -20,7 +22,7 @@ LOGDIR=$TMP/log TIERS=unit "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
 cat "$TMP/out"
 assert_eq "unit tier without its binary: exit" 1 "$rc"
 grep -q '^FAIL  build/san/tests/test_thing' "$TMP/out" || fail "the missing unit binary is not named"
-tail -1 "$TMP/out" | grep -qx '1 passed, 1 failed, 0 skipped' || fail "closing line: $(tail -1 "$TMP/out")"
+tail -1 "$TMP/out" | grep -qx '2 passed, 1 failed, 0 skipped' || fail "closing line: $(tail -1 "$TMP/out")"
 
 # ... and with the binary it passes
 printf '#!/bin/sh\nexit 0\n' >"$S/build/san/tests/test_thing"

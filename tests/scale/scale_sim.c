@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Scale harness (tests/bench/scale.sh, docs/scale.md): `fabricctl sweep`
- * itself over a simulated fabric, in one process.  Only the measurement
- * is simulated; everything around it is the command's own code
- * (sweep_main(): the hosts file and the plan parsed, hosts placed, the
+ * Scale harness (tests/bench/scale.sh, docs/scale.md): the sweep engine
+ * `fabricctl sweep` runs, over a simulated fabric, in one process.  Only
+ * the measurement is simulated; everything around it is the sweep's own
+ * code (sweep_run(): the hosts file and the plan parsed, hosts placed, the
  * coverage picker or the all-pairs generator, link-safe rounds, the pair
- * store, reference, judge, retest, localiser, and the JSON written).
+ * store, reference, judge, retest, localiser; then the JSON written).
  *
  *   scale_sim PODS LEAVES_PER_POD HOSTS_PER_LEAF AGGS CORES_PER_AGG
  *             [-k K | -a] [-s SEED] [-o FILE.json]
@@ -13,12 +13,12 @@
  *  1. fabric: topo_gen_fat_tree() (every link 100 Gb/s), written as a YAML
  *     plan, and a hosts file h1..hN, in a temporary directory; the
  *     generated graph is freed: the simulation works on the sweep's own
- *     (sweep_args.on_fabric, once the sweep has placed the hosts), so the
+ *     (sweep_req.on_fabric, once the sweep has placed the hosts), so the
  *     process holds one graph, as fabricctl does;
  *  2. faults: 5 distinct links drawn with SEED: one spine uplink (an
  *     aggregation switch's cable to a spine), one host access link, three
  *     of any kind; each carries 20 % of its rated rate;
- *  3. sweep_main() with --topology PLAN and --coverage K (default 3) or
+ *  3. sweep_run() with --topology PLAN and --coverage K (default 3) or
  *     --all-pairs (-a), JSON to FILE (default /dev/null), and a simulated
  *     measurement (struct sweep_measure): each pair's rate is the lowest
  *     simulated rate of the links it crosses (route_pair_loads: both
@@ -26,7 +26,7 @@
  *     noise; the retest and the probes measure the same way;
  *  4. what the sweep measured is counted independently of the picker: the
  *     least any link was crossed and the fewest pairs any host was in;
- *  5. the report (sweep_args.on_report): suspects, and where each fault
+ *  5. the report (sweep_run()'s outcome): suspects, and where each fault
  *     stands among them (named: a top-5 suspect that is that link alone;
  *     grouped: in a top-5 group of links traffic cannot tell apart).
  *
@@ -47,9 +47,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cmd/cmd.h"
-#include "cmd/sweep_cmd.h"
-#include "cmd/sweep_topo.h"
+#include "model/counter_eval.h"
+#include "sweep/sweep.h"
+#include "sweep/sweep_topo.h"
 #include "io/pair_store.h"
 #include "model/localize.h"
 #include "model/plan_yaml.h"
@@ -82,27 +82,6 @@ struct sim {
 	bool on_file;
 	double rss_fabric, rss_rounds, rss_report;	/* peak RSS when placed, after the rounds, at the report */
 };
-
-/*
- * main.c's usage helpers (main.c is not in the library), as the unit tests
- * have them: the harness hands sweep_main() its options parsed, so they
- * are never called.
- */
-void cmd_usage(FILE *f, const char *name)
-{
-	fprintf(f, "usage: fabricctl %s\n", name);
-}
-
-int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
-{
-	fprintf(stderr, "scale_sim: %s: usage error\n", cmd);
-	return FAB_EXIT_USAGE;
-}
-
-int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt)
-{
-	return cmd_usage_error(ctx, cmd, "option");
-}
 
 static double now_s(void)
 {
@@ -290,7 +269,7 @@ done:
 	return rc < 0 ? rc : 0;
 }
 
-/* sweep_args.on_fabric: the sweep's graph, placed; the faults go on it. */
+/* sweep_req.on_fabric: the sweep's graph, placed; the faults go on it. */
 static void on_fabric(void *ctx, struct sweep_topo *st)
 {
 	struct sim *s = ctx;
@@ -321,10 +300,9 @@ static int suspect_of(const struct sweep_report *rep, uint32_t link, enum loc_ki
 	return -1;
 }
 
-/* sweep_args.on_report: what the sweep concluded. */
-static void on_report(void *ctx, const struct sweep_report *rep)
+/* What the sweep concluded (its outcome's report). */
+static void on_report(struct sim *s, const struct sweep_report *rep)
 {
-	struct sim *s = ctx;
 	const struct loc_result *res = rep->fabric.loc;
 	const struct sweep_fabric_view *v = &rep->fabric;
 
@@ -384,8 +362,11 @@ int main(int argc, char **argv)
 	struct topo_gen_3l g = { .host_mbps = 100000, .leaf_mbps = 100000, .core_mbps = 100000 };
 	struct sim s = { .seed = 15 };
 	struct sweep_measure m = { .run = sim_run, .ctx = &s };
-	struct fab_ctx ctx = { 0 };
-	struct sweep_args a;
+	struct render rd = { 0 };
+	struct counter_policy pol;
+	struct sweep_outcome o;
+	struct sweep_req req;
+	struct fab_err err;
 	const char *out = "/dev/null", *tmp = getenv("TMPDIR");
 	char dir[4096], hosts[4200], plan[4200];
 	unsigned int k = 3;
@@ -416,46 +397,53 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
 	}
-	fab_err_init(&ctx.err);
+	fab_err_init(&err);
 	snprintf(dir, sizeof(dir), "%s/scale_sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		return die("mkdtemp", -errno, NULL);
-	if ((rc = fabric_write(&s, &g, dir, &ctx.err)) < 0) {
+	if ((rc = fabric_write(&s, &g, dir, &err)) < 0) {
 		tmp_remove(dir);
-		return die("fabric", rc, &ctx.err);
+		return die("fabric", rc, &err);
 	}
 	n = s.n_hosts;
 	snprintf(hosts, sizeof(hosts), "%s/hosts", dir);
 	snprintf(plan, sizeof(plan), "%s/plan.yaml", dir);
 
-	sweep_args_default(&a, "sweep");
-	a.hosts = hosts;
-	a.topology = plan;
-	a.measure = &m;
-	a.progress = 0;
+	sweep_req_default(&req);
+	counter_policy_default(&pol);
+	req.policy = &pol;
+	req.hosts = hosts;
+	req.topology = plan;
+	req.measure = &m;
+	req.progress = 0;
 	if (all) {
-		a.all_pairs = true;
+		req.all_pairs = true;
 	} else {
-		a.coverage_k = k;
-		a.mode = "coverage";
+		req.coverage_k = k;
+		req.mode = SWEEP_MODE_COVERAGE;
 	}
-	a.sched_cpu_s = &sched;
-	a.on_fabric = on_fabric;
-	a.on_report = on_report;
-	a.hook_ctx = &s;
-	ctx.render.f = fopen(out, "w");
-	if (!ctx.render.f) {
+	req.sched_cpu_s = &sched;
+	req.on_fabric = on_fabric;
+	req.hook_ctx = &s;
+	rd.f = fopen(out, "w");
+	if (!rd.f) {
 		tmp_remove(dir);
 		return die(out, -errno, NULL);
 	}
-	render_select(&ctx.render, "json");
+	render_select(&rd, "json");
 	t0 = now_s();
-	rc = sweep_main(&ctx, &a);
+	rc = sweep_run(&req, &o, &err);
+	if (rc == 0) {
+		on_report(&s, &o.report);
+		rc = rd.ops->sweep(&rd, &o.report) < 0 ? -EIO : 0;
+		sweep_outcome_fini(&o);
+	}
 	t_total = now_s() - t0;
-	fclose(ctx.render.f);
+	if (fclose(rd.f) == EOF && rc == 0)
+		rc = -EIO;
 	tmp_remove(dir);
-	if (rc != FAB_EXIT_OK && rc != FAB_EXIT_UNHEALTHY)
-		return die("sweep", -EIO, &ctx.err);
+	if (rc < 0)
+		return die("sweep", rc, &err);
 	for (size_t l = 0; s.cross && l < s.n_links; l++)
 		min_cross = s.cross[l] < min_cross ? s.cross[l] : min_cross;
 	for (size_t h = 0; s.host_pairs && h < n; h++)

@@ -24,24 +24,6 @@
 #include "util/str.h"
 #include "rec_sys.c"
 
-/* main.c's usage helpers (main.c is not in the library). */
-void cmd_usage(FILE *f, const char *name)
-{
-	fprintf(f, "usage: fabricctl %s\n", name);
-}
-
-int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
-{
-	fail_msg("%s: unexpected usage error", cmd);
-	return FAB_EXIT_USAGE;
-}
-
-int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt)
-{
-	fail_msg("%s: unexpected option %d", cmd, opt);
-	return FAB_EXIT_USAGE;
-}
-
 static const char profile_text[] =
 	"interfaces:\n"
 	"  - match: eth0\n"

@@ -10,8 +10,8 @@
  * status, the launcher stopped and the join's files removed.  One sweep
  * per process.
  */
-#ifndef FAB_CMD_SWEEP_SIGNAL_H
-#define FAB_CMD_SWEEP_SIGNAL_H
+#ifndef FAB_SWEEP_SWEEP_SIGNAL_H
+#define FAB_SWEEP_SWEEP_SIGNAL_H
 
 #include <signal.h>
 #include <stddef.h>

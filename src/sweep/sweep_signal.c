@@ -2,7 +2,7 @@
 /* sweep's SIGINT/SIGTERM/SIGHUP: a flag, the exit status, the cut report.  See sweep_signal.h. */
 #include <string.h>
 
-#include "cmd/sweep_signal.h"
+#include "sweep/sweep_signal.h"
 #include "util/log.h"
 
 static volatile sig_atomic_t caught;

@@ -9,13 +9,13 @@
  * arrays (sweep_locate_fini); its input borrows the topology, which must
  * outlive it.
  */
-#ifndef FAB_CMD_SWEEP_LOCATE_H
-#define FAB_CMD_SWEEP_LOCATE_H
+#ifndef FAB_SWEEP_SWEEP_LOCATE_H
+#define FAB_SWEEP_SWEEP_LOCATE_H
 
-#include "cmd/sweep_topo.h"
 #include "fleet/sweep.h"
 #include "model/localize.h"
 #include "model/sweep_judge.h"
+#include "sweep/sweep_topo.h"
 
 struct sweep_results;
 
@@ -30,7 +30,7 @@ struct sweep_locate {
 };
 
 struct sweep_locate_env {
-	struct fab_ctx *ctx;
+	struct sweep_ctx *ctx;
 	struct sweep_topo *st;		/* st->routes: one per pair of the store (diagnose --from), else routed here */
 	const struct sweep_report *r;	/* judged; its store is read */
 	const struct sweep_measure *m;	/* NULL: no probes (diagnose --from) */

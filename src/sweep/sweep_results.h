@@ -12,17 +12,17 @@
  * Ownership: struct sweep_results owns the store and the sample (_fini);
  * the hosts and the topology are borrowed and must outlive it.
  */
-#ifndef FAB_CMD_SWEEP_RESULTS_H
-#define FAB_CMD_SWEEP_RESULTS_H
+#ifndef FAB_SWEEP_SWEEP_RESULTS_H
+#define FAB_SWEEP_SWEEP_RESULTS_H
 
 #include <stddef.h>
 
-#include "cmd/sweep_topo.h"
 #include "io/pair_store.h"
 #include "model/pathref.h"
 #include "model/schedule.h"
 #include "model/stats.h"
 #include "model/sweep_judge.h"
+#include "sweep/sweep_topo.h"
 
 /*
  * The reference sample: 131,072 pairs (6 MB); a median from it is within
@@ -85,7 +85,7 @@ int sweep_results_count(struct sweep_results *sr, struct sweep_report *r, struct
  * keep their first figures, not marked retested).
  */
 #define SWEEP_RETEST_MAX 4096
-/* Up to this many pairs are re-tested one at a time (cmd/sweep.c). */
+/* Up to this many pairs are re-tested one at a time (sweep/sweep_retest.c). */
 #define SWEEP_RETEST_ALONE_MAX 32
 
 int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx, size_t *n,

@@ -21,14 +21,13 @@
  * routes and the per-host arrays; sweep_topo_fini() frees them.  The hosts
  * are borrowed and must outlive it.
  */
-#ifndef FAB_CMD_SWEEP_TOPO_H
-#define FAB_CMD_SWEEP_TOPO_H
+#ifndef FAB_SWEEP_SWEEP_TOPO_H
+#define FAB_SWEEP_SWEEP_TOPO_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cmd/cmd.h"
 #include "fleet/fleet.h"
 #include "model/counter_eval.h"
 #include "model/coverage.h"
@@ -41,6 +40,8 @@
 #include "model/schedule.h"
 #include "model/topo.h"
 #include "model/topo_lldp_checks.h"
+#include "sweep/sweep.h"
+#include "sweep/sweep_ctx.h"
 #include "sys/sys.h"
 
 enum sweep_topo_kind {
@@ -76,14 +77,14 @@ void sweep_topo_init(struct sweep_topo *st, const char *spec);
 void sweep_topo_fini(struct sweep_topo *st);
 
 /* Plan and ib: read the graph now.  lldp: nothing (0). */
-int sweep_topo_load(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib);
+int sweep_topo_load(struct sweep_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib);
 
 /*
  * lldp: every worker of @f (started on @hosts) reads its lldpd; the
  * switches' lines of the hosts file (@switches, may be empty) are read
  * through a second fleet started with @fo.  @socket: --lldp-socket.
  */
-int sweep_topo_load_lldp(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+int sweep_topo_load_lldp(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 			 const struct fab_hosts *hosts, const struct fab_hosts *switches,
 			 const struct fleet_opts *fo, const char *socket);
 
@@ -96,14 +97,13 @@ int sweep_topo_load_lldp(struct fab_ctx *ctx, struct sweep_topo *st, struct flee
  * not read (bad input, exit 2: add them to the hosts file); with a plan,
  * the nodes declared hosts that would join them (exit 2).
  */
-int sweep_topo_place(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts);
+int sweep_topo_place(struct sweep_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts);
 
 /*
- * The rounds for @mode ("all-pairs", "pairs", "bipartite", "serial"):
- * @want (pairs mode) or @is_new (bipartite) as build_schedule has them.
- * Fills st->bound (not for serial).
+ * The rounds for @mode: @want (pairs) or @is_new (bipartite, coverage-new)
+ * as sweep_schedule_build() has them.  Fills st->bound (not for serial).
  */
-int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
+int sweep_topo_schedule(struct sweep_ctx *ctx, struct sweep_topo *st, enum sweep_mode mode,
 			const struct sched_pair *want, size_t n_want, const bool *is_new,
 			struct sched *s);
 
@@ -113,13 +113,13 @@ int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *
  * generator, never stored (@s unused); anything else is @s, explicit.
  * sched_src_fini(@src) after use.
  */
-int sweep_topo_schedule_src(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
+int sweep_topo_schedule_src(struct sweep_ctx *ctx, struct sweep_topo *st, enum sweep_mode mode,
 			    const struct sched_pair *want, size_t n_want, const bool *is_new,
 			    struct sched *s, struct sched_src *src);
 
 /* Route the @n pairs (host indices a, b) into st->routes[0..n). */
-int sweep_topo_route_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const unsigned int (*ab)[2],
-			   size_t n);
+int sweep_topo_route_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
+			   const unsigned int (*ab)[2], size_t n);
 
 /* One pair's route (either kind); the caller frees it with pair_route_fini(). */
 int sweep_topo_route(struct sweep_topo *st, unsigned int a, unsigned int b, struct pair_route *out,
@@ -151,7 +151,7 @@ int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int 
  * "after".  InfiniBand, or no fleet: nothing (0).  A node that cannot
  * read them is a warning; only ENOMEM fails.
  */
-int sweep_topo_counters_before(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f);
+int sweep_topo_counters_before(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f);
 
 /*
  * InfiniBand: read every port's PMA counters again and compare them with
@@ -160,7 +160,7 @@ int sweep_topo_counters_before(struct fab_ctx *ctx, struct sweep_topo *st, struc
  * sweep_topo_counters_before(), each host's on the host end of its access
  * link.  Neither: nothing (0).  A failed read is a warning, not an error.
  */
-int sweep_topo_counters(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib,
+int sweep_topo_counters(struct sweep_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib,
 			const struct counter_policy *pol, struct counter_report *out);
 
 /* "leaf1 swp49 <-> spine1 swp1" (IB: "... port N"). */

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/discover_lldp.h"
-#include "cmd/sweep_topo.h"
+#include "fleet/fleet_lldp.h"
 #include "fleet/fleet_op.h"
 #include "io/load.h"
 #include "model/localize.h"
+#include "sweep/sweep_topo.h"
 #include "sys/sys.h"
 #include "util/log.h"
 
@@ -51,7 +51,7 @@ const char *sweep_topo_kind_name(enum sweep_topo_kind k)
 	return "plan";
 }
 
-int sweep_topo_load(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib)
+int sweep_topo_load(struct sweep_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib)
 {
 	struct subnet_opts o;
 
@@ -74,11 +74,10 @@ int sweep_topo_load(struct fab_ctx *ctx, struct sweep_topo *st, const struct sub
 	return 0;
 }
 
-int sweep_topo_load_lldp(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+int sweep_topo_load_lldp(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 			 const struct fab_hosts *hosts, const struct fab_hosts *switches,
 			 const struct fleet_opts *fo, const char *socket)
 {
-	struct discover_lldp_fleet o = { .socket = socket, .timeout_ms = fo->hello_timeout_ms };
 	struct fleet sf = { .n = 0 };
 	int rc;
 
@@ -86,13 +85,13 @@ int sweep_topo_load_lldp(struct fab_ctx *ctx, struct sweep_topo *st, struct flee
 	if (!st->t)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 	st->switches = switches;
-	rc = discover_lldp_fleet_collect(ctx, f, hosts, &o, st->t);
+	rc = fleet_lldp_collect(f, hosts, socket, fo->hello_timeout_ms, st->t, &ctx->err);
 	if (rc < 0 || !switches->n)
 		return rc;
 	fab_info("topology: reading %zu switch%s' lldpd", switches->n, switches->n == 1 ? "" : "es");
 	rc = fleet_start(&sf, switches, fo, &ctx->err);
 	if (rc == 0)
-		rc = discover_lldp_fleet_collect(ctx, &sf, switches, &o, st->t);
+		rc = fleet_lldp_collect(&sf, switches, socket, fo->hello_timeout_ms, st->t, &ctx->err);
 	if (sf.w)
 		fleet_fini(&sf);
 	return rc;
@@ -147,7 +146,7 @@ static int plan_implied_switches(struct sweep_topo *st, size_t *n)
 }
 
 /* Graph, hosts on it: route_new() and route_place(), errors named. */
-static int place_on(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts)
+static int place_on(struct sweep_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts)
 {
 	int rc;
 
@@ -199,7 +198,7 @@ static void name_add(char *buf, size_t len, const char *name, size_t *k, size_t 
  * uplinks (a host's lldpd shows only the host's cable); say which to add
  * and how.  All read: the fabric as the switches report it is cut.
  */
-static int lldp_cut(struct fab_ctx *ctx, struct sweep_topo *st, const char *la, const char *lb)
+static int lldp_cut(struct sweep_ctx *ctx, struct sweep_topo *st, const char *la, const char *lb)
 {
 	const struct route *r = st->r;
 	char names[400] = "";
@@ -232,7 +231,7 @@ static int lldp_cut(struct fab_ctx *ctx, struct sweep_topo *st, const char *la, 
  * sits on and that have more than one cable (would they join the leaves
  * as switches?), else say the plan has no switch path.
  */
-static int plan_cut(struct fab_ctx *ctx, struct sweep_topo *st, const char *la, const char *lb)
+static int plan_cut(struct sweep_ctx *ctx, struct sweep_topo *st, const char *la, const char *lb)
 {
 	bool *placed = nodes_placed(st);
 	char names[400] = "";
@@ -262,7 +261,7 @@ static int plan_cut(struct fab_ctx *ctx, struct sweep_topo *st, const char *la, 
 }
 
 /* Every leaf reaches every other through switches, or an error naming two that do not. */
-static int leaves_joined(struct fab_ctx *ctx, struct sweep_topo *st)
+static int leaves_joined(struct sweep_ctx *ctx, struct sweep_topo *st)
 {
 	const struct route *r = st->r;
 	uint32_t *comp = malloc((r->n_nodes + 1) * sizeof(*comp));
@@ -314,7 +313,7 @@ out:
 	return rc;
 }
 
-int sweep_topo_place(struct fab_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts)
+int sweep_topo_place(struct sweep_ctx *ctx, struct sweep_topo *st, const struct fab_hosts *hosts)
 {
 	size_t retyped = 0;
 	int rc;
@@ -476,8 +475,8 @@ int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int 
 	return 0;
 }
 
-int sweep_topo_route_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const unsigned int (*ab)[2],
-			   size_t n)
+int sweep_topo_route_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
+			   const unsigned int (*ab)[2], size_t n)
 {
 	for (size_t i = 0; i < st->n_routes; i++)
 		pair_route_fini(&st->routes[i]);
@@ -498,15 +497,16 @@ int sweep_topo_route_pairs(struct fab_ctx *ctx, struct sweep_topo *st, const uns
 }
 
 /* The requested pairs as a list: all, new x (old and new), or @want. */
-static int want_list(const struct sweep_topo *st, const char *mode, const struct sched_pair *want,
-		     size_t n_want, const bool *is_new, struct sched_pair **out, size_t *n_out)
+static int want_list(const struct sweep_topo *st, enum sweep_mode mode,
+		     const struct sched_pair *want, size_t n_want, const bool *is_new,
+		     struct sched_pair **out, size_t *n_out)
 {
-	size_t n = st->hosts->n, k = 0, cap = strcmp(mode, "pairs") ? n * (n - 1) / 2 : n_want;
+	size_t n = st->hosts->n, k = 0, cap = mode != SWEEP_MODE_PAIRS ? n * (n - 1) / 2 : n_want;
 	struct sched_pair *p = calloc(cap ? cap : 1, sizeof(*p));
 
 	if (!p)
 		return -ENOMEM;
-	if (!strcmp(mode, "pairs")) {
+	if (mode == SWEEP_MODE_PAIRS) {
 		memcpy(p, want, n_want * sizeof(*p));
 		k = n_want;
 	} else {
@@ -521,7 +521,7 @@ static int want_list(const struct sweep_topo *st, const char *mode, const struct
 }
 
 /* IB: every requested pair routed by the LFTs, packed by its real links. */
-static int schedule_routed(struct fab_ctx *ctx, struct sweep_topo *st, const struct sched_pair *w,
+static int schedule_routed(struct sweep_ctx *ctx, struct sweep_topo *st, const struct sched_pair *w,
 			   size_t n, struct sched *s)
 {
 	struct pair_route *routes = calloc(n ? n : 1, sizeof(*routes));
@@ -551,7 +551,7 @@ static void gen_free(struct sched_src *src)
 	sched_topo_gen_free(src->impl);
 }
 
-static int schedule_streamed(struct fab_ctx *ctx, struct sweep_topo *st, struct sched_src *src)
+static int schedule_streamed(struct sweep_ctx *ctx, struct sweep_topo *st, struct sched_src *src)
 {
 	size_t n = st->hosts->n;
 	struct sched_topo_gen *g = NULL;
@@ -582,7 +582,7 @@ static int schedule_streamed(struct fab_ctx *ctx, struct sweep_topo *st, struct 
  * new hosts), then the packer over them (IB: over their LFT routes).  A
  * link or host the picker could not bring to K is said, not hidden.
  */
-static int schedule_coverage(struct fab_ctx *ctx, struct sweep_topo *st, const bool *is_new,
+static int schedule_coverage(struct sweep_ctx *ctx, struct sweep_topo *st, const bool *is_new,
 			     struct sched *s)
 {
 	struct coverage_req req = { .k = st->cov_k, .subset = is_new };
@@ -610,13 +610,13 @@ static int schedule_coverage(struct fab_ctx *ctx, struct sweep_topo *st, const b
 	return sched_topo_pairs(s, &st->bound, st->r, c->pairs, c->n_pairs, &ctx->err);
 }
 
-int sweep_topo_schedule_src(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
+int sweep_topo_schedule_src(struct sweep_ctx *ctx, struct sweep_topo *st, enum sweep_mode mode,
 			    const struct sched_pair *want, size_t n_want, const bool *is_new,
 			    struct sched *s, struct sched_src *src)
 {
 	int rc;
 
-	if (!strcmp(mode, "all-pairs") && !st->rib && st->hosts->n > SCHED_TOPO_EXPLICIT_MAX) {
+	if (mode == SWEEP_MODE_ALL_PAIRS && !st->rib && st->hosts->n > SCHED_TOPO_EXPLICIT_MAX) {
 		rc = schedule_streamed(ctx, st, src);
 		if (rc == 0)
 			st->have_bound = true;
@@ -628,7 +628,7 @@ int sweep_topo_schedule_src(struct fab_ctx *ctx, struct sweep_topo *st, const ch
 	return rc;
 }
 
-int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *mode,
+int sweep_topo_schedule(struct sweep_ctx *ctx, struct sweep_topo *st, enum sweep_mode mode,
 			const struct sched_pair *want, size_t n_want, const bool *is_new,
 			struct sched *s)
 {
@@ -636,18 +636,18 @@ int sweep_topo_schedule(struct fab_ctx *ctx, struct sweep_topo *st, const char *
 	size_t n = 0;
 	int rc;
 
-	if (!strcmp(mode, "serial"))
+	if (mode == SWEEP_MODE_SERIAL)
 		return sched_serial(s, st->hosts->n);
-	if (!strncmp(mode, "coverage", 8)) {
+	if (mode == SWEEP_MODE_COVERAGE || mode == SWEEP_MODE_COVERAGE_NEW) {
 		rc = schedule_coverage(ctx, st, is_new, s);
 	} else if (st->rib) {
 		if (want_list(st, mode, want, n_want, is_new, &w, &n) < 0)
 			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 		rc = schedule_routed(ctx, st, w, n, s);
 		free(w);
-	} else if (!strcmp(mode, "pairs")) {
+	} else if (mode == SWEEP_MODE_PAIRS) {
 		rc = sched_topo_pairs(s, &st->bound, st->r, want, n_want, &ctx->err);
-	} else if (!strcmp(mode, "bipartite")) {
+	} else if (mode == SWEEP_MODE_BIPARTITE) {
 		rc = sched_topo_bipartite(s, &st->bound, st->r, is_new, &ctx->err);
 	} else {
 		rc = sched_topo_all(s, &st->bound, st->r, &ctx->err);
@@ -696,7 +696,7 @@ static int snap_mapped(struct counter_snap *s, const struct topo *ref, const str
  * access link, only the names a rule knows (a policy file changes
  * thresholds, never the names); *@n_read: hosts that answered.
  */
-static int nic_read(struct fab_ctx *ctx, const struct sweep_topo *st, struct counter_snap *s,
+static int nic_read(struct sweep_ctx *ctx, const struct sweep_topo *st, struct counter_snap *s,
 		    size_t *n_read)
 {
 	struct fleet *f = st->fleet;
@@ -727,7 +727,7 @@ static int nic_read(struct fab_ctx *ctx, const struct sweep_topo *st, struct cou
 	return rc;
 }
 
-int sweep_topo_counters_before(struct fab_ctx *ctx, struct sweep_topo *st, struct fleet *f)
+int sweep_topo_counters_before(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f)
 {
 	size_t n = 0;
 	int rc;
@@ -745,7 +745,7 @@ int sweep_topo_counters_before(struct fab_ctx *ctx, struct sweep_topo *st, struc
 }
 
 /* Ethernet / RoCE: the workers' counters now against those before. */
-static int counters_nic(struct fab_ctx *ctx, struct sweep_topo *st,
+static int counters_nic(struct sweep_ctx *ctx, struct sweep_topo *st,
 			const struct counter_policy *pol, struct counter_report *out)
 {
 	struct counter_snap after;
@@ -764,7 +764,7 @@ static int counters_nic(struct fab_ctx *ctx, struct sweep_topo *st,
 	return rc;
 }
 
-int sweep_topo_counters(struct fab_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib,
+int sweep_topo_counters(struct sweep_ctx *ctx, struct sweep_topo *st, const struct subnet_opts *ib,
 			const struct counter_policy *pol, struct counter_report *out)
 {
 	struct subnet_opts o = *ib;

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/sweep_locate.h"
-#include "cmd/sweep_results.h"
 #include "io/pair_store.h"
+#include "sweep/sweep_locate.h"
+#include "sweep/sweep_results.h"
 #include "util/log.h"
 
 static enum loc_verdict verdict_of(const struct sweep_pair *p)
@@ -89,7 +89,7 @@ static int probe_group(struct sweep_locate *sl, const struct sweep_locate_env *e
 	}
 	for (size_t i = 0; i < pr->n; i++)
 		want[i] = (struct sched_pair){ .a = pr->routes[i].a, .b = pr->routes[i].b };
-	rc = sweep_topo_schedule(env->ctx, env->st, "pairs", want, pr->n, NULL, &sc);
+	rc = sweep_topo_schedule(env->ctx, env->st, SWEEP_MODE_PAIRS, want, pr->n, NULL, &sc);
 	env->st->bound = keep;
 	if (rc < 0)
 		goto out;

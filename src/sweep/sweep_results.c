@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/sweep_results.h"
+#include "sweep/sweep_results.h"
 #include "util/log.h"
 
 int sweep_results_init(struct sweep_results *sr, const struct fab_hosts *hs, struct sweep_topo *st,

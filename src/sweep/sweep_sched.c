@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The rounds a sweep measures (sweep_impl.h): the pairs asked for (all of
+ * them, --pairs FILE or the request's own, --new, diagnose A B's) and the
+ * schedule made from them, link-safe with a topology.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "io/load.h"
+#include "sweep/sweep_impl.h"
+#include "util/file.h"
+#include "util/log.h"
+
+/* A --pairs file larger than this is refused (bad input). */
+#define PAIRS_FILE_MAX_BYTES (64u << 20)
+
+#define DIAGNOSE_NEIGHBOURS 2	/* leaf neighbours of A (and of B) paired with the other end */
+#define DIAGNOSE_OUTSIDERS 3	/* hosts on other leaves paired with both sides (controls) */
+
+/* ------------------------------------------------------------ diagnose A B */
+
+static size_t leafmates(const struct sweep_topo *st, const struct fab_hosts *hs, unsigned int h,
+			unsigned int skip, unsigned int *out, size_t max)
+{
+	size_t n = 0;
+
+	for (unsigned int i = 0; i < hs->n && n < max; i++)
+		if (i != h && i != skip && st->host_leaf[i] == st->host_leaf[h])
+			out[n++] = i;
+	return n;
+}
+
+static void want_add(struct sched_pair *w, size_t *n, unsigned int a, unsigned int b)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((w[i].a == a && w[i].b == b) || (w[i].a == b && w[i].b == a))
+			return;
+	w[(*n)++] = (struct sched_pair){ .a = a, .b = b };
+}
+
+/*
+ * Up to @max hosts on leaves other than A's and B's: one per leaf first,
+ * then more from the same leaves.
+ */
+static size_t outsiders(const struct sweep_topo *st, const struct fab_hosts *hs, unsigned int a,
+			unsigned int b, unsigned int *out, size_t max)
+{
+	size_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (unsigned int i = 0; i < hs->n && n < max; i++) {
+			bool seen = false, taken = false;
+
+			if (st->host_leaf[i] == st->host_leaf[a] || st->host_leaf[i] == st->host_leaf[b])
+				continue;
+			for (size_t k = 0; k < n; k++) {
+				seen |= st->host_leaf[out[k]] == st->host_leaf[i];
+				taken |= out[k] == i;
+			}
+			if (!taken && (pass || !seen))
+				out[n++] = i;
+		}
+	return n;
+}
+
+/*
+ * A-B first; then A with up to two of B's leaf neighbours and B with up to
+ * two of A's (the two uplinks and the far access links apart), one
+ * neighbour pair (the path without either end), and each end with a leaf
+ * neighbour (its own access link without the uplinks).  Then control
+ * pairs to up to three hosts on other leaves, from both sides, so that
+ * each side's uplink is avoided by at least four pairs of the same class:
+ * the class reference (no rated speed known) must not be made of the very
+ * pairs under suspicion (model/pathref.h keeps at least 3 and 20 %).  At
+ * most 16 pairs.
+ */
+static int diagnose_pick_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
+			       const struct fab_hosts *hs, const char *const target[2],
+			       struct sched_pair **want, size_t *n_want)
+{
+	unsigned int ma[DIAGNOSE_NEIGHBOURS], mb[DIAGNOSE_NEIGHBOURS], x[DIAGNOSE_OUTSIDERS];
+	struct sched_pair *w = calloc(24, sizeof(*w));
+	size_t nx;
+	int ia = hosts_find(hs, target[0]), ib = hosts_find(hs, target[1]);
+	size_t na, nb, n = 0;
+
+	if (!w)
+		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
+	if (ia < 0 || ib < 0 || ia == ib) {
+		free(w);
+		return fab_err_input(&ctx->err, -EINVAL, "diagnose: %s%s%s",
+				     ia < 0 ? target[0] : ib < 0 ? target[1] : target[0],
+				     ia < 0 || ib < 0 ? " is not an end point of the hosts file" : "",
+				     ia == ib && ia >= 0 ? ": A and B are the same host" : "");
+	}
+	na = leafmates(st, hs, (unsigned int)ia, (unsigned int)ib, ma, DIAGNOSE_NEIGHBOURS);
+	nb = leafmates(st, hs, (unsigned int)ib, (unsigned int)ia, mb, DIAGNOSE_NEIGHBOURS);
+	want_add(w, &n, (unsigned int)ia, (unsigned int)ib);
+	for (size_t k = 0; k < nb; k++)
+		want_add(w, &n, (unsigned int)ia, mb[k]);
+	for (size_t k = 0; k < na; k++)
+		want_add(w, &n, ma[k], (unsigned int)ib);
+	if (na && nb)
+		want_add(w, &n, ma[0], mb[0]);
+	if (na)
+		want_add(w, &n, (unsigned int)ia, ma[0]);
+	if (nb)
+		want_add(w, &n, (unsigned int)ib, mb[0]);
+	nx = outsiders(st, hs, (unsigned int)ia, (unsigned int)ib, x, DIAGNOSE_OUTSIDERS);
+	for (size_t k = 0; k < nx; k++) {
+		want_add(w, &n, (unsigned int)ib, x[k]);
+		want_add(w, &n, (unsigned int)ia, x[k]);
+	}
+	if (nx && nb)
+		want_add(w, &n, mb[0], x[0]);
+	if (nx && na)
+		want_add(w, &n, ma[0], x[0]);
+	fab_info("diagnose: measuring %s-%s and %zu pair%s sharing parts of its path", target[0],
+		 target[1], n - 1, n == 2 ? "" : "s");
+	*want = w;
+	*n_want = n;
+	return 0;
+}
+
+/* ------------------------------------------------------------ the rounds */
+
+/* The pairs @req->pairs into a new array @want. */
+static int pairs_given(const struct sweep_req *req, struct sched_pair **want, size_t *n_want,
+		       struct fab_err *err)
+{
+	struct sched_pair *sp = calloc(req->n_pairs ? req->n_pairs : 1, sizeof(*sp));
+
+	if (!sp)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	memcpy(sp, req->pairs, req->n_pairs * sizeof(*sp));
+	*want = sp;
+	*n_want = req->n_pairs;
+	return 0;
+}
+
+/*
+ * What --pairs FILE (or the request's pairs) or --new asks for: @want
+ * (pairs) or @is_new (bipartite).
+ */
+static int requested(const struct sweep_req *req, const struct fab_hosts *hs,
+		     struct sched_pair **want, size_t *n_want, bool **is_new, struct fab_err *err)
+{
+	int rc = 0;
+
+	if (req->mode == SWEEP_MODE_BIPARTITE || req->mode == SWEEP_MODE_COVERAGE_NEW) {
+		bool *nw = calloc(hs->n ? hs->n : 1, sizeof(*nw));
+		size_t k = 0;
+
+		if (!nw)
+			return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+		for (size_t i = 0; i < hs->n; i++)
+			k += nw[i] = hs->hosts[i].is_new;
+		if (k == 0 || k == hs->n) {
+			free(nw);
+			return fab_err_input(err, -EINVAL, "%s: --new needs some hosts labelled new and some not",
+					     req->hosts);
+		}
+		*is_new = nw;
+	} else if (req->mode == SWEEP_MODE_PAIRS && !req->pairs_file) {
+		rc = pairs_given(req, want, n_want, err);
+	} else if (req->mode == SWEEP_MODE_PAIRS) {
+		struct fab_pairs_list pl = { 0 };
+		struct sched_pair *sp = NULL;
+		size_t len;
+		char *buf;
+
+		rc = file_read_all(req->pairs_file, PAIRS_FILE_MAX_BYTES, &buf, &len, err);
+		if (rc < 0)
+			return rc;
+		rc = hosts_pairs_parse(&pl, hs, buf, len, req->pairs_file, err);
+		free(buf);
+		if (rc == 0 && !(sp = calloc(pl.n ? pl.n : 1, sizeof(*sp))))
+			rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
+		for (size_t i = 0; rc == 0 && i < pl.n; i++) {
+			sp[i].a = pl.pairs[i][0];
+			sp[i].b = pl.pairs[i][1];
+		}
+		if (rc == 0) {
+			*want = sp;
+			*n_want = pl.n;
+		}
+		hosts_pairs_fini(&pl);
+	}
+	return rc;
+}
+
+/* Process CPU seconds (the schedule's cost, for the scale harness). */
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The rounds to measure, as a source (@src): explicit (in @s) for every
+ * mode but all pairs of a large Ethernet fabric, which is generated round
+ * by round and never stored (sweep_topo_schedule_src), and all pairs
+ * without a topology (the circle method, generated the same way).
+ */
+int sweep_schedule_build(struct sweep_ctx *ctx, const struct sweep_req *req,
+			 const struct fab_hosts *hs, struct sweep_topo *st, struct sched *s,
+			 struct sched_src *src)
+{
+	struct sched_pair *want = NULL;
+	bool *is_new = NULL;
+	size_t n_want = 0;
+	double t0 = cpu_s();
+	int rc;
+
+	if (req->target[0])	/* diagnose A B: the pairs sharing parts of A-B's path */
+		rc = diagnose_pick_pairs(ctx, st, hs, req->target, &want, &n_want);
+	else
+		rc = requested(req, hs, &want, &n_want, &is_new, &ctx->err);
+	if (rc < 0)
+		return rc;
+	if (st) {
+		rc = sweep_topo_schedule_src(ctx, st, req->mode, want, n_want, is_new, s, src);
+	} else if (req->mode == SWEEP_MODE_SERIAL) {
+		rc = sched_serial(s, hs->n);
+	} else if (is_new) {
+		rc = sched_bipartite(s, is_new, hs->n);
+	} else if (want) {
+		rc = sched_from_pairs(s, want, n_want, hs->n);
+	} else {
+		sched_src_circle(src, hs->n);
+		rc = 1;
+	}
+	if (rc == 0 && !st)
+		sched_src_explicit(src, s);
+	rc = rc > 0 ? 0 : rc;
+	free(want);
+	free(is_new);
+	if (rc < 0 && !ctx->err.msg[0])
+		fab_err_set(&ctx->err, rc, "sweep: schedule: %s", strerror(-rc));
+	if (rc == 0 && s->n_pairs && sched_check(s, hs->n) < 0)
+		return fab_err_set(&ctx->err, -EINVAL, "sweep: internal error: bad schedule");
+	if (req->sched_cpu_s)
+		*req->sched_cpu_s = cpu_s() - t0;
+	return rc;
+}

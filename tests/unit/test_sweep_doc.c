@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A saved sweep document read back into the report (io/sweep_doc.c,
+ * diagnose --from): hosts, pairs and verdicts, run facts, the graph and
+ * the saved routes, the counter entries; and the bad input it names.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "io/pair_store.h"
+#include "io/sweep_doc.h"
+#include "model/path.h"
+
+/*
+ * Three hosts on one switch; pairs a-b (ok, routed), a-c (slow), b-c
+ * (a status the sweep does not write: planned, not evidence).
+ */
+#define END(n, p) "{\"node\": \"" n "\", \"port\": \"" p "\"}"
+#define HOP(f, fp, t, tp) "{\"from\": " END(f, fp) ", \"to\": " END(t, tp) "}"
+#define ROUTE(x, xp, y, yp) \
+	"{\"ab\": [{\"share\": 1.0, \"hops\": [" HOP(x, "eth0", "sw", xp) ", " \
+	HOP("sw", yp, y, "eth0") "]}], \"ba\": [{\"share\": 1.0, \"hops\": [" \
+	HOP(y, "eth0", "sw", yp) ", " HOP("sw", xp, x, "eth0") "]}]}"
+
+static const char doc_full[] =
+	"{\"schema\": \"fabricctl.sweep/2\", \"transport\": \"tcp\", \"launcher\": \"netns\","
+	" \"mode\": \"all-pairs\", \"started_unix\": 1700000000, \"wall_s\": 2.5,"
+	" \"interrupted\": true, \"rounds\": 3, \"rounds_done\": 2,"
+	" \"nodes\": [{\"name\": \"a\", \"address\": \"10.0.0.1\", \"rdma\": \"mlx5_0:2\","
+	"   \"rate_gbps\": 100}, {\"name\": \"b\", \"address\": \"10.0.0.2\", \"rdma\": null},"
+	"   {\"name\": \"c\", \"address\": \"10.0.0.3\"}],"
+	" \"topology\": {\"source\": \"plan.yaml\","
+	"   \"nodes\": [{\"name\": \"sw\", \"type\": \"switch\"}, {\"name\": \"a\", \"type\": \"host\"},"
+	"     {\"name\": \"b\", \"type\": \"host\"}, {\"name\": \"c\", \"type\": \"host\"}],"
+	"   \"links\": [{\"a\": " END("a", "eth0") ", \"b\": " END("sw", "swp1") "},"
+	"     {\"a\": " END("b", "eth0") ", \"b\": " END("sw", "swp2") "},"
+	"     {\"a\": " END("c", "eth0") ", \"b\": " END("sw", "swp3") "}]},"
+	" \"pairs\": ["
+	"   {\"a\": \"a\", \"b\": \"b\", \"status\": \"ok\", \"reason\": null, \"round\": 1,"
+	"    \"bw_ab\": {\"avg_mbps\": 900.5}, \"bw_ba\": null, \"expected_mbps\": 1000,"
+	"    \"pct_expected\": 90.05, \"routes\": " ROUTE("a", "swp1", "b", "swp2") "},"
+	"   {\"a\": \"c\", \"b\": \"a\", \"status\": \"slow\", \"reason\": \"bandwidth 100 Mb/s\","
+	"    \"round\": 2, \"bw_ab\": {\"avg_mbps\": 100}, \"bw_ba\": {\"avg_mbps\": 110},"
+	"    \"expected_mbps\": null, \"pct_expected\": null,"
+	"    \"routes\": " ROUTE("c", "swp3", "a", "swp1") "},"
+	"   {\"a\": \"b\", \"b\": \"c\", \"status\": \"maybe\", \"round\": 3,"
+	"    \"routes\": " ROUTE("b", "swp2", "c", "swp3") "}],"
+	" \"counters\": [{\"node\": \"sw\", \"guid\": \"0x0000000000000010\", \"port\": 1,"
+	"   \"name\": \"symbol_errors\", \"value\": 7},"
+	"   {\"node\": \"sw\", \"port\": \"swp2\", \"name\": \"rx_drops\", \"value\": 3},"
+	"   {\"node\": \"sw\", \"port\": 2, \"name\": \"bad\", \"value\": \"x\"},"
+	"   {\"node\": \"sw\", \"port\": 3, \"value\": 1}]}";
+
+static char dir[64];
+
+static const char *doc_write(const char *name, const char *text)
+{
+	static char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+static int setup(void **state)
+{
+	snprintf(dir, sizeof(dir), "/tmp/test_sweep_doc.XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Load @text with the graph asked for or not: 0 or -errno, @err the reason. */
+static int load(const char *text, bool topology, struct sweep_doc *d, struct sweep_report *r,
+		struct fab_err *err)
+{
+	sweep_doc_init(d);
+	memset(r, 0, sizeof(*r));
+	fab_err_init(err);
+	return sweep_doc_load(d, doc_write("doc.json", text), NULL, topology, r, err);
+}
+
+static void test_full(void **state)
+{
+	struct sweep_doc d;
+	struct sweep_report r;
+	struct sweep_pair p;
+	struct fab_err err;
+
+	assert_int_equal(load(doc_full, true, &d, &r, &err), 0);
+	/* hosts from nodes[] */
+	assert_int_equal(d.hosts.n, 3);
+	assert_ptr_equal(r.hosts, &d.hosts);
+	assert_string_equal(d.hosts.hosts[0].rdma, "mlx5_0");
+	assert_int_equal(d.hosts.hosts[0].rdma_port, 2);
+	assert_true(d.hosts.hosts[0].rate_gbps == 100);
+	assert_string_equal(d.hosts.hosts[1].rdma, "");
+	assert_string_equal(d.hosts.hosts[2].addr, "10.0.0.3");
+	/* the run */
+	assert_string_equal(r.transport, "tcp");
+	assert_string_equal(r.launcher, "netns");
+	assert_string_equal(r.mode, "all-pairs");
+	assert_int_equal(r.n_rounds, 3);
+	assert_int_equal(r.rounds_done, 2);
+	assert_true(r.interrupted);
+	assert_true(r.wall_s == 2.5);
+	assert_int_equal(r.started_unix, 1700000000);
+	/* the pairs, in order, with their verdicts */
+	assert_int_equal(r.n_pairs, 3);
+	assert_int_equal(pair_store_count(r.store), 3);
+	assert_int_equal(r.n_ok, 1);
+	assert_int_equal(r.n_slow, 1);
+	assert_int_equal(r.n_failed + r.n_regressed, 0);
+	assert_int_equal(pair_store_get(r.store, 0, &p, &err), 0);
+	assert_int_equal(p.a, 0);
+	assert_int_equal(p.b, 1);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_true(p.ab.measured && p.ab.avg_mbps == 900.5);
+	assert_false(p.ba.measured);
+	assert_true(p.expected_mbps == 1000 && p.pct_rated == 90.05);
+	assert_int_equal(pair_store_get(r.store, 1, &p, &err), 0);
+	assert_int_equal(p.a, 2);
+	assert_int_equal(p.b, 0);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_int_equal(p.round, 2);
+	assert_string_equal(p.reason, "bandwidth 100 Mb/s");
+	assert_true(p.pct_rated == -1 && p.expected_mbps == 0);
+	assert_int_equal(pair_store_get(r.store, 2, &p, &err), 0);
+	assert_int_equal(p.status, SWEEP_PLANNED);
+	/* the graph, the routes as saved, each host's access link and leaf */
+	assert_non_null(d.topo);
+	assert_string_equal(d.topo_source, "plan.yaml");
+	assert_int_equal(d.topo->n_links, 3);
+	assert_int_equal(d.n_routes, 3);
+	assert_int_equal(d.routes[1].a, 2);
+	assert_int_equal(d.routes[1].n_ab, 1);
+	assert_int_equal(d.routes[1].ab[0].n_hops, 2);
+	assert_int_equal(d.routes[1].klass, 2);
+	for (unsigned int h = 0; h < 3; h++) {
+		const struct topo_link *l = d.topo->links[d.host_link[h]];
+
+		assert_true(d.host_link[h] < d.topo->n_links);
+		assert_string_equal(l->a->node->name, d.hosts.hosts[h].name);
+		assert_string_equal(d.topo->nodes[d.host_leaf[h]]->name, "sw");
+	}
+	/* the counter entries with a name and an integer value, as named */
+	assert_true(d.have_counters);
+	assert_int_equal(d.n_counters, 2);
+	assert_string_equal(d.counters[0].name, "symbol_errors");
+	assert_int_equal(d.counters[0].guid, 0x10);
+	assert_int_equal(d.counters[0].num, 1);
+	assert_null(d.counters[0].port);
+	assert_int_equal(d.counters[0].value, 7);
+	assert_string_equal(d.counters[1].port, "swp2");
+	assert_ptr_equal(sweep_doc_counter_port(d.topo, &d.counters[1]),
+			 d.topo->links[d.host_link[1]]->b);
+	sweep_doc_fini(&d);
+}
+
+/* Without the graph asked for, none is read; a document without one says "-" where it is silent. */
+static void test_no_topology(void **state)
+{
+	static const char bare[] =
+		"{\"schema\": \"fabricctl.sweep/1\", \"nodes\": [{\"name\": \"a\"}, {\"name\": \"b\"}],"
+		" \"pairs\": [{\"a\": \"a\", \"b\": \"b\", \"status\": \"failed\"}]}";
+	struct sweep_doc d;
+	struct sweep_report r;
+	struct fab_err err;
+
+	assert_int_equal(load(doc_full, false, &d, &r, &err), 0);
+	assert_null(d.topo);
+	assert_null(d.routes);
+	sweep_doc_fini(&d);
+	assert_int_equal(load(bare, true, &d, &r, &err), 0);
+	assert_null(d.topo);
+	assert_null(d.topo_source);
+	assert_string_equal(r.transport, "-");
+	assert_string_equal(r.mode, "-");
+	assert_int_equal(r.n_failed, 1);
+	assert_int_equal(r.n_rounds, 0);
+	assert_true(isnan(r.wall_s));
+	assert_false(d.have_counters);
+	sweep_doc_fini(&d);
+}
+
+/* Bad input: the file and the element named, kind input. */
+static void test_bad(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} cases[] = {
+		{ "{\"schema\": \"fabricctl.status/1\"}", "not a fabricctl.sweep document" },
+		{ "{\"schema\": \"fabricctl.sweep/2\", \"nodes\": [{\"name\": \"a b\"}]}",
+		  "nodes[0].name: missing or not a host name" },
+		{ "{\"schema\": \"fabricctl.sweep/2\", \"nodes\": [{\"name\": \"a\"}],"
+		  " \"pairs\": [{\"a\": \"a\", \"b\": \"z\"}]}",
+		  "pairs[0]: 'z' is not a host of the sweep" },
+		{ "{\"schema\": \"fabricctl.sweep/2\", \"nodes\": [{\"name\": \"a\"}, {\"name\": \"b\"}],"
+		  " \"topology\": {\"nodes\": [], \"links\": []},"
+		  " \"pairs\": [{\"a\": \"a\", \"b\": \"b\"}]}",
+		  "pairs[0] has no routes: give --topology SOURCE" },
+		{ "{\"schema\": \"fabricctl.sweep/2\", \"nodes\": [{\"name\": \"a\"}, {\"name\": \"b\"}],"
+		  " \"topology\": {\"nodes\": [{\"name\": \"a\"}], \"links\": [{\"a\": {\"node\": \"x\"}}]},"
+		  " \"pairs\": []}",
+		  "topology.links[0]: bad link" },
+	};
+	struct sweep_doc d;
+	struct sweep_report r;
+	struct fab_err err;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(load(cases[i].text, true, &d, &r, &err), -EINVAL);
+		assert_int_equal(err.kind, FAB_ERR_INPUT);
+		assert_non_null(strstr(err.msg, "doc.json: "));
+		assert_non_null(strstr(err.msg, cases[i].msg));
+		sweep_doc_fini(&d);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_no_topology),
+		cmocka_unit_test(test_bad),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
