@@ -4,7 +4,7 @@
  * [--baseline OLD.json [--regress-pct P]]: one
  * self-contained HTML page from sweep, discover, diagnose and accept
  * documents (docs/report.md).  Front-end only: read the files, hand them
- * to out/report_html.c.
+ * to render/report_html.c.
  */
 #include <errno.h>
 #include <getopt.h>
