@@ -230,7 +230,6 @@ bool acc_seen(struct loc_acc *acc, unsigned int a, unsigned int b)
 	return bsearch(&key, acc->keys, acc->n_keys, sizeof(key), array_cmp_u64) != NULL;
 }
 
-/* Count one measured pair's @n crossings in acc->scratch; keep them when it is bad. */
 /* Keep bad pair a-b's @n crossings (acc->scratch) in the sample, or not. */
 static int acc_sample(struct loc_acc *acc, unsigned int a, unsigned int b, size_t n,
 		      enum loc_verdict v, double pct)
@@ -255,6 +254,7 @@ static int acc_sample(struct loc_acc *acc, unsigned int a, unsigned int b, size_
 	return 0;
 }
 
+/* Count one measured pair's @n crossings in acc->scratch; keep them when it is bad. */
 static int acc_count(struct loc_acc *acc, unsigned int a, unsigned int b, size_t n,
 		     enum loc_verdict v, double pct)
 {

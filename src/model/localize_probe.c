@@ -23,7 +23,6 @@ void loc_probes_fini(struct loc_probes *p)
 
 /* ---- text ---- */
 
-
 static const char *host_name(const struct loc_input *in, int h, char *buf, size_t len)
 {
 	if (in->host_names && in->host_names[h])
