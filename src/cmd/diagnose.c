@@ -9,7 +9,7 @@
  * A front end over the sweep engine (sweep/sweep.h): the options (one
  * table with sweep's, cmd/sweep_opts.c) into a request, sweep_run() (A B:
  * the pairs it picks, measured; --from: the saved document, localised
- * again; both end in model/localize.c with counter deltas as evidence
+ * again; both end in model/localize.h with counter deltas as evidence
  * where they can be read), then the report rendered as a diagnosis.
  * docs/diagnose.md.
  *

@@ -9,7 +9,7 @@
  * node).
  *
  * Worker side: the worker's "lldp" op answers {"op":"lldp",
- * "socket":PATH|null} with the node's view (node_lldp_read(), node/lldp.c)
+ * "socket":PATH|null} with the node's view (node_lldp_read(), node/node.c)
  * as JSON (lldp_view_to_json).
  */
 #ifndef FAB_CMD_DISCOVER_LLDP_H

@@ -189,7 +189,7 @@ out:
 	profile_free(p);
 }
 
-/* `discover --lldp --hosts`: this node's LLDP view (node/lldp.c). */
+/* `discover --lldp --hosts`: this node's LLDP view (node_lldp_read(), node/node.c). */
 static void op_lldp(struct worker *w, struct proto_msg *req)
 {
 	const json_t *s = json_object_get(req->doc, "socket");

@@ -2,8 +2,8 @@
 /*
  * Paths through a struct topo: the common language of routing
  * (model/route.c for Ethernet ECMP and host placement, model/route_ib.c for
- * InfiniBand LFT routes), the topology-aware scheduler (model/sched_topo.c)
- * and link localisation (model/localize.c).  Pure data, no I/O.
+ * InfiniBand LFT routes), the topology-aware scheduler (model/sched_topo.h)
+ * and link localisation (model/localize.h).  Pure data, no I/O.
  *
  * A link is named by its index in topo->links[]; indices are stable for the
  * life of the graph once topo_sort() has run (callers sort before routing).

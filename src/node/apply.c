@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "node/apply.h"
+#include "node/node.h"
 #include "util/err.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -539,9 +540,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 		if (rc < 0)
 			goto out;
 	}
-	rc = apply_node_read(sys, p, &hs, &ns, err);
-	if (rc == 0)
-		rc = plan_diff(p, &ns, plan, err);
+	rc = node_verify(sys, p, &hs, &ns, plan, err);
 	if (rc < 0)
 		goto out;
 	if (plan->n_unmatched) {

@@ -3,8 +3,12 @@
  * What a node does, written once and called alike by the local command
  * (src/cmd/status.c, verify.c, discover.c) and by the worker serving the
  * controller (src/cmd/worker.c): read its state, verify it against a
- * profile, read its lldpd.  Applying a profile is node/apply.h.  Nothing
- * here renders or talks the worker protocol; errors are -errno with @err.
+ * profile, read its lldpd, read its counters (the worker alone: for a
+ * sweep's suspects).  A node thus answers the same whether the command
+ * runs on it or reaches it through a worker: which reads, with which
+ * flags, is decided here once (node/node.c).  Applying a profile is
+ * node/apply.h.  Nothing here renders or talks the worker protocol;
+ * errors are -errno with @err.
  */
 #ifndef FAB_NODE_NODE_H
 #define FAB_NODE_NODE_H

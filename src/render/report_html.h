@@ -18,8 +18,8 @@
  * (report_fini() drops them); @hosts and the names are borrowed and must
  * outlive the report.
  */
-#ifndef FAB_OUT_REPORT_HTML_H
-#define FAB_OUT_REPORT_HTML_H
+#ifndef FAB_RENDER_REPORT_HTML_H
+#define FAB_RENDER_REPORT_HTML_H
 
 #include <jansson.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * again, no traffic (sweep_impl.h).  The document is loaded through
  * io/sweep_doc.h into the report; its pairs are routed on the graph it
  * saved (with the routes it saved) or on --topology's; then
- * model/localize.c (sweep_locate.c) names the suspects, with counter
+ * model/localize.h (sweep_locate.c) names the suspects, with counter
  * deltas as evidence where they can be read (InfiniBand PMA counters: the
  * saved sweep's snapshot against the live subnet).  docs/diagnose.md.
  */

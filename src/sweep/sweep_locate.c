@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Link suspects for a topology-aware sweep (sweep_locate.h): localise the
- * bad pairs on the graph (model/localize.c), run probe pairs that split
+ * bad pairs on the graph (model/localize.h), run probe pairs that split
  * any group of links the sweep's pairs could not tell apart, and narrow
  * the group with their verdicts.
  */

@@ -98,7 +98,7 @@ struct sys_ops {
 			 struct fab_err *err);
 
 	/*
-	 * Configuration slots (issue 3; apply/verify).  Common contract:
+	 * Configuration slots (apply, verify).  Common contract:
 	 * - @ifname is a netdev name, @dev an RDMA device name, @port 1-based.
 	 * - Setters change exactly one thing and nothing else; on failure the
 	 *   object is unchanged and @err names object and field, with the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* out/report_html.c: escaping, input kinds, the page's data block. */
+/* render/report_html.c: escaping, input kinds, the page's data block. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
