@@ -52,6 +52,9 @@ const struct fab_cmd fab_cmds[] = {
 	{ "verify", cmd_verify, "[-j] [--hosts FILE [--launcher NAME|TEMPLATE]] PROFILE",
 	  "check this node (or every node) against a profile, list drift" },
 	{ "confirm", cmd_confirm, "[--revert]", "keep (or undo now) a pending apply --try" },
+	{ "trace", cmd_trace, "[-j] [-U | -T] [-p PORT] [--sport PORT] [--ports N] [--repeat N] "
+	  "[--src ADDR] [--plan PLAN] [--max-ttl N] [--tries N] [--wait MS] DEST",
+	  "the path of a flow by its own 5-tuple; with --ports, the ECMP member each source port takes" },
 	{ "help", cmd_help, "[COMMAND]", "show help for a command" },
 	{ NULL, NULL, NULL, NULL },
 };
