@@ -21,7 +21,7 @@
 #define TRACE_SPORT_DEFAULT 49152u	/* the first dynamic port; RoCE v2 QPs use 0xC000 up */
 #define TRACE_DPORT_UDP 4791u		/* RoCE v2 */
 #define TRACE_DPORT_TCP 80u		/* as traceroute -T */
-#define TRACE_MAX_PORTS 1024u
+#define TRACE_MAX_PORTS 256u	/* x 16 TTLs x 15 tries: within one run's 65535 probe numbers */
 #define TRACE_MAX_REPEAT 10u
 
 struct trace_cmd {

@@ -312,11 +312,14 @@ int lldp_view_from_json(struct lldp_view *v, const json_t *doc, struct fab_err *
 
 /* ---- merge ----------------------------------------------------------------- */
 
-/* The management addresses @mgmt become @n's addresses; 0 or -ENOMEM. */
+/*
+ * The management addresses @mgmt become @n's addresses, but for loopback
+ * and link-local ones (they name no node: node_addr_local()); 0 or -ENOMEM.
+ */
 static int merge_addrs(struct topo_node *n, char (*mgmt)[TOPO_ADDR_LEN], size_t n_mgmt)
 {
 	for (size_t i = 0; i < n_mgmt; i++)
-		if (topo_node_addr_add(n, mgmt[i]) == -ENOMEM)
+		if (!node_addr_local(mgmt[i]) && topo_node_addr_add(n, mgmt[i]) == -ENOMEM)
 			return -ENOMEM;
 	return 0;
 }

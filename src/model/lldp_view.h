@@ -118,7 +118,7 @@ int lldp_view_from_json(struct lldp_view *v, const json_t *doc, struct fab_err *
  * neighbor are added too (they show up as unlinked ports, and the plan
  * diff can name them as the missing end).  The management addresses of
  * the local system and of each neighbor become its node's addresses
- * (topo_node.addrs).  0 or -ENOMEM.
+ * (topo_node.addrs), but for loopback and link-local ones.  0 or -ENOMEM.
  */
 int lldp_view_merge(struct topo *t, const struct lldp_view *v, unsigned int *conflicts);
 

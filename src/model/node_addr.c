@@ -39,6 +39,21 @@ int node_addr_norm(const char *s, char *out)
 	return 0;
 }
 
+bool node_addr_local(const char *s)
+{
+	static const uint8_t zero[16];
+	struct node_addr a;
+	const uint8_t *b = a.bytes;
+
+	if (node_addr_parse(s, &a) < 0)
+		return true;
+	if (a.family == 4)
+		return b[0] == 0 || b[0] == 127 || (b[0] == 169 && b[1] == 254);
+	if (b[0] == 0xfe && (b[1] & 0xc0) == 0x80)
+		return true;
+	return !memcmp(b, zero, 15) && (b[15] == 0 || b[15] == 1);
+}
+
 static int addr_cmp(const struct node_addr *x, const struct node_addr *y)
 {
 	if (x->family != y->family)
@@ -92,8 +107,9 @@ int node_addr_index_build(struct node_addr_index *ix, const struct topo *t)
 		const struct topo_node *n = t->nodes[i];
 
 		for (size_t j = 0; j < n->n_addrs; j++) {
-			if (node_addr_parse(n->addrs[j], &ix->e[ix->n].addr) < 0)
-				continue;	/* topo_node_addr_add() keeps only addresses */
+			if (node_addr_local(n->addrs[j]) ||
+			    node_addr_parse(n->addrs[j], &ix->e[ix->n].addr) < 0)
+				continue;
 			ix->e[ix->n++].node = n;
 		}
 	}

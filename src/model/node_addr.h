@@ -15,6 +15,7 @@
  *     node_addr_lookup(&ix, "10.77.255.5") the node, or NULL
  *     node_addr_index_fini(&ix)
  *
+ * Loopback and link-local addresses are left out (node_addr_local()).
  * An address two nodes both claim belongs to neither (a lookup returns
  * NULL): the index counts such addresses and keeps the first for a
  * message.  Ownership: the index owns its entries and borrows the nodes,
@@ -23,6 +24,7 @@
 #ifndef FAB_MODEL_NODE_ADDR_H
 #define FAB_MODEL_NODE_ADDR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +41,12 @@ int node_addr_parse(const char *s, struct node_addr *a);
 void node_addr_text(const struct node_addr *a, char *buf);
 /* @s in inet_ntop(3)'s form into @out (TOPO_ADDR_LEN bytes): 0, or -EINVAL. */
 int node_addr_norm(const char *s, char *out);
+/*
+ * An address that names no node: IPv4 0.0.0.0/8, 127/8 and 169.254/16,
+ * IPv6 ::, ::1 and fe80::/10 (unique on a link at most; never the source
+ * of an answer to a routed probe).  Not text (@s not an address) also.
+ */
+bool node_addr_local(const char *s);
 
 struct node_addr_entry {
 	struct node_addr addr;

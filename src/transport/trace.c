@@ -232,26 +232,12 @@ static int probe_send(struct tracer *t, size_t fi, unsigned int ttl, uint64_t no
 
 /* ---- answers -------------------------------------------------------------------- */
 
-static bool tuple_eq(const struct trace_tuple *a, const struct trace_tuple *b)
-{
-	return a->proto == b->proto && !memcmp(a->src, b->src, 4) && !memcmp(a->dst, b->dst, 4) &&
-	       a->sport == b->sport && a->dport == b->dport;
-}
-
 /* The probe @a answers: its slot, or NULL when it is none of ours. */
 static const struct slot *answer_slot(const struct tracer *t, const struct trace_answer *a)
 {
-	size_t k;
+	long k = trace_pkt_probe(a, t->id_base, t->seq_base, t->n_sent);
 
-	if (a->has_ip_id)
-		k = (uint16_t)(a->ip_id - t->id_base);
-	else if (a->has_seq)
-		k = a->seq - t->seq_base;
-	else
-		return NULL;
-	if (k >= t->n_sent || !tuple_eq(&t->fs[t->slots[k].flow].tu, &a->probe))
-		return NULL;
-	if (a->has_seq && a->seq != t->seq_base + (uint32_t)k)
+	if (k < 0 || !trace_tuple_eq(&t->fs[t->slots[k].flow].tu, &a->probe))
 		return NULL;
 	return &t->slots[k];
 }

@@ -12,10 +12,12 @@
  *     trace_run(tr, 2, &o, -1, &err);     hops of both, traced side by side
  *
  * All flows are traced at once: each starts with TTLs 1..window in
- * flight, and every answer from a router lets the flow probe up to
- * window TTLs past it, until the destination answers (UDP: port
- * unreachable; TCP: RST or SYN-ACK to the SYN probe), a router says it
- * cannot forward, max_ttl, or window TTLs in a row stay silent.  A TTL
+ * flight; a router's answer at TTL t opens t + 1, and so does a TTL that
+ * gave up silent while fewer than window TTLs in a row are; until the
+ * destination answers (UDP: port unreachable; TCP: RST or SYN-ACK to the
+ * SYN probe), a router says it cannot forward, or max_ttl.  (One TTL
+ * past the last router, not a window: every probe past the destination
+ * reaches it, and its rate limit is shared by all flows to it.)  A TTL
  * without an answer is probed again every retry_ms, tries times in all,
  * before it is "*".  Retries are what get past a router's ICMP rate limit
  * (Linux: net.ipv4.icmp_ratelimit, 1 answer a second per prober after a

@@ -191,3 +191,25 @@ int trace_pkt_parse(const uint8_t *pkt, size_t len, struct trace_answer *a)
 		return tcp_parse(pkt, pkt + hl, tot - hl, a);
 	return -EINVAL;
 }
+
+long trace_pkt_probe(const struct trace_answer *a, uint16_t id_base, uint32_t seq_base,
+		     size_t n_sent)
+{
+	size_t k;
+
+	if (a->has_ip_id)
+		k = (uint16_t)(a->ip_id - id_base);
+	else if (a->has_seq)
+		k = a->seq - seq_base;
+	else
+		return -1;
+	if (k >= n_sent || (a->has_seq && a->seq != seq_base + (uint32_t)k))
+		return -1;
+	return (long)k;
+}
+
+bool trace_tuple_eq(const struct trace_tuple *x, const struct trace_tuple *y)
+{
+	return x->proto == y->proto && !memcmp(x->src, y->src, 4) && !memcmp(x->dst, y->dst, 4) &&
+	       x->sport == y->sport && x->dport == y->dport;
+}
