@@ -21,13 +21,13 @@
 #define TRACE_SPORT_DEFAULT 49152u	/* the first dynamic port; RoCE v2 QPs use 0xC000 up */
 #define TRACE_DPORT_UDP 4791u		/* RoCE v2 */
 #define TRACE_DPORT_TCP 80u		/* as traceroute -T */
-#define TRACE_MAX_PORTS 256u	/* x 16 TTLs x 15 tries: within one run's 65535 probe numbers */
+#define TRACE_MAX_PORTS TRACE_MAX_FLOWS
 #define TRACE_MAX_REPEAT 10u
 
 struct trace_cmd {
 	struct flow flow;		/* the first port's */
 	unsigned int ports, repeat;
-	bool dport_set, tries_set;
+	bool dport_set;
 	const char *plan;
 	struct trace_opts o;
 };
@@ -95,7 +95,6 @@ static int opts_parse(struct fab_ctx *ctx, struct trace_cmd *c, int argc, char *
 		case OPT_TRIES:
 			if (cmd_opt_whole(ctx, "trace", "tries", optarg, 1, 100, &c->o.tries) < 0)
 				return FAB_EXIT_USAGE;
-			c->tries_set = true;
 			break;
 		case OPT_WAIT:
 			if (cmd_opt_whole(ctx, "trace", "wait", optarg, 10, 60000, &c->o.retry_ms) < 0)
@@ -119,17 +118,11 @@ static int opts_parse(struct fab_ctx *ctx, struct trace_cmd *c, int argc, char *
 	return -1;	/* go on */
 }
 
-/*
- * The defaults that depend on other options: the destination port by
- * protocol; tries enough for a Linux router's ICMP rate limit (a burst of
- * 6 answers, then one a second) when more ports cross one router.
- */
+/* The destination port by protocol, unless given. */
 static void opts_finish(struct trace_cmd *c)
 {
 	if (!c->dport_set)
 		c->flow.dport = c->flow.proto == FLOW_TCP ? TRACE_DPORT_TCP : TRACE_DPORT_UDP;
-	if (!c->tries_set && c->ports > 6)
-		c->o.tries += c->ports - 6 < 12 ? c->ports - 6 : 12;
 }
 
 /* The plan's nodes' addresses, indexed (the index borrows *@plan's nodes: keep it). */

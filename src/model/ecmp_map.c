@@ -81,7 +81,7 @@ void ecmp_member_text(const struct ecmp_member *mb, char *buf, size_t len)
 
 	buf[0] = '\0';
 	if (!mb->n_nodes) {
-		str_fmt(buf, len, "(direct)");
+		str_fmt(buf, len, "(none)");
 		return;
 	}
 	for (size_t i = 0; i < mb->n_nodes && off < len; i++) {
@@ -135,7 +135,8 @@ static enum ecmp_reason src_locate(const struct ecmp_map *m, const struct flow_t
 /*
  * The destination leaf: the hop named @leaf after the source leaf, else the
  * hop just before the destination's answer when it did not answer itself;
- * when @leaf is "" the hop before the destination names it.
+ * when @leaf is "" the hop before the destination names it (the source leaf
+ * itself when both hosts sit on it: no transit node).
  */
 static enum ecmp_reason dst_locate(const struct ecmp_map *m, const struct flow_trace *t,
 				   const char *leaf, size_t src, size_t *idx, struct finding *f)
@@ -148,12 +149,15 @@ static enum ecmp_reason dst_locate(const struct ecmp_map *m, const struct flow_t
 		str_fmt(f->dst_leaf, sizeof(f->dst_leaf), "%s", leaf);
 		return ECMP_OK;
 	}
-	if (!t->reached || t->reached_ttl < 2)
+	if (!t->reached)
 		return found(f, ECMP_NO_LEAF, "port %u: the destination %s did not answer, so the far leaf is not known",
 			     t->flow.sport, t->flow.dst);
+	if (t->reached_ttl < 2)
+		return found(f, ECMP_NO_LEAF, "port %u: the destination %s answered at TTL 1: no router on the way",
+			     t->flow.sport, t->flow.dst);
 	last = t->reached_ttl - t->hops[0].ttl - 1;	/* the hop before the destination */
-	if (last <= src || last >= t->n_hops)
-		return found(f, ECMP_NO_LEAF, "port %u: no hop between the source leaf and %s",
+	if (last < src || last >= t->n_hops)
+		return found(f, ECMP_NO_LEAF, "port %u: the destination %s answered before the source leaf",
 			     t->flow.sport, t->flow.dst);
 	if (leaf[0] && t->hops[last].answer != HOP_NONE && hop_name(m, &t->hops[last])[0])
 		return found(f, ECMP_NO_LEAF, "port %u: hop %u is %s, not the far leaf %s",

@@ -7,7 +7,8 @@
  *
  * A member is the sequence of transit nodes a flow crosses between its
  * source leaf and its destination leaf (a spine in a 2-level leaf-spine;
- * aggregation, core, aggregation in a 3-level fat tree): routers, never
+ * aggregation, core, aggregation in a 3-level fat tree; none between two
+ * hosts of one leaf): routers, never
  * their ports, since a router answers from whichever interface its reply
  * leaves by.  The two directions are learned apart: the way back is
  * hashed by other switches.
@@ -56,7 +57,7 @@ enum ecmp_reason {
 
 struct ecmp_member {
 	char **nodes;		/* owned: transit node names from the source leaf on */
-	size_t n_nodes;		/* 0: the two leaves are cabled directly */
+	size_t n_nodes;		/* 0: no transit node (leaves cabled directly, or one leaf) */
 	unsigned int n_ports;	/* source ports seen taking it */
 };
 
@@ -112,7 +113,7 @@ int ecmp_map_member(const struct ecmp_map *m, enum ecmp_dir dir, uint16_t sport)
 /* "ok", "silent", "unmapped", "unstable", "no-leaf". */
 const char *ecmp_reason_name(enum ecmp_reason r);
 
-/* @mb's nodes joined by " > " ("(direct)" for none), into @buf (truncated). */
+/* @mb's nodes joined by " > " ("(none)": no transit node), into @buf (truncated). */
 void ecmp_member_text(const struct ecmp_member *mb, char *buf, size_t len);
 
 #endif

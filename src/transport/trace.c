@@ -23,24 +23,42 @@
 #include "util/clock.h"
 #include "util/log.h"
 
-#define MAX_PROBES 65535u	/* probe numbers of one run: the IP ID's range */
+#define RING 65536u		/* probes kept for matching: the IP ID's range */
 
+/*
+ * One TTL of one flow.  A try that times out "counts" only when no flow to
+ * the same destination got its first answer at this TTL during the try's
+ * round (from half a retry interval before it left until it timed out:
+ * the flows' tries of one round leave a little apart): a router's rate
+ * limit lets the answers through one by one, and the flows still waiting
+ * must not give up while others get theirs.  Such rounds are bounded: one
+ * per flow of the group.
+ */
 struct ttl_state {
-	unsigned int tries;
-	uint64_t next_ns;	/* the next try may leave then; after the last, the TTL gives up then */
+	unsigned int sent;	/* probes sent */
+	unsigned int settled;	/* of them, timed out and judged */
+	unsigned int counted;	/* of those, the ones that count towards tries */
+	uint64_t round_ns;	/* the last one's round began then: half a retry before it */
+	uint64_t sent_ns;	/* the last one left then */
+	uint64_t next_ns;	/* ... and times out then */
 };
 
 struct fstate {
 	struct trace_tuple tu;
+	size_t group;			/* the first flow to the same destination */
+	size_t group_size;		/* flows to that destination (on the first) */
 	unsigned int limit;		/* probe TTLs 1..limit for now */
 	unsigned int reached_ttl;	/* the destination answered this TTL; 0 not yet */
+	/* on the group's first flow: when the group last got a first answer at each TTL */
+	uint64_t answered_ns[FLOW_TRACE_MAX_TTL + 1];
 	struct ttl_state ttl[FLOW_TRACE_MAX_TTL + 1];
 	struct flow_hop hop[FLOW_TRACE_MAX_TTL + 1];
 };
 
 struct slot {
+	uint32_t k;		/* the probe's number */
 	uint32_t flow;
-	unsigned int ttl;
+	unsigned int ttl;	/* 0: never used */
 	uint64_t sent_ns;
 };
 
@@ -49,8 +67,8 @@ struct tracer {
 	struct flow_trace *tr;
 	size_t n;
 	struct fstate *fs;
-	struct slot *slots;		/* by probe number */
-	size_t n_sent;
+	struct slot *slots;		/* RING of them, by probe number mod RING */
+	uint32_t n_sent;
 	int snd, icmp, tcp;
 	uint16_t id_base;
 	uint32_t seq_base;
@@ -178,6 +196,13 @@ static int flow_prepare(struct tracer *t, size_t i, struct fab_err *err)
 	fs->tu.sport = f->sport;
 	fs->tu.dport = f->dport;
 	fs->limit = t->o->window < t->o->max_ttl ? t->o->window : t->o->max_ttl;
+	fs->group = i;
+	for (size_t j = 0; j < i; j++)
+		if (!memcmp(t->fs[j].tu.dst, fs->tu.dst, 4)) {
+			fs->group = t->fs[j].group;
+			break;
+		}
+	t->fs[fs->group].group_size++;
 	return 0;
 }
 
@@ -188,15 +213,53 @@ static unsigned int flow_last_ttl(const struct fstate *fs)
 	return fs->reached_ttl ? fs->reached_ttl : fs->limit;
 }
 
+/* Tries a TTL of @fs may send: tries that count, and one more per flow of its group. */
+static bool ttl_exhausted(const struct tracer *t, const struct fstate *fs, unsigned int h)
+{
+	const struct ttl_state *ts = &fs->ttl[h];
+
+	return ts->counted >= t->o->tries ||
+	       ts->sent >= t->o->tries + t->fs[fs->group].group_size;
+}
+
+/* Judge the tries of TTL @h that have timed out by @now (see struct ttl_state). */
+static void ttl_settle(const struct tracer *t, struct fstate *fs, unsigned int h, uint64_t now)
+{
+	struct ttl_state *ts = &fs->ttl[h];
+
+	if (ts->settled == ts->sent || ts->next_ns > now || fs->hop[h].answer != HOP_NONE)
+		return;
+	if (t->fs[fs->group].answered_ns[h] <= ts->round_ns)
+		ts->counted++;
+	ts->settled = ts->sent;
+}
+
+/* TTL @h of @fs gave up: no answer, every try sent, timed out and judged. */
+static bool ttl_silent(const struct tracer *t, const struct fstate *fs, unsigned int h)
+{
+	const struct ttl_state *ts = &fs->ttl[h];
+
+	return fs->hop[h].answer == HOP_NONE && ts->sent && ts->settled == ts->sent &&
+	       ttl_exhausted(t, fs, h);
+}
+
+static void all_settle(struct tracer *t, uint64_t now)
+{
+	for (size_t i = 0; i < t->n; i++)
+		for (unsigned int h = 1; h <= flow_last_ttl(&t->fs[i]); h++)
+			ttl_settle(t, &t->fs[i], h, now);
+}
+
 /* The first (TTL, then flow) probe that is due at @now: true and *@fi, *@ttl set. */
 static bool probe_due(const struct tracer *t, uint64_t now, size_t *fi, unsigned int *ttl)
 {
 	for (unsigned int h = 1; h <= t->o->max_ttl; h++)
 		for (size_t i = 0; i < t->n; i++) {
 			const struct fstate *fs = &t->fs[i];
+			const struct ttl_state *ts = &fs->ttl[h];
 
 			if (h > flow_last_ttl(fs) || fs->hop[h].answer != HOP_NONE ||
-			    fs->ttl[h].tries >= t->o->tries || fs->ttl[h].next_ns > now)
+			    ts->settled != ts->sent || ts->next_ns > now || ttl_exhausted(t, fs, h))
 				continue;
 			*fi = i;
 			*ttl = h;
@@ -209,18 +272,21 @@ static int probe_send(struct tracer *t, size_t fi, unsigned int ttl, uint64_t no
 		      struct fab_err *err)
 {
 	struct fstate *fs = &t->fs[fi];
+	struct ttl_state *ts = &fs->ttl[ttl];
 	struct sockaddr_in sa = { .sin_family = AF_INET };
 	uint8_t pkt[TRACE_PKT_MAX];
-	size_t k = t->n_sent, len;
+	uint64_t retry_ns = (uint64_t)t->o->retry_ms * 1000000u;
+	uint32_t k = t->n_sent++;
 	char dst[INET_ADDRSTRLEN];
+	size_t len;
 
-	len = trace_pkt_build(pkt, &fs->tu, (uint8_t)ttl, (uint16_t)(t->id_base + k),
-			      t->seq_base + (uint32_t)k);
+	len = trace_pkt_build(pkt, &fs->tu, (uint8_t)ttl, (uint16_t)(t->id_base + k), t->seq_base + k);
 	memcpy(&sa.sin_addr, fs->tu.dst, 4);
-	t->slots[k] = (struct slot){ .flow = (uint32_t)fi, .ttl = ttl, .sent_ns = now };
-	t->n_sent++;
-	fs->ttl[ttl].tries++;
-	fs->ttl[ttl].next_ns = now + (uint64_t)t->o->retry_ms * 1000000u;
+	t->slots[k % RING] = (struct slot){ .k = k, .flow = (uint32_t)fi, .ttl = ttl, .sent_ns = now };
+	ts->sent++;
+	ts->round_ns = now - (now > retry_ns / 2 ? retry_ns / 2 : now);
+	ts->sent_ns = now;
+	ts->next_ns = now + retry_ns;
 	t->last_send_ns = now;
 	if (sendto(t->snd, pkt, len, 0, (struct sockaddr *)&sa, sizeof(sa)) >= 0)
 		return 0;
@@ -235,14 +301,20 @@ static int probe_send(struct tracer *t, size_t fi, unsigned int ttl, uint64_t no
 /* The probe @a answers: its slot, or NULL when it is none of ours. */
 static const struct slot *answer_slot(const struct tracer *t, const struct trace_answer *a)
 {
-	long k = trace_pkt_probe(a, t->id_base, t->seq_base, t->n_sent);
+	const struct slot *s;
+	uint32_t k;
 
-	if (k < 0 || !trace_tuple_eq(&t->fs[t->slots[k].flow].tu, &a->probe))
+	if (trace_pkt_probe(a, t->id_base, t->seq_base, &k) < 0)
 		return NULL;
-	return &t->slots[k];
+	s = &t->slots[k % RING];
+	if (!s->ttl || (a->has_seq ? s->k != k : (uint16_t)s->k != (uint16_t)k) ||
+	    !trace_tuple_eq(&t->fs[s->flow].tu, &a->probe))
+		return NULL;
+	return s;
 }
 
-static void hop_record(struct flow_hop *h, const struct trace_answer *a, const char *from,
+/* Record an answer at hop @h: true when it is the hop's first. */
+static bool hop_record(struct flow_hop *h, const struct trace_answer *a, const char *from,
 		       uint64_t rtt_ns)
 {
 	if (h->answer == HOP_NONE) {
@@ -250,9 +322,11 @@ static void hop_record(struct flow_hop *h, const struct trace_answer *a, const c
 		h->code = a->code;
 		memcpy(h->addr, from, sizeof(h->addr));
 		h->rtt_us = (uint32_t)(rtt_ns / 1000u);
-	} else if (strcmp(h->addr, from) != 0 && !h->other[0]) {
-		memcpy(h->other, from, sizeof(h->other));
+		return true;
 	}
+	if (strcmp(h->addr, from) != 0 && !h->other[0])
+		memcpy(h->other, from, sizeof(h->other));
+	return false;
 }
 
 /*
@@ -269,26 +343,21 @@ static void limit_extend(const struct tracer *t, struct fstate *fs, unsigned int
 }
 
 /* The run of silent TTLs ending at @ttl, in @fs. */
-static unsigned int silent_run(const struct tracer *t, const struct fstate *fs, unsigned int ttl,
-			       uint64_t now)
+static unsigned int silent_run(const struct tracer *t, const struct fstate *fs, unsigned int ttl)
 {
 	unsigned int n = 0;
 
-	for (unsigned int h = ttl; h >= 1; h--) {
-		if (fs->hop[h].answer != HOP_NONE || fs->ttl[h].tries < t->o->tries ||
-		    fs->ttl[h].next_ns > now)
-			break;
+	for (unsigned int h = ttl; h >= 1 && ttl_silent(t, fs, h); h--)
 		n++;
-	}
 	return n;
 }
 
 /* TTLs that gave up silent at the flow's limit let it go on, up to window in a row. */
-static void silent_extend(struct tracer *t, uint64_t now)
+static void silent_extend(struct tracer *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		struct fstate *fs = &t->fs[i];
-		unsigned int run = silent_run(t, fs, fs->limit, now);
+		unsigned int run = silent_run(t, fs, fs->limit);
 
 		if (run && run < t->o->window)
 			limit_extend(t, fs, fs->limit);
@@ -310,7 +379,8 @@ static void answer_apply(struct tracer *t, const struct trace_answer *a, uint64_
 	if (fs->reached_ttl && ttl > fs->reached_ttl)
 		return;			/* past the destination: nothing to learn */
 	inet_ntop(AF_INET, a->from, from, sizeof(from));
-	hop_record(&fs->hop[ttl], a, from, now - s->sent_ns);
+	if (hop_record(&fs->hop[ttl], a, from, now - s->sent_ns))
+		t->fs[fs->group].answered_ns[ttl] = now;
 	dest = a->kind == HOP_TCP_RST || a->kind == HOP_TCP_SYNACK ||
 	       (a->kind == HOP_UNREACHABLE && !memcmp(a->from, fs->tu.dst, 4));
 	if (dest && (!fs->reached_ttl || ttl < fs->reached_ttl))
@@ -337,20 +407,19 @@ static void answers_read(struct tracer *t, int fd)
 /* ---- the loop ------------------------------------------------------------------- */
 
 /* Every flow has its answers, or gave up on the TTLs without one. */
-static bool all_done(const struct tracer *t, uint64_t now)
+static bool all_done(const struct tracer *t)
 {
 	for (size_t i = 0; i < t->n; i++) {
 		const struct fstate *fs = &t->fs[i];
 
 		for (unsigned int h = 1; h <= flow_last_ttl(fs); h++)
-			if (fs->hop[h].answer == HOP_NONE &&
-			    (fs->ttl[h].tries < t->o->tries || fs->ttl[h].next_ns > now))
+			if (fs->hop[h].answer == HOP_NONE && !ttl_silent(t, fs, h))
 				return false;
 	}
 	return true;
 }
 
-/* When something is due next: a try, or a TTL giving up. */
+/* When something is due next: a try, or a try timing out. */
 static uint64_t wake_ns(const struct tracer *t, uint64_t now)
 {
 	uint64_t wake = now + 1000000000u;
@@ -359,7 +428,8 @@ static uint64_t wake_ns(const struct tracer *t, uint64_t now)
 		const struct fstate *fs = &t->fs[i];
 
 		for (unsigned int h = 1; h <= flow_last_ttl(fs); h++)
-			if (fs->hop[h].answer == HOP_NONE && fs->ttl[h].next_ns < wake)
+			if (fs->hop[h].answer == HOP_NONE && !ttl_silent(t, fs, h) &&
+			    fs->ttl[h].next_ns < wake)
 				wake = fs->ttl[h].next_ns;
 	}
 	if (wake < t->last_send_ns + t->o->gap_us * 1000ull)
@@ -397,12 +467,11 @@ static int tracer_loop(struct tracer *t, int cancel_fd, struct fab_err *err)
 
 	for (;;) {
 		now = clock_mono_ns();
-		silent_extend(t, now);
-		if (all_done(t, now))
+		all_settle(t, now);
+		silent_extend(t);
+		if (all_done(t))
 			return 0;
 		if (now >= t->last_send_ns + gap_ns && probe_due(t, now, &fi, &ttl)) {
-			if (t->n_sent >= MAX_PROBES)
-				return fab_err_set(err, -E2BIG, "trace: more than %u probes", MAX_PROBES);
 			if (probe_send(t, fi, ttl, now, err) < 0)
 				return err->code;
 			continue;
@@ -427,7 +496,7 @@ static int results_fill(struct tracer *t, struct fab_err *err)
 		for (unsigned int h = 1; h <= last; h++) {
 			tr->hops[h - 1] = fs->hop[h];
 			tr->hops[h - 1].ttl = h;
-			tr->hops[h - 1].tries = fs->ttl[h].tries;
+			tr->hops[h - 1].tries = fs->ttl[h].sent;
 		}
 		tr->n_hops = last;
 		tr->reached = fs->reached_ttl != 0;
@@ -441,9 +510,9 @@ static int opts_check(const struct trace_opts *o, size_t n, struct fab_err *err)
 	if (!o->max_ttl || o->max_ttl > FLOW_TRACE_MAX_TTL || !o->window || !o->tries)
 		return fab_err_input(err, -EINVAL, "trace: max TTL 1..%u, window and tries at least 1",
 				     FLOW_TRACE_MAX_TTL);
-	if ((uint64_t)n * o->max_ttl * o->tries > MAX_PROBES)
-		return fab_err_input(err, -E2BIG, "trace: %zu flows x %u TTLs x %u tries exceed %u probes",
-				     n, o->max_ttl, o->tries, MAX_PROBES);
+	if (n > TRACE_MAX_FLOWS)
+		return fab_err_input(err, -E2BIG, "trace: %zu flows, at most %u at once", n,
+				     TRACE_MAX_FLOWS);
 	return 0;
 }
 
@@ -459,7 +528,7 @@ int trace_run(struct flow_trace *tr, size_t n, const struct trace_opts *o, int c
 	if (opts_check(o, n, err) < 0)
 		return err->code;
 	t.fs = calloc(n, sizeof(*t.fs));
-	t.slots = calloc((size_t)n * o->max_ttl * o->tries, sizeof(*t.slots));
+	t.slots = calloc(RING, sizeof(*t.slots));
 	if (!t.fs || !t.slots) {
 		rc = fab_err_set(err, -ENOMEM, "trace: out of memory");
 		goto out;

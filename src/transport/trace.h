@@ -18,12 +18,14 @@
  * SYN probe), a router says it cannot forward, or max_ttl.  (One TTL
  * past the last router, not a window: every probe past the destination
  * reaches it, and its rate limit is shared by all flows to it.)  A TTL
- * without an answer is probed again every retry_ms, tries times in all,
- * before it is "*".  Retries are what get past a router's ICMP rate limit
- * (Linux: net.ipv4.icmp_ratelimit, 1 answer a second per prober after a
- * burst of 6): N flows crossing one router need about N - 6 seconds, so
- * a caller tracing many flows through one router raises tries.  Probes
- * leave at least gap_us apart.
+ * without an answer is probed again every retry_ms; it is "*" after tries
+ * of its probes went unanswered while no other flow to the same
+ * destination got an answer at that TTL either.  That is what gets past a
+ * router's ICMP rate limit (Linux: net.ipv4.icmp_ratelimit, one answer a
+ * second per prober after a burst of 6), which lets the answers of N flows
+ * crossing one router through one a second: the flows still waiting keep
+ * trying while others get theirs (at most N such rounds), and a silent
+ * router costs tries rounds.  Probes leave at least gap_us apart.
  *
  * The tracer fills each trace's flow.src when it was "" (the source the
  * route to dst picks), its hops (TTL 1 on, up to the destination's answer
@@ -31,7 +33,9 @@
  * flow_trace_map().  0, -ECANCELED when @cancel_fd (>= 0) became
  * readable, or -errno with @err set (-EPERM without CAP_NET_RAW,
  * -EAFNOSUPPORT for an IPv6 flow, -ENETUNREACH without a route, -E2BIG
- * when flows x max_ttl x tries exceed the 65535 probe numbers of one run).
+ * for more than TRACE_MAX_FLOWS flows).  Probes are told apart by their
+ * number modulo 65536 (the IP ID): an answer later than 65536 probes is
+ * taken for the newer probe with its number, and checked by its tuple.
  * On failure the traces hold no hops.
  */
 #ifndef FAB_TRANSPORT_TRACE_H
@@ -45,10 +49,12 @@
 struct trace_opts {
 	unsigned int max_ttl;		/* the last TTL probed, 1..FLOW_TRACE_MAX_TTL */
 	unsigned int window;		/* TTLs probed past the last one that answered, >= 1 */
-	unsigned int tries;		/* probes per TTL before it is "*", >= 1 */
+	unsigned int tries;		/* unanswered probes per TTL before it is "*", >= 1 */
 	unsigned int retry_ms;		/* between two tries of one TTL */
 	unsigned int gap_us;		/* between any two probes */
 };
+
+#define TRACE_MAX_FLOWS 256u	/* flows in one trace_run() */
 
 #define TRACE_OPTS_DEFAULT { .max_ttl = 16, .window = 4, .tries = 3, .retry_ms = 1000, .gap_us = 500 }
 

@@ -192,20 +192,19 @@ int trace_pkt_parse(const uint8_t *pkt, size_t len, struct trace_answer *a)
 	return -EINVAL;
 }
 
-long trace_pkt_probe(const struct trace_answer *a, uint16_t id_base, uint32_t seq_base,
-		     size_t n_sent)
+int trace_pkt_probe(const struct trace_answer *a, uint16_t id_base, uint32_t seq_base,
+		    uint32_t *k)
 {
-	size_t k;
-
-	if (a->has_ip_id)
-		k = (uint16_t)(a->ip_id - id_base);
-	else if (a->has_seq)
-		k = a->seq - seq_base;
-	else
+	if (a->has_seq) {
+		*k = a->seq - seq_base;
+		if (a->has_ip_id && (uint16_t)(a->ip_id - id_base) != (uint16_t)*k)
+			return -1;
+		return 0;
+	}
+	if (!a->has_ip_id)
 		return -1;
-	if (k >= n_sent || (a->has_seq && a->seq != seq_base + (uint32_t)k))
-		return -1;
-	return (long)k;
+	*k = (uint16_t)(a->ip_id - id_base);
+	return 0;
 }
 
 bool trace_tuple_eq(const struct trace_tuple *x, const struct trace_tuple *y)

@@ -65,13 +65,15 @@ int trace_pkt_parse(const uint8_t *pkt, size_t len, struct trace_answer *a);
 
 /*
  * The number k of the probe @a answers, in a run whose probe k carries IP
- * ID @id_base + k (mod 2^16) and TCP sequence number @seq_base + k, k <
- * @n_sent: k, or -1 when @a quotes none of them, or its IP ID and sequence
- * number disagree.  The caller then checks that probe's tuple against
- * a->probe (trace_tuple_eq()): an answer is ours only when both match.
+ * ID @id_base + k (mod 2^16) and TCP sequence number @seq_base + k: 0 and
+ * *@k, all 32 bits when @a holds a sequence number (TCP), else the low 16
+ * (the caller keeps its probes by k mod 2^16); or -1 when @a names none,
+ * or its IP ID and sequence number disagree.  The caller then checks that
+ * probe's tuple against a->probe (trace_tuple_eq()): an answer is ours
+ * only when both match.
  */
-long trace_pkt_probe(const struct trace_answer *a, uint16_t id_base, uint32_t seq_base,
-		     size_t n_sent);
+int trace_pkt_probe(const struct trace_answer *a, uint16_t id_base, uint32_t seq_base,
+		    uint32_t *k);
 
 bool trace_tuple_eq(const struct trace_tuple *x, const struct trace_tuple *y);
 

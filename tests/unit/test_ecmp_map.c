@@ -327,7 +327,7 @@ static void test_by_address(void **state)
 	ecmp_map_fini(&m);
 }
 
-/* Three transit nodes (a 3-level fat tree), and leaves cabled directly (no transit node). */
+/* Three transit nodes (a 3-level fat tree); none (leaves cabled directly, one leaf); no router. */
 static void test_member_shapes(void **state)
 {
 	struct ecmp_map m;
@@ -343,7 +343,19 @@ static void test_member_shapes(void **state)
 	ecmp_map_init(&m, NULL, NULL, true);
 	LEARN(&m, ECMP_AB, NULL, 7, "10.1.0.1", "10.5.0.1", "!10.77.2.2");
 	assert_int_equal(m.reason, ECMP_OK);
-	assert_string_equal(member_name(&m, ECMP_AB, 0), "(direct)");
+	assert_string_equal(member_name(&m, ECMP_AB, 0), "(none)");
+	ecmp_map_fini(&m);
+	/* two hosts of one leaf: the leaf, then the destination */
+	ecmp_map_init(&m, NULL, NULL, false);
+	LEARN(&m, ECMP_AB, NULL, 7, "10.1.0.1", "!10.77.2.2");
+	assert_int_equal(m.reason, ECMP_OK);
+	assert_string_equal(member_name(&m, ECMP_AB, 0), "(none)");
+	ecmp_map_fini(&m);
+	/* a destination on the source's own link: no router at all */
+	ecmp_map_init(&m, NULL, NULL, true);
+	LEARN(&m, ECMP_AB, NULL, 7, "!10.77.2.2");
+	assert_int_equal(m.reason, ECMP_NO_LEAF);
+	assert_string_equal(m.detail, "port 7: the destination 10.77.2.2 answered at TTL 1: no router on the way");
 	ecmp_map_fini(&m);
 }
 

@@ -137,30 +137,45 @@ static void test_parse_real(void **state)
 	assert_int_equal(a.seq, 0x09313611);
 }
 
-/* Answers matched to probe numbers: run bases 0x4990 / 0x0931360e, 8 probes sent. */
+/*
+ * Answers matched to probe numbers, in a run with bases 0x4990 (IP ID) and
+ * 0x0931360e (TCP sequence number): an ICMP quote of a UDP probe names the
+ * number's low 16 bits, a TCP probe's quote or RST all 32.
+ */
 static void test_match(void **state)
 {
 	struct trace_answer a;
+	uint32_t k;
 
 	trace_pkt_parse(te_leaf1, sizeof(te_leaf1), &a);
-	assert_int_equal(trace_pkt_probe(&a, 0x4990, 0, 8), 0);
+	assert_int_equal(trace_pkt_probe(&a, 0x4990, 0, &k), 0);
+	assert_int_equal(k, 0);
 	trace_pkt_parse(te_spine2, sizeof(te_spine2), &a);
-	assert_int_equal(trace_pkt_probe(&a, 0x4990, 0, 8), 1);
+	assert_int_equal(trace_pkt_probe(&a, 0x4990, 0, &k), 0);
+	assert_int_equal(k, 1);
 	trace_pkt_parse(pu_h2, sizeof(pu_h2), &a);
-	assert_int_equal(trace_pkt_probe(&a, 0x4990, 0, 8), 3);
-	assert_int_equal(trace_pkt_probe(&a, 0x4990, 0, 3), -1);	/* not sent (yet) */
-	assert_int_equal(trace_pkt_probe(&a, 0x5000, 0, 8), -1);	/* another run's */
+	assert_int_equal(trace_pkt_probe(&a, 0x4990, 0, &k), 0);
+	assert_int_equal(k, 3);
+	assert_int_equal(trace_pkt_probe(&a, 0x4994, 0, &k), 0);
+	assert_int_equal(k, 65535);		/* another base: another number */
 	/* IP ID wraps: from base 0xfffe, IP ID 1 is probe 3 */
 	a.ip_id = 1;
-	assert_int_equal(trace_pkt_probe(&a, 0xfffe, 0, 8), 3);
+	assert_int_equal(trace_pkt_probe(&a, 0xfffe, 0, &k), 0);
+	assert_int_equal(k, 3);
 	/* TCP: the RST carries no IP ID, its acknowledgement names the probe */
 	trace_pkt_parse(rst_h2, sizeof(rst_h2), &a);
-	assert_int_equal(trace_pkt_probe(&a, 0, 0x0931360e, 8), 3);
-	assert_int_equal(trace_pkt_probe(&a, 0, 0x0931360f, 2), -1);
+	assert_int_equal(trace_pkt_probe(&a, 0, 0x0931360e, &k), 0);
+	assert_int_equal(k, 3);
+	assert_int_equal(trace_pkt_probe(&a, 0, 0x09313612, &k), 0);
+	assert_int_equal(k, 0xffffffff);	/* before the base: no probe the caller has */
 	/* a quote whose IP ID and sequence number disagree is no probe of ours */
 	trace_pkt_parse(te_tcp, sizeof(te_tcp), &a);
-	assert_int_equal(trace_pkt_probe(&a, 0x9b35, 0x0931360e, 8), 0);
-	assert_int_equal(trace_pkt_probe(&a, 0x9b34, 0x0931360e, 8), -1);
+	assert_int_equal(trace_pkt_probe(&a, 0x9b35, 0x0931360e, &k), 0);
+	assert_int_equal(k, 0);
+	assert_int_equal(trace_pkt_probe(&a, 0x9b34, 0x0931360e, &k), -1);
+	/* nothing to go by */
+	a.has_ip_id = a.has_seq = false;
+	assert_int_equal(trace_pkt_probe(&a, 0, 0, &k), -1);
 	/* the tuple check: another flow's quote does not match this flow */
 	trace_pkt_parse(te_leaf1, sizeof(te_leaf1), &a);
 	assert_false(trace_tuple_eq(&a.probe, &tcp_flow));
