@@ -75,8 +75,11 @@ static void map_text(FILE *f, struct render_txt *tx, const struct ecmp_map *m)
 {
 	const struct ecmp_side *s = &m->side[ECMP_AB];
 
-	fprintf(f, "map %s -> %s%s: ", m->leaf[0][0] ? render_txt(tx, m->leaf[0]) : "?",
-		m->leaf[1][0] ? render_txt(tx, m->leaf[1]) : "?", m->by_addr ? " (by address)" : "");
+	if (m->by_addr)
+		fprintf(f, "map (hops by address; --plan names their nodes): ");
+	else
+		fprintf(f, "map %s -> %s: ", m->leaf[0][0] ? render_txt(tx, m->leaf[0]) : "?",
+			m->leaf[1][0] ? render_txt(tx, m->leaf[1]) : "?");
 	if (m->reason == ECMP_OK)
 		fprintf(f, "traced, %zu member%s over %zu port%s\n", s->n_members,
 			s->n_members == 1 ? "" : "s", s->n_ports, s->n_ports == 1 ? "" : "s");

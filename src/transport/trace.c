@@ -213,7 +213,7 @@ static unsigned int flow_last_ttl(const struct fstate *fs)
 	return fs->reached_ttl ? fs->reached_ttl : fs->limit;
 }
 
-/* Tries a TTL of @fs may send: tries that count, and one more per flow of its group. */
+/* TTL @h of @fs may send no more: tries that counted, or tries + one per flow of its group sent. */
 static bool ttl_exhausted(const struct tracer *t, const struct fstate *fs, unsigned int h)
 {
 	const struct ttl_state *ts = &fs->ttl[h];
