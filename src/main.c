@@ -51,6 +51,9 @@ static const struct fab_cmd fab_cmds[] = {
 	  "check this node (or every node) against a profile, list drift" },
 	{ "confirm", cmd_confirm, &cmd_confirm_opts, NULL,
 	  "keep (or undo now) a pending apply --try" },
+	{ "trace", cmd_trace, NULL, "[-j] [-U | -T] [-p PORT] [--sport PORT] [--ports N] [--repeat N] "
+	  "[--src ADDR] [--plan PLAN] [--max-ttl N] [--tries N] [--wait MS] DEST",
+	  "the path of a flow by its own 5-tuple; with --ports, the ECMP member each source port takes" },
 	{ "help", cmd_help, NULL, "[COMMAND]", "show help for a command" },
 	{ NULL, NULL, NULL, NULL, NULL },
 };

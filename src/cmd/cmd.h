@@ -92,6 +92,7 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_apply(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv);
+int cmd_trace(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_help(struct fab_ctx *ctx, int argc, char **argv);
 
 #endif

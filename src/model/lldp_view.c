@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/lldp_view.h"
+#include "model/node_addr.h"
 #include "util/array.h"
 #include "util/str.h"
 
@@ -19,9 +20,13 @@ void lldp_view_fini(struct lldp_view *v)
 {
 	if (!v)
 		return;
-	for (size_t i = 0; i < v->n_ports; i++)
+	for (size_t i = 0; i < v->n_ports; i++) {
+		for (size_t j = 0; j < v->ports[i].n_neighbors; j++)
+			free(v->ports[i].neighbors[j].mgmt);
 		free(v->ports[i].neighbors);
+	}
 	free(v->ports);
+	free(v->mgmt);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -38,6 +43,22 @@ struct lldp_port *lldp_view_port_add(struct lldp_view *v, const char *name)
 struct lldp_neighbor *lldp_port_neighbor_add(struct lldp_port *p)
 {
 	return array_add((void **)&p->neighbors, &p->n_neighbors, sizeof(struct lldp_neighbor));
+}
+
+int lldp_mgmt_add(char (**mgmt)[TOPO_ADDR_LEN], size_t *n, const char *addr)
+{
+	char norm[TOPO_ADDR_LEN], *slot;
+
+	if (node_addr_norm(addr, norm) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*mgmt)[i], norm) == 0)
+			return 0;
+	slot = array_add((void **)mgmt, n, sizeof(**mgmt));
+	if (!slot)
+		return -ENOMEM;
+	memcpy(slot, norm, sizeof(norm));
+	return 0;
 }
 
 enum topo_node_type lldp_cap_node_type(unsigned int cap_enabled)
@@ -66,6 +87,15 @@ static json_t *caps_to_json(unsigned int caps)
 	return a;
 }
 
+static json_t *mgmt_to_json(char (*mgmt)[TOPO_ADDR_LEN], size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_string(mgmt[i]));
+	return a;
+}
+
 static json_t *uint_or_null(unsigned int v)
 {
 	return v ? json_integer(v) : json_null();
@@ -84,14 +114,15 @@ json_t *lldp_view_to_json(const struct lldp_view *v)
 		for (size_t j = 0; nbrs && j < p->n_neighbors; j++) {
 			const struct lldp_neighbor *n = &p->neighbors[j];
 
-			json_array_append_new(nbrs, json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:o}",
+			json_array_append_new(nbrs, json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
 				"chassis_name", n->chassis_name,
 				"chassis_id", n->chassis_id,
 				"port_id", n->port_id,
 				"port_descr", n->port_descr,
 				"ttl_s", (json_int_t)n->ttl_s,
 				"mfs", uint_or_null(n->mfs),
-				"capabilities", caps_to_json(n->cap_enabled)));
+				"capabilities", caps_to_json(n->cap_enabled),
+				"mgmt_addresses", mgmt_to_json(n->mgmt, n->n_mgmt)));
 		}
 		json_array_append_new(ports, json_pack("{s:s, s:o, s:o, s:b, s:o, s:o}",
 			"name", p->name,
@@ -101,10 +132,11 @@ json_t *lldp_view_to_json(const struct lldp_view *v)
 			"speed_mbps", uint_or_null(p->speed_mbps),
 			"neighbors", nbrs ? nbrs : json_null()));
 	}
-	doc = json_pack("{s:s, s:s, s:o, s:o}",
+	doc = json_pack("{s:s, s:s, s:o, s:o, s:o}",
 			"name", v->name,
 			"chassis_id", v->chassis_id,
 			"capabilities", caps_to_json(v->cap_enabled),
+			"mgmt_addresses", mgmt_to_json(v->mgmt, v->n_mgmt),
 			"ports", ports);
 	return doc;
 }
@@ -166,6 +198,33 @@ static int get_caps(const json_t *obj, unsigned int *caps, const char *where,
 	return 0;
 }
 
+/* "mgmt_addresses": absent or null is none; at most LLDP_VIEW_MAX_ELEMS addresses. */
+static int get_mgmt(const json_t *obj, char (**mgmt)[TOPO_ADDR_LEN], size_t *n,
+		    const char *where, struct fab_err *err)
+{
+	const json_t *a = json_object_get(obj, "mgmt_addresses"), *e;
+	size_t i;
+	int rc;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a) || json_array_size(a) > LLDP_VIEW_MAX_ELEMS)
+		return fab_err_input(err, -EINVAL, "lldp view: %s.mgmt_addresses: not an array of at most %u",
+				     where, LLDP_VIEW_MAX_ELEMS);
+	json_array_foreach(a, i, e) {
+		if (!json_is_string(e))
+			return fab_err_input(err, -EINVAL,
+					     "lldp view: %s.mgmt_addresses[%zu]: not a string", where, i);
+		rc = lldp_mgmt_add(mgmt, n, json_string_value(e));
+		if (rc == -ENOMEM)
+			return fab_err_set(err, rc, "lldp view: out of memory");
+		if (rc < 0)
+			return fab_err_input(err, rc, "lldp view: %s.mgmt_addresses[%zu]: not an IP address",
+					     where, i);
+	}
+	return 0;
+}
+
 static int neighbor_from_json(struct lldp_port *p, const json_t *j, const char *where,
 			      struct fab_err *err)
 {
@@ -182,7 +241,8 @@ static int neighbor_from_json(struct lldp_port *p, const json_t *j, const char *
 	    get_str(j, "port_descr", n->port_descr, sizeof(n->port_descr), where, err) < 0 ||
 	    get_uint(j, "ttl_s", 65535, &n->ttl_s, where, err) < 0 ||
 	    get_uint(j, "mfs", 65535, &n->mfs, where, err) < 0 ||
-	    get_caps(j, &n->cap_enabled, where, err) < 0)
+	    get_caps(j, &n->cap_enabled, where, err) < 0 ||
+	    get_mgmt(j, &n->mgmt, &n->n_mgmt, where, err) < 0)
 		return err ? err->code : -EINVAL;
 	return 0;
 }
@@ -236,7 +296,8 @@ int lldp_view_from_json(struct lldp_view *v, const json_t *doc, struct fab_err *
 		return fab_err_input(err, -EINVAL, "lldp view: not an object");
 	if (get_str(doc, "name", v->name, sizeof(v->name), "view", err) < 0 ||
 	    get_str(doc, "chassis_id", v->chassis_id, sizeof(v->chassis_id), "view", err) < 0 ||
-	    get_caps(doc, &v->cap_enabled, "view", err) < 0)
+	    get_caps(doc, &v->cap_enabled, "view", err) < 0 ||
+	    get_mgmt(doc, &v->mgmt, &v->n_mgmt, "view", err) < 0)
 		return err ? err->code : -EINVAL;
 	ports = json_object_get(doc, "ports");
 	if (!json_is_array(ports))
@@ -250,6 +311,18 @@ int lldp_view_from_json(struct lldp_view *v, const json_t *doc, struct fab_err *
 }
 
 /* ---- merge ----------------------------------------------------------------- */
+
+/*
+ * The management addresses @mgmt become @n's addresses, but for loopback
+ * and link-local ones (they name no node: node_addr_local()); 0 or -ENOMEM.
+ */
+static int merge_addrs(struct topo_node *n, char (*mgmt)[TOPO_ADDR_LEN], size_t n_mgmt)
+{
+	for (size_t i = 0; i < n_mgmt; i++)
+		if (!node_addr_local(mgmt[i]) && topo_node_addr_add(n, mgmt[i]) == -ENOMEM)
+			return -ENOMEM;
+	return 0;
+}
 
 /* Find @name, else add it; a node first seen as a neighbor is upgraded to a
  * switch when its own view says so. */
@@ -293,7 +366,7 @@ int lldp_view_merge(struct topo *t, const struct lldp_view *v, unsigned int *con
 	if (!v->name[0])
 		return 0;		/* lldpd without a system name: nothing to anchor */
 	self = merge_node(t, v->name, lldp_cap_node_type(v->cap_enabled), v->chassis_id);
-	if (!self)
+	if (!self || merge_addrs(self, v->mgmt, v->n_mgmt) < 0)
 		return -ENOMEM;
 	t->src |= TOPO_SRC_LLDP;
 	for (size_t i = 0; i < v->n_ports; i++) {
@@ -326,7 +399,7 @@ int lldp_view_merge(struct topo *t, const struct lldp_view *v, unsigned int *con
 				continue;
 			peer = merge_node(t, nname, lldp_cap_node_type(ln->cap_enabled),
 					  ln->chassis_id);
-			if (!peer)
+			if (!peer || merge_addrs(peer, ln->mgmt, ln->n_mgmt) < 0)
 				return -ENOMEM;
 			pp = topo_port_get(peer, 0, ln->port_id);
 			if (!pp)

@@ -41,6 +41,8 @@ struct lldp_neighbor {
 	unsigned int ttl_s;		/* time to live the neighbor advertised */
 	unsigned int mfs;		/* IEEE 802.3 Max Frame Size in bytes; 0 not sent */
 	unsigned int cap_enabled;	/* LLDP_VIEW_CAP_* bits; 0 when not sent */
+	char (*mgmt)[TOPO_ADDR_LEN];	/* owned: management addresses it advertises */
+	size_t n_mgmt;
 };
 
 struct lldp_port {
@@ -59,6 +61,14 @@ struct lldp_view {
 	unsigned int cap_enabled;	/* LLDP_VIEW_CAP_* of the local system */
 	struct lldp_port *ports;	/* owned, in lldpd's order */
 	size_t n_ports;
+	/*
+	 * Owned: the management addresses the local system advertises
+	 * (lldpd's default is its first IPv4 and first IPv6 address; with
+	 * `configure system ip management pattern` it can be every interface
+	 * address, which is what names a router's hops: docs/paths.md).
+	 */
+	char (*mgmt)[TOPO_ADDR_LEN];
+	size_t n_mgmt;
 };
 
 void lldp_view_init(struct lldp_view *v);
@@ -66,15 +76,22 @@ void lldp_view_fini(struct lldp_view *v);
 
 struct lldp_port *lldp_view_port_add(struct lldp_view *v, const char *name);
 struct lldp_neighbor *lldp_port_neighbor_add(struct lldp_port *p);
+/*
+ * Append management address @addr (IPv4 or IPv6 text, kept in inet_ntop(3)'s
+ * form) to *@mgmt / *@n (a view's or a neighbor's); one already there is not
+ * added twice.  0, -EINVAL when @addr is not an address, -ENOMEM.
+ */
+int lldp_mgmt_add(char (**mgmt)[TOPO_ADDR_LEN], size_t *n, const char *addr);
 
 /* "switch" for a system that enables bridge or router, else "host". */
 enum topo_node_type lldp_cap_node_type(unsigned int cap_enabled);
 
 /*
  * JSON form of a view (the worker's "lldp" reply, docs/discover-lldp.md):
- *   {"name", "chassis_id", "capabilities": [...], "ports": [{"name", "mtu",
- *    "operstate", "admin_up", "speed_mbps", "neighbors": [{"chassis_name", "chassis_id", "port_id", "port_descr",
- *    "ttl_s", "mfs", "capabilities": [...]}]}]}
+ *   {"name", "chassis_id", "capabilities": [...], "mgmt_addresses": [...],
+ *    "ports": [{"name", "mtu", "operstate", "admin_up", "speed_mbps",
+ *    "neighbors": [{"chassis_name", "chassis_id", "port_id", "port_descr",
+ *    "ttl_s", "mfs", "capabilities": [...], "mgmt_addresses": [...]}]}]}
  * mtu, operstate, speed_mbps and mfs are null when unknown.  New reference, NULL on ENOMEM.
  */
 json_t *lldp_view_to_json(const struct lldp_view *v);
@@ -99,7 +116,9 @@ int lldp_view_from_json(struct lldp_view *v, const json_t *doc, struct fab_err *
  * already cabled elsewhere (two neighbors on one port, a stale entry) is
  * skipped and counted in *conflicts (may be NULL).  Local ports with no
  * neighbor are added too (they show up as unlinked ports, and the plan
- * diff can name them as the missing end).  0 or -ENOMEM.
+ * diff can name them as the missing end).  The management addresses of
+ * the local system and of each neighbor become its node's addresses
+ * (topo_node.addrs), but for loopback and link-local ones.  0 or -ENOMEM.
  */
 int lldp_view_merge(struct topo *t, const struct lldp_view *v, unsigned int *conflicts);
 

@@ -200,11 +200,34 @@ static int guid_base(const yaml_node_t *n)
 	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
 }
 
+/* addresses: a list of IPv4/IPv6 addresses of the node (docs/paths.md). */
+static int addrs_parse(struct pctx *c, yaml_node_t *seq, struct topo_node *node)
+{
+	char buf[64];
+	size_t n;
+
+	if (yw_seq_len(&c->w, seq, "addresses", PLAN_MAX_ITEMS, &n) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *item = yw_seq_item(&c->w, seq, i);
+		int rc;
+
+		if (!item || yw_str(&c->w, item, "addresses", buf, sizeof(buf)) < 0)
+			return -EINVAL;
+		rc = topo_node_addr_add(node, buf);
+		if (rc == -ENOMEM)
+			return enomem(c);
+		if (rc < 0)
+			return yw_err(&c->w, item, "addresses: '%s' is not an IPv4 or IPv6 address", buf);
+	}
+	return 0;
+}
+
 static int node_parse(struct pctx *c, yaml_node_t *m, size_t num)
 {
-	static const char *const keys[] = { "name", "type", "guid", "rail", "nics", NULL };
+	static const char *const keys[] = { "name", "type", "guid", "rail", "nics", "addresses", NULL };
 	enum topo_node_type type = TOPO_NODE_HOST;
-	yaml_node_t *v[5];
+	yaml_node_t *v[6];
 	struct topo_node *node;
 	char name[128];
 	uint64_t guid = 0;
@@ -253,6 +276,8 @@ static int node_parse(struct pctx *c, yaml_node_t *m, size_t num)
 		if (c->rails && topo_rails_nic_add(c->rails, name, e.num, e.port, (unsigned int)i) < 0)
 			return enomem(c);
 	}
+	if (v[5] && addrs_parse(c, v[5], node) < 0)
+		return -EINVAL;
 	c->t->src |= TOPO_SRC_PLAN;
 	return 0;
 }
@@ -565,6 +590,26 @@ static void emit_seq_end(struct emit *e)
 		emit_ev(e, yaml_sequence_end_event_initialize(&e->ev));
 }
 
+static void emit_flow_seq_start(struct emit *e)
+{
+	if (!e->failed)
+		emit_ev(e, yaml_sequence_start_event_initialize(&e->ev, NULL, NULL, 1,
+								YAML_FLOW_SEQUENCE_STYLE));
+}
+
+/* addresses: [ ... ], when the node has any (an IPv6 address is quoted: it holds colons). */
+static void emit_addrs(struct emit *e, const struct topo_node *n)
+{
+	if (!n->n_addrs)
+		return;
+	emit_str(e, "addresses");
+	emit_flow_seq_start(e);
+	for (size_t i = 0; i < n->n_addrs; i++)
+		emit_scalar(e, n->addrs[i], strchr(n->addrs[i], ':') ?
+			    YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
+	emit_seq_end(e);
+}
+
 static bool node_linked(const struct topo_node *n)
 {
 	for (size_t i = 0; i < n->n_ports; i++)
@@ -681,6 +726,7 @@ int plan_yaml_format(const struct topo *t, struct strbuf *sb)
 			emit_str(&e, "guid");
 			emit_scalar(&e, guid, YAML_PLAIN_SCALAR_STYLE);
 		}
+		emit_addrs(&e, n);
 		emit_map_end(&e);
 	}
 	emit_seq_end(&e);

@@ -9,7 +9,7 @@
  *   version: 1
  *   defaults: { mtu: 9000 }
  *   nodes:
- *     - { name: leaf1, type: switch, rail: 0 }
+ *     - { name: leaf1, type: switch, rail: 0, addresses: [10.0.255.1, 10.0.1.254] }
  *     - { name: h1, type: host, nics: [eth0, eth1] }
  *   links:
  *     - { a: "h1:eth0", b: "leaf1:swp1" }
@@ -57,7 +57,7 @@ int plan_yaml_parse(struct topo *t, struct topo_rails *rails, const char *buf, s
 
 /*
  * Append @t to @sb as a plan: every node that has a linked port (name, type, GUID
- * when it has one), then every link with the MTU both ends agree on (or
+ * and addresses when it has them), then every link with the MTU both ends agree on (or
  * the one end that knows it) and the width/speed when known.  0, or
  * -ENOMEM (the text in @sb is incomplete).
  */

@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "model/counter_rules.h"
+#include "model/node_addr.h"
 #include "model/topo.h"
 #include "util/array.h"
 #include "util/str.h"
@@ -224,6 +225,7 @@ static void node_free(struct topo_node *n)
 	free(n->ports);
 	free(n->reserved);
 	free(n->lft);
+	free(n->addrs);
 	free(n);
 }
 
@@ -367,6 +369,22 @@ struct topo_node *topo_node_add(struct topo *t, enum topo_node_type type,
 	t->nodes[t->n_nodes++] = n;
 	ix_insert(t, n);
 	return n;
+}
+
+int topo_node_addr_add(struct topo_node *n, const char *addr)
+{
+	char norm[TOPO_ADDR_LEN], *slot;
+
+	if (node_addr_norm(addr, norm) < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < n->n_addrs; i++)
+		if (strcmp(n->addrs[i], norm) == 0)
+			return 0;
+	slot = array_add((void **)&n->addrs, &n->n_addrs, sizeof(*n->addrs));
+	if (!slot)
+		return -ENOMEM;
+	memcpy(slot, norm, sizeof(norm));
+	return 0;
 }
 
 int topo_node_set_name(struct topo *t, struct topo_node *n, const char *name)

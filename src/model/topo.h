@@ -130,6 +130,8 @@ char *topo_counter_list(char *buf, size_t len);
 struct topo_node;
 struct topo_link;
 
+#define TOPO_ADDR_LEN 46	/* an IPv4 or IPv6 address as text, NUL included (INET6_ADDRSTRLEN) */
+
 struct topo_port {
 	struct topo_node *node;		/* borrowed: the owner */
 	unsigned int num;		/* IB port number (0 = switch port 0); 0 for named ports */
@@ -195,6 +197,16 @@ struct topo_node {
 	 */
 	uint8_t *lft;			/* owned, lft_top + 1 entries */
 	unsigned int lft_top;
+	/*
+	 * The node's IP addresses, as text in the form inet_ntop(3) writes
+	 * ("10.77.255.1", "fd00::1"): listed by a plan (addresses:), or
+	 * advertised as LLDP management addresses.  A traced hop is named by
+	 * the node holding its answering address (model/node_addr.h,
+	 * docs/paths.md).  Owned; NULL when none.  Add through
+	 * topo_node_addr_add() only.
+	 */
+	char (*addrs)[TOPO_ADDR_LEN];
+	size_t n_addrs;
 };
 
 #define TOPO_LFT_NONE 0xffu	/* lft[] entry: no route to this LID */
@@ -328,6 +340,13 @@ struct topo_node *topo_node_add(struct topo *t, enum topo_node_type type,
  */
 int topo_node_set_name(struct topo *t, struct topo_node *n, const char *name);
 int topo_node_set_guid(struct topo *t, struct topo_node *n, uint64_t guid);
+
+/*
+ * Add IP address @addr (IPv4 or IPv6 text, any form inet_pton(3) reads) to
+ * @n, kept in inet_ntop(3)'s form; an address @n has already is not added
+ * twice.  0, -EINVAL when @addr is not an address, -ENOMEM.
+ */
+int topo_node_addr_add(struct topo_node *n, const char *addr);
 
 /*
  * Borrowed lookups, NULL when absent; O(1) (hashed).  Names compare

@@ -73,10 +73,40 @@ static unsigned int get_uint(lldpctl_atom_t *atom, lldpctl_key_t key)
 	return v > 0 ? (unsigned int)v : 0;
 }
 
+/*
+ * The management addresses of chassis @ch into *@mgmt / *@n (an address
+ * lldpd could not print, or not an IP address, is skipped); 0 or -ENOMEM.
+ */
+static int mgmt_read(lldpctl_atom_t *ch, char (**mgmt)[TOPO_ADDR_LEN], size_t *n)
+{
+	lldpctl_atom_t *list = lldpctl_atom_get(ch, lldpctl_k_chassis_mgmt);
+	lldpctl_atom_iter_t *it;
+	int rc = 0;
+
+	if (!list)
+		return 0;
+	for (it = lldpctl_atom_iter(list); it; it = lldpctl_atom_iter_next(list, it)) {
+		lldpctl_atom_t *m = lldpctl_atom_iter_value(list, it);
+		const char *ip;
+
+		if (!m)
+			break;
+		ip = lldpctl_atom_get_str(m, lldpctl_k_mgmt_ip);
+		if (ip && lldp_mgmt_add(mgmt, n, ip) == -ENOMEM)
+			rc = -ENOMEM;
+		lldpctl_atom_dec_ref(m);
+		if (rc < 0)
+			break;
+	}
+	lldpctl_atom_dec_ref(list);
+	return rc;
+}
+
 static int neighbor_read(struct lldp_port *lp, lldpctl_atom_t *nb)
 {
 	struct lldp_neighbor *n = lldp_port_neighbor_add(lp);
 	lldpctl_atom_t *ch;
+	int rc;
 
 	if (!n)
 		return -ENOMEM;
@@ -89,7 +119,10 @@ static int neighbor_read(struct lldp_port *lp, lldpctl_atom_t *nb)
 		copy_str(n->chassis_name, sizeof(n->chassis_name), ch, lldpctl_k_chassis_name);
 		copy_str(n->chassis_id, sizeof(n->chassis_id), ch, lldpctl_k_chassis_id);
 		n->cap_enabled = get_uint(ch, lldpctl_k_chassis_cap_enabled);
+		rc = mgmt_read(ch, &n->mgmt, &n->n_mgmt);
 		lldpctl_atom_dec_ref(ch);
+		if (rc < 0)
+			return rc;
 	}
 	fab_debug("lldp: %s: neighbor %s port %s ttl %u mfs %u", lp->name,
 		  n->chassis_name, n->port_id, n->ttl_s, n->mfs);
@@ -176,6 +209,10 @@ int lldp_read_all(struct sys *sys, const char *socket, struct lldp_view *v, stru
 	copy_str(v->name, sizeof(v->name), chassis, lldpctl_k_chassis_name);
 	copy_str(v->chassis_id, sizeof(v->chassis_id), chassis, lldpctl_k_chassis_id);
 	v->cap_enabled = get_uint(chassis, lldpctl_k_chassis_cap_enabled);
+	if (mgmt_read(chassis, &v->mgmt, &v->n_mgmt) < 0) {
+		rc = fab_err_set(err, -ENOMEM, "lldp: out of memory");
+		goto out;
+	}
 	ifaces = lldpctl_get_interfaces(c.conn);
 	if (!ifaces) {
 		rc = lldp_fail(&c, err, "interfaces");

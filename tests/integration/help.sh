@@ -11,7 +11,7 @@ need_fabricctl
 tmpdir_with_cleanup help
 
 cmds=$("$FABRICCTL" help | awk '/^commands:/ { f = 1; next } f && NF { print $1 }')
-assert_eq "commands listed" "status discover sweep diagnose accept report worker apply verify confirm help" \
+assert_eq "commands listed" "status discover sweep diagnose accept report worker apply verify confirm trace help" \
 	"$(echo $cmds)"
 for c in $cmds; do
 	[ "$c" != help ] || continue

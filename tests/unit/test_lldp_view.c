@@ -123,6 +123,10 @@ static void test_json_errors(void **state)
 		{ "{\"ports\":[{\"name\":\"e\",\"neighbors\":{}}]}",
 		  "lldp view: ports[0].neighbors: not an array" },
 		{ "{\"capabilities\":[1],\"ports\":[]}", "lldp view: view.capabilities[0]: not a string" },
+		{ "{\"mgmt_addresses\":[\"10.0.0.1\",\"nope\"],\"ports\":[]}",
+		  "lldp view: view.mgmt_addresses[1]: not an IP address" },
+		{ "{\"ports\":[{\"name\":\"e\",\"neighbors\":[{\"mgmt_addresses\":\"10.0.0.1\"}]}]}",
+		  "lldp view: ports[0].neighbors[0].mgmt_addresses: not an array of at most 4096" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -188,6 +192,61 @@ static void test_merge_both_ends(void **state)
 
 	lldp_view_fini(&h);
 	lldp_view_fini(&l);
+	topo_free(t);
+}
+
+/*
+ * Management addresses: carried both ways in JSON (normalised, once each),
+ * and merged into the nodes' addresses, the local system's and each
+ * neighbor's, leaving out loopback and link-local ones.
+ */
+static void test_mgmt_addresses(void **state)
+{
+	struct topo *t = topo_new();
+	struct lldp_view h, w;
+	struct lldp_neighbor *n;
+	struct topo_node *leaf1, *h1;
+	struct fab_err err;
+	json_t *j;
+
+	host_view(&h, "h1", 1500);
+	assert_int_equal(lldp_mgmt_add(&h.mgmt, &h.n_mgmt, "10.77.1.1"), 0);
+	assert_int_equal(lldp_mgmt_add(&h.mgmt, &h.n_mgmt, "FE80::1"), 0);
+	assert_int_equal(lldp_mgmt_add(&h.mgmt, &h.n_mgmt, "10.77.1.1"), 0);	/* once */
+	assert_int_equal(lldp_mgmt_add(&h.mgmt, &h.n_mgmt, "10.77.1"), -EINVAL);
+	n = &h.ports[0].neighbors[0];
+	assert_int_equal(lldp_mgmt_add(&n->mgmt, &n->n_mgmt, "10.77.255.1"), 0);
+	assert_int_equal(lldp_mgmt_add(&n->mgmt, &n->n_mgmt, "10.77.1.254"), 0);
+	assert_int_equal(lldp_mgmt_add(&n->mgmt, &n->n_mgmt, "127.0.0.1"), 0);
+	assert_int_equal(h.n_mgmt, 2);
+	assert_string_equal(h.mgmt[1], "fe80::1");
+
+	j = lldp_view_to_json(&h);
+	assert_non_null(j);
+	lldp_view_init(&w);
+	fab_err_init(&err);
+	assert_int_equal(lldp_view_from_json(&w, j, &err), 0);
+	assert_int_equal(w.n_mgmt, 2);
+	assert_string_equal(w.mgmt[0], "10.77.1.1");
+	assert_int_equal(w.ports[0].neighbors[0].n_mgmt, 3);
+	assert_string_equal(w.ports[0].neighbors[0].mgmt[1], "10.77.1.254");
+	assert_int_equal(w.ports[1].neighbors[0].n_mgmt, 0);
+
+	assert_int_equal(lldp_view_merge(t, &w, NULL), 0);
+	h1 = topo_node_by_name(t, "h1");
+	leaf1 = topo_node_by_name(t, "leaf1");
+	assert_int_equal(h1->n_addrs, 1);		/* fe80::1 left out */
+	assert_string_equal(h1->addrs[0], "10.77.1.1");
+	assert_int_equal(leaf1->n_addrs, 2);		/* 127.0.0.1 left out */
+	assert_string_equal(leaf1->addrs[0], "10.77.255.1");
+	assert_string_equal(leaf1->addrs[1], "10.77.1.254");
+	assert_int_equal(topo_node_by_name(t, "leaf2")->n_addrs, 0);
+	/* merging again adds nothing */
+	assert_int_equal(lldp_view_merge(t, &w, NULL), 0);
+	assert_int_equal(leaf1->n_addrs, 2);
+	json_decref(j);
+	lldp_view_fini(&h);
+	lldp_view_fini(&w);
 	topo_free(t);
 }
 
@@ -348,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_json_errors),
 		cmocka_unit_test(test_merge_both_ends),
+		cmocka_unit_test(test_mgmt_addresses),
 		cmocka_unit_test(test_mtu_both_ends),
 		cmocka_unit_test(test_mtu_mfs),
 		cmocka_unit_test(test_mtu_plan),

@@ -169,6 +169,10 @@ static void test_parse_errors(void **state)
 		  "p.yaml:3:10: a: port number 999 out of range 0..255" },
 		{ "version: 1\nlinks: [\n", "p.yaml:3:1: did not find expected node content while parsing a flow node" },
 		{ "version: 1\n---\nversion: 1\n", "p.yaml:2:1: a plan is one YAML document" },
+		{ "version: 1\nnodes:\n  - { name: s, addresses: [10.0.0.1, 10.0.0.300] }\n",
+		  "p.yaml:3:38: addresses: '10.0.0.300' is not an IPv4 or IPv6 address" },
+		{ "version: 1\nnodes:\n  - { name: s, addresses: 10.0.0.1 }\n",
+		  "p.yaml:3:27: addresses: expected a list, found a scalar" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -277,6 +281,60 @@ static void test_write_odd_names(void **state)
 	topo_free(t2);
 }
 
+/*
+ * addresses: a node's IP addresses, kept in inet_ntop(3)'s form, once each;
+ * written back as a flow list (IPv6 quoted) and read back the same.
+ */
+static void test_addresses(void **state)
+{
+	static const char text[] =
+		"version: 1\n"
+		"nodes:\n"
+		"  - { name: spine1, type: switch, addresses: [10.0.255.0, \"FD00:0::1\", 10.0.255.0] }\n"
+		"  - { name: h1, addresses: [] }\n"
+		"links:\n"
+		"  - [ \"h1:eth0\", \"spine1:swp1\" ]\n";
+	static const char want[] =
+		"# fabricctl cabling plan (fabricctl-plan(5)), written by discover --save-plan\n"
+		"version: 1\n"
+		"nodes:\n"
+		"- {name: spine1, type: switch, addresses: [10.0.255.0, \"fd00::1\"]}\n"
+		"- {name: h1, type: host}\n"
+		"links:\n"
+		"- a: spine1:swp1\n"
+		"  b: h1:eth0\n";
+	struct topo_rails r;
+	struct fab_err err;
+	struct topo *t, *t2;
+	struct topo_node *n;
+	struct strbuf sb;
+	char *buf;
+	size_t len;
+
+	assert_int_equal(parse(text, &t, &r, &err), 0);
+	n = topo_node_by_name(t, "spine1");
+	assert_int_equal(n->n_addrs, 2);
+	assert_string_equal(n->addrs[0], "10.0.255.0");
+	assert_string_equal(n->addrs[1], "fd00::1");
+	assert_int_equal(topo_node_by_name(t, "h1")->n_addrs, 0);
+	assert_int_equal(topo_node_addr_add(n, "nonsense"), -EINVAL);
+	topo_sort(t);
+	strbuf_init(&sb);
+	assert_int_equal(plan_yaml_format(t, &sb), 0);
+	buf = strbuf_take(&sb, &len);
+	assert_string_equal(buf, want);
+	t2 = topo_new();
+	fab_err_init(&err);
+	assert_int_equal(plan_yaml_parse(t2, NULL, buf, len, "w.yaml", &err), 0);
+	n = topo_node_by_name(t2, "spine1");
+	assert_int_equal(n->n_addrs, 2);
+	assert_string_equal(n->addrs[1], "fd00::1");
+	free(buf);
+	topo_rails_fini(&r);
+	topo_free(t);
+	topo_free(t2);
+}
+
 /* The writer's exact output for a small LLDP graph (a golden text). */
 static void test_write_golden(void **state)
 {
@@ -333,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_write_roundtrip),
 		cmocka_unit_test(test_write_odd_names),
 		cmocka_unit_test(test_write_golden),
+		cmocka_unit_test(test_addresses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target: whatever a raw socket hands the tracer (an IPv4 packet
+ * from anyone) through trace_pkt_parse and trace_pkt_probe
+ * (src/transport/trace_pkt.c).  Seeds: tests/fuzz/corpus/trace_pkt (real
+ * answers from the routed netns lab: time exceeded for UDP and TCP probes,
+ * port unreachable, RST).
+ *   build/fuzz/fuzz_trace_pkt -max_total_time=60 tests/fuzz/corpus/trace_pkt
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "transport/trace_pkt.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct trace_answer a;
+	uint8_t probe[TRACE_PKT_MAX];
+	uint32_t k;
+
+	if (trace_pkt_parse(data, size, &a) < 0)
+		return 0;
+	if (a.kind == HOP_NONE)
+		abort();		/* an answer always says what it is */
+	if (trace_pkt_probe(&a, 0x1000, 0x10000000, &k) == 0 && !a.has_seq && k > 0xffff)
+		abort();		/* an IP ID names 16 bits */
+	/* the probe it names rebuilds into a packet of a probe's size */
+	if (trace_pkt_build(probe, &a.probe, 1, a.ip_id, a.seq) > TRACE_PKT_MAX)
+		abort();
+	return 0;
+}
