@@ -112,6 +112,19 @@ static void job_blame(struct round *rd, struct job *j, size_t w)
 		 wname(rd, w), rd->f->w[w].reason, first);
 }
 
+/*
+ * A side whose worker is already dead, its part unanswered, explains the
+ * failure better than the peer's error (a short read or a refused connect
+ * to the dead one's port), whichever was read first; said once.
+ */
+static void blame_dead(struct round *rd, struct job *j)
+{
+	if (rd->f->w[j->wa].dead && !j->fin_a && !strstr(j->p->reason, wname(rd, j->wa)))
+		job_blame(rd, j, j->wa);
+	else if (rd->f->w[j->wb].dead && !j->fin_b && !strstr(j->p->reason, wname(rd, j->wb)))
+		job_blame(rd, j, j->wb);
+}
+
 /* Mark the pair failed (first reason wins) and wind the sessions down. */
 static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -126,21 +139,15 @@ static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(j->p->reason, sizeof(j->p->reason), fmt, ap);
 		va_end(ap);
-		/*
-		 * A side whose worker is already dead, its part unanswered,
-		 * explains the failure better than the peer's error (a refused
-		 * connect to the dead one's port), whichever was read first.
-		 */
-		if (rd->f->w[j->wa].dead && !j->fin_a && !strstr(j->p->reason, wname(rd, j->wa)))
-			job_blame(rd, j, j->wa);
-		else if (rd->f->w[j->wb].dead && !j->fin_b && !strstr(j->p->reason, wname(rd, j->wb)))
-			job_blame(rd, j, j->wb);
+		blame_dead(rd, j);
 		fab_info("pair %s %s: %s", wname(rd, j->wa), wname(rd, j->wb), j->p->reason);
 	}
 	if (j->id_a >= 0 && !j->fin_a && !rd->f->w[j->wa].dead)
 		session_send(rd, j->wa, j->id_a, "abort", NULL);
 	if (j->id_b >= 0 && !j->fin_b && !rd->f->w[j->wb].dead)
 		session_send(rd, j->wb, j->id_b, "abort", NULL);
+	/* An abort that found its worker gone (a dead pipe) learnt who is to blame. */
+	blame_dead(rd, j);
 	if (job_sides_done(rd, j)) {
 		job_finish(rd, j);
 		return;
