@@ -111,7 +111,7 @@ static int captured(struct fab_ctx *ctx, int argc, char **argv, struct args *a)
 	slurp(fo, out, sizeof(out));
 	slurp(fe, err, sizeof(err));
 	if (strncmp(err, "fabricctl t: ", 13) == 0) {
-		snprintf(usage_msg, sizeof(usage_msg), "%s", err + strlen("fabricctl "));
+		snprintf(usage_msg, sizeof(usage_msg), "%.500s", err + strlen("fabricctl "));
 		if ((nl = strchr(usage_msg, '\n')))
 			*nl = '\0';
 	} else if (strncmp(err, "usage: fabricctl t", 18) == 0) {

@@ -119,7 +119,7 @@ static size_t limit_verdict(const struct counter_policy *pol, uint64_t v, char *
 	topo_thresholds_from(&th, pol);
 	assert_int_equal(topo_health_check(t, &th), 0);
 	n = t->n_problems;
-	snprintf(detail, len, "%s", n ? t->problems[0].detail : "");
+	snprintf(detail, len, "%.*s", (int)len - 1, n ? t->problems[0].detail : "");
 	topo_free(t);
 	return n;
 }
