@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "model/accept.h"
+#include "model/ib_checks.h"
 #include "model/coverage.h"
 #include "model/yaml_walk.h"
 #include "util/array.h"
@@ -35,6 +36,8 @@ static const char *const code_names[FAB_CODE_N] = {
 	[FAB_CABLE_MTU] = "FAB-CABLE-MTU",
 	[FAB_CABLE_RAIL] = "FAB-CABLE-RAIL",
 	[FAB_CABLE_SINGLE_HOMED] = "FAB-CABLE-SINGLE-HOMED",
+	[FAB_CABLE_ROUTE] = "FAB-CABLE-ROUTE",
+	[FAB_CABLE_ID] = "FAB-CABLE-ID",
 	[FAB_CABLE_UNREAD] = "FAB-CABLE-UNREAD",
 	[FAB_TRAFFIC_SLOW_LINK] = "FAB-TRAFFIC-SLOW-LINK",
 	[FAB_TRAFFIC_SLOW_NODE] = "FAB-TRAFFIC-SLOW-NODE",
@@ -639,6 +642,9 @@ static const enum accept_code prob_codes[TOPO_PROB_KIND_MAX] = {
 	[TOPO_PROB_ERRORS] = FAB_CABLE_ERRORS,
 	[TOPO_PROB_MTU_MISMATCH] = FAB_CABLE_MTU,
 	[TOPO_PROB_RAIL] = FAB_CABLE_RAIL,
+	[TOPO_PROB_DUP_GUID] = FAB_CABLE_ID,
+	[TOPO_PROB_DUP_LID] = FAB_CABLE_ID,
+	[TOPO_PROB_LID] = FAB_CABLE_ID,
 };
 
 /* "node port" of an end (IB ports by number). */
@@ -692,7 +698,12 @@ int accept_cabling_findings(struct accept_report *r, const struct topo *found,
 		const struct topo_problem *p = &found->problems[i];
 		int rc;
 
-		if ((unsigned int)p->kind >= TOPO_PROB_KIND_MAX)
+		/*
+		 * A kind with no code is the subnet's, not a cable's; the new
+		 * nodes' routes are named from the unreachable list
+		 * (accept_route_findings()), one finding per node.
+		 */
+		if ((unsigned int)p->kind >= TOPO_PROB_KIND_MAX || !prob_codes[p->kind])
 			continue;
 		if (!(p->has_a && accept_name_in(new_names, n_new, p->a.node)) &&
 		    !(p->has_b && accept_name_in(new_names, n_new, p->b.node)) &&
@@ -706,6 +717,42 @@ int accept_cabling_findings(struct accept_report *r, const struct topo *found,
 	}
 	if (n_other)
 		*n_other = other;
+	return 0;
+}
+
+static const char *port_node(const struct topo_port *p)
+{
+	return p && p->node ? p->node->name : "?";
+}
+
+int accept_route_findings(struct accept_report *r, const struct topo *found,
+			  const char *const *new_names, size_t n_new)
+{
+	const struct ib_routes_report *rr = found->ib_checks ? &found->ib_checks->routes : NULL;
+
+	for (size_t k = 0; rr && rr->ran && k < n_new; k++) {
+		const struct ib_unreachable *first = NULL;
+		size_t n = 0;
+
+		for (size_t i = 0; i < rr->n_listed; i++) {
+			const struct ib_unreachable *u = &rr->unreach[i];
+
+			if (strcmp(port_node(u->src), new_names[k]) && strcmp(port_node(u->dst), new_names[k]))
+				continue;
+			first = first ? first : u;
+			n++;
+		}
+		if (n && accept_finding_add(r, ACCEPT_ST_CABLING, FAB_CABLE_ROUTE, new_names[k], "",
+					    "%zu route%s to or from it do%s not reach (first: %s -> "
+					    "%s, lid %u, breaks at %s, lft entry %s%u: %s)", n,
+					    n == 1 ? "" : "s", n == 1 ? "es" : "", port_node(first->src),
+					    port_node(first->dst), first->dlid,
+					    first->sw ? first->sw->name : "the source's cable",
+					    first->port == TOPO_LFT_NONE ? "none, " : "",
+					    first->port == TOPO_LFT_NONE ? 0 : first->port,
+					    ib_break_name(first->why)) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 

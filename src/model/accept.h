@@ -67,6 +67,8 @@ enum accept_code {
 	FAB_CABLE_MTU,
 	FAB_CABLE_RAIL,
 	FAB_CABLE_SINGLE_HOMED,
+	FAB_CABLE_ROUTE,		/* IB: a route to or from a new node does not reach */
+	FAB_CABLE_ID,			/* IB: a new node's GUID or LID duplicated, zero or off its LMC */
 	FAB_CABLE_UNREAD,		/* the cabling could not be read */
 	FAB_TRAFFIC_SLOW_LINK,
 	FAB_TRAFFIC_SLOW_NODE,
@@ -260,6 +262,16 @@ bool accept_name_in(const char *const *names, size_t n, const char *name);
  */
 int accept_cabling_findings(struct accept_report *r, const struct topo *found,
 			    const char *const *new_names, size_t n_new, size_t *n_other);
+
+/*
+ * IB (discover --checks routes, ids having run on @found): for each of
+ * the @n_new new nodes @new_names that a route to or from it does not
+ * reach, one FAB-CABLE-ROUTE finding with how many and the first (source,
+ * destination LID, the switch and LFT entry where it breaks, why).
+ * 0 or -ENOMEM.
+ */
+int accept_route_findings(struct accept_report *r, const struct topo *found,
+			  const char *const *new_names, size_t n_new);
 
 enum accept_homing {
 	ACCEPT_HOMING_DUAL = 0,		/* the members reach two or more switches */

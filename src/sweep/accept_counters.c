@@ -127,7 +127,7 @@ int accept_stage_counters_base(struct sweep_ctx *ctx, struct accept_state *s)
 
 	if (!counters_ib(s))
 		return stage_counters_base_nic(ctx, s);
-	rc = accept_ib_walk(ctx, &s->cnt0);
+	rc = accept_ib_walk(ctx, &s->cnt0, false);
 	if (rc < 0) {
 		return accept_stage_unread(ctx, r, ACCEPT_ST_COUNTERS_BASE, FAB_COUNTER_UNREAD,
 				    "the PMA counters could not be read");
@@ -283,7 +283,7 @@ static int counters_after_ib(struct sweep_ctx *ctx, struct accept_state *s)
 
 	counter_snap_init(&before);
 	counter_snap_init(&after);
-	rc = accept_ib_walk(ctx, &now);
+	rc = accept_ib_walk(ctx, &now, false);
 	if (rc < 0) {
 		rc = accept_stage_unread(ctx, r, ACCEPT_ST_COUNTERS_AFTER, FAB_COUNTER_UNREAD,
 				  "the PMA counters could not be read again");

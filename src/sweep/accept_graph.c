@@ -7,10 +7,14 @@
 #include "io/load.h"
 #include "sweep/accept_impl.h"
 
-/* The IB subnet walk from this node, with PMA counters, into a new *@out. */
-int accept_ib_walk(struct sweep_ctx *ctx, struct topo **out)
+/*
+ * The IB subnet walk from this node, with PMA counters (and the switches'
+ * forwarding tables when @lft: the cabling stage's route check), into a
+ * new *@out.
+ */
+int accept_ib_walk(struct sweep_ctx *ctx, struct topo **out, bool lft)
 {
-	struct subnet_opts o = { .counters = true, .max_smps = 64 };
+	struct subnet_opts o = { .counters = true, .max_smps = 64, .lft = lft };
 	struct topo *t = topo_new();
 	int rc;
 
@@ -50,7 +54,7 @@ int accept_stage_unread(struct sweep_ctx *ctx, struct accept_report *r, enum acc
 struct topo *accept_traffic_graph(struct sweep_ctx *ctx, struct accept_state *s, const char **why)
 {
 	if (strcmp(s->o.topology, "ib") == 0) {
-		if (!s->ib && accept_ib_walk(ctx, &s->ib) < 0)	/* the cabling stage was turned off */
+		if (!s->ib && accept_ib_walk(ctx, &s->ib, false) < 0)	/* the cabling stage was turned off */
 			*why = ctx->err.msg;
 		return s->ib;
 	}

@@ -54,7 +54,7 @@ int accept_stage_traffic(struct sweep_ctx *ctx, struct accept_state *s);
 int accept_stage_counters_after(struct sweep_ctx *ctx, struct accept_state *s);
 
 /* The IB subnet walk from this node, with PMA counters, into a new *@out. */
-int accept_ib_walk(struct sweep_ctx *ctx, struct topo **out);
+int accept_ib_walk(struct sweep_ctx *ctx, struct topo **out, bool lft);
 
 /*
  * Stage @st could not read what it judges (why: ctx->err): a finding of

@@ -7,6 +7,7 @@
 #include "fleet/fleet_lldp.h"
 #include "fleet/fleet_op.h"
 #include "model/topo_diff.h"
+#include "model/ib_checks.h"
 #include "sweep/accept_impl.h"
 #include "util/str.h"
 
@@ -271,8 +272,12 @@ static int cabling_judge(struct sweep_ctx *ctx, struct accept_state *s, struct t
 	if (topo_health_check_plan(t, &th, s->plan) < 0 || (s->plan && topo_diff(t, s->plan, NULL) < 0) ||
 	    (!ib && (topo_mtu_check(t, s->plan) < 0 || topo_rail_plan_check(t, &s->rails) < 0)))
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	/* IB: the new nodes' routes and identities (discover --checks routes,ids). */
+	if (ib && ib_checks_run(t, IB_CHECK_ROUTES | IB_CHECK_IDS) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 	topo_sort(t);
 	if (accept_cabling_findings(r, t, s->new_names, s->n_new_names, &other) < 0 ||
+	    (ib && accept_route_findings(r, t, s->new_names, s->n_new_names) < 0) ||
 	    (ib ? ib_absent(r, s) : dual_homing(s)) < 0)
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 	accept_stage_set(r, ACCEPT_ST_CABLING,
@@ -288,7 +293,7 @@ static int cabling_judge(struct sweep_ctx *ctx, struct accept_state *s, struct t
 int accept_stage_cabling(struct sweep_ctx *ctx, struct accept_state *s)
 {
 	if (strcmp(s->o.topology, "ib") == 0) {
-		if (accept_ib_walk(ctx, &s->ib) < 0)
+		if (accept_ib_walk(ctx, &s->ib, true) < 0)
 			return accept_stage_unread(ctx, &s->rep, ACCEPT_ST_CABLING, FAB_CABLE_UNREAD,
 					    "the IB subnet could not be read");
 		return cabling_judge(ctx, s, s->ib, true);

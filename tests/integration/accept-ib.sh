@@ -11,6 +11,10 @@
 #     uplinks' spine ends = 16).
 #  1b. a new host the fabric does not hold (h0033), no plan: REJECT at
 #     stage 3, FAB-CABLE-MISSING naming it.
+#  1c. leaf-001's forwarding entry for the new h0030 taken out (a
+#     SubnSet(LFT), tests/tools/ib-lft-set.c): REJECT at stage 3, one
+#     FAB-CABLE-ROUTE naming h0030 with its 4 broken routes and where they
+#     break; the entry put back: ACCEPT.
 #  2. symbol errors set with PerformanceSet on a new HCA port (h0030 port 1)
 #     between the two counter reads (during --counter-window, after the
 #     baseline line on stderr), and on an existing HCA port (h0001): REJECT
@@ -96,6 +100,29 @@ assert_eq "absent new host: rc" 1 "$rc"
 assert_eq "absent new host: failed stage" 3 "$(q ghost.json .failed_stage)"
 assert_eq "absent new host: the finding" "FAB-CABLE-MISSING h0033" \
 	"$(q ghost.json '[.findings[] | "\(.code) \(.node)"] | join(";")')"
+
+# --- 1c. the route to a new host taken out at an existing leaf ------------------------------
+# One SubnSet(LFT) (tests/tools/ib-lft-set.c) after the SM: leaf-001 forgets
+# h0030's LID, so its four HCAs cannot reach the new host.
+# shellcheck disable=SC2046 # pkg-config's flags are words
+run cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -o "$TMP/ib-lft-set" "$TOP/tests/tools/ib-lft-set.c" \
+	$(pkg-config --libs libibmad libibumad)
+ibsim_run ibnetdiscover >"$TMP/ibnet" 2>/dev/null
+LEAF1=$(awk '/^Switch.*"leaf-001"/ { match($0, / lid [0-9]+ /); print substr($0, RSTART + 5, RLENGTH - 6); exit }' "$TMP/ibnet")
+DLID=$(awk '/^Ca.*"h0030"/ { f = 1; next } f && /^\[[0-9]+\]\(/ { match($0, /# lid [0-9]+ /); print substr($0, RSTART + 6, RLENGTH - 7); exit }' "$TMP/ibnet")
+if [ -z "$LEAF1" ] || [ -z "$DLID" ]; then fail "leaf-001 or h0030 lid not found"; fi
+ibsim_run "$TMP/ib-lft-set" "$LEAF1" "$DLID" 255 >"$TMP/lft.out" 2>&1 || { cat "$TMP/lft.out" >&2; fail "ib-lft-set"; }
+OLD=$(sed -n 's/.*lft\[[0-9]*\] \([0-9]*\) -> .*/\1/p' "$TMP/lft.out")
+accept hole.json
+assert_eq "route hole: rc" 1 "$rc"
+assert_eq "route hole: failed stage" 3 "$(q hole.json .failed_stage)"
+assert_eq "route hole: the finding" "FAB-CABLE-ROUTE h0030" \
+	"$(q hole.json '[.findings[] | "\(.code) \(.node)"] | join(";")')"
+assert_eq "route hole: how many, where and why" "yes" \
+	"$(q hole.json 'if (.findings[0].evidence | test("^4 routes to or from it do not reach .*lid '"$DLID"', breaks at leaf-001, lft entry none, 0: no-entry")) then "yes" else .findings[0].evidence end')"
+run ibsim_run "$TMP/ib-lft-set" "$LEAF1" "$DLID" "$OLD" >/dev/null
+accept healed.json
+assert_eq "route restored: verdict" ACCEPT "$(q healed.json .verdict)"
 
 # --- 2. symbol errors between the two counter reads ----------------------------------------
 pretty "accept --counter-window 8 in the background; PerformanceSet after the baseline"
