@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* fabricctl status: this node's network and RDMA ports. */
+/* fabricctl status: this node's network and RDMA ports, and its pluggable modules. */
 #include <errno.h>
 #include <getopt.h>
 #include <string.h>
@@ -8,15 +8,90 @@
 #include "cmd/fleet_cmd.h"
 #include "node/apply.h"
 #include "node/node.h"
+#include "node/optics.h"
+#include "render/optics.h"
 #include "util/log.h"
+
+enum { OPT_OPTICS = 0x100, OPT_WINDOW, OPT_PROM };
+
+struct status_opts {
+	bool optics;		/* --optics: the modules in detail, exit 1 on a failing one */
+	bool prom;		/* --prom: Prometheus text of the modules */
+	double window_s;	/* --window SEC */
+};
+
+/* -1 when status is to run (arguments from optind), otherwise its exit code. */
+static int status_parse(struct fab_ctx *ctx, int argc, char **argv, struct fleet_opts *fo,
+			const char **hosts, struct status_opts *so)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "optics", no_argument, NULL, OPT_OPTICS },
+		{ "window", required_argument, NULL, OPT_WINDOW },
+		{ "prom", no_argument, NULL, OPT_PROM },
+		FLEET_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		if (fleet_opt_take(fo, hosts, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'j':
+			render_select(&ctx->render, "json");
+			break;
+		case OPT_OPTICS:
+			so->optics = true;
+			break;
+		case OPT_PROM:
+			so->prom = true;
+			break;
+		case OPT_WINDOW:
+			if (cmd_opt_num(ctx, "status", "window", optarg, 0.1, 3600, &so->window_s) < 0)
+				return FAB_EXIT_USAGE;
+			break;
+		default:
+			return cmd_opt_other(ctx, "status", opt);
+		}
+	}
+	if (*hosts && (so->optics || so->prom || so->window_s > 0))
+		return cmd_usage_error(ctx, "status", "--optics, --prom and --window are for this node");
+	if (so->prom && ctx->render.ops == &render_json_ops)
+		return cmd_usage_error(ctx, "status", "--prom and -j exclude each other");
+	return -1;
+}
+
+/* The modules, after the devices were picked: a module failing to read is shown, not fatal. */
+static int read_optics(struct fab_ctx *ctx, struct host_state *hs, const struct status_opts *so)
+{
+	struct node_optics_opts oo = { .window_s = so->window_s };
+
+	return node_optics_read(ctx->sys, hs, &oo, &ctx->err);
+}
+
+static int render_status(struct fab_ctx *ctx, const struct host_state *hs,
+			 const struct status_opts *so)
+{
+	if (so->prom)
+		return render_prom_ops.status(&(struct render){ .ops = &render_prom_ops,
+								 .f = ctx->render.f }, hs);
+	if (so->optics && ctx->render.ops == &render_text_ops) {
+		optics_text_detail(ctx->render.f, hs->optics);
+		return fflush(ctx->render.f) == EOF ? -EIO : 0;
+	}
+	return ctx->render.ops->status(&ctx->render, hs);
+}
 
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
+	struct status_opts so = { 0 };
 	const char *hosts = NULL;
 	struct host_state hs;
 	char note[1024];
-	int rc = fleet_cmd_parse(ctx, "status", argc, argv, &fo, &hosts);
+	int rc = status_parse(ctx, argc, argv, &fo, &hosts, &so);
 
 	if (rc >= 0)
 		return rc;
@@ -50,9 +125,15 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (ctx->render.ops->status(&ctx->render, &hs) < 0) {
+	if (read_optics(ctx, &hs, &so) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	if (render_status(ctx, &hs, &so) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
+	} else if (so.optics && optics_set_worst(hs.optics) == OPTICS_FAILING) {
+		rc = FAB_EXIT_UNHEALTHY;
 	}
 out:
 	host_state_fini(&hs);

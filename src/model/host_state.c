@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "model/host_state.h"
+#include "model/optics.h"
 #include "util/array.h"
 #include "util/str.h"
 
@@ -31,6 +32,9 @@ void host_state_fini(struct host_state *hs)
 	}
 	free(hs->rdma);
 	free(hs->links);
+	if (hs->optics)
+		optics_set_fini(hs->optics);
+	free(hs->optics);
 	memset(hs, 0, sizeof(*hs));
 }
 

@@ -35,6 +35,8 @@ const char *render_txt(struct render_txt *tb, const char *s);
 /* status: render/status_text.c, render/status_json.c. */
 int status_text(struct render *out, const struct host_state *hs);
 int status_json(struct render *out, const struct host_state *hs);
+/* status --prom: the modules and links (render/optics_prom.c). */
+int status_prom(struct render *out, const struct host_state *hs);
 
 /* discover: render/discover_text.c, render/discover_json.c. */
 int discover_text(struct render *out, const struct topo *t);

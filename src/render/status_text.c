@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "render/optics.h"
 #include "render/render_impl.h"
 
 static const char *dash(const char *s)
@@ -78,5 +79,6 @@ int status_text(struct render *out, const struct host_state *hs)
 		for (size_t j = 0; j < d->n_ports; j++)
 			text_port(f, &tx, d, &d->ports[j]);
 	}
+	optics_text_summary(f, hs->optics);
 	return fflush(f) == EOF ? -EIO : 0;
 }
