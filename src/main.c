@@ -22,8 +22,9 @@
 #endif
 
 const struct fab_cmd fab_cmds[] = {
-	{ "status", cmd_status, "[-j] [DEVICE...] | [-j] --hosts FILE [--launcher NAME|TEMPLATE]",
-	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
+	{ "status", cmd_status, "[-j] [--optics] [--window SEC] [--prom FILE] [DEVICE...] | "
+	  "[-j] --hosts FILE [--launcher NAME|TEMPLATE]",
+	  "this node's ports: state, width, speed, MTU, GIDs, counters; modules and cables" },
 	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [--lldp-socket PATH] "
 	  "[--hosts FILE [--launcher NAME|TEMPLATE]] [-C CA] [-P PORT] [--load-cache FILE] "
 	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover|csv] [--csv] "

@@ -10,13 +10,14 @@
 #include "node/node.h"
 #include "node/optics.h"
 #include "render/optics.h"
+#include "util/file.h"
 #include "util/log.h"
 
 enum { OPT_OPTICS = 0x100, OPT_WINDOW, OPT_PROM };
 
 struct status_opts {
 	bool optics;		/* --optics: the modules in detail, exit 1 on a failing one */
-	bool prom;		/* --prom: Prometheus text of the modules */
+	const char *prom;	/* --prom FILE: Prometheus text of the modules ("-": stdout) */
 	double window_s;	/* --window SEC */
 };
 
@@ -29,7 +30,7 @@ static int status_parse(struct fab_ctx *ctx, int argc, char **argv, struct fleet
 		{ "help", no_argument, NULL, 'h' },
 		{ "optics", no_argument, NULL, OPT_OPTICS },
 		{ "window", required_argument, NULL, OPT_WINDOW },
-		{ "prom", no_argument, NULL, OPT_PROM },
+		{ "prom", required_argument, NULL, OPT_PROM },
 		FLEET_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -46,7 +47,7 @@ static int status_parse(struct fab_ctx *ctx, int argc, char **argv, struct fleet
 			so->optics = true;
 			break;
 		case OPT_PROM:
-			so->prom = true;
+			so->prom = optarg;
 			break;
 		case OPT_WINDOW:
 			if (cmd_opt_num(ctx, "status", "window", optarg, 0.1, 3600, &so->window_s) < 0)
@@ -57,9 +58,8 @@ static int status_parse(struct fab_ctx *ctx, int argc, char **argv, struct fleet
 		}
 	}
 	if (*hosts && (so->optics || so->prom || so->window_s > 0))
-		return cmd_usage_error(ctx, "status", "--optics, --prom and --window are for this node");
-	if (so->prom && ctx->render.ops == &render_json_ops)
-		return cmd_usage_error(ctx, "status", "--prom and -j exclude each other");
+		return cmd_usage_error(ctx, "status", "--optics, --prom and --window are for this "
+				       "node, not --hosts");
 	return -1;
 }
 
@@ -71,12 +71,26 @@ static int read_optics(struct fab_ctx *ctx, struct host_state *hs, const struct 
 	return node_optics_read(ctx->sys, hs, &oo, &ctx->err);
 }
 
+/* --prom FILE: the modules' gauges, written atomically (the textfile collector's rule). */
+static int write_prom(struct fab_ctx *ctx, const struct host_state *hs, const char *path)
+{
+	struct render r = { .ops = &render_prom_ops, .f = stdout };
+	struct file_atomic w;
+	int rc;
+
+	if (!strcmp(path, "-"))
+		return render_prom_ops.status(&r, hs) < 0 ?
+			fab_err_set(&ctx->err, -EIO, "writing output failed") : 0;
+	rc = file_atomic_open(&w, path, 0644, &ctx->err);
+	if (rc < 0)
+		return rc;
+	r.f = w.f;
+	return file_atomic_finish(&w, render_prom_ops.status(&r, hs), &ctx->err);
+}
+
 static int render_status(struct fab_ctx *ctx, const struct host_state *hs,
 			 const struct status_opts *so)
 {
-	if (so->prom)
-		return render_prom_ops.status(&(struct render){ .ops = &render_prom_ops,
-								 .f = ctx->render.f }, hs);
 	if (so->optics && ctx->render.ops == &render_text_ops) {
 		optics_text_detail(ctx->render.f, hs->optics);
 		return fflush(ctx->render.f) == EOF ? -EIO : 0;
@@ -129,6 +143,12 @@ int cmd_status(struct fab_ctx *ctx, int argc, char **argv)
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
+	if (so.prom && write_prom(ctx, &hs, so.prom) < 0) {
+		rc = fab_err_exit(&ctx->err);
+		goto out;
+	}
+	if (so.prom && !strcmp(so.prom, "-"))
+		goto out;
 	if (render_status(ctx, &hs, &so) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;

@@ -255,21 +255,38 @@ static double lane_median_dbm(const struct fab_module *m, bool rx)
 	return n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
 }
 
-/* Lanes with no light or loss of signal while a sibling has light. */
-static void lane_lost(const struct fab_module *m, const bool *judged, struct optics_verdict *v)
+static bool lane_dark(const struct module_lane *l)
 {
-	unsigned int lit = 0, dark = 0;
+	return (l->rx_mw.ok && l->rx_mw.v <= 0) || l->rx_los;
+}
 
+/* Lanes with light; *@dark gets those without (0 mW or loss of signal). */
+static unsigned int lanes_lit(const struct fab_module *m, unsigned int *dark)
+{
+	unsigned int lit = 0;
+
+	*dark = 0;
 	for (unsigned int i = 0; i < m->n_lanes; i++) {
-		const struct module_lane *l = &m->lane[i];
-		bool no_light = (l->rx_mw.ok && l->rx_mw.v <= 0) || l->rx_los;
-
-		dark += no_light;
-		lit += !no_light && l->rx_mw.ok;
+		*dark += lane_dark(&m->lane[i]);
+		lit += !lane_dark(&m->lane[i]) && m->lane[i].rx_mw.ok;
 	}
+	return lit;
+}
+
+/*
+ * Lanes with no light while a sibling has light (one fibre of the cable:
+ * lane_lost, instead of that lane's Rx threshold finding), or no light on
+ * any lane (the far end).  Marks the lanes it judged in @judged.
+ */
+static void lane_lost(const struct fab_module *m, bool *judged, struct optics_verdict *v)
+{
+	unsigned int dark, lit = lanes_lit(m, &dark);
+
 	if (!dark)
 		return;
-	if (!lit && m->n_lanes) {
+	if (!lit) {
+		for (unsigned int i = 0; i < m->n_lanes; i++)
+			judged[i] = lane_dark(&m->lane[i]);
 		add(v, OPTICS_FAILING, "rx_no_light", 0, OPTICS_HINT_FAR_END, "module",
 		    "no light on any lane: the far end is off or the fibre is not connected");
 		return;
@@ -277,8 +294,9 @@ static void lane_lost(const struct fab_module *m, const bool *judged, struct opt
 	for (unsigned int i = 0; i < m->n_lanes; i++) {
 		const struct module_lane *l = &m->lane[i];
 
-		if (judged[i] || !((l->rx_mw.ok && l->rx_mw.v <= 0) || l->rx_los))
+		if (!lane_dark(l))
 			continue;
+		judged[i] = true;
 		add(v, OPTICS_FAILING, "lane_lost", i + 1, OPTICS_HINT_CLEAN, "module",
 		    "lane %u has no light (%s) while %u other lane%s do: one fibre of the cable; "
 		    "clean it, then replace the cable", i + 1, l->rx_los ? "loss of signal" : "0 mW",
@@ -322,10 +340,12 @@ static void lane_rules(const struct fab_module *m, const struct optics_policy *p
 		judge_qty(m, MODULE_BIAS, i + 1, l->bias_ma, l->flags[MODULE_BIAS], pol, v);
 		tx_judged[i] = judge_qty(m, MODULE_TX_POWER, i + 1, l->tx_mw,
 					 l->flags[MODULE_TX_POWER], pol, v);
-		rx_judged[i] = judge_qty(m, MODULE_RX_POWER, i + 1, l->rx_mw,
-					 l->flags[MODULE_RX_POWER], pol, v);
 	}
 	lane_lost(m, rx_judged, v);
+	for (unsigned int i = 0; i < m->n_lanes; i++)
+		if (!rx_judged[i])
+			rx_judged[i] = judge_qty(m, MODULE_RX_POWER, i + 1, m->lane[i].rx_mw,
+						 m->lane[i].flags[MODULE_RX_POWER], pol, v);
 	lane_spread(m, true, rx_judged, pol, v);
 	lane_spread(m, false, tx_judged, pol, v);
 }

@@ -133,14 +133,14 @@ static void lanes(FILE *f, const struct fab_module *m)
 		power(f, l->tx_mw);
 		power(f, l->rx_mw);
 		if (l->bias_ma.ok)
-			fprintf(f, " %8.3f ", l->bias_ma.v);
+			fprintf(f, " %8.3f", l->bias_ma.v);
 		else
-			fprintf(f, " %8s ", "-");
+			fprintf(f, " %8s", "-");
 		flag_names(tx, sizeof(tx), m->flags_ok, l->flags[MODULE_TX_POWER]);
 		flag_names(rx, sizeof(rx), m->flags_ok, l->flags[MODULE_RX_POWER]);
 		flag_names(bias, sizeof(bias), m->flags_ok, l->flags[MODULE_BIAS]);
-		fprintf(f, "%s%s%s%s%s%s%s%s%s\n", *tx ? " tx:" : "", tx, *rx ? " rx:" : "", rx,
-			*bias ? " bias:" : "", bias, l->rx_los ? " rx_los" : "",
+		fprintf(f, "%s%s%s%s%s%s%s%s%s\n", *tx ? "  tx:" : "", tx, *rx ? "  rx:" : "", rx,
+			*bias ? "  bias:" : "", bias, l->rx_los ? " rx_los" : "",
 			l->tx_los ? " tx_los" : "", l->tx_fault ? " tx_fault" : "");
 	}
 }
