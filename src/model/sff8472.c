@@ -19,6 +19,7 @@
  * Units: temperature 1/256 C signed, Vcc 100 uV, bias 2 uA, power 0.1 uW.
  */
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "model/module.h"
@@ -176,6 +177,35 @@ static uint8_t flags_of(const uint8_t *a2, enum module_qty q)
 	return f;
 }
 
+/* A measurement; one whose calibration gives no finite number is not given (and said). */
+static struct module_val measured(struct fab_module *m, const uint8_t *a2, bool ext,
+				  enum module_qty q)
+{
+	double v = field(a2, ext, q, meas_off[q]);
+
+	if (isfinite(v))
+		return (struct module_val){ true, v };
+	module_note(m, "A2h: %s: external calibration gives no finite value", module_qty_name(q));
+	return (struct module_val){ false, 0 };
+}
+
+static void thresholds(struct fab_module *m, const uint8_t *a2, bool ext)
+{
+	m->th.ok = !module_bytes_zero(a2, 40);
+	if (!m->th.ok) {
+		module_note(m, "A2h: no alarm or warning thresholds (bytes 0-39 are zero)");
+		return;
+	}
+	for (unsigned int q = 0; q < MODULE_QTYS; q++)
+		for (unsigned int lv = 0; lv < MODULE_LEVELS; lv++) {
+			m->th.v[q][lv] = field(a2, ext, q, th_off[q] + 2 * lv);
+			if (!isfinite(m->th.v[q][lv]))
+				m->th.ok = false;
+		}
+	if (!m->th.ok)
+		module_note(m, "A2h: thresholds: external calibration gives no finite value");
+}
+
 static void diagnostics(struct fab_module *m, const uint8_t *a0, const uint8_t *a2)
 {
 	bool ext = a0[92] & 0x10;
@@ -184,17 +214,12 @@ static void diagnostics(struct fab_module *m, const uint8_t *a0, const uint8_t *
 	m->dom = true;
 	m->rx_power_avg = a0[92] & 0x08;
 	m->n_lanes = 1;
-	m->temp_c = (struct module_val){ true, field(a2, ext, MODULE_TEMP, meas_off[MODULE_TEMP]) };
-	m->vcc_v = (struct module_val){ true, field(a2, ext, MODULE_VCC, meas_off[MODULE_VCC]) };
-	l->bias_ma = (struct module_val){ true, field(a2, ext, MODULE_BIAS, meas_off[MODULE_BIAS]) };
-	l->tx_mw = (struct module_val){ true, field(a2, ext, MODULE_TX_POWER, meas_off[MODULE_TX_POWER]) };
-	l->rx_mw = (struct module_val){ true, field(a2, ext, MODULE_RX_POWER, meas_off[MODULE_RX_POWER]) };
-	m->th.ok = !module_bytes_zero(a2, 40);
-	for (unsigned int q = 0; m->th.ok && q < MODULE_QTYS; q++)
-		for (unsigned int lv = 0; lv < MODULE_LEVELS; lv++)
-			m->th.v[q][lv] = field(a2, ext, q, th_off[q] + 2 * lv);
-	if (!m->th.ok)
-		module_note(m, "A2h: no alarm or warning thresholds (bytes 0-39 are zero)");
+	m->temp_c = measured(m, a2, ext, MODULE_TEMP);
+	m->vcc_v = measured(m, a2, ext, MODULE_VCC);
+	l->bias_ma = measured(m, a2, ext, MODULE_BIAS);
+	l->tx_mw = measured(m, a2, ext, MODULE_TX_POWER);
+	l->rx_mw = measured(m, a2, ext, MODULE_RX_POWER);
+	thresholds(m, a2, ext);
 	m->flags_ok = a0[93] & 0x80;
 	if (m->flags_ok) {
 		m->temp_flags = flags_of(a2, MODULE_TEMP);

@@ -242,6 +242,7 @@ int link_phy_read(struct sys *sys, const char *ifname, struct optics_link *l, st
 	struct fab_err e_err;
 	struct timespec ts;
 	struct ethnl e;
+	int rc;
 
 	if (!sys->root[0] && !if_nametoindex(ifname))
 		return fab_err_set(err, -ENODEV, "link: %s: no such device", ifname);
@@ -249,11 +250,17 @@ int link_phy_read(struct sys *sys, const char *ifname, struct optics_link *l, st
 	if (!sys->root[0] && ethnl_open(&e, &e_err) == 0) {
 		get(&e, ifname, ETHTOOL_MSG_LINKMODES_GET, ETHTOOL_A_LINKMODES_HEADER, 0,
 		    link_phy_parse_linkmodes, l);
-		get(&e, ifname, ETHTOOL_MSG_LINKSTATE_GET, ETHTOOL_A_LINKSTATE_HEADER,
-		    ETHTOOL_FLAG_STATS, link_phy_parse_linkstate, l);
-		if (get(&e, ifname, ETHTOOL_MSG_FEC_GET, ETHTOOL_A_FEC_HEADER, ETHTOOL_FLAG_STATS,
-			link_phy_parse_fec, l) < 0)
+		/* Link-down events need the stats flag, which kernels before 6.6 refuse here. */
+		if (get(&e, ifname, ETHTOOL_MSG_LINKSTATE_GET, ETHTOOL_A_LINKSTATE_HEADER,
+			ETHTOOL_FLAG_STATS, link_phy_parse_linkstate, l) < 0)
+			get(&e, ifname, ETHTOOL_MSG_LINKSTATE_GET, ETHTOOL_A_LINKSTATE_HEADER, 0,
+			    link_phy_parse_linkstate, l);
+		rc = get(&e, ifname, ETHTOOL_MSG_FEC_GET, ETHTOOL_A_FEC_HEADER, ETHTOOL_FLAG_STATS,
+			 link_phy_parse_fec, l);
+		if (rc < 0)
 			l->fec_ok = false;
+		if (rc == -EOPNOTSUPP)
+			fec_ioctl(ifname, l);	/* FEC_GET is 5.14+; the ioctl is older */
 		ethnl_close(&e);
 	} else if (!sys->root[0]) {
 		fab_debug("link: %s: %s", ifname, e_err.msg);
