@@ -50,7 +50,8 @@ static int status_parse(struct fab_ctx *ctx, int argc, char **argv, struct fleet
 			so->prom = optarg;
 			break;
 		case OPT_WINDOW:
-			if (cmd_opt_num(ctx, "status", "window", optarg, 0.1, 3600, &so->window_s) < 0)
+			if (cmd_opt_num(ctx, "status", "window", optarg, 0.1, 3600,
+					&so->window_s) < 0)
 				return FAB_EXIT_USAGE;
 			break;
 		default:

@@ -139,11 +139,11 @@ static void bank(struct fab_module *m, const uint8_t *p1, const uint8_t *p11, un
 		if (n >= MODULE_LANES_MAX)
 			return;
 		if (mon & 0x01)
-			l->bias_ma = (struct module_val){ true, module_be16(&U(p11, 170 + 2 * i)) * bias_unit };
+			l->bias_ma = module_val_of(module_be16(&U(p11, 170 + 2 * i)) * bias_unit);
 		if (mon & 0x02)
-			l->tx_mw = (struct module_val){ true, module_be16(&U(p11, 154 + 2 * i)) / 10000.0 };
+			l->tx_mw = module_val_of(module_be16(&U(p11, 154 + 2 * i)) / 10000.0);
 		if (mon & 0x04)
-			l->rx_mw = (struct module_val){ true, module_be16(&U(p11, 186 + 2 * i)) / 10000.0 };
+			l->rx_mw = module_val_of(module_be16(&U(p11, 186 + 2 * i)) / 10000.0);
 		l->flags[MODULE_TX_POWER] = lane_flags(p11, 139, i);
 		l->flags[MODULE_BIAS] = lane_flags(p11, 143, i);
 		l->flags[MODULE_RX_POWER] = lane_flags(p11, 149, i);
@@ -172,8 +172,9 @@ static void thresholds(struct fab_module *m, const uint8_t *p1, const uint8_t *p
 		for (unsigned int lv = 0; lv < MODULE_LEVELS; lv++) {
 			const uint8_t *f = &U(p2, off[q] + 2 * lv);
 
-			m->th.v[q][lv] = (q == MODULE_TEMP ? module_be16s(f) : (int)module_be16(f)) /
-					 div[q];
+			double raw = q == MODULE_TEMP ? module_be16s(f) : (int)module_be16(f);
+
+			m->th.v[q][lv] = raw / div[q];
 		}
 }
 
@@ -183,9 +184,9 @@ static void module_monitors(struct fab_module *m, const uint8_t *lower, const ui
 	uint8_t adv = U(p1, 159), f = lower[9];
 
 	if (adv & 0x01)
-		m->temp_c = (struct module_val){ true, module_be16s(lower + 14) / 256.0 };
+		m->temp_c = module_val_of(module_be16s(lower + 14) / 256.0);
 	if (adv & 0x02)
-		m->vcc_v = (struct module_val){ true, module_be16(lower + 16) / 10000.0 };
+		m->vcc_v = module_val_of(module_be16(lower + 16) / 10000.0);
 	m->flags_ok = true;
 	for (unsigned int lv = 0; lv < MODULE_LEVELS; lv++) {
 		if (f & (1u << lv))
@@ -204,10 +205,9 @@ static const uint8_t *page(const struct module_eeprom *e, struct fab_module *m, 
 	if (p && !p->err)
 		return p->data;
 	if (bnk)
-		module_note(m, "bank %u page %02xh: not read: %s", bnk, pg,
-			    p ? strerror(-p->err) : "not asked for");
+		module_note(m, "bank %u page %02xh: not read: %s", bnk, pg, module_page_why(p));
 	else
-		module_note(m, "page %02xh: not read: %s", pg, p ? strerror(-p->err) : "not asked for");
+		module_note(m, "page %02xh: not read: %s", pg, module_page_why(p));
 	return NULL;
 }
 

@@ -107,11 +107,14 @@ static int req_set(struct module_page_req *req, uint8_t i2c, uint8_t bank, uint8
 static int next_missing(const struct module_eeprom *e, const struct module_page_req *want,
 			size_t n, struct module_page_req *req)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!module_eeprom_find(e, want[i].i2c, want[i].bank, want[i].page, want[i].upper)) {
-			*req = want[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct module_page_req *w = &want[i];
+
+		if (!module_eeprom_find(e, w->i2c, w->bank, w->page, w->upper)) {
+			*req = *w;
 			return 1;
 		}
+	}
 	return 0;
 }
 
@@ -222,7 +225,7 @@ int module_decode(const struct module_eeprom *e, struct fab_module *m)
 
 	module_init(m);
 	if (!lp || lp->err) {
-		module_note(m, "lower page: not read: %s", lp ? strerror(-lp->err) : "not asked for");
+		module_note(m, "lower page: not read: %s", module_page_why(lp));
 		return -ENODEV;
 	}
 	m->id = lp->data[0];
@@ -238,6 +241,11 @@ int module_decode(const struct module_eeprom *e, struct fab_module *m)
 			    m->id, sff8024_id_name(m->id)[0] ? sff8024_id_name(m->id) : "unknown");
 		return -EPROTONOSUPPORT;
 	}
+}
+
+const char *module_page_why(const struct module_page *p)
+{
+	return p ? strerror(-p->err) : "not asked for";
 }
 
 double module_mw_to_dbm(double mw)

@@ -197,6 +197,13 @@ int cmis_decode(const struct module_eeprom *e, struct fab_module *m);
 
 /* ---- helpers shared by the decoders (model/module.c) ---- */
 
+/* A value the module gave. */
+static inline struct module_val module_val_of(double v)
+{
+	return (struct module_val){ true, v };
+}
+/* Why a page is missing, for a note: its error, or "not asked for" (NULL). */
+const char *module_page_why(const struct module_page *p);
 /* Optical power: mW to dBm; -INFINITY for 0 mW (no light). */
 double module_mw_to_dbm(double mw);
 /* Big-endian fields. */

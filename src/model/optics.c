@@ -184,9 +184,11 @@ static struct judged judge_policy(enum module_qty q, struct module_val val,
 	if (!val.ok)
 		return j;
 	if (q == MODULE_TEMP && val.v > pol->temp_high_alarm_c)
-		j = (struct judged){ OPTICS_FAILING, MODULE_HIGH_ALARM, "policy", pol->temp_high_alarm_c };
+		j = (struct judged){ OPTICS_FAILING, MODULE_HIGH_ALARM, "policy",
+				     pol->temp_high_alarm_c };
 	else if (q == MODULE_TEMP && val.v > pol->temp_high_warn_c)
-		j = (struct judged){ OPTICS_MARGINAL, MODULE_HIGH_WARN, "policy", pol->temp_high_warn_c };
+		j = (struct judged){ OPTICS_MARGINAL, MODULE_HIGH_WARN, "policy",
+				     pol->temp_high_warn_c };
 	else if (q == MODULE_RX_POWER && dbm(val.v) < pol->rx_low_alarm_dbm)
 		j = (struct judged){ OPTICS_FAILING, MODULE_LOW_ALARM, "policy",
 				     pow(10.0, pol->rx_low_alarm_dbm / 10.0) };
@@ -217,11 +219,13 @@ static bool judge_qty(const struct fab_module *m, enum module_qty q, unsigned in
 	f = add(v, j.level, code, lane, qty_hint(q, high), j.source, "%s %s%s (%s)",
 		module_qty_name(q), module_level_name(j.lv), where, j.source);
 	if (val.ok) {
-		set_value(f, shown(q, val.v), isnan(j.limit) ? NAN : shown(q, j.limit), shown_unit(q));
+		double lim = isnan(j.limit) ? NAN : shown(q, j.limit);
+
+		set_value(f, shown(q, val.v), lim, shown_unit(q));
 		str_fmt(f->text, sizeof(f->text), "%s %.2f %s%s, %s %s %.2f %s (%s)",
 			module_qty_name(q), shown(q, val.v), shown_unit(q), where,
 			high ? "above" : "below", module_level_name(j.lv),
-			isnan(j.limit) ? NAN : shown(q, j.limit), shown_unit(q), j.source);
+			lim, shown_unit(q), j.source);
 		if (isnan(j.limit))
 			str_fmt(f->text, sizeof(f->text), "%s %.2f %s%s: %s set by the module",
 				module_qty_name(q), shown(q, val.v), shown_unit(q), where,
@@ -299,8 +303,8 @@ static void lane_lost(const struct fab_module *m, bool *judged, struct optics_ve
 		judged[i] = true;
 		add(v, OPTICS_FAILING, "lane_lost", i + 1, OPTICS_HINT_CLEAN, "module",
 		    "lane %u has no light (%s) while %u other lane%s do: one fibre of the cable; "
-		    "clean it, then replace the cable", i + 1, l->rx_los ? "loss of signal" : "0 mW",
-		    lit, lit == 1 ? "" : "s");
+		    "clean it, then replace the cable", i + 1,
+		    l->rx_los ? "loss of signal" : "0 mW", lit, lit == 1 ? "" : "s");
 	}
 }
 
@@ -474,17 +478,21 @@ static void link_rules(const struct fab_module *m, const struct optics_link *a,
 		  b->uncorrectable_blocks.ok, b->uncorrectable_blocks.total, &d)) {
 		v->uncorrectable = d;
 		if (d) {
-			f = add(v, OPTICS_FAILING, "fec_uncorrectable", 0, OPTICS_HINT_CLEAN, "window",
-				"%llu uncorrectable FEC blocks in %.0f s: frames were lost; clean, "
-				"reseat, then replace the cable", (unsigned long long)d, v->window_s);
+			f = add(v, OPTICS_FAILING, "fec_uncorrectable", 0, OPTICS_HINT_CLEAN,
+				"window", "%llu uncorrectable FEC blocks in %.0f s: frames were "
+				"lost; clean, reseat, then replace the cable",
+				(unsigned long long)d, v->window_s);
 			set_value(f, (double)d, 0, "blocks");
 		}
 	}
 	ber_rule(m, a, b, pol, v);
 	v->flaps = flaps(a, b);
 	if (v->flaps) {
-		f = add(v, v->flaps >= pol->flaps_failing ? OPTICS_FAILING : OPTICS_MARGINAL, "flaps",
-			0, OPTICS_HINT_RESEAT, "window", "the link went down %llu time%s in %.0f s",
+		enum optics_health lvl = v->flaps >= pol->flaps_failing ? OPTICS_FAILING :
+								       OPTICS_MARGINAL;
+
+		f = add(v, lvl, "flaps", 0, OPTICS_HINT_RESEAT, "window",
+			"the link went down %llu time%s in %.0f s",
 			(unsigned long long)v->flaps, v->flaps == 1 ? "" : "s", v->window_s);
 		set_value(f, (double)v->flaps, pol->flaps_failing, "downs");
 	}

@@ -76,7 +76,8 @@ static void media_and_length(struct fab_module *m, const uint8_t *a0)
 	m->length.om1_m = a0[17] * 10;
 	if (passive || active) {
 		m->length.cable_m = a0[18];	/* copper or active cable, 1 m units */
-		str_fmt(m->media, sizeof(m->media), "%s", passive ? "passive copper" : "active cable");
+		str_fmt(m->media, sizeof(m->media), "%s",
+			passive ? "passive copper" : "active cable");
 		return;
 	}
 	m->length.om4_m = a0[18] * 10;
@@ -145,7 +146,8 @@ static double cal_rx(const uint8_t *a2, double raw)
 static double field(const uint8_t *a2, bool ext, enum module_qty q, unsigned int off)
 {
 	static const unsigned int cal_off[MODULE_QTYS] = { 84, 88, 76, 80, 0 };
-	double raw = q == MODULE_TEMP ? (double)module_be16s(a2 + off) : (double)module_be16(a2 + off);
+	double raw = q == MODULE_TEMP ? (double)module_be16s(a2 + off) :
+					(double)module_be16(a2 + off);
 
 	if (ext)
 		raw = q == MODULE_RX_POWER ? cal_rx(a2, raw) : cal_linear(a2, cal_off[q], raw);
@@ -184,7 +186,7 @@ static struct module_val measured(struct fab_module *m, const uint8_t *a2, bool 
 	double v = field(a2, ext, q, meas_off[q]);
 
 	if (isfinite(v))
-		return (struct module_val){ true, v };
+		return module_val_of(v);
 	module_note(m, "A2h: %s: external calibration gives no finite value", module_qty_name(q));
 	return (struct module_val){ false, 0 };
 }
@@ -250,7 +252,7 @@ int sff8472_decode(const struct module_eeprom *e, struct fab_module *m)
 	}
 	a2p = module_eeprom_find(e, MODULE_I2C_A2, 0, 0, false);
 	if (!a2p || a2p->err) {
-		module_note(m, "A2h: not read: %s", a2p ? strerror(-a2p->err) : "not asked for");
+		module_note(m, "A2h: not read: %s", module_page_why(a2p));
 		return 0;
 	}
 	diagnostics(m, a0, a2p->data);

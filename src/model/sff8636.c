@@ -154,13 +154,13 @@ static void lanes(struct fab_module *m, const uint8_t *lower, const uint8_t *p0)
 		struct module_lane *l = &m->lane[i];
 
 		if (optical) {
-			l->rx_mw = (struct module_val){ true, module_be16(lower + 34 + 2 * i) / 10000.0 };
-			l->bias_ma = (struct module_val){ true, module_be16(lower + 42 + 2 * i) / 500.0 };
+			l->rx_mw = module_val_of(module_be16(lower + 34 + 2 * i) / 10000.0);
+			l->bias_ma = module_val_of(module_be16(lower + 42 + 2 * i) / 500.0);
 			l->rx_los_ok = true;
 			l->rx_los = lower[3] & (1u << i);
 		}
 		if (optical && tx)
-			l->tx_mw = (struct module_val){ true, module_be16(lower + 50 + 2 * i) / 10000.0 };
+			l->tx_mw = module_val_of(module_be16(lower + 50 + 2 * i) / 10000.0);
 		l->flags[MODULE_RX_POWER] = lane_flags(lower, 9, i);
 		l->flags[MODULE_BIAS] = lane_flags(lower, 11, i);
 		l->flags[MODULE_TX_POWER] = lane_flags(lower, 13, i);
@@ -188,8 +188,9 @@ static void thresholds(struct fab_module *m, const uint8_t *p3)
 		for (unsigned int lv = 0; lv < MODULE_LEVELS; lv++) {
 			const uint8_t *f = p3 + off[q] - 128 + 2 * lv;
 
-			m->th.v[q][lv] = (q == MODULE_TEMP ? module_be16s(f) : (int)module_be16(f)) /
-					 div[q];
+			double raw = q == MODULE_TEMP ? module_be16s(f) : (int)module_be16(f);
+
+			m->th.v[q][lv] = raw / div[q];
 		}
 }
 
@@ -209,7 +210,7 @@ int sff8636_decode(const struct module_eeprom *e, struct fab_module *m)
 	str_fmt(m->type, sizeof(m->type), "%s", sff8024_id_name(m->id));
 	m->flat = lower[2] & 0x04;
 	if (!p0p || p0p->err) {
-		module_note(m, "page 00h: not read: %s", p0p ? strerror(-p0p->err) : "not asked for");
+		module_note(m, "page 00h: not read: %s", module_page_why(p0p));
 		return 0;
 	}
 	p0 = p0p->data;
@@ -219,9 +220,9 @@ int sff8636_decode(const struct module_eeprom *e, struct fab_module *m)
 	mon = p0[220 - 128];
 	m->rx_power_avg = mon & 0x08;
 	if (mon & 0x20)
-		m->temp_c = (struct module_val){ true, module_be16s(lower + 22) / 256.0 };
+		m->temp_c = module_val_of(module_be16s(lower + 22) / 256.0);
 	if (mon & 0x10)
-		m->vcc_v = (struct module_val){ true, module_be16(lower + 26) / 10000.0 };
+		m->vcc_v = module_val_of(module_be16(lower + 26) / 10000.0);
 	m->flags_ok = true;
 	m->temp_flags = module_flags(lower[6]);
 	m->vcc_flags = module_flags(lower[7]);
@@ -229,7 +230,7 @@ int sff8636_decode(const struct module_eeprom *e, struct fab_module *m)
 	if (m->flat)
 		module_note(m, "flat memory: no page 03h thresholds");
 	else if (!p3p || p3p->err)
-		module_note(m, "page 03h: not read: %s", p3p ? strerror(-p3p->err) : "not asked for");
+		module_note(m, "page 03h: not read: %s", module_page_why(p3p));
 	else
 		thresholds(m, p3p->data);
 	return 0;

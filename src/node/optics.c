@@ -129,7 +129,8 @@ int node_optics_read(struct sys *sys, struct host_state *hs, const struct node_o
 	for (size_t i = 0; i < set->n; i++) {
 		struct optics_port *p = &set->v[i];
 
-		optics_verdict(p->module_rc == 0 ? &p->mod : NULL, p->have_before ? &p->before : NULL,
+		optics_verdict(p->module_rc == 0 ? &p->mod : NULL,
+			       p->have_before ? &p->before : NULL,
 			       p->link_rc == 0 ? &p->link : NULL, pol, &p->verdict);
 	}
 	if (hs->optics) {

@@ -116,7 +116,8 @@ static void identity(json_t *o, const struct fab_module *m)
 	json_object_set_new(o, "connector", json_text_or_null(m->connector));
 	json_object_set_new(o, "media", json_text_or_null(m->media));
 	json_object_set_new(o, "compliance", json_text_or_null(m->compliance));
-	json_object_set_new(o, "wavelength_nm", num_or_null(m->wavelength_nm > 0, m->wavelength_nm));
+	json_object_set_new(o, "wavelength_nm",
+			    num_or_null(m->wavelength_nm > 0, m->wavelength_nm));
 	json_object_set_new(o, "length_m", lengths(&m->length));
 	json_object_set_new(o, "flat_memory", json_boolean(m->flat));
 	json_object_set_new(o, "state", json_text_or_null(m->state));
@@ -182,7 +183,8 @@ static json_t *counter(bool ok, uint64_t v)
 json_t *optics_link_to_json(const struct optics_link *l)
 {
 	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-			 "speed_mbps", l->speed_mbps > 0 ? json_integer(l->speed_mbps) : json_null(),
+			 "speed_mbps",
+			 l->speed_mbps > 0 ? json_integer(l->speed_mbps) : json_null(),
 			 "lanes", l->lanes ? json_integer(l->lanes) : json_null(),
 			 "link_up", opt_bool(l->link_ok, l->link_up),
 			 "fec", fec(l),
@@ -233,8 +235,10 @@ json_t *optics_port_to_json(const struct optics_port *p)
 
 	json_object_set_new(o, "ifname", json_text(p->ifname));
 	json_object_set_new(o, "module", p->module_rc == 0 ? module_to_json(&p->mod) : json_null());
-	json_object_set_new(o, "module_error", json_text_or_null(p->module_rc ? p->module_err : ""));
-	json_object_set_new(o, "link", p->link_rc == 0 ? optics_link_to_json(&p->link) : json_null());
+	json_object_set_new(o, "module_error",
+			    json_text_or_null(p->module_rc ? p->module_err : ""));
+	json_object_set_new(o, "link",
+			    p->link_rc == 0 ? optics_link_to_json(&p->link) : json_null());
 	json_object_set_new(o, "link_error", json_text_or_null(p->link_rc ? p->link_err : ""));
 	json_object_set_new(o, "verdict", optics_verdict_to_json(&p->verdict));
 	return o;

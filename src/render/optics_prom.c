@@ -102,8 +102,10 @@ static void lane_family(struct prom *p, const struct optics_set *s, enum lane_fa
 		"fabricctl_module_bias_milliamperes",
 	};
 	static const char *const help[FAM_N] = {
-		"Transmitted optical power per lane.", "Transmitted optical power per lane (no series at 0 mW).",
-		"Received optical power per lane.", "Received optical power per lane (no series at 0 mW).",
+		"Transmitted optical power per lane.",
+		"Transmitted optical power per lane (no series at 0 mW).",
+		"Received optical power per lane.",
+		"Received optical power per lane (no series at 0 mW).",
 		"Laser bias current per lane.",
 	};
 
@@ -148,7 +150,8 @@ static void flags(struct prom *p, const struct optics_set *s)
 		       flag_level(m->vcc_flags));
 		for (unsigned int l = 0; l < m->n_lanes; l++)
 			for (unsigned int q = MODULE_BIAS; q < MODULE_QTYS; q++) {
-				snprintf(extra, sizeof(extra), "quantity=\"%s\"", module_qty_name(q));
+				snprintf(extra, sizeof(extra), "quantity=\"%s\"",
+					 module_qty_name(q));
 				series(p, "fabricctl_module_flag", s->v[i].ifname, l + 1, extra,
 				       flag_level(m->lane[l].flags[q]));
 			}

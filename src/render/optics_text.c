@@ -197,7 +197,8 @@ static void link_detail(FILE *f, const struct optics_port *p)
 	if (l->lanes)
 		fprintf(f, " %u lanes", l->lanes);
 	if (l->fec_ok)
-		fprintf(f, ", FEC %s%s", dash(optics_fec_name(l->fec)), l->fec_auto ? " (auto)" : "");
+		fprintf(f, ", FEC %s%s", dash(optics_fec_name(l->fec)),
+			l->fec_auto ? " (auto)" : "");
 	else
 		fprintf(f, ", FEC not reported");
 	stat(f, "corrected blocks", &l->corrected_blocks);

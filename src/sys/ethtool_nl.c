@@ -47,12 +47,14 @@ int ethnl_nested(const struct nlattr *nest, const struct nlattr **tb, unsigned i
 static int family_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	const struct nlattr *a;
 	uint16_t *id = data;
 
 	if (ethnl_attrs(nlh, tb, CTRL_ATTR_MAX) < 0)
 		return MNL_CB_OK;
-	if (tb[CTRL_ATTR_FAMILY_ID] && mnl_attr_validate(tb[CTRL_ATTR_FAMILY_ID], MNL_TYPE_U16) == 0)
-		*id = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	a = tb[CTRL_ATTR_FAMILY_ID];
+	if (a && mnl_attr_validate(a, MNL_TYPE_U16) == 0)
+		*id = mnl_attr_get_u16(a);
 	return MNL_CB_OK;
 }
 

@@ -117,14 +117,17 @@ static int fec_stats(const struct nlattr *nest, struct optics_link *l)
 int link_phy_parse_fec(const struct nlmsghdr *nlh, struct optics_link *l)
 {
 	const struct nlattr *tb[ETHTOOL_A_FEC_MAX + 1];
+	const struct nlattr *a;
 
 	if (ethnl_attrs(nlh, tb, ETHTOOL_A_FEC_MAX) < 0)
 		return -EBADMSG;
 	l->fec_ok = true;
-	if (tb[ETHTOOL_A_FEC_ACTIVE] && mnl_attr_validate(tb[ETHTOOL_A_FEC_ACTIVE], MNL_TYPE_U32) == 0)
-		l->fec = fec_of_link_mode(mnl_attr_get_u32(tb[ETHTOOL_A_FEC_ACTIVE]));
-	if (tb[ETHTOOL_A_FEC_AUTO] && mnl_attr_validate(tb[ETHTOOL_A_FEC_AUTO], MNL_TYPE_U8) == 0)
-		l->fec_auto = mnl_attr_get_u8(tb[ETHTOOL_A_FEC_AUTO]);
+	a = tb[ETHTOOL_A_FEC_ACTIVE];
+	if (a && mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+		l->fec = fec_of_link_mode(mnl_attr_get_u32(a));
+	a = tb[ETHTOOL_A_FEC_AUTO];
+	if (a && mnl_attr_validate(a, MNL_TYPE_U8) == 0)
+		l->fec_auto = mnl_attr_get_u8(a);
 	if (tb[ETHTOOL_A_FEC_STATS])
 		return fec_stats(tb[ETHTOOL_A_FEC_STATS], l);
 	return 0;
@@ -231,10 +234,10 @@ static void carrier(struct sys *sys, const char *ifname, struct optics_link *l)
 {
 	char path[512];
 
-	l->carrier_changes_ok = sys_read_u64(sys_path(sys, path, sizeof(path),
-				"/sys/class/net/%s/carrier_changes", ifname), &l->carrier_changes) == 0;
-	l->carrier_down_ok = sys_read_u64(sys_path(sys, path, sizeof(path),
-				"/sys/class/net/%s/carrier_down_count", ifname), &l->carrier_down) == 0;
+	sys_path(sys, path, sizeof(path), "/sys/class/net/%s/carrier_changes", ifname);
+	l->carrier_changes_ok = sys_read_u64(path, &l->carrier_changes) == 0;
+	sys_path(sys, path, sizeof(path), "/sys/class/net/%s/carrier_down_count", ifname);
+	l->carrier_down_ok = sys_read_u64(path, &l->carrier_down) == 0;
 }
 
 int link_phy_read(struct sys *sys, const char *ifname, struct optics_link *l, struct fab_err *err)
