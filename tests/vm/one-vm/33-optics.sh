@@ -14,7 +14,8 @@
 #     1), a lane lost; a CMIS module at its temperature high warning; an
 #     SFP's bias past its high alarm; and ethtool shows the same flags;
 #  3. over a window: a pre-FEC BER above the RS(544,514) limit and within
-#     a decade of it, uncorrectable blocks, a flap.
+#     a decade of it, uncorrectable blocks, a flap; `status --prom` parses
+#     with the Prometheus client's own parser (python3-prometheus-client).
 # Not compared (ethtool 6.1 departs from the specifications, docs/optics.md):
 # CMIS per-lane flags, CMIS bias multipliers, SFF-8472 external Rx
 # calibration -- the unit tests check those against the specifications.
@@ -24,6 +25,8 @@ set -eu
 . "$(dirname "$0")/../lib.sh"
 vm_need
 need_cmd ethtool jq
+/usr/bin/python3 -c 'import prometheus_client' 2>/dev/null ||
+	skip "python3-prometheus-client not installed (scripts/install-deps)"
 need_fabricctl
 tmpdir_with_cleanup optics
 
@@ -259,6 +262,27 @@ assert_eq "cmis BER" "failing 0 RS(544,514) true" "$(mod optcmis \
 assert_eq "qsfp uncorrectable" "failing 0 inspect and clean the connectors at both ends" \
 	"$(verdict optqsfp fec_uncorrectable)"
 assert_eq "sfp flap" "marginal 1" "$(mod optsfp '"\(.verdict.health) \(.verdict.flaps)"')"
+# Prometheus: the client's own parser reads every family; values as in the JSON
+run "$FABRICCTL" status --prom "$TMP/optics.prom" optcmis optqsfp optsfp
+/usr/bin/python3 - "$TMP/optics.prom" <<'EOF'
+import sys
+from prometheus_client.parser import text_string_to_metric_families
+fams = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
+def val(name, **lab):
+    got = [s.value for f in fams.values() for s in f.samples
+           if s.name == name and all(s.labels.get(k) == v for k, v in lab.items())]
+    assert len(got) == 1, (name, lab, got)
+    return got[0]
+assert abs(val("fabricctl_module_rx_power_dbm", ifname="optqsfp", lane="1") - -0.9691) < 1e-3
+assert val("fabricctl_module_bias_milliamperes", ifname="optcmis", lane="8") == 8.7
+assert val("fabricctl_module_temperature_celsius", ifname="optsfp") == 41.5
+assert val("fabricctl_module_health", ifname="optcmis") == 0
+assert val("fabricctl_link_fec_uncorrectable_blocks_total", ifname="optqsfp") >= 7
+n = sum(len(f.samples) for f in fams.values())
+assert len(fams) >= 17 and n > 100, (len(fams), n)
+print("  ok: Prometheus: %d families, %d samples parse with prometheus_client" % (len(fams), n),
+      file=sys.stderr)
+EOF
 # within a decade of the limit: 2e7 bits/s = 5e-5
 echo 20000000 >"$D/optcmis/corrected_bits_rate"
 status_json --window 1 optcmis
