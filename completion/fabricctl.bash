@@ -43,6 +43,9 @@ _fabricctl() {
 	--transport)
 		COMPREPLY=($(compgen -W "tcp verbs" -- "$cur"))
 		return ;;
+	--checks)
+		COMPREPLY=($(compgen -W "all none routes credit-loops balance ids sm" -- "$cur"))
+		return ;;
 	--format)
 		COMPREPLY=($(compgen -W "text json dot ibnetdiscover csv" -- "$cur"))
 		return ;;

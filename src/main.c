@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "util/log.h"
 
 #ifndef FAB_VERSION
@@ -22,39 +23,37 @@
 #endif
 
 const struct fab_cmd fab_cmds[] = {
-	{ "status", cmd_status, "[-j] [--optics] [--window SEC] [--prom FILE] [DEVICE...] | "
-	  "[-j] --hosts FILE [--launcher NAME|TEMPLATE]",
+	{ "status", cmd_status, &cmd_status_opts, NULL,
 	  "this node's ports: state, width, speed, MTU, GIDs, counters; modules and cables" },
-	{ "discover", cmd_discover, "[-j] [--ib] [--lldp] [--lldp-socket PATH] "
-	  "[--hosts FILE [--launcher NAME|TEMPLATE]] [-C CA] [-P PORT] [--load-cache FILE] "
-	  "[--expect PLAN] [--save-plan FILE] [--format text|json|dot|ibnetdiscover|csv] [--csv] "
-	  "[--thresholds COUNTER=N,...] [--no-counters] [--rails] [--max-smps N] "
-	  "[--max-pmas N] [--timeout MS] [--retries N]",
+	{ "discover", cmd_discover, &cmd_discover_opts, NULL,
 	  "fabric topology (IB subnet, LLDP), link health, diff against a cabling plan" },
-	{ "sweep", cmd_sweep, "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--transport tcp|verbs] "
+	{ "sweep", cmd_sweep, NULL,
+	  "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--transport tcp|verbs] "
 	  "[--serial | --pairs FILE | --new] [--duration SECONDS] [--lat-iters N] [--msg-size BYTES] "
 	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [--csv FILE] [--html FILE] "
 	  "[--baseline OLD.json [--regress-pct P]] [OPTION...]",
 	  "pairwise latency and bandwidth between all nodes, slow pairs and suspects" },
-	{ "diagnose", cmd_diagnose, "--from SWEEP.json [--topology lldp|ib|PLAN] [--hosts FILE] [--policy FILE] [-j] | "
+	{ "diagnose", cmd_diagnose, NULL,
+	  "--from SWEEP.json [--topology lldp|ib|PLAN] [--hosts FILE] [--policy FILE] [-j] | "
 	  "--hosts FILE --topology lldp|ib|PLAN [--launcher NAME|TEMPLATE] [--policy FILE] [-j] A B",
 	  "name the slow link: re-analyse a saved sweep, or measure around one slow pair" },
-	{ "accept", cmd_accept, "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--profile PROFILE] "
+	{ "accept", cmd_accept, NULL,
+	  "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--profile PROFILE] "
 	  "[--plan PLAN] [--topology lldp|ib|PLAN] [--policy POLICY] [--keep-going] [--coverage K] "
 	  "[--duration SECONDS] [--lat-iters N] [--transport tcp|verbs] [--lldp-socket PATH] [--counter-window SECONDS] [--no-workers]",
 	  "staged check of new nodes against the running fabric: one verdict, fault codes" },
-	{ "report", cmd_report, "IN.json [IN.json...] -o FILE.html [--hosts FILE] "
-	  "[--baseline OLD.json [--regress-pct P]]",
+	{ "report", cmd_report, &cmd_report_opts, NULL,
 	  "one self-contained HTML page from sweep, discover, diagnose and accept JSON" },
-	{ "worker", cmd_worker, "[-v] [--nice N] [--connect ADDR:PORT [--name NAME] [--source ADDR] [--token-file FILE]]",
+	{ "worker", cmd_worker, &cmd_worker_opts, NULL,
 	  "node side of --hosts and sweep: JSON lines on stdin/stdout, or dialled back over TCP" },
-	{ "apply", cmd_apply, "[-j] [--dry-run] [--try SECONDS | --hosts FILE [--launcher NAME|TEMPLATE] [--timeout SECONDS]] PROFILE",
+	{ "apply", cmd_apply, &cmd_apply_opts, NULL,
 	  "make this node match a profile: MTU, PFC, ETS, DSCP, ECN, RoCE ToS, bond" },
-	{ "verify", cmd_verify, "[-j] [--hosts FILE [--launcher NAME|TEMPLATE]] PROFILE",
+	{ "verify", cmd_verify, &cmd_verify_opts, NULL,
 	  "check this node (or every node) against a profile, list drift" },
-	{ "confirm", cmd_confirm, "[--revert]", "keep (or undo now) a pending apply --try" },
-	{ "help", cmd_help, "[COMMAND]", "show help for a command" },
-	{ NULL, NULL, NULL, NULL },
+	{ "confirm", cmd_confirm, &cmd_confirm_opts, NULL,
+	  "keep (or undo now) a pending apply --try" },
+	{ "help", cmd_help, NULL, "[COMMAND]", "show help for a command" },
+	{ NULL, NULL, NULL, NULL, NULL },
 };
 
 static void usage(FILE *f)
@@ -142,8 +141,14 @@ void cmd_usage(FILE *f, const char *name)
 {
 	const struct fab_cmd *c = cmd_find(name);
 
-	if (c)
-		fprintf(f, "usage: fabricctl %s %s\n", c->name, c->synopsis);
+	if (!c)
+		return;
+	fprintf(f, "usage: fabricctl %s ", c->name);
+	if (c->opts)
+		cmd_opts_synopsis(f, c->opts);
+	else
+		fputs(c->synopsis, f);
+	fputc('\n', f);
 }
 
 int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)

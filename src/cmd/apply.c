@@ -7,63 +7,49 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "cmd/fleet_cmd.h"
 #include "util/log.h"
-#include "util/str.h"
 #include "io/load.h"
 #include "node/apply.h"
 
+struct apply_args {
+	struct fleet_cmd_args fl;
+	bool dry_run;
+	unsigned int try_s;		/* --try SECONDS; 0: none */
+	unsigned int timeout_s;		/* --hosts: each node's time; 0: the default */
+};
+
+static const struct cmd_opt apply_rows[] = {
+	CMD_JSON,
+	CMD_FLAG("dry-run", 'n', struct apply_args, dry_run, 0),
+	CMD_WHOLE("try", 't', "SECONDS", struct apply_args, try_s, 1, 86400, 0),
+	FLEET_CMD_HOSTS(struct apply_args, fl.hosts, CMD_SYN_OR),
+	FLEET_CMD_LAUNCHER(struct apply_args, fl.fo.launcher, CMD_SYN_IN),
+	CMD_WHOLE("timeout", 0, "SECONDS", struct apply_args, timeout_s, 1, 86400, CMD_SYN_IN),
+	CMD_GROUP(struct apply_args, fl.fo, fleet_cmd_more_opts),
+	CMD_TEXT("PROFILE", 0),
+	{ 0 },
+};
+
+const struct cmd_opts cmd_apply_opts = { "apply", apply_rows };
+
 int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "try", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		FLEET_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
-	const char *hosts = NULL;
+	struct apply_args a = { .fl = FLEET_CMD_ARGS_DEFAULT };
 	struct apply_report rep = { .failed = -1 };
 	struct profile *p = NULL;
 	struct plan plan;
-	uint64_t try_s = 0, timeout_s = 0;
-	bool dry = false;
-	int opt, rc = FAB_EXIT_OK;
+	int rc = cmd_opts_parse(ctx, &cmd_apply_opts, argc, argv, &a);
 
-	while ((opt = getopt_long(argc, argv, "nt:jh", opts, NULL)) != -1) {
-		if (fleet_opt_take(&fo, &hosts, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'n':
-			dry = true;
-			break;
-		case 't':
-			if (parse_uint(optarg, 10, &try_s) < 0 || try_s < 1 || try_s > 86400)
-				return cmd_usage_error(ctx, "apply", "--try: '%s' is not 1-86400 seconds",
-						       optarg);
-			break;
-		case 'T':
-			if (parse_uint(optarg, 10, &timeout_s) < 0 || timeout_s < 1 || timeout_s > 86400)
-				return cmd_usage_error(ctx, "apply",
-						       "--timeout: '%s' is not 1-86400 seconds", optarg);
-			fo.timeout_ms = (int)timeout_s * 1000;
-			break;
-		case 'j':
-			render_select(&ctx->render, "json");
-			break;
-		default:
-			return cmd_opt_other(ctx, "apply", opt);
-		}
-	}
+	if (rc >= 0)
+		return rc;
+	rc = FAB_EXIT_OK;
 	if (optind != argc - 1)
 		return cmd_usage_error(ctx, "apply", "expected one PROFILE");
-	if (dry && try_s)
+	if (a.dry_run && a.try_s)
 		return cmd_usage_error(ctx, "apply", "--dry-run and --try exclude each other");
 	/*
 	 * --try on many nodes would need a fleet-wide confirm: each node's
@@ -71,10 +57,10 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	 * the safety net for (cut off by the change) is exactly the one
 	 * `confirm` cannot reach, leaving the fleet split.  Refused.
 	 */
-	if (hosts && try_s)
+	if (a.fl.hosts && a.try_s)
 		return cmd_usage_error(ctx, "apply",
 				       "--try cannot be used with --hosts (no fleet-wide confirm: see fabricctl-apply(8))");
-	if (timeout_s && !hosts)
+	if (a.timeout_s && !a.fl.hosts)
 		return cmd_usage_error(ctx, "apply", "--timeout is for --hosts (how long each node may take)");
 	/*
 	 * --hosts FILE [--dry-run]: the profile is validated here, its text
@@ -85,16 +71,17 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	 * back).  Nodes are independent: one node's failure does not undo the
 	 * others.
 	 */
-	if (hosts)
-		return fleet_cmd_run(ctx, "apply", hosts, &fo, argv[optind], dry);
+	if (a.fl.hosts) {
+		a.fl.fo.timeout_ms = (int)a.timeout_s * 1000;
+		return fleet_cmd_run(ctx, "apply", a.fl.hosts, &a.fl.fo, argv[optind], a.dry_run);
+	}
 
 	plan_init(&plan);
 	if (profile_load(argv[optind], &p, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	if (apply_node(ctx->sys, p, argv[optind], dry, (unsigned int)try_s, &plan, &rep,
-		       &ctx->err) < 0)
+	if (apply_node(ctx->sys, p, argv[optind], a.dry_run, a.try_s, &plan, &rep, &ctx->err) < 0)
 		rc = FAB_EXIT_SYSTEM;
 	if (rep.recovered)
 		fab_warn("apply: an interrupted apply had left its journal: undid its %zu step(s) first",
@@ -110,7 +97,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 	}
 	/* A dry run predicts the real apply's exit status: 3 when it would fail. */
-	if (rc == FAB_EXIT_OK && dry && (rep.dry_refused[0] || plan_n_fails(&plan))) {
+	if (rc == FAB_EXIT_OK && a.dry_run && (rep.dry_refused[0] || plan_n_fails(&plan))) {
 		if (rep.dry_refused[0])
 			fab_err_set(&ctx->err, -EBUSY, "dry run: a real apply would be refused now");
 		else

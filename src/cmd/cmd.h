@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The context every subcommand gets, and the subcommand entry points.
- * A subcommand parses its own options (getopt_long, argv[0] is its name),
+ * A subcommand parses its own options by its option table (cmd_opt.h;
+ * sweep, diagnose and accept still with getopt_long; argv[0] is its name),
  * reads and changes the node only through the node layer (src/node/) and
  * ctx->sys, renders only through ctx->render, and returns an exit code
  * (enum fab_exit).  It reports errors by filling ctx->err; main() prints
@@ -26,10 +27,13 @@ struct fab_ctx {
 	struct fab_err err;
 };
 
+struct cmd_opts;
+
 struct fab_cmd {
 	const char *name;
 	int (*fn)(struct fab_ctx *ctx, int argc, char **argv);
-	const char *synopsis;		/* arguments after the name, as in the man page */
+	const struct cmd_opts *opts;	/* its option table (cmd_opt.h): also its synopsis */
+	const char *synopsis;		/* without a table: the arguments after the name */
 	const char *summary;
 };
 
@@ -70,6 +74,10 @@ int cmd_opt_num(struct fab_ctx *ctx, const char *cmd, const char *opt, const cha
 		double max, double *out);
 int cmd_opt_whole(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s,
 		  unsigned int min, unsigned int max, unsigned int *out);
+
+/* The option tables of the commands that have one (cmd_opt.h). */
+extern const struct cmd_opts cmd_status_opts, cmd_discover_opts, cmd_report_opts, cmd_worker_opts,
+	cmd_apply_opts, cmd_verify_opts, cmd_confirm_opts;
 
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_discover(struct fab_ctx *ctx, int argc, char **argv);

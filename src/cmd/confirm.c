@@ -18,18 +18,20 @@
 
 #include "node/apply.h"
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "render/render.h"
 #include "util/log.h"
 #include "util/str.h"
 
-/* The outcome, one line of text or a "fabricctl.confirm/1" document (-j). */
-static void confirm_say(struct fab_ctx *ctx, const char *action, size_t n, const char *text)
+/* The outcome through the renderer: one line of text or a "fabricctl.confirm/1" document (-j). */
+static void confirm_say(struct fab_ctx *ctx, enum confirm_action action, size_t n,
+			const char *note, const char *last_revert)
 {
-	if (ctx->render.ops == &render_json_ops)
-		render_json_emit(&ctx->render, json_pack("{s:s, s:s, s:I}", "schema",
-				 "fabricctl.confirm/1", "action", action, "changes", (json_int_t)n));
-	else
-		printf("%s %zu change(s)%s\n", action, n, text);
+	struct confirm_report r = { .action = action, .changes = n, .note = note,
+				    .last_revert = last_revert };
+
+	if (ctx->render.ops->confirm)
+		ctx->render.ops->confirm(&ctx->render, &r);
 }
 
 /* Nothing pending: say whether the reverter ran (its log), not "may have". */
@@ -42,10 +44,7 @@ static int confirm_none(struct fab_ctx *ctx, bool revert)
 		    sys_pending_path(ctx->sys, pending, sizeof(pending)),
 		    revert ? "revert" : "confirm",
 		    ran ? "; the last automatic revert: " : "", ran ? log : "");
-	if (ctx->render.ops == &render_json_ops)
-		render_json_emit(&ctx->render, json_pack("{s:s, s:s, s:I, s:o}", "schema",
-				 "fabricctl.confirm/1", "action", "none", "changes", (json_int_t)0,
-				 "last_revert", json_text_or_null(ran ? log : NULL)));
+	confirm_say(ctx, CONFIRM_NONE, 0, "", ran ? log : NULL);
 	return FAB_EXIT_UNHEALTHY;
 }
 
@@ -76,7 +75,7 @@ static int confirm_orphan(struct fab_ctx *ctx, struct plan *plan, const struct p
 		return FAB_EXIT_SYSTEM;
 	snprintf(note, sizeof(note), " (the automatic revert due at %s: its reverter, pid %d, had died)",
 		 when, pp->pid);
-	confirm_say(ctx, "reverted", plan->n_steps, note);
+	confirm_say(ctx, CONFIRM_REVERTED, plan->n_steps, note, NULL);
 	if (revert)
 		return FAB_EXIT_OK;
 	fab_err_set(&ctx->err, -ETIME,
@@ -85,32 +84,35 @@ static int confirm_orphan(struct fab_ctx *ctx, struct plan *plan, const struct p
 	return FAB_EXIT_UNHEALTHY;
 }
 
+struct confirm_args {
+	bool revert;
+};
+
 /* How long confirm waits for the apply lock (a reverter undoing, an apply ending). */
 #define CONFIRM_LOCK_WAIT_MS 3000
 
+static const struct cmd_opt confirm_rows[] = {
+	CMD_FLAG("revert", 'r', struct confirm_args, revert, 0),
+	{ 0 },
+};
+
+const struct cmd_opts cmd_confirm_opts = { "confirm", confirm_rows };
+
 int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "revert", no_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	char pending[PATH_MAX], *text = NULL;
 	struct plan_pending pp = { 0 };
+	struct confirm_args a = { .revert = false };
 	struct plan plan;
-	bool revert = false;
+	bool revert;
 	size_t len = 0;
-	int opt, rc = FAB_EXIT_OK, n, lock = -1;
+	int rc, n, lock = -1;
 
-	while ((opt = getopt_long(argc, argv, "rh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'r':
-			revert = true;
-			break;
-		default:
-			return cmd_opt_other(ctx, "confirm", opt);
-		}
-	}
+	rc = cmd_opts_parse(ctx, &cmd_confirm_opts, argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	rc = FAB_EXIT_OK;
+	revert = a.revert;
 	if (optind != argc)
 		return cmd_usage_error(ctx, "confirm", "no arguments expected");
 	plan_init(&plan);
@@ -163,9 +165,11 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 			rc = FAB_EXIT_SYSTEM;
 			goto out_unlink;
 		}
-		confirm_say(ctx, "reverted", plan.n_steps, pp.applying ? " of an interrupted apply" : "");
+		confirm_say(ctx, CONFIRM_REVERTED, plan.n_steps,
+			    pp.applying ? " of an interrupted apply" : "", NULL);
 	} else {
-		confirm_say(ctx, "confirmed", plan.n_steps, "; automatic revert cancelled");
+		confirm_say(ctx, CONFIRM_CONFIRMED, plan.n_steps, "; automatic revert cancelled",
+			    NULL);
 	}
 out_unlink:
 	sys_pending_drop(ctx->sys, pending);

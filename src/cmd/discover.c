@@ -16,8 +16,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "cmd/discover_lldp.h"
 #include "io/load.h"
+#include "model/ib_checks.h"
 #include "model/ibtopo_parse.h"
 #include "model/lldp_view.h"
 #include "model/plan_yaml.h"
@@ -25,6 +27,7 @@
 #include "model/topo.h"
 #include "model/topo_diff.h"
 #include "node/node.h"
+#include "util/clock.h"
 #include "util/file.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -35,10 +38,12 @@ struct discover_opts {
 	const char *hosts, *launcher;	/* --lldp --hosts FILE [--launcher L] */
 	const char *expect;		/* plan file */
 	const char *save_plan;
+	unsigned int ca_port;		/* -P PORT, into subnet.ca_port */
 	const struct render_ops *format;	/* NULL: text or JSON by -j */
 	struct subnet_opts subnet;
 	struct topo_thresholds th;
 	struct topo_rails plan_rails;	/* rails of a YAML plan (topo_lldp_checks.h) */
+	unsigned int checks;		/* --checks: IB_CHECK_* families (model/ib_checks.h) */
 };
 
 /*
@@ -109,15 +114,89 @@ static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t
 	return rc;
 }
 
-static int parse_uint_opt(const char *s, unsigned int max, unsigned int *val)
+/* --checks (model/ib_checks.h); -v says how long the analysis took (tests/bench/ib-checks.sh). */
+static int run_checks(struct fab_ctx *ctx, struct topo *t, unsigned int families)
 {
-	uint64_t v;
+	double t0 = (double)clock_mono_ns() / 1e6;
 
-	if (parse_uint(s, 10, &v) < 0 || v > max)
-		return -EINVAL;
-	*val = (unsigned int)v;
+	if (ib_checks_run(t, families) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+	fab_info("checks: %.1f ms", (double)clock_mono_ns() / 1e6 - t0);
 	return 0;
 }
+
+static int discover_opt_format(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	struct discover_opts *o = args;
+
+	o->format = render_find(arg);
+	if (o->format)
+		return 0;
+	cmd_usage_error(ctx, cmd, "unknown format '%s' (text, json, dot, ibnetdiscover, csv)", arg);
+	return -EINVAL;
+}
+
+/* --csv: one row per link (render/csv.c); the last of --csv and --format wins. */
+static int discover_opt_csv(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	((struct discover_opts *)args)->format = &render_csv_ops;
+	return 0;
+}
+
+static int discover_opt_thresholds(struct fab_ctx *ctx, const char *cmd, const char *arg,
+				   void *args)
+{
+	struct discover_opts *o = args;
+	char bad[128], names[512];
+
+	if (topo_thresholds_parse(&o->th, arg, bad, sizeof(bad)) == 0)
+		return 0;
+	cmd_usage_error(ctx, cmd, "bad threshold '%s' (COUNTER=N or COUNTER=off; counters: %s)",
+			bad, topo_counter_list(names, sizeof(names)));
+	return -EINVAL;
+}
+
+static int discover_opt_checks(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	struct discover_opts *o = args;
+	char bad[128];
+
+	if (ib_checks_parse(arg, &o->checks, bad, sizeof(bad)) == 0)
+		return 0;
+	cmd_usage_error(ctx, cmd, "bad --checks item '%s' (all, none, or routes, credit-loops, "
+			"balance, ids, sm; -NAME drops one)", bad);
+	return -EINVAL;
+}
+
+#define D struct discover_opts
+static const struct cmd_opt discover_rows[] = {
+	CMD_JSON,
+	CMD_FLAG("ib", 0, D, ib, 0),
+	CMD_FLAG("lldp", 0, D, lldp, 0),
+	CMD_STRING("lldp-socket", 0, "PATH", D, lldp_socket, 0),
+	CMD_STRING("hosts", 0, "FILE", D, hosts, 0),
+	CMD_STRING("launcher", 0, "NAME|TEMPLATE", D, launcher, CMD_SYN_IN),
+	CMD_STRING("ca", 'C', "CA", D, subnet.ca, CMD_SYN_SHORT),
+	CMD_WHOLE("port", 'P', "PORT", D, ca_port, 0, 255, CMD_SYN_SHORT),
+	CMD_STRING("load-cache", 0, "FILE", D, subnet.load_cache, 0),
+	CMD_STRING("expect", 0, "PLAN", D, expect, 0),
+	CMD_STRING("save-plan", 0, "FILE", D, save_plan, 0),
+	CMD_CALL("format", 0, "text|json|dot|ibnetdiscover|csv", discover_opt_format, 0),
+	CMD_CALL("csv", 0, NULL, discover_opt_csv, 0),
+	CMD_CALL("thresholds", 0, "COUNTER=N,...", discover_opt_thresholds, 0),
+	CMD_FLAG("no-counters", 0, D, subnet.counters, CMD_OPT_OFF),
+	CMD_FLAG("rails", 0, D, rails, 0),
+	CMD_CALL("checks", 0, "FAMILY,...", discover_opt_checks, 0),
+	CMD_WHOLE("max-smps", 0, "N", D, subnet.max_smps, 1, 128, 0),
+	/* 0: one at a time through libibmad (the fallback), for comparison. */
+	CMD_WHOLE("max-pmas", 0, "N", D, subnet.max_pmas, 0, PMA_WINDOW_MAX, 0),
+	CMD_WHOLE("timeout", 0, "MS", D, subnet.timeout_ms, 0, 600000, 0),
+	CMD_WHOLE("retries", 0, "N", D, subnet.retries, 0, 100, 0),
+	{ 0 },
+};
+#undef D
+
+const struct cmd_opts cmd_discover_opts = { "discover", discover_rows };
 
 /*
  * discover's options into @o (thresholds and subnet defaults already set)
@@ -126,127 +205,25 @@ static int parse_uint_opt(const char *s, unsigned int max, unsigned int *val)
  */
 static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct discover_opts *o)
 {
-	enum { OPT_LOAD_CACHE = 256, OPT_EXPECT, OPT_SAVE_PLAN, OPT_FORMAT, OPT_THRESH,
-	       OPT_NO_COUNTERS, OPT_MAX_SMPS, OPT_MAX_PMAS, OPT_TIMEOUT, OPT_RETRIES, OPT_RAILS, OPT_LLDP_SOCK,
-	       OPT_HOSTS, OPT_LAUNCHER,
-	       OPT_IB, OPT_LLDP, OPT_CSV };
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "ib", no_argument, NULL, OPT_IB },
-		{ "lldp", no_argument, NULL, OPT_LLDP },
-		{ "lldp-socket", required_argument, NULL, OPT_LLDP_SOCK },
-		{ "hosts", required_argument, NULL, OPT_HOSTS },
-		{ "launcher", required_argument, NULL, OPT_LAUNCHER },
-		{ "ca", required_argument, NULL, 'C' },
-		{ "port", required_argument, NULL, 'P' },
-		{ "load-cache", required_argument, NULL, OPT_LOAD_CACHE },
-		{ "expect", required_argument, NULL, OPT_EXPECT },
-		{ "save-plan", required_argument, NULL, OPT_SAVE_PLAN },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "thresholds", required_argument, NULL, OPT_THRESH },
-		{ "no-counters", no_argument, NULL, OPT_NO_COUNTERS },
-		{ "max-smps", required_argument, NULL, OPT_MAX_SMPS },
-		{ "max-pmas", required_argument, NULL, OPT_MAX_PMAS },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "retries", required_argument, NULL, OPT_RETRIES },
-		{ "rails", no_argument, NULL, OPT_RAILS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned int port;
-	char bad[128], names[512];
-	int opt;
+	int rc = cmd_opts_parse(ctx, &cmd_discover_opts, argc, argv, o);
 
-	while ((opt = getopt_long(argc, argv, "jC:P:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			render_select(&ctx->render, "json");
-			break;
-		case OPT_IB:
-			o->ib = true;
-			break;
-		case OPT_LLDP:
-			o->lldp = true;
-			break;
-		case OPT_LLDP_SOCK:
-			o->lldp_socket = optarg;
-			break;
-		case OPT_HOSTS:
-			o->hosts = optarg;
-			break;
-		case OPT_LAUNCHER:
-			o->launcher = optarg;
-			break;
-		case 'C':
-			o->subnet.ca = optarg;
-			break;
-		case 'P':
-			if (parse_uint_opt(optarg, 255, &port) < 0)
-				return cmd_usage_error(ctx, "discover", "bad port '%s'", optarg);
-			o->subnet.ca_port = (int)port;
-			break;
-		case OPT_LOAD_CACHE:
-			o->subnet.load_cache = optarg;
-			o->ib = true;
-			break;
-		case OPT_EXPECT:
-			o->expect = optarg;
-			break;
-		case OPT_SAVE_PLAN:
-			o->save_plan = optarg;
-			break;
-		case OPT_FORMAT:
-			o->format = render_find(optarg);
-			if (!o->format)
-				return cmd_usage_error(ctx, "discover", "unknown format '%s' "
-						       "(text, json, dot, ibnetdiscover, csv)", optarg);
-			break;
-		case OPT_CSV:	/* one row per link (render/csv.c) */
-			o->format = &render_csv_ops;
-			break;
-		case OPT_THRESH:
-			if (topo_thresholds_parse(&o->th, optarg, bad, sizeof(bad)) < 0)
-				return cmd_usage_error(ctx, "discover", "bad threshold '%s' "
-						       "(COUNTER=N or COUNTER=off; counters: %s)", bad,
-						       topo_counter_list(names, sizeof(names)));
-			break;
-		case OPT_NO_COUNTERS:
-			o->subnet.counters = false;
-			break;
-		case OPT_MAX_SMPS:
-			if (parse_uint_opt(optarg, 128, &o->subnet.max_smps) < 0 || !o->subnet.max_smps)
-				return cmd_usage_error(ctx, "discover", "bad --max-smps '%s' (1..128)",
-						       optarg);
-			break;
-		case OPT_MAX_PMAS:
-			/* 0: one at a time through libibmad (the fallback), for comparison. */
-			if (parse_uint_opt(optarg, PMA_WINDOW_MAX, &o->subnet.max_pmas) < 0)
-				return cmd_usage_error(ctx, "discover", "bad --max-pmas '%s' (0..%d)",
-						       optarg, PMA_WINDOW_MAX);
-			o->subnet.pma_serial = !o->subnet.max_pmas;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_uint_opt(optarg, 600000, &o->subnet.timeout_ms) < 0)
-				return cmd_usage_error(ctx, "discover", "bad --timeout '%s' (ms)", optarg);
-			break;
-		case OPT_RETRIES:
-			if (parse_uint_opt(optarg, 100, &o->subnet.retries) < 0)
-				return cmd_usage_error(ctx, "discover", "bad --retries '%s'", optarg);
-			break;
-		case OPT_RAILS:
-			o->rails = true;
-			break;
-		default:
-			return cmd_opt_other(ctx, "discover", opt);
-		}
-	}
+	if (rc >= 0)
+		return rc;
+	o->subnet.ca_port = (int)o->ca_port;
+	o->subnet.pma_serial = !o->subnet.max_pmas;
+	if (o->subnet.load_cache)
+		o->ib = true;
 	if (optind < argc)
 		return cmd_usage_error(ctx, "discover", "unexpected argument '%s'", argv[optind]);
 	if ((o->hosts || o->launcher) && !o->lldp)
 		return cmd_usage_error(ctx, "discover", "--hosts and --launcher need --lldp");
 	if (!o->ib && !o->lldp)
 		o->ib = true;
+	if (o->checks && !o->ib)
+		return cmd_usage_error(ctx, "discover", "--checks is for the InfiniBand subnet (--ib)");
+	/* What the checks read besides the walk; a cache file has neither (docs/discover.md). */
+	o->subnet.lft = (o->checks & IB_CHECK_NEED_LFT) && !o->subnet.load_cache;
+	o->subnet.sminfo = o->checks & IB_CHECK_SM;
 	if (o->lldp && o->format == &render_ibnet_ops)
 		return cmd_usage_error(ctx, "discover", "--format ibnetdiscover describes an InfiniBand "
 				       "subnet (GUIDs, numbered ports); an LLDP graph has named "
@@ -284,8 +261,8 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	if ((o.ib && discover_ib(ctx, &o, t) < 0) || (o.lldp && discover_lldp(ctx, &o, t) < 0)) {
 		rc = fab_err_exit(&ctx->err);
 		/* -j: the failure as a document on stdout too (docs/discover.md). */
-		if (ctx->render.ops == &render_json_ops)
-			render_json_error(&ctx->render, "discover", &ctx->err);
+		if (ctx->render.ops->error)
+			ctx->render.ops->error(&ctx->render, "discover", &ctx->err);
 		goto out;
 	}
 	if (topo_health_check_plan(t, &o.th, plan) < 0 ||
@@ -294,6 +271,10 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	    topo_rail_plan_check(t, &o.plan_rails) < 0 ||		
 	    (o.rails && topo_rail_check(t) < 0)) {
 		fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+		rc = FAB_EXIT_SYSTEM;
+		goto out;
+	}
+	if (o.checks && run_checks(ctx, t, o.checks) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* status, verify, apply --hosts: run, merge, render, one exit rule; see fleet_cmd.h. */
+/* status, verify, apply --hosts: run, check, render, one exit rule; see fleet_cmd.h. */
 #include <errno.h>
-#include <getopt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,43 +13,76 @@
 
 #define FLEET_PROFILE_MAX (256 * 1024)	/* escaped at most 2x: fits one protocol line */
 
+/* One --hosts run: its inputs, the answers, and what the op's check made of them. */
+struct fleet_job {
+	const struct fab_hosts *hosts;
+	const struct fleet_opts *fo;
+	const char *profile;
+	bool dry_run;
+	struct fleet_run run;
+	struct fleet_verify v;
+	struct fleet_apply a;
+	size_t unhealthy;		/* nodes that answered unhealthy (verify: drift) */
+};
+
 /* What differs between the three: one row each. */
 struct fleet_cmd {
 	const char *op;			/* worker op */
-	const char *schema;		/* of fleet_run_op()'s document */
 	int timeout_ms;
 	bool profile;			/* sends the profile */
-	/*
-	 * The command's document from @run (borrowed): a new reference, NULL
-	 * on ENOMEM; counts the failed and unhealthy nodes.  NULL: @run is it.
-	 */
-	json_t *(*merge)(const json_t *run, const char *profile, bool dry_run,
-			 size_t *n_failed, size_t *n_unhealthy);
-	size_t render_slot;		/* offsetof(struct render_ops, ...) */
+	/* Check the answers in j->run (0, or -errno with ctx->err set), then render them. */
+	int (*check)(struct fab_ctx *ctx, struct fleet_job *j);
+	int (*render)(struct fab_ctx *ctx, const struct fleet_job *j);
 	const char *failed_what;	/* the error with exit 3: "N of M nodes <failed_what>" */
 };
 
-/* The merges of fleet_op.h, as one signature. */
-static json_t *verify_merge(const json_t *run, const char *profile, bool dry_run,
-			    size_t *n_failed, size_t *n_drifted)
+static int status_check(struct fab_ctx *ctx, struct fleet_job *j)
 {
-	return fleet_verify_merge(run, profile, n_failed, n_drifted);
+	return 0;
 }
 
-static json_t *apply_merge(const json_t *run, const char *profile, bool dry_run,
-			   size_t *n_failed, size_t *n_unhealthy)
+static int status_render(struct fab_ctx *ctx, const struct fleet_job *j)
 {
-	*n_unhealthy = 0;
-	return fleet_apply_merge(run, profile, dry_run, n_failed);
+	const struct render_ops *r = ctx->render.ops;
+
+	return r->status_fleet ? r->status_fleet(&ctx->render, &j->run) : -EOPNOTSUPP;
+}
+
+static int verify_check(struct fab_ctx *ctx, struct fleet_job *j)
+{
+	if (fleet_verify_check(&j->run, j->profile, &j->v) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "verify: out of memory");
+	if (verify_fleet_homing(ctx, j->hosts, j->fo, j->profile, &j->v) < 0)
+		return -ENOMEM;
+	j->unhealthy = j->v.n_drifted;
+	return 0;
+}
+
+static int verify_render(struct fab_ctx *ctx, const struct fleet_job *j)
+{
+	const struct render_ops *r = ctx->render.ops;
+
+	return r->verify_fleet ? r->verify_fleet(&ctx->render, &j->v) : -EOPNOTSUPP;
+}
+
+static int apply_check(struct fab_ctx *ctx, struct fleet_job *j)
+{
+	if (fleet_apply_check(&j->run, j->profile, j->dry_run, &j->a) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "apply: out of memory");
+	return 0;
+}
+
+static int apply_render(struct fab_ctx *ctx, const struct fleet_job *j)
+{
+	const struct render_ops *r = ctx->render.ops;
+
+	return r->apply_fleet ? r->apply_fleet(&ctx->render, &j->a) : -EOPNOTSUPP;
 }
 
 static const struct fleet_cmd fleet_cmds[] = {
-	{ "status", "fabricctl.fleet-status/1", 30000, false, NULL,
-	  offsetof(struct render_ops, status_fleet), "could not be read" },
-	{ "verify", "fabricctl.fleet-verify/1", 60000, true, verify_merge,
-	  offsetof(struct render_ops, verify_fleet), "could not be verified" },
-	{ "apply", "fabricctl.fleet-apply/1", 120000, true, apply_merge,
-	  offsetof(struct render_ops, apply_fleet), "failed" },
+	{ "status", 30000, false, status_check, status_render, "could not be read" },
+	{ "verify", 60000, true, verify_check, verify_render, "could not be verified" },
+	{ "apply", 120000, true, apply_check, apply_render, "failed" },
 };
 
 static const struct fleet_cmd *fleet_cmd_find(const char *op)
@@ -79,75 +111,54 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 		  const struct fleet_opts *fo, const char *profile, bool dry_run)
 {
 	const struct fleet_cmd *c = fleet_cmd_find(op);
-	int (*render)(struct render *r, const json_t *doc);
 	struct fleet_opts o = *fo;
 	struct fab_hosts hosts;
-	json_t *params = NULL, *run = NULL, *doc = NULL;
-	size_t failed = 0, unhealthy = 0;
+	struct fleet_job j = { .hosts = &hosts, .fo = fo, .profile = profile, .dry_run = dry_run };
+	json_t *params = NULL;
 	int rc;
 
 	if (!c) {
 		fab_err_set(&ctx->err, -EINVAL, "%s: no such fleet op", op);
 		return FAB_EXIT_SYSTEM;
 	}
-	memcpy(&render, (const char *)ctx->render.ops + c->render_slot, sizeof(render));
 	o.progress = isatty(STDERR_FILENO);	/* "N of M nodes answered", as the sweep's line */
 	hosts_init(&hosts);
+	fleet_run_init(&j.run, c->op);
 	if (fleet_cmd_params(c, profile, dry_run, &params, &ctx->err) < 0 ||
 	    hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
-	    fleet_run_op(&hosts, &o, c->op, params, c->schema,
-			 fo->timeout_ms > 0 ? fo->timeout_ms : c->timeout_ms, &run, &failed,
+	    fleet_op_run(&hosts, &o, c->op, params,
+			 fo->timeout_ms > 0 ? fo->timeout_ms : c->timeout_ms, &j.run,
 			 &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	doc = c->merge ? c->merge(run, profile, dry_run, &failed, &unhealthy) : json_incref(run);
-	if (!doc) {
-		fab_err_set(&ctx->err, -ENOMEM, "%s: out of memory", c->op);
+	if (c->check(ctx, &j) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (strcmp(c->op, "verify") == 0 &&
-	    verify_fleet_homing(ctx, &hosts, fo, profile, doc, &unhealthy) < 0) {
-		rc = FAB_EXIT_SYSTEM;
-		goto out;
-	}
-	rc = failed ? FAB_EXIT_SYSTEM : unhealthy ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (render(&ctx->render, doc) < 0) {
+	rc = j.run.n_failed ? FAB_EXIT_SYSTEM : j.unhealthy ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+	if (c->render(ctx, &j) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
-	} else if (failed) {
-		fab_err_set(&ctx->err, -EHOSTUNREACH, "%zu of %zu node%s %s", failed, hosts.n,
-			    hosts.n == 1 ? "" : "s", c->failed_what);
+	} else if (j.run.n_failed) {
+		fab_err_set(&ctx->err, -EHOSTUNREACH, "%zu of %zu node%s %s", j.run.n_failed,
+			    hosts.n, hosts.n == 1 ? "" : "s", c->failed_what);
 	}
 out:
-	json_decref(doc);
-	json_decref(run);
+	fleet_apply_fini(&j.a);
+	fleet_verify_fini(&j.v);
+	fleet_run_fini(&j.run);
 	json_decref(params);
 	hosts_fini(&hosts);
 	return rc;
 }
 
-int fleet_cmd_parse(struct fab_ctx *ctx, const char *cmd, int argc, char **argv,
-		    struct fleet_opts *fo, const char **hosts)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		FLEET_LONG_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
-
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (fleet_opt_take(fo, hosts, opt, optarg))
-			continue;
-		if (opt != 'j')
-			return cmd_opt_other(ctx, cmd, opt);
-		render_select(&ctx->render, "json");
-	}
-	return -1;
-}
+const struct cmd_opt fleet_cmd_more_opts[] = {
+	CMD_STRING("ssh-config", 0, "FILE", struct fleet_opts, ssh_config, CMD_SYN_HIDE),
+	CMD_STRING("worker-cmd", 0, "CMD", struct fleet_opts, worker_cmd, CMD_SYN_HIDE),
+	CMD_STRING("listen", 0, "ADDR[:PORT]", struct fleet_opts, listen, CMD_SYN_HIDE),
+	{ 0 },
+};
 
 int apply_fleet_params(const char *path, json_t **params, struct fab_err *err)
 {
@@ -177,4 +188,57 @@ out:
 	json_decref(t);
 	free(text);
 	return rc;
+}
+
+/* ---- accept.c's stage_config until it reads struct fleet_verify (see fleet_cmd.h) ---- */
+
+int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
+		 const json_t *params, const char *schema, int timeout_ms, json_t **doc,
+		 size_t *n_failed, struct fab_err *err)
+{
+	struct fleet_run run;
+	int rc = fleet_op_run(hosts, o, op, params, timeout_ms, &run, err);
+
+	if (rc == 0) {
+		*doc = fleet_status_to_json(&run);
+		if (*doc && json_object_set_new(*doc, "schema", json_string(schema)) < 0) {
+			json_decref(*doc);
+			*doc = NULL;
+		}
+		*n_failed = run.n_failed;
+		rc = *doc ? 0 : fab_err_set(err, -ENOMEM, "fleet: out of memory");
+	}
+	fleet_run_fini(&run);
+	return rc;
+}
+
+json_t *fleet_verify_merge(const json_t *run_doc, const char *profile, size_t *n_failed,
+			   size_t *n_drifted)
+{
+	struct fleet_verify v = { .n_drift = 0 };
+	struct fleet_run run;
+	json_t *doc = NULL, *n;
+	size_t i;
+
+	fleet_run_init(&run, "verify");
+	json_array_foreach(json_object_get(run_doc, "nodes"), i, n) {
+		json_t *d = json_object_get(n, "verify");
+
+		if (fleet_run_add(&run, json_string_value(json_object_get(n, "node")),
+				  json_string_value(json_object_get(n, "address")),
+				  json_is_true(json_object_get(n, "ok")) && !json_is_null(d)
+				  ? json_incref(d) : NULL,
+				  json_string_value(json_object_get(n, "error"))) < 0)
+			goto out;
+	}
+	if (fleet_verify_check(&run, profile, &v) == 0)
+		doc = fleet_verify_to_json(&v);
+	if (doc) {
+		*n_failed = run.n_failed;
+		*n_drifted = v.n_drifted;
+	}
+out:
+	fleet_verify_fini(&v);
+	fleet_run_fini(&run);
+	return doc;
 }

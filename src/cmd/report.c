@@ -4,15 +4,13 @@
  * [--baseline OLD.json [--regress-pct P]]: one
  * self-contained HTML page from sweep, discover, diagnose and accept
  * documents (docs/report.md).  Front-end only: read the files, hand them
- * to out/report_html.c.
+ * to render/report_html.c.
  */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "io/load.h"
 #include "model/hosts.h"
 #include "render/report_html.h"
@@ -20,53 +18,44 @@
 /* A sweep of 1024 nodes with every figure is ~300 MB of pretty JSON; refuse more than 1 GiB. */
 #define REPORT_INPUT_MAX (1024UL * 1024 * 1024)
 
+struct report_args {
+	const char *output, *hosts, *baseline;
+	double regress_pct;		/* -1: not given */
+};
+
+/* --regress-pct: as sweep's, a fall of more than P percent, P from 0 to 100. */
+static const struct cmd_opt report_rows[] = {
+	CMD_TEXT("IN.json [IN.json...]", 0),
+	CMD_STRING("output", 'o', "FILE.html", struct report_args, output,
+		   CMD_SYN_SHORT | CMD_SYN_REQ),
+	CMD_STRING("hosts", 0, "FILE", struct report_args, hosts, 0),
+	CMD_STRING("baseline", 0, "OLD.json", struct report_args, baseline, 0),
+	CMD_NUMBER("regress-pct", 0, "P", struct report_args, regress_pct, 0, 100, CMD_SYN_IN),
+	{ 0 },
+};
+
+const struct cmd_opts cmd_report_opts = { "report", report_rows };
+
 int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "hosts", required_argument, NULL, 'H' },
-		{ "baseline", required_argument, NULL, 'B' },
-		{ "regress-pct", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *output = NULL, *hosts_path = NULL, *base_path = NULL;
+	struct report_args a = { .regress_pct = -1 };
 	json_t *base = NULL;
-	char *end;
 	struct fab_hosts hosts;
 	struct report rep;
-	int opt, rc = FAB_EXIT_OK;
+	int rc = cmd_opts_parse(ctx, &cmd_report_opts, argc, argv, &a);
 
-	hosts_init(&hosts);
-	report_init(&rep);
-	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'H':
-			hosts_path = optarg;
-			break;
-		case 'B':
-			base_path = optarg;
-			break;
-		case 'R':
-			rep.regress_pct = strtod(optarg, &end);
-			if (end == optarg || *end || !isfinite(rep.regress_pct) || rep.regress_pct <= 0 ||
-			    rep.regress_pct > 100)
-				return cmd_usage_error(ctx, "report", "--regress-pct %s: want a number "
-						       "above 0, at most 100", optarg);
-			break;
-		default:
-			return cmd_opt_other(ctx, "report", opt);
-		}
-	}
+	if (rc >= 0)
+		return rc;
 	if (optind >= argc)
 		return cmd_usage_error(ctx, "report", "no input document");
-	if (!output)
-		return cmd_usage_error(ctx, "report", "no output: -o FILE.html (or -o - for stdout)");
-	if (hosts_path) {
-		if (hosts_load(&hosts, hosts_path, &ctx->err) < 0)
+	if (!a.output)
+		return cmd_usage_error(ctx, "report",
+				       "no output: -o FILE.html (or -o - for stdout)");
+	hosts_init(&hosts);
+	report_init(&rep);
+	rep.regress_pct = a.regress_pct;
+	if (a.hosts) {
+		if (hosts_load(&hosts, a.hosts, &ctx->err) < 0)
 			goto fail;
 		rep.hosts = &hosts;
 	}
@@ -80,16 +69,16 @@ int cmd_report(struct fab_ctx *ctx, int argc, char **argv)
 		if (rc < 0)
 			goto fail;
 	}
-	if (base_path) {
+	if (a.baseline) {
 		if (!rep.doc[REPORT_SWEEP]) {
 			rc = cmd_usage_error(ctx, "report", "--baseline needs a sweep document to compare");
 			goto out;
 		}
-		if (json_doc_load(base_path, REPORT_INPUT_MAX, &base, &ctx->err) < 0 ||
-		    report_add_baseline(&rep, base_path, base, &ctx->err) < 0)
+		if (json_doc_load(a.baseline, REPORT_INPUT_MAX, &base, &ctx->err) < 0 ||
+		    report_add_baseline(&rep, a.baseline, base, &ctx->err) < 0)
 			goto fail;
 	}
-	if (report_html_save(&rep, output, &ctx->err) < 0)
+	if (report_html_save(&rep, a.output, &ctx->err) < 0)
 		goto fail;
 	rc = FAB_EXIT_OK;
 	goto out;

@@ -22,6 +22,7 @@
 
 #include "io/load.h"
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "cmd/discover_lldp.h"
 #include "cmd/fleet_cmd.h"
 #include "fleet/fleet.h"
@@ -30,23 +31,10 @@
 #include "node/node.h"
 #include "util/log.h"
 
-static bool node_drifted(const json_t *drift, const char *node)
-{
-	const json_t *d;
-	size_t i;
-
-	json_array_foreach(drift, i, d)
-		if (json_is_string(json_object_get(d, "node")) &&
-		    strcmp(json_string_value(json_object_get(d, "node")), node) == 0)
-			return true;
-	return false;
-}
-
 /* One drift entry when @host's bond @b is not dual-homed in @t. */
 static int homing_drift(const struct topo *t, const struct fab_bond *b, const char *host,
-			json_t *doc, size_t *n_unhealthy)
+			struct fleet_verify *v)
 {
-	json_t *drift = json_object_get(doc, "drift"), *sum = json_object_get(doc, "summary"), *e;
 	const char *members[16], *sw;
 	char legs[256], found[400];
 	size_t n = 0, linked;
@@ -61,25 +49,15 @@ static int homing_drift(const struct topo *t, const struct fab_bond *b, const ch
 		snprintf(found, sizeof(found), "one switch, %s (%s)", sw, legs);
 	else
 		snprintf(found, sizeof(found), "one linked member (%s)", legs);
-	if (!node_drifted(drift, host)) {
-		(*n_unhealthy)++;
-		json_object_set_new(sum, "drifted",
-				    json_integer(json_integer_value(json_object_get(sum, "drifted")) + 1));
-		json_object_set_new(sum, "ok",
-				    json_integer(json_integer_value(json_object_get(sum, "ok")) - 1));
-	}
-	e = json_pack("{s:s, s:s, s:s, s:s, s:s}", "node", host, "interface", b->name,
-		      "field", "dual-homing", "wanted", "members on two switches", "found", found);
-	if (!e || json_array_append_new(drift, e) < 0)
-		return -ENOMEM;
-	json_object_set_new(sum, "n_drift", json_integer((json_int_t)json_array_size(drift)));
-	json_object_set_new(doc, "ok", json_false());
-	return 0;
+	if (!fleet_verify_drifted(v, host))
+		v->n_drifted++;
+	return fleet_verify_drift_add(v, host, b->name, "dual-homing", "members on two switches",
+				      found);
 }
 
 int verify_fleet_homing(struct fab_ctx *ctx, const struct fab_hosts *hosts,
-			const struct fleet_opts *fo, const char *profile, json_t *doc,
-			size_t *n_unhealthy)
+			const struct fleet_opts *fo, const char *profile,
+			struct fleet_verify *v)
 {
 	struct discover_lldp_fleet fl = { .timeout_ms = fo->hello_timeout_ms };
 	struct profile *p = NULL;
@@ -112,7 +90,7 @@ int verify_fleet_homing(struct fab_ctx *ctx, const struct fab_hosts *hosts,
 		if (!hosts_is_endpoint(&hosts->hosts[i]))
 			continue;
 		for (size_t b = 0; b < p->n_bonds && rc == 0; b++)
-			rc = homing_drift(t, &p->bonds[b].want, hosts->hosts[i].name, doc, n_unhealthy);
+			rc = homing_drift(t, &p->bonds[b].want, hosts->hosts[i].name, v);
 	}
 out:
 	if (f.w)
@@ -122,22 +100,32 @@ out:
 	return rc < 0 ? fab_err_set(&ctx->err, rc, "verify: out of memory") : 0;
 }
 
+static const struct cmd_opt verify_rows[] = {
+	CMD_JSON,
+	FLEET_CMD_HOSTS(struct fleet_cmd_args, hosts, 0),
+	FLEET_CMD_LAUNCHER(struct fleet_cmd_args, fo.launcher, CMD_SYN_IN),
+	CMD_GROUP(struct fleet_cmd_args, fo, fleet_cmd_more_opts),
+	CMD_TEXT("PROFILE", 0),
+	{ 0 },
+};
+
+const struct cmd_opts cmd_verify_opts = { "verify", verify_rows };
+
 int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 {
-	struct fleet_opts fo = FLEET_OPTS_DEFAULT;
-	const char *hosts = NULL;
+	struct fleet_cmd_args a = FLEET_CMD_ARGS_DEFAULT;
 	struct profile *p = NULL;
 	struct host_state hs;
 	struct node_config ns;
 	struct plan plan;
-	int rc = fleet_cmd_parse(ctx, "verify", argc, argv, &fo, &hosts);
+	int rc = cmd_opts_parse(ctx, &cmd_verify_opts, argc, argv, &a);
 
 	if (rc >= 0)
 		return rc;
 	if (optind != argc - 1)
 		return cmd_usage_error(ctx, "verify", "expected one PROFILE");
-	if (hosts)
-		return fleet_cmd_run(ctx, "verify", hosts, &fo, argv[optind], false);
+	if (a.hosts)
+		return fleet_cmd_run(ctx, "verify", a.hosts, &a.fo, argv[optind], false);
 
 	host_state_init(&hs);
 	node_config_init(&ns, &hs);

@@ -11,16 +11,16 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
+#include "cmd/worker.h"
 #include "fleet/fleet_dial.h"
 #include "fleet/proto.h"
 #include "model/lldp_view.h"
@@ -28,35 +28,7 @@
 #include "node/node.h"
 #include "transport/transport.h"
 #include "util/array.h"
-#include "util/file.h"
 #include "util/log.h"
-
-struct worker {
-	struct fab_ctx *ctx;
-	struct proto_reader rd;
-	bool quit;
-};
-
-static void worker_send(struct worker *w, json_t *msg)
-{
-	size_t len;
-	char *line = proto_format(msg, &len);
-
-	if (!line || file_write_all(STDOUT_FILENO, line, len) < 0)
-		w->quit = true;		/* nobody listens any more */
-	free(line);
-}
-
-static void worker_reply(struct worker *w, long long id, json_t *result)
-{
-	worker_send(w, json_pack("{s:I, s:b, s:o}", "id", (json_int_t)id, "ok", 1,
-				 "result", result ? result : json_object()));
-}
-
-static void worker_fail(struct worker *w, long long id, const char *msg)
-{
-	worker_send(w, json_pack("{s:I, s:b, s:s}", "id", (json_int_t)id, "ok", 0, "error", msg));
-}
 
 /* Reply @result, or, when it is NULL, fail with @msg. */
 static void worker_answer(struct worker *w, long long id, json_t *result, const char *msg)
@@ -65,244 +37,6 @@ static void worker_answer(struct worker *w, long long id, json_t *result, const 
 		worker_reply(w, id, result);
 	else
 		worker_fail(w, id, msg);
-}
-
-static void worker_event(struct worker *w, long long id, const char *event, json_t *endpoint)
-{
-	json_t *m = json_pack("{s:I, s:s}", "id", (json_int_t)id, "event", event);
-
-	if (m && endpoint)
-		json_object_set(m, "endpoint", endpoint);
-	worker_send(w, m);
-}
-
-/*
- * The next request: 1 with @m filled, 0 at EOF, -ETIMEDOUT, or -EPROTO
- * (with @err) for a line that is not a valid request.
- */
-static int worker_next(struct worker *w, int timeout_ms, struct proto_msg *m, struct fab_err *err)
-{
-	struct timespec t0;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-		char *line;
-		size_t len;
-		int rc = proto_reader_line(&w->rd, &line, &len);
-
-		if (rc < 0)
-			return rc;
-		if (rc == 1) {
-			rc = proto_parse(line, len, m, err);
-			free(line);
-			if (rc < 0)
-				return -EPROTO;
-			if (m->kind != PROTO_REQUEST) {
-				proto_msg_fini(m);
-				return fab_err_set(err, -EPROTO, "protocol: the controller sent a reply");
-			}
-			return 1;
-		}
-		if (w->rd.eof)
-			return 0;
-		if (timeout_ms >= 0) {
-			struct timespec t;
-			long el;
-
-			clock_gettime(CLOCK_MONOTONIC, &t);
-			el = (t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000;
-			if (el >= timeout_ms)
-				return -ETIMEDOUT;
-			rc = poll(&pfd, 1, (int)(timeout_ms - el));
-		} else {
-			rc = poll(&pfd, 1, -1);
-		}
-		if (rc < 0 && errno != EINTR)
-			return -errno;
-		if (rc > 0) {
-			rc = proto_reader_fill(&w->rd, STDIN_FILENO);
-			if (rc == -EMSGSIZE)
-				return fab_err_set(err, -EPROTO, "protocol: line too long");
-			if (rc < 0 && rc != -EAGAIN)
-				return rc;
-		}
-	}
-}
-
-/*
- * Wait for the controller's next step in session @id: @want ("peer" or
- * "go").  Returns 1 with @m, or replies the failure itself and returns 0.
- */
-static int session_wait(struct worker *w, long long id, const char *want, int timeout_ms,
-			struct proto_msg *m)
-{
-	struct fab_err err;
-	char msg[1100];
-	int rc;
-
-	fab_err_init(&err);
-	rc = worker_next(w, timeout_ms, m, &err);
-	if (rc == 1 && m->id == id && strcmp(m->op, want) == 0)
-		return 1;
-	if (rc == 1 && m->id == id && strcmp(m->op, "abort") == 0) {
-		proto_msg_fini(m);
-		worker_fail(w, id, "aborted by the controller");
-		return 0;
-	}
-	if (rc == 0) {
-		w->quit = true;
-		return 0;
-	}
-	if (rc == 1) {
-		snprintf(msg, sizeof(msg), "protocol: want \"%s\" for session %lld, got \"%s\" (id %lld)",
-			 want, id, m->op, m->id);
-		proto_msg_fini(m);
-	} else if (rc == -ETIMEDOUT) {
-		snprintf(msg, sizeof(msg), "no \"%s\" from the controller within %d ms", want, timeout_ms);
-	} else {
-		snprintf(msg, sizeof(msg), "%s", err.msg[0] ? err.msg : strerror(-rc));
-	}
-	worker_fail(w, id, msg);
-	return 0;
-}
-
-/* After a transport returned -ECANCELED: stdin has something for us. */
-static void session_cancelled(struct worker *w, long long id)
-{
-	struct proto_msg m;
-	struct fab_err err;
-	int rc;
-
-	fab_err_init(&err);
-	rc = worker_next(w, 1000, &m, &err);
-	if (rc == 0) {
-		w->quit = true;
-		return;
-	}
-	if (rc == 1) {
-		bool abort = m.id == id && strcmp(m.op, "abort") == 0;
-
-		proto_msg_fini(&m);
-		worker_fail(w, id, abort ? "aborted by the controller"
-					 : "protocol: a request arrived during a test");
-		return;
-	}
-	worker_fail(w, id, "cancelled");
-}
-
-static int session_params(const json_t *req, struct tp_params *p,
-			  const struct transport_ops **tp, struct fab_err *err)
-{
-	const char *name = json_string_value(json_object_get(req, "transport"));
-	const char *addr = json_string_value(json_object_get(req, "addr"));
-	const char *dev = json_string_value(json_object_get(req, "dev"));
-	const char *token = json_string_value(json_object_get(req, "token"));
-	const json_t *port = json_object_get(req, "dev_port");
-
-	memset(p, 0, sizeof(*p));
-	if (!name || !(*tp = transport_find(name)))
-		return fab_err_set(err, -EOPNOTSUPP, "transport '%s' not available on this node",
-				   name ? name : "(none)");
-	if (!addr)
-		return fab_err_set(err, -EPROTO, "protocol: \"addr\" missing");
-	if (tp_token_parse(token, p->token, false) < 0)
-		return fab_err_set(err, -EPROTO, "protocol: \"token\" must be %d hex digits",
-				   2 * TP_TOKEN_LEN);
-	/* Absent means any port; otherwise a port number, never wrapped. */
-	if (port && (!json_is_integer(port) || json_integer_value(port) < 0 ||
-		     json_integer_value(port) > 255))
-		return fab_err_set(err, -EPROTO, "protocol: \"dev_port\" must be an integer 0..255");
-	p->local_addr = addr;
-	p->dev = dev ? dev : "";
-	p->dev_port = port ? (unsigned int)json_integer_value(port) : 0;
-	return proto_plan_from_json(json_object_get(req, "plan"), &p->plan, err);
-}
-
-/* One transport session of the worker's, from "listen" or "connect" to its answer. */
-struct wsession {
-	const struct transport_ops *tp;
-	struct tp_session *s;
-	struct tp_params p;
-	struct proto_msg m;		/* the controller's "peer" or "go" */
-	struct fab_err err;
-};
-
-/*
- * A session's first half, alike at both ends: its parameters from @req, the
- * session opened (a server; with @server false a client of @req's "peer"),
- * its endpoint sent in a "ready" event, the controller's next step ("peer"
- * for a server, "go" for a client) into @ws->m.  False when the session
- * ended there, answered and closed.
- */
-static bool session_start(struct worker *w, struct proto_msg *req, bool server,
-			  struct wsession *ws)
-{
-	json_t *ep = NULL;
-	int rc;
-
-	ws->tp = NULL;
-	ws->s = NULL;
-	fab_err_init(&ws->err);
-	rc = session_params(req->doc, &ws->p, &ws->tp, &ws->err);
-	if (rc == 0 && server)
-		rc = ws->tp->server_open(&ws->p, &ws->s, &ep, &ws->err);
-	else if (rc == 0)
-		rc = ws->tp->client_open(&ws->p, json_object_get(req->doc, "peer"), &ws->s, &ep,
-					 &ws->err);
-	if (rc < 0) {
-		worker_fail(w, req->id, ws->err.msg);
-		return false;
-	}
-	worker_event(w, req->id, "ready", ep);
-	json_decref(ep);
-	if (session_wait(w, req->id, server ? "peer" : "go", (int)ws->p.plan.timeout_ms, &ws->m))
-		return true;
-	ws->tp->close(ws->s);
-	return false;
-}
-
-/* A session's last answer: the transport's @rc (ws->err), else @reply (may be NULL); closed. */
-static void session_end(struct worker *w, long long id, struct wsession *ws, int rc,
-			json_t *reply)
-{
-	if (rc == -ECANCELED)
-		session_cancelled(w, id);
-	else if (rc < 0)
-		worker_fail(w, id, ws->err.msg);
-	else
-		worker_reply(w, id, reply);
-	ws->tp->close(ws->s);
-}
-
-static void op_listen(struct worker *w, struct proto_msg *req)
-{
-	struct wsession ws;
-	int rc;
-
-	if (!session_start(w, req, true, &ws))
-		return;
-	rc = ws.tp->server_peer ? ws.tp->server_peer(ws.s, json_object_get(ws.m.doc, "endpoint"),
-						     &ws.err) : 0;
-	proto_msg_fini(&ws.m);
-	if (rc == 0) {
-		worker_event(w, req->id, "armed", NULL);
-		rc = ws.tp->server_run(ws.s, STDIN_FILENO, &ws.err);
-	}
-	session_end(w, req->id, &ws, rc, NULL);
-}
-
-static void op_connect(struct worker *w, struct proto_msg *req)
-{
-	struct wsession ws;
-	struct tp_result res;
-	int rc;
-
-	if (!session_start(w, req, false, &ws))
-		return;
-	proto_msg_fini(&ws.m);
-	rc = ws.tp->client_run(ws.s, STDIN_FILENO, &res, &ws.err);
-	session_end(w, req->id, &ws, rc, rc < 0 ? NULL : proto_result_to_json(&res));
 }
 
 static void op_hello(struct worker *w, struct proto_msg *req)
@@ -539,7 +273,7 @@ static const struct worker_op {
 } worker_ops[] = {
 	{ "hello", op_hello }, { "status", op_status }, { "verify", op_verify },
 	{ "apply", op_apply }, { "lldp", op_lldp }, { "counters", op_counters },
-	{ "listen", op_listen }, { "connect", op_connect }, { "abort", op_abort },
+	{ "listen", worker_op_listen }, { "connect", worker_op_connect }, { "abort", op_abort },
 	{ "bye", op_bye },
 };
 
@@ -574,65 +308,50 @@ static void worker_priority(unsigned int nice_abs)
 			 strerror(errno));
 }
 
+struct worker_args {
+	double nice;			/* --nice N, from -20 to 0 */
+	/* Dial-back (src/fleet/dial_client.c). */
+	const char *connect, *name, *source, *token_file;
+};
+
+static int worker_opt_verbose(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	fab_log_level++;
+	return 0;
+}
+
+static const struct cmd_opt worker_rows[] = {
+	CMD_CALL("verbose", 'v', NULL, worker_opt_verbose, CMD_SYN_SHORT),
+	CMD_NUMBER("nice", 0, "N", struct worker_args, nice, -20, 0, 0),
+	CMD_STRING("connect", 0, "ADDR:PORT", struct worker_args, connect, 0),
+	CMD_STRING("name", 0, "NAME", struct worker_args, name, CMD_SYN_IN),
+	CMD_STRING("source", 0, "ADDR", struct worker_args, source, CMD_SYN_IN),
+	CMD_STRING("token-file", 0, "FILE", struct worker_args, token_file, CMD_SYN_IN),
+	{ 0 },
+};
+
+const struct cmd_opts cmd_worker_opts = { "worker", worker_rows };
+
 int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		/* Dial-back (src/fleet/dial_client.c). */
-		{ "connect", required_argument, NULL, 'c' },
-		{ "name", required_argument, NULL, 'N' },
-		{ "token-file", required_argument, NULL, 'T' },
-		{ "source", required_argument, NULL, 's' },
-		{ "nice", required_argument, NULL, 'n' },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned int nice_abs = WORKER_NICE;	/* the priority as -nice */
-	const char *dial_to = NULL, *dial_name = NULL, *dial_token = NULL, *dial_source = NULL;
+	struct worker_args a = { .nice = -(double)WORKER_NICE };
 	struct worker w = { .ctx = ctx };
-	int opt;
+	int rc = cmd_opts_parse(ctx, &cmd_worker_opts, argc, argv, &a);
 
-	while ((opt = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'v':
-			fab_log_level++;
-			break;
-		case 'c':
-			dial_to = optarg;
-			break;
-		case 'N':
-			dial_name = optarg;
-			break;
-		case 'T':
-			dial_token = optarg;
-			break;
-		case 's':
-			dial_source = optarg;
-			break;
-		case 'n': {
-			double v;
-
-			if (cmd_opt_num(ctx, "worker", "nice", optarg, -20, 0, &v) < 0)
-				return FAB_EXIT_USAGE;
-			nice_abs = (unsigned int)-v;
-			break;
-		}
-		default:
-			return cmd_opt_other(ctx, "worker", opt);
-		}
-	}
+	if (rc >= 0)
+		return rc;
 	if (optind < argc)
 		return cmd_usage_error(ctx, "worker", "unexpected argument '%s'", argv[optind]);
-	if ((dial_name || dial_token || dial_source) && !dial_to)
+	if ((a.name || a.token_file || a.source) && !a.connect)
 		return cmd_usage_error(ctx, "worker", "--name, --source and --token-file go with --connect");
-	worker_priority(nice_abs);
-	if (dial_to && fleet_dial_connect(dial_to, dial_name, dial_source, dial_token, &ctx->err) < 0)
+	worker_priority((unsigned int)-a.nice);	/* the priority as -nice */
+	if (a.connect &&
+	    fleet_dial_connect(a.connect, a.name, a.source, a.token_file, &ctx->err) < 0)
 		return fab_err_exit(&ctx->err);
 	proto_reader_init(&w.rd);
 	while (!w.quit) {
 		struct proto_msg m;
 		struct fab_err err;
-		int rc;
 
 		fab_err_init(&err);
 		rc = worker_next(&w, -1, &m, &err);

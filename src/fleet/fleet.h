@@ -68,7 +68,7 @@ struct fleet_opts {
 	const char *listen;		/* collective launcher: ADDR[:PORT] the workers dial */
 	int verbose;			/* pass -v to workers */
 	int hello_timeout_ms;
-	int timeout_ms;			/* per op (fleet_run_op()); 0: the command's default */
+	int timeout_ms;			/* per op (fleet_op_run()); 0: the command's */
 	int stop_grace_ms;		/* SIGTERM to SIGKILL; 0: FLEET_STOP_GRACE_MS */
 	bool progress;			/* fleet_call_all(): "N of M nodes answered" on stderr */
 	const volatile sig_atomic_t *stop;	/* non-zero once a signal asks to stop: fleet_start() ends with -EINTR; NULL: none */

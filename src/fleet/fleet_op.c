@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* One op on every node, answers merged.  See fleet_op.h. */
+/* One op on every node, its answers checked and merged.  See fleet_op.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fleet/fleet_op.h"
+#include "util/array.h"
 #include "util/log.h"
 
 struct op_req {
@@ -28,46 +29,100 @@ static json_t *op_req(const struct fab_host *host, const void *arg, struct fab_e
 	return req;
 }
 
-int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
-		 const json_t *params, const char *schema, int timeout_ms, json_t **doc,
-		 size_t *n_failed, struct fab_err *err)
+/* ---- the answers ---- */
+
+void fleet_run_init(struct fleet_run *run, const char *op)
 {
-	json_t **results = calloc(hosts->n, sizeof(*results)), *nodes = json_array();
-	char **errors = calloc(hosts->n, sizeof(*errors));
+	*run = (struct fleet_run){ .op = op };
+}
+
+void fleet_run_fini(struct fleet_run *run)
+{
+	for (size_t i = 0; i < run->n; i++) {
+		json_decref(run->nodes[i].doc);
+		free(run->nodes[i].error);
+	}
+	free(run->nodes);
+	fleet_run_init(run, run->op);
+}
+
+int fleet_run_add(struct fleet_run *run, const char *node, const char *addr, json_t *doc,
+		  const char *error)
+{
+	bool say = error || !doc;
+	char *e = say ? strdup(error ? error : "no answer") : NULL;
+	struct fleet_answer *a = NULL;
+
+	if (!say || e)
+		a = array_add((void **)&run->nodes, &run->n, sizeof(*a));
+	if (!a) {
+		free(e);
+		json_decref(doc);
+		return -ENOMEM;
+	}
+	*a = (struct fleet_answer){ .node = node, .addr = addr, .ok = doc != NULL, .doc = doc,
+				    .error = e };
+	run->n_failed += !a->ok;
+	return 0;
+}
+
+int fleet_run_fail(struct fleet_run *run, size_t i, const char *why, const char *what,
+		   bool drop)
+{
+	struct fleet_answer *a = &run->nodes[i];
+	char *e;
+
+	if (asprintf(&e, "%s%s", why, what) < 0)
+		return -ENOMEM;
+	free(a->error);
+	a->error = e;
+	if (drop) {
+		json_decref(a->doc);
+		a->doc = NULL;
+	}
+	if (a->ok)
+		run->n_failed++;
+	a->ok = false;
+	return 0;
+}
+
+/* results[i] (stolen) and errors[i] of fleet_call_all() into @run. */
+static int run_collect(struct fleet_run *run, const struct fab_hosts *hosts, json_t **results,
+		       char **errors)
+{
+	for (size_t i = 0; i < hosts->n; i++) {
+		const struct fab_host *h = &hosts->hosts[i];
+		json_t *doc = results[i];
+
+		results[i] = NULL;
+		if (fleet_run_add(run, h->name, h->addr, doc, errors[i]) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int fleet_op_run(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
+		 const json_t *params, int timeout_ms, struct fleet_run *run,
+		 struct fab_err *err)
+{
+	json_t **results = calloc(hosts->n ? hosts->n : 1, sizeof(*results));
+	char **errors = calloc(hosts->n ? hosts->n : 1, sizeof(*errors));
 	struct fleet f = { 0 };
-	size_t failed = 0;
 	int rc;
 
-	if (!results || !errors || !nodes) {
+	fleet_run_init(run, op);
+	if (!results || !errors) {
 		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
 		goto out;
 	}
 	rc = fleet_launcher_check(o, hosts, err);
 	if (rc == 0)
 		rc = fleet_start(&f, hosts, o, err);
-	if (rc < 0)
-		goto out;
-	rc = fleet_call_all(&f, op_req, &(struct op_req){ op, params }, timeout_ms, results, errors,
-			    err);
-	if (rc < 0)
-		goto out;
-	for (size_t i = 0; i < hosts->n; i++) {
-		const struct fab_host *h = &hosts->hosts[i];
-		json_t *n = json_pack("{s:s, s:s, s:b, s:o}", "node", h->name, "address", h->addr,
-				      "ok", results[i] != NULL,
-				      "error", errors[i] ? json_string(errors[i])
-							 : results[i] ? json_null()
-								      : json_string("no answer"));
-
-		json_object_set(n, op, results[i] ? results[i] : json_null());
-		json_array_append_new(nodes, n);
-		failed += results[i] == NULL;
-	}
-	*doc = json_pack("{s:s, s:s, s:O, s:{s:i, s:i, s:i}}", "schema", schema, "op", op,
-			 "nodes", nodes, "summary", "nodes", (int)hosts->n,
-			 "ok", (int)(hosts->n - failed), "failed", (int)failed);
-	*n_failed = failed;
-	rc = *doc ? 0 : fab_err_set(err, -ENOMEM, "fleet: out of memory");
+	if (rc == 0)
+		rc = fleet_call_all(&f, op_req, &(struct op_req){ op, params }, timeout_ms, results,
+				    errors, err);
+	if (rc == 0 && run_collect(run, hosts, results, errors) < 0)
+		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
 out:
 	fleet_fini(&f);
 	for (size_t i = 0; results && errors && i < hosts->n; i++) {
@@ -76,7 +131,6 @@ out:
 	}
 	free(results);
 	free(errors);
-	json_decref(nodes);
 	return rc;
 }
 
@@ -431,138 +485,185 @@ static const char *apply_doc_check(const json_t *a)
 	return NULL;
 }
 
-/* Mark node @n failed: "ok" false, "error" @why then @what, @key null. */
-static void node_fail(json_t *n, const char *key, const char *why, const char *what)
+/* A string member @key of @o, copied; NULL: ENOMEM (the checks made sure it is a string). */
+static char *dup_member(const json_t *o, const char *key)
 {
-	char msg[512];
-
-	snprintf(msg, sizeof(msg), "%s%s", why, what);
-	json_object_set_new(n, "ok", json_false());
-	json_object_set_new(n, "error", json_string(msg));
-	json_object_set_new(n, key, json_null());
+	return strdup(json_string_value(json_object_get(o, key)));
 }
 
-json_t *fleet_verify_merge(const json_t *run, const char *profile, size_t *n_failed,
-			   size_t *n_drifted)
+static void drift_fini(struct fleet_drift *d)
 {
-	const json_t *node;
-	json_t *nodes = json_array(), *drift = json_array(), *doc = NULL;
-	size_t i, failed = 0, drifted = 0;
-
-	if (!nodes || !drift)
-		goto out;
-	json_array_foreach(json_object_get(run, "nodes"), i, node) {
-		json_t *n = json_deep_copy(node);
-		const json_t *v = json_object_get(n, "verify"), *d;
-		const char *name = json_string_value(json_object_get(n, "node")), *bad;
-		size_t k;
-
-		if (!n || json_array_append_new(nodes, n) < 0)
-			goto out;
-		if (!json_is_true(json_object_get(n, "ok"))) {
-			failed++;
-			continue;
-		}
-		bad = verify_doc_check(v);
-		if (bad) {
-			node_fail(n, "verify", "sent a malformed verify document: ", bad);
-			failed++;
-			continue;
-		}
-		drifted += json_array_size(json_object_get(v, "drift")) > 0;
-		json_array_foreach(json_object_get(v, "drift"), k, d) {
-			json_t *e = json_pack("{s:s, s:O, s:O, s:O, s:O}", "node", name ? name : "",
-					      "interface", json_object_get(d, "interface"),
-					      "field", json_object_get(d, "field"),
-					      "wanted", json_object_get(d, "wanted"),
-					      "found", json_object_get(d, "found"));
-
-			if (!e || json_array_append_new(drift, e) < 0)
-				goto out;
-		}
-	}
-	doc = json_pack("{s:s, s:s, s:b, s:O, s:O, s:{s:I, s:I, s:I, s:I, s:I}}",
-			"schema", "fabricctl.fleet-verify/1", "profile", profile,
-			"ok", !failed && !drifted, "nodes", nodes, "drift", drift, "summary",
-			"nodes", (json_int_t)json_array_size(nodes),
-			"ok", (json_int_t)(json_array_size(nodes) - failed - drifted),
-			"drifted", (json_int_t)drifted, "failed", (json_int_t)failed,
-			"n_drift", (json_int_t)json_array_size(drift));
-	if (doc) {
-		*n_failed = failed;
-		*n_drifted = drifted;
-	}
-out:
-	json_decref(nodes);
-	json_decref(drift);
-	return doc;
+	free(d->interface);
+	free(d->field);
+	free(d->wanted);
+	free(d->found);
 }
 
-json_t *fleet_apply_merge(const json_t *run, const char *profile, bool dry_run,
-			  size_t *n_failed)
+int fleet_verify_drift_add(struct fleet_verify *v, const char *node, const char *interface,
+			   const char *field, const char *wanted, const char *found)
 {
-	const json_t *node;
-	json_t *nodes = json_array(), *changes = json_array(), *doc = NULL;
-	size_t i, failed = 0, changed = 0;
+	struct fleet_drift d = { .node = node, .interface = strdup(interface),
+				 .field = strdup(field), .wanted = strdup(wanted),
+				 .found = strdup(found) }, *e = NULL;
 
-	if (!nodes || !changes)
-		goto out;
-	json_array_foreach(json_object_get(run, "nodes"), i, node) {
-		json_t *n = json_deep_copy(node);
-		const json_t *a = json_object_get(n, "apply"), *s;
-		const char *name = json_string_value(json_object_get(n, "node")), *bad;
-		size_t k;
-
-		if (!n || json_array_append_new(nodes, n) < 0)
-			goto out;
-		if (!json_is_true(json_object_get(n, "ok"))) {
-			failed++;
-			continue;
-		}
-		bad = apply_doc_check(a);
-		if (bad) {
-			node_fail(n, "apply", "sent a malformed apply document: ", bad);
-			failed++;
-			continue;
-		}
-		if (json_is_true(json_object_get(a, "dry_run")) != dry_run) {
-			node_fail(n, "apply", "", dry_run ? "applied instead of a dry run"
-							   : "did a dry run instead of applying");
-			failed++;
-			continue;
-		}
-		changed += json_array_size(json_object_get(a, "steps")) > 0;
-		json_array_foreach(json_object_get(a, "steps"), k, s) {
-			json_t *e = json_pack("{s:s, s:O, s:O, s:O, s:O, s:O}", "node", name ? name : "",
-					      "object", json_object_get(s, "object"),
-					      "field", json_object_get(s, "field"),
-					      "from", json_object_get(s, "from"),
-					      "to", json_object_get(s, "to"),
-					      "status", json_object_get(s, "status"));
-
-			if (e && json_is_string(json_object_get(s, "fails")))
-				json_object_set(e, "fails", json_object_get(s, "fails"));
-			if (!e || json_array_append_new(changes, e) < 0)
-				goto out;
-		}
-		if (!json_is_true(json_object_get(a, "ok"))) {
-			/* The node's own rollback ran; its document tells how far. */
-			json_object_set_new(n, "ok", json_false());
-			json_object_set(n, "error", json_object_get(a, "error"));
-			failed++;
-		}
+	if (d.interface && d.field && d.wanted && d.found)
+		e = array_add((void **)&v->drift, &v->n_drift, sizeof(d));
+	if (!e) {
+		drift_fini(&d);
+		return -ENOMEM;
 	}
-	doc = json_pack("{s:s, s:s, s:b, s:b, s:O, s:O, s:{s:I, s:I, s:I, s:I, s:I}}",
-			"schema", "fabricctl.fleet-apply/1", "profile", profile,
-			"dry_run", dry_run, "ok", !failed, "nodes", nodes, "changes", changes,
-			"summary", "nodes", (json_int_t)json_array_size(nodes),
-			"ok", (json_int_t)(json_array_size(nodes) - failed),
-			"failed", (json_int_t)failed, "changed", (json_int_t)changed,
-			"n_changes", (json_int_t)json_array_size(changes));
-	if (doc)
-		*n_failed = failed;
-out:
-	json_decref(nodes);
-	json_decref(changes);
-	return doc;
+	*e = d;
+	return 0;
+}
+
+bool fleet_verify_drifted(const struct fleet_verify *v, const char *node)
+{
+	for (size_t i = 0; i < v->n_drift; i++)
+		if (strcmp(v->drift[i].node, node) == 0)
+			return true;
+	return false;
+}
+
+void fleet_verify_fini(struct fleet_verify *v)
+{
+	for (size_t i = 0; i < v->n_drift; i++)
+		drift_fini(&v->drift[i]);
+	free(v->drift);
+	v->drift = NULL;
+	v->n_drift = 0;
+}
+
+/* Node @a's drift entries into @v. */
+static int verify_node_drift(struct fleet_verify *v, const struct fleet_answer *a)
+{
+	const json_t *d;
+	size_t k;
+
+	json_array_foreach(json_object_get(a->doc, "drift"), k, d)
+		if (fleet_verify_drift_add(v, a->node ? a->node : "",
+					   json_string_value(json_object_get(d, "interface")),
+					   json_string_value(json_object_get(d, "field")),
+					   json_string_value(json_object_get(d, "wanted")),
+					   json_string_value(json_object_get(d, "found"))) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+int fleet_verify_check(struct fleet_run *run, const char *profile, struct fleet_verify *v)
+{
+	*v = (struct fleet_verify){ .run = run, .profile = profile };
+	for (size_t i = 0; i < run->n; i++) {
+		const struct fleet_answer *a = &run->nodes[i];
+		const char *bad;
+
+		if (!a->ok)
+			continue;
+		bad = verify_doc_check(a->doc);
+		if (bad) {
+			if (fleet_run_fail(run, i, "sent a malformed verify document: ", bad,
+					   true) < 0)
+				goto oom;
+			continue;
+		}
+		v->n_drifted += json_array_size(json_object_get(a->doc, "drift")) > 0;
+		if (verify_node_drift(v, a) < 0)
+			goto oom;
+	}
+	return 0;
+oom:
+	fleet_verify_fini(v);
+	return -ENOMEM;
+}
+
+static void change_fini(struct fleet_change *c)
+{
+	free(c->object);
+	free(c->field);
+	free(c->from);
+	free(c->to);
+	free(c->status);
+	free(c->fails);
+}
+
+void fleet_apply_fini(struct fleet_apply *a)
+{
+	for (size_t i = 0; i < a->n_changes; i++)
+		change_fini(&a->changes[i]);
+	free(a->changes);
+	a->changes = NULL;
+	a->n_changes = 0;
+}
+
+/* Node @n's steps into @a's changes. */
+static int apply_node_changes(struct fleet_apply *a, const struct fleet_answer *n)
+{
+	const json_t *s;
+	size_t k;
+
+	json_array_foreach(json_object_get(n->doc, "steps"), k, s) {
+		const json_t *fails = json_object_get(s, "fails");
+		struct fleet_change c = {
+			.node = n->node ? n->node : "", .object = dup_member(s, "object"),
+			.field = dup_member(s, "field"), .from = dup_member(s, "from"),
+			.to = dup_member(s, "to"), .status = dup_member(s, "status"),
+			.fails = json_is_string(fails) ? strdup(json_string_value(fails)) : NULL,
+		};
+
+		struct fleet_change *e = NULL;
+
+		if (c.object && c.field && c.from && c.to && c.status &&
+		    (!json_is_string(fails) || c.fails))
+			e = array_add((void **)&a->changes, &a->n_changes, sizeof(c));
+		if (!e) {
+			change_fini(&c);
+			return -ENOMEM;
+		}
+		*e = c;
+	}
+	return 0;
+}
+
+/* Node @i of @run against what was asked: 1 failed, 0 well-formed, -ENOMEM. */
+static int apply_node_check(struct fleet_run *run, size_t i, bool dry_run)
+{
+	const char *bad = apply_doc_check(run->nodes[i].doc);
+
+	if (!bad && json_is_true(json_object_get(run->nodes[i].doc, "dry_run")) == dry_run)
+		return 0;
+	if (bad)
+		return fleet_run_fail(run, i, "sent a malformed apply document: ", bad, true) < 0
+		       ? -ENOMEM : 1;
+	return fleet_run_fail(run, i, "", dry_run ? "applied instead of a dry run"
+					      : "did a dry run instead of applying", true) < 0
+	       ? -ENOMEM : 1;
+}
+
+int fleet_apply_check(struct fleet_run *run, const char *profile, bool dry_run,
+		      struct fleet_apply *a)
+{
+	*a = (struct fleet_apply){ .run = run, .profile = profile, .dry_run = dry_run };
+	for (size_t i = 0; i < run->n; i++) {
+		const struct fleet_answer *n = &run->nodes[i];
+		int rc;
+
+		if (!n->ok)
+			continue;
+		rc = apply_node_check(run, i, dry_run);
+		if (rc < 0)
+			goto oom;
+		if (rc > 0)
+			continue;
+		a->n_changed += json_array_size(json_object_get(n->doc, "steps")) > 0;
+		if (apply_node_changes(a, n) < 0)
+			goto oom;
+		/* The node's own rollback ran; its document tells how far. */
+		if (!json_is_true(json_object_get(n->doc, "ok")) &&
+		    fleet_run_fail(run, i, json_string_value(json_object_get(n->doc, "error")), "",
+				   false) < 0)
+			goto oom;
+	}
+	return 0;
+oom:
+	fleet_apply_fini(a);
+	return -ENOMEM;
 }

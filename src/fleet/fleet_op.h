@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * One worker op on every node of a hosts file, the answers merged into
- * one document: status, verify and apply --hosts (through
- * cmd/fleet_cmd.c), with the checks and merges of the verify and apply
- * answers; and the one hosts-file loader.
+ * One worker op on every node of a hosts file: status, verify and apply
+ * --hosts (through cmd/fleet_cmd.c), with the checks and merges of the
+ * verify and apply answers; and the fleet's up-front checks.  What comes
+ * back is structs: the fleet documents ("fabricctl.fleet-status/1",
+ * "fabricctl.fleet-verify/1", "fabricctl.fleet-apply/1") are written by
+ * render/ from them (render/fleet_doc.c).
  *
- *   {"schema": @schema, "op": @op, "nodes": [{"node", "address", "ok",
- *    "error", @op: <the node's document or null>}], "summary": {"nodes",
- *    "ok", "failed"}}
- *
- * Ownership: *@doc is a new reference for the caller.
+ * Ownership: a struct fleet_run owns its answers, their documents and
+ * errors (fleet_run_fini()); the node names borrow from the hosts (or
+ * whatever fleet_run_add() was given), which must outlive it.  A struct
+ * fleet_verify or fleet_apply owns its entries and borrows its run, which
+ * must outlive it; their node names are borrowed (the run's, or what
+ * fleet_verify_drift_add() was given).
  */
 #ifndef FAB_FLEET_FLEET_OP_H
 #define FAB_FLEET_FLEET_OP_H
@@ -21,13 +24,47 @@
 #include "model/host_state.h"
 #include "model/nic_counters.h"
 
+/* One node's answer to an op, in the hosts file's order. */
+struct fleet_answer {
+	const char *node, *addr;	/* borrowed */
+	bool ok;			/* answered with a well-formed document that succeeded */
+	/*
+	 * The node's own document ("fabricctl.<op>/1", as its renderer wrote
+	 * it, cleaned of control characters on arrival: proto_msg_clean()),
+	 * or NULL: no answer, or an answer the check threw away.
+	 */
+	json_t *doc;
+	char *error;			/* why not ok; NULL when there is nothing to say */
+};
+
+struct fleet_run {
+	const char *op;			/* "status", "verify", "apply" */
+	struct fleet_answer *nodes;
+	size_t n;
+	size_t n_failed;		/* nodes not ok */
+};
+
+void fleet_run_init(struct fleet_run *run, const char *op);
+void fleet_run_fini(struct fleet_run *run);
 /*
- * Start workers on @hosts, send {"op": @op} plus @params (borrowed, may
- * be NULL), merge.  *@n_failed gets the number of nodes without an answer.
+ * Add a node's answer: @doc stolen (NULL: none), @error copied (NULL:
+ * none); ok is @doc != NULL, and a node without either gets "no answer".
+ * 0 or -ENOMEM (@doc freed).
  */
-int fleet_run_op(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
-		 const json_t *params, const char *schema, int timeout_ms, json_t **doc,
-		 size_t *n_failed, struct fab_err *err);
+int fleet_run_add(struct fleet_run *run, const char *node, const char *addr, json_t *doc,
+		  const char *error);
+/* Node @i fails: ok false, error "@why@what", its document dropped when @drop. */
+int fleet_run_fail(struct fleet_run *run, size_t i, const char *why, const char *what,
+		   bool drop);
+
+/*
+ * Start workers on @hosts, send each {"op": @op} plus @params (borrowed,
+ * may be NULL), collect the answers into @run (fleet_run_fini() it, also
+ * on failure).
+ */
+int fleet_op_run(const struct fab_hosts *hosts, const struct fleet_opts *o, const char *op,
+		 const json_t *params, int timeout_ms, struct fleet_run *run,
+		 struct fab_err *err);
 
 /*
  * Before any worker starts: the launcher's program (the first word of
@@ -86,24 +123,54 @@ int fleet_ports_read(struct fleet *f, int timeout_ms, struct fleet_ports *out,
 void fleet_ports_fini(struct fleet_ports *p, size_t n);
 
 /*
- * verify --hosts: from fleet_run_op()'s "verify" document @run (borrowed),
- * a new "fabricctl.fleet-verify/1" document (docs/json-verify.md): every
- * answering node's "fabricctl.verify/1" is checked (a malformed one makes
- * the node failed, with the reason), and all drift is flattened into one
- * "drift" array whose entries carry "node".  *@n_failed, *@n_drifted get
- * the counts of nodes.  Pure (no I/O); NULL only on ENOMEM.
+ * verify --hosts: every answering node's "fabricctl.verify/1" in @run is
+ * checked (a malformed one makes the node failed, with the reason, its
+ * document dropped), and all drift is flattened into @v's drift, each
+ * entry naming its node (docs/json-verify.md).  Pure (no I/O); 0 or
+ * -ENOMEM.  @v borrows @run and @profile.
  */
-json_t *fleet_verify_merge(const json_t *run, const char *profile, size_t *n_failed,
-			   size_t *n_drifted);
+struct fleet_drift {
+	const char *node;		/* borrowed */
+	char *interface, *field, *wanted, *found;
+};
+struct fleet_verify {
+	const struct fleet_run *run;
+	const char *profile;
+	struct fleet_drift *drift;
+	size_t n_drift;
+	size_t n_drifted;		/* nodes with drift (n_failed: run->n_failed) */
+};
+int fleet_verify_check(struct fleet_run *run, const char *profile, struct fleet_verify *v);
+/* One more drift entry (verify's dual-homing); 0 or -ENOMEM. */
+int fleet_verify_drift_add(struct fleet_verify *v, const char *node, const char *interface,
+			   const char *field, const char *wanted, const char *found);
+/* Node @node has a drift entry. */
+bool fleet_verify_drifted(const struct fleet_verify *v, const char *node);
+void fleet_verify_fini(struct fleet_verify *v);
 
 /*
- * apply --hosts: the same for "apply" answers, giving
- * "fabricctl.fleet-apply/1": a node is failed when it did not answer,
- * answered with a malformed document, or its apply failed (its own
- * rollback ran; its document stays under "apply").  Every node's steps
- * are flattened into "changes" with "node".  Pure; NULL only on ENOMEM.
+ * apply --hosts: the same for "apply" answers: a node is failed when it
+ * did not answer, answered with a malformed document, did a dry run when
+ * asked to apply or the other way round (document dropped), or its apply
+ * failed (its own rollback ran; its document stays, its error becomes the
+ * node's).  Every node's steps are flattened into @a's changes with the
+ * node's name.  Pure; 0 or -ENOMEM.
  */
-json_t *fleet_apply_merge(const json_t *run, const char *profile, bool dry_run,
-			  size_t *n_failed);
+struct fleet_change {
+	const char *node;		/* borrowed */
+	char *object, *field, *from, *to, *status;
+	char *fails;			/* a dry run's step certain to fail: why; else NULL */
+};
+struct fleet_apply {
+	const struct fleet_run *run;
+	const char *profile;
+	bool dry_run;
+	struct fleet_change *changes;
+	size_t n_changes;
+	size_t n_changed;		/* nodes with changes (n_failed: run->n_failed) */
+};
+int fleet_apply_check(struct fleet_run *run, const char *profile, bool dry_run,
+		      struct fleet_apply *a);
+void fleet_apply_fini(struct fleet_apply *a);
 
 #endif

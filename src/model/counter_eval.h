@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Port counters as evidence: a table of counters that mean something, with
- * a severity and a threshold on the delta between two snapshots (before and
- * after a sweep or a probe).  Pure data, no I/O: the readers (PMA MADs,
- * ethtool -S, /sys/class/infiniband/.../hw_counters) live in sys/ and fill a
- * struct counter_snap; the YAML policy parser lives elsewhere and hands
- * counter_policy_apply() a parsed table of overrides.
+ * Port counters as evidence: the delta between two snapshots (before and
+ * after a sweep or a probe) judged by the window column of the counter
+ * rules (model/counter_rules.h: one table, docs/counters.md).  Pure data,
+ * no I/O: the readers (PMA MADs, ethtool -S,
+ * /sys/class/infiniband/.../hw_counters) live in sys/ and fill a struct
+ * counter_snap.
  *
- * Rules (docs/diagnose.md has the table with the defaults):
+ * Rules:
  *   - a counter is known by name: the IB PMA attribute name
  *     ("SymbolErrorCounter"), its fabricctl JSON alias ("symbol_errors",
  *     topo_counter_name()), or an ethtool / hw_counters name; a rule name may
  *     be an fnmatch(3) glob ("rx_prio*_pause") for per-priority counters;
  *   - a finding is raised when after - before > threshold;
+ *   - an entry whose threshold is COUNTER_OFF is no rule here (its
+ *     counter counts as unknown);
  *   - a counter absent from either snapshot is skipped, never invented;
  *   - a counter that went backwards was reset (or wrapped): reported as a
  *     finding with reset = true and severity info, never as a delta;
@@ -33,78 +35,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/counter_rules.h"
 #include "model/topo.h"
-#include "util/err.h"
-
-enum counter_sev {
-	COUNTER_SEV_INFO = 0,	/* reported, does not move a score */
-	COUNTER_SEV_WARN,	/* congestion, retransmission: weak evidence */
-	COUNTER_SEV_ERROR,	/* errors, drops, link flaps: strong evidence */
-};
-
-/* "info", "warn", "error"; NULL out of range. */
-const char *counter_sev_name(enum counter_sev s);
-/* Reverse; -1 when unknown. */
-int counter_sev_parse(const char *name);
-
-struct counter_rule {
-	const char *name;	/* exact name or fnmatch(3) glob; static */
-	const char *alias;	/* second accepted name (JSON alias) or NULL; static */
-	const char *meaning;	/* one line for the operator; static */
-	enum counter_sev sev;
-	uint64_t threshold;	/* a delta strictly above this is a finding */
-};
-
-/* The built-in table: *n set to its length; the array is static. */
-const struct counter_rule *counter_rules_default(size_t *n);
-
-/* A copy of the table that overrides may change.  Embedded; no heap. */
-#define COUNTER_RULES_MAX 96
-struct counter_policy {
-	struct counter_rule rules[COUNTER_RULES_MAX];
-	size_t n;
-};
-
-void counter_policy_default(struct counter_policy *pol);
-
-/* The rule that covers counter @name (exact names first, then globs); NULL none. */
-const struct counter_rule *counter_policy_find(const struct counter_policy *pol, const char *name);
-
-/* One override from the parsed policy file. */
-struct counter_override {
-	const char *name;	/* a rule name exactly as the table spells it, or its alias */
-	bool has_threshold;
-	uint64_t threshold;
-	bool has_sev;
-	enum counter_sev sev;
-	const char *where;	/* "policy.yaml:12" for messages; NULL none */
-};
-
-/*
- * Apply @n overrides in order.  An unknown name is bad input (-EINVAL,
- * fab_err_input) naming @where and listing every valid name; nothing is
- * changed then (all or nothing).
- */
-int counter_policy_apply(struct counter_policy *pol, const struct counter_override *ov, size_t n,
-			 struct fab_err *err);
-
-/*
- * The policy file (YAML, docs/diagnose.md): "counters:" a list of
- * {name, threshold, severity} overriding the defaults.  @pol is reset to
- * the defaults first.  Bad input names FILE:LINE and the field.
- */
-int counter_policy_parse(struct counter_policy *pol, const char *buf, size_t len, const char *fname,
-			 struct fab_err *err);
-
-/*
- * The same "counters:" list as node @list of a document another parser
- * walks (accept's policy, model/accept.h): the overrides applied to @pol
- * as they stand (not reset first).  Bad input as above.
- */
-struct yaml_walk;
-struct yaml_node_s;
-int counter_policy_walk(struct counter_policy *pol, const struct yaml_walk *w,
-			struct yaml_node_s *list);
 
 struct counter_sample {
 	const struct topo_port *port;	/* borrowed */

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The counter policy file (diagnose --policy, docs/diagnose.md):
+ * The counter policy file (sweep, diagnose --policy; accept's policy;
+ * docs/counters.md):
  *
  *     counters:
- *       - { name: SymbolErrorCounter, threshold: 0, severity: error }
+ *       - { name: SymbolErrorCounter, threshold: 0, severity: error, limit: 50 }
  *       - { name: PortXmitWait, threshold: 100000000 }
+ *       - { name: rx_dropped, threshold: off }
  *
- * Each item overrides one rule of the built-in table (model/counter_eval.h)
- * by its name or alias; unknown names are refused, listing the valid ones.
+ * Each item overrides one entry of the counter rules (model/counter_rules.h)
+ * by its name or alias: the window threshold and severity, the limit on one
+ * reading, or both; unknown names are refused, listing the valid ones.
  * Pure: parses a buffer.
  */
 #include <errno.h>
 #include <string.h>
 #include <yaml.h>
 
-#include "model/counter_eval.h"
+#include "model/counter_rules.h"
 #include "model/yaml_walk.h"
 #include "util/str.h"
 
@@ -27,11 +30,35 @@ struct pol_item {
 	char where[96];
 };
 
+/* A count, or "off" (COUNTER_OFF: that evaluator passes the counter by). */
+static int count_or_off(const struct yaml_walk *w, yaml_node_t *v, const char *what,
+			uint64_t *val)
+{
+	if (v->type == YAML_SCALAR_NODE && strcmp(yw_scalar(v), "off") == 0) {
+		*val = COUNTER_OFF;
+		return 0;
+	}
+	return yw_u64(w, v, what, 10, 0, UINT64_MAX, val);
+}
+
+static int item_sev(struct pol_item *it, yaml_node_t *v)
+{
+	char sev[16];
+	int s;
+
+	if (yw_str(it->w, v, "severity", sev, sizeof(sev)) < 0)
+		return -EINVAL;
+	s = counter_sev_parse(sev);
+	if (s < 0)
+		return yw_err(it->w, v, "severity: '%s' is not error, warn or info", sev);
+	it->ov->has_sev = true;
+	it->ov->sev = (enum counter_sev)s;
+	return 0;
+}
+
 static int item_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 {
 	struct pol_item *it = arg;
-	char sev[16];
-	int s;
 
 	(void)k;
 	switch (key) {
@@ -39,16 +66,12 @@ static int item_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 		return yw_str(it->w, v, "name", it->name, sizeof(it->name));
 	case 1:
 		it->ov->has_threshold = true;
-		return yw_u64(it->w, v, "threshold", 10, 0, UINT64_MAX, &it->ov->threshold);
+		return count_or_off(it->w, v, "threshold", &it->ov->threshold);
+	case 2:
+		return item_sev(it, v);
 	default:
-		if (yw_str(it->w, v, "severity", sev, sizeof(sev)) < 0)
-			return -EINVAL;
-		s = counter_sev_parse(sev);
-		if (s < 0)
-			return yw_err(it->w, v, "severity: '%s' is not error, warn or info", sev);
-		it->ov->has_sev = true;
-		it->ov->sev = (enum counter_sev)s;
-		return 0;
+		it->ov->has_limit = true;
+		return count_or_off(it->w, v, "limit", &it->ov->limit);
 	}
 }
 
@@ -62,7 +85,7 @@ static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 
 int counter_policy_walk(struct counter_policy *pol, const struct yaml_walk *w, yaml_node_t *list)
 {
-	static const char *const item_keys[] = { "name", "threshold", "severity", NULL };
+	static const char *const item_keys[] = { "name", "threshold", "severity", "limit", NULL };
 	struct counter_override ov[POLICY_ITEMS_MAX];
 	struct pol_item items[POLICY_ITEMS_MAX];
 	size_t n = 0;

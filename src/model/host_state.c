@@ -5,6 +5,7 @@
 
 #include "model/host_state.h"
 #include "model/optics.h"
+#include "model/pcie.h"
 #include "util/array.h"
 #include "util/str.h"
 
@@ -35,6 +36,7 @@ void host_state_fini(struct host_state *hs)
 	if (hs->optics)
 		optics_set_fini(hs->optics);
 	free(hs->optics);
+	pcie_view_free(hs->pcie);
 	memset(hs, 0, sizeof(*hs));
 }
 
@@ -132,6 +134,8 @@ int host_state_keep_named(struct host_state *hs, char *const *names, size_t n)
 		free(d->ports);
 	}
 	hs->n_rdma = keep;
+	if (hs->pcie)
+		pcie_view_keep_named(hs->pcie, names, n);
 	return -1;
 }
 

@@ -18,6 +18,8 @@
 
 #define FAB_IFNAMSIZ 16
 
+struct pcie_view;
+
 struct fab_link {
 	char name[FAB_IFNAMSIZ];
 	int ifindex;
@@ -83,6 +85,7 @@ struct host_state {
 	/* The pluggable modules and their verdicts (model/optics.h, node/optics.c);
 	 * NULL when they were not read.  Owned: host_state_fini() frees it. */
 	struct optics_set *optics;
+	struct pcie_view *pcie;	/* owned; NULL when not read (model/pcie.h) */
 };
 
 void host_state_init(struct host_state *hs);

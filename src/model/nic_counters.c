@@ -194,14 +194,12 @@ int nic_counters_from_json(struct nic_counters *c, const json_t *doc, struct fab
 	return 0;
 }
 
-/* IB sysfs counters/ names whose PMA alias (topo_counter_name) differs. */
+/* An IB sysfs counters/ name as its PMA alias (topo_counter_name), where the rules record one. */
 static const char *ib_alias(const char *name)
 {
-	if (strcmp(name, "symbol_error") == 0)
-		return "symbol_errors";
-	if (strcmp(name, "VL15_dropped") == 0)
-		return "vl15_dropped";
-	return name;
+	const struct counter_rule *r = counter_rules_sysfs(name);
+
+	return r && r->alias ? r->alias : name;
 }
 
 struct snap_ent {

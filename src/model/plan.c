@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "model/plan.h"
+#include "model/plan_nic.h"
 #include "util/array.h"
 #include "util/str.h"
 
@@ -1087,6 +1088,8 @@ int plan_diff(const struct profile *p, const struct node_config *ns, struct plan
 		}
 	}
 	rc = ib_check(&d);
+	if (rc == 0)
+		rc = plan_nic_check(p, hs->pcie, plan);
 	if (rc < 0)
 		goto nomem;
 	goto out;

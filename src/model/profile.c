@@ -15,6 +15,7 @@
 
 #include "model/host_state.h"
 #include "model/profile.h"
+#include "model/profile_nic.h"
 #include "model/yaml_walk.h"
 #include "util/array.h"
 #include "util/str.h"
@@ -95,27 +96,33 @@ static int walk_map(struct pctx *c, const yaml_node_t *n, const char *what,
 	return yw_map(&c->w, n, what, keys, map_call_one, &m);
 }
 
-/* `match:` one glob or a list of globs. */
-static int get_globs(struct pctx *c, const yaml_node_t *n, char (*globs)[32], size_t *count)
+/* `match:` one glob or a list of globs (model/profile_nic.h). */
+int profile_globs_get(const struct yaml_walk *w, const yaml_node_t *n, char (*globs)[32],
+		      size_t *count)
 {
 	*count = 0;
 	if (n->type == YAML_SCALAR_NODE) {
 		*count = 1;
-		return yw_str(&c->w, n, "match", globs[0], 32);
+		return yw_str(w, n, "match", globs[0], 32);
 	}
 	if (n->type != YAML_SEQUENCE_NODE)
-		return yw_err(&c->w, n, "match: expected a glob or a list of globs, found %s", yw_kind(n));
+		return yw_err(w, n, "match: expected a glob or a list of globs, found %s", yw_kind(n));
 	for (yaml_node_item_t *i = n->data.sequence.items.start;
 	     i < n->data.sequence.items.top; i++) {
 		if (*count == PROFILE_MAX_GLOBS)
-			return yw_err(&c->w, yw_node(&c->w, *i), "match: more than %d globs", PROFILE_MAX_GLOBS);
-		if (yw_str(&c->w, yw_node(&c->w, *i), "match", globs[*count], 32) < 0)
+			return yw_err(w, yw_node(w, *i), "match: more than %d globs", PROFILE_MAX_GLOBS);
+		if (yw_str(w, yw_node(w, *i), "match", globs[*count], 32) < 0)
 			return -EINVAL;
 		(*count)++;
 	}
 	if (!*count)
-		return yw_err(&c->w, n, "match: empty list");
+		return yw_err(w, n, "match: empty list");
 	return 0;
+}
+
+static int get_globs(struct pctx *c, const yaml_node_t *n, char (*globs)[32], size_t *count)
+{
+	return profile_globs_get(&c->w, n, globs, count);
 }
 
 /* ---- interfaces ---- */
@@ -443,11 +450,11 @@ static int ib_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *
 
 /* ---- top level ---- */
 
-static const char *const top_keys[] = { "name", "interfaces", "bonds", "infiniband", NULL };
+static const char *const top_keys[] = { "name", "interfaces", "bonds", "infiniband", "nics", NULL };
 
 static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
 {
-	static const char *const sect[] = { NULL, "interfaces", "bonds", "infiniband" };
+	static const char *const sect[] = { NULL, "interfaces", "bonds", "infiniband", "nics" };
 	struct profile *p = arg;
 	size_t count = 0;
 
@@ -495,6 +502,8 @@ static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 				if (!strcmp(p->bonds[j].want.name, b->want.name))
 					rc = yw_err(&c->w, e, "%s: bond '%s' defined twice", what,
 						  b->want.name);
+		} else if (key == 4) {
+			rc = profile_nic_parse(&c->w, e, what, m, p);
 		} else {
 			struct profile_ib *ib;
 
@@ -519,6 +528,7 @@ void profile_free(struct profile *p)
 	free(p->bonds);
 	free(p->ifaces);
 	free(p->ib);
+	free(p->nics);
 	free(p);
 }
 

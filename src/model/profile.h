@@ -78,6 +78,26 @@ struct profile_ib {
 	unsigned int active_mtu;	/* 256..4096; 0 */
 };
 
+/*
+ * One item of `nics:` (verify only: firmware, BIOS and boot-time tools set
+ * these; model/profile_nic.c, docs/profile.md "nics").  A NIC is a PCI
+ * function with a netdev or RDMA device (model/pcie.h).
+ */
+#define PROFILE_NIC_MAX (-1)	/* pcie_width / pcie_speed_mts: "max", what NIC and slot can do */
+struct profile_nic {
+	struct profile_mark mark;
+	char match[PROFILE_MAX_GLOBS][32];	/* globs over its netdev and RDMA device names */
+	size_t n_match;		/* 0 = any NIC */
+	char driver[32];	/* glob over its PCI driver; "" = any */
+	bool optional;
+	int pcie_width;		/* minimum current width; 0 not set, PROFILE_NIC_MAX */
+	int pcie_speed_mts;	/* minimum current speed in MT/s; 0 not set, PROFILE_NIC_MAX */
+	bool acs_off;		/* no bridge on the path to its GPUs redirects P2P */
+	bool numa_local;	/* its GPUs on its NUMA node */
+	bool gpudirect;		/* GPUDirect RDMA ready */
+	int fw_lldp;		/* firmware LLDP agent: -1 not set, 0 off, 1 on */
+};
+
 struct profile {
 	char path[256];		/* as given, for messages */
 	char name[64];		/* optional `name:` */
@@ -87,6 +107,8 @@ struct profile {
 	size_t n_bonds;
 	struct profile_ib *ib;
 	size_t n_ib;
+	struct profile_nic *nics;
+	size_t n_nics;
 };
 
 /* Profiles larger than this are refused (bad input). */
@@ -105,6 +127,9 @@ bool profile_iface_matches(const struct profile_iface *iface, const char *name,
 			   const char *driver, const char *kind);
 /* Does @ib match an RDMA device named @dev? */
 bool profile_ib_matches(const struct profile_ib *ib, const char *dev);
+/* Does @n match NIC @d (any of its netdev or RDMA device names, and its driver)? */
+struct pcie_dev;
+bool profile_nic_matches(const struct profile_nic *n, const struct pcie_dev *d);
 /* "eth*|en*" style text of a match list into @buf ("*" for none). */
 const char *profile_match_str(const char (*globs)[32], size_t n, char *buf, size_t len);
 

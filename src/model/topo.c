@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "model/counter_rules.h"
+#include "model/ib_checks.h"
 #include "model/topo.h"
 #include "util/array.h"
 #include "util/str.h"
@@ -39,14 +41,20 @@ const char *topo_counter_name(enum topo_counter c)
 }
 
 /*
- * `fabricctl status` shows the kernel's sysfs names; two of them differ
- * from ours (symbol_error, VL15_dropped).  Both spellings are accepted,
- * in any case.
+ * `fabricctl status` shows the kernel's sysfs names; where one differs
+ * from ours the counter rules record it (symbol_error, VL15_dropped).
+ * Both spellings are accepted, in any case.
  */
 int topo_counter_parse(const char *name)
 {
-	if (strcasecmp(name, "symbol_error") == 0)
-		return TOPO_CNT_SYMBOL_ERR;
+	size_t n;
+	const struct counter_rule *r = counter_rules_default(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].sysfs && r[i].alias && strcasecmp(r[i].sysfs, name) == 0) {
+			name = r[i].alias;
+			break;
+		}
 	for (int i = 0; i < TOPO_CNT_MAX; i++)
 		if (strcasecmp(counter_names[i], name) == 0)
 			return i;
@@ -74,6 +82,13 @@ const char *topo_problem_kind_name(enum topo_problem_kind kind)
 		[TOPO_PROB_ERRORS] = "errors",
 		[TOPO_PROB_MTU_MISMATCH] = "mtu-mismatch",
 		[TOPO_PROB_RAIL] = "rail",
+		[TOPO_PROB_UNREACHABLE] = "unreachable",
+		[TOPO_PROB_CREDIT_LOOP] = "credit-loop",
+		[TOPO_PROB_BALANCE] = "route-balance",
+		[TOPO_PROB_DUP_GUID] = "duplicate-guid",
+		[TOPO_PROB_DUP_LID] = "duplicate-lid",
+		[TOPO_PROB_LID] = "lid",
+		[TOPO_PROB_SM] = "sm",
 	};
 
 	return (unsigned int)kind < TOPO_PROB_KIND_MAX ? names[kind] : "unknown";
@@ -106,6 +121,17 @@ const char *topo_port_state_name(enum topo_port_state s)
 	case TOPO_PORT_ARMED: return "armed";
 	case TOPO_PORT_ACTIVE: return "active";
 	case TOPO_PORT_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+const char *topo_sm_state_name(enum topo_sm_state s)
+{
+	switch (s) {
+	case TOPO_SM_NOT_ACTIVE: return "not-active";
+	case TOPO_SM_DISCOVERING: return "discovering";
+	case TOPO_SM_STANDBY: return "standby";
+	case TOPO_SM_MASTER: return "master";
 	}
 	return "unknown";
 }
@@ -213,6 +239,8 @@ void topo_free(struct topo *t)
 		free(t->links[i]);
 	free(t->links);
 	free(t->problems);
+	free(t->sms);
+	ib_checks_free(t->ib_checks);
 	free(t->ix_name);
 	free(t->ix_guid);
 	free(t);
@@ -623,22 +651,19 @@ void topo_sort(struct topo *t)
 
 /* ---- health ---- */
 
+void topo_thresholds_from(struct topo_thresholds *th, const struct counter_policy *pol)
+{
+	_Static_assert(COUNTER_OFF == UINT64_MAX, "COUNTER_OFF is topo_thresholds' 'not checked'");
+	for (int i = 0; i < TOPO_CNT_MAX; i++) {
+		const struct counter_rule *r = counter_policy_entry(pol, counter_names[i]);
+
+		th->max[i] = r ? r->limit : COUNTER_OFF;
+	}
+}
+
 void topo_thresholds_default(struct topo_thresholds *th)
 {
-	for (int i = 0; i < TOPO_CNT_MAX; i++)
-		th->max[i] = UINT64_MAX;
-	th->max[TOPO_CNT_SYMBOL_ERR] = 10;
-	th->max[TOPO_CNT_LINK_RECOVERS] = 10;
-	th->max[TOPO_CNT_LINK_DOWNED] = 10;
-	th->max[TOPO_CNT_RCV_ERR] = 10;
-	th->max[TOPO_CNT_RCV_REMOTE_PHYS_ERR] = 10;
-	th->max[TOPO_CNT_RCV_SWITCH_RELAY_ERR] = 100;
-	th->max[TOPO_CNT_XMT_DISCARDS] = 100;
-	th->max[TOPO_CNT_XMT_CONSTRAINT_ERR] = 100;
-	th->max[TOPO_CNT_RCV_CONSTRAINT_ERR] = 100;
-	th->max[TOPO_CNT_LINK_INTEGRITY_ERR] = 10;
-	th->max[TOPO_CNT_EXCESS_BUF_OVERRUN] = 10;
-	th->max[TOPO_CNT_VL15_DROPPED] = 100;
+	topo_thresholds_from(th, NULL);
 }
 
 int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *bad, size_t bad_len)

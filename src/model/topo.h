@@ -122,7 +122,7 @@ enum topo_counter {
 
 /* JSON/CLI name of a counter ("symbol_errors", ...); NULL when out of range. */
 const char *topo_counter_name(enum topo_counter c);
-/* Reverse, any case; status's sysfs names (symbol_error) too; -1 when unknown. */
+/* Reverse, any case; status's sysfs names (symbol_error: the rules' sysfs column) too; -1 none. */
 int topo_counter_parse(const char *name);
 /* Every name topo_counter_parse() knows, ", "-separated, into @buf; returns @buf. */
 char *topo_counter_list(char *buf, size_t len);
@@ -154,6 +154,15 @@ struct topo_port {
 	 */
 	unsigned int eth_mbps;
 	unsigned int mtu_max;		/* bytes (IB MTUCap, LLDP MFS); 0 unknown */
+	/*
+	 * IB PortInfo, with TOPO_F_LID (switches: port 0's, on every port):
+	 * the port holds LIDs lid .. lid + 2^lmc - 1; sm_lid is its
+	 * MasterSMLID (0 none); is_sm its CapabilityMask.IsSM (a subnet
+	 * manager runs behind it).
+	 */
+	unsigned int lmc;
+	unsigned int sm_lid;
+	bool is_sm;
 	uint64_t counters[TOPO_CNT_MAX];
 	struct topo_port *peer;		/* borrowed: the other end, NULL when unlinked */
 	struct topo_link *link;		/* borrowed */
@@ -226,6 +235,14 @@ enum topo_problem_kind {
 	TOPO_PROB_ERRORS,		/* counter over threshold */
 	TOPO_PROB_MTU_MISMATCH,		/* the two ends disagree on MTU */
 	TOPO_PROB_RAIL,			/* NIC i reaches a leaf of another rail */
+	/* InfiniBand subnet sanity (model/ib_checks.h, discover --checks). */
+	TOPO_PROB_UNREACHABLE,		/* a CA pair's route breaks at a switch's LFT entry */
+	TOPO_PROB_CREDIT_LOOP,		/* a cycle in the routes' channel dependency graph */
+	TOPO_PROB_BALANCE,		/* a tier's links carry very unequal route counts */
+	TOPO_PROB_DUP_GUID,		/* a GUID on two nodes or ports */
+	TOPO_PROB_DUP_LID,		/* a LID held by two ports */
+	TOPO_PROB_LID,			/* an active port without a LID, or a base LID off its LMC */
+	TOPO_PROB_SM,			/* no master SM, several, or SMs and ports disagree */
 	TOPO_PROB_KIND_MAX,
 };
 
@@ -238,8 +255,31 @@ struct topo_problem {
 	char detail[320];		/* human text: "width 1x, enabled 4x", "symbol_errors 57 > 10" */
 };
 
-/* "missing", "unexpected", "miswired", "degraded", "down", "errors", "mtu-mismatch", "rail". */
+/*
+ * "missing", "unexpected", "miswired", "degraded", "down", "errors", "mtu-mismatch", "rail",
+ * "unreachable", "credit-loop", "route-balance", "duplicate-guid", "duplicate-lid", "lid", "sm".
+ */
 const char *topo_problem_kind_name(enum topo_problem_kind kind);
+
+/* SMState of SMInfo (IBA 14.2.5.13): 0 not active, 1 discovering, 2 standby, 3 master. */
+enum topo_sm_state {
+	TOPO_SM_NOT_ACTIVE = 0,
+	TOPO_SM_DISCOVERING,
+	TOPO_SM_STANDBY,
+	TOPO_SM_MASTER,
+};
+
+/* One subnet manager: the SMInfo a port with IsSM answered (or did not). */
+struct topo_sm {
+	struct topo_port *port;		/* borrowed: the port asked */
+	bool answered;			/* false: the rest is unknown */
+	uint64_t guid;			/* SMInfo GUID (the SM's port GUID) */
+	unsigned int priority;		/* 0..15 */
+	enum topo_sm_state state;
+	uint32_t act_count;		/* ActCount: moves while a master works */
+};
+
+struct ib_checks;
 
 struct topo {
 	struct topo_node **nodes;	/* owned */
@@ -257,6 +297,17 @@ struct topo {
 	 */
 	struct topo_node **ix_name, **ix_guid;
 	size_t ix_cap;			/* slots in each: a power of two, 0 before the first node */
+	/*
+	 * IB, a live walk asked for them (subnet_opts.sminfo): the SMInfo of
+	 * every port with IsSM, in walk order (ib_sm_check() sorts them, the
+	 * master first).  Owned.  sms_read: they were asked for (n_sms 0 then
+	 * means no port runs an SM).
+	 */
+	struct topo_sm *sms;
+	size_t n_sms;
+	bool sms_read;
+	/* Owned (model/ib_checks.h): the figures of discover --checks; NULL when none ran. */
+	struct ib_checks *ib_checks;
 };
 
 struct topo *topo_new(void);
@@ -331,12 +382,19 @@ void topo_port_text(const struct topo_port *p, char *buf, size_t len);
  */
 void topo_sort(struct topo *t);
 
-/* Health thresholds: a counter strictly greater than max[c] is a problem. */
+/*
+ * Health thresholds: a counter strictly greater than max[c] is a problem.
+ * The limit column of the counter rules (model/counter_rules.h,
+ * docs/counters.md) laid out by PMA counter, for the check below.
+ */
 struct topo_thresholds {
-	uint64_t max[TOPO_CNT_MAX];	/* UINT64_MAX = not checked */
+	uint64_t max[TOPO_CNT_MAX];	/* UINT64_MAX (COUNTER_OFF) = not checked */
 };
 
-/* Documented defaults (docs/discover.md). */
+struct counter_policy;
+/* The limits of @pol's entries, each by the alias that is its topo_counter_name(). */
+void topo_thresholds_from(struct topo_thresholds *th, const struct counter_policy *pol);
+/* The same from the built-in table (@pol NULL). */
 void topo_thresholds_default(struct topo_thresholds *th);
 /* "symbol_errors=10,link_downed=0": set some; -EINVAL naming the bad item in @bad. */
 int topo_thresholds_parse(struct topo_thresholds *th, const char *spec, char *bad, size_t bad_len);
@@ -392,6 +450,8 @@ const char *topo_node_type_name(enum topo_node_type type);	/* switch, ca, host, 
 /* The node type named @name (one of topo_node_type_name()'s), or -1. */
 int topo_node_type_parse(const char *name);
 const char *topo_port_state_name(enum topo_port_state s);	/* down, init, armed, active, unknown */
+/* not-active, discovering, standby, master; "unknown" out of range. */
+const char *topo_sm_state_name(enum topo_sm_state s);
 const char *topo_phys_state_name(enum topo_phys_state s);	/* polling, linkup, ... */
 /* ok, mtu-mismatch, degraded, down, errors, unexpected, rail, miswired */
 const char *topo_link_status_name(enum topo_link_status s);

@@ -29,8 +29,8 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 	struct plan_needs *needs = NULL;
 	int rc;
 
-	/* Profiles check no counters: skip the PMA queries and counter files. */
-	rc = sys_host_state_read(sys, hs, 0, err);
+	/* Profiles check no counters; the PCIe view only for `nics:` items. */
+	rc = sys_host_state_read(sys, hs, p->n_nics ? SYS_READ_PCIE : 0, err);
 	if (rc < 0)
 		return rc;
 	needs = calloc(hs->n_links ? hs->n_links : 1, sizeof(*needs));

@@ -4,5 +4,5 @@
 
 int node_status_read(struct sys *sys, struct host_state *hs, struct fab_err *err)
 {
-	return sys_host_state_read(sys, hs, SYS_READ_COUNTERS, err);
+	return sys_host_state_read(sys, hs, SYS_READ_COUNTERS | SYS_READ_PCIE, err);
 }

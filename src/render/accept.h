@@ -22,8 +22,12 @@ struct accept_meta {
 /* A new "fabricctl.accept/1" document; NULL on ENOMEM. */
 json_t *accept_to_json(const struct accept_report *r, const struct accept_meta *m);
 
-/* The checklist; 0 or -EIO. */
+/*
+ * The renderers of the table's accept slot (render_ops.accept): the
+ * checklist (0 or -EIO) and the document (0, -ENOMEM or -EIO).
+ */
 int accept_render_text(struct render *out, const struct accept_report *r,
 		       const struct accept_meta *m);
+int accept_json(struct render *out, const struct accept_report *r, const struct accept_meta *m);
 
 #endif

@@ -72,3 +72,8 @@ json_t *accept_to_json(const struct accept_report *r, const struct accept_meta *
 		"list", nodes_json(r),
 		"stages", stages_json(r), "findings", findings_json(r));
 }
+
+int accept_json(struct render *out, const struct accept_report *r, const struct accept_meta *m)
+{
+	return render_json_emit(out, accept_to_json(r, m));
+}

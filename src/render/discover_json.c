@@ -23,11 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ib_checks.h"
 #include "model/topo.h"
 #include "render/render_impl.h"
 #include "util/array.h"
 
-#define DJ_DEPTH 8		/* deepest nesting: document, links, link, end, counters */
+#define DJ_DEPTH 10		/* deepest: document, ib_checks, credit_loops, cycles, cycle, channels, channel, end */
 
 /* ---- sinks ---- */
 
@@ -42,6 +43,7 @@ struct dj_sink_ops {
 	void (*integer)(struct dj_sink *s, json_int_t v);
 	void (*guid)(struct dj_sink *s, uint64_t guid);		/* "0x%016" PRIx64 */
 	void (*null)(struct dj_sink *s);
+	void (*boolean)(struct dj_sink *s, bool v);
 };
 
 struct dj_sink {
@@ -124,9 +126,14 @@ static void tree_null(struct dj_sink *s)
 	tree_add((struct dj_tree *)s, json_null());
 }
 
+static void tree_boolean(struct dj_sink *s, bool v)
+{
+	tree_add((struct dj_tree *)s, json_boolean(v));
+}
+
 static const struct dj_sink_ops tree_ops = {
 	.open = tree_open, .close = tree_close, .key = tree_key, .text = tree_text,
-	.integer = tree_integer, .guid = tree_guid, .null = tree_null,
+	.integer = tree_integer, .guid = tree_guid, .null = tree_null, .boolean = tree_boolean,
 };
 
 /*
@@ -437,9 +444,18 @@ static void st_null(struct dj_sink *s)
 	st->len += 4;
 }
 
+static void st_boolean(struct dj_sink *s, bool v)
+{
+	struct dj_stream *st = (struct dj_stream *)s;
+
+	st_value(st);
+	memcpy(st_room(st, 5), v ? "true" : "false", v ? 4 : 5);
+	st->len += v ? 4 : 5;
+}
+
 static const struct dj_sink_ops stream_ops = {
 	.open = st_open, .close = st_close, .key = st_key, .text = st_text,
-	.integer = st_integer, .guid = st_guid, .null = st_null,
+	.integer = st_integer, .guid = st_guid, .null = st_null, .boolean = st_boolean,
 };
 
 /* ---- the document ---- */
@@ -474,6 +490,17 @@ static void key_uint_or_null(struct dj_sink *s, const char *key, size_t klen, bo
 {
 	s->ops->key(s, key, klen);
 	if (known && v)
+		s->ops->integer(s, v);
+	else
+		s->ops->null(s);
+}
+
+/* An integer when known (0 included), else null. */
+static void key_int_or_null(struct dj_sink *s, const char *key, size_t klen, bool known,
+			    json_int_t v)
+{
+	s->ops->key(s, key, klen);
+	if (known)
 		s->ops->integer(s, v);
 	else
 		s->ops->null(s);
@@ -605,6 +632,221 @@ static void problem_doc(struct dj_sink *s, const struct topo_problem *p)
 	s->ops->close(s);
 }
 
+/* ---- ib_checks (model/ib_checks.h), only when discover --checks ran ---- */
+
+/* A port as the checks name it: node, its GUID, port number, LID (null when none). */
+static void ib_end_doc(struct dj_sink *s, const struct topo_port *p)
+{
+	s->ops->open(s, false);
+	key_text(s, K("node"), p->node->name);
+	key_guid_or_null(s, K("guid"), p->node->guid);
+	key_port(s, p->num, p->name);
+	key_uint_or_null(s, K("lid"), p->facts & TOPO_F_LID, p->lid);
+	s->ops->close(s);
+}
+
+static void key_ib_end(struct dj_sink *s, const char *key, size_t klen, const struct topo_port *p)
+{
+	s->ops->key(s, key, klen);
+	if (p)
+		ib_end_doc(s, p);
+	else
+		s->ops->null(s);
+}
+
+/* A channel: the port it leaves by and the port it enters. */
+static void channel_doc(struct dj_sink *s, const struct topo_port *from)
+{
+	s->ops->open(s, false);
+	key_ib_end(s, K("from"), from);
+	key_ib_end(s, K("to"), from->peer);
+	s->ops->close(s);
+}
+
+static void unreach_doc(struct dj_sink *s, const struct ib_unreachable *u)
+{
+	s->ops->open(s, false);
+	key_ib_end(s, K("src"), u->src);
+	key_ib_end(s, K("dst"), u->dst);
+	key_int(s, K("dlid"), u->dlid);
+	s->ops->key(s, K("switch"));
+	if (u->sw) {
+		s->ops->open(s, false);
+		key_text(s, K("node"), u->sw->name);
+		key_guid_or_null(s, K("guid"), u->sw->guid);
+		s->ops->close(s);
+	} else {
+		s->ops->null(s);
+	}
+	key_uint_or_null(s, K("port"), u->sw && u->port != TOPO_LFT_NONE, u->port);
+	key_ib_end(s, K("to"), u->to);
+	key_text(s, K("reason"), ib_break_name(u->why));
+	s->ops->close(s);
+}
+
+static void routes_doc(struct dj_sink *s, const struct ib_routes_report *r)
+{
+	s->ops->open(s, false);
+	key_text_or_null(s, K("skipped"), r->skipped);
+	key_int(s, K("ca_ports"), (json_int_t)r->n_cas);
+	key_int(s, K("lids"), (json_int_t)r->n_lids);
+	key_int(s, K("pairs"), (json_int_t)r->n_pairs);
+	key_int(s, K("unreachable"), (json_int_t)r->n_unreachable);
+	s->ops->key(s, K("unreachable_pairs"));
+	s->ops->open(s, true);
+	for (size_t i = 0; i < r->n_listed; i++)
+		unreach_doc(s, &r->unreach[i]);
+	s->ops->close(s);
+	s->ops->close(s);
+}
+
+static void credit_doc(struct dj_sink *s, const struct ib_credit_report *c)
+{
+	s->ops->open(s, false);
+	key_text_or_null(s, K("skipped"), c->skipped);
+	key_int(s, K("vls"), c->vls);
+	key_int(s, K("channels"), (json_int_t)c->n_channels);
+	key_int(s, K("dependencies"), (json_int_t)c->n_deps);
+	key_int(s, K("loops"), (json_int_t)c->n_loops);
+	s->ops->key(s, K("cycles"));
+	s->ops->open(s, true);
+	for (size_t i = 0; i < c->n_listed; i++) {
+		s->ops->open(s, false);
+		key_int(s, K("component"), (json_int_t)c->loops[i].component);
+		s->ops->key(s, K("channels"));
+		s->ops->open(s, true);
+		for (size_t k = 0; k < c->loops[i].n; k++)
+			channel_doc(s, c->loops[i].ch[k]);
+		s->ops->close(s);
+		s->ops->close(s);
+	}
+	s->ops->close(s);
+	s->ops->close(s);
+}
+
+static void tier_doc(struct dj_sink *s, const struct ib_tier *tr)
+{
+	s->ops->open(s, false);
+	key_text(s, K("tier"), tr->name);
+	key_int(s, K("from_level"), tr->from_level);
+	key_int(s, K("to_level"), tr->to_level);
+	key_int(s, K("links"), (json_int_t)tr->n_links);
+	key_int(s, K("min"), tr->min);
+	key_int(s, K("median"), tr->median);
+	key_int(s, K("max"), tr->max);
+	key_int(s, K("outliers"), (json_int_t)tr->n_outliers);
+	s->ops->key(s, K("outlier_links"));
+	s->ops->open(s, true);
+	for (size_t i = 0; i < tr->n_listed; i++) {
+		s->ops->open(s, false);
+		key_ib_end(s, K("from"), tr->outliers[i].from);
+		key_ib_end(s, K("to"), tr->outliers[i].from->peer);
+		key_int(s, K("routes"), tr->outliers[i].routes);
+		s->ops->close(s);
+	}
+	s->ops->close(s);
+	s->ops->close(s);
+}
+
+static void balance_doc(struct dj_sink *s, const struct ib_balance_report *b)
+{
+	s->ops->open(s, false);
+	key_text_or_null(s, K("skipped"), b->skipped);
+	key_int(s, K("factor"), IB_BALANCE_FACTOR);
+	s->ops->key(s, K("tiers"));
+	s->ops->open(s, true);
+	for (size_t i = 0; i < b->n_tiers; i++)
+		tier_doc(s, &b->tiers[i]);
+	s->ops->close(s);
+	s->ops->close(s);
+}
+
+static void ids_doc(struct dj_sink *s, const struct ib_ids_report *r)
+{
+	s->ops->open(s, false);
+	key_int(s, K("lids"), (json_int_t)r->n_lids);
+	key_int(s, K("lmc_min"), r->lmc_min);
+	key_int(s, K("lmc_max"), r->lmc_max);
+	key_int(s, K("duplicate_guids"), (json_int_t)r->n_dup_guids);
+	key_int(s, K("duplicate_lids"), (json_int_t)r->n_dup_lids);
+	key_int(s, K("zero_lids"), (json_int_t)r->n_zero_lids);
+	key_int(s, K("unaligned_lids"), (json_int_t)r->n_unaligned);
+	s->ops->close(s);
+}
+
+static void sm_one_doc(struct dj_sink *s, const struct topo_sm *m, bool master)
+{
+	s->ops->open(s, false);
+	key_ib_end(s, K("port"), m->port);
+	key_guid_or_null(s, K("port_guid"), m->port->guid);
+	s->ops->key(s, K("answered"));
+	s->ops->boolean(s, m->answered);
+	key_text_or_null(s, K("state"), m->answered ? topo_sm_state_name(m->state) : NULL);
+	key_int_or_null(s, K("priority"), m->answered, m->priority);	/* 0 is a priority */
+	key_guid_or_null(s, K("sm_guid"), m->answered ? m->guid : 0);
+	key_int_or_null(s, K("act_count"), m->answered, m->act_count);
+	s->ops->key(s, K("master"));
+	s->ops->boolean(s, master);
+	s->ops->close(s);
+}
+
+static void sm_doc(struct dj_sink *s, const struct topo *t, const struct ib_sm_report *r)
+{
+	s->ops->open(s, false);
+	key_text_or_null(s, K("skipped"), r->skipped);
+	key_int(s, K("masters"), (json_int_t)r->n_masters);
+	key_int(s, K("standby"), (json_int_t)r->n_standby);
+	key_int(s, K("silent"), (json_int_t)r->n_silent);
+	key_int(s, K("ports_naming_another_master"), (json_int_t)r->n_ports_other_sm);
+	s->ops->key(s, K("agree"));
+	s->ops->boolean(s, r->agree);
+	s->ops->key(s, K("sms"));
+	s->ops->open(s, true);
+	for (size_t i = 0; r->ran && i < t->n_sms; i++)
+		sm_one_doc(s, &t->sms[i], &t->sms[i] == r->master);
+	s->ops->close(s);
+	s->ops->close(s);
+}
+
+/* "ib_checks": each family's figures, null for a family not asked. */
+static void ib_checks_doc(struct dj_sink *s, const struct topo *t, const struct ib_checks *c)
+{
+	s->ops->key(s, K("ib_checks"));
+	s->ops->open(s, false);
+	s->ops->key(s, K("checks"));
+	s->ops->open(s, true);
+	for (unsigned int f = 1; f <= IB_CHECK_SM; f <<= 1)
+		if (c->families & f)
+			s->ops->text(s, ib_check_name(f));
+	s->ops->close(s);
+	s->ops->key(s, K("routes"));
+	if (c->families & IB_CHECK_ROUTES)
+		routes_doc(s, &c->routes);
+	else
+		s->ops->null(s);
+	s->ops->key(s, K("credit_loops"));
+	if (c->families & IB_CHECK_CREDIT)
+		credit_doc(s, &c->credit);
+	else
+		s->ops->null(s);
+	s->ops->key(s, K("balance"));
+	if (c->families & IB_CHECK_BALANCE)
+		balance_doc(s, &c->balance);
+	else
+		s->ops->null(s);
+	s->ops->key(s, K("ids"));
+	if (c->families & IB_CHECK_IDS)
+		ids_doc(s, &c->ids);
+	else
+		s->ops->null(s);
+	s->ops->key(s, K("sm"));
+	if (c->families & IB_CHECK_SM)
+		sm_doc(s, t, &c->sm);
+	else
+		s->ops->null(s);
+	s->ops->close(s);
+}
+
 static void discover_doc(struct dj_sink *s, const struct topo *t)
 {
 	size_t n_sw = 0, n_ca = 0, n_host = 0;
@@ -641,6 +883,8 @@ static void discover_doc(struct dj_sink *s, const struct topo *t)
 	for (size_t i = 0; i < t->n_problems; i++)
 		problem_doc(s, &t->problems[i]);
 	s->ops->close(s);
+	if (t->ib_checks)
+		ib_checks_doc(s, t, t->ib_checks);
 	s->ops->close(s);
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/ib_checks.h"
 #include "model/topo.h"
 #include "render/render_impl.h"
 #include "util/str.h"
@@ -194,6 +195,126 @@ static void text_problem(FILE *f, const struct topo_problem *p, const char *bad_
 	fwrite(ln.buf, 1, ln.len, f);
 }
 
+/* ---- ib checks (discover --checks): one line per family, tiers and SMs one each ---- */
+
+static void line_out(FILE *f, struct line *ln)
+{
+	line_put(ln, "\n");
+	fwrite(ln->buf, 1, ln->len, f);
+	ln->len = 0;
+}
+
+/* "  family:       " or the same width blank, then the text. */
+static void line_head(struct line *ln, const char *family)
+{
+	size_t from;
+
+	line_put(ln, "  ");
+	from = ln->len;
+	if (family) {
+		line_put(ln, family);
+		line_put(ln, ":");
+	}
+	line_pad(ln, from, 14);
+}
+
+static void text_skipped(FILE *f, const char *family, const char *why)
+{
+	struct line ln = { 0 };
+
+	line_head(&ln, family);
+	line_put(&ln, "skipped: ");
+	line_put(&ln, why);
+	line_out(f, &ln);
+}
+
+static void text_tiers(FILE *f, const struct ib_balance_report *b)
+{
+	for (size_t i = 0; i < b->n_tiers; i++) {
+		const struct ib_tier *tr = &b->tiers[i];
+		char buf[160];
+		struct line ln = { 0 };
+
+		line_head(&ln, i ? NULL : "balance");
+		snprintf(buf, sizeof(buf), "%-8s %zu links, routes min %u median %u max %u, "
+			 "%zu over %dx median", tr->name, tr->n_links, tr->min, tr->median, tr->max,
+			 tr->n_outliers, IB_BALANCE_FACTOR);
+		line_put(&ln, buf);
+		line_out(f, &ln);
+	}
+}
+
+static void text_sms(FILE *f, const struct topo *t, const struct ib_sm_report *r)
+{
+	char buf[200];
+	struct line ln = { 0 };
+
+	line_head(&ln, "sm");
+	snprintf(buf, sizeof(buf), "%zu master%s, %zu standby, %zu silent, %s", r->n_masters,
+		 r->n_masters == 1 ? "" : "s", r->n_standby, r->n_silent,
+		 r->agree ? "in agreement" : "not in agreement");
+	line_put(&ln, buf);
+	line_out(f, &ln);
+	for (size_t i = 0; i < t->n_sms; i++) {
+		const struct topo_sm *m = &t->sms[i];
+
+		line_head(&ln, NULL);
+		line_end(&ln, m->port->node->name, m->port->num, m->port->name);
+		if (m->answered)
+			snprintf(buf, sizeof(buf), " lid %u: %s, priority %u, guid 0x%016" PRIx64
+				 ", act_count %u", m->port->lid, topo_sm_state_name(m->state),
+				 m->priority, m->guid, m->act_count);
+		else
+			snprintf(buf, sizeof(buf), " lid %u: no answer to SMInfo", m->port->lid);
+		line_put(&ln, buf);
+		line_out(f, &ln);
+	}
+}
+
+static void text_ib_checks(FILE *f, const struct topo *t, const struct ib_checks *c)
+{
+	char buf[256];
+	struct line ln = { 0 };
+
+	fprintf(f, "\nib checks:\n");
+	if ((c->families & IB_CHECK_ROUTES) && c->routes.skipped)
+		text_skipped(f, "routes", c->routes.skipped);
+	else if (c->families & IB_CHECK_ROUTES) {
+		line_head(&ln, "routes");
+		snprintf(buf, sizeof(buf), "%zu ca ports, %zu lids, %zu pairs, %zu unreachable",
+			 c->routes.n_cas, c->routes.n_lids, c->routes.n_pairs, c->routes.n_unreachable);
+		line_put(&ln, buf);
+		line_out(f, &ln);
+	}
+	if ((c->families & IB_CHECK_CREDIT) && c->credit.skipped)
+		text_skipped(f, "credit-loops", c->credit.skipped);
+	else if (c->families & IB_CHECK_CREDIT) {
+		line_head(&ln, "credit-loops");
+		snprintf(buf, sizeof(buf), "%zu loop%s (%u vl, %zu switch channels, %zu "
+			 "dependencies)", c->credit.n_loops, c->credit.n_loops == 1 ? "" : "s",
+			 c->credit.vls, c->credit.n_channels, c->credit.n_deps);
+		line_put(&ln, buf);
+		line_out(f, &ln);
+	}
+	if ((c->families & IB_CHECK_BALANCE) && c->balance.skipped)
+		text_skipped(f, "balance", c->balance.skipped);
+	else if (c->families & IB_CHECK_BALANCE)
+		text_tiers(f, &c->balance);
+	if (c->families & IB_CHECK_IDS) {
+		line_head(&ln, "ids");
+		snprintf(buf, sizeof(buf), "%zu lids, lmc %u..%u, %zu duplicate guids, %zu duplicate "
+			 "lids, %zu zero lids, %zu unaligned", c->ids.n_lids, c->ids.lmc_min,
+			 c->ids.lmc_max, c->ids.n_dup_guids, c->ids.n_dup_lids, c->ids.n_zero_lids,
+			 c->ids.n_unaligned);
+		line_put(&ln, buf);
+		line_out(f, &ln);
+	}
+	if ((c->families & IB_CHECK_SM) && c->sm.skipped)
+		text_skipped(f, "sm", c->sm.skipped);
+	else if (c->families & IB_CHECK_SM)
+		text_sms(f, t, &c->sm);
+}
+
 int discover_text(struct render *out, const struct topo *t)
 {
 	const char *bad_on = out->color ? "\033[31m" : "", *bad_off = out->color ? "\033[0m" : "";
@@ -212,6 +333,8 @@ int discover_text(struct render *out, const struct topo *t)
 		fprintf(f, "\nproblems:\n");
 	for (size_t i = 0; i < t->n_problems; i++)
 		text_problem(f, &t->problems[i], bad_on, bad_off);
+	if (t->ib_checks)
+		text_ib_checks(f, t, t->ib_checks);
 	fprintf(f, "\n%zu node%s (%zu switch%s, %zu ca%s, %zu host%s), %zu link%s, %zu problem%s\n",
 		t->n_nodes, t->n_nodes == 1 ? "" : "s", n_sw, n_sw == 1 ? "" : "es",
 		n_ca, n_ca == 1 ? "" : "s", n_host, n_host == 1 ? "" : "s",

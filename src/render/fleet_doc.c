@@ -1,35 +1,159 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * What the renderers of the merged fleet documents (status, verify and
- * apply --hosts; built by src/fleet/fleet_op.c) share: the JSON
- * output is the document itself; the text tables print strings or "-",
- * and the nodes that failed.
+ * The fleet documents of status, verify and apply --hosts, written from
+ * fleet/'s structs (fleet/fleet_op.h): "fabricctl.fleet-status/1",
+ * "fabricctl.fleet-verify/1", "fabricctl.fleet-apply/1"
+ * (docs/json-status.md, docs/json-verify.md); and what their text tables
+ * share: the NODE column's width, a line per failed node.
+ *
+ *   {"schema", ["profile", "dry_run",] "ok"?, "nodes": [{"node", "address",
+ *    "ok", "error", <op>: the node's own document or null}], <flattened
+ *    entries, each with "node">, "summary": {...}}
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "fleet/fleet_op.h"
 #include "render/render_impl.h"
 
-const char *fleet_doc_str(const json_t *j)
+/* One node: its own document (borrowed) under the op's name. */
+static json_t *node_json(const struct fleet_answer *a, const char *op)
 {
-	const char *s = json_string_value(j);
+	json_t *n = json_pack("{s:s, s:s, s:b, s:o}", "node", a->node, "address", a->addr,
+			      "ok", a->ok, "error", a->error ? json_string(a->error) : json_null());
 
+	if (n && json_object_set(n, op, a->doc ? a->doc : json_null()) < 0) {
+		json_decref(n);
+		n = NULL;
+	}
+	return n;
+}
+
+static json_t *nodes_json(const struct fleet_run *run)
+{
+	json_t *nodes = json_array();
+
+	for (size_t i = 0; nodes && i < run->n; i++)
+		if (json_array_append_new(nodes, node_json(&run->nodes[i], run->op)) < 0) {
+			json_decref(nodes);
+			nodes = NULL;
+		}
+	return nodes;
+}
+
+json_t *fleet_status_to_json(const struct fleet_run *run)
+{
+	return json_pack("{s:s, s:s, s:o, s:{s:i, s:i, s:i}}", "schema", "fabricctl.fleet-status/1",
+			 "op", run->op, "nodes", nodes_json(run), "summary", "nodes", (int)run->n,
+			 "ok", (int)(run->n - run->n_failed), "failed", (int)run->n_failed);
+}
+
+static json_t *drift_json(const struct fleet_verify *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < v->n_drift; i++) {
+		const struct fleet_drift *d = &v->drift[i];
+
+		json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s}", "node", d->node,
+				      "interface", d->interface, "field", d->field,
+				      "wanted", d->wanted, "found", d->found);
+
+		if (json_array_append_new(a, e) < 0) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
+json_t *fleet_verify_to_json(const struct fleet_verify *v)
+{
+	size_t n = v->run->n, failed = v->run->n_failed, drifted = v->n_drifted;
+
+	return json_pack("{s:s, s:s, s:b, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I}}",
+			 "schema", "fabricctl.fleet-verify/1", "profile", v->profile,
+			 "ok", !failed && !drifted, "nodes", nodes_json(v->run),
+			 "drift", drift_json(v), "summary", "nodes", (json_int_t)n,
+			 "ok", (json_int_t)(n - failed - drifted), "drifted", (json_int_t)drifted,
+			 "failed", (json_int_t)failed, "n_drift", (json_int_t)v->n_drift);
+}
+
+static json_t *change_json(const struct fleet_change *c)
+{
+	json_t *e = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "node", c->node,
+			      "object", c->object, "field", c->field, "from", c->from,
+			      "to", c->to, "status", c->status);
+
+	if (e && c->fails && json_object_set_new(e, "fails", json_string(c->fails)) < 0) {
+		json_decref(e);
+		e = NULL;
+	}
+	return e;
+}
+
+static json_t *changes_json(const struct fleet_apply *a)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < a->n_changes; i++)
+		if (json_array_append_new(arr, change_json(&a->changes[i])) < 0) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	return arr;
+}
+
+json_t *fleet_apply_to_json(const struct fleet_apply *a)
+{
+	size_t n = a->run->n, failed = a->run->n_failed;
+
+	return json_pack("{s:s, s:s, s:b, s:b, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I}}",
+			 "schema", "fabricctl.fleet-apply/1", "profile", a->profile,
+			 "dry_run", a->dry_run, "ok", !failed, "nodes", nodes_json(a->run),
+			 "changes", changes_json(a), "summary", "nodes", (json_int_t)n,
+			 "ok", (json_int_t)(n - failed), "failed", (json_int_t)failed,
+			 "changed", (json_int_t)a->n_changed,
+			 "n_changes", (json_int_t)a->n_changes);
+}
+
+int status_fleet_json(struct render *out, const struct fleet_run *run)
+{
+	json_t *doc = fleet_status_to_json(run);
+
+	status_pcie_fleet_json(doc);
+	return render_json_emit(out, doc);
+}
+
+int verify_fleet_json(struct render *out, const struct fleet_verify *v)
+{
+	return render_json_emit(out, fleet_verify_to_json(v));
+}
+
+int apply_fleet_json(struct render *out, const struct fleet_apply *a)
+{
+	return render_json_emit(out, fleet_apply_to_json(a));
+}
+
+/* ---- text ---- */
+
+const char *fleet_dash(const char *s)
+{
 	return s && *s ? s : "-";
 }
 
-long long fleet_doc_int(const json_t *o, const char *key)
+const char *fleet_doc_str(const json_t *j)
 {
-	return (long long)json_integer_value(json_object_get(o, key));
+	return fleet_dash(json_string_value(j));
 }
 
 /* The NODE column: as wide as the longest node name, 16 at least, so long names keep rows aligned. */
-int fleet_doc_node_width(const json_t *doc)
+int fleet_node_width(const struct fleet_run *run)
 {
-	const json_t *n;
-	size_t i, w = 16;
+	size_t w = 16;
 
-	json_array_foreach(json_object_get(doc, "nodes"), i, n) {
-		size_t len = strlen(fleet_doc_str(json_object_get(n, "node")));
+	for (size_t i = 0; i < run->n; i++) {
+		size_t len = strlen(fleet_dash(run->nodes[i].node));
 
 		if (len > w && len < 1024)
 			w = len;
@@ -37,20 +161,13 @@ int fleet_doc_node_width(const json_t *doc)
 	return (int)w;
 }
 
-void fleet_doc_failed_print(struct render *out, const json_t *doc)
+void fleet_failed_print(struct render *out, const struct fleet_run *run)
 {
 	const char *red = out->color ? "\033[31m" : "", *off = out->color ? "\033[0m" : "";
-	const json_t *n;
-	size_t i;
+	int w = fleet_node_width(run);
 
-	json_array_foreach(json_object_get(doc, "nodes"), i, n)
-		if (!json_is_true(json_object_get(n, "ok")))
-			fprintf(out->f, "%-*s %sFAILED: %s%s\n", fleet_doc_node_width(doc),
-				fleet_doc_str(json_object_get(n, "node")), red,
-				fleet_doc_str(json_object_get(n, "error")), off);
-}
-
-int fleet_doc_json(struct render *out, const json_t *doc)
-{
-	return render_json_emit(out, json_deep_copy(doc));
+	for (size_t i = 0; i < run->n; i++)
+		if (!run->nodes[i].ok)
+			fprintf(out->f, "%-*s %sFAILED: %s%s\n", w, fleet_dash(run->nodes[i].node),
+				red, fleet_dash(run->nodes[i].error), off);
 }

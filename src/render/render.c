@@ -6,12 +6,14 @@
 #include <errno.h>
 #include <string.h>
 
+#include "render/accept.h"
 #include "render/render_impl.h"
 #include "util/array.h"
 #include "util/str.h"
 
 const struct render_ops render_text_ops = {
 	.name = "text",
+	.kind = RENDER_TEXT,
 	.status = status_text,
 	.discover = discover_text,
 	.sweep = sweep_text,
@@ -20,18 +22,27 @@ const struct render_ops render_text_ops = {
 	.apply_fleet = apply_fleet_text,
 	.apply = apply_text,
 	.verify = verify_text,
+	.confirm = confirm_view,
+	.error = error_view,
+	.accept = accept_render_text,
+	.diagnose = diagnose_text,
 };
 
 const struct render_ops render_json_ops = {
 	.name = "json",
+	.kind = RENDER_JSON,
 	.status = status_json,
 	.discover = discover_json,
 	.sweep = sweep_json,
-	.status_fleet = fleet_doc_json,
-	.verify_fleet = fleet_doc_json,
-	.apply_fleet = fleet_doc_json,
+	.status_fleet = status_fleet_json,
+	.verify_fleet = verify_fleet_json,
+	.apply_fleet = apply_fleet_json,
 	.apply = apply_json,
 	.verify = verify_json,
+	.confirm = confirm_view,
+	.error = error_view,
+	.accept = accept_json,
+	.diagnose = diagnose_json,
 };
 
 static const struct render_ops *const render_all[] = {
@@ -53,7 +64,7 @@ int render_select(struct render *r, const char *name)
 	if (!ops)
 		return -EINVAL;
 	r->ops = ops;
-	if (ops == &render_json_ops)
+	if (ops->kind == RENDER_JSON)
 		r->color = false;
 	return 0;
 }

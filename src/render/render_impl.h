@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Internal to src/render/: per-command renderer functions that the
- * vtables (render.c) point at.  Each command keeps its
- * renderers in its own files (render/<cmd>_text.c, render/<cmd>_json.c) and
- * adds its slot to struct render_ops, its declarations here, and one line
- * to each vtable.
+ * vtables (render.c) point at.  Each command keeps its renderers in its
+ * own files (render/<cmd>_text.c, render/<cmd>_json.c, or one
+ * render/<cmd>.c for a view written once: render/view.h) and adds its
+ * slot to struct render_ops, its declarations here, and one line to each
+ * vtable.
  */
 #ifndef FAB_RENDER_RENDER_IMPL_H
 #define FAB_RENDER_RENDER_IMPL_H
@@ -37,6 +38,13 @@ int status_text(struct render *out, const struct host_state *hs);
 int status_json(struct render *out, const struct host_state *hs);
 /* status --prom: the modules and links (render/optics_prom.c). */
 int status_prom(struct render *out, const struct host_state *hs);
+/* status, the PCIe part: render/status_pcie_text.c, render/status_pcie_json.c. */
+struct pcie_view;
+void status_pcie_text(FILE *f, struct render_txt *tx, const struct pcie_view *v);
+json_t *status_pcie_json(const struct pcie_view *v);
+/* status --hosts, the PCIe groups: render/status_pcie_fleet.c. */
+void status_pcie_fleet_json(json_t *doc);
+void status_pcie_fleet_text(FILE *f, const json_t *doc);
 
 /* discover: render/discover_text.c, render/discover_json.c. */
 int discover_text(struct render *out, const struct topo *t);
@@ -58,10 +66,12 @@ int sweep_pairs_each(const struct sweep_report *r, sweep_pair_fn fn, void *ctx);
 const struct pair_route *sweep_pair_route(const struct sweep_report *r, size_t i,
 					  const struct sweep_pair *p, struct pair_route *tmp);
 
-/* sweep and status --hosts: render/sweep_text.c, render/sweep_json.c, render/sweep_fleet.c. */
+/* sweep: render/sweep_text.c, render/sweep_json.c. */
 int sweep_text(struct render *out, const struct sweep_report *r);
 int sweep_json(struct render *out, const struct sweep_report *r);
-int status_fleet_text(struct render *out, const json_t *doc);
+/* diagnose: render/diagnose.c. */
+int diagnose_text(struct render *out, const struct sweep_report *r, const struct diagnose_meta *m);
+int diagnose_json(struct render *out, const struct sweep_report *r, const struct diagnose_meta *m);
 /*
  * CSV (render/csv.c): one RFC 4180 field of @s (NULL or "": empty), quoted when it must be;
  * text starting with =, +, -, @, tab or CR written as "'TEXT" (no formula).
@@ -75,19 +85,26 @@ int verify_text(struct render *out, const char *profile, const char *hostname,
 		const struct plan *plan);
 int verify_json(struct render *out, const char *profile, const char *hostname,
 		const struct plan *plan);
-/* verify --hosts, apply --hosts: render/verify_fleet.c, render/apply_fleet.c. */
-int verify_fleet_text(struct render *out, const json_t *doc);
-int apply_fleet_text(struct render *out, const json_t *doc);
-
 /*
- * The fleet documents (status, verify, apply --hosts): render/fleet_doc.c.
- * JSON is the document itself (@doc borrowed); in text, a string or "-",
- * an integer member, and a "NODE FAILED: error" line per failed node.
+ * status, verify and apply --hosts from fleet/'s structs: text in
+ * render/status_fleet.c, render/verify_fleet.c, render/apply_fleet.c; the
+ * documents and what the tables share in render/fleet_doc.c: @s or "-"
+ * (NULL or ""), a JSON string or "-", the NODE column's width, a "NODE
+ * FAILED: error" line per failed node.
  */
-int fleet_doc_json(struct render *out, const json_t *doc);
+int status_fleet_text(struct render *out, const struct fleet_run *run);
+int verify_fleet_text(struct render *out, const struct fleet_verify *v);
+int apply_fleet_text(struct render *out, const struct fleet_apply *a);
+int status_fleet_json(struct render *out, const struct fleet_run *run);
+int verify_fleet_json(struct render *out, const struct fleet_verify *v);
+int apply_fleet_json(struct render *out, const struct fleet_apply *a);
+const char *fleet_dash(const char *s);
 const char *fleet_doc_str(const json_t *j);
-long long fleet_doc_int(const json_t *o, const char *key);
-int fleet_doc_node_width(const json_t *doc);	/* the NODE column's width */
-void fleet_doc_failed_print(struct render *out, const json_t *doc);
+int fleet_node_width(const struct fleet_run *run);
+void fleet_failed_print(struct render *out, const struct fleet_run *run);
+
+/* Written once for text and JSON (render/view.h): confirm, the error document. */
+int confirm_view(struct render *out, const struct confirm_report *r);
+int error_view(struct render *out, const char *cmd, const struct fab_err *err);
 
 #endif

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "render/render_impl.h"
-#include "util/err.h"
 
 json_t *json_guid(uint64_t guid)
 {
@@ -54,18 +53,4 @@ int render_json_emit(struct render *out, json_t *doc)
 	if (fflush(out->f) == EOF)
 		rc = -EIO;
 	return rc;
-}
-
-/*
- * "fabricctl.error/1": a command that failed before it had its own
- * document still answers -j with JSON on stdout (the message also goes to
- * stderr): {schema, command, error, kind: "input"|"system", exit}.
- */
-int render_json_error(struct render *out, const char *cmd, const struct fab_err *err)
-{
-	return render_json_emit(out, json_pack("{s:s, s:s, s:s, s:s, s:i}",
-					       "schema", "fabricctl.error/1", "command", cmd,
-					       "error", err->msg,
-					       "kind", err->kind == FAB_ERR_INPUT ? "input" : "system",
-					       "exit", fab_err_exit(err)));
 }

@@ -44,6 +44,7 @@ extern const char report_html_js[];
 void report_init(struct report *r)
 {
 	memset(r, 0, sizeof(*r));
+	r->regress_pct = -1;
 }
 
 void report_fini(struct report *r)
@@ -922,7 +923,7 @@ static double regress_pct(const struct report *r, const json_t *doc)
 {
 	double v = jnum(json_object_get(doc, "baseline"), "regress_pct");
 
-	return r->regress_pct > 0 ? r->regress_pct : !isnan(v) ? v : 10;
+	return r->regress_pct >= 0 ? r->regress_pct : !isnan(v) ? v : 10;
 }
 
 static json_t *sweep_data(const struct report *r, struct sview *sv, struct graph *g,
@@ -1238,6 +1239,169 @@ static void portref_html(FILE *f, const json_t *p)
 	end_html(f, p);
 }
 
+/* ---- discover --checks: "ib_checks" (docs/discover.md) ---- */
+
+static long long jint(const json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
+/* One row of the checks table: the family, then its summary or why it was skipped. */
+static void ib_family_row(FILE *f, const char *family, const json_t *fam)
+{
+	fputs("<tr><td>", f);
+	report_html_esc(f, family);
+	fputs("</td><td>", f);
+	if (jstr(fam, "skipped")) {
+		fputs("skipped: ", f);
+		report_html_esc(f, jstr(fam, "skipped"));
+	} else if (!strcmp(family, "routes")) {
+		fprintf(f, "%lld CA ports, %lld LIDs, %lld pairs, <b>%lld unreachable</b>",
+			jint(fam, "ca_ports"), jint(fam, "lids"), jint(fam, "pairs"), jint(fam, "unreachable"));
+	} else if (!strcmp(family, "credit loops")) {
+		fprintf(f, "<b>%lld loops</b> (%lld VL, %lld switch channels, %lld dependencies)",
+			jint(fam, "loops"), jint(fam, "vls"), jint(fam, "channels"), jint(fam, "dependencies"));
+	} else if (!strcmp(family, "ids")) {
+		fprintf(f, "%lld LIDs, LMC %lld..%lld, %lld duplicate GUIDs, %lld duplicate LIDs, "
+			"%lld zero LIDs, %lld unaligned", jint(fam, "lids"), jint(fam, "lmc_min"),
+			jint(fam, "lmc_max"), jint(fam, "duplicate_guids"), jint(fam, "duplicate_lids"),
+			jint(fam, "zero_lids"), jint(fam, "unaligned_lids"));
+	} else if (!strcmp(family, "sm")) {
+		fprintf(f, "%lld master, %lld standby, %lld silent, %s", jint(fam, "masters"),
+			jint(fam, "standby"), jint(fam, "silent"),
+			json_is_true(json_object_get(fam, "agree")) ? "in agreement" : "<b>not in agreement</b>");
+	}
+	fputs("</td></tr>\n", f);
+}
+
+static void ib_balance_html(FILE *f, const json_t *bal)
+{
+	const json_t *tr;
+	size_t i;
+
+	if (!json_array_size(json_object_get(bal, "tiers")))
+		return;
+	fprintf(f, "<h3>Routes per link, per tier</h3>\n<table class=\"t\"><thead><tr><th>tier</th>"
+		"<th>links</th><th>min</th><th>median</th><th>max</th><th>over %lldx median</th>"
+		"</tr></thead><tbody>\n", jint(bal, "factor"));
+	json_array_foreach(json_object_get(bal, "tiers"), i, tr) {
+		fputs("<tr><td>", f);
+		report_html_esc(f, jstr(tr, "tier"));
+		fprintf(f, "</td><td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td><td>%s%lld%s</td></tr>\n",
+			jint(tr, "links"), jint(tr, "min"), jint(tr, "median"), jint(tr, "max"),
+			jint(tr, "outliers") ? "<span class=\"tag bad\">" : "", jint(tr, "outliers"),
+			jint(tr, "outliers") ? "</span>" : "");
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+static void ib_loops_html(FILE *f, const json_t *cl)
+{
+	const json_t *cy, *ch;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(cl, "cycles"), i, cy) {
+		fputs(i ? "<br>" : "<h3>Credit loops</h3>\n<p>", f);
+		json_array_foreach(json_object_get(cy, "channels"), k, ch) {
+			end_html(f, json_object_get(ch, "from"));
+			fputs(" &rarr; ", f);
+		}
+		end_html(f, json_object_get(json_array_get(json_object_get(cy, "channels"), 0), "from"));
+	}
+	if (json_array_size(json_object_get(cl, "cycles")))
+		fputs("</p>\n", f);
+}
+
+#define IB_HTML_PAIRS_MAX 100	/* unreachable pairs shown; the JSON has the rest */
+
+static void ib_unreach_html(FILE *f, const json_t *rt)
+{
+	const json_t *u;
+	size_t i;
+
+	if (!json_array_size(json_object_get(rt, "unreachable_pairs")))
+		return;
+	fputs("<h3>Unreachable pairs</h3>\n<table class=\"t\"><thead><tr><th>from</th><th>to</th>"
+	      "<th>lid</th><th>breaks at</th><th>lft entry</th><th>why</th></tr></thead><tbody>\n", f);
+	json_array_foreach(json_object_get(rt, "unreachable_pairs"), i, u) {
+		if (i == IB_HTML_PAIRS_MAX)
+			break;
+		fputs("<tr><td>", f);
+		end_html(f, json_object_get(u, "src"));
+		fputs("</td><td>", f);
+		end_html(f, json_object_get(u, "dst"));
+		fprintf(f, "</td><td>%lld</td><td>", jint(u, "dlid"));
+		portref_html(f, json_object_get(u, "switch"));
+		if (json_is_integer(json_object_get(u, "port")))
+			fprintf(f, "</td><td>port %lld</td><td>", jint(u, "port"));
+		else
+			fputs("</td><td>none</td><td>", f);
+		report_html_esc(f, jstr(u, "reason"));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+	if (jint(rt, "unreachable") > IB_HTML_PAIRS_MAX)
+		fprintf(f, "<p>The first %d of %lld; the JSON lists up to 10000.</p>\n",
+			IB_HTML_PAIRS_MAX, jint(rt, "unreachable"));
+}
+
+static void ib_sms_html(FILE *f, const json_t *sm)
+{
+	const json_t *m;
+	size_t i;
+
+	if (!json_array_size(json_object_get(sm, "sms")))
+		return;
+	fputs("<h3>Subnet managers</h3>\n<table class=\"t\"><thead><tr><th>port</th><th>lid</th>"
+	      "<th>state</th><th>priority</th><th>guid</th><th>act count</th></tr></thead><tbody>\n", f);
+	json_array_foreach(json_object_get(sm, "sms"), i, m) {
+		const json_t *port = json_object_get(m, "port");
+
+		fputs("<tr><td>", f);
+		end_html(f, port);
+		fprintf(f, "</td><td>%lld</td><td>", jint(port, "lid"));
+		report_html_esc(f, jstr(m, "state") ? jstr(m, "state") : "no answer");
+		fputs("</td><td>", f);
+		if (json_is_integer(json_object_get(m, "priority")))
+			fprintf(f, "%lld", jint(m, "priority"));
+		fputs("</td><td>", f);
+		report_html_esc(f, jstr(m, "sm_guid") ? jstr(m, "sm_guid") : "");
+		fputs("</td><td>", f);
+		if (json_is_integer(json_object_get(m, "act_count")))
+			fprintf(f, "%lld", jint(m, "act_count"));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table>\n", f);
+}
+
+/* The figures behind the checks' problems: only when the document has "ib_checks". */
+static void ib_checks_html(FILE *f, const json_t *c)
+{
+	static const struct {
+		const char *key, *name;
+	} fam[] = {
+		{ "routes", "routes" }, { "credit_loops", "credit loops" }, { "balance", "balance" },
+		{ "ids", "ids" }, { "sm", "sm" },
+	};
+
+	if (!json_is_object(c))
+		return;
+	fputs("<h3>InfiniBand subnet checks</h3>\n<table class=\"t\"><tbody>\n", f);
+	for (size_t i = 0; i < sizeof(fam) / sizeof(fam[0]); i++) {
+		const json_t *v = json_object_get(c, fam[i].key);
+
+		if (json_is_object(v) && strcmp(fam[i].key, "balance"))
+			ib_family_row(f, fam[i].name, v);
+		else if (json_is_object(v) && jstr(v, "skipped"))
+			ib_family_row(f, fam[i].name, v);
+	}
+	fputs("</tbody></table>\n", f);
+	ib_balance_html(f, json_object_get(c, "balance"));
+	ib_loops_html(f, json_object_get(c, "credit_loops"));
+	ib_unreach_html(f, json_object_get(c, "routes"));
+	ib_sms_html(f, json_object_get(c, "sm"));
+}
+
 static void discover_tables(FILE *f, const json_t *d, const char *name)
 {
 	const json_t *probs = json_object_get(d, "problems"), *p, *sum = json_object_get(d, "summary");
@@ -1278,6 +1442,7 @@ static void discover_tables(FILE *f, const json_t *d, const char *name)
 		}
 		fputs("</tbody></table>\n", f);
 	}
+	ib_checks_html(f, json_object_get(d, "ib_checks"));
 	fputs("</section>\n", f);
 }
 

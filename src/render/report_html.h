@@ -41,7 +41,8 @@ struct report {
 	json_t *doc[REPORT_KINDS];		/* NULL: not given */
 	const char *name[REPORT_KINDS];	/* file name (or "sweep") for messages */
 	const struct fab_hosts *hosts;	/* optional: leaf= / rack= labels; MAY BE NULL */
-	double regress_pct;		/* change map: a fall beyond it is marked; 0: the sweep's, else 10 */
+	/* Change map: a fall beyond it is marked; < 0 (report_init()): the sweep's, else 10. */
+	double regress_pct;
 };
 
 void report_init(struct report *r);

@@ -84,11 +84,12 @@ json_t *status_to_json(const struct host_state *hs)
 		json_array_append_new(links, link_to_json(&hs->links[i]));
 	for (size_t i = 0; i < hs->n_rdma; i++)
 		json_array_append_new(rdma, rdma_to_json(&hs->rdma[i]));
-	return json_pack("{s:s, s:s, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
 			 "schema", "fabricctl.status/1",
 			 "hostname", hs->hostname,
 			 "links", links,
 			 "rdma", rdma,
+			 "pcie", status_pcie_json(hs->pcie),
 			 "modules", optics_set_to_json(hs->optics));
 }
 

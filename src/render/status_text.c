@@ -79,6 +79,7 @@ int status_text(struct render *out, const struct host_state *hs)
 		for (size_t j = 0; j < d->n_ports; j++)
 			text_port(f, &tx, d, &d->ports[j]);
 	}
+	status_pcie_text(f, &tx, hs->pcie);
 	optics_text_summary(f, hs->optics);
 	return fflush(f) == EOF ? -EIO : 0;
 }

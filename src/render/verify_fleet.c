@@ -1,37 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * verify --hosts: the merged "fabricctl.fleet-verify/1" document (built by
- * src/fleet/fleet_op.c), as one drift table with a NODE column plus
- * the nodes that could not be verified, or as the JSON document itself.
+ * verify --hosts as one drift table with a NODE column plus the nodes
+ * that could not be verified (fleet/fleet_op.h's struct fleet_verify).
+ * JSON: render/fleet_doc.c.
  */
 #include <errno.h>
 #include <stdio.h>
 
+#include "fleet/fleet_op.h"
 #include "render/render_impl.h"
 
-int verify_fleet_text(struct render *out, const json_t *doc)
+int verify_fleet_text(struct render *out, const struct fleet_verify *v)
 {
-	const json_t *sum = json_object_get(doc, "summary"), *d;
 	const char *red = out->color ? "\033[31m" : "", *off = out->color ? "\033[0m" : "";
+	long long n = (long long)v->run->n, failed = (long long)v->run->n_failed;
+	long long drifted = (long long)v->n_drifted, n_drift = (long long)v->n_drift;
 	FILE *f = out->f;
-	int w = fleet_doc_node_width(doc);
-	size_t i;
+	int w = fleet_node_width(v->run);
 
 	fprintf(f, "verify %s on %lld node%s: %lld ok, %lld drifted (%lld drift%s), %lld failed\n",
-		fleet_doc_str(json_object_get(doc, "profile")), fleet_doc_int(sum, "nodes"),
-		fleet_doc_int(sum, "nodes") == 1 ? "" : "s", fleet_doc_int(sum, "ok"), fleet_doc_int(sum, "drifted"),
-		fleet_doc_int(sum, "n_drift"), fleet_doc_int(sum, "n_drift") == 1 ? "" : "s", fleet_doc_int(sum, "failed"));
-	if (json_array_size(json_object_get(doc, "drift"))) {
+		fleet_dash(v->profile), n, n == 1 ? "" : "s", n - failed - drifted, drifted,
+		n_drift, n_drift == 1 ? "" : "s", failed);
+	if (v->n_drift)
 		fprintf(f, "%-*s %-16s %-18s %-20s %s\n", w, "NODE", "INTERFACE", "FIELD", "WANTED",
 			"FOUND");
-		json_array_foreach(json_object_get(doc, "drift"), i, d)
-			fprintf(f, "%-*s %-16s %-18s %-20s %s%s%s\n", w,
-				fleet_doc_str(json_object_get(d, "node")),
-				fleet_doc_str(json_object_get(d, "interface")),
-				fleet_doc_str(json_object_get(d, "field")),
-				fleet_doc_str(json_object_get(d, "wanted")), red,
-				fleet_doc_str(json_object_get(d, "found")), off);
+	for (size_t i = 0; i < v->n_drift; i++) {
+		const struct fleet_drift *d = &v->drift[i];
+
+		fprintf(f, "%-*s %-16s %-18s %-20s %s%s%s\n", w, fleet_dash(d->node),
+			fleet_dash(d->interface), fleet_dash(d->field), fleet_dash(d->wanted), red,
+			fleet_dash(d->found), off);
 	}
-	fleet_doc_failed_print(out, doc);
+	fleet_failed_print(out, v->run);
 	return fflush(f) == EOF ? -EIO : 0;
 }

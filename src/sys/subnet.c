@@ -24,12 +24,14 @@
 
 #include "model/rdma_rate.h"
 #include "sys/pma.h"
+#include "sys/sminfo.h"
 #include "sys/sys_real.h"
 #include "util/array.h"
 #include "util/clock.h"
 #include "util/log.h"
 
 #define SUBNET_CAP_EXT_SPEEDS (1u << 14)	/* PortInfo CapabilityMask.IsExtendedSpeedsSupported */
+#define SUBNET_CAP_IS_SM (1u << 1)		/* PortInfo CapabilityMask.IsSM */
 
 /* Widest width in a LinkWidthEnabled/Supported mask (1=1X 2=4X 4=8X 8=12X 16=2X). */
 static unsigned int width_mask_max(unsigned int mask)
@@ -172,9 +174,12 @@ struct subnet_conv {
 	bool asymmetric;	/* a port whose remote port's remote port is another */
 };
 
-/* Decode one PortInfo (@cap: the CapabilityMask, port 0's for switch ports). */
+/*
+ * Decode one PortInfo (@cap: the CapabilityMask, port 0's for switch ports;
+ * @base: the PortInfo that holds LMC and MasterSMLID, port 0's for them too).
+ */
 static void port_decode(struct subnet_conv *cv, struct topo_port *p, ibnd_port_t *ip,
-			unsigned int cap, bool is_switch)
+			unsigned int cap, uint8_t *base, bool is_switch)
 {
 	uint8_t *info = ip->info;
 	unsigned int spd = mad_get_field(info, 0, IB_PORT_LINK_SPEED_ACTIVE_F);
@@ -195,6 +200,9 @@ static void port_decode(struct subnet_conv *cv, struct topo_port *p, ibnd_port_t
 	p->lane_max_mbps = speed_memo_get(&cv->enabled, spd_en, ext_en);
 	p->mtu = ib_mtu_from_enum(mad_get_field(info, 0, IB_PORT_NEIGHBOR_MTU_F));
 	p->mtu_max = ib_mtu_from_enum(mad_get_field(info, 0, IB_PORT_MTU_CAP_F));
+	p->lmc = is_switch ? ip->node->smalmc : ip->lmc;
+	p->sm_lid = mad_get_field(base, 0, IB_PORT_SMLID_F);
+	p->is_sm = cap & SUBNET_CAP_IS_SM;
 	p->facts |= TOPO_F_STATE | TOPO_F_LID;
 	if (p->state >= TOPO_PORT_INIT) {
 		/* Active width/speed are meaningless on a port that is not up. */
@@ -275,7 +283,7 @@ static void conv_node(ibnd_node_t *in, void *user)
 		}
 		p->src |= cv->src;
 		port_decode(cv, p, ip, sw_info ? sw_cap : mad_get_field(ip->info, 0, IB_PORT_CAPMASK_F),
-			    is_switch);
+			    sw_info ? sw_info : ip->info, is_switch);
 	}
 	for (int i = 1; i <= in->numports && !cv->rc && !cv->asymmetric; i++) {
 		ibnd_port_t *ip = in->ports[i], *rp = ip ? ip->remoteport : NULL;
@@ -598,6 +606,47 @@ out:
 }
 
 /*
+ * SMInfo of every port whose CapabilityMask has IsSM (sys/sminfo.c asks):
+ * by its LID when it has one, else by the directed route to its node.
+ */
+static int sm_read(ibnd_fabric_t *fab, const struct subnet_map *map, struct topo *t,
+		   const struct subnet_opts *o, struct fab_err *err)
+{
+	struct sminfo_req *reqs = NULL;
+	size_t n = 0;
+	int rc;
+
+	for (ibnd_node_t *in = fab->nodes; in; in = in->next) {
+		struct topo_node *tn = map_get(map, in);
+
+		for (int i = in->type == IB_NODE_SWITCH ? 0 : 1; tn && i <= in->numports; i++) {
+			struct topo_port *p = in->ports[i] ? topo_port_find(tn, (unsigned int)i, NULL)
+							   : NULL;
+			struct sminfo_req *q;
+
+			if (!p || !p->is_sm)
+				continue;
+			q = array_add((void **)&reqs, &n, sizeof(*reqs));
+			if (!q) {
+				free(reqs);
+				return fab_err_set(err, -ENOMEM, "subnet: out of memory");
+			}
+			q->port = p;
+			q->path = in->path_portid;
+			if (p->lid) {
+				memset(&q->path, 0, sizeof(q->path));
+				ib_portid_set(&q->path, (int)p->lid, 0, 0);
+			}
+			if (in->type == IB_NODE_SWITCH)
+				break;	/* port 0 speaks for the switch */
+		}
+	}
+	rc = sminfo_read(reqs, n, t, o, err);
+	free(reqs);
+	return rc;
+}
+
+/*
  * Before any library opens a port (and prints its own warnings): the CAs
  * this node has, by name.  umad_get_ca_device_list() lists the devices of
  * /sys/class/infiniband whose node_type is an IB one, and nothing else
@@ -705,6 +754,8 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 		rc = fab_err_set(err, rc, "subnet: out of memory");
 	else if (o->lft)
 		rc = lft_read(fab, &map, o, err);
+	if (rc == 0 && o->sminfo && !o->load_cache)
+		rc = sm_read(fab, &map, t, o, err);
 	free(map.slot);
 	ibnd_destroy_fabric(fab);
 	if (rc < 0)

@@ -20,6 +20,24 @@ void sys_free(struct sys *sys)
 	free(sys);
 }
 
+/* The PCIe view into hs->pcie (replacing one read before). */
+static int host_state_pcie_read(struct sys *sys, struct host_state *hs, struct fab_err *err)
+{
+	struct pcie_view *v = pcie_view_new();
+	int rc;
+
+	if (!v)
+		return fab_err_set(err, -ENOMEM, "pcie: out of memory");
+	rc = sys->ops->pcie_read(sys, v, err);
+	if (rc < 0) {
+		pcie_view_free(v);
+		return rc;
+	}
+	pcie_view_free(hs->pcie);
+	hs->pcie = v;
+	return 0;
+}
+
 int sys_host_state_read(struct sys *sys, struct host_state *hs, unsigned int flags,
 			struct fab_err *err)
 {
@@ -35,6 +53,11 @@ int sys_host_state_read(struct sys *sys, struct host_state *hs, unsigned int fla
 	rc = sys->ops->rdma_read(sys, hs, flags, err);
 	if (rc < 0)
 		return rc;
+	if ((flags & SYS_READ_PCIE) && sys->ops->pcie_read) {
+		rc = host_state_pcie_read(sys, hs, err);
+		if (rc < 0)
+			return rc;
+	}
 	host_state_resolve_masters(hs);
 	host_state_sort(hs);
 	return 0;
@@ -275,6 +298,13 @@ int sys_link_phy_read(struct sys *sys, const char *ifname, struct optics_link *l
 	if (!sys->ops->link_phy_read)
 		return no_slot(sys, "link", ifname, err);
 	return sys->ops->link_phy_read(sys, ifname, l, err);
+}
+
+int sys_pcie_read(struct sys *sys, struct pcie_view *v, struct fab_err *err)
+{
+	if (!sys->ops->pcie_read)
+		return no_slot(sys, "pcie", NULL, err);
+	return sys->ops->pcie_read(sys, v, err);
 }
 
 int sys_subnet_read(struct sys *sys, const struct subnet_opts *o, struct topo *t,

@@ -24,6 +24,7 @@
 #include "model/module.h"
 #include "model/nic_counters.h"
 #include "model/optics.h"
+#include "model/pcie.h"
 #include "model/topo.h"
 #include "util/err.h"
 
@@ -37,6 +38,13 @@ enum sys_read_flags {
 	 * apply and verify do not ask for them.
 	 */
 	SYS_READ_COUNTERS = 1 << 0,
+	/*
+	 * The NICs and GPUs as PCIe sees them into host_state.pcie (struct
+	 * pcie_view, model/pcie.h) through the pcie_read slot: `status`, and
+	 * verify when a profile has `nics:` items.  A sys without the slot
+	 * leaves host_state.pcie NULL.
+	 */
+	SYS_READ_PCIE = 1 << 1,
 };
 
 #define PMA_WINDOW_DEFAULT 64	/* subnet_opts.max_pmas when 0 */
@@ -67,6 +75,12 @@ struct subnet_opts {
 	 * cache holds no forwarding tables, so lft with load_cache is -EINVAL.
 	 */
 	bool lft;
+	/*
+	 * Read SMInfo from every port whose PortInfo CapabilityMask has IsSM
+	 * (sys/sminfo.c) into topo.sms, and set topo.sms_read.  Live walks
+	 * only; ignored with load_cache.
+	 */
+	bool sminfo;
 };
 
 /* Which interface's counters nic_counters_read() reads. */
@@ -197,6 +211,16 @@ struct sys_ops {
 	 */
 	int (*link_phy_read)(struct sys *sys, const char *ifname, struct optics_link *l,
 			     struct fab_err *err);
+	/*
+	 * Inside the node (src/sys/pcie.c, pcie_host.c): every NIC (a PCI
+	 * function with a netdev or RDMA device) and GPU with its link,
+	 * bridges and their ACS, NUMA node, socket and IOMMU mode; GPUDirect
+	 * readiness; the firmware LLDP agent where a driver flag shows it,
+	 * into @v (pcie_view_new'ed, empty).  Under a root the same layout is
+	 * read from the tree (tests/fixtures/pcie-dgx).  What cannot be read
+	 * stays unknown; only running out of memory fails.
+	 */
+	int (*pcie_read)(struct sys *sys, struct pcie_view *v, struct fab_err *err);
 
 	/*
 	 * The pending state of `apply --try` (src/sys/pending.c): a run
@@ -305,6 +329,7 @@ int sys_module_page_read(struct sys *sys, const char *ifname, const struct modul
 			 uint8_t *buf, struct fab_err *err);
 int sys_link_phy_read(struct sys *sys, const char *ifname, struct optics_link *l,
 		      struct fab_err *err);
+int sys_pcie_read(struct sys *sys, struct pcie_view *v, struct fab_err *err);
 int sys_pending_lock(struct sys *sys, int *lock, struct fab_err *err);
 void sys_pending_unlock(struct sys *sys, int lock);
 const char *sys_pending_path(struct sys *sys, char *buf, size_t len);

@@ -32,6 +32,7 @@ static const struct sys_ops sys_real_ops = {
 	.nic_counters_read = nic_counters_read_all,
 	.module_page_read = module_page_read,
 	.link_phy_read = link_phy_read,
+	.pcie_read = pcie_read_all,
 	.pending_lock = pending_lock,
 	.pending_unlock = pending_unlock,
 	.pending_path = pending_path,

@@ -83,5 +83,14 @@ int module_page_read(struct sys *sys, const char *ifname, const struct module_pa
 		     uint8_t *buf, struct fab_err *err);
 int link_phy_read(struct sys *sys, const char *ifname, struct optics_link *l,
 		  struct fab_err *err);
+/* pcie.c: NICs and GPUs as PCIe sees them.  Contract: see struct sys_ops. */
+int pcie_read_all(struct sys *sys, struct pcie_view *v, struct fab_err *err);
+/* pcie_host.c: the node-wide facts pcie.c needs. */
+unsigned int pcie_host_numa_nodes(struct sys *sys);
+/* The socket (physical package) of NUMA node @node's first CPU; -1 unknown. */
+int pcie_host_socket(struct sys *sys, int node);
+void pcie_host_gpudirect(struct sys *sys, struct pcie_gpudirect *gd);
+/* The firmware LLDP agent of @d from its netdevs' private flags. */
+void pcie_host_fw_lldp(struct sys *sys, struct pcie_dev *d);
 
 #endif

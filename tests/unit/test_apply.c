@@ -108,7 +108,9 @@ static int apply_try(struct fixture *f, unsigned int secs, struct apply_report *
 static int confirm(struct fixture *f, bool revert, struct fab_err *err)
 {
 	char *argv[] = { "confirm", revert ? "--revert" : NULL, NULL };
-	struct fab_ctx ctx = { .sys = &f->r.sys };
+	/* confirm's outcome goes through the renderer table, as in main() */
+	struct fab_ctx ctx = { .sys = &f->r.sys,
+			       .render = { .ops = &render_text_ops, .f = stdout } };
 	int rc;
 
 	fab_err_init(&ctx.err);

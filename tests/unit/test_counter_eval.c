@@ -273,7 +273,7 @@ static void test_policy_file(void **state)
 			   "  - { name: port_xmit_wait, severity: error }\n";
 	const char *unknown = "counters:\n  - { name: Bogus, threshold: 1 }\n";
 	const char *badsev = "counters:\n  - { name: SymbolErrorCounter, severity: fatal }\n";
-	const char *badkey = "counters:\n  - { name: SymbolErrorCounter, limit: 3 }\n";
+	const char *badkey = "counters:\n  - { name: SymbolErrorCounter, max: 3 }\n";
 	const char *noname = "counters:\n  - { threshold: 3 }\n";
 	const struct counter_rule *r;
 	struct counter_policy pol;
@@ -297,7 +297,7 @@ static void test_policy_file(void **state)
 	assert_non_null(strstr(err.msg, "p.yaml:2:"));
 	assert_non_null(strstr(err.msg, "severity: 'fatal'"));
 	assert_int_equal(counter_policy_parse(&pol, badkey, strlen(badkey), "p.yaml", &err), -EINVAL);
-	assert_non_null(strstr(err.msg, "limit"));
+	assert_non_null(strstr(err.msg, "unknown key 'max'"));
 	assert_int_equal(counter_policy_parse(&pol, noname, strlen(noname), "p.yaml", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "'name' is required"));
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "model/ib_checks.h"
 #include "model/topo.h"
 #include "render/render.h"
 
@@ -249,6 +250,79 @@ static void test_strings(void **state)
 	topo_free(t);
 }
 
+/*
+ * discover --checks: the ib_checks member, every family's shape (a ring of
+ * five switches with minimum-hop tables has two credit loops, one entry
+ * taken out makes unreachable pairs and breaks the loop one way; an SM that answers with priority 0
+ * and one that does not), streamed as the tree has it.
+ */
+static void test_ib_checks(void **state)
+{
+	struct topo *t = topo_new();
+	struct topo_node *sw[5];
+	json_t *doc, *sm;
+
+	for (unsigned int i = 0; i < 5; i++) {
+		char name[16];
+		struct topo_node *ca;
+
+		snprintf(name, sizeof(name), "r%u", i);
+		sw[i] = topo_node_add(t, TOPO_NODE_SWITCH, name, 0x100 + i);
+		snprintf(name, sizeof(name), "c\"%u", i);
+		ca = topo_node_add(t, TOPO_NODE_CA, name, 0x1000 * (i + 1));
+		for (unsigned int k = 0; k <= 3; k++)
+			ib_port(sw[i], k, TOPO_F_STATE | TOPO_F_LID)->lid = 10 + i;
+		ib_port(ca, 1, TOPO_F_STATE | TOPO_F_LID)->lid = i + 1;
+		assert_int_equal(topo_link_add(t, topo_port_find(ca, 1, NULL),
+					       topo_port_find(sw[i], 1, NULL), TOPO_SRC_SMP), 0);
+	}
+	for (unsigned int i = 0; i < 5; i++) {
+		assert_int_equal(topo_link_add(t, topo_port_find(sw[i], 2, NULL),
+					       topo_port_find(sw[(i + 1) % 5], 3, NULL), TOPO_SRC_SMP), 0);
+		sw[i]->lft = malloc(15);
+		assert_non_null(sw[i]->lft);
+		memset(sw[i]->lft, TOPO_LFT_NONE, 15);
+		sw[i]->lft_top = 14;
+		for (unsigned int j = 0; j < 5; j++) {
+			unsigned int d = (j + 5 - i) % 5;
+
+			sw[i]->lft[j + 1] = (uint8_t)(d == 0 ? 1 : d <= 2 ? 2 : 3);
+		}
+	}
+	sw[0]->lft[3] = TOPO_LFT_NONE;
+	t->sms = calloc(2, sizeof(*t->sms));
+	assert_non_null(t->sms);
+	t->sms[0] = (struct topo_sm){ .port = topo_port_find(topo_node_by_name(t, "c\"0"), 1, NULL),
+				      .answered = true, .guid = 0x1001, .state = TOPO_SM_MASTER };
+	t->sms[1] = (struct topo_sm){ .port = topo_port_find(topo_node_by_name(t, "c\"1"), 1, NULL) };
+	t->n_sms = 2;
+	t->sms_read = true;
+	assert_int_equal(ib_checks_run(t, IB_CHECK_ALL), 0);
+	topo_sort(t);
+	assert_same_bytes(t);
+	doc = discover_to_json(t);
+	assert_non_null(doc);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(doc,
+			 "ib_checks"), "credit_loops"), "loops")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(doc,
+			 "ib_checks"), "routes"), "unreachable")), 1);
+	sm = json_object_get(json_object_get(doc, "ib_checks"), "sm");
+	assert_true(json_is_false(json_object_get(sm, "agree")));
+	assert_true(json_is_integer(json_object_get(json_array_get(json_object_get(sm, "sms"), 0),
+						    "priority")));
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(sm, "sms"), 1),
+						 "priority")));
+	json_decref(doc);
+	/* Families not asked: null, same keys. */
+	assert_int_equal(ib_checks_run(t, IB_CHECK_IDS), 0);
+	assert_same_bytes(t);
+	doc = discover_to_json(t);
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "ib_checks"), "routes")));
+	assert_true(json_is_object(json_object_get(json_object_get(doc, "ib_checks"), "ids")));
+	json_decref(doc);
+	topo_free(t);
+}
+
 /* A full disk is an error, not a truncated document reported as written. */
 static void test_write_error(void **state)
 {
@@ -274,6 +348,7 @@ int main(void)
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_large),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test(test_ib_checks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

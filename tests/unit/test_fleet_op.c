@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * verify --hosts / apply --hosts merging (src/fleet/fleet_op.c): the
- * node documents are made by the same builders the worker uses
- * (verify_to_json, apply_to_json over a real plan_diff), wrapped as
- * fleet_run_op() wraps them; the merge must flatten drift/steps with the
- * node's name, count nodes, turn malformed answers into failed nodes with
- * the reason, and keep the same keys when nothing answered.  The text
- * tables are checked line by line; the JSON against a golden file.
+ * verify --hosts / apply --hosts checks (src/fleet/fleet_op.c) and the
+ * fleet documents written from them (src/render/fleet_doc.c): the node
+ * documents are made by the same builders the worker uses (verify_to_json,
+ * apply_to_json over a real plan_diff), added to a struct fleet_run as
+ * fleet_op_run() adds the answers; the check must flatten drift/steps
+ * with the node's name, count nodes, turn malformed answers into failed
+ * nodes with the reason, and the document keep the same keys when nothing
+ * answered.  The text tables are checked line by line; the JSON against a
+ * golden file.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -79,23 +81,53 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* One node as fleet_run_op() reports it: @doc stolen (NULL: failed with @error). */
-static json_t *node(const char *name, const char *op, json_t *doc, const char *error)
+/* Add one node's answer to @run: @doc stolen (NULL: failed with @error). */
+static void node(struct fleet_run *run, const char *name, json_t *doc, const char *error)
 {
-	json_t *n = json_pack("{s:s, s:s, s:b, s:o}", "node", name, "address", "10.0.0.1",
-			      "ok", doc != NULL, "error", error ? json_string(error) : json_null());
-
-	assert_non_null(n);
-	json_object_set_new(n, op, doc ? doc : json_null());
-	return n;
+	assert_int_equal(fleet_run_add(run, name, "10.0.0.1", doc, error), 0);
 }
 
-static json_t *run_doc(const char *op, json_t *nodes)
+/* fleet_verify_check() over @run and its document (new reference); *@failed, *@drifted. */
+static json_t *verify_merge(struct fleet_run *run, size_t *failed, size_t *drifted)
 {
-	json_t *r = json_pack("{s:s, s:s, s:o}", "schema", "x", "op", op, "nodes", nodes);
+	struct fleet_verify v;
+	json_t *doc;
 
-	assert_non_null(r);
-	return r;
+	assert_int_equal(fleet_verify_check(run, "p.yaml", &v), 0);
+	doc = fleet_verify_to_json(&v);
+	assert_non_null(doc);
+	*failed = run->n_failed;
+	*drifted = v.n_drifted;
+	fleet_verify_fini(&v);
+	return doc;
+}
+
+/* The same for apply. */
+static json_t *apply_merge(struct fleet_run *run, bool dry_run, size_t *failed)
+{
+	struct fleet_apply a;
+	json_t *doc;
+
+	assert_int_equal(fleet_apply_check(run, "p.yaml", dry_run, &a), 0);
+	doc = fleet_apply_to_json(&a);
+	assert_non_null(doc);
+	*failed = run->n_failed;
+	fleet_apply_fini(&a);
+	return doc;
+}
+
+/* @ops's @slot of @v written to a string (free() it). */
+static char *render_verify(const struct render_ops *ops, const struct fleet_verify *v, bool pretty)
+{
+	struct render out = { .ops = ops, .pretty = pretty };
+	char *buf = NULL;
+	size_t len = 0;
+
+	out.f = open_memstream(&buf, &len);
+	assert_non_null(out.f);
+	assert_int_equal(ops->verify_fleet(&out, v), 0);
+	fclose(out.f);
+	return buf;
 }
 
 static const char *jstr(const json_t *o, const char *key)
@@ -117,12 +149,15 @@ static long long jint(const json_t *o, const char *key)
 static void test_verify_merge(void **state)
 {
 	struct fixture *f = *state;
-	json_t *run = run_doc("verify", json_pack("[o, o, o]",
-		node("a", "verify", verify_to_json("p.yaml", "a", &f->empty), NULL),
-		node("b", "verify", verify_to_json("p.yaml", "b", &f->plan), NULL),
-		node("c", "verify", NULL, "no hello within 15000 ms")));
+	struct fleet_run run;
 	size_t failed = 99, drifted = 99;
-	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted), *d, *sum;
+	json_t *doc, *d, *sum;
+
+	fleet_run_init(&run, "verify");
+	node(&run, "a", verify_to_json("p.yaml", "a", &f->empty), NULL);
+	node(&run, "b", verify_to_json("p.yaml", "b", &f->plan), NULL);
+	node(&run, "c", NULL, "no hello within 15000 ms");
+	doc = verify_merge(&run, &failed, &drifted);
 
 	assert_non_null(doc);
 	assert_int_equal(failed, 1);
@@ -151,7 +186,7 @@ static void test_verify_merge(void **state)
 	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(doc, "nodes"), 2),
 						 "verify")));
 	json_decref(doc);
-	json_decref(run);
+	fleet_run_fini(&run);
 }
 
 /* Each malformed answer makes its node failed with the reason; its drift is not taken. */
@@ -170,13 +205,14 @@ static void test_verify_merge_malformed(void **state)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		json_t *v = verify_to_json("p.yaml", "b", &f->plan), *run, *doc, *n;
+		json_t *v = verify_to_json("p.yaml", "b", &f->plan), *doc, *n;
 		size_t failed = 0, drifted = 0;
+		struct fleet_run run;
 
 		json_object_set_new(v, cases[i].key, json_loads(cases[i].json, JSON_DECODE_ANY, NULL));
-		run = run_doc("verify", json_pack("[o]", node("b", "verify", v, NULL)));
-		doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
-		assert_non_null(doc);
+		fleet_run_init(&run, "verify");
+		node(&run, "b", v, NULL);
+		doc = verify_merge(&run, &failed, &drifted);
 		assert_int_equal(failed, 1);
 		assert_int_equal(drifted, 0);
 		assert_int_equal(json_array_size(json_object_get(doc, "drift")), 0);
@@ -187,21 +223,23 @@ static void test_verify_merge_malformed(void **state)
 		    !strstr(jstr(n, "error"), cases[i].why))
 			fail_msg("case %zu: error '%s' lacks '%s'", i, jstr(n, "error"), cases[i].why);
 		json_decref(doc);
-		json_decref(run);
+		fleet_run_fini(&run);
 	}
 	/* A drift entry without "found" while n_drift agrees. */
 	{
-		json_t *v = verify_to_json("p.yaml", "b", &f->plan), *run, *doc;
+		json_t *v = verify_to_json("p.yaml", "b", &f->plan), *doc;
 		size_t failed = 0, drifted = 0;
+		struct fleet_run run;
 
 		json_object_del(json_array_get(json_object_get(v, "drift"), 1), "found");
-		run = run_doc("verify", json_pack("[o]", node("b", "verify", v, NULL)));
-		doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
+		fleet_run_init(&run, "verify");
+		node(&run, "b", v, NULL);
+		doc = verify_merge(&run, &failed, &drifted);
 		assert_int_equal(failed, 1);
 		assert_non_null(strstr(jstr(json_array_get(json_object_get(doc, "nodes"), 0), "error"),
 				       "lacks interface, field, wanted or found"));
 		json_decref(doc);
-		json_decref(run);
+		fleet_run_fini(&run);
 	}
 }
 
@@ -209,14 +247,14 @@ static void test_verify_merge_malformed(void **state)
 static void test_verify_merge_same_keys(void **state)
 {
 	static const char *const keys[] = { "schema", "profile", "ok", "nodes", "drift", "summary" };
-	json_t *runs[2] = {
-		run_doc("verify", json_pack("[o]", node("a", "verify", NULL, "exited with status 127"))),
-		run_doc("verify", json_array()),
-	};
+	struct fleet_run runs[2];
 
+	fleet_run_init(&runs[0], "verify");
+	node(&runs[0], "a", NULL, "exited with status 127");
+	fleet_run_init(&runs[1], "verify");
 	for (int r = 0; r < 2; r++) {
 		size_t failed = 9, drifted = 9;
-		json_t *doc = fleet_verify_merge(runs[r], "p.yaml", &failed, &drifted);
+		json_t *doc = verify_merge(&runs[r], &failed, &drifted);
 
 		assert_non_null(doc);
 		assert_int_equal(json_object_size(doc), ARRAY_SIZE(keys));
@@ -227,26 +265,23 @@ static void test_verify_merge_same_keys(void **state)
 		assert_int_equal(drifted, 0);
 		assert_true(json_is_true(json_object_get(doc, "ok")) == (r == 1));
 		json_decref(doc);
-		json_decref(runs[r]);
+		fleet_run_fini(&runs[r]);
 	}
 }
 
 static void test_verify_fleet_text(void **state)
 {
 	struct fixture *f = *state;
-	json_t *run = run_doc("verify", json_pack("[o, o, o]",
-		node("a", "verify", verify_to_json("p.yaml", "a", &f->empty), NULL),
-		node("b", "verify", verify_to_json("p.yaml", "b", &f->plan), NULL),
-		node("c", "verify", NULL, "sent garbage: \"HTTP/1.1\"")));
-	size_t failed, drifted;
-	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
-	struct render out = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
+	struct fleet_run run;
+	struct fleet_verify v;
+	char *buf;
 
-	out.f = open_memstream(&buf, &len);
-	assert_int_equal(render_text_ops.verify_fleet(&out, doc), 0);
-	fclose(out.f);
+	fleet_run_init(&run, "verify");
+	node(&run, "a", verify_to_json("p.yaml", "a", &f->empty), NULL);
+	node(&run, "b", verify_to_json("p.yaml", "b", &f->plan), NULL);
+	node(&run, "c", NULL, "sent garbage: \"HTTP/1.1\"");
+	assert_int_equal(fleet_verify_check(&run, "p.yaml", &v), 0);
+	buf = render_verify(&render_text_ops, &v, false);
 	assert_string_equal(buf,
 		"verify p.yaml on 3 nodes: 1 ok, 1 drifted (2 drifts), 1 failed\n"
 		"NODE             INTERFACE        FIELD              WANTED               FOUND\n"
@@ -254,27 +289,24 @@ static void test_verify_fleet_text(void **state)
 		"b                eth0             pfc.enable         3                    unknown (dcb: eth0: dcb not supported by driver)\n"
 		"c                FAILED: sent garbage: \"HTTP/1.1\"\n");
 	free(buf);
-	json_decref(doc);
-	json_decref(run);
+	fleet_verify_fini(&v);
+	fleet_run_fini(&run);
 }
 
 /* A node name longer than the default 16 columns widens the NODE column on every row. */
 static void test_verify_fleet_text_long_name(void **state)
 {
 	struct fixture *f = *state;
-	json_t *run = run_doc("verify", json_pack("[o, o]",
-		node("gpu-node-0123.cluster.example", "verify",
-		     verify_to_json("p.yaml", "gpu-node-0123.cluster.example", &f->plan), NULL),
-		node("c", "verify", NULL, "no answer")));
-	size_t failed, drifted;
-	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
-	struct render out = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
+	struct fleet_run run;
+	struct fleet_verify v;
+	char *buf;
 
-	out.f = open_memstream(&buf, &len);
-	assert_int_equal(render_text_ops.verify_fleet(&out, doc), 0);
-	fclose(out.f);
+	fleet_run_init(&run, "verify");
+	node(&run, "gpu-node-0123.cluster.example",
+	     verify_to_json("p.yaml", "gpu-node-0123.cluster.example", &f->plan), NULL);
+	node(&run, "c", NULL, "no answer");
+	assert_int_equal(fleet_verify_check(&run, "p.yaml", &v), 0);
+	buf = render_verify(&render_text_ops, &v, false);
 	assert_string_equal(buf,
 		"verify p.yaml on 2 nodes: 0 ok, 1 drifted (2 drifts), 1 failed\n"
 		"NODE                          INTERFACE        FIELD              WANTED               FOUND\n"
@@ -282,8 +314,8 @@ static void test_verify_fleet_text_long_name(void **state)
 		"gpu-node-0123.cluster.example eth0             pfc.enable         3                    unknown (dcb: eth0: dcb not supported by driver)\n"
 		"c                             FAILED: no answer\n");
 	free(buf);
-	json_decref(doc);
-	json_decref(run);
+	fleet_verify_fini(&v);
+	fleet_run_fini(&run);
 }
 
 static char *slurp(const char *path)
@@ -303,24 +335,31 @@ static char *slurp(const char *path)
 static void test_verify_fleet_json_golden(void **state)
 {
 	struct fixture *f = *state;
-	json_t *run = run_doc("verify", json_pack("[o, o]",
-		node("node1", "verify", verify_to_json("p.yaml", "node1", &f->plan), NULL),
-		node("node2", "verify", NULL, "no answer to verify within 60000 ms")));
-	size_t failed, drifted;
-	json_t *doc = fleet_verify_merge(run, "p.yaml", &failed, &drifted);
-	struct render out = { .pretty = true };
-	char *buf = NULL, *want;
-	size_t len = 0;
+	struct fleet_run run;
+	struct fleet_verify v;
+	char *buf, *want;
 
-	out.f = open_memstream(&buf, &len);
-	assert_int_equal(render_json_ops.verify_fleet(&out, doc), 0);
-	fclose(out.f);
+	fleet_run_init(&run, "verify");
+	node(&run, "node1", verify_to_json("p.yaml", "node1", &f->plan), NULL);
+	node(&run, "node2", NULL, "no answer to verify within 60000 ms");
+	assert_int_equal(fleet_verify_check(&run, "p.yaml", &v), 0);
+	buf = render_verify(&render_json_ops, &v, true);
 	want = slurp("tests/golden/fleet-verify.json");
 	assert_string_equal(buf, want);
 	free(want);
 	free(buf);
-	json_decref(doc);
-	json_decref(run);
+	fleet_verify_fini(&v);
+	fleet_run_fini(&run);
+}
+
+/* Three nodes: @ok's apply, @bad's, and one that was refused. */
+static void apply_nodes(struct fleet_run *run, const struct apply_report *ok,
+			const struct apply_report *bad)
+{
+	fleet_run_init(run, "apply");
+	node(run, "a", apply_to_json(ok), NULL);
+	node(run, "b", apply_to_json(bad), NULL);
+	node(run, "c", NULL, "apply: another apply is running on this node");
 }
 
 static void test_apply_merge(void **state)
@@ -329,18 +368,15 @@ static void test_apply_merge(void **state)
 	struct apply_report ok_rep = { .profile = "p.yaml", .plan = &f->empty, .failed = -1 };
 	struct apply_report bad = { .profile = "p.yaml", .plan = &f->plan, .failed = 1,
 				    .rolled_back = true };
-	json_t *run, *doc, *c, *n;
+	struct fleet_run run;
+	json_t *doc, *c, *n;
 	size_t failed = 0;
 
 	f->plan.steps[0].status = PLAN_STEP_UNDONE;
 	f->plan.steps[1].status = PLAN_STEP_FAILED;
 	snprintf(bad.error, sizeof(bad.error), "step 2 (pfc eth0 enable 3) failed: no dcb");
-	run = run_doc("apply", json_pack("[o, o, o]",
-		node("a", "apply", apply_to_json(&ok_rep), NULL),
-		node("b", "apply", apply_to_json(&bad), NULL),
-		node("c", "apply", NULL, "apply: another apply is running on this node")));
-	doc = fleet_apply_merge(run, "p.yaml", false, &failed);
-	assert_non_null(doc);
+	apply_nodes(&run, &ok_rep, &bad);
+	doc = apply_merge(&run, false, &failed);
 	assert_int_equal(failed, 2);
 	assert_string_equal(jstr(doc, "schema"), "fabricctl.fleet-apply/1");
 	assert_true(json_is_false(json_object_get(doc, "ok")));
@@ -360,27 +396,30 @@ static void test_apply_merge(void **state)
 	assert_int_equal(jint(json_object_get(doc, "summary"), "changed"), 1);
 	assert_int_equal(jint(json_object_get(doc, "summary"), "n_changes"), 2);
 	json_decref(doc);
+	fleet_run_fini(&run);
 
 	/* A node that did not do what was asked (dry run vs apply) is failed. */
-	doc = fleet_apply_merge(run, "p.yaml", true, &failed);
+	apply_nodes(&run, &ok_rep, &bad);
+	doc = apply_merge(&run, true, &failed);
 	assert_int_equal(failed, 3);
 	assert_string_equal(jstr(json_array_get(json_object_get(doc, "nodes"), 0), "error"),
 			    "applied instead of a dry run");
 	json_decref(doc);
-	json_decref(run);
+	fleet_run_fini(&run);
 
 	/* A malformed apply document. */
 	{
 		json_t *a = apply_to_json(&ok_rep);
 
 		json_object_set_new(a, "steps", json_string("none"));
-		run = run_doc("apply", json_pack("[o]", node("a", "apply", a, NULL)));
-		doc = fleet_apply_merge(run, "p.yaml", false, &failed);
+		fleet_run_init(&run, "apply");
+		node(&run, "a", a, NULL);
+		doc = apply_merge(&run, false, &failed);
 		assert_int_equal(failed, 1);
 		assert_non_null(strstr(jstr(json_array_get(json_object_get(doc, "nodes"), 0), "error"),
 				       "malformed apply document: \"steps\" is not an array"));
 		json_decref(doc);
-		json_decref(run);
+		fleet_run_fini(&run);
 	}
 }
 
@@ -389,17 +428,18 @@ static void test_apply_fleet_text(void **state)
 	struct fixture *f = *state;
 	struct apply_report rep = { .profile = "p.yaml", .plan = &f->plan, .failed = -1,
 				    .dry_run = true };
-	json_t *run = run_doc("apply", json_pack("[o, o]",
-		node("a", "apply", apply_to_json(&rep), NULL),
-		node("b", "apply", NULL, "exited with status 127")));
-	size_t failed;
-	json_t *doc = fleet_apply_merge(run, "p.yaml", true, &failed);
-	struct render out = { 0 };
+	struct render out = { .ops = &render_text_ops };
+	struct fleet_run run;
+	struct fleet_apply a;
 	char *buf = NULL;
 	size_t len = 0;
 
+	fleet_run_init(&run, "apply");
+	node(&run, "a", apply_to_json(&rep), NULL);
+	node(&run, "b", NULL, "exited with status 127");
+	assert_int_equal(fleet_apply_check(&run, "p.yaml", true, &a), 0);
 	out.f = open_memstream(&buf, &len);
-	assert_int_equal(render_text_ops.apply_fleet(&out, doc), 0);
+	assert_int_equal(render_text_ops.apply_fleet(&out, &a), 0);
 	fclose(out.f);
 	assert_string_equal(buf,
 		"apply p.yaml (dry run) on 2 nodes: 1 ok, 1 failed, 1 changed (2 changes)\n"
@@ -410,8 +450,8 @@ static void test_apply_fleet_text(void **state)
 		"                 dcb: eth0: dcb not supported by driver\n"
 		"b                FAILED: exited with status 127\n");
 	free(buf);
-	json_decref(doc);
-	json_decref(run);
+	fleet_apply_fini(&a);
+	fleet_run_fini(&run);
 }
 
 /* ---- up-front checks ---- */

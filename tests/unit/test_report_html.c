@@ -241,6 +241,50 @@ static void test_discover_no_plan(void **state)
 	}
 }
 
+/* discover --checks: the families, tiers, loops, unreachable pairs and SMs, escaped. */
+static void test_discover_ib_checks(void **state)
+{
+	static const char doc_text[] =
+		"{\"schema\": \"fabricctl.discover/1\", \"sources\": [\"smp\"],"
+		" \"summary\": {\"nodes\": 10, \"links\": 10, \"problems\": 1},"
+		" \"nodes\": [], \"links\": [], \"problems\": [{\"kind\": \"credit-loop\","
+		"  \"ports\": [], \"expected\": null, \"detail\": \"3 channels\"}],"
+		" \"ib_checks\": {\"checks\": [\"routes\", \"credit-loops\", \"balance\", \"sm\"],"
+		"  \"routes\": {\"skipped\": null, \"ca_ports\": 5, \"lids\": 5, \"pairs\": 20,"
+		"   \"unreachable\": 1, \"unreachable_pairs\": [{\"src\": {\"node\": \"h<1>\", \"port\": 1},"
+		"   \"dst\": {\"node\": \"h3\", \"port\": 1}, \"dlid\": 3, \"switch\": {\"node\": \"r1\"},"
+		"   \"port\": null, \"to\": null, \"reason\": \"no-entry\"}]},"
+		"  \"credit_loops\": {\"skipped\": null, \"vls\": 1, \"channels\": 10, \"dependencies\": 10,"
+		"   \"loops\": 1, \"cycles\": [{\"component\": 3, \"channels\": ["
+		"    {\"from\": {\"node\": \"r1\", \"port\": 2}, \"to\": {\"node\": \"r2\", \"port\": 3}},"
+		"    {\"from\": {\"node\": \"r2\", \"port\": 2}, \"to\": {\"node\": \"r3\", \"port\": 3}},"
+		"    {\"from\": {\"node\": \"r3\", \"port\": 2}, \"to\": {\"node\": \"r1\", \"port\": 3}}]}]},"
+		"  \"balance\": {\"skipped\": null, \"factor\": 2, \"tiers\": [{\"tier\": \"sw1>sw2\","
+		"   \"links\": 4, \"min\": 0, \"median\": 0, \"max\": 4, \"outliers\": 2}]},"
+		"  \"ids\": null,"
+		"  \"sm\": {\"skipped\": null, \"masters\": 1, \"standby\": 0, \"silent\": 0, \"agree\": true,"
+		"   \"sms\": [{\"port\": {\"node\": \"h1\", \"port\": 1, \"lid\": 1}, \"state\": \"master\","
+		"   \"priority\": 0, \"sm_guid\": \"0x0000000000000011\", \"act_count\": 7}]}}}";
+	json_t *doc = json_loads(doc_text, 0, NULL), *data;
+	char *html;
+
+	assert_non_null(doc);
+	html = page(doc, NULL, &data);
+	assert_non_null(strstr(html, "<h3>InfiniBand subnet checks</h3>"));
+	assert_non_null(strstr(html, "5 CA ports, 5 LIDs, 20 pairs, <b>1 unreachable</b>"));
+	assert_non_null(strstr(html, "<b>1 loops</b> (1 VL, 10 switch channels, 10 dependencies)"));
+	assert_non_null(strstr(html, "r1 [2] &rarr; r2 [2] &rarr; r3 [2] &rarr; r1 [2]"));
+	assert_non_null(strstr(html, "<td>sw1&gt;sw2</td><td>4</td><td>0</td><td>0</td><td>4</td>"
+				     "<td><span class=\"tag bad\">2</span></td>"));
+	assert_non_null(strstr(html, "<td>h&lt;1&gt; [1]</td><td>h3 [1]</td><td>3</td><td>r1</td>"
+				     "<td>none</td><td>no-entry</td>"));
+	assert_non_null(strstr(html, "<td>h1 [1]</td><td>1</td><td>master</td><td>0</td>"));
+	assert_null(strstr(html, "<td>ids</td>"));	/* not asked: no row */
+	free(html);
+	json_decref(data);
+	json_decref(doc);
+}
+
 /* A link suspect's evidence in words, not raw keys. */
 static void test_suspect_evidence_words(void **state)
 {
@@ -296,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_page),
 		cmocka_unit_test(test_pair_unknown_node),
 		cmocka_unit_test(test_discover_no_plan),
+		cmocka_unit_test(test_discover_ib_checks),
 		cmocka_unit_test(test_suspect_evidence_words),
 	};
 

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The worker's test sessions (ops "listen" and "connect"): a transport
+ * session opened at each end of a pair, its endpoint sent in a "ready"
+ * event, the controller's "peer" or "go" awaited, the test run with stdin
+ * as its cancel_fd, one answer.  See worker.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/worker.h"
+#include "fleet/proto.h"
+#include "transport/transport.h"
+
+/*
+ * Wait for the controller's next step in session @id: @want ("peer" or
+ * "go").  Returns 1 with @m, or replies the failure itself and returns 0.
+ */
+static int session_wait(struct worker *w, long long id, const char *want, int timeout_ms,
+			struct proto_msg *m)
+{
+	struct fab_err err;
+	char msg[1100];
+	int rc;
+
+	fab_err_init(&err);
+	rc = worker_next(w, timeout_ms, m, &err);
+	if (rc == 1 && m->id == id && strcmp(m->op, want) == 0)
+		return 1;
+	if (rc == 1 && m->id == id && strcmp(m->op, "abort") == 0) {
+		proto_msg_fini(m);
+		worker_fail(w, id, "aborted by the controller");
+		return 0;
+	}
+	if (rc == 0) {
+		w->quit = true;
+		return 0;
+	}
+	if (rc == 1) {
+		snprintf(msg, sizeof(msg), "protocol: want \"%s\" for session %lld, got \"%s\" (id %lld)",
+			 want, id, m->op, m->id);
+		proto_msg_fini(m);
+	} else if (rc == -ETIMEDOUT) {
+		snprintf(msg, sizeof(msg), "no \"%s\" from the controller within %d ms", want, timeout_ms);
+	} else {
+		snprintf(msg, sizeof(msg), "%s", err.msg[0] ? err.msg : strerror(-rc));
+	}
+	worker_fail(w, id, msg);
+	return 0;
+}
+
+/* After a transport returned -ECANCELED: stdin has something for us. */
+static void session_cancelled(struct worker *w, long long id)
+{
+	struct proto_msg m;
+	struct fab_err err;
+	int rc;
+
+	fab_err_init(&err);
+	rc = worker_next(w, 1000, &m, &err);
+	if (rc == 0) {
+		w->quit = true;
+		return;
+	}
+	if (rc == 1) {
+		bool abort = m.id == id && strcmp(m.op, "abort") == 0;
+
+		proto_msg_fini(&m);
+		worker_fail(w, id, abort ? "aborted by the controller"
+					 : "protocol: a request arrived during a test");
+		return;
+	}
+	worker_fail(w, id, "cancelled");
+}
+
+static int session_params(const json_t *req, struct tp_params *p,
+			  const struct transport_ops **tp, struct fab_err *err)
+{
+	const char *name = json_string_value(json_object_get(req, "transport"));
+	const char *addr = json_string_value(json_object_get(req, "addr"));
+	const char *dev = json_string_value(json_object_get(req, "dev"));
+	const char *token = json_string_value(json_object_get(req, "token"));
+	const json_t *port = json_object_get(req, "dev_port");
+
+	memset(p, 0, sizeof(*p));
+	if (!name || !(*tp = transport_find(name)))
+		return fab_err_set(err, -EOPNOTSUPP, "transport '%s' not available on this node",
+				   name ? name : "(none)");
+	if (!addr)
+		return fab_err_set(err, -EPROTO, "protocol: \"addr\" missing");
+	if (tp_token_parse(token, p->token, false) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: \"token\" must be %d hex digits",
+				   2 * TP_TOKEN_LEN);
+	/* Absent means any port; otherwise a port number, never wrapped. */
+	if (port && (!json_is_integer(port) || json_integer_value(port) < 0 ||
+		     json_integer_value(port) > 255))
+		return fab_err_set(err, -EPROTO, "protocol: \"dev_port\" must be an integer 0..255");
+	p->local_addr = addr;
+	p->dev = dev ? dev : "";
+	p->dev_port = port ? (unsigned int)json_integer_value(port) : 0;
+	return proto_plan_from_json(json_object_get(req, "plan"), &p->plan, err);
+}
+
+/* One transport session of the worker's, from "listen" or "connect" to its answer. */
+struct wsession {
+	const struct transport_ops *tp;
+	struct tp_session *s;
+	struct tp_params p;
+	struct proto_msg m;		/* the controller's "peer" or "go" */
+	struct fab_err err;
+};
+
+/*
+ * A session's first half, alike at both ends: its parameters from @req, the
+ * session opened (a server; with @server false a client of @req's "peer"),
+ * its endpoint sent in a "ready" event, the controller's next step ("peer"
+ * for a server, "go" for a client) into @ws->m.  False when the session
+ * ended there, answered and closed.
+ */
+static bool session_start(struct worker *w, struct proto_msg *req, bool server,
+			  struct wsession *ws)
+{
+	json_t *ep = NULL;
+	int rc;
+
+	ws->tp = NULL;
+	ws->s = NULL;
+	fab_err_init(&ws->err);
+	rc = session_params(req->doc, &ws->p, &ws->tp, &ws->err);
+	if (rc == 0 && server)
+		rc = ws->tp->server_open(&ws->p, &ws->s, &ep, &ws->err);
+	else if (rc == 0)
+		rc = ws->tp->client_open(&ws->p, json_object_get(req->doc, "peer"), &ws->s, &ep,
+					 &ws->err);
+	if (rc < 0) {
+		worker_fail(w, req->id, ws->err.msg);
+		return false;
+	}
+	worker_event(w, req->id, "ready", ep);
+	json_decref(ep);
+	if (session_wait(w, req->id, server ? "peer" : "go", (int)ws->p.plan.timeout_ms, &ws->m))
+		return true;
+	ws->tp->close(ws->s);
+	return false;
+}
+
+/* A session's last answer: the transport's @rc (ws->err), else @reply (may be NULL); closed. */
+static void session_end(struct worker *w, long long id, struct wsession *ws, int rc,
+			json_t *reply)
+{
+	if (rc == -ECANCELED)
+		session_cancelled(w, id);
+	else if (rc < 0)
+		worker_fail(w, id, ws->err.msg);
+	else
+		worker_reply(w, id, reply);
+	ws->tp->close(ws->s);
+}
+
+void worker_op_listen(struct worker *w, struct proto_msg *req)
+{
+	struct wsession ws;
+	int rc;
+
+	if (!session_start(w, req, true, &ws))
+		return;
+	rc = ws.tp->server_peer ? ws.tp->server_peer(ws.s, json_object_get(ws.m.doc, "endpoint"),
+						     &ws.err) : 0;
+	proto_msg_fini(&ws.m);
+	if (rc == 0) {
+		worker_event(w, req->id, "armed", NULL);
+		rc = ws.tp->server_run(ws.s, STDIN_FILENO, &ws.err);
+	}
+	session_end(w, req->id, &ws, rc, NULL);
+}
+
+void worker_op_connect(struct worker *w, struct proto_msg *req)
+{
+	struct wsession ws;
+	struct tp_result res;
+	int rc;
+
+	if (!session_start(w, req, false, &ws))
+		return;
+	proto_msg_fini(&ws.m);
+	rc = ws.tp->client_run(ws.s, STDIN_FILENO, &res, &ws.err);
+	session_end(w, req->id, &ws, rc, rc < 0 ? NULL : proto_result_to_json(&res));
+}
