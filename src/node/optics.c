@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/optics_wire.h"
 #include "node/optics.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -37,14 +38,29 @@ static int read_pages(struct sys *sys, const char *ifname, struct module_eeprom 
 	return 0;
 }
 
-int node_optics_port(struct sys *sys, const char *ifname, struct optics_port *p)
+int node_optics_raw(struct sys *sys, const char *ifname, struct module_eeprom *e,
+		    struct optics_port *p)
 {
-	struct module_eeprom e;
 	struct fab_err err;
 	int rc;
 
-	module_eeprom_init(&e);
-	rc = read_pages(sys, ifname, &e, p);
+	module_eeprom_init(e);
+	optics_link_init(&p->link);
+	rc = read_pages(sys, ifname, e, p);
+	if (rc < 0)
+		return rc;	/* no module interface: no cable end, no link to read */
+	fab_err_init(&err);
+	p->link_rc = sys_link_phy_read(sys, ifname, &p->link, &err);
+	if (p->link_rc < 0)
+		str_fmt(p->link_err, sizeof(p->link_err), "%s", err.msg);
+	return 0;
+}
+
+int node_optics_port(struct sys *sys, const char *ifname, struct optics_port *p)
+{
+	struct module_eeprom e;
+	int rc = node_optics_raw(sys, ifname, &e, p);
+
 	if (rc < 0)
 		return rc;
 	if (!p->module_rc) {
@@ -53,11 +69,6 @@ int node_optics_port(struct sys *sys, const char *ifname, struct optics_port *p)
 			str_fmt(p->module_err, sizeof(p->module_err), "module: %s: %s", ifname,
 				p->mod.notes[0]);
 	}
-	fab_err_init(&err);
-	optics_link_init(&p->link);
-	p->link_rc = sys_link_phy_read(sys, ifname, &p->link, &err);
-	if (p->link_rc < 0)
-		str_fmt(p->link_err, sizeof(p->link_err), "%s", err.msg);
 	return 0;
 }
 
@@ -139,4 +150,58 @@ int node_optics_read(struct sys *sys, struct host_state *hs, const struct node_o
 	}
 	hs->optics = set;
 	return 0;
+}
+
+/* One port, raw, appended to @ports; a port with no module interface is left out when @skip. */
+static int wire_port(struct sys *sys, const char *ifname, bool skip, json_t *ports)
+{
+	struct optics_port *p = calloc(1, sizeof(*p));
+	struct module_eeprom e;
+	json_t *j;
+	int rc;
+
+	if (!p)
+		return -ENOMEM;
+	str_fmt(p->ifname, sizeof(p->ifname), "%s", ifname);
+	module_init(&p->mod);
+	rc = node_optics_raw(sys, ifname, &e, p);
+	if (rc == -EOPNOTSUPP && skip) {
+		free(p);
+		return 0;
+	}
+	if (rc == -EOPNOTSUPP) {
+		e.n = 0;	/* the port is kept, with why, and no link reading */
+		p->link_rc = -EOPNOTSUPP;
+		str_fmt(p->link_err, sizeof(p->link_err), "link: %s: not read (no module interface)",
+			ifname);
+	}
+	j = optics_wire_to_json(&e, p);
+	free(p);
+	return j && json_array_append_new(ports, j) == 0 ? 0 : -ENOMEM;
+}
+
+json_t *node_optics_wire(struct sys *sys, const char *const *names, size_t n,
+			 struct fab_err *err)
+{
+	json_t *ports = json_array();
+	struct host_state hs;
+	int rc = 0;
+
+	host_state_init(&hs);
+	if (!n && sys_host_state_read(sys, &hs, 0, err) < 0) {
+		json_decref(ports);
+		return NULL;
+	}
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = wire_port(sys, names[i], false, ports);
+	for (size_t i = 0; rc == 0 && !n && i < hs.n_links; i++)
+		if (wanted(&hs.links[i]))
+			rc = wire_port(sys, hs.links[i].name, true, ports);
+	host_state_fini(&hs);
+	if (rc < 0 || !ports) {
+		json_decref(ports);
+		fab_err_set(err, -ENOMEM, "optics: out of memory");
+		return NULL;
+	}
+	return json_pack("{s:o}", "ports", ports);
 }

@@ -7,6 +7,8 @@
 #ifndef FAB_NODE_OPTICS_H
 #define FAB_NODE_OPTICS_H
 
+#include <jansson.h>
+
 #include "model/host_state.h"
 #include "model/optics.h"
 #include "sys/sys.h"
@@ -25,6 +27,23 @@ struct node_optics_opts {
  * failed, with the messages beside them).
  */
 int node_optics_port(struct sys *sys, const char *ifname, struct optics_port *p);
+
+/*
+ * The same, raw: the pages into @e (not decoded) and one link reading
+ * into @p (its module_rc/link_rc and messages too).
+ */
+int node_optics_raw(struct sys *sys, const char *ifname, struct module_eeprom *e,
+		    struct optics_port *p);
+
+/*
+ * The worker's "optics" op (docs/worker-protocol.md): {"ports": [...]},
+ * each port as model/optics_wire.h carries it, raw, for the controller to
+ * decode and judge; the interfaces in @names (a name without a module
+ * interface is kept with its error), or with @n 0 every hardware port that
+ * has one.  NULL with @err when the links cannot be listed or on ENOMEM.
+ */
+json_t *node_optics_wire(struct sys *sys, const char *const *names, size_t n,
+			 struct fab_err *err);
 
 /*
  * Every hardware link of @hs (kind "", not loopback) that has a module

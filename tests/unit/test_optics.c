@@ -13,10 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "model/optics.h"
+#include "model/optics_wire.h"
 #include "node/optics.h"
 #include "module_img.h"
 
@@ -417,6 +419,72 @@ static void test_node_port(void **state)
 	optics_set_fini(&set);
 }
 
+/* The worker's "optics" op and the controller's reading of it: the same module, the same link. */
+static void test_wire(void **state)
+{
+	struct img_sys s = { .sys = { .ops = &img_ops }, .fail_page = 3 };
+	const char *names[] = { "eth0" };
+	struct optics_set set;
+	struct optics_port *p;
+	struct fab_err err;
+	json_t *doc, *port, *bad;
+	char *text;
+
+	(void)state;
+	fab_err_init(&err);
+	optics_set_init(&set);
+	cmis_build(&img);
+	s.fail_page = 2;			/* page 02h fails on the node */
+	doc = node_optics_wire(&s.sys, names, 1, &err);
+	assert_non_null(doc);
+	port = json_array_get(json_object_get(doc, "ports"), 0);
+	/* through text, as the wire carries it */
+	text = json_dumps(port, JSON_COMPACT);
+	bad = json_loads(text, 0, NULL);
+	free(text);
+	p = optics_set_add(&set, "");
+	assert_int_equal(optics_wire_from_json(bad, p, &err), 0);
+	json_decref(bad);
+	assert_string_equal(p->ifname, "eth0");
+	assert_int_equal(p->module_rc, 0);
+	assert_string_equal(p->mod.pn, "QSFPDD-SR8-TEST");
+	assert_int_equal(p->mod.n_lanes, 8);
+	assert_true(fabs(p->mod.lane[7].rx_mw.v - 0.76) < 1e-9);
+	assert_false(p->mod.th.ok);		/* the page the node could not read */
+	assert_non_null(strstr(p->mod.notes[0], "page 02h: not read: Input/output error"));
+	assert_int_equal(p->link.speed_mbps, 100000);
+	assert_int_equal(p->link.fec, OPTICS_FEC_RS);
+	/* what the reader refuses, naming the field */
+	bad = json_deep_copy(port);
+	json_object_set_new(json_array_get(json_object_get(json_object_get(bad, "module"),
+							   "pages"), 0), "data", json_string("zz"));
+	p = optics_set_add(&set, "");
+	assert_int_equal(optics_wire_from_json(bad, p, &err), -EPROTO);
+	assert_string_equal(err.msg, "optics: eth0: pages[].data: want 256 hex digits");
+	json_decref(bad);
+	bad = json_deep_copy(port);
+	json_object_set_new(json_object_get(bad, "link"), "carrier_changes", json_integer(-1));
+	assert_int_equal(optics_wire_from_json(bad, p, &err), -EPROTO);
+	assert_string_equal(err.msg, "optics: eth0: carrier_changes: want null or a count");
+	json_decref(bad);
+	bad = json_pack("{s:s}", "ifname", "");
+	assert_int_equal(optics_wire_from_json(bad, p, &err), -EPROTO);
+	json_decref(bad);
+	json_decref(doc);
+	/* a port without a module interface is kept, with why */
+	s.no_module = true;
+	doc = node_optics_wire(&s.sys, names, 1, &err);
+	p = optics_set_add(&set, "");
+	assert_int_equal(optics_wire_from_json(json_array_get(json_object_get(doc, "ports"), 0), p,
+					       &err), 0);
+	assert_int_equal(p->module_rc, -EOPNOTSUPP);
+	assert_string_equal(p->module_err, "module: eth0: no module interface");
+	json_decref(doc);
+	/* every port: needs the links, which this sys cannot read */
+	assert_null(node_optics_wire(&s.sys, NULL, 0, &err));
+	optics_set_fini(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -428,6 +496,7 @@ int main(void)
 		cmocka_unit_test_setup(test_ber, setup),
 		cmocka_unit_test_setup(test_window, setup),
 		cmocka_unit_test_setup(test_node_port, setup),
+		cmocka_unit_test_setup(test_wire, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
