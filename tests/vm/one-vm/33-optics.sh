@@ -202,6 +202,12 @@ status_json optsfp optqsfp optcmis
 for k in sfp qsfp cmis; do compare_fec "opt$k"; done
 assert_eq "optcmis speed, lanes" "400000 8" "$(mod optcmis '"\(.link.speed_mbps) \(.link.lanes)"')"
 
+# The worker's "optics" op carries the same pages raw (for diagnose and accept)
+pretty "fabricctl worker <<< optics [optcmis]"
+echo '{"v":1,"id":1,"op":"optics","ifnames":["optcmis"]}' | "$FABRICCTL" worker >"$TMP/w.json"
+assert_eq "worker optics: pages, speed, first page" "5 400000 18" "$(jq -r '.result.ports[0] |
+	"\(.module.pages | length) \(.link.speed_mbps) \(.module.pages[0].data[0:2])"' "$TMP/w.json")"
+
 # --- 2. a changed value changes the verdict --------------------------------
 # QSFP28 lane 2 Rx 0.07 mW, below its low warning (0.0871), flag set (byte 9 bit 0)
 poke optqsfp 36 $(be16 700)
