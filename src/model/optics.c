@@ -523,6 +523,81 @@ void optics_verdict(const struct fab_module *m, const struct optics_link *before
 		v->health = OPTICS_HEALTHY;
 }
 
+/* ---- both ends of a cable ---- */
+
+/* How low @rx (mW) is at @m: failing past the alarm, marginal past the warning. */
+static enum optics_health rx_low(const struct fab_module *m, double rx,
+				 const struct optics_policy *pol)
+{
+	double alarm = m->th.ok ? dbm(m->th.v[MODULE_RX_POWER][MODULE_LOW_ALARM]) :
+		       pol->rx_low_alarm_dbm;
+	double warn = m->th.ok ? dbm(m->th.v[MODULE_RX_POWER][MODULE_LOW_WARN]) :
+		      pol->rx_low_warn_dbm;
+
+	if (dbm(rx) < alarm)
+		return OPTICS_FAILING;
+	return dbm(rx) < warn ? OPTICS_MARGINAL : OPTICS_HEALTHY;
+}
+
+/* Tx of lane @l at @m is low: a flag at low warning or alarm, or below the module's low warning. */
+static bool tx_low(const struct fab_module *m, const struct module_lane *l)
+{
+	if (m->flags_ok && (l->flags[MODULE_TX_POWER] &
+			    (MODULE_FLAG(MODULE_LOW_ALARM) | MODULE_FLAG(MODULE_LOW_WARN))))
+		return true;
+	return m->th.ok && l->tx_mw.v < m->th.v[MODULE_TX_POWER][MODULE_LOW_WARN];
+}
+
+/* Light from @tx's end to @rx's end, lane by lane. */
+static void cable_direction(const struct optics_port *rx, const struct optics_port *tx,
+			    const struct optics_policy *pol, struct optics_verdict *v,
+			    bool *judged)
+{
+	const struct fab_module *mr = &rx->mod, *mt = &tx->mod;
+	unsigned int n = mr->n_lanes < mt->n_lanes ? mr->n_lanes : mt->n_lanes;
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct module_lane *lr = &mr->lane[i], *lt = &mt->lane[i];
+		enum optics_health h;
+		struct optics_finding *f;
+		double loss;
+
+		if (!lr->rx_mw.ok || !lt->tx_mw.ok)
+			continue;
+		*judged = true;
+		h = rx_low(mr, lr->rx_mw.v, pol);
+		if (h == OPTICS_HEALTHY)
+			continue;
+		loss = dbm(lt->tx_mw.v) - dbm(lr->rx_mw.v);
+		if (tx_low(mt, lt)) {
+			f = add(v, h, "far_tx_low", i + 1, OPTICS_HINT_REPLACE_OPTIC, "both ends",
+				"lane %u: Rx %.2f dBm at %s because Tx is low at %s (%.2f dBm): "
+				"replace the optic at %s", i + 1, dbm(lr->rx_mw.v), rx->ifname,
+				tx->ifname, dbm(lt->tx_mw.v), tx->ifname);
+		} else {
+			f = add(v, h, "cable_loss", i + 1, OPTICS_HINT_CLEAN, "both ends",
+				"lane %u: %.2f dBm sent at %s, %.2f dBm received at %s: %.1f dB lost "
+				"between them; clean both connectors, then replace the cable", i + 1,
+				dbm(lt->tx_mw.v), tx->ifname, dbm(lr->rx_mw.v), rx->ifname, loss);
+		}
+		set_value(f, loss, 0, "dB");
+	}
+}
+
+void optics_cable_verdict(const struct optics_port *a, const struct optics_port *b,
+			  const struct optics_policy *pol, struct optics_verdict *v)
+{
+	bool judged = false;
+
+	memset(v, 0, sizeof(*v));
+	if (a->module_rc || b->module_rc || !a->mod.present || !b->mod.present)
+		return;
+	cable_direction(a, b, pol, v, &judged);
+	cable_direction(b, a, pol, v, &judged);
+	if (judged && v->health == OPTICS_UNKNOWN)
+		v->health = OPTICS_HEALTHY;
+}
+
 /* ---- the set ---- */
 
 void optics_set_init(struct optics_set *s)

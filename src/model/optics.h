@@ -171,6 +171,23 @@ struct optics_port {
 	struct optics_verdict verdict;
 };
 
+/*
+ * What only both ends of one cable tell (a host-to-host link LLDP found,
+ * or any pair of ports known to face each other), beside each end's own
+ * verdict: for each lane, Rx at one end against Tx at the other (lane i
+ * to lane i, as a straight parallel cable and a duplex fibre carry them):
+ *   - Rx low at @a, Tx normal at @b: the fibre or the connectors between
+ *     them lose the light (failing when Rx is past its alarm, marginal past
+ *     its warning): clean both ends, then replace the cable;
+ *   - Rx low at @a, Tx low at @b: @b's transmitter: replace @b's optic.
+ * "Low" is past the module's own threshold, else the policy's; the loss
+ * (Tx dBm at one end minus Rx dBm at the other) is in the finding.  @v
+ * holds these findings only (both directions); health unknown when
+ * neither end has lane powers.
+ */
+void optics_cable_verdict(const struct optics_port *a, const struct optics_port *b,
+			  const struct optics_policy *pol, struct optics_verdict *v);
+
 struct optics_set {
 	struct optics_port *v;
 	size_t n;
