@@ -62,7 +62,7 @@ static int render_status(struct fab_ctx *ctx, const struct host_state *hs,
 	return ctx->render.ops->status(&ctx->render, hs);
 }
 
-/* This node's ports, the named ones only, then their modules (a module failing to read is shown). */
+/* This node's ports, the named ones only, then their modules (one failing to read is shown). */
 static int read_node(struct fab_ctx *ctx, struct host_state *hs, const struct status_args *a,
 		     int argc, char **argv)
 {

@@ -576,9 +576,10 @@ static void cable_direction(const struct optics_port *rx, const struct optics_po
 				tx->ifname, dbm(lt->tx_mw.v), tx->ifname);
 		} else {
 			f = add(v, h, "cable_loss", i + 1, OPTICS_HINT_CLEAN, "both ends",
-				"lane %u: %.2f dBm sent at %s, %.2f dBm received at %s: %.1f dB lost "
-				"between them; clean both connectors, then replace the cable", i + 1,
-				dbm(lt->tx_mw.v), tx->ifname, dbm(lr->rx_mw.v), rx->ifname, loss);
+				"lane %u: %.2f dBm sent at %s, %.2f dBm received at %s: "
+				"%.1f dB lost between them; clean both connectors, then "
+				"replace the cable", i + 1, dbm(lt->tx_mw.v), tx->ifname,
+				dbm(lr->rx_mw.v), rx->ifname, loss);
 		}
 		set_value(f, loss, 0, "dB");
 	}

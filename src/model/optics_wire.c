@@ -237,7 +237,8 @@ static int hist_from_json(struct rd *r, const json_t *h, struct optics_link *l)
 		struct optics_fec_bin *bin = &l->hist[l->n_hist++];
 
 		if (!json_is_array(b) || json_array_size(b) != 3 ||
-		    !json_is_integer(json_array_get(b, 0)) || !json_is_integer(json_array_get(b, 1)) ||
+		    !json_is_integer(json_array_get(b, 0)) ||
+		    !json_is_integer(json_array_get(b, 1)) ||
 		    !json_is_integer(json_array_get(b, 2)))
 			return bad(r, "hist[]", "[low, high, count]");
 		bin->low = (uint32_t)json_integer_value(json_array_get(b, 0));

@@ -172,8 +172,8 @@ static int wire_port(struct sys *sys, const char *ifname, bool skip, json_t *por
 	if (rc == -EOPNOTSUPP) {
 		e.n = 0;	/* the port is kept, with why, and no link reading */
 		p->link_rc = -EOPNOTSUPP;
-		str_fmt(p->link_err, sizeof(p->link_err), "link: %s: not read (no module interface)",
-			ifname);
+		str_fmt(p->link_err, sizeof(p->link_err),
+			"link: %s: not read (no module interface)", ifname);
 	}
 	j = optics_wire_to_json(&e, p);
 	free(p);

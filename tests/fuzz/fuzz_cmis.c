@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: the CMIS (lower page, pages 00h, 01h, 02h, 11h of each bank) decoder, its verdict
- * and its JSON, on pages as a module would hand them out (fuzz_module.h).
+ * libFuzzer target: the CMIS (lower page, pages 00h, 01h, 02h, 11h of each
+ * bank) decoder, its verdict and its JSON, on pages as a module would hand
+ * them out (fuzz_module.h).
  * Seeds: tests/fuzz/corpus/cmis (spec-built modules: healthy, alarms, edges).
  *   build/fuzz/fuzz_cmis -max_total_time=60 tests/fuzz/corpus/cmis
  */

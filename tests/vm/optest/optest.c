@@ -124,7 +124,8 @@ static int opt_get_link_ksettings(struct net_device *dev, struct ethtool_link_ks
 static long opt_offset(const struct opt_priv *priv, const struct ethtool_module_eeprom *r)
 {
 	if (r->i2c_address == 0x51)
-		return priv->kind == OPT_SFP && r->page == 0 && r->bank == 0 ? OPT_A2 + r->offset : -1;
+		return priv->kind == OPT_SFP && r->page == 0 && r->bank == 0 ?
+		       OPT_A2 + r->offset : -1;
 	if (r->i2c_address != 0x50)
 		return -1;
 	if (r->offset < OPT_PAGE)
@@ -193,7 +194,8 @@ static void opt_get_fec_stats(struct net_device *dev, struct ethtool_fec_stats *
 
 	mutex_lock(&priv->lock);
 	opt_fec_stat(&st->corrected_blocks, opt_value(&priv->corr_blocks, priv->since), lanes);
-	opt_fec_stat(&st->uncorrectable_blocks, opt_value(&priv->uncorr_blocks, priv->since), lanes);
+	opt_fec_stat(&st->uncorrectable_blocks, opt_value(&priv->uncorr_blocks, priv->since),
+		     lanes);
 	/* corrected bits as a total only, as many drivers give it */
 	st->corrected_bits.total = opt_value(&priv->corr_bits, priv->since);
 	mutex_unlock(&priv->lock);
