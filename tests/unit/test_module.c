@@ -203,16 +203,23 @@ static void test_sfp_diagnostics(void **state)
 
 static void test_sfp_flags(void **state)
 {
-	static const struct { unsigned int byte, bit; enum module_qty q; enum module_level lv; } map[] = {
-		{ 112, 7, MODULE_TEMP, MODULE_HIGH_ALARM }, { 112, 6, MODULE_TEMP, MODULE_LOW_ALARM },
+	static const struct {
+		unsigned int byte, bit;
+		enum module_qty q;
+		enum module_level lv;
+	} map[] = {
+		{ 112, 7, MODULE_TEMP, MODULE_HIGH_ALARM },
+		{ 112, 6, MODULE_TEMP, MODULE_LOW_ALARM },
 		{ 112, 5, MODULE_VCC, MODULE_HIGH_ALARM }, { 112, 4, MODULE_VCC, MODULE_LOW_ALARM },
-		{ 112, 3, MODULE_BIAS, MODULE_HIGH_ALARM }, { 112, 2, MODULE_BIAS, MODULE_LOW_ALARM },
+		{ 112, 3, MODULE_BIAS, MODULE_HIGH_ALARM },
+		{ 112, 2, MODULE_BIAS, MODULE_LOW_ALARM },
 		{ 112, 1, MODULE_TX_POWER, MODULE_HIGH_ALARM },
 		{ 112, 0, MODULE_TX_POWER, MODULE_LOW_ALARM },
 		{ 113, 7, MODULE_RX_POWER, MODULE_HIGH_ALARM },
 		{ 113, 6, MODULE_RX_POWER, MODULE_LOW_ALARM },
 		{ 116, 7, MODULE_TEMP, MODULE_HIGH_WARN }, { 116, 4, MODULE_VCC, MODULE_LOW_WARN },
-		{ 116, 2, MODULE_BIAS, MODULE_LOW_WARN }, { 117, 6, MODULE_RX_POWER, MODULE_LOW_WARN },
+		{ 116, 2, MODULE_BIAS, MODULE_LOW_WARN },
+		{ 117, 6, MODULE_RX_POWER, MODULE_LOW_WARN },
 	};
 
 	(void)state;

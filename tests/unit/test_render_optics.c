@@ -197,11 +197,14 @@ static void test_prom(void **state)
 				"lane=\"2\"}"));
 	assert_non_null(strstr(got, "fabricctl_module_rx_power_milliwatts{host=\"node07\","
 				    "ifname=\"eth0\",lane=\"2\"} 0\n"));
-	assert_non_null(strstr(got, "fabricctl_module_health{host=\"node07\",ifname=\"eth0\"} 2\n"));
-	assert_non_null(strstr(got, "fabricctl_module_health{host=\"node07\",ifname=\"eth2\"} -1\n"));
+	assert_non_null(strstr(got, "fabricctl_module_health{host=\"node07\","
+				    "ifname=\"eth0\"} 2\n"));
+	assert_non_null(strstr(got, "fabricctl_module_health{host=\"node07\","
+				    "ifname=\"eth2\"} -1\n"));
 	assert_non_null(strstr(got, "fabricctl_module_flag{host=\"node07\",ifname=\"eth0\","
 				    "lane=\"2\",quantity=\"rx_power\"} 1\n"));
-	assert_non_null(strstr(got, "fabricctl_link_pre_fec_ber{host=\"node07\",ifname=\"eth0\"} 1e-05"));
+	assert_non_null(strstr(got, "fabricctl_link_pre_fec_ber{host=\"node07\","
+				    "ifname=\"eth0\"} 1e-05"));
 	assert_non_null(strstr(got, "# TYPE fabricctl_link_fec_corrected_blocks_total counter"));
 	free(got);
 	host_state_fini(&hs);
@@ -220,7 +223,8 @@ static void test_text(void **state)
 	optics_text_summary(f, hs.optics);
 	fclose(f);
 	assert_non_null(strstr(buf, "MODULE"));
-	assert_non_null(strstr(buf, "eth0         QSFP28         FABRICCTL TEST   QSFP28-SR4-TEST"));
+	assert_non_null(strstr(buf, "eth0         QSFP28         FABRICCTL TEST   "
+				    "QSFP28-SR4-TEST"));
 	assert_non_null(strstr(buf, "dark (2)"));
 	assert_non_null(strstr(buf, "failing: lane 2 has no light"));
 	assert_non_null(strstr(buf, "eth2"));
@@ -230,8 +234,10 @@ static void test_text(void **state)
 	optics_text_detail(f, hs.optics);
 	fclose(f);
 	assert_non_null(strstr(buf, "eth1: healthy\n"));
-	assert_non_null(strstr(buf, "    QSFP-DD CMIS 5.0, FABRICCTL TEST, QSFPDD-SR8-TEST rev 02"));
-	assert_non_null(strstr(buf, "window 2.0 s: uncorrectable 0, flaps 0, pre-FEC BER 1.00e-05"));
+	assert_non_null(strstr(buf, "    QSFP-DD CMIS 5.0, FABRICCTL TEST, "
+				    "QSFPDD-SR8-TEST rev 02"));
+	assert_non_null(strstr(buf, "window 2.0 s: uncorrectable 0, flaps 0, "
+				    "pre-FEC BER 1.00e-05"));
 	assert_non_null(strstr(buf, "       8     0.00    -1.19    8.700\n"));
 	free(buf);
 	/* nothing read or nothing there: the summary is silent */
