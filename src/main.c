@@ -23,7 +23,7 @@
 
 static const struct fab_cmd fab_cmds[] = {
 	{ "status", cmd_status, &cmd_status_opts, NULL,
-	  "this node's ports: state, width, speed, MTU, GIDs, counters" },
+	  "this node's ports: state, width, speed, MTU, GIDs, counters; modules and cables" },
 	{ "discover", cmd_discover, &cmd_discover_opts, NULL,
 	  "fabric topology (IB subnet, LLDP), link health, diff against a cabling plan" },
 	{ "sweep", cmd_sweep, NULL,

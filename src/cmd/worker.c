@@ -26,6 +26,7 @@
 #include "model/lldp_view.h"
 #include "node/apply.h"
 #include "node/node.h"
+#include "node/optics.h"
 #include "transport/transport.h"
 #include "util/array.h"
 #include "util/log.h"
@@ -49,10 +50,10 @@ static void op_hello(struct worker *w, struct proto_msg *req)
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (transport_find(names[i]))
 			json_array_append_new(tps, json_string(names[i]));
-	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[ssssssssssss]}",
+	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[sssssssssssss]}",
 		"version", FAB_PROTO_VERSION, "hostname", host, "pid", (json_int_t)getpid(),
 		"transports", tps, "ops", "hello", "status", "verify", "apply", "lldp", "counters",
-		"listen", "connect", "peer", "go", "abort", "bye"));
+		"optics", "listen", "connect", "peer", "go", "abort", "bye"));
 }
 
 static void op_status(struct worker *w, struct proto_msg *req)
@@ -256,6 +257,36 @@ static void op_counters(struct worker *w, struct proto_msg *req)
 	worker_answer(w, req->id, res, err.msg);
 }
 
+/*
+ * diagnose, accept (and later status --hosts): this node's modules and
+ * links, raw (node_optics_wire): "ifnames" an array of interface names,
+ * or null for every hardware port with a module interface.
+ */
+static void op_optics(struct worker *w, struct proto_msg *req)
+{
+	const json_t *names = json_object_get(req->doc, "ifnames"), *v;
+	const char *list[64];
+	struct fab_err err;
+	json_t *res;
+	size_t i, n = 0;
+
+	fab_err_init(&err);
+	if (names && !json_is_null(names) &&
+	    (!json_is_array(names) || json_array_size(names) > 64)) {
+		worker_fail(w, req->id, "protocol: optics: \"ifnames\" must be null or an array");
+		return;
+	}
+	json_array_foreach(names, i, v) {
+		if (!json_is_string(v)) {
+			worker_fail(w, req->id, "protocol: optics: \"ifnames\" must hold strings");
+			return;
+		}
+		list[n++] = json_string_value(v);
+	}
+	res = node_optics_wire(w->ctx->sys, list, n, &err);
+	worker_answer(w, req->id, res, err.msg);
+}
+
 /* A session that already ended: nothing to do. */
 static void op_abort(struct worker *w, struct proto_msg *req)
 {
@@ -273,6 +304,7 @@ static const struct worker_op {
 } worker_ops[] = {
 	{ "hello", op_hello }, { "status", op_status }, { "verify", op_verify },
 	{ "apply", op_apply }, { "lldp", op_lldp }, { "counters", op_counters },
+	{ "optics", op_optics },
 	{ "listen", worker_op_listen }, { "connect", worker_op_connect }, { "abort", op_abort },
 	{ "bye", op_bye },
 };

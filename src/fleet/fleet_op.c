@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fleet/fleet_op.h"
+#include "model/optics_wire.h"
 #include "util/array.h"
 #include "util/log.h"
 
@@ -347,6 +348,70 @@ int fleet_counters_read(struct fleet *f, int timeout_ms, struct nic_counters *ou
 			}
 			fab_warn("counters: %s: %s", f->w[i].host->name, e.msg);
 			nic_counters_fini(&out[i]);
+			continue;
+		}
+		got[i] = true;
+	}
+	call_free(f, results, errors);
+	return rc;
+}
+
+/* ---- modules and links, raw from each node, decoded here ---- */
+
+static json_t *optics_req(const struct fab_host *h, const void *arg, struct fab_err *err)
+{
+	const char *ifname = hosts_label(h, "ifname");
+
+	(void)arg;
+	(void)err;
+	return json_pack("{s:s, s:o}", "op", "optics",
+			 "ifnames", ifname ? json_pack("[s]", ifname) : json_null());
+}
+
+/* Worker @i's ports into @out; -EPROTO (@e) for an answer that cannot be read. */
+static int optics_ports(const json_t *result, struct optics_set *out, struct fab_err *e)
+{
+	const json_t *ports = json_object_get(result, "ports"), *v;
+	size_t i;
+
+	if (!json_is_array(ports))
+		return fab_err_set(e, -EPROTO, "optics: no \"ports\" array");
+	json_array_foreach(ports, i, v) {
+		struct optics_port *p = optics_set_add(out, "");
+
+		if (!p)
+			return fab_err_set(e, -ENOMEM, "fleet: out of memory");
+		if (optics_wire_from_json(v, p, e) < 0)
+			return e->code;
+	}
+	return 0;
+}
+
+int fleet_optics_read(struct fleet *f, int timeout_ms, struct optics_set *out, bool *got,
+		      struct fab_err *err)
+{
+	json_t **results = NULL;
+	char **errors = NULL;
+	int rc;
+
+	rc = call_each(f, optics_req, NULL, timeout_ms, &results, &errors, err);
+	for (size_t i = 0; rc == 0 && i < f->n; i++) {
+		struct fab_err e;
+
+		fab_err_init(&e);
+		got[i] = false;
+		if (!results[i]) {
+			fab_warn("optics: %s: %s", f->w[i].host->name,
+				 errors[i] ? errors[i] : "no answer");
+			continue;
+		}
+		if (optics_ports(results[i], &out[i], &e) < 0) {
+			if (e.code == -ENOMEM) {
+				rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
+				break;
+			}
+			fab_warn("optics: %s: %s", f->w[i].host->name, e.msg);
+			optics_set_fini(&out[i]);
 			continue;
 		}
 		got[i] = true;

@@ -102,6 +102,20 @@ int fleet_counters_read(struct fleet *f, int timeout_ms, struct nic_counters *ou
 			struct fab_err *err);
 
 /*
+ * Every live worker's "optics" (docs/worker-protocol.md): its modules and
+ * links, read raw on the node and decoded here (model/optics_wire.h) into
+ * @out[i] (optics_set_init'ed, f->n of them), @got[i] true for worker i:
+ * the interface the hosts file's ifname= label names, or every hardware
+ * port with a module interface.  Verdicts are the caller's: two calls a
+ * window apart give optics_verdict() its before and after.  A node that
+ * fails, does not answer, or answers what cannot be read is a warning
+ * naming it, got false.  Fails only on ENOMEM or a poll failure.
+ */
+struct optics_set;
+int fleet_optics_read(struct fleet *f, int timeout_ms, struct optics_set *out, bool *got,
+		      struct fab_err *err);
+
+/*
  * accept's reach stage: every live worker's "status" (its links and RDMA
  * ports, decoded by proto_status_from_json()) and the name of its
  * data-path interface: the one the "counters" op reads for it (the hosts

@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "model/host_state.h"
+#include "model/optics.h"
 #include "model/pcie.h"
 #include "util/array.h"
 #include "util/str.h"
@@ -32,6 +33,9 @@ void host_state_fini(struct host_state *hs)
 	}
 	free(hs->rdma);
 	free(hs->links);
+	if (hs->optics)
+		optics_set_fini(hs->optics);
+	free(hs->optics);
 	pcie_view_free(hs->pcie);
 	memset(hs, 0, sizeof(*hs));
 }

@@ -74,12 +74,17 @@ struct fab_rdma_dev {
 	size_t n_ports;
 };
 
+struct optics_set;
+
 struct host_state {
 	char hostname[64];
 	struct fab_link *links;
 	size_t n_links;
 	struct fab_rdma_dev *rdma;
 	size_t n_rdma;
+	/* The pluggable modules and their verdicts (model/optics.h, node/optics.c);
+	 * NULL when they were not read.  Owned: host_state_fini() frees it. */
+	struct optics_set *optics;
 	struct pcie_view *pcie;	/* owned; NULL when not read (model/pcie.h) */
 };
 

@@ -36,6 +36,8 @@ const char *render_txt(struct render_txt *tb, const char *s);
 /* status: render/status_text.c, render/status_json.c. */
 int status_text(struct render *out, const struct host_state *hs);
 int status_json(struct render *out, const struct host_state *hs);
+/* status --prom: the modules and links (render/optics_prom.c). */
+int status_prom(struct render *out, const struct host_state *hs);
 /* status, the PCIe part: render/status_pcie_text.c, render/status_pcie_json.c. */
 struct pcie_view;
 void status_pcie_text(FILE *f, struct render_txt *tx, const struct pcie_view *v);

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "render/optics.h"
 #include "render/render_impl.h"
 
 static json_t *link_to_json(const struct fab_link *l)
@@ -83,12 +84,13 @@ json_t *status_to_json(const struct host_state *hs)
 		json_array_append_new(links, link_to_json(&hs->links[i]));
 	for (size_t i = 0; i < hs->n_rdma; i++)
 		json_array_append_new(rdma, rdma_to_json(&hs->rdma[i]));
-	return json_pack("{s:s, s:s, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
 			 "schema", "fabricctl.status/1",
 			 "hostname", hs->hostname,
 			 "links", links,
 			 "rdma", rdma,
-			 "pcie", status_pcie_json(hs->pcie));
+			 "pcie", status_pcie_json(hs->pcie),
+			 "modules", optics_set_to_json(hs->optics));
 }
 
 int status_json(struct render *out, const struct host_state *hs)

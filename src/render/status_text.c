@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "render/optics.h"
 #include "render/render_impl.h"
 
 static const char *dash(const char *s)
@@ -79,5 +80,6 @@ int status_text(struct render *out, const struct host_state *hs)
 			text_port(f, &tx, d, &d->ports[j]);
 	}
 	status_pcie_text(f, &tx, hs->pcie);
+	optics_text_summary(f, hs->optics);
 	return fflush(f) == EOF ? -EIO : 0;
 }

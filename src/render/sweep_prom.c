@@ -353,6 +353,7 @@ static int prom_sweep(struct render *out, const struct sweep_report *r)
 
 const struct render_ops render_prom_ops = {
 	.name = "prometheus",
+	.status = status_prom,	/* render/optics_prom.c: the modules (status --prom) */
 	.sweep = prom_sweep,
 };
 

@@ -284,6 +284,22 @@ int sys_nic_counters_read(struct sys *sys, const struct nic_counters_req *req,
 	return sys->ops->nic_counters_read(sys, req, out, err);
 }
 
+int sys_module_page_read(struct sys *sys, const char *ifname, const struct module_page_req *req,
+			 uint8_t *buf, struct fab_err *err)
+{
+	if (!sys->ops->module_page_read)
+		return no_slot(sys, "module", ifname, err);
+	return sys->ops->module_page_read(sys, ifname, req, buf, err);
+}
+
+int sys_link_phy_read(struct sys *sys, const char *ifname, struct optics_link *l,
+		      struct fab_err *err)
+{
+	if (!sys->ops->link_phy_read)
+		return no_slot(sys, "link", ifname, err);
+	return sys->ops->link_phy_read(sys, ifname, l, err);
+}
+
 int sys_pcie_read(struct sys *sys, struct pcie_view *v, struct fab_err *err)
 {
 	if (!sys->ops->pcie_read)

@@ -21,7 +21,9 @@
 #include "model/ecn.h"
 #include "model/host_state.h"
 #include "model/lldp_view.h"
+#include "model/module.h"
 #include "model/nic_counters.h"
+#include "model/optics.h"
 #include "model/pcie.h"
 #include "model/topo.h"
 #include "util/err.h"
@@ -184,6 +186,32 @@ struct sys_ops {
 	int (*nic_counters_read)(struct sys *sys, const struct nic_counters_req *req,
 				 struct nic_counters *out, struct fab_err *err);
 	/*
+	 * Pluggable modules and the link under them (issue 26; src/sys/
+	 * module_eeprom.c, link_phy.c, over ethtool netlink).
+	 * module_page_read: one 128-byte half page of the module in @ifname
+	 * into @buf: ETHTOOL_MSG_MODULE_EEPROM_GET (Linux 5.13+; the kernel
+	 * itself falls back to a driver's old get_module_eeprom), else the
+	 * ETHTOOL_GMODULEEEPROM ioctl for the pages its flat image holds.
+	 * -EOPNOTSUPP naming the interface when it has no module interface
+	 * (virtual devices), -ENODEV when no module is plugged (the kernel's
+	 * answer), other -errno with the kernel's extended ack.
+	 */
+	int (*module_page_read)(struct sys *sys, const char *ifname,
+				const struct module_page_req *req, uint8_t *buf,
+				struct fab_err *err);
+	/*
+	 * link_phy_read: @ifname's link into @l (optics_link_init'ed): speed
+	 * and lanes (ETHTOOL_MSG_LINKMODES_GET), link state and link-down
+	 * events (ETHTOOL_MSG_LINKSTATE_GET with stats), FEC mode and
+	 * statistics (ETHTOOL_MSG_FEC_GET with ETHTOOL_FLAG_STATS; the
+	 * ETHTOOL_GFECPARAM ioctl for the mode where netlink is missing),
+	 * carrier_changes and carrier_down_count from sysfs, and the
+	 * CLOCK_MONOTONIC time of the reading.  What the driver does not give
+	 * stays !ok; -ENODEV when there is no such interface.
+	 */
+	int (*link_phy_read)(struct sys *sys, const char *ifname, struct optics_link *l,
+			     struct fab_err *err);
+	/*
 	 * Inside the node (src/sys/pcie.c, pcie_host.c): every NIC (a PCI
 	 * function with a netdev or RDMA device) and GPU with its link,
 	 * bridges and their ACS, NUMA node, socket and IOMMU mode; GPUDirect
@@ -297,6 +325,10 @@ int sys_subnet_read(struct sys *sys, const struct subnet_opts *o, struct topo *t
 		    struct fab_err *err);
 int sys_nic_counters_read(struct sys *sys, const struct nic_counters_req *req,
 			  struct nic_counters *out, struct fab_err *err);
+int sys_module_page_read(struct sys *sys, const char *ifname, const struct module_page_req *req,
+			 uint8_t *buf, struct fab_err *err);
+int sys_link_phy_read(struct sys *sys, const char *ifname, struct optics_link *l,
+		      struct fab_err *err);
 int sys_pcie_read(struct sys *sys, struct pcie_view *v, struct fab_err *err);
 int sys_pending_lock(struct sys *sys, int *lock, struct fab_err *err);
 void sys_pending_unlock(struct sys *sys, int lock);

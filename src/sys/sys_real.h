@@ -78,6 +78,11 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 int nic_counters_read_all(struct sys *sys, const struct nic_counters_req *req,
 			  struct nic_counters *out, struct fab_err *err);
 
+/* module_eeprom.c, link_phy.c: modules and links over ethtool netlink.  Contracts: see struct sys_ops. */
+int module_page_read(struct sys *sys, const char *ifname, const struct module_page_req *req,
+		     uint8_t *buf, struct fab_err *err);
+int link_phy_read(struct sys *sys, const char *ifname, struct optics_link *l,
+		  struct fab_err *err);
 /* pcie.c: NICs and GPUs as PCIe sees them.  Contract: see struct sys_ops. */
 int pcie_read_all(struct sys *sys, struct pcie_view *v, struct fab_err *err);
 /* pcie_host.c: the node-wide facts pcie.c needs. */

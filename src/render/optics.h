@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Modules, links and their verdicts (model/optics.h) in every output:
+ * JSON builders (render/optics_json.c) for "fabricctl.status/1" and for
+ * whatever document later carries a cable's evidence (diagnose, accept);
+ * the text views of `status` (render/optics_text.c); the Prometheus
+ * gauges (render/optics_prom.c).  Kept apart from status_*.c so other
+ * status additions merge without touching these.
+ */
+#ifndef FAB_RENDER_OPTICS_H
+#define FAB_RENDER_OPTICS_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "model/optics.h"
+
+/* New references; optics_set_to_json(NULL) is null (modules not read). */
+json_t *module_to_json(const struct fab_module *m);
+json_t *optics_link_to_json(const struct optics_link *l);
+json_t *optics_verdict_to_json(const struct optics_verdict *v);
+json_t *optics_port_to_json(const struct optics_port *p);
+json_t *optics_set_to_json(const struct optics_set *s);
+
+/* status text: one line per module under a header; nothing when @s is NULL or empty. */
+void optics_text_summary(FILE *f, const struct optics_set *s);
+/* status --optics: every module in detail (identity, lanes, thresholds, FEC, findings). */
+void optics_text_detail(FILE *f, const struct optics_set *s);
+
+/* Prometheus text exposition of every module, lane and link of @s on @host. */
+int optics_prom(FILE *f, const char *host, const struct optics_set *s);
+
+#endif

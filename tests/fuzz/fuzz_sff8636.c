@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target: the SFF-8636 (lower page, pages 00h and 03h) decoder, its verdict
+ * and its JSON, on pages as a module would hand them out (fuzz_module.h).
+ * Seeds: tests/fuzz/corpus/sff8636 (spec-built modules: healthy, alarms, edges).
+ *   build/fuzz/fuzz_sff8636 -max_total_time=60 tests/fuzz/corpus/sff8636
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fuzz_module.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const uint8_t ids[] = { 0x0c, 0x0d, 0x11 };
+
+	fuzz_module_run(data, size, ids, sizeof(ids));
+	return 0;
+}
