@@ -184,10 +184,7 @@ static int trace_output(struct fab_ctx *ctx, const struct trace_report *rep)
 {
 	int rc;
 
-	if (ctx->render.ops == &render_json_ops)
-		rc = render_json_emit(&ctx->render, trace_to_json(rep));
-	else
-		rc = trace_render_text(&ctx->render, rep);
+	rc = ctx->render.ops->trace ? ctx->render.ops->trace(&ctx->render, rep) : -EOPNOTSUPP;
 	if (rc < 0)
 		return fab_err_set(&ctx->err, rc, "writing output failed");
 	return 0;

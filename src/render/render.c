@@ -8,6 +8,7 @@
 
 #include "render/accept.h"
 #include "render/render_impl.h"
+#include "render/trace.h"
 #include "util/array.h"
 
 const struct render_ops render_text_ops = {
@@ -25,6 +26,7 @@ const struct render_ops render_text_ops = {
 	.error = error_view,
 	.accept = accept_render_text,
 	.diagnose = diagnose_text,
+	.trace = trace_render_text,
 };
 
 const struct render_ops render_json_ops = {
@@ -42,6 +44,7 @@ const struct render_ops render_json_ops = {
 	.error = error_view,
 	.accept = accept_json,
 	.diagnose = diagnose_json,
+	.trace = trace_json,
 };
 
 static const struct render_ops *const render_all[] = {

@@ -35,6 +35,7 @@ struct topo;
 struct apply_report;
 struct plan;
 struct sweep_report;
+struct trace_report;		/* render/trace.h */
 struct accept_report;
 struct accept_meta;		/* render/accept.h */
 struct fab_err;
@@ -109,6 +110,8 @@ struct render_ops {
 	/* diagnose: the sweep's view under diagnose's header (render/diagnose.c). */
 	int (*diagnose)(struct render *out, const struct sweep_report *r,
 			const struct diagnose_meta *m);
+	/* fabricctl trace: the hops of each flow and the port -> member map (render/trace_*.c). */
+	int (*trace)(struct render *out, const struct trace_report *r);
 };
 
 struct render {

@@ -28,5 +28,6 @@ json_t *trace_to_json(const struct trace_report *r);
 
 /* Hops (one flow: one line each; several: one line per flow), then the map; 0 or -EIO. */
 int trace_render_text(struct render *out, const struct trace_report *r);
+int trace_json(struct render *out, const struct trace_report *r);	/* the document, emitted */
 
 #endif

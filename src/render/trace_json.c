@@ -104,3 +104,8 @@ json_t *trace_to_json(const struct trace_report *r)
 			 "flows", flows,
 			 "map", map_to_json(r->map));
 }
+
+int trace_json(struct render *out, const struct trace_report *r)
+{
+	return render_json_emit(out, trace_to_json(r));
+}
