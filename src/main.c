@@ -21,41 +21,39 @@
 #define FAB_VERSION "0.1"
 #endif
 
+/* help's synopsis: it takes no options. */
+static const struct cmd_opt help_rows[] = {
+	CMD_TEXT("[COMMAND]", 0),
+	{ 0 },
+};
+
+static const struct cmd_opts cmd_help_opts = { "help", help_rows };
+
 static const struct fab_cmd fab_cmds[] = {
-	{ "status", cmd_status, &cmd_status_opts, NULL,
+	{ "status", cmd_status, &cmd_status_opts,
 	  "this node's ports: state, width, speed, MTU, GIDs, counters; modules and cables" },
-	{ "discover", cmd_discover, &cmd_discover_opts, NULL,
+	{ "discover", cmd_discover, &cmd_discover_opts,
 	  "fabric topology (IB subnet, LLDP), link health, diff against a cabling plan" },
-	{ "sweep", cmd_sweep, NULL,
-	  "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--transport tcp|verbs] "
-	  "[--serial | --pairs FILE | --new] [--duration SECONDS] [--lat-iters N] [--msg-size BYTES] "
-	  "[--streams N] [--slow-pct PCT] [--bw-min-mbps N] [--prom FILE] [--csv FILE] [--html FILE] "
-	  "[--baseline OLD.json [--regress-pct P]] [OPTION...]",
+	{ "sweep", cmd_sweep, &cmd_sweep_opts,
 	  "pairwise latency and bandwidth between all nodes, slow pairs and suspects" },
-	{ "diagnose", cmd_diagnose, NULL,
-	  "--from SWEEP.json [--topology lldp|ib|PLAN] [--hosts FILE] [--policy FILE] [-j] | "
-	  "--hosts FILE --topology lldp|ib|PLAN [--launcher NAME|TEMPLATE] [--policy FILE] [-j] A B",
+	{ "diagnose", cmd_diagnose, &cmd_diagnose_opts,
 	  "name the slow link: re-analyse a saved sweep, or measure around one slow pair" },
-	{ "accept", cmd_accept, NULL,
-	  "--hosts FILE [-j] [--launcher NAME|TEMPLATE] [--profile PROFILE] "
-	  "[--plan PLAN] [--topology lldp|ib|PLAN] [--policy POLICY] [--keep-going] [--coverage K] "
-	  "[--duration SECONDS] [--lat-iters N] [--transport tcp|verbs] [--lldp-socket PATH] [--counter-window SECONDS] [--no-workers]",
+	{ "accept", cmd_accept, &cmd_accept_opts,
 	  "staged check of new nodes against the running fabric: one verdict, fault codes" },
-	{ "report", cmd_report, &cmd_report_opts, NULL,
+	{ "report", cmd_report, &cmd_report_opts,
 	  "one self-contained HTML page from sweep, discover, diagnose and accept JSON" },
-	{ "worker", cmd_worker, &cmd_worker_opts, NULL,
+	{ "worker", cmd_worker, &cmd_worker_opts,
 	  "node side of --hosts and sweep: JSON lines on stdin/stdout, or dialled back over TCP" },
-	{ "apply", cmd_apply, &cmd_apply_opts, NULL,
+	{ "apply", cmd_apply, &cmd_apply_opts,
 	  "make this node match a profile: MTU, PFC, ETS, DSCP, ECN, RoCE ToS, bond" },
-	{ "verify", cmd_verify, &cmd_verify_opts, NULL,
+	{ "verify", cmd_verify, &cmd_verify_opts,
 	  "check this node (or every node) against a profile, list drift" },
-	{ "confirm", cmd_confirm, &cmd_confirm_opts, NULL,
+	{ "confirm", cmd_confirm, &cmd_confirm_opts,
 	  "keep (or undo now) a pending apply --try" },
-	{ "trace", cmd_trace, NULL, "[-j] [-U | -T] [-p PORT] [--sport PORT] [--ports N] [--repeat N] "
-	  "[--src ADDR] [--plan PLAN] [--max-ttl N] [--tries N] [--wait MS] DEST",
+	{ "trace", cmd_trace, &cmd_trace_opts,
 	  "the path of a flow by its own 5-tuple; with --ports, the ECMP member each source port takes" },
-	{ "help", cmd_help, NULL, "[COMMAND]", "show help for a command" },
-	{ NULL, NULL, NULL, NULL, NULL },
+	{ "help", cmd_help, &cmd_help_opts, "show help for a command" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 static void usage(FILE *f)

@@ -17,88 +17,46 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
+#include "cmd/fleet_cmd.h"
 #include "cmd/sweep_cmd.h"
 #include "render/accept.h"
 #include "sweep/accept_run.h"
 #include "util/log.h"
 
+#define R struct accept_req
+
+/* accept's own rows: its ranges are not sweep's. */
+static const struct cmd_opt accept_rows[] = {
+	FLEET_CMD_HOSTS(R, hosts, CMD_SYN_REQ),
+	CMD_JSON,
+	FLEET_CMD_LAUNCHER(R, fo.launcher, 0),
+	CMD_GROUP(R, fo, fleet_cmd_more_opts),
+	CMD_STRING("profile", 0, "PROFILE", R, profile, 0),
+	CMD_STRING("plan", 0, "PLAN", R, plan, 0),
+	CMD_STRING("topology", 0, "lldp|ib|PLAN", R, topology, 0),
+	CMD_STRING("policy", 0, "POLICY", R, policy, 0),
+	CMD_FLAG("keep-going", 0, R, keep_going, 0),
+	CMD_WHOLE("coverage", 0, "K", R, coverage_k, 1, 64, 0),
+	CMD_NUMBER("duration", 0, "SECONDS", R, duration_s, 0.1, 3600, 0),
+	CMD_WHOLE("lat-iters", 0, "N", R, lat_iters, 1, 10000000, 0),
+	CMD_STRING("transport", 0, "tcp|verbs", R, transport, 0),
+	CMD_STRING("lldp-socket", 0, "PATH", R, lldp_socket, 0),
+	CMD_NUMBER("counter-window", 0, "SECONDS", R, counter_window_s, 0, 86400, 0),
+	CMD_FLAG("no-workers", 0, R, no_workers, 0),
+	{ 0 },
+};
+
+#undef R
+
+const struct cmd_opts cmd_accept_opts = { "accept", accept_rows };
+
 static int accept_parse(struct fab_ctx *ctx, int argc, char **argv, struct accept_req *o)
 {
-	enum { OPT_PROFILE = 256, OPT_PLAN, OPT_TOPOLOGY, OPT_POLICY, OPT_KEEP_GOING,
-	       OPT_COVERAGE, OPT_DURATION, OPT_LAT_ITERS, OPT_LLDP_SOCKET, OPT_TRANSPORT,
-	       OPT_NO_WORKERS, OPT_COUNTER_WINDOW };
-	static const struct option opts[] = {
-		FLEET_LONG_OPTIONS,
-		{ "profile", required_argument, NULL, OPT_PROFILE },
-		{ "plan", required_argument, NULL, OPT_PLAN },
-		{ "topology", required_argument, NULL, OPT_TOPOLOGY },
-		{ "policy", required_argument, NULL, OPT_POLICY },
-		{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
-		{ "coverage", required_argument, NULL, OPT_COVERAGE },
-		{ "duration", required_argument, NULL, OPT_DURATION },
-		{ "lat-iters", required_argument, NULL, OPT_LAT_ITERS },
-		{ "lldp-socket", required_argument, NULL, OPT_LLDP_SOCKET },
-		{ "transport", required_argument, NULL, OPT_TRANSPORT },
-		{ "no-workers", no_argument, NULL, OPT_NO_WORKERS },
-		{ "counter-window", required_argument, NULL, OPT_COUNTER_WINDOW },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int opt;
+	int rc = cmd_opts_parse(ctx, &cmd_accept_opts, argc, argv, o);
 
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		if (fleet_opt_take(&o->fo, &o->hosts, opt, optarg))
-			continue;
-		switch (opt) {
-		case OPT_PROFILE:
-			o->profile = optarg;
-			break;
-		case OPT_PLAN:
-			o->plan = optarg;
-			break;
-		case OPT_TOPOLOGY:
-			o->topology = optarg;
-			break;
-		case OPT_POLICY:
-			o->policy = optarg;
-			break;
-		case OPT_KEEP_GOING:
-			o->keep_going = true;
-			break;
-		case OPT_COVERAGE:
-			if (cmd_opt_whole(ctx, "accept", "coverage", optarg, 1, 64, &o->coverage_k) < 0)
-				return FAB_EXIT_USAGE;
-			break;
-		case OPT_DURATION:
-			if (cmd_opt_num(ctx, "accept", "duration", optarg, 0.1, 3600, &o->duration_s) < 0)
-				return FAB_EXIT_USAGE;
-			break;
-		case OPT_LAT_ITERS:
-			if (cmd_opt_whole(ctx, "accept", "lat-iters", optarg, 1, 10000000, &o->lat_iters) < 0)
-				return FAB_EXIT_USAGE;
-			break;
-		case OPT_LLDP_SOCKET:
-			o->lldp_socket = optarg;
-			break;
-		case OPT_TRANSPORT:
-			o->transport = optarg;
-			break;
-		case OPT_NO_WORKERS:
-			o->no_workers = true;
-			break;
-		case OPT_COUNTER_WINDOW:
-			if (cmd_opt_num(ctx, "accept", "counter-window", optarg, 0, 86400,
-					&o->counter_window_s) < 0)
-				return FAB_EXIT_USAGE;
-			break;
-		case 'j':
-			render_select(&ctx->render, "json");
-			break;
-		default:
-			return cmd_opt_other(ctx, "accept", opt);
-		}
-	}
+	if (rc >= 0)
+		return rc;
 	if (optind < argc)
 		return cmd_usage_error(ctx, "accept", "unexpected argument '%s'", argv[optind]);
 	if (!o->hosts)

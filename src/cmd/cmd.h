@@ -2,11 +2,10 @@
 /*
  * The context every subcommand gets, and the subcommand entry points.
  * A subcommand parses its own options by its option table (cmd_opt.h;
- * sweep, diagnose and accept still with getopt_long; argv[0] is its name),
- * reads and changes the node only through the node layer (src/node/) and
- * ctx->sys, renders only through ctx->render, and returns an exit code
- * (enum fab_exit).  It reports errors by filling ctx->err; main() prints
- * them.
+ * argv[0] is its name), reads and changes the node only through the node
+ * layer (src/node/) and ctx->sys, renders only through ctx->render, and
+ * returns an exit code (enum fab_exit).  It reports errors by filling
+ * ctx->err; main() prints them.
  */
 #ifndef FAB_CMD_CMD_H
 #define FAB_CMD_CMD_H
@@ -36,7 +35,6 @@ struct fab_cmd {
 	const char *name;
 	int (*fn)(struct fab_ctx *ctx, int argc, char **argv);
 	const struct cmd_opts *opts;	/* its option table (cmd_opt.h): also its synopsis */
-	const char *synopsis;		/* without a table: the arguments after the name */
 	const char *summary;
 };
 
@@ -61,26 +59,17 @@ int cmd_usage_error(struct fab_ctx *ctx, const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
- * The default: of every command's getopt switch, for what all commands
- * spell alike: -h prints @cmd's usage to stdout and returns FAB_EXIT_OK;
+ * What the option parser (cmd_opt.c) does with what all commands spell
+ * alike: -h prints @cmd's usage to stdout and returns FAB_EXIT_OK;
  * anything else (getopt's '?' after its own message) prints it to stderr
  * and returns FAB_EXIT_USAGE.
  */
 int cmd_opt_other(struct fab_ctx *ctx, const char *cmd, int opt);
 
-/*
- * The value @s of option --@opt of @cmd as a number in [@min, @max] (a whole
- * one for cmd_opt_whole()): 0, or -EINVAL after a usage error naming the
- * option, the value and the range (the caller returns FAB_EXIT_USAGE).
- */
-int cmd_opt_num(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s, double min,
-		double max, double *out);
-int cmd_opt_whole(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s,
-		  unsigned int min, unsigned int max, unsigned int *out);
-
 /* The option tables of the commands that have one (cmd_opt.h). */
 extern const struct cmd_opts cmd_status_opts, cmd_discover_opts, cmd_report_opts, cmd_worker_opts,
-	cmd_apply_opts, cmd_verify_opts, cmd_confirm_opts;
+	cmd_apply_opts, cmd_verify_opts, cmd_confirm_opts, cmd_sweep_opts, cmd_diagnose_opts,
+	cmd_accept_opts, cmd_trace_opts;
 
 int cmd_status(struct fab_ctx *ctx, int argc, char **argv);
 int cmd_discover(struct fab_ctx *ctx, int argc, char **argv);

@@ -21,10 +21,7 @@ void cmd_usage(FILE *f, const struct fab_cmd *cmds, const char *name)
 	for (const struct fab_cmd *c = cmds; c && c->name; c++)
 		if (strcmp(c->name, name) == 0) {
 			fprintf(f, "usage: fabricctl %s ", c->name);
-			if (c->opts)
-				cmd_opts_synopsis(f, c->opts);
-			else
-				fputs(c->synopsis, f);
+			cmd_opts_synopsis(f, c->opts);
 			fputc('\n', f);
 			return;
 		}

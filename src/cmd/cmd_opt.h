@@ -18,7 +18,7 @@
  *	const struct cmd_opts cmd_verify_opts = { "verify", verify_rows };
  *
  * gives "[-j] [--hosts FILE [--launcher NAME|TEMPLATE]] PROFILE".  Numbers
- * go through cmd_opt_num()/cmd_opt_whole() (cmd.h): a value out of range
+ * go through cmd_opt_num()/cmd_opt_whole() (below): a value out of range
  * is the usage error "--OPT VALUE: want a number from MIN to MAX".  -h and
  * --help are every command's (cmd_opt_other()).  A new option is one row
  * (and its field); its words in the man page's SYNOPSIS and OPTIONS.
@@ -42,7 +42,8 @@ enum cmd_opt_type {
 	CMD_OPT_NUMBER,		/* double at .off: a number from .min to .max */
 	CMD_OPT_WHOLE,		/* unsigned int at .off: a whole number from .min to .max */
 	CMD_OPT_CALL,		/* .call() does it; takes an argument when .metavar is set */
-	CMD_OPT_GROUP,		/* the rows of .group, their .off counted from this .off */
+	CMD_OPT_GROUP,		/* the rows of .group, their .off counted from this .off, */
+				/* this .syn OR-ed into theirs (CMD_SYN_HIDE: none shown) */
 	CMD_OPT_TEXT,		/* synopsis only: .metavar as written (operands: "PROFILE") */
 				/* (also a form's own spelling of options of the table) */
 };
@@ -106,6 +107,17 @@ struct cmd_opts {
 	{ CMD_OPT_GROUP, NULL, 0, NULL, offsetof(T, f), 0, 0, 0, NULL, rows }
 #define CMD_TEXT(text, syn) \
 	{ CMD_OPT_TEXT, NULL, 0, text, 0, 0, 0, syn, NULL, NULL }
+
+/*
+ * The value @s of option --@opt of @cmd as a number in [@min, @max] (a whole
+ * one for cmd_opt_whole()): 0, or -EINVAL after a usage error naming the
+ * option, the value and the range (the caller returns FAB_EXIT_USAGE).
+ */
+int cmd_opt_num(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s, double min,
+		double max, double *out);
+int cmd_opt_whole(struct fab_ctx *ctx, const char *cmd, const char *opt, const char *s,
+		  unsigned int min, unsigned int max, unsigned int *out);
+
 /* -j, --json: the JSON renderer (render_select()). */
 #define CMD_JSON CMD_CALL("json", 'j', NULL, cmd_opt_json, CMD_SYN_SHORT)
 
@@ -115,6 +127,7 @@ int cmd_opt_json(struct fab_ctx *ctx, const char *cmd, const char *arg, void *ar
 struct cmd_opt_row {
 	const struct cmd_opt *o;
 	size_t base;		/* of its group in the args struct: the value at base + o->off */
+	unsigned int syn;	/* o->syn, and the .syn of the groups it is in */
 };
 
 /*

@@ -8,20 +8,27 @@
 
 #include "cmd/cmd_opt.h"
 
-/* See cmd_opt.h. */
-int cmd_opts_flat(const struct cmd_opt *rows, size_t base, struct cmd_opt_row *row, size_t *n)
+/* cmd_opts_flat(), with @syn the .syn of the groups @rows is in. */
+static int opts_flat(const struct cmd_opt *rows, size_t base, unsigned int syn,
+		     struct cmd_opt_row *row, size_t *n)
 {
 	for (const struct cmd_opt *o = rows; o->type != CMD_OPT_END; o++) {
 		if (o->type == CMD_OPT_GROUP) {
-			if (cmd_opts_flat(o->group, base + o->off, row, n) < 0)
+			if (opts_flat(o->group, base + o->off, syn | o->syn, row, n) < 0)
 				return -E2BIG;
 			continue;
 		}
 		if (*n == CMD_OPTS_MAX)
 			return -E2BIG;
-		row[(*n)++] = (struct cmd_opt_row){ o, base };
+		row[(*n)++] = (struct cmd_opt_row){ o, base, o->syn | syn };
 	}
 	return 0;
+}
+
+/* See cmd_opt.h. */
+int cmd_opts_flat(const struct cmd_opt *rows, size_t base, struct cmd_opt_row *row, size_t *n)
+{
+	return opts_flat(rows, base, 0, row, n);
 }
 
 /* The synopsis being written: at each depth, what is open. */
@@ -42,12 +49,13 @@ static void syn_close(struct syn *s, int from)
 }
 
 /* Where @o begins: in the open bracket as an alternative, or after what it closes. */
-static void syn_open(struct syn *s, const struct cmd_opt *o)
+static void syn_open(struct syn *s, const struct cmd_opt_row *r)
 {
-	int d = (o->syn & CMD_SYN_IN) ? 1 : 0;
-	bool bracket = !(o->syn & CMD_SYN_REQ) && o->type != CMD_OPT_TEXT;
+	const struct cmd_opt *o = r->o;
+	int d = (r->syn & CMD_SYN_IN) ? 1 : 0;
+	bool bracket = !(r->syn & CMD_SYN_REQ) && o->type != CMD_OPT_TEXT;
 
-	if ((o->syn & CMD_SYN_OR) && s->open[d] != SYN_NONE) {
+	if ((r->syn & CMD_SYN_OR) && s->open[d] != SYN_NONE) {
 		syn_close(s, d + 1);
 		fputs(" | ", s->f);
 		return;
@@ -60,15 +68,17 @@ static void syn_open(struct syn *s, const struct cmd_opt *o)
 	s->open[d] = bracket ? SYN_BRACKET : SYN_BARE;
 }
 
-static void syn_row(struct syn *s, const struct cmd_opt *o)
+static void syn_row(struct syn *s, const struct cmd_opt_row *r)
 {
-	syn_open(s, o);
+	const struct cmd_opt *o = r->o;
+
+	syn_open(s, r);
 	s->first = false;
 	if (o->type == CMD_OPT_TEXT) {
 		fputs(o->metavar, s->f);
 		return;
 	}
-	if (o->key && ((o->syn & CMD_SYN_SHORT) || !o->name))
+	if (o->key && ((r->syn & CMD_SYN_SHORT) || !o->name))
 		fprintf(s->f, "-%c", o->key);
 	else
 		fprintf(s->f, "--%s", o->name);
@@ -83,16 +93,16 @@ static int syn_forms(const struct cmd_opt_row *row, size_t n)
 
 	for (size_t i = 0; i < n; i++)
 		for (int k = 2; k <= CMD_SYN_FORMS_MAX; k++)
-			if ((row[i].o->syn & CMD_SYN_FORM(k)) && k > forms)
+			if ((row[i].syn & CMD_SYN_FORM(k)) && k > forms)
 				forms = k;
 	return forms;
 }
 
-static bool syn_shows(const struct cmd_opt *o, int form)
+static bool syn_shows(const struct cmd_opt_row *r, int form)
 {
 	unsigned int all = CMD_SYN_FORM(CMD_SYN_FORMS_MAX + 1) - CMD_SYN_FORM(1);
 
-	return !(o->syn & CMD_SYN_HIDE) && (!(o->syn & all) || (o->syn & CMD_SYN_FORM(form)));
+	return !(r->syn & CMD_SYN_HIDE) && (!(r->syn & all) || (r->syn & CMD_SYN_FORM(form)));
 }
 
 void cmd_opts_synopsis(FILE *f, const struct cmd_opts *t)
@@ -108,8 +118,8 @@ void cmd_opts_synopsis(FILE *f, const struct cmd_opts *t)
 
 		fputs(form > 1 ? " | " : "", f);
 		for (size_t i = 0; i < n; i++)
-			if (syn_shows(row[i].o, form))
-				syn_row(&s, row[i].o);
+			if (syn_shows(&row[i], form))
+				syn_row(&s, &row[i]);
 		syn_close(&s, 0);
 	}
 }

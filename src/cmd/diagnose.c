@@ -6,9 +6,9 @@
  *   diagnose --hosts F --topology SOURCE A B          measure A-B and the pairs that share
  *                                                     parts of its path, then localise
  *
- * A front end over the sweep engine (sweep/sweep.h): the options (one
- * table with sweep's, cmd/sweep_opts.c) into a request, sweep_run() (A B:
- * the pairs it picks, measured; --from: the saved document, localised
+ * A front end over the sweep engine (sweep/sweep.h): the options (its
+ * table, of sweep's groups: cmd/sweep_opts.c) into a request,
+ * sweep_run() (A B: the pairs it picks, measured; --from: the saved document, localised
  * again; both end in model/localize.h with counter deltas as evidence
  * where they can be read), then the report rendered as a diagnosis.
  * docs/diagnose.md.
@@ -52,7 +52,7 @@ static int diagnose_parse(struct fab_ctx *ctx, int argc, char **argv, struct swe
 	int rc;
 
 	sweep_args_default(a, "diagnose");
-	rc = sweep_opts_parse(ctx, argc, argv, a);
+	rc = sweep_opts_parse(ctx, &cmd_diagnose_opts, argc, argv, a);
 	if (rc >= 0)
 		return rc;
 	while (optind < argc && a->n_target < 2)

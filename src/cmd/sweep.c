@@ -20,7 +20,7 @@ static int sweep_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_
 	int rc;
 
 	sweep_args_default(a, "sweep");
-	rc = sweep_opts_parse(ctx, argc, argv, a);
+	rc = sweep_opts_parse(ctx, &cmd_sweep_opts, argc, argv, a);
 	if (rc >= 0)
 		return rc;
 	if (a->req.from)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What `fabricctl sweep` and `fabricctl diagnose` share in front of the
- * sweep engine (sweep/sweep.h): their options (one table, cmd/sweep_opts.c;
+ * sweep engine (sweep/sweep.h): their options (two tables of the same rows, cmd/sweep_opts.c;
  * each command checks its own after the loop: cmd/sweep.c, cmd/diagnose.c),
  * the run (policy, transport, sweep_run()), and sweep's extra outputs and
  * what became of each (cmd/sweep_out.c).
@@ -23,6 +23,9 @@ struct sweep_args {
 	const char *policy;			/* --policy FILE: counter thresholds */
 	struct counter_policy pol;		/* ... as loaded; req.policy points here */
 	unsigned int modes;			/* --serial, --pairs, --new: how many given */
+	double lat_max_us, lat_floor_us;	/* --lat-max-us, --lat-floor-us; -1: not given */
+	double min_pct;				/* --min-pct; -1: not given */
+	unsigned int ib_port;			/* --ib-port; 0: not given */
 	const char *target[2];			/* diagnose A B: the slow pair named by the operator */
 	unsigned int n_target;
 };
@@ -31,11 +34,13 @@ struct sweep_args {
 void sweep_args_default(struct sweep_args *a, const char *cmd);
 
 /*
- * The options both commands know into @a (cmd/sweep_opts.c): -1 when
+ * The options of table @t (cmd_sweep_opts or cmd_diagnose_opts, cmd.h)
+ * into @a (cmd/sweep_opts.c): -1 when
  * the loop ended (arguments from optind), else @cmd's exit code (--help
  * printed, a usage error reported).
  */
-int sweep_opts_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a);
+int sweep_opts_parse(struct fab_ctx *ctx, const struct cmd_opts *t, int argc, char **argv,
+		     struct sweep_args *a);
 
 /*
  * After each command's own checks, the rules both share (modes that

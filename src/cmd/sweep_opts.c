@@ -1,275 +1,210 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The options of sweep and diagnose, one table (sweep_cmd.h): each
- * command runs the loop, then its own checks (cmd/sweep.c, cmd/diagnose.c),
- * then the shared ones here.  Both know every option, so that each can
- * say which of them is the other's.
+ * The options of sweep and diagnose, two tables of the same groups
+ * (cmd_opt.h, sweep_cmd.h): each command parses by its own, then makes its
+ * own checks (cmd/sweep.c, cmd/diagnose.c), then the shared ones here.
+ * Both know every option, so that each can say which of them is the
+ * other's.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stddef.h>
-#include <string.h>
 
+#include "cmd/cmd_opt.h"
+#include "cmd/fleet_cmd.h"
 #include "cmd/sweep_cmd.h"
 #include "io/load.h"
 #include "sweep/sweep_signal.h"
 #include "transport/verbs_gid.h"
 
-enum {
-	OPT_TRANSPORT = 256,
-	OPT_SERIAL, OPT_PAIRS, OPT_NEW, OPT_COVERAGE, OPT_ALL_PAIRS, OPT_PROM, OPT_NO_RETEST,
-	OPT_PROGRESS, OPT_NO_PROGRESS,
-	OPT_TOPOLOGY, OPT_LLDP_SOCKET, OPT_DRY_RUN, OPT_IB_CA, OPT_IB_PORT, OPT_FROM, OPT_POLICY,
-	OPT_CSV, OPT_BASELINE, OPT_HTML,
-	OPT_NUM,		/* OPT_NUM + i: num_opts[i] */
-};
-
-/*
- * The numeric options: name, range, whether a whole number, where the
- * value goes in struct sweep_args (a double, or an unsigned int when
- * whole), and a scale applied after the range check.
- */
-struct num_opt {
-	const char *name;
-	double min, max;
-	bool whole;
-	size_t off;
-	double scale;
-};
-
-#define NUM_AT(field) offsetof(struct sweep_args, req.field)
-#define NUM_D(name, min, max, field) { name, min, max, false, NUM_AT(field), 1 }
-#define NUM_U(name, min, max, field) { name, min, max, true, NUM_AT(field), 1 }
-
-static const struct num_opt num_opts[] = {
-	NUM_D("duration", 0, 3600, duration_s),
-	NUM_U("lat-iters", 0, 10000000, lat_iters),
-	NUM_D("lat-time", 0, 3600, lat_time_s),
-	NUM_U("msg-size", 1, 65536, msg_bytes),
-	NUM_U("streams", 1, 64, streams),
-	NUM_U("interval-ms", 10, 60000, interval_ms),
-	NUM_D("slow-pct", 0, 100, cfg.slow_pct),
-	NUM_D("bw-min-mbps", 0, 1e9, cfg.bw_min_mbps),
-	NUM_D("mad-k", 0, 100, cfg.mad_k),
-	NUM_D("lat-factor", 1, 1000, cfg.lat_factor),
-	{ "lat-max-us", 0, 1e9, false, NUM_AT(cfg.lat_max_ns), 1000 },
-	{ "lat-floor-us", 0, 1e9, false, NUM_AT(cfg.lat_floor_ns), 1000 },
-	NUM_D("min-pct", 0, 100, cfg.min_pct),
-	NUM_D("regress-pct", 0, 100, regress_pct),
-	NUM_D("timeout", 0.1, 3600, timeout_s),
-	NUM_U("verbs-bw-bytes", 1, VERBS_EP_MAX_REGION, verbs.bw_bytes),
-	NUM_U("verbs-tx-depth", 1, 8192, verbs.tx_depth),
-	NUM_U("verbs-cq-mod", 1, 8192, verbs.cq_mod),
-	NUM_U("verbs-spin-us", 0, 60000000, verbs.spin_us),
-};
-
-#define N_NUM_OPTS (sizeof(num_opts) / sizeof(num_opts[0]))
-
-static const struct option fixed_opts[] = {
-	FLEET_LONG_OPTIONS,
-	{ "transport", required_argument, NULL, OPT_TRANSPORT },
-	{ "serial", no_argument, NULL, OPT_SERIAL },
-	{ "pairs", required_argument, NULL, OPT_PAIRS },
-	{ "new", no_argument, NULL, OPT_NEW },
-	{ "coverage", required_argument, NULL, OPT_COVERAGE },
-	{ "all-pairs", no_argument, NULL, OPT_ALL_PAIRS },
-	{ "prom", required_argument, NULL, OPT_PROM },
-	{ "csv", required_argument, NULL, OPT_CSV },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "html", required_argument, NULL, OPT_HTML },
-	{ "no-retest", no_argument, NULL, OPT_NO_RETEST },
-	{ "progress", no_argument, NULL, OPT_PROGRESS },
-	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
-	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
-	{ "lldp-socket", required_argument, NULL, OPT_LLDP_SOCKET },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "ib-ca", required_argument, NULL, OPT_IB_CA },
-	{ "ib-port", required_argument, NULL, OPT_IB_PORT },
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "policy", required_argument, NULL, OPT_POLICY },
-	{ "json", no_argument, NULL, 'j' },
-	{ "help", no_argument, NULL, 'h' },
-};
-
-#define N_FIXED_OPTS (sizeof(fixed_opts) / sizeof(fixed_opts[0]))
-
-void sweep_args_default(struct sweep_args *a, const char *cmd)
+/* --serial, --pairs FILE, --new: each counted, two of them refused (sweep_opts_check()). */
+static int opt_serial(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
 {
-	*a = (struct sweep_args){ .cmd = cmd };
-	sweep_req_default(&a->req);
-}
+	struct sweep_args *a = args;
 
-static int num_opt_take(struct fab_ctx *ctx, const struct num_opt *n, const char *s,
-			struct sweep_args *a)
-{
-	char *field = (char *)a + n->off;
-	unsigned int u;
-	double v;
-
-	if (n->whole) {
-		if (cmd_opt_whole(ctx, a->cmd, n->name, s, (unsigned int)n->min, (unsigned int)n->max, &u) < 0)
-			return -EINVAL;
-		memcpy(field, &u, sizeof(u));
-		return 0;
-	}
-	if (cmd_opt_num(ctx, a->cmd, n->name, s, n->min, n->max, &v) < 0)
-		return -EINVAL;
-	v *= n->scale;
-	memcpy(field, &v, sizeof(v));
+	a->req.mode = SWEEP_MODE_SERIAL;
+	a->modes++;
 	return 0;
 }
 
-/* Which pairs: --serial, --pairs FILE, --new, --coverage K, --all-pairs. */
-static int mode_take(struct fab_ctx *ctx, int opt, const char *arg, struct sweep_args *a)
+static int opt_pairs(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	struct sweep_args *a = args;
+
+	a->req.pairs_file = arg;
+	a->req.mode = SWEEP_MODE_PAIRS;
+	a->modes++;
+	return 0;
+}
+
+static int opt_new(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	struct sweep_args *a = args;
+
+	a->req.mode = SWEEP_MODE_BIPARTITE;
+	a->modes++;
+	return 0;
+}
+
+static int opt_topology(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	struct sweep_args *a = args;
+
+	if (!*arg) {
+		cmd_usage_error(ctx, cmd, "--topology: want lldp, ib or a plan file");
+		return -EINVAL;
+	}
+	a->req.topology = arg;
+	return 0;
+}
+
+/* --progress and --no-progress: the last one given wins. */
+static int opt_progress(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	((struct sweep_args *)args)->req.progress = 1;
+	return 0;
+}
+
+static int opt_no_progress(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	((struct sweep_args *)args)->req.progress = 0;
+	return 0;
+}
+
+/* A group of rows over struct sweep_args itself, its .syn OR-ed into theirs (cmd_opt.h). */
+#define SWEEP_GROUP(rows, syn) { CMD_OPT_GROUP, NULL, 0, NULL, 0, 0, 0, syn, NULL, rows }
+
+#define A struct sweep_args
+#define H CMD_SYN_HIDE
+
+/* Which pairs: --serial | --pairs FILE | --new, --coverage K, --all-pairs. */
+static const struct cmd_opt mode_rows[] = {
+	CMD_CALL("serial", 0, NULL, opt_serial, 0),
+	CMD_CALL("pairs", 0, "FILE", opt_pairs, CMD_SYN_OR),
+	CMD_CALL("new", 0, NULL, opt_new, CMD_SYN_OR),
+	CMD_WHOLE("coverage", 0, "K", A, req.coverage_k, 1, SWEEP_COVERAGE_MAX_K, H),
+	CMD_FLAG("all-pairs", 0, A, req.all_pairs, H),
+	{ 0 },
+};
+
+/*
+ * What is measured and how it is judged.  --lat-max-us, --lat-floor-us
+ * and --min-pct are taken as given (-1: not given) and put into the
+ * request by sweep_opts_parse().
+ */
+static const struct cmd_opt num_rows[] = {
+	CMD_NUMBER("duration", 0, "SECONDS", A, req.duration_s, 0, 3600, 0),
+	CMD_WHOLE("lat-iters", 0, "N", A, req.lat_iters, 0, 10000000, 0),
+	CMD_NUMBER("lat-time", 0, "SECONDS", A, req.lat_time_s, 0, 3600, H),
+	CMD_WHOLE("msg-size", 0, "BYTES", A, req.msg_bytes, 1, 65536, 0),
+	CMD_WHOLE("streams", 0, "N", A, req.streams, 1, 64, 0),
+	CMD_WHOLE("interval-ms", 0, "MS", A, req.interval_ms, 10, 60000, H),
+	CMD_NUMBER("slow-pct", 0, "PCT", A, req.cfg.slow_pct, 0, 100, 0),
+	CMD_NUMBER("bw-min-mbps", 0, "N", A, req.cfg.bw_min_mbps, 0, 1e9, 0),
+	CMD_NUMBER("mad-k", 0, "K", A, req.cfg.mad_k, 0, 100, H),
+	CMD_NUMBER("lat-factor", 0, "F", A, req.cfg.lat_factor, 1, 1000, H),
+	CMD_NUMBER("lat-max-us", 0, "US", A, lat_max_us, 0, 1e9, H),
+	CMD_NUMBER("lat-floor-us", 0, "US", A, lat_floor_us, 0, 1e9, H),
+	CMD_NUMBER("min-pct", 0, "PCT", A, min_pct, 0, 100, H),
+	CMD_NUMBER("timeout", 0, "SECONDS", A, req.timeout_s, 0.1, 3600, H),
+	CMD_WHOLE("verbs-bw-bytes", 0, "BYTES", A, req.verbs.bw_bytes, 1, VERBS_EP_MAX_REGION, H),
+	CMD_WHOLE("verbs-tx-depth", 0, "N", A, req.verbs.tx_depth, 1, 8192, H),
+	CMD_WHOLE("verbs-cq-mod", 0, "N", A, req.verbs.cq_mod, 1, 8192, H),
+	CMD_WHOLE("verbs-spin-us", 0, "US", A, req.verbs.spin_us, 0, 60000000, H),
+	{ 0 },
+};
+
+/* sweep's files beside stdout, and --dry-run. */
+static const struct cmd_opt file_rows[] = {
+	CMD_STRING("prom", 0, "FILE", A, prom, 0),
+	CMD_STRING("csv", 0, "FILE", A, csv, 0),
+	CMD_STRING("html", 0, "FILE", A, html, 0),
+	CMD_STRING("baseline", 0, "OLD.json", A, req.baseline, 0),
+	CMD_NUMBER("regress-pct", 0, "P", A, req.regress_pct, 0, 100, CMD_SYN_IN),
+	CMD_FLAG("dry-run", 0, A, req.dry_run, H),
+	{ 0 },
+};
+
+/* What no synopsis shows: the fleet's, the fabric's, how it runs. */
+static const struct cmd_opt more_rows[] = {
+	{ CMD_OPT_GROUP, NULL, 0, NULL, offsetof(A, req.fo), 0, 0, 0, NULL, fleet_cmd_more_opts },
+	CMD_STRING("lldp-socket", 0, "PATH", A, req.lldp_socket, H),
+	CMD_STRING("ib-ca", 0, "CA", A, req.ib.ca, H),
+	CMD_WHOLE("ib-port", 0, "PORT", A, ib_port, 1, 254, H),
+	CMD_FLAG("no-retest", 0, A, req.retest, H | CMD_OPT_OFF),
+	CMD_CALL("progress", 0, NULL, opt_progress, H),
+	CMD_CALL("no-progress", 0, NULL, opt_no_progress, H),
+	{ 0 },
+};
+
+static const struct cmd_opt sweep_rows[] = {
+	FLEET_CMD_HOSTS(A, req.hosts, CMD_SYN_REQ),
+	CMD_JSON,
+	FLEET_CMD_LAUNCHER(A, req.fo.launcher, 0),
+	CMD_STRING("transport", 0, "tcp|verbs", A, req.transport, 0),
+	SWEEP_GROUP(mode_rows, 0),
+	SWEEP_GROUP(num_rows, 0),
+	SWEEP_GROUP(file_rows, 0),
+	CMD_TEXT("[OPTION...]", 0),
+	SWEEP_GROUP(more_rows, 0),
+	CMD_CALL("topology", 0, "lldp|ib|PLAN", opt_topology, H),
+	CMD_STRING("from", 0, "SWEEP.json", A, req.from, H),
+	CMD_STRING("policy", 0, "FILE", A, policy, H),
+	{ 0 },
+};
+const struct cmd_opts cmd_sweep_opts = { "sweep", sweep_rows };
+
+/* Two forms: --from SWEEP.json, or --hosts ... A B; sweep's own rows hidden (cmd/diagnose.c). */
+static const struct cmd_opt diagnose_rows[] = {
+	CMD_STRING("from", 0, "SWEEP.json", A, req.from, CMD_SYN_REQ | CMD_SYN_FORM(1)),
+	CMD_TEXT("--hosts FILE --topology lldp|ib|PLAN", CMD_SYN_FORM(2)),
+	CMD_CALL("topology", 0, "lldp|ib|PLAN", opt_topology, CMD_SYN_FORM(1)),
+	FLEET_CMD_HOSTS(A, req.hosts, CMD_SYN_FORM(1)),
+	FLEET_CMD_LAUNCHER(A, req.fo.launcher, CMD_SYN_FORM(2)),
+	CMD_STRING("policy", 0, "FILE", A, policy, 0),
+	CMD_JSON,
+	CMD_TEXT("A B", CMD_SYN_FORM(2)),
+	SWEEP_GROUP(more_rows, 0),
+	CMD_STRING("transport", 0, "tcp|verbs", A, req.transport, H),
+	SWEEP_GROUP(mode_rows, H),
+	SWEEP_GROUP(num_rows, H),
+	SWEEP_GROUP(file_rows, H),
+	{ 0 },
+};
+const struct cmd_opts cmd_diagnose_opts = { "diagnose", diagnose_rows };
+
+#undef A
+#undef H
+
+void sweep_args_default(struct sweep_args *a, const char *cmd)
+{
+	*a = (struct sweep_args){ .cmd = cmd, .lat_max_us = -1, .lat_floor_us = -1, .min_pct = -1 };
+	sweep_req_default(&a->req);
+}
+
+/* What the rows hold as given into the request. */
+static void opts_finish(struct sweep_args *a)
 {
 	struct sweep_req *r = &a->req;
 
-	switch (opt) {
-	case OPT_SERIAL:
-		r->mode = SWEEP_MODE_SERIAL;
-		a->modes++;
-		return 0;
-	case OPT_PAIRS:
-		r->pairs_file = arg;
-		r->mode = SWEEP_MODE_PAIRS;
-		a->modes++;
-		return 0;
-	case OPT_NEW:
-		r->mode = SWEEP_MODE_BIPARTITE;
-		a->modes++;
-		return 0;
-	case OPT_COVERAGE:
-		return cmd_opt_whole(ctx, a->cmd, "coverage", arg, 1, SWEEP_COVERAGE_MAX_K,
-				     &r->coverage_k) < 0 ? -EINVAL : 0;
-	case OPT_ALL_PAIRS:
-		r->all_pairs = true;
-		return 0;
+	if (a->lat_max_us >= 0)
+		r->cfg.lat_max_ns = a->lat_max_us * 1000;
+	if (a->lat_floor_us >= 0)
+		r->cfg.lat_floor_ns = a->lat_floor_us * 1000;
+	if (a->min_pct >= 0) {
+		r->cfg.min_pct = a->min_pct;
+		r->cfg.min_pct_fleet = true;	/* also the slowest interval against the fleet */
 	}
-	return 1;
+	r->ib.ca_port = (int)a->ib_port;
 }
 
-/* The files beside the sweep: --prom, --csv, --html, --baseline, --from, --policy. */
-static int file_take(int opt, const char *arg, struct sweep_args *a)
+int sweep_opts_parse(struct fab_ctx *ctx, const struct cmd_opts *t, int argc, char **argv,
+		     struct sweep_args *a)
 {
-	switch (opt) {
-	case OPT_PROM:
-		a->prom = arg;
-		return 0;
-	case OPT_CSV:
-		a->csv = arg;
-		return 0;
-	case OPT_BASELINE:
-		a->req.baseline = arg;
-		return 0;
-	case OPT_HTML:
-		a->html = arg;
-		return 0;
-	case OPT_FROM:
-		a->req.from = arg;
-		return 0;
-	case OPT_POLICY:
-		a->policy = arg;
-		return 0;
-	}
-	return 1;
-}
+	int rc = cmd_opts_parse(ctx, t, argc, argv, a);
 
-/* The fabric: --topology, --lldp-socket, --ib-ca, --ib-port. */
-static int fabric_take(struct fab_ctx *ctx, int opt, const char *arg, struct sweep_args *a)
-{
-	struct sweep_req *r = &a->req;
-	unsigned int port;
-
-	switch (opt) {
-	case OPT_TOPOLOGY:
-		if (!*arg) {
-			cmd_usage_error(ctx, a->cmd, "--topology: want lldp, ib or a plan file");
-			return -EINVAL;
-		}
-		r->topology = arg;
-		return 0;
-	case OPT_LLDP_SOCKET:
-		r->lldp_socket = arg;
-		return 0;
-	case OPT_IB_CA:
-		r->ib.ca = arg;
-		return 0;
-	case OPT_IB_PORT:
-		if (cmd_opt_whole(ctx, a->cmd, "ib-port", arg, 1, 254, &port) < 0)
-			return -EINVAL;
-		r->ib.ca_port = (int)port;
-		return 0;
-	}
-	return 1;
-}
-
-/* How it runs: --transport, --no-retest, --progress, --no-progress, --dry-run, -j. */
-static int run_take(struct fab_ctx *ctx, int opt, const char *arg, struct sweep_args *a)
-{
-	struct sweep_req *r = &a->req;
-
-	switch (opt) {
-	case OPT_TRANSPORT:
-		r->transport = arg;
-		return 0;
-	case OPT_NO_RETEST:
-		r->retest = false;
-		return 0;
-	case OPT_PROGRESS:
-		r->progress = 1;
-		return 0;
-	case OPT_NO_PROGRESS:
-		r->progress = 0;
-		return 0;
-	case OPT_DRY_RUN:
-		r->dry_run = true;
-		return 0;
-	case 'j':
-		render_select(&ctx->render, "json");
-		return 0;
-	}
-	return 1;
-}
-
-/* One option: 0 taken, -EINVAL (usage error reported), 1 not one of the table's. */
-static int opt_take(struct fab_ctx *ctx, int opt, const char *arg, struct sweep_args *a)
-{
-	int rc;
-
-	if (fleet_opt_take(&a->req.fo, &a->req.hosts, opt, arg))
-		return 0;
-	if (opt >= OPT_NUM && opt < OPT_NUM + (int)N_NUM_OPTS) {
-		if (num_opt_take(ctx, &num_opts[opt - OPT_NUM], arg, a) < 0)
-			return -EINVAL;
-		/* --min-pct also judges the slowest interval against the fleet. */
-		if (strcmp(num_opts[opt - OPT_NUM].name, "min-pct") == 0)
-			a->req.cfg.min_pct_fleet = true;
-		return 0;
-	}
-	if ((rc = mode_take(ctx, opt, arg, a)) <= 0 || (rc = file_take(opt, arg, a)) <= 0 ||
-	    (rc = fabric_take(ctx, opt, arg, a)) <= 0)
-		return rc;
-	return run_take(ctx, opt, arg, a);
-}
-
-int sweep_opts_parse(struct fab_ctx *ctx, int argc, char **argv, struct sweep_args *a)
-{
-	struct option opts[N_FIXED_OPTS + N_NUM_OPTS + 1];
-	int opt, rc;
-
-	memcpy(opts, fixed_opts, sizeof(fixed_opts));
-	for (size_t i = 0; i < N_NUM_OPTS; i++)
-		opts[N_FIXED_OPTS + i] = (struct option){ num_opts[i].name, required_argument, NULL,
-							  OPT_NUM + (int)i };
-	opts[N_FIXED_OPTS + N_NUM_OPTS] = (struct option){ 0 };
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		rc = opt_take(ctx, opt, optarg, a);
-		if (rc < 0)
-			return FAB_EXIT_USAGE;
-		if (rc > 0)
-			return cmd_opt_other(ctx, a->cmd, opt);
-	}
-	return -1;
+	if (rc < 0)
+		opts_finish(a);
+	return rc;
 }
 
 int sweep_opts_check(struct fab_ctx *ctx, struct sweep_args *a)

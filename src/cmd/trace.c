@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/cmd_opt.h"
 #include "io/load.h"
 #include "model/ecmp_map.h"
 #include "model/node_addr.h"
@@ -27,86 +28,65 @@
 struct trace_cmd {
 	struct flow flow;		/* the first port's */
 	unsigned int ports, repeat;
-	bool dport_set;
+	unsigned int dport, sport;	/* -p (0: by protocol), --sport: into .flow */
 	const char *plan;
 	struct trace_opts o;
 };
 
+static int opt_udp(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	((struct trace_cmd *)args)->flow.proto = FLOW_UDP;
+	return 0;
+}
+
+static int opt_tcp(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	((struct trace_cmd *)args)->flow.proto = FLOW_TCP;
+	return 0;
+}
+
+static int opt_src(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
+{
+	struct trace_cmd *c = args;
+
+	if (strlen(arg) >= sizeof(c->flow.src)) {
+		cmd_usage_error(ctx, cmd, "--src %s: not an address", arg);
+		return -EINVAL;
+	}
+	strcpy(c->flow.src, arg);
+	return 0;
+}
+
+#define C struct trace_cmd
+
+static const struct cmd_opt trace_rows[] = {
+	CMD_JSON,
+	CMD_CALL("udp", 'U', NULL, opt_udp, CMD_SYN_SHORT),
+	CMD_CALL("tcp", 'T', NULL, opt_tcp, CMD_SYN_SHORT | CMD_SYN_OR),
+	CMD_WHOLE("port", 'p', "PORT", C, dport, 1, 65535, CMD_SYN_SHORT),
+	CMD_WHOLE("sport", 0, "PORT", C, sport, 1, 65535, 0),
+	CMD_WHOLE("ports", 0, "N", C, ports, 1, TRACE_MAX_PORTS, 0),
+	CMD_WHOLE("repeat", 0, "N", C, repeat, 1, TRACE_MAX_REPEAT, 0),
+	CMD_CALL("src", 0, "ADDR", opt_src, 0),
+	CMD_STRING("plan", 0, "PLAN", C, plan, 0),
+	CMD_WHOLE("max-ttl", 0, "N", C, o.max_ttl, 1, FLOW_TRACE_MAX_TTL, 0),
+	CMD_WHOLE("tries", 0, "N", C, o.tries, 1, 100, 0),
+	CMD_WHOLE("wait", 0, "MS", C, o.retry_ms, 10, 60000, 0),
+	CMD_TEXT("DEST", 0),
+	{ 0 },
+};
+
+#undef C
+
+const struct cmd_opts cmd_trace_opts = { "trace", trace_rows };
+
 static int opts_parse(struct fab_ctx *ctx, struct trace_cmd *c, int argc, char **argv)
 {
-	enum { OPT_SPORT = 256, OPT_PORTS, OPT_REPEAT, OPT_SRC, OPT_PLAN, OPT_MAX_TTL, OPT_TRIES,
-	       OPT_WAIT };
-	static const struct option opts[] = {
-		{ "udp", no_argument, NULL, 'U' },
-		{ "tcp", no_argument, NULL, 'T' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "sport", required_argument, NULL, OPT_SPORT },
-		{ "ports", required_argument, NULL, OPT_PORTS },
-		{ "repeat", required_argument, NULL, OPT_REPEAT },
-		{ "src", required_argument, NULL, OPT_SRC },
-		{ "plan", required_argument, NULL, OPT_PLAN },
-		{ "max-ttl", required_argument, NULL, OPT_MAX_TTL },
-		{ "tries", required_argument, NULL, OPT_TRIES },
-		{ "wait", required_argument, NULL, OPT_WAIT },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	unsigned int v;
-	int opt;
+	int rc = cmd_opts_parse(ctx, &cmd_trace_opts, argc, argv, c);
 
-	while ((opt = getopt_long(argc, argv, "UTp:jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'U':
-		case 'T':
-			c->flow.proto = opt == 'T' ? FLOW_TCP : FLOW_UDP;
-			break;
-		case 'p':
-			if (cmd_opt_whole(ctx, "trace", "port", optarg, 1, 65535, &v) < 0)
-				return FAB_EXIT_USAGE;
-			c->flow.dport = (uint16_t)v;
-			c->dport_set = true;
-			break;
-		case OPT_SPORT:
-			if (cmd_opt_whole(ctx, "trace", "sport", optarg, 1, 65535, &v) < 0)
-				return FAB_EXIT_USAGE;
-			c->flow.sport = (uint16_t)v;
-			break;
-		case OPT_PORTS:
-			if (cmd_opt_whole(ctx, "trace", "ports", optarg, 1, TRACE_MAX_PORTS, &c->ports) < 0)
-				return FAB_EXIT_USAGE;
-			break;
-		case OPT_REPEAT:
-			if (cmd_opt_whole(ctx, "trace", "repeat", optarg, 1, TRACE_MAX_REPEAT, &c->repeat) < 0)
-				return FAB_EXIT_USAGE;
-			break;
-		case OPT_SRC:
-			if (strlen(optarg) >= sizeof(c->flow.src))
-				return cmd_usage_error(ctx, "trace", "--src %s: not an address", optarg);
-			strcpy(c->flow.src, optarg);
-			break;
-		case OPT_PLAN:
-			c->plan = optarg;
-			break;
-		case OPT_MAX_TTL:
-			if (cmd_opt_whole(ctx, "trace", "max-ttl", optarg, 1, FLOW_TRACE_MAX_TTL, &c->o.max_ttl) < 0)
-				return FAB_EXIT_USAGE;
-			break;
-		case OPT_TRIES:
-			if (cmd_opt_whole(ctx, "trace", "tries", optarg, 1, 100, &c->o.tries) < 0)
-				return FAB_EXIT_USAGE;
-			break;
-		case OPT_WAIT:
-			if (cmd_opt_whole(ctx, "trace", "wait", optarg, 10, 60000, &c->o.retry_ms) < 0)
-				return FAB_EXIT_USAGE;
-			break;
-		case 'j':
-			render_select(&ctx->render, "json");
-			break;
-		default:
-			return cmd_opt_other(ctx, "trace", opt);
-		}
-	}
+	if (rc >= 0)
+		return rc;
+	c->flow.sport = (uint16_t)c->sport;
 	if (optind + 1 != argc)
 		return cmd_usage_error(ctx, "trace", optind < argc ? "one DEST only" : "DEST is required");
 	if (strlen(argv[optind]) >= sizeof(c->flow.dst))
@@ -121,7 +101,9 @@ static int opts_parse(struct fab_ctx *ctx, struct trace_cmd *c, int argc, char *
 /* The destination port by protocol, unless given. */
 static void opts_finish(struct trace_cmd *c)
 {
-	if (!c->dport_set)
+	if (c->dport)
+		c->flow.dport = (uint16_t)c->dport;
+	else
 		c->flow.dport = c->flow.proto == FLOW_TCP ? TRACE_DPORT_TCP : TRACE_DPORT_UDP;
 }
 
@@ -192,7 +174,7 @@ static int trace_output(struct fab_ctx *ctx, const struct trace_report *rep)
 
 int cmd_trace(struct fab_ctx *ctx, int argc, char **argv)
 {
-	struct trace_cmd c = { .flow = { .proto = FLOW_UDP, .sport = TRACE_SPORT_DEFAULT },
+	struct trace_cmd c = { .flow = { .proto = FLOW_UDP }, .sport = TRACE_SPORT_DEFAULT,
 			       .ports = 1, .repeat = 1, .o = TRACE_OPTS_DEFAULT };
 	struct node_addr_index ix = { .n = 0 };
 	struct flow_trace *tr = NULL;

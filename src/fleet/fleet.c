@@ -31,28 +31,6 @@ static const struct {
 	{ "netns", "ip netns exec {host} env FABRICCTL_RUNDIR=/run/fabricctl-netns-{host}" },
 };
 
-bool fleet_opt_take(struct fleet_opts *o, const char **hosts, int opt, const char *arg)
-{
-	switch (opt) {
-	case 'H':
-		*hosts = arg;
-		return true;
-	case 'L':
-		o->launcher = arg;
-		return true;
-	case 'S':
-		o->ssh_config = arg;
-		return true;
-	case 'W':
-		o->worker_cmd = arg;
-		return true;
-	case FLEET_OPT_LISTEN:
-		o->listen = arg;
-		return true;
-	}
-	return false;
-}
-
 void fleet_argv_free(char **argv)
 {
 	if (!argv)

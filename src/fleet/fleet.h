@@ -87,27 +87,6 @@ struct fleet_opts {
 /* What status, verify, apply and sweep start with. */
 #define FLEET_OPTS_DEFAULT { .launcher = "ssh", .hello_timeout_ms = 15000 }
 
-/* getopt_long() value of --listen: no short option. */
-#define FLEET_OPT_LISTEN 0x4c53
-
-/*
- * The options every fleet command takes, for its getopt_long() table
- * (needs <getopt.h>): --hosts FILE, --launcher, --ssh-config, --worker-cmd,
- * --listen (fleet_dial.h).
- */
-#define FLEET_LONG_OPTIONS \
-	{ "hosts", required_argument, NULL, 'H' }, \
-	{ "launcher", required_argument, NULL, 'L' }, \
-	{ "ssh-config", required_argument, NULL, 'S' }, \
-	{ "worker-cmd", required_argument, NULL, 'W' }, \
-	{ "listen", required_argument, NULL, FLEET_OPT_LISTEN }
-
-/*
- * Take getopt_long()'s @opt if it is one of FLEET_LONG_OPTIONS: --hosts
- * goes to *@hosts, the rest to @o (@arg borrowed).  True when taken.
- */
-bool fleet_opt_take(struct fleet_opts *o, const char **hosts, int opt, const char *arg);
-
 struct fleet {
 	struct fleet_worker *w;
 	size_t n;

@@ -79,8 +79,8 @@ static const struct cmd_opt rows[] = {
 static const struct cmd_opts table = { "t", rows };
 
 static const struct fab_cmd test_cmds[] = {
-	{ "t", NULL, &table, NULL, "a test command" },
-	{ NULL, NULL, NULL, NULL, NULL },
+	{ "t", NULL, &table, "a test command" },
+	{ NULL, NULL, NULL, NULL },
 };
 
 /* Read what was written to @fd (a temporary file) since offset 0 into @buf. */
@@ -295,6 +295,20 @@ static void test_synopsis(void **state)
 	synopsis_is(forms, "[-j] [DEV...] | [-j] --hosts FILE [--launcher L]");
 	static const struct cmd_opt none[] = { { 0 } };
 	synopsis_is(none, "");
+	/* A group's .syn is OR-ed into its rows: hidden wholesale, or all in one form. */
+	static const struct cmd_opt inner[] = {
+		CMD_FLAG("flag", 0, struct args, flag, 0),
+		CMD_STRING("str", 0, "S", struct args, str, CMD_SYN_IN),
+		{ 0 },
+	};
+	static const struct cmd_opt grouped[] = {
+		CMD_JSON,
+		{ CMD_OPT_GROUP, NULL, 0, NULL, 0, 0, 0, CMD_SYN_HIDE, NULL, inner },
+		CMD_TEXT("A", CMD_SYN_FORM(1)),
+		{ CMD_OPT_GROUP, NULL, 0, NULL, 0, 0, 0, CMD_SYN_FORM(2), NULL, inner },
+		{ 0 },
+	};
+	synopsis_is(grouped, "[-j] A | [-j] [--flag [--str S]]");
 }
 
 /* Every command's table: names and short names unique, each row whole for its type. */
@@ -302,7 +316,8 @@ static void test_command_tables(void **state)
 {
 	const struct cmd_opts *tables[] = { &cmd_status_opts, &cmd_discover_opts, &cmd_report_opts,
 					    &cmd_worker_opts, &cmd_apply_opts, &cmd_verify_opts,
-					    &cmd_confirm_opts };
+					    &cmd_confirm_opts, &cmd_sweep_opts, &cmd_diagnose_opts,
+					    &cmd_accept_opts, &cmd_trace_opts };
 
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
 		struct cmd_opt_row row[CMD_OPTS_MAX];
