@@ -186,10 +186,11 @@ wait_links() {
 }
 N=7 wait_links --save-plan "$TMP/rails.yaml"
 assert_eq "rails: saved plan without problems" 0 "$RC"
-sed -i -e "s/^- {name: $P-leaf1, type: switch}\$/- {name: $P-leaf1, type: switch, rail: 0}/" \
-	-e "s/^- {name: $P-leaf2, type: switch}\$/- {name: $P-leaf2, type: switch, rail: 1}/" \
-	-e "s/^- {name: $P-h1, type: host}\$/- {name: $P-h1, type: host, nics: [eth0, eth1]}/" \
-	-e "s/^- {name: $P-h3, type: host}\$/- {name: $P-h3, type: host, nics: [eth0, eth1]}/" \
+# (after "type: ...": a node may go on with the addresses LLDP gave it)
+sed -i -e "s/^- {name: $P-leaf1, type: switch/&, rail: 0/" \
+	-e "s/^- {name: $P-leaf2, type: switch/&, rail: 1/" \
+	-e "s/^- {name: $P-h1, type: host/&, nics: [eth0, eth1]/" \
+	-e "s/^- {name: $P-h3, type: host/&, nics: [eth0, eth1]/" \
 	"$TMP/rails.yaml"
 assert_eq "rails: plan lines with rail/nics" 4 "$(grep -c 'rail: \|nics: ' "$TMP/rails.yaml")"
 discover --expect "$TMP/rails.yaml"
