@@ -308,6 +308,17 @@ void sweep_pair_judge_control(struct sweep_pair *p, double control_mbps, const c
 		p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class reference", exp_mbps);
 }
 
+bool sweep_pair_marginal(const struct sweep_pair *p, const struct sweep_ref *ref)
+{
+	double bw = sweep_pair_bw(p), base = p->expected_mbps;
+
+	if (p->status != SWEEP_SLOW || p->slow_lat || isnan(bw))
+		return false;
+	if (p->expect_src == SWEEP_EXPECT_NONE || !(base > 0))
+		base = ref->bw_median_mbps;
+	return base > 0 && bw >= base * SWEEP_CONTROL_FLOOR_PCT / 100;
+}
+
 static int cmp_suspect(const void *x, const void *y)
 {
 	const struct sweep_suspect *a = x, *b = y;

@@ -334,6 +334,16 @@ void sweep_pair_judge_control(struct sweep_pair *p, double control_mbps, const c
 			      const struct sweep_ref *ref, const struct sweep_cfg *cfg);
 
 /*
+ * Is slow @p slow by a margin only: its bandwidth at least
+ * SWEEP_CONTROL_FLOOR_PCT % of its expected rate (of the fleet median
+ * @ref when it has none)?  Such a verdict is one busy window away from
+ * a healthy one, so the sweep measures it once more before it pages
+ * (sweep/sweep_retest.c); a link at a fifth of its rate is not marginal.
+ * False for pairs slow by latency only, failed, or without a figure.
+ */
+bool sweep_pair_marginal(const struct sweep_pair *p, const struct sweep_ref *ref);
+
+/*
  * Compare @p with its baseline figures (have_base, base_*_mbps): fill
  * change_pct with the worse direction's change (measured in both) and mark
  * an ok pair SWEEP_REGRESSED, with a reason, when that change is a fall of

@@ -376,8 +376,12 @@ static int sweep_conclude(struct sweep_state *w, struct sweep_report *r,
 	if ((rc = sweep_results_judge(sr, r, err)) < 0 ||
 	    /* --baseline: judged after the fleet, again after the retest re-judged its pairs */
 	    (rc = sweep_baseline_apply(&w->base, a->regress_pct, r, err)) < 0 ||
-	    (a->retest && !r->interrupted && (rc = sweep_retest(ctx, m, so, r, sr, st, false)) < 0) ||
-	    (a->retest && !r->interrupted && (rc = sweep_retest(ctx, m, so, r, sr, st, true)) < 0) ||
+	    (a->retest && !r->interrupted &&
+	     (rc = sweep_retest(ctx, m, so, r, sr, st, SWEEP_RETEST_SLOW)) < 0) ||
+	    (a->retest && !r->interrupted &&
+	     (rc = sweep_retest(ctx, m, so, r, sr, st, SWEEP_RETEST_CONFIRM)) < 0) ||
+	    (a->retest && !r->interrupted &&
+	     (rc = sweep_retest(ctx, m, so, r, sr, st, SWEEP_RETEST_LATENCY)) < 0) ||
 	    (rc = sweep_baseline_apply(&w->base, a->regress_pct, r, err)) < 0 ||
 	    (rc = sweep_results_count(sr, r, err)) < 0)
 		return rc;

@@ -57,11 +57,12 @@ int sweep_schedule_build(struct sweep_ctx *ctx, const struct sweep_req *req,
 			 struct sched_src *src);
 
 /*
- * Re-test the pairs that look slow, one at a time when few (@alone: the
- * pairs slow by latency only, always one at a time); see sweep_retest.c.
+ * Re-test the pairs that look slow, one at a time when few, each after a
+ * control pair; see sweep_retest.c.
  */
 int sweep_retest(struct sweep_ctx *ctx, const struct sweep_measure *m, struct sweep_opts *so,
-		 struct sweep_report *r, struct sweep_results *sr, struct sweep_topo *st, bool alone);
+		 struct sweep_report *r, struct sweep_results *sr, struct sweep_topo *st,
+		 enum sweep_retest_pass pass);
 
 /*
  * diagnose --from: the saved document req->from loaded into @out->report

@@ -274,7 +274,23 @@ static int idx_cmp(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx, size_t *n_out,
+/* Does @p belong in retest pass @pass? */
+static bool retest_wants(const struct sweep_pair *p, enum sweep_retest_pass pass,
+			 const struct sweep_ref *ref)
+{
+	switch (pass) {
+	case SWEEP_RETEST_SLOW:
+		return p->status == SWEEP_SLOW || p->status == SWEEP_REGRESSED;
+	case SWEEP_RETEST_CONFIRM:
+		return p->retested && sweep_pair_marginal(p, ref);
+	case SWEEP_RETEST_LATENCY:
+		return p->status == SWEEP_SLOW && p->slow_lat;
+	}
+	return false;
+}
+
+int sweep_results_retest_list(struct sweep_results *sr, enum sweep_retest_pass pass,
+			      const struct sweep_ref *ref, size_t **idx, size_t *n_out,
 			      size_t *n_total, struct fab_err *err)
 {
 	size_t n = pair_store_count(sr->store);
@@ -293,8 +309,7 @@ int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx
 			free(v);
 			return rc;
 		}
-		if (!((p.status == SWEEP_SLOW && (!alone || p.slow_lat)) ||
-		      (!alone && p.status == SWEEP_REGRESSED)))
+		if (!retest_wants(&p, pass, ref))
 			continue;
 		k = stats_reservoir_slot(&res);
 		if (k != SIZE_MAX)

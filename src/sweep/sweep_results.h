@@ -78,8 +78,20 @@ int sweep_results_judge(struct sweep_results *sr, struct sweep_report *r, struct
 int sweep_results_count(struct sweep_results *sr, struct sweep_report *r, struct fab_err *err);
 
 /*
- * The pairs to re-test (slow or regressed; @alone: slow by latency only),
- * as store indices into a new array (*@idx, *@n; free() it); *@n_total
+ * The three passes of the retest, in the order sweep_conclude() runs them
+ * (sweep/sweep_retest.c).  CONFIRM takes the pairs a retest found slow
+ * but not by much (sweep_pair_marginal()): one more window, and the
+ * better of the two retests stands.
+ */
+enum sweep_retest_pass {
+	SWEEP_RETEST_SLOW,	/* every pair that looks slow or regressed */
+	SWEEP_RETEST_CONFIRM,	/* those still slow by a margin, once more */
+	SWEEP_RETEST_LATENCY,	/* the pairs slow by latency only, one at a time */
+};
+
+/*
+ * The pairs to re-test in pass @pass (slow or regressed; by latency only;
+ * still slow by a margin after the first retest, against @ref), as store indices into a new array (*@idx, *@n; free() it); *@n_total
  * how many qualified.  More than SWEEP_RETEST_MAX (a fault that touches
  * most pairs): a uniform sample of that many, in store order (the others
  * keep their first figures, not marked retested).
@@ -88,7 +100,8 @@ int sweep_results_count(struct sweep_results *sr, struct sweep_report *r, struct
 /* Up to this many pairs are re-tested one at a time (sweep/sweep_retest.c). */
 #define SWEEP_RETEST_ALONE_MAX 32
 
-int sweep_results_retest_list(struct sweep_results *sr, bool alone, size_t **idx, size_t *n,
+int sweep_results_retest_list(struct sweep_results *sr, enum sweep_retest_pass pass,
+			      const struct sweep_ref *ref, size_t **idx, size_t *n,
 			      size_t *n_total, struct fab_err *err);
 
 /*

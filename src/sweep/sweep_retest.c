@@ -59,7 +59,7 @@ out:
 }
 
 /* One retested pair's new figures @again into its store entry @p (read from the store). */
-static void retest_take(struct sweep_pair *p, const struct sweep_pair *again,
+static void retest_judge(struct sweep_pair *p, const struct sweep_pair *again,
 			const struct sweep_pair *ctl, const struct fab_hosts *hs,
 			const struct sweep_report *r)
 {
@@ -92,6 +92,34 @@ static void retest_take(struct sweep_pair *p, const struct sweep_pair *again,
 }
 
 /*
+ * Pass @pass's figures @again (@ctl its control, or NULL) into @p.  The
+ * confirming pass keeps the better of the two retests: a pair pages only
+ * when every window since the first found it slow.
+ */
+static void retest_take(struct sweep_pair *p, const struct sweep_pair *again,
+			const struct sweep_pair *ctl, const struct fab_hosts *hs,
+			const struct sweep_report *r, enum sweep_retest_pass pass)
+{
+	struct sweep_pair cand = *p;
+	size_t len;
+
+	if (pass != SWEEP_RETEST_CONFIRM) {
+		retest_judge(p, again, ctl, hs, r);
+		return;
+	}
+	if (again->status == SWEEP_FAILED)
+		return;		/* the first retest's figures stand */
+	retest_judge(&cand, again, ctl, hs, r);
+	if (cand.status == SWEEP_SLOW && sweep_pair_bw(&cand) <= sweep_pair_bw(p))
+		cand = *p;
+	*p = cand;
+	if (p->status != SWEEP_SLOW)
+		return;
+	len = strnlen(p->reason, sizeof(p->reason));
+	snprintf(p->reason + len, sizeof(p->reason) - len, " (slow in both retests)");
+}
+
+/*
  * Re-test the pairs that look slow, keep the new figures, judge them
  * again: a pair stays slow only when the retest finds it slow too.  One
  * pair at a time, nothing else on the fabric or the hosts, when there are
@@ -101,11 +129,15 @@ static void retest_take(struct sweep_pair *p, const struct sweep_pair *again,
  * (the window's own reference: a busy machine slows both), else in
  * link-safe rounds.  @alone: the pairs slow by latency only, always one
  * at a time (a latency loop that shared a link or a CPU with another
- * pair's bandwidth test measured that test's queue).
+ * pair's bandwidth test measured that test's queue).  SWEEP_RETEST_CONFIRM
+ * measures the pairs the first pass left slow by a margin once more
+ * (sweep_pair_marginal()), again after a control.
  */
 int sweep_retest(struct sweep_ctx *ctx, const struct sweep_measure *m, struct sweep_opts *so,
-		 struct sweep_report *r, struct sweep_results *sr, struct sweep_topo *st, bool alone)
+		 struct sweep_report *r, struct sweep_results *sr, struct sweep_topo *st,
+		 enum sweep_retest_pass pass)
 {
+	bool alone = pass == SWEEP_RETEST_LATENCY;
 	struct fab_err *err = &ctx->err;
 	struct sched_pair *sp = NULL;
 	struct sweep_pair *again = NULL, p;
@@ -117,7 +149,7 @@ int sweep_retest(struct sweep_ctx *ctx, const struct sweep_measure *m, struct sw
 	int rc;
 
 	sched_init(&s);
-	rc = sweep_results_retest_list(sr, alone, &idx, &n, &total, err);
+	rc = sweep_results_retest_list(sr, pass, &r->ref, &idx, &n, &total, err);
 	if (rc < 0 || !n)
 		goto out;
 	if (n < total)
@@ -142,7 +174,8 @@ int sweep_retest(struct sweep_ctx *ctx, const struct sweep_measure *m, struct sw
 	if (one_by_one && !alone &&
 	    (rc = retest_with_controls(sr, idx, n, sp, ctl_at, &m_sp, err)) < 0)
 		goto out;
-	fab_info("re-testing %zu slow pair%s%s%s", n, n == 1 ? "" : "s",
+	fab_info("re-testing %zu %sslow pair%s%s%s", n, pass == SWEEP_RETEST_CONFIRM ? "still " : "",
+		 n == 1 ? "" : "s",
 		 alone ? " by latency, one at a time" : one_by_one ? ", one at a time" : "",
 		 m_sp > n ? ", each after a control pair" : "");
 	if (one_by_one) {
@@ -185,7 +218,7 @@ int sweep_retest(struct sweep_ctx *ctx, const struct sweep_measure *m, struct sw
 			continue;
 		if ((rc = pair_store_get(sr->store, e->idx, &p, err)) < 0)
 			break;
-		retest_take(&p, &again[k], ctl, r->hosts, r);
+		retest_take(&p, &again[k], ctl, r->hosts, r, pass);
 		ctl = NULL;
 		rc = pair_store_put(sr->store, e->idx, &p, err);
 	}

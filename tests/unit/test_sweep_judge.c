@@ -298,6 +298,63 @@ static void test_judge_control(void **state)
 	assert_int_equal(p.status, SWEEP_SLOW);
 }
 
+/* Which slow verdicts are one busy window from healthy (measured once more). */
+static void test_judge_marginal(void **state)
+{
+	struct sweep_pair p;
+	struct sweep_ref ref;
+	struct sweep_cfg cfg;
+
+	(void)state;
+	sweep_cfg_default(&cfg);
+	sweep_ref_compute(NULL, 0, &ref);
+	/* 774 of a rated 1000: slow, and marginal */
+	set_pair(&p, 0, 1, 774, 50000);
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_RATED;
+	sweep_pair_judge_expected(&p, 1000, SWEEP_EXPECT_RATED, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_true(sweep_pair_marginal(&p, &ref));
+	/* 150 of 1000 (a shaped link): not marginal, it pages after one retest */
+	set_pair(&p, 0, 1, 150, 50000);
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_RATED;
+	sweep_pair_judge_expected(&p, 1000, SWEEP_EXPECT_RATED, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_false(sweep_pair_marginal(&p, &ref));
+	/* exactly the floor (50 %) is marginal, just below is not */
+	set_pair(&p, 0, 1, 500, 50000);
+	p.status = SWEEP_SLOW;
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_RATED;
+	assert_true(sweep_pair_marginal(&p, &ref));
+	set_pair(&p, 0, 1, 499, 50000);
+	p.status = SWEEP_SLOW;
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_RATED;
+	assert_false(sweep_pair_marginal(&p, &ref));
+	/* an ok pair, and a pair slow by latency, are not */
+	set_pair(&p, 0, 1, 990, 50000);
+	p.expected_mbps = 1000;
+	p.expect_src = SWEEP_EXPECT_RATED;
+	sweep_pair_judge_expected(&p, 1000, SWEEP_EXPECT_RATED, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_false(sweep_pair_marginal(&p, &ref));
+	p.status = SWEEP_SLOW;
+	p.slow_lat = true;
+	assert_false(sweep_pair_marginal(&p, &ref));
+	/* without an expected rate: against the fleet median (none here: not marginal) */
+	set_pair(&p, 0, 1, 700, 50000);
+	p.status = SWEEP_SLOW;
+	p.expect_src = SWEEP_EXPECT_NONE;
+	p.expected_mbps = 0;
+	assert_false(sweep_pair_marginal(&p, &ref));
+	ref.bw_median_mbps = 1000;
+	assert_true(sweep_pair_marginal(&p, &ref));
+	ref.bw_median_mbps = 2000;
+	assert_false(sweep_pair_marginal(&p, &ref));
+}
+
 /* --baseline: the worse direction's fall beyond the threshold makes an ok pair regressed, only an ok one. */
 static void test_judge_base(void **state)
 {
@@ -469,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_suspects_link_and_failed),
 		cmocka_unit_test(test_judge_expected),
 		cmocka_unit_test(test_judge_control),
+		cmocka_unit_test(test_judge_marginal),
 		cmocka_unit_test(test_judge_base),
 		cmocka_unit_test(test_judge_base_denormal),
 	};
