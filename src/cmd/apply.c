@@ -2,7 +2,7 @@
 /*
  * fabricctl apply [--dry-run] [--try SECONDS] PROFILE: load the profile
  * (bad input: exit 2, nothing touched), apply it on this node
- * (node/apply.c: apply_node()), render the plan and its outcome.
+ * (node/apply.c: apply_node()), render the change set and its outcome.
  * --hosts FILE: the same on every node through the worker.
  */
 #include <errno.h>
@@ -41,7 +41,7 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 	struct apply_args a = { .fl = FLEET_CMD_ARGS_DEFAULT };
 	struct apply_report rep = { .failed = -1 };
 	struct profile *p = NULL;
-	struct plan plan;
+	struct changeset cs;
 	int rc = cmd_opts_parse(ctx, &cmd_apply_opts, argc, argv, &a);
 
 	if (rc >= 0)
@@ -76,12 +76,12 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		return fleet_cmd_run(ctx, "apply", a.fl.hosts, &a.fl.fo, argv[optind], a.dry_run);
 	}
 
-	plan_init(&plan);
+	changeset_init(&cs);
 	if (profile_load(argv[optind], &p, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	if (apply_node(ctx->sys, p, argv[optind], a.dry_run, a.try_s, &plan, &rep, &ctx->err) < 0)
+	if (apply_node(ctx->sys, p, argv[optind], a.dry_run, a.try_s, &cs, &rep, &ctx->err) < 0)
 		rc = FAB_EXIT_SYSTEM;
 	if (rep.recovered)
 		fab_warn("apply: an interrupted apply had left its journal: undid its %zu step(s) first",
@@ -90,23 +90,23 @@ int cmd_apply(struct fab_ctx *ctx, int argc, char **argv)
 		fab_warn("apply: %s", rep.orphan);
 	if (rep.signo)
 		rc = 128 + rep.signo;	/* as the shell reports a signal: 130, 143, 129 */
-	if (!rep.plan)
-		goto out;	/* failed before there was a plan: nothing to show */
+	if (!rep.cs)
+		goto out;	/* failed before there was a change set: nothing to show */
 	if (ctx->render.ops->apply(&ctx->render, &rep) < 0 && rc == FAB_EXIT_OK) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}
 	/* A dry run predicts the real apply's exit status: 3 when it would fail. */
-	if (rc == FAB_EXIT_OK && a.dry_run && (rep.dry_refused[0] || plan_n_fails(&plan))) {
+	if (rc == FAB_EXIT_OK && a.dry_run && (rep.dry_refused[0] || changeset_n_fails(&cs))) {
 		if (rep.dry_refused[0])
 			fab_err_set(&ctx->err, -EBUSY, "dry run: a real apply would be refused now");
 		else
 			fab_err_set(&ctx->err, -EOPNOTSUPP, "dry run: %zu step(s) certain to fail",
-				    plan_n_fails(&plan));
+				    changeset_n_fails(&cs));
 		rc = FAB_EXIT_SYSTEM;
 	}
 out:
-	plan_fini(&plan);
+	changeset_fini(&cs);
 	profile_free(p);
 	return rc;
 }

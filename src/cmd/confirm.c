@@ -55,7 +55,7 @@ static int confirm_none(struct fab_ctx *ctx, bool revert)
  * that came too late, 3 when the undo failed).  Before it: logged and
  * said, -1: confirm goes on as asked.
  */
-static int confirm_orphan(struct fab_ctx *ctx, struct plan *plan, const struct plan_pending *pp,
+static int confirm_orphan(struct fab_ctx *ctx, struct changeset *cs, const struct change_pending *pp,
 			  const char *pending, bool revert)
 {
 	char line[600], when[STR_TIME_LEN], note[200];
@@ -70,12 +70,12 @@ static int confirm_orphan(struct fab_ctx *ctx, struct plan *plan, const struct p
 			 "reverted it at %s", pp->pid, when);
 		return -1;
 	}
-	if (apply_revert_orphan(ctx->sys, plan, pp, pending, revert ? "confirm --revert" : "confirm",
+	if (apply_revert_orphan(ctx->sys, cs, pp, pending, revert ? "confirm --revert" : "confirm",
 				&ctx->err) < 0)
 		return FAB_EXIT_SYSTEM;
 	snprintf(note, sizeof(note), " (the automatic revert due at %s: its reverter, pid %d, had died)",
 		 when, pp->pid);
-	confirm_say(ctx, CONFIRM_REVERTED, plan->n_steps, note, NULL);
+	confirm_say(ctx, CONFIRM_REVERTED, cs->n_steps, note, NULL);
 	if (revert)
 		return FAB_EXIT_OK;
 	fab_err_set(&ctx->err, -ETIME,
@@ -101,9 +101,9 @@ const struct cmd_opts cmd_confirm_opts = { "confirm", confirm_rows };
 int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 {
 	char pending[PATH_MAX], *text = NULL;
-	struct plan_pending pp = { 0 };
+	struct change_pending pp = { 0 };
 	struct confirm_args a = { .revert = false };
-	struct plan plan;
+	struct changeset cs;
 	bool revert;
 	size_t len = 0;
 	int rc, n, lock = -1;
@@ -115,7 +115,7 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 	revert = a.revert;
 	if (optind != argc)
 		return cmd_usage_error(ctx, "confirm", "no arguments expected");
-	plan_init(&plan);
+	changeset_init(&cs);
 	sys_pending_path(ctx->sys, pending, sizeof(pending));
 	/* A reverter holds the lock only while it undoes: wait a little for it. */
 	if (apply_lock_wait(ctx->sys, &lock, CONFIRM_LOCK_WAIT_MS, &ctx->err) < 0) {
@@ -133,7 +133,7 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (plan_undo_from_json(pending, text, len, &plan, &pp, &ctx->err) < 0) {
+	if (changeset_undo_from_json(pending, text, len, &cs, &pp, &ctx->err) < 0) {
 		/* Damaged: neither drop it nor stop the reverter; leave it for the admin. */
 		char why[400];
 
@@ -147,28 +147,28 @@ int cmd_confirm(struct fab_ctx *ctx, int argc, char **argv)
 	if (pp.applying && !revert) {
 		fab_err_set(&ctx->err, -EBUSY,
 			    "%s is the journal of an interrupted apply (pid %d, %zu step(s) begun), not a try: nothing to confirm; 'fabricctl confirm --revert' (or the next apply) restores the state before it",
-			    pending, pp.owner, plan.n_steps);
+			    pending, pp.owner, cs.n_steps);
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
 	if (apply_reverter_dead(ctx->sys, &pp)) {
-		rc = confirm_orphan(ctx, &plan, &pp, pending, revert);
+		rc = confirm_orphan(ctx, &cs, &pp, pending, revert);
 		if (rc >= 0)
 			goto out;	/* past its deadline: reverted, as its reverter would have */
 		rc = FAB_EXIT_OK;
 	}
 	sys_reverter_stop(ctx->sys, pp.pid, pp.pid_start);
 	if (revert) {
-		for (size_t i = 0; i < plan.n_steps; i++)
-			plan.steps[i].status = PLAN_STEP_DONE;
-		if (apply_plan_undo(ctx->sys, &plan, &ctx->err) < 0) {
+		for (size_t i = 0; i < cs.n_steps; i++)
+			cs.steps[i].status = CHANGE_STEP_DONE;
+		if (apply_changeset_undo(ctx->sys, &cs, &ctx->err) < 0) {
 			rc = FAB_EXIT_SYSTEM;
 			goto out_unlink;
 		}
-		confirm_say(ctx, CONFIRM_REVERTED, plan.n_steps,
+		confirm_say(ctx, CONFIRM_REVERTED, cs.n_steps,
 			    pp.applying ? " of an interrupted apply" : "", NULL);
 	} else {
-		confirm_say(ctx, CONFIRM_CONFIRMED, plan.n_steps, "; automatic revert cancelled",
+		confirm_say(ctx, CONFIRM_CONFIRMED, cs.n_steps, "; automatic revert cancelled",
 			    NULL);
 	}
 out_unlink:
@@ -177,6 +177,6 @@ out:
 	if (lock >= 0)
 		sys_pending_unlock(ctx->sys, lock);
 	free(text);
-	plan_fini(&plan);
+	changeset_fini(&cs);
 	return rc;
 }

@@ -46,7 +46,7 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 	struct profile *p = NULL;
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan;
+	struct changeset cs;
 	int rc = cmd_opts_parse(ctx, &cmd_verify_opts, argc, argv, &a);
 
 	if (rc >= 0)
@@ -58,22 +58,22 @@ int cmd_verify(struct fab_ctx *ctx, int argc, char **argv)
 
 	host_state_init(&hs);
 	node_config_init(&ns, &hs);
-	plan_init(&plan);
+	changeset_init(&cs);
 	if (profile_load(argv[optind], &p, &ctx->err) < 0) {
 		rc = fab_err_exit(&ctx->err);
 		goto out;
 	}
-	if (node_verify(ctx->sys, p, &hs, &ns, &plan, &ctx->err) < 0) {
+	if (node_verify(ctx->sys, p, &hs, &ns, &cs, &ctx->err) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	rc = plan.n_drift ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
-	if (ctx->render.ops->verify(&ctx->render, argv[optind], hs.hostname, &plan) < 0) {
+	rc = cs.n_drift ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+	if (ctx->render.ops->verify(&ctx->render, argv[optind], hs.hostname, &cs) < 0) {
 		fab_err_set(&ctx->err, -EIO, "writing output failed");
 		rc = FAB_EXIT_SYSTEM;
 	}
 out:
-	plan_fini(&plan);
+	changeset_fini(&cs);
 	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);

@@ -97,22 +97,22 @@ static void op_verify(struct worker *w, struct proto_msg *req)
 	struct profile *p = NULL;
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan;
+	struct changeset cs;
 	struct fab_err err;
 	const char *name = NULL;
 
 	fab_err_init(&err);
 	host_state_init(&hs);
 	node_config_init(&ns, &hs);
-	plan_init(&plan);
+	changeset_init(&cs);
 	if (req_profile(req->doc, &p, &name, &err) < 0 ||
-	    node_verify(w->ctx->sys, p, &hs, &ns, &plan, &err) < 0) {
+	    node_verify(w->ctx->sys, p, &hs, &ns, &cs, &err) < 0) {
 		worker_fail(w, req->id, err.msg);
 		goto out;
 	}
-	worker_answer(w, req->id, verify_to_json(name, hs.hostname, &plan), "verify: out of memory");
+	worker_answer(w, req->id, verify_to_json(name, hs.hostname, &cs), "verify: out of memory");
 out:
-	plan_fini(&plan);
+	changeset_fini(&cs);
 	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
@@ -126,9 +126,9 @@ static void apply_stop(int sig)
 }
 
 /*
- * While a plan runs, SIGTERM and SIGINT (the controller asking a worker
+ * While a change set runs, SIGTERM and SIGINT (the controller asking a worker
  * past its deadline to stop) must not kill the node half-configured: they
- * are noted, the plan ends as the node layer ends it (done, or rolled back
+ * are noted, the change set ends as the node layer ends it (done, or rolled back
  * where it stops on a signal), the answer goes out, then the worker exits.
  */
 static void apply_signals(bool on, struct sigaction *saved)
@@ -148,7 +148,7 @@ static void apply_signals(bool on, struct sigaction *saved)
 
 /*
  * apply --hosts: the same code path as `fabricctl apply [--dry-run]` on
- * this node (its lock, its rollback).  A failure before there is a plan
+ * this node (its lock, its rollback).  A failure before there is a change set
  * is a failed reply; a failed step answers the "fabricctl.apply/1"
  * document, which says what was rolled back.  No --try (see apply.8).
  */
@@ -158,12 +158,12 @@ static void op_apply(struct worker *w, struct proto_msg *req)
 	const json_t *dry = json_object_get(req->doc, "dry_run");
 	struct sigaction saved[2];
 	struct profile *p = NULL;
-	struct plan plan;
+	struct changeset cs;
 	struct fab_err err;
 	const char *name = NULL;
 
 	fab_err_init(&err);
-	plan_init(&plan);
+	changeset_init(&cs);
 	if (dry && !json_is_boolean(dry)) {
 		worker_fail(w, req->id, "protocol: \"dry_run\" must be true or false");
 		goto out;
@@ -173,20 +173,20 @@ static void op_apply(struct worker *w, struct proto_msg *req)
 		goto out;
 	}
 	apply_signals(true, saved);
-	apply_node(w->ctx->sys, p, name, json_is_true(dry), 0, &plan, &rep, &err);
+	apply_node(w->ctx->sys, p, name, json_is_true(dry), 0, &cs, &rep, &err);
 	apply_signals(false, saved);
 	if (apply_stop_sig || rep.signo) {
 		fab_warn("worker: %s during apply: the plan ended, answering, then exiting",
 			 strsignal(apply_stop_sig ? apply_stop_sig : rep.signo));
 		w->quit = true;
 	}
-	if (!rep.plan) {
+	if (!rep.cs) {
 		worker_fail(w, req->id, err.msg);
 		goto out;
 	}
 	worker_answer(w, req->id, apply_to_json(&rep), "apply: out of memory");
 out:
-	plan_fini(&plan);
+	changeset_fini(&cs);
 	profile_free(p);
 }
 

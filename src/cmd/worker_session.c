@@ -100,7 +100,7 @@ static int session_params(const json_t *req, struct tp_params *p,
 	p->local_addr = addr;
 	p->dev = dev ? dev : "";
 	p->dev_port = port ? (unsigned int)json_integer_value(port) : 0;
-	return proto_plan_from_json(json_object_get(req, "plan"), &p->plan, err);
+	return proto_spec_from_json(json_object_get(req, "plan"), &p->spec, err);
 }
 
 /* One transport session of the worker's, from "listen" or "connect" to its answer. */
@@ -140,7 +140,7 @@ static bool session_start(struct worker *w, struct proto_msg *req, bool server,
 	}
 	worker_event(w, req->id, "ready", ep);
 	json_decref(ep);
-	if (session_wait(w, req->id, server ? "peer" : "go", (int)ws->p.plan.timeout_ms, &ws->m))
+	if (session_wait(w, req->id, server ? "peer" : "go", (int)ws->p.spec.timeout_ms, &ws->m))
 		return true;
 	ws->tp->close(ws->s);
 	return false;

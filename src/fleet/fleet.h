@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "fleet/fleet_proc.h"
 #include "fleet/proto.h"
 #include "model/hosts.h"
 #include "util/err.h"
@@ -106,29 +107,6 @@ typedef void (*fleet_msg_fn)(struct fleet *f, size_t i, struct proto_msg *m, voi
  */
 int fleet_launcher_argv(const struct fleet_opts *o, const char *host, char ***argv,
 			struct fab_err *err);
-void fleet_argv_free(char **argv);
-
-/*
- * Fork and exec @argv (a launcher) in its own process group, so that it
- * dies with its children; there @in_fd (-1: /dev/null), @out_fd and
- * @err_fd are its stdin, stdout and stderr, SIGPIPE is back to the
- * default, and @env_name=@env_val is in its environment when @env_name is
- * set.  Its pid, or -errno when fork() failed.  An exec that fails exits
- * 127 after saying why on @err_fd.
- */
-pid_t fleet_exec(char **argv, int in_fd, int out_fd, int err_fd, const char *env_name,
-		 const char *env_val);
-
-/*
- * Split template @s at blanks (never a shell) and append its words to
- * *@argv, each with every @sub[].key ("{host}", "{port}", ...) replaced
- * by its value (a NULL value: left as written).  0 or -ENOMEM.
- */
-struct fleet_subst {
-	const char *key, *val;
-};
-int fleet_split_subst(const char *s, const struct fleet_subst *sub, size_t ns, char ***argv,
-		      size_t *n);
 
 /*
  * Start a worker on every host at once and wait (up to hello_timeout_ms)
@@ -152,17 +130,6 @@ int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id);
  * complete message to @fn (the message is freed after @fn returns).
  */
 int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg);
-
-/*
- * Relay what descriptor *@fd has now to stderr as "WHO: line" (control
- * bytes as \xNN, trailing blanks dropped), never blocking (at most 64
- * reads, so a flood cannot hold the controller); @buf (@cap bytes, *@len
- * used) keeps a partial line, @last the last non-empty line; at EOF the
- * rest is relayed and *@fd closed (-1).  A worker's stderr, a collective
- * launcher's output.
- */
-void fleet_relay_read(int *fd, char *buf, size_t cap, size_t *len, const char *who, char *last,
-		      size_t last_cap);
 
 /*
  * Mark worker @i dead (the reason is kept if already dead), close its

@@ -62,6 +62,7 @@ struct fleet_dial {
 	char outbuf[512];
 	size_t outlen;
 	char out_last[160];
+	char nojoin[384];		/* why the missing did not join (fleet_dial_nojoin()) */
 	struct dial_conn pend[FLEET_DIAL_PENDING_MAX];
 	size_t n_pend;
 	struct launch_counts c;
@@ -799,11 +800,8 @@ static void join_report(struct fleet *f, const char *why)
 
 	if (d->pid < 0)
 		describe(d->wstatus, how, sizeof(how));
-	for (size_t i = 0; i < f->n; i++)
-		if (!f->w[i].sock && !f->w[i].dead)
-			fleet_kill(f, i, "did not dial back (%s%s%s%s%s)", why,
-				   how[0] ? "; launcher " : "", how, d->out_last[0] ? ": " : "",
-				   d->out_last);
+	snprintf(d->nojoin, sizeof(d->nojoin), "%s%s%s%s%s", why, how[0] ? "; launcher " : "", how,
+		 d->out_last[0] ? ": " : "", d->out_last);
 	if (refused)
 		fab_warn("dial-back: %u of %zu workers joined; refused %u connection%s: %u wrong token, %u unknown host, %u wrong source, %u duplicate, %u not a join request, %u idle",
 			 c->joined, f->n, refused, refused == 1 ? "" : "s", c->wrong_token,
@@ -950,6 +948,11 @@ int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err
 	raise(sig);
 	/* Still here: the signal was ignored or handled by the caller. */
 	return rc < 0 ? rc : fab_err_set(err, -EINTR, "dial-back: interrupted while joining");
+}
+
+const char *fleet_dial_nojoin(const struct fleet *f)
+{
+	return f->dial ? f->dial->nojoin : "";
 }
 
 void fleet_dial_report(const struct fleet *f, struct sweep_launch *l)

@@ -90,7 +90,9 @@ int fleet_limits_check(size_t n, bool collective, struct fab_err *err);
 /*
  * Listen, start the collective launcher, take joins until every worker
  * of @f joined or the deadline, close the listener.  Workers that did not
- * join are marked dead with the reason.  Fails on bad options (--listen
+ * join have no connection: the caller marks them dead, saying
+ * fleet_dial_nojoin() (why: the deadline or the launcher's failure, and
+ * the launcher's last words).  Fails on bad options (--listen
  * missing or bad, a template with {host}, a bad dial= label) and local
  * errors only, and with -EINTR when a signal ended the join: the
  * caller's flag (fleet_opts.stop) was set, or, without one, SIGINT,
@@ -100,6 +102,7 @@ int fleet_limits_check(size_t n, bool collective, struct fab_err *err);
  * the signal is raised again with its old disposition.
  */
 int fleet_dial_start(struct fleet *f, const struct fleet_opts *o, struct fab_err *err);
+const char *fleet_dial_nojoin(const struct fleet *f);
 
 /* The launcher's output pipe for fleet_poll() (-1: none), and relaying it. */
 int fleet_dial_fd(const struct fleet *f);
@@ -129,9 +132,5 @@ void fleet_dial_fini(struct fleet *f);
  */
 int fleet_dial_connect(const char *target, const char *name, const char *source,
 		       const char *token_file, struct fab_err *err);
-
-/* In fleet.c, shared with the per-node launcher. */
-int fleet_argv_push(char ***argv, size_t *n, char *s);
-int fleet_self_path(char *buf, size_t len, struct fab_err *err);
 
 #endif

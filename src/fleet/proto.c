@@ -292,7 +292,7 @@ int proto_reader_line(struct proto_reader *r, char **line, size_t *len)
 	return 1;
 }
 
-json_t *proto_plan_to_json(const struct tp_plan *p)
+json_t *proto_spec_to_json(const struct tp_spec *p)
 {
 	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:i, s:{s:i, s:i, s:i, s:i}}",
 			 "lat_iters", (int)p->lat_iters,
@@ -339,7 +339,7 @@ static int verbs_tuning_from_json(const json_t *j, struct tp_verbs_tuning *v, st
 	return 0;
 }
 
-int proto_plan_from_json(const json_t *j, struct tp_plan *p, struct fab_err *err)
+int proto_spec_from_json(const json_t *j, struct tp_spec *p, struct fab_err *err)
 {
 	const json_t *f = json_object_get(j, "bw_fwd"), *r = json_object_get(j, "bw_rev");
 

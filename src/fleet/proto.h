@@ -92,8 +92,8 @@ int proto_reader_fill(struct proto_reader *r, int fd);
 int proto_reader_line(struct proto_reader *r, char **line, size_t *len);
 
 /* Plans, tokens and results on the wire. */
-json_t *proto_plan_to_json(const struct tp_plan *p);
-int proto_plan_from_json(const json_t *j, struct tp_plan *p, struct fab_err *err);
+json_t *proto_spec_to_json(const struct tp_spec *p);
+int proto_spec_from_json(const json_t *j, struct tp_spec *p, struct fab_err *err);
 json_t *proto_result_to_json(const struct tp_result *r);
 int proto_result_from_json(const json_t *j, struct tp_result *r, struct fab_err *err);
 

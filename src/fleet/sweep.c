@@ -164,7 +164,7 @@ static json_t *session_req(struct round *rd, const char *op, size_t w)
 	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:o}",
 			 "op", op, "transport", rd->o->transport, "addr", h->addr,
 			 "dev", h->rdma, "dev_port", (int)h->rdma_port, "token", token,
-			 "plan", proto_plan_to_json(&rd->o->plan));
+			 "plan", proto_spec_to_json(&rd->o->spec));
 }
 
 static void job_start(struct round *rd, struct job *j)
@@ -266,7 +266,7 @@ static void on_msg(struct fleet *f, size_t w, struct proto_msg *m, void *arg)
 		if (session_send(rd, j->wb, j->id_b, "peer", json_object_get(m->doc, "endpoint")) < 0)
 			job_fail(rd, j, "worker %s: %s", wname(rd, j->wb), f->w[j->wb].reason);
 	} else if (j->state == J_PEER && is_b && strcmp(m->event, "armed") == 0) {
-		job_enter(rd, j, J_RUN, "test", rd->o->plan.timeout_ms);
+		job_enter(rd, j, J_RUN, "test", rd->o->spec.timeout_ms);
 		if (session_send(rd, j->wa, j->id_a, "go", NULL) < 0)
 			job_fail(rd, j, "worker %s: %s", wname(rd, j->wa), f->w[j->wa].reason);
 	} else if (j->state != J_ABORT) {

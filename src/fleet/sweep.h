@@ -2,7 +2,7 @@
 /*
  * Sweep engine: run a schedule's rounds over a started fleet.  Each pair
  * (a, b) of a round is a session: b listens, a connects, the controller
- * relays the endpoints both ways (transport.h), then a runs the plan and
+ * relays the endpoints both ways (transport.h), then a runs the spec and
  * returns every figure.  All pairs of a round run at once; the engine
  * waits on every worker with one poll, with a deadline per step.  A
  * worker that dies, hangs or sends garbage fails the pairs it is in (the
@@ -23,7 +23,7 @@
 
 struct sweep_opts {
 	const char *transport;
-	struct tp_plan plan;		/* timeout_ms: bound on one pair's test */
+	struct tp_spec spec;		/* timeout_ms: bound on one pair's test */
 	int step_timeout_ms;		/* bound on each handshake step */
 	uint8_t token[TP_TOKEN_LEN];
 	bool progress;			/* live line on stderr */

@@ -3,7 +3,7 @@
  * DCB state of one netdev as DCB netlink (IEEE 802.1Qaz/Qbb, <linux/dcbnl.h>)
  * describes it: IEEE PFC, IEEE ETS, the APP table (DSCP -> priority and
  * friends) and the app-trust list.  Pure data, no I/O; src/sys/nl_dcb.c
- * fills it, src/model/plan.c diffs against it.
+ * fills it, src/model/changeset.c diffs against it.
  *
  * Ownership: a struct fab_dcb owns its apps array; fab_dcb_init() zeroes,
  * fab_dcb_fini() frees (NULL-safe), fab_dcb_app_add() appends a copy.

@@ -2,7 +2,7 @@
 /*
  * What a node looks like: its network devices and RDMA devices/ports, as
  * read by src/sys/ (the inventory status shows; the configuration a
- * profile governs is struct node_config in model/plan.h).  Pure data, no I/O.
+ * profile governs is struct node_config in model/changeset.h).  Pure data, no I/O.
  *
  * Ownership: a struct host_state owns its arrays and everything in them;
  * host_state_fini() frees all.  The *_add() helpers return a borrowed

@@ -2,7 +2,7 @@
 /*
  * One whole apply on this node (apply_node()), as `fabricctl apply` and
  * the worker's "apply" op run it: the node's apply lock, read through
- * sys_ops, diff into a plan (model/plan.c), run it; a failing step undoes
+ * sys_ops, diff into a change set (model/changeset.c), run it; a failing step undoes
  * every step already done, in reverse order.
  *
  * --try: after a successful apply, the undo list goes to the pending
@@ -53,7 +53,7 @@ int apply_lock_wait(struct sys *sys, int *lock, int wait_ms, struct fab_err *err
  * arm its try (the apply held the lock all along, so it is gone): undone
  * as its try would have been.  Not a later try, with its own reverter.
  */
-static bool pending_is_mine(struct sys *sys, const struct plan_pending *pp)
+static bool pending_is_mine(struct sys *sys, const struct change_pending *pp)
 {
 	unsigned long long me;
 
@@ -65,12 +65,12 @@ static bool pending_is_mine(struct sys *sys, const struct plan_pending *pp)
 }
 
 /*
- * The pending state as it is, read and parsed (@plan initialised by the
+ * The pending state as it is, read and parsed (@cs initialised by the
  * caller, filled here; @path its file): 0, -ENOENT when none, or the
  * error of reading or parsing it (@e).
  */
-static int pending_load(struct sys *sys, char *path, size_t plen, struct plan *plan,
-			struct plan_pending *pp, struct fab_err *e)
+static int pending_load(struct sys *sys, char *path, size_t plen, struct changeset *cs,
+			struct change_pending *pp, struct fab_err *e)
 {
 	char *text = NULL;
 	size_t n;
@@ -78,7 +78,7 @@ static int pending_load(struct sys *sys, char *path, size_t plen, struct plan *p
 
 	sys_pending_path(sys, path, plen);
 	if (rc == 0)
-		rc = plan_undo_from_json(path, text, n, plan, pp, e);
+		rc = changeset_undo_from_json(path, text, n, cs, pp, e);
 	free(text);
 	return rc;
 }
@@ -86,12 +86,12 @@ static int pending_load(struct sys *sys, char *path, size_t plen, struct plan *p
 void apply_revert_at_deadline(struct sys *sys, long long deadline)
 {
 	char path[PATH_MAX], line[1200], when[STR_TIME_LEN];
-	struct plan_pending pp;
-	struct plan plan;
+	struct change_pending pp;
+	struct changeset cs;
 	struct fab_err e;
 	int rc, lock = -1;
 
-	plan_init(&plan);
+	changeset_init(&cs);
 	/* Under the apply lock: never during an apply, a confirm or another undo. */
 	if (apply_lock_wait(sys, &lock, -1, &e) < 0) {
 		snprintf(line, sizeof(line), "deadline %s: NOT reverted: %.900s",
@@ -101,7 +101,7 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 	}
 	fab_err_init(&e);
 	/* Checked before anything acts on it: a damaged state stays where it is. */
-	rc = pending_load(sys, path, sizeof(path), &plan, &pp, &e);
+	rc = pending_load(sys, path, sizeof(path), &cs, &pp, &e);
 	if (rc == -ENOENT)
 		goto out;	/* confirmed (or reverted by confirm --revert) */
 	if (rc < 0) {
@@ -113,20 +113,20 @@ void apply_revert_at_deadline(struct sys *sys, long long deadline)
 	}
 	if (!pending_is_mine(sys, &pp))
 		goto out;	/* a later try's, with its own reverter */
-	for (size_t i = 0; i < plan.n_steps; i++)
-		plan.steps[i].status = PLAN_STEP_DONE;
-	rc = apply_plan_undo(sys, &plan, &e);
-	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %s: %s", plan.n_steps,
+	for (size_t i = 0; i < cs.n_steps; i++)
+		cs.steps[i].status = CHANGE_STEP_DONE;
+	rc = apply_changeset_undo(sys, &cs, &e);
+	snprintf(line, sizeof(line), "reverted %zu step(s) at deadline %s: %s", cs.n_steps,
 		 str_time(when, sizeof(when), deadline), rc == 0 ? "ok" : e.msg);
 	sys_pending_log(sys, line);
 	sys_pending_drop(sys, path);
 out:
 	if (lock >= 0)
 		sys_pending_unlock(sys, lock);
-	plan_fini(&plan);
+	changeset_fini(&cs);
 }
 
-bool apply_reverter_dead(struct sys *sys, const struct plan_pending *pp)
+bool apply_reverter_dead(struct sys *sys, const struct change_pending *pp)
 {
 	unsigned long long start;
 	int rc;
@@ -141,12 +141,12 @@ bool apply_reverter_dead(struct sys *sys, const struct plan_pending *pp)
 	return pp->pid_start && start != pp->pid_start;
 }
 
-bool apply_try_overdue(const struct plan_pending *pp)
+bool apply_try_overdue(const struct change_pending *pp)
 {
 	return pp->deadline && (long long)time(NULL) >= pp->deadline;
 }
 
-int apply_revert_orphan(struct sys *sys, struct plan *plan, const struct plan_pending *pp,
+int apply_revert_orphan(struct sys *sys, struct changeset *cs, const struct change_pending *pp,
 			const char *path, const char *who, struct fab_err *err)
 {
 	char line[1200], when[STR_TIME_LEN];
@@ -154,13 +154,13 @@ int apply_revert_orphan(struct sys *sys, struct plan *plan, const struct plan_pe
 	int rc;
 
 	fab_err_init(&e);
-	for (size_t i = 0; i < plan->n_steps; i++)
-		plan->steps[i].status = PLAN_STEP_DONE;
-	rc = apply_plan_undo(sys, plan, &e);
+	for (size_t i = 0; i < cs->n_steps; i++)
+		cs->steps[i].status = CHANGE_STEP_DONE;
+	rc = apply_changeset_undo(sys, cs, &e);
 	snprintf(line, sizeof(line),
 		 "deadline %s: the reverter (pid %d) was dead; %s (pid %d) reverted %zu step(s) in its place: %.600s",
 		 str_time(when, sizeof(when), pp->deadline), pp->pid, who, (int)getpid(),
-		 plan->n_steps, rc == 0 ? "ok" : e.msg);
+		 cs->n_steps, rc == 0 ? "ok" : e.msg);
 	sys_pending_log(sys, line);
 	if (rc < 0)
 		return fab_err_set(err, rc,
@@ -170,7 +170,7 @@ int apply_revert_orphan(struct sys *sys, struct plan *plan, const struct plan_pe
 	return 0;
 }
 
-void apply_orphan_advice(const struct plan_pending *pp, const char *path, char *buf, size_t len)
+void apply_orphan_advice(const struct change_pending *pp, const char *path, char *buf, size_t len)
 {
 	char when[STR_TIME_LEN];
 
@@ -188,16 +188,16 @@ void apply_orphan_advice(const struct plan_pending *pp, const char *path, char *
 int apply_pending_note(struct sys *sys, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	struct plan_pending pp = { 0 };
-	struct plan plan;
+	struct change_pending pp = { 0 };
+	struct changeset cs;
 	struct fab_err e;
 	int rc;
 
 	buf[0] = '\0';
 	fab_err_init(&e);
-	plan_init(&plan);
-	rc = pending_load(sys, path, sizeof(path), &plan, &pp, &e);
-	plan_fini(&plan);
+	changeset_init(&cs);
+	rc = pending_load(sys, path, sizeof(path), &cs, &pp, &e);
+	changeset_fini(&cs);
 	if (rc < 0 || !apply_reverter_dead(sys, &pp))
 		return 0;
 	apply_orphan_advice(&pp, path, buf, len);
@@ -213,16 +213,16 @@ int apply_pending_note(struct sys *sys, char *buf, size_t len)
 static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_err *err)
 {
 	char path[PATH_MAX], line[1200], when[STR_TIME_LEN];
-	struct plan_pending pp = { 0 };
-	struct plan plan;
+	struct change_pending pp = { 0 };
+	struct changeset cs;
 	struct fab_err e;
 	int rc;
 
 	fab_err_init(&e);
-	plan_init(&plan);
-	rc = pending_load(sys, path, sizeof(path), &plan, &pp, &e);
+	changeset_init(&cs);
+	rc = pending_load(sys, path, sizeof(path), &cs, &pp, &e);
 	if (rc == -ENOENT) {
-		plan_fini(&plan);
+		changeset_fini(&cs);
 		return 0;
 	}
 	if (rc < 0) {
@@ -230,17 +230,17 @@ static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_
 				 "a try is pending but its state is damaged (%.600s): nothing can be applied until it is repaired, or removed by hand (which gives up its automatic revert)",
 				 e.msg);
 	} else if (pp.applying) {
-		for (size_t i = 0; i < plan.n_steps; i++)
-			plan.steps[i].status = PLAN_STEP_DONE;
-		rc = apply_plan_undo(sys, &plan, &e);
+		for (size_t i = 0; i < cs.n_steps; i++)
+			cs.steps[i].status = CHANGE_STEP_DONE;
+		rc = apply_changeset_undo(sys, &cs, &e);
 		snprintf(line, sizeof(line),
 			 "recovered an interrupted apply (pid %d): undid %zu step(s): %.900s", pp.owner,
-			 plan.n_steps, rc == 0 ? "ok" : e.msg);
+			 cs.n_steps, rc == 0 ? "ok" : e.msg);
 		sys_pending_log(sys, line);
 		if (rc == 0) {
 			sys_pending_drop(sys, path);
 			rep->recovered = true;
-			rep->recovered_steps = plan.n_steps;
+			rep->recovered_steps = cs.n_steps;
 		} else {
 			fab_err_set(err, rc,
 				    "undoing an interrupted apply's changes (journal %s) failed: %.600s; 'fabricctl confirm --revert' tries again",
@@ -248,11 +248,11 @@ static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_
 		}
 	} else if (apply_reverter_dead(sys, &pp) && apply_try_overdue(&pp)) {
 		/* What its reverter would have done at the deadline, done now: then the apply. */
-		rc = apply_revert_orphan(sys, &plan, &pp, path, "apply", err);
+		rc = apply_revert_orphan(sys, &cs, &pp, path, "apply", err);
 		if (rc == 0)
 			str_fmt(rep->orphan, sizeof(rep->orphan),
 				"the try due at %s had lost its reverter (pid %d): reverted its %zu step(s) first, as the reverter would have (logged in last-revert.log beside %s)",
-				str_time(when, sizeof(when), pp.deadline), pp.pid, plan.n_steps, path);
+				str_time(when, sizeof(when), pp.deadline), pp.pid, cs.n_steps, path);
 	} else if (apply_reverter_dead(sys, &pp)) {
 		char advice[1024];
 
@@ -266,7 +266,7 @@ static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_
 				 "a try is pending (%s, reverter pid %d, reverts at %s): run 'fabricctl confirm' to keep it or 'fabricctl confirm --revert' to undo it",
 				 path, pp.pid, str_time(when, sizeof(when), pp.deadline));
 	}
-	plan_fini(&plan);
+	changeset_fini(&cs);
 	return rc;
 }
 
@@ -277,15 +277,15 @@ static int pending_settle(struct sys *sys, struct apply_report *rep, struct fab_
 static void pending_dry_note(struct sys *sys, char *buf, size_t len)
 {
 	char path[PATH_MAX], when[STR_TIME_LEN];
-	struct plan_pending pp = { 0 };
-	struct plan plan;
+	struct change_pending pp = { 0 };
+	struct changeset cs;
 	struct fab_err e;
 	int rc;
 
 	buf[0] = '\0';
 	fab_err_init(&e);
-	plan_init(&plan);
-	rc = pending_load(sys, path, sizeof(path), &plan, &pp, &e);
+	changeset_init(&cs);
+	rc = pending_load(sys, path, sizeof(path), &cs, &pp, &e);
 	if (rc == -ENOENT)
 		goto out;
 	if (rc < 0)
@@ -294,11 +294,11 @@ static void pending_dry_note(struct sys *sys, char *buf, size_t len)
 	else if (pp.applying)	/* not a refusal: said, and the dry run goes on */
 		fab_warn("%s is the journal of an interrupted apply (pid %d): a real apply first "
 			 "undoes its %zu step(s), then plans from the state before it", path, pp.owner,
-			 plan.n_steps);
+			 cs.n_steps);
 	else if (apply_reverter_dead(sys, &pp) && apply_try_overdue(&pp))	/* not a refusal */
 		fab_warn("%s lost its reverter (pid %d) and is past its deadline: a real apply first "
 			 "reverts its %zu step(s), as the reverter would have, then plans from there",
-			 path, pp.pid, plan.n_steps);
+			 path, pp.pid, cs.n_steps);
 	else if (apply_reverter_dead(sys, &pp))
 		apply_orphan_advice(&pp, path, buf, len);
 	else
@@ -306,10 +306,10 @@ static void pending_dry_note(struct sys *sys, char *buf, size_t len)
 			"is refused until 'fabricctl confirm' or 'fabricctl confirm --revert'", path,
 			pp.pid, str_time(when, sizeof(when), pp.deadline));
 out:
-	plan_fini(&plan);
+	changeset_fini(&cs);
 }
 
-/* ---- signals and the journal while a plan runs ---- */
+/* ---- signals and the journal while a change set runs ---- */
 
 static volatile sig_atomic_t apply_sig;
 
@@ -321,7 +321,7 @@ static void apply_sig_note(int sig)
 static const int apply_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
 
 /*
- * SIGINT, SIGTERM, SIGHUP are noted, not fatal, while a plan runs.  One
+ * SIGINT, SIGTERM, SIGHUP are noted, not fatal, while a change set runs.  One
  * ignored when we started stays ignored (nohup, a background job of a
  * script): whoever started us asked for that.
  */
@@ -346,15 +346,15 @@ static void signals_restore(const struct sigaction saved[3])
 
 struct journal {
 	struct sys *sys;
-	struct plan *plan;
-	struct plan_pending pp;
+	struct changeset *cs;
+	struct change_pending pp;
 	long pause;		/* FABRICCTL_TEST_STEP_PAUSE (test only), 0: none */
 	struct fab_err err;
 };
 
 static int journal_write(struct journal *j)
 {
-	char *text = plan_undo_to_json(j->plan, j->plan->n_steps, &j->pp);
+	char *text = changeset_undo_to_json(j->cs, j->cs->n_steps, &j->pp);
 	int rc;
 
 	if (!text)
@@ -392,7 +392,7 @@ static int journal_before(void *arg, size_t i, struct apply_report *rep)
 		rep->signo = apply_sig;
 		return -EINTR;
 	}
-	if (i == j->plan->n_steps)
+	if (i == j->cs->n_steps)
 		return 0;
 	j->pp.started = i + 1;
 	return journal_write(j);
@@ -412,10 +412,10 @@ static long long try_deadline(unsigned int secs)
 }
 
 /* Apply succeeded with --try: start the reverter, record the undo list. */
-static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs, long pause,
+static int try_arm(struct sys *sys, struct changeset *cs, unsigned int secs, long pause,
 		   struct apply_report *rep, struct fab_err *err)
 {
-	struct plan_pending pp = { .deadline = try_deadline(secs), .owner = getpid() };
+	struct change_pending pp = { .deadline = try_deadline(secs), .owner = getpid() };
 	char *text;
 	int rc;
 
@@ -426,7 +426,7 @@ static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs, long p
 	/* With its start time, confirm can tell the reverter from a later process with its pid. */
 	sys_proc_start(sys, pp.pid, &pp.pid_start);
 	/* Test hook: a kill here leaves the journal, which this reverter undoes at its deadline. */
-	if (!apply_sig && pause == (long)plan->n_steps + 2)
+	if (!apply_sig && pause == (long)cs->n_steps + 2)
 		test_pause(pause);
 	if (apply_sig) {
 		rep->signo = apply_sig;
@@ -434,7 +434,7 @@ static int try_arm(struct sys *sys, struct plan *plan, unsigned int secs, long p
 				 sigabbrev_np(apply_sig) ? sigabbrev_np(apply_sig) : "?");
 		goto fail;
 	}
-	text = plan_undo_to_json(plan, plan->n_steps, &pp);
+	text = changeset_undo_to_json(cs, cs->n_steps, &pp);
 	if (!text) {
 		rc = fab_err_set(err, -ENOMEM, "apply: out of memory");
 		goto fail;
@@ -452,18 +452,18 @@ fail:
 }
 
 /*
- * Run @plan under the journal: it is written before the first change and
+ * Run @cs under the journal: it is written before the first change and
  * marks each step before it runs, so an apply killed (SIGKILL, a crash)
  * half-way leaves the record of what to undo; the next apply, or confirm
  * --revert, restores the state before it.  SIGINT, SIGTERM and SIGHUP
- * stop the plan at the next step boundary and roll it back (rep->signo).
- * The journal goes when the plan ends (done or rolled back), or becomes
+ * stop the change set at the next step boundary and roll it back (rep->signo).
+ * The journal goes when the change set ends (done or rolled back), or becomes
  * the pending state of --try.
  */
-static int plan_run_journaled(struct sys *sys, struct plan *plan, unsigned int try_s,
+static int plan_run_journaled(struct sys *sys, struct changeset *cs, unsigned int try_s,
 			      struct apply_report *rep, struct fab_err *err)
 {
-	struct journal j = { .sys = sys, .plan = plan,
+	struct journal j = { .sys = sys, .cs = cs,
 			     .pp = { .applying = true, .owner = getpid() } };
 	const char *pause = getenv("FABRICCTL_TEST_STEP_PAUSE");
 	struct sigaction saved[3];
@@ -479,7 +479,7 @@ static int plan_run_journaled(struct sys *sys, struct plan *plan, unsigned int t
 		fab_err_set(err, rc, "%s; nothing changed", j.err.msg);
 		goto out;
 	}
-	rc = apply_plan_run(sys, plan, rep, journal_before, &j);
+	rc = apply_changeset_run(sys, cs, rep, journal_before, &j);
 	if (rc < 0) {
 		fab_err_set(err, rc, "%s%s%s%s%s", rep->error, j.err.msg[0] ? ": " : "", j.err.msg,
 			    rep->rolled_back ? "; rolled back, the node is as before"
@@ -489,15 +489,15 @@ static int plan_run_journaled(struct sys *sys, struct plan *plan, unsigned int t
 		struct fab_err e;
 
 		fab_err_init(&e);
-		rc = try_arm(sys, plan, try_s, j.pause, rep, &e);
+		rc = try_arm(sys, cs, try_s, j.pause, rep, &e);
 		if (rc < 0) {
 			/* Could not arm the safety net: undo now rather than leave it unguarded. */
 			struct fab_err u;
 
 			fab_err_init(&u);
-			rep->failed = (long)plan->n_steps;
+			rep->failed = (long)cs->n_steps;
 			snprintf(rep->error, sizeof(rep->error), "%s", e.msg);
-			rep->rolled_back = apply_plan_undo(sys, plan, &u) == 0;
+			rep->rolled_back = apply_changeset_undo(sys, cs, &u) == 0;
 			if (!rep->rolled_back)
 				snprintf(rep->rollback_error, sizeof(rep->rollback_error), "%s", u.msg);
 			fab_err_set(err, rc, "%s; %s%s", e.msg,
@@ -507,7 +507,7 @@ static int plan_run_journaled(struct sys *sys, struct plan *plan, unsigned int t
 		}
 	}
 	if (rc < 0 || !try_s)
-		sys_pending_drop(sys, path);	/* the plan ended: no journal */
+		sys_pending_drop(sys, path);	/* the change set ended: no journal */
 out:
 	late = rep->signo ? 0 : apply_sig;
 	signals_restore(saved);
@@ -516,12 +516,12 @@ out:
 		signal(SIGPIPE, SIG_IGN);
 	}
 	if (late)
-		raise(late);	/* came after the plan was done: as if it came just after */
+		raise(late);	/* came after the change set was done: as if it came just after */
 	return rc;
 }
 
 int apply_node(struct sys *sys, const struct profile *p, const char *name, bool dry,
-	       unsigned int try_s, struct plan *plan, struct apply_report *rep,
+	       unsigned int try_s, struct changeset *cs, struct apply_report *rep,
 	       struct fab_err *err)
 {
 	struct host_state hs;
@@ -529,7 +529,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 	int rc, lock_fd = -1;
 
 	rep->failed = -1;
-	rep->plan = NULL;
+	rep->cs = NULL;
 	rep->dry_refused[0] = '\0';
 	host_state_init(&hs);
 	node_config_init(&ns, &hs);
@@ -540,33 +540,33 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 		if (rc < 0)
 			goto out;
 	}
-	rc = node_verify(sys, p, &hs, &ns, plan, err);
+	rc = node_verify(sys, p, &hs, &ns, cs, err);
 	if (rc < 0)
 		goto out;
-	if (plan->n_unmatched) {
+	if (cs->n_unmatched) {
 		/* Nothing can make an absent interface appear: refuse before touching anything. */
 		rc = -ENODEV;
-		for (size_t i = 0; i < plan->n_drift; i++)
-			if (!strcmp(plan->drift[i].field, "match")) {
+		for (size_t i = 0; i < cs->n_drift; i++)
+			if (!strcmp(cs->drift[i].field, "match")) {
 				fab_err_set(err, -ENODEV,
 					    "%s: '%s' matches no %s on this node (mark the item optional: true if that is fine)",
-					    name, plan->drift[i].object,
-					    strcmp(plan->drift[i].wanted, "an interface") ? "rdma port"
+					    name, cs->drift[i].object,
+					    strcmp(cs->drift[i].wanted, "an interface") ? "rdma port"
 											   : "interface");
 				break;
 			}
 		goto out;
 	}
 	rep->profile = name;
-	rep->plan = plan;
+	rep->cs = cs;
 	rep->dry_run = dry;
 	if (dry) {
 		pending_dry_note(sys, rep->dry_refused, sizeof(rep->dry_refused));
 		goto out;
 	}
-	if (!plan->n_steps)
+	if (!cs->n_steps)
 		goto out;
-	rc = plan_run_journaled(sys, plan, try_s, rep, err);
+	rc = plan_run_journaled(sys, cs, try_s, rep, err);
 out:
 	if (lock_fd >= 0)
 		sys_pending_unlock(sys, lock_fd);

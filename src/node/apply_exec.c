@@ -2,7 +2,7 @@
 /*
  * The executor shared by apply, verify and confirm (see node/apply.h):
  * reading what a profile needs from the node through the sys_*()
- * wrappers and running a plan with rollback in reverse order.  (The
+ * wrappers and running a change set with rollback in reverse order.  (The
  * pending state of --try is src/sys/pending.c, behind sys_ops.)
  * Kept apart from cmd_apply() so unit tests link it with a recording
  * sys_ops and without main.c.
@@ -26,7 +26,7 @@ static void copy_err(int *rc_out, char *msg, size_t len, int rc, const struct fa
 int apply_node_read(struct sys *sys, const struct profile *p, struct host_state *hs,
 		    struct node_config *ns, struct fab_err *err)
 {
-	struct plan_needs *needs = NULL;
+	struct change_needs *needs = NULL;
 	int rc;
 
 	/* Profiles check no counters; the PCIe view only for `nics:` items. */
@@ -36,7 +36,7 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 	needs = calloc(hs->n_links ? hs->n_links : 1, sizeof(*needs));
 	if (!needs)
 		return fab_err_set(err, -ENOMEM, "apply: out of memory");
-	plan_needs(p, hs, needs);
+	change_needs(p, hs, needs);
 	for (size_t i = 0; i < hs->n_links; i++) {
 		const struct fab_link *l = &hs->links[i];
 		struct node_iface *ni;
@@ -104,52 +104,52 @@ out:
 
 /* ---- executing ---- */
 
-int apply_action_exec(struct sys *sys, const struct plan_action *a, struct fab_err *err)
+int apply_action_exec(struct sys *sys, const struct change_action *a, struct fab_err *err)
 {
 	switch (a->op) {
-	case PLAN_BOND_CREATE:
+	case CHANGE_BOND_CREATE:
 		return sys_bond_create(sys, &a->bond, err);
-	case PLAN_BOND_DELETE:
+	case CHANGE_BOND_DELETE:
 		return sys_bond_delete(sys, a->obj, err);
-	case PLAN_BOND_SET:
+	case CHANGE_BOND_SET:
 		return sys_bond_set(sys, &a->bond, err);
-	case PLAN_BOND_ENSLAVE:
+	case CHANGE_BOND_ENSLAVE:
 		return sys_bond_enslave(sys, a->obj, a->arg, err);
-	case PLAN_BOND_RELEASE:
+	case CHANGE_BOND_RELEASE:
 		return sys_bond_release(sys, a->arg, err);
-	case PLAN_MTU_SET:
+	case CHANGE_MTU_SET:
 		return sys_link_mtu_set(sys, a->obj, a->u, err);
-	case PLAN_PFC_SET:
+	case CHANGE_PFC_SET:
 		return sys_dcb_pfc_set(sys, a->obj, &a->pfc, err);
-	case PLAN_ETS_SET:
+	case CHANGE_ETS_SET:
 		return sys_dcb_ets_set(sys, a->obj, &a->ets, err);
-	case PLAN_APP_DEL:
+	case CHANGE_APP_DEL:
 		return sys_dcb_app_del(sys, a->obj, &a->app, 1, err);
-	case PLAN_APP_ADD:
+	case CHANGE_APP_ADD:
 		return sys_dcb_app_add(sys, a->obj, &a->app, 1, err);
-	case PLAN_TRUST_SET:
+	case CHANGE_TRUST_SET:
 		return sys_dcb_trust_set(sys, a->obj, a->trust, a->n_trust, err);
-	case PLAN_ECN_SET:
+	case CHANGE_ECN_SET:
 		return sys_ecn_set(sys, a->obj, a->point, a->u, a->on, err);
-	case PLAN_TOS_SET:
+	case CHANGE_TOS_SET:
 		return sys_roce_tos_set(sys, a->obj, a->port, a->u, err);
-	case PLAN_FAIL:
+	case CHANGE_FAIL:
 		return fab_err_set(err, a->errno_ ? a->errno_ : -EOPNOTSUPP, "%s", a->msg);
 	}
 	return fab_err_set(err, -EINVAL, "apply: unknown action %d", (int)a->op);
 }
 
-int apply_plan_undo(struct sys *sys, struct plan *plan, struct fab_err *err)
+int apply_changeset_undo(struct sys *sys, struct changeset *cs, struct fab_err *err)
 {
 	int first = 0;
 
-	for (size_t i = plan->n_steps; i-- > 0;) {
-		struct plan_step *s = &plan->steps[i];
+	for (size_t i = cs->n_steps; i-- > 0;) {
+		struct change_step *s = &cs->steps[i];
 		struct fab_err e;
 		char buf[160];
 		int rc;
 
-		if (s->status != PLAN_STEP_DONE)
+		if (s->status != CHANGE_STEP_DONE)
 			continue;
 		fab_err_init(&e);
 		if (!s->has_undo)
@@ -159,21 +159,21 @@ int apply_plan_undo(struct sys *sys, struct plan *plan, struct fab_err *err)
 		else
 			rc = apply_action_exec(sys, &s->undo, &e);
 		if (rc < 0) {
-			s->status = PLAN_STEP_UNDO_FAILED;
+			s->status = CHANGE_STEP_UNDO_FAILED;
 			if (!first) {
 				first = rc;
 				fab_err_set(err, rc, "undo %s: %s",
-					    plan_action_str(&s->undo, buf, sizeof(buf)), e.msg);
+					    change_action_str(&s->undo, buf, sizeof(buf)), e.msg);
 			}
 			continue;
 		}
-		s->status = PLAN_STEP_UNDONE;
+		s->status = CHANGE_STEP_UNDONE;
 	}
 	return first;
 }
 
 /* Stopped before step @i (0-based; n_steps: after the last): undo what is done. */
-static int plan_stopped(struct sys *sys, struct plan *plan, struct apply_report *rep, size_t i,
+static int plan_stopped(struct sys *sys, struct changeset *cs, struct apply_report *rep, size_t i,
 			int rc)
 {
 	struct fab_err e;
@@ -182,18 +182,18 @@ static int plan_stopped(struct sys *sys, struct plan *plan, struct apply_report 
 	if (rep->signo)
 		snprintf(rep->error, sizeof(rep->error), "interrupted by SIG%s before step %zu of %zu",
 			 sigabbrev_np(rep->signo) ? sigabbrev_np(rep->signo) : "?", i + 1,
-			 plan->n_steps);
+			 cs->n_steps);
 	else
 		snprintf(rep->error, sizeof(rep->error), "stopped before step %zu of %zu: %s",
-			 i + 1, plan->n_steps, strerror(-rc));
+			 i + 1, cs->n_steps, strerror(-rc));
 	fab_err_init(&e);
-	rep->rolled_back = apply_plan_undo(sys, plan, &e) == 0;
+	rep->rolled_back = apply_changeset_undo(sys, cs, &e) == 0;
 	if (!rep->rolled_back)
 		snprintf(rep->rollback_error, sizeof(rep->rollback_error), "%s", e.msg);
 	return rc;
 }
 
-int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep,
+int apply_changeset_run(struct sys *sys, struct changeset *cs, struct apply_report *rep,
 		   int (*before)(void *arg, size_t i, struct apply_report *rep), void *arg)
 {
 	struct fab_err e;
@@ -201,27 +201,27 @@ int apply_plan_run(struct sys *sys, struct plan *plan, struct apply_report *rep,
 	int rc;
 
 	rep->failed = -1;
-	for (size_t i = 0; i <= plan->n_steps; i++) {
-		struct plan_step *s;
+	for (size_t i = 0; i <= cs->n_steps; i++) {
+		struct change_step *s;
 
 		rc = before ? before(arg, i, rep) : 0;
 		if (rc < 0)
-			return plan_stopped(sys, plan, rep, i, rc);
-		if (i == plan->n_steps)
+			return plan_stopped(sys, cs, rep, i, rc);
+		if (i == cs->n_steps)
 			break;
-		s = &plan->steps[i];
+		s = &cs->steps[i];
 		fab_err_init(&e);
 		rc = apply_action_exec(sys, &s->act, &e);
 		if (rc == 0) {
-			s->status = PLAN_STEP_DONE;
+			s->status = CHANGE_STEP_DONE;
 			continue;
 		}
-		s->status = PLAN_STEP_FAILED;
+		s->status = CHANGE_STEP_FAILED;
 		rep->failed = (long)i;
 		snprintf(rep->error, sizeof(rep->error), "step %zu (%s) failed: %.800s", i + 1,
-			 plan_action_str(&s->act, buf, sizeof(buf)), e.msg);
+			 change_action_str(&s->act, buf, sizeof(buf)), e.msg);
 		fab_err_init(&e);
-		rep->rolled_back = apply_plan_undo(sys, plan, &e) == 0;
+		rep->rolled_back = apply_changeset_undo(sys, cs, &e) == 0;
 		if (!rep->rolled_back)
 			snprintf(rep->rollback_error, sizeof(rep->rollback_error), "%s", e.msg);
 		return rc;

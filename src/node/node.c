@@ -18,11 +18,11 @@ int node_status_read(struct sys *sys, struct host_state *hs, struct fab_err *err
 }
 
 int node_verify(struct sys *sys, const struct profile *p, struct host_state *hs,
-		struct node_config *nc, struct plan *plan, struct fab_err *err)
+		struct node_config *nc, struct changeset *cs, struct fab_err *err)
 {
 	int rc = apply_node_read(sys, p, hs, nc, err);
 
-	return rc < 0 ? rc : plan_diff(p, nc, plan, err);
+	return rc < 0 ? rc : changeset_diff(p, nc, cs, err);
 }
 
 int node_lldp_read(struct sys *sys, const char *socket, struct lldp_view *v, struct fab_err *err)

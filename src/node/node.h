@@ -15,7 +15,7 @@
 
 #include "model/host_state.h"
 #include "model/lldp_view.h"
-#include "model/plan.h"
+#include "model/changeset.h"
 #include "model/profile.h"
 #include "sys/sys.h"
 #include "util/err.h"
@@ -25,10 +25,10 @@ int node_status_read(struct sys *sys, struct host_state *hs, struct fab_err *err
 
 /*
  * verify: read what @p needs into @hs and @nc (initialised by the caller,
- * @nc on @hs) and diff into @plan (plan_init'ed); plan->n_drift is the drift.
+ * @nc on @hs) and diff into @cs (changeset_init'ed); cs->n_drift is the drift.
  */
 int node_verify(struct sys *sys, const struct profile *p, struct host_state *hs,
-		struct node_config *nc, struct plan *plan, struct fab_err *err);
+		struct node_config *nc, struct changeset *cs, struct fab_err *err);
 
 /* lldp: the node's LLDP view from lldpd at @socket (NULL: the default) into @v (lldp_view_init'ed). */
 int node_lldp_read(struct sys *sys, const char *socket, struct lldp_view *v, struct fab_err *err);

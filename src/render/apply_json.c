@@ -2,11 +2,11 @@
 /* apply, JSON: "fabricctl.apply/1" (docs/json-verify.md). */
 #include <errno.h>
 
-#include "model/plan.h"
+#include "model/changeset.h"
 #include "render/render_impl.h"
 #include "util/array.h"
 
-static const char *status_name(enum plan_step_status s)
+static const char *status_name(enum change_step_status s)
 {
 	static const char *const n[] = { "planned", "done", "failed", "undone", "undo-failed" };
 
@@ -14,12 +14,12 @@ static const char *status_name(enum plan_step_status s)
 }
 
 /* Drift no step can fix, as {object, field, wanted, found}. */
-static json_t *verify_only_json(const struct plan *plan)
+static json_t *verify_only_json(const struct changeset *cs)
 {
 	json_t *a = json_array();
 
-	for (size_t i = 0; a && i < plan->n_drift; i++) {
-		const struct plan_drift *d = &plan->drift[i];
+	for (size_t i = 0; a && i < cs->n_drift; i++) {
+		const struct drift *d = &cs->drift[i];
 
 		if (d->verify_only &&
 		    json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s}", "object", d->object,
@@ -34,13 +34,13 @@ static json_t *verify_only_json(const struct plan *plan)
 
 json_t *apply_to_json(const struct apply_report *rep)
 {
-	const struct plan *plan = rep->plan;
+	const struct changeset *cs = rep->cs;
 	json_t *steps = json_array();
 
 	if (!steps)
 		return NULL;
-	for (size_t i = 0; i < plan->n_steps; i++) {
-		const struct plan_step *s = &plan->steps[i];
+	for (size_t i = 0; i < cs->n_steps; i++) {
+		const struct change_step *s = &cs->steps[i];
 		json_t *j = json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:b, s:o}",
 				      "step", (json_int_t)(i + 1), "object", s->object,
 				      "field", s->field, "from", s->from, "to", s->to,
@@ -52,7 +52,7 @@ json_t *apply_to_json(const struct apply_report *rep)
 			return NULL;
 		}
 	}
-	json_t *vo = verify_only_json(plan), *doc;
+	json_t *vo = verify_only_json(cs), *doc;
 
 	if (!vo) {
 		json_decref(steps);
@@ -61,7 +61,7 @@ json_t *apply_to_json(const struct apply_report *rep)
 	doc = json_pack("{s:s, s:s, s:b, s:b, s:I, s:o, s:o, s:o, s:b, s:o, s:o}",
 			"schema", "fabricctl.apply/1", "profile", rep->profile,
 			"dry_run", rep->dry_run, "ok", rep->failed < 0,
-			"changes", (json_int_t)plan->n_steps, "steps", steps,
+			"changes", (json_int_t)cs->n_steps, "steps", steps,
 			"failed_step", rep->failed >= 0 ? json_integer(rep->failed + 1) : json_null(),
 			"error", json_text_or_null(rep->error),
 			"rolled_back", rep->failed >= 0 && rep->rolled_back,

@@ -4,32 +4,32 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "model/plan.h"
+#include "model/changeset.h"
 #include "util/str.h"
 #include "render/render_impl.h"
 
-static const char *status_word(enum plan_step_status s, bool dry)
+static const char *status_word(enum change_step_status s, bool dry)
 {
 	switch (s) {
-	case PLAN_STEP_DONE: return "done";
-	case PLAN_STEP_FAILED: return "FAILED";
-	case PLAN_STEP_UNDONE: return "undone";
-	case PLAN_STEP_UNDO_FAILED: return "UNDO-FAILED";
+	case CHANGE_STEP_DONE: return "done";
+	case CHANGE_STEP_FAILED: return "FAILED";
+	case CHANGE_STEP_UNDONE: return "undone";
+	case CHANGE_STEP_UNDO_FAILED: return "UNDO-FAILED";
 	default: return dry ? "would" : "not-run";
 	}
 }
 
 /* Drift apply cannot change: say so instead of a bare "nothing to do". */
-static void verify_only_note(FILE *f, const struct plan *plan)
+static void verify_only_note(FILE *f, const struct changeset *cs)
 {
-	size_t n = plan_n_verify_only(plan);
+	size_t n = changeset_n_verify_only(cs);
 
 	if (!n)
 		return;
 	fprintf(f, "%zu verify-only field%s (apply does not set %s; 'fabricctl verify' reports %s):\n",
 		n, n == 1 ? "" : "s", n == 1 ? "it" : "them", n == 1 ? "it" : "them");
-	for (size_t i = 0; i < plan->n_drift; i++) {
-		const struct plan_drift *d = &plan->drift[i];
+	for (size_t i = 0; i < cs->n_drift; i++) {
+		const struct drift *d = &cs->drift[i];
 
 		if (d->verify_only)
 			fprintf(f, "      %-16s %-16s %s, want %s\n", d->object, d->field, d->found,
@@ -40,7 +40,7 @@ static void verify_only_note(FILE *f, const struct plan *plan)
 /* Dry run: what a real apply would meet. */
 static void dry_verdict(FILE *f, const struct apply_report *rep)
 {
-	size_t n = plan_n_fails(rep->plan);
+	size_t n = changeset_n_fails(rep->cs);
 
 	if (!rep->dry_run)
 		return;
@@ -53,19 +53,19 @@ static void dry_verdict(FILE *f, const struct apply_report *rep)
 
 int apply_text(struct render *out, const struct apply_report *rep)
 {
-	const struct plan *plan = rep->plan;
+	const struct changeset *cs = rep->cs;
 	FILE *f = out->f;
 
-	if (!plan->n_steps) {
+	if (!cs->n_steps) {
 		fprintf(f, "apply %s: nothing to do\n", rep->profile);
-		verify_only_note(f, plan);
+		verify_only_note(f, cs);
 		dry_verdict(f, rep);
 		return fflush(f) == EOF ? -EIO : 0;
 	}
 	fprintf(f, "apply %s%s: %zu change%s\n", rep->profile, rep->dry_run ? " (dry run)" : "",
-		plan->n_steps, plan->n_steps == 1 ? "" : "s");
-	for (size_t i = 0; i < plan->n_steps; i++) {
-		const struct plan_step *s = &plan->steps[i];
+		cs->n_steps, cs->n_steps == 1 ? "" : "s");
+	for (size_t i = 0; i < cs->n_steps; i++) {
+		const struct change_step *s = &cs->steps[i];
 		bool fails = rep->dry_run && s->fails[0];
 
 		fprintf(f, "  %2zu %-11s %-16s %-16s %s -> %s\n", i + 1,
@@ -74,7 +74,7 @@ int apply_text(struct render *out, const struct apply_report *rep)
 		if (fails)
 			fprintf(f, "     %s\n", s->fails);
 	}
-	verify_only_note(f, plan);
+	verify_only_note(f, cs);
 	dry_verdict(f, rep);
 	if (rep->failed >= 0) {
 		fprintf(f, "error: %s\n", rep->error);

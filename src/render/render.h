@@ -33,7 +33,7 @@
 struct render;
 struct topo;
 struct apply_report;
-struct plan;
+struct changeset;
 struct sweep_report;
 struct trace_report;		/* render/trace.h */
 struct accept_report;
@@ -87,11 +87,11 @@ struct render_ops {
 	int (*sweep)(struct render *out, const struct sweep_report *r);
 	/* status --hosts: "fabricctl.fleet-status/1" (render/status_fleet.c, fleet_doc.c). */
 	int (*status_fleet)(struct render *out, const struct fleet_run *run);
-	/* apply's plan and outcome (render/apply_*.c). */
+	/* apply's change set and outcome (render/apply_*.c). */
 	int (*apply)(struct render *out, const struct apply_report *rep);
 	/* verify's drift list (render/verify_*.c). */
 	int (*verify)(struct render *out, const char *profile, const char *hostname,
-		      const struct plan *plan);
+		      const struct changeset *cs);
 	/* verify --hosts / apply --hosts: "fabricctl.fleet-verify/1", "fabricctl.fleet-apply/1"
 	 * (render/verify_fleet.c, render/apply_fleet.c, render/fleet_doc.c). */
 	int (*verify_fleet)(struct render *out, const struct fleet_verify *v);
@@ -154,7 +154,7 @@ json_t *json_text(const char *s);
 json_t *json_text_or_null(const char *s);
 json_t *sweep_to_json(const struct sweep_report *r);	/* "fabricctl.sweep/2" */
 /* "fabricctl.verify/1" and "fabricctl.apply/1" (the worker's verify/apply answers); NULL: ENOMEM. */
-json_t *verify_to_json(const char *profile, const char *hostname, const struct plan *plan);
+json_t *verify_to_json(const char *profile, const char *hostname, const struct changeset *cs);
 json_t *apply_to_json(const struct apply_report *rep);
 /*
  * The fleet documents from fleet/'s structs (render/fleet_doc.c); NULL:

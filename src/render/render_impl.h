@@ -15,7 +15,7 @@
 
 /*
  * Text renderers and foreign text.  Every string that came from outside
- * (a file, a saved document, a plan, a node, the kernel: names, modes,
+ * (a file, a saved document, a change set, a node, the kernel: names, modes,
  * reasons, evidence) goes through render_txt() before a text renderer
  * writes it: the string itself when it holds no control character, else
  * its util/str.c str_clean() copy with each one shown as \xNN (as worker
@@ -82,9 +82,9 @@ void csv_field(FILE *f, const char *s);
 int apply_text(struct render *out, const struct apply_report *rep);
 int apply_json(struct render *out, const struct apply_report *rep);
 int verify_text(struct render *out, const char *profile, const char *hostname,
-		const struct plan *plan);
+		const struct changeset *cs);
 int verify_json(struct render *out, const char *profile, const char *hostname,
-		const struct plan *plan);
+		const struct changeset *cs);
 /*
  * status, verify and apply --hosts from fleet/'s structs: text in
  * render/status_fleet.c, render/verify_fleet.c, render/apply_fleet.c; the

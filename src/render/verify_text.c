@@ -3,23 +3,23 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "model/plan.h"
+#include "model/changeset.h"
 #include "render/render_impl.h"
 
 int verify_text(struct render *out, const char *profile, const char *hostname,
-		const struct plan *plan)
+		const struct changeset *cs)
 {
 	FILE *f = out->f;
 
-	if (!plan->n_drift) {
+	if (!cs->n_drift) {
 		fprintf(f, "verify %s: %s matches, no drift\n", profile, hostname[0] ? hostname : "node");
 		return fflush(f) == EOF ? -EIO : 0;
 	}
-	fprintf(f, "verify %s: %zu drift%s on %s\n", profile, plan->n_drift,
-		plan->n_drift == 1 ? "" : "s", hostname[0] ? hostname : "node");
+	fprintf(f, "verify %s: %zu drift%s on %s\n", profile, cs->n_drift,
+		cs->n_drift == 1 ? "" : "s", hostname[0] ? hostname : "node");
 	fprintf(f, "%-16s %-18s %-20s %s\n", "INTERFACE", "FIELD", "WANTED", "FOUND");
-	for (size_t i = 0; i < plan->n_drift; i++) {
-		const struct plan_drift *d = &plan->drift[i];
+	for (size_t i = 0; i < cs->n_drift; i++) {
+		const struct drift *d = &cs->drift[i];
 
 		fprintf(f, "%-16s %-18s %-20s %s\n", d->object, d->field, d->wanted, d->found);
 	}

@@ -261,17 +261,17 @@ static int sweep_prepare(struct sweep_state *w)
 static void plan_fill(struct sweep_opts *so, const struct sweep_req *a)
 {
 	so->transport = a->transport;
-	so->plan.lat_iters = a->lat_iters;
-	so->plan.lat_ms = (unsigned int)(a->lat_time_s * 1000 + 0.5);
-	so->plan.msg_bytes = a->msg_bytes;
-	so->plan.duration_ms = (unsigned int)(a->duration_s * 1000 + 0.5);
-	so->plan.interval_ms = a->interval_ms;
-	so->plan.streams = a->streams;
-	so->plan.verbs = a->verbs;
-	so->plan.bw_fwd = so->plan.bw_rev = so->plan.duration_ms > 0;
+	so->spec.lat_iters = a->lat_iters;
+	so->spec.lat_ms = (unsigned int)(a->lat_time_s * 1000 + 0.5);
+	so->spec.msg_bytes = a->msg_bytes;
+	so->spec.duration_ms = (unsigned int)(a->duration_s * 1000 + 0.5);
+	so->spec.interval_ms = a->interval_ms;
+	so->spec.streams = a->streams;
+	so->spec.verbs = a->verbs;
+	so->spec.bw_fwd = so->spec.bw_rev = so->spec.duration_ms > 0;
 	/* Both directions, the latency loop at >= 10 us a round trip, and slack. */
-	so->plan.timeout_ms = 2 * so->plan.duration_ms +
-			      (so->plan.lat_ms ? so->plan.lat_ms : a->lat_iters / 50) +
+	so->spec.timeout_ms = 2 * so->spec.duration_ms +
+			      (so->spec.lat_ms ? so->spec.lat_ms : a->lat_iters / 50) +
 			      (unsigned int)(a->timeout_s * 1000);
 	so->step_timeout_ms = (int)(a->timeout_s * 1000);
 	so->progress = a->progress < 0 ? isatty(STDERR_FILENO) : a->progress;
@@ -288,9 +288,9 @@ static void report_fill(struct sweep_report *r, const struct sweep_req *a,
 	r->mode = sweep_mode_name(a->mode);
 	r->cfg = a->cfg;
 	sweep_cfg_transport(&r->cfg, r->transport);
-	r->duration_ms = so->plan.duration_ms;
+	r->duration_ms = so->spec.duration_ms;
 	r->lat_iters = a->lat_iters;
-	r->lat_ms = so->plan.lat_ms;
+	r->lat_ms = so->spec.lat_ms;
 	r->streams = a->streams;
 	r->msg_bytes = a->msg_bytes;
 	r->n_rounds = src->n_rounds;

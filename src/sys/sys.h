@@ -226,7 +226,7 @@ struct sys_ops {
 	 * The pending state of `apply --try` (src/sys/pending.c): a run
 	 * directory ($FABRICCTL_RUNDIR or /run/fabricctl) with the node's
 	 * apply lock, the pending-state file (the undo list, its deadline and
-	 * the reverter's pid as plan_undo_to_json() writes them), the
+	 * the reverter's pid as changeset_undo_to_json() writes them), the
 	 * reverter's log, and the detached reverter process.  A run
 	 * directory that is a symlink, owned by another user, writable by
 	 * group or others, or whose name is too long is refused (system

@@ -175,16 +175,16 @@ static int session_new(const struct tp_params *p, bool server, struct tp_session
 	snprintf(s->local_addr, sizeof(s->local_addr), "%s", p->local_addr ? p->local_addr : "");
 	s->p.local_addr = s->local_addr;
 	s->lfd = -1;
-	if (s->p.plan.streams == 0)
-		s->p.plan.streams = 1;
-	if (s->p.plan.streams > TCP_MAX_STREAMS)
-		s->p.plan.streams = TCP_MAX_STREAMS;
-	if (s->p.plan.msg_bytes == 0)
-		s->p.plan.msg_bytes = 1;
-	if (s->p.plan.msg_bytes > TCP_BUF_BYTES)
-		s->p.plan.msg_bytes = TCP_BUF_BYTES;
-	if (s->p.plan.interval_ms == 0)
-		s->p.plan.interval_ms = 100;
+	if (s->p.spec.streams == 0)
+		s->p.spec.streams = 1;
+	if (s->p.spec.streams > TCP_MAX_STREAMS)
+		s->p.spec.streams = TCP_MAX_STREAMS;
+	if (s->p.spec.msg_bytes == 0)
+		s->p.spec.msg_bytes = 1;
+	if (s->p.spec.msg_bytes > TCP_BUF_BYTES)
+		s->p.spec.msg_bytes = TCP_BUF_BYTES;
+	if (s->p.spec.interval_ms == 0)
+		s->p.spec.interval_ms = 100;
 	*out = s;
 	return 0;
 }
@@ -350,7 +350,7 @@ static int bw_send(struct tp_session *s, int *fds, unsigned int n, int cancel_fd
 		   uint64_t deadline_ns, struct fab_err *err)
 {
 	struct pollfd pfd[TCP_MAX_STREAMS + 1];
-	uint64_t end = clock_mono_ns() + (uint64_t)s->p.plan.duration_ms * 1000000ull;
+	uint64_t end = clock_mono_ns() + (uint64_t)s->p.spec.duration_ms * 1000000ull;
 	int rc;
 
 	memset(s->buf, 0xa5, TCP_BUF_BYTES);
@@ -593,7 +593,7 @@ out:
 static int serve_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		     struct fab_err *err)
 {
-	unsigned int len = s->p.plan.msg_bytes, iter = 0;
+	unsigned int len = s->p.spec.msg_bytes, iter = 0;
 	struct timeval tv = { .tv_sec = 0, .tv_usec = 200000 };
 	int fd, one = 1, rc;
 
@@ -717,7 +717,7 @@ static int client_connect_all(struct tp_session *s, enum tcp_kind kind, int *fds
 static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		      struct tp_result *res, struct fab_err *err)
 {
-	unsigned int iters = s->p.plan.lat_iters, warm = iters / 10, len = s->p.plan.msg_bytes;
+	unsigned int iters = s->p.spec.lat_iters, warm = iters / 10, len = s->p.spec.msg_bytes;
 	double *lat = malloc(iters * sizeof(*lat));
 	uint64_t t_start, t_warm_end = 0, t_end = 0;
 	unsigned int done = 0;
@@ -742,15 +742,15 @@ static int client_lat(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	memset(s->buf, 0x5a, len);
 	/*
-	 * With a time bound (plan.lat_ms) the phase ends there whatever the
-	 * count, so a pair's test time is fixed by its plan even when the
+	 * With a time bound (spec.lat_ms) the phase ends there whatever the
+	 * count, so a pair's test time is fixed by its spec even when the
 	 * host is busy: warm-up gets at most a tenth of it, and the samples
 	 * are those taken in time (at least one).
 	 */
-	if (s->p.plan.lat_ms) {
+	if (s->p.spec.lat_ms) {
 		t_start = clock_mono_ns();
-		t_warm_end = t_start + (uint64_t)s->p.plan.lat_ms * 100000ull;
-		t_end = t_start + (uint64_t)s->p.plan.lat_ms * 1000000ull;
+		t_warm_end = t_start + (uint64_t)s->p.spec.lat_ms * 100000ull;
+		t_end = t_start + (uint64_t)s->p.spec.lat_ms * 1000000ull;
 	}
 	for (unsigned int i = 0; i < warm + iters; i++) {
 		uint64_t t0 = clock_mono_ns();
@@ -794,7 +794,7 @@ out:
 static int streams_open(struct tp_session *s, enum tcp_kind kind, int cancel_fd,
 			uint64_t deadline_ns, struct fab_err *err)
 {
-	unsigned int n = s->p.plan.streams;
+	unsigned int n = s->p.spec.streams;
 
 	if (s->server)
 		return accept_peers(s, kind, s->fds, n, cancel_fd, deadline_ns, err);
@@ -809,8 +809,8 @@ static int streams_open(struct tp_session *s, enum tcp_kind kind, int cancel_fd,
 static int bulk_receive(struct tp_session *s, enum tcp_kind kind, int cancel_fd,
 			uint64_t deadline_ns, uint64_t fig[5], struct fab_err *err)
 {
-	unsigned int n = s->p.plan.streams;
-	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
+	unsigned int n = s->p.spec.streams;
+	struct tp_meter m = { .interval_ns = (uint64_t)s->p.spec.interval_ms * 1000000ull };
 	int rc;
 
 	rc = streams_open(s, kind, cancel_fd, deadline_ns, err);
@@ -830,13 +830,13 @@ static int bulk_send(struct tp_session *s, enum tcp_kind kind, int cancel_fd,
 
 	rc = streams_open(s, kind, cancel_fd, deadline_ns, err);
 	if (rc == 0)
-		rc = bw_send(s, s->fds, s->p.plan.streams, cancel_fd, deadline_ns, err);
+		rc = bw_send(s, s->fds, s->p.spec.streams, cancel_fd, deadline_ns, err);
 	return rc;
 }
 
 static int bulk_close(struct tp_session *s, int rc)
 {
-	close_all(s->fds, s->p.plan.streams);
+	close_all(s->fds, s->p.spec.streams);
 	return rc;
 }
 
@@ -864,7 +864,7 @@ static int serve_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	int rc = bulk_send(s, TCP_REV, cancel_fd, deadline_ns, err);
 
 	/* Wait for the client to close: it has then received everything. */
-	for (unsigned int i = 0; rc == 0 && i < s->p.plan.streams; i++) {
+	for (unsigned int i = 0; rc == 0 && i < s->p.spec.streams; i++) {
 		char c;
 
 		rc = tp_wait_fd(s->fds[i], POLLIN, cancel_fd, deadline_ns);
@@ -878,14 +878,14 @@ static int serve_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 
 static int tcp_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
 {
-	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.spec.timeout_ms * 1000000ull;
 	int rc = 0;
 
-	if (s->p.plan.lat_iters)
+	if (s->p.spec.lat_iters)
 		rc = serve_lat(s, cancel_fd, deadline, err);
-	if (rc == 0 && s->p.plan.bw_fwd && s->p.plan.duration_ms)
+	if (rc == 0 && s->p.spec.bw_fwd && s->p.spec.duration_ms)
 		rc = serve_fwd(s, cancel_fd, deadline, err);
-	if (rc == 0 && s->p.plan.bw_rev && s->p.plan.duration_ms)
+	if (rc == 0 && s->p.spec.bw_rev && s->p.spec.duration_ms)
 		rc = serve_rev(s, cancel_fd, deadline, err);
 	return rc;
 }
@@ -926,15 +926,15 @@ static int client_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 static int tcp_client_run(struct tp_session *s, int cancel_fd, struct tp_result *res,
 			  struct fab_err *err)
 {
-	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.spec.timeout_ms * 1000000ull;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (s->p.plan.lat_iters)
+	if (s->p.spec.lat_iters)
 		rc = client_lat(s, cancel_fd, deadline, res, err);
-	if (rc == 0 && s->p.plan.bw_fwd && s->p.plan.duration_ms)
+	if (rc == 0 && s->p.spec.bw_fwd && s->p.spec.duration_ms)
 		rc = client_fwd(s, cancel_fd, deadline, res, err);
-	if (rc == 0 && s->p.plan.bw_rev && s->p.plan.duration_ms)
+	if (rc == 0 && s->p.spec.bw_rev && s->p.spec.duration_ms)
 		rc = client_rev(s, cancel_fd, deadline, res, err);
 	return rc;
 }

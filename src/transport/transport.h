@@ -15,12 +15,12 @@
  *                        (tcp: {} - nothing to say; verbs: A's QP info).
  *   3. server_peer(B)   gets A's endpoint (verbs: move B's QP to RTR/RTS;
  *                        tcp: NULL, nothing to do).
- *   4. server_run(B)    serves the plan until the client is done;
- *      client_run(A)    runs the plan and returns every figure.
+ *   4. server_run(B)    serves the spec until the client is done;
+ *      client_run(A)    runs the spec and returns every figure.
  *   5. close()          on both.
  *
  * Only a peer that presents the sweep's token is served; every wait is
- * bounded by plan->timeout_ms, and returns -ECANCELED as soon as
+ * bounded by spec->timeout_ms, and returns -ECANCELED as soon as
  * @cancel_fd (the worker's stdin) becomes readable or hangs up.
  * Functions return 0 or -errno and fill @err.  Endpoints are jansson
  * objects: the ones returned are new references owned by the caller,
@@ -57,7 +57,11 @@ struct tp_verbs_tuning {
 
 #define TP_VERBS_TUNING_DEFAULT { .bw_bytes = 65536, .tx_depth = 128, .cq_mod = 32, .spin_us = 20 }
 
-struct tp_plan {
+/*
+ * What one test does: its phases, sizes and bounds (the controller's
+ * choice, sent to both workers as the protocol's "plan" object).
+ */
+struct tp_spec {
 	unsigned int lat_iters;		/* timed round trips, 0 for none */
 	unsigned int lat_ms;		/* latency phase time bound (warm-up included): stop
 					 * there even before lat_iters; 0: none (tcp) */
@@ -76,7 +80,7 @@ struct tp_params {
 	const char *dev;		/* RDMA device ("" for tcp) */
 	unsigned int dev_port;
 	uint8_t token[TP_TOKEN_LEN];
-	struct tp_plan plan;
+	struct tp_spec spec;
 };
 
 struct tp_result {

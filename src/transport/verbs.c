@@ -37,9 +37,9 @@
  * perftest, but after spin_ns without progress it yields (latency) or
  * sleeps on the completion channel (bandwidth), so that Soft-RoCE and the
  * peer get the CPU on a crowded host.  Every wait is bounded by
- * plan.timeout_ms and the cancel fd.
+ * spec.timeout_ms and the cancel fd.
  *
- * Knobs that perftest has come in the plan (struct tp_verbs_tuning, sweep
+ * Knobs that perftest has come in the spec (struct tp_verbs_tuning, sweep
  * --verbs-bw-bytes, --verbs-tx-depth, --verbs-cq-mod, --verbs-spin-us):
  * spin_us is how long a wait spins before it yields (latency) or sleeps on
  * the completion channel (bandwidth).  The bandwidth message is the
@@ -458,21 +458,21 @@ static int session_params(struct tp_session *s, const struct tp_params *p, bool 
 				   "hosts file)", s->local_addr);
 	if (s->port > 255)
 		return fab_err_set(err, -EINVAL, "verbs: %s: bad port %u", s->dev, s->port);
-	s->lat_bytes = s->p.plan.msg_bytes ? s->p.plan.msg_bytes : 2;
+	s->lat_bytes = s->p.spec.msg_bytes ? s->p.spec.msg_bytes : 2;
 	if (s->lat_bytes > VB_LAT_MAX_BYTES)
 		s->lat_bytes = VB_LAT_MAX_BYTES;
-	if (s->p.plan.interval_ms == 0)
-		s->p.plan.interval_ms = 100;
+	if (s->p.spec.interval_ms == 0)
+		s->p.spec.interval_ms = 100;
 	/* 0: the default (struct tp_verbs_tuning). */
-	s->bw_bytes = s->p.plan.verbs.bw_bytes ? s->p.plan.verbs.bw_bytes : 65536;
-	s->tx_depth = s->p.plan.verbs.tx_depth ? s->p.plan.verbs.tx_depth : 128;
-	s->cq_mod = s->p.plan.verbs.cq_mod ? s->p.plan.verbs.cq_mod : 32;
+	s->bw_bytes = s->p.spec.verbs.bw_bytes ? s->p.spec.verbs.bw_bytes : 65536;
+	s->tx_depth = s->p.spec.verbs.tx_depth ? s->p.spec.verbs.tx_depth : 128;
+	s->cq_mod = s->p.spec.verbs.cq_mod ? s->p.spec.verbs.cq_mod : 32;
 	if (s->bw_bytes > VERBS_EP_MAX_REGION)
 		return fab_err_set(err, -EINVAL, "verbs: bw_bytes %u larger than %u", s->bw_bytes,
 				   VERBS_EP_MAX_REGION);
 	if (s->cq_mod > s->tx_depth)
 		s->cq_mod = s->tx_depth;
-	s->spin_ns = s->p.plan.verbs.spin_us * 1000ull;
+	s->spin_ns = s->p.spec.verbs.spin_us * 1000ull;
 	return 0;
 }
 
@@ -777,7 +777,7 @@ static unsigned int lat_warmup(unsigned int iters)
 static int lat_serve(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		     struct fab_err *err)
 {
-	unsigned int total = s->p.plan.lat_iters + lat_warmup(s->p.plan.lat_iters);
+	unsigned int total = s->p.spec.lat_iters + lat_warmup(s->p.spec.lat_iters);
 	int rc;
 
 	for (unsigned int i = 0; i < total; i++) {
@@ -794,7 +794,7 @@ static int lat_serve(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 static int lat_client(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		      struct tp_result *res, struct fab_err *err)
 {
-	unsigned int iters = s->p.plan.lat_iters, warm = lat_warmup(iters);
+	unsigned int iters = s->p.spec.lat_iters, warm = lat_warmup(iters);
 	double *lat = malloc(iters * sizeof(*lat));
 	int rc = 0;
 
@@ -833,7 +833,7 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 		.sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_RDMA_WRITE,
 		.wr.rdma = { .remote_addr = s->peer.addr + s->peer.lat_bytes, .rkey = s->peer.rkey },
 	};
-	struct tp_meter m = { .interval_ns = (uint64_t)s->p.plan.interval_ms * 1000000ull };
+	struct tp_meter m = { .interval_ns = (uint64_t)s->p.spec.interval_ms * 1000000ull };
 	uint64_t end = 0, posted = 0, sig_posted = 0, counted = 0, warm = s->tx_depth;
 	uint64_t start_done = s->data_done, next_check, progress_ns;
 	bool metering = false;
@@ -844,7 +844,7 @@ static int bw_send(struct tp_session *s, int cancel_fd, uint64_t deadline_ns, ui
 		wr.send_flags = IBV_SEND_INLINE;
 	progress_ns = clock_mono_ns();
 	next_check = progress_ns + VB_CHECK_NS;
-	end = progress_ns + (uint64_t)s->p.plan.duration_ms * 1000000ull;
+	end = progress_ns + (uint64_t)s->p.spec.duration_ms * 1000000ull;
 	for (;;) {
 		uint64_t now = clock_mono_ns(), done;
 
@@ -922,8 +922,8 @@ out:
 
 static int verbs_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
 {
-	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
-	bool bw = s->p.plan.duration_ms > 0;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.spec.timeout_ms * 1000000ull;
+	bool bw = s->p.spec.duration_ms > 0;
 	uint64_t fig[5];
 	int rc;
 
@@ -935,17 +935,17 @@ static int verbs_server_run(struct tp_session *s, int cancel_fd, struct fab_err 
 	rc = ctrl_send(s, VB_READY, NULL, err);
 	if (rc < 0)
 		return rc;
-	if (s->p.plan.lat_iters) {
+	if (s->p.spec.lat_iters) {
 		rc = lat_serve(s, cancel_fd, deadline, err);
 		if (rc < 0)
 			return rc;
 	}
-	if (bw && s->p.plan.bw_fwd) {
+	if (bw && s->p.spec.bw_fwd) {
 		rc = ctrl_wait(s, VB_FWD_DONE, NULL, cancel_fd, deadline, err);
 		if (rc < 0)
 			return rc;
 	}
-	if (bw && s->p.plan.bw_rev) {
+	if (bw && s->p.spec.bw_rev) {
 		rc = bw_send(s, cancel_fd, deadline, fig, err);
 		if (rc < 0)
 			return rc;
@@ -962,8 +962,8 @@ static int verbs_server_run(struct tp_session *s, int cancel_fd, struct fab_err 
 static int verbs_client_run(struct tp_session *s, int cancel_fd, struct tp_result *res,
 			    struct fab_err *err)
 {
-	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.plan.timeout_ms * 1000000ull;
-	bool bw = s->p.plan.duration_ms > 0;
+	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.spec.timeout_ms * 1000000ull;
+	bool bw = s->p.spec.duration_ms > 0;
 	struct vb_ctrl m;
 	uint64_t fig[5];
 	int rc;
@@ -975,12 +975,12 @@ static int verbs_client_run(struct tp_session *s, int cancel_fd, struct tp_resul
 	rc = ctrl_wait(s, VB_READY, NULL, cancel_fd, deadline, err);
 	if (rc < 0)
 		return rc;
-	if (s->p.plan.lat_iters) {
+	if (s->p.spec.lat_iters) {
 		rc = lat_client(s, cancel_fd, deadline, res, err);
 		if (rc < 0)
 			return rc;
 	}
-	if (bw && s->p.plan.bw_fwd) {
+	if (bw && s->p.spec.bw_fwd) {
 		rc = bw_send(s, cancel_fd, deadline, fig, err);
 		if (rc < 0)
 			return rc;
@@ -990,7 +990,7 @@ static int verbs_client_run(struct tp_session *s, int cancel_fd, struct tp_resul
 		if (rc < 0)
 			return rc;
 	}
-	if (bw && s->p.plan.bw_rev) {
+	if (bw && s->p.spec.bw_rev) {
 		rc = ctrl_wait(s, VB_REV_DONE, &m, cancel_fd, deadline, err);
 		if (rc < 0)
 			return rc;

@@ -21,7 +21,7 @@ static void one_line(const char *line, size_t len)
 	struct proto_msg m;
 	struct fab_err err;
 	struct tp_result res;
-	struct tp_plan plan;
+	struct tp_spec spec;
 	uint8_t tok[TP_TOKEN_LEN];
 
 	fab_err_init(&err);
@@ -33,8 +33,8 @@ static void one_line(const char *line, size_t len)
 	switch (m.kind) {
 	case PROTO_REQUEST:
 		assert(m.op && *m.op);
-		if (proto_plan_from_json(json_object_get(m.doc, "plan"), &plan, &err) == 0)
-			assert(plan.streams <= 64 && plan.msg_bytes <= 65536);
+		if (proto_spec_from_json(json_object_get(m.doc, "plan"), &spec, &err) == 0)
+			assert(spec.streams <= 64 && spec.msg_bytes <= 65536);
 		tp_token_parse(json_string_value(json_object_get(m.doc, "token")), tok, false);
 		break;
 	case PROTO_EVENT:

@@ -75,15 +75,15 @@ static void assert_log(const struct rec_sys *r, const char *const *want)
 static int apply_try(struct fixture *f, unsigned int secs, struct apply_report *rep,
 		     struct fab_err *err)
 {
-	struct plan plan;
+	struct changeset cs;
 	int rc;
 
-	plan_init(&plan);
+	changeset_init(&cs);
 	memset(rep, 0, sizeof(*rep));
 	fab_err_init(err);
-	rc = apply_node(&f->r.sys, f->p, "p.yaml", false, secs, &plan, rep, err);
-	plan_fini(&plan);
-	rep->plan = NULL;
+	rc = apply_node(&f->r.sys, f->p, "p.yaml", false, secs, &cs, rep, err);
+	changeset_fini(&cs);
+	rep->cs = NULL;
 	return rc;
 }
 
@@ -262,7 +262,7 @@ static void test_failed_step_arms_nothing(void **state)
 
 /*
  * An apply killed half-way leaves its journal ("applying"): confirm
- * refuses it, the next apply undoes the begun steps first, then plans
+ * refuses it, the next apply undoes the begun steps first, then change sets
  * from the state before.
  */
 static void test_killed_apply_recovered(void **state)

@@ -3,7 +3,7 @@
  * verify --hosts / apply --hosts checks (src/fleet/fleet_op.c) and the
  * fleet documents written from them (src/render/fleet_doc.c): the node
  * documents are made by the same builders the worker uses (verify_to_json,
- * apply_to_json over a real plan_diff), added to a struct fleet_run as
+ * apply_to_json over a real changeset_diff), added to a struct fleet_run as
  * fleet_op_run() adds the answers; the check must flatten drift/steps
  * with the node's name, count nodes, turn malformed answers into failed
  * nodes with the reason, and the document keep the same keys when nothing
@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "fleet/fleet_op.h"
-#include "model/plan.h"
+#include "model/changeset.h"
 #include "model/profile.h"
 #include "render/render.h"
 #include "util/array.h"
@@ -31,8 +31,8 @@ struct fixture {
 	struct profile *p;
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan;	/* eth0: mtu 1500 -> 9000, pfc unknown -> 3 */
-	struct plan empty;
+	struct changeset cs;	/* eth0: mtu 1500 -> 9000, pfc unknown -> 3 */
+	struct changeset empty;
 };
 
 static int setup(void **state)
@@ -59,11 +59,11 @@ static int setup(void **state)
 	ni = node_config_iface_add(&f->ns, "eth0");
 	ni->dcb_rc = -EOPNOTSUPP;
 	snprintf(ni->dcb_msg, sizeof(ni->dcb_msg), "dcb: eth0: dcb not supported by driver");
-	plan_init(&f->plan);
-	assert_int_equal(plan_diff(f->p, &f->ns, &f->plan, &err), 0);
-	assert_int_equal(f->plan.n_drift, 2);
-	assert_int_equal(f->plan.n_steps, 2);
-	plan_init(&f->empty);
+	changeset_init(&f->cs);
+	assert_int_equal(changeset_diff(f->p, &f->ns, &f->cs, &err), 0);
+	assert_int_equal(f->cs.n_drift, 2);
+	assert_int_equal(f->cs.n_steps, 2);
+	changeset_init(&f->empty);
 	*state = f;
 	return 0;
 }
@@ -72,8 +72,8 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	plan_fini(&f->plan);
-	plan_fini(&f->empty);
+	changeset_fini(&f->cs);
+	changeset_fini(&f->empty);
 	node_config_fini(&f->ns);
 	host_state_fini(&f->hs);
 	profile_free(f->p);
@@ -155,7 +155,7 @@ static void test_verify_merge(void **state)
 
 	fleet_run_init(&run, "verify");
 	node(&run, "a", verify_to_json("p.yaml", "a", &f->empty), NULL);
-	node(&run, "b", verify_to_json("p.yaml", "b", &f->plan), NULL);
+	node(&run, "b", verify_to_json("p.yaml", "b", &f->cs), NULL);
 	node(&run, "c", NULL, "no hello within 15000 ms");
 	doc = verify_merge(&run, &failed, &drifted);
 
@@ -205,7 +205,7 @@ static void test_verify_merge_malformed(void **state)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		json_t *v = verify_to_json("p.yaml", "b", &f->plan), *doc, *n;
+		json_t *v = verify_to_json("p.yaml", "b", &f->cs), *doc, *n;
 		size_t failed = 0, drifted = 0;
 		struct fleet_run run;
 
@@ -227,7 +227,7 @@ static void test_verify_merge_malformed(void **state)
 	}
 	/* A drift entry without "found" while n_drift agrees. */
 	{
-		json_t *v = verify_to_json("p.yaml", "b", &f->plan), *doc;
+		json_t *v = verify_to_json("p.yaml", "b", &f->cs), *doc;
 		size_t failed = 0, drifted = 0;
 		struct fleet_run run;
 
@@ -278,7 +278,7 @@ static void test_verify_fleet_text(void **state)
 
 	fleet_run_init(&run, "verify");
 	node(&run, "a", verify_to_json("p.yaml", "a", &f->empty), NULL);
-	node(&run, "b", verify_to_json("p.yaml", "b", &f->plan), NULL);
+	node(&run, "b", verify_to_json("p.yaml", "b", &f->cs), NULL);
 	node(&run, "c", NULL, "sent garbage: \"HTTP/1.1\"");
 	assert_int_equal(fleet_verify_check(&run, "p.yaml", &v), 0);
 	buf = render_verify(&render_text_ops, &v, false);
@@ -303,7 +303,7 @@ static void test_verify_fleet_text_long_name(void **state)
 
 	fleet_run_init(&run, "verify");
 	node(&run, "gpu-node-0123.cluster.example",
-	     verify_to_json("p.yaml", "gpu-node-0123.cluster.example", &f->plan), NULL);
+	     verify_to_json("p.yaml", "gpu-node-0123.cluster.example", &f->cs), NULL);
 	node(&run, "c", NULL, "no answer");
 	assert_int_equal(fleet_verify_check(&run, "p.yaml", &v), 0);
 	buf = render_verify(&render_text_ops, &v, false);
@@ -340,7 +340,7 @@ static void test_verify_fleet_json_golden(void **state)
 	char *buf, *want;
 
 	fleet_run_init(&run, "verify");
-	node(&run, "node1", verify_to_json("p.yaml", "node1", &f->plan), NULL);
+	node(&run, "node1", verify_to_json("p.yaml", "node1", &f->cs), NULL);
 	node(&run, "node2", NULL, "no answer to verify within 60000 ms");
 	assert_int_equal(fleet_verify_check(&run, "p.yaml", &v), 0);
 	buf = render_verify(&render_json_ops, &v, true);
@@ -365,15 +365,15 @@ static void apply_nodes(struct fleet_run *run, const struct apply_report *ok,
 static void test_apply_merge(void **state)
 {
 	struct fixture *f = *state;
-	struct apply_report ok_rep = { .profile = "p.yaml", .plan = &f->empty, .failed = -1 };
-	struct apply_report bad = { .profile = "p.yaml", .plan = &f->plan, .failed = 1,
+	struct apply_report ok_rep = { .profile = "p.yaml", .cs = &f->empty, .failed = -1 };
+	struct apply_report bad = { .profile = "p.yaml", .cs = &f->cs, .failed = 1,
 				    .rolled_back = true };
 	struct fleet_run run;
 	json_t *doc, *c, *n;
 	size_t failed = 0;
 
-	f->plan.steps[0].status = PLAN_STEP_UNDONE;
-	f->plan.steps[1].status = PLAN_STEP_FAILED;
+	f->cs.steps[0].status = CHANGE_STEP_UNDONE;
+	f->cs.steps[1].status = CHANGE_STEP_FAILED;
 	snprintf(bad.error, sizeof(bad.error), "step 2 (pfc eth0 enable 3) failed: no dcb");
 	apply_nodes(&run, &ok_rep, &bad);
 	doc = apply_merge(&run, false, &failed);
@@ -426,7 +426,7 @@ static void test_apply_merge(void **state)
 static void test_apply_fleet_text(void **state)
 {
 	struct fixture *f = *state;
-	struct apply_report rep = { .profile = "p.yaml", .plan = &f->plan, .failed = -1,
+	struct apply_report rep = { .profile = "p.yaml", .cs = &f->cs, .failed = -1,
 				    .dry_run = true };
 	struct render out = { .ops = &render_text_ops };
 	struct fleet_run run;

@@ -4,7 +4,7 @@
  * the DGX-like layout fixture (tests/fixtures/pcie-dgx/build: 2 sockets,
  * 2 PCIe switches each with 2 ConnectX-7 and 2 H100 below, an E810 and the
  * BMC's VGA on the first root complex), then the profile's `nics:` items
- * judged on what was read (model/profile_nic.c, model/plan_nic.c), healthy
+ * judged on what was read (model/profile_nic.c, model/changeset_nic.c), healthy
  * and with seeded faults; and the status JSON's "pcie" member.
  */
 #include <errno.h>
@@ -18,8 +18,8 @@
 #include <cmocka.h>
 
 #include "model/pcie_topo.h"
-#include "model/plan.h"
-#include "model/plan_nic.h"
+#include "model/changeset.h"
+#include "model/changeset_nic.h"
 #include "model/profile.h"
 #include "render/render.h"
 #include "sys/sys.h"
@@ -127,7 +127,7 @@ static const char profile_text[] =
 	"    optional: true\n"
 	"    pcie_width: 16\n";
 
-static struct plan *judge(struct pcie_view *v, const char *text, struct plan *plan)
+static struct changeset *judge(struct pcie_view *v, const char *text, struct changeset *cs)
 {
 	struct profile *p;
 	struct fab_err err;
@@ -135,33 +135,33 @@ static struct plan *judge(struct pcie_view *v, const char *text, struct plan *pl
 	fab_err_init(&err);
 	assert_int_equal(profile_parse("t.yaml", (const unsigned char *)text, strlen(text), &p,
 				       &err), 0);
-	plan_init(plan);
-	assert_int_equal(plan_nic_check(p, v, plan), 0);
+	changeset_init(cs);
+	assert_int_equal(changeset_nic_check(p, v, cs), 0);
 	profile_free(p);
-	return plan;
+	return cs;
 }
 
-static const struct plan_drift *drift(const struct plan *plan, const char *obj, const char *field)
+static const struct drift *drift(const struct changeset *cs, const char *obj, const char *field)
 {
-	for (size_t i = 0; i < plan->n_drift; i++)
-		if (!strcmp(plan->drift[i].object, obj) && !strcmp(plan->drift[i].field, field))
-			return &plan->drift[i];
+	for (size_t i = 0; i < cs->n_drift; i++)
+		if (!strcmp(cs->drift[i].object, obj) && !strcmp(cs->drift[i].field, field))
+			return &cs->drift[i];
 	return NULL;
 }
 
 static void test_profile_healthy(void **state)
 {
 	struct pcie_view *v = read_fixture("fw-lldp=off");
-	struct plan plan;
+	struct changeset cs;
 
 	(void)state;
-	judge(v, profile_text, &plan);
-	for (size_t i = 0; i < plan.n_drift; i++)
-		print_message("drift %s %s %s %s\n", plan.drift[i].object, plan.drift[i].field,
-			      plan.drift[i].wanted, plan.drift[i].found);
-	assert_int_equal(plan.n_drift, 0);
-	assert_int_equal(plan.n_unmatched, 0);
-	plan_fini(&plan);
+	judge(v, profile_text, &cs);
+	for (size_t i = 0; i < cs.n_drift; i++)
+		print_message("drift %s %s %s %s\n", cs.drift[i].object, cs.drift[i].field,
+			      cs.drift[i].wanted, cs.drift[i].found);
+	assert_int_equal(cs.n_drift, 0);
+	assert_int_equal(cs.n_unmatched, 0);
+	changeset_fini(&cs);
 	pcie_view_free(v);
 }
 
@@ -169,73 +169,73 @@ static void test_profile_faults(void **state)
 {
 	struct pcie_view *v = read_fixture("width:0000:13:00.0=8 speed:0000:95:00.0=16.0 "
 					   "acs:0000:32:02.0=001d numa:0000:b6:00.0=0 no-peermem");
-	const struct plan_drift *d;
-	struct plan plan;
+	const struct drift *d;
+	struct changeset cs;
 
 	(void)state;
-	judge(v, profile_text, &plan);
-	d = drift(&plan, "enp19s0np0", "pcie.width");
+	judge(v, profile_text, &cs);
+	d = drift(&cs, "enp19s0np0", "pcie.width");
 	assert_non_null(d);
 	assert_string_equal(d->wanted, "x16 (max)");
 	assert_string_equal(d->found, "x8");
 	assert_true(d->verify_only);
-	d = drift(&plan, "enp149s0np0", "pcie.speed");
+	d = drift(&cs, "enp149s0np0", "pcie.speed");
 	assert_non_null(d);
 	assert_string_equal(d->wanted, "32GT/s (max)");
 	assert_string_equal(d->found, "16GT/s");
 	/* mlx5_4 (enp147s0np0) is not the degraded one. */
-	assert_null(drift(&plan, "enp147s0np0", "pcie.speed"));
+	assert_null(drift(&cs, "enp147s0np0", "pcie.speed"));
 	/* ACS on the downstream port of enp53s0np0: its path to both its GPUs. */
-	d = drift(&plan, "enp53s0np0", "pcie.acs");
+	d = drift(&cs, "enp53s0np0", "pcie.acs");
 	assert_non_null(d);
 	assert_string_equal(d->found, "on at 0000:32:02.0 (ctl 0x001d)");
-	assert_null(drift(&plan, "enp51s0np0", "pcie.acs"));	/* its own port is clean */
+	assert_null(drift(&cs, "enp51s0np0", "pcie.acs"));	/* its own port is clean */
 	/* A GPU on the far node: both NICs of that switch. */
-	d = drift(&plan, "enp179s0np0", "pcie.numa");
+	d = drift(&cs, "enp179s0np0", "pcie.numa");
 	assert_non_null(d);
 	assert_string_equal(d->wanted, "local (node 1)");
 	assert_string_equal(d->found, "gpu 0000:b6:00.0 on node 0");
-	assert_non_null(drift(&plan, "enp181s0np0", "pcie.numa"));
-	d = drift(&plan, "enp19s0np0", "gpudirect");
+	assert_non_null(drift(&cs, "enp181s0np0", "pcie.numa"));
+	d = drift(&cs, "enp19s0np0", "gpudirect");
 	assert_non_null(d);
 	assert_string_equal(d->found, "no peer-memory module, no dma-buf");
-	d = drift(&plan, "ens1f0", "fw_lldp");
+	d = drift(&cs, "ens1f0", "fw_lldp");
 	assert_non_null(d);
 	assert_string_equal(d->found, "on (fw-lldp-agent)");
 	/* 9 NICs without gpudirect, and the five above. */
-	assert_int_equal(plan.n_drift, 9 + 6);
-	assert_int_equal(plan_n_verify_only(&plan), plan.n_drift);
-	plan_fini(&plan);
+	assert_int_equal(cs.n_drift, 9 + 6);
+	assert_int_equal(changeset_n_verify_only(&cs), cs.n_drift);
+	changeset_fini(&cs);
 	pcie_view_free(v);
 }
 
 static void test_profile_unmatched_and_unread(void **state)
 {
 	struct pcie_view *v = read_fixture("");
-	const struct plan_drift *d;
-	struct plan plan;
+	const struct drift *d;
+	struct changeset cs;
 
 	(void)state;
-	judge(v, "nics:\n  - match: eth*\n    numa: local\n", &plan);
-	assert_int_equal(plan.n_unmatched, 1);
-	assert_int_equal(plan.n_drift, 1);
-	assert_string_equal(plan.drift[0].object, "eth*");
-	assert_string_equal(plan.drift[0].field, "match");
-	plan_fini(&plan);
+	judge(v, "nics:\n  - match: eth*\n    numa: local\n", &cs);
+	assert_int_equal(cs.n_unmatched, 1);
+	assert_int_equal(cs.n_drift, 1);
+	assert_string_equal(cs.drift[0].object, "eth*");
+	assert_string_equal(cs.drift[0].field, "match");
+	changeset_fini(&cs);
 	/* Not root: ACS unknown is drift, never "off". */
 	for (size_t i = 0; i < v->n_nics; i++)
 		for (size_t j = 0; j < v->nics[i].n_bridges; j++)
 			v->nics[i].bridges[j].acs.state = PCIE_ACS_UNREAD;
-	judge(v, "nics:\n  - match: enp19s0np0\n    acs: off\n", &plan);
-	d = drift(&plan, "enp19s0np0", "pcie.acs");
+	judge(v, "nics:\n  - match: enp19s0np0\n    acs: off\n", &cs);
+	d = drift(&cs, "enp19s0np0", "pcie.acs");
 	assert_non_null(d);
 	assert_string_equal(d->found, "unknown (config space needs root)");
-	plan_fini(&plan);
+	changeset_fini(&cs);
 	/* No view read (a sys without the slot): no NIC. */
-	judge(NULL, "nics:\n  - driver: mlx5_core\n    pcie_width: 8\n", &plan);
-	assert_int_equal(plan.n_unmatched, 1);
-	assert_string_equal(plan.drift[0].object, "* driver mlx5_core");
-	plan_fini(&plan);
+	judge(NULL, "nics:\n  - driver: mlx5_core\n    pcie_width: 8\n", &cs);
+	assert_int_equal(cs.n_unmatched, 1);
+	assert_string_equal(cs.drift[0].object, "* driver mlx5_core");
+	changeset_fini(&cs);
 	pcie_view_free(v);
 }
 

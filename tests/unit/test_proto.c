@@ -289,7 +289,7 @@ static void test_format_adds_version(void **state)
 
 static void test_plan_result_token(void **state)
 {
-	struct tp_plan p = { .lat_iters = 1000, .msg_bytes = 64, .duration_ms = 1500,
+	struct tp_spec p = { .lat_iters = 1000, .msg_bytes = 64, .duration_ms = 1500,
 			     .interval_ms = 100, .streams = 4, .bw_fwd = true, .bw_rev = false,
 			     .timeout_ms = 9000 }, q;
 	struct tp_result r = { 0 }, s;
@@ -298,43 +298,43 @@ static void test_plan_result_token(void **state)
 	struct fab_err err;
 	json_t *j;
 
-	j = proto_plan_to_json(&p);
-	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	j = proto_spec_to_json(&p);
+	assert_int_equal(proto_spec_from_json(j, &q, &err), 0);
 	assert_memory_equal(&p, &q, sizeof(p));
 	json_object_set_new(j, "streams", json_integer(65));
-	assert_true(proto_plan_from_json(j, &q, &err) < 0);
+	assert_true(proto_spec_from_json(j, &q, &err) < 0);
 	assert_non_null(strstr(err.msg, "streams"));
 	json_decref(j);
 	/* verbs tuning: carried, optional (absent from an older controller: the defaults). */
 	p.verbs = (struct tp_verbs_tuning){ .bw_bytes = 1048576, .tx_depth = 64, .cq_mod = 8,
 					    .spin_us = 0 };
-	j = proto_plan_to_json(&p);
-	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	j = proto_spec_to_json(&p);
+	assert_int_equal(proto_spec_from_json(j, &q, &err), 0);
 	assert_memory_equal(&p.verbs, &q.verbs, sizeof(p.verbs));
 	json_object_del(j, "verbs");
-	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	assert_int_equal(proto_spec_from_json(j, &q, &err), 0);
 	assert_int_equal(q.verbs.bw_bytes, 65536);
 	assert_int_equal(q.verbs.tx_depth, 128);
 	assert_int_equal(q.verbs.cq_mod, 32);
 	assert_int_equal(q.verbs.spin_us, 20);
 	json_object_set_new(j, "verbs", json_pack("{s:i, s:i, s:i, s:i}", "bw_bytes", 1,
 						  "tx_depth", 8193, "cq_mod", 1, "spin_us", 0));
-	assert_true(proto_plan_from_json(j, &q, &err) < 0);
+	assert_true(proto_spec_from_json(j, &q, &err) < 0);
 	assert_non_null(strstr(err.msg, "tx_depth"));
 	json_decref(j);
 	p.verbs = (struct tp_verbs_tuning){ 0 };
 	/* lat_ms: carried, optional (absent from an older controller: 0), bounded. */
 	p.lat_ms = 250;
-	j = proto_plan_to_json(&p);
+	j = proto_spec_to_json(&p);
 	assert_int_equal(json_integer_value(json_object_get(j, "lat_ms")), 250);
-	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	assert_int_equal(proto_spec_from_json(j, &q, &err), 0);
 	assert_int_equal(q.lat_ms, 250);
 	json_object_del(j, "lat_ms");
-	assert_int_equal(proto_plan_from_json(j, &q, &err), 0);
+	assert_int_equal(proto_spec_from_json(j, &q, &err), 0);
 	assert_int_equal(q.lat_ms, 0);
 	assert_int_equal(q.lat_iters, 1000);
 	json_object_set_new(j, "lat_ms", json_string("soon"));
-	assert_true(proto_plan_from_json(j, &q, &err) < 0);
+	assert_true(proto_spec_from_json(j, &q, &err) < 0);
 	assert_non_null(strstr(err.msg, "lat_ms"));
 	json_decref(j);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * verify/apply renderers over a plan built by plan_diff: JSON compared with
+ * verify/apply renderers over a change set built by changeset_diff: JSON compared with
  * the golden files tests/golden/{verify-drift,apply-rollback}.json (same
  * keys whether empty or not), text checked line by line.
  */
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/plan.h"
+#include "model/changeset.h"
 #include "model/profile.h"
 #include "render/render.h"
 
@@ -22,7 +22,7 @@ struct fixture {
 	struct profile *p;
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan;
+	struct changeset cs;
 };
 
 static int setup(void **state)
@@ -51,8 +51,8 @@ static int setup(void **state)
 	ni = node_config_iface_add(&f->ns, "eth0");
 	ni->dcb_rc = -EOPNOTSUPP;
 	snprintf(ni->dcb_msg, sizeof(ni->dcb_msg), "dcb: eth0: dcb not supported by driver");
-	plan_init(&f->plan);
-	assert_int_equal(plan_diff(f->p, &f->ns, &f->plan, &err), 0);
+	changeset_init(&f->cs);
+	assert_int_equal(changeset_diff(f->p, &f->ns, &f->cs, &err), 0);
 	*state = f;
 	return 0;
 }
@@ -61,7 +61,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	plan_fini(&f->plan);
+	changeset_fini(&f->cs);
 	node_config_fini(&f->ns);
 	host_state_fini(&f->hs);
 	profile_free(f->p);
@@ -92,7 +92,7 @@ static void test_verify_json_golden(void **state)
 
 	out.f = open_memstream(&buf, &len);
 	assert_non_null(out.f);
-	assert_int_equal(render_json_ops.verify(&out, "p.yaml", "node1", &f->plan), 0);
+	assert_int_equal(render_json_ops.verify(&out, "p.yaml", "node1", &f->cs), 0);
 	fclose(out.f);
 	want = slurp("tests/golden/verify-drift.json");
 	assert_string_equal(buf, want);
@@ -108,7 +108,7 @@ static void test_verify_text(void **state)
 	struct render out = { 0 };
 
 	out.f = open_memstream(&buf, &len);
-	assert_int_equal(render_text_ops.verify(&out, "p.yaml", "node1", &f->plan), 0);
+	assert_int_equal(render_text_ops.verify(&out, "p.yaml", "node1", &f->cs), 0);
 	fclose(out.f);
 	assert_string_equal(buf,
 		"verify p.yaml: 3 drifts on node1\n"
@@ -122,15 +122,15 @@ static void test_verify_text(void **state)
 static void test_apply_json_golden(void **state)
 {
 	struct fixture *f = *state;
-	struct apply_report rep = { .profile = "p.yaml", .plan = &f->plan, .failed = 1,
+	struct apply_report rep = { .profile = "p.yaml", .cs = &f->cs, .failed = 1,
 				    .rolled_back = true };
 	char *buf = NULL, *want;
 	size_t len = 0;
 	struct render out = { .pretty = true };
 
 	/* As the executor leaves it after step 2 failed and step 1 was undone. */
-	f->plan.steps[0].status = PLAN_STEP_UNDONE;
-	f->plan.steps[1].status = PLAN_STEP_FAILED;
+	f->cs.steps[0].status = CHANGE_STEP_UNDONE;
+	f->cs.steps[1].status = CHANGE_STEP_FAILED;
 	snprintf(rep.error, sizeof(rep.error),
 		 "step 2 (pfc eth0 enable 3) failed: dcb: eth0: pfc not supported by driver");
 	out.f = open_memstream(&buf, &len);
@@ -144,12 +144,12 @@ static void test_apply_json_golden(void **state)
 
 static void test_verify_json_no_drift_same_keys(void **state)
 {
-	struct plan empty;
+	struct changeset empty;
 	char *buf = NULL;
 	size_t len = 0;
 	struct render out = { 0 };
 
-	plan_init(&empty);
+	changeset_init(&empty);
 	out.f = open_memstream(&buf, &len);
 	assert_int_equal(render_json_ops.verify(&out, "p.yaml", "node1", &empty), 0);
 	fclose(out.f);

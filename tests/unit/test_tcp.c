@@ -49,12 +49,12 @@ static void params_init(struct tp_params *p, unsigned int streams)
 	p->dev = "";
 	for (int i = 0; i < TP_TOKEN_LEN; i++)
 		p->token[i] = (uint8_t)(0x40 + i);
-	p->plan.msg_bytes = 64;
-	p->plan.duration_ms = 100;
-	p->plan.interval_ms = 20;
-	p->plan.streams = streams;
-	p->plan.bw_fwd = true;
-	p->plan.timeout_ms = 5000;
+	p->spec.msg_bytes = 64;
+	p->spec.duration_ms = 100;
+	p->spec.interval_ms = 20;
+	p->spec.streams = streams;
+	p->spec.bw_fwd = true;
+	p->spec.timeout_ms = 5000;
 }
 
 static int port_of(const json_t *ep)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "model/pcie_topo.h"
-#include "model/plan_nic.h"
+#include "model/changeset_nic.h"
 #include "util/array.h"
 #include "util/str.h"
 
@@ -14,12 +14,12 @@ struct nic_ck {
 	const struct pcie_view *v;
 	const struct profile_nic *want;
 	const struct pcie_dev *d;
-	struct plan *plan;
+	struct changeset *cs;
 };
 
 static int drift(struct nic_ck *c, const char *field, const char *wanted, const char *found)
 {
-	struct plan_drift *d = array_add((void **)&c->plan->drift, &c->plan->n_drift, sizeof(*d));
+	struct drift *d = array_add((void **)&c->cs->drift, &c->cs->n_drift, sizeof(*d));
 
 	if (!d)
 		return -ENOMEM;
@@ -156,16 +156,16 @@ static int nic_check(struct nic_ck *c)
 	return rc;
 }
 
-static int unmatched(struct plan *plan, const struct profile_nic *want)
+static int unmatched(struct changeset *cs, const struct profile_nic *want)
 {
-	struct plan_drift *d;
+	struct drift *d;
 	char buf[300];
 
-	plan->n_unmatched++;
+	cs->n_unmatched++;
 	profile_match_str(want->match, want->n_match, buf, sizeof(buf));
 	if (want->driver[0])
 		str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " driver %s", want->driver);
-	d = array_add((void **)&plan->drift, &plan->n_drift, sizeof(*d));
+	d = array_add((void **)&cs->drift, &cs->n_drift, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	str_fmt(d->object, sizeof(d->object), "%s", buf);
@@ -175,14 +175,14 @@ static int unmatched(struct plan *plan, const struct profile_nic *want)
 	return 0;
 }
 
-int plan_nic_check(const struct profile *p, const struct pcie_view *v, struct plan *plan)
+int changeset_nic_check(const struct profile *p, const struct pcie_view *v, struct changeset *cs)
 {
 	static const struct pcie_view none;
 
 	if (!v)
 		v = &none;
 	for (size_t i = 0; i < p->n_nics; i++) {
-		struct nic_ck c = { .v = v, .want = &p->nics[i], .plan = plan };
+		struct nic_ck c = { .v = v, .want = &p->nics[i], .cs = cs };
 		size_t found = 0;
 		int rc;
 
@@ -195,7 +195,7 @@ int plan_nic_check(const struct profile *p, const struct pcie_view *v, struct pl
 			if (rc < 0)
 				return rc;
 		}
-		if (!found && !c.want->optional && unmatched(plan, c.want) < 0)
+		if (!found && !c.want->optional && unmatched(cs, c.want) < 0)
 			return -ENOMEM;
 	}
 	return 0;

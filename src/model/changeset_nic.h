@@ -2,7 +2,7 @@
 /*
  * The drift of a profile's `nics:` items (model/profile_nic.c) against the
  * node's PCIe view (model/pcie.h): verify only, no step can fix it.  Called
- * by plan_diff(); pure.
+ * by changeset_diff(); pure.
  *
  * Each NIC an item matches gives at most one drift per check, object the
  * NIC's name (its first netdev, else RDMA device), field:
@@ -15,16 +15,16 @@
  * A NIC without GPUs passes acs and numa (no path to check); a driver with
  * no LLDP flag passes fw_lldp (it cannot be read).  An item matching no NIC,
  * unless optional, is drift "match" (wanted "a nic") and counts in
- * plan->n_unmatched.
+ * cs->n_unmatched.
  */
-#ifndef FAB_MODEL_PLAN_NIC_H
-#define FAB_MODEL_PLAN_NIC_H
+#ifndef FAB_MODEL_CHANGESET_NIC_H
+#define FAB_MODEL_CHANGESET_NIC_H
 
 #include "model/pcie.h"
-#include "model/plan.h"
+#include "model/changeset.h"
 #include "model/profile.h"
 
 /* 0 or -ENOMEM.  @v NULL (not read) is a node without NICs. */
-int plan_nic_check(const struct profile *p, const struct pcie_view *v, struct plan *plan);
+int changeset_nic_check(const struct profile *p, const struct pcie_view *v, struct changeset *cs);
 
 #endif

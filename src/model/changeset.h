@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The plan: what must change on a node for it to match a profile, as an
+ * The change set: what must change on a node for it to match a profile, as an
  * ordered list of steps, each with the action that undoes it; plus the
  * drift list (interface, field, wanted, found) that `verify` reports.
- * Pure: plan_diff() reads a struct profile and a struct node_config (filled
+ * Pure: changeset_diff() reads a struct profile and a struct node_config (filled
  * by the command layer through sys_ops) and does no I/O.
  *
  * Order (safe): bonds are created and get their members before any MTU;
@@ -11,13 +11,13 @@
  * (stale entries deleted before new ones added) before trust; then ECN,
  * then RoCE ToS.  Undo runs in reverse.
  *
- * Ownership: struct plan owns its steps and drift arrays (plan_init /
- * plan_fini); struct node_config owns its arrays and each iface's fab_dcb
+ * Ownership: struct changeset owns its steps and drift arrays (changeset_init /
+ * changeset_fini); struct node_config owns its arrays and each iface's fab_dcb
  * and each bond's fab_bond (node_config_init / node_config_fini); it only
  * borrows the struct host_state it was built from.
  */
-#ifndef FAB_MODEL_PLAN_H
-#define FAB_MODEL_PLAN_H
+#ifndef FAB_MODEL_CHANGESET_H
+#define FAB_MODEL_CHANGESET_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -36,7 +36,7 @@
  * struct host_state (model/host_state.h) is the node's inventory: links
  * and RDMA ports, what status shows.  struct node_config is the
  * configuration a profile governs, read on top of that inventory for a
- * plan: per-interface DCB, ECN, RoCE ToS and bonds.
+ * change set: per-interface DCB, ECN, RoCE ToS and bonds.
  */
 
 struct node_iface {
@@ -80,44 +80,44 @@ struct node_iface *node_config_iface(const struct node_config *ns, const char *n
 struct node_bond *node_config_bond(const struct node_config *ns, const char *name);
 
 /* What the profile needs read for an interface, merged over matching items. */
-struct plan_needs {
+struct change_needs {
 	bool dcb, ecn_np, ecn_rp, tos;
 };
 /*
  * The interfaces (of @hs) that the profile's interface items match, and
  * what must be read on each; @needs[i] for hs->links[i].
  */
-void plan_needs(const struct profile *p, const struct host_state *hs, struct plan_needs *needs);
+void change_needs(const struct profile *p, const struct host_state *hs, struct change_needs *needs);
 
 /* ---- actions and steps ---- */
 
-enum plan_op {
-	PLAN_BOND_CREATE,	/* bond (options) */
-	PLAN_BOND_DELETE,	/* obj */
-	PLAN_BOND_SET,		/* bond (options, -1 = leave) */
-	PLAN_BOND_ENSLAVE,	/* obj = bond, arg = member */
-	PLAN_BOND_RELEASE,	/* arg = member (obj = bond, informational) */
-	PLAN_MTU_SET,		/* obj = ifname, u = mtu */
-	PLAN_PFC_SET,		/* obj, pfc */
-	PLAN_ETS_SET,		/* obj, ets */
-	PLAN_APP_DEL,		/* obj, app */
-	PLAN_APP_ADD,		/* obj, app */
-	PLAN_TRUST_SET,		/* obj, trust[n_trust] */
-	PLAN_ECN_SET,		/* obj, point, u = prio, on */
-	PLAN_TOS_SET,		/* obj = rdma dev, port, u = tos */
-	PLAN_FAIL,		/* cannot be done here: fails with errno_ and msg */
+enum change_op {
+	CHANGE_BOND_CREATE,	/* bond (options) */
+	CHANGE_BOND_DELETE,	/* obj */
+	CHANGE_BOND_SET,		/* bond (options, -1 = leave) */
+	CHANGE_BOND_ENSLAVE,	/* obj = bond, arg = member */
+	CHANGE_BOND_RELEASE,	/* arg = member (obj = bond, informational) */
+	CHANGE_MTU_SET,		/* obj = ifname, u = mtu */
+	CHANGE_PFC_SET,		/* obj, pfc */
+	CHANGE_ETS_SET,		/* obj, ets */
+	CHANGE_APP_DEL,		/* obj, app */
+	CHANGE_APP_ADD,		/* obj, app */
+	CHANGE_TRUST_SET,		/* obj, trust[n_trust] */
+	CHANGE_ECN_SET,		/* obj, point, u = prio, on */
+	CHANGE_TOS_SET,		/* obj = rdma dev, port, u = tos */
+	CHANGE_FAIL,		/* cannot be done here: fails with errno_ and msg */
 };
 
-struct plan_action {
-	enum plan_op op;
+struct change_action {
+	enum change_op op;
 	char obj[64];
 	char arg[FAB_IFNAMSIZ];
 	unsigned int u;
 	unsigned int port;
 	enum fab_ecn_point point;
 	bool on;
-	int errno_;		/* PLAN_FAIL: negative errno */
-	char msg[160];		/* PLAN_FAIL: the message */
+	int errno_;		/* CHANGE_FAIL: negative errno */
+	char msg[160];		/* CHANGE_FAIL: the message */
 	struct fab_dcb_pfc pfc;
 	struct fab_dcb_ets ets;
 	struct fab_dcb_app app;
@@ -126,18 +126,18 @@ struct plan_action {
 	struct fab_bond bond;	/* options only: members is always NULL */
 };
 
-enum plan_step_status {
-	PLAN_STEP_PLANNED = 0,	/* not run (dry run, or after a failure) */
-	PLAN_STEP_DONE,		/* done and kept */
-	PLAN_STEP_FAILED,	/* this step failed */
-	PLAN_STEP_UNDONE,	/* done, then undone by the rollback */
-	PLAN_STEP_UNDO_FAILED,	/* done, and the rollback could not undo it */
+enum change_step_status {
+	CHANGE_STEP_PLANNED = 0,	/* not run (dry run, or after a failure) */
+	CHANGE_STEP_DONE,		/* done and kept */
+	CHANGE_STEP_FAILED,	/* this step failed */
+	CHANGE_STEP_UNDONE,	/* done, then undone by the rollback */
+	CHANGE_STEP_UNDO_FAILED,	/* done, and the rollback could not undo it */
 };
 
-struct plan_step {
-	enum plan_step_status status;
-	struct plan_action act;
-	struct plan_action undo;
+struct change_step {
+	enum change_step_status status;
+	struct change_action act;
+	struct change_action undo;
 	bool has_undo;		/* false: previous value unknown (read unsupported) */
 	char object[64];	/* for the report: interface, bond or rdma port */
 	char field[32];
@@ -147,7 +147,7 @@ struct plan_step {
 				 * device); "" when it may work */
 };
 
-struct plan_drift {
+struct drift {
 	char object[64];	/* interface, bond, "dev/port", or the unmatched glob */
 	char field[32];
 	char wanted[128];
@@ -155,18 +155,18 @@ struct plan_drift {
 	bool verify_only;	/* no step can fix it (link state, RoCE MTU, a bond leg) */
 };
 
-struct plan {
-	struct plan_step *steps;
+struct changeset {
+	struct change_step *steps;
 	size_t n_steps;
-	struct plan_drift *drift;
+	struct drift *drift;
 	size_t n_drift;
 	size_t n_unmatched;	/* profile items matching nothing (not optional) */
 };
 
-/* What `apply` did, for the renderers.  Borrows the plan. */
+/* What `apply` did, for the renderers.  Borrows the change set. */
 struct apply_report {
 	const char *profile;	/* path as given */
-	const struct plan *plan;
+	const struct changeset *cs;
 	bool dry_run;
 	long failed;		/* index of the failed step, -1 when none */
 	char error[1024];	/* why it failed ("" when it did not) */
@@ -183,27 +183,27 @@ struct apply_report {
 				 * reverted first: what was done ("" when not) */
 };
 
-/* Steps of @plan certain to fail (plan_step.fails set). */
-size_t plan_n_fails(const struct plan *plan);
-/* Drift of @plan no step can fix (plan_drift.verify_only). */
-size_t plan_n_verify_only(const struct plan *plan);
+/* Steps of @cs certain to fail (change_step.fails set). */
+size_t changeset_n_fails(const struct changeset *cs);
+/* Drift of @cs no step can fix (drift.verify_only). */
+size_t changeset_n_verify_only(const struct changeset *cs);
 
-void plan_init(struct plan *plan);
-void plan_fini(struct plan *plan);
+void changeset_init(struct changeset *cs);
+void changeset_fini(struct changeset *cs);
 
 /*
- * Diff @p against @ns: fill @plan's steps and drift.  Verify-only fields
+ * Diff @p against @ns: fill @cs's steps and drift.  Verify-only fields
  * (infiniband, roce.mtu) produce drift but no steps.  0 or -errno (-ENOMEM;
  * -EIO with @err naming the object when a bond could not be read).
  */
-int plan_diff(const struct profile *p, const struct node_config *ns, struct plan *plan,
+int changeset_diff(const struct profile *p, const struct node_config *ns, struct changeset *cs,
 	      struct fab_err *err);
 
 /* One-line text of an action ("mtu veth0 9000"), for logs and reports. */
-const char *plan_action_str(const struct plan_action *a, char *buf, size_t len);
+const char *change_action_str(const struct change_action *a, char *buf, size_t len);
 
 /* Formatting helpers shared with the renderers. */
-const char *plan_prio_mask_str(uint8_t mask, char *buf, size_t len);	/* "3,4" or "none" */
+const char *prio_mask_str(uint8_t mask, char *buf, size_t len);	/* "3,4" or "none" */
 
 /*
  * What the pending state says besides the undo list.  Two states: an
@@ -211,7 +211,7 @@ const char *plan_prio_mask_str(uint8_t mask, char *buf, size_t len);	/* "3,4" or
  * change, @started updated before each step; left behind only when that
  * apply was killed) and a pending --try (all steps done, a reverter).
  */
-struct plan_pending {
+struct change_pending {
 	bool applying;			/* the journal of an apply, not a try */
 	size_t started;			/* steps begun: undo[0..started) (a try: all) */
 	int owner;			/* pid of the apply that wrote it (information) */
@@ -224,14 +224,14 @@ struct plan_pending {
  * Pending-state (de)serialization for `apply --try`: JSON text via
  * jansson, schema "fabricctl.pending/2" (docs/json-verify.md).
  */
-char *plan_undo_to_json(const struct plan *plan, size_t n_done, const struct plan_pending *pp);
+char *changeset_undo_to_json(const struct changeset *cs, size_t n_done, const struct change_pending *pp);
 /*
- * Parse the pending-state document back into @plan (the undo actions of
+ * Parse the pending-state document back into @cs (the undo actions of
  * the @pp->started steps begun, in steps[i].undo, has_undo set) and @pp ("fabricctl.pending/1", which has
  * no pid_start, reads as pid_start 0).  Input errors -EINVAL with @err
  * "name: message".
  */
-int plan_undo_from_json(const char *name, const char *text, size_t len, struct plan *plan,
-			struct plan_pending *pp, struct fab_err *err);
+int changeset_undo_from_json(const char *name, const char *text, size_t len, struct changeset *cs,
+			struct change_pending *pp, struct fab_err *err);
 
 #endif

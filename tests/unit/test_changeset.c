@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * plan_diff (pure: profile x node_config -> ordered steps + drift) and the
+ * changeset_diff (pure: profile x node_config -> ordered steps + drift) and the
  * apply executor (node/apply_exec.c) against a recording sys_ops: order,
  * undo values, rollback in reverse, pending-state round trip.
  */
@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "node/apply.h"
-#include "model/plan.h"
+#include "model/changeset.h"
 #include "model/profile.h"
 #include "rec_sys.c"
 
@@ -62,26 +62,26 @@ static struct node_iface *dcb_iface(struct node_config *ns, const char *name)
 	return ni;
 }
 
-static void diff_ok(const struct profile *p, const struct node_config *ns, struct plan *plan)
+static void diff_ok(const struct profile *p, const struct node_config *ns, struct changeset *cs)
 {
 	struct fab_err err;
 
 	fab_err_init(&err);
-	plan_init(plan);
-	if (plan_diff(p, ns, plan, &err) < 0)
+	changeset_init(cs);
+	if (changeset_diff(p, ns, cs, &err) < 0)
 		fail_msg("plan_diff: %s", err.msg);
 }
 
 /* "field:from>to" of every step, space separated. */
-static const char *steps_str(const struct plan *plan, char *buf, size_t len)
+static const char *steps_str(const struct changeset *cs, char *buf, size_t len)
 {
 	size_t off = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < plan->n_steps && off < len; i++)
+	for (size_t i = 0; i < cs->n_steps && off < len; i++)
 		off += (size_t)snprintf(buf + off, len - off, "%s%s %s:%s>%s", i ? " | " : "",
-					plan->steps[i].object, plan->steps[i].field,
-					plan->steps[i].from, plan->steps[i].to);
+					cs->steps[i].object, cs->steps[i].field,
+					cs->steps[i].from, cs->steps[i].to);
 	return buf;
 }
 
@@ -90,7 +90,7 @@ static void test_mtu_only(void **state)
 	struct profile *p = prof("interfaces:\n  - match: eth*\n    mtu: 9000\n");
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan;
+	struct changeset cs;
 	char buf[512];
 
 	host_state_init(&hs);
@@ -98,24 +98,24 @@ static void test_mtu_only(void **state)
 	link_add(&hs, "eth0", 1500, "veth");
 	link_add(&hs, "eth1", 9000, "veth");
 	node_config_init(&ns, &hs);
-	diff_ok(p, &ns, &plan);
-	assert_string_equal(steps_str(&plan, buf, sizeof(buf)), "eth0 mtu:1500>9000");
-	assert_int_equal(plan.steps[0].act.op, PLAN_MTU_SET);
-	assert_int_equal(plan.steps[0].act.u, 9000);
-	assert_true(plan.steps[0].has_undo);
-	assert_int_equal(plan.steps[0].undo.u, 1500);
-	assert_int_equal(plan.n_drift, 1);
-	assert_string_equal(plan.drift[0].object, "eth0");
-	assert_string_equal(plan.drift[0].field, "mtu");
-	assert_string_equal(plan.drift[0].wanted, "9000");
-	assert_string_equal(plan.drift[0].found, "1500");
-	plan_fini(&plan);
-	/* Idempotence: once applied, the plan is empty. */
+	diff_ok(p, &ns, &cs);
+	assert_string_equal(steps_str(&cs, buf, sizeof(buf)), "eth0 mtu:1500>9000");
+	assert_int_equal(cs.steps[0].act.op, CHANGE_MTU_SET);
+	assert_int_equal(cs.steps[0].act.u, 9000);
+	assert_true(cs.steps[0].has_undo);
+	assert_int_equal(cs.steps[0].undo.u, 1500);
+	assert_int_equal(cs.n_drift, 1);
+	assert_string_equal(cs.drift[0].object, "eth0");
+	assert_string_equal(cs.drift[0].field, "mtu");
+	assert_string_equal(cs.drift[0].wanted, "9000");
+	assert_string_equal(cs.drift[0].found, "1500");
+	changeset_fini(&cs);
+	/* Idempotence: once applied, the change set is empty. */
 	hs.links[1].mtu = 9000;
-	diff_ok(p, &ns, &plan);
-	assert_int_equal(plan.n_steps, 0);
-	assert_int_equal(plan.n_drift, 0);
-	plan_fini(&plan);
+	diff_ok(p, &ns, &cs);
+	assert_int_equal(cs.n_steps, 0);
+	assert_int_equal(cs.n_drift, 0);
+	changeset_fini(&cs);
 	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
@@ -130,21 +130,21 @@ static void test_unmatched_and_later_items_win(void **state)
 				 "  - match: xx*\n    optional: true\n    mtu: 1000\n");
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan;
+	struct changeset cs;
 	char buf[512];
 
 	host_state_init(&hs);
 	link_add(&hs, "eth0", 1500, "");
 	link_add(&hs, "eth1", 1500, "");
 	node_config_init(&ns, &hs);
-	diff_ok(p, &ns, &plan);
-	assert_string_equal(steps_str(&plan, buf, sizeof(buf)),
+	diff_ok(p, &ns, &cs);
+	assert_string_equal(steps_str(&cs, buf, sizeof(buf)),
 			    "eth0 mtu:1500>9000 | eth1 mtu:1500>4000");
-	assert_int_equal(plan.n_unmatched, 1);
-	assert_string_equal(plan.drift[0].object, "ib*");
-	assert_string_equal(plan.drift[0].field, "match");
-	assert_string_equal(plan.drift[0].found, "none");
-	plan_fini(&plan);
+	assert_int_equal(cs.n_unmatched, 1);
+	assert_string_equal(cs.drift[0].object, "ib*");
+	assert_string_equal(cs.drift[0].field, "match");
+	assert_string_equal(cs.drift[0].found, "none");
+	changeset_fini(&cs);
 	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
@@ -178,7 +178,7 @@ static void test_full_order_and_undo(void **state)
 	struct node_config ns;
 	struct node_iface *e0, *e1;
 	struct node_bond *nb;
-	struct plan plan;
+	struct changeset cs;
 	char buf[2048];
 	struct fab_dcb_app old = { FAB_DCB_APP_SEL_DSCP, 26, 0 };
 
@@ -202,8 +202,8 @@ static void test_full_order_and_undo(void **state)
 	e1->tos = 106;
 	nb = node_config_bond_add(&ns, "bond0");
 	nb->rc = -ENODEV;
-	diff_ok(p, &ns, &plan);
-	assert_string_equal(steps_str(&plan, buf, sizeof(buf)),
+	diff_ok(p, &ns, &cs);
+	assert_string_equal(steps_str(&cs, buf, sizeof(buf)),
 			    "bond0 bond:absent>mode 802.3ad miimon 100"
 			    " | bond0 members:->eth0 | bond0 members:->eth1"
 			    " | bond0 mtu:absent>9000"
@@ -217,31 +217,31 @@ static void test_full_order_and_undo(void **state)
 			    " | eth0 ecn.np.3:off>on | eth1 ecn.np.3:unknown>on"
 			    " | mlx5_0/1 roce.tos:0>106");
 	/* Undo values are the node's. */
-	assert_int_equal(plan.steps[0].undo.op, PLAN_BOND_DELETE);
-	assert_int_equal(plan.steps[1].undo.op, PLAN_BOND_RELEASE);
-	assert_int_equal(plan.steps[6].undo.pfc.pfc_en, 0);
-	assert_int_equal(plan.steps[6].act.pfc.delay_bits, 32);	/* untouched fields kept */
-	assert_int_equal(plan.steps[7].undo.ets.tc_tx_bw_pct[0], 100);
-	assert_int_equal(plan.steps[9].act.op, PLAN_APP_DEL);
-	assert_int_equal(plan.steps[9].undo.op, PLAN_APP_ADD);
-	assert_int_equal(plan.steps[9].undo.app.priority, 0);
-	assert_int_equal(plan.steps[10].undo.op, PLAN_APP_DEL);
-	assert_int_equal(plan.steps[12].undo.trust[0], FAB_DCB_APP_SEL_PCP);
-	assert_false(plan.steps[15].has_undo);		/* eth1 ECN state unknown */
-	assert_int_equal(plan.steps[16].undo.u, 0);
+	assert_int_equal(cs.steps[0].undo.op, CHANGE_BOND_DELETE);
+	assert_int_equal(cs.steps[1].undo.op, CHANGE_BOND_RELEASE);
+	assert_int_equal(cs.steps[6].undo.pfc.pfc_en, 0);
+	assert_int_equal(cs.steps[6].act.pfc.delay_bits, 32);	/* untouched fields kept */
+	assert_int_equal(cs.steps[7].undo.ets.tc_tx_bw_pct[0], 100);
+	assert_int_equal(cs.steps[9].act.op, CHANGE_APP_DEL);
+	assert_int_equal(cs.steps[9].undo.op, CHANGE_APP_ADD);
+	assert_int_equal(cs.steps[9].undo.app.priority, 0);
+	assert_int_equal(cs.steps[10].undo.op, CHANGE_APP_DEL);
+	assert_int_equal(cs.steps[12].undo.trust[0], FAB_DCB_APP_SEL_PCP);
+	assert_false(cs.steps[15].has_undo);		/* eth1 ECN state unknown */
+	assert_int_equal(cs.steps[16].undo.u, 0);
 	/* Drift names the unknown with its reason. */
 	{
 		bool seen = false;
 
-		for (size_t i = 0; i < plan.n_drift; i++)
-			if (!strcmp(plan.drift[i].object, "eth1") && !strcmp(plan.drift[i].field, "ecn.np")) {
-				assert_string_equal(plan.drift[i].found,
+		for (size_t i = 0; i < cs.n_drift; i++)
+			if (!strcmp(cs.drift[i].object, "eth1") && !strcmp(cs.drift[i].field, "ecn.np")) {
+				assert_string_equal(cs.drift[i].found,
 						    "unknown (ecn: eth1: roce_np not supported by driver)");
 				seen = true;
 			}
 		assert_true(seen);
 	}
-	plan_fini(&plan);
+	changeset_fini(&cs);
 	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
@@ -253,7 +253,7 @@ static void test_bond_existing(void **state)
 	struct host_state hs;
 	struct node_config ns;
 	struct node_bond *nb;
-	struct plan plan;
+	struct changeset cs;
 	char buf[512];
 
 	host_state_init(&hs);
@@ -265,17 +265,17 @@ static void test_bond_existing(void **state)
 	nb->bond.miimon_ms = 0;
 	fab_bond_member_add(&nb->bond, "eth0")->link_up = true;
 	fab_bond_member_add(&nb->bond, "eth2")->link_up = true;
-	diff_ok(p, &ns, &plan);
-	assert_string_equal(steps_str(&plan, buf, sizeof(buf)),
+	diff_ok(p, &ns, &cs);
+	assert_string_equal(steps_str(&cs, buf, sizeof(buf)),
 			    "bond0 options:miimon 0>miimon 100 | bond0 members:eth2>- | bond0 members:->eth1");
-	assert_int_equal(plan.steps[0].act.bond.mode, -1);	/* mode not in profile: untouched */
-	assert_int_equal(plan.steps[0].undo.bond.miimon_ms, 0);
-	assert_int_equal(plan.steps[1].act.op, PLAN_BOND_RELEASE);
-	assert_int_equal(plan.steps[1].undo.op, PLAN_BOND_ENSLAVE);
-	assert_int_equal(plan.n_drift, 2);
-	assert_string_equal(plan.drift[1].wanted, "eth0,eth1");
-	assert_string_equal(plan.drift[1].found, "eth0,eth2");
-	plan_fini(&plan);
+	assert_int_equal(cs.steps[0].act.bond.mode, -1);	/* mode not in profile: untouched */
+	assert_int_equal(cs.steps[0].undo.bond.miimon_ms, 0);
+	assert_int_equal(cs.steps[1].act.op, CHANGE_BOND_RELEASE);
+	assert_int_equal(cs.steps[1].undo.op, CHANGE_BOND_ENSLAVE);
+	assert_int_equal(cs.n_drift, 2);
+	assert_string_equal(cs.drift[1].wanted, "eth0,eth1");
+	assert_string_equal(cs.drift[1].found, "eth0,eth2");
+	changeset_fini(&cs);
 	/* A bond that cannot be read is a system error, not a guess. */
 	nb->rc = -EOPNOTSUPP;
 	snprintf(nb->msg, sizeof(nb->msg), "bond: bond0: not supported");
@@ -283,10 +283,10 @@ static void test_bond_existing(void **state)
 		struct fab_err err;
 
 		fab_err_init(&err);
-		plan_init(&plan);
-		assert_int_equal(plan_diff(p, &ns, &plan, &err), -EOPNOTSUPP);
+		changeset_init(&cs);
+		assert_int_equal(changeset_diff(p, &ns, &cs, &err), -EOPNOTSUPP);
 		assert_string_equal(err.msg, "bond: bond0: not supported");
-		plan_fini(&plan);
+		changeset_fini(&cs);
 	}
 	node_config_fini(&ns);
 	host_state_fini(&hs);
@@ -302,7 +302,7 @@ static void test_bond_degraded(void **state)
 	struct node_config ns;
 	struct node_bond *nb;
 	struct fab_bond_member *m;
-	struct plan plan;
+	struct changeset cs;
 
 	host_state_init(&hs);
 	link_add(&hs, "bond0", 1500, "bond");
@@ -319,27 +319,27 @@ static void test_bond_degraded(void **state)
 	m = fab_bond_member_add(&nb->bond, "eth2");
 	m->link_up = true;
 	m->ad_aggregator_id = 2;
-	diff_ok(p, &ns, &plan);
-	assert_int_equal(plan.n_steps, 0);
-	assert_int_equal(plan.n_drift, 2);
-	assert_string_equal(plan.drift[0].object, "bond0");
-	assert_string_equal(plan.drift[0].field, "members.eth1.link");
-	assert_string_equal(plan.drift[0].wanted, "up");
-	assert_string_equal(plan.drift[0].found, "down");
-	assert_string_equal(plan.drift[1].field, "members.eth2.aggregator");
-	assert_string_equal(plan.drift[1].wanted, "1");
-	assert_string_equal(plan.drift[1].found, "2");
+	diff_ok(p, &ns, &cs);
+	assert_int_equal(cs.n_steps, 0);
+	assert_int_equal(cs.n_drift, 2);
+	assert_string_equal(cs.drift[0].object, "bond0");
+	assert_string_equal(cs.drift[0].field, "members.eth1.link");
+	assert_string_equal(cs.drift[0].wanted, "up");
+	assert_string_equal(cs.drift[0].found, "down");
+	assert_string_equal(cs.drift[1].field, "members.eth2.aggregator");
+	assert_string_equal(cs.drift[1].wanted, "1");
+	assert_string_equal(cs.drift[1].found, "2");
 	/* apply cannot plug a cable in: both verify-only */
-	assert_true(plan.drift[0].verify_only && plan.drift[1].verify_only);
-	assert_int_equal(plan_n_verify_only(&plan), 2);
-	plan_fini(&plan);
+	assert_true(cs.drift[0].verify_only && cs.drift[1].verify_only);
+	assert_int_equal(changeset_n_verify_only(&cs), 2);
+	changeset_fini(&cs);
 
 	/* Healthy again: nothing to report. */
 	nb->bond.members[1].link_up = true;
 	nb->bond.members[2].ad_aggregator_id = 1;
-	diff_ok(p, &ns, &plan);
-	assert_int_equal(plan.n_drift, 0);
-	plan_fini(&plan);
+	diff_ok(p, &ns, &cs);
+	assert_int_equal(cs.n_drift, 0);
+	changeset_fini(&cs);
 	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
@@ -353,7 +353,7 @@ static void test_ib_verify(void **state)
 	struct node_config ns;
 	struct fab_rdma_dev *d;
 	struct fab_rdma_port *pt;
-	struct plan plan;
+	struct changeset cs;
 
 	host_state_init(&hs);
 	d = host_state_rdma_add(&hs);
@@ -365,15 +365,15 @@ static void test_ib_verify(void **state)
 	pt->width_x = 4;
 	pt->active_mtu = 4096;
 	node_config_init(&ns, &hs);
-	diff_ok(p, &ns, &plan);
-	assert_int_equal(plan.n_steps, 0);	/* verify only */
-	assert_int_equal(plan.n_drift, 1);
-	assert_string_equal(plan.drift[0].object, "mlx5_0/1");
-	assert_string_equal(plan.drift[0].field, "speed");
-	assert_string_equal(plan.drift[0].wanted, "NDR");
-	assert_string_equal(plan.drift[0].found, "HDR");
-	assert_true(plan.drift[0].verify_only);	/* apply says so instead of "nothing to do" */
-	plan_fini(&plan);
+	diff_ok(p, &ns, &cs);
+	assert_int_equal(cs.n_steps, 0);	/* verify only */
+	assert_int_equal(cs.n_drift, 1);
+	assert_string_equal(cs.drift[0].object, "mlx5_0/1");
+	assert_string_equal(cs.drift[0].field, "speed");
+	assert_string_equal(cs.drift[0].wanted, "NDR");
+	assert_string_equal(cs.drift[0].found, "HDR");
+	assert_true(cs.drift[0].verify_only);	/* apply says so instead of "nothing to do" */
+	changeset_fini(&cs);
 	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
@@ -394,7 +394,7 @@ static void test_dry_run_fails(void **state)
 	struct node_config ns;
 	struct node_iface *e0, *e1;
 	struct node_bond *nb;
-	struct plan plan;
+	struct changeset cs;
 
 	host_state_init(&hs);
 	link_add(&hs, "eth0", 1500, "");
@@ -408,10 +408,10 @@ static void test_dry_run_fails(void **state)
 	snprintf(e1->dcb_msg, sizeof(e1->dcb_msg), "dcb: eth1: timed out");
 	nb = node_config_bond_add(&ns, "bond0");
 	nb->rc = -ENODEV;
-	diff_ok(p, &ns, &plan);
-	assert_int_equal(plan_n_fails(&plan), 3);
-	for (size_t i = 0; i < plan.n_steps; i++) {
-		const struct plan_step *st = &plan.steps[i];
+	diff_ok(p, &ns, &cs);
+	assert_int_equal(changeset_n_fails(&cs), 3);
+	for (size_t i = 0; i < cs.n_steps; i++) {
+		const struct change_step *st = &cs.steps[i];
 
 		if (!strcmp(st->object, "eth0") && !strcmp(st->field, "pfc.enable"))
 			assert_string_equal(st->fails, "dcb: eth0: dcb not supported by driver");
@@ -422,15 +422,15 @@ static void test_dry_run_fails(void **state)
 		else
 			assert_string_equal(st->fails, "");	/* eth1's pfc, eth0's enslave, the bond */
 	}
-	assert_int_equal(plan_n_verify_only(&plan), 1);	/* roce.mtu */
-	plan_fini(&plan);
+	assert_int_equal(changeset_n_verify_only(&cs), 1);	/* roce.mtu */
+	changeset_fini(&cs);
 	node_config_fini(&ns);
 	host_state_fini(&hs);
 	profile_free(p);
 }
 
-/* Build the full plan used by the executor tests. */
-static void full_plan(struct host_state *hs, struct node_config *ns, struct plan *plan,
+/* Build the full change set used by the executor tests. */
+static void full_plan(struct host_state *hs, struct node_config *ns, struct changeset *cs,
 		      struct profile **pp)
 {
 	struct node_bond *nb;
@@ -454,13 +454,13 @@ static void full_plan(struct host_state *hs, struct node_config *ns, struct plan
 	e1->ecn[0] = 1u << 3;
 	nb = node_config_bond_add(ns, "bond0");
 	nb->rc = -ENODEV;
-	diff_ok(*pp, ns, plan);
+	diff_ok(*pp, ns, cs);
 }
 
-static void full_free(struct host_state *hs, struct node_config *ns, struct plan *plan,
+static void full_free(struct host_state *hs, struct node_config *ns, struct changeset *cs,
 		      struct profile *p)
 {
-	plan_fini(plan);
+	changeset_fini(cs);
 	node_config_fini(ns);
 	host_state_fini(hs);
 	profile_free(p);
@@ -470,23 +470,23 @@ static void test_exec_all_ok(void **state)
 {
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan;
+	struct changeset cs;
 	struct profile *p;
 	struct rec_sys r;
 	struct apply_report rep = { 0 };
 
-	full_plan(&hs, &ns, &plan, &p);
+	full_plan(&hs, &ns, &cs, &p);
 	rec_sys_init(&r);
-	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep, NULL, NULL), 0);
+	assert_int_equal(apply_changeset_run(&r.sys, &cs, &rep, NULL, NULL), 0);
 	assert_int_equal(rep.failed, -1);
-	assert_int_equal(r.n, (int)plan.n_steps);
+	assert_int_equal(r.n, (int)cs.n_steps);
 	assert_string_equal(r.log[0], "bond-create bond0 mode=4");
 	assert_string_equal(r.log[1], "enslave bond0 eth0");
 	assert_string_equal(r.log[3], "mtu bond0 9000");
 	assert_string_equal(r.log[6], "pfc eth0 0x08");
-	for (size_t i = 0; i < plan.n_steps; i++)
-		assert_int_equal(plan.steps[i].status, PLAN_STEP_DONE);
-	full_free(&hs, &ns, &plan, p);
+	for (size_t i = 0; i < cs.n_steps; i++)
+		assert_int_equal(cs.steps[i].status, CHANGE_STEP_DONE);
+	full_free(&hs, &ns, &cs, p);
 }
 
 /* Step 7 fails: steps 6..1 are undone in exactly reverse order, with the old values. */
@@ -494,15 +494,15 @@ static void test_exec_rollback_reverse(void **state)
 {
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan;
+	struct changeset cs;
 	struct profile *p;
 	struct rec_sys r;
 	struct apply_report rep = { 0 };
 
-	full_plan(&hs, &ns, &plan, &p);
+	full_plan(&hs, &ns, &cs, &p);
 	rec_sys_init(&r);
 	r.fail_at = 7;		/* the PFC on eth0 */
-	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep, NULL, NULL), -EOPNOTSUPP);
+	assert_int_equal(apply_changeset_run(&r.sys, &cs, &rep, NULL, NULL), -EOPNOTSUPP);
 	assert_int_equal(rep.failed, 6);
 	assert_true(rep.rolled_back);
 	assert_string_equal(rep.error,
@@ -514,11 +514,11 @@ static void test_exec_rollback_reverse(void **state)
 	assert_string_equal(r.log[10], "release eth1");
 	assert_string_equal(r.log[11], "release eth0");
 	assert_string_equal(r.log[12], "bond-delete bond0");
-	assert_int_equal(plan.steps[0].status, PLAN_STEP_UNDONE);
-	assert_int_equal(plan.steps[5].status, PLAN_STEP_UNDONE);
-	assert_int_equal(plan.steps[6].status, PLAN_STEP_FAILED);
-	assert_int_equal(plan.steps[7].status, PLAN_STEP_PLANNED);
-	full_free(&hs, &ns, &plan, p);
+	assert_int_equal(cs.steps[0].status, CHANGE_STEP_UNDONE);
+	assert_int_equal(cs.steps[5].status, CHANGE_STEP_UNDONE);
+	assert_int_equal(cs.steps[6].status, CHANGE_STEP_FAILED);
+	assert_int_equal(cs.steps[7].status, CHANGE_STEP_PLANNED);
+	full_free(&hs, &ns, &cs, p);
 }
 
 /* The rollback itself failing is reported, and every other undo is still tried. */
@@ -526,22 +526,22 @@ static void test_exec_rollback_failure(void **state)
 {
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan;
+	struct changeset cs;
 	struct profile *p;
 	struct rec_sys r;
 	struct apply_report rep = { 0 };
 
-	full_plan(&hs, &ns, &plan, &p);
+	full_plan(&hs, &ns, &cs, &p);
 	rec_sys_init(&r);
 	r.fail_at = 3;		/* enslave eth1 fails */
-	assert_int_equal(apply_plan_run(&r.sys, &plan, &rep, NULL, NULL), -EOPNOTSUPP);
+	assert_int_equal(apply_changeset_run(&r.sys, &cs, &rep, NULL, NULL), -EOPNOTSUPP);
 	assert_true(rep.rolled_back);
 	assert_int_equal(r.n, 5);
 	assert_string_equal(r.log[3], "release eth0");
 	assert_string_equal(r.log[4], "bond-delete bond0");
 	/* Now a failing undo: fail the first undo call. */
-	full_free(&hs, &ns, &plan, p);
-	full_plan(&hs, &ns, &plan, &p);
+	full_free(&hs, &ns, &cs, p);
+	full_plan(&hs, &ns, &cs, &p);
 	rec_sys_init(&r);
 	r.fail_at = 3;
 	memset(&rep, 0, sizeof(rep));
@@ -549,31 +549,31 @@ static void test_exec_rollback_failure(void **state)
 		/* Make the undo of step 2 fail by failing call 4 as well: re-run with a wrapper. */
 		struct fab_err err;
 
-		plan.steps[0].status = PLAN_STEP_DONE;
-		plan.steps[1].status = PLAN_STEP_DONE;
+		cs.steps[0].status = CHANGE_STEP_DONE;
+		cs.steps[1].status = CHANGE_STEP_DONE;
 		rec_sys_init(&r);
 		r.fail_at = 1;	/* the first undo (release eth0) fails */
 		fab_err_init(&err);
-		assert_int_equal(apply_plan_undo(&r.sys, &plan, &err), -EOPNOTSUPP);
+		assert_int_equal(apply_changeset_undo(&r.sys, &cs, &err), -EOPNOTSUPP);
 		assert_int_equal(r.n, 2);	/* bond-delete still attempted */
 		assert_string_equal(r.log[1], "bond-delete bond0");
-		assert_int_equal(plan.steps[1].status, PLAN_STEP_UNDO_FAILED);
-		assert_int_equal(plan.steps[0].status, PLAN_STEP_UNDONE);
+		assert_int_equal(cs.steps[1].status, CHANGE_STEP_UNDO_FAILED);
+		assert_int_equal(cs.steps[0].status, CHANGE_STEP_UNDONE);
 		assert_string_equal(err.msg,
 				    "undo bond-release bond0 eth0: rec: release eth0: failed as told");
 	}
-	full_free(&hs, &ns, &plan, p);
+	full_free(&hs, &ns, &cs, p);
 }
 
 static void test_exec_missing_slot(void **state)
 {
 	static const struct sys_ops bare = { .name = "bare" };
 	struct sys sys = { .ops = &bare };
-	struct plan_action a;
+	struct change_action a;
 	struct fab_err err;
 
 	memset(&a, 0, sizeof(a));
-	a.op = PLAN_PFC_SET;
+	a.op = CHANGE_PFC_SET;
 	snprintf(a.obj, sizeof(a.obj), "eth0");
 	fab_err_init(&err);
 	assert_int_equal(apply_action_exec(&sys, &a, &err), -EOPNOTSUPP);
@@ -584,50 +584,50 @@ static void test_pending_roundtrip(void **state)
 {
 	struct host_state hs;
 	struct node_config ns;
-	struct plan plan, back;
+	struct changeset cs, back;
 	struct profile *p;
 	struct fab_err err;
-	struct plan_pending pp = { .deadline = 1234567890LL, .pid = 4242, .pid_start = 98765 };
+	struct change_pending pp = { .deadline = 1234567890LL, .pid = 4242, .pid_start = 98765 };
 	char *text;
 
-	full_plan(&hs, &ns, &plan, &p);
-	text = plan_undo_to_json(&plan, plan.n_steps, &pp);
+	full_plan(&hs, &ns, &cs, &p);
+	text = changeset_undo_to_json(&cs, cs.n_steps, &pp);
 	memset(&pp, 0, sizeof(pp));
 	assert_non_null(text);
-	plan_init(&back);
+	changeset_init(&back);
 	fab_err_init(&err);
-	if (plan_undo_from_json("p.json", text, strlen(text), &back, &pp, &err) < 0)
+	if (changeset_undo_from_json("p.json", text, strlen(text), &back, &pp, &err) < 0)
 		fail_msg("%s", err.msg);
 	assert_int_equal(pp.deadline, 1234567890LL);
 	assert_int_equal(pp.pid, 4242);
 	assert_int_equal(pp.pid_start, 98765);
-	assert_int_equal(back.n_steps, plan.n_steps);
-	for (size_t i = 0; i < plan.n_steps; i++) {
+	assert_int_equal(back.n_steps, cs.n_steps);
+	for (size_t i = 0; i < cs.n_steps; i++) {
 		char a[160], b[160];
 
-		assert_int_equal(back.steps[i].has_undo, plan.steps[i].has_undo);
-		if (!plan.steps[i].has_undo)
+		assert_int_equal(back.steps[i].has_undo, cs.steps[i].has_undo);
+		if (!cs.steps[i].has_undo)
 			continue;
-		assert_string_equal(plan_action_str(&back.steps[i].undo, a, sizeof(a)),
-				    plan_action_str(&plan.steps[i].undo, b, sizeof(b)));
+		assert_string_equal(change_action_str(&back.steps[i].undo, a, sizeof(a)),
+				    change_action_str(&cs.steps[i].undo, b, sizeof(b)));
 		/* The fields an ETS set writes survive the round trip. */
-		assert_int_equal(back.steps[i].undo.ets.willing, plan.steps[i].undo.ets.willing);
-		assert_memory_equal(back.steps[i].undo.ets.prio_tc, plan.steps[i].undo.ets.prio_tc, 8);
+		assert_int_equal(back.steps[i].undo.ets.willing, cs.steps[i].undo.ets.willing);
+		assert_memory_equal(back.steps[i].undo.ets.prio_tc, cs.steps[i].undo.ets.prio_tc, 8);
 		assert_memory_equal(back.steps[i].undo.ets.tc_tx_bw_pct,
-				    plan.steps[i].undo.ets.tc_tx_bw_pct, 8);
-		assert_memory_equal(back.steps[i].undo.ets.tc_tsa, plan.steps[i].undo.ets.tc_tsa, 8);
-		assert_int_equal(back.steps[i].undo.pfc.delay_bits, plan.steps[i].undo.pfc.delay_bits);
+				    cs.steps[i].undo.ets.tc_tx_bw_pct, 8);
+		assert_memory_equal(back.steps[i].undo.ets.tc_tsa, cs.steps[i].undo.ets.tc_tsa, 8);
+		assert_int_equal(back.steps[i].undo.pfc.delay_bits, cs.steps[i].undo.pfc.delay_bits);
 	}
 	free(text);
-	plan_fini(&back);
+	changeset_fini(&back);
 	/* Malformed documents are input errors, never crashes. */
-	plan_init(&back);
-	assert_int_equal(plan_undo_from_json("p.json", "{\"schema\":1}", 12, &back, &pp, &err),
+	changeset_init(&back);
+	assert_int_equal(changeset_undo_from_json("p.json", "{\"schema\":1}", 12, &back, &pp, &err),
 			 -EINVAL);
 	assert_string_equal(err.msg, "p.json: not a fabricctl.pending/2 document");
-	assert_int_equal(plan_undo_from_json("p.json", "{", 1, &back, &pp, &err), -EINVAL);
-	plan_fini(&back);
-	full_free(&hs, &ns, &plan, p);
+	assert_int_equal(changeset_undo_from_json("p.json", "{", 1, &back, &pp, &err), -EINVAL);
+	changeset_fini(&back);
+	full_free(&hs, &ns, &cs, p);
 }
 
 int main(void)

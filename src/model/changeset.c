@@ -8,8 +8,8 @@
 
 #include <jansson.h>
 
-#include "model/plan.h"
-#include "model/plan_nic.h"
+#include "model/changeset.h"
+#include "model/changeset_nic.h"
 #include "util/array.h"
 #include "util/str.h"
 
@@ -157,7 +157,7 @@ static void want_for_link(const struct profile *p, const struct fab_link *l, str
 			want_merge(w, &p->ifaces[i]);
 }
 
-void plan_needs(const struct profile *p, const struct host_state *hs, struct plan_needs *needs)
+void change_needs(const struct profile *p, const struct host_state *hs, struct change_needs *needs)
 {
 	for (size_t i = 0; i < hs->n_links; i++) {
 		struct want w;
@@ -170,26 +170,26 @@ void plan_needs(const struct profile *p, const struct host_state *hs, struct pla
 	}
 }
 
-/* ---- plan ---- */
+/* ---- change set ---- */
 
-void plan_init(struct plan *plan)
+void changeset_init(struct changeset *cs)
 {
-	memset(plan, 0, sizeof(*plan));
+	memset(cs, 0, sizeof(*cs));
 }
 
-void plan_fini(struct plan *plan)
+void changeset_fini(struct changeset *cs)
 {
-	if (!plan)
+	if (!cs)
 		return;
-	free(plan->steps);
-	free(plan->drift);
-	plan_init(plan);
+	free(cs->steps);
+	free(cs->drift);
+	changeset_init(cs);
 }
 
-static int drift_add(struct plan *plan, const char *object, const char *field,
+static int drift_add(struct changeset *cs, const char *object, const char *field,
 		     const char *wanted, const char *found)
 {
-	struct plan_drift *d = array_add((void **)&plan->drift, &plan->n_drift, sizeof(*d));
+	struct drift *d = array_add((void **)&cs->drift, &cs->n_drift, sizeof(*d));
 
 	if (!d)
 		return -ENOMEM;
@@ -201,16 +201,16 @@ static int drift_add(struct plan *plan, const char *object, const char *field,
 }
 
 /* Drift @field of @obj when @want is set and @found is not it (case aside); "" found reads "unknown". */
-static int drift_str(struct plan *plan, const char *obj, const char *field, const char *want,
+static int drift_str(struct changeset *cs, const char *obj, const char *field, const char *want,
 		     const char *found)
 {
 	if (!want[0] || !strcasecmp(want, found))
 		return 0;
-	return drift_add(plan, obj, field, want, found[0] ? found : "unknown");
+	return drift_add(cs, obj, field, want, found[0] ? found : "unknown");
 }
 
 /* Drift @field of @obj when @want (0: any) is not @found, both as "%u@unit"; 0 found reads "unknown". */
-static int drift_uint(struct plan *plan, const char *obj, const char *field, unsigned int want,
+static int drift_uint(struct changeset *cs, const char *obj, const char *field, unsigned int want,
 		      unsigned int found, const char *unit)
 {
 	char wb[16], fb[16];
@@ -222,15 +222,15 @@ static int drift_uint(struct plan *plan, const char *obj, const char *field, uns
 		str_fmt(fb, sizeof(fb), "%u%s", found, unit);
 	else
 		str_fmt(fb, sizeof(fb), "unknown");
-	return drift_add(plan, obj, field, wb, fb);
+	return drift_add(cs, obj, field, wb, fb);
 }
 
 /* Append a step; @undo NULL means the previous value is unknown. */
-static int step_add(struct plan *plan, const struct plan_action *act,
-		    const struct plan_action *undo, const char *object, const char *field,
+static int step_add(struct changeset *cs, const struct change_action *act,
+		    const struct change_action *undo, const char *object, const char *field,
 		    const char *from, const char *to)
 {
-	struct plan_step *s = array_add((void **)&plan->steps, &plan->n_steps, sizeof(*s));
+	struct change_step *s = array_add((void **)&cs->steps, &cs->n_steps, sizeof(*s));
 
 	if (!s)
 		return -ENOMEM;
@@ -246,41 +246,41 @@ static int step_add(struct plan *plan, const struct plan_action *act,
 	return 0;
 }
 
-size_t plan_n_fails(const struct plan *plan)
+size_t changeset_n_fails(const struct changeset *cs)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < plan->n_steps; i++)
-		n += plan->steps[i].fails[0] != '\0';
+	for (size_t i = 0; i < cs->n_steps; i++)
+		n += cs->steps[i].fails[0] != '\0';
 	return n;
 }
 
-size_t plan_n_verify_only(const struct plan *plan)
+size_t changeset_n_verify_only(const struct changeset *cs)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < plan->n_drift; i++)
-		n += plan->drift[i].verify_only;
+	for (size_t i = 0; i < cs->n_drift; i++)
+		n += cs->drift[i].verify_only;
 	return n;
 }
 
 /* The step just added is certain to fail (shown by apply --dry-run). */
-static void step_fails(struct plan *plan, const char *why)
+static void step_fails(struct changeset *cs, const char *why)
 {
-	str_fmt(plan->steps[plan->n_steps - 1].fails,
-		sizeof(plan->steps[0].fails), "%s", why);
+	str_fmt(cs->steps[cs->n_steps - 1].fails,
+		sizeof(cs->steps[0].fails), "%s", why);
 }
 
 /* Drift [@from, n_drift) has no step: apply cannot change it. */
-static void drift_verify_only(struct plan *plan, size_t from)
+static void drift_verify_only(struct changeset *cs, size_t from)
 {
-	for (size_t i = from; i < plan->n_drift; i++)
-		plan->drift[i].verify_only = true;
+	for (size_t i = from; i < cs->n_drift; i++)
+		cs->drift[i].verify_only = true;
 }
 
-static struct plan_action action(enum plan_op op, const char *obj)
+static struct change_action action(enum change_op op, const char *obj)
 {
-	struct plan_action a;
+	struct change_action a;
 
 	memset(&a, 0, sizeof(a));
 	a.op = op;
@@ -289,7 +289,7 @@ static struct plan_action action(enum plan_op op, const char *obj)
 	return a;
 }
 
-const char *plan_prio_mask_str(uint8_t mask, char *buf, size_t len)
+const char *prio_mask_str(uint8_t mask, char *buf, size_t len)
 {
 	size_t off = 0;
 
@@ -350,7 +350,7 @@ static const char *unknown_str(const char *msg, char *buf, size_t len)
 struct pd {
 	const struct profile *p;
 	const struct node_config *ns;
-	struct plan *plan;
+	struct changeset *cs;
 	struct fab_err *err;
 	struct want *wants;	/* per hs->links[i] */
 };
@@ -413,13 +413,13 @@ static int bond_opt_one(struct pd *d, const char *bond, const char *label, int w
 	*act_v = want;
 	*undo_v = cur;
 	*any = true;
-	return drift_add(d->plan, bond, label, fmt(want, w), fmt(cur, f));
+	return drift_add(d->cs, bond, label, fmt(want, w), fmt(cur, f));
 }
 
 static int bond_opt_diff(struct pd *d, const struct fab_bond *want, const struct fab_bond *cur)
 {
-	struct plan_action act = action(PLAN_BOND_SET, want->name);
-	struct plan_action undo = action(PLAN_BOND_SET, want->name);
+	struct change_action act = action(CHANGE_BOND_SET, want->name);
+	struct change_action undo = action(CHANGE_BOND_SET, want->name);
 	char from[128], to[128];
 	bool any = false;
 
@@ -439,7 +439,7 @@ if (bond_opt_one(d, want->name, "mode", want->mode, cur->mode, mode_s,
 		return -ENOMEM;
 	if (!any)
 		return 0;
-	return step_add(d->plan, &act, &undo, want->name, "options",
+	return step_add(d->cs, &act, &undo, want->name, "options",
 			bond_opts_str(&undo.bond, from, sizeof(from)),
 			bond_opts_str(&act.bond, to, sizeof(to)));
 }
@@ -462,7 +462,7 @@ static int bond_health_drift(struct pd *d, const struct fab_bond *want, const st
 		if (!bm)
 			continue;
 		str_fmt(field, sizeof(field), "members.%s.link", bm->name);
-		if (!bm->link_up && drift_add(d->plan, want->name, field, "up", "down") < 0)
+		if (!bm->link_up && drift_add(d->cs, want->name, field, "up", "down") < 0)
 			return -ENOMEM;
 		/* The aggregator of the first member whose link is up is the bond's. */
 		if (bm->link_up && agg < 0)
@@ -479,7 +479,7 @@ static int bond_health_drift(struct pd *d, const struct fab_bond *want, const st
 		str_fmt(field, sizeof(field), "members.%s.aggregator", bm->name);
 		str_fmt(w, sizeof(w), "%d", agg);
 		str_fmt(f, sizeof(f), "%d", bm->ad_aggregator_id);
-		if (drift_add(d->plan, want->name, field, w, f) < 0)
+		if (drift_add(d->cs, want->name, field, w, f) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -487,10 +487,10 @@ static int bond_health_drift(struct pd *d, const struct fab_bond *want, const st
 
 static int bond_health_diff(struct pd *d, const struct fab_bond *want, const struct fab_bond *cur)
 {
-	size_t from = d->plan->n_drift;
+	size_t from = d->cs->n_drift;
 	int rc = bond_health_drift(d, want, cur);
 
-	drift_verify_only(d->plan, from);
+	drift_verify_only(d->cs, from);
 	return rc;
 }
 
@@ -502,7 +502,7 @@ static void member_check(struct pd *d, const char *name)
 	if (host_state_link_by_name(d->ns->hs, name))
 		return;
 	str_fmt(why, sizeof(why), "bond member %s: no such interface on this node", name);
-	step_fails(d->plan, why);
+	step_fails(d->cs, why);
 }
 
 static int bonds_diff(struct pd *d)
@@ -515,24 +515,24 @@ static int bonds_diff(struct pd *d)
 		if (!nb || nb->rc == 1)
 			return fab_err_set(d->err, -EIO, "bond: %s: not read", want->name);
 		if (nb->rc == -ENODEV) {
-			struct plan_action act = action(PLAN_BOND_CREATE, want->name);
-			struct plan_action undo = action(PLAN_BOND_DELETE, want->name);
+			struct change_action act = action(CHANGE_BOND_CREATE, want->name);
+			struct change_action undo = action(CHANGE_BOND_DELETE, want->name);
 
 			act.bond = *want;
 			act.bond.members = NULL;
 			act.bond.n_members = 0;
-			if (drift_add(d->plan, want->name, "present", "yes", "no") < 0)
+			if (drift_add(d->cs, want->name, "present", "yes", "no") < 0)
 				return -ENOMEM;
-			if (step_add(d->plan, &act, &undo, want->name, "bond", "absent",
+			if (step_add(d->cs, &act, &undo, want->name, "bond", "absent",
 				     bond_opts_str(want, wbuf, sizeof(wbuf))) < 0)
 				return -ENOMEM;
 			for (size_t m = 0; m < want->n_members; m++) {
-				struct plan_action e = action(PLAN_BOND_ENSLAVE, want->name);
-				struct plan_action r = action(PLAN_BOND_RELEASE, want->name);
+				struct change_action e = action(CHANGE_BOND_ENSLAVE, want->name);
+				struct change_action r = action(CHANGE_BOND_RELEASE, want->name);
 
 				str_fmt(e.arg, sizeof(e.arg), "%s", want->members[m].name);
 				str_fmt(r.arg, sizeof(r.arg), "%s", want->members[m].name);
-				if (step_add(d->plan, &e, &r, want->name, "members", "-",
+				if (step_add(d->cs, &e, &r, want->name, "members", "-",
 					     want->members[m].name) < 0)
 					return -ENOMEM;
 				member_check(d, want->members[m].name);
@@ -549,32 +549,32 @@ static int bonds_diff(struct pd *d)
 			for (size_t m = 0; m < want->n_members; m++)
 				differ |= !fab_bond_member_find(&nb->bond, want->members[m].name);
 			if (differ)
-				if (drift_add(d->plan, want->name, "members",
+				if (drift_add(d->cs, want->name, "members",
 					      members_str(want, wbuf, sizeof(wbuf)),
 					      members_str(&nb->bond, fbuf, sizeof(fbuf))) < 0)
 					return -ENOMEM;
 			for (size_t m = 0; m < nb->bond.n_members; m++) {
 				const char *mn = nb->bond.members[m].name;
-				struct plan_action r = action(PLAN_BOND_RELEASE, want->name);
-				struct plan_action e = action(PLAN_BOND_ENSLAVE, want->name);
+				struct change_action r = action(CHANGE_BOND_RELEASE, want->name);
+				struct change_action e = action(CHANGE_BOND_ENSLAVE, want->name);
 
 				if (fab_bond_member_find(want, mn))
 					continue;
 				str_fmt(r.arg, sizeof(r.arg), "%s", mn);
 				str_fmt(e.arg, sizeof(e.arg), "%s", mn);
-				if (step_add(d->plan, &r, &e, want->name, "members", mn, "-") < 0)
+				if (step_add(d->cs, &r, &e, want->name, "members", mn, "-") < 0)
 					return -ENOMEM;
 			}
 			for (size_t m = 0; m < want->n_members; m++) {
 				const char *mn = want->members[m].name;
-				struct plan_action e = action(PLAN_BOND_ENSLAVE, want->name);
-				struct plan_action r = action(PLAN_BOND_RELEASE, want->name);
+				struct change_action e = action(CHANGE_BOND_ENSLAVE, want->name);
+				struct change_action r = action(CHANGE_BOND_RELEASE, want->name);
 
 				if (fab_bond_member_find(&nb->bond, mn))
 					continue;
 				str_fmt(e.arg, sizeof(e.arg), "%s", mn);
 				str_fmt(r.arg, sizeof(r.arg), "%s", mn);
-				if (step_add(d->plan, &e, &r, want->name, "members", "-", mn) < 0)
+				if (step_add(d->cs, &e, &r, want->name, "members", "-", mn) < 0)
 					return -ENOMEM;
 				member_check(d, mn);
 			}
@@ -590,8 +590,8 @@ static int bonds_diff(struct pd *d)
 static int mtu_step(struct pd *d, const char *ifname, unsigned int want, unsigned int cur,
 		    bool exists)
 {
-	struct plan_action act = action(PLAN_MTU_SET, ifname);
-	struct plan_action undo = action(PLAN_MTU_SET, ifname);
+	struct change_action act = action(CHANGE_MTU_SET, ifname);
+	struct change_action undo = action(CHANGE_MTU_SET, ifname);
 	char w[16], f[16];
 
 	str_fmt(w, sizeof(w), "%u", want);
@@ -600,9 +600,9 @@ static int mtu_step(struct pd *d, const char *ifname, unsigned int want, unsigne
 		return 0;
 	act.u = want;
 	undo.u = exists ? cur : 1500;
-	if (drift_add(d->plan, ifname, "mtu", w, f) < 0)
+	if (drift_add(d->cs, ifname, "mtu", w, f) < 0)
 		return -ENOMEM;
-	return step_add(d->plan, &act, &undo, ifname, "mtu", f, w);
+	return step_add(d->cs, &act, &undo, ifname, "mtu", f, w);
 }
 
 static int mtu_diff(struct pd *d)
@@ -655,13 +655,13 @@ static bool dcb_part_refused(const struct node_iface *ni, bool supported)
 
 /* Step for a DCB part the driver refuses: added, marked certain to fail. */
 static int dcb_step_add(struct pd *d, const struct node_iface *ni, bool supported,
-			const char *why, const struct plan_action *act, const char *object,
+			const char *why, const struct change_action *act, const char *object,
 			const char *field, const char *to)
 {
-	if (step_add(d->plan, act, NULL, object, field, "unknown", to) < 0)
+	if (step_add(d->cs, act, NULL, object, field, "unknown", to) < 0)
 		return -ENOMEM;
 	if (dcb_part_refused(ni, supported))
-		step_fails(d->plan, why);
+		step_fails(d->cs, why);
 	return 0;
 }
 
@@ -669,27 +669,27 @@ static int pfc_diff(struct pd *d, const struct fab_link *l, const struct want *w
 		    const struct node_iface *ni)
 {
 	char why[256], wb[64], fb[160];
-	struct plan_action act = action(PLAN_PFC_SET, l->name), undo;
+	struct change_action act = action(CHANGE_PFC_SET, l->name), undo;
 
 	if (!w->has_pfc)
 		return 0;
-	plan_prio_mask_str(w->pfc_en, wb, sizeof(wb));
+	prio_mask_str(w->pfc_en, wb, sizeof(wb));
 	if (!dcb_part_ok(ni, ni->dcb.pfc_supported, "pfc", why, sizeof(why))) {
 		act.pfc.pfc_en = w->pfc_en;
-		if (drift_add(d->plan, l->name, "pfc.enable", wb, unknown_str(why, fb, sizeof(fb))) < 0)
+		if (drift_add(d->cs, l->name, "pfc.enable", wb, unknown_str(why, fb, sizeof(fb))) < 0)
 			return -ENOMEM;
 		return dcb_step_add(d, ni, ni->dcb.pfc_supported, why, &act, l->name, "pfc.enable", wb);
 	}
 	if (ni->dcb.pfc.pfc_en == w->pfc_en)
 		return 0;
-	undo = action(PLAN_PFC_SET, l->name);
+	undo = action(CHANGE_PFC_SET, l->name);
 	undo.pfc = ni->dcb.pfc;
 	act.pfc = ni->dcb.pfc;
 	act.pfc.pfc_en = w->pfc_en;
-	plan_prio_mask_str(ni->dcb.pfc.pfc_en, fb, sizeof(fb));
-	if (drift_add(d->plan, l->name, "pfc.enable", wb, fb) < 0)
+	prio_mask_str(ni->dcb.pfc.pfc_en, fb, sizeof(fb));
+	if (drift_add(d->cs, l->name, "pfc.enable", wb, fb) < 0)
 		return -ENOMEM;
-	return step_add(d->plan, &act, &undo, l->name, "pfc.enable", fb, wb);
+	return step_add(d->cs, &act, &undo, l->name, "pfc.enable", fb, wb);
 }
 
 static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w,
@@ -697,7 +697,7 @@ static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w
 {
 	char why[256], wb[128], fb[160], from[128], to[128];
 	const struct fab_dcb_ets *cur = &ni->dcb.ets;
-	struct plan_action act = action(PLAN_ETS_SET, l->name), undo;
+	struct change_action act = action(CHANGE_ETS_SET, l->name), undo;
 	bool differ = false;
 
 	if (!w->has_ets)
@@ -709,42 +709,42 @@ static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	str_fmt(to, sizeof(to), "prio_tc %s", u8list_str(w->prio_tc, 8, wb, sizeof(wb)));
 	if (!dcb_part_ok(ni, ni->dcb.ets_supported, "ets", why, sizeof(why))) {
 		unknown_str(why, fb, sizeof(fb));
-		if (drift_add(d->plan, l->name, "ets.prio_tc", wb, fb) < 0)
+		if (drift_add(d->cs, l->name, "ets.prio_tc", wb, fb) < 0)
 			return -ENOMEM;
-		if (drift_add(d->plan, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)), fb) < 0)
+		if (drift_add(d->cs, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)), fb) < 0)
 			return -ENOMEM;
-		if (drift_add(d->plan, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)), fb) < 0)
+		if (drift_add(d->cs, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)), fb) < 0)
 			return -ENOMEM;
 		return dcb_step_add(d, ni, ni->dcb.ets_supported, why, &act, l->name, "ets", to);
 	}
 	if (memcmp(cur->prio_tc, w->prio_tc, 8)) {
-		if (drift_add(d->plan, l->name, "ets.prio_tc", u8list_str(w->prio_tc, 8, wb, sizeof(wb)),
+		if (drift_add(d->cs, l->name, "ets.prio_tc", u8list_str(w->prio_tc, 8, wb, sizeof(wb)),
 			      u8list_str(cur->prio_tc, 8, fb, sizeof(fb))) < 0)
 			return -ENOMEM;
 		differ = true;
 	}
 	if (memcmp(cur->tc_tx_bw_pct, w->tc_bw, 8)) {
-		if (drift_add(d->plan, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)),
+		if (drift_add(d->cs, l->name, "ets.tc_bw", u8list_str(w->tc_bw, 8, wb, sizeof(wb)),
 			      u8list_str(cur->tc_tx_bw_pct, 8, fb, sizeof(fb))) < 0)
 			return -ENOMEM;
 		differ = true;
 	}
 	if (memcmp(cur->tc_tsa, w->tsa, 8)) {
-		if (drift_add(d->plan, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)),
+		if (drift_add(d->cs, l->name, "ets.tsa", tsa_list_str(w->tsa, wb, sizeof(wb)),
 			      tsa_list_str(cur->tc_tsa, fb, sizeof(fb))) < 0)
 			return -ENOMEM;
 		differ = true;
 	}
 	if (!differ)
 		return 0;
-	undo = action(PLAN_ETS_SET, l->name);
+	undo = action(CHANGE_ETS_SET, l->name);
 	undo.ets = *cur;
 	act.ets = *cur;
 	memcpy(act.ets.prio_tc, w->prio_tc, sizeof(w->prio_tc));
 	memcpy(act.ets.tc_tx_bw_pct, w->tc_bw, sizeof(w->tc_bw));
 	memcpy(act.ets.tc_tsa, w->tsa, sizeof(w->tsa));
 	str_fmt(from, sizeof(from), "prio_tc %s", u8list_str(cur->prio_tc, 8, fb, sizeof(fb)));
-	return step_add(d->plan, &act, &undo, l->name, "ets", from, to);
+	return step_add(d->cs, &act, &undo, l->name, "ets", from, to);
 }
 
 static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w,
@@ -758,7 +758,7 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	ok = dcb_part_ok(ni, ni->dcb.app_supported, "app table", why, sizeof(why));
 	for (size_t i = 0; i < w->n_apps; i++) {
 		const struct fab_dcb_app *a = &w->apps[i];
-		struct plan_action act, undo;
+		struct change_action act, undo;
 		bool exact = false, other = false;
 
 		str_fmt(field, sizeof(field), "dscp_map.%u", a->protocol);
@@ -766,9 +766,9 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 		if (!ok) {
 			if (del_phase)
 				continue;
-			act = action(PLAN_APP_ADD, l->name);
+			act = action(CHANGE_APP_ADD, l->name);
 			act.app = *a;
-			if (drift_add(d->plan, l->name, field, wb, unknown_str(why, fb, sizeof(fb))) < 0)
+			if (drift_add(d->cs, l->name, field, wb, unknown_str(why, fb, sizeof(fb))) < 0)
 				return -ENOMEM;
 			if (dcb_step_add(d, ni, ni->dcb.app_supported, why, &act, l->name, field, wb) < 0)
 				return -ENOMEM;
@@ -793,11 +793,11 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 				if (c->selector != a->selector || c->protocol != a->protocol ||
 				    c->priority == a->priority)
 					continue;
-				act = action(PLAN_APP_DEL, l->name);
-				undo = action(PLAN_APP_ADD, l->name);
+				act = action(CHANGE_APP_DEL, l->name);
+				undo = action(CHANGE_APP_ADD, l->name);
 				act.app = undo.app = *c;
 				str_fmt(cb, sizeof(cb), "%u", c->priority);
-				if (step_add(d->plan, &act, &undo, l->name, field, cb, "-") < 0)
+				if (step_add(d->cs, &act, &undo, l->name, field, cb, "-") < 0)
 					return -ENOMEM;
 			}
 			continue;
@@ -813,14 +813,14 @@ static int app_diff(struct pd *d, const struct fab_link *l, const struct want *w
 				off += (size_t)str_fmt(fb + off, sizeof(fb) - off, "%s%u",
 							off ? "," : "", c->priority);
 		}
-		if (drift_add(d->plan, l->name, field, wb, fb[0] ? fb : "none") < 0)
+		if (drift_add(d->cs, l->name, field, wb, fb[0] ? fb : "none") < 0)
 			return -ENOMEM;
 		if (exact)
 			continue;
-		act = action(PLAN_APP_ADD, l->name);
-		undo = action(PLAN_APP_DEL, l->name);
+		act = action(CHANGE_APP_ADD, l->name);
+		undo = action(CHANGE_APP_DEL, l->name);
 		act.app = undo.app = *a;
-		if (step_add(d->plan, &act, &undo, l->name, field, "-", wb) < 0)
+		if (step_add(d->cs, &act, &undo, l->name, field, "-", wb) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -830,7 +830,7 @@ static int trust_diff(struct pd *d, const struct fab_link *l, const struct want 
 		      const struct node_iface *ni)
 {
 	char why[256], wb[96], fb[160];
-	struct plan_action act = action(PLAN_TRUST_SET, l->name), undo;
+	struct change_action act = action(CHANGE_TRUST_SET, l->name), undo;
 
 	if (!w->has_trust)
 		return 0;
@@ -838,19 +838,19 @@ static int trust_diff(struct pd *d, const struct fab_link *l, const struct want 
 	act.n_trust = w->n_trust;
 	sel_list_str(w->trust, w->n_trust, wb, sizeof(wb));
 	if (!dcb_part_ok(ni, ni->dcb.trust_supported, "app-trust", why, sizeof(why))) {
-		if (drift_add(d->plan, l->name, "trust", wb, unknown_str(why, fb, sizeof(fb))) < 0)
+		if (drift_add(d->cs, l->name, "trust", wb, unknown_str(why, fb, sizeof(fb))) < 0)
 			return -ENOMEM;
 		return dcb_step_add(d, ni, ni->dcb.trust_supported, why, &act, l->name, "trust", wb);
 	}
 	if (ni->dcb.n_trust == w->n_trust && !memcmp(ni->dcb.trust, w->trust, w->n_trust))
 		return 0;
-	undo = action(PLAN_TRUST_SET, l->name);
+	undo = action(CHANGE_TRUST_SET, l->name);
 	memcpy(undo.trust, ni->dcb.trust, sizeof(undo.trust));
 	undo.n_trust = ni->dcb.n_trust;
 	sel_list_str(ni->dcb.trust, ni->dcb.n_trust, fb, sizeof(fb));
-	if (drift_add(d->plan, l->name, "trust", wb, fb) < 0)
+	if (drift_add(d->cs, l->name, "trust", wb, fb) < 0)
 		return -ENOMEM;
-	return step_add(d->plan, &act, &undo, l->name, "trust", fb, wb);
+	return step_add(d->cs, &act, &undo, l->name, "trust", fb, wb);
 }
 
 /*
@@ -875,19 +875,19 @@ static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w
 
 		if (!w->has_ecn[pt])
 			continue;
-		plan_prio_mask_str(w->ecn[pt], wb, sizeof(wb));
+		prio_mask_str(w->ecn[pt], wb, sizeof(wb));
 		if (!known)
 			unknown_str(ni->ecn_rc[pt] > 0 ? "not read" : ni->ecn_msg[pt], fb, sizeof(fb));
 		else if (ni->ecn[pt] == w->ecn[pt])
 			continue;
 		else
-			plan_prio_mask_str(ni->ecn[pt], fb, sizeof(fb));
-		if (drift_add(d->plan, l->name, fields[pt], wb, fb) < 0)
+			prio_mask_str(ni->ecn[pt], fb, sizeof(fb));
+		if (drift_add(d->cs, l->name, fields[pt], wb, fb) < 0)
 			return -ENOMEM;
 		for (unsigned int prio = 0; prio < FAB_DCB_NPRIO; prio++) {
 			bool want_on = w->ecn[pt] & (1u << prio);
 			bool cur_on = ni->ecn[pt] & (1u << prio);
-			struct plan_action act = action(PLAN_ECN_SET, l->name), undo;
+			struct change_action act = action(CHANGE_ECN_SET, l->name), undo;
 
 			if (known && want_on == cur_on)
 				continue;
@@ -900,11 +900,11 @@ static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w
 			undo = act;
 			undo.on = !want_on;
 			str_fmt(field, sizeof(field), "%s.%u", fields[pt], prio);
-			if (step_add(d->plan, &act, known ? &undo : NULL, l->name, field,
+			if (step_add(d->cs, &act, known ? &undo : NULL, l->name, field,
 				     known ? (cur_on ? "on" : "off") : "unknown", want_on ? "on" : "off") < 0)
 				return -ENOMEM;
 			if (read_err_certain(ni->ecn_rc[pt]))
-				step_fails(d->plan, ni->ecn_msg[pt]);
+				step_fails(d->cs, ni->ecn_msg[pt]);
 		}
 	}
 	return 0;
@@ -914,35 +914,35 @@ static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w
 		    const struct node_iface *ni)
 {
 	char wb[16], fb[160], obj[80];
-	struct plan_action act, undo;
+	struct change_action act, undo;
 
 	if (w->tos < 0)
 		return 0;
 	str_fmt(wb, sizeof(wb), "%d", w->tos);
 	if (!ni->rdma_dev[0]) {
-		act = action(PLAN_FAIL, l->name);
+		act = action(CHANGE_FAIL, l->name);
 		act.errno_ = -EOPNOTSUPP;
 		str_fmt(act.msg, sizeof(act.msg),
 			 "roce: %s: no rdma device on this netdev (roce.tos needs one)", l->name);
-		if (drift_add(d->plan, l->name, "roce.tos", wb, "no rdma device") < 0)
+		if (drift_add(d->cs, l->name, "roce.tos", wb, "no rdma device") < 0)
 			return -ENOMEM;
-		if (step_add(d->plan, &act, NULL, l->name, "roce.tos", "no rdma device", wb) < 0)
+		if (step_add(d->cs, &act, NULL, l->name, "roce.tos", "no rdma device", wb) < 0)
 			return -ENOMEM;
-		step_fails(d->plan, act.msg);
+		step_fails(d->cs, act.msg);
 		return 0;
 	}
 	str_fmt(obj, sizeof(obj), "%s/%u", ni->rdma_dev, ni->rdma_port);
-	act = action(PLAN_TOS_SET, ni->rdma_dev);
+	act = action(CHANGE_TOS_SET, ni->rdma_dev);
 	act.port = ni->rdma_port;
 	act.u = (unsigned int)w->tos;
 	if (ni->tos_rc != 0) {
 		unknown_str(ni->tos_rc > 0 ? "not read" : ni->tos_msg, fb, sizeof(fb));
-		if (drift_add(d->plan, l->name, "roce.tos", wb, fb) < 0)
+		if (drift_add(d->cs, l->name, "roce.tos", wb, fb) < 0)
 			return -ENOMEM;
-		if (step_add(d->plan, &act, NULL, obj, "roce.tos", "unknown", wb) < 0)
+		if (step_add(d->cs, &act, NULL, obj, "roce.tos", "unknown", wb) < 0)
 			return -ENOMEM;
 		if (read_err_certain(ni->tos_rc))
-			step_fails(d->plan, ni->tos_msg);
+			step_fails(d->cs, ni->tos_msg);
 		return 0;
 	}
 	if (ni->tos == (unsigned int)w->tos)
@@ -950,9 +950,9 @@ static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	undo = act;
 	undo.u = ni->tos;
 	str_fmt(fb, sizeof(fb), "%u", ni->tos);
-	if (drift_add(d->plan, l->name, "roce.tos", wb, fb) < 0)
+	if (drift_add(d->cs, l->name, "roce.tos", wb, fb) < 0)
 		return -ENOMEM;
-	return step_add(d->plan, &act, &undo, obj, "roce.tos", fb, wb);
+	return step_add(d->cs, &act, &undo, obj, "roce.tos", fb, wb);
 }
 
 /* Verify only. */
@@ -960,7 +960,7 @@ static int roce_mtu_check(struct pd *d, const struct fab_link *l, const struct w
 			  const struct node_iface *ni)
 {
 	char wb[16], fb[32];
-	size_t from = d->plan->n_drift;
+	size_t from = d->cs->n_drift;
 
 	if (!w->roce_mtu)
 		return 0;
@@ -971,9 +971,9 @@ static int roce_mtu_check(struct pd *d, const struct fab_link *l, const struct w
 		return 0;
 	else
 		str_fmt(fb, sizeof(fb), ni->roce_active_mtu ? "%u" : "unknown", ni->roce_active_mtu);
-	if (drift_add(d->plan, l->name, "roce.mtu", wb, fb) < 0)
+	if (drift_add(d->cs, l->name, "roce.mtu", wb, fb) < 0)
 		return -ENOMEM;
-	drift_verify_only(d->plan, from);
+	drift_verify_only(d->cs, from);
 	return 0;
 }
 
@@ -983,7 +983,7 @@ static int ib_check(struct pd *d)
 
 	for (size_t i = 0; i < d->p->n_ib; i++) {
 		const struct profile_ib *ib = &d->p->ib[i];
-		size_t found = 0, from = d->plan->n_drift;
+		size_t found = 0, from = d->cs->n_drift;
 		char buf[300], obj[80];
 
 		for (size_t r = 0; r < hs->n_rdma; r++) {
@@ -998,30 +998,30 @@ static int ib_check(struct pd *d)
 					continue;
 				found++;
 				str_fmt(obj, sizeof(obj), "%s/%u", dev->name, pt->port);
-				if (drift_str(d->plan, obj, "state", ib->state, pt->state) < 0 ||
-				    drift_str(d->plan, obj, "phys_state", ib->phys_state, pt->phys_state) < 0 ||
-				    drift_uint(d->plan, obj, "width", ib->width_x, pt->width_x, "X") < 0 ||
-				    drift_str(d->plan, obj, "speed", ib->speed, pt->speed) < 0 ||
-				    drift_uint(d->plan, obj, "active_mtu", ib->active_mtu, pt->active_mtu, "") < 0)
+				if (drift_str(d->cs, obj, "state", ib->state, pt->state) < 0 ||
+				    drift_str(d->cs, obj, "phys_state", ib->phys_state, pt->phys_state) < 0 ||
+				    drift_uint(d->cs, obj, "width", ib->width_x, pt->width_x, "X") < 0 ||
+				    drift_str(d->cs, obj, "speed", ib->speed, pt->speed) < 0 ||
+				    drift_uint(d->cs, obj, "active_mtu", ib->active_mtu, pt->active_mtu, "") < 0)
 					return -ENOMEM;
 			}
 		}
-		drift_verify_only(d->plan, from);	/* apply sets no IB port state */
+		drift_verify_only(d->cs, from);	/* apply sets no IB port state */
 		if (!found && !ib->optional) {
-			d->plan->n_unmatched++;
+			d->cs->n_unmatched++;
 			profile_match_str(ib->match, ib->n_match, buf, sizeof(buf));
-			if (drift_add(d->plan, buf, "match", "an rdma port", "none") < 0)
+			if (drift_add(d->cs, buf, "match", "an rdma port", "none") < 0)
 				return -ENOMEM;
 		}
 	}
 	return 0;
 }
 
-int plan_diff(const struct profile *p, const struct node_config *ns, struct plan *plan,
+int changeset_diff(const struct profile *p, const struct node_config *ns, struct changeset *cs,
 	      struct fab_err *err)
 {
 	const struct host_state *hs = ns->hs;
-	struct pd d = { .p = p, .ns = ns, .plan = plan, .err = err };
+	struct pd d = { .p = p, .ns = ns, .cs = cs, .err = err };
 	static const struct node_iface none = { .dcb_rc = 1, .ecn_rc = { 1, 1 }, .tos_rc = 1 };
 	int rc = 0;
 
@@ -1041,13 +1041,13 @@ int plan_diff(const struct profile *p, const struct node_config *ns, struct plan
 						    hs->links[j].kind);
 		if (hit || f->optional)
 			continue;
-		plan->n_unmatched++;
+		cs->n_unmatched++;
 		profile_match_str(f->match, f->n_match, buf, sizeof(buf));
 		if (f->driver[0])
 			str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " driver %s", f->driver);
 		if (f->kind[0])
 			str_fmt(buf + strlen(buf), sizeof(buf) - strlen(buf), " kind %s", f->kind);
-		rc = drift_add(plan, buf, "match", "an interface", "none");
+		rc = drift_add(cs, buf, "match", "an interface", "none");
 		if (rc < 0)
 			goto nomem;
 	}
@@ -1089,7 +1089,7 @@ int plan_diff(const struct profile *p, const struct node_config *ns, struct plan
 	}
 	rc = ib_check(&d);
 	if (rc == 0)
-		rc = plan_nic_check(p, hs->pcie, plan);
+		rc = changeset_nic_check(p, hs->pcie, cs);
 	if (rc < 0)
 		goto nomem;
 	goto out;
@@ -1103,53 +1103,53 @@ out:
 /* ---- text of an action ---- */
 
 static const char *const op_names[] = {
-	[PLAN_BOND_CREATE] = "bond-create", [PLAN_BOND_DELETE] = "bond-delete",
-	[PLAN_BOND_SET] = "bond-set", [PLAN_BOND_ENSLAVE] = "bond-enslave",
-	[PLAN_BOND_RELEASE] = "bond-release", [PLAN_MTU_SET] = "mtu",
-	[PLAN_PFC_SET] = "pfc", [PLAN_ETS_SET] = "ets", [PLAN_APP_DEL] = "app-del",
-	[PLAN_APP_ADD] = "app-add", [PLAN_TRUST_SET] = "trust", [PLAN_ECN_SET] = "ecn",
-	[PLAN_TOS_SET] = "roce-tos", [PLAN_FAIL] = "fail",
+	[CHANGE_BOND_CREATE] = "bond-create", [CHANGE_BOND_DELETE] = "bond-delete",
+	[CHANGE_BOND_SET] = "bond-set", [CHANGE_BOND_ENSLAVE] = "bond-enslave",
+	[CHANGE_BOND_RELEASE] = "bond-release", [CHANGE_MTU_SET] = "mtu",
+	[CHANGE_PFC_SET] = "pfc", [CHANGE_ETS_SET] = "ets", [CHANGE_APP_DEL] = "app-del",
+	[CHANGE_APP_ADD] = "app-add", [CHANGE_TRUST_SET] = "trust", [CHANGE_ECN_SET] = "ecn",
+	[CHANGE_TOS_SET] = "roce-tos", [CHANGE_FAIL] = "fail",
 };
 #define N_OPS ((int)ARRAY_SIZE(op_names))
 
-const char *plan_action_str(const struct plan_action *a, char *buf, size_t len)
+const char *change_action_str(const struct change_action *a, char *buf, size_t len)
 {
 	char x[128];
 	const char *op = (int)a->op >= 0 && (int)a->op < N_OPS ? op_names[a->op] : "?";
 
 	switch (a->op) {
-	case PLAN_BOND_CREATE:
-	case PLAN_BOND_SET:
+	case CHANGE_BOND_CREATE:
+	case CHANGE_BOND_SET:
 		str_fmt(buf, len, "%s %s %s", op, a->obj, bond_opts_str(&a->bond, x, sizeof(x)));
 		break;
-	case PLAN_BOND_ENSLAVE:
-	case PLAN_BOND_RELEASE:
+	case CHANGE_BOND_ENSLAVE:
+	case CHANGE_BOND_RELEASE:
 		str_fmt(buf, len, "%s %s %s", op, a->obj, a->arg);
 		break;
-	case PLAN_MTU_SET:
+	case CHANGE_MTU_SET:
 		str_fmt(buf, len, "%s %s %u", op, a->obj, a->u);
 		break;
-	case PLAN_PFC_SET:
+	case CHANGE_PFC_SET:
 		str_fmt(buf, len, "%s %s enable %s", op, a->obj,
-			 plan_prio_mask_str(a->pfc.pfc_en, x, sizeof(x)));
+			 prio_mask_str(a->pfc.pfc_en, x, sizeof(x)));
 		break;
-	case PLAN_ETS_SET:
+	case CHANGE_ETS_SET:
 		str_fmt(buf, len, "%s %s prio_tc %s", op, a->obj, u8list_str(a->ets.prio_tc, 8, x, sizeof(x)));
 		break;
-	case PLAN_APP_DEL:
-	case PLAN_APP_ADD:
+	case CHANGE_APP_DEL:
+	case CHANGE_APP_ADD:
 		str_fmt(buf, len, "%s %s %s %u prio %u", op, a->obj,
 			 fab_dcb_sel_name(a->app.selector) ? fab_dcb_sel_name(a->app.selector) : "?",
 			 a->app.protocol, a->app.priority);
 		break;
-	case PLAN_TRUST_SET:
+	case CHANGE_TRUST_SET:
 		str_fmt(buf, len, "%s %s %s", op, a->obj, sel_list_str(a->trust, a->n_trust, x, sizeof(x)));
 		break;
-	case PLAN_ECN_SET:
+	case CHANGE_ECN_SET:
 		str_fmt(buf, len, "%s %s %s prio %u %s", op, a->obj, a->point ? "rp" : "np", a->u,
 			 a->on ? "on" : "off");
 		break;
-	case PLAN_TOS_SET:
+	case CHANGE_TOS_SET:
 		str_fmt(buf, len, "%s %s/%u %u", op, a->obj, a->port, a->u);
 		break;
 	default:
@@ -1170,7 +1170,7 @@ static json_t *u8_array(const uint8_t *v, size_t n)
 	return a;
 }
 
-static json_t *action_to_json(const struct plan_action *a)
+static json_t *action_to_json(const struct change_action *a)
 {
 	return json_pack("{s:s, s:s, s:s, s:I, s:I, s:i, s:b, s:i, s:s,"
 			 " s:{s:i, s:i, s:i}, s:{s:b, s:o, s:o, s:o},"
@@ -1190,7 +1190,7 @@ static json_t *action_to_json(const struct plan_action *a)
 			 "min_links", a->bond.min_links);
 }
 
-char *plan_undo_to_json(const struct plan *plan, size_t n_done, const struct plan_pending *pp)
+char *changeset_undo_to_json(const struct changeset *cs, size_t n_done, const struct change_pending *pp)
 {
 	json_t *doc, *undo;
 	char *s = NULL;
@@ -1198,8 +1198,8 @@ char *plan_undo_to_json(const struct plan *plan, size_t n_done, const struct pla
 	undo = json_array();
 	if (!undo)
 		return NULL;
-	for (size_t i = 0; i < n_done && i < plan->n_steps; i++) {
-		const struct plan_step *st = &plan->steps[i];
+	for (size_t i = 0; i < n_done && i < cs->n_steps; i++) {
+		const struct change_step *st = &cs->steps[i];
 		json_t *a = st->has_undo ? action_to_json(&st->undo) : json_null();
 
 		if (!a || json_array_append_new(undo, a) < 0) {
@@ -1238,7 +1238,7 @@ static int u8_from(json_t *arr, uint8_t *out, size_t max, size_t *n, unsigned in
 	return 0;
 }
 
-static int action_from_json(json_t *j, struct plan_action *a)
+static int action_from_json(json_t *j, struct change_action *a)
 {
 	const char *op, *obj, *arg, *msg, *bname;
 	json_int_t u, port;
@@ -1265,8 +1265,8 @@ static int action_from_json(json_t *j, struct plan_action *a)
 	a->op = N_OPS;
 	for (int i = 0; i < N_OPS; i++)
 		if (op_names[i] && !strcmp(op_names[i], op))
-			a->op = (enum plan_op)i;
-	if ((int)a->op == N_OPS || a->op == PLAN_FAIL)
+			a->op = (enum change_op)i;
+	if ((int)a->op == N_OPS || a->op == CHANGE_FAIL)
 		return -1;
 	if (strlen(obj) >= sizeof(a->obj) || strlen(arg) >= sizeof(a->arg) ||
 	    strlen(msg) >= sizeof(a->msg) || strlen(bname) >= sizeof(a->bond.name))
@@ -1307,8 +1307,8 @@ static int action_from_json(json_t *j, struct plan_action *a)
 	return 0;
 }
 
-int plan_undo_from_json(const char *name, const char *text, size_t len, struct plan *plan,
-			struct plan_pending *pp, struct fab_err *err)
+int changeset_undo_from_json(const char *name, const char *text, size_t len, struct changeset *cs,
+			struct change_pending *pp, struct fab_err *err)
 {
 	json_error_t je;
 	json_t *doc, *undo, *v;
@@ -1333,22 +1333,22 @@ int plan_undo_from_json(const char *name, const char *text, size_t len, struct p
 	if (started < 0)
 		started = (json_int_t)json_array_size(undo);
 	json_array_foreach(undo, i, v) {
-		struct plan_action a;
+		struct change_action a;
 
 		if ((json_int_t)i >= started)
 			break;
 
 		if (json_is_null(v)) {
 			memset(&a, 0, sizeof(a));
-			a.op = PLAN_FAIL;
-			rc = step_add(plan, &a, NULL, "", "", "", "");
+			a.op = CHANGE_FAIL;
+			rc = step_add(cs, &a, NULL, "", "", "", "");
 		} else if (action_from_json(v, &a) < 0) {
 			rc = fab_err_input(err, -EINVAL, "%s: undo[%zu]: malformed action", name, i);
 			goto out;
 		} else {
-			rc = step_add(plan, &a, &a, a.obj, op_names[a.op], "", "");
+			rc = step_add(cs, &a, &a, a.obj, op_names[a.op], "", "");
 			if (rc == 0)
-				plan->steps[plan->n_steps - 1].act.op = PLAN_FAIL;
+				cs->steps[cs->n_steps - 1].act.op = CHANGE_FAIL;
 		}
 		if (rc < 0) {
 			rc = fab_err_set(err, rc, "%s: out of memory", name);
