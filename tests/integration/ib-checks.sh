@@ -13,8 +13,14 @@
 #   - a ring of 5 switches routed by minhop (opensm documents that it does
 #     not avoid credit loops): two loops, each 5 channels chained switch to
 #     switch round the ring, every channel a ring cable of ibnetdiscover's,
-#     one clockwise and one counter-clockwise; the same ring routed by updn
+#     one clockwise and one counter-clockwise, both on VL 0 once the SL2VL
+#     tables are read (no SA left: SL 0); the same ring routed by updn
 #     from a root: none;
+#   - the ring routed by lash and by dfsssp (opensm left running, its SA
+#     answering PathRecord): loops on one VL, none per VL, as many VLs as
+#     lash says it needed, one pair's SL as saquery gives it among them;
+#     then every switch's SL2VL tables set to VL 0 by SubnSet
+#     (tests/tools/ib-sl2vl-set.c): the two loops again, on VL 0;
 #   - two opensm on the ring, priority 10 on h1 and 2 on h3: both listed,
 #     master and standby with the priorities, GUIDs and states sminfo
 #     reports, in agreement;
@@ -30,17 +36,48 @@ need_fabricctl
 
 tmpdir_with_cleanup ib-checks
 SMS=()
+# sm_kill PID: stop one opensm started by sm_bg, and wait until it is gone.
+sm_kill() {
+	local i
+	kill "$1" 2>/dev/null || return 0
+	for i in $(seq 1 100); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	kill -KILL "$1" 2>/dev/null || true
+}
 cleanup_hook() {
 	local p
 	for p in "${SMS[@]}"; do
-		kill "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
+		sm_kill "$p"
 	done
 	ibsim_stop
+}
+# sm_bg NODE OUT CMD...: CMD under umad2sim at NODE in the background, output in OUT; its own
+# pid into SMS (ibsim_run runs CMD in a subshell that execs it: the child of the job, whose
+# pid alone would leave the SM running when killed).
+sm_bg() {
+	local node=$1 out=$2 job c="" i
+	shift 2
+	ibsim_run -H "$node" "$@" >"$out" 2>&1 &
+	job=$!
+	# Until the job's child is CMD itself (before that, a command substitution of ibsim_run's).
+	for i in $(seq 1 200); do
+		c=$(cat "/proc/$job/task/$job/children" 2>/dev/null) || true
+		c=${c%% *}
+		[ -n "$c" ] && [ "$(cat "/proc/$c/comm" 2>/dev/null)" = "${1##*/}" ] && break
+		c=""
+		sleep 0.05
+	done
+	[ -n "$c" ] || fail "$*: no process under job $job"
+	SMS+=("$c")
 }
 
 # shellcheck disable=SC2046 # pkg-config's flags are words
 run cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -o "$TMP/ib-lft-set" "$TOP/tests/tools/ib-lft-set.c" \
+	$(pkg-config --libs libibmad libibumad)
+# shellcheck disable=SC2046
+run cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -o "$TMP/ib-sl2vl-set" "$TOP/tests/tools/ib-sl2vl-set.c" \
 	$(pkg-config --libs libibmad libibumad)
 
 # sm ENGINE [OPENSM ARGS...]: one opensm sweep with that routing engine.
@@ -168,20 +205,87 @@ diff -u "$TMP/ring-cables" "$TMP/loop-channels" >&2 || fail "loop channels != th
 assert_eq "minhop ring: loop directions" "2 3" \
 	"$(q minhop '[.ib_checks.credit_loops.cycles[] | .channels[0].from.port] | sort | map(tostring) | join(" ")')"
 assert_eq "minhop ring: problems" "credit-loop credit-loop" "$(q minhop '[.problems[].kind] | join(" ")')"
+# Looping on one VL: the SL2VL tables are read (ibsim's identity tables; 3 inputs x 2 switch
+# outputs less 2 U-turns a switch), the SM that routed is gone (opensm -o), so every path is
+# taken on SL 0: both loops stay, on VL 0.
+assert_eq "minhop ring: by vl, tables, per vl" 'true 20 [{"vl":0,"channels":10,"dependencies":10,"loops":2}]' \
+	"$(q minhop '.ib_checks.credit_loops | "\(.by_vl) \(.sl2vl_tables) \(.per_vl | tojson)"')"
+assert_eq "minhop ring: path sls" "not read" "$(q minhop '.ib_checks.credit_loops.path_sls[0:8]')"
+assert_eq "minhop ring: cycles on vl 0" "0" "$(q minhop '[.ib_checks.credit_loops.cycles[].vls[]] | unique | join(" ")')"
 sw_field ring-1 3 >"$TMP/roots"
 sm updn -a "$TMP/roots"
 checks updn-ring routes,credit-loops
 assert_eq "updn ring from a root: exit, unreachable, loops" "0 0 0" \
 	"$rc $(q updn-ring '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops)"')"
 
+# ---- lanes: opensm's lash and dfsssp break the ring's loops by SL, SL2VL on VL 0 undoes it ----
+# sm_daemon ENGINE: an opensm left running (its SA answers PathRecord), no periodic sweep (-s 0),
+# its log flushed line by line (-d2) for the readiness wait.
+sm_daemon() {
+	rm -rf "$IBSIM_DIR/osm-$1"
+	mkdir -p "$IBSIM_DIR/osm-$1"
+	OSM_TMP_DIR=$IBSIM_DIR/osm-$1 OSM_CACHE_DIR=$IBSIM_DIR/osm-$1 \
+		sm_bg h5 "$IBSIM_DIR/osm-$1/out" opensm -d2 -s 0 -R "$1" -f "$IBSIM_DIR/osm-$1/log"
+	for i in $(seq 1 300); do
+		grep -q "SUBNET UP" "$IBSIM_DIR/osm-$1/log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "opensm -R $1: no SUBNET UP in 30 s"
+}
+sm_daemon_stop() {
+	sm_kill "${SMS[-1]}"
+	unset 'SMS[-1]'
+}
+sm_daemon lash
+grep -q "lash tables configured on all switches" "$IBSIM_DIR/osm-lash/log" || fail "opensm did not route with lash"
+lanes=$(awk '/Lanes needed:/ { for (i = 1; i < NF; i++) if ($i == "needed:") { n = $(i + 1); sub(/,/, "", n) } } END { print n }' \
+	"$IBSIM_DIR/osm-lash/log")
+checks lash routes,credit-loops
+assert_eq "lash ring: exit, unreachable, loops" "0 0 0" \
+	"$rc $(q lash '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops)"')"
+assert_eq "lash ring: by vl, path sls from the sa" "true sa" "$(q lash '.ib_checks.credit_loops | "\(.by_vl) \(.path_sls)"')"
+assert_eq "lash ring: vls = lanes opensm needed" "$lanes" "$(q lash .ib_checks.credit_loops.vls)"
+assert_eq "lash ring: every vl acyclic, no cross-vl dependency" "0 0" \
+	"$(q lash '.ib_checks.credit_loops | "\([.per_vl[].loops] | add) \(.cross_vl_dependencies)"')"
+# The same ten switch dependencies as on one VL, spread over the lanes.
+assert_eq "lash ring: dependencies over the vls = one-vl ones" 10 "$(q lash '[.ib_checks.credit_loops.per_vl[].dependencies] | add')"
+# The SL of one pair as saquery has it: the pair is on that VL (identity tables).
+h1=$(ca_lid h1)
+h3=$(ca_lid h3)
+sl=$(ibsim_run saquery PR --slid "$h1" --dlid "$h3" 2>/dev/null | awk -F. '/^[ \t]*sl\./ { print $NF }')
+[ -n "$sl" ] || fail "saquery PR $h1 -> $h3: no sl"
+sl=$((sl))
+printf '  ok: saquery PR h1 -> h3: sl %s\n' "$sl" >&2
+# shellcheck disable=SC2016 # jq variables
+assert_eq "lash ring: sl $sl among the vls used" 1 "$(q lash --argjson v "$sl" '[.ib_checks.credit_loops.per_vl[] | select(.vl == $v)] | length')"
+# Every table of every switch maps every SL to VL 0: the loops are back, on VL 0.
+for sw in ring-1 ring-2 ring-3 ring-4 ring-5; do
+	run ibsim_run "$TMP/ib-sl2vl-set" "$(sw_field "$sw" 2)" all all 0 >/dev/null
+done
+checks lash-vl0 routes,credit-loops
+assert_eq "lash, sl2vl all vl 0: exit, loops" "1 2" "$rc $(q lash-vl0 .ib_checks.credit_loops.loops)"
+assert_eq "lash, sl2vl all vl 0: per vl" '[{"vl":0,"channels":10,"dependencies":10,"loops":2}]' \
+	"$(q lash-vl0 -c .ib_checks.credit_loops.per_vl)"
+assert_eq "lash, sl2vl all vl 0: problems" "credit-loop credit-loop" "$(q lash-vl0 '[.problems[].kind] | join(" ")')"
+for sw in ring-1 ring-2 ring-3 ring-4 ring-5; do
+	run ibsim_run "$TMP/ib-sl2vl-set" "$(sw_field "$sw" 2)" all all 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7 >/dev/null
+done
+sm_daemon_stop
+sm_daemon dfsssp
+grep -q "dfsssp tables configured on all switches" "$IBSIM_DIR/osm-dfsssp/log" || fail "opensm did not route with dfsssp"
+checks dfsssp routes,credit-loops
+assert_eq "dfsssp ring: exit, unreachable, loops, path sls" "0 0 0 sa" \
+	"$rc $(q dfsssp '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops) \(.ib_checks.credit_loops.path_sls)"')"
+assert_eq "dfsssp ring: more than one vl" true "$(q dfsssp '.ib_checks.credit_loops.vls > 1')"
+sm_daemon_stop
+
 # ---- a master and a standby subnet manager ----
 # sm_up NODE PRIORITY: an opensm attached at NODE, left running.
 sm_up() {
 	mkdir -p "$IBSIM_DIR/sm-$1"
 	OSM_TMP_DIR=$IBSIM_DIR/sm-$1 OSM_CACHE_DIR=$IBSIM_DIR/sm-$1 \
-		ibsim_run -H "$1" opensm -p "$2" -R updn -a "$TMP/roots" -f "$IBSIM_DIR/sm-$1/log" \
-		>"$IBSIM_DIR/sm-$1/out" 2>&1 &
-	SMS+=($!)
+		sm_bg "$1" "$IBSIM_DIR/sm-$1/out" opensm -p "$2" -R updn -a "$TMP/roots" \
+		-f "$IBSIM_DIR/sm-$1/log"
 }
 # sm_wait LID STATE: until sminfo of LID says STATE (3 master, 2 standby), 30 s at most.
 sm_wait() {
@@ -198,6 +302,7 @@ sm_wait "$(ca_lid h1)" 3
 sm_up h3 2
 sm_wait "$(ca_lid h3)" 2
 checks sm sm
+[ "$rc" = 0 ] || q sm -c .problems >&2
 assert_eq "sm: exit" 0 "$rc"
 assert_eq "sm: masters standby silent agree" "1 1 0 true" \
 	"$(q sm '.ib_checks.sm | "\(.masters) \(.standby) \(.silent) \(.agree)"')"
