@@ -24,7 +24,11 @@
 #   - two opensm on the ring, priority 10 on h1 and 2 on h3: both listed,
 #     master and standby with the priorities, GUIDs and states sminfo
 #     reports, in agreement;
-#   - two HCAs whose port GUIDs collide (ibsim caguid=): duplicate-guid.
+#   - two HCAs whose port GUIDs collide (ibsim caguid=): duplicate-guid;
+#   - two HCAs sharing a node GUID (ibsim's console Guid command, after the
+#     netfile, which refuses it): the walk keeps one, and the other, read
+#     behind the linked-up switch port left without a cable, is a
+#     duplicate-guid at that port naming the node kept and where it is.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -345,3 +349,49 @@ assert_eq "dup: exit" 1 "$rc"
 assert_eq "dup: duplicate guids" 2 "$(q dup .ib_checks.ids.duplicate_guids)"
 assert_eq "dup: hA port 2 and hB port 1 share 0x10002" "hA 2 hB 1" \
 	"$(q dup '.problems[] | select(.kind == "duplicate-guid" and (.detail | test("0x0000000000010002 "))) | "\(.ports[0].node) \(.ports[0].port) \(.ports[1].node) \(.ports[1].port)"')"
+ibsim_stop
+
+# ---- two nodes, one node GUID ----
+# ibsim refuses two nodes with one GUID in a netfile, but its console's Guid command renames a
+# node afterwards, unchecked: hB takes hA's node GUID (and so its port GUID, node GUID + 1).
+# libibnetdisc keeps the first of the two it meets and leaves a switch port, link up, without
+# a cable; what answers NodeInfo behind it is the other one.
+cat >"$TMP/dupnode.net" <<'EOF'
+caguid=0x10000
+Hca	1 "hA"
+[1]	"sw1"[1]
+
+caguid=0x20000
+Hca	1 "hB"
+[1]	"sw1"[2]
+
+caguid=0x30000
+Hca	1 "hC"
+[1]	"sw1"[3]
+
+Switch	4 "sw1"
+[1]	"hA"[1]
+[2]	"hB"[1]
+[3]	"hC"[1]
+EOF
+ibsim_start "$TMP/dupnode.net"
+ibsim_console 'Guid "hB" 0x10000' >/dev/null
+for p in 1 2; do
+	assert_eq "dupnode: sw1 port $p leads to node guid 0x10000" 0x0000000000010000 \
+		"$(ibsim_run -H hC smpquery -D nodeinfo "0,1,$p" 2>/dev/null | awk -F. '/^Guid:/ { print $NF }')"
+done
+rc=0
+ibsim_run -H hC "$FABRICCTL" discover --ib --no-counters --checks ids -j >"$TMP/dupnode.json" \
+	2>"$TMP/dupnode.err" || rc=$?
+assert_eq "dupnode: exit" 1 "$rc"
+assert_eq "dupnode: walk has 2 of the 3 cables" 2 "$(q dupnode '.links | length')"
+assert_eq "dupnode: duplicate guids" 1 "$(q dupnode .ib_checks.ids.duplicate_guids)"
+# The left-out port is the one the walk has no cable on; the problem names it and the node kept.
+left=$(q dupnode '[.links[] | .a, .b | select(.node == "sw1") | .port] as $l | [1, 2] - $l | .[0]')
+kept=$((3 - left))
+assert_eq "dupnode: problem at the left-out port, naming the node kept" \
+	"sw1 $left 0x0000000000010000 node guid 0x0000000000010000" \
+	"$(q dupnode '.problems[] | select(.kind == "duplicate-guid") | "\(.ports[0].node) \(.ports[0].port) \(.ports[1].guid) \(.detail | capture("(?<g>node guid 0x[0-9a-f]+)").g)"')"
+# shellcheck disable=SC2016 # jq variables
+assert_eq "dupnode: the walk's copy is behind the other port" 1 \
+	"$(q dupnode --arg w "behind \"sw1\" port $kept)" '[.problems[] | select(.kind == "duplicate-guid") | select(.detail | contains($w))] | length')"
