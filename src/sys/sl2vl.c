@@ -24,6 +24,7 @@
 
 #include "model/ib_vl.h"
 #include "sys/sys_real.h"
+#include "util/clock.h"
 #include "util/log.h"
 
 #define PR_COMPMASK_DLID (1ull << 4)
@@ -178,6 +179,7 @@ int subnet_vl_read(struct sys *sys, const struct subnet_opts *o, const struct to
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS, IB_SA_CLASS };
 	unsigned int timeout_ms = o->timeout_ms ? o->timeout_ms : 1000;
 	char ca[UMAD_CA_NAME_LEN] = "";
+	double t0 = (double)clock_mono_ns() / 1e6;
 	struct ibmad_port *mp;
 	int rc;
 
@@ -197,7 +199,7 @@ int subnet_vl_read(struct sys *sys, const struct subnet_opts *o, const struct to
 	if (rc < 0)
 		return fab_err_set(err, rc, "subnet: out of memory");
 	fab_info("subnet: sl2vl tables of %zu switches, %zu read, %zu unanswered; path sls: %s "
-		 "(%zu)", vd->n_sw, vd->n_tables, vd->n_failed, vd->sls_read ? "sa" : vd->sl_note,
-		 vd->n_paths);
+		 "(%zu); %.1f ms", vd->n_sw, vd->n_tables, vd->n_failed,
+		 vd->sls_read ? "sa" : vd->sl_note, vd->n_paths, (double)clock_mono_ns() / 1e6 - t0);
 	return 0;
 }

@@ -28,7 +28,9 @@
 #   - two HCAs sharing a node GUID (ibsim's console Guid command, after the
 #     netfile, which refuses it): the walk keeps one, and the other, read
 #     behind the linked-up switch port left without a cable, is a
-#     duplicate-guid at that port naming the node kept and where it is.
+#     duplicate-guid at that port naming the node kept and where it is;
+#   - a 5 x 5 torus routed by dor: 20 loops on VL 0 (every row and column,
+#     each way); by torus-2QoS: none per VL, lanes changing at datelines.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -223,18 +225,22 @@ assert_eq "updn ring from a root: exit, unreachable, loops" "0 0 0" \
 	"$rc $(q updn-ring '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops)"')"
 
 # ---- lanes: opensm's lash and dfsssp break the ring's loops by SL, SL2VL on VL 0 undoes it ----
-# sm_daemon ENGINE: an opensm left running (its SA answers PathRecord), no periodic sweep (-s 0),
-# its log flushed line by line (-d2) for the readiness wait.
+# [SM_NODE=NODE] sm_daemon ENGINE [OPENSM ARGS...]: an opensm left running at NODE (h5) (its
+# SA answers PathRecord), no periodic sweep (-s 0), its log flushed line by line (-d2) for the
+# readiness wait.
 sm_daemon() {
-	rm -rf "$IBSIM_DIR/osm-$1"
-	mkdir -p "$IBSIM_DIR/osm-$1"
-	OSM_TMP_DIR=$IBSIM_DIR/osm-$1 OSM_CACHE_DIR=$IBSIM_DIR/osm-$1 \
-		sm_bg h5 "$IBSIM_DIR/osm-$1/out" opensm -d2 -s 0 -R "$1" -f "$IBSIM_DIR/osm-$1/log"
+	local engine=$1
+	shift
+	rm -rf "$IBSIM_DIR/osm-$engine"
+	mkdir -p "$IBSIM_DIR/osm-$engine"
+	OSM_TMP_DIR=$IBSIM_DIR/osm-$engine OSM_CACHE_DIR=$IBSIM_DIR/osm-$engine \
+		sm_bg "${SM_NODE:-h5}" "$IBSIM_DIR/osm-$engine/out" opensm -d2 -s 0 -R "$engine" "$@" \
+		-f "$IBSIM_DIR/osm-$engine/log"
 	for i in $(seq 1 300); do
-		grep -q "SUBNET UP" "$IBSIM_DIR/osm-$1/log" 2>/dev/null && return 0
+		grep -q "SUBNET UP" "$IBSIM_DIR/osm-$engine/log" 2>/dev/null && return 0
 		sleep 0.1
 	done
-	fail "opensm -R $1: no SUBNET UP in 30 s"
+	fail "opensm -R $engine: no SUBNET UP in 30 s"
 }
 sm_daemon_stop() {
 	sm_kill "${SMS[-1]}"
@@ -387,6 +393,7 @@ assert_eq "dupnode: exit" 1 "$rc"
 assert_eq "dupnode: walk has 2 of the 3 cables" 2 "$(q dupnode '.links | length')"
 assert_eq "dupnode: duplicate guids" 1 "$(q dupnode .ib_checks.ids.duplicate_guids)"
 # The left-out port is the one the walk has no cable on; the problem names it and the node kept.
+# shellcheck disable=SC2016 # jq variables
 left=$(q dupnode '[.links[] | .a, .b | select(.node == "sw1") | .port] as $l | [1, 2] - $l | .[0]')
 kept=$((3 - left))
 assert_eq "dupnode: problem at the left-out port, naming the node kept" \
@@ -395,3 +402,43 @@ assert_eq "dupnode: problem at the left-out port, naming the node kept" \
 # shellcheck disable=SC2016 # jq variables
 assert_eq "dupnode: the walk's copy is behind the other port" 1 \
 	"$(q dupnode --arg w "behind \"sw1\" port $kept)" '[.problems[] | select(.kind == "duplicate-guid") | select(.detail | contains($w))] | length')"
+ibsim_stop
+
+# ---- a 5 x 5 torus: dor's loops on VL 0, torus-2QoS's datelines ----
+# Switch tX_Y: port 1 its HCA, 2 to +x, 3 to -x, 4 to +y, 5 to -y.
+{
+	for y in 0 1 2 3 4; do for x in 0 1 2 3 4; do
+		printf 'Hca\t1 "h%d_%d"\n[1]\t"t%d_%d"[1]\n\n' "$x" "$y" "$x" "$y"
+	done; done
+	for y in 0 1 2 3 4; do for x in 0 1 2 3 4; do
+		printf 'Switch\t6 "t%d_%d"\n[1]\t"h%d_%d"[1]\n[2]\t"t%d_%d"[3]\n[3]\t"t%d_%d"[2]\n[4]\t"t%d_%d"[5]\n[5]\t"t%d_%d"[4]\n\n' \
+			"$x" "$y" "$x" "$y" $(((x + 1) % 5)) "$y" $(((x + 4) % 5)) "$y" "$x" $(((y + 1) % 5)) \
+			"$x" $(((y + 4) % 5))
+	done; done
+} >"$TMP/torus.net"
+ibsim_start "$TMP/torus.net"
+SM_NODE=h0_0 sm_daemon dor
+grep -q "dor tables configured on all switches" "$IBSIM_DIR/osm-dor/log" || fail "opensm did not route with dor"
+ibnet
+checks torus-dor routes,credit-loops
+# Dimension order on a torus with one lane: every row and every column a loop, each way round.
+assert_eq "dor torus: exit, unreachable, loops" "1 0 20" \
+	"$rc $(q torus-dor '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops)"')"
+assert_eq "dor torus: per vl" '[{"vl":0,"channels":100,"dependencies":200,"loops":20}]' \
+	"$(q torus-dor -c .ib_checks.credit_loops.per_vl)"
+assert_eq "dor torus: 16 listed, each 5 channels out of one port number" "16 [5] [1]" \
+	"$(q torus-dor -c '.ib_checks.credit_loops.cycles | "\(length) \([.[].channels | length] | unique) \([.[] | [.channels[].from.port] | unique | length] | unique)"')"
+sm_daemon_stop
+# torus-2QoS (QoS on) moves a path to the other lane where it crosses a dimension's dateline,
+# through the switches' SL2VL tables per input and output port, and gives PathRecord SLs.
+printf 'torus 5 5 1\nxp_link %s %s\nyp_link %s %s\n' "$(sw_field t0_0 3)" "$(sw_field t1_0 3)" \
+	"$(sw_field t0_0 3)" "$(sw_field t0_1 3)" >"$TMP/torus.conf"
+SM_NODE=h0_0 sm_daemon torus-2QoS --torus_config "$TMP/torus.conf" -Q
+grep -q "torus-2QoS tables configured on all switches" "$IBSIM_DIR/osm-torus-2QoS/log" ||
+	fail "opensm did not route with torus-2QoS: $(grep ERR "$IBSIM_DIR/osm-torus-2QoS/log" | head -3)"
+checks torus-2qos routes,credit-loops
+assert_eq "torus-2QoS: exit, unreachable, loops, path sls" "0 0 0 sa" \
+	"$rc $(q torus-2qos '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops) \(.ib_checks.credit_loops.path_sls)"')"
+assert_eq "torus-2QoS: lanes change on the way (datelines), more than one vl" "true true" \
+	"$(q torus-2qos '.ib_checks.credit_loops | "\(.cross_vl_dependencies > 0) \(.vls > 1)"')"
+sm_daemon_stop
