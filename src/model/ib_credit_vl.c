@@ -158,28 +158,33 @@ static int walk(struct cv *v, const struct topo_port *src, unsigned int dlid)
 	return 0;
 }
 
+/* Every other CA port's routes to @dst's LIDs. */
+static int dest_walk(struct cv *v, const struct topo_port *dst)
+{
+	const struct topo *t = v->t;
+
+	for (size_t a = 0; a < t->n_nodes; a++)
+		for (size_t b = 0; b < t->nodes[a]->n_ports; b++) {
+			const struct topo_port *src = t->nodes[a]->ports[b];
+
+			if (src == dst || !ca_usable(src) || src->peer->node->type != TOPO_NODE_SWITCH)
+				continue;
+			for (unsigned int o = 0; o < (1u << (dst->lmc & 7)); o++)
+				if (walk(v, src, dst->lid + o) < 0)
+					return -ENOMEM;
+		}
+	return 0;
+}
+
 static int walk_all(struct cv *v)
 {
 	const struct topo *t = v->t;
 
 	for (size_t i = 0; i < t->n_nodes; i++)
-		for (size_t j = 0; j < t->nodes[i]->n_ports; j++) {
-			const struct topo_port *dst = t->nodes[i]->ports[j];
-
-			if (!ca_usable(dst))
-				continue;
-			for (size_t a = 0; a < t->n_nodes; a++)
-				for (size_t b = 0; b < t->nodes[a]->n_ports; b++) {
-					const struct topo_port *src = t->nodes[a]->ports[b];
-
-					if (src == dst || !ca_usable(src) ||
-					    src->peer->node->type != TOPO_NODE_SWITCH)
-						continue;
-					for (unsigned int o = 0; o < (1u << (dst->lmc & 7)); o++)
-						if (walk(v, src, dst->lid + o) < 0)
-							return -ENOMEM;
-				}
-		}
+		for (size_t j = 0; j < t->nodes[i]->n_ports; j++)
+			if (ca_usable(t->nodes[i]->ports[j]) &&
+			    dest_walk(v, t->nodes[i]->ports[j]) < 0)
+				return -ENOMEM;
 	return 0;
 }
 

@@ -123,7 +123,33 @@ static size_t pairs_count(const struct topo *t, size_t *n_ca)
 	return *n_ca ? (*n_ca - 1) * lids : 0;
 }
 
-/* Every ordered (source port, destination LID) pair's SL. */
+/* The SL of every path from @src to the LIDs of every other CA port; -EIO: the SA went silent. */
+static int source_sls(struct ibmad_port *mp, ib_portid_t *sa, const struct topo *t,
+		      const struct topo_port *src, struct ib_vl_data *vd, unsigned int timeout_ms)
+{
+	for (size_t a = 0; a < t->n_nodes; a++)
+		for (size_t b = 0; b < t->nodes[a]->n_ports; b++) {
+			const struct topo_port *d = t->nodes[a]->ports[b];
+
+			for (unsigned int o = 0; d != src && ca_usable(d) && o < (1u << (d->lmc & 7));
+			     o++) {
+				int sl = path_sl(mp, sa, src->lid, d->lid + o, timeout_ms);
+
+				if (sl < 0) {
+					snprintf(vd->sl_note, sizeof(vd->sl_note), "not read (the "
+						 "subnet administrator at lid %d did not answer "
+						 "PathRecord %u -> %u): sl 0 assumed", sa->lid,
+						 src->lid, d->lid + o);
+					return -EIO;
+				}
+				if (ib_vl_data_add_path(vd, src->lid, d->lid + o, (unsigned int)sl) < 0)
+					return -ENOMEM;
+			}
+		}
+	return 0;
+}
+
+/* Every ordered (source port, destination LID) pair's SL; a silent SA is not an error. */
 static int sls_read(struct ibmad_port *mp, const struct topo *t, struct ib_vl_data *vd,
 		    unsigned int timeout_ms)
 {
@@ -143,30 +169,14 @@ static int sls_read(struct ibmad_port *mp, const struct topo *t, struct ib_vl_da
 	for (size_t i = 0; i < t->n_nodes; i++)
 		for (size_t j = 0; j < t->nodes[i]->n_ports; j++) {
 			const struct topo_port *s = t->nodes[i]->ports[j];
+			int rc = ca_usable(s) ? source_sls(mp, &sa, t, s, vd, timeout_ms) : 0;
 
-			for (size_t a = 0; ca_usable(s) && a < t->n_nodes; a++)
-				for (size_t b = 0; b < t->nodes[a]->n_ports; b++) {
-					const struct topo_port *d = t->nodes[a]->ports[b];
-
-					if (d == s || !ca_usable(d))
-						continue;
-					for (unsigned int o = 0; o < (1u << (d->lmc & 7)); o++) {
-						int sl = path_sl(mp, &sa, s->lid, d->lid + o, timeout_ms);
-
-						if (sl < 0) {
-							snprintf(vd->sl_note, sizeof(vd->sl_note),
-								 "not read (the subnet administrator at "
-								 "lid %d did not answer PathRecord %u -> "
-								 "%u): sl 0 assumed", sa.lid, s->lid,
-								 d->lid + o);
-							vd->n_paths = 0;
-							return 0;
-						}
-						if (ib_vl_data_add_path(vd, s->lid, d->lid + o,
-									(unsigned int)sl) < 0)
-							return -ENOMEM;
-					}
-				}
+			if (rc == -EIO) {
+				vd->n_paths = 0;
+				return 0;
+			}
+			if (rc < 0)
+				return rc;
 		}
 	ib_vl_data_sort(vd);
 	vd->sls_read = true;
