@@ -637,3 +637,69 @@ enum optics_health optics_set_worst(const struct optics_set *s)
 			w = s->v[i].verdict.health;
 	return w;
 }
+
+struct optics_port *optics_set_find(const struct optics_set *s, const char *ifname)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i].ifname, ifname) == 0)
+			return &s->v[i];
+	return NULL;
+}
+
+const struct optics_finding *optics_verdict_worst(const struct optics_verdict *v)
+{
+	if (v->health < OPTICS_MARGINAL)
+		return NULL;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->f[i].level == v->health)
+			return &v->f[i];
+	return NULL;
+}
+
+void optics_set_judge(struct optics_set *now, const struct optics_set *before,
+		      const struct optics_policy *pol)
+{
+	now->window_s = 0;
+	for (size_t i = 0; i < now->n; i++) {
+		struct optics_port *p = &now->v[i];
+		const struct optics_port *b = before ? optics_set_find(before, p->ifname) : NULL;
+
+		p->have_before = b && !b->link_rc && !p->link_rc;
+		if (p->have_before)
+			p->before = b->link;
+		optics_verdict(p->module_rc ? NULL : &p->mod, p->have_before ? &p->before : NULL,
+			       p->link_rc ? NULL : &p->link, pol, &p->verdict);
+		if (p->verdict.windowed && p->verdict.window_s > now->window_s)
+			now->window_s = p->verdict.window_s;
+	}
+}
+
+int optics_hosts_init(struct optics_hosts *h, size_t n)
+{
+	memset(h, 0, sizeof(*h));
+	h->set = calloc(n ? n : 1, sizeof(*h->set));
+	h->read = calloc(n ? n : 1, sizeof(*h->read));
+	h->why = calloc(n ? n : 1, sizeof(*h->why));
+	h->wanted = calloc(n ? n : 1, sizeof(*h->wanted));
+	if (!h->set || !h->read || !h->why || !h->wanted) {
+		optics_hosts_fini(h);
+		return -ENOMEM;
+	}
+	h->n = n;
+	for (size_t i = 0; i < n; i++)
+		optics_set_init(&h->set[i]);
+	return 0;
+}
+
+void optics_hosts_fini(struct optics_hosts *h)
+{
+	for (size_t i = 0; h->set && i < h->n; i++)
+		optics_set_fini(&h->set[i]);
+	for (size_t i = 0; h->why && i < h->n; i++)
+		free(h->why[i]);
+	free(h->set);
+	free(h->read);
+	free(h->why);
+	free(h->wanted);
+	memset(h, 0, sizeof(*h));
+}

@@ -200,5 +200,40 @@ void optics_set_fini(struct optics_set *s);
 struct optics_port *optics_set_add(struct optics_set *s, const char *ifname);
 /* The worst health in the set (UNKNOWN when empty). */
 enum optics_health optics_set_worst(const struct optics_set *s);
+/* @s's port named @ifname (borrowed), NULL when none. */
+struct optics_port *optics_set_find(const struct optics_set *s, const char *ifname);
+
+/*
+ * The finding that stands for @v: the first at its verdict's level (the
+ * rules run strongest evidence first), NULL when healthy or unknown.
+ * What one line says of a cable end (diagnose's evidence, accept's
+ * finding, the report's cable table).
+ */
+const struct optics_finding *optics_verdict_worst(const struct optics_verdict *v);
+
+/*
+ * Judge every port of @now over the window since @before (the same
+ * host's earlier reading, ports matched by name; NULL or a port missing
+ * there: one reading), into @now's verdicts; now->window_s is set from
+ * the link readings' clocks (0 when none was windowed).
+ */
+void optics_set_judge(struct optics_set *now, const struct optics_set *before,
+		      const struct optics_policy *pol);
+
+/*
+ * The cable ends of several hosts (diagnose's evidence for the hosts its
+ * suspects name): per host index, a set read through its worker and
+ * judged.  Owns its sets (optics_hosts_fini()).
+ */
+struct optics_hosts {
+	struct optics_set *set;		/* n entries */
+	bool *read;			/* read[i]: host i answered (its set may be empty: no module) */
+	char **why;			/* why[i]: why host i was not read (owned), NULL none */
+	bool *wanted;			/* wanted[i]: a suspect names host i */
+	size_t n;
+};
+/* 0 or -ENOMEM; @h is usable (empty) either way. */
+int optics_hosts_init(struct optics_hosts *h, size_t n);
+void optics_hosts_fini(struct optics_hosts *h);
 
 #endif

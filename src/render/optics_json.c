@@ -255,3 +255,26 @@ json_t *optics_set_to_json(const struct optics_set *s)
 		json_array_append_new(a, optics_port_to_json(&s->v[i]));
 	return a;
 }
+
+json_t *optics_hosts_to_json(const struct fab_hosts *hosts, const struct optics_hosts *c)
+{
+	json_t *a, *o;
+	double w = 0;
+
+	if (!c)
+		return json_null();
+	a = json_array();
+	for (size_t i = 0; i < c->n && i < hosts->n; i++) {
+		if (!c->wanted[i])
+			continue;
+		if (c->set[i].window_s > w)
+			w = c->set[i].window_s;
+		json_array_append_new(a, json_pack("{s:o, s:b, s:o, s:o}", "node", json_text(hosts->hosts[i].name),
+						   "read", c->read[i],
+						   "note", json_text_or_null(c->why[i] ? c->why[i] : ""),
+						   "ports", c->read[i] ? optics_set_to_json(&c->set[i])
+								       : json_array()));
+	}
+	o = json_pack("{s:o, s:o}", "window_s", w > 0 ? json_real(w) : json_null(), "hosts", a);
+	return o;
+}

@@ -250,6 +250,69 @@ static void test_text(void **state)
 	host_state_fini(&hs);
 }
 
+/* diagnose's evidence: the suspects' hosts' cable ends, text and JSON. */
+static void test_hosts(void **state)
+{
+	struct fab_host hv[3] = { { .name = "h1" }, { .name = "h2" }, { .name = "h3" } };
+	struct fab_hosts hosts = { .hosts = hv, .n = 3 };
+	struct optics_hosts c;
+	struct host_state hs;
+	char *buf = NULL;
+	size_t len = 0;
+	json_t *j, *h;
+	FILE *f;
+
+	(void)state;
+	fill(&hs);
+	assert_int_equal(optics_hosts_init(&c, 3), 0);
+	c.wanted[1] = c.wanted[2] = true;	/* h1 not a suspect: not shown */
+	c.read[0] = c.read[1] = true;
+	c.why[2] = strdup("its worker is gone");
+	c.set[1] = *hs.optics;			/* moved */
+	c.set[1].window_s = 2.0;
+	free(hs.optics);
+	hs.optics = NULL;
+	f = open_memstream(&buf, &len);
+	optics_text_hosts(f, &hosts, &c);
+	fclose(f);
+	assert_non_null(strstr(buf, "\ncable ends of the suspects' hosts (read before and after "
+				    "the sweep, 2.0 s apart):\n"));
+	assert_non_null(strstr(buf, "  h2 eth0: failing (QSFP28 FABRICCTL TEST QSFP28-SR4-TEST sn "));
+	assert_non_null(strstr(buf, "      failing: lane 2 has no light"));
+	assert_non_null(strstr(buf, "  h2 eth1: healthy (QSFP-DD "));
+	assert_non_null(strstr(buf, ", one reading\n"));
+	assert_non_null(strstr(buf, "  h2 eth2: unknown (module: module: eth2: no module plugged)"));
+	assert_non_null(strstr(buf, "  h3: not read: its worker is gone\n"));
+	assert_null(strstr(buf, "  h1"));
+	free(buf);
+	j = optics_hosts_to_json(&hosts, &c);
+	assert_true(fabs(json_real_value(json_object_get(j, "window_s")) - 2.0) < 1e-9);
+	assert_int_equal(json_array_size(json_object_get(j, "hosts")), 2);
+	h = json_array_get(json_object_get(j, "hosts"), 0);
+	assert_string_equal(json_string_value(json_object_get(h, "node")), "h2");
+	assert_true(json_is_true(json_object_get(h, "read")));
+	assert_true(json_is_null(json_object_get(h, "note")));
+	assert_int_equal(json_array_size(json_object_get(h, "ports")), 3);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(h, "ports"), 0), "verdict"), "health")), "failing");
+	h = json_array_get(json_object_get(j, "hosts"), 1);
+	assert_true(json_is_false(json_object_get(h, "read")));
+	assert_string_equal(json_string_value(json_object_get(h, "note")), "its worker is gone");
+	assert_int_equal(json_array_size(json_object_get(h, "ports")), 0);
+	json_decref(j);
+	/* not read at all: no text, JSON null */
+	assert_true(json_is_null(j = optics_hosts_to_json(&hosts, NULL)));
+	json_decref(j);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	optics_text_hosts(f, &hosts, NULL);
+	fclose(f);
+	assert_string_equal(buf, "");
+	free(buf);
+	optics_hosts_fini(&c);
+	host_state_fini(&hs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_json_values),
 		cmocka_unit_test(test_prom),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_hosts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
