@@ -39,6 +39,14 @@ void optics_text_detail(FILE *f, const struct optics_set *s);
 void optics_text_hosts(FILE *f, const struct fab_hosts *hosts, const struct optics_hosts *c);
 json_t *optics_hosts_to_json(const struct fab_hosts *hosts, const struct optics_hosts *c);
 
+/*
+ * status --hosts: the fleet document's cable ends grouped by verdict
+ * (render/optics_fleet.c): "module_groups" added to @doc; the text after
+ * the table (nothing when no node reported a module).
+ */
+void optics_fleet_json(json_t *doc);
+void optics_fleet_text(FILE *f, const json_t *doc);
+
 /* Prometheus text exposition of every module, lane and link of @s on @host. */
 int optics_prom(FILE *f, const char *host, const struct optics_set *s);
 

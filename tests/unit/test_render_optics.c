@@ -313,6 +313,63 @@ static void test_hosts(void **state)
 	host_state_fini(&hs);
 }
 
+/* status --hosts: the nodes' cable ends grouped by verdict, worst first. */
+static void test_fleet(void **state)
+{
+	struct host_state hs;
+	json_t *doc, *g, *mods;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fill(&hs);	/* eth0 failing, eth1 healthy, eth2 unknown (no module) */
+	mods = optics_set_to_json(hs.optics);
+	doc = json_pack("{s:[{s:s, s:{s:O}}, {s:s, s:{s:O}}, {s:s, s:{s:n}}, {s:s, s:n}]}", "nodes",
+			"node", "n1", "status", "modules", mods, "node", "n2", "status", "modules",
+			mods, "node", "n3", "status", "modules", "node", "n4", "status");
+	assert_non_null(doc);
+	optics_fleet_json(doc);
+	g = json_object_get(doc, "module_groups");
+	assert_int_equal(json_array_size(g), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(g, 0), "health")),
+			    "failing");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(g, 0), "count")), 2);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(g, 0), "nodes")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
+		json_array_get(g, 0), "ports"), 1), "node")), "n2");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(g, 1), "health")),
+			    "unknown");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
+		json_array_get(g, 1), "ports"), 0), "finding")), "module: eth2: no module plugged");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(g, 2), "health")),
+			    "healthy");
+	assert_int_equal(json_array_size(json_object_get(json_array_get(g, 2), "ports")), 0);
+	f = open_memstream(&buf, &len);
+	optics_fleet_text(f, doc);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nmodules: 2 nodes read, 6 cable ends: 2 failing, 2 unknown, "
+				    "2 healthy; 2 nodes not read\n  failing:\n    n1 eth0 QSFP28 "
+				    "FABRICCTL TEST QSFP28-SR4-TEST sn "));
+	assert_non_null(strstr(buf, ": lane 2 has no light"));
+	assert_non_null(strstr(buf, "  unknown:\n    n1 eth2: module: eth2: no module plugged\n"));
+	free(buf);
+	json_decref(doc);
+	/* no node reported a module: no text, an empty list */
+	doc = json_pack("{s:[{s:s, s:{s:n}}]}", "nodes", "node", "n1", "status", "modules");
+	optics_fleet_json(doc);
+	assert_int_equal(json_array_size(json_object_get(doc, "module_groups")), 0);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	optics_fleet_text(f, doc);
+	fclose(f);
+	assert_string_equal(buf, "");
+	free(buf);
+	json_decref(doc);
+	json_decref(mods);
+	host_state_fini(&hs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_prom),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_hosts),
+		cmocka_unit_test(test_fleet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
