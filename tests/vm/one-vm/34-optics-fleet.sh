@@ -1,8 +1,9 @@
 #!/bin/bash
 # A host's cable end through its worker, as diagnose and accept read it
-# (docs/optics.md "Where it shows"): the netns lab (one leaf, four hosts,
-# every cable shaped) with tests/vm/optest's QSFP28 moved into h2's
-# namespace and named by h2's ifname= label, so h2's worker reads it
+# (docs/optics.md): the netns lab (two leaves, a spine, six hosts, every
+# cable shaped; not one leaf: diagnose's pair picking fails there with
+# "schedule: pair 5 (2, 2) names no two hosts", a bug of its own) with
+# tests/vm/optest's QSFP28 moved into h2's namespace and named by h2's ifname= label, so h2's worker reads it
 # (fleet_optics_read(): the "optics" op) while its traffic runs over eth0.
 #  1. diagnose h1 h2 with h2's cable slowed and the QSFP28's lane 3 dark:
 #     the suspect is h2's access link, and the document's "cables" shows
@@ -53,7 +54,7 @@ dark3() { poke 38 00 00; poke 3 04; }	# lane 3: no light, LOS
 
 # the lab's helpers read process substitutions (/dev/fd), which the VM's /dev lacks
 [ -e /dev/fd ] || run ln -s /proc/self/fd /dev/fd
-run lab_up --name "$P" --hosts 4 --leaves 1 --spines 0 --no-lldp --host-rate 40mbit
+run lab_up --name "$P" --hosts 6 --leaves 2 --spines 1 --no-lldp --host-rate 40mbit --uplink-rate 80mbit
 NS2=$(lab_ns h2)
 run ip link set optqsfp netns "$NS2"
 plug
@@ -97,7 +98,7 @@ assert_eq "status --hosts: the failing group" "failing 1 $P-h2 optqsfp" \
 	"$(q '.module_groups[0] | "\(.health) \(.count) \(.ports[0].node) \(.ports[0].ifname)"')"
 "$FABRICCTL" status --hosts "$TMP/hosts" --launcher netns >"$TMP/out.txt" 2>"$TMP/err" || true
 sed -n '/^modules:/,$p' "$TMP/out.txt" >&2
-grep -q "^modules: 4 nodes read, 1 cable end: 1 failing$" "$TMP/out.txt" ||
+grep -q "^modules: 6 nodes read, 1 cable end: 1 failing$" "$TMP/out.txt" ||
 	fail "status --hosts text: no modules line"
 grep -q "^    $P-h2 optqsfp QSFP28 .*: lane 3 has no light" "$TMP/out.txt" ||
 	fail "status --hosts text: no h2 optqsfp line"
