@@ -256,6 +256,32 @@ json_t *optics_set_to_json(const struct optics_set *s)
 	return a;
 }
 
+static json_t *ib_pma_json(const struct optics_ib_pma *p)
+{
+	if (!p->ok)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I}", "symbol_errors", (json_int_t)p->symbol_errors,
+			 "link_error_recovery", (json_int_t)p->link_recovers,
+			 "link_downed", (json_int_t)p->link_downed);
+}
+
+static json_t *ib_ends_json(const struct optics_hosts *c)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < c->n_ib; i++) {
+		const struct optics_ib_end *e = &c->ib[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:I, s:o, s:o, s:o, s:o}", "node",
+						   json_text(e->node), "port", (json_int_t)e->port,
+						   "rate_mbps", num_or_null(e->rate_mbps > 0, e->rate_mbps),
+						   "before", ib_pma_json(&e->before),
+						   "after", ib_pma_json(&e->after),
+						   "verdict", optics_verdict_to_json(&e->verdict)));
+	}
+	return a;
+}
+
 json_t *optics_hosts_to_json(const struct fab_hosts *hosts, const struct optics_hosts *c)
 {
 	json_t *a, *o;
@@ -275,6 +301,8 @@ json_t *optics_hosts_to_json(const struct fab_hosts *hosts, const struct optics_
 						   "ports", c->read[i] ? optics_set_to_json(&c->set[i])
 								       : json_array()));
 	}
-	o = json_pack("{s:o, s:o}", "window_s", w > 0 ? json_real(w) : json_null(), "hosts", a);
+	o = json_pack("{s:o, s:o, s:o, s:o}", "window_s", w > 0 ? json_real(w) : json_null(), "hosts", a,
+		      "ib_window_s", c->ib_window_s > 0 ? json_real(c->ib_window_s) : json_null(),
+		      "ib_ports", ib_ends_json(c));
 	return o;
 }

@@ -279,12 +279,41 @@ static void evidence_port(FILE *f, struct render_txt *tx, const char *node,
 	findings(f, &p->verdict, "      ");
 }
 
+/* InfiniBand: the suspects' links' ends from their PMA counters. */
+static void ib_ends(FILE *f, struct render_txt *tx, const struct optics_hosts *c)
+{
+	fprintf(f, "\ncable ends of the suspects' links (InfiniBand PMA counters");
+	if (c->ib_window_s > 0)
+		fprintf(f, ", %.0f s since the sweep began", c->ib_window_s);
+	fprintf(f, "):\n");
+	for (size_t i = 0; i < c->n_ib; i++) {
+		const struct optics_ib_end *e = &c->ib[i];
+
+		fprintf(f, "  %s port %u: %s%s\n", render_txt(tx, e->node), e->port,
+			optics_health_name(e->verdict.health),
+			e->after.ok ? "" : " (counters not read both times)");
+		findings(f, &e->verdict, "      ");
+	}
+}
+
+static bool any_wanted(const struct optics_hosts *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->wanted[i])
+			return true;
+	return false;
+}
+
 void optics_text_hosts(FILE *f, const struct fab_hosts *hosts, const struct optics_hosts *c)
 {
 	struct render_txt tx = { .next = 0 };
 	double w;
 
 	if (!c)
+		return;
+	if (c->n_ib)
+		ib_ends(f, &tx, c);
+	if (!any_wanted(c))
 		return;
 	w = hosts_window(c);
 	fprintf(f, "\ncable ends of the suspects' hosts");

@@ -76,19 +76,17 @@ static void figure(FILE *f, const json_t *w)
 	fputs("</td>", f);
 }
 
-static void port_row(FILE *f, const char *node, const json_t *p)
+/* One row: @node, @iface, @module (text), the verdict @v, its worst figure, its hint. */
+static void port_row(FILE *f, const char *node, const char *iface, const char *module,
+		     const json_t *v)
 {
-	const json_t *m = json_object_get(p, "module"), *v = json_object_get(p, "verdict");
 	const json_t *w = worst(v);
 	const char *h = str(v, "health");
-	char mod[200];
 
-	snprintf(mod, sizeof(mod), "%s %s %s", str(m, "type") ? str(m, "type") : "",
-		 str(m, "vendor") ? str(m, "vendor") : "", str(m, "pn") ? str(m, "pn") : "");
 	fputs("<tr>", f);
 	td(f, node);
-	td(f, str(p, "ifname"));
-	td(f, json_is_object(m) ? mod : str(p, "module_error"));
+	td(f, iface);
+	td(f, module);
 	fprintf(f, "<td><span class=\"%s\">", !h ? "" : !strcmp(h, "failing") ? "tag bad" :
 		!strcmp(h, "marginal") ? "tag slow" : !strcmp(h, "healthy") ? "good" : "");
 	esc(f, h ? h : "-");
@@ -98,15 +96,39 @@ static void port_row(FILE *f, const char *node, const json_t *p)
 	fputs("</tr>\n", f);
 }
 
+/* A host's port: its module and verdict. */
+static void module_row(FILE *f, const char *node, const json_t *p)
+{
+	const json_t *m = json_object_get(p, "module");
+	char mod[200];
+
+	snprintf(mod, sizeof(mod), "%s %s %s", str(m, "type") ? str(m, "type") : "",
+		 str(m, "vendor") ? str(m, "vendor") : "", str(m, "pn") ? str(m, "pn") : "");
+	port_row(f, node, str(p, "ifname"), json_is_object(m) ? mod : str(p, "module_error"),
+		 json_object_get(p, "verdict"));
+}
+
+/* An InfiniBand end: its PMA counters over the window. */
+static void ib_row(FILE *f, const json_t *e)
+{
+	char port[32];
+
+	snprintf(port, sizeof(port), "port %lld", (long long)json_integer_value(json_object_get(e, "port")));
+	port_row(f, str(e, "node"), port, "InfiniBand PMA counters", json_object_get(e, "verdict"));
+}
+
 void report_html_cables(FILE *f, const json_t *cables, const char *name)
 {
 	const json_t *hosts = json_object_get(cables, "hosts"), *h, *p;
+	const json_t *ib = json_object_get(cables, "ib_ports");
 	const json_t *win = json_object_get(cables, "window_s");
 	size_t i, k;
 
-	if (!json_array_size(hosts))
+	if (!json_array_size(hosts) && !json_array_size(ib))
 		return;
-	fputs("<section id=\"cables\"><h2>Cables of the suspects' hosts <small>", f);
+	if (!json_is_number(win))
+		win = json_object_get(cables, "ib_window_s");
+	fputs("<section id=\"cables\"><h2>Cables of the suspects <small>", f);
 	esc(f, name);
 	if (json_is_number(win))
 		fprintf(f, " &middot; judged over %.1f s", json_number_value(win));
@@ -126,7 +148,9 @@ void report_html_cables(FILE *f, const json_t *cables, const char *name)
 			continue;
 		}
 		json_array_foreach(json_object_get(h, "ports"), k, p)
-			port_row(f, node, p);
+			module_row(f, node, p);
 	}
+	json_array_foreach(ib, i, p)
+		ib_row(f, p);
 	fputs("</tbody></table></section>\n", f);
 }

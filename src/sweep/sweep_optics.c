@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* diagnose's cable evidence (sweep_optics.h): the suspects' hosts' cable ends over the sweep. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,5 +121,86 @@ int sweep_optics_suspects(struct sweep_ctx *ctx, struct sweep_optics *so, struct
 	so->have_now = true;
 	fab_info("optics: the cable ends of %zu suspect host%s read again after the sweep", k,
 		 k == 1 ? "" : "s");
+	return 0;
+}
+
+/* ---- InfiniBand: the suspects' links' both ends from the PMA counters ---- */
+
+/* @p's three counters in @s into @pma (ok when all three are there). */
+static void ib_pma(const struct counter_snap *s, const struct topo_port *p,
+		   struct optics_ib_pma *pma)
+{
+	static const char *const names[] = { "symbol_errors", "link_error_recovery", "link_downed" };
+	uint64_t *to[] = { &pma->symbol_errors, &pma->link_recovers, &pma->link_downed };
+	unsigned int got = 0;
+
+	memset(pma, 0, sizeof(*pma));
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->v[i].port != p)
+			continue;
+		for (unsigned int k = 0; k < 3; k++)
+			if (strcmp(s->v[i].name, names[k]) == 0) {
+				*to[k] = s->v[i].value;
+				got |= 1u << k;
+			}
+	}
+	pma->ok = got == 7;
+}
+
+static bool ib_have(const struct optics_hosts *h, const struct topo_port *p)
+{
+	for (size_t i = 0; i < h->n_ib; i++)
+		if (h->ib[i].port == p->num && strcmp(h->ib[i].node, p->node->name) == 0)
+			return true;
+	return false;
+}
+
+static int ib_end(struct optics_hosts *h, const struct topo_port *p,
+		  const struct counter_snap *before, const struct counter_snap *after,
+		  const struct optics_policy *pol)
+{
+	struct optics_ib_end *e;
+
+	if (!p || ib_have(h, p))
+		return 0;
+	if (!(e = optics_hosts_ib_add(h)))
+		return -ENOMEM;
+	snprintf(e->node, sizeof(e->node), "%s", p->node->name);
+	e->port = p->num;
+	e->rate_mbps = (double)p->width_x * p->lane_mbps;
+	ib_pma(before, p, &e->before);
+	ib_pma(after, p, &e->after);
+	optics_ib_verdict(&e->before, &e->after, h->ib_window_s, e->rate_mbps, pol, &e->verdict);
+	return 0;
+}
+
+int sweep_optics_ib(struct sweep_ctx *ctx, struct sweep_optics *so, const struct topo *t,
+		    const struct counter_snap *before, const struct counter_snap *after,
+		    const struct loc_result *res, double window_s)
+{
+	struct optics_policy pol;
+	int rc = 0;
+
+	if (!res || !res->n_suspects || !before->n)
+		return 0;
+	if (!so->have_now && optics_hosts_init(&so->now, 0) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
+	so->have_now = true;
+	so->now.ib_window_s = window_s > 0 ? window_s : 0;
+	optics_policy_default(&pol);
+	for (size_t i = 0; rc == 0 && i < res->n_suspects; i++)
+		for (size_t m = 0; rc == 0 && m < res->suspects[i].n_members; m++) {
+			uint32_t l = res->suspects[i].members[m].link;
+
+			if (l == LOC_NO_LINK || l >= t->n_links)
+				continue;
+			rc = ib_end(&so->now, t->links[l]->a, before, after, &pol);
+			if (rc == 0)
+				rc = ib_end(&so->now, t->links[l]->b, before, after, &pol);
+		}
+	if (rc < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
+	fab_info("optics: %zu InfiniBand cable end%s of the suspects' links judged from the PMA "
+		 "counters", so->now.n_ib, so->now.n_ib == 1 ? "" : "s");
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "fleet/fleet.h"
+#include "model/counter_eval.h"
 #include "model/localize.h"
 #include "model/optics.h"
 #include "sweep/sweep_ctx.h"
@@ -42,5 +43,16 @@ int sweep_optics_before(struct sweep_ctx *ctx, struct sweep_optics *so, struct f
  */
 int sweep_optics_suspects(struct sweep_ctx *ctx, struct sweep_optics *so, struct fleet *f,
 			  const struct sweep_topo *st, const struct loc_result *res);
+
+/*
+ * diagnose --from --topology ib: both ends of every link a suspect names,
+ * judged from the PMA counters the saved sweep recorded (@before) and
+ * the live subnet's (@after) over @window_s (optics_ib_verdict(); 0:
+ * unknown), into so->now's InfiniBand ends.  Nothing without suspects or
+ * saved counters.  0 or -ENOMEM.
+ */
+int sweep_optics_ib(struct sweep_ctx *ctx, struct sweep_optics *so, const struct topo *t,
+		    const struct counter_snap *before, const struct counter_snap *after,
+		    const struct loc_result *res, double window_s);
 
 #endif

@@ -299,6 +299,38 @@ static void test_hosts(void **state)
 	assert_true(json_is_false(json_object_get(h, "read")));
 	assert_string_equal(json_string_value(json_object_get(h, "note")), "its worker is gone");
 	assert_int_equal(json_array_size(json_object_get(h, "ports")), 0);
+	assert_int_equal(json_array_size(json_object_get(j, "ib_ports")), 0);
+	assert_true(json_is_null(json_object_get(j, "ib_window_s")));
+	json_decref(j);
+	/* InfiniBand ends: their own section, before the hosts' */
+	{
+		struct optics_ib_end *e = optics_hosts_ib_add(&c);
+		struct optics_policy pol;
+
+		optics_policy_default(&pol);
+		assert_non_null(e);
+		snprintf(e->node, sizeof(e->node), "leaf-001");
+		e->port = 5;
+		e->before = (struct optics_ib_pma){ .ok = true };
+		e->after = (struct optics_ib_pma){ .ok = true, .symbol_errors = 40 };
+		c.ib_window_s = 30;
+		optics_ib_verdict(&e->before, &e->after, 30, 100000, &pol, &e->verdict);
+	}
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	optics_text_hosts(f, &hosts, &c);
+	fclose(f);
+	assert_non_null(strstr(buf, "\ncable ends of the suspects' links (InfiniBand PMA counters, 30 s "
+				    "since the sweep began):\n  leaf-001 port 5: failing\n      failing: "
+				    "40 symbol errors in 30 s: 1.33e-11 per bit"));
+	assert_true(strstr(buf, "InfiniBand") < strstr(buf, "suspects' hosts"));
+	free(buf);
+	j = optics_hosts_to_json(&hosts, &c);
+	h = json_array_get(json_object_get(j, "ib_ports"), 0);
+	assert_string_equal(json_string_value(json_object_get(h, "node")), "leaf-001");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(h, "after"),
+							    "symbol_errors")), 40);
+	assert_true(json_is_null(json_object_get(h, "rate_mbps")));
 	json_decref(j);
 	/* not read at all: no text, JSON null */
 	assert_true(json_is_null(j = optics_hosts_to_json(&hosts, NULL)));

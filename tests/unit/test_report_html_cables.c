@@ -28,7 +28,11 @@ static const char *cables_json =
 	" {\"ifname\": \"eth1\", \"module\": null, \"module_error\": \"module: eth1: no module plugged\","
 	"  \"verdict\": {\"health\": \"unknown\", \"findings\": []}}]},"
 	"{\"node\": \"h3\", \"read\": true, \"note\": null, \"ports\": []},"
-	"{\"node\": \"h4\", \"read\": false, \"note\": \"its worker is gone\", \"ports\": []}]}";
+	"{\"node\": \"h4\", \"read\": false, \"note\": \"its worker is gone\", \"ports\": []}],"
+	"\"ib_window_s\": 30, \"ib_ports\": [{\"node\": \"leaf-001\", \"port\": 5, \"verdict\": "
+	"{\"health\": \"failing\", \"findings\": [{\"level\": \"failing\", \"code\": \"symbol_errors\","
+	" \"value\": 1.3e-11, \"limit\": 1e-12, \"unit\": null, \"hint\": \"clean\","
+	" \"text\": \"40 symbol errors in 30 s\"}]}}]}";
 
 static char *render(const json_t *cables)
 {
@@ -50,7 +54,7 @@ static void test_table(void **state)
 	(void)state;
 	assert_non_null(c);
 	html = render(c);
-	assert_non_null(strstr(html, "<h2>Cables of the suspects' hosts <small>diag.json &middot; "
+	assert_non_null(strstr(html, "<h2>Cables of the suspects <small>diag.json &middot; "
 				     "judged over 4.2 s</small></h2>"));
 	assert_non_null(strstr(html, "<tr><td>h2&lt;x&gt;</td><td>eth0</td><td>QSFP28 ACME SR4</td>"
 				     "<td><span class=\"tag slow\">marginal</span></td>"
@@ -62,6 +66,9 @@ static void test_table(void **state)
 	assert_non_null(strstr(html, "<tr><td>h3</td><td colspan=\"5\">no port with a module "
 				     "interface</td></tr>"));
 	assert_non_null(strstr(html, "<tr><td>h4</td><td colspan=\"5\">its worker is gone</td></tr>"));
+	assert_non_null(strstr(html, "<tr><td>leaf-001</td><td>port 5</td><td>InfiniBand PMA counters"
+				     "</td><td><span class=\"tag bad\">failing</span></td><td><b>1.3e-11"
+				     "</b> (limit 1e-12): 40 symbol errors in 30 s</td><td>clean</td></tr>"));
 	free(html);
 	json_decref(c);
 	/* null (diagnose --from) or no host: no section */
