@@ -51,7 +51,7 @@ static int optics_judge(struct sweep_ctx *ctx, struct accept_state *s, enum acce
 	struct accept_report *r = &s->rep;
 	struct accept_optics_count c = { 0 };
 	size_t before = accept_stage_findings(r, st);
-	char note[sizeof(r->st[st].note)];
+	char note[sizeof(r->st[st].note)], unread[64] = "";
 	int rc = 0;
 
 	for (size_t i = 0; rc == 0 && i < h->n; i++)
@@ -62,13 +62,15 @@ static int optics_judge(struct sweep_ctx *ctx, struct accept_state *s, enum acce
 	if (rc < 0)
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 	str_fmt(note, sizeof(note), "%s", r->st[st].note);
+	if (c.unread)
+		str_fmt(unread, sizeof(unread), "; %zu module%s not readable (counted, not judged)",
+			c.unread, c.unread == 1 ? "" : "s");
 	accept_stage_set(r, st, accept_stage_findings(r, st) > before ? ACCEPT_FAILED :
 			 r->st[st].status, "%s%soptics of %zu new host%s%s: %zu cable end%s judged, "
-			 "%zu failing, %zu marginal%s%s%s", note, note[0] ? "; " : "", c.hosts,
-			 c.hosts == 1 ? "" : "s", seen ? " over the traffic" : "", c.ports,
-			 c.ports == 1 ? "" : "s", c.failing, c.marginal, seen ? " (new since stage 4)" : "",
-			 c.unread ? ", modules not readable on some ports: " : "",
-			 c.unread ? "counted, not judged" : "");
+			 "%zu %sfailing, %zu %smarginal%s", note, note[0] ? "; " : "", c.hosts,
+			 c.hosts == 1 ? "" : "s", seen ? " since stage 4" : "", c.ports,
+			 c.ports == 1 ? "" : "s", c.failing, seen ? "newly " : "", c.marginal,
+			 seen ? "newly " : "", unread);
 	return 0;
 }
 
