@@ -761,8 +761,8 @@ void optics_ib_verdict(const struct optics_ib_pma *before, const struct optics_i
 	v->window_s = window_s > 0 ? window_s : 0;
 	v->health = OPTICS_HEALTHY;
 	if (delta(true, before->symbol_errors, true, after->symbol_errors, &sym))
-		ib_symbol_rule(sym, after->symbol_errors >= OPTICS_IB_SYMBOL_MAX, window_s, rate_mbps,
-			       pol, v);
+		ib_symbol_rule(sym, after->symbol_errors >= OPTICS_IB_SYMBOL_MAX, window_s,
+			       rate_mbps, pol, v);
 	if (!delta(true, before->link_recovers, true, after->link_recovers, &rec) ||
 	    !delta(true, before->link_downed, true, after->link_downed, &down))
 		return;

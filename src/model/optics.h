@@ -266,7 +266,7 @@ struct optics_ib_end {
  */
 struct optics_hosts {
 	struct optics_set *set;		/* n entries */
-	bool *read;			/* read[i]: host i answered (its set may be empty: no module) */
+	bool *read;			/* read[i]: host i answered (an empty set: no module) */
 	char **why;			/* why[i]: why host i was not read (owned), NULL none */
 	bool *wanted;			/* wanted[i]: a suspect names host i */
 	size_t n;

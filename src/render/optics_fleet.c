@@ -8,6 +8,7 @@
  * as "module_groups" in "fabricctl.fleet-status/1".  Built from the
  * fleet document, as the PCIe groups are (render/status_pcie_fleet.c).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,12 +43,27 @@ static json_t *entry(const char *node, const json_t *port)
 	const json_t *m = json_object_get(port, "module");
 	const json_t *w = worst(json_object_get(port, "verdict"));
 
+	const json_t *text = w ? json_object_get(w, "text") : json_object_get(port, "module_error");
+
 	return json_pack("{s:s, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}", "node", node,
-			 "ifname", json_object_get(port, "ifname"), "type", json_object_get(m, "type"),
-			 "vendor", json_object_get(m, "vendor"), "pn", json_object_get(m, "pn"),
-			 "sn", json_object_get(m, "sn"),
-			 "finding", w ? json_object_get(w, "text") : json_object_get(port, "module_error"),
-			 "hint", w ? json_object_get(w, "hint") : NULL);
+			 "ifname", json_object_get(port, "ifname"),
+			 "type", json_object_get(m, "type"), "vendor", json_object_get(m, "vendor"),
+			 "pn", json_object_get(m, "pn"), "sn", json_object_get(m, "sn"),
+			 "finding", text, "hint", w ? json_object_get(w, "hint") : NULL);
+}
+
+/* Count @port of @node in group @g; @list: as an entry too.  A node is named once. */
+static void group_add(json_t *g, const char *node, const json_t *port, bool list)
+{
+	json_t *nodes = json_object_get(g, "nodes");
+	size_t n = json_array_size(nodes);
+
+	json_object_set_new(g, "count", json_integer(json_integer_value(json_object_get(g, "count"))
+						     + 1));
+	if (!n || strcmp(jstr(json_array_get(nodes, n - 1)), node) != 0)
+		json_array_append_new(nodes, json_string(node));
+	if (list)
+		json_array_append_new(json_object_get(g, "ports"), entry(node, port));
 }
 
 /*
@@ -80,14 +96,7 @@ static json_t *groups(const json_t *nodes, size_t *not_read)
 
 			while (l < N_LEVELS - 1 && strcmp(levels[l], h) != 0)
 				l++;
-			json_object_set_new(g[l], "count", json_integer(json_integer_value(
-				json_object_get(g[l], "count")) + 1));
-			if (!json_array_size(json_object_get(g[l], "nodes")) ||
-			    strcmp(jstr(json_array_get(json_object_get(g[l], "nodes"),
-				   json_array_size(json_object_get(g[l], "nodes")) - 1)), node) != 0)
-				json_array_append_new(json_object_get(g[l], "nodes"), json_string(node));
-			if (strcmp(levels[l], "healthy") != 0)
-				json_array_append_new(json_object_get(g[l], "ports"), entry(node, p));
+			group_add(g[l], node, p, strcmp(levels[l], "healthy") != 0);
 		}
 	}
 	for (k = 0; k < N_LEVELS; k++) {

@@ -295,14 +295,15 @@ json_t *optics_hosts_to_json(const struct fab_hosts *hosts, const struct optics_
 			continue;
 		if (c->set[i].window_s > w)
 			w = c->set[i].window_s;
-		json_array_append_new(a, json_pack("{s:o, s:b, s:o, s:o}", "node", json_text(hosts->hosts[i].name),
+		json_array_append_new(a, json_pack("{s:o, s:b, s:o, s:o}",
+						   "node", json_text(hosts->hosts[i].name),
 						   "read", c->read[i],
 						   "note", json_text_or_null(c->why[i] ? c->why[i] : ""),
 						   "ports", c->read[i] ? optics_set_to_json(&c->set[i])
 								       : json_array()));
 	}
-	o = json_pack("{s:o, s:o, s:o, s:o}", "window_s", w > 0 ? json_real(w) : json_null(), "hosts", a,
-		      "ib_window_s", c->ib_window_s > 0 ? json_real(c->ib_window_s) : json_null(),
+	o = json_pack("{s:o, s:o, s:o, s:o}", "window_s", num_or_null(w > 0, w), "hosts", a,
+		      "ib_window_s", num_or_null(c->ib_window_s > 0, c->ib_window_s),
 		      "ib_ports", ib_ends_json(c));
 	return o;
 }

@@ -329,7 +329,8 @@ void optics_text_hosts(FILE *f, const struct fab_hosts *hosts, const struct opti
 			fprintf(f, "  %s: not read: %s\n", render_txt(&tx, node),
 				render_txt(&tx, c->why[i] ? c->why[i] : "no answer"));
 		else if (!c->set[i].n)
-			fprintf(f, "  %s: no port with a module interface\n", render_txt(&tx, node));
+			fprintf(f, "  %s: no port with a module interface\n",
+				render_txt(&tx, node));
 		for (size_t k = 0; c->read[i] && k < c->set[i].n; k++)
 			evidence_port(f, &tx, node, &c->set[i].v[k]);
 	}

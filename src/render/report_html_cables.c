@@ -7,6 +7,7 @@
  * with its limit) and what to do first.  Nothing when the document has
  * none.  Every string from the document is escaped.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -108,13 +109,28 @@ static void module_row(FILE *f, const char *node, const json_t *p)
 		 json_object_get(p, "verdict"));
 }
 
+/* A host not read, or without a port that has a module interface: one line. */
+static void host_line(FILE *f, const json_t *h)
+{
+	bool read = json_is_true(json_object_get(h, "read"));
+
+	fputs("<tr>", f);
+	td(f, str(h, "node"));
+	fputs("<td colspan=\"5\">", f);
+	esc(f, read ? "no port with a module interface" : str(h, "note") ? str(h, "note")
+									  : "not read");
+	fputs("</td></tr>\n", f);
+}
+
 /* An InfiniBand end: its PMA counters over the window. */
 static void ib_row(FILE *f, const json_t *e)
 {
 	char port[32];
 
-	snprintf(port, sizeof(port), "port %lld", (long long)json_integer_value(json_object_get(e, "port")));
-	port_row(f, str(e, "node"), port, "InfiniBand PMA counters", json_object_get(e, "verdict"));
+	snprintf(port, sizeof(port), "port %lld",
+		 (long long)json_integer_value(json_object_get(e, "port")));
+	port_row(f, str(e, "node"), port, "InfiniBand PMA counters",
+		 json_object_get(e, "verdict"));
 }
 
 void report_html_cables(FILE *f, const json_t *cables, const char *name)
@@ -136,19 +152,14 @@ void report_html_cables(FILE *f, const json_t *cables, const char *name)
 	      "<th>interface</th><th>module</th><th>verdict</th><th>worst figure</th>"
 	      "<th>first do</th></tr></thead><tbody>\n", f);
 	json_array_foreach(hosts, i, h) {
-		const char *node = str(h, "node");
+		const json_t *ports = json_object_get(h, "ports");
 
-		if (!json_is_true(json_object_get(h, "read")) || !json_array_size(json_object_get(h, "ports"))) {
-			fputs("<tr>", f);
-			td(f, node);
-			fputs("<td colspan=\"5\">", f);
-			esc(f, json_is_true(json_object_get(h, "read")) ? "no port with a module interface"
-									: str(h, "note") ? str(h, "note") : "not read");
-			fputs("</td></tr>\n", f);
+		if (!json_is_true(json_object_get(h, "read")) || !json_array_size(ports)) {
+			host_line(f, h);
 			continue;
 		}
-		json_array_foreach(json_object_get(h, "ports"), k, p)
-			module_row(f, node, p);
+		json_array_foreach(ports, k, p)
+			module_row(f, str(h, "node"), p);
 	}
 	json_array_foreach(ib, i, p)
 		ib_row(f, p);

@@ -19,7 +19,7 @@
 
 #define ACCEPT_OPTICS_TIMEOUT_MS 20000
 
-/* Every live worker's cable ends into @h (initialised here), judged against @before (may be NULL). */
+/* Every live worker's cable ends into @h (initialised here), judged against @before (or NULL). */
 static int optics_read(struct sweep_ctx *ctx, struct accept_state *s, struct optics_hosts *h,
 		       const struct optics_hosts *before)
 {
@@ -34,12 +34,12 @@ static int optics_read(struct sweep_ctx *ctx, struct accept_state *s, struct opt
 	optics_policy_default(&pol);
 	for (size_t i = 0; i < s->f.n; i++) {
 		const struct fab_host *host = s->f.w[i].host;
+		const struct optics_set *b = before && i < before->n && before->read[i]
+					     ? &before->set[i] : NULL;
 
 		h->wanted[i] = h->read[i] && host->is_new && hosts_is_endpoint(host);
 		if (h->wanted[i])
-			optics_set_judge(&h->set[i],
-					 before && i < before->n && before->read[i] ? &before->set[i]
-										    : NULL, &pol);
+			optics_set_judge(&h->set[i], b, &pol);
 	}
 	return 0;
 }

@@ -29,7 +29,8 @@ static int read_all(struct sweep_ctx *ctx, struct fleet *f, struct optics_hosts 
 	int rc = fleet_optics_read(f, SWEEP_OPTICS_TIMEOUT_MS, h->set, h->read, &ctx->err);
 
 	for (size_t i = 0; rc == 0 && i < f->n; i++) {
-		const char *why = f->w[i].dead ? "its worker is gone" : "no answer (see the warnings)";
+		const char *why = f->w[i].dead ? "its worker is gone"
+					       : "no answer (see the warnings)";
 
 		if (!h->read[i] && !(h->why[i] = strdup(why)))
 			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
@@ -116,7 +117,8 @@ int sweep_optics_suspects(struct sweep_ctx *ctx, struct sweep_optics *so, struct
 		    !(now->why[i] = strdup("not read before the sweep: one reading, no window")))
 			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 		narrow(&now->set[i], p ? p->name : NULL);
-		optics_set_judge(&now->set[i], so->before.read[i] ? &so->before.set[i] : NULL, &pol);
+		optics_set_judge(&now->set[i], so->before.read[i] ? &so->before.set[i] : NULL,
+				 &pol);
 	}
 	so->have_now = true;
 	fab_info("optics: the cable ends of %zu suspect host%s read again after the sweep", k,
@@ -130,7 +132,9 @@ int sweep_optics_suspects(struct sweep_ctx *ctx, struct sweep_optics *so, struct
 static void ib_pma(const struct counter_snap *s, const struct topo_port *p,
 		   struct optics_ib_pma *pma)
 {
-	static const char *const names[] = { "symbol_errors", "link_error_recovery", "link_downed" };
+	static const char *const names[] = {
+		"symbol_errors", "link_error_recovery", "link_downed",
+	};
 	uint64_t *to[] = { &pma->symbol_errors, &pma->link_recovers, &pma->link_downed };
 	unsigned int got = 0;
 
