@@ -120,6 +120,7 @@ struct pair_route;
 struct loc_result;
 struct loc_input;
 struct pair_store;
+struct optics_hosts;
 
 /*
  * A pair's path and routes are listed (JSON "path" and "routes", the CSV
@@ -201,6 +202,13 @@ struct sweep_report {
 	 */
 	const bool *not_started;
 	size_t n_not_started;
+	/*
+	 * diagnose: the cable ends of the hosts its suspects name, read
+	 * through their workers before and after the sweep and judged over
+	 * that window (model/optics.h; wanted[i]: host i is one of them);
+	 * borrowed, NULL when not read (--from, no suspect on a host).
+	 */
+	const struct optics_hosts *cables;
 	struct {			/* sweep --baseline; file NULL: none */
 		const char *file;
 		double regress_pct;

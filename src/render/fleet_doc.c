@@ -15,6 +15,7 @@
 
 #include "fleet/fleet_op.h"
 #include "model/pcie_fleet.h"
+#include "render/optics.h"
 #include "render/render_impl.h"
 
 /* One node: its own document (borrowed) under the op's name. */
@@ -138,6 +139,7 @@ int status_fleet_json(struct render *out, const struct fleet_run *run)
 	json_t *doc = fleet_status_to_json(run);
 
 	status_pcie_fleet_json(doc);
+	optics_fleet_json(doc);
 	return render_json_emit(out, doc);
 }
 

@@ -1733,6 +1733,8 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 	}
 	if (s)
 		bad_pairs_table(f, s);
+	if (diag)
+		report_html_cables(f, json_object_get(diag, "cables"), r->name[REPORT_DIAGNOSE]);
 	if (r->doc[REPORT_DISCOVER])
 		discover_tables(f, r->doc[REPORT_DISCOVER], r->name[REPORT_DISCOVER]);
 	if (r->doc[REPORT_ACCEPT])
