@@ -35,6 +35,8 @@ static size_t leafmates(const struct sweep_topo *st, const struct fab_hosts *hs,
 
 static void want_add(struct sched_pair *w, size_t *n, unsigned int a, unsigned int b)
 {
+	if (a == b)	/* A and B on one leaf share their neighbours */
+		return;
 	for (size_t i = 0; i < *n; i++)
 		if ((w[i].a == a && w[i].b == b) || (w[i].a == b && w[i].b == a))
 			return;
@@ -104,7 +106,7 @@ static int diagnose_pick_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
 	for (size_t k = 0; k < na; k++)
 		want_add(w, &n, ma[k], (unsigned int)ib);
 	if (na && nb)
-		want_add(w, &n, ma[0], mb[0]);
+		want_add(w, &n, ma[0], mb[0] != ma[0] || nb < 2 ? mb[0] : mb[1]);
 	if (na)
 		want_add(w, &n, (unsigned int)ia, ma[0]);
 	if (nb)
