@@ -179,8 +179,13 @@ int sched_topo_check(const struct sched *s, struct route *r, const struct sched_
  * rounds' pairs; each round's pairs are steered one at a time (those with
  * the fewest options first), each onto the option whose fullest hop
  * stays lowest, among those that fit; a pair no option of which fits
- * waits for the extra rounds at the end, packed greedily the same way.
- * Cost O(pairs x options x hops).
+ * waits for the extra rounds at the end, packed greedily the same way
+ * (a pair that fits no option is placed by moving one pair already placed
+ * to another of its options, one swap deep).  Up to SCHED_STEER_DIRECT_MAX
+ * pairs (a lab, a pod), every pair is also packed directly, the pairs of
+ * the hosts with the most pairs left first, in SCHED_STEER_ATTEMPTS
+ * orders, and the fewest rounds kept.  Cost O(pairs x options x hops)
+ * per round a pair waits, plus the swaps.
  *
  * Out: @s (its own pairs, a <-> b as in @p), choice[i] the option given
  * to p[i] (SCHED_STEER_WHOLE for a pair without options) and in @st what
@@ -188,6 +193,8 @@ int sched_topo_check(const struct sched *s, struct route *r, const struct sched_
  * or an option names a path the route does not have; -ENOMEM.
  */
 #define SCHED_STEER_WHOLE UINT32_MAX
+#define SCHED_STEER_DIRECT_MAX 2048
+#define SCHED_STEER_ATTEMPTS 16
 
 struct sched_steer_opt {
 	uint16_t sport;		/* the source port that takes these paths (for the caller) */
@@ -206,6 +213,7 @@ struct sched_steer_stats {
 	size_t moved;		/* pairs moved to those */
 	size_t steered, whole;	/* pairs with options / counted whole */
 	size_t node_bound;	/* the most pairs of one host, or ceil(pairs / floor(h / 2)) */
+	bool direct;		/* the rounds kept were packed directly, not from @base */
 };
 
 int sched_topo_steer(struct sched *s, uint32_t *choice, struct sched_steer_stats *st,

@@ -31,7 +31,8 @@ struct steer {
 	size_t n_touched;
 	bool *busy;		/* per host, this round */
 	size_t *cur;		/* per pair placed: its option (index into hop_off) */
-	uint32_t *key;		/* per pair: the extra rounds' order */
+	uint64_t *key;		/* per pair: its place in a round's order */
+	uint32_t salt;		/* this attempt's tie-break */
 	uint32_t *order;	/* pair indices sorted by their key */
 	/* the result, built round by round */
 	uint32_t *out;		/* pair indices in round order */
@@ -344,7 +345,7 @@ static int wait_cmp(const void *x, const void *y, void *arg)
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
 
 	if (g->key[a] != g->key[b])
-		return g->key[a] > g->key[b] ? -1 : 1;
+		return g->key[a] < g->key[b] ? -1 : 1;
 	return a < b ? -1 : 1;
 }
 
@@ -382,7 +383,9 @@ static void wait_order(struct steer *g, uint32_t *wait, size_t n_wait, uint32_t 
 	for (size_t i = 0; i < n_wait; i++) {
 		const struct pair_route *pr = g->p[wait[i]].route;
 
-		g->key[wait[i]] = deg[pr->a] + deg[pr->b];
+		/* the most waiting first, then a mix of the pair and the attempt */
+		g->key[wait[i]] = (uint64_t)(UINT32_MAX - deg[pr->a] - deg[pr->b]) << 32 |
+				  mix(wait[i], g->salt);
 	}
 	qsort_r(wait, n_wait, sizeof(*wait), wait_cmp, g);
 }
@@ -409,6 +412,73 @@ static int extra_rounds(struct steer *g, uint32_t *wait, size_t n_wait)
 	}
 	free(deg);
 	return 0;
+}
+
+/* A packing of every pair, kept while attempts go on. */
+struct steer_snap {
+	uint32_t *out;
+	size_t *starts, *cur;
+	size_t n_rounds;
+};
+
+static int snap_take(const struct steer *g, struct steer_snap *sn)
+{
+	if (!sn->out) {
+		sn->out = calloc(g->n + 1, sizeof(*sn->out));
+		sn->starts = calloc(g->n + 2, sizeof(*sn->starts));
+		sn->cur = calloc(g->n + 1, sizeof(*sn->cur));
+		if (!sn->out || !sn->starts || !sn->cur)
+			return -ENOMEM;
+	}
+	memcpy(sn->out, g->out, g->n * sizeof(*sn->out));
+	memcpy(sn->starts, g->starts, (g->n_rounds + 1) * sizeof(*sn->starts));
+	memcpy(sn->cur, g->cur, g->n * sizeof(*sn->cur));
+	sn->n_rounds = g->n_rounds;
+	return 0;
+}
+
+static void snap_restore(struct steer *g, const struct steer_snap *sn)
+{
+	memcpy(g->out, sn->out, g->n * sizeof(*g->out));
+	memcpy(g->starts, sn->starts, (sn->n_rounds + 1) * sizeof(*g->starts));
+	memcpy(g->cur, sn->cur, g->n * sizeof(*g->cur));
+	g->n_rounds = sn->n_rounds;
+	g->n_out = g->n;
+}
+
+static void snap_fini(struct steer_snap *sn)
+{
+	free(sn->out);
+	free(sn->starts);
+	free(sn->cur);
+}
+
+/*
+ * Small sets: also pack every pair directly, the busiest hosts first, a
+ * few orders; keep the fewest rounds.  *@direct: one of those won.
+ */
+static int direct_attempts(struct steer *g, uint32_t *wait, bool *direct)
+{
+	struct steer_snap best = { 0 };
+	int rc = snap_take(g, &best);
+
+	*direct = false;
+	for (uint32_t a = 1; rc == 0 && a <= SCHED_STEER_ATTEMPTS; a++) {
+		g->n_out = 0;
+		g->n_rounds = 0;
+		g->salt = a;
+		for (size_t i = 0; i < g->n; i++)
+			wait[i] = (uint32_t)i;
+		rc = extra_rounds(g, wait, g->n);
+		if (rc == 0 && g->n_rounds < best.n_rounds) {
+			rc = snap_take(g, &best);
+			*direct = true;
+		}
+	}
+	if (rc == 0)
+		snap_restore(g, &best);
+	snap_fini(&best);
+	return rc;
 }
 
 static size_t node_bound(const struct steer *g)
@@ -487,6 +557,10 @@ int sched_topo_steer(struct sched *s, uint32_t *choice, struct sched_steer_stats
 	}
 	if (rc == 0) {
 		st->extra_rounds = g.n_rounds - st->base_rounds;
+		if (n <= SCHED_STEER_DIRECT_MAX)
+			rc = direct_attempts(&g, wait, &st->direct);
+	}
+	if (rc == 0) {
 		st->node_bound = node_bound(&g);
 		for (size_t i = 0; i < n; i++)
 			*(p[i].n_opts ? &st->steered : &st->whole) += 1;
