@@ -73,6 +73,17 @@ struct tp_spec {
 	bool bw_rev;			/* server -> client */
 	unsigned int timeout_ms;	/* bound on every wait */
 	struct tp_verbs_tuning verbs;
+	/*
+	 * tcp, steered tests (docs/paths.md "Steering"): the ports that make
+	 * each phase's 5-tuple the one traced.  port: the server listens on
+	 * it (SO_REUSEADDR); sport_fwd / sport_rev: the client's streams of
+	 * the a -> b / b -> a phase leave from sport_fwd + i / sport_rev + i
+	 * (stream i).  0: any free port (the kernel's), as before.  The
+	 * latency connection's port is always the kernel's.  A port in use
+	 * (another test, or TIME_WAIT of the same tuple) fails the test:
+	 * a retest picks other ports.
+	 */
+	unsigned int port, sport_fwd, sport_rev;
 };
 
 struct tp_params {
