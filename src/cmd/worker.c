@@ -304,7 +304,7 @@ static void op_trace(struct worker *w, struct proto_msg *req)
 
 	fab_err_init(&err);
 	if (proto_trace_req_parse(req->doc, &tr, &n, &o, &err) == 0 &&
-	    trace_run(tr, n, &o, STDIN_FILENO, &err) == 0) {
+	    (n == 0 || trace_run(tr, n, &o, STDIN_FILENO, &err) == 0)) {
 		res = proto_trace_result(tr, n);
 		if (!res)
 			fab_err_set(&err, -ENOMEM, "trace: out of memory");

@@ -688,10 +688,19 @@ static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int
 		rc = fab_err_set(err, -EINVAL, "tcp: source port %u without a local address", sport);
 		goto fail;
 	}
-	if (sport) {	/* the port's earlier connections in TIME_WAIT (other tuples) do not block it */
+	if (sport) {
+		/*
+		 * The port's earlier connections in TIME_WAIT (other tuples) do
+		 * not block it; and this one leaves none: it closes with a reset
+		 * once the peer has everything (figures read, or its end of the
+		 * stream seen), which also ends a TIME_WAIT the server holds, so
+		 * a retest runs on the same tuple (docs/paths.md "Steering").
+		 */
+		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 		int one = 1;
 
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
 	}
 	if (*s->local_addr && addr_parse(s->local_addr, sport, &local, &llen) == 0 &&
 	    local.ss_family == s->peer.ss_family &&

@@ -79,9 +79,10 @@ struct tp_spec {
 	 * it (SO_REUSEADDR); sport_fwd / sport_rev: the client's streams of
 	 * the a -> b / b -> a phase leave from sport_fwd + i / sport_rev + i
 	 * (stream i).  0: any free port (the kernel's), as before.  The
-	 * latency connection's port is always the kernel's.  A port in use
-	 * (another test, or TIME_WAIT of the same tuple) fails the test:
-	 * a retest picks other ports.
+	 * latency connection's port is always the kernel's.  A steered
+	 * stream closes with a reset once its peer has everything, leaving
+	 * no TIME_WAIT, so the same tuple can run again (a retest).  A port
+	 * held by another socket fails the test.
 	 */
 	unsigned int port, sport_fwd, sport_rev;
 };
