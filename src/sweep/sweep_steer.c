@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "fleet/fleet_trace.h"
 #include "model/ecmp_map.h"
@@ -25,13 +26,17 @@ struct steer_pair {
 	size_t n_opts;
 	char why[400];			/* not steered: why ("" same leaf) */
 	uint32_t choice;		/* the option given, SCHED_STEER_WHOLE: none */
-	unsigned int runs;		/* tests started on its ports (a retest: more than one) */
+	int ab_of[SWEEP_STEER_PORTS];	/* per traced a -> b port: its path, -1 unknown */
+	int ba_of[SWEEP_STEER_PORTS];	/* per traced b -> a port */
+	unsigned int runs;		/* tests started (a retest: more than one) */
+	bool lost;			/* a retest ran on free ports: its path is not known */
 	struct pair_route taken;	/* the route its test takes */
 };
 
 struct sweep_steer {
 	struct steer_pair *p;
 	size_t n;
+	unsigned int base;		/* this sweep's ports (sweep_steer.h) */
 	uint32_t *by_key;		/* pair indices sorted by sched_pair_key() */
 };
 
@@ -46,6 +51,21 @@ void sweep_steer_free(struct sweep_steer *sv)
 		free(sv->by_key);
 	}
 	free(sv);
+}
+
+static uint16_t port_fwd(const struct sweep_steer *sv, unsigned int k)
+{
+	return (uint16_t)(sv->base + k);
+}
+
+static uint16_t port_rev(const struct sweep_steer *sv, unsigned int k)
+{
+	return (uint16_t)(sv->base + SWEEP_STEER_PORTS + k);
+}
+
+static uint16_t port_listen(const struct sweep_steer *sv)
+{
+	return (uint16_t)(sv->base + 2 * SWEEP_STEER_PORTS);
 }
 
 static int key_cmp(const void *x, const void *y, void *arg)
@@ -132,12 +152,12 @@ static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 		for (unsigned int k = 0; p->cross && k < SWEEP_STEER_PORTS; k++) {
 			struct flow *fa = &tr[p->a][n[p->a]++].flow, *fb = &tr[p->b][n[p->b]++].flow;
 
-			*fa = (struct flow){ .proto = FLOW_TCP, .sport = (uint16_t)(SWEEP_STEER_SPORT_FWD + k),
-					     .dport = SWEEP_STEER_DPORT };
+			*fa = (struct flow){ .proto = FLOW_TCP, .sport = port_fwd(sv, k),
+					     .dport = port_listen(sv) };
 			str_fmt(fa->src, sizeof(fa->src), "%s", hs->hosts[p->a].addr);
 			str_fmt(fa->dst, sizeof(fa->dst), "%s", hs->hosts[p->b].addr);
-			*fb = (struct flow){ .proto = FLOW_TCP, .sport = SWEEP_STEER_DPORT,
-					     .dport = (uint16_t)(SWEEP_STEER_SPORT_REV + k) };
+			*fb = (struct flow){ .proto = FLOW_TCP, .sport = port_listen(sv),
+					     .dport = port_rev(sv, k) };
 			str_fmt(fb->src, sizeof(fb->src), "%s", hs->hosts[p->b].addr);
 			str_fmt(fb->dst, sizeof(fb->dst), "%s", hs->hosts[p->a].addr);
 		}
@@ -145,38 +165,43 @@ static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 	return 0;
 }
 
-/* The options of pair @p from its map: every traced S with every traced S', distinct paths. */
-static void opts_make(const struct topo *t, struct steer_pair *p, const struct ecmp_map *m)
+/* Each traced port's path (-1: none), then the options: every distinct pair of paths. */
+static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct steer_pair *p,
+		      const struct ecmp_map *m)
 {
 	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++) {
-		uint16_t s = (uint16_t)(SWEEP_STEER_SPORT_FWD + k);
-		int ab = ecmp_map_member(m, ECMP_AB, s);
+		int ab = ecmp_map_member(m, ECMP_AB, port_fwd(sv, k));
+		int ba = ecmp_map_member(m, ECMP_BA, port_rev(sv, k));
 
-		for (unsigned int j = 0; ab >= 0 && j < SWEEP_STEER_PORTS; j++) {
-			uint16_t s2 = (uint16_t)(SWEEP_STEER_SPORT_REV + j);
-			int ba = ecmp_map_member(m, ECMP_BA, s2);
-			struct sched_steer_opt o;
+		p->ab_of[k] = ab < 0 ? -1 : ecmp_steer_path(t, p->all.ab, p->all.n_ab,
+							     &m->side[ECMP_AB].members[ab]);
+		p->ba_of[k] = ba < 0 ? -1 : ecmp_steer_path(t, p->all.ba, p->all.n_ba,
+							     &m->side[ECMP_BA].members[ba]);
+	}
+	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+		for (unsigned int j = 0; p->ab_of[k] >= 0 && j < SWEEP_STEER_PORTS; j++) {
 			bool seen = false;
 
-			if (ba < 0 || ecmp_steer_opt(t, &p->all, s, &m->side[ECMP_AB].members[ab],
-						     &m->side[ECMP_BA].members[ba], &o) < 0)
+			if (p->ba_of[j] < 0)
 				continue;
 			for (size_t x = 0; x < p->n_opts && !seen; x++)
-				seen = p->opts[x].ab == o.ab && p->opts[x].ba == o.ba;
+				seen = p->opts[x].ab == p->ab_of[k] && p->opts[x].ba == p->ba_of[j];
 			if (!seen && p->n_opts < OPTS_MAX) {
-				p->rev[p->n_opts] = s2;
-				p->opts[p->n_opts++] = o;
+				p->rev[p->n_opts] = port_rev(sv, j);
+				p->opts[p->n_opts++] = (struct sched_steer_opt){
+					.sport = port_fwd(sv, k), .ab = (uint16_t)p->ab_of[k],
+					.ba = (uint16_t)p->ba_of[j] };
 			}
 		}
-	}
 	if (!p->n_opts)
-		str_fmt(p->why, sizeof(p->why), "no traced port's members are paths of the %s "
-			 "(parallel cables, or members off the plan)", "topology");
+		str_fmt(p->why, sizeof(p->why), "no traced port's members are paths of the "
+			"topology (parallel cables, or members off the plan)");
 }
 
 /* Learn pair @p's map from its traces (@ta: from a, @tb: from b) and make its options. */
-static int pair_learn(const struct sweep_topo *st, const struct node_addr_index *ix,
-		      struct steer_pair *p, struct flow_trace *ta, struct flow_trace *tb)
+static int pair_learn(const struct sweep_steer *sv, const struct sweep_topo *st,
+		      const struct node_addr_index *ix, struct steer_pair *p, struct flow_trace *ta,
+		      struct flow_trace *tb)
 {
 	const struct topo *t = st->t;
 	struct ecmp_map m;
@@ -189,14 +214,13 @@ static int pair_learn(const struct sweep_topo *st, const struct node_addr_index 
 		flow_trace_map(&tb[k], ix);
 		rc = ecmp_map_learn(&m, ECMP_AB, &ta[k]);
 		if (rc == 0)
-			rc = ecmp_map_learn_as(&m, ECMP_BA, &tb[k],
-					       (uint16_t)(SWEEP_STEER_SPORT_REV + k));
+			rc = ecmp_map_learn_as(&m, ECMP_BA, &tb[k], port_rev(sv, k));
 	}
 	if (rc == 0 && m.reason != ECMP_OK)
 		str_fmt(p->why, sizeof(p->why), "fallback %s: %s", ecmp_reason_name(m.reason),
 			 m.detail);
 	else if (rc == 0)
-		opts_make(t, p, &m);
+		opts_make(sv, t, p, &m);
 	ecmp_map_fini(&m);
 	return rc;
 }
@@ -226,7 +250,7 @@ static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 		if (!got[p->a] || !got[p->b])
 			str_fmt(p->why, sizeof(p->why), "not traced: the worker of %s did not answer",
 				 st->hosts->hosts[got[p->a] ? p->b : p->a].name);
-		else if (pair_learn(st, &ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0)
+		else if (pair_learn(sv, st, &ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0)
 			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 		at[p->a] += SWEEP_STEER_PORTS;
 		at[p->b] += SWEEP_STEER_PORTS;
@@ -325,7 +349,7 @@ static int routes_say(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 		member_text(st->t, &p->taken.ab[0], la, sizeof(la));
 		member_text(st->t, &p->taken.ba[0], lb, sizeof(lb));
 		fab_info("steer %s %s: port %u -> %u via %s; back %u -> %u via %s", hs->hosts[p->a].name,
-			 hs->hosts[p->b].name, o->sport, SWEEP_STEER_DPORT, la, SWEEP_STEER_DPORT,
+			 hs->hosts[p->b].name, o->sport, port_listen(sv), la, port_listen(sv),
 			 p->rev[p->choice], lb);
 	}
 	return 0;
@@ -363,6 +387,9 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	sv = calloc(1, sizeof(*sv));
 	if (!sv)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	if (getrandom(&sv->base, sizeof(sv->base), 0) != (ssize_t)sizeof(sv->base))
+		sv->base = (unsigned int)getpid();
+	sv->base = SWEEP_STEER_PORT_LO + 16 * (sv->base % SWEEP_STEER_PORT_SLOTS);
 	rc = pairs_make(ctx, st, s, sv);
 	if (rc == 0)
 		rc = trace_learn(ctx, st, f, sv);
@@ -386,18 +413,39 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	return 0;
 }
 
+/* The @nth traced port (from 0) whose path is @path in @of; -1: none. */
+static int port_nth(const int *of, int path, unsigned int nth)
+{
+	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+		if (of[k] == path && !nth--)
+			return (int)k;
+	return -1;
+}
+
 void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
 {
 	struct sweep_topo *st = ctx;
-	struct steer_pair *p = pair_find(st->steer, (unsigned int)a, (unsigned int)b);
+	struct sweep_steer *sv = st->steer;
+	struct steer_pair *p = pair_find(sv, (unsigned int)a, (unsigned int)b);
+	const struct sched_steer_opt *o;
+	unsigned int run;
+	int k, j;
 
-	/* A retest runs on the same ports, hence the same path (the streams leave no TIME_WAIT). */
 	if (!p || p->choice == SCHED_STEER_WHOLE || p->a != a || p->b != b)
 		return;
-	p->runs++;
-	spec->port = SWEEP_STEER_DPORT;
-	spec->sport_fwd = p->opts[p->choice].sport;
-	spec->sport_rev = p->rev[p->choice];
+	o = &p->opts[p->choice];
+	run = p->runs++;
+	k = port_nth(p->ab_of, o->ab, run);
+	j = port_nth(p->ba_of, o->ba, run);
+	if (k < 0 || j < 0) {	/* every traced port of its members used: free ports */
+		p->lost = true;
+		fab_info("steer %s %s: run %u on free ports (no traced port of its members left)",
+			 st->hosts->hosts[a].name, st->hosts->hosts[b].name, run + 1);
+		return;
+	}
+	spec->port = port_listen(sv);
+	spec->sport_fwd = port_fwd(sv, (unsigned int)k);
+	spec->sport_rev = port_rev(sv, (unsigned int)j);
 }
 
 const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigned int a,
@@ -405,5 +453,5 @@ const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigne
 {
 	const struct steer_pair *p = pair_find(sv, a, b);
 
-	return p && p->choice != SCHED_STEER_WHOLE ? &p->taken : NULL;
+	return p && p->choice != SCHED_STEER_WHOLE && !p->lost ? &p->taken : NULL;
 }

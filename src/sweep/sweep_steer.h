@@ -27,10 +27,19 @@
 #include "sweep/sweep_ctx.h"
 #include "transport/transport.h"
 
-#define SWEEP_STEER_PORTS 4		/* ports traced per pair and direction */
-#define SWEEP_STEER_DPORT 47000		/* a steered test's listener */
-#define SWEEP_STEER_SPORT_FWD 47100	/* the a -> b streams' ports: + 0 .. PORTS - 1 */
-#define SWEEP_STEER_SPORT_REV 47200	/* the b -> a streams' ports */
+/*
+ * Ports: per sweep a random base B = SWEEP_STEER_PORT_LO + 16 x (0 ..
+ * SWEEP_STEER_PORT_SLOTS - 1), below the kernel's ephemeral range (a
+ * sweep right after another meets none of its tuples in TIME_WAIT): the
+ * a -> b streams leave from B + k, the b -> a streams from B + PORTS + k
+ * (k < PORTS), the listener is B + 2 x PORTS.  A retest runs on another
+ * traced port of the same member (the first run's tuple may sit in
+ * TIME_WAIT on the side that closed first); when none is left it runs
+ * on free ports and its path is no longer known.
+ */
+#define SWEEP_STEER_PORTS 6		/* ports traced per pair and direction */
+#define SWEEP_STEER_PORT_LO 10000
+#define SWEEP_STEER_PORT_SLOTS 1250
 #define SWEEP_STEER_TIMEOUT_MS 180000	/* all the traces, every worker at once */
 
 struct sweep_topo;

@@ -59,6 +59,20 @@ witness() { # NODE SPORT DEST DPORT
 	node_of "$addr"
 }
 addr_of() { awk -v h="$P-$1" '$1 == h { print $2 }' "$TMP/hosts"; }
+# The tests' tuples sit in TIME_WAIT (60 s) on the side that closed first, and
+# traceroute cannot bind a port that has one: wait until no host has any.
+time_wait_clear() {
+	local t n h
+	for t in $(seq 1 80); do
+		n=0
+		for h in h1 h2 h3 h4 h5 h6; do
+			n=$((n + $(lab_exec "$h" ss -Htan state time-wait | wc -l)))
+		done
+		[ "$n" = 0 ] && { echo "TIME_WAIT clear after ${t} s" >&2; return 0; }
+		sleep 1
+	done
+	fail "TIME_WAIT sockets left after 80 s"
+}
 
 # --- 1. clean ------------------------------------------------------------------------------
 sweep
@@ -66,14 +80,16 @@ assert_eq "clean: exit" 0 "$rc"
 assert_eq "clean: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
 grep -q "steering: 12 cross-leaf pairs, 12 steered, 0 on whole ECMP sets" "$TMP/err" ||
 	fail "clean: not every cross-leaf pair steered"
+echo "clean: $(q .schedule.rounds) rounds" >&2
+cp "$TMP/err" "$TMP/clean.err"
+time_wait_clear
 n=0
 while read -r a b s d via s2 via2; do
 	assert_eq "$a -> $b port $s: traceroute -T" "$via" "$(witness "${a#"$P"-}" "$s" "$(addr_of "${b#"$P"-}")" "$d")"
 	assert_eq "$b -> $a port $d -> $s2: traceroute -T" "$via2" "$(witness "${b#"$P"-}" "$d" "$(addr_of "${a#"$P"-}")" "$s2")"
 	n=$((n + 1))
-done < <(sed -n 's/.*steer \([^ ]*\) \([^ ]*\): port \([0-9]*\) -> \([0-9]*\) via \([^;]*\); back [0-9]* -> \([0-9]*\) via \(.*\)$/\1 \2 \3 \4 \5 \6 \7/p' "$TMP/err")
+done < <(sed -n 's/.*steer \([^ ]*\) \([^ ]*\): port \([0-9]*\) -> \([0-9]*\) via \([^;]*\); back [0-9]* -> \([0-9]*\) via \(.*\)$/\1 \2 \3 \4 \5 \6 \7/p' "$TMP/clean.err")
 assert_eq "clean: 12 steered pairs witnessed" 12 "$n"
-echo "clean: $(q .schedule.rounds) rounds" >&2
 
 # --- 2. leaf1 <-> spine1 slowed: that link alone -------------------------------------------
 run lab_slow leaf1:swp49 50mbit
