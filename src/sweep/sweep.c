@@ -244,7 +244,9 @@ static int sweep_prepare(struct sweep_state *w)
 	if (st)
 		st->cov_k = req->coverage_k;
 	rc = sweep_schedule_build(ctx, req, &w->hs, st, &w->s, &w->src);
-	if (rc == 0 && st && req->steer && !req->dry_run && !req->measure)
+	if (rc == 0 && st && req->steer && req->dry_run)
+		rc = sweep_steer_dry(ctx, st, req->transport, req->streams, &w->s, &w->src);
+	else if (rc == 0 && st && req->steer && !req->measure)
 		rc = sweep_steer_run(ctx, st, &w->f, req->transport, req->streams, &w->s, &w->src);
 	if (rc < 0)
 		return rc;

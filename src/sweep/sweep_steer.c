@@ -287,7 +287,12 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
 		sp[i] = (struct sched_steer_pair){ .route = &sv->p[i].all, .opts = sv->p[i].opts,
 						   .n_opts = sv->p[i].n_opts };
 	st->r->ecmp_whole = false;
-	rc = sched_topo_pairs(&base, &b, st->r, s->pairs, s->n_pairs, &ctx->err);
+	/* All pairs: the generator's rounds (n - 1 on a non-blocking tree), else the packer's. */
+	if (s->n_pairs == st->r->n_hosts * (st->r->n_hosts - 1) / 2 &&
+	    st->r->n_hosts <= SCHED_TOPO_EXPLICIT_MAX)
+		rc = sched_topo_all(&base, &b, st->r, &ctx->err);
+	else
+		rc = sched_topo_pairs(&base, &b, st->r, s->pairs, s->n_pairs, &ctx->err);
 	st->r->ecmp_whole = true;
 	if (rc == 0)
 		rc = sched_topo_steer(&out, choice, stats, st->r, &base, sp, sv->n, &ctx->err);
@@ -420,6 +425,40 @@ static int port_nth(const int *of, int path, unsigned int nth)
 		if (of[k] == path && !nth--)
 			return (int)k;
 	return -1;
+}
+
+int sweep_steer_dry(struct sweep_ctx *ctx, struct sweep_topo *st, const char *transport,
+		    unsigned int streams, struct sched *s, struct sched_src *src)
+{
+	const char *skip = steer_skip(st, transport, streams, s, src);
+	struct sched_steer_stats stats;
+	struct sweep_steer *sv;
+	size_t whole_rounds = s->n_rounds;
+	int rc;
+
+	if (skip) {
+		fab_warn("sweep --steer: %s; rounds count whole ECMP sets", skip);
+		return 0;
+	}
+	sv = calloc(1, sizeof(*sv));
+	if (!sv)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	rc = pairs_make(ctx, st, s, sv);
+	for (size_t i = 0; rc == 0 && i < sv->n; i++)
+		if (sv->p[i].cross)
+			sv->p[i].n_opts = sched_steer_opts_all(&sv->p[i].all, sv->p[i].opts, OPTS_MAX);
+	if (rc == 0)
+		rc = rounds_steer(ctx, st, sv, s, &stats);
+	sweep_steer_free(sv);
+	if (rc < 0)
+		return rc;
+	sched_src_explicit(src, s);
+	st->bound = (struct sched_topo_bound){ .node = stats.node_bound, .bound = stats.node_bound,
+					       .link_at = ROUTE_NONE };
+	fab_log(0, "sweep --steer --dry-run: %zu rounds as if every test could be steered onto any "
+		"member (node bound %zu); %zu rounds where paths cannot be learned (whole ECMP sets)",
+		s->n_rounds, stats.node_bound, whole_rounds);
+	return 0;
 }
 
 void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)

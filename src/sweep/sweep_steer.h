@@ -57,6 +57,16 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 		    const char *transport, unsigned int streams, struct sched *s,
 		    struct sched_src *src);
 
+/*
+ * --dry-run: the rounds @s as if every cross-leaf test could be steered
+ * onto any member (each pair's options: every a -> b path with every
+ * b -> a path), a line giving them beside the whole-set rounds (what a
+ * sweep whose paths cannot be learned runs).  Nothing is traced.  Same
+ * skips and errors as sweep_steer_run().
+ */
+int sweep_steer_dry(struct sweep_ctx *ctx, struct sweep_topo *st, const char *transport,
+		    unsigned int streams, struct sched *s, struct sched_src *src);
+
 /* For struct sweep_opts.pair_spec: @ctx the struct sweep_topo steered; a and b host indices. */
 void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec);
 
