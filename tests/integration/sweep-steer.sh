@@ -9,7 +9,8 @@
 #     tuple, both ways (a second witness);
 #  2. leaf1 <-> spine1 slowed (tc tbf, both ways): exit 1, the top suspect
 #     is that link alone (kind link, both ends), no host named, no pair of
-#     one leaf slow;
+#     one leaf slow; diagnose --steer on a slow pair names the members it
+#     took and that link;
 #  3. spine1 drops its ICMP time-exceeded (nftables): the pairs that met it
 #     fall back to the whole set, said per pair, and no pair is slow.
 # The switches' ICMP rate limit is off (net.ipv4.icmp_ratelimit=0) to keep
@@ -101,6 +102,20 @@ assert_eq "slow member: the top suspect is leaf1 <-> spine1, a link" "link $P-le
 	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
 assert_eq "slow member: no host named" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
 assert_eq "slow member: no pair of one leaf slow" 0 "$(q '[.pairs[] | select(.status != "ok" and .class == 2)] | length')"
+# diagnose A B on a slow pair: traced first, the member each way named on stderr
+read -r A B < <(q '[.pairs[] | select(.status == "slow")][0] | "\(.a) \(.b)"')
+pretty "$FABRICCTL -v -j diagnose --hosts $TMP/hosts --launcher netns --topology $TMP/plan.yaml --steer $A $B"
+rc=0
+"$FABRICCTL" -v -j diagnose --hosts "$TMP/hosts" --launcher netns --transport tcp --duration 0.5 \
+	--lat-iters 200 --topology "$TMP/plan.yaml" --steer "$A" "$B" >"$TMP/out" 2>"$TMP/err" || rc=$?
+line=$(grep -E "steer ($A $B|$B $A): port" "$TMP/err" || true)
+echo "diagnose $A $B: rc $rc; $line; $(q -c '.suspects[0] | [.kind, .link.a.node, .link.b.node]')" >&2
+[ -n "$line" ] || fail "diagnose: no member named for $A $B"
+# A -> B may be steered onto spine2 this time; the pairs diagnose adds around
+# its path (steered too) cross leaf1 <-> spine1 and name it.
+assert_eq "diagnose: exit" 1 "$rc"
+assert_eq "diagnose: the top suspect" "link $P-leaf1 $P-spine1" \
+	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
 run lab_unslow leaf1:swp49
 
 # --- 3. spine1 silent: fallback per pair, no false alarm ----------------------------------
