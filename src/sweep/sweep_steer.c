@@ -474,8 +474,13 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
 		return;
 	o = &p->opts[p->choice];
 	run = p->runs++;
+	/*
+	 * Only the a -> b phase leaves its tuple in TIME_WAIT (a sends the
+	 * first FIN, at a); the b -> a phase's closes with a reset: its port
+	 * serves every run.
+	 */
 	k = port_nth(p->ab_of, o->ab, run);
-	j = port_nth(p->ba_of, o->ba, run);
+	j = port_nth(p->ba_of, o->ba, 0);
 	if (k < 0 || j < 0) {	/* every traced port of its members used: free ports */
 		p->lost = true;
 		fab_info("steer %s %s: run %u on free ports (no traced port of its members left)",

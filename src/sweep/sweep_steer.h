@@ -32,12 +32,13 @@
  * SWEEP_STEER_PORT_SLOTS - 1), below the kernel's ephemeral range (a
  * sweep right after another meets none of its tuples in TIME_WAIT): the
  * a -> b streams leave from B + k, the b -> a streams from B + PORTS + k
- * (k < PORTS), the listener is B + 2 x PORTS.  A retest runs on another
- * traced port of the same member (the first run's tuple may sit in
- * TIME_WAIT on the side that closed first); when none is left it runs
- * on free ports and its path is no longer known.
+ * (k < PORTS), the listener is B + 2 x PORTS (16 >= 2 x PORTS + 1).  A
+ * retest runs on another traced a -> b port of the same member (the a -> b
+ * phase's tuple sits in TIME_WAIT at a, which sent the first FIN; the
+ * b -> a phase closes with a reset and keeps its port); when none is left
+ * it runs on free ports and its path is no longer known.
  */
-#define SWEEP_STEER_PORTS 6		/* ports traced per pair and direction */
+#define SWEEP_STEER_PORTS 8		/* ports traced per pair and direction */
 #define SWEEP_STEER_PORT_LO 10000
 #define SWEEP_STEER_PORT_SLOTS 1250
 #define SWEEP_STEER_TIMEOUT_MS 180000	/* all the traces, every worker at once */

@@ -691,10 +691,11 @@ static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int
 	if (sport) {
 		/*
 		 * The port's earlier connections in TIME_WAIT (other tuples) do
-		 * not block it; and this one leaves none: it closes with a reset
-		 * once the peer has everything (figures read, or its end of the
-		 * stream seen), which also ends a TIME_WAIT the server holds, so
-		 * a retest runs on the same tuple (docs/paths.md "Steering").
+		 * not block it.  A connection the server ends first (b -> a:
+		 * the server's FIN) closes here with a reset and leaves no
+		 * TIME_WAIT; one this side ends first (a -> b: shutdown after
+		 * the data) enters TIME_WAIT when the server's FIN comes, so
+		 * its tuple cannot run again for 60 s (docs/paths.md "Steering").
 		 */
 		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 		int one = 1;

@@ -79,10 +79,12 @@ struct tp_spec {
 	 * it (SO_REUSEADDR); sport_fwd / sport_rev: the client's streams of
 	 * the a -> b / b -> a phase leave from sport_fwd + i / sport_rev + i
 	 * (stream i).  0: any free port (the kernel's), as before.  The
-	 * latency connection's port is always the kernel's.  A steered
-	 * stream closes with a reset once its peer has everything, leaving
-	 * no TIME_WAIT, so the same tuple can run again (a retest).  A port
-	 * held by another socket fails the test.
+	 * latency connection's port is always the kernel's.  A b -> a
+	 * stream closes with a reset once it has everything (no TIME_WAIT:
+	 * its tuple can run again at once); an a -> b stream's tuple sits in
+	 * TIME_WAIT at the client for 60 s (it sends the first FIN), so a
+	 * retest within that time needs another sport_fwd.  A port held by
+	 * another socket fails the test.
 	 */
 	unsigned int port, sport_fwd, sport_rev;
 };

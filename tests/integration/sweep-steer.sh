@@ -4,13 +4,14 @@
 # `discover --save-plan` with every switch's addresses): before the first
 # round the workers trace each cross-leaf test's ports both ways, and each
 # test runs on ports whose members are known (docs/paths.md "Steering").
-#  1. clean: every cross-leaf pair steered, no pair slow, exit 0; every
-#     steered path is the one Debian's traceroute -T reports for the same
-#     tuple, both ways (a second witness);
+#  1. clean: every cross-leaf pair steered, no pair slow, exit 0 (three
+#     runs); every steered path of the first is the one Debian's
+#     traceroute -T reports for the same tuple, both ways (a second witness);
 #  2. leaf1 <-> spine1 slowed (tc tbf, both ways): exit 1, the top suspect
 #     is that link alone (kind link, both ends), no host named, no pair of
 #     one leaf slow; diagnose --steer on a slow pair names the members it
-#     took and that link;
+#     took and that link; again with the host cables at 1 Gbit/s and
+#     rate_gbps=1 in the hosts file (clean, then the member at 200 Mbit/s);
 #  3. spine1 drops its ICMP time-exceeded (nftables): the pairs that met it
 #     fall back to the whole set, said per pair, and no pair is slow.
 # The switches' ICMP rate limit is off (net.ipv4.icmp_ratelimit=0) to keep
@@ -38,10 +39,11 @@ lab_hostsfile --switches >"$TMP/hosts"
 fab discover --lldp --hosts "$TMP/hosts" --launcher netns --save-plan "$TMP/plan.yaml"
 assert_eq "discover exit" 0 "$rc"
 
+HOSTS=$TMP/hosts
 sweep() {
-	pretty "$FABRICCTL -v -j sweep --hosts $TMP/hosts --launcher netns --transport tcp --duration 0.5 --lat-iters 200 --topology $TMP/plan.yaml --steer $*"
+	pretty "$FABRICCTL -v -j sweep --hosts $HOSTS --launcher netns --transport tcp --duration 0.5 --lat-iters 200 --topology $TMP/plan.yaml --steer $*"
 	rc=0
-	"$FABRICCTL" -v -j sweep --hosts "$TMP/hosts" --launcher netns --transport tcp --duration 0.5 \
+	"$FABRICCTL" -v -j sweep --hosts "$HOSTS" --launcher netns --transport tcp --duration 0.5 \
 		--lat-iters 200 --topology "$TMP/plan.yaml" --steer "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
 	grep -E "steer|steering|topology:" "$TMP/err" >&2 || true
 }
@@ -91,6 +93,11 @@ while read -r a b s d via s2 via2; do
 	n=$((n + 1))
 done < <(sed -n 's/.*steer \([^ ]*\) \([^ ]*\): port \([0-9]*\) -> \([0-9]*\) via \([^;]*\); back [0-9]* -> \([0-9]*\) via \(.*\)$/\1 \2 \3 \4 \5 \6 \7/p' "$TMP/clean.err")
 assert_eq "clean: 12 steered pairs witnessed" 12 "$n"
+for i in 2 3; do
+	sweep
+	assert_eq "clean run $i: exit" 0 "$rc"
+	assert_eq "clean run $i: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
+done
 
 # --- 2. leaf1 <-> spine1 slowed: that link alone -------------------------------------------
 run lab_slow leaf1:swp49 50mbit
@@ -117,6 +124,26 @@ assert_eq "diagnose: exit" 1 "$rc"
 assert_eq "diagnose: the top suspect" "link $P-leaf1 $P-spine1" \
 	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
 run lab_unslow leaf1:swp49
+
+# --- 2b. the same with rated hosts: every host cable at 1 Gbit/s, rate_gbps=1 ---------------
+for h in h1 h2 h3 h4 h5 h6; do
+	run lab_slow "$h" 1gbit
+done
+lab_hostsfile --switches --rate-gbps 1 >"$TMP/hosts.rated"
+HOSTS=$TMP/hosts.rated
+sweep
+assert_eq "rated clean: exit" 0 "$rc"
+assert_eq "rated clean: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
+run lab_slow leaf1:swp49 200mbit
+sweep
+echo "rated, slow member: $(q -c '.suspects[0] | [.kind, .score, .link.a.node, .link.b.node]')" >&2
+assert_eq "rated slow member: exit" 1 "$rc"
+assert_eq "rated slow member: the top suspect is leaf1 <-> spine1, a link" "link $P-leaf1 $P-spine1" \
+	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
+assert_eq "rated slow member: no host named" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
+assert_eq "rated slow member: no pair of one leaf slow" 0 "$(q '[.pairs[] | select(.status != "ok" and .class == 2)] | length')"
+run lab_unslow leaf1:swp49
+HOSTS=$TMP/hosts
 
 # --- 3. spine1 silent: fallback per pair, no false alarm ----------------------------------
 lab_exec spine1 nft -f - <<'NFT'

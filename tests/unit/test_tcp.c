@@ -228,18 +228,18 @@ static int port_hold(unsigned int port)
 	return fd;
 }
 
-/* Six free ports in a row from @from on (a base port, and the run after it). */
+/* Eight free ports in a row from @from on (a base port, and the run after it). */
 static unsigned int ports_free(unsigned int from)
 {
 	for (unsigned int b = from; b < 65000; b += 13) {
-		int fd[6];
+		int fd[8];
 		size_t k;
 		bool all;
 
-		for (k = 0; k < 6; k++)
+		for (k = 0; k < 8; k++)
 			if ((fd[k] = port_hold(b + (unsigned int)k)) < 0)
 				break;
-		all = k == 6;
+		all = k == 8;
 		while (k--)
 			close(fd[k]);
 		if (all)
@@ -252,8 +252,9 @@ static unsigned int ports_free(unsigned int from)
 /*
  * Steered ports (docs/paths.md "Steering"): the server listens on
  * spec.port; the client's a -> b streams leave from sport_fwd + i and its
- * b -> a streams from sport_rev + i: a run with them works, a second on
- * the same tuples too (no TIME_WAIT left), and a run whose second b -> a
+ * b -> a streams from sport_rev + i: a run with them works, a second
+ * with new a -> b ports and the same b -> a ones too (a retest: the b -> a
+ * streams close with a reset, no TIME_WAIT), and a run whose second b -> a
  * stream's port is taken fails naming that port.
  */
 static void test_steered_ports(void **state)
@@ -276,9 +277,11 @@ static void test_steered_ports(void **state)
 	p.spec.sport_rev = base + 3;
 	assert_int_equal(transport_tcp_ops.server_open(&p, &sv.s, &ep, &sv.err), 0);
 	assert_int_equal(port_of(ep), (int)base);
-	for (int run = 0; run < 2; run++) {	/* the second on the same tuples: a retest */
-		if (run)
+	for (int run = 0; run < 2; run++) {	/* the second: a retest */
+		if (run) {
+			p.spec.sport_fwd = base + 6;
 			assert_int_equal(transport_tcp_ops.server_open(&p, &sv.s, &ep, &sv.err), 0);
+		}
 		assert_int_equal(pthread_create(&sv.th, NULL, server_main, &sv), 0);
 		run_client(&p, ep, &res);
 		pthread_join(sv.th, NULL);
