@@ -165,6 +165,36 @@ static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 	return 0;
 }
 
+/* Traced a -> b ports whose path is @path: the runs (retests) an option's tests can have. */
+static unsigned int ab_ports(const struct steer_pair *p, int path)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+		n += p->ab_of[k] == path;
+	return n;
+}
+
+/*
+ * Options whose a -> b member more traced ports take first (the packer
+ * keeps the first of options that load the round alike): a slow pair's
+ * retests then stay on known paths longer.  Insertion sort, few options.
+ */
+static void opts_order(struct steer_pair *p)
+{
+	for (size_t i = 1; i < p->n_opts; i++)
+		for (size_t x = i; x > 0 && ab_ports(p, p->opts[x].ab) > ab_ports(p, p->opts[x - 1].ab);
+		     x--) {
+			struct sched_steer_opt o = p->opts[x];
+			uint16_t r = p->rev[x];
+
+			p->opts[x] = p->opts[x - 1];
+			p->rev[x] = p->rev[x - 1];
+			p->opts[x - 1] = o;
+			p->rev[x - 1] = r;
+		}
+}
+
 /* Each traced port's path (-1: none), then the options: every distinct pair of paths. */
 static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct steer_pair *p,
 		      const struct ecmp_map *m)
@@ -196,6 +226,7 @@ static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct
 	if (!p->n_opts)
 		str_fmt(p->why, sizeof(p->why), "no traced port's members are paths of the "
 			"topology (parallel cables, or members off the plan)");
+	opts_order(p);
 }
 
 /* Learn pair @p's map from its traces (@ta: from a, @tb: from b) and make its options. */
