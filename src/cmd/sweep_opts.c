@@ -131,6 +131,7 @@ static const struct cmd_opt more_rows[] = {
 	CMD_STRING("ib-ca", 0, "CA", A, req.ib.ca, H),
 	CMD_WHOLE("ib-port", 0, "PORT", A, ib_port, 1, 254, H),
 	CMD_FLAG("no-retest", 0, A, req.retest, H | CMD_OPT_OFF),
+	CMD_FLAG("steer", 0, A, req.steer, H),
 	CMD_CALL("progress", 0, NULL, opt_progress, H),
 	CMD_CALL("no-progress", 0, NULL, opt_no_progress, H),
 	{ 0 },

@@ -23,10 +23,12 @@
 #include "cmd/worker.h"
 #include "fleet/fleet_dial.h"
 #include "fleet/proto.h"
+#include "fleet/proto_trace.h"
 #include "model/lldp_view.h"
 #include "node/apply.h"
 #include "node/node.h"
 #include "node/optics.h"
+#include "transport/trace.h"
 #include "transport/transport.h"
 #include "util/array.h"
 #include "util/log.h"
@@ -50,10 +52,10 @@ static void op_hello(struct worker *w, struct proto_msg *req)
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (transport_find(names[i]))
 			json_array_append_new(tps, json_string(names[i]));
-	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[sssssssssssss]}",
+	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[ssssssssssssss]}",
 		"version", FAB_PROTO_VERSION, "hostname", host, "pid", (json_int_t)getpid(),
 		"transports", tps, "ops", "hello", "status", "verify", "apply", "lldp", "counters",
-		"optics", "listen", "connect", "peer", "go", "abort", "bye"));
+		"optics", "trace", "listen", "connect", "peer", "go", "abort", "bye"));
 }
 
 /* status; with "optics": true (status --hosts) its modules too, judged on one reading. */
@@ -290,6 +292,32 @@ static void op_optics(struct worker *w, struct proto_msg *req)
 	worker_answer(w, req->id, res, err.msg);
 }
 
+/*
+ * sweep (steering), diagnose: the paths of "flows" from this host
+ * (transport/trace.h; docs/paths.md), the hops raw: the controller names
+ * them after its topology.
+ */
+static void op_trace(struct worker *w, struct proto_msg *req)
+{
+	struct flow_trace *tr = NULL;
+	struct trace_opts o;
+	struct fab_err err;
+	json_t *res = NULL;
+	size_t n = 0;
+
+	fab_err_init(&err);
+	if (proto_trace_req_parse(req->doc, &tr, &n, &o, &err) == 0 &&
+	    (n == 0 || trace_run(tr, n, &o, STDIN_FILENO, &err) == 0)) {
+		res = proto_trace_result(tr, n);
+		if (!res)
+			fab_err_set(&err, -ENOMEM, "trace: out of memory");
+	}
+	for (size_t i = 0; tr && i < n; i++)
+		flow_trace_fini(&tr[i]);
+	free(tr);
+	worker_answer(w, req->id, res, err.msg);
+}
+
 /* A session that already ended: nothing to do. */
 static void op_abort(struct worker *w, struct proto_msg *req)
 {
@@ -307,7 +335,7 @@ static const struct worker_op {
 } worker_ops[] = {
 	{ "hello", op_hello }, { "status", op_status }, { "verify", op_verify },
 	{ "apply", op_apply }, { "lldp", op_lldp }, { "counters", op_counters },
-	{ "optics", op_optics },
+	{ "optics", op_optics }, { "trace", op_trace },
 	{ "listen", worker_op_listen }, { "connect", worker_op_connect }, { "abort", op_abort },
 	{ "bye", op_bye },
 };

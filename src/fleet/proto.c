@@ -292,9 +292,25 @@ int proto_reader_line(struct proto_reader *r, char **line, size_t *len)
 	return 1;
 }
 
+/* The steered ports, only when set: a plan without them is the wire as before. */
+static json_t *spec_ports(json_t *j, const struct tp_spec *p)
+{
+	const struct {
+		const char *key;
+		unsigned int v;
+	} ports[] = { { "port", p->port }, { "sport_fwd", p->sport_fwd }, { "sport_rev", p->sport_rev } };
+
+	for (size_t i = 0; j && i < sizeof(ports) / sizeof(ports[0]); i++)
+		if (ports[i].v && json_object_set_new(j, ports[i].key, json_integer(ports[i].v)) < 0) {
+			json_decref(j);
+			return NULL;
+		}
+	return j;
+}
+
 json_t *proto_spec_to_json(const struct tp_spec *p)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:i, s:{s:i, s:i, s:i, s:i}}",
+	return spec_ports(json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:b, s:b, s:i, s:{s:i, s:i, s:i, s:i}}",
 			 "lat_iters", (int)p->lat_iters,
 			 "lat_ms", (int)p->lat_ms,
 			 "msg_bytes", (int)p->msg_bytes,
@@ -308,7 +324,7 @@ json_t *proto_spec_to_json(const struct tp_spec *p)
 			 "bw_bytes", (int)p->verbs.bw_bytes,
 			 "tx_depth", (int)p->verbs.tx_depth,
 			 "cq_mod", (int)p->verbs.cq_mod,
-			 "spin_us", (int)p->verbs.spin_us);
+			 "spin_us", (int)p->verbs.spin_us), p);
 }
 
 static int get_uint(const json_t *j, const char *key, unsigned int max, unsigned int *out,
@@ -356,6 +372,11 @@ int proto_spec_from_json(const json_t *j, struct tp_spec *p, struct fab_err *err
 	/* Optional (added later in version 1): absent means no time bound. */
 	if (json_object_get(j, "lat_ms") &&
 	    get_uint(j, "lat_ms", 3600000, &p->lat_ms, err) < 0)
+		return -EPROTO;
+	/* Optional (added later in version 1, steered tests): absent means any port. */
+	if ((json_object_get(j, "port") && get_uint(j, "port", 65535, &p->port, err) < 0) ||
+	    (json_object_get(j, "sport_fwd") && get_uint(j, "sport_fwd", 65535, &p->sport_fwd, err) < 0) ||
+	    (json_object_get(j, "sport_rev") && get_uint(j, "sport_rev", 65535, &p->sport_rev, err) < 0))
 		return -EPROTO;
 	if (!json_is_boolean(f) || !json_is_boolean(r))
 		return fab_err_set(err, -EPROTO, "protocol: plan: bw_fwd and bw_rev must be booleans");

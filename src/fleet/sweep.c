@@ -33,6 +33,7 @@ struct job {
 	uint64_t deadline_ms;
 	uint64_t start_ms;
 	const char *step;		/* for timeout messages */
+	struct tp_spec spec;		/* the options' spec, with the pair's ports when steered */
 };
 
 struct round {
@@ -155,7 +156,7 @@ static void job_fail(struct round *rd, struct job *j, const char *fmt, ...)
 	job_enter(rd, j, J_ABORT, "abort", 0);
 }
 
-static json_t *session_req(struct round *rd, const char *op, size_t w)
+static json_t *session_req(struct round *rd, const char *op, size_t w, const struct tp_spec *spec)
 {
 	char token[2 * TP_TOKEN_LEN + 1];
 	const struct fab_host *h = rd->f->w[w].host;
@@ -164,7 +165,7 @@ static json_t *session_req(struct round *rd, const char *op, size_t w)
 	return json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:o}",
 			 "op", op, "transport", rd->o->transport, "addr", h->addr,
 			 "dev", h->rdma, "dev_port", (int)h->rdma_port, "token", token,
-			 "plan", proto_spec_to_json(&rd->o->spec));
+			 "plan", proto_spec_to_json(spec));
 }
 
 static void job_start(struct round *rd, struct job *j)
@@ -181,7 +182,7 @@ static void job_start(struct round *rd, struct job *j)
 		return;
 	}
 	job_enter(rd, j, J_LISTEN, "listen", 0);
-	if (fleet_send(rd->f, j->wb, session_req(rd, "listen", j->wb), &j->id_b) < 0) {
+	if (fleet_send(rd->f, j->wb, session_req(rd, "listen", j->wb, &j->spec), &j->id_b) < 0) {
 		j->id_b = -1;
 		job_fail(rd, j, "worker %s: %s", b->host->name, b->reason);
 	}
@@ -253,7 +254,7 @@ static void on_msg(struct fleet *f, size_t w, struct proto_msg *m, void *arg)
 	}
 	/* Events drive the handshake. */
 	if (j->state == J_LISTEN && is_b && strcmp(m->event, "ready") == 0) {
-		json_t *req = session_req(rd, "connect", j->wa);
+		json_t *req = session_req(rd, "connect", j->wa, &j->spec);
 
 		json_object_set(req, "peer", json_object_get(m->doc, "endpoint"));
 		job_enter(rd, j, J_CONNECT, "connect", 0);
@@ -405,6 +406,9 @@ int sweep_run_src(struct fleet *f, struct sched_src *src, const struct sweep_opt
 			j->p = &out[k];
 			j->wa = j->p->a;
 			j->wb = j->p->b;
+			j->spec = rd.o->spec;
+			if (rd.o->pair_spec)
+				rd.o->pair_spec(rd.o->pair_spec_ctx, j->wa, j->wb, &j->spec);
 			j->id_a = j->id_b = -1;
 			rd.job_of[j->wa] = rd.job_of[j->wb] = k + 1;
 		}

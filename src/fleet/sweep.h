@@ -35,6 +35,14 @@ struct sweep_opts {
 	 * every STOP_POLL_MS.
 	 */
 	const volatile sig_atomic_t *stop;
+	/*
+	 * A steered test's ports (docs/paths.md "Steering"): called once per
+	 * pair as its round starts, with its workers (a connects, b listens)
+	 * and a copy of spec to set port / sport_fwd / sport_rev in; NULL:
+	 * every pair runs spec as it is.
+	 */
+	void (*pair_spec)(void *ctx, size_t a, size_t b, struct tp_spec *spec);
+	void *pair_spec_ctx;
 };
 
 /*

@@ -338,3 +338,12 @@ int ecmp_map_member(const struct ecmp_map *m, enum ecmp_dir dir, uint16_t sport)
 		return -ENOENT;
 	return p->member;
 }
+
+int ecmp_map_learn_as(struct ecmp_map *m, enum ecmp_dir dir, const struct flow_trace *t,
+		      uint16_t port)
+{
+	struct flow_trace as = *t;	/* borrows t's hops */
+
+	as.flow.sport = port;
+	return ecmp_map_learn(m, dir, &as);
+}

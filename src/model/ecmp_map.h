@@ -102,6 +102,14 @@ void ecmp_map_fini(struct ecmp_map *m);
  * ports whose member was seen (for display), but never holds again.
  */
 int ecmp_map_learn(struct ecmp_map *m, enum ecmp_dir dir, const struct flow_trace *t);
+/*
+ * The same, the flow's member recorded under @port instead of its source
+ * port: the b -> a side of a test from a:S to b:D is traced as the flow
+ * b:D -> a:S', whose varying port is its destination S' (docs/paths.md
+ * "Steering"), so that side is keyed by S'.
+ */
+int ecmp_map_learn_as(struct ecmp_map *m, enum ecmp_dir dir, const struct flow_trace *t,
+		      uint16_t port);
 
 /*
  * The member (index into m->side[dir].members) that source port @sport

@@ -158,4 +158,74 @@ void sched_topo_checker_free(struct sched_topo_checker *c);
 int sched_topo_check(const struct sched *s, struct route *r, const struct sched_pair *want,
 		     size_t n_want, struct fab_err *err);
 
+/*
+ * Steered rounds: every ECMP member of a pair known (traced, docs/paths.md)
+ * and chosen per test by its source port.
+ *
+ * Rule.  A pair comes with its paths (@route: every equal-cost path, both
+ * directions, as route_pair() enumerates them) and its options, one per
+ * source port the caller can give its test: the a -> b path and the b -> a
+ * path that port's flow takes (indices into route->ab[] and route->ba[]).
+ * A pair without options (its leaf pair fell back: not traced, or paths
+ * that change) holds every path of its set, whole, as today.  A test holds
+ * each hop of its chosen paths in that hop's direction (cables are full
+ * duplex; a -> b and b -> a are hashed apart, by other switches); a
+ * directed hop's demand is 1 / cap(L, e), e the pair's expected rate, and
+ * the demands of one round on one directed hop add up to at most 1.  No
+ * host is in two pairs of a round.
+ *
+ * Packing: @base (rounds of the same pairs from the spread model, r's
+ * ecmp_whole false: sched_topo_all() or sched_topo_pairs()) gives the
+ * rounds' pairs; each round's pairs are steered one at a time (those with
+ * the fewest options first), each onto the option whose fullest hop
+ * stays lowest, among those that fit; a pair no option of which fits
+ * waits for the extra rounds at the end, packed greedily the same way
+ * (a pair that fits no option is placed by moving one pair already placed
+ * to another of its options, one swap deep).  Up to SCHED_STEER_DIRECT_MAX
+ * pairs (a lab, a pod), every pair is also packed directly, the pairs of
+ * the hosts with the most pairs left first, in SCHED_STEER_ATTEMPTS
+ * orders, and the fewest rounds kept.  Cost O(pairs x options x hops)
+ * per round a pair waits, plus the swaps.
+ *
+ * Out: @s (its own pairs, a <-> b as in @p), choice[i] the option given
+ * to p[i] (SCHED_STEER_WHOLE for a pair without options) and in @st what
+ * was counted.  -EINVAL with @err when @base's pairs are not exactly @p's,
+ * or an option names a path the route does not have; -ENOMEM.
+ */
+#define SCHED_STEER_WHOLE UINT32_MAX
+#define SCHED_STEER_DIRECT_MAX 2048
+#define SCHED_STEER_ATTEMPTS 16
+
+struct sched_steer_opt {
+	uint16_t sport;		/* the source port that takes these paths (for the caller) */
+	uint16_t ab, ba;	/* index into route->ab[] and route->ba[] */
+};
+
+struct sched_steer_pair {
+	const struct pair_route *route;	/* borrowed: a, b, expected_mbps and every path */
+	const struct sched_steer_opt *opts;	/* borrowed; NULL and 0: the whole set */
+	size_t n_opts;
+};
+
+struct sched_steer_stats {
+	size_t base_rounds;	/* rounds of @base */
+	size_t extra_rounds;	/* rounds added for the pairs that did not fit */
+	size_t moved;		/* pairs moved to those */
+	size_t steered, whole;	/* pairs with options / counted whole */
+	size_t node_bound;	/* the most pairs of one host, or ceil(pairs / floor(h / 2)) */
+	bool direct;		/* the rounds kept were packed directly, not from @base */
+};
+
+int sched_topo_steer(struct sched *s, uint32_t *choice, struct sched_steer_stats *st,
+		     struct route *r, const struct sched *base, const struct sched_steer_pair *p,
+		     size_t n, struct fab_err *err);
+
+/*
+ * Options as if every combination of members could be steered to (the
+ * dry run plans so): route->n_ab x route->n_ba options into @opts (room
+ * for that many), sport 0; their number.
+ */
+size_t sched_steer_opts_all(const struct pair_route *route, struct sched_steer_opt *opts,
+			    size_t room);
+
 #endif

@@ -26,6 +26,7 @@
 #include "model/sweep_judge.h"
 #include "sweep/sweep_impl.h"
 #include "sweep/sweep_signal.h"
+#include "sweep/sweep_steer.h"
 #include "util/log.h"
 
 const char *sweep_mode_name(enum sweep_mode m)
@@ -246,6 +247,10 @@ static int sweep_prepare(struct sweep_state *w)
 	if (st)
 		st->cov_k = req->coverage_k;
 	rc = sweep_schedule_build(ctx, req, &w->hs, st, &w->s, &w->src);
+	if (rc == 0 && st && req->steer && req->dry_run)
+		rc = sweep_steer_dry(ctx, st, req->transport, req->streams, &w->s, &w->src);
+	else if (rc == 0 && st && req->steer && !req->measure)
+		rc = sweep_steer_run(ctx, st, &w->f, req->transport, req->streams, &w->s, &w->src);
 	if (rc < 0)
 		return rc;
 	/* A large sweep's results go to $TMPDIR: can they, before hours of rounds? */
@@ -423,6 +428,10 @@ static int sweep_ready(struct sweep_state *w, struct sweep_report *r, struct swe
 	struct sweep_ctx *ctx = &w->ctx;
 
 	plan_fill(so, &w->req);
+	if (w->st && w->st->steer) {	/* --steer: each test on its traced ports */
+		so->pair_spec = sweep_steer_pair_spec;
+		so->pair_spec_ctx = w->st;
+	}
 	if (getrandom(so->token, sizeof(so->token), 0) != (ssize_t)sizeof(so->token)) {
 		fab_err_set(&ctx->err, -errno, "sweep: getrandom: %s", strerror(errno));
 		return sweep_failed(ctx);

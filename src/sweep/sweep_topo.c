@@ -9,6 +9,7 @@
 #include "fleet/fleet_op.h"
 #include "io/load.h"
 #include "model/localize.h"
+#include "sweep/sweep_steer.h"
 #include "sweep/sweep_topo.h"
 #include "sys/sys.h"
 #include "util/log.h"
@@ -28,6 +29,7 @@ void sweep_topo_fini(struct sweep_topo *st)
 		pair_route_fini(&st->routes[i]);
 	free(st->routes);
 	counter_snap_fini(&st->nic_before);
+	sweep_steer_free(st->steer);
 	free(st->host_link);
 	free(st->host_leaf);
 	coverage_fini(&st->cov);
@@ -450,11 +452,15 @@ int sweep_topo_pair_links(struct sweep_topo *st, unsigned int a, unsigned int b,
 int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int a, unsigned int b,
 		       int verdict, double pct_expected, struct fab_err *err)
 {
+	const struct pair_route *taken = sweep_steer_route(st->steer, a, b);
 	const struct route_load *items;
 	struct pair_route pr = { 0 };
 	size_t n;
 	int rc;
 
+	if (taken)
+		return loc_acc_add(acc, a, b, taken, verdict, pct_expected) < 0
+		       ? fab_err_set(err, -ENOMEM, "sweep: out of memory") : 0;
 	if (st->rib) {
 		rc = sweep_topo_route(st, a, b, &pr, err);
 		if (rc == 0 && loc_acc_add(acc, a, b, &pr, verdict, pct_expected) < 0)

@@ -70,6 +70,8 @@ struct sweep_topo {
 	struct fleet *fleet;		/* borrowed; set by sweep_topo_counters_before() */
 	struct counter_snap nic_before;	/* the hosts' counters a rule knows, on their access ports */
 	bool nic_read;			/* nic_before was taken */
+	/* sweep --steer: each steered pair's ports and route taken (sweep_steer.h); NULL: none. */
+	struct sweep_steer *steer;
 };
 
 /* "lldp", "ib" or a plan path: which one (a path is anything else). */
@@ -141,6 +143,7 @@ int sweep_topo_pair_expect(struct sweep_topo *st, unsigned int a, unsigned int b
 int sweep_topo_pair_links(struct sweep_topo *st, unsigned int a, unsigned int b, uint32_t **links,
 			  size_t *n, struct fab_err *err);
 struct loc_acc;
+/* A steered pair (sweep_steer.h) adds the route its test took, not its whole ECMP set. */
 int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int a, unsigned int b,
 		       int verdict, double pct_expected, struct fab_err *err);
 

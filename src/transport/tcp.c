@@ -216,9 +216,16 @@ static int tcp_server_open(const struct tp_params *p, struct tp_session **out,
 		rc = fab_err_set(err, -errno, "tcp: socket: %s", strerror(errno));
 		goto out;
 	}
-	/* Bound to the pair's address on an ephemeral port, for this test only. */
+	/* Bound to the pair's address on an ephemeral port (or the steered one), for this test only. */
+	if (p->spec.port) {
+		int one = 1;
+
+		addr_parse(s->local_addr, p->spec.port, &ss, &len);
+		setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	}
 	if (bind(s->lfd, (struct sockaddr *)&ss, len) < 0) {
-		rc = fab_err_set(err, -errno, "tcp: bind %s: %s", s->local_addr, strerror(errno));
+		rc = fab_err_set(err, -errno, "tcp: bind %s port %u: %s", s->local_addr, p->spec.port,
+				 strerror(errno));
 		goto out;
 	}
 	if (listen(s->lfd, TCP_MAX_STREAMS + 4) < 0) {
@@ -655,22 +662,52 @@ out:
 
 /* ---- client ---- */
 
+/* The source port of stream @idx of @kind: steered (spec.sport_fwd / _rev + idx), or 0: any. */
+static unsigned int client_sport(const struct tp_session *s, enum tcp_kind kind, unsigned int idx)
+{
+	unsigned int base = kind == TCP_FWD ? s->p.spec.sport_fwd
+			  : kind == TCP_REV ? s->p.spec.sport_rev : 0;
+
+	return base && base + idx <= 65535 ? base + idx : 0;
+}
+
 static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int idx,
 			  int cancel_fd, uint64_t deadline_ns, int *out, struct fab_err *err)
 {
 	struct sockaddr_storage local;
 	socklen_t llen;
 	uint8_t hdr[TCP_HDR_LEN] = { 0 };
+	unsigned int sport = client_sport(s, kind, idx);
 	int fd, rc, soerr = 0;
 	socklen_t sl = sizeof(soerr);
 
 	fd = socket(s->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return fab_err_set(err, -errno, "tcp: socket: %s", strerror(errno));
-	if (*s->local_addr && addr_parse(s->local_addr, 0, &local, &llen) == 0 &&
+	if (sport && !*s->local_addr) {
+		rc = fab_err_set(err, -EINVAL, "tcp: source port %u without a local address", sport);
+		goto fail;
+	}
+	if (sport) {
+		/*
+		 * The port's earlier connections in TIME_WAIT (other tuples) do
+		 * not block it.  A connection the server ends first (b -> a:
+		 * the server's FIN) closes here with a reset and leaves no
+		 * TIME_WAIT; one this side ends first (a -> b: shutdown after
+		 * the data) enters TIME_WAIT when the server's FIN comes, so
+		 * its tuple cannot run again for 60 s (docs/paths.md "Steering").
+		 */
+		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+		int one = 1;
+
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	}
+	if (*s->local_addr && addr_parse(s->local_addr, sport, &local, &llen) == 0 &&
 	    local.ss_family == s->peer.ss_family &&
 	    bind(fd, (struct sockaddr *)&local, llen) < 0) {
-		rc = fab_err_set(err, -errno, "tcp: bind %s: %s", s->local_addr, strerror(errno));
+		rc = fab_err_set(err, -errno, "tcp: bind %s port %u: %s", s->local_addr, sport,
+				 strerror(errno));
 		goto fail;
 	}
 	if (connect(fd, (struct sockaddr *)&s->peer, s->peer_len) < 0 && errno != EINPROGRESS) {

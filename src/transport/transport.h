@@ -73,6 +73,20 @@ struct tp_spec {
 	bool bw_rev;			/* server -> client */
 	unsigned int timeout_ms;	/* bound on every wait */
 	struct tp_verbs_tuning verbs;
+	/*
+	 * tcp, steered tests (docs/paths.md "Steering"): the ports that make
+	 * each phase's 5-tuple the one traced.  port: the server listens on
+	 * it (SO_REUSEADDR); sport_fwd / sport_rev: the client's streams of
+	 * the a -> b / b -> a phase leave from sport_fwd + i / sport_rev + i
+	 * (stream i).  0: any free port (the kernel's), as before.  The
+	 * latency connection's port is always the kernel's.  A b -> a
+	 * stream closes with a reset once it has everything (no TIME_WAIT:
+	 * its tuple can run again at once); an a -> b stream's tuple sits in
+	 * TIME_WAIT at the client for 60 s (it sends the first FIN), so a
+	 * retest within that time needs another sport_fwd.  A port held by
+	 * another socket fails the test.
+	 */
+	unsigned int port, sport_fwd, sport_rev;
 };
 
 struct tp_params {

@@ -3,7 +3,7 @@
  * Worker protocol on arbitrary bytes, the way the controller and the
  * worker see them: framed into lines by proto_reader (through a pipe),
  * each line parsed strictly, and the wire forms inside (plan, result,
- * token, status) decoded from whatever parsed.
+ * token, status, trace request and result) decoded from whatever parsed.
  */
 #include <assert.h>
 #include <stddef.h>
@@ -13,8 +13,42 @@
 #include <unistd.h>
 
 #include "fleet/proto.h"
+#include "fleet/proto_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A trace request's flows, within bounds. */
+static void trace_req(const json_t *doc)
+{
+	struct flow_trace *tr = NULL;
+	struct trace_opts o;
+	struct fab_err err;
+	size_t n = 0;
+
+	fab_err_init(&err);
+	if (proto_trace_req_parse(doc, &tr, &n, &o, &err) == 0) {
+		assert(n <= TRACE_MAX_FLOWS && o.max_ttl >= 1 && o.max_ttl <= FLOW_TRACE_MAX_TTL);
+		free(tr);
+	}
+}
+
+/* A trace result read into two traces, hops in order. */
+static void trace_result(const json_t *res)
+{
+	struct flow_trace tr[2];
+	struct fab_err err;
+
+	memset(tr, 0, sizeof(tr));
+	fab_err_init(&err);
+	if (proto_trace_result_parse(res, tr, 2, &err) == 0)
+		for (size_t i = 0; i < 2; i++) {
+			for (size_t h = 1; h < tr[i].n_hops; h++)
+				assert(tr[i].hops[h].ttl == tr[i].hops[0].ttl + h);
+			flow_trace_fini(&tr[i]);
+		}
+	else
+		assert(!tr[0].hops && !tr[1].hops);
+}
 
 static void one_line(const char *line, size_t len)
 {
@@ -36,6 +70,7 @@ static void one_line(const char *line, size_t len)
 		if (proto_spec_from_json(json_object_get(m.doc, "plan"), &spec, &err) == 0)
 			assert(spec.streams <= 64 && spec.msg_bytes <= 65536);
 		tp_token_parse(json_string_value(json_object_get(m.doc, "token")), tok, false);
+		trace_req(m.doc);
 		break;
 	case PROTO_EVENT:
 		assert(m.event && *m.event);
@@ -56,6 +91,8 @@ static void one_line(const char *line, size_t len)
 				assert(hs.hostname[sizeof(hs.hostname) - 1] == '\0');
 			host_state_fini(&hs);
 		}
+		if (m.ok && m.result)
+			trace_result(m.result);
 		break;
 	}
 	proto_msg_fini(&m);

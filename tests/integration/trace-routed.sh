@@ -9,8 +9,9 @@
 # by retries; a spine that drops its time-exceeded answers (nftables) is
 # a "*" hop and the leaf pair's map falls back, saying why.
 #
-# The leaves hash multipath on the headers' 5-tuple (fib_multipath_hash_policy
-# 3, fields 0x37), as a switch ASIC does.  The lab's policy 1 uses the hash a
+# The leaves hash multipath on the headers' 5-tuple (lab_up --hash headers:
+# fib_multipath_hash_policy 3, fields 0x37), as a switch ASIC does.  The
+# lab's default policy 1 uses the hash a
 # socket put on the packet when there is one (skb->l4_hash: a TCP or
 # connected UDP socket's random sk_txhash, kept across the veth into the
 # leaf's namespace), so the same tuple from two sockets can take two spines
@@ -28,9 +29,10 @@ tmpdir_with_cleanup trace-routed
 P=tr$$
 cleanup_hook() { lab_down --name "$P" || true; }
 
-run lab_up --name "$P" --hosts 6 --leaves 3 --spines 2 --routed
+run lab_up --name "$P" --hosts 6 --leaves 3 --spines 2 --routed --hash headers
 for n in leaf1 leaf2 leaf3; do
-	run lab_exec "$n" sysctl -q -w net.ipv4.fib_multipath_hash_policy=3 net.ipv4.fib_multipath_hash_fields=0x37
+	assert_eq "$n hashes the headers" "3 55" \
+		"$(lab_exec "$n" sysctl -n net.ipv4.fib_multipath_hash_policy net.ipv4.fib_multipath_hash_fields | xargs)"
 done
 # Every switch advertises all its interface addresses over LLDP.
 for n in leaf1 leaf2 leaf3 spine1 spine2; do

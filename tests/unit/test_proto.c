@@ -337,6 +337,25 @@ static void test_plan_result_token(void **state)
 	assert_true(proto_spec_from_json(j, &q, &err) < 0);
 	assert_non_null(strstr(err.msg, "lat_ms"));
 	json_decref(j);
+	/* Steered ports: on the wire only when set, optional, bounded. */
+	p.lat_ms = 0;
+	j = proto_spec_to_json(&p);
+	assert_null(json_object_get(j, "port"));
+	assert_null(json_object_get(j, "sport_fwd"));
+	assert_null(json_object_get(j, "sport_rev"));
+	json_decref(j);
+	p.port = 5301;
+	p.sport_fwd = 49152;
+	p.sport_rev = 49160;
+	j = proto_spec_to_json(&p);
+	assert_int_equal(json_integer_value(json_object_get(j, "sport_fwd")), 49152);
+	assert_int_equal(proto_spec_from_json(j, &q, &err), 0);
+	assert_memory_equal(&p, &q, sizeof(p));
+	json_object_set_new(j, "sport_rev", json_integer(65536));
+	assert_true(proto_spec_from_json(j, &q, &err) < 0);
+	assert_non_null(strstr(err.msg, "sport_rev"));
+	json_decref(j);
+	p.port = p.sport_fwd = p.sport_rev = 0;
 
 	r.have_lat = true;
 	r.lat_ns = (struct stats_summary){ .n = 10, .min = 1, .p50 = 2, .p99 = 3, .p999 = 4,

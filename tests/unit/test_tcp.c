@@ -213,10 +213,110 @@ static void test_refuses_wildcard(void **state)
 	json_decref(ep);
 }
 
+/* A socket bound to 127.0.0.1:@port (listening), or -1 when the port is taken. */
+static int port_hold(unsigned int port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 || listen(fd, 1) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Eight free ports in a row from @from on (a base port, and the run after it). */
+static unsigned int ports_free(unsigned int from)
+{
+	for (unsigned int b = from; b < 65000; b += 13) {
+		int fd[8];
+		size_t k;
+		bool all;
+
+		for (k = 0; k < 8; k++)
+			if ((fd[k] = port_hold(b + (unsigned int)k)) < 0)
+				break;
+		all = k == 8;
+		while (k--)
+			close(fd[k]);
+		if (all)
+			return b;
+	}
+	fail();
+	return 0;
+}
+
+/*
+ * Steered ports (docs/paths.md "Steering"): the server listens on
+ * spec.port; the client's a -> b streams leave from sport_fwd + i and its
+ * b -> a streams from sport_rev + i: a run with them works, a second
+ * with new a -> b ports and the same b -> a ones too (a retest: the b -> a
+ * streams close with a reset, no TIME_WAIT), and a run whose second b -> a
+ * stream's port is taken fails naming that port.
+ */
+static void test_steered_ports(void **state)
+{
+	struct server sv = { 0 };
+	struct tp_params p;
+	struct tp_result res;
+	struct tp_session *c = NULL;
+	struct fab_err err = { 0 };
+	json_t *ep = NULL, *cep = NULL;
+	unsigned int base = ports_free(47000);
+	char want[64];
+	int held;
+
+	(void)state;
+	params_init(&p, 2);
+	p.spec.bw_rev = true;
+	p.spec.port = base;
+	p.spec.sport_fwd = base + 1;
+	p.spec.sport_rev = base + 3;
+	assert_int_equal(transport_tcp_ops.server_open(&p, &sv.s, &ep, &sv.err), 0);
+	assert_int_equal(port_of(ep), (int)base);
+	for (int run = 0; run < 2; run++) {	/* the second: a retest */
+		if (run) {
+			p.spec.sport_fwd = base + 6;
+			assert_int_equal(transport_tcp_ops.server_open(&p, &sv.s, &ep, &sv.err), 0);
+		}
+		assert_int_equal(pthread_create(&sv.th, NULL, server_main, &sv), 0);
+		run_client(&p, ep, &res);
+		pthread_join(sv.th, NULL);
+		assert_int_equal(sv.rc, 0);
+		assert_true(res.fwd.avg_mbps > 0 && res.rev.avg_mbps > 0);
+		transport_tcp_ops.close(sv.s);
+		json_decref(ep);
+	}
+
+	/* Again on a new listener port, the second b -> a stream's port held by another socket. */
+	p.spec.port = base + 5;
+	p.spec.timeout_ms = 1000;
+	held = port_hold(base + 4);
+	assert_true(held >= 0);
+	assert_int_equal(transport_tcp_ops.server_open(&p, &sv.s, &ep, &sv.err), 0);
+	assert_int_equal(pthread_create(&sv.th, NULL, server_main, &sv), 0);
+	assert_int_equal(transport_tcp_ops.client_open(&p, ep, &c, &cep, &err), 0);
+	assert_true(transport_tcp_ops.client_run(c, -1, &res, &err) < 0);
+	snprintf(want, sizeof(want), "bind 127.0.0.1 port %u", base + 4);
+	if (!strstr(err.msg, want))
+		fprintf(stderr, "client: %s\n", err.msg);
+	assert_non_null(strstr(err.msg, want));
+	transport_tcp_ops.close(c);
+	pthread_join(sv.th, NULL);
+	transport_tcp_ops.close(sv.s);
+	close(held);
+	json_decref(cep);
+	json_decref(ep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_idle_connections_do_not_stall),
+		cmocka_unit_test(test_steered_ports),
 		cmocka_unit_test(test_drop_reasons),
 		cmocka_unit_test(test_refuses_wildcard),
 	};

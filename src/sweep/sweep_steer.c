@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* sweep --steer: trace, learn, steer (sweep_steer.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "fleet/fleet_trace.h"
+#include "model/ecmp_map.h"
+#include "model/ecmp_steer.h"
+#include "model/node_addr.h"
+#include "model/sched_topo.h"
+#include "sweep/sweep_steer.h"
+#include "sweep/sweep_topo.h"
+#include "util/log.h"
+#include "util/str.h"
+
+#define OPTS_MAX (SWEEP_STEER_PORTS * SWEEP_STEER_PORTS)
+
+struct steer_pair {
+	unsigned int a, b;
+	bool cross;			/* the hosts sit on different leaves */
+	struct pair_route all;		/* every equal-cost path */
+	struct sched_steer_opt opts[OPTS_MAX];	/* distinct (a -> b, b -> a) paths; sport: S */
+	uint16_t rev[OPTS_MAX];		/* the option's b -> a stream port S' */
+	size_t n_opts;
+	char why[400];			/* not steered: why ("" same leaf) */
+	uint32_t choice;		/* the option given, SCHED_STEER_WHOLE: none */
+	int ab_of[SWEEP_STEER_PORTS];	/* per traced a -> b port: its path, -1 unknown */
+	int ba_of[SWEEP_STEER_PORTS];	/* per traced b -> a port */
+	unsigned int runs;		/* tests started (a retest: more than one) */
+	bool lost;			/* a retest ran on free ports: its path is not known */
+	struct pair_route taken;	/* the route its test takes */
+};
+
+struct sweep_steer {
+	struct steer_pair *p;
+	size_t n;
+	unsigned int base;		/* this sweep's ports (sweep_steer.h) */
+	uint32_t *by_key;		/* pair indices sorted by sched_pair_key() */
+};
+
+void sweep_steer_free(struct sweep_steer *sv)
+{
+	for (size_t i = 0; sv && i < sv->n; i++) {
+		pair_route_fini(&sv->p[i].all);
+		pair_route_fini(&sv->p[i].taken);
+	}
+	if (sv) {
+		free(sv->p);
+		free(sv->by_key);
+	}
+	free(sv);
+}
+
+static uint16_t port_fwd(const struct sweep_steer *sv, unsigned int k)
+{
+	return (uint16_t)(sv->base + k);
+}
+
+static uint16_t port_rev(const struct sweep_steer *sv, unsigned int k)
+{
+	return (uint16_t)(sv->base + SWEEP_STEER_PORTS + k);
+}
+
+static uint16_t port_listen(const struct sweep_steer *sv)
+{
+	return (uint16_t)(sv->base + 2 * SWEEP_STEER_PORTS);
+}
+
+static int key_cmp(const void *x, const void *y, void *arg)
+{
+	const struct steer_pair *p = arg;
+	uint64_t a = sched_pair_key(p[*(const uint32_t *)x].a, p[*(const uint32_t *)x].b);
+	uint64_t b = sched_pair_key(p[*(const uint32_t *)y].a, p[*(const uint32_t *)y].b);
+
+	return a < b ? -1 : a > b;
+}
+
+static struct steer_pair *pair_find(const struct sweep_steer *sv, unsigned int a, unsigned int b)
+{
+	uint64_t k = sched_pair_key(a, b);
+	size_t lo = 0, hi = sv ? sv->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct steer_pair *p = &sv->p[sv->by_key[mid]];
+		uint64_t km = sched_pair_key(p->a, p->b);
+
+		if (km == k)
+			return p;
+		if (km < k)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* The pairs of @s, routed (every path), in @s's order. */
+static int pairs_make(struct sweep_ctx *ctx, struct sweep_topo *st, const struct sched *s,
+		      struct sweep_steer *sv)
+{
+	const struct route *r = st->r;
+
+	sv->p = calloc(s->n_pairs + 1, sizeof(*sv->p));
+	sv->by_key = calloc(s->n_pairs + 1, sizeof(*sv->by_key));
+	if (!sv->p || !sv->by_key)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < s->n_pairs; i++) {
+		struct steer_pair *p = &sv->p[i];
+		int rc;
+
+		p->a = s->pairs[i].a;
+		p->b = s->pairs[i].b;
+		p->cross = r->hosts[p->a].leaf != r->hosts[p->b].leaf;
+		p->choice = SCHED_STEER_WHOLE;
+		rc = route_pair(st->r, p->a, p->b, &p->all, &ctx->err);
+		if (rc < 0)
+			return rc;
+		sv->n = i + 1;
+		sv->by_key[i] = (uint32_t)i;
+	}
+	qsort_r(sv->by_key, sv->n, sizeof(*sv->by_key), key_cmp, sv->p);
+	return 0;
+}
+
+/* Flows per host: a's a -> b flows (S_k -> D), b's b -> a flows (D -> S'_k), in pair order. */
+static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct sweep_steer *sv,
+		      struct flow_trace **tr, size_t *n)
+{
+	const struct fab_hosts *hs = st->hosts;
+
+	for (size_t i = 0; i < sv->n; i++)
+		if (sv->p[i].cross) {
+			n[sv->p[i].a] += SWEEP_STEER_PORTS;
+			n[sv->p[i].b] += SWEEP_STEER_PORTS;
+		}
+	for (size_t h = 0; h < hs->n; h++) {
+		tr[h] = calloc(n[h] + 1, sizeof(**tr));
+		if (!tr[h])
+			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		if (n[h] > TRACE_MAX_FLOWS)
+			return fab_err_input(&ctx->err, -E2BIG, "sweep --steer: host %s would trace %zu "
+					     "flows, more than %u: steer fewer pairs (--pairs, --coverage)",
+					     hs->hosts[h].name, n[h], TRACE_MAX_FLOWS);
+		n[h] = 0;
+	}
+	for (size_t i = 0; i < sv->n; i++) {
+		const struct steer_pair *p = &sv->p[i];
+
+		for (unsigned int k = 0; p->cross && k < SWEEP_STEER_PORTS; k++) {
+			struct flow *fa = &tr[p->a][n[p->a]++].flow, *fb = &tr[p->b][n[p->b]++].flow;
+
+			*fa = (struct flow){ .proto = FLOW_TCP, .sport = port_fwd(sv, k),
+					     .dport = port_listen(sv) };
+			str_fmt(fa->src, sizeof(fa->src), "%s", hs->hosts[p->a].addr);
+			str_fmt(fa->dst, sizeof(fa->dst), "%s", hs->hosts[p->b].addr);
+			*fb = (struct flow){ .proto = FLOW_TCP, .sport = port_listen(sv),
+					     .dport = port_rev(sv, k) };
+			str_fmt(fb->src, sizeof(fb->src), "%s", hs->hosts[p->b].addr);
+			str_fmt(fb->dst, sizeof(fb->dst), "%s", hs->hosts[p->a].addr);
+		}
+	}
+	return 0;
+}
+
+/* Traced a -> b ports whose path is @path: the runs (retests) an option's tests can have. */
+static unsigned int ab_ports(const struct steer_pair *p, int path)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+		n += p->ab_of[k] == path;
+	return n;
+}
+
+/*
+ * Options whose a -> b member more traced ports take first (the packer
+ * keeps the first of options that load the round alike): a slow pair's
+ * retests then stay on known paths longer.  Insertion sort, few options.
+ */
+static void opts_order(struct steer_pair *p)
+{
+	for (size_t i = 1; i < p->n_opts; i++)
+		for (size_t x = i; x > 0 && ab_ports(p, p->opts[x].ab) > ab_ports(p, p->opts[x - 1].ab);
+		     x--) {
+			struct sched_steer_opt o = p->opts[x];
+			uint16_t r = p->rev[x];
+
+			p->opts[x] = p->opts[x - 1];
+			p->rev[x] = p->rev[x - 1];
+			p->opts[x - 1] = o;
+			p->rev[x - 1] = r;
+		}
+}
+
+/* Each traced port's path (-1: none), then the options: every distinct pair of paths. */
+static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct steer_pair *p,
+		      const struct ecmp_map *m)
+{
+	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++) {
+		int ab = ecmp_map_member(m, ECMP_AB, port_fwd(sv, k));
+		int ba = ecmp_map_member(m, ECMP_BA, port_rev(sv, k));
+
+		p->ab_of[k] = ab < 0 ? -1 : ecmp_steer_path(t, p->all.ab, p->all.n_ab,
+							     &m->side[ECMP_AB].members[ab]);
+		p->ba_of[k] = ba < 0 ? -1 : ecmp_steer_path(t, p->all.ba, p->all.n_ba,
+							     &m->side[ECMP_BA].members[ba]);
+	}
+	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+		for (unsigned int j = 0; p->ab_of[k] >= 0 && j < SWEEP_STEER_PORTS; j++) {
+			bool seen = false;
+
+			if (p->ba_of[j] < 0)
+				continue;
+			for (size_t x = 0; x < p->n_opts && !seen; x++)
+				seen = p->opts[x].ab == p->ab_of[k] && p->opts[x].ba == p->ba_of[j];
+			if (!seen && p->n_opts < OPTS_MAX) {
+				p->rev[p->n_opts] = port_rev(sv, j);
+				p->opts[p->n_opts++] = (struct sched_steer_opt){
+					.sport = port_fwd(sv, k), .ab = (uint16_t)p->ab_of[k],
+					.ba = (uint16_t)p->ba_of[j] };
+			}
+		}
+	if (!p->n_opts)
+		str_fmt(p->why, sizeof(p->why), "no traced port's members are paths of the "
+			"topology (parallel cables, or members off the plan)");
+	opts_order(p);
+}
+
+/* Learn pair @p's map from its traces (@ta: from a, @tb: from b) and make its options. */
+static int pair_learn(const struct sweep_steer *sv, const struct sweep_topo *st,
+		      const struct node_addr_index *ix, struct steer_pair *p, struct flow_trace *ta,
+		      struct flow_trace *tb)
+{
+	const struct topo *t = st->t;
+	struct ecmp_map m;
+	int rc = 0;
+
+	ecmp_map_init(&m, t->nodes[st->r->hosts[p->a].attach]->name,
+		      t->nodes[st->r->hosts[p->b].attach]->name, false);
+	for (unsigned int k = 0; rc == 0 && k < SWEEP_STEER_PORTS; k++) {
+		flow_trace_map(&ta[k], ix);
+		flow_trace_map(&tb[k], ix);
+		rc = ecmp_map_learn(&m, ECMP_AB, &ta[k]);
+		if (rc == 0)
+			rc = ecmp_map_learn_as(&m, ECMP_BA, &tb[k], port_rev(sv, k));
+	}
+	if (rc == 0 && m.reason != ECMP_OK)
+		str_fmt(p->why, sizeof(p->why), "fallback %s: %s", ecmp_reason_name(m.reason),
+			 m.detail);
+	else if (rc == 0)
+		opts_make(sv, t, p, &m);
+	ecmp_map_fini(&m);
+	return rc;
+}
+
+/* Trace every cross-leaf pair's ports through the workers and learn each pair's options. */
+static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+		       struct sweep_steer *sv)
+{
+	size_t nh = st->hosts->n, *n = calloc(nh + 1, sizeof(*n)), *at = calloc(nh + 1, sizeof(*at));
+	struct flow_trace **tr = calloc(nh + 1, sizeof(*tr));
+	bool *got = calloc(nh + 1, sizeof(*got));
+	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	struct node_addr_index ix = { 0 };
+	int rc = 0;
+
+	if (!n || !at || !tr || !got || node_addr_index_build(&ix, st->t) < 0)
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	if (rc == 0)
+		rc = flows_make(ctx, st, sv, tr, n);
+	if (rc == 0)
+		rc = fleet_trace_run(f, tr, n, &o, SWEEP_STEER_TIMEOUT_MS, got, &ctx->err);
+	for (size_t i = 0; rc == 0 && i < sv->n; i++) {
+		struct steer_pair *p = &sv->p[i];
+
+		if (!p->cross)
+			continue;
+		if (!got[p->a] || !got[p->b])
+			str_fmt(p->why, sizeof(p->why), "not traced: the worker of %s did not answer",
+				 st->hosts->hosts[got[p->a] ? p->b : p->a].name);
+		else if (pair_learn(sv, st, &ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0)
+			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		at[p->a] += SWEEP_STEER_PORTS;
+		at[p->b] += SWEEP_STEER_PORTS;
+	}
+	for (size_t h = 0; tr && h < nh; h++) {
+		for (size_t k = 0; tr[h] && k < n[h]; k++)
+			flow_trace_fini(&tr[h][k]);
+		free(tr[h]);
+	}
+	node_addr_index_fini(&ix);
+	free(tr);
+	free(n);
+	free(at);
+	free(got);
+	return rc;
+}
+
+/* The rounds on exact per-member loads, over the spread model's rounds of the same pairs. */
+static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct sweep_steer *sv,
+			struct sched *s, struct sched_steer_stats *stats)
+{
+	struct sched_steer_pair *sp = calloc(sv->n + 1, sizeof(*sp));
+	uint32_t *choice = calloc(sv->n + 1, sizeof(*choice));
+	struct sched base, out;
+	struct sched_topo_bound b;
+	int rc;
+
+	if (!sp || !choice) {
+		free(sp);
+		free(choice);
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	}
+	for (size_t i = 0; i < sv->n; i++)
+		sp[i] = (struct sched_steer_pair){ .route = &sv->p[i].all, .opts = sv->p[i].opts,
+						   .n_opts = sv->p[i].n_opts };
+	st->r->ecmp_whole = false;
+	/* All pairs: the generator's rounds (n - 1 on a non-blocking tree), else the packer's. */
+	if (s->n_pairs == st->r->n_hosts * (st->r->n_hosts - 1) / 2 &&
+	    st->r->n_hosts <= SCHED_TOPO_EXPLICIT_MAX)
+		rc = sched_topo_all(&base, &b, st->r, &ctx->err);
+	else
+		rc = sched_topo_pairs(&base, &b, st->r, s->pairs, s->n_pairs, &ctx->err);
+	st->r->ecmp_whole = true;
+	if (rc == 0)
+		rc = sched_topo_steer(&out, choice, stats, st->r, &base, sp, sv->n, &ctx->err);
+	if (rc == 0) {
+		sched_fini(&base);
+		sched_fini(s);
+		*s = out;
+		for (size_t i = 0; i < sv->n; i++)
+			sv->p[i].choice = choice[i];
+	}
+	free(sp);
+	free(choice);
+	return rc;
+}
+
+/* The nodes @pa crosses between its two leaves, " > " between them, into @buf. */
+static void member_text(const struct topo *t, const struct path *pa, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t h = 1; h + 2 < pa->n_hops && off < len; h++) {
+		const struct topo_link *l = t->links[pa->hops[h].link];
+		int w = str_fmt(buf + off, len - off, "%s%s", h > 1 ? " > " : "",
+				(pa->hops[h].fwd ? l->b : l->a)->node->name);
+
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+	if (!buf[0])
+		str_fmt(buf, len, "(direct)");
+}
+
+/* Each pair's route taken; a line per pair (steered: ports and members; else why). */
+static int routes_say(struct sweep_ctx *ctx, const struct sweep_topo *st, struct sweep_steer *sv,
+		      size_t *n_steered, size_t *n_whole)
+{
+	const struct fab_hosts *hs = st->hosts;
+
+	*n_steered = *n_whole = 0;
+	for (size_t i = 0; i < sv->n; i++) {
+		struct steer_pair *p = &sv->p[i];
+		const struct sched_steer_opt *o = p->choice == SCHED_STEER_WHOLE ? NULL
+										 : &p->opts[p->choice];
+		char la[300], lb[300];
+
+		if (ecmp_steer_route(&p->all, o, &p->taken) < 0)
+			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		if (!p->cross)
+			continue;
+		if (!o) {
+			(*n_whole)++;
+			fab_warn("sweep --steer: %s %s: whole ECMP set: %s", hs->hosts[p->a].name,
+				 hs->hosts[p->b].name, p->why[0] ? p->why : "no option fitted");
+			continue;
+		}
+		(*n_steered)++;
+		member_text(st->t, &p->taken.ab[0], la, sizeof(la));
+		member_text(st->t, &p->taken.ba[0], lb, sizeof(lb));
+		fab_info("steer %s %s: port %u -> %u via %s; back %u -> %u via %s", hs->hosts[p->a].name,
+			 hs->hosts[p->b].name, o->sport, port_listen(sv), la, port_listen(sv),
+			 p->rev[p->choice], lb);
+	}
+	return 0;
+}
+
+/* Why nothing is steered, or NULL: steering applies. */
+static const char *steer_skip(const struct sweep_topo *st, const char *transport,
+			      unsigned int streams, const struct sched *s, const struct sched_src *src)
+{
+	if (st->rib || !st->r)
+		return "InfiniBand routes come from the forwarding tables: nothing to trace";
+	if (strcmp(transport, "tcp"))
+		return "only tcp tests are steered (a RoCE v2 QP's UDP source port is its own)";
+	if (streams != 1)
+		return "only tests of one stream are steered (each stream is its own flow)";
+	if (src->s != s || !s->n_pairs)
+		return "the rounds are streamed, not stored (use --coverage or --pairs)";
+	return NULL;
+}
+
+int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+		    const char *transport, unsigned int streams, struct sched *s,
+		    struct sched_src *src)
+{
+	const char *skip = steer_skip(st, transport, streams, s, src);
+	struct sched_steer_stats stats;
+	struct sweep_steer *sv;
+	size_t whole_rounds = s->n_rounds, n_steered = 0, n_whole = 0;
+	int rc;
+
+	if (skip) {
+		fab_warn("sweep --steer: %s; rounds count whole ECMP sets", skip);
+		return 0;
+	}
+	sv = calloc(1, sizeof(*sv));
+	if (!sv)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	if (getrandom(&sv->base, sizeof(sv->base), 0) != (ssize_t)sizeof(sv->base))
+		sv->base = (unsigned int)getpid();
+	sv->base = SWEEP_STEER_PORT_LO + 16 * (sv->base % SWEEP_STEER_PORT_SLOTS);
+	rc = pairs_make(ctx, st, s, sv);
+	if (rc == 0)
+		rc = trace_learn(ctx, st, f, sv);
+	if (rc == 0)
+		rc = rounds_steer(ctx, st, sv, s, &stats);
+	if (rc == 0)
+		rc = routes_say(ctx, st, sv, &n_steered, &n_whole);
+	if (rc < 0) {
+		sweep_steer_free(sv);
+		return rc;
+	}
+	sched_src_explicit(src, s);
+	/* The whole-set link and cut bounds do not hold for per-member loads: the node bound does. */
+	st->bound = (struct sched_topo_bound){ .node = stats.node_bound, .bound = stats.node_bound,
+					       .link_at = ROUTE_NONE };
+	sweep_steer_free(st->steer);
+	st->steer = sv;
+	fab_info("steering: %zu cross-leaf pairs, %zu steered, %zu on whole ECMP sets; %zu rounds "
+		 "on per-member loads (whole sets: %zu; node bound %zu)", n_steered + n_whole,
+		 n_steered, n_whole, s->n_rounds, whole_rounds, stats.node_bound);
+	return 0;
+}
+
+/* The @nth traced port (from 0) whose path is @path in @of; -1: none. */
+static int port_nth(const int *of, int path, unsigned int nth)
+{
+	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+		if (of[k] == path && !nth--)
+			return (int)k;
+	return -1;
+}
+
+int sweep_steer_dry(struct sweep_ctx *ctx, struct sweep_topo *st, const char *transport,
+		    unsigned int streams, struct sched *s, struct sched_src *src)
+{
+	const char *skip = steer_skip(st, transport, streams, s, src);
+	struct sched_steer_stats stats;
+	struct sweep_steer *sv;
+	size_t whole_rounds = s->n_rounds;
+	int rc;
+
+	if (skip) {
+		fab_warn("sweep --steer: %s; rounds count whole ECMP sets", skip);
+		return 0;
+	}
+	sv = calloc(1, sizeof(*sv));
+	if (!sv)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	rc = pairs_make(ctx, st, s, sv);
+	for (size_t i = 0; rc == 0 && i < sv->n; i++)
+		if (sv->p[i].cross)
+			sv->p[i].n_opts = sched_steer_opts_all(&sv->p[i].all, sv->p[i].opts, OPTS_MAX);
+	if (rc == 0)
+		rc = rounds_steer(ctx, st, sv, s, &stats);
+	sweep_steer_free(sv);
+	if (rc < 0)
+		return rc;
+	sched_src_explicit(src, s);
+	st->bound = (struct sched_topo_bound){ .node = stats.node_bound, .bound = stats.node_bound,
+					       .link_at = ROUTE_NONE };
+	fab_log(0, "sweep --steer --dry-run: %zu rounds as if every test could be steered onto any "
+		"member (node bound %zu); %zu rounds where paths cannot be learned (whole ECMP sets)",
+		s->n_rounds, stats.node_bound, whole_rounds);
+	return 0;
+}
+
+void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
+{
+	struct sweep_topo *st = ctx;
+	struct sweep_steer *sv = st->steer;
+	struct steer_pair *p = pair_find(sv, (unsigned int)a, (unsigned int)b);
+	const struct sched_steer_opt *o;
+	unsigned int run;
+	int k, j;
+
+	if (!p || p->choice == SCHED_STEER_WHOLE || p->a != a || p->b != b)
+		return;
+	o = &p->opts[p->choice];
+	run = p->runs++;
+	/*
+	 * Only the a -> b phase leaves its tuple in TIME_WAIT (a sends the
+	 * first FIN, at a); the b -> a phase's closes with a reset: its port
+	 * serves every run.
+	 */
+	k = port_nth(p->ab_of, o->ab, run);
+	j = port_nth(p->ba_of, o->ba, 0);
+	if (k < 0 || j < 0) {	/* every traced port of its members used: free ports */
+		p->lost = true;
+		fab_info("steer %s %s: run %u on free ports (no traced port of its members left)",
+			 st->hosts->hosts[a].name, st->hosts->hosts[b].name, run + 1);
+		return;
+	}
+	spec->port = port_listen(sv);
+	spec->sport_fwd = port_fwd(sv, (unsigned int)k);
+	spec->sport_rev = port_rev(sv, (unsigned int)j);
+}
+
+const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigned int a,
+					   unsigned int b)
+{
+	const struct steer_pair *p = pair_find(sv, a, b);
+
+	return p && p->choice != SCHED_STEER_WHOLE && !p->lost ? &p->taken : NULL;
+}

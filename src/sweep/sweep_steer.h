@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sweep --steer: every cross-leaf test on an ECMP member it was traced to
+ * take (docs/paths.md "Steering").  Before the first round the workers
+ * trace a few ports of each pair's tcp test both ways (a -> b from a,
+ * b -> a from b), the controller names the hops after the topology and
+ * learns one member map per host pair, gives each pair the ports whose
+ * members fit, packs the rounds on exact per-member loads
+ * (sched_topo_steer()), and each test then runs on its ports
+ * (sweep_steer_pair_spec()); the localiser reads the route each test
+ * took (sweep_steer_route()).  A pair whose map falls back (a router
+ * silent, an address no node holds, paths that change) keeps today's
+ * whole-set rule, and the sweep says so per pair with the map's reason.
+ *
+ * Ownership: struct sweep_steer owns its pairs and their routes;
+ * sweep_steer_free() frees it (NULL-safe).  It borrows the topology
+ * (struct sweep_topo) it was made for.
+ */
+#ifndef FAB_SWEEP_SWEEP_STEER_H
+#define FAB_SWEEP_SWEEP_STEER_H
+
+#include <stddef.h>
+
+#include "fleet/fleet.h"
+#include "model/path.h"
+#include "model/schedule.h"
+#include "sweep/sweep_ctx.h"
+#include "transport/transport.h"
+
+/*
+ * Ports: per sweep a random base B = SWEEP_STEER_PORT_LO + 16 x (0 ..
+ * SWEEP_STEER_PORT_SLOTS - 1), below the kernel's ephemeral range (a
+ * sweep right after another meets none of its tuples in TIME_WAIT): the
+ * a -> b streams leave from B + k, the b -> a streams from B + PORTS + k
+ * (k < PORTS), the listener is B + 2 x PORTS (16 >= 2 x PORTS + 1).  A
+ * retest runs on another traced a -> b port of the same member (the a -> b
+ * phase's tuple sits in TIME_WAIT at a, which sent the first FIN; the
+ * b -> a phase closes with a reset and keeps its port); when none is left
+ * it runs on free ports and its path is no longer known.
+ */
+#define SWEEP_STEER_PORTS 8		/* ports traced per pair and direction */
+#define SWEEP_STEER_PORT_LO 10000
+#define SWEEP_STEER_PORT_SLOTS 1250
+#define SWEEP_STEER_TIMEOUT_MS 180000	/* all the traces, every worker at once */
+
+struct sweep_topo;
+struct sweep_steer;
+
+/*
+ * Trace, learn, steer the explicit schedule @s (replaced by the steered
+ * one, @src pointed at it again).  Nothing to steer (InfiniBand, no
+ * cross-leaf pair, a transport other than tcp, more than one stream, a
+ * streamed schedule): a line saying why, 0, @s untouched.  -errno with
+ * ctx->err on ENOMEM or a failed poll; workers that fail to trace only
+ * put their pairs back on the whole-set rule.
+ */
+int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+		    const char *transport, unsigned int streams, struct sched *s,
+		    struct sched_src *src);
+
+/*
+ * --dry-run: the rounds @s as if every cross-leaf test could be steered
+ * onto any member (each pair's options: every a -> b path with every
+ * b -> a path), a line giving them beside the whole-set rounds (what a
+ * sweep whose paths cannot be learned runs).  Nothing is traced.  Same
+ * skips and errors as sweep_steer_run().
+ */
+int sweep_steer_dry(struct sweep_ctx *ctx, struct sweep_topo *st, const char *transport,
+		    unsigned int streams, struct sched *s, struct sched_src *src);
+
+/* For struct sweep_opts.pair_spec: @ctx the struct sweep_topo steered; a and b host indices. */
+void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec);
+
+/* The route a steered pair's test took (one path each way), or NULL: not steered. */
+const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigned int a,
+					   unsigned int b);
+
+void sweep_steer_free(struct sweep_steer *sv);
+
+#endif

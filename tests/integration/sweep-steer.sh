@@ -1,0 +1,161 @@
+#!/bin/bash
+# sweep --steer on the routed netns lab (6 hosts, 3 leaves, 2 spines, the
+# leaves hashing the headers' 5-tuple, lldpd everywhere, the plan from
+# `discover --save-plan` with every switch's addresses): before the first
+# round the workers trace each cross-leaf test's ports both ways, and each
+# test runs on ports whose members are known (docs/paths.md "Steering").
+#  1. clean: every cross-leaf pair steered, no pair slow, exit 0 (three
+#     runs); every steered path of the first is the one Debian's
+#     traceroute -T reports for the same tuple, both ways (a second witness);
+#  2. leaf1 <-> spine1 slowed (tc tbf, both ways): exit 1, the top suspect
+#     is that link alone (kind link, both ends), no host named, no pair of
+#     one leaf slow; diagnose --steer on a slow pair names the members it
+#     took and that link; again with the host cables at 1 Gbit/s and
+#     rate_gbps=1 in the hosts file (clean, then the member at 200 Mbit/s);
+#  3. spine1 drops its ICMP time-exceeded (nftables): the pairs that met it
+#     fall back to the whole set, said per pair, and no pair is slow.
+# The switches' ICMP rate limit is off (net.ipv4.icmp_ratelimit=0) to keep
+# the traces short; trace-routed.sh shows the tracer getting past it.
+set -eu
+# shellcheck source=../lib/common.sh
+. "$(dirname "$0")/../lib/common.sh"
+need_root
+need_cmd ip tc jq lldpd lldpcli traceroute nft
+need_fabricctl
+# shellcheck source=../lab/netns
+. "$TOP/tests/lab/netns"
+tmpdir_with_cleanup sweep-steer
+
+P=ss$$
+cleanup_hook() { lab_down --name "$P" || true; }
+
+run lab_up --name "$P" --hosts 6 --leaves 3 --spines 2 --routed --hash headers
+for n in leaf1 leaf2 leaf3 spine1 spine2; do
+	lab_lldpcli "$n" configure system ip management pattern '*,!127.0.0.1' >/dev/null
+	lab_exec "$n" sysctl -q -w net.ipv4.icmp_ratelimit=0
+done
+run lab_lldp_wait --timeout 15
+lab_hostsfile --switches >"$TMP/hosts"
+fab discover --lldp --hosts "$TMP/hosts" --launcher netns --save-plan "$TMP/plan.yaml"
+assert_eq "discover exit" 0 "$rc"
+
+HOSTS=$TMP/hosts
+sweep() {
+	pretty "$FABRICCTL -v -j sweep --hosts $HOSTS --launcher netns --transport tcp --duration 0.5 --lat-iters 200 --topology $TMP/plan.yaml --steer $*"
+	rc=0
+	"$FABRICCTL" -v -j sweep --hosts "$HOSTS" --launcher netns --transport tcp --duration 0.5 \
+		--lat-iters 200 --topology "$TMP/plan.yaml" --steer "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	grep -E "steer|steering|topology:" "$TMP/err" >&2 || true
+}
+q() { jq -r "$@" "$TMP/out"; }
+# The plan node holding ADDR.
+node_of() {
+	awk -v a="$1" 'match($0, /name: [^,]+,/) { n = substr($0, RSTART + 6, RLENGTH - 7) }
+		index($0, " " a ",") || index($0, "[" a ",") || index($0, " " a "]") || index($0, "[" a "]") { print n; exit }' "$TMP/plan.yaml"
+}
+# traceroute -T from NODE with the tuple (SPORT -> DEST:DPORT): the node at hop 2.
+witness() { # NODE SPORT DEST DPORT
+	local addr
+	addr=$(lab_exec "$1" traceroute -n -q 3 -w 2 -m 2 -T -p "$4" --sport="$2" "$3" 2>/dev/null |
+		awk 'NR == 3 { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9.]+$/ && $i ~ /\./) { print $i; exit } }')
+	[ -n "$addr" ] || echo "witness $*: hop 2 silent" >&2
+	node_of "$addr"
+}
+addr_of() { awk -v h="$P-$1" '$1 == h { print $2 }' "$TMP/hosts"; }
+# The tests' tuples sit in TIME_WAIT (60 s) on the side that closed first, and
+# traceroute cannot bind a port that has one: wait until no host has any.
+time_wait_clear() {
+	local t n h
+	for t in $(seq 1 80); do
+		n=0
+		for h in h1 h2 h3 h4 h5 h6; do
+			n=$((n + $(lab_exec "$h" ss -Htan state time-wait | wc -l)))
+		done
+		[ "$n" = 0 ] && { echo "TIME_WAIT clear after ${t} s" >&2; return 0; }
+		sleep 1
+	done
+	fail "TIME_WAIT sockets left after 80 s"
+}
+
+# --- 1. clean ------------------------------------------------------------------------------
+sweep
+assert_eq "clean: exit" 0 "$rc"
+assert_eq "clean: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
+grep -q "steering: 12 cross-leaf pairs, 12 steered, 0 on whole ECMP sets" "$TMP/err" ||
+	fail "clean: not every cross-leaf pair steered"
+echo "clean: $(q .schedule.rounds) rounds" >&2
+cp "$TMP/err" "$TMP/clean.err"
+time_wait_clear
+n=0
+while read -r a b s d via s2 via2; do
+	assert_eq "$a -> $b port $s: traceroute -T" "$via" "$(witness "${a#"$P"-}" "$s" "$(addr_of "${b#"$P"-}")" "$d")"
+	assert_eq "$b -> $a port $d -> $s2: traceroute -T" "$via2" "$(witness "${b#"$P"-}" "$d" "$(addr_of "${a#"$P"-}")" "$s2")"
+	n=$((n + 1))
+done < <(sed -n 's/.*steer \([^ ]*\) \([^ ]*\): port \([0-9]*\) -> \([0-9]*\) via \([^;]*\); back [0-9]* -> \([0-9]*\) via \(.*\)$/\1 \2 \3 \4 \5 \6 \7/p' "$TMP/clean.err")
+assert_eq "clean: 12 steered pairs witnessed" 12 "$n"
+for i in 2 3; do
+	sweep
+	assert_eq "clean run $i: exit" 0 "$rc"
+	assert_eq "clean run $i: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
+done
+
+# --- 2. leaf1 <-> spine1 slowed: that link alone -------------------------------------------
+run lab_slow leaf1:swp49 50mbit
+sweep
+q '.pairs[] | select(.status != "ok") | "    \(.a) \(.b) \(.status): \(.reason)"' >&2
+echo "slow member: $(q -c '.suspects[0] | [.kind, .score, .link.a.node, .link.b.node]')" >&2
+assert_eq "slow member: exit" 1 "$rc"
+assert_eq "slow member: the top suspect is leaf1 <-> spine1, a link" "link $P-leaf1 $P-spine1" \
+	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
+assert_eq "slow member: no host named" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
+assert_eq "slow member: no pair of one leaf slow" 0 "$(q '[.pairs[] | select(.status != "ok" and .class == 2)] | length')"
+# diagnose A B on a slow pair: traced first, the member each way named on stderr
+read -r A B < <(q '[.pairs[] | select(.status == "slow")][0] | "\(.a) \(.b)"')
+pretty "$FABRICCTL -v -j diagnose --hosts $TMP/hosts --launcher netns --topology $TMP/plan.yaml --steer $A $B"
+rc=0
+"$FABRICCTL" -v -j diagnose --hosts "$TMP/hosts" --launcher netns --transport tcp --duration 0.5 \
+	--lat-iters 200 --topology "$TMP/plan.yaml" --steer "$A" "$B" >"$TMP/out" 2>"$TMP/err" || rc=$?
+line=$(grep -E "steer ($A $B|$B $A): port" "$TMP/err" || true)
+echo "diagnose $A $B: rc $rc; $line; $(q -c '.suspects[0] | [.kind, .link.a.node, .link.b.node]')" >&2
+[ -n "$line" ] || fail "diagnose: no member named for $A $B"
+# A -> B may be steered onto spine2 this time; the pairs diagnose adds around
+# its path (steered too) cross leaf1 <-> spine1 and name it.
+assert_eq "diagnose: exit" 1 "$rc"
+assert_eq "diagnose: the top suspect" "link $P-leaf1 $P-spine1" \
+	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
+run lab_unslow leaf1:swp49
+
+# --- 2b. the same with rated hosts: every host cable at 1 Gbit/s, rate_gbps=1 ---------------
+for h in h1 h2 h3 h4 h5 h6; do
+	run lab_slow "$h" 1gbit
+done
+lab_hostsfile --switches --rate-gbps 1 >"$TMP/hosts.rated"
+HOSTS=$TMP/hosts.rated
+sweep
+assert_eq "rated clean: exit" 0 "$rc"
+assert_eq "rated clean: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
+run lab_slow leaf1:swp49 200mbit
+sweep
+echo "rated, slow member: $(q -c '.suspects[0] | [.kind, .score, .link.a.node, .link.b.node]')" >&2
+assert_eq "rated slow member: exit" 1 "$rc"
+assert_eq "rated slow member: the top suspect is leaf1 <-> spine1, a link" "link $P-leaf1 $P-spine1" \
+	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
+assert_eq "rated slow member: no host named" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
+assert_eq "rated slow member: no pair of one leaf slow" 0 "$(q '[.pairs[] | select(.status != "ok" and .class == 2)] | length')"
+run lab_unslow leaf1:swp49
+HOSTS=$TMP/hosts
+
+# --- 3. spine1 silent: fallback per pair, no false alarm ----------------------------------
+lab_exec spine1 nft -f - <<'NFT'
+table ip fabtest {
+	chain out {
+		type filter hook output priority 0; policy accept;
+		icmp type time-exceeded drop
+	}
+}
+NFT
+sweep
+assert_eq "spine1 silent: exit" 0 "$rc"
+assert_eq "spine1 silent: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
+grep -q "whole ECMP set: fallback silent" "$TMP/err" || fail "spine1 silent: no pair said to fall back"
+echo "sweep-steer: all checks passed" >&2

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Localisation on traced paths (docs/paths.md, issue 24): every measured
+ * pair carries the one member its test took each way (a pair_route with
+ * one path per direction), so a slow leaf-spine cable is named alone, as
+ * a link with both ends, and the pairs through the other members are its
+ * contrast.  Beside it, the same verdicts over whole ECMP sets name a
+ * crowd: the reason to trace.  A switch's hash is stood in for by a fixed
+ * mix of the pair and its source port.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/localize.h"
+#include "model/route.h"
+#include "model/topo_gen.h"
+
+#define MAXP 1024
+
+struct lab {
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+	uint32_t host_link[64];
+	const char *names[64];
+	struct pair_route whole[MAXP], traced[MAXP];
+	struct loc_pair pw[MAXP], pt[MAXP];
+	size_t n_hosts, n;
+};
+
+static unsigned int hash_pick(unsigned int a, unsigned int b, unsigned int k, unsigned int salt)
+{
+	uint32_t h = (a * 73856093u) ^ (b * 19349663u) ^ (salt * 83492791u);
+
+	h ^= h >> 13;
+	h *= 0x5bd1e995u;
+	h ^= h >> 15;
+	return h % k;
+}
+
+static void path_copy(struct path *dst, const struct path *src)
+{
+	dst->hops = calloc(src->n_hops, sizeof(*dst->hops));
+	assert_non_null(dst->hops);
+	memcpy(dst->hops, src->hops, src->n_hops * sizeof(*dst->hops));
+	dst->n_hops = src->n_hops;
+	dst->share = 1;
+}
+
+/* 3 leaves x 3 hosts, 2 spines (the lab's shape), all pairs, each traced one member per way. */
+static void lab_up(struct lab *l, unsigned int leaves, unsigned int hosts, unsigned int spines)
+{
+	struct topo_gen_2l g = { .leaves = leaves, .hosts_per_leaf = hosts, .spines = spines };
+	char buf[2048];
+	size_t len = 0;
+	struct fab_err err;
+
+	memset(l, 0, sizeof(*l));
+	l->n_hosts = (size_t)leaves * hosts;
+	assert_int_equal(topo_gen_leaf_spine(&l->t, &g), 0);
+	for (size_t i = 1; i <= l->n_hosts; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "h%zu 10.0.0.%zu\n", i, i);
+	hosts_init(&l->hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(&l->hs, buf, len, "hosts", &err), 0);
+	assert_int_equal(route_new(&l->r, l->t), 0);
+	assert_int_equal(route_place(l->r, &l->hs, &err), 0);
+	for (size_t i = 0; i < l->n_hosts; i++) {
+		l->host_link[i] = l->r->hosts[i].link;
+		l->names[i] = l->hs.hosts[i].name;
+	}
+	for (unsigned int a = 0; a < l->n_hosts; a++)
+		for (unsigned int b = a + 1; b < l->n_hosts; b++) {
+			struct pair_route *w = &l->whole[l->n], *t = &l->traced[l->n];
+
+			assert_int_equal(route_pair(l->r, a, b, w, &err), 0);
+			*t = *w;
+			t->ab = calloc(1, sizeof(*t->ab));
+			t->ba = calloc(1, sizeof(*t->ba));
+			assert_non_null(t->ab);
+			assert_non_null(t->ba);
+			path_copy(t->ab, &w->ab[hash_pick(a, b, (unsigned int)w->n_ab, 1)]);
+			path_copy(t->ba, &w->ba[hash_pick(b, a, (unsigned int)w->n_ba, 2)]);
+			t->n_ab = t->n_ba = 1;
+			l->pw[l->n].route = w;
+			l->pt[l->n].route = t;
+			l->n++;
+		}
+}
+
+static void lab_down(struct lab *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		pair_route_fini(&l->whole[i]);
+		pair_route_fini(&l->traced[i]);
+	}
+	route_free(l->r);
+	hosts_fini(&l->hs);
+	topo_free(l->t);
+}
+
+/* Does @pr's a -> b or b -> a path cross @link (in the direction @dir: 1 fwd, 0 back, -1 either)? */
+static bool crosses_dir(const struct pair_route *pr, uint32_t link, int dir)
+{
+	const struct path *ps[2] = { pr->ab, pr->ba };
+	size_t ns[2] = { pr->n_ab, pr->n_ba };
+
+	for (size_t s = 0; s < 2; s++)
+		for (size_t p = 0; p < ns[s]; p++)
+			for (size_t h = 0; h < ps[s][p].n_hops; h++)
+				if (ps[s][p].hops[h].link == link &&
+				    (dir < 0 || ps[s][p].hops[h].fwd == (dir == 1)))
+					return true;
+	return false;
+}
+
+/* Verdicts from the traced paths: slow when a test crossed @link (in @dir); the same on both. */
+static size_t lab_fault(struct lab *l, uint32_t link, int dir)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		bool slow = crosses_dir(&l->traced[i], link, dir);
+
+		l->pt[i].verdict = l->pw[i].verdict = slow ? LOC_SLOW : LOC_OK;
+		l->pt[i].pct_expected = l->pw[i].pct_expected = slow ? 15.0 : 98.0;
+		bad += slow;
+	}
+	return bad;
+}
+
+/* The cable between leaf @leaf (1-based) and spine @spine (1-based). */
+static uint32_t uplink(const struct lab *l, unsigned int leaf, unsigned int spine)
+{
+	char ln[32], sn[32];
+
+	snprintf(ln, sizeof(ln), "leaf%u", leaf);
+	snprintf(sn, sizeof(sn), "spine%u", spine);
+	for (size_t i = 0; i < l->t->n_links; i++) {
+		const char *a = l->t->links[i]->a->node->name, *b = l->t->links[i]->b->node->name;
+
+		if ((!strcmp(a, ln) && !strcmp(b, sn)) || (!strcmp(a, sn) && !strcmp(b, ln)))
+			return (uint32_t)i;
+	}
+	fail();
+	return 0;
+}
+
+static void localize(struct lab *l, const struct loc_pair *pairs, struct loc_result *r)
+{
+	struct loc_input in = { l->t, l->host_link, l->names, l->n_hosts, pairs, l->n, NULL };
+	struct fab_err err;
+
+	fab_err_init(&err);
+	assert_int_equal(loc_localize(&in, NULL, r, &err), 0);
+}
+
+/* Every uplink of the lab slowed in turn, both ways: named alone on traced paths. */
+static void test_member_named_alone(void **state)
+{
+	struct lab *l = calloc(1, sizeof(*l));
+	size_t alone = 0, total = 0;
+
+	(void)state;
+	assert_non_null(l);
+	lab_up(l, 3, 3, 2);
+	for (unsigned int leaf = 1; leaf <= 3; leaf++)
+		for (unsigned int sp = 1; sp <= 2; sp++) {
+			uint32_t link = uplink(l, leaf, sp);
+			struct loc_result r;
+
+			if (!lab_fault(l, link, -1))
+				continue;
+			total++;
+			localize(l, l->pt, &r);
+			assert_true(r.n_suspects >= 1);
+			assert_int_equal(r.suspects[0].kind, LOC_KIND_LINK);
+			assert_int_equal(r.suspects[0].n_members, 1);
+			assert_int_equal(r.suspects[0].members[0].link, link);
+			assert_int_equal(r.suspects[0].members[0].host, -1);
+			for (size_t s = 0; s < r.n_suspects; s++)
+				assert_int_not_equal(r.suspects[s].kind, LOC_KIND_NODE);
+			assert_int_equal(r.n_unexplained, 0);
+			alone++;
+			loc_result_fini(&r);
+		}
+	assert_true(total >= 5);
+	assert_int_equal(alone, total);
+	lab_down(l);
+	free(l);
+}
+
+/*
+ * tc tbf slows one way of a cable (the leaf's egress to the spine): only
+ * the tests that crossed it that way are slow; the ones that crossed it
+ * the other way are ok.  Still that link alone, and the whole-set view
+ * of the same verdicts names no single link.
+ */
+static void test_one_way_and_whole_set(void **state)
+{
+	struct lab *l = calloc(1, sizeof(*l));
+	uint32_t link;
+	struct loc_result r, w;
+	const struct topo_link *tl;
+	int dir;
+
+	(void)state;
+	assert_non_null(l);
+	lab_up(l, 3, 3, 2);
+	link = uplink(l, 1, 1);
+	tl = l->t->links[link];
+	dir = !strcmp(tl->a->node->name, "leaf1") ? 1 : 0;	/* leaf1 -> spine1 */
+	assert_true(lab_fault(l, link, dir) >= 2);
+	localize(l, l->pt, &r);
+	assert_int_equal(r.suspects[0].kind, LOC_KIND_LINK);
+	assert_int_equal(r.suspects[0].n_members, 1);
+	assert_int_equal(r.suspects[0].members[0].link, link);
+	localize(l, l->pw, &w);
+	assert_false(w.n_suspects && w.suspects[0].kind == LOC_KIND_LINK && w.suspects[0].n_members == 1 &&
+		     w.suspects[0].members[0].link == link);
+	print_message("leaf1 -> spine1 slowed: traced: link alone (score %.2f); whole sets: %s of %zu\n",
+		      r.suspects[0].score, w.n_suspects ? loc_kind_name(w.suspects[0].kind) : "none",
+		      w.n_suspects ? w.suspects[0].n_members : 0);
+	loc_result_fini(&r);
+	loc_result_fini(&w);
+	lab_down(l);
+	free(l);
+}
+
+/* A clean fabric on traced paths: nothing named. */
+static void test_clean(void **state)
+{
+	struct lab *l = calloc(1, sizeof(*l));
+	struct loc_result r;
+
+	(void)state;
+	assert_non_null(l);
+	lab_up(l, 3, 3, 2);
+	lab_fault(l, UINT32_MAX, -1);
+	localize(l, l->pt, &r);
+	assert_int_equal(r.n_suspects, 0);
+	assert_int_equal(r.n_bad, 0);
+	loc_result_fini(&r);
+	lab_down(l);
+	free(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_member_named_alone),
+		cmocka_unit_test(test_one_way_and_whole_set),
+		cmocka_unit_test(test_clean),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
