@@ -45,6 +45,7 @@ struct node_iface *node_config_iface_add(struct node_config *ns, const char *nam
 		return NULL;
 	str_fmt(n->name, sizeof(n->name), "%s", name);
 	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = 1;
+	n->cnp_dscp = n->cnp_prio = -1;
 	fab_dcb_init(&n->dcb);
 	return n;
 }
@@ -183,6 +184,7 @@ void changeset_fini(struct changeset *cs)
 		return;
 	free(cs->steps);
 	free(cs->drift);
+	free(cs->chains);
 	changeset_init(cs);
 }
 

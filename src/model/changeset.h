@@ -28,6 +28,7 @@
 #include "model/dcb.h"
 #include "model/ecn.h"
 #include "model/host_state.h"
+#include "model/lossless.h"
 #include "model/profile.h"
 #include "util/err.h"
 
@@ -54,6 +55,7 @@ struct node_iface {
 	int tos_rc;
 	char tos_msg[256];
 	unsigned int tos;
+	int cnp_dscp, cnp_prio;	/* DCQCN's CNP marking; -1 not read */
 };
 
 struct node_bond {
@@ -151,7 +153,7 @@ struct drift {
 	char object[64];	/* interface, bond, "dev/port", or the unmatched glob */
 	char field[32];
 	char wanted[128];
-	char found[128];
+	char found[400];	/* a broken chain's finding is a sentence */
 	bool verify_only;	/* no step can fix it (link state, RoCE MTU, a bond leg) */
 };
 
@@ -161,6 +163,10 @@ struct changeset {
 	struct drift *drift;
 	size_t n_drift;
 	size_t n_unmatched;	/* profile items matching nothing (not optional) */
+	/* verify: the lossless chain of each interface a `roce.tos` item
+	 * matches (changeset_chains(); apply leaves it empty) */
+	struct lossless_chain *chains;
+	size_t n_chains;
 };
 
 /* What `apply` did, for the renderers.  Borrows the change set. */
@@ -198,6 +204,19 @@ void changeset_fini(struct changeset *cs);
  */
 int changeset_diff(const struct profile *p, const struct node_config *ns, struct changeset *cs,
 	      struct fab_err *err);
+
+/*
+ * The lossless chain (model/lossless.h, model/changeset_chain.c; verify
+ * only).  An interface has one when a profile item with `roce.tos`
+ * matches it.  changeset_chain_wanted: does link @l?
+ * changeset_chains: follow the chain of each such interface of @ns (read
+ * by node_verify(): DCB, ECN, ToS, the RDMA port's GIDs) into cs->chains;
+ * a broken chain is also one drift (field "chain", wanted "unbroken",
+ * found the finding, verify only).  The chain follows the ToS the node
+ * has (the profile's when it could not be read).  0 or -ENOMEM.
+ */
+bool changeset_chain_wanted(const struct profile *p, const struct fab_link *l);
+int changeset_chains(const struct profile *p, const struct node_config *ns, struct changeset *cs);
 
 /* One-line text of an action ("mtu veth0 9000"), for logs and reports. */
 const char *change_action_str(const struct change_action *a, char *buf, size_t len);

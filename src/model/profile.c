@@ -163,25 +163,50 @@ static int ecn_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 	return get_prio_mask(c, v, "ecn.rp", &f->ecn_rp);
 }
 
-static const char *const roce_keys[] = { "tos", "mtu", NULL };
+static const char *const roce_keys[] = { "tos", "mtu", "lossless", "prio", "gid_index", NULL };
 
-static int roce_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+static int roce_mtu_get(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
 {
-	struct profile_iface *f = arg;
 	unsigned long u;
 
-	if (key == 0) {
-		if (yw_u64(&c->w, v, "roce.tos", 10, 0, 255, &u) < 0)
-			return -EINVAL;
-		f->roce_tos = (int)u;
-		return 0;
-	}
 	if (yw_u64(&c->w, v, "roce.mtu", 10, 256, 4096, &u) < 0)
 		return -EINVAL;
 	if (u & (u - 1))
 		return yw_err(&c->w, v, "roce.mtu: %lu is not one of 256, 512, 1024, 2048, 4096", u);
 	f->roce_mtu = (unsigned int)u;
 	return 0;
+}
+
+static int roce_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	struct profile_iface *f = arg;
+	unsigned long u;
+	bool b;
+
+	switch (key) {
+	case 0:
+		if (yw_u64(&c->w, v, "roce.tos", 10, 0, 255, &u) < 0)
+			return -EINVAL;
+		f->roce_tos = (int)u;
+		return 0;
+	case 1:
+		return roce_mtu_get(c, v, f);
+	case 2:
+		if (yw_bool(&c->w, v, "roce.lossless", &b) < 0)
+			return -EINVAL;
+		f->roce_lossless = b ? 1 : 0;
+		return 0;
+	case 3:
+		if (yw_u64(&c->w, v, "roce.prio", 10, 0, 7, &u) < 0)
+			return -EINVAL;
+		f->roce_prio = (int)u;
+		return 0;
+	default:
+		if (yw_u64(&c->w, v, "roce.gid_index", 10, 0, 65535, &u) < 0)
+			return -EINVAL;
+		f->roce_gid_index = (int)u;
+		return 0;
+	}
 }
 
 static int get_trust(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
@@ -460,6 +485,9 @@ static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 				return fab_err_set(c->w.err, -ENOMEM, "profile: out of memory");
 			f->mark = m;
 			f->roce_tos = -1;
+			f->roce_lossless = -1;
+			f->roce_prio = -1;
+			f->roce_gid_index = -1;
 			rc = walk_map(c, e, what, iface_keys, iface_cb, f);
 			if (rc == 0 && !f->n_match && !f->driver[0] && !f->kind[0])
 				rc = yw_err(&c->w, e, "%s: needs at least one of match, driver, kind", what);

@@ -55,6 +55,10 @@ struct profile_iface {
 	uint8_t ecn_np, ecn_rp;	/* bit p: ECN enabled on priority p (exactly these) */
 	int roce_tos;		/* rdma_cm default_roce_tos 0..255; -1 = not set */
 	unsigned int roce_mtu;	/* verify only: active MTU of the RDMA port; 0 = not set */
+	/* The lossless chain (verify only, model/lossless.h): */
+	int roce_lossless;	/* PFC expected on RoCE's priority: 1, 0; -1 = from pfc.enable */
+	int roce_prio;		/* PCP trust: the priority RoCE is tagged with 0..7; -1 = not set */
+	int roce_gid_index;	/* the RoCE v2 GID index of the data-path address; -1 = not set */
 };
 
 /* One item of `bonds:`; the wanted bond (members by name, -1 = not set). */

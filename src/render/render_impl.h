@@ -103,6 +103,10 @@ const char *fleet_doc_str(const json_t *j);
 int fleet_node_width(const struct fleet_run *run);
 void fleet_failed_print(struct render *out, const struct fleet_run *run);
 
+/* One RoCE port's lossless chain in one line (render/chain_text.c): verify, status. */
+struct lossless_chain;
+const char *chain_text(const struct lossless_chain *c, char *buf, size_t len);
+
 /* Written once for text and JSON (render/view.h): confirm, the error document. */
 int confirm_view(struct render *out, const struct confirm_report *r);
 int error_view(struct render *out, const char *cmd, const struct fab_err *err);

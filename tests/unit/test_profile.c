@@ -101,7 +101,16 @@ static void test_minimal_and_unset(void **state)
 	assert_false(p->ifaces[0].has_ets);
 	assert_false(p->ifaces[0].has_ecn_np);
 	assert_int_equal(p->ifaces[0].roce_tos, -1);
+	assert_int_equal(p->ifaces[0].roce_lossless, -1);
+	assert_int_equal(p->ifaces[0].roce_prio, -1);
+	assert_int_equal(p->ifaces[0].roce_gid_index, -1);
 	assert_int_equal(p->n_bonds, 0);
+	profile_free(p);
+	/* The chain's keys. */
+	p = parse_ok("interfaces:\n  - match: eth*\n    roce: {tos: 106, lossless: false, prio: 3, gid_index: 2}\n");
+	assert_int_equal(p->ifaces[0].roce_lossless, 0);
+	assert_int_equal(p->ifaces[0].roce_prio, 3);
+	assert_int_equal(p->ifaces[0].roce_gid_index, 2);
 	profile_free(p);
 	/* Every section optional: an empty mapping is a valid (empty) profile. */
 	p = parse_ok("{}\n");
@@ -191,6 +200,10 @@ static void test_errors(void **state)
 		  "t.yaml:3:20: ets.prio_tc: expected 8 entries (one per priority), found 2");
 	parse_err("interfaces:\n  - match: eth0\n    roce: {mtu: 3000}\n",
 		  "t.yaml:3:17: roce.mtu: 3000 is not one of 256, 512, 1024, 2048, 4096");
+	parse_err("interfaces:\n  - match: eth0\n    roce: {prio: 8}\n",
+		  "t.yaml:3:18: roce.prio: 8 out of range 0..7");
+	parse_err("interfaces:\n  - match: eth0\n    roce: {tos: 1, gid: 3}\n",
+		  "t.yaml:3:20: roce: unknown key 'gid' (known: tos, mtu, lossless, prio, gid_index)");
 	parse_err("bonds:\n  - name: bond0\n    mode: fastest\n",
 		  "t.yaml:3:11: mode: unknown bonding mode 'fastest' (known: balance-rr, active-backup, balance-xor, broadcast, 802.3ad, balance-tlb, balance-alb)");
 	parse_err("bonds:\n  - mode: 802.3ad\n", "t.yaml:2:5: bonds[0]: 'name' is required");
