@@ -216,6 +216,13 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
  * has (the profile's when it could not be read).  0 or -ENOMEM.
  */
 bool changeset_chain_wanted(const struct profile *p, const struct fab_link *l);
+/*
+ * status: the chain of link @l from what the node has alone (@ni, its
+ * RDMA port, ToS, DCB and ECN read), into @out: lossless expected when PFC
+ * is on for some priority, DCQCN when ECN's reaction point is on for some.
+ */
+void changeset_port_chain(const struct host_state *hs, const struct fab_link *l,
+			  const struct node_iface *ni, struct lossless_chain *out);
 int changeset_chains(const struct profile *p, const struct node_config *ns, struct changeset *cs);
 
 /* One-line text of an action ("mtu veth0 9000"), for logs and reports. */

@@ -113,6 +113,20 @@ static void chain_in(const struct chain_want *w, const struct fab_link *l,
 	in->gid_pin = w->gid_index;
 }
 
+void changeset_port_chain(const struct host_state *hs, const struct fab_link *l,
+			  const struct node_iface *ni, struct lossless_chain *out)
+{
+	struct chain_want w = { .tos = -1, .lossless = -1, .prio = -1, .gid_index = -1 };
+	struct lossless_in in;
+
+	if (ni->dcb_rc == 0 && ni->dcb.pfc_supported)
+		w.lossless = ni->dcb.pfc.pfc_en != 0;
+	w.has_ecn[FAB_ECN_RP] = ni->ecn_rc[FAB_ECN_RP] == 0;
+	w.ecn[FAB_ECN_RP] = ni->ecn[FAB_ECN_RP];
+	chain_in(&w, l, ni, hs, &in);
+	lossless_check(&in, out);
+}
+
 static int chain_drift(struct changeset *cs, const struct lossless_chain *c)
 {
 	struct drift *d = array_add((void **)&cs->drift, &cs->n_drift, sizeof(*d));

@@ -52,6 +52,8 @@ struct fab_counter {
 	uint64_t value;
 };
 
+struct lossless_chain;
+
 struct fab_rdma_port {
 	unsigned int port;
 	char link_layer[16];	/* "InfiniBand", "Ethernet" */
@@ -69,6 +71,9 @@ struct fab_rdma_port {
 	bool counters_supported;
 	struct fab_counter *counters;
 	size_t n_counters;
+	/* status: the lossless chain of a RoCE port's netdev (model/lossless.h),
+	 * owned; NULL when not read (InfiniBand, no netdev, a worker's answer) */
+	struct lossless_chain *chain;
 };
 
 struct fab_rdma_dev {

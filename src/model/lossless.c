@@ -6,7 +6,6 @@
  */
 #include <arpa/inet.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "model/lossless.h"
@@ -68,7 +67,7 @@ static void path_add(struct lossless_chain *c, const char *fmt, ...)
 		str_fmt(c->path + n, sizeof(c->path) - n, "%s", ARROW);
 	n = strlen(c->path);
 	va_start(ap, fmt);
-	vsnprintf(c->path + n, sizeof(c->path) - n, fmt, ap);
+	str_vfmt(c->path + n, sizeof(c->path) - n, fmt, ap);
 	va_end(ap);
 }
 

@@ -9,14 +9,55 @@
  * (node_diff(), which apply_node() calls) plus the lossless chains.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "node/apply.h"
 #include "node/node.h"
 #include "util/log.h"
 
+static void chain_read(struct sys *sys, struct node_iface *ni);
+
+/* The chain of RoCE port @pt of @d, from its netdev's ToS, DCB and ECN; left NULL on ENOMEM. */
+static void port_chain_read(struct sys *sys, struct host_state *hs, const struct fab_rdma_dev *d,
+			    struct fab_rdma_port *pt)
+{
+	const struct fab_link *l = host_state_link_by_name(hs, pt->netdev);
+	struct node_config nc;
+	struct node_iface *ni;
+	struct fab_err e;
+	int rc;
+
+	if (!l)
+		return;
+	node_config_init(&nc, hs);
+	ni = node_config_iface_add(&nc, l->name);
+	pt->chain = ni ? malloc(sizeof(*pt->chain)) : NULL;
+	if (!pt->chain)
+		goto out;
+	snprintf(ni->rdma_dev, sizeof(ni->rdma_dev), "%s", d->name);
+	ni->rdma_port = pt->port;
+	fab_err_init(&e);
+	rc = sys_roce_tos_read(sys, d->name, pt->port, &ni->tos, &e);
+	ni->tos_rc = rc < 0 ? rc : 0;
+	chain_read(sys, ni);
+	changeset_port_chain(hs, l, ni, pt->chain);
+out:
+	node_config_fini(&nc);
+}
+
 int node_status_read(struct sys *sys, struct host_state *hs, struct fab_err *err)
 {
-	return sys_host_state_read(sys, hs, SYS_READ_COUNTERS | SYS_READ_PCIE, err);
+	int rc = sys_host_state_read(sys, hs, SYS_READ_COUNTERS | SYS_READ_PCIE, err);
+
+	for (size_t i = 0; rc == 0 && i < hs->n_rdma; i++)
+		for (size_t k = 0; k < hs->rdma[i].n_ports; k++) {
+			struct fab_rdma_port *pt = &hs->rdma[i].ports[k];
+
+			if (!strcmp(pt->link_layer, "Ethernet") && pt->netdev[0])
+				port_chain_read(sys, hs, &hs->rdma[i], pt);
+		}
+	return rc;
 }
 
 int node_diff(struct sys *sys, const struct profile *p, struct host_state *hs,

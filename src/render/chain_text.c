@@ -3,7 +3,7 @@
  * A RoCE port's lossless chain in one line, for verify's and status's text:
  *   eth0 (mlx5_0/1) ok: DSCP 26 → prio 3 → TC 3 → buffer 1, PFC on; CNP prio 6 → TC 6; GID 3 (192.168.77.1)
  *   eth0 (mlx5_0/1) BROKEN: DSCP 26 → prio 4 → TC 4, but PFC is off on priority 4
- *   eth0 unknown: DSCP 26 (DCB not read: dcb: eth0: dcb not supported by driver)
+ *   eth0 unknown: DSCP 26 (DCB not read: dcb: eth0: dcb not supported by driver); GID 1 (10.0.0.1)
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +19,16 @@ static void cat(char *buf, size_t len, const char *s)
 	str_fmt(buf + n, len - n, "%s", s);
 }
 
+static void gid_text(const struct lossless_chain *c, char *buf, size_t len)
+{
+	char part[96];
+
+	if (c->gid_index < 0)
+		return;
+	str_fmt(part, sizeof(part), "; GID %d (%s)", c->gid_index, c->addr);
+	cat(buf, len, part);
+}
+
 static void chain_ok_text(const struct lossless_chain *c, char *buf, size_t len)
 {
 	char part[160];
@@ -32,10 +42,7 @@ static void chain_ok_text(const struct lossless_chain *c, char *buf, size_t len)
 		str_fmt(part, sizeof(part), "; CNP prio %d \u2192 TC %d", c->cnp_prio, c->cnp_tc);
 		cat(buf, len, part);
 	}
-	if (c->gid_index >= 0) {
-		str_fmt(part, sizeof(part), "; GID %d (%s)", c->gid_index, c->addr);
-		cat(buf, len, part);
-	}
+	gid_text(c, buf, len);
 }
 
 const char *chain_text(const struct lossless_chain *c, char *buf, size_t len)
@@ -58,6 +65,7 @@ const char *chain_text(const struct lossless_chain *c, char *buf, size_t len)
 		cat(buf, len, " (");
 		cat(buf, len, c->why);
 		cat(buf, len, ")");
+		gid_text(c, buf, len);
 		break;
 	}
 	return buf;

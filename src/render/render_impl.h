@@ -106,6 +106,8 @@ void fleet_failed_print(struct render *out, const struct fleet_run *run);
 /* One RoCE port's lossless chain in one line (render/chain_text.c): verify, status. */
 struct lossless_chain;
 const char *chain_text(const struct lossless_chain *c, char *buf, size_t len);
+/* The same as a JSON object (render/verify_json.c; docs/json-verify.md "chains"); NULL: ENOMEM. */
+json_t *chain_to_json(const struct lossless_chain *c);
 
 /* Written once for text and JSON (render/view.h): confirm, the error document. */
 int confirm_view(struct render *out, const struct confirm_report *r);

@@ -29,7 +29,7 @@ static json_t *chain_gid_json(const struct lossless_chain *c)
 			 "index", int_or_null(c->gid_index), "gid", str_or_null(c->gid));
 }
 
-static json_t *chain_json(const struct lossless_chain *c)
+json_t *chain_to_json(const struct lossless_chain *c)
 {
 	char rdma[96];
 	json_t *j;
@@ -64,7 +64,7 @@ static json_t *chains_json(const struct changeset *cs)
 	json_t *a = json_array();
 
 	for (size_t i = 0; a && i < cs->n_chains; i++)
-		if (json_array_append_new(a, chain_json(&cs->chains[i])) < 0) {
+		if (json_array_append_new(a, chain_to_json(&cs->chains[i])) < 0) {
 			json_decref(a);
 			return NULL;
 		}

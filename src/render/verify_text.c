@@ -9,10 +9,12 @@
 /* One line per RoCE chain after the drift: "chain eth0 (mlx5_0/1) ok: DSCP 26 → ...". */
 static void chains_text(FILE *f, const struct changeset *cs)
 {
+	struct render_txt tx = { .next = 0 };
 	char line[700];
 
 	for (size_t i = 0; i < cs->n_chains; i++)
-		fprintf(f, "chain %s\n", chain_text(&cs->chains[i], line, sizeof(line)));
+		fprintf(f, "chain %s\n",
+			render_txt(&tx, chain_text(&cs->chains[i], line, sizeof(line))));
 }
 
 int verify_text(struct render *out, const char *profile, const char *hostname,
