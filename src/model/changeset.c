@@ -85,6 +85,13 @@ struct want {
 	unsigned int mtu;
 	bool has_pfc;
 	uint8_t pfc_en;
+	bool has_pfc_delay;
+	uint16_t pfc_delay;
+	bool has_buf_prio, has_buf_size;
+	uint8_t buf_prio[FAB_DCB_NPRIO];
+	uint64_t buf_size[FAB_DCB_NBUF];
+	bool has_maxrate;
+	uint64_t maxrate[FAB_DCB_NTC];
 	bool has_ets;
 	uint8_t prio_tc[FAB_DCB_NPRIO], tc_bw[FAB_DCB_NTC], tsa[FAB_DCB_NTC];
 	bool has_trust;
@@ -109,6 +116,22 @@ static void want_merge(struct want *w, const struct profile_iface *f)
 	if (f->has_pfc) {
 		w->has_pfc = true;
 		w->pfc_en = f->pfc_en;
+	}
+	if (f->has_pfc_delay) {
+		w->has_pfc_delay = true;
+		w->pfc_delay = f->pfc_delay;
+	}
+	if (f->has_buf_prio) {
+		w->has_buf_prio = true;
+		memcpy(w->buf_prio, f->buf_prio, sizeof(w->buf_prio));
+	}
+	if (f->has_buf_size) {
+		w->has_buf_size = true;
+		memcpy(w->buf_size, f->buf_size, sizeof(w->buf_size));
+	}
+	if (f->has_maxrate) {
+		w->has_maxrate = true;
+		memcpy(w->maxrate, f->maxrate_kbps, sizeof(w->maxrate));
 	}
 	if (f->has_ets) {
 		w->has_ets = true;
@@ -164,7 +187,8 @@ void change_needs(const struct profile *p, const struct host_state *hs, struct c
 		struct want w;
 
 		want_for_link(p, &hs->links[i], &w);
-		needs[i].dcb = w.has_pfc || w.has_ets || w.has_trust || w.n_apps;
+		needs[i].dcb = w.has_pfc || w.has_pfc_delay || w.has_ets || w.has_trust || w.n_apps ||
+			       w.has_buf_prio || w.has_buf_size || w.has_maxrate;
 		needs[i].ecn_np = w.has_ecn[FAB_ECN_NP];
 		needs[i].ecn_rp = w.has_ecn[FAB_ECN_RP];
 		needs[i].tos = w.tos >= 0 || w.roce_mtu;
@@ -667,31 +691,153 @@ static int dcb_step_add(struct pd *d, const struct node_iface *ni, bool supporte
 	return 0;
 }
 
+/* PFC unreadable: drift "unknown" for each wanted field, one step without undo. */
+static int pfc_unknown(struct pd *d, const struct fab_link *l, const struct want *w,
+		       const struct node_iface *ni, const char *why)
+{
+	struct change_action act = action(CHANGE_PFC_SET, l->name);
+	char wb[64], db[16], fb[160];
+
+	act.pfc.pfc_en = w->pfc_en;
+	act.pfc.delay_bits = w->pfc_delay;
+	prio_mask_str(w->pfc_en, wb, sizeof(wb));
+	str_fmt(db, sizeof(db), "%u", w->pfc_delay);
+	unknown_str(why, fb, sizeof(fb));
+	if (w->has_pfc && drift_add(d->cs, l->name, "pfc.enable", wb, fb) < 0)
+		return -ENOMEM;
+	if (w->has_pfc_delay && drift_add(d->cs, l->name, "pfc.delay", db, fb) < 0)
+		return -ENOMEM;
+	return dcb_step_add(d, ni, ni->dcb.pfc_supported, why, &act, l->name,
+			    w->has_pfc ? "pfc.enable" : "pfc.delay", w->has_pfc ? wb : db);
+}
+
 static int pfc_diff(struct pd *d, const struct fab_link *l, const struct want *w,
 		    const struct node_iface *ni)
 {
-	char why[256], wb[64], fb[160];
+	const struct fab_dcb_pfc *cur = &ni->dcb.pfc;
+	char why[256], wb[64], fb[64], from[80], to[80];
 	struct change_action act = action(CHANGE_PFC_SET, l->name), undo;
+	bool en, delay;
 
-	if (!w->has_pfc)
+	if (!w->has_pfc && !w->has_pfc_delay)
 		return 0;
-	prio_mask_str(w->pfc_en, wb, sizeof(wb));
-	if (!dcb_part_ok(ni, ni->dcb.pfc_supported, "pfc", why, sizeof(why))) {
-		act.pfc.pfc_en = w->pfc_en;
-		if (drift_add(d->cs, l->name, "pfc.enable", wb, unknown_str(why, fb, sizeof(fb))) < 0)
-			return -ENOMEM;
-		return dcb_step_add(d, ni, ni->dcb.pfc_supported, why, &act, l->name, "pfc.enable", wb);
-	}
-	if (ni->dcb.pfc.pfc_en == w->pfc_en)
+	if (!dcb_part_ok(ni, ni->dcb.pfc_supported, "pfc", why, sizeof(why)))
+		return pfc_unknown(d, l, w, ni, why);
+	en = w->has_pfc && cur->pfc_en != w->pfc_en;
+	delay = w->has_pfc_delay && cur->delay_bits != w->pfc_delay;
+	if (!en && !delay)
 		return 0;
 	undo = action(CHANGE_PFC_SET, l->name);
-	undo.pfc = ni->dcb.pfc;
-	act.pfc = ni->dcb.pfc;
-	act.pfc.pfc_en = w->pfc_en;
-	prio_mask_str(ni->dcb.pfc.pfc_en, fb, sizeof(fb));
-	if (drift_add(d->cs, l->name, "pfc.enable", wb, fb) < 0)
+	undo.pfc = *cur;
+	act.pfc = *cur;
+	if (en)
+		act.pfc.pfc_en = w->pfc_en;
+	if (delay)
+		act.pfc.delay_bits = w->pfc_delay;
+	prio_mask_str(w->pfc_en, wb, sizeof(wb));
+	prio_mask_str(cur->pfc_en, fb, sizeof(fb));
+	if (en && drift_add(d->cs, l->name, "pfc.enable", wb, fb) < 0)
 		return -ENOMEM;
-	return step_add(d->cs, &act, &undo, l->name, "pfc.enable", fb, wb);
+	str_fmt(from, sizeof(from), "%u", cur->delay_bits);
+	str_fmt(to, sizeof(to), "%u", w->pfc_delay);
+	if (delay && drift_add(d->cs, l->name, "pfc.delay", to, from) < 0)
+		return -ENOMEM;
+	if (!delay)
+		return step_add(d->cs, &act, &undo, l->name, "pfc.enable", fb, wb);
+	if (!en)
+		return step_add(d->cs, &act, &undo, l->name, "pfc.delay", from, to);
+	str_fmt(from, sizeof(from), "enable %s, delay %u", fb, cur->delay_bits);
+	str_fmt(to, sizeof(to), "enable %s, delay %u", wb, w->pfc_delay);
+	return step_add(d->cs, &act, &undo, l->name, "pfc", from, to);
+}
+
+/* "a,b,c,..." of 8 numbers into @buf. */
+static const char *u64list_str(const uint64_t *v, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < 8; i++) {
+		size_t n = strlen(buf);
+
+		str_fmt(buf + n, len - n, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+	}
+	return buf;
+}
+
+/* Receive buffers: the mapping and/or the sizes; the other part stays as read. */
+static int buffer_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		       const struct node_iface *ni)
+{
+	const struct fab_dcb_buffer *cur = &ni->dcb.buffer;
+	char why[256], wb[128], fb[160];
+	struct change_action act = action(CHANGE_BUFFER_SET, l->name), undo;
+	uint64_t cur_size[FAB_DCB_NBUF];
+	bool map, size;
+
+	if (!w->has_buf_prio && !w->has_buf_size)
+		return 0;
+	for (size_t i = 0; i < FAB_DCB_NBUF; i++)
+		cur_size[i] = cur->buffer_size[i];
+	act.buffer = *cur;
+	if (w->has_buf_prio)
+		memcpy(act.buffer.prio2buffer, w->buf_prio, sizeof(w->buf_prio));
+	for (size_t i = 0; w->has_buf_size && i < FAB_DCB_NBUF; i++)
+		act.buffer.buffer_size[i] = (uint32_t)w->buf_size[i];
+	if (!dcb_part_ok(ni, ni->dcb.buffer_supported, "buffer", why, sizeof(why))) {
+		unknown_str(why, fb, sizeof(fb));
+		if (w->has_buf_prio &&
+		    drift_add(d->cs, l->name, "buffer.prio_buffer",
+			      u8list_str(w->buf_prio, 8, wb, sizeof(wb)), fb) < 0)
+			return -ENOMEM;
+		if (w->has_buf_size &&
+		    drift_add(d->cs, l->name, "buffer.size", u64list_str(w->buf_size, wb, sizeof(wb)),
+			      fb) < 0)
+			return -ENOMEM;
+		return dcb_step_add(d, ni, ni->dcb.buffer_supported, why, &act, l->name, "buffer",
+				    "as profile");
+	}
+	map = w->has_buf_prio && memcmp(cur->prio2buffer, w->buf_prio, sizeof(w->buf_prio));
+	size = w->has_buf_size && memcmp(cur_size, w->buf_size, sizeof(cur_size));
+	if (map && drift_add(d->cs, l->name, "buffer.prio_buffer",
+			     u8list_str(w->buf_prio, 8, wb, sizeof(wb)),
+			     u8list_str(cur->prio2buffer, 8, fb, sizeof(fb))) < 0)
+		return -ENOMEM;
+	if (size && drift_add(d->cs, l->name, "buffer.size", u64list_str(w->buf_size, wb, sizeof(wb)),
+			      u64list_str(cur_size, fb, sizeof(fb))) < 0)
+		return -ENOMEM;
+	if (!map && !size)
+		return 0;
+	undo = action(CHANGE_BUFFER_SET, l->name);
+	undo.buffer = *cur;
+	str_fmt(wb, sizeof(wb), "prio_buffer %s", u8list_str(cur->prio2buffer, 8, fb, sizeof(fb)));
+	str_fmt(fb, sizeof(fb), "prio_buffer %s",
+		u8list_str(act.buffer.prio2buffer, 8, why, sizeof(why)));
+	return step_add(d->cs, &act, &undo, l->name, "buffer", wb, fb);
+}
+
+static int maxrate_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+			const struct node_iface *ni)
+{
+	char why[256], wb[200], fb[200];
+	struct change_action act = action(CHANGE_MAXRATE_SET, l->name), undo;
+
+	if (!w->has_maxrate)
+		return 0;
+	memcpy(act.maxrate, w->maxrate, sizeof(act.maxrate));
+	u64list_str(w->maxrate, wb, sizeof(wb));
+	if (!dcb_part_ok(ni, ni->dcb.maxrate_supported, "maxrate", why, sizeof(why))) {
+		if (drift_add(d->cs, l->name, "maxrate_kbps", wb, unknown_str(why, fb, sizeof(fb))) < 0)
+			return -ENOMEM;
+		return dcb_step_add(d, ni, ni->dcb.maxrate_supported, why, &act, l->name,
+				    "maxrate_kbps", wb);
+	}
+	if (!memcmp(ni->dcb.tc_maxrate_kbps, w->maxrate, sizeof(w->maxrate)))
+		return 0;
+	undo = action(CHANGE_MAXRATE_SET, l->name);
+	memcpy(undo.maxrate, ni->dcb.tc_maxrate_kbps, sizeof(undo.maxrate));
+	u64list_str(ni->dcb.tc_maxrate_kbps, fb, sizeof(fb));
+	if (drift_add(d->cs, l->name, "maxrate_kbps", wb, fb) < 0)
+		return -ENOMEM;
+	return step_add(d->cs, &act, &undo, l->name, "maxrate_kbps", fb, wb);
 }
 
 static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w,
@@ -1061,8 +1207,11 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 	rc = mtu_diff(&d);
 	if (rc < 0)
 		goto nomem;
-	/* One phase at a time over every interface: PFC before ETS before APP before trust. */
-	for (int phase = 0; phase < 7; phase++) {
+	/*
+	 * One phase at a time over every interface: PFC before the buffers,
+	 * then ETS and the TCs' max rates, then APP, then trust.
+	 */
+	for (int phase = 0; phase < 9; phase++) {
 		for (size_t i = 0; i < hs->n_links; i++) {
 			const struct fab_link *l = &hs->links[i];
 			const struct want *w = &d.wants[i];
@@ -1074,11 +1223,13 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 				ni = &none;
 			switch (phase) {
 			case 0: rc = pfc_diff(&d, l, w, ni); break;
-			case 1: rc = ets_diff(&d, l, w, ni); break;
-			case 2: rc = app_diff(&d, l, w, ni, true); break;
-			case 3: rc = app_diff(&d, l, w, ni, false); break;
-			case 4: rc = trust_diff(&d, l, w, ni); break;
-			case 5: rc = ecn_diff(&d, l, w, ni); break;
+			case 1: rc = buffer_diff(&d, l, w, ni); break;
+			case 2: rc = ets_diff(&d, l, w, ni); break;
+			case 3: rc = maxrate_diff(&d, l, w, ni); break;
+			case 4: rc = app_diff(&d, l, w, ni, true); break;
+			case 5: rc = app_diff(&d, l, w, ni, false); break;
+			case 6: rc = trust_diff(&d, l, w, ni); break;
+			case 7: rc = ecn_diff(&d, l, w, ni); break;
 			default:
 				rc = tos_diff(&d, l, w, ni);
 				if (rc == 0)
@@ -1111,6 +1262,7 @@ static const char *const op_names[] = {
 	[CHANGE_PFC_SET] = "pfc", [CHANGE_ETS_SET] = "ets", [CHANGE_APP_DEL] = "app-del",
 	[CHANGE_APP_ADD] = "app-add", [CHANGE_TRUST_SET] = "trust", [CHANGE_ECN_SET] = "ecn",
 	[CHANGE_TOS_SET] = "roce-tos", [CHANGE_FAIL] = "fail",
+	[CHANGE_MAXRATE_SET] = "maxrate", [CHANGE_BUFFER_SET] = "buffer",
 };
 #define N_OPS ((int)ARRAY_SIZE(op_names))
 
@@ -1137,6 +1289,13 @@ const char *change_action_str(const struct change_action *a, char *buf, size_t l
 		break;
 	case CHANGE_ETS_SET:
 		str_fmt(buf, len, "%s %s prio_tc %s", op, a->obj, u8list_str(a->ets.prio_tc, 8, x, sizeof(x)));
+		break;
+	case CHANGE_MAXRATE_SET:
+		str_fmt(buf, len, "%s %s %s kbit/s", op, a->obj, u64list_str(a->maxrate, x, sizeof(x)));
+		break;
+	case CHANGE_BUFFER_SET:
+		str_fmt(buf, len, "%s %s prio_buffer %s", op, a->obj,
+			u8list_str(a->buffer.prio2buffer, 8, x, sizeof(x)));
 		break;
 	case CHANGE_APP_DEL:
 	case CHANGE_APP_ADD:
@@ -1172,7 +1331,42 @@ static json_t *u8_array(const uint8_t *v, size_t n)
 	return a;
 }
 
+static json_t *u64_array(const uint64_t *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_integer((json_int_t)v[i]));
+	return a;
+}
+
+static json_t *action_to_json_v1(const struct change_action *a);
+
+/* The DCB parts added after pending/2 was first written: read back as optional. */
+static json_t *action_dcb2_json(const struct change_action *a)
+{
+	uint64_t size[FAB_DCB_NBUF];
+
+	for (size_t i = 0; i < FAB_DCB_NBUF; i++)
+		size[i] = a->buffer.buffer_size[i];
+	return json_pack("{s:o, s:{s:o, s:o, s:I}}", "maxrate", u64_array(a->maxrate, 8),
+			 "buffer", "prio_buffer", u8_array(a->buffer.prio2buffer, 8),
+			 "size", u64_array(size, 8), "total", (json_int_t)a->buffer.total_size);
+}
+
 static json_t *action_to_json(const struct change_action *a)
+{
+	json_t *j = action_to_json_v1(a);
+
+	if (j && (a->op == CHANGE_MAXRATE_SET || a->op == CHANGE_BUFFER_SET) &&
+	    json_object_update_new(j, action_dcb2_json(a)) < 0) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+static json_t *action_to_json_v1(const struct change_action *a)
 {
 	return json_pack("{s:s, s:s, s:s, s:I, s:I, s:i, s:b, s:i, s:s,"
 			 " s:{s:i, s:i, s:i}, s:{s:b, s:o, s:o, s:o},"
@@ -1240,20 +1434,60 @@ static int u8_from(json_t *arr, uint8_t *out, size_t max, size_t *n, unsigned in
 	return 0;
 }
 
+static int u64_from(json_t *arr, uint64_t *out, uint64_t hi)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(arr) || json_array_size(arr) != 8)
+		return -1;
+	json_array_foreach(arr, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    (uint64_t)json_integer_value(v) > hi)
+			return -1;
+		out[i] = (uint64_t)json_integer_value(v);
+	}
+	return 0;
+}
+
+/* maxrate and buffer: present exactly for their own actions. */
+static int action_dcb2_from_json(struct change_action *a, json_t *maxrate, json_t *buffer)
+{
+	uint64_t size[FAB_DCB_NBUF];
+	json_int_t total;
+	json_t *prio, *sz;
+	json_error_t je;
+
+	if ((a->op == CHANGE_MAXRATE_SET || a->op == CHANGE_BUFFER_SET) != (maxrate && buffer))
+		return -1;
+	if (!maxrate)
+		return 0;
+	if (u64_from(maxrate, a->maxrate, INT64_MAX) < 0 ||
+	    json_unpack_ex(buffer, &je, JSON_STRICT, "{s:o, s:o, s:I}", "prio_buffer", &prio,
+			   "size", &sz, "total", &total) < 0 ||
+	    u8_from(prio, a->buffer.prio2buffer, 8, NULL, 7) < 0 ||
+	    u64_from(sz, size, UINT32_MAX) < 0 || total < 0 || total > (json_int_t)UINT32_MAX)
+		return -1;
+	for (size_t i = 0; i < FAB_DCB_NBUF; i++)
+		a->buffer.buffer_size[i] = (uint32_t)size[i];
+	a->buffer.total_size = (uint32_t)total;
+	return 0;
+}
+
 static int action_from_json(json_t *j, struct change_action *a)
 {
 	const char *op, *obj, *arg, *msg, *bname;
 	json_int_t u, port;
 	int point, on, errno_, pfc_en, mbc, delay, willing, sel, proto, prio;
 	int mode, miimon, lacp, xmit, minl;
-	json_t *prio_tc, *tc_bw, *tsa, *trust;
+	json_t *prio_tc, *tc_bw, *tsa, *trust, *maxrate = NULL, *buffer = NULL;
 	json_error_t je;
 
 	if (json_unpack_ex(j, &je, JSON_STRICT,
 			   "{s:s, s:s, s:s, s:I, s:I, s:i, s:b, s:i, s:s,"
 			   " s:{s:i, s:i, s:i}, s:{s:b, s:o, s:o, s:o},"
 			   " s:{s:i, s:i, s:i}, s:o,"
-			   " s:{s:s, s:i, s:i, s:i, s:i, s:i}}",
+			   " s:{s:s, s:i, s:i, s:i, s:i, s:i}, s?o, s?o}",
 			   "op", &op, "obj", &obj, "arg", &arg, "u", &u, "port", &port,
 			   "point", &point, "on", &on, "errno", &errno_, "msg", &msg,
 			   "pfc", "pfc_en", &pfc_en, "mbc", &mbc, "delay", &delay,
@@ -1261,7 +1495,8 @@ static int action_from_json(json_t *j, struct change_action *a)
 			   "app", "selector", &sel, "protocol", &proto, "priority", &prio,
 			   "trust", &trust,
 			   "bond", "name", &bname, "mode", &mode, "miimon", &miimon,
-			   "lacp_rate", &lacp, "xmit_hash_policy", &xmit, "min_links", &minl) < 0)
+			   "lacp_rate", &lacp, "xmit_hash_policy", &xmit, "min_links", &minl,
+			   "maxrate", &maxrate, "buffer", &buffer) < 0)
 		return -1;
 	memset(a, 0, sizeof(*a));
 	a->op = N_OPS;
@@ -1306,7 +1541,7 @@ static int action_from_json(json_t *j, struct change_action *a)
 	a->bond.lacp_rate = lacp;
 	a->bond.xmit_hash_policy = xmit;
 	a->bond.min_links = minl;
-	return 0;
+	return action_dcb2_from_json(a, maxrate, buffer);
 }
 
 int changeset_undo_from_json(const char *name, const char *text, size_t len, struct changeset *cs,

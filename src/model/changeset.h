@@ -108,6 +108,8 @@ enum change_op {
 	CHANGE_ECN_SET,		/* obj, point, u = prio, on */
 	CHANGE_TOS_SET,		/* obj = rdma dev, port, u = tos */
 	CHANGE_FAIL,		/* cannot be done here: fails with errno_ and msg */
+	CHANGE_MAXRATE_SET,	/* obj, maxrate[8] kbit/s */
+	CHANGE_BUFFER_SET,	/* obj, buffer (prio2buffer, sizes; total_size as read) */
 };
 
 struct change_action {
@@ -123,6 +125,8 @@ struct change_action {
 	struct fab_dcb_pfc pfc;
 	struct fab_dcb_ets ets;
 	struct fab_dcb_app app;
+	uint64_t maxrate[FAB_DCB_NTC];
+	struct fab_dcb_buffer buffer;
 	uint8_t trust[FAB_DCB_TRUST_MAX];
 	size_t n_trust;
 	struct fab_bond bond;	/* options only: members is always NULL */

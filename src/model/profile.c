@@ -8,6 +8,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +70,31 @@ static int get_u8_list8(struct pctx *c, const yaml_node_t *n, const char *what,
 	}
 	if (k != 8)
 		return yw_err(&c->w, n, "%s: expected 8 entries (one per %s), found %zu", what,
-			    strcmp(what, "ets.prio_tc") ? "traffic class" : "priority", k);
+			    strcmp(what, "ets.prio_tc") && strcmp(what, "buffer.prio_buffer") ?
+			    "traffic class" : "priority", k);
+	return 0;
+}
+
+/* A list of exactly 8 numbers in [0, hi], one per @per. */
+static int get_u64_list8(struct pctx *c, const yaml_node_t *n, const char *what, const char *per,
+			 unsigned long hi, uint64_t out[8])
+{
+	size_t k = 0;
+
+	if (yw_want(&c->w, n, YAML_SEQUENCE_NODE, what) < 0)
+		return -EINVAL;
+	for (yaml_node_item_t *i = n->data.sequence.items.start;
+	     i < n->data.sequence.items.top; i++, k++) {
+		unsigned long v;
+
+		if (k == 8)
+			return yw_err(&c->w, yw_node(&c->w, *i), "%s: more than 8 entries", what);
+		if (yw_u64(&c->w, yw_node(&c->w, *i), what, 10, 0, hi, &v) < 0)
+			return -EINVAL;
+		out[k] = v;
+	}
+	if (k != 8)
+		return yw_err(&c->w, n, "%s: expected 8 entries (one per %s), found %zu", what, per, k);
 	return 0;
 }
 
@@ -103,14 +129,36 @@ static int get_globs(struct pctx *c, const yaml_node_t *n, char (*globs)[32], si
 
 /* ---- interfaces ---- */
 
-static const char *const pfc_keys[] = { "enable", NULL };
+static const char *const pfc_keys[] = { "enable", "delay", NULL };
 
 static int pfc_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
 {
 	struct profile_iface *f = arg;
+	unsigned long u;
 
-	f->has_pfc = true;
-	return get_prio_mask(c, v, "pfc.enable", &f->pfc_en);
+	if (key == 0) {
+		f->has_pfc = true;
+		return get_prio_mask(c, v, "pfc.enable", &f->pfc_en);
+	}
+	if (yw_u64(&c->w, v, "pfc.delay", 10, 0, 65535, &u) < 0)
+		return -EINVAL;
+	f->has_pfc_delay = true;
+	f->pfc_delay = (uint16_t)u;
+	return 0;
+}
+
+static const char *const buffer_keys[] = { "prio_buffer", "size", NULL };
+
+static int buffer_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	struct profile_iface *f = arg;
+
+	if (key == 0) {
+		f->has_buf_prio = true;
+		return get_u8_list8(c, v, "buffer.prio_buffer", 7, f->buf_prio);
+	}
+	f->has_buf_size = true;
+	return get_u64_list8(c, v, "buffer.size", "buffer", UINT32_MAX, f->buf_size);
 }
 
 static const char *const ets_keys[] = { "prio_tc", "tc_bw", "tsa", NULL };
@@ -265,7 +313,7 @@ static int get_dscp_map(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
 
 static const char *const iface_keys[] = {
 	"match", "driver", "kind", "optional", "mtu", "pfc", "ets", "trust",
-	"dscp_map", "ecn", "roce", NULL,
+	"dscp_map", "ecn", "roce", "buffer", "maxrate_kbps", NULL,
 };
 
 static int iface_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
@@ -314,7 +362,12 @@ static int iface_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, voi
 	case 7: return get_trust(c, v, f);
 	case 8: return get_dscp_map(c, v, f);
 	case 9: return walk_map(c, v, "ecn", ecn_keys, ecn_cb, f);
-	default: return walk_map(c, v, "roce", roce_keys, roce_cb, f);
+	case 10: return walk_map(c, v, "roce", roce_keys, roce_cb, f);
+	case 11: return walk_map(c, v, "buffer", buffer_keys, buffer_cb, f);
+	default:
+		f->has_maxrate = true;
+		return get_u64_list8(c, v, "maxrate_kbps", "traffic class", 10000000000UL,
+				     f->maxrate_kbps);
 	}
 }
 

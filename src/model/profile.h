@@ -42,6 +42,13 @@ struct profile_iface {
 	unsigned int mtu;	/* netdev MTU, 68..65535; 0 = not set */
 	bool has_pfc;
 	uint8_t pfc_en;		/* bit p: PFC on priority p */
+	bool has_pfc_delay;
+	uint16_t pfc_delay;	/* ieee_pfc.delay; mlx5: the cable length in metres */
+	bool has_buf_prio, has_buf_size;	/* receive buffers (DCB_ATTR_DCB_BUFFER) */
+	uint8_t buf_prio[FAB_DCB_NPRIO];	/* buffer of each priority */
+	uint64_t buf_size[FAB_DCB_NBUF];	/* bytes per buffer */
+	bool has_maxrate;
+	uint64_t maxrate_kbps[FAB_DCB_NTC];	/* ieee_maxrate per TC, kbit/s, 0 = unlimited */
 	bool has_ets;
 	uint8_t ets_prio_tc[FAB_DCB_NPRIO];	/* traffic class per priority */
 	uint8_t ets_tc_bw_pct[FAB_DCB_NTC];	/* percent per TC */

@@ -123,6 +123,10 @@ int apply_action_exec(struct sys *sys, const struct change_action *a, struct fab
 		return sys_dcb_pfc_set(sys, a->obj, &a->pfc, err);
 	case CHANGE_ETS_SET:
 		return sys_dcb_ets_set(sys, a->obj, &a->ets, err);
+	case CHANGE_MAXRATE_SET:
+		return sys_dcb_maxrate_set(sys, a->obj, a->maxrate, err);
+	case CHANGE_BUFFER_SET:
+		return sys_dcb_buffer_set(sys, a->obj, &a->buffer, err);
 	case CHANGE_APP_DEL:
 		return sys_dcb_app_del(sys, a->obj, &a->app, 1, err);
 	case CHANGE_APP_ADD:

@@ -135,6 +135,12 @@ struct sys_ops {
 	/* DCB_ATTR_DCB_APP_TRUST_TABLE: trust @sel (FAB_DCB_APP_SEL_*), first = highest. */
 	int (*dcb_trust_set)(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
 			     struct fab_err *err);
+	/* DCB_CMD_IEEE_SET DCB_ATTR_IEEE_MAXRATE: every TC's max rate in kbit/s (0 = unlimited). */
+	int (*dcb_maxrate_set)(struct sys *sys, const char *ifname, const uint64_t *tc_maxrate_kbps,
+			       struct fab_err *err);
+	/* DCB_CMD_IEEE_SET DCB_ATTR_DCB_BUFFER: prio2buffer and buffer sizes (total_size as read). */
+	int (*dcb_buffer_set)(struct sys *sys, const char *ifname, const struct fab_dcb_buffer *b,
+			      struct fab_err *err);
 	/* Bonding over rtnetlink (src/sys/nl_bond.c).  bond_read: -ENODEV when
 	 * @name does not exist, -EINVAL ("bond: eth0: not a bond") when it is not one. */
 	int (*bond_read)(struct sys *sys, const char *name, struct fab_bond *bond,
@@ -305,6 +311,10 @@ int sys_dcb_app_del(struct sys *sys, const char *ifname, const struct fab_dcb_ap
 		    size_t n, struct fab_err *err);
 int sys_dcb_trust_set(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
 		      struct fab_err *err);
+int sys_dcb_maxrate_set(struct sys *sys, const char *ifname, const uint64_t *tc_maxrate_kbps,
+			struct fab_err *err);
+int sys_dcb_buffer_set(struct sys *sys, const char *ifname, const struct fab_dcb_buffer *b,
+		       struct fab_err *err);
 int sys_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struct fab_err *err);
 int sys_bond_create(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
 int sys_bond_delete(struct sys *sys, const char *name, struct fab_err *err);

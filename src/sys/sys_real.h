@@ -29,6 +29,10 @@ int nl_dcb_app_del(struct sys *sys, const char *ifname, const struct fab_dcb_app
 		   size_t n, struct fab_err *err);
 int nl_dcb_trust_set(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
 		     struct fab_err *err);
+int nl_dcb_maxrate_set(struct sys *sys, const char *ifname, const uint64_t *tc_maxrate_kbps,
+		       struct fab_err *err);
+int nl_dcb_buffer_set(struct sys *sys, const char *ifname, const struct fab_dcb_buffer *b,
+		      struct fab_err *err);
 
 /* nl_bond.c: bonding over rtnetlink via libmnl. */
 int nl_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struct fab_err *err);

@@ -111,6 +111,17 @@ static void test_minimal_and_unset(void **state)
 	assert_int_equal(p->ifaces[0].roce_lossless, 0);
 	assert_int_equal(p->ifaces[0].roce_prio, 3);
 	assert_int_equal(p->ifaces[0].roce_gid_index, 2);
+	assert_false(p->ifaces[0].has_pfc);
+	profile_free(p);
+	/* pfc.delay alone leaves pfc.enable unset. */
+	p = parse_ok("interfaces:\n  - match: eth*\n    pfc: {delay: 10}\n"
+		     "    buffer: {size: [1, 2, 3, 4, 5, 6, 7, 4294967295]}\n");
+	assert_false(p->ifaces[0].has_pfc);
+	assert_true(p->ifaces[0].has_pfc_delay);
+	assert_int_equal(p->ifaces[0].pfc_delay, 10);
+	assert_false(p->ifaces[0].has_buf_prio);
+	assert_true(p->ifaces[0].has_buf_size);
+	assert_int_equal(p->ifaces[0].buf_size[7], 4294967295u);
 	profile_free(p);
 	/* Every section optional: an empty mapping is a valid (empty) profile. */
 	p = parse_ok("{}\n");
@@ -164,7 +175,7 @@ static void test_bond_and_ib(void **state)
 static void test_errors(void **state)
 {
 	parse_err("interfaces:\n  - match: eth0\n    mtux: 9000\n",
-		  "t.yaml:3:5: interfaces[0]: unknown key 'mtux' (known: match, driver, kind, optional, mtu, pfc, ets, trust, dscp_map, ecn, roce)");
+		  "t.yaml:3:5: interfaces[0]: unknown key 'mtux' (known: match, driver, kind, optional, mtu, pfc, ets, trust, dscp_map, ecn, roce, buffer, maxrate_kbps)");
 	parse_err("interfaces:\n  - match: eth0\n    mtu: 9000\n    mtu: 1500\n",
 		  "t.yaml:4:5: interfaces[0]: duplicate key 'mtu'");
 	parse_err("interfaces:\n  - match: eth0\n    mtu: 70000\n",
@@ -200,6 +211,12 @@ static void test_errors(void **state)
 		  "t.yaml:3:20: ets.prio_tc: expected 8 entries (one per priority), found 2");
 	parse_err("interfaces:\n  - match: eth0\n    roce: {mtu: 3000}\n",
 		  "t.yaml:3:17: roce.mtu: 3000 is not one of 256, 512, 1024, 2048, 4096");
+	parse_err("interfaces:\n  - match: eth0\n    buffer: {prio_buffer: [0, 0, 0, 8, 0, 0, 0, 0]}\n",
+		  "t.yaml:3:37: buffer.prio_buffer: 8 out of range 0..7");
+	parse_err("interfaces:\n  - match: eth0\n    maxrate_kbps: [1, 2]\n",
+		  "t.yaml:3:19: maxrate_kbps: expected 8 entries (one per traffic class), found 2");
+	parse_err("interfaces:\n  - match: eth0\n    pfc: {delay: 70000}\n",
+		  "t.yaml:3:18: pfc.delay: 70000 out of range 0..65535");
 	parse_err("interfaces:\n  - match: eth0\n    roce: {prio: 8}\n",
 		  "t.yaml:3:18: roce.prio: 8 out of range 0..7");
 	parse_err("interfaces:\n  - match: eth0\n    roce: {tos: 1, gid: 3}\n",
