@@ -44,8 +44,7 @@ struct node_iface *node_config_iface_add(struct node_config *ns, const char *nam
 	if (!n)
 		return NULL;
 	str_fmt(n->name, sizeof(n->name), "%s", name);
-	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = 1;
-	n->cnp_dscp = n->cnp_prio = -1;
+	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = n->dcqcn_rc = 1;
 	fab_dcb_init(&n->dcb);
 	return n;
 }
@@ -92,6 +91,8 @@ struct want {
 	uint64_t buf_size[FAB_DCB_NBUF];
 	bool has_maxrate;
 	uint64_t maxrate[FAB_DCB_NTC];
+	bool has_dcqcn[DCQCN_N];
+	uint32_t dcqcn[DCQCN_N];
 	bool has_ets;
 	uint8_t prio_tc[FAB_DCB_NPRIO], tc_bw[FAB_DCB_NTC], tsa[FAB_DCB_NTC];
 	bool has_trust;
@@ -133,6 +134,11 @@ static void want_merge(struct want *w, const struct profile_iface *f)
 		w->has_maxrate = true;
 		memcpy(w->maxrate, f->maxrate_kbps, sizeof(w->maxrate));
 	}
+	for (int i = 0; i < DCQCN_N; i++)
+		if (f->has_dcqcn[i]) {
+			w->has_dcqcn[i] = true;
+			w->dcqcn[i] = f->dcqcn[i];
+		}
 	if (f->has_ets) {
 		w->has_ets = true;
 		memcpy(w->prio_tc, f->ets_prio_tc, sizeof(w->prio_tc));
@@ -192,6 +198,7 @@ void change_needs(const struct profile *p, const struct host_state *hs, struct c
 		needs[i].ecn_np = w.has_ecn[FAB_ECN_NP];
 		needs[i].ecn_rp = w.has_ecn[FAB_ECN_RP];
 		needs[i].tos = w.tos >= 0 || w.roce_mtu;
+		needs[i].dcqcn = memchr(w.has_dcqcn, true, sizeof(w.has_dcqcn)) != NULL;
 	}
 }
 
@@ -1058,6 +1065,41 @@ static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	return 0;
 }
 
+/* One step per DCQCN parameter that differs; verify drift "dcqcn.<key>". */
+static int dcqcn_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		      const struct node_iface *ni)
+{
+	for (int i = 0; i < DCQCN_N; i++) {
+		struct change_action act = action(CHANGE_DCQCN_SET, l->name), undo;
+		char field[48], wb[16], fb[300];
+		bool known = ni->dcqcn_rc == 0 && ni->dcqcn.have[i];
+
+		if (!w->has_dcqcn[i] || (known && ni->dcqcn.val[i] == w->dcqcn[i]))
+			continue;
+		str_fmt(field, sizeof(field), "dcqcn.%s", dcqcn_params[i].key);
+		str_fmt(wb, sizeof(wb), "%u", w->dcqcn[i]);
+		if (known)
+			str_fmt(fb, sizeof(fb), "%u", ni->dcqcn.val[i]);
+		else if (ni->dcqcn_rc == 0)
+			str_fmt(fb, sizeof(fb), "unknown (not in %s)", dcqcn_layout_name(ni->dcqcn.layout));
+		else
+			unknown_str(ni->dcqcn_rc > 0 ? "not read" : ni->dcqcn_msg, fb, sizeof(fb));
+		if (drift_add(d->cs, l->name, field, wb, fb) < 0)
+			return -ENOMEM;
+		act.port = (unsigned int)i;
+		act.val = w->dcqcn[i];
+		undo = act;
+		undo.val = ni->dcqcn.val[i];
+		if (step_add(d->cs, &act, known ? &undo : NULL, l->name, field,
+			     known ? fb : "unknown", wb) < 0)
+			return -ENOMEM;
+		if (!known && (ni->dcqcn_rc == 0 || read_err_certain(ni->dcqcn_rc)))
+			step_fails(d->cs, ni->dcqcn_rc == 0 ? "dcqcn: parameter not in this driver's layout"
+							    : ni->dcqcn_msg);
+	}
+	return 0;
+}
+
 static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w,
 		    const struct node_iface *ni)
 {
@@ -1170,7 +1212,8 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 {
 	const struct host_state *hs = ns->hs;
 	struct pd d = { .p = p, .ns = ns, .cs = cs, .err = err };
-	static const struct node_iface none = { .dcb_rc = 1, .ecn_rc = { 1, 1 }, .tos_rc = 1 };
+	static const struct node_iface none = { .dcb_rc = 1, .ecn_rc = { 1, 1 }, .tos_rc = 1,
+						.dcqcn_rc = 1 };
 	int rc = 0;
 
 	d.wants = calloc(hs->n_links ? hs->n_links : 1, sizeof(*d.wants));
@@ -1211,7 +1254,7 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 	 * One phase at a time over every interface: PFC before the buffers,
 	 * then ETS and the TCs' max rates, then APP, then trust.
 	 */
-	for (int phase = 0; phase < 9; phase++) {
+	for (int phase = 0; phase < 10; phase++) {
 		for (size_t i = 0; i < hs->n_links; i++) {
 			const struct fab_link *l = &hs->links[i];
 			const struct want *w = &d.wants[i];
@@ -1230,6 +1273,7 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 			case 5: rc = app_diff(&d, l, w, ni, false); break;
 			case 6: rc = trust_diff(&d, l, w, ni); break;
 			case 7: rc = ecn_diff(&d, l, w, ni); break;
+			case 8: rc = dcqcn_diff(&d, l, w, ni); break;
 			default:
 				rc = tos_diff(&d, l, w, ni);
 				if (rc == 0)
@@ -1263,6 +1307,7 @@ static const char *const op_names[] = {
 	[CHANGE_APP_ADD] = "app-add", [CHANGE_TRUST_SET] = "trust", [CHANGE_ECN_SET] = "ecn",
 	[CHANGE_TOS_SET] = "roce-tos", [CHANGE_FAIL] = "fail",
 	[CHANGE_MAXRATE_SET] = "maxrate", [CHANGE_BUFFER_SET] = "buffer",
+	[CHANGE_DCQCN_SET] = "dcqcn",
 };
 #define N_OPS ((int)ARRAY_SIZE(op_names))
 
@@ -1296,6 +1341,10 @@ const char *change_action_str(const struct change_action *a, char *buf, size_t l
 	case CHANGE_BUFFER_SET:
 		str_fmt(buf, len, "%s %s prio_buffer %s", op, a->obj,
 			u8list_str(a->buffer.prio2buffer, 8, x, sizeof(x)));
+		break;
+	case CHANGE_DCQCN_SET:
+		str_fmt(buf, len, "%s %s %s %u", op, a->obj,
+			a->port < DCQCN_N ? dcqcn_params[a->port].key : "?", a->val);
 		break;
 	case CHANGE_APP_DEL:
 	case CHANGE_APP_ADD:
@@ -1360,6 +1409,11 @@ static json_t *action_to_json(const struct change_action *a)
 
 	if (j && (a->op == CHANGE_MAXRATE_SET || a->op == CHANGE_BUFFER_SET) &&
 	    json_object_update_new(j, action_dcb2_json(a)) < 0) {
+		json_decref(j);
+		return NULL;
+	}
+	if (j && a->op == CHANGE_DCQCN_SET &&
+	    json_object_set_new(j, "val", json_integer((json_int_t)a->val)) < 0) {
 		json_decref(j);
 		return NULL;
 	}
@@ -1481,13 +1535,14 @@ static int action_from_json(json_t *j, struct change_action *a)
 	int point, on, errno_, pfc_en, mbc, delay, willing, sel, proto, prio;
 	int mode, miimon, lacp, xmit, minl;
 	json_t *prio_tc, *tc_bw, *tsa, *trust, *maxrate = NULL, *buffer = NULL;
+	json_int_t val = -1;
 	json_error_t je;
 
 	if (json_unpack_ex(j, &je, JSON_STRICT,
 			   "{s:s, s:s, s:s, s:I, s:I, s:i, s:b, s:i, s:s,"
 			   " s:{s:i, s:i, s:i}, s:{s:b, s:o, s:o, s:o},"
 			   " s:{s:i, s:i, s:i}, s:o,"
-			   " s:{s:s, s:i, s:i, s:i, s:i, s:i}, s?o, s?o}",
+			   " s:{s:s, s:i, s:i, s:i, s:i, s:i}, s?o, s?o, s?I}",
 			   "op", &op, "obj", &obj, "arg", &arg, "u", &u, "port", &port,
 			   "point", &point, "on", &on, "errno", &errno_, "msg", &msg,
 			   "pfc", "pfc_en", &pfc_en, "mbc", &mbc, "delay", &delay,
@@ -1496,7 +1551,7 @@ static int action_from_json(json_t *j, struct change_action *a)
 			   "trust", &trust,
 			   "bond", "name", &bname, "mode", &mode, "miimon", &miimon,
 			   "lacp_rate", &lacp, "xmit_hash_policy", &xmit, "min_links", &minl,
-			   "maxrate", &maxrate, "buffer", &buffer) < 0)
+			   "maxrate", &maxrate, "buffer", &buffer, "val", &val) < 0)
 		return -1;
 	memset(a, 0, sizeof(*a));
 	a->op = N_OPS;
@@ -1541,6 +1596,11 @@ static int action_from_json(json_t *j, struct change_action *a)
 	a->bond.lacp_rate = lacp;
 	a->bond.xmit_hash_policy = xmit;
 	a->bond.min_links = minl;
+	if ((a->op == CHANGE_DCQCN_SET) != (val >= 0) || val > (json_int_t)UINT32_MAX ||
+	    (a->op == CHANGE_DCQCN_SET && a->port >= DCQCN_N))
+		return -1;
+	if (val >= 0)
+		a->val = (uint32_t)val;
 	return action_dcb2_from_json(a, maxrate, buffer);
 }
 

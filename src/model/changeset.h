@@ -26,6 +26,7 @@
 
 #include "model/bond.h"
 #include "model/dcb.h"
+#include "model/dcqcn.h"
 #include "model/ecn.h"
 #include "model/host_state.h"
 #include "model/lossless.h"
@@ -55,7 +56,9 @@ struct node_iface {
 	int tos_rc;
 	char tos_msg[256];
 	unsigned int tos;
-	int cnp_dscp, cnp_prio;	/* DCQCN's CNP marking; -1 not read */
+	int dcqcn_rc;		/* same encoding as dcb_rc */
+	char dcqcn_msg[256];
+	struct fab_dcqcn dcqcn;	/* DCQCN parameters (model/dcqcn.h), CNP marking among them */
 };
 
 struct node_bond {
@@ -83,7 +86,7 @@ struct node_bond *node_config_bond(const struct node_config *ns, const char *nam
 
 /* What the profile needs read for an interface, merged over matching items. */
 struct change_needs {
-	bool dcb, ecn_np, ecn_rp, tos;
+	bool dcb, ecn_np, ecn_rp, tos, dcqcn;
 };
 /*
  * The interfaces (of @hs) that the profile's interface items match, and
@@ -110,6 +113,7 @@ enum change_op {
 	CHANGE_FAIL,		/* cannot be done here: fails with errno_ and msg */
 	CHANGE_MAXRATE_SET,	/* obj, maxrate[8] kbit/s */
 	CHANGE_BUFFER_SET,	/* obj, buffer (prio2buffer, sizes; total_size as read) */
+	CHANGE_DCQCN_SET,	/* obj, port = enum dcqcn_param, val */
 };
 
 struct change_action {
@@ -127,6 +131,7 @@ struct change_action {
 	struct fab_dcb_app app;
 	uint64_t maxrate[FAB_DCB_NTC];
 	struct fab_dcb_buffer buffer;
+	uint32_t val;		/* CHANGE_DCQCN_SET */
 	uint8_t trust[FAB_DCB_TRUST_MAX];
 	size_t n_trust;
 	struct fab_bond bond;	/* options only: members is always NULL */

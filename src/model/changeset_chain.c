@@ -93,8 +93,11 @@ static void chain_in(const struct chain_want *w, const struct fab_link *l,
 		in->ecn_known[pt_] = ni->ecn_rc[pt_] == 0;
 		in->ecn[pt_] = ni->ecn[pt_];
 	}
-	in->cnp_dscp = ni ? ni->cnp_dscp : -1;
-	in->cnp_prio = ni ? ni->cnp_prio : -1;
+	in->cnp_dscp = in->cnp_prio = -1;
+	if (ni && ni->dcqcn_rc == 0 && ni->dcqcn.have[DCQCN_CNP_DSCP])
+		in->cnp_dscp = (int)ni->dcqcn.val[DCQCN_CNP_DSCP];
+	if (ni && ni->dcqcn_rc == 0 && ni->dcqcn.have[DCQCN_CNP_PRIO])
+		in->cnp_prio = (int)ni->dcqcn.val[DCQCN_CNP_PRIO];
 	/* mlx5 reads the PFC delay as the cable length in metres (docs/dcb.md). */
 	in->cable_m = in->dcb && in->dcb->pfc_supported ? in->dcb->pfc.delay_bits : 0;
 	in->speed_mbps = l->speed_mbps;

@@ -211,6 +211,49 @@ static int ecn_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 	return get_prio_mask(c, v, "ecn.rp", &f->ecn_rp);
 }
 
+/* dcqcn: {cnp_dscp, cnp_prio, np: {...}, rp: {...}}; keys in enum dcqcn_param order. */
+static const char *const dcqcn_keys[] = { "cnp_dscp", "cnp_prio", "np", "rp", NULL };
+static const char *const dcqcn_np_keys[] = { "min_time_between_cnps", NULL };
+static const char *const dcqcn_rp_keys[] = {
+	"clamp_tgt_rate", "clamp_tgt_rate_after_time_inc", "time_reset", "byte_reset",
+	"threshold", "ai_rate", "max_rate", "hai_rate", "min_dec_fac", "min_rate",
+	"rate_to_set_on_first_cnp", "dce_tcp_g", "dce_tcp_rtt", "rate_reduce_monitor_period",
+	"initial_alpha_value", "gd", NULL,
+};
+
+static int dcqcn_value(struct pctx *c, yaml_node_t *v, struct profile_iface *f, int param)
+{
+	char what[64];
+	uint64_t u;
+
+	str_fmt(what, sizeof(what), "dcqcn.%s", dcqcn_params[param].key);
+	if (yw_u64(&c->w, v, what, 10, 0, dcqcn_params[param].max, &u) < 0)
+		return -EINVAL;
+	f->has_dcqcn[param] = true;
+	f->dcqcn[param] = (uint32_t)u;
+	return 0;
+}
+
+static int dcqcn_np_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	return dcqcn_value(c, v, arg, DCQCN_NP_MIN_TIME_BETWEEN_CNPS + key);
+}
+
+static int dcqcn_rp_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	return dcqcn_value(c, v, arg, DCQCN_RP_CLAMP_TGT_RATE + key);
+}
+
+static int dcqcn_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	switch (key) {
+	case 0: return dcqcn_value(c, v, arg, DCQCN_CNP_DSCP);
+	case 1: return dcqcn_value(c, v, arg, DCQCN_CNP_PRIO);
+	case 2: return walk_map(c, v, "dcqcn.np", dcqcn_np_keys, dcqcn_np_cb, arg);
+	default: return walk_map(c, v, "dcqcn.rp", dcqcn_rp_keys, dcqcn_rp_cb, arg);
+	}
+}
+
 static const char *const roce_keys[] = { "tos", "mtu", "lossless", "prio", "gid_index", NULL };
 
 static int roce_mtu_get(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
@@ -313,7 +356,7 @@ static int get_dscp_map(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
 
 static const char *const iface_keys[] = {
 	"match", "driver", "kind", "optional", "mtu", "pfc", "ets", "trust",
-	"dscp_map", "ecn", "roce", "buffer", "maxrate_kbps", NULL,
+	"dscp_map", "ecn", "roce", "buffer", "maxrate_kbps", "dcqcn", NULL,
 };
 
 static int iface_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
@@ -364,6 +407,7 @@ static int iface_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, voi
 	case 9: return walk_map(c, v, "ecn", ecn_keys, ecn_cb, f);
 	case 10: return walk_map(c, v, "roce", roce_keys, roce_cb, f);
 	case 11: return walk_map(c, v, "buffer", buffer_keys, buffer_cb, f);
+	case 13: return walk_map(c, v, "dcqcn", dcqcn_keys, dcqcn_cb, f);
 	default:
 		f->has_maxrate = true;
 		return get_u64_list8(c, v, "maxrate_kbps", "traffic class", 10000000000UL,

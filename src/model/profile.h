@@ -21,6 +21,7 @@
 
 #include "model/bond.h"
 #include "model/dcb.h"
+#include "model/dcqcn.h"
 #include "util/err.h"
 
 #define PROFILE_MAX_APPS 64	/* one per DSCP value at most */
@@ -58,6 +59,8 @@ struct profile_iface {
 	size_t n_trust;
 	struct fab_dcb_app apps[PROFILE_MAX_APPS];	/* wanted APP entries (dscp map) */
 	size_t n_apps;
+	bool has_dcqcn[DCQCN_N];	/* dcqcn: parameters (model/dcqcn.h) */
+	uint32_t dcqcn[DCQCN_N];
 	bool has_ecn_np, has_ecn_rp;
 	uint8_t ecn_np, ecn_rp;	/* bit p: ECN enabled on priority p (exactly these) */
 	int roce_tos;		/* rdma_cm default_roce_tos 0..255; -1 = not set */

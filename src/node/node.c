@@ -85,6 +85,11 @@ static void chain_read(struct sys *sys, struct node_iface *ni)
 		rc = sys_dcb_read(sys, ni->name, &ni->dcb, &e);
 		read_rc(&ni->dcb_rc, ni->dcb_msg, sizeof(ni->dcb_msg), rc, &e);
 	}
+	if (ni->dcqcn_rc > 0) {	/* the CNPs' marking */
+		fab_err_init(&e);
+		rc = sys_dcqcn_read(sys, ni->name, &ni->dcqcn, &e);
+		read_rc(&ni->dcqcn_rc, ni->dcqcn_msg, sizeof(ni->dcqcn_msg), rc, &e);
+	}
 	for (enum fab_ecn_point pt = FAB_ECN_NP; pt <= FAB_ECN_RP; pt++) {
 		if (ni->ecn_rc[pt] <= 0)
 			continue;

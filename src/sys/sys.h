@@ -18,6 +18,7 @@
 
 #include "model/bond.h"
 #include "model/dcb.h"
+#include "model/dcqcn.h"
 #include "model/ecn.h"
 #include "model/host_state.h"
 #include "model/lldp_view.h"
@@ -161,6 +162,15 @@ struct sys_ops {
 			uint8_t *mask, struct fab_err *err);
 	int (*ecn_set)(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		       unsigned int prio, bool enable, struct fab_err *err);
+	/* DCQCN parameters (src/sys/sysfs_dcqcn.c, model/dcqcn.h): the vendor
+	 * sysfs layout ecn/roce_np|roce_rp/<name>, else mlx5 debugfs
+	 * mlx5/<BDF>/cc_params/<name>; -EOPNOTSUPP naming both when neither.
+	 * dcqcn_read fills @d (the parameters whose files exist); dcqcn_set
+	 * writes one, -EOPNOTSUPP when its file is absent. */
+	int (*dcqcn_read)(struct sys *sys, const char *ifname, struct fab_dcqcn *d,
+			  struct fab_err *err);
+	int (*dcqcn_set)(struct sys *sys, const char *ifname, enum dcqcn_param p, uint32_t val,
+			 struct fab_err *err);
 	/* rdma_cm configfs <root>/sys/kernel/config/rdma_cm/<dev>/ports/<port>/
 	 * default_roce_tos (src/sys/roce_tos.c); the device directory is created
 	 * for the access and removed after, as rdma_cm expects. */
@@ -321,6 +331,9 @@ int sys_bond_delete(struct sys *sys, const char *name, struct fab_err *err);
 int sys_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
 int sys_bond_enslave(struct sys *sys, const char *bond, const char *member, struct fab_err *err);
 int sys_bond_release(struct sys *sys, const char *member, struct fab_err *err);
+int sys_dcqcn_read(struct sys *sys, const char *ifname, struct fab_dcqcn *d, struct fab_err *err);
+int sys_dcqcn_set(struct sys *sys, const char *ifname, enum dcqcn_param p, uint32_t val,
+		  struct fab_err *err);
 int sys_ecn_read(struct sys *sys, const char *ifname, enum fab_ecn_point point, uint8_t *mask,
 		 struct fab_err *err);
 int sys_ecn_set(struct sys *sys, const char *ifname, enum fab_ecn_point point, unsigned int prio,

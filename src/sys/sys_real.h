@@ -42,6 +42,11 @@ int nl_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *er
 int nl_bond_enslave(struct sys *sys, const char *bond, const char *member, struct fab_err *err);
 int nl_bond_release(struct sys *sys, const char *member, struct fab_err *err);
 
+/* sysfs_dcqcn.c: DCQCN parameters, vendor sysfs or mlx5 debugfs layout. */
+int sysfs_dcqcn_read(struct sys *sys, const char *ifname, struct fab_dcqcn *d,
+		     struct fab_err *err);
+int sysfs_dcqcn_set(struct sys *sys, const char *ifname, enum dcqcn_param p, uint32_t val,
+		    struct fab_err *err);
 /* sysfs_ecn.c: ECN per priority, mlx5 layout. */
 int sysfs_ecn_read(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		   uint8_t *mask, struct fab_err *err);

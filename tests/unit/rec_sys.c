@@ -56,6 +56,12 @@ static int rec_buffer(struct sys *s, const char *ifname, const struct fab_dcb_bu
 	return rec(s, err, "buffer %s p3=%u b1=%u", ifname, b->prio2buffer[3], b->buffer_size[1]);
 }
 
+static int rec_dcqcn(struct sys *s, const char *ifname, enum dcqcn_param p, uint32_t val,
+		     struct fab_err *err)
+{
+	return rec(s, err, "dcqcn %s %s=%u", ifname, dcqcn_params[p].key, val);
+}
+
 static int rec_app_add(struct sys *s, const char *ifname, const struct fab_dcb_app *a, size_t n,
 		       struct fab_err *err)
 {
@@ -241,6 +247,7 @@ static const struct sys_ops rec_ops = {
 	.dcb_ets_set = rec_ets,
 	.dcb_maxrate_set = rec_maxrate,
 	.dcb_buffer_set = rec_buffer,
+	.dcqcn_set = rec_dcqcn,
 	.dcb_app_add = rec_app_add,
 	.dcb_app_del = rec_app_del,
 	.dcb_trust_set = rec_trust,

@@ -701,11 +701,69 @@ static void test_buffer_maxrate_delay(void **state)
 	profile_free(p);
 }
 
+/* DCQCN parameters: drift per parameter, one step each with its undo, a missing file certain to fail. */
+static void test_dcqcn(void **state)
+{
+	struct profile *p = prof("interfaces:\n  - match: eth0\n"
+				 "    dcqcn: {cnp_dscp: 46, rp: {ai_rate: 10, min_rate: 2}}\n");
+	struct host_state hs;
+	struct node_config ns;
+	struct changeset cs, back;
+	struct node_iface *ni;
+	struct rec_sys r;
+	struct apply_report rep = { 0 };
+	struct change_pending pp = { 0 };
+	struct fab_err err;
+	char buf[1024], *text;
+
+	host_state_init(&hs);
+	link_add(&hs, "eth0", 9000, "");
+	node_config_init(&ns, &hs);
+	ni = node_config_iface_add(&ns, "eth0");
+	ni->dcqcn_rc = 0;
+	ni->dcqcn.layout = DCQCN_LAYOUT_DEBUGFS;
+	ni->dcqcn.have[DCQCN_CNP_DSCP] = ni->dcqcn.have[DCQCN_RP_AI_RATE] = true;
+	ni->dcqcn.val[DCQCN_CNP_DSCP] = 48;
+	ni->dcqcn.val[DCQCN_RP_AI_RATE] = 5;
+	diff_ok(p, &ns, &cs);
+	assert_string_equal(steps_str(&cs, buf, sizeof(buf)),
+		"eth0 dcqcn.cnp_dscp:48>46 | eth0 dcqcn.rp.ai_rate:5>10 | eth0 dcqcn.rp.min_rate:unknown>2");
+	assert_int_equal(cs.n_drift, 3);
+	assert_string_equal(cs.drift[2].found, "unknown (not in debugfs)");
+	assert_int_equal(changeset_n_fails(&cs), 1);
+	rec_sys_init(&r);
+	r.fail_at = 3;		/* the driver refuses min_rate, as it lacks the file */
+	assert_int_equal(apply_changeset_run(&r.sys, &cs, &rep, NULL, NULL), -EOPNOTSUPP);
+	assert_true(rep.rolled_back);
+	assert_int_equal(r.n, 5);
+	assert_string_equal(r.log[0], "dcqcn eth0 cnp_dscp=46");
+	assert_string_equal(r.log[1], "dcqcn eth0 rp.ai_rate=10");
+	assert_string_equal(r.log[2], "dcqcn eth0 rp.min_rate=2");
+	assert_string_equal(r.log[3], "dcqcn eth0 rp.ai_rate=5");
+	assert_string_equal(r.log[4], "dcqcn eth0 cnp_dscp=48");
+	text = changeset_undo_to_json(&cs, 2, &pp);
+	assert_non_null(text);
+	changeset_init(&back);
+	fab_err_init(&err);
+	if (changeset_undo_from_json("p.json", text, strlen(text), &back, &pp, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(back.steps[1].undo.op, CHANGE_DCQCN_SET);
+	assert_int_equal(back.steps[1].undo.port, DCQCN_RP_AI_RATE);
+	assert_int_equal(back.steps[1].undo.val, 5);
+	free(text);
+	changeset_fini(&back);
+	changeset_fini(&cs);
+	node_config_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mtu_only),
 		cmocka_unit_test(test_buffer_maxrate_delay),
+		cmocka_unit_test(test_dcqcn),
 		cmocka_unit_test(test_unmatched_and_later_items_win),
 		cmocka_unit_test(test_full_order_and_undo),
 		cmocka_unit_test(test_bond_existing),

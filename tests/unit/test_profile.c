@@ -175,7 +175,7 @@ static void test_bond_and_ib(void **state)
 static void test_errors(void **state)
 {
 	parse_err("interfaces:\n  - match: eth0\n    mtux: 9000\n",
-		  "t.yaml:3:5: interfaces[0]: unknown key 'mtux' (known: match, driver, kind, optional, mtu, pfc, ets, trust, dscp_map, ecn, roce, buffer, maxrate_kbps)");
+		  "t.yaml:3:5: interfaces[0]: unknown key 'mtux' (known: match, driver, kind, optional, mtu, pfc, ets, trust, dscp_map, ecn, roce, buffer, maxrate_kbps, dcqcn)");
 	parse_err("interfaces:\n  - match: eth0\n    mtu: 9000\n    mtu: 1500\n",
 		  "t.yaml:4:5: interfaces[0]: duplicate key 'mtu'");
 	parse_err("interfaces:\n  - match: eth0\n    mtu: 70000\n",
