@@ -44,7 +44,7 @@ struct node_iface *node_config_iface_add(struct node_config *ns, const char *nam
 	if (!n)
 		return NULL;
 	str_fmt(n->name, sizeof(n->name), "%s", name);
-	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = n->dcqcn_rc = 1;
+	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = n->dcqcn_rc = n->storm_rc = 1;
 	fab_dcb_init(&n->dcb);
 	return n;
 }
@@ -86,6 +86,7 @@ struct want {
 	uint8_t pfc_en;
 	bool has_pfc_delay;
 	uint16_t pfc_delay;
+	int pfc_storm;
 	bool has_buf_prio, has_buf_size;
 	uint8_t buf_prio[FAB_DCB_NPRIO];
 	uint64_t buf_size[FAB_DCB_NBUF];
@@ -110,7 +111,7 @@ struct want {
 static void want_merge(struct want *w, const struct profile_iface *f)
 {
 	if (!w->matched)
-		w->tos = -1;
+		w->tos = w->pfc_storm = -1;
 	w->matched = true;
 	if (f->mtu)
 		w->mtu = f->mtu;
@@ -122,6 +123,8 @@ static void want_merge(struct want *w, const struct profile_iface *f)
 		w->has_pfc_delay = true;
 		w->pfc_delay = f->pfc_delay;
 	}
+	if (f->pfc_storm_ms >= 0)
+		w->pfc_storm = f->pfc_storm_ms;
 	if (f->has_buf_prio) {
 		w->has_buf_prio = true;
 		memcpy(w->buf_prio, f->buf_prio, sizeof(w->buf_prio));
@@ -199,6 +202,7 @@ void change_needs(const struct profile *p, const struct host_state *hs, struct c
 		needs[i].ecn_rp = w.has_ecn[FAB_ECN_RP];
 		needs[i].tos = w.tos >= 0 || w.roce_mtu;
 		needs[i].dcqcn = memchr(w.has_dcqcn, true, sizeof(w.has_dcqcn)) != NULL;
+		needs[i].pfc_storm = w.pfc_storm >= 0;
 	}
 }
 
@@ -758,6 +762,47 @@ static int pfc_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	return step_add(d->cs, &act, &undo, l->name, "pfc", from, to);
 }
 
+static bool read_err_certain(int rc);
+
+static const char *storm_str(unsigned int ms, char *buf, size_t len)
+{
+	if (ms == PROFILE_PFC_STORM_AUTO)
+		str_fmt(buf, len, "auto");
+	else if (!ms)
+		str_fmt(buf, len, "off");
+	else
+		str_fmt(buf, len, "%u", ms);
+	return buf;
+}
+
+/* The PFC storm prevention timeout (an ethtool tunable). */
+static int pfc_storm_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+			  const struct node_iface *ni)
+{
+	struct change_action act = action(CHANGE_PFC_STORM_SET, l->name), undo;
+	char wb[16], fb[300];
+	bool known = ni->storm_rc == 0;
+
+	if (w->pfc_storm < 0 || (known && ni->storm_ms == (unsigned int)w->pfc_storm))
+		return 0;
+	storm_str((unsigned int)w->pfc_storm, wb, sizeof(wb));
+	if (known)
+		storm_str(ni->storm_ms, fb, sizeof(fb));
+	else
+		unknown_str(ni->storm_rc > 0 ? "not read" : ni->storm_msg, fb, sizeof(fb));
+	if (drift_add(d->cs, l->name, "pfc.storm_timeout_ms", wb, fb) < 0)
+		return -ENOMEM;
+	act.u = (unsigned int)w->pfc_storm;
+	undo = act;
+	undo.u = ni->storm_ms;
+	if (step_add(d->cs, &act, known ? &undo : NULL, l->name, "pfc.storm_timeout_ms",
+		     known ? fb : "unknown", wb) < 0)
+		return -ENOMEM;
+	if (!known && read_err_certain(ni->storm_rc))
+		step_fails(d->cs, ni->storm_msg);
+	return 0;
+}
+
 /* "a,b,c,..." of 8 numbers into @buf. */
 static const char *u64list_str(const uint64_t *v, char *buf, size_t len)
 {
@@ -1213,7 +1258,7 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 	const struct host_state *hs = ns->hs;
 	struct pd d = { .p = p, .ns = ns, .cs = cs, .err = err };
 	static const struct node_iface none = { .dcb_rc = 1, .ecn_rc = { 1, 1 }, .tos_rc = 1,
-						.dcqcn_rc = 1 };
+						.dcqcn_rc = 1, .storm_rc = 1 };
 	int rc = 0;
 
 	d.wants = calloc(hs->n_links ? hs->n_links : 1, sizeof(*d.wants));
@@ -1265,7 +1310,11 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 			if (!ni)
 				ni = &none;
 			switch (phase) {
-			case 0: rc = pfc_diff(&d, l, w, ni); break;
+			case 0:
+				rc = pfc_diff(&d, l, w, ni);
+				if (rc == 0)
+					rc = pfc_storm_diff(&d, l, w, ni);
+				break;
 			case 1: rc = buffer_diff(&d, l, w, ni); break;
 			case 2: rc = ets_diff(&d, l, w, ni); break;
 			case 3: rc = maxrate_diff(&d, l, w, ni); break;
@@ -1307,7 +1356,7 @@ static const char *const op_names[] = {
 	[CHANGE_APP_ADD] = "app-add", [CHANGE_TRUST_SET] = "trust", [CHANGE_ECN_SET] = "ecn",
 	[CHANGE_TOS_SET] = "roce-tos", [CHANGE_FAIL] = "fail",
 	[CHANGE_MAXRATE_SET] = "maxrate", [CHANGE_BUFFER_SET] = "buffer",
-	[CHANGE_DCQCN_SET] = "dcqcn",
+	[CHANGE_DCQCN_SET] = "dcqcn", [CHANGE_PFC_STORM_SET] = "pfc-storm",
 };
 #define N_OPS ((int)ARRAY_SIZE(op_names))
 
@@ -1341,6 +1390,9 @@ const char *change_action_str(const struct change_action *a, char *buf, size_t l
 	case CHANGE_BUFFER_SET:
 		str_fmt(buf, len, "%s %s prio_buffer %s", op, a->obj,
 			u8list_str(a->buffer.prio2buffer, 8, x, sizeof(x)));
+		break;
+	case CHANGE_PFC_STORM_SET:
+		str_fmt(buf, len, "%s %s %s", op, a->obj, storm_str(a->u, x, sizeof(x)));
 		break;
 	case CHANGE_DCQCN_SET:
 		str_fmt(buf, len, "%s %s %s %u", op, a->obj,

@@ -56,6 +56,9 @@ struct node_iface {
 	int tos_rc;
 	char tos_msg[256];
 	unsigned int tos;
+	int storm_rc;		/* PFC storm prevention read: same encoding as dcb_rc */
+	char storm_msg[256];
+	unsigned int storm_ms;	/* 0 off, 0xffff auto */
 	int dcqcn_rc;		/* same encoding as dcb_rc */
 	char dcqcn_msg[256];
 	struct fab_dcqcn dcqcn;	/* DCQCN parameters (model/dcqcn.h), CNP marking among them */
@@ -86,7 +89,7 @@ struct node_bond *node_config_bond(const struct node_config *ns, const char *nam
 
 /* What the profile needs read for an interface, merged over matching items. */
 struct change_needs {
-	bool dcb, ecn_np, ecn_rp, tos, dcqcn;
+	bool dcb, ecn_np, ecn_rp, tos, dcqcn, pfc_storm;
 };
 /*
  * The interfaces (of @hs) that the profile's interface items match, and
@@ -114,6 +117,7 @@ enum change_op {
 	CHANGE_MAXRATE_SET,	/* obj, maxrate[8] kbit/s */
 	CHANGE_BUFFER_SET,	/* obj, buffer (prio2buffer, sizes; total_size as read) */
 	CHANGE_DCQCN_SET,	/* obj, port = enum dcqcn_param, val */
+	CHANGE_PFC_STORM_SET,	/* obj, u = ms (0 off, 0xffff auto) */
 };
 
 struct change_action {

@@ -129,7 +129,25 @@ static int get_globs(struct pctx *c, const yaml_node_t *n, char (*globs)[32], si
 
 /* ---- interfaces ---- */
 
-static const char *const pfc_keys[] = { "enable", "delay", NULL };
+static const char *const pfc_keys[] = { "enable", "delay", "storm_timeout_ms", NULL };
+
+/* pfc.storm_timeout_ms: 0 (off), 80..8000, or auto (the driver's value, 0xffff). */
+static int pfc_storm_get(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
+{
+	uint64_t u;
+
+	if (v->type == YAML_SCALAR_NODE && !strcmp(yw_scalar(v), "auto")) {
+		f->pfc_storm_ms = PROFILE_PFC_STORM_AUTO;
+		return 0;
+	}
+	if (yw_u64(&c->w, v, "pfc.storm_timeout_ms", 10, 0, 8000, &u) < 0)
+		return -EINVAL;
+	if (u && u < 80)
+		return yw_err(&c->w, v, "pfc.storm_timeout_ms: %lu is under 80 (0 turns it off)",
+			      (unsigned long)u);
+	f->pfc_storm_ms = (int)u;
+	return 0;
+}
 
 static int pfc_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
 {
@@ -140,6 +158,8 @@ static int pfc_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 		f->has_pfc = true;
 		return get_prio_mask(c, v, "pfc.enable", &f->pfc_en);
 	}
+	if (key == 2)
+		return pfc_storm_get(c, v, f);
 	if (yw_u64(&c->w, v, "pfc.delay", 10, 0, 65535, &u) < 0)
 		return -EINVAL;
 	f->has_pfc_delay = true;
@@ -585,6 +605,7 @@ static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 			f->roce_lossless = -1;
 			f->roce_prio = -1;
 			f->roce_gid_index = -1;
+			f->pfc_storm_ms = -1;
 			rc = walk_map(c, e, what, iface_keys, iface_cb, f);
 			if (rc == 0 && !f->n_match && !f->driver[0] && !f->kind[0])
 				rc = yw_err(&c->w, e, "%s: needs at least one of match, driver, kind", what);

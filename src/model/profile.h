@@ -25,7 +25,8 @@
 #include "util/err.h"
 
 #define PROFILE_MAX_APPS 64	/* one per DSCP value at most */
-#define PROFILE_MAX_GLOBS 8	/* `match:` may be one glob or a list of up to 8 */
+#define PROFILE_MAX_GLOBS 8
+#define PROFILE_PFC_STORM_AUTO 0xffff	/* PFC_STORM_PREVENTION_AUTO: the driver's timeout */	/* `match:` may be one glob or a list of up to 8 */
 
 /* Where an item came from, for messages: 1-based line and column. */
 struct profile_mark {
@@ -45,6 +46,8 @@ struct profile_iface {
 	uint8_t pfc_en;		/* bit p: PFC on priority p */
 	bool has_pfc_delay;
 	uint16_t pfc_delay;	/* ieee_pfc.delay; mlx5: the cable length in metres */
+	int pfc_storm_ms;	/* PFC storm prevention timeout: -1 not set, 0 off,
+				 * 80..8000, PROFILE_PFC_STORM_AUTO */
 	bool has_buf_prio, has_buf_size;	/* receive buffers (DCB_ATTR_DCB_BUFFER) */
 	uint8_t buf_prio[FAB_DCB_NPRIO];	/* buffer of each priority */
 	uint64_t buf_size[FAB_DCB_NBUF];	/* bytes per buffer */

@@ -43,7 +43,7 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 		struct fab_err e;
 
 		if (!needs[i].dcb && !needs[i].ecn_np && !needs[i].ecn_rp && !needs[i].tos &&
-		    !needs[i].dcqcn)
+		    !needs[i].dcqcn && !needs[i].pfc_storm)
 			continue;
 		ni = node_config_iface_add(ns, l->name);
 		if (!ni) {
@@ -62,6 +62,11 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 			fab_err_init(&e);
 			rc = sys_ecn_read(sys, l->name, pt, &ni->ecn[pt], &e);
 			copy_err(&ni->ecn_rc[pt], ni->ecn_msg[pt], sizeof(ni->ecn_msg[pt]), rc, &e);
+		}
+		if (needs[i].pfc_storm) {
+			fab_err_init(&e);
+			rc = sys_pfc_storm_read(sys, l->name, &ni->storm_ms, &e);
+			copy_err(&ni->storm_rc, ni->storm_msg, sizeof(ni->storm_msg), rc, &e);
 		}
 		if (needs[i].dcqcn) {
 			fab_err_init(&e);
@@ -133,6 +138,8 @@ int apply_action_exec(struct sys *sys, const struct change_action *a, struct fab
 		return sys_dcb_maxrate_set(sys, a->obj, a->maxrate, err);
 	case CHANGE_BUFFER_SET:
 		return sys_dcb_buffer_set(sys, a->obj, &a->buffer, err);
+	case CHANGE_PFC_STORM_SET:
+		return sys_pfc_storm_set(sys, a->obj, a->u, err);
 	case CHANGE_DCQCN_SET:
 		return sys_dcqcn_set(sys, a->obj, (enum dcqcn_param)a->port, a->val, err);
 	case CHANGE_APP_DEL:

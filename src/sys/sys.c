@@ -194,6 +194,20 @@ int sys_dcb_trust_set(struct sys *sys, const char *ifname, const uint8_t *sel, s
 	return sys->ops->dcb_trust_set(sys, ifname, sel, n, err);
 }
 
+int sys_pfc_storm_read(struct sys *sys, const char *ifname, unsigned int *ms, struct fab_err *err)
+{
+	if (!sys->ops->pfc_storm_read)
+		return no_slot(sys, "pfc-storm", ifname, err);
+	return sys->ops->pfc_storm_read(sys, ifname, ms, err);
+}
+
+int sys_pfc_storm_set(struct sys *sys, const char *ifname, unsigned int ms, struct fab_err *err)
+{
+	if (!sys->ops->pfc_storm_set)
+		return no_slot(sys, "pfc-storm", ifname, err);
+	return sys->ops->pfc_storm_set(sys, ifname, ms, err);
+}
+
 int sys_dcqcn_read(struct sys *sys, const char *ifname, struct fab_dcqcn *d, struct fab_err *err)
 {
 	if (!sys->ops->dcqcn_read)

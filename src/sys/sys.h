@@ -169,6 +169,12 @@ struct sys_ops {
 	 * writes one, -EOPNOTSUPP when its file is absent. */
 	int (*dcqcn_read)(struct sys *sys, const char *ifname, struct fab_dcqcn *d,
 			  struct fab_err *err);
+	/* PFC storm prevention (src/sys/ethtool_tunable.c): the ethtool tunable
+	 * ETHTOOL_PFC_PREVENTION_TOUT in ms, 0 off, 0xffff the driver's auto. */
+	int (*pfc_storm_read)(struct sys *sys, const char *ifname, unsigned int *ms,
+			      struct fab_err *err);
+	int (*pfc_storm_set)(struct sys *sys, const char *ifname, unsigned int ms,
+			     struct fab_err *err);
 	int (*dcqcn_set)(struct sys *sys, const char *ifname, enum dcqcn_param p, uint32_t val,
 			 struct fab_err *err);
 	/* rdma_cm configfs <root>/sys/kernel/config/rdma_cm/<dev>/ports/<port>/
@@ -331,6 +337,8 @@ int sys_bond_delete(struct sys *sys, const char *name, struct fab_err *err);
 int sys_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
 int sys_bond_enslave(struct sys *sys, const char *bond, const char *member, struct fab_err *err);
 int sys_bond_release(struct sys *sys, const char *member, struct fab_err *err);
+int sys_pfc_storm_read(struct sys *sys, const char *ifname, unsigned int *ms, struct fab_err *err);
+int sys_pfc_storm_set(struct sys *sys, const char *ifname, unsigned int ms, struct fab_err *err);
 int sys_dcqcn_read(struct sys *sys, const char *ifname, struct fab_dcqcn *d, struct fab_err *err);
 int sys_dcqcn_set(struct sys *sys, const char *ifname, enum dcqcn_param p, uint32_t val,
 		  struct fab_err *err);

@@ -42,6 +42,11 @@ int nl_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *er
 int nl_bond_enslave(struct sys *sys, const char *bond, const char *member, struct fab_err *err);
 int nl_bond_release(struct sys *sys, const char *member, struct fab_err *err);
 
+/* ethtool_tunable.c: the PFC storm prevention timeout (ms; 0 off, 0xffff auto). */
+int ethtool_pfc_storm_read(struct sys *sys, const char *ifname, unsigned int *ms,
+			   struct fab_err *err);
+int ethtool_pfc_storm_set(struct sys *sys, const char *ifname, unsigned int ms,
+			  struct fab_err *err);
 /* sysfs_dcqcn.c: DCQCN parameters, vendor sysfs or mlx5 debugfs layout. */
 int sysfs_dcqcn_read(struct sys *sys, const char *ifname, struct fab_dcqcn *d,
 		     struct fab_err *err);

@@ -634,7 +634,7 @@ static void test_pending_roundtrip(void **state)
 static void test_buffer_maxrate_delay(void **state)
 {
 	struct profile *p = prof("interfaces:\n  - match: eth0\n"
-				 "    pfc: {enable: [3], delay: 10}\n"
+				 "    pfc: {enable: [3], delay: 10, storm_timeout_ms: auto}\n"
 				 "    buffer: {prio_buffer: [0, 0, 0, 1, 0, 0, 0, 0],"
 				 " size: [65536, 131072, 0, 0, 0, 0, 0, 0]}\n"
 				 "    maxrate_kbps: [0, 0, 0, 0, 0, 0, 0, 1000000]\n");
@@ -656,6 +656,18 @@ static void test_buffer_maxrate_delay(void **state)
 	ni->dcb.buffer.buffer_size[0] = 262144;
 	ni->dcb.buffer.total_size = 524288;
 	ni->dcb.tc_maxrate_kbps[7] = 5;
+	ni->storm_rc = 0;
+	ni->storm_ms = 0;
+	diff_ok(p, &ns, &cs);
+	/* The storm guard's step goes right after PFC: drop it to keep the rest as below. */
+	assert_int_equal(cs.n_steps, 4);
+	assert_string_equal(cs.steps[1].field, "pfc.storm_timeout_ms");
+	assert_string_equal(cs.steps[1].from, "off");
+	assert_string_equal(cs.steps[1].to, "auto");
+	assert_int_equal(cs.steps[1].undo.u, 0);
+	assert_int_equal(cs.steps[1].act.u, 0xffff);
+	changeset_fini(&cs);
+	ni->storm_ms = 0xffff;
 	diff_ok(p, &ns, &cs);
 	assert_string_equal(steps_str(&cs, buf, sizeof(buf)),
 		"eth0 pfc:enable none, delay 32>enable 3, delay 10 | "

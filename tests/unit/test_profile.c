@@ -122,6 +122,14 @@ static void test_minimal_and_unset(void **state)
 	assert_false(p->ifaces[0].has_buf_prio);
 	assert_true(p->ifaces[0].has_buf_size);
 	assert_int_equal(p->ifaces[0].buf_size[7], 4294967295u);
+	assert_int_equal(p->ifaces[0].pfc_storm_ms, -1);
+	profile_free(p);
+	p = parse_ok("interfaces:\n  - match: eth0\n    pfc: {storm_timeout_ms: auto}\n"
+		     "  - match: eth1\n    pfc: {storm_timeout_ms: 0}\n"
+		     "  - match: eth2\n    pfc: {storm_timeout_ms: 500}\n");
+	assert_int_equal(p->ifaces[0].pfc_storm_ms, PROFILE_PFC_STORM_AUTO);
+	assert_int_equal(p->ifaces[1].pfc_storm_ms, 0);
+	assert_int_equal(p->ifaces[2].pfc_storm_ms, 500);
 	profile_free(p);
 	/* Every section optional: an empty mapping is a valid (empty) profile. */
 	p = parse_ok("{}\n");
@@ -215,6 +223,8 @@ static void test_errors(void **state)
 		  "t.yaml:3:37: buffer.prio_buffer: 8 out of range 0..7");
 	parse_err("interfaces:\n  - match: eth0\n    maxrate_kbps: [1, 2]\n",
 		  "t.yaml:3:19: maxrate_kbps: expected 8 entries (one per traffic class), found 2");
+	parse_err("interfaces:\n  - match: eth0\n    pfc: {storm_timeout_ms: 50}\n",
+		  "t.yaml:3:29: pfc.storm_timeout_ms: 50 is under 80 (0 turns it off)");
 	parse_err("interfaces:\n  - match: eth0\n    pfc: {delay: 70000}\n",
 		  "t.yaml:3:18: pfc.delay: 70000 out of range 0..65535");
 	parse_err("interfaces:\n  - match: eth0\n    roce: {prio: 8}\n",

@@ -3,9 +3,10 @@
 # through fabricctl against the kernel's DCB netlink code on dcbt0 of
 # tests/vm/dcbtest, cross-checked with iproute2's dcb(8), and a Soft-RoCE
 # device on the same netdev for the GID:
-#  1. apply sets pfc.delay, buffer and maxrate_kbps; `dcb -j pfc|buffer|
-#     maxrate show` reads back exactly those values; verify is clean; a
-#     second apply changes nothing;
+#  1. apply sets pfc.delay, buffer and maxrate_kbps and the PFC storm
+#     prevention timeout (an ethtool tunable dcbtest implements); `dcb -j
+#     pfc|buffer|maxrate show` and `ethtool --get-tunable` read back
+#     exactly those values; verify is clean; a second apply changes nothing;
 #  2. dcb(8) changes each behind fabricctl's back: verify reports each drift;
 #  3. a failed step in the middle (the driver refuses buffers larger than
 #     its memory) rolls back the PFC step before it, and the max-rate step
@@ -21,7 +22,7 @@ set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"
 vm_need
-need_cmd dcb jq ip rdma
+need_cmd dcb jq ip rdma ethtool
 [ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
 
 TMP=$(mktemp -d)
@@ -66,12 +67,13 @@ buf_json() { dcb -j buffer show dev "$IF" | jq -c '{prio_buffer, buffer_size}'; 
 # bytes per second in and out of it unconverted (its -j shows the struct's
 # number; "1Gbit" sets 125000000); later iproute2 converts (x/÷ 125).
 case $(dcb -V 2>&1) in *iproute2-6.1.*) MR_SCALE=1 ;; *) MR_SCALE=125 ;; esac
+storm() { ethtool --get-tunable "$IF" pfc-prevention-tout | sed -n 's/^pfc-prevention-tout: *//p'; }
 maxrate_kbps() { dcb -j maxrate show dev "$IF" | jq -c --argjson s "$MR_SCALE" '[.tc_maxrate[] | ./$s | floor]'; }
 
 cat >"$TMP/pb.yaml" <<YAML
 interfaces:
   - match: "$IF"
-    pfc: {enable: [3], delay: 10}
+    pfc: {enable: [3], delay: 10, storm_timeout_ms: 500}
     buffer:
       prio_buffer: [0, 0, 0, 1, 0, 0, 0, 0]
       size: [262144, 131072, 0, 0, 0, 0, 0, 0]
@@ -85,6 +87,7 @@ assert_eq "dcb pfc after apply" '{"pfc":[0,0,0,1,0,0,0,0],"delay":10}' "$(pfc_js
 assert_eq "dcb buffer after apply" \
 	'{"prio_buffer":[0,0,0,1,0,0,0,0],"buffer_size":[262144,131072,0,0,0,0,0,0]}' "$(buf_json)"
 assert_eq "dcb maxrate after apply (kbit/s)" "[0,0,0,0,0,0,0,25000000]" "$(maxrate_kbps)"
+assert_eq "ethtool pfc-prevention-tout after apply" 500 "$(storm)"
 fab -j verify "$TMP/pb.yaml"
 assert_eq "verify after apply: exit status" 0 "$rc"
 fab -j apply "$TMP/pb.yaml"
@@ -94,6 +97,7 @@ assert_eq "second apply: no steps" 0 "$(jq -r '.steps | length' "$TMP/out")"
 dcb_set buffer set dev "$IF" prio-buffer 3:0
 dcb_set maxrate set dev "$IF" tc-maxrate 7:1Gbit
 dcb_set pfc set dev "$IF" delay 20
+run ethtool --set-tunable "$IF" pfc-prevention-tout 1000
 fab -j verify "$TMP/pb.yaml"
 assert_eq "verify after dcb changes: exit status" 1 "$rc"
 assert_eq "drift buffer.prio_buffer" "0,0,0,0,0,0,0,0" "$(drift_found buffer.prio_buffer)"
@@ -101,7 +105,8 @@ assert_eq "drift maxrate_kbps (as dcb -j reads it)" \
 	"$(maxrate_kbps | tr -d '[]')" "$(drift_found maxrate_kbps)"
 [ "$(drift_found maxrate_kbps)" != "0,0,0,0,0,0,0,25000000" ] || fail "maxrate_kbps: no change seen"
 assert_eq "drift pfc.delay" "20" "$(drift_found pfc.delay)"
-assert_eq "drift count" 3 "$(jq -r .n_drift "$TMP/out")"
+assert_eq "drift pfc.storm_timeout_ms" "1000" "$(drift_found pfc.storm_timeout_ms)"
+assert_eq "drift count" 4 "$(jq -r .n_drift "$TMP/out")"
 fab apply "$TMP/pb.yaml"
 assert_eq "apply pb again: exit status" 0 "$rc"
 assert_eq "dcb buffer restored" \
@@ -111,7 +116,7 @@ assert_eq "dcb buffer restored" \
 cat >"$TMP/pr.yaml" <<YAML
 interfaces:
   - match: "$IF"
-    pfc: {enable: [3, 5], delay: 30}
+    pfc: {enable: [3, 5], delay: 30, storm_timeout_ms: auto}
     buffer:
       prio_buffer: [0, 0, 0, 1, 0, 1, 0, 0]
       size: [400000, 200000, 0, 0, 0, 0, 0, 0]
@@ -119,7 +124,7 @@ interfaces:
 YAML
 fab -j apply "$TMP/pr.yaml"
 assert_eq "apply pr (buffers over the device's 512 KiB): exit status" 3 "$rc"
-assert_eq "steps" "pfc:undone buffer:failed maxrate_kbps:planned" \
+assert_eq "steps" "pfc:undone pfc.storm_timeout_ms:undone buffer:failed maxrate_kbps:planned" \
 	"$(jq -r '[.steps[] | "\(.field):\(.status)"] | join(" ")' "$TMP/out")"
 jq -r .error "$TMP/out" | grep -qF "dcb: $IF: set buffer: Invalid argument (rejected by driver)" ||
 	fail "apply pr: the driver's refusal is not in the error: $(jq -r .error "$TMP/out")"
@@ -128,6 +133,7 @@ assert_eq "dcb pfc after the rollback (pb's)" '{"pfc":[0,0,0,1,0,0,0,0],"delay":
 assert_eq "dcb buffer after the rollback" \
 	'{"prio_buffer":[0,0,0,1,0,0,0,0],"buffer_size":[262144,131072,0,0,0,0,0,0]}' "$(buf_json)"
 assert_eq "dcb maxrate untouched" "[0,0,0,0,0,0,0,25000000]" "$(maxrate_kbps)"
+assert_eq "ethtool pfc-prevention-tout after the rollback" 500 "$(storm)"
 
 # --- 4. the lossless chain ---------------------------------------------------
 run ip addr add "$ADDR/24" dev "$IF"
