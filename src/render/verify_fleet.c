@@ -1,14 +1,100 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * verify --hosts as one drift table with a NODE column plus the nodes
- * that could not be verified (fleet/fleet_op.h's struct fleet_verify).
- * JSON: render/fleet_doc.c.
+ * that could not be verified (fleet/fleet_op.h's struct fleet_verify);
+ * then, when the profile has RoCE chains, the nodes grouped by chain
+ * (the same verdict, break and path, interface names aside), largest
+ * group first, so the hosts whose chains differ stand out.
+ * JSON: render/fleet_doc.c (each node's own document carries its chains).
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "fleet/fleet_op.h"
 #include "render/render_impl.h"
+
+#define CHAIN_GROUPS_MAX 64
+
+struct chain_group {
+	char sig[512];		/* "ok: DSCP 26 → prio 3 → TC 3 → buffer 1" */
+	char nodes[1024];	/* "a b c" (cut short with "..." when long) */
+	size_t n;
+};
+
+/* A node's chains as one signature: each chain's verdict, break and path, ";"-joined. */
+static void chain_sig(const json_t *chains, char *sig, size_t len)
+{
+	const json_t *c;
+	size_t i, off = 0;
+
+	sig[0] = '\0';
+	json_array_foreach(chains, i, c) {
+		const char *brk = json_string_value(json_object_get(c, "break"));
+		const char *path = json_string_value(json_object_get(c, "path"));
+		const char *verdict = json_string_value(json_object_get(c, "verdict"));
+
+		if (off < len)
+			off += (size_t)snprintf(sig + off, len - off, "%s%s%s%s%s: %s", i ? "; " : "",
+						verdict && !strcmp(verdict, "broken") ? "BROKEN" :
+						verdict ? verdict : "?", brk ? " (" : "",
+						brk ? brk : "", brk ? ")" : "", path && *path ? path : "-");
+	}
+}
+
+static void chain_group_add(struct chain_group *g, size_t *n, const char *sig, const char *node)
+{
+	size_t i, l;
+
+	for (i = 0; i < *n && strcmp(g[i].sig, sig); i++)
+		;
+	if (i == *n) {
+		if (*n == CHAIN_GROUPS_MAX)
+			return;
+		snprintf(g[i].sig, sizeof(g[i].sig), "%s", sig);
+		(*n)++;
+	}
+	g[i].n++;
+	l = strlen(g[i].nodes);
+	if (l + strlen(node) + 5 < sizeof(g[i].nodes))
+		snprintf(g[i].nodes + l, sizeof(g[i].nodes) - l, "%s%s", l ? " " : "", node);
+	else if (!strstr(g[i].nodes, "..."))
+		snprintf(g[i].nodes + l, sizeof(g[i].nodes) - l, " ...");
+}
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct chain_group *x = a, *y = b;
+
+	return x->n == y->n ? 0 : x->n > y->n ? -1 : 1;
+}
+
+static void chains_fleet_text(FILE *f, struct render_txt *tx, const struct fleet_run *run)
+{
+	struct chain_group *g = calloc(CHAIN_GROUPS_MAX, sizeof(*g));
+	size_t n = 0;
+	char sig[512];
+
+	if (!g)
+		return;
+	for (size_t i = 0; i < run->n; i++) {
+		const json_t *chains = run->nodes[i].doc ?
+				       json_object_get(run->nodes[i].doc, "chains") : NULL;
+
+		if (!json_is_array(chains) || !json_array_size(chains))
+			continue;
+		chain_sig(chains, sig, sizeof(sig));
+		chain_group_add(g, &n, sig, run->nodes[i].node);
+	}
+	qsort(g, n, sizeof(*g), group_cmp);
+	if (n)
+		fprintf(f, "chains: %zu kind%s\n", n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "  %zu node%s %s: %s\n", g[i].n, g[i].n == 1 ? "" : "s",
+			render_txt(tx, g[i].sig), render_txt(tx, g[i].nodes));
+	free(g);
+}
 
 int verify_fleet_text(struct render *out, const struct fleet_verify *v)
 {
@@ -16,6 +102,7 @@ int verify_fleet_text(struct render *out, const struct fleet_verify *v)
 	long long n = (long long)v->run->n, failed = (long long)v->run->n_failed;
 	long long drifted = (long long)v->n_drifted, n_drift = (long long)v->n_drift;
 	FILE *f = out->f;
+	struct render_txt tx = { .next = 0 };
 	int w = fleet_node_width(v->run);
 
 	fprintf(f, "verify %s on %lld node%s: %lld ok, %lld drifted (%lld drift%s), %lld failed\n",
@@ -32,5 +119,6 @@ int verify_fleet_text(struct render *out, const struct fleet_verify *v)
 			fleet_dash(d->found), off);
 	}
 	fleet_failed_print(out, v->run);
+	chains_fleet_text(f, &tx, v->run);
 	return fflush(f) == EOF ? -EIO : 0;
 }
