@@ -36,6 +36,7 @@ enum sweep_expect {
 	SWEEP_EXPECT_NONE = 0,	/* judged against the fleet reference */
 	SWEEP_EXPECT_RATED,	/* the lowest rated speed on its path (or rate_gbps=) */
 	SWEEP_EXPECT_CLASS,	/* its path class's reference (model/pathref.h) */
+	SWEEP_EXPECT_NODES,	/* a slow node's pair: the median of node medians (sweep_nodes.h) */
 };
 
 /* One direction of a bandwidth test, measured at the receiver. */
