@@ -238,6 +238,10 @@ void changeset_port_chain(const struct host_state *hs, const struct fab_link *l,
 			  const struct node_iface *ni, struct lossless_chain *out);
 int changeset_chains(const struct profile *p, const struct node_config *ns, struct changeset *cs);
 
+/* The op's name in texts and the pending state ("pfc", "buffer"); NULL when unknown.  Parse: -1. */
+const char *change_op_name(enum change_op op);
+int change_op_parse(const char *name);
+
 /* One-line text of an action ("mtu veth0 9000"), for logs and reports. */
 const char *change_action_str(const struct change_action *a, char *buf, size_t len);
 
