@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Profile vs node diff: ordered steps with undo, and the drift list. */
+/* Profile vs node diff: ordered steps with undo, and the drift list (the pending state
+ * as JSON: changeset_json.c). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "model/changeset.h"
 #include "model/changeset_nic.h"
@@ -44,7 +43,7 @@ struct node_iface *node_config_iface_add(struct node_config *ns, const char *nam
 	if (!n)
 		return NULL;
 	str_fmt(n->name, sizeof(n->name), "%s", name);
-	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = 1;
+	n->dcb_rc = n->ecn_rc[0] = n->ecn_rc[1] = n->tos_rc = n->dcqcn_rc = n->storm_rc = 1;
 	fab_dcb_init(&n->dcb);
 	return n;
 }
@@ -84,6 +83,16 @@ struct want {
 	unsigned int mtu;
 	bool has_pfc;
 	uint8_t pfc_en;
+	bool has_pfc_delay;
+	uint16_t pfc_delay;
+	int pfc_storm;
+	bool has_buf_prio, has_buf_size;
+	uint8_t buf_prio[FAB_DCB_NPRIO];
+	uint64_t buf_size[FAB_DCB_NBUF];
+	bool has_maxrate;
+	uint64_t maxrate[FAB_DCB_NTC];
+	bool has_dcqcn[DCQCN_N];
+	uint32_t dcqcn[DCQCN_N];
 	bool has_ets;
 	uint8_t prio_tc[FAB_DCB_NPRIO], tc_bw[FAB_DCB_NTC], tsa[FAB_DCB_NTC];
 	bool has_trust;
@@ -101,7 +110,7 @@ struct want {
 static void want_merge(struct want *w, const struct profile_iface *f)
 {
 	if (!w->matched)
-		w->tos = -1;
+		w->tos = w->pfc_storm = -1;
 	w->matched = true;
 	if (f->mtu)
 		w->mtu = f->mtu;
@@ -109,6 +118,29 @@ static void want_merge(struct want *w, const struct profile_iface *f)
 		w->has_pfc = true;
 		w->pfc_en = f->pfc_en;
 	}
+	if (f->has_pfc_delay) {
+		w->has_pfc_delay = true;
+		w->pfc_delay = f->pfc_delay;
+	}
+	if (f->pfc_storm_ms >= 0)
+		w->pfc_storm = f->pfc_storm_ms;
+	if (f->has_buf_prio) {
+		w->has_buf_prio = true;
+		memcpy(w->buf_prio, f->buf_prio, sizeof(w->buf_prio));
+	}
+	if (f->has_buf_size) {
+		w->has_buf_size = true;
+		memcpy(w->buf_size, f->buf_size, sizeof(w->buf_size));
+	}
+	if (f->has_maxrate) {
+		w->has_maxrate = true;
+		memcpy(w->maxrate, f->maxrate_kbps, sizeof(w->maxrate));
+	}
+	for (int i = 0; i < DCQCN_N; i++)
+		if (f->has_dcqcn[i]) {
+			w->has_dcqcn[i] = true;
+			w->dcqcn[i] = f->dcqcn[i];
+		}
 	if (f->has_ets) {
 		w->has_ets = true;
 		memcpy(w->prio_tc, f->ets_prio_tc, sizeof(w->prio_tc));
@@ -163,10 +195,13 @@ void change_needs(const struct profile *p, const struct host_state *hs, struct c
 		struct want w;
 
 		want_for_link(p, &hs->links[i], &w);
-		needs[i].dcb = w.has_pfc || w.has_ets || w.has_trust || w.n_apps;
+		needs[i].dcb = w.has_pfc || w.has_pfc_delay || w.has_ets || w.has_trust || w.n_apps ||
+			       w.has_buf_prio || w.has_buf_size || w.has_maxrate;
 		needs[i].ecn_np = w.has_ecn[FAB_ECN_NP];
 		needs[i].ecn_rp = w.has_ecn[FAB_ECN_RP];
 		needs[i].tos = w.tos >= 0 || w.roce_mtu;
+		needs[i].dcqcn = memchr(w.has_dcqcn, true, sizeof(w.has_dcqcn)) != NULL;
+		needs[i].pfc_storm = w.pfc_storm >= 0;
 	}
 }
 
@@ -183,6 +218,7 @@ void changeset_fini(struct changeset *cs)
 		return;
 	free(cs->steps);
 	free(cs->drift);
+	free(cs->chains);
 	changeset_init(cs);
 }
 
@@ -665,31 +701,194 @@ static int dcb_step_add(struct pd *d, const struct node_iface *ni, bool supporte
 	return 0;
 }
 
+/* PFC unreadable: drift "unknown" for each wanted field, one step without undo. */
+static int pfc_unknown(struct pd *d, const struct fab_link *l, const struct want *w,
+		       const struct node_iface *ni, const char *why)
+{
+	struct change_action act = action(CHANGE_PFC_SET, l->name);
+	char wb[64], db[16], fb[160];
+
+	act.pfc.pfc_en = w->pfc_en;
+	act.pfc.delay_bits = w->pfc_delay;
+	prio_mask_str(w->pfc_en, wb, sizeof(wb));
+	str_fmt(db, sizeof(db), "%u", w->pfc_delay);
+	unknown_str(why, fb, sizeof(fb));
+	if (w->has_pfc && drift_add(d->cs, l->name, "pfc.enable", wb, fb) < 0)
+		return -ENOMEM;
+	if (w->has_pfc_delay && drift_add(d->cs, l->name, "pfc.delay", db, fb) < 0)
+		return -ENOMEM;
+	return dcb_step_add(d, ni, ni->dcb.pfc_supported, why, &act, l->name,
+			    w->has_pfc ? "pfc.enable" : "pfc.delay", w->has_pfc ? wb : db);
+}
+
 static int pfc_diff(struct pd *d, const struct fab_link *l, const struct want *w,
 		    const struct node_iface *ni)
 {
-	char why[256], wb[64], fb[160];
+	const struct fab_dcb_pfc *cur = &ni->dcb.pfc;
+	char why[256], wb[64], fb[64], from[80], to[80];
 	struct change_action act = action(CHANGE_PFC_SET, l->name), undo;
+	bool en, delay;
 
-	if (!w->has_pfc)
+	if (!w->has_pfc && !w->has_pfc_delay)
 		return 0;
-	prio_mask_str(w->pfc_en, wb, sizeof(wb));
-	if (!dcb_part_ok(ni, ni->dcb.pfc_supported, "pfc", why, sizeof(why))) {
-		act.pfc.pfc_en = w->pfc_en;
-		if (drift_add(d->cs, l->name, "pfc.enable", wb, unknown_str(why, fb, sizeof(fb))) < 0)
-			return -ENOMEM;
-		return dcb_step_add(d, ni, ni->dcb.pfc_supported, why, &act, l->name, "pfc.enable", wb);
-	}
-	if (ni->dcb.pfc.pfc_en == w->pfc_en)
+	if (!dcb_part_ok(ni, ni->dcb.pfc_supported, "pfc", why, sizeof(why)))
+		return pfc_unknown(d, l, w, ni, why);
+	en = w->has_pfc && cur->pfc_en != w->pfc_en;
+	delay = w->has_pfc_delay && cur->delay_bits != w->pfc_delay;
+	if (!en && !delay)
 		return 0;
 	undo = action(CHANGE_PFC_SET, l->name);
-	undo.pfc = ni->dcb.pfc;
-	act.pfc = ni->dcb.pfc;
-	act.pfc.pfc_en = w->pfc_en;
-	prio_mask_str(ni->dcb.pfc.pfc_en, fb, sizeof(fb));
-	if (drift_add(d->cs, l->name, "pfc.enable", wb, fb) < 0)
+	undo.pfc = *cur;
+	act.pfc = *cur;
+	if (en)
+		act.pfc.pfc_en = w->pfc_en;
+	if (delay)
+		act.pfc.delay_bits = w->pfc_delay;
+	prio_mask_str(w->pfc_en, wb, sizeof(wb));
+	prio_mask_str(cur->pfc_en, fb, sizeof(fb));
+	if (en && drift_add(d->cs, l->name, "pfc.enable", wb, fb) < 0)
 		return -ENOMEM;
-	return step_add(d->cs, &act, &undo, l->name, "pfc.enable", fb, wb);
+	str_fmt(from, sizeof(from), "%u", cur->delay_bits);
+	str_fmt(to, sizeof(to), "%u", w->pfc_delay);
+	if (delay && drift_add(d->cs, l->name, "pfc.delay", to, from) < 0)
+		return -ENOMEM;
+	if (!delay)
+		return step_add(d->cs, &act, &undo, l->name, "pfc.enable", fb, wb);
+	if (!en)
+		return step_add(d->cs, &act, &undo, l->name, "pfc.delay", from, to);
+	str_fmt(from, sizeof(from), "enable %s, delay %u", fb, cur->delay_bits);
+	str_fmt(to, sizeof(to), "enable %s, delay %u", wb, w->pfc_delay);
+	return step_add(d->cs, &act, &undo, l->name, "pfc", from, to);
+}
+
+static bool read_err_certain(int rc);
+
+static const char *storm_str(unsigned int ms, char *buf, size_t len)
+{
+	if (ms == PROFILE_PFC_STORM_AUTO)
+		str_fmt(buf, len, "auto");
+	else if (!ms)
+		str_fmt(buf, len, "off");
+	else
+		str_fmt(buf, len, "%u", ms);
+	return buf;
+}
+
+/* The PFC storm prevention timeout (an ethtool tunable). */
+static int pfc_storm_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+			  const struct node_iface *ni)
+{
+	struct change_action act = action(CHANGE_PFC_STORM_SET, l->name), undo;
+	char wb[16], fb[300];
+	bool known = ni->storm_rc == 0;
+
+	if (w->pfc_storm < 0 || (known && ni->storm_ms == (unsigned int)w->pfc_storm))
+		return 0;
+	storm_str((unsigned int)w->pfc_storm, wb, sizeof(wb));
+	if (known)
+		storm_str(ni->storm_ms, fb, sizeof(fb));
+	else
+		unknown_str(ni->storm_rc > 0 ? "not read" : ni->storm_msg, fb, sizeof(fb));
+	if (drift_add(d->cs, l->name, "pfc.storm_timeout_ms", wb, fb) < 0)
+		return -ENOMEM;
+	act.u = (unsigned int)w->pfc_storm;
+	undo = act;
+	undo.u = ni->storm_ms;
+	if (step_add(d->cs, &act, known ? &undo : NULL, l->name, "pfc.storm_timeout_ms",
+		     known ? fb : "unknown", wb) < 0)
+		return -ENOMEM;
+	if (!known && read_err_certain(ni->storm_rc))
+		step_fails(d->cs, ni->storm_msg);
+	return 0;
+}
+
+/* "a,b,c,..." of 8 numbers into @buf. */
+static const char *u64list_str(const uint64_t *v, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < 8; i++) {
+		size_t n = strlen(buf);
+
+		str_fmt(buf + n, len - n, "%s%llu", i ? "," : "", (unsigned long long)v[i]);
+	}
+	return buf;
+}
+
+/* Receive buffers: the mapping and/or the sizes; the other part stays as read. */
+static int buffer_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		       const struct node_iface *ni)
+{
+	const struct fab_dcb_buffer *cur = &ni->dcb.buffer;
+	char why[256], wb[128], fb[160];
+	struct change_action act = action(CHANGE_BUFFER_SET, l->name), undo;
+	uint64_t cur_size[FAB_DCB_NBUF];
+	bool map, size;
+
+	if (!w->has_buf_prio && !w->has_buf_size)
+		return 0;
+	for (size_t i = 0; i < FAB_DCB_NBUF; i++)
+		cur_size[i] = cur->buffer_size[i];
+	act.buffer = *cur;
+	if (w->has_buf_prio)
+		memcpy(act.buffer.prio2buffer, w->buf_prio, sizeof(w->buf_prio));
+	for (size_t i = 0; w->has_buf_size && i < FAB_DCB_NBUF; i++)
+		act.buffer.buffer_size[i] = (uint32_t)w->buf_size[i];
+	if (!dcb_part_ok(ni, ni->dcb.buffer_supported, "buffer", why, sizeof(why))) {
+		unknown_str(why, fb, sizeof(fb));
+		if (w->has_buf_prio &&
+		    drift_add(d->cs, l->name, "buffer.prio_buffer",
+			      u8list_str(w->buf_prio, 8, wb, sizeof(wb)), fb) < 0)
+			return -ENOMEM;
+		if (w->has_buf_size &&
+		    drift_add(d->cs, l->name, "buffer.size", u64list_str(w->buf_size, wb, sizeof(wb)),
+			      fb) < 0)
+			return -ENOMEM;
+		return dcb_step_add(d, ni, ni->dcb.buffer_supported, why, &act, l->name, "buffer",
+				    "as profile");
+	}
+	map = w->has_buf_prio && memcmp(cur->prio2buffer, w->buf_prio, sizeof(w->buf_prio));
+	size = w->has_buf_size && memcmp(cur_size, w->buf_size, sizeof(cur_size));
+	if (map && drift_add(d->cs, l->name, "buffer.prio_buffer",
+			     u8list_str(w->buf_prio, 8, wb, sizeof(wb)),
+			     u8list_str(cur->prio2buffer, 8, fb, sizeof(fb))) < 0)
+		return -ENOMEM;
+	if (size && drift_add(d->cs, l->name, "buffer.size", u64list_str(w->buf_size, wb, sizeof(wb)),
+			      u64list_str(cur_size, fb, sizeof(fb))) < 0)
+		return -ENOMEM;
+	if (!map && !size)
+		return 0;
+	undo = action(CHANGE_BUFFER_SET, l->name);
+	undo.buffer = *cur;
+	str_fmt(wb, sizeof(wb), "prio_buffer %s", u8list_str(cur->prio2buffer, 8, fb, sizeof(fb)));
+	str_fmt(fb, sizeof(fb), "prio_buffer %s",
+		u8list_str(act.buffer.prio2buffer, 8, why, sizeof(why)));
+	return step_add(d->cs, &act, &undo, l->name, "buffer", wb, fb);
+}
+
+static int maxrate_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+			const struct node_iface *ni)
+{
+	char why[256], wb[200], fb[200];
+	struct change_action act = action(CHANGE_MAXRATE_SET, l->name), undo;
+
+	if (!w->has_maxrate)
+		return 0;
+	memcpy(act.maxrate, w->maxrate, sizeof(act.maxrate));
+	u64list_str(w->maxrate, wb, sizeof(wb));
+	if (!dcb_part_ok(ni, ni->dcb.maxrate_supported, "maxrate", why, sizeof(why))) {
+		if (drift_add(d->cs, l->name, "maxrate_kbps", wb, unknown_str(why, fb, sizeof(fb))) < 0)
+			return -ENOMEM;
+		return dcb_step_add(d, ni, ni->dcb.maxrate_supported, why, &act, l->name,
+				    "maxrate_kbps", wb);
+	}
+	if (!memcmp(ni->dcb.tc_maxrate_kbps, w->maxrate, sizeof(w->maxrate)))
+		return 0;
+	undo = action(CHANGE_MAXRATE_SET, l->name);
+	memcpy(undo.maxrate, ni->dcb.tc_maxrate_kbps, sizeof(undo.maxrate));
+	u64list_str(ni->dcb.tc_maxrate_kbps, fb, sizeof(fb));
+	if (drift_add(d->cs, l->name, "maxrate_kbps", wb, fb) < 0)
+		return -ENOMEM;
+	return step_add(d->cs, &act, &undo, l->name, "maxrate_kbps", fb, wb);
 }
 
 static int ets_diff(struct pd *d, const struct fab_link *l, const struct want *w,
@@ -910,6 +1109,41 @@ static int ecn_diff(struct pd *d, const struct fab_link *l, const struct want *w
 	return 0;
 }
 
+/* One step per DCQCN parameter that differs; verify drift "dcqcn.<key>". */
+static int dcqcn_diff(struct pd *d, const struct fab_link *l, const struct want *w,
+		      const struct node_iface *ni)
+{
+	for (int i = 0; i < DCQCN_N; i++) {
+		struct change_action act = action(CHANGE_DCQCN_SET, l->name), undo;
+		char field[48], wb[16], fb[300];
+		bool known = ni->dcqcn_rc == 0 && ni->dcqcn.have[i];
+
+		if (!w->has_dcqcn[i] || (known && ni->dcqcn.val[i] == w->dcqcn[i]))
+			continue;
+		str_fmt(field, sizeof(field), "dcqcn.%s", dcqcn_params[i].key);
+		str_fmt(wb, sizeof(wb), "%u", w->dcqcn[i]);
+		if (known)
+			str_fmt(fb, sizeof(fb), "%u", ni->dcqcn.val[i]);
+		else if (ni->dcqcn_rc == 0)
+			str_fmt(fb, sizeof(fb), "unknown (not in %s)", dcqcn_layout_name(ni->dcqcn.layout));
+		else
+			unknown_str(ni->dcqcn_rc > 0 ? "not read" : ni->dcqcn_msg, fb, sizeof(fb));
+		if (drift_add(d->cs, l->name, field, wb, fb) < 0)
+			return -ENOMEM;
+		act.port = (unsigned int)i;
+		act.val = w->dcqcn[i];
+		undo = act;
+		undo.val = ni->dcqcn.val[i];
+		if (step_add(d->cs, &act, known ? &undo : NULL, l->name, field,
+			     known ? fb : "unknown", wb) < 0)
+			return -ENOMEM;
+		if (!known && (ni->dcqcn_rc == 0 || read_err_certain(ni->dcqcn_rc)))
+			step_fails(d->cs, ni->dcqcn_rc == 0 ? "dcqcn: parameter not in this driver's layout"
+							    : ni->dcqcn_msg);
+	}
+	return 0;
+}
+
 static int tos_diff(struct pd *d, const struct fab_link *l, const struct want *w,
 		    const struct node_iface *ni)
 {
@@ -1022,7 +1256,8 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 {
 	const struct host_state *hs = ns->hs;
 	struct pd d = { .p = p, .ns = ns, .cs = cs, .err = err };
-	static const struct node_iface none = { .dcb_rc = 1, .ecn_rc = { 1, 1 }, .tos_rc = 1 };
+	static const struct node_iface none = { .dcb_rc = 1, .ecn_rc = { 1, 1 }, .tos_rc = 1,
+						.dcqcn_rc = 1, .storm_rc = 1 };
 	int rc = 0;
 
 	d.wants = calloc(hs->n_links ? hs->n_links : 1, sizeof(*d.wants));
@@ -1059,8 +1294,11 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 	rc = mtu_diff(&d);
 	if (rc < 0)
 		goto nomem;
-	/* One phase at a time over every interface: PFC before ETS before APP before trust. */
-	for (int phase = 0; phase < 7; phase++) {
+	/*
+	 * One phase at a time over every interface: PFC before the buffers,
+	 * then ETS and the TCs' max rates, then APP, then trust.
+	 */
+	for (int phase = 0; phase < 10; phase++) {
 		for (size_t i = 0; i < hs->n_links; i++) {
 			const struct fab_link *l = &hs->links[i];
 			const struct want *w = &d.wants[i];
@@ -1071,12 +1309,19 @@ int changeset_diff(const struct profile *p, const struct node_config *ns, struct
 			if (!ni)
 				ni = &none;
 			switch (phase) {
-			case 0: rc = pfc_diff(&d, l, w, ni); break;
-			case 1: rc = ets_diff(&d, l, w, ni); break;
-			case 2: rc = app_diff(&d, l, w, ni, true); break;
-			case 3: rc = app_diff(&d, l, w, ni, false); break;
-			case 4: rc = trust_diff(&d, l, w, ni); break;
-			case 5: rc = ecn_diff(&d, l, w, ni); break;
+			case 0:
+				rc = pfc_diff(&d, l, w, ni);
+				if (rc == 0)
+					rc = pfc_storm_diff(&d, l, w, ni);
+				break;
+			case 1: rc = buffer_diff(&d, l, w, ni); break;
+			case 2: rc = ets_diff(&d, l, w, ni); break;
+			case 3: rc = maxrate_diff(&d, l, w, ni); break;
+			case 4: rc = app_diff(&d, l, w, ni, true); break;
+			case 5: rc = app_diff(&d, l, w, ni, false); break;
+			case 6: rc = trust_diff(&d, l, w, ni); break;
+			case 7: rc = ecn_diff(&d, l, w, ni); break;
+			case 8: rc = dcqcn_diff(&d, l, w, ni); break;
 			default:
 				rc = tos_diff(&d, l, w, ni);
 				if (rc == 0)
@@ -1109,6 +1354,8 @@ static const char *const op_names[] = {
 	[CHANGE_PFC_SET] = "pfc", [CHANGE_ETS_SET] = "ets", [CHANGE_APP_DEL] = "app-del",
 	[CHANGE_APP_ADD] = "app-add", [CHANGE_TRUST_SET] = "trust", [CHANGE_ECN_SET] = "ecn",
 	[CHANGE_TOS_SET] = "roce-tos", [CHANGE_FAIL] = "fail",
+	[CHANGE_MAXRATE_SET] = "maxrate", [CHANGE_BUFFER_SET] = "buffer",
+	[CHANGE_DCQCN_SET] = "dcqcn", [CHANGE_PFC_STORM_SET] = "pfc-storm",
 };
 #define N_OPS ((int)ARRAY_SIZE(op_names))
 
@@ -1136,6 +1383,20 @@ const char *change_action_str(const struct change_action *a, char *buf, size_t l
 	case CHANGE_ETS_SET:
 		str_fmt(buf, len, "%s %s prio_tc %s", op, a->obj, u8list_str(a->ets.prio_tc, 8, x, sizeof(x)));
 		break;
+	case CHANGE_MAXRATE_SET:
+		str_fmt(buf, len, "%s %s %s kbit/s", op, a->obj, u64list_str(a->maxrate, x, sizeof(x)));
+		break;
+	case CHANGE_BUFFER_SET:
+		str_fmt(buf, len, "%s %s prio_buffer %s", op, a->obj,
+			u8list_str(a->buffer.prio2buffer, 8, x, sizeof(x)));
+		break;
+	case CHANGE_PFC_STORM_SET:
+		str_fmt(buf, len, "%s %s %s", op, a->obj, storm_str(a->u, x, sizeof(x)));
+		break;
+	case CHANGE_DCQCN_SET:
+		str_fmt(buf, len, "%s %s %s %u", op, a->obj,
+			a->port < DCQCN_N ? dcqcn_params[a->port].key : "?", a->val);
+		break;
 	case CHANGE_APP_DEL:
 	case CHANGE_APP_ADD:
 		str_fmt(buf, len, "%s %s %s %u prio %u", op, a->obj,
@@ -1159,209 +1420,15 @@ const char *change_action_str(const struct change_action *a, char *buf, size_t l
 	return buf;
 }
 
-/* ---- pending state as JSON ---- */
-
-static json_t *u8_array(const uint8_t *v, size_t n)
+const char *change_op_name(enum change_op op)
 {
-	json_t *a = json_array();
-
-	for (size_t i = 0; a && i < n; i++)
-		json_array_append_new(a, json_integer(v[i]));
-	return a;
+	return (int)op >= 0 && (int)op < N_OPS ? op_names[op] : NULL;
 }
 
-static json_t *action_to_json(const struct change_action *a)
+int change_op_parse(const char *name)
 {
-	return json_pack("{s:s, s:s, s:s, s:I, s:I, s:i, s:b, s:i, s:s,"
-			 " s:{s:i, s:i, s:i}, s:{s:b, s:o, s:o, s:o},"
-			 " s:{s:i, s:i, s:i}, s:o,"
-			 " s:{s:s, s:i, s:i, s:i, s:i, s:i}}",
-			 "op", op_names[a->op], "obj", a->obj, "arg", a->arg,
-			 "u", (json_int_t)a->u, "port", (json_int_t)a->port, "point", a->point,
-			 "on", a->on, "errno", a->errno_, "msg", a->msg,
-			 "pfc", "pfc_en", a->pfc.pfc_en, "mbc", a->pfc.mbc, "delay", a->pfc.delay_bits,
-			 "ets", "willing", a->ets.willing, "prio_tc", u8_array(a->ets.prio_tc, 8),
-			 "tc_bw", u8_array(a->ets.tc_tx_bw_pct, 8), "tsa", u8_array(a->ets.tc_tsa, 8),
-			 "app", "selector", a->app.selector, "protocol", a->app.protocol,
-			 "priority", a->app.priority,
-			 "trust", u8_array(a->trust, a->n_trust),
-			 "bond", "name", a->bond.name, "mode", a->bond.mode, "miimon", a->bond.miimon_ms,
-			 "lacp_rate", a->bond.lacp_rate, "xmit_hash_policy", a->bond.xmit_hash_policy,
-			 "min_links", a->bond.min_links);
-}
-
-char *changeset_undo_to_json(const struct changeset *cs, size_t n_done, const struct change_pending *pp)
-{
-	json_t *doc, *undo;
-	char *s = NULL;
-
-	undo = json_array();
-	if (!undo)
-		return NULL;
-	for (size_t i = 0; i < n_done && i < cs->n_steps; i++) {
-		const struct change_step *st = &cs->steps[i];
-		json_t *a = st->has_undo ? action_to_json(&st->undo) : json_null();
-
-		if (!a || json_array_append_new(undo, a) < 0) {
-			json_decref(undo);
-			return NULL;
-		}
-	}
-	doc = json_pack("{s:s, s:s, s:i, s:I, s:I, s:i, s:I, s:o}", "schema", "fabricctl.pending/2",
-			"state", pp->applying ? "applying" : "try", "owner", pp->owner,
-			"started", (json_int_t)(pp->applying ? pp->started : json_array_size(undo)),
-			"deadline", (json_int_t)pp->deadline, "pid", pp->pid,
-			"pid_start", (json_int_t)pp->pid_start, "undo", undo);
-	if (doc)
-		s = json_dumps(doc, JSON_PRESERVE_ORDER | JSON_INDENT(1));
-	json_decref(doc);
-	return s;
-}
-
-static int u8_from(json_t *arr, uint8_t *out, size_t max, size_t *n, unsigned int hi)
-{
-	size_t i;
-	json_t *v;
-
-	if (!json_is_array(arr) || json_array_size(arr) > max)
-		return -1;
-	json_array_foreach(arr, i, v) {
-		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
-		    json_integer_value(v) > (json_int_t)hi)
-			return -1;
-		out[i] = (uint8_t)json_integer_value(v);
-	}
-	if (n)
-		*n = json_array_size(arr);
-	else if (json_array_size(arr) != max)
-		return -1;
-	return 0;
-}
-
-static int action_from_json(json_t *j, struct change_action *a)
-{
-	const char *op, *obj, *arg, *msg, *bname;
-	json_int_t u, port;
-	int point, on, errno_, pfc_en, mbc, delay, willing, sel, proto, prio;
-	int mode, miimon, lacp, xmit, minl;
-	json_t *prio_tc, *tc_bw, *tsa, *trust;
-	json_error_t je;
-
-	if (json_unpack_ex(j, &je, JSON_STRICT,
-			   "{s:s, s:s, s:s, s:I, s:I, s:i, s:b, s:i, s:s,"
-			   " s:{s:i, s:i, s:i}, s:{s:b, s:o, s:o, s:o},"
-			   " s:{s:i, s:i, s:i}, s:o,"
-			   " s:{s:s, s:i, s:i, s:i, s:i, s:i}}",
-			   "op", &op, "obj", &obj, "arg", &arg, "u", &u, "port", &port,
-			   "point", &point, "on", &on, "errno", &errno_, "msg", &msg,
-			   "pfc", "pfc_en", &pfc_en, "mbc", &mbc, "delay", &delay,
-			   "ets", "willing", &willing, "prio_tc", &prio_tc, "tc_bw", &tc_bw, "tsa", &tsa,
-			   "app", "selector", &sel, "protocol", &proto, "priority", &prio,
-			   "trust", &trust,
-			   "bond", "name", &bname, "mode", &mode, "miimon", &miimon,
-			   "lacp_rate", &lacp, "xmit_hash_policy", &xmit, "min_links", &minl) < 0)
-		return -1;
-	memset(a, 0, sizeof(*a));
-	a->op = N_OPS;
 	for (int i = 0; i < N_OPS; i++)
-		if (op_names[i] && !strcmp(op_names[i], op))
-			a->op = (enum change_op)i;
-	if ((int)a->op == N_OPS || a->op == CHANGE_FAIL)
-		return -1;
-	if (strlen(obj) >= sizeof(a->obj) || strlen(arg) >= sizeof(a->arg) ||
-	    strlen(msg) >= sizeof(a->msg) || strlen(bname) >= sizeof(a->bond.name))
-		return -1;
-	if (u < 0 || u > 65535 || port < 0 || port > 255 || point < 0 || point > 1 ||
-	    pfc_en < 0 || pfc_en > 255 || mbc < 0 || mbc > 255 || delay < 0 || delay > 65535 ||
-	    sel < 0 || sel > 255 || proto < 0 || proto > 65535 || prio < 0 || prio > 7 ||
-	    mode < -1 || mode > 6 || miimon < -1 || lacp < -1 || lacp > 1 || xmit < -1 ||
-	    xmit > 5 || minl < -1)
-		return -1;
-	str_fmt(a->obj, sizeof(a->obj), "%s", obj);
-	str_fmt(a->arg, sizeof(a->arg), "%s", arg);
-	str_fmt(a->msg, sizeof(a->msg), "%s", msg);
-	a->u = (unsigned int)u;
-	a->port = (unsigned int)port;
-	a->point = (enum fab_ecn_point)point;
-	a->on = on;
-	a->errno_ = errno_;
-	a->pfc.pfc_en = (uint8_t)pfc_en;
-	a->pfc.mbc = (uint8_t)mbc;
-	a->pfc.delay_bits = (uint16_t)delay;
-	a->ets.willing = willing;
-	if (u8_from(prio_tc, a->ets.prio_tc, 8, NULL, 7) < 0 ||
-	    u8_from(tc_bw, a->ets.tc_tx_bw_pct, 8, NULL, 100) < 0 ||
-	    u8_from(tsa, a->ets.tc_tsa, 8, NULL, 255) < 0 ||
-	    u8_from(trust, a->trust, FAB_DCB_TRUST_MAX, &a->n_trust, 255) < 0)
-		return -1;
-	a->app.selector = (uint8_t)sel;
-	a->app.protocol = (uint16_t)proto;
-	a->app.priority = (uint8_t)prio;
-	fab_bond_init(&a->bond);
-	str_fmt(a->bond.name, sizeof(a->bond.name), "%s", bname);
-	a->bond.mode = mode;
-	a->bond.miimon_ms = miimon;
-	a->bond.lacp_rate = lacp;
-	a->bond.xmit_hash_policy = xmit;
-	a->bond.min_links = minl;
-	return 0;
-}
-
-int changeset_undo_from_json(const char *name, const char *text, size_t len, struct changeset *cs,
-			struct change_pending *pp, struct fab_err *err)
-{
-	json_error_t je;
-	json_t *doc, *undo, *v;
-	const char *schema, *state = "try";
-	json_int_t deadline, start = 0, started = -1;
-	size_t i;
-	int rc = 0, p, owner = 0;
-
-	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	if (!doc)
-		return fab_err_input(err, -EINVAL, "%s:%d:%d: %s", name, je.line, je.column, je.text);
-	if (json_unpack_ex(doc, &je, JSON_STRICT, "{s:s, s?s, s?i, s?I, s:I, s:i, s?I, s:o}",
-			   "schema", &schema, "state", &state, "owner", &owner, "started", &started,
-			   "deadline", &deadline, "pid", &p, "pid_start", &start, "undo", &undo) < 0 ||
-	    (strcmp(schema, "fabricctl.pending/2") && strcmp(schema, "fabricctl.pending/1")) ||
-	    (strcmp(state, "try") && strcmp(state, "applying")) || !json_is_array(undo) ||
-	    p < 0 || start < 0 || owner < 0 || started < -1 ||
-	    started > (json_int_t)json_array_size(undo)) {
-		rc = fab_err_input(err, -EINVAL, "%s: not a fabricctl.pending/2 document", name);
-		goto out;
-	}
-	if (started < 0)
-		started = (json_int_t)json_array_size(undo);
-	json_array_foreach(undo, i, v) {
-		struct change_action a;
-
-		if ((json_int_t)i >= started)
-			break;
-
-		if (json_is_null(v)) {
-			memset(&a, 0, sizeof(a));
-			a.op = CHANGE_FAIL;
-			rc = step_add(cs, &a, NULL, "", "", "", "");
-		} else if (action_from_json(v, &a) < 0) {
-			rc = fab_err_input(err, -EINVAL, "%s: undo[%zu]: malformed action", name, i);
-			goto out;
-		} else {
-			rc = step_add(cs, &a, &a, a.obj, op_names[a.op], "", "");
-			if (rc == 0)
-				cs->steps[cs->n_steps - 1].act.op = CHANGE_FAIL;
-		}
-		if (rc < 0) {
-			rc = fab_err_set(err, rc, "%s: out of memory", name);
-			goto out;
-		}
-	}
-	pp->applying = !strcmp(state, "applying");
-	pp->started = (size_t)started;
-	pp->owner = owner;
-	pp->deadline = deadline;
-	pp->pid = p;
-	pp->pid_start = (unsigned long long)start;
-out:
-	json_decref(doc);
-	return rc;
+		if (op_names[i] && !strcmp(op_names[i], name))
+			return i;
+	return -1;
 }

@@ -26,8 +26,10 @@
 
 #include "model/bond.h"
 #include "model/dcb.h"
+#include "model/dcqcn.h"
 #include "model/ecn.h"
 #include "model/host_state.h"
+#include "model/lossless.h"
 #include "model/profile.h"
 #include "util/err.h"
 
@@ -54,6 +56,12 @@ struct node_iface {
 	int tos_rc;
 	char tos_msg[256];
 	unsigned int tos;
+	int storm_rc;		/* PFC storm prevention read: same encoding as dcb_rc */
+	char storm_msg[256];
+	unsigned int storm_ms;	/* 0 off, 0xffff auto */
+	int dcqcn_rc;		/* same encoding as dcb_rc */
+	char dcqcn_msg[256];
+	struct fab_dcqcn dcqcn;	/* DCQCN parameters (model/dcqcn.h), CNP marking among them */
 };
 
 struct node_bond {
@@ -81,7 +89,7 @@ struct node_bond *node_config_bond(const struct node_config *ns, const char *nam
 
 /* What the profile needs read for an interface, merged over matching items. */
 struct change_needs {
-	bool dcb, ecn_np, ecn_rp, tos;
+	bool dcb, ecn_np, ecn_rp, tos, dcqcn, pfc_storm;
 };
 /*
  * The interfaces (of @hs) that the profile's interface items match, and
@@ -106,6 +114,10 @@ enum change_op {
 	CHANGE_ECN_SET,		/* obj, point, u = prio, on */
 	CHANGE_TOS_SET,		/* obj = rdma dev, port, u = tos */
 	CHANGE_FAIL,		/* cannot be done here: fails with errno_ and msg */
+	CHANGE_MAXRATE_SET,	/* obj, maxrate[8] kbit/s */
+	CHANGE_BUFFER_SET,	/* obj, buffer (prio2buffer, sizes; total_size as read) */
+	CHANGE_DCQCN_SET,	/* obj, port = enum dcqcn_param, val */
+	CHANGE_PFC_STORM_SET,	/* obj, u = ms (0 off, 0xffff auto) */
 };
 
 struct change_action {
@@ -121,6 +133,9 @@ struct change_action {
 	struct fab_dcb_pfc pfc;
 	struct fab_dcb_ets ets;
 	struct fab_dcb_app app;
+	uint64_t maxrate[FAB_DCB_NTC];
+	struct fab_dcb_buffer buffer;
+	uint32_t val;		/* CHANGE_DCQCN_SET */
 	uint8_t trust[FAB_DCB_TRUST_MAX];
 	size_t n_trust;
 	struct fab_bond bond;	/* options only: members is always NULL */
@@ -151,7 +166,7 @@ struct drift {
 	char object[64];	/* interface, bond, "dev/port", or the unmatched glob */
 	char field[32];
 	char wanted[128];
-	char found[128];
+	char found[400];	/* a broken chain's finding is a sentence */
 	bool verify_only;	/* no step can fix it (link state, RoCE MTU, a bond leg) */
 };
 
@@ -161,6 +176,10 @@ struct changeset {
 	struct drift *drift;
 	size_t n_drift;
 	size_t n_unmatched;	/* profile items matching nothing (not optional) */
+	/* verify: the lossless chain of each interface a `roce.tos` item
+	 * matches (changeset_chains(); apply leaves it empty) */
+	struct lossless_chain *chains;
+	size_t n_chains;
 };
 
 /* What `apply` did, for the renderers.  Borrows the change set. */
@@ -198,6 +217,30 @@ void changeset_fini(struct changeset *cs);
  */
 int changeset_diff(const struct profile *p, const struct node_config *ns, struct changeset *cs,
 	      struct fab_err *err);
+
+/*
+ * The lossless chain (model/lossless.h, model/changeset_chain.c; verify
+ * only).  An interface has one when a profile item with `roce.tos`
+ * matches it.  changeset_chain_wanted: does link @l?
+ * changeset_chains: follow the chain of each such interface of @ns (read
+ * by node_verify(): DCB, ECN, ToS, the RDMA port's GIDs) into cs->chains;
+ * a broken chain is also one drift (field "chain", wanted "unbroken",
+ * found the finding, verify only).  The chain follows the ToS the node
+ * has (the profile's when it could not be read).  0 or -ENOMEM.
+ */
+bool changeset_chain_wanted(const struct profile *p, const struct fab_link *l);
+/*
+ * status: the chain of link @l from what the node has alone (@ni, its
+ * RDMA port, ToS, DCB and ECN read), into @out: lossless expected when PFC
+ * is on for some priority, DCQCN when ECN's reaction point is on for some.
+ */
+void changeset_port_chain(const struct host_state *hs, const struct fab_link *l,
+			  const struct node_iface *ni, struct lossless_chain *out);
+int changeset_chains(const struct profile *p, const struct node_config *ns, struct changeset *cs);
+
+/* The op's name in texts and the pending state ("pfc", "buffer"); NULL when unknown.  Parse: -1. */
+const char *change_op_name(enum change_op op);
+int change_op_parse(const char *name);
 
 /* One-line text of an action ("mtu veth0 9000"), for logs and reports. */
 const char *change_action_str(const struct change_action *a, char *buf, size_t len);

@@ -75,6 +75,14 @@ struct fab_dcb_app {
 };
 
 #define FAB_DCB_TRUST_MAX 8
+#define FAB_DCB_NBUF	8	/* DCBX_MAX_BUFFERS */
+
+/* struct dcbnl_buffer (DCB_ATTR_DCB_BUFFER, iproute2 `dcb buffer`). */
+struct fab_dcb_buffer {
+	uint8_t prio2buffer[FAB_DCB_NPRIO];	/* receive buffer of each priority */
+	uint32_t buffer_size[FAB_DCB_NBUF];	/* bytes */
+	uint32_t total_size;			/* bytes, read only */
+};
 
 struct fab_dcb {
 	char ifname[16];
@@ -83,6 +91,8 @@ struct fab_dcb {
 	bool app_supported;	/* DCB_ATTR_IEEE_APP_TABLE answered */
 	bool trust_supported;	/* DCB_ATTR_DCB_APP_TRUST_TABLE answered (kernel >= 6.4 and driver) */
 	bool dcbx_supported;	/* DCB_CMD_GDCBX answered */
+	bool buffer_supported;	/* DCB_ATTR_DCB_BUFFER answered (mlx5) */
+	bool maxrate_supported;	/* DCB_ATTR_IEEE_MAXRATE answered */
 	struct fab_dcb_pfc pfc;
 	struct fab_dcb_ets ets;
 	struct fab_dcb_app *apps;	/* owned, in kernel order */
@@ -90,6 +100,8 @@ struct fab_dcb {
 	uint8_t trust[FAB_DCB_TRUST_MAX];	/* selectors, highest precedence first */
 	size_t n_trust;
 	uint8_t dcbx;		/* FAB_DCBX_* bits */
+	struct fab_dcb_buffer buffer;
+	uint64_t tc_maxrate_kbps[FAB_DCB_NTC];	/* struct ieee_maxrate, 0 = unlimited */
 };
 
 void fab_dcb_init(struct fab_dcb *dcb);

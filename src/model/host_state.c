@@ -18,6 +18,7 @@ static void rdma_port_fini(struct fab_rdma_port *p)
 {
 	free(p->gids);
 	free(p->counters);
+	free(p->chain);
 }
 
 void host_state_fini(struct host_state *hs)

@@ -17,6 +17,8 @@
 #include <stdint.h>
 
 #define FAB_IFNAMSIZ 16
+#define FAB_LINK_MAX_ADDRS 8	/* IP addresses kept per link (the first ones) */
+#define FAB_ADDRSTRLEN 48	/* INET6_ADDRSTRLEN and a little */
 
 struct pcie_view;
 
@@ -32,6 +34,10 @@ struct fab_link {
 	int master_ifindex;	/* 0 when none */
 	char master[FAB_IFNAMSIZ];
 	char address[24];	/* link-layer address, aa:bb:... */
+	/* IP addresses (numeric, no prefix length), IPv4 first then IPv6 in
+	 * kernel order; the RoCE chain looks for their RoCE v2 GIDs. */
+	char addrs[FAB_LINK_MAX_ADDRS][FAB_ADDRSTRLEN];
+	size_t n_addrs;
 };
 
 struct fab_gid {
@@ -45,6 +51,8 @@ struct fab_counter {
 	char name[48];
 	uint64_t value;
 };
+
+struct lossless_chain;
 
 struct fab_rdma_port {
 	unsigned int port;
@@ -63,6 +71,9 @@ struct fab_rdma_port {
 	bool counters_supported;
 	struct fab_counter *counters;
 	size_t n_counters;
+	/* status: the lossless chain of a RoCE port's netdev (model/lossless.h),
+	 * owned; NULL when not read (InfiniBand, no netdev, a worker's answer) */
+	struct lossless_chain *chain;
 };
 
 struct fab_rdma_dev {

@@ -8,6 +8,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,7 +70,31 @@ static int get_u8_list8(struct pctx *c, const yaml_node_t *n, const char *what,
 	}
 	if (k != 8)
 		return yw_err(&c->w, n, "%s: expected 8 entries (one per %s), found %zu", what,
-			    strcmp(what, "ets.prio_tc") ? "traffic class" : "priority", k);
+			    strcmp(what, "ets.prio_tc") && strcmp(what, "buffer.prio_buffer") ?
+			    "traffic class" : "priority", k);
+	return 0;
+}
+
+/* A list of exactly 8 numbers in [0, hi], one per @per. */
+static int get_u64_list8(struct pctx *c, const yaml_node_t *n, const char *what, const char *per,
+			 unsigned long hi, uint64_t out[8])
+{
+	size_t k = 0;
+
+	if (yw_want(&c->w, n, YAML_SEQUENCE_NODE, what) < 0)
+		return -EINVAL;
+	for (yaml_node_item_t *i = n->data.sequence.items.start;
+	     i < n->data.sequence.items.top; i++, k++) {
+		unsigned long v;
+
+		if (k == 8)
+			return yw_err(&c->w, yw_node(&c->w, *i), "%s: more than 8 entries", what);
+		if (yw_u64(&c->w, yw_node(&c->w, *i), what, 10, 0, hi, &v) < 0)
+			return -EINVAL;
+		out[k] = v;
+	}
+	if (k != 8)
+		return yw_err(&c->w, n, "%s: expected 8 entries (one per %s), found %zu", what, per, k);
 	return 0;
 }
 
@@ -103,14 +129,56 @@ static int get_globs(struct pctx *c, const yaml_node_t *n, char (*globs)[32], si
 
 /* ---- interfaces ---- */
 
-static const char *const pfc_keys[] = { "enable", NULL };
+static const char *const pfc_keys[] = { "enable", "delay", "storm_timeout_ms", NULL };
+
+/* pfc.storm_timeout_ms: 0 (off), 80..8000, or auto (the driver's value, 0xffff). */
+static int pfc_storm_get(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
+{
+	uint64_t u;
+
+	if (v->type == YAML_SCALAR_NODE && !strcmp(yw_scalar(v), "auto")) {
+		f->pfc_storm_ms = PROFILE_PFC_STORM_AUTO;
+		return 0;
+	}
+	if (yw_u64(&c->w, v, "pfc.storm_timeout_ms", 10, 0, 8000, &u) < 0)
+		return -EINVAL;
+	if (u && u < 80)
+		return yw_err(&c->w, v, "pfc.storm_timeout_ms: %lu is under 80 (0 turns it off)",
+			      (unsigned long)u);
+	f->pfc_storm_ms = (int)u;
+	return 0;
+}
 
 static int pfc_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
 {
 	struct profile_iface *f = arg;
+	unsigned long u;
 
-	f->has_pfc = true;
-	return get_prio_mask(c, v, "pfc.enable", &f->pfc_en);
+	if (key == 0) {
+		f->has_pfc = true;
+		return get_prio_mask(c, v, "pfc.enable", &f->pfc_en);
+	}
+	if (key == 2)
+		return pfc_storm_get(c, v, f);
+	if (yw_u64(&c->w, v, "pfc.delay", 10, 0, 65535, &u) < 0)
+		return -EINVAL;
+	f->has_pfc_delay = true;
+	f->pfc_delay = (uint16_t)u;
+	return 0;
+}
+
+static const char *const buffer_keys[] = { "prio_buffer", "size", NULL };
+
+static int buffer_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	struct profile_iface *f = arg;
+
+	if (key == 0) {
+		f->has_buf_prio = true;
+		return get_u8_list8(c, v, "buffer.prio_buffer", 7, f->buf_prio);
+	}
+	f->has_buf_size = true;
+	return get_u64_list8(c, v, "buffer.size", "buffer", UINT32_MAX, f->buf_size);
 }
 
 static const char *const ets_keys[] = { "prio_tc", "tc_bw", "tsa", NULL };
@@ -163,25 +231,93 @@ static int ecn_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 	return get_prio_mask(c, v, "ecn.rp", &f->ecn_rp);
 }
 
-static const char *const roce_keys[] = { "tos", "mtu", NULL };
+/* dcqcn: {cnp_dscp, cnp_prio, np: {...}, rp: {...}}; keys in enum dcqcn_param order. */
+static const char *const dcqcn_keys[] = { "cnp_dscp", "cnp_prio", "np", "rp", NULL };
+static const char *const dcqcn_np_keys[] = { "min_time_between_cnps", NULL };
+static const char *const dcqcn_rp_keys[] = {
+	"clamp_tgt_rate", "clamp_tgt_rate_after_time_inc", "time_reset", "byte_reset",
+	"threshold", "ai_rate", "max_rate", "hai_rate", "min_dec_fac", "min_rate",
+	"rate_to_set_on_first_cnp", "dce_tcp_g", "dce_tcp_rtt", "rate_reduce_monitor_period",
+	"initial_alpha_value", "gd", NULL,
+};
 
-static int roce_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+static int dcqcn_value(struct pctx *c, yaml_node_t *v, struct profile_iface *f, int param)
 {
-	struct profile_iface *f = arg;
+	char what[64];
+	uint64_t u;
+
+	str_fmt(what, sizeof(what), "dcqcn.%s", dcqcn_params[param].key);
+	if (yw_u64(&c->w, v, what, 10, 0, dcqcn_params[param].max, &u) < 0)
+		return -EINVAL;
+	f->has_dcqcn[param] = true;
+	f->dcqcn[param] = (uint32_t)u;
+	return 0;
+}
+
+static int dcqcn_np_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	return dcqcn_value(c, v, arg, DCQCN_NP_MIN_TIME_BETWEEN_CNPS + key);
+}
+
+static int dcqcn_rp_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	return dcqcn_value(c, v, arg, DCQCN_RP_CLAMP_TGT_RATE + key);
+}
+
+static int dcqcn_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	switch (key) {
+	case 0: return dcqcn_value(c, v, arg, DCQCN_CNP_DSCP);
+	case 1: return dcqcn_value(c, v, arg, DCQCN_CNP_PRIO);
+	case 2: return walk_map(c, v, "dcqcn.np", dcqcn_np_keys, dcqcn_np_cb, arg);
+	default: return walk_map(c, v, "dcqcn.rp", dcqcn_rp_keys, dcqcn_rp_cb, arg);
+	}
+}
+
+static const char *const roce_keys[] = { "tos", "mtu", "lossless", "prio", "gid_index", NULL };
+
+static int roce_mtu_get(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
+{
 	unsigned long u;
 
-	if (key == 0) {
-		if (yw_u64(&c->w, v, "roce.tos", 10, 0, 255, &u) < 0)
-			return -EINVAL;
-		f->roce_tos = (int)u;
-		return 0;
-	}
 	if (yw_u64(&c->w, v, "roce.mtu", 10, 256, 4096, &u) < 0)
 		return -EINVAL;
 	if (u & (u - 1))
 		return yw_err(&c->w, v, "roce.mtu: %lu is not one of 256, 512, 1024, 2048, 4096", u);
 	f->roce_mtu = (unsigned int)u;
 	return 0;
+}
+
+static int roce_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
+{
+	struct profile_iface *f = arg;
+	unsigned long u;
+	bool b;
+
+	switch (key) {
+	case 0:
+		if (yw_u64(&c->w, v, "roce.tos", 10, 0, 255, &u) < 0)
+			return -EINVAL;
+		f->roce_tos = (int)u;
+		return 0;
+	case 1:
+		return roce_mtu_get(c, v, f);
+	case 2:
+		if (yw_bool(&c->w, v, "roce.lossless", &b) < 0)
+			return -EINVAL;
+		f->roce_lossless = b ? 1 : 0;
+		return 0;
+	case 3:
+		if (yw_u64(&c->w, v, "roce.prio", 10, 0, 7, &u) < 0)
+			return -EINVAL;
+		f->roce_prio = (int)u;
+		return 0;
+	default:
+		if (yw_u64(&c->w, v, "roce.gid_index", 10, 0, 65535, &u) < 0)
+			return -EINVAL;
+		f->roce_gid_index = (int)u;
+		return 0;
+	}
 }
 
 static int get_trust(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
@@ -240,7 +376,7 @@ static int get_dscp_map(struct pctx *c, yaml_node_t *v, struct profile_iface *f)
 
 static const char *const iface_keys[] = {
 	"match", "driver", "kind", "optional", "mtu", "pfc", "ets", "trust",
-	"dscp_map", "ecn", "roce", NULL,
+	"dscp_map", "ecn", "roce", "buffer", "maxrate_kbps", "dcqcn", NULL,
 };
 
 static int iface_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void *arg)
@@ -289,7 +425,13 @@ static int iface_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, voi
 	case 7: return get_trust(c, v, f);
 	case 8: return get_dscp_map(c, v, f);
 	case 9: return walk_map(c, v, "ecn", ecn_keys, ecn_cb, f);
-	default: return walk_map(c, v, "roce", roce_keys, roce_cb, f);
+	case 10: return walk_map(c, v, "roce", roce_keys, roce_cb, f);
+	case 11: return walk_map(c, v, "buffer", buffer_keys, buffer_cb, f);
+	case 13: return walk_map(c, v, "dcqcn", dcqcn_keys, dcqcn_cb, f);
+	default:
+		f->has_maxrate = true;
+		return get_u64_list8(c, v, "maxrate_kbps", "traffic class", 10000000000UL,
+				     f->maxrate_kbps);
 	}
 }
 
@@ -460,6 +602,10 @@ static int top_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 				return fab_err_set(c->w.err, -ENOMEM, "profile: out of memory");
 			f->mark = m;
 			f->roce_tos = -1;
+			f->roce_lossless = -1;
+			f->roce_prio = -1;
+			f->roce_gid_index = -1;
+			f->pfc_storm_ms = -1;
 			rc = walk_map(c, e, what, iface_keys, iface_cb, f);
 			if (rc == 0 && !f->n_match && !f->driver[0] && !f->kind[0])
 				rc = yw_err(&c->w, e, "%s: needs at least one of match, driver, kind", what);

@@ -21,10 +21,12 @@
 
 #include "model/bond.h"
 #include "model/dcb.h"
+#include "model/dcqcn.h"
 #include "util/err.h"
 
 #define PROFILE_MAX_APPS 64	/* one per DSCP value at most */
-#define PROFILE_MAX_GLOBS 8	/* `match:` may be one glob or a list of up to 8 */
+#define PROFILE_MAX_GLOBS 8
+#define PROFILE_PFC_STORM_AUTO 0xffff	/* PFC_STORM_PREVENTION_AUTO: the driver's timeout */	/* `match:` may be one glob or a list of up to 8 */
 
 /* Where an item came from, for messages: 1-based line and column. */
 struct profile_mark {
@@ -42,6 +44,15 @@ struct profile_iface {
 	unsigned int mtu;	/* netdev MTU, 68..65535; 0 = not set */
 	bool has_pfc;
 	uint8_t pfc_en;		/* bit p: PFC on priority p */
+	bool has_pfc_delay;
+	uint16_t pfc_delay;	/* ieee_pfc.delay; mlx5: the cable length in metres */
+	int pfc_storm_ms;	/* PFC storm prevention timeout: -1 not set, 0 off,
+				 * 80..8000, PROFILE_PFC_STORM_AUTO */
+	bool has_buf_prio, has_buf_size;	/* receive buffers (DCB_ATTR_DCB_BUFFER) */
+	uint8_t buf_prio[FAB_DCB_NPRIO];	/* buffer of each priority */
+	uint64_t buf_size[FAB_DCB_NBUF];	/* bytes per buffer */
+	bool has_maxrate;
+	uint64_t maxrate_kbps[FAB_DCB_NTC];	/* ieee_maxrate per TC, kbit/s, 0 = unlimited */
 	bool has_ets;
 	uint8_t ets_prio_tc[FAB_DCB_NPRIO];	/* traffic class per priority */
 	uint8_t ets_tc_bw_pct[FAB_DCB_NTC];	/* percent per TC */
@@ -51,10 +62,16 @@ struct profile_iface {
 	size_t n_trust;
 	struct fab_dcb_app apps[PROFILE_MAX_APPS];	/* wanted APP entries (dscp map) */
 	size_t n_apps;
+	bool has_dcqcn[DCQCN_N];	/* dcqcn: parameters (model/dcqcn.h) */
+	uint32_t dcqcn[DCQCN_N];
 	bool has_ecn_np, has_ecn_rp;
 	uint8_t ecn_np, ecn_rp;	/* bit p: ECN enabled on priority p (exactly these) */
 	int roce_tos;		/* rdma_cm default_roce_tos 0..255; -1 = not set */
 	unsigned int roce_mtu;	/* verify only: active MTU of the RDMA port; 0 = not set */
+	/* The lossless chain (verify only, model/lossless.h): */
+	int roce_lossless;	/* PFC expected on RoCE's priority: 1, 0; -1 = from pfc.enable */
+	int roce_prio;		/* PCP trust: the priority RoCE is tagged with 0..7; -1 = not set */
+	int roce_gid_index;	/* the RoCE v2 GID index of the data-path address; -1 = not set */
 };
 
 /* One item of `bonds:`; the wanted bond (members by name, -1 = not set). */

@@ -540,7 +540,7 @@ int apply_node(struct sys *sys, const struct profile *p, const char *name, bool 
 		if (rc < 0)
 			goto out;
 	}
-	rc = node_verify(sys, p, &hs, &ns, cs, err);
+	rc = node_diff(sys, p, &hs, &ns, cs, err);
 	if (rc < 0)
 		goto out;
 	if (cs->n_unmatched) {

@@ -42,7 +42,8 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 		struct node_iface *ni;
 		struct fab_err e;
 
-		if (!needs[i].dcb && !needs[i].ecn_np && !needs[i].ecn_rp && !needs[i].tos)
+		if (!needs[i].dcb && !needs[i].ecn_np && !needs[i].ecn_rp && !needs[i].tos &&
+		    !needs[i].dcqcn && !needs[i].pfc_storm)
 			continue;
 		ni = node_config_iface_add(ns, l->name);
 		if (!ni) {
@@ -61,6 +62,16 @@ int apply_node_read(struct sys *sys, const struct profile *p, struct host_state 
 			fab_err_init(&e);
 			rc = sys_ecn_read(sys, l->name, pt, &ni->ecn[pt], &e);
 			copy_err(&ni->ecn_rc[pt], ni->ecn_msg[pt], sizeof(ni->ecn_msg[pt]), rc, &e);
+		}
+		if (needs[i].pfc_storm) {
+			fab_err_init(&e);
+			rc = sys_pfc_storm_read(sys, l->name, &ni->storm_ms, &e);
+			copy_err(&ni->storm_rc, ni->storm_msg, sizeof(ni->storm_msg), rc, &e);
+		}
+		if (needs[i].dcqcn) {
+			fab_err_init(&e);
+			rc = sys_dcqcn_read(sys, l->name, &ni->dcqcn, &e);
+			copy_err(&ni->dcqcn_rc, ni->dcqcn_msg, sizeof(ni->dcqcn_msg), rc, &e);
 		}
 		if (!needs[i].tos)
 			continue;
@@ -123,6 +134,14 @@ int apply_action_exec(struct sys *sys, const struct change_action *a, struct fab
 		return sys_dcb_pfc_set(sys, a->obj, &a->pfc, err);
 	case CHANGE_ETS_SET:
 		return sys_dcb_ets_set(sys, a->obj, &a->ets, err);
+	case CHANGE_MAXRATE_SET:
+		return sys_dcb_maxrate_set(sys, a->obj, a->maxrate, err);
+	case CHANGE_BUFFER_SET:
+		return sys_dcb_buffer_set(sys, a->obj, &a->buffer, err);
+	case CHANGE_PFC_STORM_SET:
+		return sys_pfc_storm_set(sys, a->obj, a->u, err);
+	case CHANGE_DCQCN_SET:
+		return sys_dcqcn_set(sys, a->obj, (enum dcqcn_param)a->port, a->val, err);
 	case CHANGE_APP_DEL:
 		return sys_dcb_app_del(sys, a->obj, &a->app, 1, err);
 	case CHANGE_APP_ADD:

@@ -24,8 +24,17 @@
 int node_status_read(struct sys *sys, struct host_state *hs, struct fab_err *err);
 
 /*
- * verify: read what @p needs into @hs and @nc (initialised by the caller,
- * @nc on @hs) and diff into @cs (changeset_init'ed); cs->n_drift is the drift.
+ * diff: read what @p needs into @hs and @nc (initialised by the caller,
+ * @nc on @hs) and diff into @cs (changeset_init'ed); cs->n_drift is the
+ * drift.  What apply plans from.
+ */
+int node_diff(struct sys *sys, const struct profile *p, struct host_state *hs,
+	      struct node_config *nc, struct changeset *cs, struct fab_err *err);
+/*
+ * verify: node_diff(), then the lossless chain of each interface a
+ * `roce.tos` item matches (DCB and ECN read for it where the profile's
+ * fields did not; changeset_chains()): cs->chains, and one drift per
+ * broken chain.
  */
 int node_verify(struct sys *sys, const struct profile *p, struct host_state *hs,
 		struct node_config *nc, struct changeset *cs, struct fab_err *err);

@@ -103,6 +103,15 @@ const char *fleet_doc_str(const json_t *j);
 int fleet_node_width(const struct fleet_run *run);
 void fleet_failed_print(struct render *out, const struct fleet_run *run);
 
+/* One RoCE port's lossless chain in one line (render/chain_text.c): verify, status. */
+struct lossless_chain;
+const char *chain_text(const struct lossless_chain *c, char *buf, size_t len);
+/* verify --hosts: the nodes grouped by chain (render/verify_fleet_chain.c). */
+struct fleet_run;
+void verify_fleet_chains_text(FILE *f, const struct fleet_run *run);
+/* The same as a JSON object (render/verify_json.c; docs/json-verify.md "chains"); NULL: ENOMEM. */
+json_t *chain_to_json(const struct lossless_chain *c);
+
 /* Written once for text and JSON (render/view.h): confirm, the error document. */
 int confirm_view(struct render *out, const struct confirm_report *r);
 int error_view(struct render *out, const char *cmd, const struct fab_err *err);

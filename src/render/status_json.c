@@ -59,6 +59,7 @@ static json_t *port_to_json(const struct fab_rdma_port *p)
 	json_object_set_new(jp, "gids", gids);
 	json_object_set_new(jp, "counters_supported", json_boolean(p->counters_supported));
 	json_object_set_new(jp, "counters", counters);
+	json_object_set_new(jp, "chain", p->chain ? chain_to_json(p->chain) : json_null());
 	return jp;
 }
 

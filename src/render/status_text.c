@@ -51,6 +51,11 @@ static void text_port(FILE *f, struct render_txt *tx, const struct fab_rdma_dev 
 	for (size_t i = 0; i < p->n_gids; i++)
 		fprintf(f, "    gid %-3u %-39s %-8s %s\n", p->gids[i].index,
 			p->gids[i].gid, p->gids[i].type, render_txt(tx, dash(p->gids[i].netdev)));
+	if (p->chain) {
+		char line[700];
+
+		fprintf(f, "    chain %s\n", render_txt(tx, chain_text(p->chain, line, sizeof(line))));
+	}
 	if (!p->counters_supported) {
 		fprintf(f, "    counters: not supported\n");
 		return;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * DCB netlink (libmnl): IEEE PFC, ETS, the APP table (DSCP -> priority is
- * selector 5) and the app-trust table (kernel >= 6.3), the way iproute2's
+ * DCB netlink (libmnl): IEEE PFC, ETS, max rate per TC, the receive buffers
+ * (DCB_ATTR_DCB_BUFFER), the APP table (DSCP -> priority is selector 5) and
+ * the app-trust table (kernel >= 6.3), the way iproute2's
  * dcb(8) talks to net/dcb/dcbnl.c.  Messages and reply parsing are the
  * pure functions of nl_dcb.h; the sys_ops entry points (nl_dcb_*) wrap
  * them in one request each, with NLM_F_ACK and the extended ack.
@@ -147,6 +148,28 @@ struct nlmsghdr *nl_dcb_msg_ets_set(void *buf, uint32_t seq, const char *ifname,
 	return dcb_msg_ieee_set(buf, seq, ifname, DCB_ATTR_IEEE_ETS, &k, sizeof(k));
 }
 
+struct nlmsghdr *nl_dcb_msg_maxrate_set(void *buf, uint32_t seq, const char *ifname,
+					const uint64_t *tc_maxrate_kbps)
+{
+	struct ieee_maxrate k;
+
+	memset(&k, 0, sizeof(k));
+	memcpy(k.tc_maxrate, tc_maxrate_kbps, sizeof(k.tc_maxrate));
+	return dcb_msg_ieee_set(buf, seq, ifname, DCB_ATTR_IEEE_MAXRATE, &k, sizeof(k));
+}
+
+struct nlmsghdr *nl_dcb_msg_buffer_set(void *buf, uint32_t seq, const char *ifname,
+				       const struct fab_dcb_buffer *b)
+{
+	struct dcbnl_buffer k;
+
+	memset(&k, 0, sizeof(k));
+	memcpy(k.prio2buffer, b->prio2buffer, sizeof(k.prio2buffer));
+	memcpy(k.buffer_size, b->buffer_size, sizeof(k.buffer_size));
+	k.total_size = b->total_size;
+	return dcb_msg_ieee_set(buf, seq, ifname, DCB_ATTR_DCB_BUFFER, &k, sizeof(k));
+}
+
 /* PCP entries travel as DCB_ATTR_DCB_APP (kernel >= 6.3), the IEEE ones as DCB_ATTR_IEEE_APP. */
 static uint16_t app_attr_type(uint8_t selector)
 {
@@ -257,6 +280,30 @@ static int dcb_parse_trust(const struct nlattr *table, struct fab_dcb *dcb)
 	return 0;
 }
 
+/* DCB_ATTR_IEEE_MAXRATE (kbit/s per TC) and DCB_ATTR_DCB_BUFFER; 0 or -EBADMSG. */
+static int dcb_parse_rates(const struct nlattr *a, struct fab_dcb *dcb)
+{
+	struct ieee_maxrate mr;
+	struct dcbnl_buffer b;
+
+	if (mnl_attr_get_type(a) == DCB_ATTR_IEEE_MAXRATE) {
+		if (mnl_attr_get_payload_len(a) < sizeof(mr))
+			return -EBADMSG;
+		memcpy(&mr, mnl_attr_get_payload(a), sizeof(mr));
+		memcpy(dcb->tc_maxrate_kbps, mr.tc_maxrate, sizeof(dcb->tc_maxrate_kbps));
+		dcb->maxrate_supported = true;
+		return 0;
+	}
+	if (mnl_attr_get_payload_len(a) < sizeof(b))
+		return -EBADMSG;
+	memcpy(&b, mnl_attr_get_payload(a), sizeof(b));
+	memcpy(dcb->buffer.prio2buffer, b.prio2buffer, sizeof(dcb->buffer.prio2buffer));
+	memcpy(dcb->buffer.buffer_size, b.buffer_size, sizeof(dcb->buffer.buffer_size));
+	dcb->buffer.total_size = b.total_size;
+	dcb->buffer_supported = true;
+	return 0;
+}
+
 static int dcb_parse_ieee(const struct nlattr *ieee, struct fab_dcb *dcb)
 {
 	const struct nlattr *a;
@@ -266,6 +313,12 @@ static int dcb_parse_ieee(const struct nlattr *ieee, struct fab_dcb *dcb)
 
 	mnl_attr_for_each_nested(a, ieee) {
 		switch (mnl_attr_get_type(a)) {
+		case DCB_ATTR_IEEE_MAXRATE:
+		case DCB_ATTR_DCB_BUFFER:
+			rc = dcb_parse_rates(a, dcb);
+			if (rc < 0)
+				return rc;
+			break;
 		case DCB_ATTR_IEEE_ETS:
 			if (mnl_attr_get_payload_len(a) < sizeof(ets))
 				return -EBADMSG;
@@ -508,6 +561,45 @@ int nl_dcb_pfc_set(struct sys *sys, const char *ifname, const struct fab_dcb_pfc
 	k.delay_bits = pfc->delay_bits;
 	rc = dcb_exchange(ifname, nl_dcb_msg_pfc_set(buf, 0, ifname, &k), NULL, "set pfc",
 			  "pfc", err);
+out:
+	fab_dcb_fini(&cur);
+	return rc;
+}
+
+int nl_dcb_maxrate_set(struct sys *sys, const char *ifname, const uint64_t *tc_maxrate_kbps,
+		       struct fab_err *err)
+{
+	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
+	struct fab_dcb cur;
+	int rc;
+
+	fab_dcb_init(&cur);
+	rc = dcb_read_for(ifname, &cur, "maxrate", &cur.maxrate_supported, err);
+	if (rc == 0)
+		rc = dcb_exchange(ifname, nl_dcb_msg_maxrate_set(buf, 0, ifname, tc_maxrate_kbps),
+				  NULL, "set maxrate", "maxrate", err);
+	fab_dcb_fini(&cur);
+	return rc;
+}
+
+int nl_dcb_buffer_set(struct sys *sys, const char *ifname, const struct fab_dcb_buffer *b,
+		      struct fab_err *err)
+{
+	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
+	struct fab_dcb cur;
+	struct fab_dcb_buffer k;
+	int rc;
+
+	fab_dcb_init(&cur);
+	rc = dcb_read_for(ifname, &cur, "buffer", &cur.buffer_supported, err);
+	if (rc < 0)
+		goto out;
+	/* As dcb(8): the struct as read (total_size is read only), the mapping and sizes ours. */
+	k = cur.buffer;
+	memcpy(k.prio2buffer, b->prio2buffer, sizeof(k.prio2buffer));
+	memcpy(k.buffer_size, b->buffer_size, sizeof(k.buffer_size));
+	rc = dcb_exchange(ifname, nl_dcb_msg_buffer_set(buf, 0, ifname, &k), NULL, "set buffer",
+			  "buffer", err);
 out:
 	fab_dcb_fini(&cur);
 	return rc;

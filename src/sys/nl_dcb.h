@@ -36,6 +36,12 @@ struct nlmsghdr *nl_dcb_msg_pfc_set(void *buf, uint32_t seq, const char *ifname,
 /* DCB_CMD_IEEE_SET with DCB_ATTR_IEEE_ETS carrying all of @ets (struct ieee_ets). */
 struct nlmsghdr *nl_dcb_msg_ets_set(void *buf, uint32_t seq, const char *ifname,
 				    const struct fab_dcb_ets *ets);
+/* DCB_CMD_IEEE_SET with DCB_ATTR_IEEE_MAXRATE (struct ieee_maxrate, kbit/s per TC, 0 = unlimited). */
+struct nlmsghdr *nl_dcb_msg_maxrate_set(void *buf, uint32_t seq, const char *ifname,
+					const uint64_t *tc_maxrate_kbps);
+/* DCB_CMD_IEEE_SET with DCB_ATTR_DCB_BUFFER (struct dcbnl_buffer) carrying all of @b. */
+struct nlmsghdr *nl_dcb_msg_buffer_set(void *buf, uint32_t seq, const char *ifname,
+				       const struct fab_dcb_buffer *b);
 /* DCB_CMD_IEEE_SET (@del false) or DCB_CMD_IEEE_DEL with a DCB_ATTR_IEEE_APP_TABLE. */
 struct nlmsghdr *nl_dcb_msg_app(void *buf, uint32_t seq, const char *ifname, bool del,
 				const struct fab_dcb_app *apps, size_t n);

@@ -2,8 +2,10 @@
 /*
  * Network devices over rtnetlink (libmnl): one RTM_GETLINK dump gives
  * name, index, MTU, oper/admin state, master and link kind; the ethtool
- * ioctl adds driver and speed, which rtnetlink does not carry.
+ * ioctl adds driver and speed, which rtnetlink does not carry; one
+ * RTM_GETADDR dump the IP addresses (the RoCE chain looks up their GIDs).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 
 #include <libmnl/libmnl.h>
 #include <linux/ethtool.h>
+#include <linux/if_addr.h>
 #include <linux/if_link.h>
 #include <linux/rtnetlink.h>
 #include <linux/sockios.h>
@@ -130,6 +133,55 @@ static void link_ethtool(int fd, struct fab_link *l)
 	}
 }
 
+/* One RTM_NEWADDR: IFA_LOCAL (IPv4, the address itself on a point-to-point link) else IFA_ADDRESS. */
+static int addr_dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	const void *local = NULL, *addr = NULL;
+	struct host_state *hs = data;
+	struct fab_link *l;
+	const struct nlattr *a;
+	size_t want = ifa->ifa_family == AF_INET ? 4 : 16;
+
+	if (ifa->ifa_family != AF_INET && ifa->ifa_family != AF_INET6)
+		return MNL_CB_OK;
+	l = host_state_link_by_index(hs, (int)ifa->ifa_index);
+	if (!l || l->n_addrs == FAB_LINK_MAX_ADDRS)
+		return MNL_CB_OK;
+	mnl_attr_for_each(a, nlh, sizeof(*ifa)) {
+		if (mnl_attr_get_payload_len(a) != want)
+			continue;
+		if (mnl_attr_get_type(a) == IFA_LOCAL)
+			local = mnl_attr_get_payload(a);
+		else if (mnl_attr_get_type(a) == IFA_ADDRESS)
+			addr = mnl_attr_get_payload(a);
+	}
+	if (local)
+		addr = local;
+	if (addr && inet_ntop(ifa->ifa_family, addr, l->addrs[l->n_addrs], FAB_ADDRSTRLEN))
+		l->n_addrs++;
+	return MNL_CB_OK;
+}
+
+/* The IP addresses of every link in @hs; a failure leaves them empty (they are evidence only). */
+static void addr_read_all(struct host_state *hs)
+{
+	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
+	struct fab_err e;
+	struct nl_sock s;
+	struct nlmsghdr *nlh;
+	struct ifaddrmsg *ifa;
+
+	fab_err_init(&e);
+	if (nl_sock_open(&s, NETLINK_ROUTE, &e) < 0)
+		return;
+	nlh = nl_msg_new(&s, buf, RTM_GETADDR, NLM_F_DUMP);
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = AF_UNSPEC;
+	nl_talk(&s, nlh, addr_dump_cb, hs, NULL, 0);
+	nl_sock_close(&s);
+}
+
 int nl_link_read_all(struct sys *sys, struct host_state *hs, struct fab_err *err)
 {
 	char buf[NL_BUF_SIZE] __attribute__((aligned(4)));
@@ -161,5 +213,6 @@ int nl_link_read_all(struct sys *sys, struct host_state *hs, struct fab_err *err
 			link_ethtool(fd, &hs->links[i]);
 		close(fd);
 	}
+	addr_read_all(hs);
 	return 0;
 }

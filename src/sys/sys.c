@@ -194,6 +194,51 @@ int sys_dcb_trust_set(struct sys *sys, const char *ifname, const uint8_t *sel, s
 	return sys->ops->dcb_trust_set(sys, ifname, sel, n, err);
 }
 
+int sys_pfc_storm_read(struct sys *sys, const char *ifname, unsigned int *ms, struct fab_err *err)
+{
+	if (!sys->ops->pfc_storm_read)
+		return no_slot(sys, "pfc-storm", ifname, err);
+	return sys->ops->pfc_storm_read(sys, ifname, ms, err);
+}
+
+int sys_pfc_storm_set(struct sys *sys, const char *ifname, unsigned int ms, struct fab_err *err)
+{
+	if (!sys->ops->pfc_storm_set)
+		return no_slot(sys, "pfc-storm", ifname, err);
+	return sys->ops->pfc_storm_set(sys, ifname, ms, err);
+}
+
+int sys_dcqcn_read(struct sys *sys, const char *ifname, struct fab_dcqcn *d, struct fab_err *err)
+{
+	if (!sys->ops->dcqcn_read)
+		return no_slot(sys, "dcqcn", ifname, err);
+	return sys->ops->dcqcn_read(sys, ifname, d, err);
+}
+
+int sys_dcqcn_set(struct sys *sys, const char *ifname, enum dcqcn_param p, uint32_t val,
+		  struct fab_err *err)
+{
+	if (!sys->ops->dcqcn_set)
+		return no_slot(sys, "dcqcn", ifname, err);
+	return sys->ops->dcqcn_set(sys, ifname, p, val, err);
+}
+
+int sys_dcb_maxrate_set(struct sys *sys, const char *ifname, const uint64_t *tc_maxrate_kbps,
+			struct fab_err *err)
+{
+	if (!sys->ops->dcb_maxrate_set)
+		return no_slot(sys, "dcb", ifname, err);
+	return sys->ops->dcb_maxrate_set(sys, ifname, tc_maxrate_kbps, err);
+}
+
+int sys_dcb_buffer_set(struct sys *sys, const char *ifname, const struct fab_dcb_buffer *b,
+		       struct fab_err *err)
+{
+	if (!sys->ops->dcb_buffer_set)
+		return no_slot(sys, "dcb", ifname, err);
+	return sys->ops->dcb_buffer_set(sys, ifname, b, err);
+}
+
 int sys_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struct fab_err *err)
 {
 	if (!sys->ops->bond_read)

@@ -18,6 +18,7 @@
 
 #include "model/bond.h"
 #include "model/dcb.h"
+#include "model/dcqcn.h"
 #include "model/ecn.h"
 #include "model/host_state.h"
 #include "model/lldp_view.h"
@@ -137,6 +138,12 @@ struct sys_ops {
 	/* DCB_ATTR_DCB_APP_TRUST_TABLE: trust @sel (FAB_DCB_APP_SEL_*), first = highest. */
 	int (*dcb_trust_set)(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
 			     struct fab_err *err);
+	/* DCB_CMD_IEEE_SET DCB_ATTR_IEEE_MAXRATE: every TC's max rate in kbit/s (0 = unlimited). */
+	int (*dcb_maxrate_set)(struct sys *sys, const char *ifname, const uint64_t *tc_maxrate_kbps,
+			       struct fab_err *err);
+	/* DCB_CMD_IEEE_SET DCB_ATTR_DCB_BUFFER: prio2buffer and buffer sizes (total_size as read). */
+	int (*dcb_buffer_set)(struct sys *sys, const char *ifname, const struct fab_dcb_buffer *b,
+			      struct fab_err *err);
 	/* Bonding over rtnetlink (src/sys/nl_bond.c).  bond_read: -ENODEV when
 	 * @name does not exist, -EINVAL ("bond: eth0: not a bond") when it is not one. */
 	int (*bond_read)(struct sys *sys, const char *name, struct fab_bond *bond,
@@ -157,6 +164,21 @@ struct sys_ops {
 			uint8_t *mask, struct fab_err *err);
 	int (*ecn_set)(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		       unsigned int prio, bool enable, struct fab_err *err);
+	/* DCQCN parameters (src/sys/sysfs_dcqcn.c, model/dcqcn.h): the vendor
+	 * sysfs layout ecn/roce_np|roce_rp/<name>, else mlx5 debugfs
+	 * mlx5/<BDF>/cc_params/<name>; -EOPNOTSUPP naming both when neither.
+	 * dcqcn_read fills @d (the parameters whose files exist); dcqcn_set
+	 * writes one, -EOPNOTSUPP when its file is absent. */
+	int (*dcqcn_read)(struct sys *sys, const char *ifname, struct fab_dcqcn *d,
+			  struct fab_err *err);
+	/* PFC storm prevention (src/sys/ethtool_tunable.c): the ethtool tunable
+	 * ETHTOOL_PFC_PREVENTION_TOUT in ms, 0 off, 0xffff the driver's auto. */
+	int (*pfc_storm_read)(struct sys *sys, const char *ifname, unsigned int *ms,
+			      struct fab_err *err);
+	int (*pfc_storm_set)(struct sys *sys, const char *ifname, unsigned int ms,
+			     struct fab_err *err);
+	int (*dcqcn_set)(struct sys *sys, const char *ifname, enum dcqcn_param p, uint32_t val,
+			 struct fab_err *err);
 	/* rdma_cm configfs <root>/sys/kernel/config/rdma_cm/<dev>/ports/<port>/
 	 * default_roce_tos (src/sys/roce_tos.c); the device directory is created
 	 * for the access and removed after, as rdma_cm expects. */
@@ -317,12 +339,21 @@ int sys_dcb_app_del(struct sys *sys, const char *ifname, const struct fab_dcb_ap
 		    size_t n, struct fab_err *err);
 int sys_dcb_trust_set(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
 		      struct fab_err *err);
+int sys_dcb_maxrate_set(struct sys *sys, const char *ifname, const uint64_t *tc_maxrate_kbps,
+			struct fab_err *err);
+int sys_dcb_buffer_set(struct sys *sys, const char *ifname, const struct fab_dcb_buffer *b,
+		       struct fab_err *err);
 int sys_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struct fab_err *err);
 int sys_bond_create(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
 int sys_bond_delete(struct sys *sys, const char *name, struct fab_err *err);
 int sys_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *err);
 int sys_bond_enslave(struct sys *sys, const char *bond, const char *member, struct fab_err *err);
 int sys_bond_release(struct sys *sys, const char *member, struct fab_err *err);
+int sys_pfc_storm_read(struct sys *sys, const char *ifname, unsigned int *ms, struct fab_err *err);
+int sys_pfc_storm_set(struct sys *sys, const char *ifname, unsigned int ms, struct fab_err *err);
+int sys_dcqcn_read(struct sys *sys, const char *ifname, struct fab_dcqcn *d, struct fab_err *err);
+int sys_dcqcn_set(struct sys *sys, const char *ifname, enum dcqcn_param p, uint32_t val,
+		  struct fab_err *err);
 int sys_ecn_read(struct sys *sys, const char *ifname, enum fab_ecn_point point, uint8_t *mask,
 		 struct fab_err *err);
 int sys_ecn_set(struct sys *sys, const char *ifname, enum fab_ecn_point point, unsigned int prio,

@@ -29,6 +29,10 @@ int nl_dcb_app_del(struct sys *sys, const char *ifname, const struct fab_dcb_app
 		   size_t n, struct fab_err *err);
 int nl_dcb_trust_set(struct sys *sys, const char *ifname, const uint8_t *sel, size_t n,
 		     struct fab_err *err);
+int nl_dcb_maxrate_set(struct sys *sys, const char *ifname, const uint64_t *tc_maxrate_kbps,
+		       struct fab_err *err);
+int nl_dcb_buffer_set(struct sys *sys, const char *ifname, const struct fab_dcb_buffer *b,
+		      struct fab_err *err);
 
 /* nl_bond.c: bonding over rtnetlink via libmnl. */
 int nl_bond_read(struct sys *sys, const char *name, struct fab_bond *bond, struct fab_err *err);
@@ -38,6 +42,16 @@ int nl_bond_set(struct sys *sys, const struct fab_bond *want, struct fab_err *er
 int nl_bond_enslave(struct sys *sys, const char *bond, const char *member, struct fab_err *err);
 int nl_bond_release(struct sys *sys, const char *member, struct fab_err *err);
 
+/* ethtool_tunable.c: the PFC storm prevention timeout (ms; 0 off, 0xffff auto). */
+int ethtool_pfc_storm_read(struct sys *sys, const char *ifname, unsigned int *ms,
+			   struct fab_err *err);
+int ethtool_pfc_storm_set(struct sys *sys, const char *ifname, unsigned int ms,
+			  struct fab_err *err);
+/* sysfs_dcqcn.c: DCQCN parameters, vendor sysfs or mlx5 debugfs layout. */
+int sysfs_dcqcn_read(struct sys *sys, const char *ifname, struct fab_dcqcn *d,
+		     struct fab_err *err);
+int sysfs_dcqcn_set(struct sys *sys, const char *ifname, enum dcqcn_param p, uint32_t val,
+		    struct fab_err *err);
 /* sysfs_ecn.c: ECN per priority, mlx5 layout. */
 int sysfs_ecn_read(struct sys *sys, const char *ifname, enum fab_ecn_point point,
 		   uint8_t *mask, struct fab_err *err);

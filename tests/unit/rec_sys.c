@@ -44,6 +44,24 @@ static int rec_ets(struct sys *s, const char *ifname, const struct fab_dcb_ets *
 	return rec(s, err, "ets %s tc3=%u bw3=%u", ifname, ets->prio_tc[3], ets->tc_tx_bw_pct[3]);
 }
 
+static int rec_maxrate(struct sys *s, const char *ifname, const uint64_t *kbps,
+		       struct fab_err *err)
+{
+	return rec(s, err, "maxrate %s tc3=%llu", ifname, (unsigned long long)kbps[3]);
+}
+
+static int rec_buffer(struct sys *s, const char *ifname, const struct fab_dcb_buffer *b,
+		      struct fab_err *err)
+{
+	return rec(s, err, "buffer %s p3=%u b1=%u", ifname, b->prio2buffer[3], b->buffer_size[1]);
+}
+
+static int rec_dcqcn(struct sys *s, const char *ifname, enum dcqcn_param p, uint32_t val,
+		     struct fab_err *err)
+{
+	return rec(s, err, "dcqcn %s %s=%u", ifname, dcqcn_params[p].key, val);
+}
+
 static int rec_app_add(struct sys *s, const char *ifname, const struct fab_dcb_app *a, size_t n,
 		       struct fab_err *err)
 {
@@ -227,6 +245,9 @@ static const struct sys_ops rec_ops = {
 	.link_mtu_set = rec_mtu,
 	.dcb_pfc_set = rec_pfc,
 	.dcb_ets_set = rec_ets,
+	.dcb_maxrate_set = rec_maxrate,
+	.dcb_buffer_set = rec_buffer,
+	.dcqcn_set = rec_dcqcn,
 	.dcb_app_add = rec_app_add,
 	.dcb_app_del = rec_app_del,
 	.dcb_trust_set = rec_trust,

@@ -630,10 +630,152 @@ static void test_pending_roundtrip(void **state)
 	full_free(&hs, &ns, &cs, p);
 }
 
+/* PFC delay, receive buffers, max rates: diffed, ordered, run, rolled back, kept in the pending state. */
+static void test_buffer_maxrate_delay(void **state)
+{
+	struct profile *p = prof("interfaces:\n  - match: eth0\n"
+				 "    pfc: {enable: [3], delay: 10, storm_timeout_ms: auto}\n"
+				 "    buffer: {prio_buffer: [0, 0, 0, 1, 0, 0, 0, 0],"
+				 " size: [65536, 131072, 0, 0, 0, 0, 0, 0]}\n"
+				 "    maxrate_kbps: [0, 0, 0, 0, 0, 0, 0, 1000000]\n");
+	struct host_state hs;
+	struct node_config ns;
+	struct changeset cs, back;
+	struct node_iface *ni;
+	struct rec_sys r;
+	struct apply_report rep = { 0 };
+	struct change_pending pp = { 0 };
+	struct fab_err err;
+	char buf[1024], *text;
+
+	host_state_init(&hs);
+	link_add(&hs, "eth0", 9000, "");
+	node_config_init(&ns, &hs);
+	ni = dcb_iface(&ns, "eth0");
+	ni->dcb.buffer_supported = ni->dcb.maxrate_supported = true;
+	ni->dcb.buffer.buffer_size[0] = 262144;
+	ni->dcb.buffer.total_size = 524288;
+	ni->dcb.tc_maxrate_kbps[7] = 5;
+	ni->storm_rc = 0;
+	ni->storm_ms = 0;
+	diff_ok(p, &ns, &cs);
+	/* The storm guard's step goes right after PFC: drop it to keep the rest as below. */
+	assert_int_equal(cs.n_steps, 4);
+	assert_string_equal(cs.steps[1].field, "pfc.storm_timeout_ms");
+	assert_string_equal(cs.steps[1].from, "off");
+	assert_string_equal(cs.steps[1].to, "auto");
+	assert_int_equal(cs.steps[1].undo.u, 0);
+	assert_int_equal(cs.steps[1].act.u, 0xffff);
+	changeset_fini(&cs);
+	ni->storm_ms = 0xffff;
+	diff_ok(p, &ns, &cs);
+	assert_string_equal(steps_str(&cs, buf, sizeof(buf)),
+		"eth0 pfc:enable none, delay 32>enable 3, delay 10 | "
+		"eth0 buffer:prio_buffer 0,0,0,0,0,0,0,0>prio_buffer 0,0,0,1,0,0,0,0 | "
+		"eth0 maxrate_kbps:0,0,0,0,0,0,0,5>0,0,0,0,0,0,0,1000000");
+	assert_int_equal(cs.n_drift, 5);
+	assert_string_equal(cs.drift[1].field, "pfc.delay");
+	assert_string_equal(cs.drift[1].wanted, "10");
+	assert_string_equal(cs.drift[1].found, "32");
+	assert_string_equal(cs.drift[3].field, "buffer.size");
+	assert_string_equal(cs.drift[3].found, "262144,0,0,0,0,0,0,0");
+	/* total_size is carried as read; the undo restores mapping and sizes. */
+	assert_int_equal(cs.steps[1].act.buffer.total_size, 524288);
+	assert_int_equal(cs.steps[1].undo.buffer.buffer_size[0], 262144);
+	/* The max-rate step fails: buffer, then PFC, are undone with their old values. */
+	rec_sys_init(&r);
+	r.fail_at = 3;
+	assert_int_equal(apply_changeset_run(&r.sys, &cs, &rep, NULL, NULL), -EOPNOTSUPP);
+	assert_true(rep.rolled_back);
+	assert_int_equal(r.n, 5);
+	assert_string_equal(r.log[0], "pfc eth0 0x08");
+	assert_string_equal(r.log[1], "buffer eth0 p3=1 b1=131072");
+	assert_string_equal(r.log[2], "maxrate eth0 tc3=0");
+	assert_string_equal(r.log[3], "buffer eth0 p3=0 b1=0");
+	assert_string_equal(r.log[4], "pfc eth0 0x00");
+	/* The pending state keeps buffer and max-rate undos whole. */
+	text = changeset_undo_to_json(&cs, cs.n_steps, &pp);
+	assert_non_null(text);
+	changeset_init(&back);
+	fab_err_init(&err);
+	if (changeset_undo_from_json("p.json", text, strlen(text), &back, &pp, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(back.steps[0].undo.pfc.delay_bits, 32);
+	assert_memory_equal(&back.steps[1].undo.buffer, &cs.steps[1].undo.buffer,
+			    sizeof(struct fab_dcb_buffer));
+	assert_int_equal(back.steps[2].undo.op, CHANGE_MAXRATE_SET);
+	assert_int_equal(back.steps[2].undo.maxrate[7], 5);
+	free(text);
+	changeset_fini(&back);
+	changeset_fini(&cs);
+	node_config_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
+/* DCQCN parameters: drift per parameter, one step each with its undo, a missing file certain to fail. */
+static void test_dcqcn(void **state)
+{
+	struct profile *p = prof("interfaces:\n  - match: eth0\n"
+				 "    dcqcn: {cnp_dscp: 46, rp: {ai_rate: 10, min_rate: 2}}\n");
+	struct host_state hs;
+	struct node_config ns;
+	struct changeset cs, back;
+	struct node_iface *ni;
+	struct rec_sys r;
+	struct apply_report rep = { 0 };
+	struct change_pending pp = { 0 };
+	struct fab_err err;
+	char buf[1024], *text;
+
+	host_state_init(&hs);
+	link_add(&hs, "eth0", 9000, "");
+	node_config_init(&ns, &hs);
+	ni = node_config_iface_add(&ns, "eth0");
+	ni->dcqcn_rc = 0;
+	ni->dcqcn.layout = DCQCN_LAYOUT_DEBUGFS;
+	ni->dcqcn.have[DCQCN_CNP_DSCP] = ni->dcqcn.have[DCQCN_RP_AI_RATE] = true;
+	ni->dcqcn.val[DCQCN_CNP_DSCP] = 48;
+	ni->dcqcn.val[DCQCN_RP_AI_RATE] = 5;
+	diff_ok(p, &ns, &cs);
+	assert_string_equal(steps_str(&cs, buf, sizeof(buf)),
+		"eth0 dcqcn.cnp_dscp:48>46 | eth0 dcqcn.rp.ai_rate:5>10 | eth0 dcqcn.rp.min_rate:unknown>2");
+	assert_int_equal(cs.n_drift, 3);
+	assert_string_equal(cs.drift[2].found, "unknown (not in debugfs)");
+	assert_int_equal(changeset_n_fails(&cs), 1);
+	rec_sys_init(&r);
+	r.fail_at = 3;		/* the driver refuses min_rate, as it lacks the file */
+	assert_int_equal(apply_changeset_run(&r.sys, &cs, &rep, NULL, NULL), -EOPNOTSUPP);
+	assert_true(rep.rolled_back);
+	assert_int_equal(r.n, 5);
+	assert_string_equal(r.log[0], "dcqcn eth0 cnp_dscp=46");
+	assert_string_equal(r.log[1], "dcqcn eth0 rp.ai_rate=10");
+	assert_string_equal(r.log[2], "dcqcn eth0 rp.min_rate=2");
+	assert_string_equal(r.log[3], "dcqcn eth0 rp.ai_rate=5");
+	assert_string_equal(r.log[4], "dcqcn eth0 cnp_dscp=48");
+	text = changeset_undo_to_json(&cs, 2, &pp);
+	assert_non_null(text);
+	changeset_init(&back);
+	fab_err_init(&err);
+	if (changeset_undo_from_json("p.json", text, strlen(text), &back, &pp, &err) < 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(back.steps[1].undo.op, CHANGE_DCQCN_SET);
+	assert_int_equal(back.steps[1].undo.port, DCQCN_RP_AI_RATE);
+	assert_int_equal(back.steps[1].undo.val, 5);
+	free(text);
+	changeset_fini(&back);
+	changeset_fini(&cs);
+	node_config_fini(&ns);
+	host_state_fini(&hs);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mtu_only),
+		cmocka_unit_test(test_buffer_maxrate_delay),
+		cmocka_unit_test(test_dcqcn),
 		cmocka_unit_test(test_unmatched_and_later_items_win),
 		cmocka_unit_test(test_full_order_and_undo),
 		cmocka_unit_test(test_bond_existing),

@@ -296,6 +296,49 @@ static void test_verify_fleet_text(void **state)
 	fleet_run_fini(&run);
 }
 
+/* A verify document of one node whose eth0 chain is @path, broken by @brk (NONE: whole). */
+static json_t *chain_doc(const char *node, const char *path, enum lossless_break brk)
+{
+	struct lossless_chain c = { .verdict = brk ? LOSSLESS_BROKEN : LOSSLESS_OK, .brk = brk };
+	struct changeset cs;
+	json_t *doc;
+
+	changeset_init(&cs);
+	snprintf(c.ifname, sizeof(c.ifname), "eth0");
+	snprintf(c.path, sizeof(c.path), "%s", path);
+	if (brk)
+		snprintf(c.finding, sizeof(c.finding), "%s, but PFC is off on priority 4", path);
+	c.tos = c.dscp = c.prio = c.tc = c.buffer = c.cnp_dscp = c.cnp_prio = c.cnp_tc = -1;
+	c.gid_index = -1;
+	cs.chains = &c;
+	cs.n_chains = 1;
+	doc = verify_to_json("p.yaml", node, &cs);
+	assert_non_null(doc);
+	return doc;
+}
+
+/* Nodes grouped by their chain, the largest group first. */
+static void test_verify_fleet_chain_groups(void **state)
+{
+	struct fleet_run run;
+	struct fleet_verify v;
+	char *buf;
+
+	fleet_run_init(&run, "verify");
+	node(&run, "a", chain_doc("a", "DSCP 26 \u2192 prio 3 \u2192 TC 3", LOSSLESS_BREAK_NONE), NULL);
+	node(&run, "b", chain_doc("b", "DSCP 26 \u2192 prio 4 \u2192 TC 4", LOSSLESS_BREAK_PFC_OFF), NULL);
+	node(&run, "c", chain_doc("c", "DSCP 26 \u2192 prio 3 \u2192 TC 3", LOSSLESS_BREAK_NONE), NULL);
+	assert_int_equal(fleet_verify_check(&run, "p.yaml", &v), 0);
+	buf = render_verify(&render_text_ops, &v, false);
+	assert_non_null(strstr(buf,
+		"chains: 2 kinds, by group, largest first:\n"
+		"  2 nodes ok: DSCP 26 \u2192 prio 3 \u2192 TC 3: a c\n"
+		"  1 node BROKEN (pfc_off): DSCP 26 \u2192 prio 4 \u2192 TC 4: b\n"));
+	free(buf);
+	fleet_verify_fini(&v);
+	fleet_run_fini(&run);
+}
+
 /* A node name longer than the default 16 columns widens the NODE column on every row. */
 static void test_verify_fleet_text_long_name(void **state)
 {
@@ -713,6 +756,7 @@ int main(void)
 		cmocka_unit_test(test_verify_merge_same_keys),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_text_long_name, setup, teardown),
+		cmocka_unit_test(test_verify_fleet_chain_groups),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_json_golden, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_pcie_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_merge, setup, teardown),

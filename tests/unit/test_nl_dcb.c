@@ -120,6 +120,37 @@ static void test_app_add_del_like_iproute2(void **state)
 	assert_bytes(nl_dcb_msg_app(buf, golden_seq(&g), "dcbt0", true, &add[1], 1), &g);
 }
 
+static void test_buffer_set_like_iproute2(void **state)
+{
+	/* dcb buffer set dev dcbt0 prio-buffer 3:1 5:1 buffer-size 0:262144 1:131072,
+	 * from everything 0 and total_size 524288 (sent back as read) */
+	const struct fab_dcb_buffer b = {
+		.prio2buffer = { 0, 0, 0, 1, 0, 1, 0, 0 },
+		.buffer_size = { 262144, 131072 },
+		.total_size = 524288,
+	};
+	struct golden g;
+
+	golden_load("dcb-buffer-set.hex", &g);
+	assert_bytes(nl_dcb_msg_buffer_set(buf, golden_seq(&g), "dcbt0", &b), &g);
+}
+
+static void test_maxrate_set_like_iproute2(void **state)
+{
+	/*
+	 * dcb maxrate set dev dcbt0 tc-maxrate 1:100Mbit 7:25Gbit.  iproute2
+	 * 6.1 puts get_rate64()'s bytes per second into struct ieee_maxrate,
+	 * whose unit is kbit/s (fixed in later iproute2: "dcb: maxrate: ...
+	 * converts Bps to kbps"), so its 100Mbit is the 12500000 kbit/s below:
+	 * the same bytes for the same numbers in the struct.
+	 */
+	uint64_t kbps[8] = { 0, 12500000, 0, 0, 0, 0, 0, 3125000000ULL };
+	struct golden g;
+
+	golden_load("dcb-maxrate-set.hex", &g);
+	assert_bytes(nl_dcb_msg_maxrate_set(buf, golden_seq(&g), "dcbt0", kbps), &g);
+}
+
 static void test_get_request(void **state)
 {
 	struct nlmsghdr *nlh = nl_dcb_msg_get(buf, 7, "eth0");
@@ -208,6 +239,12 @@ static void test_parse_kernel_reply(void **state)
 	assert_false(dcb.trust_supported);
 	assert_true(dcb.dcbx_supported);
 	assert_int_equal(dcb.dcbx, FAB_DCBX_HOST | FAB_DCBX_VER_IEEE);
+	/* dcbtest answers max rates and buffers too (untouched: zeros, 512 KiB of memory). */
+	assert_true(dcb.maxrate_supported);
+	assert_int_equal(dcb.tc_maxrate_kbps[7], 0);
+	assert_true(dcb.buffer_supported);
+	assert_int_equal(dcb.buffer.total_size, 524288);
+	assert_int_equal(dcb.buffer.buffer_size[0], 0);
 	fab_dcb_fini(&dcb);
 }
 
@@ -332,6 +369,8 @@ int main(void)
 		cmocka_unit_test(test_pfc_set_like_iproute2),
 		cmocka_unit_test(test_ets_set_like_iproute2),
 		cmocka_unit_test(test_app_add_del_like_iproute2),
+		cmocka_unit_test(test_buffer_set_like_iproute2),
+		cmocka_unit_test(test_maxrate_set_like_iproute2),
 		cmocka_unit_test(test_get_request),
 		cmocka_unit_test(test_bad_ifname),
 		cmocka_unit_test(test_trust_table),

@@ -101,7 +101,35 @@ static void test_minimal_and_unset(void **state)
 	assert_false(p->ifaces[0].has_ets);
 	assert_false(p->ifaces[0].has_ecn_np);
 	assert_int_equal(p->ifaces[0].roce_tos, -1);
+	assert_int_equal(p->ifaces[0].roce_lossless, -1);
+	assert_int_equal(p->ifaces[0].roce_prio, -1);
+	assert_int_equal(p->ifaces[0].roce_gid_index, -1);
 	assert_int_equal(p->n_bonds, 0);
+	profile_free(p);
+	/* The chain's keys. */
+	p = parse_ok("interfaces:\n  - match: eth*\n    roce: {tos: 106, lossless: false, prio: 3, gid_index: 2}\n");
+	assert_int_equal(p->ifaces[0].roce_lossless, 0);
+	assert_int_equal(p->ifaces[0].roce_prio, 3);
+	assert_int_equal(p->ifaces[0].roce_gid_index, 2);
+	assert_false(p->ifaces[0].has_pfc);
+	profile_free(p);
+	/* pfc.delay alone leaves pfc.enable unset. */
+	p = parse_ok("interfaces:\n  - match: eth*\n    pfc: {delay: 10}\n"
+		     "    buffer: {size: [1, 2, 3, 4, 5, 6, 7, 4294967295]}\n");
+	assert_false(p->ifaces[0].has_pfc);
+	assert_true(p->ifaces[0].has_pfc_delay);
+	assert_int_equal(p->ifaces[0].pfc_delay, 10);
+	assert_false(p->ifaces[0].has_buf_prio);
+	assert_true(p->ifaces[0].has_buf_size);
+	assert_int_equal(p->ifaces[0].buf_size[7], 4294967295u);
+	assert_int_equal(p->ifaces[0].pfc_storm_ms, -1);
+	profile_free(p);
+	p = parse_ok("interfaces:\n  - match: eth0\n    pfc: {storm_timeout_ms: auto}\n"
+		     "  - match: eth1\n    pfc: {storm_timeout_ms: 0}\n"
+		     "  - match: eth2\n    pfc: {storm_timeout_ms: 500}\n");
+	assert_int_equal(p->ifaces[0].pfc_storm_ms, PROFILE_PFC_STORM_AUTO);
+	assert_int_equal(p->ifaces[1].pfc_storm_ms, 0);
+	assert_int_equal(p->ifaces[2].pfc_storm_ms, 500);
 	profile_free(p);
 	/* Every section optional: an empty mapping is a valid (empty) profile. */
 	p = parse_ok("{}\n");
@@ -155,7 +183,7 @@ static void test_bond_and_ib(void **state)
 static void test_errors(void **state)
 {
 	parse_err("interfaces:\n  - match: eth0\n    mtux: 9000\n",
-		  "t.yaml:3:5: interfaces[0]: unknown key 'mtux' (known: match, driver, kind, optional, mtu, pfc, ets, trust, dscp_map, ecn, roce)");
+		  "t.yaml:3:5: interfaces[0]: unknown key 'mtux' (known: match, driver, kind, optional, mtu, pfc, ets, trust, dscp_map, ecn, roce, buffer, maxrate_kbps, dcqcn)");
 	parse_err("interfaces:\n  - match: eth0\n    mtu: 9000\n    mtu: 1500\n",
 		  "t.yaml:4:5: interfaces[0]: duplicate key 'mtu'");
 	parse_err("interfaces:\n  - match: eth0\n    mtu: 70000\n",
@@ -191,6 +219,18 @@ static void test_errors(void **state)
 		  "t.yaml:3:20: ets.prio_tc: expected 8 entries (one per priority), found 2");
 	parse_err("interfaces:\n  - match: eth0\n    roce: {mtu: 3000}\n",
 		  "t.yaml:3:17: roce.mtu: 3000 is not one of 256, 512, 1024, 2048, 4096");
+	parse_err("interfaces:\n  - match: eth0\n    buffer: {prio_buffer: [0, 0, 0, 8, 0, 0, 0, 0]}\n",
+		  "t.yaml:3:37: buffer.prio_buffer: 8 out of range 0..7");
+	parse_err("interfaces:\n  - match: eth0\n    maxrate_kbps: [1, 2]\n",
+		  "t.yaml:3:19: maxrate_kbps: expected 8 entries (one per traffic class), found 2");
+	parse_err("interfaces:\n  - match: eth0\n    pfc: {storm_timeout_ms: 50}\n",
+		  "t.yaml:3:29: pfc.storm_timeout_ms: 50 is under 80 (0 turns it off)");
+	parse_err("interfaces:\n  - match: eth0\n    pfc: {delay: 70000}\n",
+		  "t.yaml:3:18: pfc.delay: 70000 out of range 0..65535");
+	parse_err("interfaces:\n  - match: eth0\n    roce: {prio: 8}\n",
+		  "t.yaml:3:18: roce.prio: 8 out of range 0..7");
+	parse_err("interfaces:\n  - match: eth0\n    roce: {tos: 1, gid: 3}\n",
+		  "t.yaml:3:20: roce: unknown key 'gid' (known: tos, mtu, lossless, prio, gid_index)");
 	parse_err("bonds:\n  - name: bond0\n    mode: fastest\n",
 		  "t.yaml:3:11: mode: unknown bonding mode 'fastest' (known: balance-rr, active-backup, balance-xor, broadcast, 802.3ad, balance-tlb, balance-alb)");
 	parse_err("bonds:\n  - mode: 802.3ad\n", "t.yaml:2:5: bonds[0]: 'name' is required");

@@ -18,7 +18,8 @@
  *   - APP: kept in the kernel's generic table (dcb_ieee_setapp/delapp),
  *     selector 1..5, priority < 8, DSCP < 64 checked;
  *   - maxrate, buffer (prio2buffer, sizes <= total), DCBX mode (host-
- *     managed IEEE/CEE; LLD-managed rejected).
+ *     managed IEEE/CEE; LLD-managed rejected);
+ *   - ethtool: the PFC storm prevention tunable (ETHTOOL_PFC_PREVENTION_TOUT).
  *
  * Parameters: pairs=N (default 1, at most 16); tcs=N (default 8, writable).
  *
@@ -26,6 +27,7 @@
  * VM kernel).  Load in the VM: insmod dcbtest.ko pairs=2
  */
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
@@ -56,6 +58,7 @@ struct dcbt_priv {
 	struct ieee_maxrate maxrate;
 	struct dcbnl_buffer buffer;
 	u8 dcbx;
+	u16 pfc_prevention_tout;	/* ethtool tunable, msecs; 0 off, 0xffff auto */
 };
 
 static struct net_device *dcbt_devs[2 * DCBT_MAX_PAIRS];
@@ -308,6 +311,46 @@ static const struct dcbnl_rtnl_ops dcbt_dcbnl_ops = {
 	.dcbnl_setbuffer = dcbt_setbuffer,
 };
 
+/* --- ethtool: the PFC storm prevention tunable ---------------------------- */
+
+/*
+ * ETHTOOL_PFC_PREVENTION_TOUT as mlx5 takes it (en_ethtool.c): 0 disables,
+ * PFC_STORM_PREVENTION_AUTO (0xffff) lets the driver pick (mlx5: 100 ms),
+ * else 80..8000 ms; anything else -EINVAL.  The kernel has checked the
+ * tunable's type (u16) and length before calling.
+ */
+static int dcbt_get_tunable(struct net_device *dev, const struct ethtool_tunable *t, void *data)
+{
+	struct dcbt_priv *priv = netdev_priv(dev);
+
+	if (t->id != ETHTOOL_PFC_PREVENTION_TOUT)
+		return -EOPNOTSUPP;
+	*(u16 *)data = priv->pfc_prevention_tout;
+	return 0;
+}
+
+static int dcbt_set_tunable(struct net_device *dev, const struct ethtool_tunable *t,
+			    const void *data)
+{
+	struct dcbt_priv *priv = netdev_priv(dev);
+	u16 v;
+
+	if (t->id != ETHTOOL_PFC_PREVENTION_TOUT)
+		return -EOPNOTSUPP;
+	v = *(const u16 *)data;
+	if (v != PFC_STORM_PREVENTION_AUTO && v != PFC_STORM_PREVENTION_DISABLE &&
+	    (v < 80 || v > 8000))
+		return -EINVAL;
+	priv->pfc_prevention_tout = v;
+	return 0;
+}
+
+static const struct ethtool_ops dcbt_ethtool_ops = {
+	.get_link = ethtool_op_get_link,
+	.get_tunable = dcbt_get_tunable,
+	.set_tunable = dcbt_set_tunable,
+};
+
 /* --- setup --------------------------------------------------------------- */
 
 static void dcbt_setup(struct net_device *dev)
@@ -318,6 +361,7 @@ static void dcbt_setup(struct net_device *dev)
 	ether_setup(dev);
 	dev->netdev_ops = &dcbt_netdev_ops;
 	dev->dcbnl_ops = &dcbt_dcbnl_ops;
+	dev->ethtool_ops = &dcbt_ethtool_ops;
 	dev->needs_free_netdev = true;
 	dev->priv_flags |= IFF_NO_QUEUE;
 	dev->min_mtu = ETH_MIN_MTU;
