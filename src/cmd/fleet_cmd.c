@@ -124,7 +124,7 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 	hosts_init(&hosts);
 	fleet_run_init(&j.run, c->op);
 	if (fleet_cmd_params(c, profile, dry_run, &params, &ctx->err) < 0 ||
-	    hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
+	    hosts_load_nodes(&hosts, hosts_path, &ctx->err) < 0 ||
 	    fleet_op_run(&hosts, &o, c->op, params,
 			 fo->timeout_ms > 0 ? fo->timeout_ms : c->timeout_ms, &j.run,
 			 &ctx->err) < 0) {

@@ -174,7 +174,7 @@ int fleet_launcher_check(const struct fleet_opts *o, const struct fab_hosts *hos
 
 	if (!hosts->n)
 		return 0;
-	rc = fleet_launcher_argv(o, hosts->hosts[0].name, &argv, err);
+	rc = fleet_launcher_argv(o, hosts_node(&hosts->hosts[0]), &argv, err);
 	if (rc < 0)
 		return rc;
 	if (!prog_found(argv[0]))

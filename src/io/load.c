@@ -86,6 +86,23 @@ int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err)
 	return rc;
 }
 
+int hosts_load_nodes(struct fab_hosts *hs, const char *path, struct fab_err *err)
+{
+	struct fab_hosts all;
+	int rc;
+
+	hosts_init(&all);
+	rc = hosts_load(&all, path, err);
+	if (rc < 0 || !hosts_have_rails(&all)) {
+		*hs = all;	/* one line a node: the file as it is */
+		return rc;
+	}
+	if (hosts_nodes(&all, hs) < 0)
+		rc = fab_err_set(err, -ENOMEM, "%s: out of memory", path);
+	hosts_fini(&all);
+	return rc;
+}
+
 int plan_load(const char *path, struct topo **out, struct topo_rails *rails, struct fab_err *err)
 {
 	struct topo *plan = topo_new();
