@@ -125,6 +125,144 @@ static int diagnose_pick_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
 	return 0;
 }
 
+/* ------------------------------------------------------------ rails */
+
+/*
+ * Per end point, its node as a number 0.. in order of first line (a new
+ * array; *@n_nodes the count), or NULL on ENOMEM.
+ */
+static unsigned int *node_ids(const struct fab_hosts *hs, size_t *n_nodes)
+{
+	unsigned int *id = calloc(hs->n ? hs->n : 1, sizeof(*id));
+	size_t n = 0;
+
+	for (size_t i = 0; id && i < hs->n; i++) {
+		int first = hosts_find_node(hs, hosts_node(&hs->hosts[i]));
+
+		id[i] = (size_t)first == i ? (unsigned int)n++ : id[first];
+	}
+	*n_nodes = n;
+	return id;
+}
+
+/*
+ * The round the circle method (model/schedule.c) gives node pair x-y of
+ * @n nodes: x + y = 2r modulo m - 1 (m: n made even), the last node
+ * meeting node r.  Pairs of one value never share a node.
+ */
+static size_t circle_key(size_t n, size_t x, size_t y)
+{
+	size_t m = n % 2 ? n + 1 : n;
+
+	if (x == m - 1 || y == m - 1)
+		return x == m - 1 ? y : x;
+	return (x + y) * (m / 2) % (m - 1);
+}
+
+struct rail_pair {
+	struct sched_pair p;
+	size_t key, rail;
+};
+
+static int rail_pair_cmp(const void *x, const void *y)
+{
+	const struct rail_pair *a = x, *b = y;
+
+	if (a->key != b->key)
+		return (a->key > b->key) - (a->key < b->key);
+	return (a->rail > b->rail) - (a->rail < b->rail);
+}
+
+/* Pair end points @a and @b in this sweep (rails, --new)? */
+static bool rail_wanted(const struct sweep_req *req, const struct fab_hosts *hs, size_t a,
+			size_t b)
+{
+	const struct fab_host *x = &hs->hosts[a], *y = &hs->hosts[b];
+
+	if (req->mode == SWEEP_MODE_BIPARTITE && x->is_new == y->is_new)
+		return false;
+	return hosts_ports_pair(x, y, req->cross_rail);
+}
+
+/*
+ * Hosts of several ports: the end-point pairs of every node pair (same
+ * rail; every rail with --cross-rail; new x rest with --new) into @want,
+ * ordered by the circle round of their nodes, then rail, so that greedy
+ * packing puts every rail of a node round in one round.
+ */
+static int rails_requested(struct sweep_ctx *ctx, const struct sweep_req *req,
+			   const struct fab_hosts *hs, const unsigned int *node, size_t n_nodes,
+			   struct sched_pair **want, size_t *n_want)
+{
+	struct rail_pair *rp = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t a = 0; a < hs->n; a++)
+		for (size_t b = a + 1; b < hs->n; b++) {
+			if (!rail_wanted(req, hs, a, b))
+				continue;
+			if (n == cap) {
+				struct rail_pair *t = realloc(rp, (cap = cap ? 2 * cap : 64) * sizeof(*rp));
+
+				if (!t) {
+					free(rp);
+					return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+				}
+				rp = t;
+			}
+			rp[n++] = (struct rail_pair){ { (unsigned int)a, (unsigned int)b },
+						      circle_key(n_nodes, node[a], node[b]),
+						      (size_t)(hs->hosts[a].rail + 1) };
+		}
+	if (!n) {
+		free(rp);
+		return fab_err_input(&ctx->err, -EINVAL, "%s: no two end points to pair: %s", req->hosts,
+				     req->mode == SWEEP_MODE_BIPARTITE ?
+				     "want new and other hosts on one rail" : "want two hosts on one rail");
+	}
+	qsort(rp, n, sizeof(*rp), rail_pair_cmp);
+	*want = calloc(n, sizeof(**want));
+	for (size_t i = 0; *want && i < n; i++)
+		(*want)[i] = rp[i].p;
+	free(rp);
+	if (!*want)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	*n_want = n;
+	return 0;
+}
+
+/* Which modes pair end points by rail; the others refuse a file of several ports. */
+static int rails_mode(struct sweep_ctx *ctx, const struct sweep_req *req, bool *rails)
+{
+	*rails = false;
+	if (req->target[0] || req->mode == SWEEP_MODE_PAIRS)
+		return 0;
+	if (req->mode == SWEEP_MODE_COVERAGE || req->mode == SWEEP_MODE_COVERAGE_NEW)
+		return fab_err_input(&ctx->err, -EINVAL, "%s: --coverage with hosts of several fabric ports "
+				     "is not supported: all rail pairs are measured (or --pairs FILE)",
+				     req->hosts);
+	*rails = true;
+	return 0;
+}
+
+/* --per-host N: the rounds split so that at most N tests touch one node. */
+static int per_host_limit(struct sweep_ctx *ctx, const struct sweep_req *req,
+			  const unsigned int *node, size_t n_nodes, struct sched *s,
+			  struct sched_src *src)
+{
+	size_t before = s->n_rounds;
+
+	if (!req->per_host || !node || !s->n_pairs)
+		return 0;
+	if (sched_group_limit(s, node, n_nodes, req->per_host) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	sched_src_explicit(src, s);
+	if (s->n_rounds != before)
+		fab_info("sweep: --per-host %u: %zu rounds (%zu without the limit)", req->per_host,
+			 s->n_rounds, before);
+	return 0;
+}
+
 /* ------------------------------------------------------------ the rounds */
 
 /* The pairs @req->pairs into a new array @want. */
@@ -207,24 +345,51 @@ static double cpu_s(void)
  * by round and never stored (sweep_topo_schedule_src), and all pairs
  * without a topology (the circle method, generated the same way).
  */
+/* The pairs to measure: diagnose's, the rails', or what the mode asks for. */
+static int pairs_wanted(struct sweep_ctx *ctx, const struct sweep_req *req,
+			const struct fab_hosts *hs, struct sweep_topo *st, const unsigned int *node,
+			size_t n_nodes, struct sched_pair **want, size_t *n_want, bool **is_new)
+{
+	if (req->target[0])	/* diagnose A B: the pairs sharing parts of A-B's path */
+		return diagnose_pick_pairs(ctx, st, hs, req->target, want, n_want);
+	if (node)
+		return rails_requested(ctx, req, hs, node, n_nodes, want, n_want);
+	return requested(req, hs, want, n_want, is_new, &ctx->err);
+}
+
+/*
+ * The rounds to measure, as a source (@src): explicit (in @s) for every
+ * mode but all pairs of a large Ethernet fabric, which is generated round
+ * by round and never stored (sweep_topo_schedule_src), and all pairs
+ * without a topology (the circle method, generated the same way).  Hosts
+ * of several ports: their rail pairs, as if given (--pairs), one a round
+ * with --serial.
+ */
 int sweep_schedule_build(struct sweep_ctx *ctx, const struct sweep_req *req,
 			 const struct fab_hosts *hs, struct sweep_topo *st, struct sched *s,
 			 struct sched_src *src)
 {
 	struct sched_pair *want = NULL;
-	bool *is_new = NULL;
-	size_t n_want = 0;
+	unsigned int *node = NULL;
+	bool *is_new = NULL, rails = false;
+	size_t n_want = 0, n_nodes = 0;
 	double t0 = cpu_s();
 	int rc;
 
-	if (req->target[0])	/* diagnose A B: the pairs sharing parts of A-B's path */
-		rc = diagnose_pick_pairs(ctx, st, hs, req->target, &want, &n_want);
-	else
-		rc = requested(req, hs, &want, &n_want, &is_new, &ctx->err);
-	if (rc < 0)
+	if (hosts_have_rails(hs) && (rc = rails_mode(ctx, req, &rails)) < 0)
 		return rc;
-	if (st) {
-		rc = sweep_topo_schedule_src(ctx, st, req->mode, want, n_want, is_new, s, src);
+	if (rails && !(node = node_ids(hs, &n_nodes)))
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	rc = pairs_wanted(ctx, req, hs, st, node, n_nodes, &want, &n_want, &is_new);
+	if (rc < 0) {
+		free(node);
+		return rc;
+	}
+	if (rails && req->mode == SWEEP_MODE_SERIAL) {
+		rc = sched_one_per_round(s, want, n_want);
+	} else if (st) {
+		rc = sweep_topo_schedule_src(ctx, st, rails ? SWEEP_MODE_PAIRS : req->mode, want,
+					     n_want, is_new, s, src);
 	} else if (req->mode == SWEEP_MODE_SERIAL) {
 		rc = sched_serial(s, hs->n);
 	} else if (is_new) {
@@ -235,11 +400,14 @@ int sweep_schedule_build(struct sweep_ctx *ctx, const struct sweep_req *req,
 		sched_src_circle(src, hs->n);
 		rc = 1;
 	}
-	if (rc == 0 && !st)
+	if (rc == 0 && (!st || (rails && req->mode == SWEEP_MODE_SERIAL)))
 		sched_src_explicit(src, s);
 	rc = rc > 0 ? 0 : rc;
+	if (rc == 0)
+		rc = per_host_limit(ctx, req, node, n_nodes, s, src);
 	free(want);
 	free(is_new);
+	free(node);
 	if (rc < 0 && !ctx->err.msg[0])
 		fab_err_set(&ctx->err, rc, "sweep: schedule: %s", strerror(-rc));
 	if (rc == 0 && s->n_pairs && sched_check(s, hs->n) < 0)
