@@ -111,6 +111,24 @@ int hosts_nodes(const struct fab_hosts *all, struct fab_hosts *nodes);
 bool hosts_ports_pair(const struct fab_host *a, const struct fab_host *b, bool cross_rail);
 
 /*
+ * Per end point of @hs, its node as a number 0.. in order of first line:
+ * a new array (*@n_nodes the count), or NULL on ENOMEM.
+ */
+unsigned int *hosts_node_ids(const struct fab_hosts *hs, size_t *n_nodes);
+
+struct sched_pair;
+
+/*
+ * The end-point pairs a sweep measures: hosts_ports_pair(), and with
+ * @new_x_rest only a new host's with another's.  Ordered by the round
+ * the circle method (model/schedule.h) gives their two nodes, then rail,
+ * so that packed greedily every rail of a round of nodes runs in one
+ * round.  A new array in *@pairs (a < b) of *@n_pairs (maybe 0); -ENOMEM.
+ */
+int hosts_port_pairs(const struct fab_hosts *hs, bool cross_rail, bool new_x_rest,
+		     struct sched_pair **pairs, size_t *n_pairs);
+
+/*
  * After the lines are read: each node's ports counted, rails given
  * (rail= or the order), names NAME:IFNAME where a node has several lines,
  * host-wide labels (new, role, rack, lldp_name, lldp_socket, dial)

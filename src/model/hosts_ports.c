@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/hosts.h"
+#include "model/schedule.h"
 #include "util/str.h"
 
 /* Labels that belong to the node, not to one of its ports. */
@@ -162,4 +163,92 @@ bool hosts_ports_pair(const struct fab_host *a, const struct fab_host *b, bool c
 	if (strcmp(hosts_node(a), hosts_node(b)) == 0)
 		return false;
 	return cross_rail || a->rail < 0 || b->rail < 0 || a->rail == b->rail;
+}
+
+unsigned int *hosts_node_ids(const struct fab_hosts *hs, size_t *n_nodes)
+{
+	unsigned int *id = calloc(hs->n ? hs->n : 1, sizeof(*id));
+	size_t n = 0;
+
+	for (size_t i = 0; id && i < hs->n; i++) {
+		int first = hosts_find_node(hs, hosts_node(&hs->hosts[i]));
+
+		id[i] = (size_t)first == i ? (unsigned int)n++ : id[first];
+	}
+	*n_nodes = n;
+	return id;
+}
+
+/*
+ * The round the circle method (model/schedule.c) gives node pair x-y of
+ * @n nodes: x + y = 2r modulo m - 1 (m: n made even), the last node
+ * meeting node r.  Pairs of one value never share a node.
+ */
+static size_t circle_key(size_t n, size_t x, size_t y)
+{
+	size_t m = n % 2 ? n + 1 : n;
+
+	if (x == m - 1 || y == m - 1)
+		return x == m - 1 ? y : x;
+	return (x + y) * (m / 2) % (m - 1);
+}
+
+struct rail_pair {
+	struct sched_pair p;
+	size_t key, rail;
+};
+
+static int rail_pair_cmp(const void *x, const void *y)
+{
+	const struct rail_pair *a = x, *b = y;
+
+	if (a->key != b->key)
+		return (a->key > b->key) - (a->key < b->key);
+	return (a->rail > b->rail) - (a->rail < b->rail);
+}
+
+static int pairs_grow(struct rail_pair **rp, size_t n, size_t *cap)
+{
+	struct rail_pair *t;
+
+	if (n < *cap)
+		return 0;
+	*cap = *cap ? 2 * *cap : 64;
+	t = realloc(*rp, *cap * sizeof(**rp));
+	if (!t)
+		return -ENOMEM;
+	*rp = t;
+	return 0;
+}
+
+int hosts_port_pairs(const struct fab_hosts *hs, bool cross_rail, bool new_x_rest,
+		     struct sched_pair **pairs, size_t *n_pairs)
+{
+	size_t n = 0, cap = 0, n_nodes;
+	unsigned int *node = hosts_node_ids(hs, &n_nodes);
+	struct rail_pair *rp = NULL;
+	int rc = node ? 0 : -ENOMEM;
+
+	for (size_t a = 0; rc == 0 && a < hs->n; a++)
+		for (size_t b = a + 1; rc == 0 && b < hs->n; b++) {
+			const struct fab_host *x = &hs->hosts[a], *y = &hs->hosts[b];
+
+			if ((new_x_rest && x->is_new == y->is_new) || !hosts_ports_pair(x, y, cross_rail))
+				continue;
+			if ((rc = pairs_grow(&rp, n, &cap)) == 0)
+				rp[n++] = (struct rail_pair){ { (unsigned int)a, (unsigned int)b },
+							      circle_key(n_nodes, node[a], node[b]),
+							      (size_t)(x->rail + 1) };
+		}
+	free(node);
+	if (rc == 0 && n)
+		qsort(rp, n, sizeof(*rp), rail_pair_cmp);
+	*pairs = rc == 0 ? calloc(n ? n : 1, sizeof(**pairs)) : NULL;
+	for (size_t i = 0; *pairs && i < n; i++)
+		(*pairs)[i] = rp[i].p;
+	free(rp);
+	if (!*pairs)
+		return -ENOMEM;
+	*n_pairs = n;
+	return 0;
 }

@@ -287,6 +287,7 @@ static void report_fill(struct sweep_report *r, const struct sweep_req *a,
 			const struct sched_src *src)
 {
 	r->hosts = hs;
+	r->rails = hosts_have_rails(hs);
 	r->transport = a->transport;
 	r->launcher = a->measure ? "simulated" : a->fo.launcher;
 	r->mode = sweep_mode_name(a->mode);

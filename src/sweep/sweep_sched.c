@@ -128,107 +128,23 @@ static int diagnose_pick_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
 /* ------------------------------------------------------------ rails */
 
 /*
- * Per end point, its node as a number 0.. in order of first line (a new
- * array; *@n_nodes the count), or NULL on ENOMEM.
- */
-static unsigned int *node_ids(const struct fab_hosts *hs, size_t *n_nodes)
-{
-	unsigned int *id = calloc(hs->n ? hs->n : 1, sizeof(*id));
-	size_t n = 0;
-
-	for (size_t i = 0; id && i < hs->n; i++) {
-		int first = hosts_find_node(hs, hosts_node(&hs->hosts[i]));
-
-		id[i] = (size_t)first == i ? (unsigned int)n++ : id[first];
-	}
-	*n_nodes = n;
-	return id;
-}
-
-/*
- * The round the circle method (model/schedule.c) gives node pair x-y of
- * @n nodes: x + y = 2r modulo m - 1 (m: n made even), the last node
- * meeting node r.  Pairs of one value never share a node.
- */
-static size_t circle_key(size_t n, size_t x, size_t y)
-{
-	size_t m = n % 2 ? n + 1 : n;
-
-	if (x == m - 1 || y == m - 1)
-		return x == m - 1 ? y : x;
-	return (x + y) * (m / 2) % (m - 1);
-}
-
-struct rail_pair {
-	struct sched_pair p;
-	size_t key, rail;
-};
-
-static int rail_pair_cmp(const void *x, const void *y)
-{
-	const struct rail_pair *a = x, *b = y;
-
-	if (a->key != b->key)
-		return (a->key > b->key) - (a->key < b->key);
-	return (a->rail > b->rail) - (a->rail < b->rail);
-}
-
-/* Pair end points @a and @b in this sweep (rails, --new)? */
-static bool rail_wanted(const struct sweep_req *req, const struct fab_hosts *hs, size_t a,
-			size_t b)
-{
-	const struct fab_host *x = &hs->hosts[a], *y = &hs->hosts[b];
-
-	if (req->mode == SWEEP_MODE_BIPARTITE && x->is_new == y->is_new)
-		return false;
-	return hosts_ports_pair(x, y, req->cross_rail);
-}
-
-/*
  * Hosts of several ports: the end-point pairs of every node pair (same
  * rail; every rail with --cross-rail; new x rest with --new) into @want,
- * ordered by the circle round of their nodes, then rail, so that greedy
- * packing puts every rail of a node round in one round.
+ * in the order hosts_port_pairs() gives.
  */
 static int rails_requested(struct sweep_ctx *ctx, const struct sweep_req *req,
-			   const struct fab_hosts *hs, const unsigned int *node, size_t n_nodes,
-			   struct sched_pair **want, size_t *n_want)
+			   const struct fab_hosts *hs, struct sched_pair **want, size_t *n_want)
 {
-	struct rail_pair *rp = NULL;
-	size_t n = 0, cap = 0;
+	bool bip = req->mode == SWEEP_MODE_BIPARTITE;
 
-	for (size_t a = 0; a < hs->n; a++)
-		for (size_t b = a + 1; b < hs->n; b++) {
-			if (!rail_wanted(req, hs, a, b))
-				continue;
-			if (n == cap) {
-				struct rail_pair *t = realloc(rp, (cap = cap ? 2 * cap : 64) * sizeof(*rp));
-
-				if (!t) {
-					free(rp);
-					return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-				}
-				rp = t;
-			}
-			rp[n++] = (struct rail_pair){ { (unsigned int)a, (unsigned int)b },
-						      circle_key(n_nodes, node[a], node[b]),
-						      (size_t)(hs->hosts[a].rail + 1) };
-		}
-	if (!n) {
-		free(rp);
-		return fab_err_input(&ctx->err, -EINVAL, "%s: no two end points to pair: %s", req->hosts,
-				     req->mode == SWEEP_MODE_BIPARTITE ?
-				     "want new and other hosts on one rail" : "want two hosts on one rail");
-	}
-	qsort(rp, n, sizeof(*rp), rail_pair_cmp);
-	*want = calloc(n, sizeof(**want));
-	for (size_t i = 0; *want && i < n; i++)
-		(*want)[i] = rp[i].p;
-	free(rp);
-	if (!*want)
+	if (hosts_port_pairs(hs, req->cross_rail, bip, want, n_want) < 0)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-	*n_want = n;
-	return 0;
+	if (*n_want)
+		return 0;
+	free(*want);
+	*want = NULL;
+	return fab_err_input(&ctx->err, -EINVAL, "%s: no two end points to pair: %s", req->hosts,
+			     bip ? "want new and other hosts on one rail" : "want two hosts on one rail");
 }
 
 /* Which modes pair end points by rail; the others refuse a file of several ports. */
@@ -348,12 +264,12 @@ static double cpu_s(void)
 /* The pairs to measure: diagnose's, the rails', or what the mode asks for. */
 static int pairs_wanted(struct sweep_ctx *ctx, const struct sweep_req *req,
 			const struct fab_hosts *hs, struct sweep_topo *st, const unsigned int *node,
-			size_t n_nodes, struct sched_pair **want, size_t *n_want, bool **is_new)
+			struct sched_pair **want, size_t *n_want, bool **is_new)
 {
 	if (req->target[0])	/* diagnose A B: the pairs sharing parts of A-B's path */
 		return diagnose_pick_pairs(ctx, st, hs, req->target, want, n_want);
 	if (node)
-		return rails_requested(ctx, req, hs, node, n_nodes, want, n_want);
+		return rails_requested(ctx, req, hs, want, n_want);
 	return requested(req, hs, want, n_want, is_new, &ctx->err);
 }
 
@@ -378,9 +294,9 @@ int sweep_schedule_build(struct sweep_ctx *ctx, const struct sweep_req *req,
 
 	if (hosts_have_rails(hs) && (rc = rails_mode(ctx, req, &rails)) < 0)
 		return rc;
-	if (rails && !(node = node_ids(hs, &n_nodes)))
+	if (rails && !(node = hosts_node_ids(hs, &n_nodes)))
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-	rc = pairs_wanted(ctx, req, hs, st, node, n_nodes, &want, &n_want, &is_new);
+	rc = pairs_wanted(ctx, req, hs, st, node, &want, &n_want, &is_new);
 	if (rc < 0) {
 		free(node);
 		return rc;
