@@ -108,10 +108,12 @@ int fleet_op_run(const struct fab_hosts *hosts, const struct fleet_opts *o, cons
 {
 	json_t **results = calloc(hosts->n ? hosts->n : 1, sizeof(*results));
 	char **errors = calloc(hosts->n ? hosts->n : 1, sizeof(*errors));
+	const struct fab_hosts *ports = run->ports;	/* the caller's, kept */
 	struct fleet f = { 0 };
 	int rc;
 
 	fleet_run_init(run, op);
+	run->ports = ports;
 	if (!results || !errors) {
 		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
 		goto out;

@@ -86,7 +86,8 @@ int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err)
 	return rc;
 }
 
-int hosts_load_nodes(struct fab_hosts *hs, const char *path, struct fab_err *err)
+int hosts_load_split(struct fab_hosts *nodes, struct fab_hosts *ports, const char *path,
+		     struct fab_err *err)
 {
 	struct fab_hosts all;
 	int rc;
@@ -94,12 +95,25 @@ int hosts_load_nodes(struct fab_hosts *hs, const char *path, struct fab_err *err
 	hosts_init(&all);
 	rc = hosts_load(&all, path, err);
 	if (rc < 0 || !hosts_have_rails(&all)) {
-		*hs = all;	/* one line a node: the file as it is */
+		*nodes = all;	/* one line a node: the file as it is */
 		return rc;
 	}
-	if (hosts_nodes(&all, hs) < 0)
-		rc = fab_err_set(err, -ENOMEM, "%s: out of memory", path);
-	hosts_fini(&all);
+	if (hosts_nodes(&all, nodes) < 0) {
+		hosts_fini(&all);
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
+	}
+	*ports = all;
+	return 0;
+}
+
+int hosts_load_nodes(struct fab_hosts *hs, const char *path, struct fab_err *err)
+{
+	struct fab_hosts ports;
+	int rc;
+
+	hosts_init(&ports);
+	rc = hosts_load_split(hs, &ports, path, err);
+	hosts_fini(&ports);
 	return rc;
 }
 

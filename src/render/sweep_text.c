@@ -415,6 +415,16 @@ static int rail_max(const struct sweep_report *r)
 	return m;
 }
 
+/* Some pair among the end points @o[0..n) (a rail's matrix is worth printing). */
+static bool any_cell(const struct cells *c, const size_t *o, size_t n)
+{
+	for (size_t i = 0; c->cell && i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (c->cell[o[i] * c->n + o[j]])
+				return true;
+	return false;
+}
+
 /* Hosts of the end points (their first ports). */
 static size_t rails_hosts(const struct sweep_report *r)
 {
@@ -446,7 +456,7 @@ static int matrices_text(FILE *f, const struct render *out, struct render_txt *t
 	for (int k = r->rails ? 0 : -1; k <= last || k == -1; k++) {
 		size_t n = r->rails ? rail_order(r, o, k, sub) : r->hosts->n;
 
-		if (r->rails && n < 2)
+		if (r->rails && (n < 2 || !any_cell(c, sub, n)))
 			continue;
 		if (r->rails)
 			snprintf(rail, sizeof(rail), ", rail %d", k);

@@ -22,19 +22,29 @@
 
 /* ------------------------------------------------------------ diagnose A B */
 
+/* End point @i may be paired with both @a and @b (other hosts, their rail). */
+static bool pairable(const struct fab_hosts *hs, unsigned int i, unsigned int a, unsigned int b)
+{
+	return hosts_ports_pair(&hs->hosts[i], &hs->hosts[a], false) &&
+	       hosts_ports_pair(&hs->hosts[i], &hs->hosts[b], false);
+}
+
 static size_t leafmates(const struct sweep_topo *st, const struct fab_hosts *hs, unsigned int h,
 			unsigned int skip, unsigned int *out, size_t max)
 {
 	size_t n = 0;
 
 	for (unsigned int i = 0; i < hs->n && n < max; i++)
-		if (i != h && i != skip && st->host_leaf[i] == st->host_leaf[h])
+		if (i != h && i != skip && st->host_leaf[i] == st->host_leaf[h] &&
+		    pairable(hs, i, h, skip))
 			out[n++] = i;
 	return n;
 }
 
 static void want_add(struct sched_pair *w, size_t *n, unsigned int a, unsigned int b)
 {
+	if (a == b)	/* A and B on one leaf: their neighbours are the same hosts */
+		return;
 	for (size_t i = 0; i < *n; i++)
 		if ((w[i].a == a && w[i].b == b) || (w[i].a == b && w[i].b == a))
 			return;
@@ -54,7 +64,8 @@ static size_t outsiders(const struct sweep_topo *st, const struct fab_hosts *hs,
 		for (unsigned int i = 0; i < hs->n && n < max; i++) {
 			bool seen = false, taken = false;
 
-			if (st->host_leaf[i] == st->host_leaf[a] || st->host_leaf[i] == st->host_leaf[b])
+			if (st->host_leaf[i] == st->host_leaf[a] || st->host_leaf[i] == st->host_leaf[b] ||
+			    !pairable(hs, i, a, b))
 				continue;
 			for (size_t k = 0; k < n; k++) {
 				seen |= st->host_leaf[out[k]] == st->host_leaf[i];
@@ -77,25 +88,12 @@ static size_t outsiders(const struct sweep_topo *st, const struct fab_hosts *hs,
  * pairs under suspicion (model/pathref.h keeps at least 3 and 20 %).  At
  * most 16 pairs.
  */
-static int diagnose_pick_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
-			       const struct fab_hosts *hs, const char *const target[2],
-			       struct sched_pair **want, size_t *n_want)
+static void diagnose_pick_one(struct sweep_topo *st, const struct fab_hosts *hs, int ia, int ib,
+			      struct sched_pair *w, size_t *np)
 {
 	unsigned int ma[DIAGNOSE_NEIGHBOURS], mb[DIAGNOSE_NEIGHBOURS], x[DIAGNOSE_OUTSIDERS];
-	struct sched_pair *w = calloc(24, sizeof(*w));
-	size_t nx;
-	int ia = hosts_find(hs, target[0]), ib = hosts_find(hs, target[1]);
-	size_t na, nb, n = 0;
+	size_t na, nb, nx, n = *np;
 
-	if (!w)
-		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
-	if (ia < 0 || ib < 0 || ia == ib) {
-		free(w);
-		return fab_err_input(&ctx->err, -EINVAL, "diagnose: %s%s%s",
-				     ia < 0 ? target[0] : ib < 0 ? target[1] : target[0],
-				     ia < 0 || ib < 0 ? " is not an end point of the hosts file" : "",
-				     ia == ib && ia >= 0 ? ": A and B are the same host" : "");
-	}
 	na = leafmates(st, hs, (unsigned int)ia, (unsigned int)ib, ma, DIAGNOSE_NEIGHBOURS);
 	nb = leafmates(st, hs, (unsigned int)ib, (unsigned int)ia, mb, DIAGNOSE_NEIGHBOURS);
 	want_add(w, &n, (unsigned int)ia, (unsigned int)ib);
@@ -118,8 +116,64 @@ static int diagnose_pick_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
 		want_add(w, &n, mb[0], x[0]);
 	if (nx && na)
 		want_add(w, &n, ma[0], x[0]);
-	fab_info("diagnose: measuring %s-%s and %zu pair%s sharing parts of its path", target[0],
-		 target[1], n - 1, n == 2 ? "" : "s");
+	fab_info("diagnose: measuring %s-%s and %zu pair%s sharing parts of its path",
+		 hs->hosts[ia].name, hs->hosts[ib].name, n - *np - 1, n - *np == 2 ? "" : "s");
+	*np = n;
+}
+
+/*
+ * diagnose A B: each a HOST:NIC end point, or a HOST whose ports are
+ * taken on every rail both have (a HOST with a HOST:NIC: the HOST's port
+ * on that NIC's rail).  The end-point pairs into @ia, @ib (room for
+ * FAB_HOST_RAIL_MAX + 1); their count, 0 when none.
+ */
+static size_t diagnose_targets(const struct fab_hosts *hs, const char *const target[2], int *ia,
+			       int *ib)
+{
+	int ea = hosts_find(hs, target[0]), eb = hosts_find(hs, target[1]);
+	size_t k = 0;
+
+	if (ea >= 0 && eb >= 0) {
+		ia[0] = ea;
+		ib[0] = eb;
+		return ea != eb;
+	}
+	for (size_t a = 0; a < hs->n; a++)
+		for (size_t b = 0; b < hs->n && k <= FAB_HOST_RAIL_MAX; b++) {
+			const struct fab_host *x = &hs->hosts[a], *y = &hs->hosts[b];
+
+			if ((ea >= 0 ? (size_t)ea != a : strcmp(hosts_node(x), target[0]) != 0) ||
+			    (eb >= 0 ? (size_t)eb != b : strcmp(hosts_node(y), target[1]) != 0) ||
+			    !hosts_ports_pair(x, y, false) || (x->rail >= 0 && x->rail != y->rail))
+				continue;
+			ia[k] = (int)a;
+			ib[k++] = (int)b;
+		}
+	return k;
+}
+
+static int diagnose_pick_pairs(struct sweep_ctx *ctx, struct sweep_topo *st,
+			       const struct fab_hosts *hs, const char *const target[2],
+			       struct sched_pair **want, size_t *n_want)
+{
+	int ia[FAB_HOST_RAIL_MAX + 2], ib[FAB_HOST_RAIL_MAX + 2];
+	size_t k = diagnose_targets(hs, target, ia, ib), n = 0;
+	struct sched_pair *w;
+
+	if (!k) {
+		bool fa = hosts_find(hs, target[0]) >= 0 || hosts_find_node(hs, target[0]) >= 0;
+		bool fb = hosts_find(hs, target[1]) >= 0 || hosts_find_node(hs, target[1]) >= 0;
+
+		return fab_err_input(&ctx->err, -EINVAL, "diagnose: %s%s", !fa ? target[0] : !fb ? target[1] : target[0],
+				     !fa || !fb ? " is not an end point of the hosts file"
+				     : strcmp(target[0], target[1]) == 0 ? ": A and B are the same host"
+				     : ": A and B have no rail in common (name the ends HOST:NIC)");
+	}
+	w = calloc(24 * k, sizeof(*w));
+	if (!w)
+		return fab_err_set(&ctx->err, -ENOMEM, "diagnose: out of memory");
+	for (size_t i = 0; i < k; i++)
+		diagnose_pick_one(st, hs, ia[i], ib[i], w, &n);
 	*want = w;
 	*n_want = n;
 	return 0;

@@ -12,7 +12,9 @@
 #     rail-1 pairs slow, rail 0 all ok, exit 1; the suspect is h2:eth1 and
 #     its access link leaf2:swp2; the text has a matrix a rail.
 #  3. h2's eth1 down: exactly its three rail-1 pairs failed, the other nine
-#     measured and ok, exit 1; the suspect is h2:eth1.
+#     measured and ok, exit 1; the suspect is h2:eth1; status --hosts lists
+#     every port, h2's eth1 down.
+#  4. diagnose h1 h3 measures both rails; diagnose h1:eth1 h3 rail 1 only.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -133,5 +135,23 @@ assert_eq "h2:eth1 down: each with a reason naming an end of it" 3 \
 assert_eq "h2:eth1 down: the other nine measured and ok" 9 \
 	"$(q '[.pairs[] | select(.status == "ok" and .bw_mbps > 0)] | length')"
 assert_eq "h2:eth1 down: suspect" "$L-h2:eth1" "$(q '.suspects[0].node')"
+# status --hosts: every fabric port of every host, h2's eth1 down.
+fab -j status --hosts "$TMP/hosts" --launcher netns
+assert_eq "status --hosts: rc" 0 "$rc"
+assert_eq "status --hosts: nodes once each" 4 "$(jq '.nodes | length' "$TMP/out")"
+assert_eq "status --hosts: every port with its rail and state" \
+	"$(printf '%s\n' "$L-h1 eth0 0 up" "$L-h1 eth1 1 up" "$L-h2 eth0 0 up" "$L-h2 eth1 1 down" \
+		"$L-h3 eth0 0 up" "$L-h3 eth1 1 up" "$L-h4 eth0 0 up" "$L-h4 eth1 1 up")" \
+	"$(jq -r '.ports[] | "\(.node) \(.ifname) \(.rail) \(.state)"' "$TMP/out")"
 run lab_exec h2 ip link set eth1 up
+
+# diagnose A B: HOST HOST measures every rail both have; HOST:NIC HOST one.
+fab -j diagnose --hosts "$TMP/hosts" "${COMMON[@]}" --topology "$TMP/plan.yaml" "$L-h1" "$L-h3"
+assert_eq "diagnose HOST HOST: rc" 0 "$rc"
+assert_eq "diagnose HOST HOST: both rails' A-B" "$L-h1:eth0 $L-h3:eth0
+$L-h1:eth1 $L-h3:eth1" "$(jq -r '.pairs[] | select(.a_host != .b_host) | [.a, .b] | sort | join(" ")' "$TMP/out" | grep "h1:.* .*h3:" | sort)"
+assert_eq "diagnose HOST HOST: every pair on one rail" 0 "$(jq '[.pairs[] | select(.a_rail != .b_rail)] | length' "$TMP/out")"
+fab -j diagnose --hosts "$TMP/hosts" "${COMMON[@]}" --topology "$TMP/plan.yaml" "$L-h1:eth1" "$L-h3"
+assert_eq "diagnose HOST:NIC HOST: rc" 0 "$rc"
+assert_eq "diagnose HOST:NIC HOST: rail 1 only" 1 "$(jq '[.pairs[].a_rail] | unique | .[]' "$TMP/out")"
 echo "sweep-rails: ok" >&2
