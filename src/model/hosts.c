@@ -483,10 +483,15 @@ int hosts_pairs_parse(struct fab_pairs_list *pl, const struct fab_hosts *hs,
 			if (copy_field(name[i], sizeof(name[i]), &f[i]) < 0 ||
 			    (idx[i] = hosts_find(hs, name[i])) < 0) {
 				char shown[FIELD_SHOWN_MAX];
+				int node = f[i].len < sizeof(name[i]) ? hosts_find_node(hs, name[i]) : -1;
 
-				rc = fab_err_input(err, -ENOENT, "%s:%u:%zu: '%s' is not in the hosts file",
-						     fname, lineno, f[i].col,
-						     field_shown(&f[i], shown, sizeof(shown)));
+				if (node >= 0)
+					rc = fab_err_input(err, -ENOENT, "%s:%u:%zu: '%s' is a host of several fabric ports: name one of them (%s)",
+							     fname, lineno, f[i].col, name[i], hs->hosts[node].name);
+				else
+					rc = fab_err_input(err, -ENOENT, "%s:%u:%zu: '%s' is not in the hosts file",
+							     fname, lineno, f[i].col,
+							     field_shown(&f[i], shown, sizeof(shown)));
 				goto out;
 			}
 		}

@@ -348,6 +348,22 @@ static void test_ports_errors(void **state)
 		     "hosts:2: new: host 'a' has another new on line 1: a host's lines share it");
 	expect_error("a 10.0.0.1 ifname=e0 rack=r1\na 10.0.0.2 ifname=e1 rack=r2\n",
 		     "hosts:2: rack: host 'a' has another rack on line 1: a host's lines share it");
+	{
+		struct fab_hosts hs;
+		struct fab_pairs_list pl;
+		struct fab_err err;
+		const char *p = "a:e1 b\n";
+
+		assert_int_equal(parse(&hs, "a 10.0.0.1 ifname=e0\na 10.0.1.1 ifname=e1\nb 10.0.0.2\n", &err), 0);
+		assert_int_equal(hosts_pairs_parse(&pl, &hs, p, strlen(p), "p", &err), 0);
+		assert_int_equal(pl.n, 1);
+		assert_int_equal(pl.pairs[0][0], 1);
+		hosts_pairs_fini(&pl);
+		p = "b a\n";
+		assert_true(hosts_pairs_parse(&pl, &hs, p, strlen(p), "p", &err) < 0);
+		assert_string_equal(err.msg, "p:1:3: 'a' is a host of several fabric ports: name one of them (a:e0)");
+		hosts_fini(&hs);
+	}
 	expect_error("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 10.0.0.1 ifname=e0\n"
 		     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 10.0.0.2 ifname=e1\n",
 		     "hosts:1: ifname=e0: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:e0' is longer than 63 characters");
