@@ -10,7 +10,8 @@
 #     --per-host 1 (one test a host a round), --cross-rail (NIC i to j).
 #  2. h2's rail-1 cable slowed to 200 Mbit/s (tbf): exactly h2:eth1's three
 #     rail-1 pairs slow, rail 0 all ok, exit 1; the suspect is h2:eth1 and
-#     its access link leaf2:swp2; the text has a matrix a rail.
+#     its access link leaf2:swp2; the text has a matrix a rail; the HTML
+#     report marks h2 alone as a host whose rails disagree.
 #  3. h2's eth1 down: exactly its three rail-1 pairs failed, each with
 #     "h2:eth1: eth1 down (...)" first, the other nine measured and ok, exit 1; the suspect is h2:eth1; status --hosts lists
 #     every port, h2's eth1 down.
@@ -109,6 +110,10 @@ assert_eq "h2:eth1 slow: first suspect" "$L-h2:eth1" "$(q '.suspects[0].node')"
 assert_eq "h2:eth1 slow: its access link" "$L-h2:eth1 $L-leaf2:swp2" \
 	"$(q '.suspects[0].link | "\(.a.node):\(.a.port) \(.b.node):\(.b.port)"')"
 assert_eq "h2:eth1 slow: one suspect" 1 "$(q '.suspects | length')"
+# The HTML report marks the host whose rails disagree: h2 alone.
+run "$FABRICCTL" report "$TMP/out" -o "$TMP/r.html"
+assert_eq "report: hosts whose rails disagree" "<tr><td>$L-h2</td>" \
+	"$(grep 'rails disagree' "$TMP/r.html" | grep -o '^<tr><td>[^<]*</td>')"
 # The text: a matrix a rail, h2:eth1's row marked slow in rail 1's only.
 pretty "$FABRICCTL sweep --hosts $TMP/hosts ${COMMON[*]} --topology $TMP/plan.yaml"
 rc=0
