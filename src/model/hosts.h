@@ -44,9 +44,9 @@ struct fab_host {
 	char name[FAB_HOST_NAME_MAX];	/* NAME, or NAME:IFNAME for a host of several ports */
 	char node[FAB_HOST_NAME_MAX];	/* NAME as written; "" when built by hand: use hosts_node() */
 	char nic[FAB_HOST_NIC_MAX];	/* ifname=, "" when none */
-	int rail;			/* rail=, else the port's order on a host of several; -1 unknown */
+	int rail;			/* rail=, else the port's order (several); -1 unknown */
 	unsigned int port;		/* 0-based order of this line among its host's lines */
-	unsigned int n_ports;		/* lines of its host (1: a one-line host; 0 when built by hand) */
+	unsigned int n_ports;		/* lines of its host (1: one line; 0: built by hand) */
 	char addr[48];		/* numeric IPv4 or IPv6 */
 	char rdma[64];		/* RDMA device, "" when none */
 	unsigned int rdma_port;	/* 0 when not given */

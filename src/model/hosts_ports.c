@@ -233,7 +233,8 @@ int hosts_port_pairs(const struct fab_hosts *hs, bool cross_rail, bool new_x_res
 		for (size_t b = a + 1; rc == 0 && b < hs->n; b++) {
 			const struct fab_host *x = &hs->hosts[a], *y = &hs->hosts[b];
 
-			if ((new_x_rest && x->is_new == y->is_new) || !hosts_ports_pair(x, y, cross_rail))
+			if ((new_x_rest && x->is_new == y->is_new) ||
+			    !hosts_ports_pair(x, y, cross_rail))
 				continue;
 			if ((rc = pairs_grow(&rp, n, &cap)) == 0)
 				rp[n++] = (struct rail_pair){ { (unsigned int)a, (unsigned int)b },

@@ -29,7 +29,9 @@ static int fig_cmp(const void *x, const void *y)
 		return c;
 	if (a->rail != b->rail)
 		return (a->rail > b->rail) - (a->rail < b->rail);
-	return isnan(a->mbps) ? !isnan(b->mbps) : isnan(b->mbps) ? -1 : (a->mbps > b->mbps) - (a->mbps < b->mbps);
+	if (isnan(a->mbps) || isnan(b->mbps))	/* not measured: last */
+		return !!isnan(a->mbps) - !!isnan(b->mbps);
+	return (a->mbps > b->mbps) - (a->mbps < b->mbps);
 }
 
 /* Both ends of every pair with a rail into a new array (*@n), sorted; NULL: none or ENOMEM. */
@@ -49,7 +51,8 @@ static struct rail_fig *rail_figs(const json_t *pairs, size_t *n)
 			const json_t *r = json_object_get(p, e ? "b_rail" : "a_rail");
 
 			if (json_is_string(h) && json_is_integer(r))
-				v[(*n)++] = (struct rail_fig){ json_string_value(h), json_integer_value(r), mbps };
+				v[(*n)++] = (struct rail_fig){ json_string_value(h),
+							       json_integer_value(r), mbps };
 		}
 	}
 	if (v && !*n) {

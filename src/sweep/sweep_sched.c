@@ -64,8 +64,8 @@ static size_t outsiders(const struct sweep_topo *st, const struct fab_hosts *hs,
 		for (unsigned int i = 0; i < hs->n && n < max; i++) {
 			bool seen = false, taken = false;
 
-			if (st->host_leaf[i] == st->host_leaf[a] || st->host_leaf[i] == st->host_leaf[b] ||
-			    !pairable(hs, i, a, b))
+			if (st->host_leaf[i] == st->host_leaf[a] ||
+			    st->host_leaf[i] == st->host_leaf[b] || !pairable(hs, i, a, b))
 				continue;
 			for (size_t k = 0; k < n; k++) {
 				seen |= st->host_leaf[out[k]] == st->host_leaf[i];
