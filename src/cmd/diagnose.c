@@ -74,6 +74,7 @@ static int diagnose_parse(struct fab_ctx *ctx, int argc, char **argv, struct swe
 		a->req.target[0] = a->target[0];
 		a->req.target[1] = a->target[1];
 	}
+	a->req.optics = true;	/* the suspects' cable ends as evidence */
 	return sweep_opts_check(ctx, a);
 }
 

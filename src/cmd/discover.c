@@ -20,6 +20,7 @@
 #include "cmd/discover_lldp.h"
 #include "io/load.h"
 #include "model/ib_checks.h"
+#include "model/ib_vl.h"
 #include "model/ibtopo_parse.h"
 #include "model/lldp_view.h"
 #include "model/plan_yaml.h"
@@ -114,15 +115,45 @@ static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t
 	return rc;
 }
 
+/*
+ * Credit loops found on one VL: the subnet's SL2VL tables and path SLs
+ * read, and the loops looked for again per VL (lanes may break them; a
+ * graph without a loop on one VL has none on any, so nothing is read
+ * then).  Tables that cannot be read leave the one-VL answer, warned.
+ */
+static int checks_per_vl(struct fab_ctx *ctx, const struct discover_opts *o, struct topo *t)
+{
+	const struct ib_checks *c = t->ib_checks;
+	struct ib_vl_data vd = { 0 };
+	double t0;
+	int rc;
+
+	if (!c || !c->credit.ran || !c->credit.n_loops || !o->subnet.lft)
+		return 0;
+	if (sys_subnet_vl_read(ctx->sys, &o->subnet, t, &vd, &ctx->err) < 0) {
+		fab_warn("credit loops on one vl: %s", ctx->err.msg);
+		fab_err_init(&ctx->err);
+		ib_vl_data_fini(&vd);
+		return 0;
+	}
+	t0 = (double)clock_mono_ns() / 1e6;
+	rc = ib_credit_vl_check(t, t->ib_checks, &vd);
+	ib_vl_data_fini(&vd);
+	if (rc < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+	fab_info("checks per vl: %.1f ms", (double)clock_mono_ns() / 1e6 - t0);
+	return 0;
+}
+
 /* --checks (model/ib_checks.h); -v says how long the analysis took (tests/bench/ib-checks.sh). */
-static int run_checks(struct fab_ctx *ctx, struct topo *t, unsigned int families)
+static int run_checks(struct fab_ctx *ctx, const struct discover_opts *o, struct topo *t)
 {
 	double t0 = (double)clock_mono_ns() / 1e6;
 
-	if (ib_checks_run(t, families) < 0)
+	if (ib_checks_run(t, o->checks) < 0)
 		return fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
 	fab_info("checks: %.1f ms", (double)clock_mono_ns() / 1e6 - t0);
-	return 0;
+	return checks_per_vl(ctx, o, t);
 }
 
 static int discover_opt_format(struct fab_ctx *ctx, const char *cmd, const char *arg, void *args)
@@ -274,7 +305,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	if (o.checks && run_checks(ctx, t, o.checks) < 0) {
+	if (o.checks && run_checks(ctx, &o, t) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}

@@ -96,6 +96,9 @@ static const struct fleet_cmd *fleet_cmd_find(const char *op)
 static int fleet_cmd_params(const struct fleet_cmd *c, const char *profile, bool dry_run,
 			    json_t **params, struct fab_err *err)
 {
+	/* status: the modules too (docs/worker-protocol.md), grouped by render/optics_fleet.c */
+	if (strcmp(c->op, "status") == 0 && !(*params = json_pack("{s:b}", "optics", 1)))
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", c->op);
 	if (!c->profile)
 		return 0;
 	if (profile_load_params(profile, params, err) < 0)

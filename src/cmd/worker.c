@@ -56,6 +56,7 @@ static void op_hello(struct worker *w, struct proto_msg *req)
 		"optics", "listen", "connect", "peer", "go", "abort", "bye"));
 }
 
+/* status; with "optics": true (status --hosts) its modules too, judged on one reading. */
 static void op_status(struct worker *w, struct proto_msg *req)
 {
 	struct host_state hs;
@@ -63,7 +64,9 @@ static void op_status(struct worker *w, struct proto_msg *req)
 
 	fab_err_init(&err);
 	host_state_init(&hs);
-	if (node_status_read(w->ctx->sys, &hs, &err) < 0)
+	if (node_status_read(w->ctx->sys, &hs, &err) < 0 ||
+	    (json_is_true(json_object_get(req->doc, "optics")) &&
+	     node_optics_read(w->ctx->sys, &hs, NULL, &err) < 0))
 		worker_fail(w, req->id, err.msg);
 	else
 		worker_reply(w, req->id, status_to_json(&hs));

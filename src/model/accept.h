@@ -78,6 +78,8 @@ enum accept_code {
 	FAB_COUNTER_ERRORS,		/* a port's error counter grew past its threshold */
 	FAB_COUNTER_WARN,		/* a congestion counter grew past its threshold */
 	FAB_COUNTER_UNREAD,		/* the counters could not be read */
+	FAB_COUNTER_OPTICS_FAILING,	/* a new host's cable end is failing (model/accept_optics.h) */
+	FAB_COUNTER_OPTICS_MARGINAL,	/* ... marginal */
 	FAB_CODE_N,
 };
 

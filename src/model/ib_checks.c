@@ -279,9 +279,7 @@ void ib_checks_free(struct ib_checks *c)
 	if (!c)
 		return;
 	free(c->routes.unreach);
-	for (size_t i = 0; i < c->credit.n_listed; i++)
-		free(c->credit.loops[i].ch);
-	free(c->credit.loops);
+	ib_credit_report_fini(&c->credit);
 	for (size_t i = 0; i < c->balance.n_tiers; i++)
 		free(c->balance.tiers[i].outliers);
 	free(c->balance.tiers);

@@ -10,10 +10,12 @@
  *                 does not is named with the switch and LFT entry where its
  *                 route breaks (no table, no entry, a port without a cable
  *                 or not active, a loop, a CA that does not hold the LID)
- *   credit-loops  the channel dependency graph of those routes (one VL: the
- *                 walk reads no SL2VL tables, and opensm's minhop, updn and
- *                 ftree put every path on SL 0) and its cycles, each
- *                 reported with the links that form it
+ *   credit-loops  the channel dependency graph of those routes and its
+ *                 cycles, each reported with the links that form it; on one
+ *                 VL first (ib_routes_check()), and, when that graph has a
+ *                 cycle and the subnet's SL2VL tables and path SLs were read,
+ *                 again per VL (ib_credit_vl_check(), model/ib_vl.h): a
+ *                 graph without a cycle on one VL has none on any
  *   balance       routes per link per direction over every CA pair, per
  *                 tier (ca>sw1, sw1>sw2, sw2>sw1, ...: switch levels are hops
  *                 from the nearest CA); a tier whose links carry more than
@@ -126,18 +128,37 @@ struct ib_balance_report {
 
 struct ib_loop {
 	const struct topo_port **ch;	/* owned array: the channels in order, as leaving ports */
+	uint8_t *vl;			/* owned: each channel's VL; NULL when analysed on one VL */
 	size_t n;
 	size_t component;		/* channels in the strongly connected component holding it */
+};
+
+/* One virtual lane of a per-VL analysis. */
+struct ib_vl_figures {
+	unsigned int vl;
+	size_t n_channels;		/* switch-to-switch channels some route takes on this VL */
+	size_t n_deps;			/* dependencies between two of them */
+	size_t n_loops;			/* cycles all on this VL (components) */
 };
 
 struct ib_credit_report {
 	bool ran;
 	const char *skipped;
-	unsigned int vls;		/* virtual lanes analysed: 1 (SL2VL not read) */
+	unsigned int vls;		/* virtual lanes analysed: 1 (not per VL), else those used */
 	size_t n_channels, n_deps;	/* switch-to-switch channels, dependencies between them */
 	size_t n_loops;			/* components with a cycle */
 	struct ib_loop *loops;		/* owned: the first IB_LOOPS_LIST_MAX */
 	size_t n_listed;
+	/* per VL (ib_credit_vl_check()); by_vl false: the fields below are zero */
+	bool by_vl;
+	size_t n_tables;		/* SL2VL tables (input port, output port) read */
+	char path_sls[128];		/* "sa" (PathRecord of every pair), or why SL 0 was assumed */
+	size_t n_cross_deps;		/* dependencies from one VL to another */
+	size_t n_unmapped;		/* route hops with no table read: put on VL 0 */
+	size_t n_dropped;		/* routes a table sends to VL 15 (dropped) */
+	size_t n_cross_loops;		/* cycles over more than one VL */
+	struct ib_vl_figures *per_vl;	/* owned: the VLs used, in order */
+	size_t n_per_vl;
 };
 
 struct ib_ids_report {
@@ -184,5 +205,19 @@ int ib_routes_check(struct topo *t, struct ib_checks *c, uint32_t *loads);
 int ib_balance_check(struct topo *t, struct ib_checks *c, const uint32_t *loads);
 int ib_ids_check(struct topo *t, struct ib_checks *c);
 int ib_sm_check(struct topo *t, struct ib_checks *c);
+
+struct ib_vl_data;
+/*
+ * The credit loops again, per virtual lane (ib_vl.h): every CA pair's
+ * route through the LFTs, each hop on the VL the switch's SL2VL table
+ * gives the path's SL for its input and output port; a channel is then
+ * one direction of a switch-to-switch link on one VL, and a dependency
+ * joins the lanes a route holds on consecutive hops.  Replaces
+ * c->credit and t's credit-loop problems.  Worth it only when the one-VL
+ * graph has a cycle (c->credit.n_loops).  O(pairs x hops).  -ENOMEM.
+ */
+int ib_credit_vl_check(struct topo *t, struct ib_checks *c, const struct ib_vl_data *vd);
+/* Free the credit report's arrays and zero it (ib_checks_free() does it too). */
+void ib_credit_report_fini(struct ib_credit_report *cr);
 
 #endif

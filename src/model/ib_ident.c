@@ -286,9 +286,72 @@ static int ids_zero_unaligned(struct topo *t, struct ib_ids_report *ir)
 	return rc;
 }
 
+static const struct topo_port *first_linked(const struct topo_node *n)
+{
+	for (size_t j = 0; j < n->n_ports; j++)
+		if (n->ports[j]->peer)
+			return n->ports[j];
+	return NULL;
+}
+
+/* The graph's port holding @guid as its port GUID (a switch: port 0), or NULL. */
+static const struct topo_port *port_by_guid(const struct topo *t, uint64_t guid)
+{
+	for (size_t i = 0; i < t->n_nodes; i++)
+		for (size_t j = 0; j < t->nodes[i]->n_ports; j++)
+			if (t->nodes[i]->ports[j]->guid == guid)
+				return t->nodes[i]->ports[j];
+	return NULL;
+}
+
+/*
+ * A node behind a linked-up switch port the walk left without a cable
+ * (topo.h: struct topo_unwalked) whose node or port GUID the graph holds
+ * already: two nodes (or ports) share it, and libibnetdisc kept the one
+ * it met first.
+ */
+static int ids_unwalked(struct topo *t, struct ib_ids_report *ir)
+{
+	for (size_t i = 0; i < t->n_unwalked; i++) {
+		const struct topo_unwalked *u = &t->unwalked[i];
+		const struct topo_node *n = u->answered ? topo_node_by_guid(t, u->node_guid) : NULL;
+		const struct topo_port *p = u->answered && !n ? port_by_guid(t, u->port_guid) : NULL;
+		struct topo_problem pr = { .kind = TOPO_PROB_DUP_GUID, .has_a = true, .has_b = true };
+		struct holder h = { .id = n ? u->node_guid : u->port_guid, .node = n, .port = p };
+		const struct topo_port *seen;
+		char b[200], where[160] = "";
+		int rc;
+
+		if (!n && !p)
+			continue;
+		if (p)
+			h.node = p->node;
+		ir->n_dup_guids++;
+		seen = p ? p : first_linked(h.node);
+		if (seen && seen->peer)
+			str_fmt(where, sizeof(where), " (the walk has it behind \"%s\" port %u)",
+				seen->peer->node->name, seen->peer->num);
+		topo_end_from_port(&pr.a, u->at);
+		holder_end(&pr.b, &h);
+		holder_text(b, sizeof(b), &h);
+		str_fmt(pr.detail, sizeof(pr.detail), "behind \"%s\" port %u (link up, left out of "
+			"the walk) a %s \"%s\" answers with %s guid 0x%016" PRIx64 ", which is %s's%s: "
+			"two %ss share one guid, and the walk kept the one it met first",
+			u->at->node->name, u->at->num, topo_node_type_name(u->type), u->desc,
+			n ? "node" : "port", h.id, b, where, n ? "node" : "port");
+		rc = topo_problem_add(t, &pr);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int ib_ids_check(struct topo *t, struct ib_checks *c)
 {
 	int rc = ids_guids(t, &c->ids);
+
+	if (rc == 0)
+		rc = ids_unwalked(t, &c->ids);
 
 	if (rc == 0)
 		rc = ids_lids(t, &c->ids);

@@ -75,6 +75,7 @@ void optics_policy_default(struct optics_policy *p)
 		.ber_limit_kr4 = 5e-5,
 		.ber_marginal_ratio = 0.1,
 		.flaps_failing = 3,
+		.ib_ber_limit = 1e-12,
 	};
 }
 
@@ -479,7 +480,7 @@ static void link_rules(const struct fab_module *m, const struct optics_link *a,
 		v->uncorrectable = d;
 		if (d) {
 			f = add(v, OPTICS_FAILING, "fec_uncorrectable", 0, OPTICS_HINT_CLEAN,
-				"window", "%llu uncorrectable FEC blocks in %.0f s: frames were "
+				"window", "%llu uncorrectable FEC blocks in %.3g s: frames were "
 				"lost; clean, reseat, then replace the cable",
 				(unsigned long long)d, v->window_s);
 			set_value(f, (double)d, 0, "blocks");
@@ -492,7 +493,7 @@ static void link_rules(const struct fab_module *m, const struct optics_link *a,
 								       OPTICS_MARGINAL;
 
 		f = add(v, lvl, "flaps", 0, OPTICS_HINT_RESEAT, "window",
-			"the link went down %llu time%s in %.0f s",
+			"the link went down %llu time%s in %.3g s",
 			(unsigned long long)v->flaps, v->flaps == 1 ? "" : "s", v->window_s);
 		set_value(f, (double)v->flaps, pol->flaps_failing, "downs");
 	}
@@ -636,4 +637,141 @@ enum optics_health optics_set_worst(const struct optics_set *s)
 		if (s->v[i].verdict.health > w)
 			w = s->v[i].verdict.health;
 	return w;
+}
+
+struct optics_port *optics_set_find(const struct optics_set *s, const char *ifname)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i].ifname, ifname) == 0)
+			return &s->v[i];
+	return NULL;
+}
+
+const struct optics_finding *optics_verdict_worst(const struct optics_verdict *v)
+{
+	if (v->health < OPTICS_MARGINAL)
+		return NULL;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->f[i].level == v->health)
+			return &v->f[i];
+	return NULL;
+}
+
+void optics_set_judge(struct optics_set *now, const struct optics_set *before,
+		      const struct optics_policy *pol)
+{
+	now->window_s = 0;
+	for (size_t i = 0; i < now->n; i++) {
+		struct optics_port *p = &now->v[i];
+		const struct optics_port *b = before ? optics_set_find(before, p->ifname) : NULL;
+
+		p->have_before = b && !b->link_rc && !p->link_rc;
+		if (p->have_before)
+			p->before = b->link;
+		optics_verdict(p->module_rc ? NULL : &p->mod, p->have_before ? &p->before : NULL,
+			       p->link_rc ? NULL : &p->link, pol, &p->verdict);
+		if (p->verdict.windowed && p->verdict.window_s > now->window_s)
+			now->window_s = p->verdict.window_s;
+	}
+}
+
+int optics_hosts_init(struct optics_hosts *h, size_t n)
+{
+	memset(h, 0, sizeof(*h));
+	h->set = calloc(n ? n : 1, sizeof(*h->set));
+	h->read = calloc(n ? n : 1, sizeof(*h->read));
+	h->why = calloc(n ? n : 1, sizeof(*h->why));
+	h->wanted = calloc(n ? n : 1, sizeof(*h->wanted));
+	if (!h->set || !h->read || !h->why || !h->wanted) {
+		optics_hosts_fini(h);
+		return -ENOMEM;
+	}
+	h->n = n;
+	for (size_t i = 0; i < n; i++)
+		optics_set_init(&h->set[i]);
+	return 0;
+}
+
+void optics_hosts_fini(struct optics_hosts *h)
+{
+	for (size_t i = 0; h->set && i < h->n; i++)
+		optics_set_fini(&h->set[i]);
+	for (size_t i = 0; h->why && i < h->n; i++)
+		free(h->why[i]);
+	free(h->ib);
+	free(h->set);
+	free(h->read);
+	free(h->why);
+	free(h->wanted);
+	memset(h, 0, sizeof(*h));
+}
+
+struct optics_ib_end *optics_hosts_ib_add(struct optics_hosts *h)
+{
+	struct optics_ib_end *v = realloc(h->ib, (h->n_ib + 1) * sizeof(*v));
+
+	if (!v)
+		return NULL;
+	h->ib = v;
+	memset(&v[h->n_ib], 0, sizeof(*v));
+	return &v[h->n_ib++];
+}
+
+/* ---- InfiniBand ---- */
+
+static void ib_symbol_rule(uint64_t d, bool ceiling, double window_s, double rate_mbps,
+			   const struct optics_policy *pol, struct optics_verdict *v)
+{
+	struct optics_finding *f;
+	double bits = rate_mbps * 1e6 * window_s;
+
+	if (!d)
+		return;
+	v->ber_ok = bits > 0;
+	v->ber_lower_bound = ceiling;
+	v->ber = bits > 0 ? (double)d / bits : 0;
+	v->ber_limit = pol->ib_ber_limit;
+	str_fmt(v->fec_code, sizeof(v->fec_code), "IB symbol");
+	if (v->ber_ok && v->ber > pol->ib_ber_limit) {
+		f = add(v, OPTICS_FAILING, "symbol_errors", 0, OPTICS_HINT_CLEAN, "window",
+			"%s%llu symbol errors in %.3g s: %s%.2e per bit, above the %.0e the "
+			"InfiniBand specification allows", ceiling ? "at least " : "",
+			(unsigned long long)d, window_s, ceiling ? "at least " : "", v->ber,
+			pol->ib_ber_limit);
+		set_value(f, v->ber, pol->ib_ber_limit, "");
+		return;
+	}
+	f = add(v, OPTICS_MARGINAL, "symbol_errors", 0, OPTICS_HINT_CLEAN, "window",
+		"%llu symbol error%s in %.3g s%s", (unsigned long long)d, d == 1 ? "" : "s",
+		window_s, v->ber_ok ? "" : " (the link's rate unknown: no ratio)");
+	set_value(f, (double)d, 0, "errors");
+}
+
+void optics_ib_verdict(const struct optics_ib_pma *before, const struct optics_ib_pma *after,
+		       double window_s, double rate_mbps, const struct optics_policy *pol,
+		       struct optics_verdict *v)
+{
+	struct optics_finding *f;
+	uint64_t sym, rec, down;
+
+	memset(v, 0, sizeof(*v));
+	if (!before || !after || !before->ok || !after->ok)
+		return;
+	v->windowed = true;
+	v->window_s = window_s > 0 ? window_s : 0;
+	v->health = OPTICS_HEALTHY;
+	if (delta(true, before->symbol_errors, true, after->symbol_errors, &sym))
+		ib_symbol_rule(sym, after->symbol_errors >= OPTICS_IB_SYMBOL_MAX, window_s,
+			       rate_mbps, pol, v);
+	if (!delta(true, before->link_recovers, true, after->link_recovers, &rec) ||
+	    !delta(true, before->link_downed, true, after->link_downed, &down))
+		return;
+	v->flaps = rec + down;
+	if (!v->flaps)
+		return;
+	f = add(v, v->flaps >= pol->flaps_failing ? OPTICS_FAILING : OPTICS_MARGINAL, "flaps", 0,
+		OPTICS_HINT_RESEAT, "window", "the link went down %llu time%s and retrained %llu "
+		"time%s in %.3g s", (unsigned long long)down, down == 1 ? "" : "s",
+		(unsigned long long)rec, rec == 1 ? "" : "s", window_s);
+	set_value(f, (double)v->flaps, pol->flaps_failing, "downs");
 }

@@ -115,6 +115,7 @@ struct optics_policy {
 	double ber_limit_kr4;		/* RS(528,514) (5e-5) */
 	double ber_marginal_ratio;	/* marginal above limit * ratio (0.1: a decade) */
 	unsigned int flaps_failing;	/* link-down events in a window that fail a link */
+	double ib_ber_limit;		/* InfiniBand: symbol errors per bit carried (1e-12) */
 };
 void optics_policy_default(struct optics_policy *p);
 
@@ -200,5 +201,83 @@ void optics_set_fini(struct optics_set *s);
 struct optics_port *optics_set_add(struct optics_set *s, const char *ifname);
 /* The worst health in the set (UNKNOWN when empty). */
 enum optics_health optics_set_worst(const struct optics_set *s);
+/* @s's port named @ifname (borrowed), NULL when none. */
+struct optics_port *optics_set_find(const struct optics_set *s, const char *ifname);
+
+/*
+ * The finding that stands for @v: the first at its verdict's level (the
+ * rules run strongest evidence first), NULL when healthy or unknown.
+ * What one line says of a cable end (diagnose's evidence, accept's
+ * finding, the report's cable table).
+ */
+const struct optics_finding *optics_verdict_worst(const struct optics_verdict *v);
+
+/*
+ * Judge every port of @now over the window since @before (the same
+ * host's earlier reading, ports matched by name; NULL or a port missing
+ * there: one reading), into @now's verdicts; now->window_s is set from
+ * the link readings' clocks (0 when none was windowed).
+ */
+void optics_set_judge(struct optics_set *now, const struct optics_set *before,
+		      const struct optics_policy *pol);
+
+/*
+ * InfiniBand: what a port's PMA counters say about its cable, on the same
+ * scale (docs/optics.md "InfiniBand"): SymbolErrorCounter,
+ * LinkErrorRecoveryCounter and LinkDownedCounter as the subnet walk reads
+ * them (model/topo.h TOPO_CNT_*).
+ */
+struct optics_ib_pma {
+	bool ok;			/* the three were read */
+	uint64_t symbol_errors, link_recovers, link_downed;
+};
+
+/* The PMA counters' 16-bit ceiling: a symbol error count there is a lower bound. */
+#define OPTICS_IB_SYMBOL_MAX 65535u
+
+/*
+ * Judge one InfiniBand port over a window (@window_s, <= 0 unknown; its
+ * rate @rate_mbps, width x lane rate, <= 0 unknown) into @v (windowed):
+ *   I1 symbol errors per bit carried above pol->ib_ber_limit: failing;
+ *   I2 symbol errors in the window, not past it (or the rate unknown):
+ *      marginal;
+ *   I3 flaps (link downed + link error recovery in the window) >=
+ *      flaps_failing: failing; I4 at least one: marginal.
+ * A counter that went backwards (cleared) is not judged.  Unknown when
+ * either reading is missing.
+ */
+void optics_ib_verdict(const struct optics_ib_pma *before, const struct optics_ib_pma *after,
+		       double window_s, double rate_mbps, const struct optics_policy *pol,
+		       struct optics_verdict *v);
+
+/* One InfiniBand cable end: a port of a node the subnet walk read. */
+struct optics_ib_end {
+	char node[128];
+	unsigned int port;
+	double rate_mbps;		/* 0 unknown */
+	struct optics_ib_pma before, after;
+	struct optics_verdict verdict;
+};
+
+/*
+ * The cable ends of several hosts (diagnose's evidence for the hosts its
+ * suspects name): per host index, a set read through its worker and
+ * judged.  Owns its sets (optics_hosts_fini()).
+ */
+struct optics_hosts {
+	struct optics_set *set;		/* n entries */
+	bool *read;			/* read[i]: host i answered (an empty set: no module) */
+	char **why;			/* why[i]: why host i was not read (owned), NULL none */
+	bool *wanted;			/* wanted[i]: a suspect names host i */
+	size_t n;
+	struct optics_ib_end *ib;	/* InfiniBand: both ends of the suspects' links (owned) */
+	size_t n_ib;
+	double ib_window_s;		/* since the first counters were read; 0 unknown */
+};
+/* Another InfiniBand end (zeroed, borrowed until the next add), NULL: ENOMEM. */
+struct optics_ib_end *optics_hosts_ib_add(struct optics_hosts *h);
+/* 0 or -ENOMEM; @h is usable (empty) either way. */
+int optics_hosts_init(struct optics_hosts *h, size_t n);
+void optics_hosts_fini(struct optics_hosts *h);
 
 #endif

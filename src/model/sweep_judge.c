@@ -282,6 +282,7 @@ void sweep_pair_judge_expected(struct sweep_pair *p, double expected_mbps, enum 
 		return;
 	}
 	judge(p, expected_mbps, src == SWEEP_EXPECT_RATED ? "expected (rated path)"
+			      : src == SWEEP_EXPECT_NODES ? "nodes' median"
 			      : "path-class reference", ref, cfg);
 }
 
@@ -305,7 +306,8 @@ void sweep_pair_judge_control(struct sweep_pair *p, double control_mbps, const c
 	len = strnlen(p->reason, sizeof(p->reason));
 	str_fmt(p->reason + len, sizeof(p->reason) - len, " (control %s measured %.0f Mb/s%s; %s %.0f Mb/s)",
 		control, control_mbps, eff > control_mbps ? ", below the floor" : "",
-		p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class reference", exp_mbps);
+		p->expect_src == SWEEP_EXPECT_RATED ? "rated" :
+		p->expect_src == SWEEP_EXPECT_NODES ? "nodes' median" : "class reference", exp_mbps);
 }
 
 bool sweep_pair_marginal(const struct sweep_pair *p, const struct sweep_ref *ref)

@@ -36,6 +36,7 @@ enum sweep_expect {
 	SWEEP_EXPECT_NONE = 0,	/* judged against the fleet reference */
 	SWEEP_EXPECT_RATED,	/* the lowest rated speed on its path (or rate_gbps=) */
 	SWEEP_EXPECT_CLASS,	/* its path class's reference (model/pathref.h) */
+	SWEEP_EXPECT_NODES,	/* a slow node's pair: the median of node medians (sweep_nodes.h) */
 };
 
 /* One direction of a bandwidth test, measured at the receiver. */
@@ -119,6 +120,7 @@ struct pair_route;
 struct loc_result;
 struct loc_input;
 struct pair_store;
+struct optics_hosts;
 
 /*
  * A pair's path and routes are listed (JSON "path" and "routes", the CSV
@@ -205,6 +207,13 @@ struct sweep_report {
 	 */
 	const bool *not_started;
 	size_t n_not_started;
+	/*
+	 * diagnose: the cable ends of the hosts its suspects name, read
+	 * through their workers before and after the sweep and judged over
+	 * that window (model/optics.h; wanted[i]: host i is one of them);
+	 * borrowed, NULL when not read (--from, no suspect on a host).
+	 */
+	const struct optics_hosts *cables;
 	struct {			/* sweep --baseline; file NULL: none */
 		const char *file;
 		double regress_pct;

@@ -241,6 +241,7 @@ void topo_free(struct topo *t)
 	free(t->links);
 	free(t->problems);
 	free(t->sms);
+	free(t->unwalked);
 	if (t->ib_checks_free)
 		t->ib_checks_free(t->ib_checks);
 	free(t->ix_name);

@@ -291,6 +291,22 @@ struct topo_sm {
 	uint32_t act_count;		/* ActCount: moves while a master works */
 };
 
+/*
+ * IB: what answers behind a switch port whose link is up but that the
+ * walk left without a cable (a directed-route NodeInfo read after it,
+ * sys/subnet.c).  libibnetdisc does not add a node or port whose GUID it
+ * has met already, so two nodes sharing a node GUID show here: the second
+ * one, seen from the port it is cabled to (model/ib_ident.c compares).
+ */
+struct topo_unwalked {
+	const struct topo_port *at;	/* the switch port (borrowed) */
+	bool answered;			/* NodeInfo came back; else the fields below are 0 */
+	enum topo_node_type type;
+	uint64_t node_guid, port_guid;
+	unsigned int port;		/* the far end's LocalPortNum */
+	char desc[65];			/* its NodeDescription ("" when not read) */
+};
+
 struct ib_checks;
 
 struct topo {
@@ -318,6 +334,9 @@ struct topo {
 	struct topo_sm *sms;
 	size_t n_sms;
 	bool sms_read;
+	/* IB, a live walk: the linked-up switch ports it left without a cable.  Owned. */
+	struct topo_unwalked *unwalked;
+	size_t n_unwalked;
 	/* Owned (model/ib_checks.h): the figures of discover --checks; NULL when none ran. */
 	struct ib_checks *ib_checks;
 	void (*ib_checks_free)(struct ib_checks *);	/* set with it (topo.c calls no check) */

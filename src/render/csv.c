@@ -201,7 +201,8 @@ static int sweep_row(void *ctx, size_t i, const struct sweep_pair *p)
 	csv_num(f, 3, sweep_pair_bw(p), false);
 	csv_num(f, 3, p->expected_mbps, true);
 	fprintf(f, ",%s", p->expect_src == SWEEP_EXPECT_RATED ? "rated"
-			  : p->expect_src == SWEEP_EXPECT_CLASS ? "class" : "");
+			  : p->expect_src == SWEEP_EXPECT_CLASS ? "class"
+			  : p->expect_src == SWEEP_EXPECT_NODES ? "nodes" : "");
 	csv_num(f, 3, p->pct_rated >= 0 ? p->pct_rated : NAN, false);
 	csv_uint(f, p->klass, p->klass);
 	path_field(f, r, i, p);

@@ -3,13 +3,16 @@
  * diagnose: the sweep's view of what it measured or re-read, under
  * diagnose's own header.  Text: one line (the pair and how many pairs
  * were measured, or the saved sweep re-analysed), then the sweep's text.
- * JSON: the sweep's document as "fabricctl.diagnose/1" with "from",
- * "target" ({a, b, pair: that pair's entry} or null) and "extra_pairs"
- * after its members (docs/diagnose.md).
+ * Then the cable ends of the hosts the suspects name, when they were read
+ * (render/optics.h).  JSON: the sweep's document as "fabricctl.diagnose/1"
+ * with "from", "target" ({a, b, pair: that pair's entry} or null),
+ * "extra_pairs" and "cables" (null when not read) after its members
+ * (docs/diagnose.md).
  */
 #include <errno.h>
 #include <string.h>
 
+#include "render/optics.h"
 #include "render/render_impl.h"
 
 /* The entry of @pairs between @a and @b, either way round (borrowed), or NULL. */
@@ -40,6 +43,7 @@ static size_t extra_pairs(const struct sweep_report *r, const struct diagnose_me
 int diagnose_text(struct render *out, const struct sweep_report *r, const struct diagnose_meta *m)
 {
 	unsigned int probes = r->fabric.probes_run;
+	int rc;
 
 	if (!m->from)
 		fprintf(out->f,
@@ -48,7 +52,10 @@ int diagnose_text(struct render *out, const struct sweep_report *r, const struct
 	else
 		fprintf(out->f, "diagnose --from %s: %zu pairs re-analysed, no traffic\n", m->from,
 			r->n_pairs);
-	return sweep_text(out, r);
+	rc = sweep_text(out, r);
+	if (rc == 0)
+		optics_text_hosts(out->f, r->hosts, r->cables);
+	return rc;
 }
 
 int diagnose_json(struct render *out, const struct sweep_report *r, const struct diagnose_meta *m)
@@ -64,5 +71,6 @@ int diagnose_json(struct render *out, const struct sweep_report *r, const struct
 	json_object_set_new(doc, "from", m->from ? json_string(m->from) : json_null());
 	json_object_set_new(doc, "target", target);
 	json_object_set_new(doc, "extra_pairs", json_integer((json_int_t)extra_pairs(r, m)));
+	json_object_set_new(doc, "cables", optics_hosts_to_json(r->hosts, r->cables));
 	return render_json_emit(out, doc);
 }

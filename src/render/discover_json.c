@@ -700,6 +700,30 @@ static void routes_doc(struct dj_sink *s, const struct ib_routes_report *r)
 	s->ops->close(s);
 }
 
+/* The per-VL figures (zero, null and [] when the loops were looked for on one VL). */
+static void credit_vl_doc(struct dj_sink *s, const struct ib_credit_report *c)
+{
+	s->ops->key(s, K("by_vl"));
+	s->ops->boolean(s, c->by_vl);
+	key_int(s, K("sl2vl_tables"), (json_int_t)c->n_tables);
+	key_text_or_null(s, K("path_sls"), c->path_sls);
+	key_int(s, K("cross_vl_dependencies"), (json_int_t)c->n_cross_deps);
+	key_int(s, K("cross_vl_loops"), (json_int_t)c->n_cross_loops);
+	key_int(s, K("unmapped_hops"), (json_int_t)c->n_unmapped);
+	key_int(s, K("dropped_routes"), (json_int_t)c->n_dropped);
+	s->ops->key(s, K("per_vl"));
+	s->ops->open(s, true);
+	for (size_t i = 0; i < c->n_per_vl; i++) {
+		s->ops->open(s, false);
+		key_int(s, K("vl"), c->per_vl[i].vl);
+		key_int(s, K("channels"), (json_int_t)c->per_vl[i].n_channels);
+		key_int(s, K("dependencies"), (json_int_t)c->per_vl[i].n_deps);
+		key_int(s, K("loops"), (json_int_t)c->per_vl[i].n_loops);
+		s->ops->close(s);
+	}
+	s->ops->close(s);
+}
+
 static void credit_doc(struct dj_sink *s, const struct ib_credit_report *c)
 {
 	s->ops->open(s, false);
@@ -708,11 +732,21 @@ static void credit_doc(struct dj_sink *s, const struct ib_credit_report *c)
 	key_int(s, K("channels"), (json_int_t)c->n_channels);
 	key_int(s, K("dependencies"), (json_int_t)c->n_deps);
 	key_int(s, K("loops"), (json_int_t)c->n_loops);
+	credit_vl_doc(s, c);
 	s->ops->key(s, K("cycles"));
 	s->ops->open(s, true);
 	for (size_t i = 0; i < c->n_listed; i++) {
 		s->ops->open(s, false);
 		key_int(s, K("component"), (json_int_t)c->loops[i].component);
+		s->ops->key(s, K("vls"));
+		if (c->loops[i].vl) {
+			s->ops->open(s, true);
+			for (size_t k = 0; k < c->loops[i].n; k++)
+				s->ops->integer(s, c->loops[i].vl[k]);
+			s->ops->close(s);
+		} else {
+			s->ops->null(s);
+		}
 		s->ops->key(s, K("channels"));
 		s->ops->open(s, true);
 		for (size_t k = 0; k < c->loops[i].n; k++)

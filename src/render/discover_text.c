@@ -244,6 +244,31 @@ static void text_tiers(FILE *f, const struct ib_balance_report *b)
 	}
 }
 
+/* Per VL: "  vl 0  7 channels, 6 dependencies, 0 loops", then how the lanes were known. */
+static void text_credit_vls(FILE *f, const struct ib_credit_report *cr)
+{
+	char buf[400];
+	struct line ln = { 0 };
+
+	for (size_t i = 0; i < cr->n_per_vl; i++) {
+		ln.len = 0;
+		line_head(&ln, NULL);
+		snprintf(buf, sizeof(buf), "  vl %-2u %zu channels, %zu dependencies, %zu loop%s",
+			 cr->per_vl[i].vl, cr->per_vl[i].n_channels, cr->per_vl[i].n_deps,
+			 cr->per_vl[i].n_loops, cr->per_vl[i].n_loops == 1 ? "" : "s");
+		line_put(&ln, buf);
+		line_out(f, &ln);
+	}
+	ln.len = 0;
+	line_head(&ln, NULL);
+	snprintf(buf, sizeof(buf), "  %zu sl2vl tables, path sls: %s; %zu dependencies and %zu "
+		 "loops across vls, %zu hops without a table, %zu routes dropped (vl 15)",
+		 cr->n_tables, cr->path_sls, cr->n_cross_deps, cr->n_cross_loops, cr->n_unmapped,
+		 cr->n_dropped);
+	line_put(&ln, buf);
+	line_out(f, &ln);
+}
+
 static void text_sms(FILE *f, const struct topo *t, const struct ib_sm_report *r)
 {
 	char buf[200];
@@ -290,11 +315,14 @@ static void text_ib_checks(FILE *f, const struct topo *t, const struct ib_checks
 		text_skipped(f, "credit-loops", c->credit.skipped);
 	else if (c->families & IB_CHECK_CREDIT) {
 		line_head(&ln, "credit-loops");
-		snprintf(buf, sizeof(buf), "%zu loop%s (%u vl, %zu switch channels, %zu "
+		snprintf(buf, sizeof(buf), "%zu loop%s (%u vl%s, %zu switch channels, %zu "
 			 "dependencies)", c->credit.n_loops, c->credit.n_loops == 1 ? "" : "s",
-			 c->credit.vls, c->credit.n_channels, c->credit.n_deps);
+			 c->credit.vls, c->credit.by_vl ? "s by sl2vl" : "", c->credit.n_channels,
+			 c->credit.n_deps);
 		line_put(&ln, buf);
 		line_out(f, &ln);
+		if (c->credit.by_vl)
+			text_credit_vls(f, &c->credit);
 	}
 	if ((c->families & IB_CHECK_BALANCE) && c->balance.skipped)
 		text_skipped(f, "balance", c->balance.skipped);

@@ -8,12 +8,14 @@
  *
  *   {"schema", ["profile", "dry_run",] "ok"?, "nodes": [{"node", "address",
  *    "ok", "error", <op>: the node's own document or null}], <flattened
- *    entries, each with "node">, "summary": {...}}
+ *    entries, each with "node">, "summary": {...}[, "pcie_groups": [...]]}
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "fleet/fleet_op.h"
+#include "model/pcie_fleet.h"
+#include "render/optics.h"
 #include "render/render_impl.h"
 
 /* One node: its own document (borrowed) under the op's name. */
@@ -130,16 +132,31 @@ static json_t *drift_json(const struct fleet_verify *v)
 	return a;
 }
 
+/* The verified nodes grouped by their host-side drift (model/pcie_fleet.h). */
+static int pcie_groups_add(json_t *doc)
+{
+	json_t *g = pcie_fleet_drift_groups(json_object_get(doc, "nodes"),
+					    json_object_get(doc, "drift"));
+
+	return json_object_set_new(doc, "pcie_groups", g);
+}
+
 json_t *fleet_verify_to_json(const struct fleet_verify *v)
 {
 	size_t n = v->run->n, failed = v->run->n_failed, drifted = v->n_drifted;
+	json_t *doc;
 
-	return json_pack("{s:s, s:s, s:b, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I}}",
-			 "schema", "fabricctl.fleet-verify/1", "profile", v->profile,
-			 "ok", !failed && !drifted, "nodes", nodes_json(v->run),
-			 "drift", drift_json(v), "summary", "nodes", (json_int_t)n,
-			 "ok", (json_int_t)(n - failed - drifted), "drifted", (json_int_t)drifted,
-			 "failed", (json_int_t)failed, "n_drift", (json_int_t)v->n_drift);
+	doc = json_pack("{s:s, s:s, s:b, s:o, s:o, s:{s:I, s:I, s:I, s:I, s:I}}",
+			"schema", "fabricctl.fleet-verify/1", "profile", v->profile,
+			"ok", !failed && !drifted, "nodes", nodes_json(v->run),
+			"drift", drift_json(v), "summary", "nodes", (json_int_t)n,
+			"ok", (json_int_t)(n - failed - drifted), "drifted", (json_int_t)drifted,
+			"failed", (json_int_t)failed, "n_drift", (json_int_t)v->n_drift);
+	if (doc && pcie_groups_add(doc) < 0) {
+		json_decref(doc);
+		doc = NULL;
+	}
+	return doc;
 }
 
 static json_t *change_json(const struct fleet_change *c)
@@ -185,6 +202,7 @@ int status_fleet_json(struct render *out, const struct fleet_run *run)
 	json_t *doc = fleet_status_to_json(run);
 
 	status_pcie_fleet_json(doc);
+	optics_fleet_json(doc);
 	return render_json_emit(out, doc);
 }
 

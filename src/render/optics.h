@@ -13,6 +13,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "model/hosts.h"
 #include "model/optics.h"
 
 /* New references; optics_set_to_json(NULL) is null (modules not read). */
@@ -26,6 +27,25 @@ json_t *optics_set_to_json(const struct optics_set *s);
 void optics_text_summary(FILE *f, const struct optics_set *s);
 /* status --optics: every module in detail (identity, lanes, thresholds, FEC, findings). */
 void optics_text_detail(FILE *f, const struct optics_set *s);
+
+/*
+ * diagnose's evidence: the cable ends of the hosts its suspects name
+ * (@c->wanted), host names from @hosts.  Text: a header, then per host
+ * each port's verdict, the module, and every finding with its hint (a
+ * host not read, or without a port that has a module interface, says
+ * so); nothing when @c is NULL.  JSON: {"window_s", "hosts": [{"node",
+ * "read", "note", "ports": [optics_port_to_json()...]}]}, or null.
+ */
+void optics_text_hosts(FILE *f, const struct fab_hosts *hosts, const struct optics_hosts *c);
+json_t *optics_hosts_to_json(const struct fab_hosts *hosts, const struct optics_hosts *c);
+
+/*
+ * status --hosts: the fleet document's cable ends grouped by verdict
+ * (render/optics_fleet.c): "module_groups" added to @doc; the text after
+ * the table (nothing when no node reported a module).
+ */
+void optics_fleet_json(json_t *doc);
+void optics_fleet_text(FILE *f, const json_t *doc);
 
 /* Prometheus text exposition of every module, lane and link of @s on @host. */
 int optics_prom(FILE *f, const char *host, const struct optics_set *s);

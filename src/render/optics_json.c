@@ -255,3 +255,55 @@ json_t *optics_set_to_json(const struct optics_set *s)
 		json_array_append_new(a, optics_port_to_json(&s->v[i]));
 	return a;
 }
+
+static json_t *ib_pma_json(const struct optics_ib_pma *p)
+{
+	if (!p->ok)
+		return json_null();
+	return json_pack("{s:I, s:I, s:I}", "symbol_errors", (json_int_t)p->symbol_errors,
+			 "link_error_recovery", (json_int_t)p->link_recovers,
+			 "link_downed", (json_int_t)p->link_downed);
+}
+
+static json_t *ib_ends_json(const struct optics_hosts *c)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < c->n_ib; i++) {
+		const struct optics_ib_end *e = &c->ib[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:I, s:o, s:o, s:o, s:o}", "node",
+						   json_text(e->node), "port", (json_int_t)e->port,
+						   "rate_mbps", num_or_null(e->rate_mbps > 0, e->rate_mbps),
+						   "before", ib_pma_json(&e->before),
+						   "after", ib_pma_json(&e->after),
+						   "verdict", optics_verdict_to_json(&e->verdict)));
+	}
+	return a;
+}
+
+json_t *optics_hosts_to_json(const struct fab_hosts *hosts, const struct optics_hosts *c)
+{
+	json_t *a, *o;
+	double w = 0;
+
+	if (!c)
+		return json_null();
+	a = json_array();
+	for (size_t i = 0; i < c->n && i < hosts->n; i++) {
+		if (!c->wanted[i])
+			continue;
+		if (c->set[i].window_s > w)
+			w = c->set[i].window_s;
+		json_array_append_new(a, json_pack("{s:o, s:b, s:o, s:o}",
+						   "node", json_text(hosts->hosts[i].name),
+						   "read", c->read[i],
+						   "note", json_text_or_null(c->why[i] ? c->why[i] : ""),
+						   "ports", c->read[i] ? optics_set_to_json(&c->set[i])
+								       : json_array()));
+	}
+	o = json_pack("{s:o, s:o, s:o, s:o}", "window_s", num_or_null(w > 0, w), "hosts", a,
+		      "ib_window_s", num_or_null(c->ib_window_s > 0, c->ib_window_s),
+		      "ib_ports", ib_ends_json(c));
+	return o;
+}

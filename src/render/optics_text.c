@@ -249,3 +249,89 @@ void optics_text_detail(FILE *f, const struct optics_set *s)
 			fprintf(f, "    note: %s\n", render_txt(&tx, p->mod.notes[n]));
 	}
 }
+
+/* The widest window of @c's wanted hosts' ports (0: none windowed). */
+static double hosts_window(const struct optics_hosts *c)
+{
+	double w = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->wanted[i] && c->set[i].window_s > w)
+			w = c->set[i].window_s;
+	return w;
+}
+
+static void evidence_port(FILE *f, struct render_txt *tx, const char *node,
+			  const struct optics_port *p)
+{
+	const struct fab_module *m = &p->mod;
+
+	fprintf(f, "  %s %s: %s", render_txt(tx, node), render_txt(tx, p->ifname),
+		optics_health_name(p->verdict.health));
+	if (p->module_rc)
+		fprintf(f, " (module: %s)", render_txt(tx, dash(p->module_err)));
+	else
+		fprintf(f, " (%s %s %s sn %s)", dash(m->type), dash(m->vendor), dash(m->pn),
+			dash(m->sn));
+	if (!p->verdict.windowed)
+		fprintf(f, ", one reading");
+	fputc('\n', f);
+	findings(f, &p->verdict, "      ");
+}
+
+/* InfiniBand: the suspects' links' ends from their PMA counters. */
+static void ib_ends(FILE *f, struct render_txt *tx, const struct optics_hosts *c)
+{
+	fprintf(f, "\ncable ends of the suspects' links (InfiniBand PMA counters");
+	if (c->ib_window_s > 0)
+		fprintf(f, ", %.0f s since the sweep began", c->ib_window_s);
+	fprintf(f, "):\n");
+	for (size_t i = 0; i < c->n_ib; i++) {
+		const struct optics_ib_end *e = &c->ib[i];
+
+		fprintf(f, "  %s port %u: %s%s\n", render_txt(tx, e->node), e->port,
+			optics_health_name(e->verdict.health),
+			e->after.ok ? "" : " (counters not read both times)");
+		findings(f, &e->verdict, "      ");
+	}
+}
+
+static bool any_wanted(const struct optics_hosts *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->wanted[i])
+			return true;
+	return false;
+}
+
+void optics_text_hosts(FILE *f, const struct fab_hosts *hosts, const struct optics_hosts *c)
+{
+	struct render_txt tx = { .next = 0 };
+	double w;
+
+	if (!c)
+		return;
+	if (c->n_ib)
+		ib_ends(f, &tx, c);
+	if (!any_wanted(c))
+		return;
+	w = hosts_window(c);
+	fprintf(f, "\ncable ends of the suspects' hosts");
+	if (w > 0)
+		fprintf(f, " (read before and after the sweep, %.1f s apart)", w);
+	fprintf(f, ":\n");
+	for (size_t i = 0; i < c->n && i < hosts->n; i++) {
+		const char *node = hosts->hosts[i].name;
+
+		if (!c->wanted[i])
+			continue;
+		if (!c->read[i])
+			fprintf(f, "  %s: not read: %s\n", render_txt(&tx, node),
+				render_txt(&tx, c->why[i] ? c->why[i] : "no answer"));
+		else if (!c->set[i].n)
+			fprintf(f, "  %s: no port with a module interface\n",
+				render_txt(&tx, node));
+		for (size_t k = 0; c->read[i] && k < c->set[i].n; k++)
+			evidence_port(f, &tx, node, &c->set[i].v[k]);
+	}
+}

@@ -1232,6 +1232,24 @@ static long long jint(const json_t *o, const char *key)
 	return (long long)json_integer_value(json_object_get(o, key));
 }
 
+/* Credit loops looked for per VL (by SL2VL): each lane's figures, and where the SLs came from. */
+static void ib_vls_html(FILE *f, const json_t *cl)
+{
+	const json_t *v;
+	size_t i;
+
+	if (!json_is_true(json_object_get(cl, "by_vl")))
+		return;
+	fputs("; per VL by SL2VL, path SLs ", f);
+	report_html_esc(f, jstr(cl, "path_sls") ? jstr(cl, "path_sls") : "?");
+	json_array_foreach(json_object_get(cl, "per_vl"), i, v)
+		fprintf(f, "%sVL %lld: %lld channels, %lld dependencies, %s%lld loops%s", i ? "; " : ": ",
+			jint(v, "vl"), jint(v, "channels"), jint(v, "dependencies"),
+			jint(v, "loops") ? "<b>" : "", jint(v, "loops"), jint(v, "loops") ? "</b>" : "");
+	if (jint(cl, "cross_vl_loops"))
+		fprintf(f, "; <b>%lld loops across VLs</b>", jint(cl, "cross_vl_loops"));
+}
+
 /* One row of the checks table: the family, then its summary or why it was skipped. */
 static void ib_family_row(FILE *f, const char *family, const json_t *fam)
 {
@@ -1247,6 +1265,7 @@ static void ib_family_row(FILE *f, const char *family, const json_t *fam)
 	} else if (!strcmp(family, "credit loops")) {
 		fprintf(f, "<b>%lld loops</b> (%lld VL, %lld switch channels, %lld dependencies)",
 			jint(fam, "loops"), jint(fam, "vls"), jint(fam, "channels"), jint(fam, "dependencies"));
+		ib_vls_html(f, fam);
 	} else if (!strcmp(family, "ids")) {
 		fprintf(f, "%lld LIDs, LMC %lld..%lld, %lld duplicate GUIDs, %lld duplicate LIDs, "
 			"%lld zero LIDs, %lld unaligned", jint(fam, "lids"), jint(fam, "lmc_min"),
@@ -1289,7 +1308,11 @@ static void ib_loops_html(FILE *f, const json_t *cl)
 	json_array_foreach(json_object_get(cl, "cycles"), i, cy) {
 		fputs(i ? "<br>" : "<h3>Credit loops</h3>\n<p>", f);
 		json_array_foreach(json_object_get(cy, "channels"), k, ch) {
+			const json_t *vl = json_array_get(json_object_get(cy, "vls"), k);
+
 			end_html(f, json_object_get(ch, "from"));
+			if (json_is_integer(vl))
+				fprintf(f, " (VL %lld)", (long long)json_integer_value(vl));
 			fputs(" &rarr; ", f);
 		}
 		end_html(f, json_object_get(json_array_get(json_object_get(cy, "channels"), 0), "from"));
@@ -1698,6 +1721,8 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 		report_rails_table(f, s);
 	if (s)
 		bad_pairs_table(f, s);
+	if (diag)
+		report_html_cables(f, json_object_get(diag, "cables"), r->name[REPORT_DIAGNOSE]);
 	if (r->doc[REPORT_DISCOVER])
 		discover_tables(f, r->doc[REPORT_DISCOVER], r->name[REPORT_DISCOVER]);
 	if (r->doc[REPORT_ACCEPT])

@@ -95,4 +95,12 @@ void report_rails_table(FILE *f, const json_t *sweep);
  */
 char *report_json_for_script(const json_t *doc);
 
+/*
+ * The cable table (render/report_html_cables.c): a diagnose document's
+ * "cables" (the suspects' hosts' cable ends, docs/optics.md), one row per
+ * cable end with its verdict and worst figure; nothing when @cables is
+ * null or has no host.  @name: the document's file, for the heading.
+ */
+void report_html_cables(FILE *f, const json_t *cables, const char *name);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "fleet/fleet_op.h"
+#include "render/optics.h"
 #include "render/render_impl.h"
 
 #define ROW "%-*s %-16s %-8s %6lld %10s %-10s %-8s\n"
@@ -100,8 +101,10 @@ int status_fleet_text(struct render *out, const struct fleet_run *run)
 	if (run->ports && run->ports->n)
 		fabric_ports_print(f, w, run);
 	doc = fleet_status_to_json(run);
-	if (doc)
+	if (doc) {
 		status_pcie_fleet_text(f, doc);
+		optics_fleet_text(f, doc);
+	}
 	json_decref(doc);
 	return fflush(f) == EOF ? -EIO : 0;
 }

@@ -99,7 +99,8 @@ static json_t *path_links_to_json(const struct topo *t, const struct pair_route 
 
 static const char *expect_name(enum sweep_expect e)
 {
-	return e == SWEEP_EXPECT_RATED ? "rated" : e == SWEEP_EXPECT_CLASS ? "class" : NULL;
+	return e == SWEEP_EXPECT_RATED ? "rated" : e == SWEEP_EXPECT_CLASS ? "class" :
+	       e == SWEEP_EXPECT_NODES ? "nodes" : NULL;
 }
 
 /* sweep/2's per-pair fields: expected rate, class, path and routes. */

@@ -270,7 +270,8 @@ static int expected_series(void *ctx, size_t i, const struct sweep_pair *p)
 	fputs("fabricctl_sweep_pair_expected_mbps", c->f);
 	pair_labels(c->f, c->r, p->a, p->b);
 	fprintf(c->f, ",expected=\"%s\"} ",
-		p->expect_src == SWEEP_EXPECT_RATED ? "rated" : "class");
+		p->expect_src == SWEEP_EXPECT_RATED ? "rated" :
+		p->expect_src == SWEEP_EXPECT_NODES ? "nodes" : "class");
 	value(c->f, 3, p->expected_mbps);
 	fputc('\n', c->f);
 	return ferror(c->f) ? -EIO : 0;

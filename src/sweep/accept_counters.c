@@ -123,7 +123,7 @@ static int stage_counters_base_nic(struct sweep_ctx *ctx, struct accept_state *s
 	return 0;
 }
 
-int accept_stage_counters_base(struct sweep_ctx *ctx, struct accept_state *s)
+static int counters_base(struct sweep_ctx *ctx, struct accept_state *s)
 {
 	struct accept_report *r = &s->rep;
 	size_t ports = 0;
@@ -303,8 +303,15 @@ out:
 	return rc < 0 ? fab_err_set(&ctx->err, rc, "accept: out of memory") : 0;
 }
 
-/* Stage 6: the counters read again after the traffic, judged against stage 4's. */
-int accept_stage_counters_after(struct sweep_ctx *ctx, struct accept_state *s)
+/* Stage 4: the counters before the traffic, and the new hosts' cable ends. */
+int accept_stage_counters_base(struct sweep_ctx *ctx, struct accept_state *s)
+{
+	int rc = counters_base(ctx, s);
+
+	return rc < 0 ? rc : accept_optics_base(ctx, s);
+}
+
+static int counters_after(struct sweep_ctx *ctx, struct accept_state *s)
 {
 	bool ib = counters_ib(s);
 
@@ -316,4 +323,12 @@ int accept_stage_counters_after(struct sweep_ctx *ctx, struct accept_state *s)
 	}
 	counter_window(s);
 	return ib ? counters_after_ib(ctx, s) : counters_after_nic(ctx, s);
+}
+
+/* Stage 6: the counters read again after the traffic, judged against stage 4's; the cable ends. */
+int accept_stage_counters_after(struct sweep_ctx *ctx, struct accept_state *s)
+{
+	int rc = counters_after(ctx, s);
+
+	return rc < 0 ? rc : accept_optics_after(ctx, s);
 }

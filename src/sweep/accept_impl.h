@@ -6,6 +6,7 @@
  *   accept_run.c       inputs, driving the stages, the verdict
  *   accept_stages.c    1 reach, 2 configuration, 3 cabling
  *   accept_counters.c  4 and 6: counters before and after the traffic
+ *   accept_optics.c    4 and 6: the new hosts' cable ends, with the counters
  *   accept_traffic.c   5 traffic: the pairs, the sweep, its findings
  *   accept_graph.c     what several stages read: the IB walk, the traffic
  *                      graph, a stage that could not read what it judges
@@ -19,6 +20,7 @@
 #include "fleet/fleet.h"
 #include "model/accept.h"
 #include "model/counter_eval.h"
+#include "model/optics.h"
 #include "model/profile.h"
 #include "model/topo.h"
 #include "model/topo_lldp_checks.h"
@@ -40,6 +42,8 @@ struct accept_state {
 	struct topo *cnt0;			/* IB: the counters baseline walk (stage 4) */
 	struct topo *nic_graph;			/* Ethernet: the graph nic0's ports are of (borrowed) */
 	struct counter_snap nic0;		/* Ethernet: the new hosts' counters before (stage 4) */
+	struct optics_hosts optics0;		/* the new hosts' cable ends at stage 4 (accept_optics.c) */
+	bool optics_read;
 	struct topo_rails rails, trails;
 	struct fleet f;
 	bool progress;				/* stderr is a terminal: say each stage */
@@ -52,6 +56,14 @@ int accept_stage_cabling(struct sweep_ctx *ctx, struct accept_state *s);
 int accept_stage_counters_base(struct sweep_ctx *ctx, struct accept_state *s);
 int accept_stage_traffic(struct sweep_ctx *ctx, struct accept_state *s);
 int accept_stage_counters_after(struct sweep_ctx *ctx, struct accept_state *s);
+
+/*
+ * The new hosts' cable ends (accept_optics.c), read through the workers
+ * at the end of stage 4 (one reading) and of stage 6 (the window since):
+ * findings at that stage, which they fail.  0 or -errno (ctx->err set).
+ */
+int accept_optics_base(struct sweep_ctx *ctx, struct accept_state *s);
+int accept_optics_after(struct sweep_ctx *ctx, struct accept_state *s);
 
 /* The IB subnet walk from this node, with PMA counters, into a new *@out. */
 int accept_ib_walk(struct sweep_ctx *ctx, struct topo **out, bool lft);

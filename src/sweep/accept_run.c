@@ -155,6 +155,7 @@ static void accept_state_fini(struct accept_state *s)
 	topo_free(s->ib);
 	topo_free(s->cnt0);
 	counter_snap_fini(&s->nic0);
+	optics_hosts_fini(&s->optics0);
 	topo_rails_fini(&s->rails);
 	topo_rails_fini(&s->trails);
 }

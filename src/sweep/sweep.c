@@ -241,6 +241,9 @@ static int sweep_prepare(struct sweep_state *w)
 		if (req->on_fabric)
 			req->on_fabric(req->hook_ctx, st);
 	}
+	if (st && req->optics && !req->dry_run && !req->measure &&
+	    (rc = sweep_optics_before(ctx, &w->optics, &w->f)) < 0)
+		return rc;
 	if (st && !req->dry_run && !req->measure &&
 	    (rc = sweep_topo_counters_before(ctx, st, &w->f)) < 0)
 		return rc;
@@ -400,6 +403,9 @@ static int sweep_conclude(struct sweep_state *w, struct sweep_report *r,
 			return rc;
 		if ((rc = loc_apply_counters(&sl->in, &sl->res, &w->crep)) < 0)
 			return fab_err_set(err, rc, "sweep: counters: %s", strerror(-rc));
+		if ((rc = sweep_optics_suspects(ctx, &w->optics, &w->f, st, &sl->res)) < 0)
+			return rc;
+		r->cables = w->optics.have_now ? &w->optics.now : NULL;
 		/* The renderers read the suspects, not the evidence behind them. */
 		loc_acc_free(sl->in.acc);
 		sl->in.acc = NULL;
@@ -576,6 +582,7 @@ static void sweep_state_init(struct sweep_state *w, const struct sweep_req *req)
 	if (w->req.target[0])
 		w->req.mode = SWEEP_MODE_PAIRS;
 	sweep_locate_init(&w->sl);
+	sweep_optics_init(&w->optics);
 	hosts_init(&w->hs);
 	hosts_init(&w->fabric);
 	sched_init(&w->s);
@@ -603,6 +610,7 @@ static void sweep_state_free(struct sweep_state *w)
 	sweep_results_fini(&w->sr);
 	sweep_baseline_fini(&w->base);
 	counter_report_fini(&w->crep);
+	sweep_optics_fini(&w->optics);
 	if (w->st)
 		sweep_topo_fini(w->st);
 	counter_snap_fini(&w->before);

@@ -128,6 +128,7 @@ struct sweep_req {
 	int progress;				/* "round N of M" on stderr: 1, 0, -1 when a tty */
 	const struct counter_policy *policy;	/* counter thresholds; borrowed, not NULL */
 	const char *from;			/* re-analyse this saved sweep document (diagnose --from) */
+	bool optics;				/* the suspects' hosts' cable ends as evidence (diagnose) */
 	struct sweep_checks checks;
 	/*
 	 * Test seams (tests/scale): what measures the rounds (NULL: the

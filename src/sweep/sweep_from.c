@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "io/sweep_doc.h"
 #include "sweep/sweep_impl.h"
@@ -120,8 +121,13 @@ int sweep_from_run(struct sweep_state *w, struct sweep_outcome *out)
 	rc = sweep_locate_run(&w->sl, &env);
 	if (rc == 0)
 		rc = counters_compare(w);
+	/* IB: the suspects' links' ends on the cable scale, since the saved sweep began */
+	if (rc == 0 && w->topo.kind == SWEEP_TOPO_IB)
+		rc = sweep_optics_ib(ctx, &w->optics, w->topo.t, &w->before, &w->after, &w->sl.res,
+				     r->started_unix > 0 ? (double)(time(NULL) - r->started_unix) : 0);
 	if (rc < 0)
 		return rc;
+	r->cables = w->optics.have_now ? &w->optics.now : NULL;
 	r->fabric.source = req->topology ? req->topology : w->doc.topo_source;
 	r->fabric.topo = w->topo.t;
 	r->fabric.routes = w->topo.routes;

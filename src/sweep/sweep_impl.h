@@ -24,6 +24,7 @@
 #include "sweep/sweep_baseline.h"
 #include "sweep/sweep_ctx.h"
 #include "sweep/sweep_locate.h"
+#include "sweep/sweep_optics.h"
 #include "sweep/sweep_results.h"
 #include "sweep/sweep_topo.h"
 
@@ -37,6 +38,7 @@ struct sweep_state {
 	struct sweep_results sr;	/* measured: the pair store */
 	struct sweep_baseline base;
 	struct counter_report crep;
+	struct sweep_optics optics;	/* req.optics: the suspects' cable ends (sweep_optics.h) */
 	struct sched s;
 	struct sched_src src;
 	struct fleet f;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/sweep_nodes.h"
 #include "sweep/sweep_results.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -245,32 +246,76 @@ static void count(struct sweep_report *r, const struct sweep_pair *p)
 	r->n_regressed += p->status == SWEEP_REGRESSED;
 }
 
-int sweep_results_judge(struct sweep_results *sr, struct sweep_report *r, struct fab_err *err)
+/* @p's expected figure from its path class when it has none (no rated link). */
+static void class_expect(const struct sweep_results *sr, struct sweep_pair *p)
+{
+	double c;
+
+	if (p->expect_src != SWEEP_EXPECT_NONE)
+		return;
+	c = sweep_results_class_ref(sr, p->klass);
+	if (!isnan(c)) {
+		p->expected_mbps = c;
+		p->expect_src = SWEEP_EXPECT_CLASS;
+	}
+}
+
+/* The node rule's first pass (model/sweep_nodes.h): every node's median, the slow nodes. */
+static int nodes_judge(struct sweep_results *sr, const struct sweep_report *r,
+		       struct sweep_nodes *sn, struct fab_err *err)
 {
 	size_t n = pair_store_count(sr->store);
 	struct sweep_pair p;
 	int rc;
 
-	if ((rc = reference(sr, &r->ref, err)) < 0 || (rc = class_refs(sr, err)) < 0)
-		return rc;
-	r->n_ok = r->n_slow = r->n_failed = r->n_regressed = 0;
+	if (sweep_nodes_begin(sn, sr->hosts->n) < 0)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
 	for (size_t i = 0; i < n; i++) {
 		if ((rc = pair_store_get(sr->store, i, &p, err)) < 0)
 			return rc;
-		if (p.expect_src == SWEEP_EXPECT_NONE) {
-			double c = sweep_results_class_ref(sr, p.klass);
+		class_expect(sr, &p);
+		sweep_nodes_add(sn, &p);
+	}
+	if (sweep_nodes_judge(sn, &r->cfg) < 0)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	for (size_t v = 0; v < sn->n; v++)
+		if (sn->slow[v])
+			fab_info("sweep: %s: median %.0f Mb/s over its pairs, below the nodes' %.0f "
+				 "(outlier floor at most %.0f): its pairs judged against the nodes' median",
+				 sr->hosts->hosts[v].name, sn->median[v], sn->ref_mbps, sn->floor_mbps);
+	return 0;
+}
 
-			if (!isnan(c)) {
-				p.expected_mbps = c;
-				p.expect_src = SWEEP_EXPECT_CLASS;
-			}
+int sweep_results_judge(struct sweep_results *sr, struct sweep_report *r, struct fab_err *err)
+{
+	size_t n = pair_store_count(sr->store);
+	struct sweep_nodes sn;
+	struct sweep_pair p;
+	int rc;
+
+	if ((rc = reference(sr, &r->ref, err)) < 0 || (rc = class_refs(sr, err)) < 0)
+		return rc;
+	if ((rc = nodes_judge(sr, r, &sn, err)) < 0)
+		goto out;
+	r->n_ok = r->n_slow = r->n_failed = r->n_regressed = 0;
+	for (size_t i = 0; i < n; i++) {
+		double e;
+
+		if ((rc = pair_store_get(sr->store, i, &p, err)) < 0)
+			goto out;
+		class_expect(sr, &p);
+		if (!isnan(e = sweep_nodes_expect(&sn, &p))) {
+			p.expected_mbps = e;
+			p.expect_src = SWEEP_EXPECT_NODES;
 		}
 		sweep_pair_judge_expected(&p, p.expected_mbps, p.expect_src, &r->ref, &r->cfg);
 		count(r, &p);
 		if ((rc = pair_store_put(sr->store, i, &p, err)) < 0)
-			return rc;
+			goto out;
 	}
-	return 0;
+out:
+	sweep_nodes_fini(&sn);
+	return rc;
 }
 
 int sweep_results_count(struct sweep_results *sr, struct sweep_report *r, struct fab_err *err)

@@ -43,7 +43,7 @@ static size_t leafmates(const struct sweep_topo *st, const struct fab_hosts *hs,
 
 static void want_add(struct sched_pair *w, size_t *n, unsigned int a, unsigned int b)
 {
-	if (a == b)	/* A and B on one leaf: their neighbours are the same hosts */
+	if (a == b)	/* A and B on one leaf share their neighbours */
 		return;
 	for (size_t i = 0; i < *n; i++)
 		if ((w[i].a == a && w[i].b == b) || (w[i].a == b && w[i].b == a))
@@ -102,7 +102,7 @@ static void diagnose_pick_one(struct sweep_topo *st, const struct fab_hosts *hs,
 	for (size_t k = 0; k < na; k++)
 		want_add(w, &n, ma[k], (unsigned int)ib);
 	if (na && nb)
-		want_add(w, &n, ma[0], mb[0]);
+		want_add(w, &n, ma[0], mb[0] != ma[0] || nb < 2 ? mb[0] : mb[1]);
 	if (na)
 		want_add(w, &n, (unsigned int)ia, ma[0]);
 	if (nb)

@@ -26,6 +26,7 @@
 #include "sys/pma.h"
 #include "sys/sminfo.h"
 #include "sys/sys_real.h"
+#include "sys/unwalked.h"
 #include "util/array.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -647,6 +648,46 @@ static int sm_read(ibnd_fabric_t *fab, const struct subnet_map *map, struct topo
 }
 
 /*
+ * The switch ports whose link is up (PhysLinkState LinkUp) and that the
+ * walk left without a cable: libibnetdisc refused what is behind them (a
+ * node or port GUID it had met already) or it did not answer.  Asked by
+ * the directed route to the switch and one hop more (sys/unwalked.c).
+ */
+static int unwalked_scan(ibnd_fabric_t *fab, const struct subnet_map *map, struct topo *t,
+			 const struct subnet_opts *o, struct fab_err *err)
+{
+	struct unwalked_req *reqs = NULL;
+	size_t n = 0;
+	int rc;
+
+	for (ibnd_node_t *sw = fab->switches; sw; sw = sw->type_next) {
+		struct topo_node *tn = map_get(map, sw);
+
+		for (int i = 1; tn && i <= sw->numports; i++) {
+			ibnd_port_t *ip = sw->ports[i];
+			struct topo_port *p = ip ? topo_port_find(tn, (unsigned int)i, NULL) : NULL;
+			struct unwalked_req *q;
+
+			if (!p || p->peer || ip->remoteport || p->phys_state != TOPO_PHYS_LINKUP ||
+			    sw->path_portid.drpath.cnt + 1 >= IB_SUBNET_PATH_HOPS_MAX)
+				continue;
+			q = array_add((void **)&reqs, &n, sizeof(*reqs));
+			if (!q) {
+				free(reqs);
+				return fab_err_set(err, -ENOMEM, "subnet: out of memory");
+			}
+			q->at = p;
+			memset(&q->path, 0, sizeof(q->path));
+			q->path.drpath = sw->path_portid.drpath;
+			q->path.drpath.p[++q->path.drpath.cnt] = (uint8_t)i;
+		}
+	}
+	rc = unwalked_read(reqs, n, t, o, err);
+	free(reqs);
+	return rc;
+}
+
+/*
  * Before any library opens a port (and prints its own warnings): the CAs
  * this node has, by name.  umad_get_ca_device_list() lists the devices of
  * /sys/class/infiniband whose node_type is an IB one, and nothing else
@@ -756,6 +797,8 @@ int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t
 		rc = lft_read(fab, &map, o, err);
 	if (rc == 0 && o->sminfo && !o->load_cache)
 		rc = sm_read(fab, &map, t, o, err);
+	if (rc == 0 && !o->load_cache)
+		rc = unwalked_scan(fab, &map, t, o, err);
 	free(map.slot);
 	ibnd_destroy_fabric(fab);
 	if (rc < 0)

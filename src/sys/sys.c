@@ -315,6 +315,14 @@ int sys_subnet_read(struct sys *sys, const struct subnet_opts *o, struct topo *t
 	return sys->ops->subnet_read(sys, o, t, err);
 }
 
+int sys_subnet_vl_read(struct sys *sys, const struct subnet_opts *o, const struct topo *t,
+		       struct ib_vl_data *vd, struct fab_err *err)
+{
+	if (!sys->ops->subnet_vl_read)
+		return no_slot(sys, "subnet sl2vl", NULL, err);
+	return sys->ops->subnet_vl_read(sys, o, t, vd, err);
+}
+
 int sys_pending_lock(struct sys *sys, int *lock, struct fab_err *err)
 {
 	if (!sys->ops->pending_lock)

@@ -28,6 +28,8 @@
 #include "model/topo.h"
 #include "util/err.h"
 
+struct ib_vl_data;
+
 struct sys;
 
 /* What sys_host_state_read() reads beyond links and RDMA ports. */
@@ -174,6 +176,16 @@ struct sys_ops {
 	 * subnet_opts.  -ENODEV when no IB port answers, naming the CA. */
 	int (*subnet_read)(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 			   struct fab_err *err);
+	/*
+	 * Virtual lanes of the subnet @t was walked from (src/sys/sl2vl.c;
+	 * model/ib_vl.h): every switch's SL2VL tables towards its
+	 * switch-cabled ports, by LID, into @vd (zeroed), and the SL of every
+	 * CA pair's path from the subnet administrator (PathRecord); no SA
+	 * answering is not an error (vd->sl_note says so).  Live subnets only.
+	 * -ENODEV when no MAD port opens, -ENOMEM.
+	 */
+	int (*subnet_vl_read)(struct sys *sys, const struct subnet_opts *o, const struct topo *t,
+			      struct ib_vl_data *vd, struct fab_err *err);
 	/*
 	 * Ethernet / RoCE counters by name (src/sys/nic_counters.c) into @out
 	 * (nic_counters_init'ed): <root>/sys/class/net/IF/statistics/ and
@@ -323,6 +335,8 @@ int sys_lldp_read(struct sys *sys, const char *socket, struct lldp_view *view,
 		  struct fab_err *err);
 int sys_subnet_read(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err);
+int sys_subnet_vl_read(struct sys *sys, const struct subnet_opts *o, const struct topo *t,
+		       struct ib_vl_data *vd, struct fab_err *err);
 int sys_nic_counters_read(struct sys *sys, const struct nic_counters_req *req,
 			  struct nic_counters *out, struct fab_err *err);
 int sys_module_page_read(struct sys *sys, const char *ifname, const struct module_page_req *req,

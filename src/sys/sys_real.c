@@ -29,6 +29,7 @@ static const struct sys_ops sys_real_ops = {
 	.roce_tos_set = roce_tos_set,
 	.lldp_read = lldp_read_all,
 	.subnet_read = subnet_read_all,
+	.subnet_vl_read = subnet_vl_read,
 	.nic_counters_read = nic_counters_read_all,
 	.module_page_read = module_page_read,
 	.link_phy_read = link_phy_read,

@@ -73,6 +73,9 @@ int proc_start(struct sys *sys, int pid, unsigned long long *start);
 /* subnet.c: InfiniBand subnet walk (libibnetdisc) and PMA counters (libibmad). */
 int subnet_read_all(struct sys *sys, const struct subnet_opts *o, struct topo *t,
 		    struct fab_err *err);
+/* sl2vl.c: SL2VL tables and path SLs.  Contract: see struct sys_ops. */
+int subnet_vl_read(struct sys *sys, const struct subnet_opts *o, const struct topo *t,
+		   struct ib_vl_data *vd, struct fab_err *err);
 
 /* nic_counters.c: Ethernet / RoCE counters by name.  Contract: see struct sys_ops. */
 int nic_counters_read_all(struct sys *sys, const struct nic_counters_req *req,

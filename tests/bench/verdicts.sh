@@ -10,6 +10,9 @@
 #      rate_gbps=1 (judged against the rated path);
 #      faults: h5's cable slowed to 200 Mbit/s (its 8 pairs, h5 named),
 #      leaf3's uplink slowed to 200 Mbit/s (its 18 crossing pairs).
+#   C  2 leaves x 4 hosts, one spine, unshaped, no --topology (the fleet
+#      and node rules: nothing tells a pair's expected rate);
+#      fault: h3's cable slowed to 200 Mbit/s (its 7 pairs, h3 named).
 # Each clean shape runs REPS times idle and REPS times with HOGS busy
 # processes (default 2 x cores); each fault once idle and once loaded.
 # A false alarm is a pair not ok that the fault does not explain (on a
@@ -30,7 +33,7 @@ need_cmd ip tc jq
 
 REPS=${REPS:-3}
 HOGS=${HOGS:-$((2 * $(nproc)))}
-SHAPES=${SHAPES:-A B}
+SHAPES=${SHAPES:-A B C}
 LOADS=${LOADS:-0 $HOGS}
 TMP=$(mktemp -d)
 P=
@@ -58,6 +61,7 @@ cleanup() {
 trap cleanup EXIT
 
 OPTS=(--launcher netns --transport tcp --duration 0.5 --lat-iters 1000 --no-progress)
+TOPO=()
 total_pairs=0 total_false=0 loaded_pairs=0 loaded_false=0 faults=0 found=0
 declare -A false_by=()
 
@@ -67,7 +71,7 @@ declare -A false_by=()
 run_one() {
 	local shape=$1 load=$2 fault=$3 hosts=$4 out=$TMP/out.json rc=0 n bad fa load1
 	[ "$load" = 0 ] || hogs_start "$HOGS"
-	"$FABRICCTL" -j sweep --hosts "$hosts" --topology "$TMP/plan.yaml" "${OPTS[@]}" \
+	"$FABRICCTL" -j sweep --hosts "$hosts" "${TOPO[@]}" "${OPTS[@]}" \
 		>"$out" 2>"$TMP/err" || rc=$?
 	load1=$(cut -d' ' -f1 /proc/loadavg)
 	hogs_stop
@@ -166,8 +170,14 @@ shape() { # SHAPE: build it, run its clean and fault sweeps
 			--uplink-rate 1gbit --no-lldp >/dev/null
 		lab_hostsfile --rate-gbps 1 >"$TMP/hosts"
 		faults_of=(host:h5 uplink:leaf3) ;;
+	C)
+		LAB_QUIET=1 lab_up --name "$P" --hosts 8 --leaves 2 --spines 1 --no-lldp >/dev/null
+		lab_hostsfile >"$TMP/hosts"
+		faults_of=(host:h3) ;;
 	esac
 	lab_planfile >"$TMP/plan.yaml"
+	TOPO=(--topology "$TMP/plan.yaml")
+	[ "$s" != C ] || TOPO=()
 	for load in $LOADS; do
 		explain clean
 		for ((i = 1; i <= REPS; i++)); do run_one "$s" "$load" clean "$TMP/hosts"; done

@@ -6,7 +6,8 @@
  * next to a well-formed failed node, both checks run over it, and their
  * documents and text renderers (render/fleet_doc.c) are written.
  * Invariants: counts add up, every flattened entry names its node, a node
- * is ok only with a well-formed document.
+ * is ok only with a well-formed document; verify's PCIe groups hold every
+ * verified node once, largest first, with host-side drift only.
  */
 #include <assert.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 
 #include "fleet/fleet_op.h"
 #include "fleet/proto.h"
+#include "model/pcie_fleet.h"
 #include "render/render.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -26,6 +28,28 @@ static void run_of(struct fleet_run *run, const char *op, json_t *result)
 	fleet_run_init(run, op);
 	fleet_run_add(run, "fuzz", "10.0.0.1", json_incref(result), op);
 	fleet_run_add(run, "dead", "10.0.0.2", NULL, "no hello");
+}
+
+static void groups_check(const json_t *doc, const struct fleet_run *run)
+{
+	const json_t *groups = json_object_get(doc, "pcie_groups"), *g, *d;
+	json_int_t total = 0, last = 0;
+	size_t i, k;
+
+	assert(json_is_array(groups));
+	json_array_foreach(groups, i, g) {
+		json_int_t c = json_integer_value(json_object_get(g, "count"));
+
+		assert(c >= 1 && (size_t)c == json_array_size(json_object_get(g, "nodes")));
+		assert(i == 0 || c <= last);
+		assert(json_is_true(json_object_get(g, "majority")) == (i == 0));
+		json_array_foreach(json_object_get(g, "drift"), k, d)
+			assert(pcie_fleet_drift_field(json_string_value(json_object_get(d, "field")),
+						      json_string_value(json_object_get(d, "wanted"))));
+		total += c;
+		last = c;
+	}
+	assert((size_t)total == run->n - run->n_failed);
 }
 
 static void check(json_t *doc, const char *list, const struct fleet_run *run)
@@ -44,6 +68,8 @@ static void check(json_t *doc, const char *list, const struct fleet_run *run)
 		assert(json_is_true(json_object_get(n, "ok")) || json_is_string(json_object_get(n, "error")));
 	}
 	assert(ok + run->n_failed == 2);
+	if (!strcmp(list, "drift"))
+		groups_check(doc, run);
 	json_decref(doc);
 }
 

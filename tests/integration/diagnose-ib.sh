@@ -12,7 +12,10 @@
 #       snapshot: diagnose --from names that link, both ends, exit 1, and
 #       its score is lowered ("counters clean here, errors elsewhere");
 #     - then symbol errors on leaf-001 port 5 itself: the same link, the
-#       counter delta cited (symbol_errors +40, error), score raised.
+#       counter delta cited (symbol_errors +40, error), score raised; its
+#       two ends on the cable scale (docs/optics.md): leaf-001 port 5
+#       failing on its symbol error ratio, spine-01 port 1 healthy, then
+#       marginal after a link down and a retrain there.
 #  3. The same file against a healthy result (every pair ok): no suspect,
 #     exit 0.
 set -eu
@@ -91,6 +94,19 @@ echo "errors on the link: score $s2 (was $s1)" >&2
 fab d2.txt diagnose --from "$TMP/slow.json" --topology ib
 grep -q "slow link: leaf-001 port 5 <-> spine-01 port 1" "$TMP/d2.txt" || fail "text: $(cat "$TMP/d2.txt")"
 grep -q "leaf-001 port 5 symbol_errors +40 (error" "$TMP/d2.txt" || fail "text: no counter line"
+# The link's two ends on the cable scale (docs/optics.md "InfiniBand"): 40 symbol errors
+# since the sweep began are far above 1e-12 per bit; the far end is clean.
+ib_end() { jq -r --arg n "$2" --argjson p "$3" '.cables.ib_ports[] | select(.node == $n and .port == $p) |
+	"\(.verdict.health) \([.verdict.findings[].code] | join(","))"' "$TMP/$1"; }
+echo "cable ends: $(jq -c '[.cables.ib_ports[] | [.node, .port, .verdict.health]]' "$TMP/d2.json")" >&2
+assert_eq "cable ends: leaf-001 port 5" "failing symbol_errors" "$(ib_end d2.json leaf-001 5)"
+assert_eq "cable ends: spine-01 port 1" "healthy " "$(ib_end d2.json spine-01 1)"
+grep -q "^  leaf-001 port 5: failing" "$TMP/d2.txt" || fail "text: no cable end line"
+# A retrain and a link down at the far end: two flaps, marginal, reseat.
+run ibsim_console 'PerformanceSet "spine-01"[1] PortCounters.LinkDownedCounter=1'
+run ibsim_console 'PerformanceSet "spine-01"[1] PortCounters.LinkErrorRecoveryCounter=1'
+fab d2b.json -j diagnose --from "$TMP/slow.json" --topology ib
+assert_eq "cable ends, flaps: spine-01 port 1" "marginal flaps" "$(ib_end d2b.json spine-01 1)"
 
 # --- 3. a healthy result --------------------------------------------------------------
 jq '.pairs[] |= (.status = "ok" | .pct_expected = 95)' "$TMP/plan.json" >"$TMP/ok.json"

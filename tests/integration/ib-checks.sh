@@ -13,12 +13,24 @@
 #   - a ring of 5 switches routed by minhop (opensm documents that it does
 #     not avoid credit loops): two loops, each 5 channels chained switch to
 #     switch round the ring, every channel a ring cable of ibnetdiscover's,
-#     one clockwise and one counter-clockwise; the same ring routed by updn
+#     one clockwise and one counter-clockwise, both on VL 0 once the SL2VL
+#     tables are read (no SA left: SL 0); the same ring routed by updn
 #     from a root: none;
+#   - the ring routed by lash and by dfsssp (opensm left running, its SA
+#     answering PathRecord): loops on one VL, none per VL, as many VLs as
+#     lash says it needed, one pair's SL as saquery gives it among them;
+#     then every switch's SL2VL tables set to VL 0 by SubnSet
+#     (tests/tools/ib-sl2vl-set.c): the two loops again, on VL 0;
 #   - two opensm on the ring, priority 10 on h1 and 2 on h3: both listed,
 #     master and standby with the priorities, GUIDs and states sminfo
 #     reports, in agreement;
-#   - two HCAs whose port GUIDs collide (ibsim caguid=): duplicate-guid.
+#   - two HCAs whose port GUIDs collide (ibsim caguid=): duplicate-guid;
+#   - two HCAs sharing a node GUID (ibsim's console Guid command, after the
+#     netfile, which refuses it): the walk keeps one, and the other, read
+#     behind the linked-up switch port left without a cable, is a
+#     duplicate-guid at that port naming the node kept and where it is;
+#   - a 5 x 5 torus routed by dor: 20 loops on VL 0 (every row and column,
+#     each way); by torus-2QoS: none per VL, lanes changing at datelines.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -30,17 +42,48 @@ need_fabricctl
 
 tmpdir_with_cleanup ib-checks
 SMS=()
+# sm_kill PID: stop one opensm started by sm_bg, and wait until it is gone.
+sm_kill() {
+	local i
+	kill "$1" 2>/dev/null || return 0
+	for i in $(seq 1 100); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.05
+	done
+	kill -KILL "$1" 2>/dev/null || true
+}
 cleanup_hook() {
 	local p
 	for p in "${SMS[@]}"; do
-		kill "$p" 2>/dev/null || true
-		wait "$p" 2>/dev/null || true
+		sm_kill "$p"
 	done
 	ibsim_stop
+}
+# sm_bg NODE OUT CMD...: CMD under umad2sim at NODE in the background, output in OUT; its own
+# pid into SMS (ibsim_run runs CMD in a subshell that execs it: the child of the job, whose
+# pid alone would leave the SM running when killed).
+sm_bg() {
+	local node=$1 out=$2 job c="" i
+	shift 2
+	ibsim_run -H "$node" "$@" >"$out" 2>&1 &
+	job=$!
+	# Until the job's child is CMD itself (before that, a command substitution of ibsim_run's).
+	for i in $(seq 1 200); do
+		c=$(cat "/proc/$job/task/$job/children" 2>/dev/null) || true
+		c=${c%% *}
+		[ -n "$c" ] && [ "$(cat "/proc/$c/comm" 2>/dev/null)" = "${1##*/}" ] && break
+		c=""
+		sleep 0.05
+	done
+	[ -n "$c" ] || fail "$*: no process under job $job"
+	SMS+=("$c")
 }
 
 # shellcheck disable=SC2046 # pkg-config's flags are words
 run cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -o "$TMP/ib-lft-set" "$TOP/tests/tools/ib-lft-set.c" \
+	$(pkg-config --libs libibmad libibumad)
+# shellcheck disable=SC2046
+run cc -std=c17 -D_GNU_SOURCE -O2 -Wall -Wextra -o "$TMP/ib-sl2vl-set" "$TOP/tests/tools/ib-sl2vl-set.c" \
 	$(pkg-config --libs libibmad libibumad)
 
 # sm ENGINE [OPENSM ARGS...]: one opensm sweep with that routing engine.
@@ -168,20 +211,91 @@ diff -u "$TMP/ring-cables" "$TMP/loop-channels" >&2 || fail "loop channels != th
 assert_eq "minhop ring: loop directions" "2 3" \
 	"$(q minhop '[.ib_checks.credit_loops.cycles[] | .channels[0].from.port] | sort | map(tostring) | join(" ")')"
 assert_eq "minhop ring: problems" "credit-loop credit-loop" "$(q minhop '[.problems[].kind] | join(" ")')"
+# Looping on one VL: the SL2VL tables are read (ibsim's identity tables; 3 inputs x 2 switch
+# outputs less 2 U-turns a switch), the SM that routed is gone (opensm -o), so every path is
+# taken on SL 0: both loops stay, on VL 0.
+assert_eq "minhop ring: by vl, tables, per vl" 'true 20 [{"vl":0,"channels":10,"dependencies":10,"loops":2}]' \
+	"$(q minhop '.ib_checks.credit_loops | "\(.by_vl) \(.sl2vl_tables) \(.per_vl | tojson)"')"
+assert_eq "minhop ring: path sls" "not read" "$(q minhop '.ib_checks.credit_loops.path_sls[0:8]')"
+assert_eq "minhop ring: cycles on vl 0" "0" "$(q minhop '[.ib_checks.credit_loops.cycles[].vls[]] | unique | join(" ")')"
 sw_field ring-1 3 >"$TMP/roots"
 sm updn -a "$TMP/roots"
 checks updn-ring routes,credit-loops
 assert_eq "updn ring from a root: exit, unreachable, loops" "0 0 0" \
 	"$rc $(q updn-ring '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops)"')"
 
+# ---- lanes: opensm's lash and dfsssp break the ring's loops by SL, SL2VL on VL 0 undoes it ----
+# [SM_NODE=NODE] sm_daemon ENGINE [OPENSM ARGS...]: an opensm left running at NODE (h5) (its
+# SA answers PathRecord), no periodic sweep (-s 0), its log flushed line by line (-d2) for the
+# readiness wait.
+sm_daemon() {
+	local engine=$1
+	shift
+	rm -rf "$IBSIM_DIR/osm-$engine"
+	mkdir -p "$IBSIM_DIR/osm-$engine"
+	OSM_TMP_DIR=$IBSIM_DIR/osm-$engine OSM_CACHE_DIR=$IBSIM_DIR/osm-$engine \
+		sm_bg "${SM_NODE:-h5}" "$IBSIM_DIR/osm-$engine/out" opensm -d2 -s 0 -R "$engine" "$@" \
+		-f "$IBSIM_DIR/osm-$engine/log"
+	for i in $(seq 1 300); do
+		grep -q "SUBNET UP" "$IBSIM_DIR/osm-$engine/log" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "opensm -R $engine: no SUBNET UP in 30 s"
+}
+sm_daemon_stop() {
+	sm_kill "${SMS[-1]}"
+	unset 'SMS[-1]'
+}
+sm_daemon lash
+grep -q "lash tables configured on all switches" "$IBSIM_DIR/osm-lash/log" || fail "opensm did not route with lash"
+lanes=$(awk '/Lanes needed:/ { for (i = 1; i < NF; i++) if ($i == "needed:") { n = $(i + 1); sub(/,/, "", n) } } END { print n }' \
+	"$IBSIM_DIR/osm-lash/log")
+checks lash routes,credit-loops
+assert_eq "lash ring: exit, unreachable, loops" "0 0 0" \
+	"$rc $(q lash '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops)"')"
+assert_eq "lash ring: by vl, path sls from the sa" "true sa" "$(q lash '.ib_checks.credit_loops | "\(.by_vl) \(.path_sls)"')"
+assert_eq "lash ring: vls = lanes opensm needed" "$lanes" "$(q lash .ib_checks.credit_loops.vls)"
+assert_eq "lash ring: every vl acyclic, no cross-vl dependency" "0 0" \
+	"$(q lash '.ib_checks.credit_loops | "\([.per_vl[].loops] | add) \(.cross_vl_dependencies)"')"
+# The same ten switch dependencies as on one VL, spread over the lanes.
+assert_eq "lash ring: dependencies over the vls = one-vl ones" 10 "$(q lash '[.ib_checks.credit_loops.per_vl[].dependencies] | add')"
+# The SL of one pair as saquery has it: the pair is on that VL (identity tables).
+h1=$(ca_lid h1)
+h3=$(ca_lid h3)
+sl=$(ibsim_run saquery PR --slid "$h1" --dlid "$h3" 2>/dev/null | awk -F. '/^[ \t]*sl\./ { print $NF }')
+[ -n "$sl" ] || fail "saquery PR $h1 -> $h3: no sl"
+sl=$((sl))
+printf '  ok: saquery PR h1 -> h3: sl %s\n' "$sl" >&2
+# shellcheck disable=SC2016 # jq variables
+assert_eq "lash ring: sl $sl among the vls used" 1 "$(q lash --argjson v "$sl" '[.ib_checks.credit_loops.per_vl[] | select(.vl == $v)] | length')"
+# Every table of every switch maps every SL to VL 0: the loops are back, on VL 0.
+for sw in ring-1 ring-2 ring-3 ring-4 ring-5; do
+	run ibsim_run "$TMP/ib-sl2vl-set" "$(sw_field "$sw" 2)" all all 0 >/dev/null
+done
+checks lash-vl0 routes,credit-loops
+assert_eq "lash, sl2vl all vl 0: exit, loops" "1 2" "$rc $(q lash-vl0 .ib_checks.credit_loops.loops)"
+assert_eq "lash, sl2vl all vl 0: per vl" '[{"vl":0,"channels":10,"dependencies":10,"loops":2}]' \
+	"$(q lash-vl0 -c .ib_checks.credit_loops.per_vl)"
+assert_eq "lash, sl2vl all vl 0: problems" "credit-loop credit-loop" "$(q lash-vl0 '[.problems[].kind] | join(" ")')"
+for sw in ring-1 ring-2 ring-3 ring-4 ring-5; do
+	run ibsim_run "$TMP/ib-sl2vl-set" "$(sw_field "$sw" 2)" all all 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7 >/dev/null
+done
+sm_daemon_stop
+sm_daemon dfsssp
+grep -q "dfsssp tables configured on all switches" "$IBSIM_DIR/osm-dfsssp/log" || fail "opensm did not route with dfsssp"
+checks dfsssp routes,credit-loops
+assert_eq "dfsssp ring: exit, unreachable, loops, path sls" "0 0 0 sa" \
+	"$rc $(q dfsssp '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops) \(.ib_checks.credit_loops.path_sls)"')"
+assert_eq "dfsssp ring: more than one vl" true "$(q dfsssp '.ib_checks.credit_loops.vls > 1')"
+sm_daemon_stop
+
 # ---- a master and a standby subnet manager ----
 # sm_up NODE PRIORITY: an opensm attached at NODE, left running.
 sm_up() {
 	mkdir -p "$IBSIM_DIR/sm-$1"
 	OSM_TMP_DIR=$IBSIM_DIR/sm-$1 OSM_CACHE_DIR=$IBSIM_DIR/sm-$1 \
-		ibsim_run -H "$1" opensm -p "$2" -R updn -a "$TMP/roots" -f "$IBSIM_DIR/sm-$1/log" \
-		>"$IBSIM_DIR/sm-$1/out" 2>&1 &
-	SMS+=($!)
+		sm_bg "$1" "$IBSIM_DIR/sm-$1/out" opensm -p "$2" -R updn -a "$TMP/roots" \
+		-f "$IBSIM_DIR/sm-$1/log"
 }
 # sm_wait LID STATE: until sminfo of LID says STATE (3 master, 2 standby), 30 s at most.
 sm_wait() {
@@ -198,6 +312,7 @@ sm_wait "$(ca_lid h1)" 3
 sm_up h3 2
 sm_wait "$(ca_lid h3)" 2
 checks sm sm
+[ "$rc" = 0 ] || q sm -c .problems >&2
 assert_eq "sm: exit" 0 "$rc"
 assert_eq "sm: masters standby silent agree" "1 1 0 true" \
 	"$(q sm '.ib_checks.sm | "\(.masters) \(.standby) \(.silent) \(.agree)"')"
@@ -240,3 +355,90 @@ assert_eq "dup: exit" 1 "$rc"
 assert_eq "dup: duplicate guids" 2 "$(q dup .ib_checks.ids.duplicate_guids)"
 assert_eq "dup: hA port 2 and hB port 1 share 0x10002" "hA 2 hB 1" \
 	"$(q dup '.problems[] | select(.kind == "duplicate-guid" and (.detail | test("0x0000000000010002 "))) | "\(.ports[0].node) \(.ports[0].port) \(.ports[1].node) \(.ports[1].port)"')"
+ibsim_stop
+
+# ---- two nodes, one node GUID ----
+# ibsim refuses two nodes with one GUID in a netfile, but its console's Guid command renames a
+# node afterwards, unchecked: hB takes hA's node GUID (and so its port GUID, node GUID + 1).
+# libibnetdisc keeps the first of the two it meets and leaves a switch port, link up, without
+# a cable; what answers NodeInfo behind it is the other one.
+cat >"$TMP/dupnode.net" <<'EOF'
+caguid=0x10000
+Hca	1 "hA"
+[1]	"sw1"[1]
+
+caguid=0x20000
+Hca	1 "hB"
+[1]	"sw1"[2]
+
+caguid=0x30000
+Hca	1 "hC"
+[1]	"sw1"[3]
+
+Switch	4 "sw1"
+[1]	"hA"[1]
+[2]	"hB"[1]
+[3]	"hC"[1]
+EOF
+ibsim_start "$TMP/dupnode.net"
+ibsim_console 'Guid "hB" 0x10000' >/dev/null
+for p in 1 2; do
+	assert_eq "dupnode: sw1 port $p leads to node guid 0x10000" 0x0000000000010000 \
+		"$(ibsim_run -H hC smpquery -D nodeinfo "0,1,$p" 2>/dev/null | awk -F. '/^Guid:/ { print $NF }')"
+done
+rc=0
+ibsim_run -H hC "$FABRICCTL" discover --ib --no-counters --checks ids -j >"$TMP/dupnode.json" \
+	2>"$TMP/dupnode.err" || rc=$?
+assert_eq "dupnode: exit" 1 "$rc"
+assert_eq "dupnode: walk has 2 of the 3 cables" 2 "$(q dupnode '.links | length')"
+assert_eq "dupnode: duplicate guids" 1 "$(q dupnode .ib_checks.ids.duplicate_guids)"
+# The left-out port is the one the walk has no cable on; the problem names it and the node kept.
+# shellcheck disable=SC2016 # jq variables
+left=$(q dupnode '[.links[] | .a, .b | select(.node == "sw1") | .port] as $l | [1, 2] - $l | .[0]')
+kept=$((3 - left))
+assert_eq "dupnode: problem at the left-out port, naming the node kept" \
+	"sw1 $left 0x0000000000010000 node guid 0x0000000000010000" \
+	"$(q dupnode '.problems[] | select(.kind == "duplicate-guid") | "\(.ports[0].node) \(.ports[0].port) \(.ports[1].guid) \(.detail | capture("(?<g>node guid 0x[0-9a-f]+)").g)"')"
+# shellcheck disable=SC2016 # jq variables
+assert_eq "dupnode: the walk's copy is behind the other port" 1 \
+	"$(q dupnode --arg w "behind \"sw1\" port $kept)" '[.problems[] | select(.kind == "duplicate-guid") | select(.detail | contains($w))] | length')"
+ibsim_stop
+
+# ---- a 5 x 5 torus: dor's loops on VL 0, torus-2QoS's datelines ----
+# Switch tX_Y: port 1 its HCA, 2 to +x, 3 to -x, 4 to +y, 5 to -y.
+{
+	for y in 0 1 2 3 4; do for x in 0 1 2 3 4; do
+		printf 'Hca\t1 "h%d_%d"\n[1]\t"t%d_%d"[1]\n\n' "$x" "$y" "$x" "$y"
+	done; done
+	for y in 0 1 2 3 4; do for x in 0 1 2 3 4; do
+		printf 'Switch\t6 "t%d_%d"\n[1]\t"h%d_%d"[1]\n[2]\t"t%d_%d"[3]\n[3]\t"t%d_%d"[2]\n[4]\t"t%d_%d"[5]\n[5]\t"t%d_%d"[4]\n\n' \
+			"$x" "$y" "$x" "$y" $(((x + 1) % 5)) "$y" $(((x + 4) % 5)) "$y" "$x" $(((y + 1) % 5)) \
+			"$x" $(((y + 4) % 5))
+	done; done
+} >"$TMP/torus.net"
+ibsim_start "$TMP/torus.net"
+SM_NODE=h0_0 sm_daemon dor
+grep -q "dor tables configured on all switches" "$IBSIM_DIR/osm-dor/log" || fail "opensm did not route with dor"
+ibnet
+checks torus-dor routes,credit-loops
+# Dimension order on a torus with one lane: every row and every column a loop, each way round.
+assert_eq "dor torus: exit, unreachable, loops" "1 0 20" \
+	"$rc $(q torus-dor '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops)"')"
+assert_eq "dor torus: per vl" '[{"vl":0,"channels":100,"dependencies":200,"loops":20}]' \
+	"$(q torus-dor -c .ib_checks.credit_loops.per_vl)"
+assert_eq "dor torus: 16 listed, each 5 channels out of one port number" "16 [5] [1]" \
+	"$(q torus-dor -c '.ib_checks.credit_loops.cycles | "\(length) \([.[].channels | length] | unique) \([.[] | [.channels[].from.port] | unique | length] | unique)"')"
+sm_daemon_stop
+# torus-2QoS (QoS on) moves a path to the other lane where it crosses a dimension's dateline,
+# through the switches' SL2VL tables per input and output port, and gives PathRecord SLs.
+printf 'torus 5 5 1\nxp_link %s %s\nyp_link %s %s\n' "$(sw_field t0_0 3)" "$(sw_field t1_0 3)" \
+	"$(sw_field t0_0 3)" "$(sw_field t0_1 3)" >"$TMP/torus.conf"
+SM_NODE=h0_0 sm_daemon torus-2QoS --torus_config "$TMP/torus.conf" -Q
+grep -q "torus-2QoS tables configured on all switches" "$IBSIM_DIR/osm-torus-2QoS/log" ||
+	fail "opensm did not route with torus-2QoS: $(grep ERR "$IBSIM_DIR/osm-torus-2QoS/log" | head -3)"
+checks torus-2qos routes,credit-loops
+assert_eq "torus-2QoS: exit, unreachable, loops, path sls" "0 0 0 sa" \
+	"$rc $(q torus-2qos '"\(.ib_checks.routes.unreachable) \(.ib_checks.credit_loops.loops) \(.ib_checks.credit_loops.path_sls)"')"
+assert_eq "torus-2QoS: lanes change on the way (datelines), more than one vl" "true true" \
+	"$(q torus-2qos '.ib_checks.credit_loops | "\(.cross_vl_dependencies > 0) \(.vls > 1)"')"
+sm_daemon_stop

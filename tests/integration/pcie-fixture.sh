@@ -3,8 +3,9 @@
 # (tests/fixtures/pcie-dgx/build, read with `fabricctl --root DIR`): status
 # text and JSON, verify with a profile's nics: items (a NIC trained at x8
 # named with its figure), and status/verify --hosts over three nodes, one
-# of them degraded, grouped by PCIe picture.  The fleet's launcher is a
-# two-line wrapper giving each node's worker its own fixture root.
+# of them degraded, grouped by PCIe picture (status) and by PCIe drift
+# (verify).  The fleet's launcher is a two-line wrapper giving each
+# node's worker its own fixture root.
 set -eu
 . "$(dirname "$0")/../lib/common.sh"
 need_cmd jq
@@ -72,4 +73,10 @@ fab -j verify --hosts "$TMP/hosts" --launcher "$TMP/wrap {host}" "$TMP/p.yaml"
 assert_eq "verify --hosts rc" 1 "$rc"
 assert_eq "fleet drift" "h3 enp147s0np0 pcie.width x8" \
 	"$(jq -r '.drift[] | "\(.node) \(.interface) \(.field) \(.found)"' "$TMP/out")"
+assert_eq "fleet drift groups" "2 h1,h2 0; 1 h3 1" \
+	"$(jq -r '[.pcie_groups[] | "\(.count) \(.nodes | join(",")) \(.drift | length)"] | join("; ")' "$TMP/out")"
+fab verify --hosts "$TMP/hosts" --launcher "$TMP/wrap {host}" "$TMP/p.yaml"
+assert_eq "verify --hosts text rc" 1 "$rc"
+grep -qx '  1 node: enp147s0np0 pcie.width x8, want x16 (max): h3' "$TMP/out" ||
+	fail "verify --hosts: no group line for h3's x8 NIC"
 echo "pcie-fixture: ok" >&2

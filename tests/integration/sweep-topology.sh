@@ -232,6 +232,15 @@ assert_eq "h2 slow: exactly h2's three pairs" "$L-h1 $L-h2,$L-h2 $L-h3,$L-h2 $L-
 assert_eq "h2 slow: the suspect is h2's access link, not its leaf's uplink" "node $L-h2 $L-h2 eth0 $L-leaf1 swp2" \
 	"$(q '.suspects[0] | "\(.kind) \(.node) \(.link.a.node) \(.link.a.port) \(.link.b.node) \(.link.b.port)"')"
 assert_eq "h2 slow: one suspect" 1 "$(q '.suspects | length')"
+# diagnose A B with both ends on one leaf: their neighbours are the same
+# hosts (once it asked for a pair of one host with itself and stopped).
+rc=0
+"$FABRICCTL" -j diagnose --hosts "$TMP/hosts1" --topology lldp "${COMMON[@]}" "$L-h1" "$L-h2" \
+	>"$TMP/out" 2>"$TMP/err" || rc=$?
+tail -n 3 "$TMP/err" >&2
+assert_eq "diagnose on one leaf: rc" 1 "$rc"
+assert_eq "diagnose on one leaf: pairs with two hosts" 0 "$(q '[.pairs[] | select(.a == .b)] | length')"
+assert_eq "diagnose on one leaf: names h2's access link" "$L-h2" "$(q '.suspects[0].node')"
 lab_down --name "$L"
 
 # --- 4. two spines, L3 ECMP ---------------------------------------------------------------

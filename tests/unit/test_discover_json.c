@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "model/ib_checks.h"
+#include "model/ib_vl.h"
 #include "model/topo.h"
 #include "render/render.h"
 
@@ -260,7 +261,8 @@ static void test_ib_checks(void **state)
 {
 	struct topo *t = topo_new();
 	struct topo_node *sw[5];
-	json_t *doc, *sm;
+	struct ib_vl_data vd = { 0 };
+	json_t *doc, *sm, *cl;
 
 	for (unsigned int i = 0; i < 5; i++) {
 		char name[16];
@@ -312,6 +314,35 @@ static void test_ib_checks(void **state)
 						    "priority")));
 	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(sm, "sms"), 1),
 						 "priority")));
+	cl = json_object_get(json_object_get(doc, "ib_checks"), "credit_loops");
+	assert_true(json_is_false(json_object_get(cl, "by_vl")));
+	assert_true(json_is_null(json_object_get(cl, "path_sls")));
+	assert_int_equal(json_array_size(json_object_get(cl, "per_vl")), 0);
+	assert_true(json_is_null(json_object_get(json_array_get(json_object_get(cl, "cycles"), 0),
+						 "vls")));
+	json_decref(doc);
+	/* Per VL, every table read with every SL on VL 2: the same keys, filled. */
+	for (unsigned int i = 0; i < 5; i++) {
+		struct ib_sl2vl *s = ib_vl_data_add_switch(&vd, sw[i], 4);
+
+		assert_non_null(s);
+		memset(s->vl, 2, (size_t)4 * 4 * IB_SL_N);
+	}
+	assert_int_equal(ib_credit_vl_check(t, t->ib_checks, &vd), 0);
+	ib_vl_data_fini(&vd);
+	topo_sort(t);
+	assert_same_bytes(t);
+	doc = discover_to_json(t);
+	cl = json_object_get(json_object_get(doc, "ib_checks"), "credit_loops");
+	assert_true(json_is_true(json_object_get(cl, "by_vl")));
+	assert_string_equal(json_string_value(json_object_get(cl, "path_sls")),
+			    "not read: sl 0 assumed");
+	assert_int_equal(json_integer_value(json_object_get(cl, "loops")), 1);
+	assert_int_equal(json_array_size(json_object_get(cl, "per_vl")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(cl,
+			 "per_vl"), 0), "vl")), 2);
+	assert_int_equal(json_integer_value(json_array_get(json_object_get(json_array_get(
+			 json_object_get(cl, "cycles"), 0), "vls"), 4)), 2);
 	json_decref(doc);
 	/* Families not asked: null, same keys. */
 	assert_int_equal(ib_checks_run(t, IB_CHECK_IDS), 0);

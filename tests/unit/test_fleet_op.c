@@ -246,7 +246,8 @@ static void test_verify_merge_malformed(void **state)
 /* No node answered, or there were none: the same keys, arrays stay arrays. */
 static void test_verify_merge_same_keys(void **state)
 {
-	static const char *const keys[] = { "schema", "profile", "ok", "nodes", "drift", "summary" };
+	static const char *const keys[] = { "schema", "profile", "ok", "nodes", "drift", "summary",
+					    "pcie_groups" };
 	struct fleet_run runs[2];
 
 	fleet_run_init(&runs[0], "verify");
@@ -261,6 +262,8 @@ static void test_verify_merge_same_keys(void **state)
 		for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
 			assert_non_null(json_object_get(doc, keys[k]));
 		assert_true(json_is_array(json_object_get(doc, "drift")));
+		assert_true(json_is_array(json_object_get(doc, "pcie_groups")));
+		assert_int_equal(json_array_size(json_object_get(doc, "pcie_groups")), 0);
 		assert_int_equal(failed, r == 0 ? 1 : 0);
 		assert_int_equal(drifted, 0);
 		assert_true(json_is_true(json_object_get(doc, "ok")) == (r == 1));
@@ -316,6 +319,92 @@ static void test_verify_fleet_text_long_name(void **state)
 	free(buf);
 	fleet_verify_fini(&v);
 	fleet_run_fini(&run);
+}
+
+/* One more drift entry in @cs. */
+static void drift_add(struct changeset *cs, const char *object, const char *field,
+		      const char *wanted, const char *found)
+{
+	struct drift *d = array_add((void **)&cs->drift, &cs->n_drift, sizeof(*d));
+
+	assert_non_null(d);
+	snprintf(d->object, sizeof(d->object), "%s", object);
+	snprintf(d->field, sizeof(d->field), "%s", field);
+	snprintf(d->wanted, sizeof(d->wanted), "%s", wanted);
+	snprintf(d->found, sizeof(d->found), "%s", found);
+	d->verify_only = true;
+}
+
+/*
+ * verify --hosts groups the verified nodes by their host-side drift: a and
+ * d have the same NIC at x8 (a also an MTU drift, not host-side: same
+ * group), b and c none, e no answer (not grouped), f ACS on and GPUDirect
+ * not ready on two NICs (merged into one item in text).  Two groups of two:
+ * the first node's first.
+ */
+static void test_verify_fleet_pcie_groups(void **state)
+{
+	struct fixture *f = *state;
+	struct changeset a, d, h;
+	struct fleet_run run;
+	struct fleet_verify v;
+	json_t *doc, *g;
+	char *buf;
+
+	changeset_init(&a);
+	changeset_init(&d);
+	changeset_init(&h);
+	drift_add(&a, "mlx5_1", "pcie.width", "x16", "x8");
+	drift_add(&a, "eth0", "mtu", "9000", "1500");
+	drift_add(&d, "mlx5_1", "pcie.width", "x16", "x8");
+	drift_add(&h, "mlx5_0", "pcie.acs", "off", "on at 0000:92:00.0 (ctl 0x001d)");
+	drift_add(&h, "mlx5_0", "gpudirect", "ready", "no peer-memory module, no dma-buf");
+	drift_add(&h, "mlx5_1", "gpudirect", "ready", "no peer-memory module, no dma-buf");
+	fleet_run_init(&run, "verify");
+	node(&run, "a", verify_to_json("p.yaml", "a", &a), NULL);
+	node(&run, "b", verify_to_json("p.yaml", "b", &f->empty), NULL);
+	node(&run, "c", verify_to_json("p.yaml", "c", &f->empty), NULL);
+	node(&run, "d", verify_to_json("p.yaml", "d", &d), NULL);
+	node(&run, "e", NULL, "no answer");
+	node(&run, "f", verify_to_json("p.yaml", "f", &h), NULL);
+	assert_int_equal(fleet_verify_check(&run, "p.yaml", &v), 0);
+	buf = render_verify(&render_text_ops, &v, false);
+	assert_string_equal(buf,
+		"verify p.yaml on 6 nodes: 2 ok, 3 drifted (6 drifts), 1 failed\n"
+		"NODE             INTERFACE        FIELD              WANTED               FOUND\n"
+		"a                mlx5_1           pcie.width         x16                  x8\n"
+		"a                eth0             mtu                9000                 1500\n"
+		"d                mlx5_1           pcie.width         x16                  x8\n"
+		"f                mlx5_0           pcie.acs           off                  on at 0000:92:00.0 (ctl 0x001d)\n"
+		"f                mlx5_0           gpudirect          ready                no peer-memory module, no dma-buf\n"
+		"f                mlx5_1           gpudirect          ready                no peer-memory module, no dma-buf\n"
+		"e                FAILED: no answer\n"
+		"\n"
+		"PCIe drift on 3 of 5 verified nodes, by group, largest first:\n"
+		"  2 nodes: mlx5_1 pcie.width x8, want x16: a, d\n"
+		"  2 nodes: no PCIe drift: b, c\n"
+		"  1 node: mlx5_0 pcie.acs on at 0000:92:00.0 (ctl 0x001d), want off; "
+		"mlx5_0, mlx5_1 gpudirect no peer-memory module, no dma-buf, want ready: f\n");
+	free(buf);
+	doc = fleet_verify_to_json(&v);
+	g = json_object_get(doc, "pcie_groups");
+	assert_int_equal(json_array_size(g), 3);
+	assert_true(json_is_true(json_object_get(json_array_get(g, 0), "majority")));
+	assert_true(json_is_false(json_object_get(json_array_get(g, 1), "majority")));
+	assert_int_equal(jint(json_array_get(g, 0), "count"), 2);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(json_array_get(g, 0),
+									     "nodes"), 1)), "d");
+	assert_int_equal(json_array_size(json_object_get(json_array_get(g, 0), "drift")), 1);
+	assert_string_equal(jstr(json_array_get(json_object_get(json_array_get(g, 0), "drift"), 0),
+				 "found"), "x8");
+	assert_int_equal(json_array_size(json_object_get(json_array_get(g, 1), "drift")), 0);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(g, 2), "drift")), 3);
+	json_decref(doc);
+	fleet_verify_fini(&v);
+	fleet_run_fini(&run);
+	changeset_fini(&a);
+	changeset_fini(&d);
+	changeset_fini(&h);
 }
 
 static char *slurp(const char *path)
@@ -625,6 +714,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_verify_fleet_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_text_long_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_json_golden, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verify_fleet_pcie_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_merge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_fleet_text, setup, teardown),
 		cmocka_unit_test(test_rdma_judge),

@@ -418,6 +418,49 @@ static void test_ids(void **state)
 	topo_free(f.t);
 }
 
+/*
+ * Two nodes with one node GUID: the walk kept caA and left leaf2 port 5
+ * (up, to a fifth CA) without a cable; what answers there has caA's
+ * node GUID, then caB's port GUID, then a GUID of its own (no problem),
+ * then nothing (no problem).
+ */
+static void test_ids_unwalked(void **state)
+{
+	struct topo_unwalked u[4];
+	const struct topo_problem *p;
+	struct fab f;
+
+	(void)state;
+	fab_build(&f);
+	u[0] = (struct topo_unwalked){ .at = port(f.leaf2, 5, 11), .answered = true,
+				       .type = TOPO_NODE_CA, .node_guid = 0x1000,
+				       .port_guid = 0x1001, .port = 1, .desc = "caE" };
+	u[1] = u[0];
+	u[1].node_guid = 0x9000;
+	u[1].port_guid = 0x2001;
+	u[2] = u[1];
+	u[2].port_guid = 0x9001;
+	u[3] = (struct topo_unwalked){ .at = pt(f.leaf2, 5) };
+	f.t->unwalked = malloc(sizeof(u));
+	assert_non_null(f.t->unwalked);
+	memcpy(f.t->unwalked, u, sizeof(u));
+	f.t->n_unwalked = 4;
+	assert_int_equal(ib_checks_run(f.t, IB_CHECK_IDS), 0);
+	assert_int_equal(f.t->ib_checks->ids.n_dup_guids, 2);
+	assert_int_equal(n_kind(f.t, TOPO_PROB_DUP_GUID), 2);
+	p = first_kind(f.t, TOPO_PROB_DUP_GUID);
+	assert_string_equal(p->a.node, "leaf2");
+	assert_int_equal(p->a.port, 5);
+	assert_string_equal(p->detail, "behind \"leaf2\" port 5 (link up, left out of the walk) a "
+			    "ca \"caE\" answers with node guid 0x0000000000001000, which is node "
+			    "\"caA\"'s (the walk has it behind \"leaf1\" port 1): two nodes share one "
+			    "guid, and the walk kept the one it met first");
+	assert_string_equal(p->b.node, "caA");
+	assert_non_null(strstr(f.t->problems[1].detail, "port guid 0x0000000000002001, which is "
+			       "\"caB\" port 1's (the walk has it behind \"leaf1\" port 2): two ports"));
+	topo_free(f.t);
+}
+
 static void test_lid_runs(void **state)
 {
 	struct fab f;
@@ -522,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_balance_piled),
 		cmocka_unit_test(test_no_tables),
 		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_ids_unwalked),
 		cmocka_unit_test(test_lid_runs),
 		cmocka_unit_test(test_sm),
 	};

@@ -533,6 +533,67 @@ static void test_wire(void **state)
 	optics_set_fini(&set);
 }
 
+/* InfiniBand PMA counters on the same scale: symbol error ratio, flaps. */
+static void test_ib(void **state)
+{
+	struct optics_ib_pma a = { .ok = true, .symbol_errors = 5, .link_recovers = 1,
+				   .link_downed = 2 };
+	struct optics_ib_pma b = a;
+	const struct optics_finding *f;
+
+	(void)state;
+	/* nothing moved: healthy, windowed */
+	optics_ib_verdict(&a, &b, 10, 100000, &pol, &v);
+	assert_int_equal(v.health, OPTICS_HEALTHY);
+	assert_true(v.windowed);
+	assert_int_equal(v.n, 0);
+	/* 40 symbol errors in 10 s at 100 Gb/s: 4e-11 per bit > 1e-12: failing, clean */
+	b.symbol_errors = 45;
+	optics_ib_verdict(&a, &b, 10, 100000, &pol, &v);
+	assert_int_equal(v.health, OPTICS_FAILING);
+	f = find("symbol_errors", 0);
+	assert_non_null(f);
+	assert_true(fabs(f->value - 4e-11) < 1e-20);
+	assert_true(f->limit == 1e-12);
+	assert_int_equal(v.hint, OPTICS_HINT_CLEAN);
+	assert_non_null(strstr(f->text, "40 symbol errors in 10 s: 4.00e-11 per bit"));
+	/* one error in 100 s at 200 Gb/s: 5e-14, within the limit: marginal */
+	b.symbol_errors = 6;
+	optics_ib_verdict(&a, &b, 100, 200000, &pol, &v);
+	assert_int_equal(v.health, OPTICS_MARGINAL);
+	assert_non_null(strstr(find("symbol_errors", 0)->text, "1 symbol error in 100 s"));
+	/* the rate unknown: marginal, said */
+	optics_ib_verdict(&a, &b, 100, 0, &pol, &v);
+	assert_int_equal(v.health, OPTICS_MARGINAL);
+	assert_non_null(strstr(find("symbol_errors", 0)->text, "no ratio"));
+	/* at the 16-bit ceiling: a lower bound */
+	b.symbol_errors = OPTICS_IB_SYMBOL_MAX;
+	optics_ib_verdict(&a, &b, 10, 100000, &pol, &v);
+	assert_true(v.ber_lower_bound);
+	assert_non_null(strstr(find("symbol_errors", 0)->text, "at least "));
+	/* one retrain: marginal; two downs and a retrain: failing, reseat */
+	b = a;
+	b.link_recovers = 2;
+	optics_ib_verdict(&a, &b, 10, 100000, &pol, &v);
+	assert_int_equal(v.health, OPTICS_MARGINAL);
+	assert_int_equal(v.flaps, 1);
+	b.link_downed = 4;
+	optics_ib_verdict(&a, &b, 10, 100000, &pol, &v);
+	assert_int_equal(v.health, OPTICS_FAILING);
+	assert_int_equal(v.flaps, 3);
+	f = find("flaps", 0);
+	assert_non_null(strstr(f->text, "went down 2 times and retrained 1 time in 10 s"));
+	assert_int_equal(f->hint, OPTICS_HINT_RESEAT);
+	/* cleared counters are not judged; a missing reading is unknown */
+	b = a;
+	b.link_downed = 0;
+	optics_ib_verdict(&a, &b, 10, 100000, &pol, &v);
+	assert_int_equal(v.health, OPTICS_HEALTHY);
+	b.ok = false;
+	optics_ib_verdict(&a, &b, 10, 100000, &pol, &v);
+	assert_int_equal(v.health, OPTICS_UNKNOWN);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +607,7 @@ int main(void)
 		cmocka_unit_test_setup(test_cable, setup),
 		cmocka_unit_test_setup(test_node_port, setup),
 		cmocka_unit_test_setup(test_wire, setup),
+		cmocka_unit_test_setup(test_ib, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -250,6 +250,158 @@ static void test_text(void **state)
 	host_state_fini(&hs);
 }
 
+/* diagnose's evidence: the suspects' hosts' cable ends, text and JSON. */
+static void test_hosts(void **state)
+{
+	struct fab_host hv[3] = { { .name = "h1" }, { .name = "h2" }, { .name = "h3" } };
+	struct fab_hosts hosts = { .hosts = hv, .n = 3 };
+	struct optics_hosts c;
+	struct host_state hs;
+	char *buf = NULL;
+	size_t len = 0;
+	json_t *j, *h;
+	FILE *f;
+
+	(void)state;
+	fill(&hs);
+	assert_int_equal(optics_hosts_init(&c, 3), 0);
+	c.wanted[1] = c.wanted[2] = true;	/* h1 not a suspect: not shown */
+	c.read[0] = c.read[1] = true;
+	c.why[2] = strdup("its worker is gone");
+	c.set[1] = *hs.optics;			/* moved */
+	c.set[1].window_s = 2.0;
+	free(hs.optics);
+	hs.optics = NULL;
+	f = open_memstream(&buf, &len);
+	optics_text_hosts(f, &hosts, &c);
+	fclose(f);
+	assert_non_null(strstr(buf, "\ncable ends of the suspects' hosts (read before and after "
+				    "the sweep, 2.0 s apart):\n"));
+	assert_non_null(strstr(buf, "  h2 eth0: failing (QSFP28 FABRICCTL TEST QSFP28-SR4-TEST sn "));
+	assert_non_null(strstr(buf, "      failing: lane 2 has no light"));
+	assert_non_null(strstr(buf, "  h2 eth1: healthy (QSFP-DD "));
+	assert_non_null(strstr(buf, ", one reading\n"));
+	assert_non_null(strstr(buf, "  h2 eth2: unknown (module: module: eth2: no module plugged)"));
+	assert_non_null(strstr(buf, "  h3: not read: its worker is gone\n"));
+	assert_null(strstr(buf, "  h1"));
+	free(buf);
+	j = optics_hosts_to_json(&hosts, &c);
+	assert_true(fabs(json_real_value(json_object_get(j, "window_s")) - 2.0) < 1e-9);
+	assert_int_equal(json_array_size(json_object_get(j, "hosts")), 2);
+	h = json_array_get(json_object_get(j, "hosts"), 0);
+	assert_string_equal(json_string_value(json_object_get(h, "node")), "h2");
+	assert_true(json_is_true(json_object_get(h, "read")));
+	assert_true(json_is_null(json_object_get(h, "note")));
+	assert_int_equal(json_array_size(json_object_get(h, "ports")), 3);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(
+		json_array_get(json_object_get(h, "ports"), 0), "verdict"), "health")), "failing");
+	h = json_array_get(json_object_get(j, "hosts"), 1);
+	assert_true(json_is_false(json_object_get(h, "read")));
+	assert_string_equal(json_string_value(json_object_get(h, "note")), "its worker is gone");
+	assert_int_equal(json_array_size(json_object_get(h, "ports")), 0);
+	assert_int_equal(json_array_size(json_object_get(j, "ib_ports")), 0);
+	assert_true(json_is_null(json_object_get(j, "ib_window_s")));
+	json_decref(j);
+	/* InfiniBand ends: their own section, before the hosts' */
+	{
+		struct optics_ib_end *e = optics_hosts_ib_add(&c);
+		struct optics_policy pol;
+
+		optics_policy_default(&pol);
+		assert_non_null(e);
+		snprintf(e->node, sizeof(e->node), "leaf-001");
+		e->port = 5;
+		e->before = (struct optics_ib_pma){ .ok = true };
+		e->after = (struct optics_ib_pma){ .ok = true, .symbol_errors = 40 };
+		c.ib_window_s = 30;
+		optics_ib_verdict(&e->before, &e->after, 30, 100000, &pol, &e->verdict);
+	}
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	optics_text_hosts(f, &hosts, &c);
+	fclose(f);
+	assert_non_null(strstr(buf, "\ncable ends of the suspects' links (InfiniBand PMA counters, 30 s "
+				    "since the sweep began):\n  leaf-001 port 5: failing\n      failing: "
+				    "40 symbol errors in 30 s: 1.33e-11 per bit"));
+	assert_true(strstr(buf, "InfiniBand") < strstr(buf, "suspects' hosts"));
+	free(buf);
+	j = optics_hosts_to_json(&hosts, &c);
+	h = json_array_get(json_object_get(j, "ib_ports"), 0);
+	assert_string_equal(json_string_value(json_object_get(h, "node")), "leaf-001");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(h, "after"),
+							    "symbol_errors")), 40);
+	assert_true(json_is_null(json_object_get(h, "rate_mbps")));
+	json_decref(j);
+	/* not read at all: no text, JSON null */
+	assert_true(json_is_null(j = optics_hosts_to_json(&hosts, NULL)));
+	json_decref(j);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	optics_text_hosts(f, &hosts, NULL);
+	fclose(f);
+	assert_string_equal(buf, "");
+	free(buf);
+	optics_hosts_fini(&c);
+	host_state_fini(&hs);
+}
+
+/* status --hosts: the nodes' cable ends grouped by verdict, worst first. */
+static void test_fleet(void **state)
+{
+	struct host_state hs;
+	json_t *doc, *g, *mods;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fill(&hs);	/* eth0 failing, eth1 healthy, eth2 unknown (no module) */
+	mods = optics_set_to_json(hs.optics);
+	doc = json_pack("{s:[{s:s, s:{s:O}}, {s:s, s:{s:O}}, {s:s, s:{s:n}}, {s:s, s:n}]}", "nodes",
+			"node", "n1", "status", "modules", mods, "node", "n2", "status", "modules",
+			mods, "node", "n3", "status", "modules", "node", "n4", "status");
+	assert_non_null(doc);
+	optics_fleet_json(doc);
+	g = json_object_get(doc, "module_groups");
+	assert_int_equal(json_array_size(g), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(g, 0), "health")),
+			    "failing");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(g, 0), "count")), 2);
+	assert_int_equal(json_array_size(json_object_get(json_array_get(g, 0), "nodes")), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
+		json_array_get(g, 0), "ports"), 1), "node")), "n2");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(g, 1), "health")),
+			    "unknown");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(
+		json_array_get(g, 1), "ports"), 0), "finding")), "module: eth2: no module plugged");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(g, 2), "health")),
+			    "healthy");
+	assert_int_equal(json_array_size(json_object_get(json_array_get(g, 2), "ports")), 0);
+	f = open_memstream(&buf, &len);
+	optics_fleet_text(f, doc);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nmodules: 2 nodes read, 6 cable ends: 2 failing, 2 unknown, "
+				    "2 healthy; 2 nodes not read\n  failing:\n    n1 eth0 QSFP28 "
+				    "FABRICCTL TEST QSFP28-SR4-TEST sn "));
+	assert_non_null(strstr(buf, ": lane 2 has no light"));
+	assert_non_null(strstr(buf, "  unknown:\n    n1 eth2: module: eth2: no module plugged\n"));
+	free(buf);
+	json_decref(doc);
+	/* no node reported a module: no text, an empty list */
+	doc = json_pack("{s:[{s:s, s:{s:n}}]}", "nodes", "node", "n1", "status", "modules");
+	optics_fleet_json(doc);
+	assert_int_equal(json_array_size(json_object_get(doc, "module_groups")), 0);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	optics_fleet_text(f, doc);
+	fclose(f);
+	assert_string_equal(buf, "");
+	free(buf);
+	json_decref(doc);
+	json_decref(mods);
+	host_state_fini(&hs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +409,8 @@ int main(void)
 		cmocka_unit_test(test_json_values),
 		cmocka_unit_test(test_prom),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_hosts),
+		cmocka_unit_test(test_fleet),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -285,6 +285,37 @@ static void test_discover_ib_checks(void **state)
 	json_decref(doc);
 }
 
+/* Credit loops per VL: each lane's figures, the SLs' source, each loop channel's lane. */
+static void test_discover_ib_checks_vl(void **state)
+{
+	static const char doc_text[] =
+		"{\"schema\": \"fabricctl.discover/1\", \"sources\": [\"smp\"],"
+		" \"summary\": {\"nodes\": 10, \"links\": 10, \"problems\": 1},"
+		" \"nodes\": [], \"links\": [], \"problems\": [],"
+		" \"ib_checks\": {\"checks\": [\"credit-loops\"],"
+		"  \"credit_loops\": {\"skipped\": null, \"vls\": 2, \"channels\": 14, \"dependencies\": 10,"
+		"   \"loops\": 1, \"by_vl\": true, \"sl2vl_tables\": 20, \"path_sls\": \"s<a>\","
+		"   \"cross_vl_dependencies\": 0, \"cross_vl_loops\": 0, \"unmapped_hops\": 0,"
+		"   \"dropped_routes\": 0, \"per_vl\": [{\"vl\": 0, \"channels\": 10, \"dependencies\": 8,"
+		"   \"loops\": 0}, {\"vl\": 1, \"channels\": 4, \"dependencies\": 2, \"loops\": 1}],"
+		"   \"cycles\": [{\"component\": 2, \"vls\": [1, 1], \"channels\": ["
+		"    {\"from\": {\"node\": \"r1\", \"port\": 2}, \"to\": {\"node\": \"r2\", \"port\": 3}},"
+		"    {\"from\": {\"node\": \"r2\", \"port\": 3}, \"to\": {\"node\": \"r1\", \"port\": 2}}]}]}}}";
+	json_t *doc = json_loads(doc_text, 0, NULL), *data;
+	char *html;
+
+	(void)state;
+	assert_non_null(doc);
+	html = page(doc, NULL, &data);
+	assert_non_null(strstr(html, "<b>1 loops</b> (2 VL, 14 switch channels, 10 dependencies); "
+				     "per VL by SL2VL, path SLs s&lt;a&gt;: VL 0: 10 channels, 8 "
+				     "dependencies, 0 loops; VL 1: 4 channels, 2 dependencies, <b>1 loops</b>"));
+	assert_non_null(strstr(html, "r1 [2] (VL 1) &rarr; r2 [3] (VL 1) &rarr; r1 [2]"));
+	free(html);
+	json_decref(data);
+	json_decref(doc);
+}
+
 /* A link suspect's evidence in words, not raw keys. */
 static void test_suspect_evidence_words(void **state)
 {
@@ -341,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_pair_unknown_node),
 		cmocka_unit_test(test_discover_no_plan),
 		cmocka_unit_test(test_discover_ib_checks),
+		cmocka_unit_test(test_discover_ib_checks_vl),
 		cmocka_unit_test(test_suspect_evidence_words),
 	};
 

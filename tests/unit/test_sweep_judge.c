@@ -298,6 +298,15 @@ static void test_judge_control(void **state)
 	assert_int_equal(p.status, SWEEP_SLOW);
 }
 
+/* @p at @bw of a rated 1000 Mb/s, status @st. */
+static void rated_pair(struct sweep_pair *p, double bw, enum sweep_status st)
+{
+	set_pair(p, 0, 1, bw, 50000);
+	p->expected_mbps = 1000;
+	p->expect_src = SWEEP_EXPECT_RATED;
+	p->status = st;
+}
+
 /* Which slow verdicts are one busy window from healthy (measured once more). */
 static void test_judge_marginal(void **state)
 {
@@ -309,34 +318,22 @@ static void test_judge_marginal(void **state)
 	sweep_cfg_default(&cfg);
 	sweep_ref_compute(NULL, 0, &ref);
 	/* 774 of a rated 1000: slow, and marginal */
-	set_pair(&p, 0, 1, 774, 50000);
-	p.expected_mbps = 1000;
-	p.expect_src = SWEEP_EXPECT_RATED;
+	rated_pair(&p, 774, SWEEP_OK);
 	sweep_pair_judge_expected(&p, 1000, SWEEP_EXPECT_RATED, &ref, &cfg);
 	assert_int_equal(p.status, SWEEP_SLOW);
 	assert_true(sweep_pair_marginal(&p, &ref));
 	/* 150 of 1000 (a shaped link): not marginal, it pages after one retest */
-	set_pair(&p, 0, 1, 150, 50000);
-	p.expected_mbps = 1000;
-	p.expect_src = SWEEP_EXPECT_RATED;
+	rated_pair(&p, 150, SWEEP_OK);
 	sweep_pair_judge_expected(&p, 1000, SWEEP_EXPECT_RATED, &ref, &cfg);
 	assert_int_equal(p.status, SWEEP_SLOW);
 	assert_false(sweep_pair_marginal(&p, &ref));
 	/* exactly the floor (50 %) is marginal, just below is not */
-	set_pair(&p, 0, 1, 500, 50000);
-	p.status = SWEEP_SLOW;
-	p.expected_mbps = 1000;
-	p.expect_src = SWEEP_EXPECT_RATED;
+	rated_pair(&p, 500, SWEEP_SLOW);
 	assert_true(sweep_pair_marginal(&p, &ref));
-	set_pair(&p, 0, 1, 499, 50000);
-	p.status = SWEEP_SLOW;
-	p.expected_mbps = 1000;
-	p.expect_src = SWEEP_EXPECT_RATED;
+	rated_pair(&p, 499, SWEEP_SLOW);
 	assert_false(sweep_pair_marginal(&p, &ref));
 	/* an ok pair, and a pair slow by latency, are not */
-	set_pair(&p, 0, 1, 990, 50000);
-	p.expected_mbps = 1000;
-	p.expect_src = SWEEP_EXPECT_RATED;
+	rated_pair(&p, 990, SWEEP_OK);
 	sweep_pair_judge_expected(&p, 1000, SWEEP_EXPECT_RATED, &ref, &cfg);
 	assert_int_equal(p.status, SWEEP_OK);
 	assert_false(sweep_pair_marginal(&p, &ref));
@@ -344,8 +341,7 @@ static void test_judge_marginal(void **state)
 	p.slow_lat = true;
 	assert_false(sweep_pair_marginal(&p, &ref));
 	/* without an expected rate: against the fleet median (none here: not marginal) */
-	set_pair(&p, 0, 1, 700, 50000);
-	p.status = SWEEP_SLOW;
+	rated_pair(&p, 700, SWEEP_SLOW);
 	p.expect_src = SWEEP_EXPECT_NONE;
 	p.expected_mbps = 0;
 	assert_false(sweep_pair_marginal(&p, &ref));

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The report's cable table (docs/report.md): the cable ends a diagnose
+ * document carries ("cables": the suspects' hosts, read before and after
+ * its sweep, docs/optics.md), one row each: node, interface, module,
+ * verdict, the worst figure (the first finding at the verdict's level,
+ * with its limit) and what to do first.  Nothing when the document has
+ * none.  Every string from the document is escaped.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/report_html.h"
+
+static void esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static void td(FILE *f, const char *s)
+{
+	fputs("<td>", f);
+	esc(f, s && *s ? s : "-");
+	fputs("</td>", f);
+}
+
+/* The first finding at @v's level (optics_verdict_worst()), NULL when none. */
+static const json_t *worst(const json_t *v)
+{
+	const char *h = str(v, "health");
+	const json_t *x;
+	size_t i;
+
+	json_array_foreach(json_object_get(v, "findings"), i, x)
+		if (h && str(x, "level") && strcmp(str(x, "level"), h) == 0)
+			return x;
+	return NULL;
+}
+
+static void figure(FILE *f, const json_t *w)
+{
+	const json_t *val = json_object_get(w, "value"), *lim = json_object_get(w, "limit");
+	const char *unit = str(w, "unit");
+
+	fputs("<td>", f);
+	if (json_is_number(val)) {
+		fprintf(f, "<b>%.4g", json_number_value(val));
+		esc(f, unit ? " " : "");
+		esc(f, unit);
+		fputs("</b>", f);
+		if (json_is_number(lim)) {
+			fprintf(f, " (limit %.4g", json_number_value(lim));
+			esc(f, unit ? " " : "");
+			esc(f, unit);
+			fputc(')', f);
+		}
+		fputs(": ", f);
+	}
+	esc(f, w ? str(w, "text") : "-");
+	fputs("</td>", f);
+}
+
+/* One row: @node, @iface, @module (text), the verdict @v, its worst figure, its hint. */
+static void port_row(FILE *f, const char *node, const char *iface, const char *module,
+		     const json_t *v)
+{
+	const json_t *w = worst(v);
+	const char *h = str(v, "health");
+
+	fputs("<tr>", f);
+	td(f, node);
+	td(f, iface);
+	td(f, module);
+	fprintf(f, "<td><span class=\"%s\">", !h ? "" : !strcmp(h, "failing") ? "tag bad" :
+		!strcmp(h, "marginal") ? "tag slow" : !strcmp(h, "healthy") ? "good" : "");
+	esc(f, h ? h : "-");
+	fputs("</span></td>", f);
+	figure(f, w);
+	td(f, w ? str(w, "hint") : NULL);
+	fputs("</tr>\n", f);
+}
+
+/* A host's port: its module and verdict. */
+static void module_row(FILE *f, const char *node, const json_t *p)
+{
+	const json_t *m = json_object_get(p, "module");
+	char mod[200];
+
+	snprintf(mod, sizeof(mod), "%s %s %s", str(m, "type") ? str(m, "type") : "",
+		 str(m, "vendor") ? str(m, "vendor") : "", str(m, "pn") ? str(m, "pn") : "");
+	port_row(f, node, str(p, "ifname"), json_is_object(m) ? mod : str(p, "module_error"),
+		 json_object_get(p, "verdict"));
+}
+
+/* A host not read, or without a port that has a module interface: one line. */
+static void host_line(FILE *f, const json_t *h)
+{
+	bool read = json_is_true(json_object_get(h, "read"));
+
+	fputs("<tr>", f);
+	td(f, str(h, "node"));
+	fputs("<td colspan=\"5\">", f);
+	esc(f, read ? "no port with a module interface" : str(h, "note") ? str(h, "note")
+									  : "not read");
+	fputs("</td></tr>\n", f);
+}
+
+/* An InfiniBand end: its PMA counters over the window. */
+static void ib_row(FILE *f, const json_t *e)
+{
+	char port[32];
+
+	snprintf(port, sizeof(port), "port %lld",
+		 (long long)json_integer_value(json_object_get(e, "port")));
+	port_row(f, str(e, "node"), port, "InfiniBand PMA counters",
+		 json_object_get(e, "verdict"));
+}
+
+void report_html_cables(FILE *f, const json_t *cables, const char *name)
+{
+	const json_t *hosts = json_object_get(cables, "hosts"), *h, *p;
+	const json_t *ib = json_object_get(cables, "ib_ports");
+	const json_t *win = json_object_get(cables, "window_s");
+	size_t i, k;
+
+	if (!json_array_size(hosts) && !json_array_size(ib))
+		return;
+	if (!json_is_number(win))
+		win = json_object_get(cables, "ib_window_s");
+	fputs("<section id=\"cables\"><h2>Cables of the suspects <small>", f);
+	esc(f, name);
+	if (json_is_number(win))
+		fprintf(f, " &middot; judged over %.1f s", json_number_value(win));
+	fputs("</small></h2>\n<table class=\"t\" id=\"cable-table\"><thead><tr><th>node</th>"
+	      "<th>interface</th><th>module</th><th>verdict</th><th>worst figure</th>"
+	      "<th>first do</th></tr></thead><tbody>\n", f);
+	json_array_foreach(hosts, i, h) {
+		const json_t *ports = json_object_get(h, "ports");
+
+		if (!json_is_true(json_object_get(h, "read")) || !json_array_size(ports)) {
+			host_line(f, h);
+			continue;
+		}
+		json_array_foreach(ports, k, p)
+			module_row(f, str(h, "node"), p);
+	}
+	json_array_foreach(ib, i, p)
+		ib_row(f, p);
+	fputs("</tbody></table></section>\n", f);
+}
