@@ -27,7 +27,7 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 	int rc;
 
 	hosts_init(&hosts);
-	rc = hosts_load(&hosts, o->hosts_file, &ctx->err);
+	rc = hosts_load_nodes(&hosts, o->hosts_file, &ctx->err);
 	if (rc < 0)
 		goto out;
 	if (!hosts.n) {

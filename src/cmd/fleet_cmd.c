@@ -114,7 +114,7 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 {
 	const struct fleet_cmd *c = fleet_cmd_find(op);
 	struct fleet_opts o = *fo;
-	struct fab_hosts hosts;
+	struct fab_hosts hosts, ports;
 	struct fleet_job j = { .hosts = &hosts, .fo = fo, .profile = profile, .dry_run = dry_run };
 	json_t *params = NULL;
 	int rc;
@@ -125,9 +125,11 @@ int fleet_cmd_run(struct fab_ctx *ctx, const char *op, const char *hosts_path,
 	}
 	o.progress = isatty(STDERR_FILENO);	/* "N of M nodes answered", as the sweep's line */
 	hosts_init(&hosts);
+	hosts_init(&ports);
 	fleet_run_init(&j.run, c->op);
+	j.run.ports = &ports;
 	if (fleet_cmd_params(c, profile, dry_run, &params, &ctx->err) < 0 ||
-	    hosts_load(&hosts, hosts_path, &ctx->err) < 0 ||
+	    hosts_load_split(&hosts, &ports, hosts_path, &ctx->err) < 0 ||
 	    fleet_op_run(&hosts, &o, c->op, params,
 			 fo->timeout_ms > 0 ? fo->timeout_ms : c->timeout_ms, &j.run,
 			 &ctx->err) < 0) {
@@ -152,6 +154,7 @@ out:
 	fleet_run_fini(&j.run);
 	json_decref(params);
 	hosts_fini(&hosts);
+	hosts_fini(&ports);
 	return rc;
 }
 

@@ -83,6 +83,8 @@ static const struct cmd_opt mode_rows[] = {
 	CMD_CALL("new", 0, NULL, opt_new, CMD_SYN_OR),
 	CMD_WHOLE("coverage", 0, "K", A, req.coverage_k, 1, SWEEP_COVERAGE_MAX_K, H),
 	CMD_FLAG("all-pairs", 0, A, req.all_pairs, H),
+	CMD_FLAG("cross-rail", 0, A, req.cross_rail, H),
+	CMD_WHOLE("per-host", 0, "N", A, req.per_host, 1, 1024, H),
 	{ 0 },
 };
 

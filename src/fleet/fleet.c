@@ -670,7 +670,7 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 	for (size_t i = 0; !fleet_dial_is(o->launcher) && i < f->n; i++) {
 		char **argv = NULL;
 
-		rc = fleet_launcher_argv(o, hosts->hosts[i].name, &argv, err);
+		rc = fleet_launcher_argv(o, hosts_node(&hosts->hosts[i]), &argv, err);
 		if (rc < 0)
 			return rc;
 		if (i == 0 && fab_log_level >= 2) {

@@ -108,10 +108,12 @@ int fleet_op_run(const struct fab_hosts *hosts, const struct fleet_opts *o, cons
 {
 	json_t **results = calloc(hosts->n ? hosts->n : 1, sizeof(*results));
 	char **errors = calloc(hosts->n ? hosts->n : 1, sizeof(*errors));
+	const struct fab_hosts *ports = run->ports;	/* the caller's, kept */
 	struct fleet f = { 0 };
 	int rc;
 
 	fleet_run_init(run, op);
+	run->ports = ports;
 	if (!results || !errors) {
 		rc = fab_err_set(err, -ENOMEM, "fleet: out of memory");
 		goto out;
@@ -174,7 +176,7 @@ int fleet_launcher_check(const struct fleet_opts *o, const struct fab_hosts *hos
 
 	if (!hosts->n)
 		return 0;
-	rc = fleet_launcher_argv(o, hosts->hosts[0].name, &argv, err);
+	rc = fleet_launcher_argv(o, hosts_node(&hosts->hosts[0]), &argv, err);
 	if (rc < 0)
 		return rc;
 	if (!prog_found(argv[0]))

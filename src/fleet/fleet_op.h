@@ -42,6 +42,11 @@ struct fleet_run {
 	struct fleet_answer *nodes;
 	size_t n;
 	size_t n_failed;		/* nodes not ok */
+	/*
+	 * Hosts of several fabric ports: every line of the hosts file (a
+	 * port each; borrowed), for status to list each port; NULL otherwise.
+	 */
+	const struct fab_hosts *ports;
 };
 
 void fleet_run_init(struct fleet_run *run, const char *op);

@@ -86,6 +86,37 @@ int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err)
 	return rc;
 }
 
+int hosts_load_split(struct fab_hosts *nodes, struct fab_hosts *ports, const char *path,
+		     struct fab_err *err)
+{
+	struct fab_hosts all;
+	int rc;
+
+	hosts_init(&all);
+	rc = hosts_load(&all, path, err);
+	if (rc < 0 || !hosts_have_rails(&all)) {
+		*nodes = all;	/* one line a node: the file as it is */
+		return rc;
+	}
+	if (hosts_nodes(&all, nodes) < 0) {
+		hosts_fini(&all);
+		return fab_err_set(err, -ENOMEM, "%s: out of memory", path);
+	}
+	*ports = all;
+	return 0;
+}
+
+int hosts_load_nodes(struct fab_hosts *hs, const char *path, struct fab_err *err)
+{
+	struct fab_hosts ports;
+	int rc;
+
+	hosts_init(&ports);
+	rc = hosts_load_split(hs, &ports, path, err);
+	hosts_fini(&ports);
+	return rc;
+}
+
 int plan_load(const char *path, struct topo **out, struct topo_rails *rails, struct fab_err *err)
 {
 	struct topo *plan = topo_new();

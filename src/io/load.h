@@ -47,6 +47,20 @@ int profile_load_params(const char *path, json_t **params, struct fab_err *err);
 /* Load the hosts file @path into @hs (hosts_init'ed by the caller). */
 int hosts_load(struct fab_hosts *hs, const char *path, struct fab_err *err);
 
+/*
+ * The same, one entry per node (hosts_nodes(): a host of several fabric
+ * ports once, by its NAME), for what runs once per node.
+ */
+int hosts_load_nodes(struct fab_hosts *hs, const char *path, struct fab_err *err);
+
+/*
+ * Both: the nodes into @nodes and, when a host has several fabric ports
+ * (hosts_have_rails()), every line into @ports (else @ports stays empty).
+ * Both hosts_init'ed by the caller.
+ */
+int hosts_load_split(struct fab_hosts *nodes, struct fab_hosts *ports, const char *path,
+		     struct fab_err *err);
+
 /* Cabling plans larger than this are refused (bad input). */
 #define PLAN_FILE_MAX_BYTES (64u << 20)
 

@@ -45,7 +45,44 @@ void sweep_doc_fini(struct sweep_doc *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Hosts from the document's nodes[] (name, address, rdma, rate_gbps). */
+/*
+ * A port of a host of several (model/hosts.h): @name is "HOST:NIC" of
+ * the node's "host" and "nic", both valid, its "rail" a rail.  Into @h.
+ */
+static bool node_port_from_doc(json_t *v, const char *name, struct fab_host *h)
+{
+	const char *host = json_string_value(json_object_get(v, "host"));
+	const char *nic = json_string_value(json_object_get(v, "nic"));
+	json_t *rail = json_object_get(v, "rail");
+	size_t hl = host ? strlen(host) : 0;
+
+	if (!host || !nic || !hosts_name_valid(host) || hl >= sizeof(h->node) || !*nic ||
+	    strlen(nic) >= sizeof(h->nic) || strpbrk(nic, "/:,") || strncmp(name, host, hl) != 0 ||
+	    name[hl] != ':' || strcmp(name + hl + 1, nic) != 0)
+		return false;
+	if (json_is_integer(rail) && json_integer_value(rail) >= 0 &&
+	    json_integer_value(rail) <= FAB_HOST_RAIL_MAX)
+		h->rail = (int)json_integer_value(rail);
+	snprintf(h->node, sizeof(h->node), "%s", host);
+	snprintf(h->nic, sizeof(h->nic), "%s", nic);
+	return true;
+}
+
+/* Each node's ports counted (port, n_ports) as the hosts file would. */
+static void ports_count(struct fab_hosts *hs)
+{
+	for (size_t i = 0; i < hs->n; i++) {
+		struct fab_host *h = &hs->hosts[i];
+
+		for (size_t j = 0; j < hs->n; j++)
+			if (!strcmp(hosts_node(&hs->hosts[j]), hosts_node(h))) {
+				h->port += j < i;
+				h->n_ports++;
+			}
+	}
+}
+
+/* Hosts from the document's nodes[] (name, address, rdma, rate_gbps; host, nic, rail). */
 static int hosts_from_doc(const char *fname, json_t *nodes, struct fab_hosts *hs,
 			  struct fab_err *err)
 {
@@ -62,7 +99,9 @@ static int hosts_from_doc(const char *fname, json_t *nodes, struct fab_hosts *hs
 		const char *rdma = json_string_value(json_object_get(v, "rdma"));
 		const char *colon;
 
-		if (!name || strlen(name) >= sizeof(h->name) || !hosts_name_valid(name))
+		h->rail = -1;
+		if (!name || strlen(name) >= sizeof(h->name) ||
+		    !(hosts_name_valid(name) || node_port_from_doc(v, name, h)))
 			return fab_err_input(err, -EINVAL, "%s: nodes[%zu].name: missing or not a host name",
 					     fname, i);
 		snprintf(h->name, sizeof(h->name), "%s", name);
@@ -77,6 +116,7 @@ static int hosts_from_doc(const char *fname, json_t *nodes, struct fab_hosts *hs
 		h->line = (unsigned int)i + 1;
 		hs->n = i + 1;
 	}
+	ports_count(hs);
 	return 0;
 }
 
@@ -470,6 +510,7 @@ int sweep_doc_load(struct sweep_doc *d, const char *path, const char *hosts_path
 	if (rc < 0)
 		goto out;
 	r->hosts = &d->hosts;
+	r->rails = hosts_have_rails(&d->hosts);
 	rc = doc_names(d, doc, r, err);
 	if (rc == 0)
 		rc = pairs_from_doc(d, path, json_object_get(doc, "pairs"), r, err);

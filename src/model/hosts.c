@@ -66,22 +66,6 @@ static const char *field_shown(const struct field *f, char *buf, size_t len)
 	return buf;
 }
 
-int hosts_find(const struct fab_hosts *hs, const char *name)
-{
-	for (size_t i = 0; i < hs->n; i++)
-		if (strcmp(hs->hosts[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
-const char *hosts_label(const struct fab_host *h, const char *key)
-{
-	for (size_t i = 0; i < h->n_labels; i++)
-		if (strcmp(h->labels[i].key, key) == 0)
-			return h->labels[i].value;
-	return NULL;
-}
-
 bool hosts_is_endpoint(const struct fab_host *h)
 {
 	for (size_t i = 0; i < h->n_labels; i++)
@@ -231,6 +215,18 @@ static int host_label_parse(struct fab_host *h, const struct field *f, const cha
 						     fname, lineno, f->col + 5, l->value);
 			h->rdma_port = (unsigned int)port;
 		}
+	} else if (strcmp(l->key, "ifname") == 0) {
+		if (!*l->value || vlen >= sizeof(h->nic) || strpbrk(l->value, "/:,"))
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: ifname=%s: want an interface name (at most %d characters, no '/', ':' or ',')",
+					     fname, lineno, f->col + 7, l->value, FAB_HOST_NIC_MAX - 1);
+		str_fmt(h->nic, sizeof(h->nic), "%s", l->value);
+	} else if (strcmp(l->key, "rail") == 0) {
+		uint64_t rail;
+
+		if (parse_uint(l->value, 10, &rail) < 0 || rail > FAB_HOST_RAIL_MAX)
+			return fab_err_input(err, -EINVAL, "%s:%u:%zu: rail=%s: want a rail number 0..%d",
+					     fname, lineno, f->col + 5, l->value, FAB_HOST_RAIL_MAX);
+		h->rail = (int)rail;
 	} else if (strcmp(l->key, "leaf") == 0) {
 		str_fmt(h->leaf, sizeof(h->leaf), "%.31s", l->value);
 	} else if (strcmp(l->key, "rack") == 0) {
@@ -278,6 +274,29 @@ const char *hosts_addr_unusable(const char *addr)
 	return NULL;
 }
 
+/*
+ * A NAME given again is another fabric port of that node: both lines
+ * (every line of it) name their ifname=, each a different one.
+ */
+static int host_repeat_check(const struct fab_hosts *hs, const struct fab_host *h,
+			     const char *fname, size_t col, struct fab_err *err)
+{
+	int first = hosts_find_node(hs, h->node);
+
+	if (first < 0)
+		return 0;
+	if (!h->nic[0] || !hs->hosts[first].nic[0])
+		return fab_err_input(err, -EEXIST, "%s:%u:%zu: host '%s' listed twice (first at line %u)%s",
+				     fname, h->line, col, h->node, hs->hosts[first].line,
+				     h->nic[0] || hs->hosts[first].nic[0] ?
+				     ": a host of several fabric ports names each one's ifname= on its line" : "");
+	for (size_t i = (size_t)first; i < hs->n; i++)
+		if (strcmp(hs->hosts[i].node, h->node) == 0 && strcmp(hs->hosts[i].nic, h->nic) == 0)
+			return fab_err_input(err, -EEXIST, "%s:%u:%zu: host '%s': ifname '%s' listed twice (first at line %u)",
+					     fname, h->line, col, h->node, h->nic, hs->hosts[i].line);
+	return 0;
+}
+
 static int host_line(struct fab_hosts *hs, const char *line, size_t len, const char *fname,
 		     unsigned int lineno, struct fab_err *err)
 {
@@ -311,10 +330,8 @@ static int host_line(struct fab_hosts *hs, const char *line, size_t len, const c
 	if (copy_field(h->name, sizeof(h->name), &f[0]) < 0 || !hosts_name_valid(h->name))
 		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad host name '%s': want letters, digits, '.', '_', '-' or '@', not starting with '-'", fname, lineno,
 				     f[0].col, field_shown(&f[0], shown, sizeof(shown)));
-	if (hosts_find(hs, h->name) >= 0)
-		return fab_err_input(err, -EEXIST, "%s:%u:%zu: host '%s' listed twice (first at line %u)",
-				     fname, lineno, f[0].col, h->name,
-				     hs->hosts[hosts_find(hs, h->name)].line);
+	str_fmt(h->node, sizeof(h->node), "%s", h->name);
+	h->rail = -1;
 	if (copy_field(h->addr, sizeof(h->addr), &f[1]) < 0 ||
 	    (inet_pton(AF_INET, h->addr, addrbuf) != 1 && inet_pton(AF_INET6, h->addr, addrbuf) != 1))
 		return fab_err_input(err, -EINVAL, "%s:%u:%zu: bad address '%s': want an IPv4 or IPv6 address",
@@ -328,6 +345,9 @@ static int host_line(struct fab_hosts *hs, const char *line, size_t len, const c
 		if (rc < 0)
 			return rc;
 	}
+	rc = host_repeat_check(hs, h, fname, f[0].col, err);
+	if (rc < 0)
+		return rc;
 	hs->n++;
 	return 0;
 }
@@ -420,7 +440,8 @@ int hosts_parse(struct fab_hosts *hs, const char *buf, size_t len, const char *f
 	}
 	if (hs->n == 0)
 		return fab_err_input(err, -ENOENT, "%s: no hosts", fname);
-	return hosts_addr_unique(hs, fname, err);
+	rc = hosts_addr_unique(hs, fname, err);
+	return rc < 0 ? rc : hosts_ports_finish(hs, fname, err);
 }
 
 void hosts_pairs_fini(struct fab_pairs_list *pl)
@@ -462,10 +483,15 @@ int hosts_pairs_parse(struct fab_pairs_list *pl, const struct fab_hosts *hs,
 			if (copy_field(name[i], sizeof(name[i]), &f[i]) < 0 ||
 			    (idx[i] = hosts_find(hs, name[i])) < 0) {
 				char shown[FIELD_SHOWN_MAX];
+				int node = f[i].len < sizeof(name[i]) ? hosts_find_node(hs, name[i]) : -1;
 
-				rc = fab_err_input(err, -ENOENT, "%s:%u:%zu: '%s' is not in the hosts file",
-						     fname, lineno, f[i].col,
-						     field_shown(&f[i], shown, sizeof(shown)));
+				if (node >= 0)
+					rc = fab_err_input(err, -ENOENT, "%s:%u:%zu: '%s' is a host of several fabric ports: name one of them (%s)",
+							     fname, lineno, f[i].col, name[i], hs->hosts[node].name);
+				else
+					rc = fab_err_input(err, -ENOENT, "%s:%u:%zu: '%s' is not in the hosts file",
+							     fname, lineno, f[i].col,
+							     field_shown(&f[i], shown, sizeof(shown)));
 				goto out;
 			}
 		}

@@ -185,6 +185,15 @@ static size_t linked_ports(const struct topo_node *n, const struct topo_port **o
 	return k;
 }
 
+/* @n's cabled port named @nic, or NULL. */
+static const struct topo_port *nic_port(const struct topo_node *n, const char *nic)
+{
+	for (size_t i = 0; i < n->n_ports; i++)
+		if (n->ports[i]->link && strcmp(n->ports[i]->name, nic) == 0)
+			return n->ports[i];
+	return NULL;
+}
+
 static int place_port(const struct fab_host *h, const struct topo_node *n, bool by_rdma,
 		      const struct topo_port **out, struct fab_err *err)
 {
@@ -192,7 +201,12 @@ static int place_port(const struct fab_host *h, const struct topo_node *n, bool 
 	const struct topo_port *p = NULL;
 	size_t k = linked_ports(n, &p);
 
-	if (by_rdma && h->rdma_port) {
+	if (h->n_ports > 1) {	/* a port of a host of several: its ifname= names it */
+		p = nic_port(n, h->nic);
+		if (!p)
+			return fab_err_input(err, -ENOENT, "host %s (line %u): node '%s' has no cabled port %s in the topology",
+					     h->name, h->line, n->name, h->nic);
+	} else if (by_rdma && h->rdma_port) {
 		p = topo_port_find(n, h->rdma_port, NULL);
 		if (!p || !p->link)
 			return fab_err_input(err, -ENOENT, "host %s (line %u): port %u of '%s' is not cabled in the topology",
@@ -264,7 +278,7 @@ static int place_one(struct route *r, const struct fab_host *h, struct route_hos
 	int rc;
 
 	if (!want)
-		want = h->name;
+		want = hosts_node(h);
 	if (h->rdma[0])
 		for (size_t i = 0; i < t->n_nodes; i++)
 			if (t->nodes[i]->type == TOPO_NODE_CA && word_is(t->nodes[i]->name, 0, want) &&

@@ -23,7 +23,9 @@
  *   3. without rdma=: the one CA whose description's first word is NAME;
  *   4. the one host node whose name up to its first '.' is NAME (an FQDN
  *      LLDP system name).
- * The access port of a node found by 2-4 is its only linked port, or the
+ * NAME is the node's (hosts_node()): the ports of a host of several are
+ * placed on its linked port named by their ifname=.  Otherwise the
+ * access port of a node found by 2-4 is its only linked port, or the
  * linked port whose peer port is named by the host's label port= (the leaf
  * port, e.g. port=swp3).  A host that matches nothing, matches ambiguously,
  * has no linked port or shares a port with another host is an input error

@@ -280,3 +280,55 @@ out:
 	free(seen);
 	return rc;
 }
+
+/* Round @r's pairs not yet @done into @t's next rounds, each under the limit. */
+static void group_split_round(const struct sched *s, size_t r, struct sched *t, bool *done,
+			      unsigned int *count, const unsigned int *group, size_t n_groups,
+			      unsigned int limit)
+{
+	size_t lo = s->round_start[r], hi = s->round_start[r + 1], left = hi - lo;
+
+	while (left) {
+		memset(count, 0, n_groups * sizeof(*count));
+		for (size_t i = lo; i < hi; i++) {
+			unsigned int ga = group[s->pairs[i].a], gb = group[s->pairs[i].b];
+
+			if (done[i - lo] || count[ga] >= limit || count[gb] >= limit)
+				continue;
+			count[ga]++;
+			count[gb]++;
+			done[i - lo] = true;
+			t->pairs[t->n_pairs++] = s->pairs[i];
+			left--;
+		}
+		sched_end_round(t);
+	}
+}
+
+int sched_group_limit(struct sched *s, const unsigned int *group, size_t n_groups,
+		      unsigned int limit)
+{
+	unsigned int *count = calloc(n_groups ? n_groups : 1, sizeof(*count));
+	bool *done = NULL;
+	size_t biggest = 0;
+	struct sched t;
+	int rc = -ENOMEM;
+
+	for (size_t r = 0; r < s->n_rounds; r++)
+		if (sched_round_size(s, r) > biggest)
+			biggest = sched_round_size(s, r);
+	done = calloc(biggest ? biggest : 1, sizeof(*done));
+	if (!count || !done || sched_alloc(&t, s->n_pairs, s->n_pairs) < 0)
+		goto out;
+	for (size_t r = 0; r < s->n_rounds; r++) {
+		memset(done, 0, biggest * sizeof(*done));
+		group_split_round(s, r, &t, done, count, group, n_groups, limit ? limit : 1);
+	}
+	sched_fini(s);
+	*s = t;
+	rc = 0;
+out:
+	free(count);
+	free(done);
+	return rc;
+}

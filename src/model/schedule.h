@@ -44,6 +44,16 @@ int sched_bipartite(struct sched *s, const bool *is_new, size_t n);
 int sched_from_pairs(struct sched *s, const struct sched_pair *pairs, size_t n_pairs, size_t n);
 int sched_one_per_round(struct sched *s, const struct sched_pair *pairs, size_t n_pairs);
 
+/*
+ * Split every round of @s so that at most @limit of its pairs touch one
+ * group (@group[node] < @n_groups: the host an end point is a port of),
+ * a pair counting once for each of its two groups.  Pairs keep their
+ * order; each round splits greedily (first fit) into as few as that
+ * makes.  0, or -ENOMEM with @s unchanged.
+ */
+int sched_group_limit(struct sched *s, const unsigned int *group, size_t n_groups,
+		      unsigned int limit);
+
 /* Number of pairs in round @r. */
 size_t sched_round_size(const struct sched *s, size_t r);
 

@@ -170,6 +170,11 @@ struct sweep_launch {
 
 struct sweep_report {
 	const struct fab_hosts *hosts;	/* borrowed */
+	/*
+	 * Hosts of several fabric ports (hosts_have_rails()): the pairs and
+	 * nodes say each end's host, NIC and rail; text has a matrix a rail.
+	 */
+	bool rails;
 	const char *transport, *launcher, *mode;
 	struct sweep_cfg cfg;
 	unsigned int duration_ms, lat_iters, lat_ms, streams, msg_bytes;	/* lat_ms: --lat-time, 0 none */

@@ -163,6 +163,18 @@ static void bw_fields(FILE *f, const struct sweep_bw *bw)
 	csv_uint(f, bw->measured, bw->intervals);
 }
 
+/* Hosts of several ports: an end's host, NIC and rail columns (rail empty: none). */
+static void rail_fields(FILE *f, const struct fab_host *h)
+{
+	fputc(',', f);
+	csv_field(f, hosts_node(h));
+	fputc(',', f);
+	csv_field(f, h->nic);
+	fputc(',', f);
+	if (h->rail >= 0)
+		fprintf(f, "%d", h->rail);
+}
+
 struct row_ctx {
 	FILE *f;
 	const struct sweep_report *r;
@@ -194,6 +206,10 @@ static int sweep_row(void *ctx, size_t i, const struct sweep_pair *p)
 	csv_num(f, 3, p->pct_rated >= 0 ? p->pct_rated : NAN, false);
 	csv_uint(f, p->klass, p->klass);
 	path_field(f, r, i, p);
+	if (r->rails) {
+		rail_fields(f, &r->hosts->hosts[p->a]);
+		rail_fields(f, &r->hosts->hosts[p->b]);
+	}
 	csv_end(f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -206,6 +222,8 @@ int sweep_csv(struct render *out, const struct sweep_report *r)
 
 	for (size_t k = 0; k < sizeof(sweep_cols) / sizeof(sweep_cols[0]); k++)
 		fprintf(f, "%s%s", k ? "," : "", sweep_cols[k]);
+	if (r->rails)
+		fputs(",a_host,a_nic,a_rail,b_host,b_nic,b_rail", f);
 	csv_end(f);
 	rc = sweep_pairs_each(r, sweep_row, &c);
 	return rc < 0 || fflush(f) == EOF || ferror(f) ? -EIO : 0;

@@ -43,11 +43,74 @@ static json_t *nodes_json(const struct fleet_run *run)
 	return nodes;
 }
 
+/* The link named @ifname in node @node's status document (borrowed), or NULL. */
+static const json_t *port_link(const struct fleet_run *run, const char *node, const char *ifname,
+			       const struct fleet_answer **ans)
+{
+	const json_t *l;
+	size_t k;
+
+	*ans = NULL;
+	for (size_t i = 0; i < run->n && !*ans; i++)
+		if (strcmp(run->nodes[i].node, node) == 0)
+			*ans = &run->nodes[i];
+	if (!*ans || !(*ans)->doc)
+		return NULL;
+	json_array_foreach(json_object_get((*ans)->doc, "links"), k, l)
+		if (strcmp(fleet_doc_str(json_object_get(l, "name")), ifname) == 0)
+			return l;
+	return NULL;
+}
+
+/* @l's member @key (a new reference), or null. */
+static json_t *field_or_null(const json_t *l, const char *key)
+{
+	json_t *v = l ? json_object_get(l, key) : NULL;
+
+	return v ? json_incref(v) : json_null();
+}
+
+/*
+ * Hosts of several fabric ports: each port of the hosts file as its node
+ * reports it, {"node", "ifname", "rail", "address", "rdma", "state",
+ * "speed_mbps", "mtu"}; state is the link's operstate, "missing" when
+ * the node has no such link, null when the node was not read.
+ */
+json_t *fleet_ports_json(const struct fleet_run *run)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && run->ports && i < run->ports->n; i++) {
+		const struct fab_host *h = &run->ports->hosts[i];
+		const struct fleet_answer *ans;
+		const json_t *l = port_link(run, hosts_node(h), h->nic, &ans);
+		const char *state = l ? fleet_doc_str(json_object_get(l, "operstate"))
+				      : ans && ans->doc ? "missing" : NULL;
+		json_t *e = json_pack("{s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:o}", "node", hosts_node(h),
+				      "ifname", h->nic, "rail", h->rail >= 0 ? json_integer(h->rail) : json_null(),
+				      "address", h->addr, "rdma", h->rdma[0] ? json_string(h->rdma) : json_null(),
+				      "state", state ? json_string(state) : json_null(),
+				      "speed_mbps", field_or_null(l, "speed_mbps"),
+				      "mtu", field_or_null(l, "mtu"));
+
+		if (json_array_append_new(a, e) < 0) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	return a;
+}
+
 json_t *fleet_status_to_json(const struct fleet_run *run)
 {
-	return json_pack("{s:s, s:s, s:o, s:{s:i, s:i, s:i}}", "schema", "fabricctl.fleet-status/1",
-			 "op", run->op, "nodes", nodes_json(run), "summary", "nodes", (int)run->n,
-			 "ok", (int)(run->n - run->n_failed), "failed", (int)run->n_failed);
+	json_t *doc = json_pack("{s:s, s:s, s:o, s:{s:i, s:i, s:i}}", "schema", "fabricctl.fleet-status/1",
+				"op", run->op, "nodes", nodes_json(run), "summary", "nodes", (int)run->n,
+				"ok", (int)(run->n - run->n_failed), "failed", (int)run->n_failed);
+
+	/* Hosts of several fabric ports: each of them (a file of one line a node: none). */
+	if (doc && run->ports && run->ports->n)
+		json_object_set_new(doc, "ports", fleet_ports_json(run));
+	return doc;
 }
 
 static json_t *drift_json(const struct fleet_verify *v)

@@ -101,6 +101,7 @@ int apply_fleet_json(struct render *out, const struct fleet_apply *a);
 const char *fleet_dash(const char *s);
 const char *fleet_doc_str(const json_t *j);
 int fleet_node_width(const struct fleet_run *run);
+json_t *fleet_ports_json(const struct fleet_run *run);	/* status --hosts: each fabric port */
 void fleet_failed_print(struct render *out, const struct fleet_run *run);
 
 /* One RoCE port's lossless chain in one line (render/chain_text.c): verify, status. */

@@ -106,20 +106,6 @@ int report_add_baseline(struct report *r, const char *name, json_t *doc, struct 
 	return 0;
 }
 
-void report_html_esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 char *report_json_for_script(const json_t *doc)
 {
 	char *s = json_dumps(doc, JSON_COMPACT | JSON_ENCODE_ANY), *o;
@@ -1731,6 +1717,8 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 			fputs("<tr><td colspan=\"6\" class=\"good\">No suspect.</td></tr>\n", f);
 		fputs("</tbody></table></div></div></section>\n", f);
 	}
+	if (s)
+		report_rails_table(f, s);
 	if (s)
 		bad_pairs_table(f, s);
 	if (diag)

@@ -81,6 +81,14 @@ int report_verdict(const struct report *r);
 void report_html_esc(FILE *f, const char *s);
 
 /*
+ * A sweep of hosts of several fabric ports (pairs with a_host/a_rail):
+ * a "Rails" section, each host's median bandwidth per rail, a host whose
+ * rails disagree (one below the sweep's slow_pct of its best, or one not
+ * measured) marked.  Nothing for a sweep without rails (report_rails.c).
+ */
+void report_rails_table(FILE *f, const json_t *sweep);
+
+/*
  * Serialise @doc compactly with '<', '>' and '&' written as \u003c,
  * \u003e, \u0026, safe inside a <script> element; a new string (free()),
  * NULL on ENOMEM.

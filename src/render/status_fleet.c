@@ -54,6 +54,31 @@ static void ports_print(FILE *f, int w, const char *name, const json_t *st)
 	}
 }
 
+/* Hosts of several fabric ports: each port of the hosts file, its state on its node. */
+static void fabric_ports_print(FILE *f, int w, const struct fleet_run *run)
+{
+	json_t *ports = fleet_ports_json(run), *p;
+	size_t k;
+
+	fprintf(f, "\nfabric ports (hosts file):\n%-*s %-16s %4s %-39s %-8s %10s\n", w, "NODE",
+		"IFNAME", "RAIL", "ADDRESS", "STATE", "SPEED");
+	json_array_foreach(ports, k, p) {
+		const json_t *sp = json_object_get(p, "speed_mbps"), *rail = json_object_get(p, "rail");
+		char speed[24] = "-", r[16] = "-";
+
+		if (json_is_integer(sp))
+			snprintf(speed, sizeof(speed), "%lldMb/s", (long long)json_integer_value(sp));
+		if (json_is_integer(rail))
+			snprintf(r, sizeof(r), "%lld", (long long)json_integer_value(rail));
+		fprintf(f, "%-*s %-16s %4s %-39s %-8s %10s\n", w,
+			fleet_doc_str(json_object_get(p, "node")), fleet_doc_str(json_object_get(p, "ifname")),
+			r, fleet_doc_str(json_object_get(p, "address")),
+			json_is_string(json_object_get(p, "state"))
+			? fleet_doc_str(json_object_get(p, "state")) : "unread", speed);
+	}
+	json_decref(ports);
+}
+
 int status_fleet_text(struct render *out, const struct fleet_run *run)
 {
 	FILE *f = out->f;
@@ -73,6 +98,8 @@ int status_fleet_text(struct render *out, const struct fleet_run *run)
 		links_print(f, w, a->node, a->doc);
 		ports_print(f, w, a->node, a->doc);
 	}
+	if (run->ports && run->ports->n)
+		fabric_ports_print(f, w, run);
 	doc = fleet_status_to_json(run);
 	if (doc) {
 		status_pcie_fleet_text(f, doc);

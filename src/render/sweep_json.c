@@ -338,13 +338,30 @@ static json_t *loc_suspect_to_json(const struct sweep_report *r, const struct lo
 	return o;
 }
 
-/* A pair as "pairs" lists it. */
+/* An end point's host, NIC and rail into @o as "<end>_host", "<end>_nic", "<end>_rail". */
+static void end_port_fields(json_t *o, const char *end, const struct fab_host *h)
+{
+	char key[16];
+
+	snprintf(key, sizeof(key), "%s_host", end);
+	json_object_set_new(o, key, json_string(hosts_node(h)));
+	snprintf(key, sizeof(key), "%s_nic", end);
+	json_object_set_new(o, key, h->nic[0] ? json_string(h->nic) : json_null());
+	snprintf(key, sizeof(key), "%s_rail", end);
+	json_object_set_new(o, key, h->rail >= 0 ? json_integer(h->rail) : json_null());
+}
+
+/* A pair as "pairs" lists it; with rails, both ends' host, NIC and rail. */
 static json_t *pair_item_json(const struct sweep_report *r, size_t i, const struct sweep_pair *p)
 {
 	json_t *o = pair_to_json(r, p);
 
 	if (!o)
 		return NULL;
+	if (r->rails) {
+		end_port_fields(o, "a", &r->hosts->hosts[p->a]);
+		end_port_fields(o, "b", &r->hosts->hosts[p->b]);
+	}
 	pair_topo_fields(r, i, p, o);
 	json_object_set_new(o, "baseline", pair_base_json(p));
 	return o;
@@ -366,11 +383,18 @@ static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 		const char *leaf = v->topo && v->host_leaf && v->host_leaf[i] < v->topo->n_nodes
 				   ? v->topo->nodes[v->host_leaf[i]]->name : h->leaf[0] ? h->leaf : NULL;
 
-		json_array_append_new(nodes, json_pack("{s:s, s:s, s:o, s:o, s:o}",
+		json_t *node = json_pack("{s:s, s:s, s:o, s:o, s:o}",
 			"name", h->name, "address", h->addr,
 			"rdma", *h->rdma ? json_string(h->rdma) : json_null(),
 			"rate_gbps", h->rate_gbps > 0 ? json_real(h->rate_gbps) : json_null(),
-			"leaf", leaf ? json_string(leaf) : json_null()));
+			"leaf", leaf ? json_string(leaf) : json_null());
+
+		if (node && r->rails) {
+			json_object_set_new(node, "host", json_string(hosts_node(h)));
+			json_object_set_new(node, "nic", h->nic[0] ? json_string(h->nic) : json_null());
+			json_object_set_new(node, "rail", h->rail >= 0 ? json_integer(h->rail) : json_null());
+		}
+		json_array_append_new(nodes, node);
 	}
 	for (size_t i = 0; i < r->n_suspects; i++)
 		json_array_append_new(sus, suspect_to_json(r, &r->suspects[i]));

@@ -64,6 +64,18 @@ static void pair_labels(FILE *f, const struct sweep_report *r, unsigned int a, u
 	fputs("\",b=\"", f);
 	label(f, r->hosts->hosts[b].name);
 	fputc('"', f);
+	if (!r->rails)
+		return;
+	/* Hosts of several ports: each end's host and NIC, to sum or pick by. */
+	fputs(",a_host=\"", f);
+	label(f, hosts_node(&r->hosts->hosts[a]));
+	fputs("\",a_nic=\"", f);
+	label(f, r->hosts->hosts[a].nic);
+	fputs("\",b_host=\"", f);
+	label(f, hosts_node(&r->hosts->hosts[b]));
+	fputs("\",b_nic=\"", f);
+	label(f, r->hosts->hosts[b].nic);
+	fputc('"', f);
 }
 
 /* A pass over the pairs, each written by a family's function. */

@@ -133,10 +133,9 @@ static void cell(FILE *f, const struct render *out, const struct sweep_pair *p,
  * each row group when there is more than one.
  */
 static void matrix(FILE *f, const struct render *out, struct render_txt *tx,
-		   const struct sweep_report *r, const struct cells *c, const size_t *o,
+		   const struct sweep_report *r, const struct cells *c, const size_t *o, size_t n,
 		   const char *title, bool lat, int w, int nw)
 {
-	size_t n = r->hosts->n;
 	bool groups = n && strcmp(group_name(r, o[0]), group_name(r, o[n - 1])) != 0;
 
 	/* Columns are numbered like the rows: names may be long. */
@@ -153,7 +152,7 @@ static void matrix(FILE *f, const struct render *out, struct render_txt *tx,
 		fprintf(f, "%3zu  %-*.*s", ka + 1, nw, nw, render_txt(tx, r->hosts->hosts[a].name));
 		for (size_t kb = 0; kb < n; kb++) {
 			size_t b = o[kb];
-			const struct sweep_pair *p = a == b ? NULL : c->cell[a * n + b];
+			const struct sweep_pair *p = a == b ? NULL : c->cell[a * c->n + b];
 
 			if (group_starts(r, o, kb))
 				fputc('|', f);
@@ -391,6 +390,91 @@ static int not_ok_line(void *ctx, size_t i, const struct sweep_pair *p)
 	return ferror(c->f) ? -EIO : 0;
 }
 
+/*
+ * The end points of rail @rail (and those of no rail) of @o, in order,
+ * into @sub; their count.
+ */
+static size_t rail_order(const struct sweep_report *r, const size_t *o, int rail, size_t *sub)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->hosts->n; k++)
+		if (r->hosts->hosts[o[k]].rail == rail || r->hosts->hosts[o[k]].rail < 0)
+			sub[n++] = o[k];
+	return n;
+}
+
+/* The highest rail of the end points, -1 with none. */
+static int rail_max(const struct sweep_report *r)
+{
+	int m = -1;
+
+	for (size_t i = 0; i < r->hosts->n; i++)
+		if (r->hosts->hosts[i].rail > m)
+			m = r->hosts->hosts[i].rail;
+	return m;
+}
+
+/* Some pair among the end points @o[0..n) (a rail's matrix is worth printing). */
+static bool any_cell(const struct cells *c, const size_t *o, size_t n)
+{
+	for (size_t i = 0; c->cell && i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (c->cell[o[i] * c->n + o[j]])
+				return true;
+	return false;
+}
+
+/* Hosts of the end points (their first ports). */
+static size_t rails_hosts(const struct sweep_report *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->hosts->n; i++)
+		n += r->hosts->hosts[i].port == 0;
+	return n;
+}
+
+/*
+ * Both matrices, once for the whole fleet or, for hosts of several
+ * ports, once a rail ("bandwidth Gb/s, rail 1 (row sends ...)").
+ */
+static int matrices_text(FILE *f, const struct render *out, struct render_txt *tx,
+			 const struct sweep_report *r, const struct cells *c, const size_t *o,
+			 int w, int nw)
+{
+	static const char *const bw_title[] = { "bandwidth Gb/s", " (row sends to column; * slow, X failed)",
+		" (row sends to column; * slow, v regressed: below the baseline's, X failed)" };
+	static const char *const lat_title[] = { "latency us", " (median round trip; * slow, X failed)",
+		" (median round trip; * slow, v regressed: bandwidth below the baseline's, X failed)" };
+	size_t *sub = calloc(r->hosts->n ? r->hosts->n : 1, sizeof(*sub));
+	int last = r->rails ? rail_max(r) : -1;
+	char title[200], rail[32] = "";
+
+	if (!sub)
+		return -ENOMEM;
+	for (int k = r->rails ? 0 : -1; k <= last || k == -1; k++) {
+		size_t n = r->rails ? rail_order(r, o, k, sub) : r->hosts->n;
+
+		if (r->rails && (n < 2 || !any_cell(c, sub, n)))
+			continue;
+		if (r->rails)
+			snprintf(rail, sizeof(rail), ", rail %d", k);
+		/* A regressed pair (by its bandwidth) is marked in both matrices. */
+		snprintf(title, sizeof(title), "%s%s%s", bw_title[0], rail, bw_title[r->baseline.file ? 2 : 1]);
+		if (r->duration_ms)
+			matrix(f, out, tx, r, c, r->rails ? sub : o, n, title, false, w, nw);
+		snprintf(title, sizeof(title), "%s%s%s", lat_title[0], rail,
+			 lat_title[r->baseline.file || r->n_regressed ? 2 : 1]);
+		if (r->lat_iters)
+			matrix(f, out, tx, r, c, r->rails ? sub : o, n, title, true, w, nw);
+		if (k == -1)
+			break;
+	}
+	free(sub);
+	return 0;
+}
+
 int sweep_text(struct render *out, const struct sweep_report *r)
 {
 	FILE *f = out->f;
@@ -424,7 +508,10 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		return rc < 0 || fflush(f) == EOF ? -EIO : 0;
 	}
 	/* Rounds 0 with pairs: a loaded document that does not say (diagnose --from). */
-	fprintf(f, "sweep: %zu nodes, %zu pairs", r->hosts->n, r->n_pairs);
+	fprintf(f, "sweep: %zu nodes", r->hosts->n);
+	if (r->rails)
+		fprintf(f, " (end points: %zu hosts, %d rails)", rails_hosts(r), rail_max(r) + 1);
+	fprintf(f, ", %zu pairs", r->n_pairs);
 	if (r->n_rounds || !r->n_pairs)
 		fprintf(f, " in %zu rounds", r->n_rounds);
 	fprintf(f, " (%s, %s, %s): %zu ok, %zu slow, %zu failed", render_txt(tx, r->transport),
@@ -467,17 +554,10 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		rc = -EIO;
 		goto out;
 	}
-	if (matrices && r->duration_ms)
-		matrix(f, out, tx, r, &c, o, r->baseline.file
-		       ? "bandwidth Gb/s (row sends to column; * slow, v regressed: below the "
-			 "baseline's, X failed)"
-		       : "bandwidth Gb/s (row sends to column; * slow, X failed)", false, w, nw);
-	/* A regressed pair (by its bandwidth) is marked in both matrices. */
-	if (matrices && r->lat_iters)
-		matrix(f, out, tx, r, &c, o, r->baseline.file || r->n_regressed
-		       ? "latency us (median round trip; * slow, v regressed: bandwidth below the "
-			 "baseline's, X failed)"
-		       : "latency us (median round trip; * slow, X failed)", true, w, nw);
+	if (matrices && matrices_text(f, out, tx, r, &c, o, w, nw) < 0) {
+		rc = -EIO;
+		goto out;
+	}
 	if (r->n_slow + r->n_failed + r->n_regressed) {
 		struct not_ok_ctx nc = { .r = r, .tx = tx, .f = f, .nw = nw };
 

@@ -35,15 +35,19 @@ static bool port_judged(const struct accept_state *s, const struct topo_port *p)
 
 #define ACCEPT_COUNTERS_TIMEOUT_MS 20000
 
-/* A host's access port in @t: its first port cabled to a switch; NULL none. */
-static const struct topo_port *access_port(const struct topo *t, const char *host)
+/*
+ * An end point's access port in @t: its first port cabled to a switch (a
+ * port of a host of several: the one its ifname= names); NULL none.
+ */
+static const struct topo_port *access_port(const struct topo *t, const struct fab_host *h)
 {
-	const struct topo_node *n = topo_node_by_name(t, host);
+	const struct topo_node *n = topo_node_by_name(t, hosts_node(h));
 
 	for (size_t k = 0; n && k < n->n_ports; k++) {
 		const struct topo_port *p = n->ports[k];
 
-		if (p->peer && p->peer->node->type == TOPO_NODE_SWITCH)
+		if (p->peer && p->peer->node->type == TOPO_NODE_SWITCH &&
+		    (h->n_ports <= 1 || strcmp(p->name, h->nic) == 0))
 			return p;
 	}
 	return NULL;
@@ -74,7 +78,7 @@ static int nic_snap(struct sweep_ctx *ctx, struct accept_state *s, struct counte
 		const struct topo_port *p;
 
 		if (!got[i] || !h->is_new || !hosts_is_endpoint(h) ||
-		    !(p = access_port(s->nic_graph, h->name)))
+		    !(p = access_port(s->nic_graph, h)))
 			continue;
 		(*n_read)++;
 		rc = nic_counters_snap(&c[i], &s->pol.counters, p, snap);

@@ -50,7 +50,7 @@ static int load_inputs(struct accept_state *s, struct fab_err *err)
 		return fab_err_set(err, -ENOMEM, "accept: out of memory");
 	for (size_t i = 0; i < s->all.n; i++)
 		if (s->all.hosts[i].is_new)
-			s->new_names[s->n_new_names++] = s->all.hosts[i].name;
+			s->new_names[s->n_new_names++] = hosts_node(&s->all.hosts[i]);
 	for (size_t i = 0; i < s->ends.n; i++) {
 		if (!s->ends.hosts[i].is_new)
 			continue;

@@ -24,6 +24,28 @@
  * hosts file's end points, into *@cov.  A graph the new hosts cannot be
  * placed on is a finding, not an error (*@done false).
  */
+/*
+ * Hosts of several fabric ports: every port of a new host with every port
+ * of its rail on another host (new x all, by rail), so that traffic
+ * crosses every rail and every new NIC's cable.  Into @cov's pairs.
+ */
+static int rail_pairs(struct sweep_ctx *ctx, struct accept_state *s, struct coverage *cov)
+{
+	struct sched_pair *all = NULL;
+	size_t n = 0, k = 0;
+
+	memset(cov, 0, sizeof(*cov));
+	if (hosts_port_pairs(&s->ends, false, false, &all, &n) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	for (size_t i = 0; i < n; i++)
+		if (s->ends.hosts[all[i].a].is_new || s->ends.hosts[all[i].b].is_new)
+			all[k++] = all[i];
+	cov->pairs = all;
+	cov->n_pairs = k;
+	s->rep.n_pairs_chosen = k;
+	return 0;
+}
+
 static int choose_pairs(struct sweep_ctx *ctx, struct accept_state *s, struct coverage *cov,
 			bool *done)
 {
@@ -34,6 +56,14 @@ static int choose_pairs(struct sweep_ctx *ctx, struct accept_state *s, struct co
 	int rc;
 
 	*done = false;
+	if (hosts_have_rails(&s->ends)) {
+		rc = rail_pairs(ctx, s, cov);
+		*done = rc == 0 && cov->n_pairs;
+		if (rc == 0 && !cov->n_pairs)
+			rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
+						"no pairs chosen: no new port has a port of its rail on another host");
+		return rc < 0 && !ctx->err.msg[0] ? fab_err_set(&ctx->err, rc, "accept: out of memory") : rc;
+	}
 	t = accept_traffic_graph(ctx, s, &why);
 	if (!t) {
 		rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",

@@ -28,6 +28,7 @@
 #include "sweep/sweep_signal.h"
 #include "sweep/sweep_steer.h"
 #include "util/log.h"
+#include "util/str.h"
 
 const char *sweep_mode_name(enum sweep_mode m)
 {
@@ -184,6 +185,10 @@ static int workers_start(struct sweep_state *w)
 
 	if (req->dry_run && !(w->st && w->st->kind == SWEEP_TOPO_LLDP))
 		return 0;
+	/* A worker a port: the dial-back joins one worker a NAME. */
+	if (!req->measure && fleet_dial_is(req->fo.launcher) && hosts_have_rails(&w->hs))
+		return fab_err_input(&ctx->err, -EINVAL, "%s: a collective launcher with hosts of several "
+				     "fabric ports is not supported yet: use a per-node launcher", req->hosts);
 	if ((c->before_workers && c->before_workers(c->ctx, &ctx->err) < 0) ||
 	    (!req->measure && (fleet_launcher_check(&req->fo, &w->hs, &ctx->err) < 0 ||
 			       (w->fabric.n && fleet_launcher_check(&req->fo, &w->fabric, &ctx->err) < 0))))
@@ -198,7 +203,7 @@ static int workers_start(struct sweep_state *w)
 static void coverage_auto(struct sweep_req *req, const struct sweep_topo *st, size_t n_hosts)
 {
 	if (!st || req->all_pairs || req->coverage_k || req->mode != SWEEP_MODE_ALL_PAIRS ||
-	    n_hosts <= SWEEP_COVERAGE_AUTO_HOSTS)
+	    n_hosts <= SWEEP_COVERAGE_AUTO_HOSTS || hosts_have_rails(st->hosts))
 		return;
 	req->coverage_k = SWEEP_COVERAGE_AUTO_K;
 	req->mode = SWEEP_MODE_COVERAGE;
@@ -291,6 +296,7 @@ static void report_fill(struct sweep_report *r, const struct sweep_req *a,
 			const struct sched_src *src)
 {
 	r->hosts = hs;
+	r->rails = hosts_have_rails(hs);
 	r->transport = a->transport;
 	r->launcher = a->measure ? "simulated" : a->fo.launcher;
 	r->mode = sweep_mode_name(a->mode);
@@ -422,6 +428,60 @@ static int sweep_failed(const struct sweep_ctx *ctx)
 	return ctx->err.code < 0 ? ctx->err.code : -EIO;
 }
 
+/* Why the link of port @nic is not carrying traffic into @buf ("" when it is up). */
+static void port_state(const struct host_state *hs, const char *nic, char *buf, size_t len)
+{
+	const struct fab_link *l = host_state_link_by_name(hs, nic);
+
+	buf[0] = '\0';
+	if (!l)
+		str_fmt(buf, len, "%s: no such interface on the node", nic);
+	else if (!l->admin_up || (strcmp(l->operstate, "up") && strcmp(l->operstate, "unknown")))
+		str_fmt(buf, len, "%s down (%soperstate %s)", nic, l->admin_up ? "" : "admin down, ",
+			l->operstate);
+}
+
+/*
+ * Hosts of several fabric ports: each port's link as its node reports it
+ * before the rounds.  A port not up is said now, and its failed pairs give
+ * that first (sweep_results.h port_down).  Not for a dry run or without
+ * workers; a node that does not answer stays unknown.
+ */
+static int ports_down_read(struct sweep_state *w)
+{
+	struct fleet_ports *p;
+	char (*down)[80];
+	int rc;
+
+	if (w->req.dry_run || w->req.measure || !w->f.n || !hosts_have_rails(&w->hs))
+		return 0;
+	p = calloc(w->f.n, sizeof(*p));
+	down = calloc(w->hs.n, sizeof(*down));
+	if (!p || !down) {
+		free(p);
+		free(down);
+		return fab_err_set(&w->ctx.err, -ENOMEM, "sweep: out of memory");
+	}
+	rc = fleet_ports_read(&w->f, (int)(w->req.timeout_s * 1000), p, &w->ctx.err);
+	for (size_t i = 0; rc == 0 && i < w->f.n && i < w->hs.n; i++) {
+		const struct fab_host *h = &w->hs.hosts[i];
+
+		if (!p[i].got || !h->nic[0])
+			continue;
+		port_state(&p[i].hs, h->nic, down[i], sizeof(down[i]));
+		if (down[i][0])
+			fab_warn("sweep: %s: %s: its pairs will fail", h->name, down[i]);
+	}
+	fleet_ports_fini(p, w->f.n);
+	free(p);
+	if (rc < 0) {
+		free(down);
+		return rc;
+	}
+	w->sr.port_down = down;
+	return 0;
+}
+
 /* Before the first round: the measurement's options and the report's head. */
 static int sweep_ready(struct sweep_state *w, struct sweep_report *r, struct sweep_opts *so)
 {
@@ -491,6 +551,8 @@ static int sweep_measure_run(struct sweep_state *w, struct sweep_outcome *out)
 		sweep_measure_fleet(&fm, &w->f);
 		m = &fm;
 	}
+	if (ports_down_read(w) < 0)
+		return sweep_failed(ctx);
 	if ((rc = sweep_ready(w, r, &so)) < 0)
 		return rc;
 	rc = sweep_rounds(w, r, m, &so);

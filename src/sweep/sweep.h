@@ -104,6 +104,13 @@ struct sweep_req {
 	/* diagnose A B: A-B and the pairs that share parts of its path (mode pairs, a topology). */
 	const char *target[2];
 	unsigned int coverage_k;		/* coverage modes: K */
+	/*
+	 * Hosts of several fabric ports (model/hosts.h): end points are
+	 * paired on the same rail, and on every rail with @cross_rail; at
+	 * most @per_host tests a round touch one node (0: no limit).
+	 */
+	bool cross_rail;
+	unsigned int per_host;
 	bool all_pairs;				/* never coverage by default */
 	const char *topology;			/* "lldp", "ib", a plan path; NULL: none */
 	const char *lldp_socket;		/* --lldp-socket */

@@ -37,6 +37,9 @@ static int route_cb(void *arg, unsigned int a, unsigned int b, struct pair_route
 	struct fab_err err;
 	int rc;
 
+	/* Ports a sweep would not pair (one host's, other rails) are no probe either. */
+	if (st->hosts && !hosts_ports_pair(&st->hosts->hosts[a], &st->hosts->hosts[b], false))
+		return -ENOENT;
 	fab_err_init(&err);
 	rc = sweep_topo_route(st, a, b, out, &err);
 	return rc == -ENETUNREACH || rc == -EHOSTUNREACH ? -ENOENT : rc;

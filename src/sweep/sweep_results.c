@@ -8,6 +8,7 @@
 #include "model/sweep_nodes.h"
 #include "sweep/sweep_results.h"
 #include "util/log.h"
+#include "util/str.h"
 
 int sweep_results_init(struct sweep_results *sr, const struct fab_hosts *hs, struct sweep_topo *st,
 		       size_t expected, struct fab_err *err)
@@ -26,6 +27,7 @@ void sweep_results_fini(struct sweep_results *sr)
 {
 	pair_store_free(sr->store);
 	free(sr->sample);
+	free(sr->port_down);
 	pathref_fini(&sr->classes);
 	memset(sr, 0, sizeof(*sr));
 }
@@ -72,13 +74,32 @@ static void sample_offer(struct sweep_results *sr, const struct sweep_pair *p)
 	x->dip = sweep_pair_dip(p);
 }
 
+/* A failed pair of a port that was down: "h2:eth1: eth1 down (...); " before its reason. */
+static void port_down_reason(const struct sweep_results *sr, struct sweep_pair *p)
+{
+	char was[sizeof(p->reason)];
+	unsigned int e;
+
+	if (!sr->port_down || p->status != SWEEP_FAILED)
+		return;
+	e = sr->port_down[p->a][0] ? p->a : p->b;
+	if (!sr->port_down[e][0])
+		return;
+	memcpy(was, p->reason, sizeof(was));
+	str_fmt(p->reason, sizeof(p->reason), "%s: %s; %s", sr->hosts->hosts[e].name,
+		sr->port_down[e], was);
+}
+
 int sweep_results_round(void *ctx, size_t round, struct sweep_pair *pairs, size_t n,
 			struct fab_err *err)
 {
 	struct sweep_results *sr = ctx;
 
 	for (size_t i = 0; i < n; i++) {
-		int rc = expect(sr, &pairs[i], err);
+		int rc;
+
+		port_down_reason(sr, &pairs[i]);
+		rc = expect(sr, &pairs[i], err);
 
 		if (rc == 0)
 			rc = pair_store_append(sr->store, &pairs[i], err);

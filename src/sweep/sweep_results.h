@@ -49,6 +49,13 @@ struct sweep_results {
 	struct stats_reservoir res;
 	struct pathref classes;		/* the path classes' references (empty without) */
 	bool have_classes;
+	/*
+	 * Hosts of several fabric ports: per end point, why its port is down
+	 * as its node said before the rounds ("eth1 down (operstate down)"),
+	 * "" when up or not known; NULL when not read.  Owned.  A failed
+	 * pair of such a port gives that as its reason first.
+	 */
+	char (*port_down)[80];
 };
 
 /* For about @expected pairs (the schedule's). */

@@ -255,6 +255,120 @@ static void test_split_role(void **state)
 	hosts_fini(&fab);
 }
 
+/* A host on several lines, each with its ifname=: one node, several end points. */
+static void test_ports(void **state)
+{
+	const char *text =
+		"gpu1 10.0.0.1 ifname=eth0 rdma=mlx5_0 leaf=r0l1 new\n"
+		"gpu2 10.0.0.2\n"
+		"gpu1 10.0.1.1 ifname=eth1 rdma=mlx5_1:1 leaf=r1l1\n"
+		"gpu3 10.0.0.3 ifname=eth0 rail=0\n"
+		"gpu3 10.0.1.3 ifname=eth1 rail=1 new=no\n";
+	struct fab_hosts hs, nodes;
+	struct fab_err err;
+
+	assert_int_equal(parse(&hs, text, &err), 0);
+	assert_int_equal(hs.n, 5);
+	assert_string_equal(hs.hosts[0].name, "gpu1:eth0");
+	assert_string_equal(hs.hosts[0].node, "gpu1");
+	assert_string_equal(hs.hosts[0].nic, "eth0");
+	assert_int_equal(hs.hosts[0].rail, 0);
+	assert_int_equal(hs.hosts[0].port, 0);
+	assert_int_equal(hs.hosts[0].n_ports, 2);
+	assert_string_equal(hs.hosts[2].name, "gpu1:eth1");
+	assert_string_equal(hs.hosts[2].rdma, "mlx5_1");
+	assert_string_equal(hs.hosts[2].leaf, "r1l1");
+	assert_int_equal(hs.hosts[2].rail, 1);
+	assert_int_equal(hs.hosts[2].port, 1);
+	/* new is the node's: given on one line, it holds for all. */
+	assert_true(hs.hosts[2].is_new);
+	assert_string_equal(hosts_label(&hs.hosts[2], "new"), "");
+	/* A one-line host keeps its name and has no rail. */
+	assert_string_equal(hs.hosts[1].name, "gpu2");
+	assert_int_equal(hs.hosts[1].rail, -1);
+	assert_int_equal(hs.hosts[1].n_ports, 1);
+	assert_int_equal(hs.hosts[4].rail, 1);
+	assert_false(hs.hosts[3].is_new);
+	assert_int_equal(hosts_find(&hs, "gpu1:eth1"), 2);
+	assert_int_equal(hosts_find(&hs, "gpu1"), -1);
+	assert_int_equal(hosts_find_node(&hs, "gpu1"), 0);
+	assert_int_equal(hosts_find_node(&hs, "gpu3"), 3);
+	assert_true(hosts_have_rails(&hs));
+	/* Pairing: other nodes, same rail; gpu2 (no rail) with every rail. */
+	assert_true(hosts_ports_pair(&hs.hosts[0], &hs.hosts[3], false));
+	assert_false(hosts_ports_pair(&hs.hosts[0], &hs.hosts[4], false));
+	assert_true(hosts_ports_pair(&hs.hosts[0], &hs.hosts[4], true));
+	assert_false(hosts_ports_pair(&hs.hosts[0], &hs.hosts[2], true));
+	assert_true(hosts_ports_pair(&hs.hosts[1], &hs.hosts[4], false));
+	/* The nodes, once each, by NAME. */
+	hosts_init(&nodes);
+	assert_int_equal(hosts_nodes(&hs, &nodes), 0);
+	assert_int_equal(nodes.n, 3);
+	assert_string_equal(nodes.hosts[0].name, "gpu1");
+	assert_string_equal(nodes.hosts[1].name, "gpu2");
+	assert_string_equal(nodes.hosts[2].name, "gpu3");
+	assert_string_equal(nodes.hosts[2].addr, "10.0.0.3");
+	hosts_fini(&nodes);
+	hosts_fini(&hs);
+}
+
+/* A file without ports: no rails, names as written. */
+static void test_ports_none(void **state)
+{
+	struct fab_hosts hs;
+	struct fab_err err;
+
+	assert_int_equal(parse(&hs, "a 10.0.0.1 ifname=eth3\nb 10.0.0.2\n", &err), 0);
+	assert_string_equal(hs.hosts[0].name, "a");
+	assert_string_equal(hs.hosts[0].nic, "eth3");
+	assert_false(hosts_have_rails(&hs));
+	assert_true(hosts_ports_pair(&hs.hosts[0], &hs.hosts[1], false));
+	hosts_fini(&hs);
+}
+
+static void test_ports_errors(void **state)
+{
+	expect_error("a 10.0.0.1 ifname=eth0\na 10.0.0.2\n",
+		     "hosts:2:1: host 'a' listed twice (first at line 1): a host of several fabric ports names each one's ifname= on its line");
+	expect_error("a 10.0.0.1\n a 10.0.0.2 ifname=eth1\n",
+		     "hosts:2:2: host 'a' listed twice (first at line 1): a host of several fabric ports names each one's ifname= on its line");
+	expect_error("a 10.0.0.1 ifname=eth0\nb 10.0.0.3\na 10.0.0.2 ifname=eth0\n",
+		     "hosts:3:1: host 'a': ifname 'eth0' listed twice (first at line 1)");
+	expect_error("a 10.0.0.1 ifname=eth0\na 10.0.0.1 ifname=eth1\n",
+		     "hosts:2: host 'a' has the same address as host 'a' on line 1 (10.0.0.1): want each node's own address");
+	expect_error("a 10.0.0.1 ifname=a/b\n",
+		     "hosts:1:19: ifname=a/b: want an interface name (at most 15 characters, no '/', ':' or ',')");
+	expect_error("a 10.0.0.1 ifname=abcdefghijklmnop\n",
+		     "hosts:1:19: ifname=abcdefghijklmnop: want an interface name (at most 15 characters, no '/', ':' or ',')");
+	expect_error("a 10.0.0.1 rail=x\n", "hosts:1:17: rail=x: want a rail number 0..1023");
+	expect_error("a 10.0.0.1 rail=1024\n", "hosts:1:17: rail=1024: want a rail number 0..1023");
+	expect_error("a 10.0.0.1 ifname=e0 rail=1\na 10.0.0.2 ifname=e1\n",
+		     "hosts:2: rail: host 'a' has rail 1 on line 1 too (ifname e0): one port a rail");
+	expect_error("a 10.0.0.1 ifname=e0 new\na 10.0.0.2 ifname=e1 new=no\n",
+		     "hosts:2: new: host 'a' has another new on line 1: a host's lines share it");
+	expect_error("a 10.0.0.1 ifname=e0 rack=r1\na 10.0.0.2 ifname=e1 rack=r2\n",
+		     "hosts:2: rack: host 'a' has another rack on line 1: a host's lines share it");
+	{
+		struct fab_hosts hs;
+		struct fab_pairs_list pl;
+		struct fab_err err;
+		const char *p = "a:e1 b\n";
+
+		assert_int_equal(parse(&hs, "a 10.0.0.1 ifname=e0\na 10.0.1.1 ifname=e1\nb 10.0.0.2\n", &err), 0);
+		assert_int_equal(hosts_pairs_parse(&pl, &hs, p, strlen(p), "p", &err), 0);
+		assert_int_equal(pl.n, 1);
+		assert_int_equal(pl.pairs[0][0], 1);
+		hosts_pairs_fini(&pl);
+		p = "b a\n";
+		assert_true(hosts_pairs_parse(&pl, &hs, p, strlen(p), "p", &err) < 0);
+		assert_string_equal(err.msg, "p:1:3: 'a' is a host of several fabric ports: name one of them (a:e0)");
+		hosts_fini(&hs);
+	}
+	expect_error("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 10.0.0.1 ifname=e0\n"
+		     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa 10.0.0.2 ifname=e1\n",
+		     "hosts:1: ifname=e0: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa:e0' is longer than 63 characters");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -266,6 +380,9 @@ int main(void)
 		cmocka_unit_test(test_nul_and_limits),
 		cmocka_unit_test(test_pairs),
 		cmocka_unit_test(test_split_role),
+		cmocka_unit_test(test_ports),
+		cmocka_unit_test(test_ports_none),
+		cmocka_unit_test(test_ports_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
