@@ -54,8 +54,13 @@ for i in 1 2 3; do
 	assert_eq "clean $i: no node twice in a round" true \
 		"$(q '[.pairs | group_by(.round)[] | [.[].a, .[].b] | (length == (unique | length))] | all')"
 	assert_eq "clean $i: every pair once" 28 "$(q '[.pairs[] | [.a, .b] | sort] | unique | length')"
-	assert_eq "clean $i: every figure" true \
-		"$(q '[.pairs[] | .bw_ab.avg_mbps > 0 and .bw_ba.avg_mbps > 0 and .bw_ab.intervals >= 3 and .lat_ns.p50 > 0 and .lat_ns.samples == 1000 and .lat_ns.min <= .lat_ns.p50 and .lat_ns.p50 <= .lat_ns.p99 and .lat_ns.p99 <= .lat_ns.p999 and .lat_ns.p999 <= .lat_ns.max] | all')"
+	# Every figure present and ordered.  Under load a 0.5 s transfer may
+	# close fewer full 100 ms intervals at the receiver (one CI run at load
+	# 8 had a pair short of this test's old bound of 3): two are enough to
+	# tell a dip; the offenders are printed first.
+	FIG='.bw_ab.avg_mbps > 0 and .bw_ba.avg_mbps > 0 and .bw_ab.intervals >= 2 and .bw_ba.intervals >= 2 and .lat_ns.p50 > 0 and .lat_ns.samples == 1000 and .lat_ns.min <= .lat_ns.p50 and .lat_ns.p50 <= .lat_ns.p99 and .lat_ns.p99 <= .lat_ns.p999 and .lat_ns.p999 <= .lat_ns.max'
+	q -c ".pairs[] | select(($FIG) | not) | {a, b, bw_ab, bw_ba, lat_ns}" >&2
+	assert_eq "clean $i: every figure" true "$(q "[.pairs[] | $FIG] | all")"
 done
 
 # Text output and Prometheus file.
