@@ -247,7 +247,7 @@ static void test_verify_merge_malformed(void **state)
 static void test_verify_merge_same_keys(void **state)
 {
 	static const char *const keys[] = { "schema", "profile", "ok", "nodes", "drift", "summary",
-					    "pcie_groups" };
+					    "pcie_groups", "chain_groups" };
 	struct fleet_run runs[2];
 
 	fleet_run_init(&runs[0], "verify");
@@ -264,6 +264,8 @@ static void test_verify_merge_same_keys(void **state)
 		assert_true(json_is_array(json_object_get(doc, "drift")));
 		assert_true(json_is_array(json_object_get(doc, "pcie_groups")));
 		assert_int_equal(json_array_size(json_object_get(doc, "pcie_groups")), 0);
+		assert_true(json_is_array(json_object_get(doc, "chain_groups")));
+		assert_int_equal(json_array_size(json_object_get(doc, "chain_groups")), 0);
 		assert_int_equal(failed, r == 0 ? 1 : 0);
 		assert_int_equal(drifted, 0);
 		assert_true(json_is_true(json_object_get(doc, "ok")) == (r == 1));
@@ -322,6 +324,7 @@ static void test_verify_fleet_chain_groups(void **state)
 {
 	struct fleet_run run;
 	struct fleet_verify v;
+	json_t *doc, *g, *g0, *g1, *c;
 	char *buf;
 
 	fleet_run_init(&run, "verify");
@@ -335,6 +338,25 @@ static void test_verify_fleet_chain_groups(void **state)
 		"  2 nodes ok: DSCP 26 \u2192 prio 3 \u2192 TC 3: a c\n"
 		"  1 node BROKEN (pfc_off): DSCP 26 \u2192 prio 4 \u2192 TC 4: b\n"));
 	free(buf);
+	doc = fleet_verify_to_json(&v);
+	g = json_object_get(doc, "chain_groups");
+	assert_int_equal(json_array_size(g), 2);
+	g0 = json_array_get(g, 0);
+	g1 = json_array_get(g, 1);
+	assert_int_equal(jint(g0, "count"), 2);
+	assert_true(json_is_true(json_object_get(g0, "majority")));
+	assert_true(json_is_false(json_object_get(g1, "majority")));
+	assert_string_equal(json_string_value(json_array_get(json_object_get(g0, "nodes"), 1)), "c");
+	c = json_array_get(json_object_get(g0, "chains"), 0);
+	assert_int_equal(json_object_size(c), 3);
+	assert_string_equal(jstr(c, "verdict"), "ok");
+	assert_true(json_is_null(json_object_get(c, "break")));
+	assert_string_equal(jstr(c, "path"), "DSCP 26 \u2192 prio 3 \u2192 TC 3");
+	c = json_array_get(json_object_get(g1, "chains"), 0);
+	assert_string_equal(jstr(c, "verdict"), "broken");
+	assert_string_equal(jstr(c, "break"), "pfc_off");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(g1, "nodes"), 0)), "b");
+	json_decref(doc);
 	fleet_verify_fini(&v);
 	fleet_run_fini(&run);
 }
