@@ -73,6 +73,27 @@ assert_eq "verify after apply rc" 0 "$rc"
 fab -j apply "$TMP/p.yaml"
 assert_eq "second apply changes" 0 "$(jq -r .changes "$TMP/out")"
 
+# 2b. status shows mlx5_0/1's chain in one line; status --hosts carries it
+#     from the node's worker (launched in the namespace, reading the same
+#     fixture) and prints the same line under "chains (RoCE ports)".  A
+#     veth has no DCB: the chain is "unknown" with that reason.
+fab status
+assert_eq "status rc" 0 "$rc"
+CHAIN=$(sed -n 's/^    chain //p' "$TMP/out")
+case $CHAIN in "eth0 (mlx5_0/1) unknown: DSCP 26 "*) ;; *) fail "status chain line: '$CHAIN'" ;; esac
+printf '#!/bin/sh\nexe=$1; shift\nexec "$exe" --root "%s" "$@"\n' "$R" >"$TMP/wrap"
+chmod +x "$TMP/wrap"
+echo "$NS 192.0.2.1" >"$TMP/hosts"
+L="ip netns exec {host} env FABRICCTL_RUNDIR=$TMP/run $TMP/wrap"
+fab -j status --hosts "$TMP/hosts" --launcher "$L"
+assert_eq "status --hosts rc" 0 "$rc"
+assert_eq "status --hosts: the worker's chain" "eth0 mlx5_0/1 unknown 26" \
+	"$(jq -r '.nodes[0].status.rdma[0].ports[0].chain | "\(.interface) \(.rdma) \(.verdict) \(.dscp)"' "$TMP/out")"
+fab status --hosts "$TMP/hosts" --launcher "$L"
+assert_eq "status --hosts text rc" 0 "$rc"
+assert_eq "status --hosts text: the chain line" "$(printf '%-16s %s' "$NS" "$CHAIN")" \
+	"$(sed -n '/^chains (RoCE ports):$/,$p' "$TMP/out" | sed -n 3p)"
+
 # 3. Rollback: the ToS step fails (the configfs file is replaced by a
 #    directory), the ECN steps before it are undone.
 echo 0 >"$R/sys/class/net/eth0/ecn/roce_np/enable/3"
