@@ -94,6 +94,23 @@ assert_eq "status --hosts text rc" 0 "$rc"
 assert_eq "status --hosts text: the chain line" "$(printf '%-16s %s' "$NS" "$CHAIN")" \
 	"$(sed -n '/^chains (RoCE ports):$/,$p' "$TMP/out" | sed -n 3p)"
 
+# 2c. An address on eth0 that has no RoCE v2 GID in the fixture's table:
+#     the chain breaks (no_gid, a link that needs no DCB), one drift of
+#     field "chain" through the worker, so verify --hosts (what accept's
+#     stage 2 runs) exits 1, and the node's group says BROKEN (no_gid).
+run ip -n "$NS" addr add 192.0.2.1/24 dev eth0
+fab -j verify --hosts "$TMP/hosts" --launcher "$L" "$TMP/p.yaml"
+assert_eq "verify --hosts no GID rc" 1 "$rc"
+assert_eq "verify --hosts no GID: the chain drift" \
+	"eth0 chain address 192.0.2.1 of eth0 has no RoCE v2 GID on mlx5_0/1" \
+	"$(jq -r '[.drift[] | select(.field == "chain") | "\(.interface) \(.field) \(.found)"] | join(";")' "$TMP/out")"
+assert_eq "verify --hosts no GID: chain_groups" "1 true $NS broken no_gid" \
+	"$(jq -r '[.chain_groups[] | "\(.count) \(.majority) \(.nodes | join(",")) \(.chains | map("\(.verdict) \(.break)") | join(","))"] | join(";")' "$TMP/out")"
+fab verify --hosts "$TMP/hosts" --launcher "$L" "$TMP/p.yaml"
+assert_eq "verify --hosts no GID text rc" 1 "$rc"
+grep -qx "  1 node BROKEN (no_gid): DSCP 26: $NS" "$TMP/out" || fail "verify --hosts text: no chain group line"
+run ip -n "$NS" addr del 192.0.2.1/24 dev eth0
+
 # 3. Rollback: the ToS step fails (the configfs file is replaced by a
 #    directory), the ECN steps before it are undone.
 echo 0 >"$R/sys/class/net/eth0/ecn/roce_np/enable/3"
