@@ -97,7 +97,8 @@ assert_eq "status --hosts text: the chain line" "$(printf '%-16s %s' "$NS" "$CHA
 # 2c. An address on eth0 that has no RoCE v2 GID in the fixture's table:
 #     the chain breaks (no_gid, a link that needs no DCB), one drift of
 #     field "chain" through the worker, so verify --hosts (what accept's
-#     stage 2 runs) exits 1, and the node's group says BROKEN (no_gid).
+#     stage 2 runs) exits 1, and the node's group says BROKEN (no_gid);
+#     accept rejects at stage 2 naming the chain.
 run ip -n "$NS" addr add 192.0.2.1/24 dev eth0
 fab -j verify --hosts "$TMP/hosts" --launcher "$L" "$TMP/p.yaml"
 assert_eq "verify --hosts no GID rc" 1 "$rc"
@@ -109,6 +110,16 @@ assert_eq "verify --hosts no GID: chain_groups" "1 true $NS broken no_gid" \
 fab verify --hosts "$TMP/hosts" --launcher "$L" "$TMP/p.yaml"
 assert_eq "verify --hosts no GID text rc" 1 "$rc"
 grep -qx "  1 node BROKEN (no_gid): DSCP 26: $NS" "$TMP/out" || fail "verify --hosts text: no chain group line"
+# accept, stage 2 only (the others off: no lab to reach or measure): the
+# node as new, REJECT at stage 2 with the chain as its one drift.
+echo "$NS 192.0.2.1 new" >"$TMP/hosts-new"
+printf 'stages:\n  reach: false\n  configuration: true\n  cabling: false\n  counters-baseline: false\n  traffic: false\n  counters-after: false\n' >"$TMP/policy.yaml"
+fab -j accept --hosts "$TMP/hosts-new" --launcher "$L" --profile "$TMP/p.yaml" --policy "$TMP/policy.yaml"
+assert_eq "accept no GID rc" 1 "$rc"
+assert_eq "accept no GID: verdict, stage" "REJECT 2" "$(jq -r '"\(.verdict) \(.failed_stage)"' "$TMP/out")"
+assert_eq "accept no GID: the finding" \
+	"FAB-CONFIG-DRIFT 2 $NS: eth0 chain: wanted unbroken, found address 192.0.2.1 of eth0 has no RoCE v2 GID on mlx5_0/1" \
+	"$(jq -r '[.findings[] | "\(.code) \(.stage) \(.node): \(.evidence)"] | join(";")' "$TMP/out")"
 run ip -n "$NS" addr del 192.0.2.1/24 dev eth0
 
 # 3. Rollback: the ToS step fails (the configfs file is replaced by a
