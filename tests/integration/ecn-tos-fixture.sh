@@ -81,6 +81,7 @@ fab status
 assert_eq "status rc" 0 "$rc"
 CHAIN=$(sed -n 's/^    chain //p' "$TMP/out")
 case $CHAIN in "eth0 (mlx5_0/1) unknown: DSCP 26 "*) ;; *) fail "status chain line: '$CHAIN'" ;; esac
+# shellcheck disable=SC2016 # the wrapper's own $1 and $@
 printf '#!/bin/sh\nexe=$1; shift\nexec "$exe" --root "%s" "$@"\n' "$R" >"$TMP/wrap"
 chmod +x "$TMP/wrap"
 echo "$NS 192.0.2.1" >"$TMP/hosts"
