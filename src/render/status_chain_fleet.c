@@ -42,7 +42,7 @@ static void chain_rdma(struct lossless_chain *c, const json_t *j)
 	sscanf(slash + 1, "%u", &c->rdma_port);
 }
 
-/* What chain_text() shows of a chain, back from its JSON (render/verify_json.c's chain_to_json()). */
+/* What chain_text() shows of a chain, back from its JSON (verify_json.c's chain_to_json()). */
 static void chain_from_json(const json_t *j, struct lossless_chain *c)
 {
 	const char *v = json_string_value(json_object_get(j, "verdict"));

@@ -93,7 +93,8 @@ static json_t *chains_brief(const json_t *chains)
 	size_t i;
 
 	json_array_foreach(chains, i, c) {
-		json_t *e = json_pack("{s:O?, s:O?, s:O?}", "verdict", json_object_get(c, "verdict"),
+		json_t *e = json_pack("{s:O?, s:O?, s:O?}",
+				      "verdict", json_object_get(c, "verdict"),
 				      "break", json_object_get(c, "break"),
 				      "path", json_object_get(c, "path"));
 
@@ -174,7 +175,8 @@ void verify_fleet_chains_text(FILE *f, const json_t *groups)
 	size_t i, n = json_array_size(groups);
 
 	if (n)
-		fprintf(f, "\nchains: %zu kind%s, by group, largest first:\n", n, n == 1 ? "" : "s");
+		fprintf(f, "\nchains: %zu kind%s, by group, largest first:\n", n,
+			n == 1 ? "" : "s");
 	json_array_foreach(groups, i, g) {
 		json_int_t c = json_integer_value(json_object_get(g, "count"));
 
