@@ -8,7 +8,8 @@
  *
  *   {"schema", ["profile", "dry_run",] "ok"?, "nodes": [{"node", "address",
  *    "ok", "error", <op>: the node's own document or null}], <flattened
- *    entries, each with "node">, "summary": {...}[, "pcie_groups": [...]]}
+ *    entries, each with "node">, "summary": {...}[, "pcie_groups": [...],
+ *    "chain_groups": [...]]}
  */
 #include <stdio.h>
 #include <string.h>
@@ -141,6 +142,12 @@ static int pcie_groups_add(json_t *doc)
 	return json_object_set_new(doc, "pcie_groups", g);
 }
 
+/* The verified nodes grouped by their lossless chains (render/verify_fleet_chain.c). */
+static int chain_groups_add(json_t *doc, const struct fleet_run *run)
+{
+	return json_object_set_new(doc, "chain_groups", verify_fleet_chain_groups(run));
+}
+
 json_t *fleet_verify_to_json(const struct fleet_verify *v)
 {
 	size_t n = v->run->n, failed = v->run->n_failed, drifted = v->n_drifted;
@@ -152,7 +159,7 @@ json_t *fleet_verify_to_json(const struct fleet_verify *v)
 			"drift", drift_json(v), "summary", "nodes", (json_int_t)n,
 			"ok", (json_int_t)(n - failed - drifted), "drifted", (json_int_t)drifted,
 			"failed", (json_int_t)failed, "n_drift", (json_int_t)v->n_drift);
-	if (doc && pcie_groups_add(doc) < 0) {
+	if (doc && (pcie_groups_add(doc) < 0 || chain_groups_add(doc, v->run) < 0)) {
 		json_decref(doc);
 		doc = NULL;
 	}

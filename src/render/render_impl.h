@@ -107,9 +107,15 @@ void fleet_failed_print(struct render *out, const struct fleet_run *run);
 /* One RoCE port's lossless chain in one line (render/chain_text.c): verify, status. */
 struct lossless_chain;
 const char *chain_text(const struct lossless_chain *c, char *buf, size_t len);
-/* verify --hosts: the nodes grouped by chain (render/verify_fleet_chain.c). */
+/*
+ * verify --hosts: the nodes grouped by chain (render/verify_fleet_chain.c):
+ * the fleet document's "chain_groups" (NULL: ENOMEM) and its text.
+ */
 struct fleet_run;
-void verify_fleet_chains_text(FILE *f, const struct fleet_run *run);
+json_t *verify_fleet_chain_groups(const struct fleet_run *run);
+/* status --hosts: each node's RoCE ports' chains, a line each (render/status_chain_fleet.c). */
+void status_fleet_chains_text(FILE *f, int w, const struct fleet_run *run);
+void verify_fleet_chains_text(FILE *f, const json_t *groups);
 /* The same as a JSON object (render/verify_json.c; docs/json-verify.md "chains"); NULL: ENOMEM. */
 json_t *chain_to_json(const struct lossless_chain *c);
 

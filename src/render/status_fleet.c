@@ -3,7 +3,9 @@
  * status --hosts as one text table with a NODE column: each node's links
  * and RDMA ports, read from its own "fabricctl.status/1" document (the
  * answer fleet/fleet_op.c collected); a node that could not be read is a
- * line with the reason.  JSON: render/fleet_doc.c.
+ * line with the reason; then the chain of each RoCE port
+ * (render/status_chain_fleet.c).  JSON: render/fleet_doc.c (each node's
+ * document as it answered, its ports' "chain" included).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -98,6 +100,7 @@ int status_fleet_text(struct render *out, const struct fleet_run *run)
 		links_print(f, w, a->node, a->doc);
 		ports_print(f, w, a->node, a->doc);
 	}
+	status_fleet_chains_text(f, w, run);
 	if (run->ports && run->ports->n)
 		fabric_ports_print(f, w, run);
 	doc = fleet_status_to_json(run);

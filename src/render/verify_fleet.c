@@ -11,7 +11,7 @@
  *     2 nodes: mlx5_1 pcie.width x8, want x16 (max): h3, h5
  *
  * and the nodes grouped by lossless chain (render/verify_fleet_chain.c).
- * JSON: render/fleet_doc.c ("pcie_groups"; each node's document has its chains).
+ * JSON: render/fleet_doc.c ("pcie_groups", "chain_groups"; each node's document has its chains).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -138,7 +138,7 @@ int verify_fleet_text(struct render *out, const struct fleet_verify *v)
 	if (!doc)
 		return -ENOMEM;
 	groups_text(f, json_object_get(doc, "pcie_groups"));
+	verify_fleet_chains_text(f, json_object_get(doc, "chain_groups"));
 	json_decref(doc);
-	verify_fleet_chains_text(f, v->run);
 	return fflush(f) == EOF ? -EIO : 0;
 }

@@ -73,6 +73,56 @@ assert_eq "verify after apply rc" 0 "$rc"
 fab -j apply "$TMP/p.yaml"
 assert_eq "second apply changes" 0 "$(jq -r .changes "$TMP/out")"
 
+# 2b. status shows mlx5_0/1's chain in one line; status --hosts carries it
+#     from the node's worker (launched in the namespace, reading the same
+#     fixture) and prints the same line under "chains (RoCE ports)".  A
+#     veth has no DCB: the chain is "unknown" with that reason.
+fab status
+assert_eq "status rc" 0 "$rc"
+CHAIN=$(sed -n 's/^    chain //p' "$TMP/out")
+case $CHAIN in "eth0 (mlx5_0/1) unknown: DSCP 26 "*) ;; *) fail "status chain line: '$CHAIN'" ;; esac
+# shellcheck disable=SC2016 # the wrapper's own $1 and $@
+printf '#!/bin/sh\nexe=$1; shift\nexec "$exe" --root "%s" "$@"\n' "$R" >"$TMP/wrap"
+chmod +x "$TMP/wrap"
+echo "$NS 192.0.2.1" >"$TMP/hosts"
+L="ip netns exec {host} env FABRICCTL_RUNDIR=$TMP/run $TMP/wrap"
+fab -j status --hosts "$TMP/hosts" --launcher "$L"
+assert_eq "status --hosts rc" 0 "$rc"
+assert_eq "status --hosts: the worker's chain" "eth0 mlx5_0/1 unknown 26" \
+	"$(jq -r '.nodes[0].status.rdma[0].ports[0].chain | "\(.interface) \(.rdma) \(.verdict) \(.dscp)"' "$TMP/out")"
+fab status --hosts "$TMP/hosts" --launcher "$L"
+assert_eq "status --hosts text rc" 0 "$rc"
+assert_eq "status --hosts text: the chain line" "$(printf '%-16s %s' "$NS" "$CHAIN")" \
+	"$(sed -n '/^chains (RoCE ports):$/,$p' "$TMP/out" | sed -n 3p)"
+
+# 2c. An address on eth0 that has no RoCE v2 GID in the fixture's table:
+#     the chain breaks (no_gid, a link that needs no DCB), one drift of
+#     field "chain" through the worker, so verify --hosts (what accept's
+#     stage 2 runs) exits 1, and the node's group says BROKEN (no_gid);
+#     accept rejects at stage 2 naming the chain.
+run ip -n "$NS" addr add 192.0.2.1/24 dev eth0
+fab -j verify --hosts "$TMP/hosts" --launcher "$L" "$TMP/p.yaml"
+assert_eq "verify --hosts no GID rc" 1 "$rc"
+assert_eq "verify --hosts no GID: the chain drift" \
+	"eth0 chain address 192.0.2.1 of eth0 has no RoCE v2 GID on mlx5_0/1" \
+	"$(jq -r '[.drift[] | select(.field == "chain") | "\(.interface) \(.field) \(.found)"] | join(";")' "$TMP/out")"
+assert_eq "verify --hosts no GID: chain_groups" "1 true $NS broken no_gid" \
+	"$(jq -r '[.chain_groups[] | "\(.count) \(.majority) \(.nodes | join(",")) \(.chains | map("\(.verdict) \(.break)") | join(","))"] | join(";")' "$TMP/out")"
+fab verify --hosts "$TMP/hosts" --launcher "$L" "$TMP/p.yaml"
+assert_eq "verify --hosts no GID text rc" 1 "$rc"
+grep -qx "  1 node BROKEN (no_gid): DSCP 26: $NS" "$TMP/out" || fail "verify --hosts text: no chain group line"
+# accept, stage 2 only (the others off: no lab to reach or measure): the
+# node as new, REJECT at stage 2 with the chain as its one drift.
+echo "$NS 192.0.2.1 new" >"$TMP/hosts-new"
+printf 'stages:\n  reach: false\n  configuration: true\n  cabling: false\n  counters-baseline: false\n  traffic: false\n  counters-after: false\n' >"$TMP/policy.yaml"
+fab -j accept --hosts "$TMP/hosts-new" --launcher "$L" --profile "$TMP/p.yaml" --policy "$TMP/policy.yaml"
+assert_eq "accept no GID rc" 1 "$rc"
+assert_eq "accept no GID: verdict, stage" "REJECT 2" "$(jq -r '"\(.verdict) \(.failed_stage)"' "$TMP/out")"
+assert_eq "accept no GID: the finding" \
+	"FAB-CONFIG-DRIFT 2 $NS: eth0 chain: wanted unbroken, found address 192.0.2.1 of eth0 has no RoCE v2 GID on mlx5_0/1" \
+	"$(jq -r '[.findings[] | "\(.code) \(.stage) \(.node): \(.evidence)"] | join(";")' "$TMP/out")"
+run ip -n "$NS" addr del 192.0.2.1/24 dev eth0
+
 # 3. Rollback: the ToS step fails (the configfs file is replaced by a
 #    directory), the ECN steps before it are undone.
 echo 0 >"$R/sys/class/net/eth0/ecn/roce_np/enable/3"

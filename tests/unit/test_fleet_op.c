@@ -23,6 +23,8 @@
 
 #include "fleet/fleet_op.h"
 #include "model/changeset.h"
+#include "model/host_state.h"
+#include "model/lossless.h"
 #include "model/profile.h"
 #include "render/render.h"
 #include "util/array.h"
@@ -247,7 +249,7 @@ static void test_verify_merge_malformed(void **state)
 static void test_verify_merge_same_keys(void **state)
 {
 	static const char *const keys[] = { "schema", "profile", "ok", "nodes", "drift", "summary",
-					    "pcie_groups" };
+					    "pcie_groups", "chain_groups" };
 	struct fleet_run runs[2];
 
 	fleet_run_init(&runs[0], "verify");
@@ -264,6 +266,8 @@ static void test_verify_merge_same_keys(void **state)
 		assert_true(json_is_array(json_object_get(doc, "drift")));
 		assert_true(json_is_array(json_object_get(doc, "pcie_groups")));
 		assert_int_equal(json_array_size(json_object_get(doc, "pcie_groups")), 0);
+		assert_true(json_is_array(json_object_get(doc, "chain_groups")));
+		assert_int_equal(json_array_size(json_object_get(doc, "chain_groups")), 0);
 		assert_int_equal(failed, r == 0 ? 1 : 0);
 		assert_int_equal(drifted, 0);
 		assert_true(json_is_true(json_object_get(doc, "ok")) == (r == 1));
@@ -322,6 +326,7 @@ static void test_verify_fleet_chain_groups(void **state)
 {
 	struct fleet_run run;
 	struct fleet_verify v;
+	json_t *doc, *g, *g0, *g1, *c;
 	char *buf;
 
 	fleet_run_init(&run, "verify");
@@ -335,8 +340,151 @@ static void test_verify_fleet_chain_groups(void **state)
 		"  2 nodes ok: DSCP 26 \u2192 prio 3 \u2192 TC 3: a c\n"
 		"  1 node BROKEN (pfc_off): DSCP 26 \u2192 prio 4 \u2192 TC 4: b\n"));
 	free(buf);
+	doc = fleet_verify_to_json(&v);
+	g = json_object_get(doc, "chain_groups");
+	assert_int_equal(json_array_size(g), 2);
+	g0 = json_array_get(g, 0);
+	g1 = json_array_get(g, 1);
+	assert_int_equal(jint(g0, "count"), 2);
+	assert_true(json_is_true(json_object_get(g0, "majority")));
+	assert_true(json_is_false(json_object_get(g1, "majority")));
+	assert_string_equal(json_string_value(json_array_get(json_object_get(g0, "nodes"), 1)), "c");
+	c = json_array_get(json_object_get(g0, "chains"), 0);
+	assert_int_equal(json_object_size(c), 3);
+	assert_string_equal(jstr(c, "verdict"), "ok");
+	assert_true(json_is_null(json_object_get(c, "break")));
+	assert_string_equal(jstr(c, "path"), "DSCP 26 \u2192 prio 3 \u2192 TC 3");
+	c = json_array_get(json_object_get(g1, "chains"), 0);
+	assert_string_equal(jstr(c, "verdict"), "broken");
+	assert_string_equal(jstr(c, "break"), "pfc_off");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(g1, "nodes"), 0)), "b");
+	json_decref(doc);
 	fleet_verify_fini(&v);
 	fleet_run_fini(&run);
+}
+
+/* A node whose mlx5_0/1 (netdev eth0) is RoCE with a chain of verdict @brk (NONE: ok). */
+static void roce_node(struct host_state *hs, enum lossless_break brk)
+{
+	struct fab_rdma_dev *d;
+	struct fab_rdma_port *pt;
+	struct lossless_chain *c;
+
+	host_state_init(hs);
+	snprintf(hs->hostname, sizeof(hs->hostname), "h");
+	d = host_state_rdma_add(hs);
+	assert_non_null(d);
+	snprintf(d->name, sizeof(d->name), "mlx5_0");
+	pt = rdma_dev_port_add(d);
+	assert_non_null(pt);
+	pt->port = 1;
+	snprintf(pt->link_layer, sizeof(pt->link_layer), "Ethernet");
+	snprintf(pt->state, sizeof(pt->state), "ACTIVE");
+	snprintf(pt->netdev, sizeof(pt->netdev), "eth0");
+	c = calloc(1, sizeof(*c));
+	assert_non_null(c);
+	pt->chain = c;
+	c->verdict = brk ? LOSSLESS_BROKEN : LOSSLESS_OK;
+	c->brk = brk;
+	snprintf(c->ifname, sizeof(c->ifname), "eth0");
+	snprintf(c->rdma_dev, sizeof(c->rdma_dev), "mlx5_0");
+	c->rdma_port = 1;
+	c->tos = 106;
+	c->dscp = 26;
+	c->prio = c->tc = brk ? 4 : 3;
+	c->buffer = brk ? -1 : 1;
+	c->pfc = !brk;
+	c->cnp_dscp = 48;
+	c->cnp_prio = c->cnp_tc = 6;
+	c->gid_index = 3;
+	snprintf(c->addr, sizeof(c->addr), "192.168.77.1");
+	snprintf(c->path, sizeof(c->path), brk ? "DSCP 26 \u2192 prio 4 \u2192 TC 4" :
+		 "DSCP 26 \u2192 prio 3 \u2192 TC 3 \u2192 buffer 1");
+	if (brk)
+		snprintf(c->finding, sizeof(c->finding), "%s, but PFC is off on priority 4", c->path);
+}
+
+/* The "    chain ..." line of @hs's local status text, without its indent and "chain ". */
+static char *local_chain_line(const struct host_state *hs)
+{
+	struct render out = { .ops = &render_text_ops };
+	char *buf = NULL, *line, *end;
+	size_t len = 0;
+
+	out.f = open_memstream(&buf, &len);
+	assert_non_null(out.f);
+	assert_int_equal(render_text_ops.status(&out, hs), 0);
+	fclose(out.f);
+	line = strstr(buf, "    chain ");
+	assert_non_null(line);
+	end = strchr(line, '\n');
+	line = strndup(line + 10, (size_t)(end - line - 10));
+	free(buf);
+	return line;
+}
+
+/*
+ * status --hosts: the worker's status document (status_to_json(), what
+ * op_status replies) carries each RoCE port's chain; the fleet text lists
+ * one line a RoCE port, the same line `status` prints on the node; nothing
+ * when no node has one (the table stays as it was).
+ */
+static void test_status_fleet_chains(void **state)
+{
+	struct render out = { .ops = &render_text_ops };
+	struct host_state a, b;
+	struct fleet_run run;
+	char *buf = NULL, *la, *lb, want[2048];
+	const json_t *c;
+	json_t *doc;
+	size_t len = 0;
+
+	roce_node(&a, LOSSLESS_BREAK_NONE);
+	roce_node(&b, LOSSLESS_BREAK_PFC_OFF);
+	la = local_chain_line(&a);
+	lb = local_chain_line(&b);
+	assert_string_equal(la, "eth0 (mlx5_0/1) ok: DSCP 26 \u2192 prio 3 \u2192 TC 3 \u2192 "
+			    "buffer 1, PFC on; CNP prio 6 \u2192 TC 6; GID 3 (192.168.77.1)");
+	fleet_run_init(&run, "status");
+	node(&run, "a", status_to_json(&a), NULL);
+	node(&run, "b", status_to_json(&b), NULL);
+	node(&run, "c", NULL, "no answer");
+	doc = fleet_status_to_json(&run);
+	c = json_object_get(json_array_get(json_object_get(json_array_get(json_object_get(
+		json_object_get(json_array_get(json_object_get(doc, "nodes"), 1), "status"),
+		"rdma"), 0), "ports"), 0), "chain");
+	assert_string_equal(jstr(c, "verdict"), "broken");
+	assert_string_equal(jstr(c, "break"), "pfc_off");
+	assert_string_equal(jstr(c, "rdma"), "mlx5_0/1");
+	json_decref(doc);
+	out.f = open_memstream(&buf, &len);
+	assert_non_null(out.f);
+	assert_int_equal(render_text_ops.status_fleet(&out, &run), 0);
+	fclose(out.f);
+	snprintf(want, sizeof(want), "\nchains (RoCE ports):\n"
+		 "NODE             CHAIN\n"
+		 "a                %s\n"
+		 "b                %s\n", la, lb);
+	assert_non_null(strstr(buf, want));
+	free(buf);
+	fleet_run_fini(&run);
+	/* No chain anywhere: no section. */
+	free(a.rdma[0].ports[0].chain);
+	a.rdma[0].ports[0].chain = NULL;
+	fleet_run_init(&run, "status");
+	node(&run, "a", status_to_json(&a), NULL);
+	buf = NULL;
+	out.f = open_memstream(&buf, &len);
+	assert_non_null(out.f);
+	assert_int_equal(render_text_ops.status_fleet(&out, &run), 0);
+	fclose(out.f);
+	assert_null(strstr(buf, "chains"));
+	free(buf);
+	fleet_run_fini(&run);
+	free(la);
+	free(lb);
+	host_state_fini(&a);
+	host_state_fini(&b);
 }
 
 /* A node name longer than the default 16 columns widens the NODE column on every row. */
@@ -757,6 +905,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_verify_fleet_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_text_long_name, setup, teardown),
 		cmocka_unit_test(test_verify_fleet_chain_groups),
+		cmocka_unit_test(test_status_fleet_chains),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_json_golden, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_verify_fleet_pcie_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apply_merge, setup, teardown),
