@@ -30,13 +30,13 @@ static const struct topo_port *cabled(const struct topo_node *n, const char *nam
 static int nics_add(struct topo_rails *out, const struct topo_node *n,
 		    const struct topo_port **nics, size_t k)
 {
-	for (size_t i = 0; i < k; i++)
-		if (topo_rails_nic_add(out, n->name, nics[i]->num, nics[i]->name, (unsigned int)i) < 0)
+	for (unsigned int i = 0; i < k; i++)
+		if (topo_rails_nic_add(out, n->name, nics[i]->num, nics[i]->name, i) < 0)
 			return -ENOMEM;
 	return 0;
 }
 
-/* A host of several lines from @first: its ports in rail order, when rails 0..k-1 and all cabled. */
+/* A host of several lines from @first: its ports in rail order, if rails 0..k-1, all cabled. */
 static int nics_from_lines(const struct fab_hosts *hs, size_t first, const struct topo_node *n,
 			   struct topo_rails *out)
 {

@@ -138,7 +138,7 @@ static void test_from_hosts_unseen(void **state)
 	topo_free(t);
 }
 
-/* One line a host: the ports LLDP saw, by name; crossed cabling leaves the leaves without a rail. */
+/* One line a host: the ports LLDP saw, by name; crossed cabling: the leaves without a rail. */
 static void test_from_lldp(void **state)
 {
 	static const char hosts[] = "h1 10.0.0.1\nh2 10.0.0.2\nh3 10.0.0.3\n";
@@ -154,7 +154,7 @@ static void test_from_lldp(void **state)
 	topo_rails_fini(&r);
 	topo_free(t);
 
-	t = graph("leaf2", "leaf1");	/* h2's eth0 on rail 1's leaf: neither leaf has one rail */
+	t = graph("leaf2", "leaf1");	/* h2's eth0 on rail 1's leaf: no leaf has one rail */
 	text = save(t, hosts, &r);
 	assert_has(text, "- {name: h2, type: host, nics: [eth0, eth1]}\n");
 	assert_lacks(text, "rail:");
