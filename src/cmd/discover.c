@@ -23,6 +23,7 @@
 #include "model/ib_vl.h"
 #include "model/ibtopo_parse.h"
 #include "model/lldp_view.h"
+#include "model/plan_rails.h"
 #include "model/plan_yaml.h"
 #include "model/topo_lldp_checks.h"
 #include "model/topo.h"
@@ -83,13 +84,39 @@ static int discover_ib(struct fab_ctx *ctx, const struct discover_opts *o, struc
 }
 
 /*
+ * --save-plan's YAML: with --hosts, the rails the hosts file and the graph
+ * give (model/plan_rails.h: hosts' nics:, leaves' rail:).
+ */
+static int save_plan_yaml(struct fab_ctx *ctx, const struct discover_opts *o, const struct topo *t,
+			  struct strbuf *sb)
+{
+	struct topo_rails rails;
+	struct fab_hosts hosts;
+	int rc = 0;
+
+	topo_rails_init(&rails);
+	hosts_init(&hosts);
+	if (o->hosts) {
+		rc = hosts_load(&hosts, o->hosts, &ctx->err);
+		if (rc == 0 && plan_rails_derive(t, &hosts, &rails) < 0)
+			rc = fab_err_set(&ctx->err, -ENOMEM, "%s: out of memory", o->save_plan);
+	}
+	if (rc == 0 && plan_yaml_format_rails(t, &rails, sb) < 0)
+		rc = fab_err_set(&ctx->err, -ENOMEM, "%s: out of memory", o->save_plan);
+	hosts_fini(&hosts);
+	topo_rails_fini(&rails);
+	return rc;
+}
+
+/*
  * --save-plan: the graph as a plan, in ibnetdiscover's topology format;
  * LLDP graphs and *.yaml / *.yml paths get the YAML plan writer.  Says
  * so when the name suggests otherwise, and warns when the fabric saved
  * as tomorrow's --expect has problems today.
  */
-static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t)
+static int save_plan(struct fab_ctx *ctx, const struct discover_opts *o, const struct topo *t)
 {
+	const char *path = o->save_plan;
 	bool yaml_name = plan_yaml_named(path);
 	struct strbuf sb;
 	int rc;
@@ -99,17 +126,17 @@ static int save_plan(struct fab_ctx *ctx, const char *path, const struct topo *t
 		if (!yaml_name)
 			fab_warn("%s: an LLDP graph is saved as a YAML plan "
 				 "(fabricctl-plan(5)), not in ibnetdiscover format", path);
-		rc = plan_yaml_format(t, &sb);
+		rc = save_plan_yaml(ctx, o, t, &sb);
 	} else {
 		rc = ibtopo_format(t, &sb);
+		if (rc < 0)
+			fab_err_set(&ctx->err, rc, "%s: out of memory", path);
 	}
 	if (t->n_problems)
 		fab_warn("%s: the fabric saved as a plan has %zu problem%s now (listed below): "
 			 "check them before using it as --expect", path, t->n_problems,
 			 t->n_problems == 1 ? "" : "s");
-	if (rc < 0)
-		fab_err_set(&ctx->err, rc, "%s: out of memory", path);
-	else
+	if (rc == 0)
 		rc = file_write_atomic(path, sb.buf ? sb.buf : "", sb.len, 0666, &ctx->err);
 	strbuf_fini(&sb);
 	return rc;
@@ -312,7 +339,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 	if (plan)
 		t->src |= TOPO_SRC_PLAN;	/* "sources": the cabling was checked against one */
 	topo_sort(t);
-	if (o.save_plan && save_plan(ctx, o.save_plan, t) < 0) {
+	if (o.save_plan && save_plan(ctx, &o, t) < 0) {
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}

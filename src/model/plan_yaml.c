@@ -683,6 +683,105 @@ static void emit_link(struct emit *e, const struct topo_link *l)
 	emit_map_end(e);
 }
 
+/* The rails to write (plan_yaml_format_rails), by node name: leaves by name, NICs by name, rail. */
+struct emit_rails {
+	const struct topo_rail_leaf **leaf;
+	size_t n_leaves;
+	const struct topo_rail_nic **nic;
+	size_t n_nics;
+};
+
+static int leaf_cmp(const void *x, const void *y)
+{
+	return strcmp((*(const struct topo_rail_leaf *const *)x)->node,
+		      (*(const struct topo_rail_leaf *const *)y)->node);
+}
+
+static int nic_cmp(const void *x, const void *y)
+{
+	const struct topo_rail_nic *a = *(const struct topo_rail_nic *const *)x;
+	const struct topo_rail_nic *b = *(const struct topo_rail_nic *const *)y;
+	int c = strcmp(a->node, b->node);
+
+	return c ? c : (a->rail > b->rail) - (a->rail < b->rail);
+}
+
+static int emit_rails_init(struct emit_rails *er, const struct topo_rails *r)
+{
+	memset(er, 0, sizeof(*er));
+	if (!r || (!r->n_leaves && !r->n_nics))
+		return 0;
+	er->leaf = calloc(r->n_leaves + 1, sizeof(*er->leaf));
+	er->nic = calloc(r->n_nics + 1, sizeof(*er->nic));
+	if (!er->leaf || !er->nic)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_leaves; i++)
+		er->leaf[i] = &r->leaves[i];
+	for (size_t i = 0; i < r->n_nics; i++)
+		er->nic[i] = &r->nics[i];
+	er->n_leaves = r->n_leaves;
+	er->n_nics = r->n_nics;
+	qsort(er->leaf, er->n_leaves, sizeof(*er->leaf), leaf_cmp);
+	qsort(er->nic, er->n_nics, sizeof(*er->nic), nic_cmp);
+	return 0;
+}
+
+static void emit_rails_fini(struct emit_rails *er)
+{
+	free(er->leaf);
+	free(er->nic);
+}
+
+/* rail: N, when @n is a leaf of @er. */
+static void emit_leaf_rail(struct emit *e, const struct emit_rails *er, const struct topo_node *n)
+{
+	struct topo_rail_leaf key;
+	const struct topo_rail_leaf *kp = &key, *const *hit;
+
+	if (!er->n_leaves || n->type != TOPO_NODE_SWITCH)
+		return;
+	str_fmt(key.node, sizeof(key.node), "%s", n->name);
+	hit = bsearch(&kp, er->leaf, er->n_leaves, sizeof(*er->leaf), leaf_cmp);
+	if (!hit)
+		return;
+	emit_str(e, "rail");
+	emit_uint(e, (*hit)->rail);
+}
+
+/*
+ * nics: [...], when @n has NICs in @er: its NICs of rails 0, 1, ... (the
+ * list's index is the rail; a gap ends it).  A port named by digits is
+ * quoted so that it reads back as a name.
+ */
+static void emit_nics(struct emit *e, const struct emit_rails *er, const struct topo_node *n)
+{
+	size_t lo = 0, hi = er->n_nics;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(er->nic[mid]->node, n->name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == er->n_nics || strcmp(er->nic[lo]->node, n->name) || er->nic[lo]->rail != 0)
+		return;
+	emit_str(e, "nics");
+	emit_flow_seq_start(e);
+	for (unsigned int r = 0; lo < er->n_nics && !strcmp(er->nic[lo]->node, n->name) &&
+	     er->nic[lo]->rail == r; lo++, r++) {
+		const struct topo_rail_nic *nic = er->nic[lo];
+
+		if (!nic->port[0])
+			emit_uint(e, nic->num);
+		else
+			emit_scalar(e, nic->port, all_digits(nic->port) ?
+				    YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_PLAIN_SCALAR_STYLE);
+	}
+	emit_seq_end(e);
+}
+
 /* libyaml's output handler: append to the strbuf; 0 stops the emitter. */
 static int emit_out(void *data, unsigned char *buf, size_t len)
 {
@@ -692,58 +791,83 @@ static int emit_out(void *data, unsigned char *buf, size_t len)
 	return !sb->failed;
 }
 
-int plan_yaml_format(const struct topo *t, struct strbuf *sb)
+/* One node: name, type, its rail or NICs (from @er), GUID and addresses when it has them. */
+static void emit_node(struct emit *e, const struct emit_rails *er, const struct topo_node *n)
 {
-	struct emit e = { .failed = false };
 	char guid[24];
 
-	strbuf_addf(sb, "# fabricctl cabling plan (fabricctl-plan(5)), written by discover --save-plan\n");
-	if (!yaml_emitter_initialize(&e.em))
-		return -ENOMEM;
-	yaml_emitter_set_output(&e.em, emit_out, sb);
-	yaml_emitter_set_unicode(&e.em, 1);
-	yaml_emitter_set_width(&e.em, -1);
-	emit_ev(&e, yaml_stream_start_event_initialize(&e.ev, YAML_UTF8_ENCODING));
-	if (!e.failed)
-		emit_ev(&e, yaml_document_start_event_initialize(&e.ev, NULL, NULL, NULL, 1));
-	emit_map_start(&e, false);
-	emit_str(&e, "version");
-	emit_uint(&e, 1);
-	emit_str(&e, "nodes");
-	emit_seq_start(&e);
-	for (size_t i = 0; i < t->n_nodes; i++) {
-		const struct topo_node *n = t->nodes[i];
-
-		if (!node_linked(n))
-			continue;
-		emit_map_start(&e, true);
-		emit_str(&e, "name");
-		emit_str(&e, n->name);
-		emit_str(&e, "type");
-		emit_str(&e, topo_node_type_name(n->type));
-		if (n->guid) {
-			str_fmt(guid, sizeof(guid), "0x%016" PRIx64, n->guid);
-			emit_str(&e, "guid");
-			emit_scalar(&e, guid, YAML_PLAIN_SCALAR_STYLE);
-		}
-		emit_addrs(&e, n);
-		emit_map_end(&e);
+	emit_map_start(e, true);
+	emit_str(e, "name");
+	emit_str(e, n->name);
+	emit_str(e, "type");
+	emit_str(e, topo_node_type_name(n->type));
+	emit_leaf_rail(e, er, n);
+	if (er->n_nics && n->type != TOPO_NODE_SWITCH)
+		emit_nics(e, er, n);
+	if (n->guid) {
+		str_fmt(guid, sizeof(guid), "0x%016" PRIx64, n->guid);
+		emit_str(e, "guid");
+		emit_scalar(e, guid, YAML_PLAIN_SCALAR_STYLE);
 	}
-	emit_seq_end(&e);
-	emit_str(&e, "links");
-	emit_seq_start(&e);
+	emit_addrs(e, n);
+	emit_map_end(e);
+}
+
+static int format_doc(struct emit *e, const struct emit_rails *er, const struct topo *t,
+		      struct strbuf *sb)
+{
+	strbuf_addf(sb, "# fabricctl cabling plan (fabricctl-plan(5)), written by discover --save-plan\n");
+	if (!yaml_emitter_initialize(&e->em))
+		return -ENOMEM;
+	yaml_emitter_set_output(&e->em, emit_out, sb);
+	yaml_emitter_set_unicode(&e->em, 1);
+	yaml_emitter_set_width(&e->em, -1);
+	emit_ev(e, yaml_stream_start_event_initialize(&e->ev, YAML_UTF8_ENCODING));
+	if (!e->failed)
+		emit_ev(e, yaml_document_start_event_initialize(&e->ev, NULL, NULL, NULL, 1));
+	emit_map_start(e, false);
+	emit_str(e, "version");
+	emit_uint(e, 1);
+	emit_str(e, "nodes");
+	emit_seq_start(e);
+	for (size_t i = 0; i < t->n_nodes; i++)
+		if (node_linked(t->nodes[i]))
+			emit_node(e, er, t->nodes[i]);
+	emit_seq_end(e);
+	emit_str(e, "links");
+	emit_seq_start(e);
 	for (size_t i = 0; i < t->n_links; i++)
-		emit_link(&e, t->links[i]);
-	emit_seq_end(&e);
-	emit_map_end(&e);
-	if (!e.failed)
-		emit_ev(&e, yaml_document_end_event_initialize(&e.ev, 1));
-	if (!e.failed)
-		emit_ev(&e, yaml_stream_end_event_initialize(&e.ev));
-	if (!e.failed && !yaml_emitter_flush(&e.em))
-		e.failed = true;
-	yaml_emitter_delete(&e.em);
-	if (e.failed || sb->failed)
+		emit_link(e, t->links[i]);
+	emit_seq_end(e);
+	emit_map_end(e);
+	if (!e->failed)
+		emit_ev(e, yaml_document_end_event_initialize(&e->ev, 1));
+	if (!e->failed)
+		emit_ev(e, yaml_stream_end_event_initialize(&e->ev));
+	if (!e->failed && !yaml_emitter_flush(&e->em))
+		e->failed = true;
+	yaml_emitter_delete(&e->em);
+	if (e->failed || sb->failed)
 		return -ENOMEM;
 	return 0;
+}
+
+int plan_yaml_format_rails(const struct topo *t, const struct topo_rails *rails, struct strbuf *sb)
+{
+	struct emit e = { .failed = false };
+	struct emit_rails er;
+	int rc;
+
+	if (emit_rails_init(&er, rails) < 0) {
+		emit_rails_fini(&er);
+		return -ENOMEM;
+	}
+	rc = format_doc(&e, &er, t, sb);
+	emit_rails_fini(&er);
+	return rc;
+}
+
+int plan_yaml_format(const struct topo *t, struct strbuf *sb)
+{
+	return plan_yaml_format_rails(t, NULL, sb);
 }

@@ -63,4 +63,14 @@ int plan_yaml_parse(struct topo *t, struct topo_rails *rails, const char *buf, s
  */
 int plan_yaml_format(const struct topo *t, struct strbuf *sb);
 
+/*
+ * The same with @rails (may be NULL: plan_yaml_format()): a switch named
+ * in rails->leaves gets `rail: N`, a host with NICs in rails->nics
+ * `nics: [...]` listing its NICs of rails 0, 1, ... in order (the list's
+ * index is the rail, so a rail missing ends the list; a host without a
+ * NIC of rail 0 gets none).  Parsed back, the plan gives those rails.
+ * Without rails the text is byte for byte plan_yaml_format()'s.
+ */
+int plan_yaml_format_rails(const struct topo *t, const struct topo_rails *rails, struct strbuf *sb);
+
 #endif

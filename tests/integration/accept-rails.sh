@@ -38,10 +38,10 @@ run lab_up --name "$L" --hosts 4 --leaves 2 --spines 1 --rails 2 --host-rate 1gb
 lab_hostsfile --switches | sed -E "s/^($L-h4 .*)/\1 new/" >"$TMP/hosts"
 run lab_lldp_wait
 assert_eq "hosts file: h4's two ports new" 2 "$(grep -c "^$L-h4 .* new\$" "$TMP/hosts")"
+# The plan as discover saves it, its rails from the hosts file (nics:, rail:).
 run "$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher netns --save-plan "$TMP/plan.yaml" >/dev/null
-sed -i -e "s/^- {name: $L-leaf1, type: switch/&, rail: 0/" \
-	-e "s/^- {name: $L-leaf2, type: switch/&, rail: 1/" \
-	-e "s/^- {name: $L-h[1-4], type: host/&, nics: [eth0, eth1]/" "$TMP/plan.yaml"
+assert_eq "plan: hosts' nics" 4 "$(grep -c "^- {name: $L-h[1-4], type: host, nics: \[eth0, eth1\]" "$TMP/plan.yaml")"
+assert_eq "plan: leaves' rails" 2 "$(grep -c "^- {name: $L-leaf1, type: switch, rail: 0\|^- {name: $L-leaf2, type: switch, rail: 1" "$TMP/plan.yaml")"
 
 # --- 1. clean ----------------------------------------------------------------------
 accept

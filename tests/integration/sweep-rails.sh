@@ -2,7 +2,7 @@
 # sweep of hosts with several fabric ports (rails) in the netns lab:
 # 4 hosts x 2 NICs, eth0 on leaf1 (rail 0), eth1 on leaf2 (rail 1), one
 # spine joining the leaves, every host cable shaped to 1 Gbit/s, lldpd.
-# The plan is discover --save-plan's, with the rails added (rail:, nics:).
+# The plan is discover --save-plan's, rails and all (rail:, nics:).
 #  1. Clean: every host pair on both rails (12 end-point pairs, each NIC i
 #     to NIC i of another host), both rails in the same rounds (3 rounds,
 #     as one rail alone: <= 1.25 x), all ok, exit 0; JSON pairs carry both
@@ -59,12 +59,16 @@ lab_hostsfile --switches >"$TMP/hosts.sw"
 run lab_lldp_wait
 assert_eq "hosts file: two lines a host" 8 "$(grep -c ' ifname=eth[01] ' "$TMP/hosts")"
 
-# The plan as discover saves it, the rails added as an operator would.
+# The plan as discover saves it: the hosts file's two lines a host give its nics:, and
+# the leaves their rail: (each leaf's host ports all on one rail).
 run "$FABRICCTL" discover --lldp --hosts "$TMP/hosts.sw" --launcher netns --save-plan "$TMP/plan.yaml" >/dev/null
-sed -i -e "s/^- {name: $L-leaf1, type: switch/&, rail: 0/" \
-	-e "s/^- {name: $L-leaf2, type: switch/&, rail: 1/" \
-	-e "s/^- {name: $L-h[1-4], type: host/&, nics: [eth0, eth1]/" "$TMP/plan.yaml"
-assert_eq "plan: rail and nics lines" 6 "$(grep -c 'rail: \|nics: ' "$TMP/plan.yaml")"
+assert_eq "plan: rail and nics lines" "- {name: $L-h1, type: host, nics: [eth0, eth1]
+- {name: $L-h2, type: host, nics: [eth0, eth1]
+- {name: $L-h3, type: host, nics: [eth0, eth1]
+- {name: $L-h4, type: host, nics: [eth0, eth1]
+- {name: $L-leaf1, type: switch, rail: 0
+- {name: $L-leaf2, type: switch, rail: 1" \
+	"$(grep 'rail: \|nics: ' "$TMP/plan.yaml" | sed 's/[,}] *addresses.*//; s/}$//' | sort)"
 rc=0
 "$FABRICCTL" discover --lldp --hosts "$TMP/hosts.sw" --launcher netns --expect "$TMP/plan.yaml" >/dev/null 2>&1 || rc=$?
 assert_eq "discover --expect the rail plan: cabling as planned" 0 "$rc"
