@@ -135,6 +135,45 @@ struct optics_hosts;
 #define SWEEP_PATHS_MAX_LISTED 16
 
 /*
+ * sweep --steer (sweep/sweep_steer.h, docs/paths.md "Steering"): one
+ * pair's facts.  traced: both directions' ports were traced and mapped to
+ * members; steered: the member its test took each way is known (ab, ba,
+ * paths of the pair's route); fallback: why not (a short word: "silent",
+ * "unmapped", "unstable", "no free traced port", ...), NULL when steered or
+ * when the pair has nothing to steer (same leaf).
+ */
+struct path;
+
+struct sweep_steer_fact {
+	bool traced, steered;
+	const char *fallback;
+	const struct path *ab, *ba;
+};
+
+#define SWEEP_STEER_WHY_MAX 12
+
+/*
+ * sweep --steer as the report tells it.  whole: the rounds count whole
+ * ECMP sets (steering did not apply: skipped says why); otherwise they
+ * count per-member loads and rounds_whole is what whole sets would need.
+ * steered, fallback: cross-leaf pairs; by_why: the fallbacks per reason.
+ * fact: a pair's facts (NULL: none, --dry-run).
+ */
+struct sweep_steer_view {
+	bool whole;
+	const char *skipped;
+	size_t rounds_whole;
+	size_t steered, fallback;
+	struct {
+		const char *why;
+		size_t n;
+	} by_why[SWEEP_STEER_WHY_MAX];
+	size_t n_why;
+	void (*fact)(const void *ctx, unsigned int a, unsigned int b, struct sweep_steer_fact *out);
+	const void *ctx;
+};
+
+/*
  * The fabric a topology-aware sweep ran on (sweep --topology); source is
  * NULL without one.  Everything borrowed from the command.
  */
@@ -154,6 +193,7 @@ struct sweep_fabric_view {
 	const struct loc_result *loc;	/* link suspects (model/localize.h), NULL none */
 	const struct loc_input *loc_in;	/* what loc was computed from (names, links) */
 	unsigned int probes_run;	/* extra pairs measured to split groups */
+	const struct sweep_steer_view *steer;	/* --steer; NULL: not used (no steer keys) */
 };
 
 /* A collective launch (fleet/fleet_dial.h): who joined, why others were refused. */

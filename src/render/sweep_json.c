@@ -97,6 +97,44 @@ static json_t *path_links_to_json(const struct topo *t, const struct pair_route 
 	return arr;
 }
 
+static bool path_same(const struct path *x, const struct path *y)
+{
+	if (x->n_hops != y->n_hops)
+		return false;
+	for (size_t h = 0; h < x->n_hops; h++)
+		if (x->hops[h].link != y->hops[h].link || x->hops[h].fwd != y->hops[h].fwd)
+			return false;
+	return true;
+}
+
+/* --steer: "traced": true on the listed path (of @arr, from @ps) the test took. */
+static void traced_mark(json_t *arr, const struct path *ps, size_t n, const struct path *took)
+{
+	for (size_t i = 0; took && arr && i < n; i++)
+		if (path_same(&ps[i], took))
+			json_object_set_new(json_array_get(arr, i), "traced", json_true());
+}
+
+/* --steer: the pair's "steer" object and its traced members in "routes". */
+static void pair_steer_fields(const struct sweep_report *r, const struct sweep_pair *p,
+			      const struct pair_route *pr, json_t *o)
+{
+	const struct sweep_steer_view *v = r->fabric.steer;
+	json_t *routes = json_object_get(o, "routes");
+	struct sweep_steer_fact f;
+
+	if (!v || !v->fact)
+		return;
+	v->fact(v->ctx, p->a, p->b, &f);
+	if (pr && json_is_object(routes) && f.steered) {
+		traced_mark(json_object_get(routes, "ab"), pr->ab, pr->n_ab, f.ab);
+		traced_mark(json_object_get(routes, "ba"), pr->ba, pr->n_ba, f.ba);
+	}
+	json_object_set_new(o, "steer", json_pack("{s:b, s:b, s:o}", "traced", f.traced,
+			    "steered", f.steered,
+			    "fallback", f.fallback ? json_string(f.fallback) : json_null()));
+}
+
 static const char *expect_name(enum sweep_expect e)
 {
 	return e == SWEEP_EXPECT_RATED ? "rated" : e == SWEEP_EXPECT_CLASS ? "class" :
@@ -121,6 +159,7 @@ static void pair_topo_fields(const struct sweep_report *r, size_t i, const struc
 	if (!pr || !t) {
 		json_object_set_new(o, "path", json_null());
 		json_object_set_new(o, "routes", json_null());
+		pair_steer_fields(r, p, NULL, o);
 		pair_route_fini(&tmp);
 		return;
 	}
@@ -128,6 +167,7 @@ static void pair_topo_fields(const struct sweep_report *r, size_t i, const struc
 	json_object_set_new(o, "routes", pr->n_ab ? json_pack("{s:o, s:o}",
 			    "ab", paths_to_json(t, pr->ab, pr->n_ab),
 			    "ba", paths_to_json(t, pr->ba, pr->n_ba)) : json_null());
+	pair_steer_fields(r, p, pr, o);
 	pair_route_fini(&tmp);
 }
 
@@ -193,8 +233,22 @@ static json_t *counters_to_json(const struct topo *t)
 	return arr;
 }
 
-/* Rounds and the lower bound the scheduler proved; round_pairs empty (filled by the caller). */
-static json_t *schedule_to_json(const struct sweep_report *r)
+/* --steer: how the rounds were counted, beside the whole-set count; the skip's reason. */
+static void schedule_steer(const struct sweep_report *r, json_t *o)
+{
+	const struct sweep_steer_view *sv = r->fabric.steer;
+
+	if (!sv || !o)
+		return;
+	json_object_set_new(o, "counted", json_string(sv->whole ? "whole-set" : "steered"));
+	json_object_set_new(o, "rounds_whole", sv->whole ? json_null()
+			    : json_integer((json_int_t)sv->rounds_whole));
+	if (sv->skipped)
+		json_object_set_new(o, "steer_skipped", json_string(sv->skipped));
+}
+
+/* The schedule without --steer's keys. */
+static json_t *schedule_json(const struct sweep_report *r)
 {
 	const struct sweep_fabric_view *v = &r->fabric;
 
@@ -211,6 +265,15 @@ static json_t *schedule_to_json(const struct sweep_report *r)
 				"hosts_short", (json_int_t)v->cov_hosts_short)
 			 : json_null(),
 			 "round_pairs", json_array());
+}
+
+/* Rounds and the lower bound the scheduler proved; round_pairs empty (filled by the caller). */
+static json_t *schedule_to_json(const struct sweep_report *r)
+{
+	json_t *o = schedule_json(r);
+
+	schedule_steer(r, o);
+	return o;
 }
 
 /* A pair in round_pairs: [a, b]. */

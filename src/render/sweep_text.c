@@ -214,6 +214,31 @@ static void topology_line(FILE *f, struct render_txt *tx, const struct sweep_rep
 	}
 }
 
+/* --steer: "steer: N pairs steered, M fell back (silent K, ...)", or why nothing was. */
+static void steer_line(FILE *f, struct render_txt *tx, const struct sweep_report *r)
+{
+	const struct sweep_steer_view *v = r->fabric.steer;
+
+	if (!v)
+		return;
+	if (v->whole) {
+		fprintf(f, "steer: none (%s); rounds count whole ECMP sets\n",
+			render_txt(tx, v->skipped ? v->skipped : "not applied"));
+		return;
+	}
+	if (!v->fact) {		/* --dry-run */
+		fprintf(f, "steer: %zu rounds as if every cross-leaf test could be steered "
+			"(whole ECMP sets: %zu)\n", r->n_rounds, v->rounds_whole);
+		return;
+	}
+	fprintf(f, "steer: %zu pairs steered, %zu fell back", v->steered, v->fallback);
+	for (size_t i = 0; i < v->n_why; i++)
+		fprintf(f, "%s%s %zu", i ? ", " : " (", render_txt(tx, v->by_why[i].why),
+			v->by_why[i].n);
+	fprintf(f, "%s; %zu rounds on per-member loads (whole sets: %zu)\n", v->n_why ? ")" : "",
+		r->n_rounds, v->rounds_whole);
+}
+
 struct plan_ctx {
 	const struct sweep_report *r;
 	struct render_txt *tx;
@@ -502,6 +527,7 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		fprintf(f, "sweep --dry-run: %zu nodes, %zu pairs in %zu rounds (%s)\n", r->hosts->n,
 			r->n_pairs, r->n_rounds, render_txt(tx, r->mode));
 		topology_line(f, tx, r);
+		steer_line(f, tx, r);
 		rc = plan_text(f, tx, r);
 		free(o);
 		free(tx);
@@ -535,6 +561,7 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 			r->launch.n.wrong_source, r->launch.n.duplicate, r->launch.n.not_join,
 			r->launch.n.idle);
 	topology_line(f, tx, r);
+	steer_line(f, tx, r);
 	if (!isnan(r->ref.bw_median_mbps))
 		fprintf(f, "fleet median %.2f Gb/s (MAD %.2f)", r->ref.bw_median_mbps / 1000,
 			r->ref.bw_mad_mbps / 1000);

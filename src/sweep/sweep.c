@@ -104,6 +104,7 @@ static void fabric_view(struct sweep_report *r, struct sweep_topo *st)
 	v->cov_links_short = st->cov.links_short;
 	v->cov_links_unreachable = st->cov.links_unreachable;
 	v->cov_hosts_short = st->cov.hosts_short;
+	v->steer = sweep_steer_view(st->steer);
 }
 
 /*

@@ -10,6 +10,7 @@
 #include "model/ecmp_steer.h"
 #include "model/node_addr.h"
 #include "model/sched_topo.h"
+#include "model/sweep_judge.h"
 #include "sweep/sweep_steer.h"
 #include "sweep/sweep_topo.h"
 #include "util/log.h"
@@ -25,6 +26,8 @@ struct steer_pair {
 	uint16_t rev[OPTS_MAX];		/* the option's b -> a stream port S' */
 	size_t n_opts;
 	char why[400];			/* not steered: why ("" same leaf) */
+	const char *fb;			/* not steered: why, a word (NULL same leaf) */
+	bool traced;			/* the map holds: its ports' members are known */
 	uint32_t choice;		/* the option given, SCHED_STEER_WHOLE: none */
 	int ab_of[SWEEP_STEER_PORTS];	/* per traced a -> b port: its path, -1 unknown */
 	int ba_of[SWEEP_STEER_PORTS];	/* per traced b -> a port */
@@ -38,6 +41,8 @@ struct sweep_steer {
 	size_t n;
 	unsigned int base;		/* this sweep's ports (sweep_steer.h) */
 	uint32_t *by_key;		/* pair indices sorted by sched_pair_key() */
+	bool dry;			/* --dry-run: planned, nothing traced */
+	struct sweep_steer_view view;	/* what the report tells (sweep_steer_view()) */
 };
 
 void sweep_steer_free(struct sweep_steer *sv)
@@ -224,6 +229,8 @@ static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct
 			}
 		}
 	if (!p->n_opts)
+		p->fb = "off plan";
+	if (!p->n_opts)
 		str_fmt(p->why, sizeof(p->why), "no traced port's members are paths of the "
 			"topology (parallel cables, or members off the plan)");
 	opts_order(p);
@@ -247,6 +254,9 @@ static int pair_learn(const struct sweep_steer *sv, const struct sweep_topo *st,
 		if (rc == 0)
 			rc = ecmp_map_learn_as(&m, ECMP_BA, &tb[k], port_rev(sv, k));
 	}
+	p->traced = rc == 0 && m.reason == ECMP_OK;
+	if (rc == 0 && m.reason != ECMP_OK)
+		p->fb = ecmp_reason_name(m.reason);
 	if (rc == 0 && m.reason != ECMP_OK)
 		str_fmt(p->why, sizeof(p->why), "fallback %s: %s", ecmp_reason_name(m.reason),
 			 m.detail);
@@ -278,6 +288,8 @@ static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 
 		if (!p->cross)
 			continue;
+		if (!got[p->a] || !got[p->b])
+			p->fb = "no answer";
 		if (!got[p->a] || !got[p->b])
 			str_fmt(p->why, sizeof(p->why), "not traced: the worker of %s did not answer",
 				 st->hosts->hosts[got[p->a] ? p->b : p->a].name);
@@ -377,6 +389,8 @@ static int routes_say(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 			continue;
 		if (!o) {
 			(*n_whole)++;
+			if (!p->fb)
+				p->fb = "no fit";
 			fab_warn("sweep --steer: %s %s: whole ECMP set: %s", hs->hosts[p->a].name,
 				 hs->hosts[p->b].name, p->why[0] ? p->why : "no option fitted");
 			continue;
@@ -406,6 +420,21 @@ static const char *steer_skip(const struct sweep_topo *st, const char *transport
 	return NULL;
 }
 
+/* Nothing steered: a line saying why; the report says the rounds count whole ECMP sets. */
+static int steer_skipped(struct sweep_ctx *ctx, struct sweep_topo *st, const char *skip)
+{
+	struct sweep_steer *sv = calloc(1, sizeof(*sv));
+
+	fab_warn("sweep --steer: %s; rounds count whole ECMP sets", skip);
+	if (!sv)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	sv->view.whole = true;
+	sv->view.skipped = skip;
+	sweep_steer_free(st->steer);
+	st->steer = sv;
+	return 0;
+}
+
 int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 		    const char *transport, unsigned int streams, struct sched *s,
 		    struct sched_src *src)
@@ -416,10 +445,8 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	size_t whole_rounds = s->n_rounds, n_steered = 0, n_whole = 0;
 	int rc;
 
-	if (skip) {
-		fab_warn("sweep --steer: %s; rounds count whole ECMP sets", skip);
-		return 0;
-	}
+	if (skip)
+		return steer_skipped(ctx, st, skip);
 	sv = calloc(1, sizeof(*sv));
 	if (!sv)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
@@ -443,6 +470,7 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 					       .link_at = ROUTE_NONE };
 	sweep_steer_free(st->steer);
 	st->steer = sv;
+	sv->view.rounds_whole = whole_rounds;
 	fab_info("steering: %zu cross-leaf pairs, %zu steered, %zu on whole ECMP sets; %zu rounds "
 		 "on per-member loads (whole sets: %zu; node bound %zu)", n_steered + n_whole,
 		 n_steered, n_whole, s->n_rounds, whole_rounds, stats.node_bound);
@@ -467,22 +495,25 @@ int sweep_steer_dry(struct sweep_ctx *ctx, struct sweep_topo *st, const char *tr
 	size_t whole_rounds = s->n_rounds;
 	int rc;
 
-	if (skip) {
-		fab_warn("sweep --steer: %s; rounds count whole ECMP sets", skip);
-		return 0;
-	}
+	if (skip)
+		return steer_skipped(ctx, st, skip);
 	sv = calloc(1, sizeof(*sv));
 	if (!sv)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	sv->dry = true;
 	rc = pairs_make(ctx, st, s, sv);
 	for (size_t i = 0; rc == 0 && i < sv->n; i++)
 		if (sv->p[i].cross)
 			sv->p[i].n_opts = sched_steer_opts_all(&sv->p[i].all, sv->p[i].opts, OPTS_MAX);
 	if (rc == 0)
 		rc = rounds_steer(ctx, st, sv, s, &stats);
-	sweep_steer_free(sv);
-	if (rc < 0)
+	if (rc < 0) {
+		sweep_steer_free(sv);
 		return rc;
+	}
+	sweep_steer_free(st->steer);
+	st->steer = sv;
+	sv->view.rounds_whole = whole_rounds;
 	sched_src_explicit(src, s);
 	st->bound = (struct sched_topo_bound){ .node = stats.node_bound, .bound = stats.node_bound,
 					       .link_at = ROUTE_NONE };
@@ -514,6 +545,7 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
 	j = port_nth(p->ba_of, o->ba, 0);
 	if (k < 0 || j < 0) {	/* every traced port of its members used: free ports */
 		p->lost = true;
+		p->fb = "no free traced port";
 		fab_info("steer %s %s: run %u on free ports (no traced port of its members left)",
 			 st->hosts->hosts[a].name, st->hosts->hosts[b].name, run + 1);
 		return;
@@ -528,5 +560,63 @@ const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigne
 {
 	const struct steer_pair *p = pair_find(sv, a, b);
 
-	return p && p->choice != SCHED_STEER_WHOLE && !p->lost ? &p->taken : NULL;
+	return p && !sv->dry && p->choice != SCHED_STEER_WHOLE && !p->lost ? &p->taken : NULL;
+}
+
+static void steer_fact(const void *ctx, unsigned int a, unsigned int b, struct sweep_steer_fact *out)
+{
+	const struct sweep_steer *sv = ctx;
+	const struct steer_pair *p = pair_find(sv, a, b);
+	const struct pair_route *taken = sweep_steer_route(sv, a, b);
+
+	*out = (struct sweep_steer_fact){ 0 };
+	if (!p) {
+		out->fallback = sv->view.whole ? "skipped" : "not planned";
+		return;
+	}
+	out->traced = p->traced;
+	out->steered = taken && taken->n_ab && taken->n_ba;
+	out->ab = out->steered ? &taken->ab[0] : NULL;
+	out->ba = out->steered ? &taken->ba[0] : NULL;
+	out->fallback = out->steered || !p->cross ? NULL : p->fb ? p->fb : "no fit";
+}
+
+/* Count @why among the view's fallbacks (the first SWEEP_STEER_WHY_MAX reasons by name). */
+static void why_count(struct sweep_steer_view *v, const char *why)
+{
+	size_t i = 0;
+
+	while (i < v->n_why && strcmp(v->by_why[i].why, why))
+		i++;
+	if (i == v->n_why && v->n_why < SWEEP_STEER_WHY_MAX)
+		v->by_why[v->n_why++].why = why;
+	if (i < v->n_why)
+		v->by_why[i].n++;
+}
+
+const struct sweep_steer_view *sweep_steer_view(struct sweep_steer *sv)
+{
+	struct sweep_steer_view *v = sv ? &sv->view : NULL;
+
+	if (!v)
+		return NULL;
+	v->fact = sv->dry ? NULL : steer_fact;
+	v->ctx = sv;
+	if (v->whole)
+		return v;
+	v->steered = v->fallback = v->n_why = 0;
+	for (size_t i = 0; !sv->dry && i < sv->n; i++) {
+		struct sweep_steer_fact f;
+
+		if (!sv->p[i].cross)
+			continue;
+		steer_fact(sv, sv->p[i].a, sv->p[i].b, &f);
+		if (f.steered) {
+			v->steered++;
+		} else {
+			v->fallback++;
+			why_count(v, f.fallback);
+		}
+	}
+	return v;
 }

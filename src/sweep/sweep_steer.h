@@ -75,6 +75,15 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec);
 const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigned int a,
 					   unsigned int b);
 
+/*
+ * For the report (struct sweep_fabric_view.steer): how the rounds were
+ * counted, the pairs steered and fallen back (counted now: a retest may
+ * have lost its member), and each pair's facts; NULL when @sv is.  Valid
+ * while @sv lives.
+ */
+struct sweep_steer_view;
+const struct sweep_steer_view *sweep_steer_view(struct sweep_steer *sv);
+
 void sweep_steer_free(struct sweep_steer *sv);
 
 #endif

@@ -85,11 +85,30 @@ grep -q "steering: 12 cross-leaf pairs, 12 steered, 0 on whole ECMP sets" "$TMP/
 	fail "clean: not every cross-leaf pair steered"
 echo "clean: $(q .schedule.rounds) rounds" >&2
 cp "$TMP/err" "$TMP/clean.err"
+cp "$TMP/out" "$TMP/clean.json"
+# The report: the rounds counted steered, beside the whole-set count; each
+# cross-leaf pair steered with one traced member each way, same-leaf pairs not.
+assert_eq "clean: schedule counted" "steered true" \
+	"$(q '.schedule | "\(.counted) \(.rounds_whole >= .rounds)"')"
+assert_eq "clean: JSON pairs steered" 12 \
+	"$(q '[.pairs[] | select(.steer == {traced: true, steered: true, fallback: null})] | length')"
+assert_eq "clean: same-leaf pairs not steered" 3 \
+	"$(q '[.pairs[] | select(.class == 2 and .steer == {traced: false, steered: false, fallback: null})] | length')"
+assert_eq "clean: one traced member each way per steered pair" 12 \
+	"$(q '[.pairs[] | select(.steer.steered) | select(([.routes.ab[] | select(.traced)] | length) == 1
+		and ([.routes.ba[] | select(.traced)] | length) == 1)] | length')"
+# The traced member's spine, a -> b and b -> a (the hop off a's leaf, off b's leaf).
+member() { # A B ab|ba
+	jq -r --arg a "$1" --arg b "$2" --arg d "$3" '.pairs[] | select(.a == $a and .b == $b) |
+		.routes[$d][] | select(.traced) | .hops[1].to.node' "$TMP/clean.json"
+}
 time_wait_clear
 n=0
 while read -r a b s d via s2 via2; do
 	assert_eq "$a -> $b port $s: traceroute -T" "$via" "$(witness "${a#"$P"-}" "$s" "$(addr_of "${b#"$P"-}")" "$d")"
 	assert_eq "$b -> $a port $d -> $s2: traceroute -T" "$via2" "$(witness "${b#"$P"-}" "$d" "$(addr_of "${a#"$P"-}")" "$s2")"
+	assert_eq "$a -> $b: JSON traced member" "$via" "$(member "$a" "$b" ab)"
+	assert_eq "$b -> $a: JSON traced member" "$via2" "$(member "$a" "$b" ba)"
 	n=$((n + 1))
 done < <(sed -n 's/.*steer \([^ ]*\) \([^ ]*\): port \([0-9]*\) -> \([0-9]*\) via \([^;]*\); back [0-9]* -> \([0-9]*\) via \(.*\)$/\1 \2 \3 \4 \5 \6 \7/p' "$TMP/clean.err")
 assert_eq "clean: 12 steered pairs witnessed" 12 "$n"
@@ -155,7 +174,16 @@ table ip fabtest {
 }
 NFT
 sweep
+q '.pairs[] | select(.status != "ok") | "    \(.a) \(.b) \(.status): \(.reason)"' >&2
 assert_eq "spine1 silent: exit" 0 "$rc"
 assert_eq "spine1 silent: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
 grep -q "whole ECMP set: fallback silent" "$TMP/err" || fail "spine1 silent: no pair said to fall back"
+echo "spine1 silent: $(q -c '[.pairs[] | .steer.fallback] | group_by(.) | map([.[0], length])')" >&2
+assert_eq "spine1 silent: JSON fallback pairs carry silent" "true true" \
+	"$(q '[.pairs[] | select(.class != 2 and (.steer.steered | not))] |
+		"\(length > 0) \(all(.steer.fallback == "silent" and (.steer.traced | not)))"')"
+assert_eq "spine1 silent: fallback pairs mark no traced member" 0 \
+	"$(q '[.pairs[] | select(.steer.steered | not) | .routes // {} | .[]? | .[] | select(.traced)] | length')"
+assert_eq "spine1 silent: 12 cross-leaf pairs, steered or fallen back" 12 \
+	"$(q '[.pairs[] | select(.class != 2)] | length')"
 echo "sweep-steer: all checks passed" >&2

@@ -4,7 +4,8 @@
  * writes, pairs and topology item by item) is byte for byte the whole
  * document sweep_to_json() builds, pretty and compact, with the store in
  * memory and on file; the CSV has a row per pair in store order; the text
- * summary counts and the not-ok list cap.
+ * summary counts and the not-ok list cap; --steer's keys (pairs[].steer,
+ * the traced routes, schedule.counted) and text line, absent without it.
  */
 #include <errno.h>
 #include <float.h>
@@ -454,6 +455,153 @@ static void test_text_escapes(void **state)
 	fx_free(&f);
 }
 
+/*
+ * --steer: a pair's facts as the fixture's callback gives them (cross-leaf
+ * pairs steered when (a + b) % 3 == 0, onto path (a + b) % 2 each way, the
+ * others fallen back "silent"; same-leaf pairs: nothing to steer).
+ */
+static struct {
+	struct route *r;
+	struct pair_route pr;	/* the last pair's route: the facts point into it */
+} steer_fx;
+
+static bool fx_cross(unsigned int a, unsigned int b)
+{
+	return steer_fx.r->hosts[a].leaf != steer_fx.r->hosts[b].leaf;
+}
+
+static void fx_steer_fact(const void *ctx, unsigned int a, unsigned int b,
+			  struct sweep_steer_fact *out)
+{
+	struct fab_err err;
+
+	(void)ctx;
+	fab_err_init(&err);
+	*out = (struct sweep_steer_fact){ 0 };
+	if (!fx_cross(a, b))
+		return;
+	out->traced = true;
+	out->steered = (a + b) % 3 == 0;
+	if (!out->steered) {
+		out->fallback = "silent";
+		return;
+	}
+	pair_route_fini(&steer_fx.pr);
+	assert_int_equal(route_pair(steer_fx.r, a, b, &steer_fx.pr, &err), 0);
+	assert_int_equal(steer_fx.pr.n_ab, 2);
+	out->ab = &steer_fx.pr.ab[(a + b) % 2];
+	out->ba = &steer_fx.pr.ba[(a + b) % 2];
+}
+
+/* The index of the one route of @arr marked traced; -1 none, -2 more than one. */
+static int traced_index(json_t *arr)
+{
+	int at = -1;
+
+	for (size_t i = 0; i < json_array_size(arr); i++)
+		if (json_object_get(json_array_get(arr, i), "traced")) {
+			assert_true(json_is_true(json_object_get(json_array_get(arr, i), "traced")));
+			at = at == -1 ? (int)i : -2;
+		}
+	return at;
+}
+
+static void steer_pair_check(json_t *pj, unsigned int a, unsigned int b)
+{
+	json_t *st = json_object_get(pj, "steer"), *routes = json_object_get(pj, "routes");
+	bool cross = fx_cross(a, b), steered = cross && (a + b) % 3 == 0;
+	json_t *fb = json_object_get(st, "fallback");
+
+	assert_non_null(st);
+	assert_int_equal(json_is_true(json_object_get(st, "traced")), cross);
+	assert_int_equal(json_is_true(json_object_get(st, "steered")), steered);
+	if (cross && !steered)
+		assert_string_equal(json_string_value(fb), "silent");
+	else
+		assert_true(json_is_null(fb));
+	assert_int_equal(traced_index(json_object_get(routes, "ab")), steered ? (int)(a + b) % 2 : -1);
+	assert_int_equal(traced_index(json_object_get(routes, "ba")), steered ? (int)(a + b) % 2 : -1);
+}
+
+static unsigned int host_index(const struct fab_hosts *hs, const char *name)
+{
+	for (unsigned int i = 0; i < hs->n; i++)
+		if (!strcmp(hs->hosts[i].name, name))
+			return i;
+	fail();
+	return 0;
+}
+
+static void test_json_steer(void **state)
+{
+	struct sweep_steer_view v = { .rounds_whole = 20, .steered = 2, .fallback = 5, .n_why = 2,
+				      .by_why = { { "silent", 4 }, { "unmapped", 1 } },
+				      .fact = fx_steer_fact };
+	size_t n_steered = 0, n_silent = 0;
+	json_error_t jerr;
+	json_t *doc, *pairs, *sch;
+	char *got;
+	struct fx f;
+
+	fx_build(&f, true);
+	steer_fx.r = f.r;
+	/* Without --steer: none of its keys. */
+	got = render_to_string(&render_json_ops, &f.rep, false);
+	assert_null(strstr(got, "\"steer\""));
+	assert_null(strstr(got, "\"traced\""));
+	assert_null(strstr(got, "\"counted\""));
+	assert_null(strstr(got, "\"rounds_whole\""));
+	free(got);
+	f.rep.fabric.steer = &v;
+	streamed_is_whole(&f.rep);
+	got = render_to_string(&render_json_ops, &f.rep, false);
+	doc = json_loads(got, 0, &jerr);
+	assert_non_null(doc);
+	sch = json_object_get(doc, "schedule");
+	assert_string_equal(json_string_value(json_object_get(sch, "counted")), "steered");
+	assert_int_equal(json_integer_value(json_object_get(sch, "rounds_whole")), 20);
+	assert_null(json_object_get(sch, "steer_skipped"));
+	pairs = json_object_get(doc, "pairs");
+	for (size_t i = 0; i < json_array_size(pairs); i++) {
+		json_t *pj = json_array_get(pairs, i);
+		unsigned int a = host_index(&f.hs, json_string_value(json_object_get(pj, "a")));
+		unsigned int b = host_index(&f.hs, json_string_value(json_object_get(pj, "b")));
+
+		steer_pair_check(pj, a, b);
+		n_steered += json_is_true(json_object_get(json_object_get(pj, "steer"), "steered"));
+		n_silent += json_is_string(json_object_get(json_object_get(pj, "steer"), "fallback"));
+	}
+	assert_true(n_steered > 0);
+	assert_true(n_silent > 0);
+	json_decref(doc);
+	free(got);
+	/* Text: the summary line after the headline. */
+	got = render_to_string(&render_text_ops, &f.rep, false);
+	assert_non_null(strstr(got, "\nsteer: 2 pairs steered, 5 fell back (silent 4, unmapped 1); "
+			       "11 rounds on per-member loads (whole sets: 20)\n"));
+	free(got);
+	/* Steering skipped: the rounds counted on whole sets, every pair says so. */
+	v = (struct sweep_steer_view){ .whole = true, .skipped = "only tcp tests are steered" };
+	got = render_to_string(&render_json_ops, &f.rep, false);
+	doc = json_loads(got, 0, &jerr);
+	assert_non_null(doc);
+	sch = json_object_get(doc, "schedule");
+	assert_string_equal(json_string_value(json_object_get(sch, "counted")), "whole-set");
+	assert_true(json_is_null(json_object_get(sch, "rounds_whole")));
+	assert_string_equal(json_string_value(json_object_get(sch, "steer_skipped")),
+			    "only tcp tests are steered");
+	assert_null(json_object_get(json_array_get(json_object_get(doc, "pairs"), 0), "steer"));
+	json_decref(doc);
+	free(got);
+	got = render_to_string(&render_text_ops, &f.rep, false);
+	assert_non_null(strstr(got, "\nsteer: none (only tcp tests are steered); rounds count "
+			       "whole ECMP sets\n"));
+	free(got);
+	pair_route_fini(&steer_fx.pr);
+	steer_fx.r = NULL;
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +613,7 @@ int main(void)
 		cmocka_unit_test(test_prom_not_finite),
 		cmocka_unit_test(test_csv_formula),
 		cmocka_unit_test(test_text_escapes),
+		cmocka_unit_test(test_json_steer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
