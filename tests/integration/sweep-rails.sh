@@ -154,6 +154,12 @@ assert_eq "status --hosts: every port with its rail and state" \
 		"$L-h3 eth0 0 up" "$L-h3 eth1 1 up" "$L-h4 eth0 0 up" "$L-h4 eth1 1 up")" \
 	"$(jq -r '.ports[] | "\(.node) \(.ifname) \(.rail) \(.state)"' "$TMP/out")"
 run lab_exec h2 ip link set eth1 up
+# Back up is not yet forwarding: wait until h2's eth1 reaches h1's (rail 1).
+h1e1=$(ip -n "$L-h1" -j addr show dev eth1 | jq -r '[.[0].addr_info[] | select(.family == "inet")][0].local')
+for _ in $(seq 50); do
+	lab_exec h2 ping -c 1 -W 1 -q -I eth1 "$h1e1" >/dev/null 2>&1 && break
+	sleep 0.2
+done
 
 # diagnose A B: HOST HOST measures every rail both have; HOST:NIC HOST one.
 fab -j diagnose --hosts "$TMP/hosts" "${COMMON[@]}" --topology "$TMP/plan.yaml" "$L-h1" "$L-h3"
