@@ -13,20 +13,6 @@
 
 #include "render/report_html.h"
 
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
 static const char *str(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);
@@ -37,7 +23,7 @@ static const char *str(const json_t *o, const char *key)
 static void td(FILE *f, const char *s)
 {
 	fputs("<td>", f);
-	esc(f, s && *s ? s : "-");
+	report_html_esc(f, s && *s ? s : "-");
 	fputs("</td>", f);
 }
 
@@ -62,18 +48,18 @@ static void figure(FILE *f, const json_t *w)
 	fputs("<td>", f);
 	if (json_is_number(val)) {
 		fprintf(f, "<b>%.4g", json_number_value(val));
-		esc(f, unit ? " " : "");
-		esc(f, unit);
+		report_html_esc(f, unit ? " " : "");
+		report_html_esc(f, unit);
 		fputs("</b>", f);
 		if (json_is_number(lim)) {
 			fprintf(f, " (limit %.4g", json_number_value(lim));
-			esc(f, unit ? " " : "");
-			esc(f, unit);
+			report_html_esc(f, unit ? " " : "");
+			report_html_esc(f, unit);
 			fputc(')', f);
 		}
 		fputs(": ", f);
 	}
-	esc(f, w ? str(w, "text") : "-");
+	report_html_esc(f, w ? str(w, "text") : "-");
 	fputs("</td>", f);
 }
 
@@ -90,7 +76,7 @@ static void port_row(FILE *f, const char *node, const char *iface, const char *m
 	td(f, module);
 	fprintf(f, "<td><span class=\"%s\">", !h ? "" : !strcmp(h, "failing") ? "tag bad" :
 		!strcmp(h, "marginal") ? "tag slow" : !strcmp(h, "healthy") ? "good" : "");
-	esc(f, h ? h : "-");
+	report_html_esc(f, h ? h : "-");
 	fputs("</span></td>", f);
 	figure(f, w);
 	td(f, w ? str(w, "hint") : NULL);
@@ -117,7 +103,7 @@ static void host_line(FILE *f, const json_t *h)
 	fputs("<tr>", f);
 	td(f, str(h, "node"));
 	fputs("<td colspan=\"5\">", f);
-	esc(f, read ? "no port with a module interface" : str(h, "note") ? str(h, "note")
+	report_html_esc(f, read ? "no port with a module interface" : str(h, "note") ? str(h, "note")
 									  : "not read");
 	fputs("</td></tr>\n", f);
 }
@@ -145,7 +131,7 @@ void report_html_cables(FILE *f, const json_t *cables, const char *name)
 	if (!json_is_number(win))
 		win = json_object_get(cables, "ib_window_s");
 	fputs("<section id=\"cables\"><h2>Cables of the suspects <small>", f);
-	esc(f, name);
+	report_html_esc(f, name);
 	if (json_is_number(win))
 		fprintf(f, " &middot; judged over %.1f s", json_number_value(win));
 	fputs("</small></h2>\n<table class=\"t\" id=\"cable-table\"><thead><tr><th>node</th>"
