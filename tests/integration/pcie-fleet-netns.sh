@@ -106,4 +106,17 @@ assert_eq "no nics: one group" "6 true 0" \
 fab verify --hosts "$TMP/hosts" --launcher "$LAUNCH" "$TMP/mtu.yaml"
 assert_eq "no nics text: rc" 1 "$rc"
 if grep -q "PCIe" "$TMP/out"; then fail "no nics: a PCIe group section without PCIe drift"; fi
+# 6. accept, stage 2 only (no lab to reach or measure): h3 as a new node,
+#    its NIC at x8 where the profile wants its maximum -> REJECT at stage 2
+#    naming that drift (the verify-only `nics:` fields reach accept through
+#    the worker's verify, as the profile's other fields do).
+grep "^$H3 " "$TMP/hosts" | sed 's/$/ new/' >"$TMP/hosts-new"
+printf 'nics:\n  - match: ["enp*", "ens*"]\n    pcie_width: max\n' >"$TMP/nics.yaml"
+printf 'stages:\n  reach: false\n  configuration: true\n  cabling: false\n  counters-baseline: false\n  traffic: false\n  counters-after: false\n' >"$TMP/policy.yaml"
+fab -j accept --hosts "$TMP/hosts-new" --launcher "$LAUNCH" --profile "$TMP/nics.yaml" --policy "$TMP/policy.yaml"
+assert_eq "accept h3: rc" 1 "$rc"
+assert_eq "accept h3: verdict, stage" "REJECT 2" "$(q '"\(.verdict) \(.failed_stage)"')"
+q -r '.findings[] | "  finding: \(.code) \(.node): \(.evidence)"' >&2
+assert_eq "accept h3: one finding, the NIC's width" "FAB-CONFIG-DRIFT $H3 true" \
+	"$(q '[.findings[] | "\(.code) \(.node) \(.evidence | test("^enp147s0np0 pcie.width.*x8"))"] | join(";")')"
 echo "pcie-fleet-netns: all checks passed" >&2
