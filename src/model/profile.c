@@ -50,31 +50,6 @@ static int get_prio_mask(struct pctx *c, const yaml_node_t *n, const char *what,
 	return 0;
 }
 
-/* A list of exactly 8 small numbers in [0, hi]. */
-static int get_u8_list8(struct pctx *c, const yaml_node_t *n, const char *what,
-			unsigned long hi, uint8_t out[8])
-{
-	size_t k = 0;
-
-	if (yw_want(&c->w, n, YAML_SEQUENCE_NODE, what) < 0)
-		return -EINVAL;
-	for (yaml_node_item_t *i = n->data.sequence.items.start;
-	     i < n->data.sequence.items.top; i++, k++) {
-		unsigned long v;
-
-		if (k == 8)
-			return yw_err(&c->w, yw_node(&c->w, *i), "%s: more than 8 entries", what);
-		if (yw_u64(&c->w, yw_node(&c->w, *i), what, 10, 0, hi, &v) < 0)
-			return -EINVAL;
-		out[k] = (uint8_t)v;
-	}
-	if (k != 8)
-		return yw_err(&c->w, n, "%s: expected 8 entries (one per %s), found %zu", what,
-			    strcmp(what, "ets.prio_tc") && strcmp(what, "buffer.prio_buffer") ?
-			    "traffic class" : "priority", k);
-	return 0;
-}
-
 /* A list of exactly 8 numbers in [0, hi], one per @per. */
 static int get_u64_list8(struct pctx *c, const yaml_node_t *n, const char *what, const char *per,
 			 unsigned long hi, uint64_t out[8])
@@ -95,6 +70,20 @@ static int get_u64_list8(struct pctx *c, const yaml_node_t *n, const char *what,
 	}
 	if (k != 8)
 		return yw_err(&c->w, n, "%s: expected 8 entries (one per %s), found %zu", what, per, k);
+	return 0;
+}
+
+/* A list of exactly 8 small numbers in [0, hi] (hi <= 255), one per @per. */
+static int get_u8_list8(struct pctx *c, const yaml_node_t *n, const char *what, const char *per,
+			unsigned long hi, uint8_t out[8])
+{
+	uint64_t v[8];
+	int rc = get_u64_list8(c, n, what, per, hi, v);
+
+	if (rc < 0)
+		return rc;
+	for (size_t k = 0; k < 8; k++)
+		out[k] = (uint8_t)v[k];
 	return 0;
 }
 
@@ -175,7 +164,7 @@ static int buffer_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, vo
 
 	if (key == 0) {
 		f->has_buf_prio = true;
-		return get_u8_list8(c, v, "buffer.prio_buffer", 7, f->buf_prio);
+		return get_u8_list8(c, v, "buffer.prio_buffer", "priority", 7, f->buf_prio);
 	}
 	f->has_buf_size = true;
 	return get_u64_list8(c, v, "buffer.size", "buffer", UINT32_MAX, f->buf_size);
@@ -190,9 +179,9 @@ static int ets_cb(struct pctx *c, int key, yaml_node_t *k, yaml_node_t *v, void 
 
 	switch (key) {
 	case 0:
-		return get_u8_list8(c, v, "ets.prio_tc", 7, f->ets_prio_tc);
+		return get_u8_list8(c, v, "ets.prio_tc", "priority", 7, f->ets_prio_tc);
 	case 1:
-		return get_u8_list8(c, v, "ets.tc_bw", 100, f->ets_tc_bw_pct);
+		return get_u8_list8(c, v, "ets.tc_bw", "traffic class", 100, f->ets_tc_bw_pct);
 	default:
 		if (yw_want(&c->w, v, YAML_SEQUENCE_NODE, "ets.tsa") < 0)
 			return -EINVAL;
