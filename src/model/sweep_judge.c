@@ -190,7 +190,12 @@ static bool dip_outlier(const struct sweep_pair *p, const struct sweep_ref *ref,
 	return dip < thr;
 }
 
-static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
+/*
+ * @fleet_mbps: NAN to judge a pair without a rated rate against the
+ * fleet median; else the figure that stands in for it (a same-window
+ * control, named by @what), the MAD floor moved with it.
+ */
+static void judge(struct sweep_pair *p, double rated_mbps, const char *what, double fleet_mbps,
 		  const struct sweep_ref *ref, const struct sweep_cfg *cfg)
 {
 	double bw = sweep_pair_bw(p), bwmin = pair_bw_min_interval(p);
@@ -224,14 +229,15 @@ static void judge(struct sweep_pair *p, double rated_mbps, const char *what,
 			goto slow;
 		}
 	} else if (!isnan(bw) && !isnan(ref->bw_median_mbps) && ref->n >= 3) {
-		double med = ref->bw_median_mbps;
-
-		double floor_mbps = exp(ref->bw_log_median - cfg->mad_k * lsigma);
+		bool own = isnan(fleet_mbps);
+		double med = own ? ref->bw_median_mbps : fleet_mbps;
+		double lmed = own ? ref->bw_log_median : log(fleet_mbps);
+		double floor_mbps = exp(lmed - cfg->mad_k * lsigma);
 
 		if (bw < med * cfg->slow_pct / 100 && bw < floor_mbps) {
 			str_fmt(p->reason, sizeof(p->reason),
-				 "bandwidth %.0f Mb/s is %.1f%% of the fleet median %.0f Mb/s (MAD %.0f)",
-				 bw, 100 * bw / med, med, ref->bw_mad_mbps);
+				 "bandwidth %.0f Mb/s is %.1f%% of the %s %.0f Mb/s (MAD %.0f)",
+				 bw, 100 * bw / med, own ? "fleet median" : what, med, ref->bw_mad_mbps);
 			goto slow;
 		}
 		if (cfg->min_pct_fleet && bwmin < med * cfg->min_pct / 100 && bwmin < floor_mbps &&
@@ -271,43 +277,53 @@ slow:
 void sweep_pair_judge(struct sweep_pair *p, double rated_mbps, const struct sweep_ref *ref,
 		      const struct sweep_cfg *cfg)
 {
-	judge(p, rated_mbps, "rated", ref, cfg);
+	judge(p, rated_mbps, "rated", NAN, ref, cfg);
 }
 
 void sweep_pair_judge_expected(struct sweep_pair *p, double expected_mbps, enum sweep_expect src,
 			       const struct sweep_ref *ref, const struct sweep_cfg *cfg)
 {
 	if (src == SWEEP_EXPECT_NONE || !(expected_mbps > 0)) {
-		judge(p, 0, "rated", ref, cfg);
+		judge(p, 0, "rated", NAN, ref, cfg);
 		return;
 	}
 	judge(p, expected_mbps, src == SWEEP_EXPECT_RATED ? "expected (rated path)"
 			      : src == SWEEP_EXPECT_NODES ? "nodes' median"
-			      : "path-class reference", ref, cfg);
+			      : "path-class reference", NAN, ref, cfg);
 }
 
 void sweep_pair_judge_control(struct sweep_pair *p, double control_mbps, const char *control,
 			      const struct sweep_ref *ref, const struct sweep_cfg *cfg)
 {
-	double exp_mbps = p->expected_mbps, eff;
+	bool fleet = p->expect_src == SWEEP_EXPECT_NONE || !(p->expected_mbps > 0);
+	double exp_mbps = fleet ? sweep_ref_fleet_mbps(ref) : p->expected_mbps, eff;
 	size_t len;
 
-	if (p->expect_src == SWEEP_EXPECT_NONE || !(exp_mbps > 0) || !(control_mbps > 0) ||
-	    control_mbps >= exp_mbps) {
-		sweep_pair_judge_expected(p, exp_mbps, p->expect_src, ref, cfg);
+	if (!(exp_mbps > 0) || !(control_mbps > 0) || control_mbps >= exp_mbps) {
+		sweep_pair_judge_expected(p, p->expected_mbps, p->expect_src, ref, cfg);
 		return;
 	}
 	eff = fmax(control_mbps, exp_mbps * SWEEP_CONTROL_FLOOR_PCT / 100);
-	judge(p, eff, "same-window control", ref, cfg);
-	if (p->pct_rated >= 0)	/* still a share of the expected rate, as for every pair */
-		p->pct_rated = 100 * sweep_pair_bw(p) / exp_mbps;
+	if (fleet) {
+		judge(p, 0, "same-window control", eff, ref, cfg);
+	} else {
+		judge(p, eff, "same-window control", NAN, ref, cfg);
+		if (p->pct_rated >= 0)	/* still a share of the expected rate, as for every pair */
+			p->pct_rated = 100 * sweep_pair_bw(p) / exp_mbps;
+	}
 	if (p->status != SWEEP_SLOW || !strstr(p->reason, "same-window control"))
 		return;
 	len = strnlen(p->reason, sizeof(p->reason));
 	str_fmt(p->reason + len, sizeof(p->reason) - len, " (control %s measured %.0f Mb/s%s; %s %.0f Mb/s)",
 		control, control_mbps, eff > control_mbps ? ", below the floor" : "",
+		fleet ? "fleet median" :
 		p->expect_src == SWEEP_EXPECT_RATED ? "rated" :
 		p->expect_src == SWEEP_EXPECT_NODES ? "nodes' median" : "class reference", exp_mbps);
+}
+
+double sweep_ref_fleet_mbps(const struct sweep_ref *ref)
+{
+	return ref->n >= 3 && ref->bw_median_mbps > 0 ? ref->bw_median_mbps : NAN;
 }
 
 bool sweep_pair_marginal(const struct sweep_pair *p, const struct sweep_ref *ref)

@@ -378,14 +378,20 @@ void sweep_pair_judge_expected(struct sweep_pair *p, double expected_mbps, enum 
  * expected rate (the hosts were busy in that window, not the link), the
  * pair is judged against the control's figure instead, but never against
  * less than SWEEP_CONTROL_FLOOR_PCT % of its expected rate (a window so
- * busy proves nothing, and a real fault must still show).  @control_mbps
- * NAN or a pair without an expected rate: sweep_pair_judge_expected().
- * @control names the control in the reason ("h1-h3").
+ * busy proves nothing, and a real fault must still show).  A pair
+ * without an expected rate has the fleet median as its expected rate
+ * (sweep_ref_fleet_mbps()): the fleet rule, its median (and MAD floor)
+ * moved to the control's figure.  @control_mbps NAN, or no expected rate
+ * and no fleet median: sweep_pair_judge_expected().  @control names the
+ * control in the reason ("h1-h3").
  */
 #define SWEEP_CONTROL_FLOOR_PCT 50
 
 void sweep_pair_judge_control(struct sweep_pair *p, double control_mbps, const char *control,
 			      const struct sweep_ref *ref, const struct sweep_cfg *cfg);
+
+/* The fleet median a pair without an expected rate is judged by; NAN when there is none (under 3 pairs). */
+double sweep_ref_fleet_mbps(const struct sweep_ref *ref);
 
 /*
  * Is slow @p slow by a margin only: its bandwidth at least

@@ -396,8 +396,9 @@ static bool control_fits(const struct sweep_pair *s, const struct sweep_pair *c)
 }
 
 int sweep_results_controls(struct sweep_results *sr, const struct sweep_pair *sus, size_t n,
-			   struct sweep_control *ctl, struct fab_err *err)
+			   const struct sweep_ref *ref, struct sweep_control *ctl, struct fab_err *err)
 {
+	double fleet = sweep_ref_fleet_mbps(ref);
 	size_t total = pair_store_count(sr->store);
 	struct sweep_pair p;
 	int rc;
@@ -414,12 +415,12 @@ int sweep_results_controls(struct sweep_results *sr, const struct sweep_pair *su
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			const struct sweep_pair *s = &sus[k];
+			bool has = s->expect_src != SWEEP_EXPECT_NONE && s->expected_mbps > 0;
+			double want = has ? s->expected_mbps : fleet;
 
-			if (s->expect_src == SWEEP_EXPECT_NONE || !(s->expected_mbps > 0) ||
-			    !control_fits(s, &p))
+			if (!(want > 0) || !control_fits(s, &p))
 				continue;
-			if (ctl[k].a == ctl[k].b ||
-			    fabs(bw - s->expected_mbps) < fabs(ctl[k].bw_mbps - s->expected_mbps))
+			if (ctl[k].a == ctl[k].b || fabs(bw - want) < fabs(ctl[k].bw_mbps - want))
 				ctl[k] = (struct sweep_control){ p.a, p.b, bw };
 		}
 	}

@@ -115,8 +115,9 @@ int sweep_results_retest_list(struct sweep_results *sr, enum sweep_retest_pass p
  * A control for each of the @n suspects @sus (store figures): an ok pair,
  * not re-tested, with the same path class, expected rate and source,
  * sharing no host with the suspect, its bandwidth nearest the expected
- * rate (the most typical healthy pair).  ctl[k].a == ctl[k].b: none (the
- * suspect has no expected rate, or no pair qualifies).  One pass over the
+ * rate (the most typical healthy pair); for a suspect without one, nearest
+ * the fleet median of @ref (sweep_ref_fleet_mbps()).  ctl[k].a == ctl[k].b:
+ * none (no fleet median either, or no pair qualifies).  One pass over the
  * store.  0 or -errno (@err set).
  */
 struct sweep_control {
@@ -125,7 +126,7 @@ struct sweep_control {
 };
 
 int sweep_results_controls(struct sweep_results *sr, const struct sweep_pair *sus, size_t n,
-			   struct sweep_control *ctl, struct fab_err *err);
+			   const struct sweep_ref *ref, struct sweep_control *ctl, struct fab_err *err);
 
 /* The path class reference of @klass, NAN when none. */
 double sweep_results_class_ref(const struct sweep_results *sr, unsigned int klass);

@@ -28,7 +28,8 @@ static int keyed_cmp(const void *x, const void *y)
  * are controls); *@m the pairs in order.
  */
 static int retest_with_controls(struct sweep_results *sr, const size_t *idx, size_t n,
-				struct sched_pair *sp, bool *ctl_at, size_t *m, struct fab_err *err)
+				const struct sweep_ref *ref, struct sched_pair *sp, bool *ctl_at,
+				size_t *m, struct fab_err *err)
 {
 	struct sweep_pair *sus = calloc(n ? n : 1, sizeof(*sus));
 	struct sweep_control *ctl = calloc(n ? n : 1, sizeof(*ctl));
@@ -42,7 +43,7 @@ static int retest_with_controls(struct sweep_results *sr, const size_t *idx, siz
 	for (size_t k = 0; k < n; k++)
 		if ((rc = pair_store_get(sr->store, idx[k], &sus[k], err)) < 0)
 			goto out;
-	if ((rc = sweep_results_controls(sr, sus, n, ctl, err)) < 0)
+	if ((rc = sweep_results_controls(sr, sus, n, ref, ctl, err)) < 0)
 		goto out;
 	for (size_t k = 0; k < n; k++) {
 		if (ctl[k].a != ctl[k].b) {
@@ -172,7 +173,7 @@ int sweep_retest(struct sweep_ctx *ctx, const struct sweep_measure *m, struct sw
 	m_sp = n;
 	qsort(ix, n, sizeof(*ix), keyed_cmp);
 	if (one_by_one && !alone &&
-	    (rc = retest_with_controls(sr, idx, n, sp, ctl_at, &m_sp, err)) < 0)
+	    (rc = retest_with_controls(sr, idx, n, &r->ref, sp, ctl_at, &m_sp, err)) < 0)
 		goto out;
 	fab_info("re-testing %zu %sslow pair%s%s%s", n, pass == SWEEP_RETEST_CONFIRM ? "still " : "",
 		 n == 1 ? "" : "s",

@@ -298,6 +298,58 @@ static void test_judge_control(void **state)
 	assert_int_equal(p.status, SWEEP_SLOW);
 }
 
+/*
+ * A pair without an expected rate has the fleet median as its expected
+ * rate in the retest: a busy window (its control slow too) clears it, a
+ * real fault stays slow, the floor holds, and its percentage stays null.
+ * (The figures of a CI false alarm: sweep-modes.sh, 0.1 s tests at load 8.)
+ */
+static void test_judge_control_fleet(void **state)
+{
+	static const double fleet[] = { 9346, 7897, 7595, 8506, 8498, 9439, 6748, 8635, 8885, 8502 };
+	struct sweep_pair f[10], p;
+	struct sweep_ref ref;
+	struct sweep_cfg cfg;
+
+	(void)state;
+	sweep_cfg_default(&cfg);
+	for (size_t i = 0; i < 10; i++)
+		set_pair(&f[i], (unsigned)i, (unsigned)i + 1, fleet[i] / 1.0, 50000);
+	sweep_ref_compute(f, 10, &ref);
+	assert_true(sweep_ref_fleet_mbps(&ref) > 8400 && sweep_ref_fleet_mbps(&ref) < 8600);
+	/* 5576 Mb/s alone: slow by the fleet rule ... */
+	set_pair(&p, 0, 2, 5576, 50000);
+	sweep_pair_judge_expected(&p, 0, SWEEP_EXPECT_NONE, &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "of the fleet median"));
+	/* ... ok beside a control at 6900 in the same window (81 %) */
+	sweep_pair_judge_control(&p, 6900, "h2-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_true(p.pct_rated < 0);
+	/* A fault at 2000 stays slow beside the same control, named. */
+	set_pair(&p, 0, 2, 2000, 50000);
+	sweep_pair_judge_control(&p, 6900, "h2-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "of the same-window control 6900 Mb/s"));
+	assert_non_null(strstr(p.reason, "(control h2-h4 measured 6900 Mb/s; fleet median 85"));
+	assert_true(p.pct_rated < 0);
+	/* A control at 1000 proves nothing: the bar stays at half the fleet median. */
+	set_pair(&p, 0, 2, 2000, 50000);
+	sweep_pair_judge_control(&p, 1000, "h2-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "measured 1000 Mb/s, below the floor; fleet median"));
+	/* A control above the fleet median: the fleet rule as before. */
+	set_pair(&p, 0, 2, 5576, 50000);
+	sweep_pair_judge_control(&p, 9400, "h2-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_SLOW);
+	assert_non_null(strstr(p.reason, "of the fleet median"));
+	/* No fleet (under 3 pairs): no control rule, no fleet rule. */
+	sweep_ref_compute(f, 2, &ref);
+	set_pair(&p, 0, 2, 2000, 50000);
+	sweep_pair_judge_control(&p, 6900, "h2-h4", &ref, &cfg);
+	assert_int_equal(p.status, SWEEP_OK);
+}
+
 /* @p at @bw of a rated 1000 Mb/s, status @st. */
 static void rated_pair(struct sweep_pair *p, double bw, enum sweep_status st)
 {
@@ -522,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_suspects_link_and_failed),
 		cmocka_unit_test(test_judge_expected),
 		cmocka_unit_test(test_judge_control),
+		cmocka_unit_test(test_judge_control_fleet),
 		cmocka_unit_test(test_judge_marginal),
 		cmocka_unit_test(test_judge_base),
 		cmocka_unit_test(test_judge_base_denormal),
