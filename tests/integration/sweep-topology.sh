@@ -2,14 +2,15 @@
 # sweep --topology in the netns lab (lldpd in every namespace, tbf shaping).
 #  1. Oversubscribed but clean: 8 hosts on 3 leaves (3, 3, 2) under one
 #     spine, every host cable and uplink shaped to 1 Gbit/s (3:1), hosts
-#     file with rate_gbps=1.  --topology lldp and --topology PLAN: every
-#     pair ok at >= 80 % of 1000 Mb/s, exit 0, rounds <= 1.25 x the bound
-#     the schedule reports.  The same lab without --topology: false slow
+#     file with rate_gbps=1.  --topology PLAN: every pair ok at >= 80 % of
+#     1000 Mb/s, exit 0, rounds <= 1.25 x the bound the schedule reports
+#     (--topology lldp plans the same rounds in the dry run).  The same lab without --topology: false slow
 #     pairs, exit 1 (the difference is real).  --dry-run lists the rounds
 #     and measures nothing.
 #  2. leaf1's uplink slowed to 200 Mbit/s: 15 of 28 pairs cross it (a
 #     majority): exactly those are slow, exit 1, judged with no rate known
-#     (path-class reference) and with rate_gbps; then leaf3's uplink
+#     (path-class reference); a --coverage 2 sweep with rate_gbps names the
+#     same link, judged by the rated rule; then leaf3's uplink
 #     instead (12 of 28, a minority), no rate known.  The crossing pairs are
 #     computed here from the lab's cabling, not from fabricctl's paths.
 #  3. 4 hosts on one leaf, host cables shaped to 1 Gbit/s, no rate_gbps:
@@ -117,7 +118,8 @@ rc=0
 assert_eq "--coverage without --topology: usage error" 2 "$rc"
 grep -q -- "--coverage needs --topology" "$TMP/err" || fail "--coverage without --topology: $(cat "$TMP/err")"
 
-for src in lldp "$TMP/plan.yaml"; do
+# One clean run, from the plan file (every run below reads lldpd).
+for src in "$TMP/plan.yaml"; do
 	sweep "$TMP/hosts.rated" --topology "$src" --prom "$TMP/prom"
 	assert_eq "clean, --topology $src: Prometheus expected rate per pair" 28 \
 		"$(grep -c '^fabricctl_sweep_pair_expected_mbps{.*,expected="rated"} 1000.000$' "$TMP/prom")"
@@ -142,7 +144,9 @@ assert_eq "no topology: rc (contention measured as slow pairs)" 1 "$rc"
 run lab_slow leaf1:swp49 200mbit
 crossing "$L-leaf1" "$TMP/hosts" >"$TMP/want"
 assert_eq "pairs crossing leaf1's uplink" 15 "$(grep -c . "$TMP/want")"
-for hf in "$TMP/hosts" "$TMP/hosts.rated"; do
+# Hosts without rate_gbps (the path-class reference); the rated rule meets
+# the same link in the coverage sweep below.
+for hf in "$TMP/hosts"; do
 	sweep "$hf" --topology lldp
 	echo "leaf1 uplink slow ($(basename "$hf")): $(summary)" >&2
 	assert_eq "leaf1 uplink slow ($(basename "$hf")): rc" 1 "$rc"
@@ -167,6 +171,9 @@ assert_eq "leaf1 uplink slow, --coverage 2: rc" 1 "$rc"
 assert_eq "leaf1 uplink slow, --coverage 2: top suspect" "link $L-leaf1 swp49 $L-spine1 swp1" \
 	"$(q '.suspects[0] | "\(.kind) \(.link.a.node) \(.link.a.port) \(.link.b.node) \(.link.b.port)"')"
 assert_eq "leaf1 uplink slow, --coverage 2: no host blamed" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
+assert_eq "leaf1 uplink slow, --coverage 2: cross-leaf pairs judged by" rated \
+	"$(q '[.pairs[] | select(.class == 4) | .expected_from] | unique | join(",")')"
+assert_eq "leaf1 uplink slow, --coverage 2: source" lldp "$(q .topology.source)"
 # diagnose --from the saved sweep: the same answer, no traffic.
 rc=0
 "$FABRICCTL" -j diagnose --from "$TMP/leaf1-slow.json" >"$TMP/out" 2>"$TMP/err" || rc=$?
