@@ -262,34 +262,45 @@ static int topo_from_doc(const char *fname, json_t *topo, struct topo **out, str
 	return 0;
 }
 
-/* One direction's saved paths as link-indexed paths (@links: the graph's links indexed). */
+/*
+ * One direction's saved paths as link-indexed paths (@links: the graph's
+ * links indexed).  A --steer sweep marked the member its test took
+ * ("traced": true): then that path alone, its whole share, as the sweep
+ * itself localised the pair (sweep_topo_loc_add()); else every listed path.
+ */
 static int paths_from_doc(struct topo *t, const struct ptr_index *links, json_t *arr,
 			  struct path **out, size_t *n_out)
 {
-	size_t n = json_array_size(arr), i;
+	size_t n = json_array_size(arr), i, m = 0, traced = 0;
 	struct path *ps = calloc(n ? n : 1, sizeof(*ps));
 	json_t *v;
 
 	if (!ps)
 		return -ENOMEM;
 	*out = ps;
-	*n_out = n;
+	*n_out = 0;
+	json_array_foreach(arr, i, v)
+		traced += json_is_true(json_object_get(v, "traced"));
 	json_array_foreach(arr, i, v) {
 		json_t *hops = json_object_get(v, "hops"), *h;
+		struct path *p = &ps[m];
 		size_t k;
 
-		ps[i].share = json_number_value(json_object_get(v, "share"));
-		ps[i].hops = calloc(json_array_size(hops) ? json_array_size(hops) : 1, sizeof(*ps[i].hops));
-		if (!ps[i].hops)
+		if (traced && !json_is_true(json_object_get(v, "traced")))
+			continue;
+		p->share = traced ? 1.0 / (double)traced : json_number_value(json_object_get(v, "share"));
+		p->hops = calloc(json_array_size(hops) ? json_array_size(hops) : 1, sizeof(*p->hops));
+		if (!p->hops)
 			return -ENOMEM;
+		*n_out = ++m;
 		json_array_foreach(hops, k, h) {
-			const struct topo_port *p = end_port(t, json_object_get(h, "from"), false);
-			size_t l = p ? ptr_index_find(links, p->link) : SIZE_MAX;
+			const struct topo_port *e = end_port(t, json_object_get(h, "from"), false);
+			size_t l = e ? ptr_index_find(links, e->link) : SIZE_MAX;
 
 			if (l == SIZE_MAX)
 				return -EINVAL;
-			ps[i].hops[k] = (struct path_hop){ .link = (uint32_t)l, .fwd = t->links[l]->a == p };
-			ps[i].n_hops = k + 1;
+			p->hops[k] = (struct path_hop){ .link = (uint32_t)l, .fwd = t->links[l]->a == e };
+			p->n_hops = k + 1;
 		}
 	}
 	return 0;

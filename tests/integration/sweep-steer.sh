@@ -9,7 +9,8 @@
 #     traceroute -T reports for the same tuple, both ways (a second witness);
 #  2. leaf1 <-> spine1 slowed (tc tbf, both ways): exit 1, the top suspect
 #     is that link alone (kind link, both ends), no host named, no pair of
-#     one leaf slow; diagnose --steer on a slow pair names the members it
+#     one leaf slow; diagnose --from the saved sweep names the same link
+#     (each pair on the member it took); diagnose --steer on a slow pair names the members it
 #     took and that link; again with the host cables at 1 Gbit/s and
 #     rate_gbps=1 in the hosts file (clean, then the member at 200 Mbit/s);
 #  3. spine1 drops its ICMP time-exceeded (nftables): the pairs that met it
@@ -132,6 +133,18 @@ assert_eq "slow member: the top suspect is leaf1 <-> spine1, a link" "link $P-le
 	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
 assert_eq "slow member: no host named" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
 assert_eq "slow member: no pair of one leaf slow" 0 "$(q '[.pairs[] | select(.status != "ok" and .class == 2)] | length')"
+cp "$TMP/out" "$TMP/slow.json"
+# diagnose --from the saved sweep: each steered pair on the member its test
+# took (routes' "traced"), the same link alone, no traffic.
+rc=0
+"$FABRICCTL" -j diagnose --from "$TMP/slow.json" >"$TMP/out" 2>"$TMP/err" || rc=$?
+echo "diagnose --from: rc $rc; $(q -c '.suspects[0] | [.kind, .score, .link.a.node, .link.b.node]')" >&2
+assert_eq "diagnose --from: exit" 1 "$rc"
+assert_eq "diagnose --from: the top suspect is leaf1 <-> spine1, a link" "link $P-leaf1 $P-spine1" \
+	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
+assert_eq "diagnose --from: the steered pairs' routes are the members they took" \
+	"$(jq '[.pairs[] | select(.steer.steered)] | length' "$TMP/slow.json")" \
+	"$(q '[.pairs[] | select(.class != 2 and (.routes.ab | length) == 1 and (.routes.ba | length) == 1)] | length')"
 # diagnose A B on a slow pair: traced first, the member each way named on stderr
 read -r A B < <(q '[.pairs[] | select(.status == "slow")][0] | "\(.a) \(.b)"')
 pretty "$FABRICCTL -v -j diagnose --hosts $TMP/hosts --launcher netns --topology $TMP/plan.yaml --steer $A $B"

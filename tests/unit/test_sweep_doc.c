@@ -176,6 +176,46 @@ static void test_full(void **state)
 	sweep_doc_fini(&d);
 }
 
+/*
+ * A --steer sweep's pair: a -> b lists two members, the one its test took
+ * marked "traced" -> that one alone, its whole share; b -> a unmarked ->
+ * both, their shares as saved.
+ */
+static void test_traced(void **state)
+{
+	static const char doc[] =
+		"{\"schema\": \"fabricctl.sweep/2\", \"transport\": \"tcp\", \"mode\": \"all-pairs\","
+		" \"nodes\": [{\"name\": \"a\", \"address\": \"10.0.0.1\"},"
+		"   {\"name\": \"b\", \"address\": \"10.0.0.2\"}],"
+		" \"topology\": {\"source\": \"plan.yaml\","
+		"   \"nodes\": [{\"name\": \"sw\", \"type\": \"switch\"}, {\"name\": \"a\", \"type\": \"host\"},"
+		"     {\"name\": \"b\", \"type\": \"host\"}],"
+		"   \"links\": [{\"a\": " END("a", "eth0") ", \"b\": " END("sw", "swp1") "},"
+		"     {\"a\": " END("b", "eth0") ", \"b\": " END("sw", "swp2") "}]},"
+		" \"pairs\": [{\"a\": \"a\", \"b\": \"b\", \"status\": \"slow\", \"reason\": \"x\","
+		"   \"bw_ab\": {\"avg_mbps\": 100}, \"steer\": {\"traced\": true, \"steered\": true},"
+		"   \"routes\": {\"ab\": [{\"share\": 0.5, \"hops\": [" HOP("a", "eth0", "sw", "swp1") "]},"
+		"     {\"share\": 0.5, \"traced\": true, \"hops\": [" HOP("a", "eth0", "sw", "swp1") ", "
+		"       " HOP("sw", "swp2", "b", "eth0") "]}],"
+		"   \"ba\": [{\"share\": 0.25, \"hops\": [" HOP("b", "eth0", "sw", "swp2") "]},"
+		"     {\"share\": 0.75, \"hops\": [" HOP("b", "eth0", "sw", "swp2") ", "
+		"       " HOP("sw", "swp1", "a", "eth0") "]}]}}]}";
+	struct sweep_doc d;
+	struct sweep_report r;
+	struct fab_err err;
+
+	(void)state;
+	assert_int_equal(load(doc, true, &d, &r, &err), 0);
+	assert_int_equal(d.n_routes, 1);
+	assert_int_equal(d.routes[0].n_ab, 1);
+	assert_int_equal(d.routes[0].ab[0].n_hops, 2);
+	assert_true(d.routes[0].ab[0].share == 1.0);
+	assert_int_equal(d.routes[0].n_ba, 2);
+	assert_true(d.routes[0].ba[0].share == 0.25 && d.routes[0].ba[1].share == 0.75);
+	assert_int_equal(d.routes[0].ba[1].n_hops, 2);
+	sweep_doc_fini(&d);
+}
+
 /* Without the graph asked for, none is read; a document without one says "-" where it is silent. */
 static void test_no_topology(void **state)
 {
@@ -240,6 +280,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full),
+		cmocka_unit_test(test_traced),
 		cmocka_unit_test(test_no_topology),
 		cmocka_unit_test(test_bad),
 	};
