@@ -1720,6 +1720,8 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 	if (s)
 		report_rails_table(f, s);
 	if (s)
+		report_members_table(f, s);
+	if (s)
 		bad_pairs_table(f, s);
 	if (diag)
 		report_html_cables(f, json_object_get(diag, "cables"), r->name[REPORT_DIAGNOSE]);

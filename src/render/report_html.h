@@ -89,6 +89,16 @@ void report_html_esc(FILE *f, const char *s);
 void report_rails_table(FILE *f, const json_t *sweep);
 
 /*
+ * A --steer sweep: an "ECMP members" section, each link between two
+ * switches a steered test took (its traced path), its tests, how many of
+ * pairs not ok, their median share of the expected rate and those pairs
+ * by name and direction, the worst member first; above it the pairs on
+ * whole ECMP sets by reason.  Nothing for a sweep without steered pairs
+ * (report_members.c).
+ */
+void report_members_table(FILE *f, const json_t *sweep);
+
+/*
  * Serialise @doc compactly with '<', '>' and '&' written as \u003c,
  * \u003e, \u0026, safe inside a <script> element; a new string (free()),
  * NULL on ENOMEM.

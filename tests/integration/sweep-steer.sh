@@ -9,7 +9,8 @@
 #     traceroute -T reports for the same tuple, both ways (a second witness);
 #  2. leaf1 <-> spine1 slowed (tc tbf, both ways): exit 1, the top suspect
 #     is that link alone (kind link, both ends), no host named, no pair of
-#     one leaf slow; diagnose --from the saved sweep names the same link
+#     one leaf slow; the HTML report's ECMP member table lists that link
+#     first; diagnose --from the saved sweep names the same link
 #     (each pair on the member it took); diagnose --steer on a slow pair names the members it
 #     took and that link; again with the host cables at 1 Gbit/s and
 #     rate_gbps=1 in the hosts file (clean, then the member at 200 Mbit/s);
@@ -125,7 +126,7 @@ done
 
 # --- 2. leaf1 <-> spine1 slowed: that link alone -------------------------------------------
 run lab_slow leaf1:swp49 50mbit
-sweep
+sweep --html "$TMP/slow.html"
 q '.pairs[] | select(.status != "ok") | "    \(.a) \(.b) \(.status): \(.reason)"' >&2
 echo "slow member: $(q -c '.suspects[0] | [.kind, .score, .link.a.node, .link.b.node]')" >&2
 assert_eq "slow member: exit" 1 "$rc"
@@ -134,6 +135,11 @@ assert_eq "slow member: the top suspect is leaf1 <-> spine1, a link" "link $P-le
 assert_eq "slow member: no host named" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
 assert_eq "slow member: no pair of one leaf slow" 0 "$(q '[.pairs[] | select(.status != "ok" and .class == 2)] | length')"
 cp "$TMP/out" "$TMP/slow.json"
+# The report's ECMP member table: the slowed member first, its tests not ok.
+row=$(sed -n '/<section id="members">/,/<\/section>/p' "$TMP/slow.html" | grep -m1 '^<tr><td>' || true)
+echo "report: first member row: $row" | cut -c1-300 >&2
+assert_eq "report: the first member row is leaf1 <-> spine1" "$P-leaf1 $P-spine1" \
+	"$(echo "$row" | sed 's/<[^>]*>/ /g' | awk '{ print $1 < $3 ? $1 " " $3 : $3 " " $1 }')"
 # diagnose --from the saved sweep: each steered pair on the member its test
 # took (routes' "traced"), the same link alone, no traffic.
 rc=0

@@ -362,6 +362,65 @@ static void test_suspect_evidence_words(void **state)
 	json_decref(doc);
 }
 
+/*
+ * The ECMP member table: two steered pairs through leaf1 <-> spine1 (one
+ * slow), one through leaf1 <-> spine2 (ok), one fallen back; the slow
+ * member first, its slow pair named in the direction it took, the host
+ * cables (first and last hops) not members, names escaped; nothing for a
+ * sweep without steered pairs.
+ */
+#define E(n, p) "{\"node\": \"" n "\", \"port\": \"" p "\"}"
+#define H(a, ap, b, bp) "{\"from\": " E(a, ap) ", \"to\": " E(b, bp) "}"
+#define PATH(sp, tr) "{\"share\": 0.5" tr ", \"hops\": [" H("h1", "eth0", "leaf1", "swp1") ", " \
+	H("leaf1", "swp49", sp, "swp1") ", " H(sp, "swp2", "leaf2", "swp49") ", " H("leaf2", "swp1", "h2", "eth0") "]}"
+#define TR ", \"traced\": true"
+static void test_members_table(void **state)
+{
+	static const char doc[] = "{\"pairs\": ["
+		"{\"a\": \"h1\", \"b\": \"h<2\", \"status\": \"slow\", \"pct_expected\": 20,"
+		" \"steer\": {\"traced\": true, \"steered\": true, \"fallback\": null},"
+		" \"routes\": {\"ab\": [" PATH("spine1", TR) ", " PATH("spine2", "") "],"
+		"  \"ba\": [" PATH("spine1", "") ", " PATH("spine2", TR) "]}},"
+		"{\"a\": \"h3\", \"b\": \"h4\", \"status\": \"ok\", \"pct_expected\": 95,"
+		" \"steer\": {\"traced\": true, \"steered\": true, \"fallback\": null},"
+		" \"routes\": {\"ab\": [" PATH("spine1", "") ", " PATH("spine2", TR) "],"
+		"  \"ba\": [" PATH("spine1", "") ", " PATH("spine2", TR) "]}},"
+		"{\"a\": \"h5\", \"b\": \"h6\", \"status\": \"ok\","
+		" \"steer\": {\"traced\": false, \"steered\": false, \"fallback\": \"silent\"}}]}";
+	json_t *sweep = json_loads(doc, 0, NULL);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(sweep);
+	f = open_memstream(&buf, &len);
+	report_members_table(f, sweep);
+	fclose(f);
+	assert_non_null(strstr(buf, "2 pairs steered onto traced members, 1 on whole ECMP sets (silent 1)."));
+	/* leaf1 <-> spine1: 1 test, slow, h1 -> h&lt;2 named; listed before spine2's rows */
+	assert_non_null(strstr(buf, "<tr><td>leaf1 swp49</td><td>spine1 swp1</td><td class=\"num\">1</td>"
+				    "<td class=\"num\">1</td><td class=\"num\">20%</td>"
+				    "<td><span class=\"tag slow\">h1 &rarr; h&lt;2</span></td></tr>"));
+	assert_true(strstr(buf, "spine1 swp1</td>") < strstr(buf, "spine2 swp1</td>"));
+	/* leaf1 <-> spine2: h1-h<2 back, h3 -> h4 and back: 3 tests, 1 not ok (b -> a) */
+	assert_non_null(strstr(buf, "<tr><td>leaf1 swp49</td><td>spine2 swp1</td><td class=\"num\">3</td>"
+				    "<td class=\"num\">1</td><td class=\"num\">95%</td>"
+				    "<td><span class=\"tag slow\">h&lt;2 &rarr; h1</span></td></tr>"));
+	assert_null(strstr(buf, "eth0"));	/* host cables are not members */
+	free(buf);
+	json_decref(sweep);
+	/* no steered pair: nothing */
+	sweep = json_loads("{\"pairs\": [{\"a\": \"x\", \"b\": \"y\", \"status\": \"ok\"}]}", 0, NULL);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	report_members_table(f, sweep);
+	fclose(f);
+	assert_int_equal(len, 0);
+	free(buf);
+	json_decref(sweep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_discover_ib_checks),
 		cmocka_unit_test(test_discover_ib_checks_vl),
 		cmocka_unit_test(test_suspect_evidence_words),
+		cmocka_unit_test(test_members_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
