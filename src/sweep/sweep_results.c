@@ -392,7 +392,12 @@ static bool control_fits(const struct sweep_pair *s, const struct sweep_pair *c)
 {
 	return c->status == SWEEP_OK && !c->retested && c->klass == s->klass &&
 	       c->expect_src == s->expect_src && c->expected_mbps == s->expected_mbps &&
-	       c->a != s->a && c->a != s->b && c->b != s->a && c->b != s->b;
+	       !(c->a == s->a && c->b == s->b) && !(c->a == s->b && c->b == s->a);
+}
+
+static bool control_shares(const struct sweep_pair *s, const struct sweep_pair *c)
+{
+	return c->a == s->a || c->a == s->b || c->b == s->a || c->b == s->b;
 }
 
 int sweep_results_controls(struct sweep_results *sr, const struct sweep_pair *sus, size_t n,
@@ -400,29 +405,37 @@ int sweep_results_controls(struct sweep_results *sr, const struct sweep_pair *su
 {
 	double fleet = sweep_ref_fleet_mbps(ref);
 	size_t total = pair_store_count(sr->store);
+	bool *shares = calloc(n ? n : 1, sizeof(*shares));
 	struct sweep_pair p;
-	int rc;
+	int rc = 0;
 
+	if (!shares)
+		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
 	for (size_t k = 0; k < n; k++)
 		ctl[k] = (struct sweep_control){ 0, 0, NAN };
 	for (size_t i = 0; i < total; i++) {
 		double bw;
 
 		if ((rc = pair_store_get(sr->store, i, &p, err)) < 0)
-			return rc;
+			break;
 		bw = sweep_pair_bw(&p);
 		if (isnan(bw))
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			const struct sweep_pair *s = &sus[k];
 			bool has = s->expect_src != SWEEP_EXPECT_NONE && s->expected_mbps > 0;
+			bool sh = control_shares(s, &p), none = ctl[k].a == ctl[k].b;
 			double want = has ? s->expected_mbps : fleet;
 
 			if (!(want > 0) || !control_fits(s, &p))
 				continue;
-			if (ctl[k].a == ctl[k].b || fabs(bw - want) < fabs(ctl[k].bw_mbps - want))
+			if (none || (shares[k] && !sh) ||
+			    (shares[k] == sh && fabs(bw - want) < fabs(ctl[k].bw_mbps - want))) {
 				ctl[k] = (struct sweep_control){ p.a, p.b, bw };
+				shares[k] = sh;
+			}
 		}
 	}
-	return 0;
+	free(shares);
+	return rc < 0 ? rc : 0;
 }

@@ -114,7 +114,10 @@ int sweep_results_retest_list(struct sweep_results *sr, enum sweep_retest_pass p
 /*
  * A control for each of the @n suspects @sus (store figures): an ok pair,
  * not re-tested, with the same path class, expected rate and source,
- * sharing no host with the suspect, its bandwidth nearest the expected
+ * sharing no host with the suspect where one does (else one sharing a
+ * host: a small fleet, three hosts; it was ok, so the host it shares was
+ * healthy in the rounds, and it runs before the suspect, not beside
+ * it), its bandwidth nearest the expected
  * rate (the most typical healthy pair); for a suspect without one, nearest
  * the fleet median of @ref (sweep_ref_fleet_mbps()).  ctl[k].a == ctl[k].b:
  * none (no fleet median either, or no pair qualifies).  One pass over the
