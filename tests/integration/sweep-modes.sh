@@ -23,7 +23,10 @@ OPTS=(--launcher netns --duration 0.1 --lat-iters 50)
 q() { jq -r "$@" "$TMP/out"; }
 sweep() {
 	rc=0
-	run "$FABRICCTL" -j sweep "${OPTS[@]}" "$@" >"$TMP/out" || rc=$?
+	run "$FABRICCTL" -j sweep "${OPTS[@]}" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+	# For the log: what was not ok, and the run's own last words.
+	jq -r '.pairs[] | select(.status != "ok") | "    \(.a) \(.b) \(.status): \(.reason)"' "$TMP/out" >&2 || true
+	[ "$rc" = 0 ] || tail -n 5 "$TMP/err" >&2
 }
 no_node_twice='[.pairs | group_by(.round)[] | [.[].a, .[].b] | (length == (unique | length))] | all'
 
