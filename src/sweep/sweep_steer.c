@@ -132,19 +132,6 @@ static int pairs_make(struct sweep_ctx *ctx, struct sweep_topo *st, const struct
 }
 
 /* Flows per host: a's a -> b flows (S_k -> D), b's b -> a flows (D -> S'_k), in pair order. */
-/* Pair @p's a -> b flow on traced port @k (into @fa, traced from a) and b -> a on @j (@fb, from b). */
-static void pair_flows(const struct sweep_steer *sv, const struct fab_hosts *hs,
-		       const struct steer_pair *p, unsigned int k, unsigned int j, struct flow *fa,
-		       struct flow *fb)
-{
-	*fa = (struct flow){ .proto = FLOW_TCP, .sport = port_fwd(sv, k), .dport = port_listen(sv) };
-	str_fmt(fa->src, sizeof(fa->src), "%s", hs->hosts[p->a].addr);
-	str_fmt(fa->dst, sizeof(fa->dst), "%s", hs->hosts[p->b].addr);
-	*fb = (struct flow){ .proto = FLOW_TCP, .sport = port_listen(sv), .dport = port_rev(sv, j) };
-	str_fmt(fb->src, sizeof(fb->src), "%s", hs->hosts[p->b].addr);
-	str_fmt(fb->dst, sizeof(fb->dst), "%s", hs->hosts[p->a].addr);
-}
-
 static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct sweep_steer *sv,
 		      struct flow_trace **tr, size_t *n)
 {
@@ -168,21 +155,20 @@ static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 	for (size_t i = 0; i < sv->n; i++) {
 		const struct steer_pair *p = &sv->p[i];
 
-		for (unsigned int k = 0; p->cross && k < SWEEP_STEER_PORTS; k++)
-			pair_flows(sv, hs, p, k, k, &tr[p->a][n[p->a]++].flow, &tr[p->b][n[p->b]++].flow);
+		for (unsigned int k = 0; p->cross && k < SWEEP_STEER_PORTS; k++) {
+			struct flow *fa = &tr[p->a][n[p->a]++].flow, *fb = &tr[p->b][n[p->b]++].flow;
+
+			*fa = (struct flow){ .proto = FLOW_TCP, .sport = port_fwd(sv, k),
+					     .dport = port_listen(sv) };
+			str_fmt(fa->src, sizeof(fa->src), "%s", hs->hosts[p->a].addr);
+			str_fmt(fa->dst, sizeof(fa->dst), "%s", hs->hosts[p->b].addr);
+			*fb = (struct flow){ .proto = FLOW_TCP, .sport = port_listen(sv),
+					     .dport = port_rev(sv, k) };
+			str_fmt(fb->src, sizeof(fb->src), "%s", hs->hosts[p->b].addr);
+			str_fmt(fb->dst, sizeof(fb->dst), "%s", hs->hosts[p->a].addr);
+		}
 	}
 	return 0;
-}
-
-/* The traces of @nh hosts (@n each) finished and freed. */
-static void traces_free(struct flow_trace **tr, const size_t *n, size_t nh)
-{
-	for (size_t h = 0; tr && h < nh; h++) {
-		for (size_t k = 0; tr[h] && n && k < n[h]; k++)
-			flow_trace_fini(&tr[h][k]);
-		free(tr[h]);
-	}
-	free(tr);
 }
 
 /* Traced a -> b ports whose path is @path: the runs (retests) an option's tests can have. */
@@ -313,8 +299,13 @@ static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 		at[p->a] += SWEEP_STEER_PORTS;
 		at[p->b] += SWEEP_STEER_PORTS;
 	}
-	traces_free(tr, n, nh);
+	for (size_t h = 0; tr && h < nh; h++) {
+		for (size_t k = 0; tr[h] && k < n[h]; k++)
+			flow_trace_fini(&tr[h][k]);
+		free(tr[h]);
+	}
 	node_addr_index_fini(&ix);
+	free(tr);
 	free(n);
 	free(at);
 	free(got);
@@ -676,9 +667,16 @@ int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fle
 		}
 	for (size_t k = 0; k < np; k++) {
 		const struct steer_pair *p = ps[k];
+		struct flow *fa = &tr[p->a][at[p->a]++].flow, *fb = &tr[p->b][at[p->b]++].flow;
 
-		pair_flows(sv, st->hosts, p, p->last_k, p->last_j, &tr[p->a][at[p->a]++].flow,
-			   &tr[p->b][at[p->b]++].flow);
+		*fa = (struct flow){ .proto = FLOW_TCP, .sport = port_fwd(sv, p->last_k),
+				     .dport = port_listen(sv) };
+		str_fmt(fa->src, sizeof(fa->src), "%s", st->hosts->hosts[p->a].addr);
+		str_fmt(fa->dst, sizeof(fa->dst), "%s", st->hosts->hosts[p->b].addr);
+		*fb = (struct flow){ .proto = FLOW_TCP, .sport = port_listen(sv),
+				     .dport = port_rev(sv, p->last_j) };
+		str_fmt(fb->src, sizeof(fb->src), "%s", st->hosts->hosts[p->b].addr);
+		str_fmt(fb->dst, sizeof(fb->dst), "%s", st->hosts->hosts[p->a].addr);
 	}
 	fab_info("sweep --steer: re-tracing the %zu steered pair%s not ok, the tuples of their last "
 		 "tests", np, np == 1 ? "" : "s");
@@ -700,8 +698,13 @@ int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fle
 			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 	}
 out:
-	traces_free(tr, cnt, nh);
+	for (size_t h = 0; tr && h < nh; h++) {
+		for (size_t k = 0; tr[h] && k < cnt[h]; k++)
+			flow_trace_fini(&tr[h][k]);
+		free(tr[h]);
+	}
 	node_addr_index_fini(&ix);
+	free(tr);
 	free(ps);
 	free(cnt);
 	free(at);
