@@ -477,6 +477,16 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	return 0;
 }
 
+/* How many traced ports of @of have path @path (at least 1: a divisor). */
+static unsigned int port_count(const int *of, int path)
+{
+	unsigned int n = 0;
+
+	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+		n += of[k] == path;
+	return n ? n : 1;
+}
+
 /* The @nth traced port (from 0) whose path is @path in @of; -1: none. */
 static int port_nth(const int *of, int path, unsigned int nth)
 {
@@ -537,11 +547,13 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
 	o = &p->opts[p->choice];
 	run = p->runs++;
 	/*
-	 * Only the a -> b phase leaves its tuple in TIME_WAIT (a sends the
-	 * first FIN, at a); the b -> a phase's closes with a reset: its port
-	 * serves every run.
+	 * Both phases end with a reset (transport/tcp.c TCP_HDR_RESETS): no
+	 * tuple stays in TIME_WAIT, a port serves every run.  The a -> b
+	 * port still turns over the member's traced ports run by run: a
+	 * server that gave up waiting for the reset (TCP_RESET_WAIT_MS) and
+	 * closed first left its tuple in TIME_WAIT at a.
 	 */
-	k = port_nth(p->ab_of, o->ab, run);
+	k = port_nth(p->ab_of, o->ab, run % port_count(p->ab_of, o->ab));
 	j = port_nth(p->ba_of, o->ba, 0);
 	if (k < 0 || j < 0) {	/* every traced port of its members used: free ports */
 		p->lost = true;

@@ -52,6 +52,15 @@
 #define TCP_MAX_STREAMS 64
 #define TCP_HDR_WAIT_MS 2000
 #define TCP_PENDING_MAX 32	/* accepted connections whose header is awaited */
+/*
+ * Header byte 5, flags.  TCP_HDR_RESETS: the client (a steered one: its
+ * source port is a traced port, docs/paths.md "Steering") ends this
+ * stream with a reset once it has the figures, so the server waits for
+ * that instead of closing first (at most TCP_RESET_WAIT_MS): then neither
+ * end keeps the tuple in TIME_WAIT, and the port serves the next run.
+ */
+#define TCP_HDR_RESETS 0x01
+#define TCP_RESET_WAIT_MS 2000
 
 enum tcp_kind {
 	TCP_LAT = 1,
@@ -69,6 +78,7 @@ struct tp_session {
 	char peer_str[64];
 	unsigned char *buf;		/* TCP_BUF_BYTES */
 	int fds[TCP_MAX_STREAMS];	/* a bulk run's streams, closed after each run */
+	bool resets[TCP_MAX_STREAMS];	/* server: the stream's client resets it (TCP_HDR_RESETS) */
 };
 
 static int addr_parse(const char *addr, unsigned int port, struct sockaddr_storage *ss,
@@ -524,8 +534,10 @@ static int accept_peers(struct tp_session *s, enum tcp_kind kind, int *fds, unsi
 	unsigned int have = 0, npend = 0;
 	int rc = 0;
 
-	for (unsigned int i = 0; i < n; i++)
+	for (unsigned int i = 0; i < n; i++) {
 		fds[i] = -1;
+		s->resets[i] = false;
+	}
 	while (have < n) {
 		uint64_t now = clock_mono_ns(), wake = deadline_ns;
 		unsigned int np;
@@ -579,6 +591,7 @@ static int accept_peers(struct tp_session *s, enum tcp_kind kind, int *fds, unsi
 				continue;
 			}
 			fds[idx] = pend[i].fd;
+			s->resets[idx] = pend[i].hdr[5] & TCP_HDR_RESETS;
 			pend[i] = pend[--npend];
 			have++;
 		}
@@ -691,11 +704,12 @@ static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int
 	if (sport) {
 		/*
 		 * The port's earlier connections in TIME_WAIT (other tuples) do
-		 * not block it.  A connection the server ends first (b -> a:
-		 * the server's FIN) closes here with a reset and leaves no
-		 * TIME_WAIT; one this side ends first (a -> b: shutdown after
-		 * the data) enters TIME_WAIT when the server's FIN comes, so
-		 * its tuple cannot run again for 60 s (docs/paths.md "Steering").
+		 * not block it.  Every connection closes here with a reset and
+		 * leaves no TIME_WAIT, so its tuple can run again at once: b ->
+		 * a, the server's FIN came first; a -> b, this side's FIN came
+		 * first (shutdown after the data) and the server, told by
+		 * TCP_HDR_RESETS, waits for the reset instead of sending its
+		 * own FIN (docs/paths.md "Steering").
 		 */
 		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 		int one = 1;
@@ -723,6 +737,8 @@ static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int
 	}
 	memcpy(hdr, TCP_MAGIC, 4);
 	hdr[4] = (uint8_t)kind;
+	if (sport && kind == TCP_FWD)
+		hdr[5] = TCP_HDR_RESETS;	/* closed below with SO_LINGER 0, after the figures */
 	hdr[6] = (uint8_t)(idx >> 8);
 	hdr[7] = (uint8_t)idx;
 	memcpy(hdr + 8, s->p.token, TP_TOKEN_LEN);
@@ -877,6 +893,36 @@ static int bulk_close(struct tp_session *s, int rc)
 	return rc;
 }
 
+/*
+ * The streams whose client resets them (TCP_HDR_RESETS): wait until each
+ * has (poll's POLLHUP or POLLERR; its EOF is already read), at most
+ * TCP_RESET_WAIT_MS, so that this end does not close first.
+ */
+static void await_resets(struct tp_session *s, int cancel_fd, uint64_t deadline_ns)
+{
+	uint64_t until = clock_mono_ns() + (uint64_t)TCP_RESET_WAIT_MS * 1000000ull;
+
+	if (until > deadline_ns)
+		until = deadline_ns;
+	for (unsigned int i = 0; i < s->p.spec.streams; i++) {
+		while (s->fds[i] >= 0 && s->resets[i]) {
+			struct pollfd pfd[2] = { { .fd = s->fds[i], .events = 0 },
+						 { .fd = cancel_fd, .events = POLLIN } };
+			int left = tp_ms_left(until), rc;
+
+			if (!left)
+				return;
+			rc = poll(pfd, cancel_fd >= 0 ? 2 : 1, left);
+			if (rc < 0 && errno == EINTR)
+				continue;
+			if (rc <= 0 || (cancel_fd >= 0 && pfd[1].revents))
+				return;
+			if (pfd[0].revents)
+				break;
+		}
+	}
+}
+
 /* Forward bandwidth, the server receiving: its figures go back on the first stream. */
 static int serve_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		     struct fab_err *err)
@@ -891,6 +937,8 @@ static int serve_fwd(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 		if (rc < 0)
 			fab_err_set(err, rc, "tcp: sending figures: %s", strerror(-rc));
 	}
+	if (rc == 0)
+		await_resets(s, cancel_fd, deadline_ns);
 	return bulk_close(s, rc);
 }
 

@@ -6,7 +6,8 @@
 # test runs on ports whose members are known (docs/paths.md "Steering").
 #  1. clean: every cross-leaf pair steered, no pair slow, exit 0 (three
 #     runs); every steered path of the first is the one Debian's
-#     traceroute -T reports for the same tuple, both ways (a second witness);
+#     traceroute -T reports for the same tuple, both ways (a second witness),
+#     and no traced port is left in TIME_WAIT (both phases end with a reset);
 #  2. leaf1 <-> spine1 slowed (tc tbf, both ways): exit 1, the top suspect
 #     is that link alone (kind link, both ends), no host named, no pair of
 #     one leaf slow; the HTML report's ECMP member table lists that link
@@ -108,6 +109,13 @@ member() { # A B ab|ba
 	jq -r --arg a "$1" --arg b "$2" --arg d "$3" '.pairs[] | select(.a == $a and .b == $b) |
 		.routes[$d][] | select(.traced) | .hops[1].to.node' "$TMP/clean.json"
 }
+# No steered test left its tuple in TIME_WAIT (both phases end with a reset):
+# no host holds one from its traced a -> b ports.
+tw=0
+while read -r a s; do
+	tw=$((tw + $(lab_exec "${a#"$P"-}" ss -Htan state time-wait "( sport = :$s )" | wc -l)))
+done < <(sed -n 's/.*steer \([^ ]*\) [^ ]*: port \([0-9]*\) -> .*/\1 \2/p' "$TMP/clean.err")
+assert_eq "clean: traced ports in TIME_WAIT after the sweep" 0 "$tw"
 time_wait_clear
 n=0
 while read -r a b s d via s2 via2; do
@@ -150,7 +158,7 @@ assert_eq "diagnose --from: the top suspect is leaf1 <-> spine1, a link" "link $
 	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
 assert_eq "diagnose --from: the steered pairs' routes are the members they took" \
 	"$(jq '[.pairs[] | select(.steer.steered)] | length' "$TMP/slow.json")" \
-	"$(q '[.pairs[] | select(.class != 2 and (.routes.ab | length) == 1 and (.routes.ba | length) == 1)] | length')"
+	"$(q '[.pairs[] | select((.routes.ab[0].hops | length) > 2 and (.routes.ab | length) == 1 and (.routes.ba | length) == 1)] | length')"
 # diagnose A B on a slow pair: traced first, the member each way named on stderr
 read -r A B < <(q '[.pairs[] | select(.status == "slow")][0] | "\(.a) \(.b)"')
 pretty "$FABRICCTL -v -j diagnose --hosts $TMP/hosts --launcher netns --topology $TMP/plan.yaml --steer $A $B"
