@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/stats.h"
 #include "render/report_html.h"
 
 /* One test direction through one member link. */
@@ -117,13 +118,6 @@ fail:
 	free(v);
 	*n = 0;
 	return NULL;
-}
-
-static int dbl_cmp(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
 }
 
 /* One member link: v[lo..hi). */
@@ -241,9 +235,8 @@ void report_members_table(FILE *f, const json_t *sweep)
 			if (!isnan(v[j].pct))
 				pct[np++] = v[j].pct;
 		}
-		qsort(pct, np, sizeof(*pct), dbl_cmp);
-		ms[nm++] = (struct member){ i, j, bad,
-					    !np ? NAN : np % 2 ? pct[np / 2] : (pct[np / 2 - 1] + pct[np / 2]) / 2 };
+		stats_sort(pct, np);
+		ms[nm++] = (struct member){ i, j, bad, stats_median_sorted(pct, np) };
 	}
 	qsort(ms, nm, sizeof(*ms), member_cmp);
 	fputs("<section id=\"members\"><h2>ECMP members <small>the links between switches each steered "
