@@ -98,6 +98,23 @@ int loc_acc_add(struct loc_acc *acc, unsigned int a, unsigned int b, const struc
 int loc_acc_add_loads(struct loc_acc *acc, unsigned int a, unsigned int b,
 		      const struct route_load *items, size_t n, enum loc_verdict v,
 		      double pct_expected);
+/*
+ * A pair whose two directions disagree (one slow, one not: on an ECMP
+ * fabric each direction hashes onto its own member) as two observations:
+ * the worse direction on its own paths with its verdict and share, the
+ * better one on the candidates of its paths that the worse did not cross
+ * (a link both took, the hosts' access links among them, stays the worse
+ * direction's evidence, as it was the pair's; nothing left: no second
+ * observation).  v[0], pct[0] are a -> b's (route->ab), v[1], pct[1]
+ * b -> a's.  Equal verdicts, or a route without paths both ways: one
+ * observation with the worse verdict.  Returns as loc_acc_add().
+ */
+struct loc_dirs {
+	enum loc_verdict v[2];
+	double pct[2];
+};
+int loc_acc_add_dirs(struct loc_acc *acc, unsigned int a, unsigned int b, const struct pair_route *route,
+		     const struct loc_dirs *d);
 
 /*
  * A fault the sample of bad pairs missed (a small one beside a large

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/array.h"
 #include "model/localize_impl.h"
@@ -333,6 +334,64 @@ int loc_acc_add(struct loc_acc *acc, unsigned int a, unsigned int b, const struc
 		return -ENOMEM;
 	n = pair_crossings(acc, a, b, route, acc->scratch);
 	return acc_count(acc, a, b, n, v, pct_expected);
+}
+
+/* Unknown < ok < slow < failed. */
+static int verdict_rank(enum loc_verdict v)
+{
+	return v == LOC_FAILED ? 3 : v == LOC_SLOW ? 2 : v == LOC_OK ? 1 : 0;
+}
+
+/* One direction's crossings (@dir 0: a -> b, 1: b -> a) into acc->scratch; returns how many. */
+static size_t dir_crossings(const struct loc_acc *acc, unsigned int a, unsigned int b,
+			    const struct pair_route *r, int dir)
+{
+	uint32_t nl = (uint32_t)acc->topo->n_links;
+	size_t k = dir ? dir_add(r->ba, r->n_ba, acc->scratch, 0, nl) : dir_add(r->ab, r->n_ab, acc->scratch, 0, nl);
+
+	return crossings_close(acc, a, b, acc->scratch, merge_sum(acc->scratch, 0, k));
+}
+
+int loc_acc_add_dirs(struct loc_acc *acc, unsigned int a, unsigned int b, const struct pair_route *route,
+		     const struct loc_dirs *d)
+{
+	int worse = verdict_rank(d->v[1]) > verdict_rank(d->v[0]);
+	struct cross *fine;
+	size_t n_fine, n_worse, k = 0;
+	int rc;
+
+	if (!route || !route->n_ab || !route->n_ba || verdict_rank(d->v[0]) == verdict_rank(d->v[1]))
+		return loc_acc_add(acc, a, b, route, d->v[worse], d->pct[worse]);	/* one observation */
+	if (!acc_hosts_ok(acc, a, b))
+		return -EINVAL;
+	if (array_reserve((void **)&acc->scratch, &acc->cap_scratch, route_hops(route) + 2,
+			  sizeof(*acc->scratch)) < 0)
+		return -ENOMEM;
+	/* the better direction first, kept aside; then the worse one counted */
+	n_fine = dir_crossings(acc, a, b, route, !worse);
+	fine = malloc((n_fine ? n_fine : 1) * sizeof(*fine));
+	if (!fine)
+		return -ENOMEM;
+	memcpy(fine, acc->scratch, n_fine * sizeof(*fine));
+	n_worse = dir_crossings(acc, a, b, route, worse);
+	/*
+	 * The better direction clears only what the worse did not cross: a
+	 * link both took (the hosts' own, a single spine's) is the worse
+	 * direction's evidence, as a pair's would be (both sorted by candidate).
+	 */
+	for (size_t i = 0, j = 0; i < n_fine; i++) {
+		while (j < n_worse && acc->scratch[j].cand < fine[i].cand)
+			j++;
+		if (j == n_worse || acc->scratch[j].cand != fine[i].cand)
+			fine[k++] = fine[i];
+	}
+	rc = acc_count(acc, a, b, n_worse, d->v[worse], d->pct[worse]);
+	if (rc == 0 && k && d->v[!worse] != LOC_UNKNOWN) {
+		memcpy(acc->scratch, fine, k * sizeof(*fine));
+		rc = acc_count(acc, a, b, k, d->v[!worse], d->pct[!worse]);
+	}
+	free(fine);
+	return rc;
 }
 
 int loc_acc_add_loads(struct loc_acc *acc, unsigned int a, unsigned int b,

@@ -337,6 +337,19 @@ bool sweep_pair_marginal(const struct sweep_pair *p, const struct sweep_ref *ref
 	return base > 0 && bw >= base * SWEEP_CONTROL_FLOOR_PCT / 100;
 }
 
+bool sweep_pair_dirs_split(const struct sweep_pair *p, double slow_pct, bool slow[2])
+{
+	const struct sweep_bw *d[2] = { &p->ab, &p->ba };
+	double bar = p->expected_mbps * (slow_pct > 0 ? slow_pct : 80) / 100;
+
+	if ((p->status != SWEEP_SLOW && p->status != SWEEP_REGRESSED) || p->slow_lat ||
+	    !(p->expected_mbps > 0) || !d[0]->measured || !d[1]->measured)
+		return false;
+	for (int i = 0; i < 2; i++)
+		slow[i] = !(d[i]->avg_mbps >= bar);
+	return slow[0] != slow[1];
+}
+
 static int cmp_suspect(const void *x, const void *y)
 {
 	const struct sweep_suspect *a = x, *b = y;

@@ -404,6 +404,20 @@ double sweep_ref_fleet_mbps(const struct sweep_ref *ref);
 bool sweep_pair_marginal(const struct sweep_pair *p, const struct sweep_ref *ref);
 
 /*
+ * Which direction of slow @p is slow, so that the localiser can judge
+ * each direction on the paths it took (on an ECMP fabric a -> b and
+ * b -> a hash onto members of their own; model/localize.h
+ * loc_acc_add_dirs()): true, with slow[0] (a -> b) and slow[1] (b -> a)
+ * set, when the pair is slow by its bandwidth, has an expected rate, and
+ * exactly one direction's average reaches @slow_pct % of it.  False
+ * otherwise (slow by latency only, judged by the fleet rule without an
+ * expected rate, both or neither direction short): the pair is then one
+ * observation.  Only the directions' averages are read, as diagnose
+ * --from reads them back from the document.
+ */
+bool sweep_pair_dirs_split(const struct sweep_pair *p, double slow_pct, bool slow[2]);
+
+/*
  * Compare @p with its baseline figures (have_base, base_*_mbps): fill
  * change_pct with the worse direction's change (measured in both) and mark
  * an ok pair SWEEP_REGRESSED, with a reason, when that change is a fall of

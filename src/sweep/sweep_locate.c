@@ -129,6 +129,25 @@ out:
 }
 
 /*
+ * A slow pair with one direction slow and the other not (each direction
+ * hashed onto its own ECMP member): each direction its own observation
+ * (into @d, returned); NULL when the pair is one observation.
+ */
+static const struct loc_dirs *pair_dirs(const struct sweep_pair *p, double slow_pct, struct loc_dirs *d)
+{
+	const struct sweep_bw *bw[2] = { &p->ab, &p->ba };
+	bool slow[2];
+
+	if (!sweep_pair_dirs_split(p, slow_pct, slow))
+		return NULL;
+	for (int i = 0; i < 2; i++) {
+		d->v[i] = slow[i] ? LOC_SLOW : LOC_OK;
+		d->pct[i] = 100 * bw[i]->avg_mbps / p->expected_mbps;
+	}
+	return d;
+}
+
+/*
  * Every measured pair of the store into the localiser's accumulator
  * (@bad_only: the residual pass, which reads only bad pairs).
  */
@@ -143,6 +162,8 @@ static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env,
 	if (!sl->in.acc && loc_acc_new(&sl->in.acc, &sl->in) < 0)
 		return fab_err_set(err, -ENOMEM, "sweep: out of memory");
 	for (size_t i = 0; i < r->n_pairs; i++) {
+		const struct loc_dirs *dirs;
+		struct loc_dirs d;
 		enum loc_verdict v;
 
 		if ((rc = pair_store_get(r->store, i, &p, err)) < 0)
@@ -153,11 +174,13 @@ static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env,
 		/* A host whose worker never started measured nothing: no evidence on any link. */
 		if (env->skip_host && (env->skip_host[p.a] || env->skip_host[p.b]))
 			continue;
+		dirs = pair_dirs(&p, r->cfg.slow_pct, &d);
 		if (st->routes && i < st->n_routes)
-			rc = loc_acc_add(sl->in.acc, p.a, p.b, &st->routes[i], v, p.pct_rated) < 0
+			rc = (dirs ? loc_acc_add_dirs(sl->in.acc, p.a, p.b, &st->routes[i], dirs)
+				   : loc_acc_add(sl->in.acc, p.a, p.b, &st->routes[i], v, p.pct_rated)) < 0
 			     ? fab_err_set(err, -ENOMEM, "sweep: out of memory") : 0;
 		else
-			rc = sweep_topo_loc_add(st, sl->in.acc, p.a, p.b, v, p.pct_rated, err);
+			rc = sweep_topo_loc_add(st, sl->in.acc, p.a, p.b, v, p.pct_rated, dirs, err);
 		if (rc < 0)
 			return rc;
 	}

@@ -449,8 +449,16 @@ int sweep_topo_pair_links(struct sweep_topo *st, unsigned int a, unsigned int b,
 	return 0;
 }
 
+/* One pair on @route: as one observation, or each direction its own (@dirs). */
+static int loc_add_route(struct loc_acc *acc, unsigned int a, unsigned int b, const struct pair_route *route,
+			 int verdict, double pct_expected, const struct loc_dirs *dirs)
+{
+	return dirs ? loc_acc_add_dirs(acc, a, b, route, dirs)
+		    : loc_acc_add(acc, a, b, route, verdict, pct_expected);
+}
+
 int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int a, unsigned int b,
-		       int verdict, double pct_expected, struct fab_err *err)
+		       int verdict, double pct_expected, const struct loc_dirs *dirs, struct fab_err *err)
 {
 	const struct pair_route *taken = sweep_steer_route(st->steer, a, b);
 	const struct route_load *items;
@@ -459,11 +467,11 @@ int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int 
 	int rc;
 
 	if (taken)
-		return loc_acc_add(acc, a, b, taken, verdict, pct_expected) < 0
+		return loc_add_route(acc, a, b, taken, verdict, pct_expected, dirs) < 0
 		       ? fab_err_set(err, -ENOMEM, "sweep: out of memory") : 0;
 	if (st->rib) {
 		rc = sweep_topo_route(st, a, b, &pr, err);
-		if (rc == 0 && loc_acc_add(acc, a, b, &pr, verdict, pct_expected) < 0)
+		if (rc == 0 && loc_add_route(acc, a, b, &pr, verdict, pct_expected, dirs) < 0)
 			rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
 		pair_route_fini(&pr);
 		return rc;

@@ -143,9 +143,15 @@ int sweep_topo_pair_expect(struct sweep_topo *st, unsigned int a, unsigned int b
 int sweep_topo_pair_links(struct sweep_topo *st, unsigned int a, unsigned int b, uint32_t **links,
 			  size_t *n, struct fab_err *err);
 struct loc_acc;
-/* A steered pair (sweep_steer.h) adds the route its test took, not its whole ECMP set. */
+struct loc_dirs;
+/*
+ * A steered pair (sweep_steer.h) adds the route its test took, not its
+ * whole ECMP set.  @dirs (NULL: none): a pair whose directions disagree,
+ * each direction on its own paths (loc_acc_add_dirs(); not for a graph
+ * routed by link loads, which are one set both ways).
+ */
 int sweep_topo_loc_add(struct sweep_topo *st, struct loc_acc *acc, unsigned int a, unsigned int b,
-		       int verdict, double pct_expected, struct fab_err *err);
+		       int verdict, double pct_expected, const struct loc_dirs *dirs, struct fab_err *err);
 
 /*
  * Ethernet / RoCE (lldp and plan sources): every worker of @f reads its

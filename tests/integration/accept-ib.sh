@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # fabricctl accept on InfiniBand, under ibsim: a 2-level fat tree (radix 8)
 # grown by one leaf (leaf-008) and its four HCAs (h0029..h0032), judged
 # against an ibnetdiscover plan of the grown fabric.  An IB-only lab has no

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # Apply fault injection (issue 9): a four-step plan (the MTU of four veths;
 # a veth has no DCB, ECN or RoCE, and this kernel may have no bonding) is
 # stopped at every step boundary (before step 1..4, and after the last)

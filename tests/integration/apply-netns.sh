@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # fabricctl apply / verify / confirm against real veth links in a lab
 # namespace (tests/lab/netns): drift found and fixed, idempotence, a real
 # rollback (PFC on a veth fails in the kernel: the MTU changed by step 1

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # The pending state of `apply --try` against faults (issue 9): a damaged
 # pending file must not cancel the automatic revert (item 5).  Real
 # binary, a veth pair in a private namespace.  A signal in the middle of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # A pending try whose reverter was killed (issue 22, item 12): `apply
 # --try 3`, then `kill -9` of the reverter.  Nobody reverts it at the
 # deadline any more; apply, confirm and status must see that.  Real

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # Bash completion: source completion/fabricctl.bash in bash and complete a
 # few words the way bash would (COMP_WORDS/COMP_CWORD, then COMPREPLY).
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # DCB netlink against a device without DCB: a veth pair in a private
 # network namespace.  The kernel answers EOPNOTSUPP (veth has no
 # dcbnl_ops); fabricctl must say so per capability, clearly, exit 3 on

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # DCQCN parameters in both layouts mlx5 drivers use, against LAYOUT
 # FIXTURES under a temporary --root (file layout only, not driver
 # behaviour): eth0 has the vendor driver's sysfs files

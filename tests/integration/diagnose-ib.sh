@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # sweep --topology ib and diagnose --from on ibsim: a 2-level fat tree of
 # 32 HCAs (radix 8: 8 leaves, 4 spines), opensm programs the LFTs.
 #  1. sweep --topology ib --dry-run: 496 pairs planned in rounds within

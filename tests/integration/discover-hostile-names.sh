@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # A node's LLDP system name is outside input: it reaches `discover --csv`
 # and the text renderer as the neighbour sent it.  Issue 22, items 7 and 8.
 #  1. a system name "=cmd|' /C calc'!A0": discover --csv writes it as the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # fabricctl discover finds injected InfiniBand faults under ibsim, each
 # named with the right ports, and reports nothing on the clean fabric:
 #   - a link declared 1X (gen-fattree --thin: both ends w=1): degraded

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # discover --ib names the ports whose PMA query failed: ibsim drops every
 # PortCounters query (attribute 0x12) to chosen HCA ports (console
 # `Error "node"[port] 100 18`); the warning names each port (node name,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # The tier rule under ibsim, with and without a plan: an HCA cable trained
 # at 1X among 4X cables (h0005's, gen-fattree --thin h0005:1) is degraded
 # whatever plan is given, unless the plan itself says that cable is 1X.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # fabricctl discover --ib against ibsim: on every ibsim example fabric and
 # on generated fat trees (2 levels, 648 HCAs; 3 levels, 1296 HCAs), the
 # node, switch and link counts and every link's two endpoints equal what

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # fabricctl discover --lldp against the namespace fabric (tests/lab/netns):
 # 4 hosts, 2 leaves, 1 spine, one lldpd per namespace with its own socket.
 #

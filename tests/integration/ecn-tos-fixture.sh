@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # ECN per priority and RoCE default ToS against a LAYOUT FIXTURE: a
 # directory tree under a temporary --root with the mlx5 sysfs layout
 # (sys/class/net/IF/ecn/roce_np|roce_rp/enable/PRIO), an RDMA device whose

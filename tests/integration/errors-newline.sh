@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # Every error ends with a newline (issue 21): a shell prompt, a log line or
 # the next message never glues onto it.  Runs refusals and failures of
 # every command that can fail before touching a node (bad input, missing

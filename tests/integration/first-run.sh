@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # First run on a fresh clone (issue 9, items 16 and 17), with the heavy
 # parts replaced by stubs in a scratch copy of the scripts:
 #   - the README's two commands carry no sudo (a minimal Debian 12 run as

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # apply --hosts never SIGKILLs a node's worker in the middle of its plan:
 # past --timeout the worker is asked to stop (SIGTERM to its process
 # group), and its answer (the rolled-back plan) is awaited and reported.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # verify --hosts and apply --hosts with a valid profile larger than a pipe
 # (~200 KiB of comments around one MTU rule): the request goes down each
 # worker's stdin in several writes and every node answers.  The old

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # Terminal escapes from the nodes never reach the admin's terminal raw: a
 # launcher's stderr is relayed line by line with the node's name, and every
 # string in a worker's answers (interface names, error messages) has its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # The worker command is this binary's path even after an upgrade replaced
 # the file under a running controller: /proc/self/exe then reads
 # "PATH (deleted)", and the old controller launched exactly that, so every

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # The fleet controller takes down each launcher's whole process group and
 # reaps dead workers at once.  Issue 9, item 15.
 #  1. A launcher that leaves a child behind (a background process in its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # verify --hosts and apply --hosts over the netns lab (tests/lab/netns,
 # launcher netns): every node verified with the profile's text sent by the
 # controller, drift merged into one table/document naming the node, apply

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # `fabricctl help CMD`: the usage line, what the command does, and its
 # options explained as its man page's OPTIONS section explains them (the
 # text is generated from man/fabricctl-CMD.8 at build time).  Every long

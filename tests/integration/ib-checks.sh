@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # fabricctl discover --ib --checks against ibsim and opensm's routing engines:
 #   - a 2-level fat tree (radix 8, 32 HCAs) routed by ftree: every CA pair
 #     reaches, no credit loop, every tier exactly even (the documented bound

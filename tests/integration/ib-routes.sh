@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # InfiniBand routes from the linear forwarding tables against ibtracert.
 # ibsim runs a 2-level fat tree of 32 HCAs (radix 8: 8 leaves, 4 spines;
 # leaf-001's first uplink, port 5 to spine-01, made 1X), opensm programs

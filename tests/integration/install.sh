@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # make install puts the binary, the man pages, the shipped profiles and
 # examples (where the man pages point) and the bash completion in place.
 set -eu

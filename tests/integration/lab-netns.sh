@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # Self-test of the namespace fabric lab (tests/lab/netns): 4 hosts, 2
 # leaves, 1 spine.  Checks addressing and MTUs, traffic across the spine
 # (inside the namespaces only), LLDP neighbors as lldpcli reports them, a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # Every man page renders from the tree, before any install: `man -l PAGE`
 # exits 0 with nothing on stderr (no failed .so of another page), and
 # groff with every warning (-ww) says nothing.  Each page's NAME line names

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # Messages a new user reads (issue 12, "unclear or inconsistent words"):
 # each states the rule or the cause, not a list of guesses.  No root, no
 # namespace: these are refusals before anything is read from the node.

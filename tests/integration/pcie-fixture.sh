@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # The PCIe view end to end on DGX-like layout fixtures
 # (tests/fixtures/pcie-dgx/build, read with `fabricctl --root DIR`): status
 # text and JSON, verify with a profile's nics: items (a NIC trained at x8

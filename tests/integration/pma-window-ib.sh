@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # PMA counters many in flight (src/sys/pma.c) against the sequential
 # reader (--max-pmas 0: libibmad's pma_query_via, one at a time) on an
 # ibsim fat tree, after PerformanceSet on ports of every kind (CA, leaf

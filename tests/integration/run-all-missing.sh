@@ -43,4 +43,36 @@ LOGDIR=$TMP/log TIERS=vm "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
 cat "$TMP/out"
 assert_eq "absent VM runner: exit" 1 "$rc"
 grep -q 'FAIL  tests/vm/run-tests' "$TMP/out" || fail "the runner is not named"
+# integration scripts that judge no time run beside the vm tier: each
+# counted once, a failure there still fails the run, and BESIDE_VM=0 runs
+# them in the integration turn.
+chmod +x "$S/tests/integration/x.sh"
+printf '#!/bin/sh\n# run-all: beside-vm (test)\nexit 0\n' >"$S/tests/integration/y.sh"
+printf '#!/bin/sh\n# run-all: beside-vm (test)\nexit 1\n' >"$S/tests/integration/z.sh"
+chmod +x "$S/tests/integration/y.sh" "$S/tests/integration/z.sh"
+mkdir -p "$S/tests/vm/one-vm"
+printf '#!/bin/sh\nexit 0\n' >"$S/tests/vm/one-vm/v.sh"
+cat >"$S/tests/vm/run-tests" <<'RUNNER'
+#!/bin/sh
+# stand-in VM runner: one result line per script
+[ "$1" = --results ] && res=$2 && shift 2
+for t in "$@"; do echo "$t 0 0" >>"$res"; done
+RUNNER
+chmod +x "$S/tests/vm/run-tests" "$S/tests/vm/one-vm/v.sh"
+rc=0
+LOGDIR=$TMP/log TIERS="integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
+cat "$TMP/out"
+assert_eq "beside the vm tier, one failing: exit" 1 "$rc"
+grep -q '2 scripts that judge no time go beside the vm tier' "$TMP/out" || fail "the scripts moved are not said"
+assert_eq "y.sh counted once" 1 "$(grep -c 'PASS  tests/integration/y.sh' "$TMP/out")"
+assert_eq "z.sh failed once" 1 "$(grep -c 'FAIL  tests/integration/z.sh' "$TMP/out")"
+# y.sh and z.sh are recorded after the vm tier's own result
+assert_eq "order: vm, then the scripts beside it" "tests/vm/one-vm/v.sh tests/integration/y.sh tests/integration/z.sh" \
+	"$(awk '/^(PASS|FAIL)/ && $2 != "tests/integration/x.sh" { printf "%s%s", s, $2; s = " " }' "$TMP/out")"
+tail -1 "$TMP/out" | grep -qx '3 passed, 1 failed, 0 skipped' || fail "closing line: $(tail -1 "$TMP/out")"
+rc=0
+LOGDIR=$TMP/log BESIDE_VM=0 TIERS="integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
+assert_eq "BESIDE_VM=0: exit" 1 "$rc"
+assert_eq "BESIDE_VM=0: in the integration turn" "tests/integration/x.sh tests/integration/y.sh tests/integration/z.sh tests/vm/one-vm/v.sh" \
+	"$(awk '/^(PASS|FAIL)/ { printf "%s%s", s, $2; s = " " }' "$TMP/out")"
 echo "run-all-missing: ok"

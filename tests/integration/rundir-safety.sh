@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # The run directory of apply --try ($FABRICCTL_RUNDIR) and the files in it
 # are never used when someone else could have planted them (issue 9,
 # item 4), against a real veth in a lab namespace:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # fabricctl status on InfiniBand ports of an ibsim fabric (tests/lab/ibsim),
 # checked against ibstat, smpquery and perfquery on the same fabric:
 # before the SM (INIT, no LID, no counters), after one opensm sweep

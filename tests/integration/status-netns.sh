@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # fabricctl status against real veth links in a lab namespace: h1 has eth0
 # at MTU 9000 (its leaf cable) and eth1 at 1500 (a second cable to the same
 # leaf).  Values are compared with what the lab set and with what the

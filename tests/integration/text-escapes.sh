@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # Strings from a file or a saved document reach the terminal cleaned: every
 # control character shown as \xNN, as worker strings already were.  Issue
 # 22, item 7; 8419e42 wrote them raw:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # A worker's last request needs no newline: the final line before EOF is
 # processed like any other (issue 9, item 11).  The old worker dropped it
 # silently (no answer, exit 0).  An over-long last line without a newline

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # A worker fed one line longer than the protocol's 1 MiB answers it once
 # ("protocol: line too long"), throws it away up to its newline, and goes
 # on: a valid hello after it is answered, and EOF ends the worker (exit 0).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # The worker's session fields are checked, not wrapped: a listen with
 # "dev_port" -5 (once taken as port 4294967291), 256 or a string is refused
 # with ok:false naming the field, and no listener is opened; a valid

@@ -36,7 +36,8 @@ need_fabricctl() { [ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
 # tmpdir_with_cleanup [NAME]: a private temporary directory in $TMP and the
 # EXIT trap: it calls the script's cleanup_hook RC, if the script defines
 # one (stop its processes, take down its lab; RC is the exit status so
-# far), then removes $TMP and exits with RC.
+# far), then removes $TMP and exits with RC.  With KEEP_TMP=DIR a failed
+# test's $TMP is copied into DIR first (its sweeps' JSON and stderr).
 tmpdir_with_cleanup() {
 	TMP=$(mktemp -d "${TMPDIR:-/tmp}/${1:-fabricctl-test}.$$.XXXXXX")
 	trap _cleanup EXIT
@@ -44,6 +45,9 @@ tmpdir_with_cleanup() {
 _cleanup() {
 	local rc=$?
 	if declare -F cleanup_hook >/dev/null; then cleanup_hook "$rc" || true; fi
+	if [ "$rc" != 0 ] && [ -n "${KEEP_TMP:-}" ]; then
+		mkdir -p "$KEEP_TMP" && cp -a "$TMP" "$KEEP_TMP/" || true
+	fi
 	rm -rf "$TMP"
 	exit "$rc"
 }

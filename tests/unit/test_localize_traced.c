@@ -235,6 +235,166 @@ static void test_one_way_and_whole_set(void **state)
 	free(l);
 }
 
+/* The index of the path among @ps that goes through node @via. */
+static size_t path_via(const struct topo *t, const struct path *ps, size_t n, const char *via)
+{
+	for (size_t p = 0; p < n; p++)
+		for (size_t h = 0; h < ps[p].n_hops; h++) {
+			const struct topo_link *tl = t->links[ps[p].hops[h].link];
+
+			if (!strcmp(tl->a->node->name, via) || !strcmp(tl->b->node->name, via))
+				return p;
+		}
+	fail();
+	return 0;
+}
+
+/*
+ * The lab run that named a group (sweep-steer.sh, 2026-12-03): 3 leaves x
+ * 2 hosts, leaf1 <-> spine1 slowed both ways, and every test of a leaf1
+ * host took spine2 one way and spine1 the other.  As pairs, each bad pair
+ * crossed both of leaf1's uplinks: the two cannot be told apart (a
+ * group).  As directions (loc_acc_add_dirs: the way through spine2 at
+ * full rate, the way through spine1 slow), leaf1 <-> spine1 alone.
+ */
+static void test_directions_split_a_group(void **state)
+{
+	struct lab *l = calloc(1, sizeof(*l));
+	struct loc_acc *pairs, *dirs;
+	struct loc_result rp, rd;
+	uint32_t link;
+	struct fab_err err;
+	size_t split = 0;
+
+	(void)state;
+	assert_non_null(l);
+	lab_up(l, 3, 2, 2);
+	link = uplink(l, 1, 1);
+	for (size_t i = 0; i < l->n; i++) {	/* a -> b via spine2, b -> a via spine1 */
+		struct pair_route *w = &l->whole[i], *t = &l->traced[i];
+
+		if (w->n_ab < 2)
+			continue;
+		path_fini(t->ab);
+		path_fini(t->ba);
+		path_copy(t->ab, &w->ab[path_via(l->t, w->ab, w->n_ab, "spine2")]);
+		path_copy(t->ba, &w->ba[path_via(l->t, w->ba, w->n_ba, "spine1")]);
+	}
+	struct loc_input in = { l->t, l->host_link, l->names, l->n_hosts, NULL, 0, NULL };
+
+	assert_int_equal(loc_acc_new(&pairs, &in), 0);
+	assert_int_equal(loc_acc_new(&dirs, &in), 0);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct pair_route *t = &l->traced[i];
+		bool s_ab = crosses_dir(&(struct pair_route){ .ab = t->ab, .n_ab = 1 }, link, -1);
+		bool s_ba = crosses_dir(&(struct pair_route){ .ba = t->ba, .n_ba = 1 }, link, -1);
+		struct loc_dirs d = { { s_ab ? LOC_SLOW : LOC_OK, s_ba ? LOC_SLOW : LOC_OK },
+				      { s_ab ? 1.0 : 98.0, s_ba ? 1.0 : 98.0 } };
+
+		assert_int_equal(loc_acc_add(pairs, t->a, t->b, t, s_ab || s_ba ? LOC_SLOW : LOC_OK,
+					     s_ab || s_ba ? 1.0 : 98.0), 0);
+		assert_int_equal(loc_acc_add_dirs(dirs, t->a, t->b, t, &d), 0);
+		split += s_ab != s_ba;
+	}
+	assert_int_equal(split, 8);	/* every cross-leaf pair of a leaf1 host, one way slow */
+	fab_err_init(&err);
+	in.acc = pairs;
+	assert_int_equal(loc_localize(&in, NULL, &rp, &err), 0);
+	in.acc = dirs;
+	assert_int_equal(loc_localize(&in, NULL, &rd, &err), 0);
+	assert_int_equal(rp.suspects[0].kind, LOC_KIND_GROUP);	/* what the sweep said */
+	assert_int_equal(rp.suspects[0].n_members, 2);
+	assert_int_equal(rd.suspects[0].kind, LOC_KIND_LINK);
+	assert_int_equal(rd.suspects[0].n_members, 1);
+	assert_int_equal(rd.suspects[0].members[0].link, link);
+	assert_int_equal(rd.n_unexplained, 0);
+	for (size_t s = 0; s < rd.n_suspects; s++)
+		assert_int_not_equal(rd.suspects[s].kind, LOC_KIND_NODE);
+	print_message("leaf1 <-> spine1, each leaf1 test one way through each spine: pairs: a group of %zu; "
+		      "directions: the link alone (score %.2f)\n", rp.suspects[0].n_members, rd.suspects[0].score);
+	loc_result_fini(&rp);
+	loc_result_fini(&rd);
+	loc_acc_free(pairs);
+	loc_acc_free(dirs);
+	lab_down(l);
+	free(l);
+}
+
+/*
+ * One spine: both directions of a leaf1 pair cross leaf1 <-> spine1, one
+ * of them slow (tc on the leaf's egress).  The ok direction clears
+ * nothing the slow one crossed: the link alone, every observation
+ * crossing it bad, as with whole pairs.
+ */
+static void test_dirs_shared_link(void **state)
+{
+	struct lab *l = calloc(1, sizeof(*l));
+	struct loc_acc *acc;
+	struct loc_result r;
+	struct fab_err err;
+	uint32_t link;
+	int dir;
+
+	(void)state;
+	assert_non_null(l);
+	lab_up(l, 3, 2, 1);
+	link = uplink(l, 1, 1);
+	dir = !strcmp(l->t->links[link]->a->node->name, "leaf1") ? 1 : 0;	/* leaf1 -> spine1 */
+	struct loc_input in = { l->t, l->host_link, l->names, l->n_hosts, NULL, 0, NULL };
+
+	assert_int_equal(loc_acc_new(&acc, &in), 0);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct pair_route *t = &l->traced[i];
+		bool s_ab = crosses_dir(&(struct pair_route){ .ab = t->ab, .n_ab = 1 }, link, dir);
+		bool s_ba = crosses_dir(&(struct pair_route){ .ba = t->ba, .n_ba = 1 }, link, dir);
+		struct loc_dirs d = { { s_ab ? LOC_SLOW : LOC_OK, s_ba ? LOC_SLOW : LOC_OK },
+				      { s_ab ? 20.0 : 98.0, s_ba ? 20.0 : 98.0 } };
+
+		assert_int_equal(loc_acc_add_dirs(acc, t->a, t->b, t, &d), 0);
+	}
+	in.acc = acc;
+	fab_err_init(&err);
+	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	assert_int_equal(r.suspects[0].kind, LOC_KIND_LINK);
+	assert_int_equal(r.suspects[0].members[0].link, link);
+	assert_int_equal(r.suspects[0].ev.cross_bad, 8);
+	assert_int_equal(r.suspects[0].ev.cross_n, 8);
+	loc_result_fini(&r);
+	loc_acc_free(acc);
+	lab_down(l);
+	free(l);
+}
+
+/* A route with one direction only: loc_acc_add_dirs() adds the worse verdict once. */
+static void test_dirs_one_way_route(void **state)
+{
+	struct lab *l = calloc(1, sizeof(*l));
+	struct loc_acc *acc;
+	struct loc_result r;
+	struct fab_err err;
+	struct pair_route half;
+	struct loc_dirs d = { { LOC_OK, LOC_SLOW }, { 98.0, 5.0 } };
+
+	(void)state;
+	assert_non_null(l);
+	lab_up(l, 2, 2, 1);
+	struct loc_input in = { l->t, l->host_link, l->names, l->n_hosts, NULL, 0, NULL };
+
+	assert_int_equal(loc_acc_new(&acc, &in), 0);
+	half = l->traced[0];
+	half.n_ba = 0;
+	half.ba = NULL;
+	assert_int_equal(loc_acc_add_dirs(acc, half.a, half.b, &half, &d), 0);
+	in.acc = acc;
+	fab_err_init(&err);
+	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	assert_int_equal(r.n_bad, 1);	/* one observation, slow */
+	loc_result_fini(&r);
+	loc_acc_free(acc);
+	lab_down(l);
+	free(l);
+}
+
 /* A clean fabric on traced paths: nothing named. */
 static void test_clean(void **state)
 {
@@ -258,6 +418,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_member_named_alone),
 		cmocka_unit_test(test_one_way_and_whole_set),
+		cmocka_unit_test(test_directions_split_a_group),
+		cmocka_unit_test(test_dirs_shared_link),
+		cmocka_unit_test(test_dirs_one_way_route),
 		cmocka_unit_test(test_clean),
 	};
 

@@ -360,6 +360,40 @@ static void rated_pair(struct sweep_pair *p, double bw, enum sweep_status st)
 }
 
 /* Which slow verdicts are one busy window from healthy (measured once more). */
+/*
+ * Which direction of a slow pair is slow (the figures of the sweep-steer
+ * lab run that named a group): one way at 10972 Mb/s, the other at 49,
+ * against a class reference of 5747: the second alone.  Both short, a
+ * latency verdict, no expected rate, or an ok pair: one observation.
+ */
+static void test_dirs_split(void **state)
+{
+	struct sweep_pair p = { .status = SWEEP_SLOW, .expected_mbps = 5747,
+				.ab = { .measured = true, .avg_mbps = 10972 },
+				.ba = { .measured = true, .avg_mbps = 48.5 } };
+	bool slow[2];
+
+	(void)state;
+	assert_true(sweep_pair_dirs_split(&p, 80, slow));
+	assert_false(slow[0]);
+	assert_true(slow[1]);
+	p.ab.avg_mbps = 4500;	/* 78 %: short too */
+	assert_false(sweep_pair_dirs_split(&p, 80, slow));
+	assert_true(sweep_pair_dirs_split(&p, 75, slow));	/* --slow-pct 75 */
+	p.ab.avg_mbps = 10972;
+	p.slow_lat = true;
+	assert_false(sweep_pair_dirs_split(&p, 80, slow));
+	p.slow_lat = false;
+	p.expected_mbps = 0;	/* the fleet rule: nothing to split by */
+	assert_false(sweep_pair_dirs_split(&p, 80, slow));
+	p.expected_mbps = 5747;
+	p.ba.measured = false;
+	assert_false(sweep_pair_dirs_split(&p, 80, slow));
+	p.ba.measured = true;
+	p.status = SWEEP_OK;
+	assert_false(sweep_pair_dirs_split(&p, 80, slow));
+}
+
 static void test_judge_marginal(void **state)
 {
 	struct sweep_pair p;
@@ -576,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_judge_control),
 		cmocka_unit_test(test_judge_control_fleet),
 		cmocka_unit_test(test_judge_marginal),
+		cmocka_unit_test(test_dirs_split),
 		cmocka_unit_test(test_judge_base),
 		cmocka_unit_test(test_judge_base_denormal),
 	};
