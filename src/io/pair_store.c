@@ -35,6 +35,7 @@ enum {
 	F_FIRST_SLOW = 1 << 4,
 	F_SLOW_LAT = 1 << 5,
 	F_BASE = 1 << 6,
+	F_NEAR_REF = 1 << 7,
 };
 
 struct pair_store {
@@ -143,7 +144,8 @@ static int reason_pack(struct pair_store *ps, const char *reason, struct pair_re
 	F(base_ab_mbps, base_ab_mbps) F(base_ba_mbps, base_ba_mbps) F(change_pct, change_pct)
 #define REC_FLAGS(G) \
 	G(F_LAT, have_lat) G(F_AB, ab.measured) G(F_BA, ba.measured) G(F_RETESTED, retested) \
-	G(F_FIRST_SLOW, first_slow) G(F_SLOW_LAT, slow_lat) G(F_BASE, have_base)
+	G(F_FIRST_SLOW, first_slow) G(F_SLOW_LAT, slow_lat) G(F_BASE, have_base) \
+	G(F_NEAR_REF, near_ref)
 
 #define PACK(rf, pf)		r->rf = p->pf;
 #define UNPACK(rf, pf)		p->pf = r->rf;

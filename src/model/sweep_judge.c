@@ -203,6 +203,7 @@ static void judge(struct sweep_pair *p, double rated_mbps, const char *what, dou
 
 	p->pct_rated = -1;
 	p->slow_lat = false;
+	p->near_ref = false;
 	if (p->status == SWEEP_FAILED)
 		return;
 	p->status = SWEEP_OK;
@@ -313,6 +314,7 @@ void sweep_pair_judge_control(struct sweep_pair *p, double control_mbps, const c
 	}
 	if (p->status != SWEEP_SLOW || !strstr(p->reason, "same-window control"))
 		return;
+	p->near_ref = !p->slow_lat && sweep_pair_bw(p) >= eff * SWEEP_CONTROL_FLOOR_PCT / 100;
 	len = strnlen(p->reason, sizeof(p->reason));
 	str_fmt(p->reason + len, sizeof(p->reason) - len, " (control %s measured %.0f Mb/s%s; %s %.0f Mb/s)",
 		control, control_mbps, eff > control_mbps ? ", below the floor" : "",
@@ -332,6 +334,8 @@ bool sweep_pair_marginal(const struct sweep_pair *p, const struct sweep_ref *ref
 
 	if (p->status != SWEEP_SLOW || p->slow_lat || isnan(bw))
 		return false;
+	if (p->near_ref)
+		return true;
 	if (p->expect_src == SWEEP_EXPECT_NONE || !(base > 0))
 		base = ref->bw_median_mbps;
 	return base > 0 && bw >= base * SWEEP_CONTROL_FLOOR_PCT / 100;

@@ -64,6 +64,8 @@ struct sweep_pair {
 	bool retested;		/* measured again because it looked slow */
 	bool first_slow;	/* it looked slow before the retest */
 	bool slow_lat;		/* slow by its latency against the fleet's (nothing else) */
+	bool near_ref;		/* slow against a same-window control, but at least
+				   SWEEP_CONTROL_FLOOR_PCT % of the figure it was judged by */
 	double test_s;		/* the pair's session, first request to last reply */
 	/* sweep --baseline: the same pair's figures in the baseline sweep (NAN: not measured there) */
 	bool have_base;		/* the baseline has the pair */
@@ -396,7 +398,9 @@ double sweep_ref_fleet_mbps(const struct sweep_ref *ref);
 /*
  * Is slow @p slow by a margin only: its bandwidth at least
  * SWEEP_CONTROL_FLOOR_PCT % of its expected rate (of the fleet median
- * @ref when it has none)?  Such a verdict is one busy window away from
+ * @ref when it has none), or of the same-window control's figure it was
+ * judged by (near_ref: a retest at 2616 Mb/s after a control at 4390, in
+ * a lab whose class reference was 5927)?  Such a verdict is one busy window away from
  * a healthy one, so the sweep measures it once more before it pages
  * (sweep/sweep_retest.c); a link at a fifth of its rate is not marginal.
  * False for pairs slow by latency only, failed, or without a figure.
