@@ -10,11 +10,12 @@
 #  2. leaf1's uplink slowed to 200 Mbit/s: 15 of 28 pairs cross it (a
 #     majority): exactly those are slow, exit 1, judged with no rate known
 #     (path-class reference); a --coverage 2 sweep with rate_gbps names the
-#     same link, judged by the rated rule; then leaf3's uplink
-#     instead (12 of 28, a minority), no rate known.  The crossing pairs are
+#     same link, judged by the rated rule.  The crossing pairs are
 #     computed here from the lab's cabling, not from fabricctl's paths.
+#     (A minority of the class slowed, by the same class rule, is the
+#     verdict bench's shape A: tests/bench/verdicts.sh.)
 #  3. 4 hosts on one leaf, host cables shaped to 1 Gbit/s, no rate_gbps:
-#     clean 5 runs in a row, nothing slow; h2's cable at 100 Mbit/s: exactly
+#     clean 3 runs in a row, nothing slow; h2's cable at 100 Mbit/s: exactly
 #     h2's three pairs slow, exit 1.
 #  4. Two spines, routed leaves with ECMP (L4 hash): every cross-leaf pair
 #     lists two paths, one through each spine; a clean run stays clean.
@@ -200,18 +201,6 @@ assert_eq "diagnose A B: the slowed uplink" "link $L-leaf1 swp49 $L-spine1 swp1"
 [ "$(q .extra_pairs)" -le 23 ] || fail "diagnose A B: $(q .extra_pairs) extra pairs (bound: 15 chosen + 8 probes)"
 assert_eq "diagnose A B: the pair itself measured slow" slow "$(q .target.pair.status)"
 
-run lab_unslow leaf1:swp49
-run lab_slow leaf3:swp49 200mbit
-crossing "$L-leaf3" "$TMP/hosts" >"$TMP/want"
-assert_eq "pairs crossing leaf3's uplink" 12 "$(grep -c . "$TMP/want")"
-sweep "$TMP/hosts" --topology lldp
-echo "leaf3 uplink slow: $(summary)" >&2
-assert_eq "leaf3 uplink slow: rc" 1 "$rc"
-assert_eq "leaf3 uplink slow: cross-leaf pairs judged by class" class \
-	"$(q '[.pairs[] | select(.class == 4) | .expected_from] | unique | join(",")')"
-slow_pairs >"$TMP/got"
-diff -u "$TMP/want" "$TMP/got" >&2 || fail "slow pairs are not exactly the 12 crossing leaf3's uplink"
-echo "  ok: exactly the 12 crossing pairs slow (minority of 28)" >&2
 
 # --- 5. bad input ----------------------------------------------------------------------
 { cat "$TMP/hosts"; echo "ghost 10.77.0.99"; } >"$TMP/hosts.ghost"
@@ -226,7 +215,7 @@ LABS="$LABS $L"
 run lab_up --name "$L" --hosts 4 --leaves 1 --spines 0 --host-rate 1gbit
 lab_hostsfile --switches >"$TMP/hosts1"
 run lab_lldp_wait
-for i in 1 2 3 4 5; do
+for i in 1 2 3; do
 	sweep "$TMP/hosts1" --topology lldp
 	echo "one leaf, clean run $i: $(summary)" >&2
 	assert_eq "one leaf, clean run $i: rc" 0 "$rc"
