@@ -376,6 +376,37 @@ static int suspects_by_count(struct sweep_report *r, struct sweep_results *sr, s
 	return rc;
 }
 
+/*
+ * --steer: the steered pairs not ok traced again on their last tuples
+ * (sweep_steer_recheck()), before the localiser reads their routes.
+ */
+static int steer_recheck(struct sweep_state *w, struct sweep_report *r)
+{
+	struct sweep_ctx *ctx = &w->ctx;
+	unsigned int (*ab)[2];
+	struct sweep_pair p;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!w->st || !w->st->steer || r->interrupted || w->req.measure || !(r->n_slow + r->n_failed))
+		return 0;
+	ab = calloc(r->n_slow + r->n_failed, sizeof(*ab));
+	if (!ab)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; rc == 0 && i < r->n_pairs && n < r->n_slow + r->n_failed; i++) {
+		if ((rc = pair_store_get(r->store, i, &p, &ctx->err)) < 0)
+			break;
+		if (p.status == SWEEP_SLOW || p.status == SWEEP_FAILED) {
+			ab[n][0] = p.a;
+			ab[n++][1] = p.b;
+		}
+	}
+	if (rc == 0)
+		rc = sweep_steer_recheck(ctx, w->st, &w->f, (const unsigned int (*)[2])ab, n);
+	free(ab);
+	return rc;
+}
+
 /* Everything after the rounds: verdicts, retests, baseline, links named. */
 static int sweep_conclude(struct sweep_state *w, struct sweep_report *r,
 			  const struct sweep_measure *m, struct sweep_opts *so)
@@ -398,7 +429,8 @@ static int sweep_conclude(struct sweep_state *w, struct sweep_report *r,
 	    (a->retest && !r->interrupted &&
 	     (rc = sweep_retest(ctx, m, so, r, sr, st, SWEEP_RETEST_LATENCY)) < 0) ||
 	    (rc = sweep_baseline_apply(&w->base, a->regress_pct, r, err)) < 0 ||
-	    (rc = sweep_results_count(sr, r, err)) < 0)
+	    (rc = sweep_results_count(sr, r, err)) < 0 ||
+	    (rc = steer_recheck(w, r)) < 0)
 		return rc;
 	if (st && !r->interrupted) {	/* name the links, probing groups over the same workers */
 		struct sweep_locate_env env = { .ctx = ctx, .st = st, .r = r, .m = m, .so = so,

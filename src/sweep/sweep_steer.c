@@ -32,6 +32,7 @@ struct steer_pair {
 	int ab_of[SWEEP_STEER_PORTS];	/* per traced a -> b port: its path, -1 unknown */
 	int ba_of[SWEEP_STEER_PORTS];	/* per traced b -> a port */
 	unsigned int runs;		/* tests started (a retest: more than one) */
+	unsigned int last_k, last_j;	/* the traced ports (a -> b, b -> a) of its last test */
 	bool lost;			/* a retest ran on free ports: its path is not known */
 	struct pair_route taken;	/* the route its test takes */
 };
@@ -562,9 +563,153 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
 			 st->hosts->hosts[a].name, st->hosts->hosts[b].name, run + 1);
 		return;
 	}
+	p->last_k = (unsigned int)k;
+	p->last_j = (unsigned int)j;
 	spec->port = port_listen(sv);
 	spec->sport_fwd = port_fwd(sv, (unsigned int)k);
 	spec->sport_rev = port_rev(sv, (unsigned int)j);
+}
+
+/* The path (of p->all) trace @t of @dir took, by port @sport; -1: not known (*@why the map's reason). */
+static int traced_path(const struct topo *t, const struct steer_pair *p, struct ecmp_map *m,
+		       enum ecmp_dir dir, uint16_t sport)
+{
+	int mb = ecmp_map_member(m, dir, sport);
+
+	if (mb < 0)
+		return -1;
+	return dir == ECMP_AB ? ecmp_steer_path(t, p->all.ab, p->all.n_ab, &m->side[ECMP_AB].members[mb])
+			      : ecmp_steer_path(t, p->all.ba, p->all.n_ba, &m->side[ECMP_BA].members[mb]);
+}
+
+/* Pair @p's last tuples traced again (@ta from a, @tb from b): still its planned members? */
+static int recheck_pair(const struct sweep_steer *sv, const struct sweep_topo *st,
+			const struct node_addr_index *ix, struct steer_pair *p, struct flow_trace *ta,
+			struct flow_trace *tb)
+{
+	const struct topo *t = st->t;
+	const struct sched_steer_opt *o = &p->opts[p->choice];
+	const char *na = st->hosts->hosts[p->a].name, *nb = st->hosts->hosts[p->b].name;
+	char la[300] = "a member not of the plan", lb[300] = "a member not of the plan";
+	struct ecmp_map m;
+	int rc, ab = -1, ba = -1;
+
+	ecmp_map_init(&m, t->nodes[st->r->hosts[p->a].attach]->name,
+		      t->nodes[st->r->hosts[p->b].attach]->name, false);
+	flow_trace_map(ta, ix);
+	flow_trace_map(tb, ix);
+	rc = ecmp_map_learn(&m, ECMP_AB, ta);
+	if (rc == 0)
+		rc = ecmp_map_learn_as(&m, ECMP_BA, tb, port_rev(sv, p->last_j));
+	if (rc == 0 && m.reason != ECMP_OK) {
+		/* A trace that does not answer proves nothing either way: the plan stands. */
+		fab_info("steer %s %s: re-trace after its tests: %s (%s); kept as planned", na, nb,
+			 ecmp_reason_name(m.reason), m.detail);
+	} else if (rc == 0) {
+		ab = traced_path(t, p, &m, ECMP_AB, port_fwd(sv, p->last_k));
+		ba = traced_path(t, p, &m, ECMP_BA, port_rev(sv, p->last_j));
+		if (ab == o->ab && ba == o->ba) {
+			fab_info("steer %s %s: re-traced after its tests: the members planned", na, nb);
+		} else {
+			if (ab >= 0)
+				member_text(t, &p->all.ab[ab], la, sizeof(la));
+			if (ba >= 0)
+				member_text(t, &p->all.ba[ba], lb, sizeof(lb));
+			p->lost = true;
+			p->fb = "moved";
+			fab_warn("sweep --steer: %s %s: re-traced after its tests, its tuples now take "
+				 "%s (a -> b) and %s (b -> a), not the members planned: the path its "
+				 "test took is not known; whole ECMP set", na, nb, la, lb);
+		}
+	}
+	ecmp_map_fini(&m);
+	return rc;
+}
+
+int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+			const unsigned int (*ab)[2], size_t n)
+{
+	struct sweep_steer *sv = st ? st->steer : NULL;
+	size_t nh = st ? st->hosts->n : 0, np = 0, *cnt = NULL, *at = NULL;
+	struct steer_pair **ps = NULL;
+	struct flow_trace **tr = NULL;
+	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	struct node_addr_index ix = { 0 };
+	bool *got = NULL;
+	int rc = 0;
+
+	if (!sv || sv->dry || !n)
+		return 0;
+	ps = calloc(n, sizeof(*ps));
+	cnt = calloc(nh + 1, sizeof(*cnt));
+	at = calloc(nh + 1, sizeof(*at));
+	tr = calloc(nh + 1, sizeof(*tr));
+	got = calloc(nh + 1, sizeof(*got));
+	if (!ps || !cnt || !at || !tr || !got) {
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct steer_pair *p = pair_find(sv, ab[i][0], ab[i][1]);
+
+		if (!p || !p->cross || p->choice == SCHED_STEER_WHOLE || p->lost || !p->runs)
+			continue;
+		ps[np++] = p;
+		cnt[p->a]++;
+		cnt[p->b]++;
+	}
+	if (!np)
+		goto out;
+	for (size_t h = 0; h < nh; h++)
+		if (!(tr[h] = calloc(cnt[h] + 1, sizeof(**tr)))) {
+			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+			goto out;
+		}
+	for (size_t k = 0; k < np; k++) {
+		const struct steer_pair *p = ps[k];
+		struct flow *fa = &tr[p->a][at[p->a]++].flow, *fb = &tr[p->b][at[p->b]++].flow;
+
+		*fa = (struct flow){ .proto = FLOW_TCP, .sport = port_fwd(sv, p->last_k),
+				     .dport = port_listen(sv) };
+		str_fmt(fa->src, sizeof(fa->src), "%s", st->hosts->hosts[p->a].addr);
+		str_fmt(fa->dst, sizeof(fa->dst), "%s", st->hosts->hosts[p->b].addr);
+		*fb = (struct flow){ .proto = FLOW_TCP, .sport = port_listen(sv),
+				     .dport = port_rev(sv, p->last_j) };
+		str_fmt(fb->src, sizeof(fb->src), "%s", st->hosts->hosts[p->b].addr);
+		str_fmt(fb->dst, sizeof(fb->dst), "%s", st->hosts->hosts[p->a].addr);
+	}
+	fab_info("sweep --steer: re-tracing the %zu steered pair%s not ok, the tuples of their last "
+		 "tests", np, np == 1 ? "" : "s");
+	if ((rc = fleet_trace_run(f, tr, at, &o, SWEEP_STEER_TIMEOUT_MS, got, &ctx->err)) < 0)
+		goto out;
+	if (node_addr_index_build(&ix, st->t) < 0) {
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		goto out;
+	}
+	memset(at, 0, (nh + 1) * sizeof(*at));
+	for (size_t k = 0; rc == 0 && k < np; k++) {
+		struct steer_pair *p = ps[k];
+		struct flow_trace *ta = &tr[p->a][at[p->a]++], *tb = &tr[p->b][at[p->b]++];
+
+		if (!got[p->a] || !got[p->b])
+			fab_info("steer %s %s: not re-traced (a worker did not answer); kept as planned",
+				 st->hosts->hosts[p->a].name, st->hosts->hosts[p->b].name);
+		else if (recheck_pair(sv, st, &ix, p, ta, tb) < 0)
+			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	}
+out:
+	for (size_t h = 0; tr && h < nh; h++) {
+		for (size_t k = 0; tr[h] && k < cnt[h]; k++)
+			flow_trace_fini(&tr[h][k]);
+		free(tr[h]);
+	}
+	node_addr_index_fini(&ix);
+	free(tr);
+	free(ps);
+	free(cnt);
+	free(at);
+	free(got);
+	return rc;
 }
 
 const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigned int a,

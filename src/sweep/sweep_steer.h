@@ -32,11 +32,12 @@
  * SWEEP_STEER_PORT_SLOTS - 1), below the kernel's ephemeral range (a
  * sweep right after another meets none of its tuples in TIME_WAIT): the
  * a -> b streams leave from B + k, the b -> a streams from B + PORTS + k
- * (k < PORTS), the listener is B + 2 x PORTS (16 >= 2 x PORTS + 1).  A
- * retest runs on another traced a -> b port of the same member (the a -> b
- * phase's tuple sits in TIME_WAIT at a, which sent the first FIN; the
- * b -> a phase closes with a reset and keeps its port); when none is left
- * it runs on free ports and its path is no longer known.
+ * (k < PORTS), the listener is B + 2 x PORTS (16 >= 2 x PORTS + 1).  Both
+ * phases end with the client's reset (transport/tcp.c TCP_HDR_RESETS), so
+ * no tuple stays in TIME_WAIT and every run of a pair (a retest, a turn as
+ * another's control) keeps its member; the a -> b port turns over the
+ * member's traced ports run by run.  A pair whose member has no traced
+ * port runs on free ports, and its path is no longer known.
  */
 #define SWEEP_STEER_PORTS 8		/* ports traced per pair and direction */
 #define SWEEP_STEER_PORT_LO 10000
@@ -70,6 +71,19 @@ int sweep_steer_dry(struct sweep_ctx *ctx, struct sweep_topo *st, const char *tr
 
 /* For struct sweep_opts.pair_spec: @ctx the struct sweep_topo steered; a and b host indices. */
 void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec);
+
+/*
+ * After the retests: the steered pairs among @ab (@n host index pairs;
+ * the sweep passes those not ok) traced again on the tuples of their
+ * last tests, both ways.  A pair whose tuples no longer take the members
+ * planned (the switches re-hashed: a link went down and came back, a hash
+ * seed changed) has a path no longer known: the whole-set rule for the
+ * localiser, fallback "moved", a warning naming the members it takes now.
+ * A trace that does not answer, or a worker that does not, keeps the plan
+ * (said with -v).  0, or -errno with ctx->err (ENOMEM, a failed poll).
+ */
+int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+			const unsigned int (*ab)[2], size_t n);
 
 /* The route a steered pair's test took (one path each way), or NULL: not steered. */
 const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigned int a,

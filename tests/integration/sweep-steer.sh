@@ -15,6 +15,9 @@
 #     (each pair on the member it took); diagnose --steer on a slow pair names the members it
 #     took and that link; again with the host cables at 1 Gbit/s and
 #     rate_gbps=1 in the hosts file (clean, then the member at 200 Mbit/s);
+#  2c. the leaves' multipath hash seed changed once steering is planned,
+#     leaf1 <-> spine1 slowed: the pairs not ok are traced again after the
+#     retests, those whose tuples moved are said and fall back ("moved");
 #  3. spine1 drops its ICMP time-exceeded (nftables): the pairs that met it
 #     fall back to the whole set, said per pair, and no pair is slow.
 # The switches' ICMP rate limit is off (net.ipv4.icmp_ratelimit=0) to keep
@@ -194,6 +197,35 @@ assert_eq "rated slow member: no host named" 0 "$(q '[.suspects[] | select(.kind
 assert_eq "rated slow member: no pair of one leaf slow" 0 "$(q '[.pairs[] | select(.status != "ok" and .class == 2)] | length')"
 run lab_unslow leaf1:swp49
 HOSTS=$TMP/hosts
+
+# --- 2c. the leaves re-hash after the trace (a new multipath hash seed) -----------------------
+# The pairs not ok are traced again on their last tuples after the retests:
+# those that moved are said, fall back ("moved"), and no longer count as steered.
+if [ -w /proc/sys/net/ipv4/fib_multipath_hash_seed ]; then
+	run lab_slow leaf1:swp49 50mbit
+	pretty "$FABRICCTL -v -j sweep ... --steer (the leaves' hash seed changed once steering is planned)"
+	rc=0
+	"$FABRICCTL" -v -j sweep --hosts "$HOSTS" --launcher netns --transport tcp --duration 0.5 \
+		--lat-iters 200 --topology "$TMP/plan.yaml" --steer >"$TMP/out" 2>"$TMP/err" &
+	pid=$!
+	for t in $(seq 1 600); do grep -q "steering: " "$TMP/err" && break; sleep 0.05; done
+	for n in leaf1 leaf2 leaf3; do
+		lab_exec "$n" sysctl -q -w net.ipv4.fib_multipath_hash_seed=$((90210 + ${n#leaf}))
+	done
+	wait "$pid" || rc=$?
+	grep -E "re-trac" "$TMP/err" | cut -c1-240 >&2 || true
+	echo "re-hashed: rc $rc; $(q -c '.suspects[0] | [.kind, .score, .link.a.node, .link.b.node]')" >&2
+	assert_eq "re-hashed: exit" 1 "$rc"
+	moved=$(grep -c "re-traced after its tests, its tuples now take" "$TMP/err" || true)
+	[ "$moved" -ge 1 ] || fail "re-hashed: no pair said to have moved"
+	assert_eq "re-hashed: JSON pairs moved, none counted steered" "$moved true" \
+		"$(q '[.pairs[] | select(.steer.fallback == "moved")] | "\(length) \(all(.steer.steered | not))"')"
+	assert_eq "re-hashed: moved pairs mark no traced member" 0 \
+		"$(q '[.pairs[] | select(.steer.fallback == "moved") | .routes[][] | select(.traced)] | length')"
+	run lab_unslow leaf1:swp49
+else
+	echo "re-hashed: skipped: this kernel has no net.ipv4.fib_multipath_hash_seed" >&2
+fi
 
 # --- 3. spine1 silent: fallback per pair, no false alarm ----------------------------------
 lab_exec spine1 nft -f - <<'NFT'
