@@ -393,6 +393,16 @@ static void test_dirs_split(void **state)
 	assert_false(sweep_pair_dirs_split(&p, 80, slow));
 }
 
+/* A pair at @bw of a class reference of 5927 Mb/s, judged after a control at @ctl. */
+static void class_pair_control(struct sweep_pair *p, double bw, double ctl, const struct sweep_ref *ref,
+			       const struct sweep_cfg *cfg)
+{
+	rated_pair(p, bw, SWEEP_OK);
+	p->expected_mbps = 5927;
+	p->expect_src = SWEEP_EXPECT_CLASS;
+	sweep_pair_judge_control(p, ctl, "h3-h4", ref, cfg);
+}
+
 /* Which slow verdicts are one busy window from healthy (measured once more). */
 static void test_judge_marginal(void **state)
 {
@@ -443,23 +453,14 @@ static void test_judge_marginal(void **state)
 	 * not (23 % of the control), nor at 1500 below a control at 5900.
 	 */
 	sweep_ref_compute(NULL, 0, &ref);
-	rated_pair(&p, 2616, SWEEP_OK);
-	p.expected_mbps = 5927;
-	p.expect_src = SWEEP_EXPECT_CLASS;
-	sweep_pair_judge_control(&p, 4390, "h3-h4", &ref, &cfg);
+	class_pair_control(&p, 2616, 4390, &ref, &cfg);
 	assert_int_equal(p.status, SWEEP_SLOW);
 	assert_true(p.near_ref);
 	assert_true(sweep_pair_marginal(&p, &ref));
-	rated_pair(&p, 1000, SWEEP_OK);
-	p.expected_mbps = 5927;
-	p.expect_src = SWEEP_EXPECT_CLASS;
-	sweep_pair_judge_control(&p, 4390, "h3-h4", &ref, &cfg);
+	class_pair_control(&p, 1000, 4390, &ref, &cfg);
 	assert_int_equal(p.status, SWEEP_SLOW);
 	assert_false(sweep_pair_marginal(&p, &ref));
-	rated_pair(&p, 1500, SWEEP_OK);
-	p.expected_mbps = 5927;
-	p.expect_src = SWEEP_EXPECT_CLASS;
-	sweep_pair_judge_control(&p, 5900, "h3-h4", &ref, &cfg);
+	class_pair_control(&p, 1500, 5900, &ref, &cfg);
 	assert_int_equal(p.status, SWEEP_SLOW);
 	assert_false(sweep_pair_marginal(&p, &ref));
 	/* judged again without a control: the mark goes */
