@@ -27,7 +27,7 @@
 struct topo_optics_end {
 	size_t host;				/* index in topo_optics's hosts */
 	const struct optics_port *port;		/* borrowed from sets[host] */
-	const struct topo_port *at;		/* the port in the graph; NULL: LLDP did not see it */
+	const struct topo_port *at;		/* in the graph; NULL: LLDP did not see it */
 };
 
 struct topo_optics_cable {
@@ -44,7 +44,7 @@ struct topo_optics {
 	size_t n_hosts;
 	struct topo_optics_cable *cables;	/* worst first, then in the hosts' order */
 	size_t n_cables;
-	size_t n_ends[4];			/* cable ends by their own health (enum optics_health) */
+	size_t n_ends[4];			/* cable ends by their own health (enum value) */
 	enum optics_health worst;		/* of every end and every both-ends verdict */
 };
 

@@ -957,7 +957,7 @@ static void discover_doc(struct dj_sink *s, const struct topo *t)
 	s->ops->close(s);
 	if (t->ib_checks)
 		ib_checks_doc(s, t, t->ib_checks);
-	if (t->optics && t->optics->n_cables) {	/* the hosts' cable ends (render/discover_optics.c) */
+	if (t->optics && t->optics->n_cables) {	/* hosts' cable ends: render/discover_optics.c */
 		s->ops->key(s, K("cables"));
 		s->ops->value(s, discover_optics_json(t->optics));
 	}

@@ -83,9 +83,11 @@ static void end_text(FILE *f, struct render_txt *tx, const struct topo_optics *o
 
 	fprintf(f, "    %s %s", render_txt(tx, o->names[e->host]), render_txt(tx, e->port->ifname));
 	if (peer && peer->name[0])
-		fprintf(f, " -> %s %s", render_txt(tx, peer->node->name), render_txt(tx, peer->name));
-	fprintf(f, " %s %s %s sn %s", render_txt(tx, dash(m->type)), render_txt(tx, dash(m->vendor)),
-		render_txt(tx, dash(m->pn)), render_txt(tx, dash(m->sn)));
+		fprintf(f, " -> %s %s", render_txt(tx, peer->node->name),
+			render_txt(tx, peer->name));
+	fprintf(f, " %s %s %s sn %s", render_txt(tx, dash(m->type)),
+		render_txt(tx, dash(m->vendor)), render_txt(tx, dash(m->pn)),
+		render_txt(tx, dash(m->sn)));
 	finding_text(f, tx, &e->port->verdict);
 }
 
@@ -139,8 +141,8 @@ void discover_optics_text(FILE *f, const struct topo_optics *o)
 		n_read += o->read[i];
 	for (size_t k = 0; k < 4; k++)
 		total += o->n_ends[order[k]];
-	fprintf(f, "\ncable ends: %zu node%s read, %zu cable end%s:", n_read, n_read == 1 ? "" : "s",
-		total, total == 1 ? "" : "s");
+	fprintf(f, "\ncable ends: %zu node%s read, %zu cable end%s:", n_read,
+		n_read == 1 ? "" : "s", total, total == 1 ? "" : "s");
 	for (size_t k = 0; k < 4; k++) {
 		if (!o->n_ends[order[k]])
 			continue;
