@@ -2,8 +2,9 @@
 /*
  * discover, text: one line per link (unhealthy ones marked '!'), then the
  * problems, the hosts' cable ends when any has a module
- * (render/discover_optics.c), then a summary line.  In the manner of iblinkinfo.  The end
- * columns are as wide as their longest end, so every row lines up.
+ * (render/discover_optics.c), then a summary line.  In the manner of
+ * iblinkinfo.  The end columns are as wide as their longest end, so every
+ * row lines up.
  */
 #include <errno.h>
 #include <inttypes.h>
