@@ -26,6 +26,7 @@
 #include "model/plan_rails.h"
 #include "model/plan_yaml.h"
 #include "model/topo_lldp_checks.h"
+#include "model/topo_optics.h"
 #include "model/topo.h"
 #include "model/topo_diff.h"
 #include "node/node.h"
@@ -348,7 +349,9 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 		rc = FAB_EXIT_SYSTEM;
 		goto out;
 	}
-	rc = t->n_problems ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+	/* A failing cable end (model/topo_optics.h) is a problem as a miswired cable is. */
+	rc = t->n_problems || (t->optics && t->optics->worst == OPTICS_FAILING) ?
+	     FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
 out:
 	topo_rails_fini(&o.plan_rails);
 	topo_free(plan);

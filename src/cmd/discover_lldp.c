@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* discover --lldp --hosts: every node's LLDP view through the fleet layer. */
+/*
+ * discover --lldp --hosts: every node's LLDP view through the fleet layer,
+ * then every node's cable ends (modules) read once and put on the graph
+ * (model/topo_optics.h).
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,9 +13,37 @@
 #include "cmd/discover_lldp.h"
 #include "fleet/fleet.h"
 #include "fleet/fleet_lldp.h"
+#include "fleet/fleet_op.h"
 #include "io/load.h"
 #include "model/hosts.h"
+#include "model/topo_optics.h"
 #include "util/log.h"
+
+/*
+ * Every worker's modules, one reading (fleet_optics_read(): a node that
+ * does not answer is a warning), judged with the default policy and
+ * attached to @t's cables.  Fails only on ENOMEM or a poll failure.
+ */
+static int optics_read(struct fab_ctx *ctx, struct fleet *f, int timeout_ms, struct topo *t)
+{
+	struct topo_optics *o = topo_optics_new(f->n);
+	struct optics_policy pol;
+	int rc;
+
+	if (!o)
+		return fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+	for (size_t i = 0; i < f->n; i++)
+		snprintf(o->names[i], sizeof(o->names[i]), "%s", hosts_node(f->w[i].host));
+	rc = fleet_optics_read(f, timeout_ms, o->sets, o->read, &ctx->err);
+	if (rc < 0) {
+		topo_optics_free(o);
+		return rc;
+	}
+	optics_policy_default(&pol);
+	if (topo_optics_attach(t, o, &pol) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "discover: out of memory");
+	return 0;
+}
 
 int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fleet *o,
 			     struct topo *t)
@@ -37,6 +69,8 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 	rc = fleet_start(&f, &hosts, &fo, &ctx->err);
 	if (rc == 0)
 		rc = fleet_lldp_collect(&f, &hosts, o->socket, o->timeout_ms, t, &ctx->err);
+	if (rc == 0)
+		rc = optics_read(ctx, &f, o->timeout_ms > 0 ? o->timeout_ms : 20000, t);
 out:
 	if (f.w)
 		fleet_fini(&f);

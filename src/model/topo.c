@@ -244,6 +244,8 @@ void topo_free(struct topo *t)
 	free(t->unwalked);
 	if (t->ib_checks_free)
 		t->ib_checks_free(t->ib_checks);
+	if (t->optics_free)
+		t->optics_free(t->optics);
 	free(t->ix_name);
 	free(t->ix_guid);
 	free(t);

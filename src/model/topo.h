@@ -308,6 +308,7 @@ struct topo_unwalked {
 };
 
 struct ib_checks;
+struct topo_optics;
 
 struct topo {
 	struct topo_node **nodes;	/* owned */
@@ -340,6 +341,9 @@ struct topo {
 	/* Owned (model/ib_checks.h): the figures of discover --checks; NULL when none ran. */
 	struct ib_checks *ib_checks;
 	void (*ib_checks_free)(struct ib_checks *);	/* set with it (topo.c calls no check) */
+	/* Owned (model/topo_optics.h): the hosts' cable ends, discover --lldp --hosts; NULL none. */
+	struct topo_optics *optics;
+	void (*optics_free)(struct topo_optics *);	/* set with it */
 };
 
 struct topo *topo_new(void);

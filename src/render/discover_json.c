@@ -25,6 +25,8 @@
 
 #include "model/ib_checks.h"
 #include "model/topo.h"
+#include "model/topo_optics.h"
+#include "render/optics.h"
 #include "render/render_impl.h"
 #include "util/array.h"
 
@@ -44,6 +46,7 @@ struct dj_sink_ops {
 	void (*guid)(struct dj_sink *s, uint64_t guid);		/* "0x%016" PRIx64 */
 	void (*null)(struct dj_sink *s);
 	void (*boolean)(struct dj_sink *s, bool v);
+	void (*value)(struct dj_sink *s, json_t *v);		/* a jansson value, stolen */
 };
 
 struct dj_sink {
@@ -131,9 +134,15 @@ static void tree_boolean(struct dj_sink *s, bool v)
 	tree_add((struct dj_tree *)s, json_boolean(v));
 }
 
+static void tree_value(struct dj_sink *s, json_t *v)
+{
+	tree_add((struct dj_tree *)s, v);
+}
+
 static const struct dj_sink_ops tree_ops = {
 	.open = tree_open, .close = tree_close, .key = tree_key, .text = tree_text,
 	.integer = tree_integer, .guid = tree_guid, .null = tree_null, .boolean = tree_boolean,
+	.value = tree_value,
 };
 
 /*
@@ -453,9 +462,38 @@ static void st_boolean(struct dj_sink *s, bool v)
 	st->len += v ? 4 : 5;
 }
 
+/*
+ * A jansson value (the few parts built by other renderers: "cables"), as
+ * jansson dumps it on its own, each of its lines indented to the depth it
+ * sits at (a string holds no raw newline: jansson escapes it).
+ */
+static void st_json(struct dj_sink *s, json_t *v)
+{
+	struct dj_stream *st = (struct dj_stream *)s;
+	size_t flags = JSON_PRESERVE_ORDER | JSON_ENCODE_ANY |
+		       (st->indent ? JSON_INDENT(st->indent) : JSON_COMPACT);
+	char *text = v ? json_dumps(v, flags) : NULL;
+	const char *p = text, *nl;
+
+	json_decref(v);
+	if (!text) {
+		st->failed = true;
+		return;
+	}
+	st_value(st);
+	while ((nl = strchr(p, '\n'))) {
+		st_put(st, p, (size_t)(nl - p));
+		st_newline(st, st->depth);	/* its own indent follows, in the text */
+		p = nl + 1;
+	}
+	st_put(st, p, strlen(p));
+	free(text);
+}
+
 static const struct dj_sink_ops stream_ops = {
 	.open = st_open, .close = st_close, .key = st_key, .text = st_text,
 	.integer = st_integer, .guid = st_guid, .null = st_null, .boolean = st_boolean,
+	.value = st_json,
 };
 
 /* ---- the document ---- */
@@ -919,6 +957,10 @@ static void discover_doc(struct dj_sink *s, const struct topo *t)
 	s->ops->close(s);
 	if (t->ib_checks)
 		ib_checks_doc(s, t, t->ib_checks);
+	if (t->optics && t->optics->n_cables) {	/* hosts' cable ends: render/discover_optics.c */
+		s->ops->key(s, K("cables"));
+		s->ops->value(s, discover_optics_json(t->optics));
+	}
 	s->ops->close(s);
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * discover, text: one line per link (unhealthy ones marked '!'), then the
- * problems, then a summary line.  In the manner of iblinkinfo.  The end
- * columns are as wide as their longest end, so every row lines up.
+ * problems, the hosts' cable ends when any has a module
+ * (render/discover_optics.c), then a summary line.  In the manner of
+ * iblinkinfo.  The end columns are as wide as their longest end, so every
+ * row lines up.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,6 +13,7 @@
 
 #include "model/ib_checks.h"
 #include "model/topo.h"
+#include "render/optics.h"
 #include "render/render_impl.h"
 #include "util/str.h"
 
@@ -363,6 +366,7 @@ int discover_text(struct render *out, const struct topo *t)
 		text_problem(f, &t->problems[i], bad_on, bad_off);
 	if (t->ib_checks)
 		text_ib_checks(f, t, t->ib_checks);
+	discover_optics_text(f, t->optics);	/* nothing when no host has a module */
 	fprintf(f, "\n%zu node%s (%zu switch%s, %zu ca%s, %zu host%s), %zu link%s, %zu problem%s\n",
 		t->n_nodes, t->n_nodes == 1 ? "" : "s", n_sw, n_sw == 1 ? "" : "es",
 		n_ca, n_ca == 1 ? "" : "s", n_host, n_host == 1 ? "" : "s",

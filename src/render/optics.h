@@ -47,6 +47,16 @@ json_t *optics_hosts_to_json(const struct fab_hosts *hosts, const struct optics_
 void optics_fleet_json(json_t *doc);
 void optics_fleet_text(FILE *f, const json_t *doc);
 
+/*
+ * discover --lldp --hosts: the hosts' cable ends on the graph
+ * (model/topo_optics.h; render/discover_optics.c).  JSON: the "cables"
+ * array, a new reference; text: the "cable ends:" lines after the links,
+ * nothing when @o is NULL or holds no cable.
+ */
+struct topo_optics;
+json_t *discover_optics_json(const struct topo_optics *o);
+void discover_optics_text(FILE *f, const struct topo_optics *o);
+
 /* Prometheus text exposition of every module, lane and link of @s on @host. */
 int optics_prom(FILE *f, const char *host, const struct optics_set *s);
 

@@ -11,6 +11,10 @@
 #     window the sweep took; the text shows the same lines.
 #  1b. status --hosts: "module_groups" puts h2's optqsfp in the failing
 #     group, the text says so (the other nodes have no module).
+#  1c. discover --lldp --hosts (the lab's lldpd in every namespace): the
+#     graph's "cables" holds one cable end, h2's optqsfp, failing on lane
+#     3 (one reading), exit 1 with no other problem; the text's "cable
+#     ends:" lines say the same (the veths are no cable ends).
 #  2. accept with h2 new (cabling and traffic off by the policy, to keep
 #     the VM run short): lane 3 dark -> REJECT at stage 4,
 #     FAB-COUNTER-OPTICS-FAILING naming h2, optqsfp, lane 3; the module
@@ -22,7 +26,7 @@ set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"
 vm_need
-need_cmd ip tc jq
+need_cmd ip tc jq lldpd lldpcli
 need_fabricctl
 . "$TOP/tests/lab/netns"
 . "$TOP/tests/lib/accept.sh"
@@ -54,7 +58,7 @@ dark3() { poke 38 00 00; poke 3 04; }	# lane 3: no light, LOS
 
 # the lab's helpers read process substitutions (/dev/fd), which the VM's /dev lacks
 [ -e /dev/fd ] || run ln -s /proc/self/fd /dev/fd
-run lab_up --name "$P" --hosts 6 --leaves 2 --spines 1 --no-lldp --host-rate 40mbit --uplink-rate 80mbit
+run lab_up --name "$P" --hosts 6 --leaves 2 --spines 1 --host-rate 40mbit --uplink-rate 80mbit
 NS2=$(lab_ns h2)
 run ip link set optqsfp netns "$NS2"
 plug
@@ -103,6 +107,24 @@ grep -q "^modules: 6 nodes read, 1 cable end: 1 failing$" "$TMP/out.txt" ||
 grep -q "^    $P-h2 optqsfp QSFP28 .*: lane 3 has no light" "$TMP/out.txt" ||
 	fail "status --hosts text: no h2 optqsfp line"
 
+# --- 1c. discover --lldp --hosts: the cable ends on the LLDP graph ----------------
+rc=0
+pretty "$FABRICCTL -j discover --lldp --hosts $TMP/hosts --launcher netns"
+"$FABRICCTL" -j discover --lldp --hosts "$TMP/hosts" --launcher netns >"$TMP/out" 2>"$TMP/err" || rc=$?
+tail -n 5 "$TMP/err" >&2
+echo "discover: problems $(q -c '[.problems[] | .kind]'); cables $(q -c '.cables')" | cut -c1-600 >&2
+assert_eq "discover --lldp --hosts: rc (a failing cable end)" 1 "$rc"
+assert_eq "discover: no problem but the cable end" 0 "$(q '.summary.problems')"
+assert_eq "discover: one cable end" "1 1" "$(q '"\(.cables | length) \([.cables[].ends[]] | length)"')"
+assert_eq "discover: h2's optqsfp failing on lane 3" "failing $P-h2 optqsfp false 3" \
+	"$(q '.cables[0] | "\(.health) \(.ends[0].node) \(.ends[0].ifname) \(.ends[0].verdict.windowed) \(.ends[0].verdict.findings[0].lane)"')"
+"$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher netns >"$TMP/out.txt" 2>"$TMP/err" || true
+sed -n '/^cable ends:/,$p' "$TMP/out.txt" >&2
+grep -q "^cable ends: 6 nodes read, 1 cable end: 1 failing$" "$TMP/out.txt" ||
+	fail "discover text: no cable ends line: $(tail -n 6 "$TMP/out.txt")"
+grep -q "^    $P-h2 optqsfp .*QSFP28 .*: lane 3 has no light" "$TMP/out.txt" ||
+	fail "discover text: no h2 optqsfp line"
+
 # --- 2. accept: a new host's cable end --------------------------------------------
 lab_hostsfile | sed -E "s/^($P-h2 .*)/\1 ifname=optqsfp new/" >"$TMP/hosts.new"
 printf 'stages:\n  cabling: false\n  traffic: false\n' >"$TMP/policy.yaml"
@@ -132,4 +154,4 @@ assert_eq "accept, clean: rc" 0 "$rc"
 assert_eq "accept, clean: verdict" ACCEPT "$(q .verdict)"
 q '.stages[3].note' | grep -q "optics of 1 new host: 1 cable end judged, 0 failing, 0 marginal" ||
 	fail "accept, clean: stage 4 note: $(q '.stages[3].note')"
-echo "ok: diagnose shows h2's failing cable end; accept rejects it at stage 4 (module) and 6 (window)" >&2
+echo "ok: diagnose, status --hosts and discover --lldp --hosts show h2's failing cable end; accept rejects it at stage 4 (module) and 6 (window)" >&2

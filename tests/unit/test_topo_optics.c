@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * discover --lldp --hosts: the hosts' cable ends on the discovered graph
+ * (model/topo_optics.h) and in discover's outputs
+ * (render/discover_optics.c), on readings built from the specifications'
+ * page images (module_img.h), as fleet_optics_read() would hand them:
+ *   - a host end with lane 3 dark is failing, shown on its cable (its
+ *     peer the leaf port LLDP found), first, in JSON and text;
+ *   - a host-to-host cable (LLDP: h3 eth1 faces h4 eth1) with Rx low at
+ *     h3 and Tx normal at h4 is one cable of two ends with
+ *     optics_cable_verdict()'s finding (cable_loss, lane 2);
+ *   - hosts without a module (a veth: no module interface) give nothing:
+ *     no t->optics, the documents byte for byte what they were;
+ *   - the streamed JSON equals the whole document's bytes with "cables".
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/optics.h"
+#include "model/topo.h"
+#include "model/topo_optics.h"
+#include "render/optics.h"
+#include "render/render.h"
+#include "module_img.h"
+
+static struct img img;
+static struct module_eeprom ee;
+static struct optics_policy pol;
+
+static int setup(void **state)
+{
+	(void)state;
+	optics_policy_default(&pol);
+	return 0;
+}
+
+/* Host @host's port @ifname in @t, cabled to @peer's port @pport (NULL: not cabled). */
+static struct topo_port *cable(struct topo *t, const char *host, const char *ifname,
+			       const char *peer, const char *pport)
+{
+	struct topo_node *n = topo_node_by_name(t, host);
+	struct topo_node *m;
+	struct topo_port *a, *b;
+
+	if (!n)
+		n = topo_node_add(t, TOPO_NODE_HOST, host, 0);
+	assert_non_null(n);
+	a = topo_port_get(n, 0, ifname);
+	assert_non_null(a);
+	if (!peer)
+		return a;
+	m = topo_node_by_name(t, peer);
+	if (!m)
+		m = topo_node_add(t, strncmp(peer, "leaf", 4) ? TOPO_NODE_HOST : TOPO_NODE_SWITCH,
+				  peer, 0);
+	assert_non_null(m);
+	b = topo_port_get(m, 0, pport);
+	assert_non_null(b);
+	assert_int_equal(topo_link_add(t, a, b, TOPO_SRC_LLDP), 0);
+	return a;
+}
+
+/* The LLDP graph: h1, h2 on leaf1; h3 eth1 -- h4 eth1; h5 on leaf1 (a veth, no module). */
+static struct topo *graph(void)
+{
+	struct topo *t = topo_new();
+
+	assert_non_null(t);
+	cable(t, "h1", "eth0", "leaf1", "swp1");
+	cable(t, "h2", "eth0", "leaf1", "swp2");
+	cable(t, "h3", "eth1", "h4", "eth1");
+	cable(t, "h5", "eth0", "leaf1", "swp5");
+	t->src |= TOPO_SRC_LLDP;
+	topo_sort(t);
+	return t;
+}
+
+/* A port @ifname of @s with img's module (one reading: no window). */
+static struct optics_port *port_add(struct optics_set *s, const char *ifname)
+{
+	struct optics_port *p = optics_set_add(s, ifname);
+
+	assert_non_null(p);
+	img_fill(&img, &ee);
+	assert_int_equal(module_decode(&ee, &p->mod), 0);
+	p->link.speed_mbps = 100000;
+	p->link.lanes = 4;
+	return p;
+}
+
+/* A port without a module interface, as a veth answers. */
+static void veth_add(struct optics_set *s, const char *ifname)
+{
+	struct optics_port *p = optics_set_add(s, ifname);
+
+	assert_non_null(p);
+	p->module_rc = -EOPNOTSUPP;
+	snprintf(p->module_err, sizeof(p->module_err), "%s: no module interface", ifname);
+	p->link_rc = -EOPNOTSUPP;
+}
+
+static void qsfp_rx(unsigned int lane, double mw)
+{
+	put16(img.a0, 34 + 2 * (lane - 1), MW(mw));
+}
+
+static void qsfp_even(void)
+{
+	qsfp_build(&img);
+	for (unsigned int i = 1; i <= 4; i++)
+		qsfp_rx(i, 0.8);
+}
+
+/* The five hosts' readings: h1 lane 3 dark; h2 and h4 clean; h3 lane 2 low; h5 a veth. */
+static struct topo_optics *readings(void)
+{
+	struct topo_optics *o = topo_optics_new(5);
+
+	assert_non_null(o);
+	for (size_t i = 0; i < 5; i++) {
+		snprintf(o->names[i], sizeof(o->names[i]), "h%zu", i + 1);
+		o->read[i] = true;
+	}
+	qsfp_even();
+	qsfp_rx(3, 0);
+	port_add(&o->sets[0], "eth0");
+	qsfp_even();
+	port_add(&o->sets[1], "eth0");
+	qsfp_rx(2, 0.05);		/* below the low warning 0.0871; h4 sends 0.9 mW */
+	port_add(&o->sets[2], "eth1");
+	qsfp_even();
+	port_add(&o->sets[3], "eth1");
+	veth_add(&o->sets[4], "eth0");
+	return o;
+}
+
+static const struct optics_finding *find(const struct optics_verdict *v, const char *code,
+					 unsigned int lane)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->f[i].code, code) == 0 && v->f[i].lane == lane)
+			return &v->f[i];
+	return NULL;
+}
+
+static void test_attach(void **state)
+{
+	struct topo *t = graph();
+	const struct topo_optics *o;
+	const struct topo_optics_cable *c;
+
+	(void)state;
+	assert_int_equal(topo_optics_attach(t, readings(), &pol), 0);
+	o = t->optics;
+	assert_non_null(o);
+	/* h1's, h2's, and h3-h4's: the veth is no cable end */
+	assert_int_equal(o->n_cables, 3);
+	assert_int_equal(o->worst, OPTICS_FAILING);
+	assert_int_equal(o->n_ends[OPTICS_FAILING], 1);
+	assert_int_equal(o->n_ends[OPTICS_MARGINAL], 1);
+	assert_int_equal(o->n_ends[OPTICS_HEALTHY], 2);
+	assert_int_equal(o->n_ends[OPTICS_UNKNOWN], 0);
+
+	/* worst first: h1's end, failing on lane 3, on leaf1 swp1 */
+	c = &o->cables[0];
+	assert_int_equal(c->health, OPTICS_FAILING);
+	assert_int_equal(c->n_ends, 1);
+	assert_string_equal(o->names[c->end[0].host], "h1");
+	assert_string_equal(c->end[0].port->ifname, "eth0");
+	assert_non_null(c->end[0].at);
+	assert_non_null(c->end[0].at->peer);
+	assert_string_equal(c->end[0].at->peer->node->name, "leaf1");
+	assert_string_equal(c->end[0].at->peer->name, "swp1");
+	assert_int_equal(optics_verdict_worst(&c->end[0].port->verdict)->lane, 3);
+
+	/* the host-to-host cable: both ends, and what only both tell */
+	c = &o->cables[1];
+	assert_int_equal(c->health, OPTICS_MARGINAL);
+	assert_int_equal(c->n_ends, 2);
+	assert_string_equal(o->names[c->end[0].host], "h3");
+	assert_string_equal(o->names[c->end[1].host], "h4");
+	assert_int_equal(c->end[1].port->verdict.health, OPTICS_HEALTHY);
+	assert_int_equal(c->both.health, OPTICS_MARGINAL);
+	assert_non_null(find(&c->both, "cable_loss", 2));
+
+	c = &o->cables[2];
+	assert_int_equal(c->health, OPTICS_HEALTHY);
+	assert_string_equal(o->names[c->end[0].host], "h2");
+	topo_free(t);
+}
+
+/* A port LLDP did not see (a module of its own, not cabled through the graph): no peer. */
+static void test_unseen_port(void **state)
+{
+	struct topo *t = graph();
+	struct topo_optics *o = topo_optics_new(2);
+
+	(void)state;
+	assert_non_null(o);
+	snprintf(o->names[0], sizeof(o->names[0]), "h2");
+	snprintf(o->names[1], sizeof(o->names[1]), "h9");	/* not in the graph */
+	o->read[0] = o->read[1] = true;
+	qsfp_even();
+	qsfp_rx(3, 0);
+	port_add(&o->sets[0], "optqsfp");
+	qsfp_even();
+	port_add(&o->sets[1], "eth0");
+	assert_int_equal(topo_optics_attach(t, o, &pol), 0);
+	assert_non_null(t->optics);
+	assert_int_equal(t->optics->n_cables, 2);
+	assert_null(t->optics->cables[0].end[0].at);
+	assert_null(t->optics->cables[1].end[0].at);
+	assert_int_equal(t->optics->cables[0].health, OPTICS_FAILING);
+	topo_free(t);
+}
+
+static char *text_of(const struct topo *t)
+{
+	struct render out = { .ops = &render_text_ops };
+	char *buf = NULL;
+	size_t len = 0;
+
+	out.f = open_memstream(&buf, &len);
+	assert_non_null(out.f);
+	assert_int_equal(render_text_ops.discover(&out, t), 0);
+	fclose(out.f);
+	return buf;
+}
+
+static char *json_of(const struct topo *t, bool stream, bool pretty)
+{
+	struct render out = { .ops = &render_json_ops, .pretty = pretty };
+	char *buf = NULL;
+	size_t len = 0;
+
+	out.f = open_memstream(&buf, &len);
+	assert_non_null(out.f);
+	assert_int_equal(stream ? render_json_ops.discover(&out, t)
+				: render_json_emit(&out, discover_to_json(t)), 0);
+	fclose(out.f);
+	return buf;
+}
+
+/* No module anywhere: nothing attached, and every output as it was. */
+static void test_no_module(void **state)
+{
+	struct topo *t = graph();
+	struct topo_optics *o = topo_optics_new(2);
+	char *text0 = text_of(t), *json0 = json_of(t, true, true), *text1, *json1;
+
+	(void)state;
+	assert_non_null(o);
+	snprintf(o->names[0], sizeof(o->names[0]), "h5");
+	snprintf(o->names[1], sizeof(o->names[1]), "h1");
+	o->read[0] = o->read[1] = true;
+	veth_add(&o->sets[0], "eth0");		/* h1: nothing at all (an empty set) */
+	assert_int_equal(topo_optics_attach(t, o, &pol), 0);
+	assert_null(t->optics);
+	text1 = text_of(t);
+	json1 = json_of(t, true, true);
+	assert_string_equal(text1, text0);
+	assert_string_equal(json1, json0);
+	assert_null(strstr(json1, "cables"));
+	free(text0);
+	free(text1);
+	free(json0);
+	free(json1);
+	topo_free(t);
+}
+
+/* @o's member @a's member @b (borrowed), NULL when absent. */
+static json_t *get2(const json_t *o, const char *a, const char *b)
+{
+	return json_object_get(json_object_get(o, a), b);
+}
+
+static void test_render(void **state)
+{
+	struct topo *t = graph();
+	char *text, *want, *got;
+	json_t *doc, *cables, *e;
+	json_error_t jerr;
+
+	(void)state;
+	assert_int_equal(topo_optics_attach(t, readings(), &pol), 0);
+	/* the stream's bytes are the whole document's, compact and indented */
+	for (int pretty = 0; pretty <= 1; pretty++) {
+		want = json_of(t, false, pretty);
+		got = json_of(t, true, pretty);
+		assert_string_equal(got, want);
+		free(want);
+		free(got);
+	}
+	got = json_of(t, true, true);
+	doc = json_loads(got, 0, &jerr);
+	free(got);
+	assert_non_null(doc);
+	cables = json_object_get(doc, "cables");
+	assert_int_equal(json_array_size(cables), 3);
+	e = json_array_get(json_object_get(json_array_get(cables, 0), "ends"), 0);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(cables, 0), "health")),
+			    "failing");
+	assert_string_equal(json_string_value(json_object_get(e, "node")), "h1");
+	assert_string_equal(json_string_value(json_object_get(e, "ifname")), "eth0");
+	assert_string_equal(json_string_value(get2(e, "peer", "node")), "leaf1");
+	assert_string_equal(json_string_value(get2(e, "peer", "port")), "swp1");
+	assert_string_equal(json_string_value(get2(e, "module", "type")), "QSFP28");
+	assert_string_equal(json_string_value(get2(e, "verdict", "health")),
+			    "failing");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(get2(
+		e, "verdict", "findings"), 0), "lane")), 3);
+	assert_true(json_is_null(json_object_get(json_array_get(cables, 0), "both_ends")));
+	e = json_array_get(cables, 1);
+	assert_int_equal(json_array_size(json_object_get(e, "ends")), 2);
+	assert_string_equal(json_string_value(get2(e, "both_ends", "health")),
+			    "marginal");
+	json_decref(doc);
+
+	text = text_of(t);
+	assert_non_null(strstr(text, "\ncable ends: 5 nodes read, 4 cable ends: 1 failing, "
+				     "1 marginal, 2 healthy\n  failing:\n    h1 eth0 -> leaf1 swp1 "
+				     "QSFP28 "));
+	assert_non_null(strstr(text, "  marginal:\n    h3 eth1 -> h4 eth1 QSFP28 "));
+	assert_non_null(strstr(text, "\n    h3 eth1 <-> h4 eth1, both ends: "));
+	assert_null(strstr(text, "    h2 eth0"));	/* healthy ends are counted, not listed */
+	free(text);
+	topo_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_attach, setup),
+		cmocka_unit_test_setup(test_unseen_port, setup),
+		cmocka_unit_test_setup(test_no_module, setup),
+		cmocka_unit_test_setup(test_render, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
