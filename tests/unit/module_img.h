@@ -161,6 +161,20 @@ static inline void qsfp_build(struct img *m)
 	put_th(p3, 192, MW(2.1878), MW(0.1585), MW(1.7378), MW(0.2512));	/* Tx */
 }
 
+/* QSFP lane @lane's (1-4) Rx power in mW. */
+static inline void qsfp_rx_mw(struct img *m, unsigned int lane, double mw)
+{
+	put16(m->a0, 34 + 2 * (lane - 1), MW(mw));
+}
+
+/* A clean QSFP28 with every lane's Rx at 0.8 mW. */
+static inline void qsfp_even_build(struct img *m)
+{
+	qsfp_build(m);
+	for (unsigned int i = 1; i <= 4; i++)
+		qsfp_rx_mw(m, i, 0.8);
+}
+
 /* ---- CMIS ---- */
 
 static inline void cmis_sums(struct img *m)

@@ -46,18 +46,6 @@ static struct optics_port *port_add(struct optics_set *s, const char *ifname, do
 	return p;
 }
 
-static void qsfp_rx(unsigned int lane, double mw)
-{
-	put16(img.a0, 34 + 2 * (lane - 1), MW(mw));
-}
-
-static void qsfp_even(void)
-{
-	qsfp_build(&img);
-	for (unsigned int i = 1; i <= 4; i++)
-		qsfp_rx(i, 0.8);
-}
-
 static int setup(void **state)
 {
 	(void)state;
@@ -73,9 +61,9 @@ static void test_judge_and_worst(void **state)
 	(void)state;
 	optics_set_init(&s);
 	optics_set_init(&b);
-	qsfp_even();
+	qsfp_even_build(&img);
 	port_add(&b, "eth0", 100, 0);
-	qsfp_rx(3, 0);				/* lane 3 lost */
+	qsfp_rx_mw(&img, 3, 0);				/* lane 3 lost */
 	port_add(&s, "eth0", 110, 7);		/* 7 uncorrectable blocks in 10 s */
 	port_add(&s, "eth1", 110, 0);		/* no earlier reading: one reading */
 	optics_set_judge(&s, &b, &pol);
@@ -91,7 +79,7 @@ static void test_judge_and_worst(void **state)
 	assert_ptr_equal(optics_set_find(&s, "eth1"), &s.v[1]);
 	assert_null(optics_set_find(&s, "eth9"));
 	/* healthy: no worst */
-	qsfp_even();
+	qsfp_even_build(&img);
 	optics_set_fini(&s);
 	port_add(&s, "eth0", 1, 0);
 	optics_set_judge(&s, NULL, &pol);
@@ -111,13 +99,13 @@ static void test_stage4(void **state)
 	(void)state;
 	accept_report_init(&r);
 	optics_set_init(&s);
-	qsfp_even();
-	qsfp_rx(3, 0);
+	qsfp_even_build(&img);
+	qsfp_rx_mw(&img, 3, 0);
 	port_add(&s, "eth0", 1, 0);		/* lane 3 lost: failing */
-	qsfp_even();
-	qsfp_rx(2, 0.8 * 0.398);		/* lane 2 4 dB below: marginal */
+	qsfp_even_build(&img);
+	qsfp_rx_mw(&img, 2, 0.8 * 0.398);		/* lane 2 4 dB below: marginal */
 	port_add(&s, "eth1", 1, 0);
-	qsfp_even();
+	qsfp_even_build(&img);
 	port_add(&s, "eth2", 1, 0);		/* healthy */
 	p = port_add(&s, "eth3", 1, 0);		/* no module in the cage */
 	p->module_rc = -EIO;
@@ -155,8 +143,8 @@ static void test_stage6(void **state)
 	accept_report_init(&r);
 	optics_set_init(&b);
 	optics_set_init(&s);
-	qsfp_even();
-	qsfp_rx(2, 0.8 * 0.398);
+	qsfp_even_build(&img);
+	qsfp_rx_mw(&img, 2, 0.8 * 0.398);
 	port_add(&b, "eth0", 100, 5);
 	port_add(&b, "eth1", 100, 5);
 	optics_set_judge(&b, NULL, &pol);

@@ -106,18 +106,6 @@ static void veth_add(struct optics_set *s, const char *ifname)
 	p->link_rc = -EOPNOTSUPP;
 }
 
-static void qsfp_rx(unsigned int lane, double mw)
-{
-	put16(img.a0, 34 + 2 * (lane - 1), MW(mw));
-}
-
-static void qsfp_even(void)
-{
-	qsfp_build(&img);
-	for (unsigned int i = 1; i <= 4; i++)
-		qsfp_rx(i, 0.8);
-}
-
 /* The five hosts' readings: h1 lane 3 dark; h2 and h4 clean; h3 lane 2 low; h5 a veth. */
 static struct topo_optics *readings(void)
 {
@@ -128,14 +116,14 @@ static struct topo_optics *readings(void)
 		snprintf(o->names[i], sizeof(o->names[i]), "h%zu", i + 1);
 		o->read[i] = true;
 	}
-	qsfp_even();
-	qsfp_rx(3, 0);
+	qsfp_even_build(&img);
+	qsfp_rx_mw(&img, 3, 0);
 	port_add(&o->sets[0], "eth0");
-	qsfp_even();
+	qsfp_even_build(&img);
 	port_add(&o->sets[1], "eth0");
-	qsfp_rx(2, 0.05);		/* below the low warning 0.0871; h4 sends 0.9 mW */
+	qsfp_rx_mw(&img, 2, 0.05);		/* below the low warning 0.0871; h4 sends 0.9 mW */
 	port_add(&o->sets[2], "eth1");
-	qsfp_even();
+	qsfp_even_build(&img);
 	port_add(&o->sets[3], "eth1");
 	veth_add(&o->sets[4], "eth0");
 	return o;
@@ -207,10 +195,10 @@ static void test_unseen_port(void **state)
 	snprintf(o->names[0], sizeof(o->names[0]), "h2");
 	snprintf(o->names[1], sizeof(o->names[1]), "h9");	/* not in the graph */
 	o->read[0] = o->read[1] = true;
-	qsfp_even();
-	qsfp_rx(3, 0);
+	qsfp_even_build(&img);
+	qsfp_rx_mw(&img, 3, 0);
 	port_add(&o->sets[0], "optqsfp");
-	qsfp_even();
+	qsfp_even_build(&img);
 	port_add(&o->sets[1], "eth0");
 	assert_int_equal(topo_optics_attach(t, o, &pol), 0);
 	assert_non_null(t->optics);
