@@ -59,6 +59,10 @@ cat >"$S/tests/vm/run-tests" <<'RUNNER'
 for t in "$@"; do echo "$t 0 0" >>"$res"; done
 RUNNER
 chmod +x "$S/tests/vm/run-tests" "$S/tests/vm/one-vm/v.sh"
+# a test with a VM of its own runs in the job beside, after the scripts
+mkdir -p "$S/tests/vm/own-vm"
+printf '#!/bin/sh\nexit 0\n' >"$S/tests/vm/own-vm/w.sh"
+chmod +x "$S/tests/vm/own-vm/w.sh"
 rc=0
 LOGDIR=$TMP/log TIERS="integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
 cat "$TMP/out"
@@ -67,12 +71,14 @@ grep -q '2 scripts that judge no time go beside the vm tier' "$TMP/out" || fail 
 assert_eq "y.sh counted once" 1 "$(grep -c 'PASS  tests/integration/y.sh' "$TMP/out")"
 assert_eq "z.sh failed once" 1 "$(grep -c 'FAIL  tests/integration/z.sh' "$TMP/out")"
 # y.sh and z.sh are recorded after the vm tier's own result
-assert_eq "order: vm, then the scripts beside it" "tests/vm/one-vm/v.sh tests/integration/y.sh tests/integration/z.sh" \
+assert_eq "order: vm, then the scripts beside it, then the own-VM test" \
+	"tests/vm/one-vm/v.sh tests/integration/y.sh tests/integration/z.sh tests/vm/own-vm/w.sh" \
 	"$(awk '/^(PASS|FAIL)/ && $2 != "tests/integration/x.sh" { printf "%s%s", s, $2; s = " " }' "$TMP/out")"
-tail -1 "$TMP/out" | grep -qx '3 passed, 1 failed, 0 skipped' || fail "closing line: $(tail -1 "$TMP/out")"
+assert_eq "w.sh counted once" 1 "$(grep -c 'PASS  tests/vm/own-vm/w.sh' "$TMP/out")"
+tail -1 "$TMP/out" | grep -qx '4 passed, 1 failed, 0 skipped' || fail "closing line: $(tail -1 "$TMP/out")"
 rc=0
 LOGDIR=$TMP/log BESIDE_VM=0 TIERS="integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
 assert_eq "BESIDE_VM=0: exit" 1 "$rc"
-assert_eq "BESIDE_VM=0: in the integration turn" "tests/integration/x.sh tests/integration/y.sh tests/integration/z.sh tests/vm/one-vm/v.sh" \
+assert_eq "BESIDE_VM=0: in the integration turn" "tests/integration/x.sh tests/integration/y.sh tests/integration/z.sh tests/vm/one-vm/v.sh tests/vm/own-vm/w.sh" \
 	"$(awk '/^(PASS|FAIL)/ { printf "%s%s", s, $2; s = " " }' "$TMP/out")"
 echo "run-all-missing: ok"
