@@ -177,6 +177,9 @@ static void test_attach(void **state)
 	assert_int_equal(c->end[1].port->verdict.health, OPTICS_HEALTHY);
 	assert_int_equal(c->both.health, OPTICS_MARGINAL);
 	assert_non_null(find(&c->both, "cable_loss", 2));
+	/* both ends are eth1: the sentence names each end by its node */
+	assert_non_null(strstr(find(&c->both, "cable_loss", 2)->text, " sent at h4:eth1, "));
+	assert_non_null(strstr(find(&c->both, "cable_loss", 2)->text, " received at h3:eth1: "));
 
 	c = &o->cables[2];
 	assert_int_equal(c->health, OPTICS_HEALTHY);
@@ -309,6 +312,8 @@ static void test_render(void **state)
 	assert_int_equal(json_array_size(json_object_get(e, "ends")), 2);
 	assert_string_equal(json_string_value(get2(e, "both_ends", "health")),
 			    "marginal");
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(get2(
+		e, "both_ends", "findings"), 0), "text")), " received at h3:eth1: "));
 	json_decref(doc);
 
 	text = text_of(t);
@@ -316,7 +321,8 @@ static void test_render(void **state)
 				     "1 marginal, 2 healthy\n  failing:\n    h1 eth0 -> leaf1 swp1 "
 				     "QSFP28 "));
 	assert_non_null(strstr(text, "  marginal:\n    h3 eth1 -> h4 eth1 QSFP28 "));
-	assert_non_null(strstr(text, "\n    h3 eth1 <-> h4 eth1, both ends: "));
+	assert_non_null(strstr(text, "\n    h3 eth1 <-> h4 eth1, both ends: lane 2: "));
+	assert_non_null(strstr(text, " sent at h4:eth1, "));
 	assert_null(strstr(text, "    h2 eth0"));	/* healthy ends are counted, not listed */
 	free(text);
 	topo_free(t);
