@@ -1727,6 +1727,9 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 		report_html_cables(f, json_object_get(diag, "cables"), r->name[REPORT_DIAGNOSE]);
 	if (r->doc[REPORT_DISCOVER])
 		discover_tables(f, r->doc[REPORT_DISCOVER], r->name[REPORT_DISCOVER]);
+	if (r->doc[REPORT_DISCOVER])
+		report_html_discover_cables(f, json_object_get(r->doc[REPORT_DISCOVER], "cables"),
+					    r->name[REPORT_DISCOVER]);
 	if (r->doc[REPORT_ACCEPT])
 		accept_tables(f, r->doc[REPORT_ACCEPT], r->name[REPORT_ACCEPT]);
 	fputs("<footer>inputs:", f);

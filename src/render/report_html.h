@@ -113,4 +113,14 @@ char *report_json_for_script(const json_t *doc);
  */
 void report_html_cables(FILE *f, const json_t *cables, const char *name);
 
+/*
+ * A discover document's "cables" (discover --lldp --hosts: every host's
+ * cable ends, docs/optics.md "discover"): one row per end (node,
+ * interface, peer, module type/vendor/PN/SN, verdict, worst figure,
+ * hint) and one per host-to-host cable's both-ends verdict, the cables
+ * worst first by their health; nothing when @cables is absent or has no
+ * end.  @name: the document's file, for the heading.
+ */
+void report_html_discover_cables(FILE *f, const json_t *cables, const char *name);
+
 #endif
