@@ -74,7 +74,10 @@ int report_html_write(const struct report *r, FILE *f, struct fab_err *err);
  */
 int report_html_save(const struct report *r, const char *path, struct fab_err *err);
 
-/* Exit verdict the inputs carry: 1 when a pair is not ok or a problem/finding is listed, else 0. */
+/*
+ * Exit verdict the inputs carry: 1 when a pair is not ok or a problem/finding is listed
+ * (a discover document's failing cable included, as discover's own exit), else 0.
+ */
 int report_verdict(const struct report *r);
 
 /* HTML-escape @s (& < > " ') to @f; NULL writes nothing. */

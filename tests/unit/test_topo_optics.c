@@ -14,7 +14,9 @@
  *   - the streamed JSON equals the whole document's bytes with "cables";
  *   - the report's cable table (render/report_html_cables.c) drawn from
  *     that document's "cables": one row per end with its peer and module,
- *     the both-ends row, worst first; nothing without cables.
+ *     the both-ends row, worst first; nothing without cables; a failing
+ *     cable makes the page's verdict 1 (report_verdict()), as discover's
+ *     own exit status.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -345,6 +347,21 @@ static char *report_of(const json_t *cables)
 	return buf;
 }
 
+/* report_verdict() of a report of discover document @doc alone. */
+static int verdict_of(json_t *doc)
+{
+	struct report r;
+	struct fab_err err;
+	int v;
+
+	report_init(&r);
+	fab_err_init(&err);
+	assert_int_equal(report_add(&r, "d.json", doc, &err), 0);
+	v = report_verdict(&r);
+	report_fini(&r);
+	return v;
+}
+
 /* discover's document, as `fabricctl report` reads it: its cables as a table, worst first. */
 static void test_report(void **state)
 {
@@ -378,6 +395,11 @@ static void test_report(void **state)
 	assert_non_null(strstr(both, " received at h3:eth1: "));
 	assert_null(strstr(html, "<td>h5</td>"));	/* the veth is no cable end */
 	free(html);
+	/* the page's verdict: a failing cable is discover's exit 1, no problem needed */
+	assert_int_equal(json_array_size(json_object_get(doc, "problems")), 0);
+	assert_int_equal(verdict_of(doc), 1);
+	json_array_remove(json_object_get(doc, "cables"), 0);	/* h1's, the failing one */
+	assert_int_equal(verdict_of(doc), 0);
 	json_decref(doc);
 	/* no cables (absent, empty): nothing */
 	html = report_of(NULL);
