@@ -39,6 +39,7 @@ struct discover_opts {
 	bool ib, lldp, rails;
 	const char *lldp_socket;
 	const char *hosts, *launcher;	/* --lldp --hosts FILE [--launcher L] */
+	bool optics;			/* read the hosts' modules (--no-optics: not) */
 	const char *expect;		/* plan file */
 	const char *save_plan;
 	unsigned int ca_port;		/* -P PORT, into subnet.ca_port */
@@ -62,7 +63,8 @@ static int discover_lldp(struct fab_ctx *ctx, const struct discover_opts *o, str
 
 	if (o->hosts) {		/* every node's view (src/cmd/discover_lldp.c) */
 		struct discover_lldp_fleet fl = { .hosts_file = o->hosts, .launcher = o->launcher,
-						  .socket = o->lldp_socket };
+						  .socket = o->lldp_socket,
+						  .no_optics = !o->optics };
 
 		return discover_lldp_fleet_read(ctx, &fl, t);
 	}
@@ -235,6 +237,7 @@ static const struct cmd_opt discover_rows[] = {
 	CMD_STRING("lldp-socket", 0, "PATH", D, lldp_socket, 0),
 	CMD_STRING("hosts", 0, "FILE", D, hosts, 0),
 	CMD_STRING("launcher", 0, "NAME|TEMPLATE", D, launcher, CMD_SYN_IN),
+	CMD_FLAG("no-optics", 0, D, optics, CMD_OPT_OFF | CMD_SYN_IN),
 	CMD_STRING("ca", 'C', "CA", D, subnet.ca, CMD_SYN_SHORT),
 	CMD_WHOLE("port", 'P', "PORT", D, ca_port, 0, 255, CMD_SYN_SHORT),
 	CMD_STRING("load-cache", 0, "FILE", D, subnet.load_cache, 0),
@@ -276,6 +279,9 @@ static int discover_parse(struct fab_ctx *ctx, int argc, char **argv, struct dis
 		return cmd_usage_error(ctx, "discover", "unexpected argument '%s'", argv[optind]);
 	if ((o->hosts || o->launcher) && !o->lldp)
 		return cmd_usage_error(ctx, "discover", "--hosts and --launcher need --lldp");
+	if (!o->optics && !o->hosts)
+		return cmd_usage_error(ctx, "discover", "--no-optics is for --lldp --hosts "
+				       "(the only discovery that reads modules)");
 	if (!o->ib && !o->lldp)
 		o->ib = true;
 	if (o->checks && !o->ib)
@@ -296,6 +302,7 @@ int cmd_discover(struct fab_ctx *ctx, int argc, char **argv)
 {
 	struct discover_opts o = {
 		.subnet = { .counters = true, .max_smps = 64, .max_pmas = PMA_WINDOW_DEFAULT },
+		.optics = true,
 	};
 	struct topo *t = NULL, *plan = NULL;
 	int rc;

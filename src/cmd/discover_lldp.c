@@ -69,7 +69,7 @@ int discover_lldp_fleet_read(struct fab_ctx *ctx, const struct discover_lldp_fle
 	rc = fleet_start(&f, &hosts, &fo, &ctx->err);
 	if (rc == 0)
 		rc = fleet_lldp_collect(&f, &hosts, o->socket, o->timeout_ms, t, &ctx->err);
-	if (rc == 0)
+	if (rc == 0 && !o->no_optics)
 		rc = optics_read(ctx, &f, o->timeout_ms > 0 ? o->timeout_ms : 20000, t);
 out:
 	if (f.w)

@@ -6,7 +6,8 @@
  * file through the fleet layer (src/fleet/) and merge every node's LLDP
  * view (fleet_lldp_collect(), fleet/fleet_lldp.h: the socket rule, and a
  * node that fails fails the discovery: -EHOSTUNREACH naming every failed
- * node).
+ * node), then every node's modules, read once (model/topo_optics.h),
+ * unless no_optics.
  *
  * Worker side: the worker's "lldp" op answers {"op":"lldp",
  * "socket":PATH|null} with the node's view (node_lldp_read(), node/node.c)
@@ -27,6 +28,7 @@ struct discover_lldp_fleet {
 	const char *launcher;		/* fleet launcher name or template; NULL: "ssh" */
 	const char *socket;		/* per-node lldpd socket, may hold {host}; NULL */
 	int timeout_ms;			/* per node, for start and answer; 0: 20000 */
+	bool no_optics;			/* --no-optics: no module read asked, no cables */
 };
 
 /* Controller: merge every node's view into @t.  Bad hosts file: bad input. */

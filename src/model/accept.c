@@ -192,6 +192,8 @@ struct pol_walk {
 	struct accept_policy *p;
 };
 
+static const char *const optics_keys[] = { "marginal", NULL };
+
 /* Stage keys: the stage names, in order. */
 static const char *const stage_keys[] = {
 	"reach", "configuration", "cabling", "counters-baseline", "traffic", "counters-after",
@@ -204,6 +206,22 @@ static int stage_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 
 	(void)k;
 	return yw_bool(pw->w, v, stage_keys[key], &pw->p->stage_on[key]);
+}
+
+/* optics: {marginal: reject | note} (docs/accept.md "Policy"). */
+static int optics_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
+{
+	struct pol_walk *pw = arg;
+	char val[16];
+
+	(void)key;
+	(void)k;
+	if (yw_str(pw->w, v, "optics: marginal", val, sizeof(val)) < 0)
+		return -EINVAL;
+	if (strcmp(val, "reject") != 0 && strcmp(val, "note") != 0)
+		return yw_err(pw->w, v, "optics: marginal: '%s' is not reject or note", val);
+	pw->p->optics_marginal_note = strcmp(val, "note") == 0;
+	return 0;
 }
 
 static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
@@ -223,6 +241,8 @@ static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 		return yw_uint(pw->w, v, "latency_p99_us", 10, 0, 10000000, &pw->p->lat_p99_us);
 	case 4:
 		return yw_uint(pw->w, v, "port_rate_gbps", 10, 0, 1000000, &pw->p->port_rate_gbps);
+	case 5:
+		return yw_map(pw->w, v, "optics", optics_keys, optics_key, pw);
 	default:
 		return counter_policy_walk(&pw->p->counters, pw->w, v);
 	}
@@ -232,8 +252,8 @@ int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, co
 			struct fab_err *err)
 {
 	static const char *const root_keys[] = {
-		"pct_expected", "coverage", "stages", "latency_p99_us", "port_rate_gbps", "counters",
-		NULL,
+		"pct_expected", "coverage", "stages", "latency_p99_us", "port_rate_gbps", "optics",
+		"counters", NULL,
 	};
 	struct yaml_walk w = { .fname = fname, .err = err };
 	struct pol_walk pw = { .w = &w, .p = p };

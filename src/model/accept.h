@@ -167,6 +167,9 @@ struct accept_policy {
 	unsigned int port_rate_gbps;	/* stage 1: rated data-path speed of a host without rate_gbps=; 0 none */
 	bool stage_on[ACCEPT_ST_N];
 	struct counter_policy counters;	/* stages 4 and 6: delta thresholds, severities */
+	bool optics_marginal_note;	/* optics: {marginal: note}: a marginal cable end is
+					 * named in the stage's note, not a finding (default
+					 * reject: FAB-COUNTER-OPTICS-MARGINAL) */
 };
 
 void accept_policy_default(struct accept_policy *p);
@@ -175,8 +178,9 @@ void accept_policy_default(struct accept_policy *p);
  * Parse the policy file (@len bytes named @fname for messages) into @p
  * (defaults first): keys pct_expected (80..100), coverage (1..64),
  * latency_p99_us (0..10000000, 0 off), port_rate_gbps (0..1000000, 0
- * none), stages (a mapping of stage name to true/false) and counters (the list of counter_policy_parse(),
- * model/counter_eval.h).  Bad input, "FILE:LINE:COL: FIELD: message".
+ * none), stages (a mapping of stage name to true/false), counters (the list of counter_policy_parse(),
+ * model/counter_eval.h) and optics (a mapping: marginal, reject or note).
+ * Bad input, "FILE:LINE:COL: FIELD: message".
  */
 int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, const char *fname,
 			struct fab_err *err);

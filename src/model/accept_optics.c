@@ -48,9 +48,25 @@ static int port_finding(struct accept_report *r, enum accept_stage st, const cha
 				  dash(m->sn), more);
 }
 
+/* Name @node's port @ifname in @c's noted ends; ", ..." once there is no room. */
+static void note_end(struct accept_optics_count *c, const char *node, const char *ifname)
+{
+	size_t len = strlen(c->noted_ends), room = sizeof(c->noted_ends) - len;
+	char one[sizeof(c->noted_ends)];
+
+	c->noted++;
+	if (len >= 5 && strcmp(c->noted_ends + len - 5, ", ...") == 0)
+		return;
+	str_fmt(one, sizeof(one), "%s%s %s", len ? ", " : "", node, ifname);
+	if (strlen(one) + sizeof(", ...") <= room)
+		str_fmt(c->noted_ends + len, room, "%s", one);
+	else
+		str_fmt(c->noted_ends + len, room, "%s", len ? ", ..." : "...");
+}
+
 int accept_optics_findings(struct accept_report *r, enum accept_stage st, const char *node,
 			   const struct optics_set *s, const struct optics_set *seen,
-			   struct accept_optics_count *c)
+			   bool marginal_note, struct accept_optics_count *c)
 {
 	c->hosts++;
 	for (size_t i = 0; i < s->n; i++) {
@@ -64,10 +80,15 @@ int accept_optics_findings(struct accept_report *r, enum accept_stage st, const 
 		c->ports++;
 		if (p->verdict.health < OPTICS_MARGINAL || (seen && all_said(p, q)))
 			continue;
-		if (p->verdict.health == OPTICS_FAILING)
+		if (p->verdict.health == OPTICS_FAILING) {
 			c->failing++;
-		else
+		} else {
 			c->marginal++;
+			if (marginal_note) {
+				note_end(c, node, p->ifname);
+				continue;
+			}
+		}
 		if (port_finding(r, st, node, p) < 0)
 			return -ENOMEM;
 	}

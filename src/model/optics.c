@@ -549,8 +549,9 @@ static bool tx_low(const struct fab_module *m, const struct module_lane *l)
 	return m->th.ok && l->tx_mw.v < m->th.v[MODULE_TX_POWER][MODULE_LOW_WARN];
 }
 
-/* Light from @tx's end to @rx's end, lane by lane. */
-static void cable_direction(const struct optics_port *rx, const struct optics_port *tx,
+/* Light from @tx's end (named @tx_name) to @rx's end (@rx_name), lane by lane. */
+static void cable_direction(const struct optics_port *rx, const char *rx_name,
+			    const struct optics_port *tx, const char *tx_name,
 			    const struct optics_policy *pol, struct optics_verdict *v,
 			    bool *judged)
 {
@@ -572,21 +573,22 @@ static void cable_direction(const struct optics_port *rx, const struct optics_po
 		loss = dbm(lt->tx_mw.v) - dbm(lr->rx_mw.v);
 		if (tx_low(mt, lt)) {
 			f = add(v, h, "far_tx_low", i + 1, OPTICS_HINT_REPLACE_OPTIC, "both ends",
-				"lane %u: Rx %.2f dBm at %s because Tx is low at %s (%.2f dBm): "
-				"replace the optic at %s", i + 1, dbm(lr->rx_mw.v), rx->ifname,
-				tx->ifname, dbm(lt->tx_mw.v), tx->ifname);
+				"lane %u: Rx %.2f dBm at %s because Tx is low (%.2f dBm) at %s: "
+				"replace that optic", i + 1, dbm(lr->rx_mw.v), rx_name,
+				dbm(lt->tx_mw.v), tx_name);
 		} else {
 			f = add(v, h, "cable_loss", i + 1, OPTICS_HINT_CLEAN, "both ends",
 				"lane %u: %.2f dBm sent at %s, %.2f dBm received at %s: "
 				"%.1f dB lost between them; clean both connectors, then "
-				"replace the cable", i + 1, dbm(lt->tx_mw.v), tx->ifname,
-				dbm(lr->rx_mw.v), rx->ifname, loss);
+				"replace the cable", i + 1, dbm(lt->tx_mw.v), tx_name,
+				dbm(lr->rx_mw.v), rx_name, loss);
 		}
 		set_value(f, loss, 0, "dB");
 	}
 }
 
-void optics_cable_verdict(const struct optics_port *a, const struct optics_port *b,
+void optics_cable_verdict(const struct optics_port *a, const char *a_name,
+			  const struct optics_port *b, const char *b_name,
 			  const struct optics_policy *pol, struct optics_verdict *v)
 {
 	bool judged = false;
@@ -594,8 +596,10 @@ void optics_cable_verdict(const struct optics_port *a, const struct optics_port 
 	memset(v, 0, sizeof(*v));
 	if (a->module_rc || b->module_rc || !a->mod.present || !b->mod.present)
 		return;
-	cable_direction(a, b, pol, v, &judged);
-	cable_direction(b, a, pol, v, &judged);
+	a_name = a_name && *a_name ? a_name : a->ifname;
+	b_name = b_name && *b_name ? b_name : b->ifname;
+	cable_direction(a, a_name, b, b_name, pol, v, &judged);
+	cable_direction(b, b_name, a, a_name, pol, v, &judged);
 	if (judged && v->health == OPTICS_UNKNOWN)
 		v->health = OPTICS_HEALTHY;
 }

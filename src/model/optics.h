@@ -103,7 +103,7 @@ struct optics_finding {
 	char unit[8];			/* "dBm", "C", "V", "mA", "", ... */
 	char source[24];		/* "module flag", "module threshold", "policy", "window" */
 	enum optics_hint hint;
-	char text[160];			/* one sentence, for people */
+	char text[256];			/* one sentence, for people (truncated past it) */
 };
 
 /* Limits where the module gives none, and the link rules (docs/optics.md). */
@@ -182,11 +182,14 @@ struct optics_port {
  *     its warning): clean both ends, then replace the cable;
  *   - Rx low at @a, Tx low at @b: @b's transmitter: replace @b's optic.
  * "Low" is past the module's own threshold, else the policy's; the loss
- * (Tx dBm at one end minus Rx dBm at the other) is in the finding.  @v
- * holds these findings only (both directions); health unknown when
- * neither end has lane powers.
+ * (Tx dBm at one end minus Rx dBm at the other) is in the finding.  The
+ * sentences name the ends @a_name and @b_name ("node:ifname", as the
+ * caller knows the nodes; NULL or "": the port's ifname alone, ambiguous
+ * when both ends are eth1).  @v holds these findings only (both
+ * directions); health unknown when neither end has lane powers.
  */
-void optics_cable_verdict(const struct optics_port *a, const struct optics_port *b,
+void optics_cable_verdict(const struct optics_port *a, const char *a_name,
+			  const struct optics_port *b, const char *b_name,
 			  const struct optics_policy *pol, struct optics_verdict *v);
 
 struct optics_set {

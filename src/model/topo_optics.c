@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "model/topo_optics.h"
+#include "util/str.h"
 
 struct topo_optics *topo_optics_new(size_t n)
 {
@@ -88,15 +89,28 @@ static void end_add(const struct topo *t, struct topo_optics *o, size_t h,
 	o->n_ends[p->verdict.health]++;
 }
 
-/* @c's health: its ends' worst, or the both-ends verdict's when that is worse and not unknown. */
-static void cable_judge(struct topo_optics_cable *c, const struct optics_policy *pol)
+/* "node:ifname" of end @e, for the both-ends sentences (two hosts' eth1 are told apart). */
+static void end_name(const struct topo_optics *o, const struct topo_optics_end *e, char *buf,
+		     size_t len)
 {
+	str_fmt(buf, len, "%s:%s", o->names[e->host], e->port->ifname);
+}
+
+/* @c's health: its ends' worst, or the both-ends verdict's when that is worse and not unknown. */
+static void cable_judge(const struct topo_optics *o, struct topo_optics_cable *c,
+			const struct optics_policy *pol)
+{
+	char a[sizeof(o->names[0]) + sizeof(c->end[0].port->ifname) + 1];
+	char b[sizeof(a)];
+
 	c->health = c->end[0].port->verdict.health;
 	if (c->n_ends < 2)
 		return;
 	if (topo_optics_rank(c->end[1].port->verdict.health) < topo_optics_rank(c->health))
 		c->health = c->end[1].port->verdict.health;
-	optics_cable_verdict(c->end[0].port, c->end[1].port, pol, &c->both);
+	end_name(o, &c->end[0], a, sizeof(a));
+	end_name(o, &c->end[1], b, sizeof(b));
+	optics_cable_verdict(c->end[0].port, a, c->end[1].port, b, pol, &c->both);
 	if (c->both.health >= OPTICS_MARGINAL &&
 	    topo_optics_rank(c->both.health) < topo_optics_rank(c->health))
 		c->health = c->both.health;
@@ -140,7 +154,7 @@ int topo_optics_attach(struct topo *t, struct topo_optics *o, const struct optic
 			if (o->sets[h].v[i].module_rc == 0)
 				end_add(t, o, h, &o->sets[h].v[i]);
 	for (size_t i = 0; i < o->n_cables; i++)
-		cable_judge(&o->cables[i], pol);
+		cable_judge(o, &o->cables[i], pol);
 	qsort(o->cables, o->n_cables, sizeof(*o->cables), cable_cmp);
 	o->worst = o->cables[0].health;
 	if (t->optics_free)

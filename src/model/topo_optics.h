@@ -6,7 +6,8 @@
  * (optics_set_judge(), no window: the link rules are not judged) and put
  * on the cable the host port is on: one cable per judged port, or one for
  * both ends when LLDP says the port faces another host's judged port;
- * such a cable also gets what only both ends tell (optics_cable_verdict()).
+ * such a cable also gets what only both ends tell (optics_cable_verdict(),
+ * its sentences naming each end "node:ifname").
  * A port whose module was not read (no module interface: a veth) is no
  * cable end: a fleet without modules gives nothing here.  Pure C.
  *

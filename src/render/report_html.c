@@ -1522,6 +1522,19 @@ static long long sweep_count(const json_t *sweep, const char *key)
 	return (long long)json_integer_value(json_object_get(json_object_get(sweep, "summary"), key));
 }
 
+/* A discover document's cable that is failing (discover's own exit 1, docs/optics.md). */
+static bool cable_failing(const json_t *d)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(json_object_get(d, "cables"), i, c)
+		if (json_is_string(json_object_get(c, "health")) &&
+		    !strcmp(json_string_value(json_object_get(c, "health")), "failing"))
+			return true;
+	return false;
+}
+
 int report_verdict(const struct report *r)
 {
 	const json_t *s = r->doc[REPORT_SWEEP], *d = r->doc[REPORT_DISCOVER];
@@ -1529,7 +1542,7 @@ int report_verdict(const struct report *r)
 
 	if (s && (sweep_count(s, "slow") || sweep_count(s, "failed") || sweep_count(s, "regressed")))
 		return 1;
-	if (d && json_array_size(json_object_get(d, "problems")))
+	if (d && (json_array_size(json_object_get(d, "problems")) || cable_failing(d)))
 		return 1;
 	if (a && json_array_size(json_object_get(a, "findings")))
 		return 1;
@@ -1727,6 +1740,9 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 		report_html_cables(f, json_object_get(diag, "cables"), r->name[REPORT_DIAGNOSE]);
 	if (r->doc[REPORT_DISCOVER])
 		discover_tables(f, r->doc[REPORT_DISCOVER], r->name[REPORT_DISCOVER]);
+	if (r->doc[REPORT_DISCOVER])
+		report_html_discover_cables(f, json_object_get(r->doc[REPORT_DISCOVER], "cables"),
+					    r->name[REPORT_DISCOVER]);
 	if (r->doc[REPORT_ACCEPT])
 		accept_tables(f, r->doc[REPORT_ACCEPT], r->name[REPORT_ACCEPT]);
 	fputs("<footer>inputs:", f);

@@ -74,7 +74,10 @@ int report_html_write(const struct report *r, FILE *f, struct fab_err *err);
  */
 int report_html_save(const struct report *r, const char *path, struct fab_err *err);
 
-/* Exit verdict the inputs carry: 1 when a pair is not ok or a problem/finding is listed, else 0. */
+/*
+ * Exit verdict the inputs carry: 1 when a pair is not ok or a problem/finding is listed
+ * (a discover document's failing cable included, as discover's own exit), else 0.
+ */
 int report_verdict(const struct report *r);
 
 /* HTML-escape @s (& < > " ') to @f; NULL writes nothing. */
@@ -112,5 +115,15 @@ char *report_json_for_script(const json_t *doc);
  * null or has no host.  @name: the document's file, for the heading.
  */
 void report_html_cables(FILE *f, const json_t *cables, const char *name);
+
+/*
+ * A discover document's "cables" (discover --lldp --hosts: every host's
+ * cable ends, docs/optics.md "discover"): one row per end (node,
+ * interface, peer, module type/vendor/PN/SN, verdict, worst figure,
+ * hint) and one per host-to-host cable's both-ends verdict, the cables
+ * worst first by their health; nothing when @cables is absent or has no
+ * end.  @name: the document's file, for the heading.
+ */
+void report_html_discover_cables(FILE *f, const json_t *cables, const char *name);
 
 #endif

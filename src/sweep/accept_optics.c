@@ -51,26 +51,29 @@ static int optics_judge(struct sweep_ctx *ctx, struct accept_state *s, enum acce
 	struct accept_report *r = &s->rep;
 	struct accept_optics_count c = { 0 };
 	size_t before = accept_stage_findings(r, st);
-	char note[sizeof(r->st[st].note)], unread[64] = "";
+	char note[sizeof(r->st[st].note)], unread[64] = "", noted[sizeof(c.noted_ends) + 64] = "";
 	int rc = 0;
 
 	for (size_t i = 0; rc == 0 && i < h->n; i++)
 		if (h->wanted[i])
 			rc = accept_optics_findings(r, st, s->f.w[i].host->name, &h->set[i],
 						    seen && seen->read[i] ? &seen->set[i] : NULL,
-						    &c);
+						    s->pol.optics_marginal_note, &c);
 	if (rc < 0)
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
 	str_fmt(note, sizeof(note), "%s", r->st[st].note);
 	if (c.unread)
 		str_fmt(unread, sizeof(unread), "; %zu module%s not readable (counted, not judged)",
 			c.unread, c.unread == 1 ? "" : "s");
+	if (c.noted)
+		str_fmt(noted, sizeof(noted), " (policy optics marginal: note; not findings: %s)",
+			c.noted_ends);
 	accept_stage_set(r, st, accept_stage_findings(r, st) > before ? ACCEPT_FAILED :
 			 r->st[st].status, "%s%soptics of %zu new host%s%s: %zu cable end%s judged, "
-			 "%zu %sfailing, %zu %smarginal%s", note, note[0] ? "; " : "", c.hosts,
+			 "%zu %sfailing, %zu %smarginal%s%s", note, note[0] ? "; " : "", c.hosts,
 			 c.hosts == 1 ? "" : "s", seen ? " since stage 4" : "", c.ports,
 			 c.ports == 1 ? "" : "s", c.failing, seen ? "newly " : "", c.marginal,
-			 seen ? "newly " : "", unread);
+			 seen ? "newly " : "", noted, unread);
 	return 0;
 }
 

@@ -18,6 +18,10 @@
 #  6. bad YAML plan: FILE:LINE:COL message, exit 2; a node whose lldpd
 #     does not answer: exit 3 naming the node.
 #  7. `discover --lldp -j` on one node (its own lldpd socket).
+#  8. --no-optics (run after 1): the workers, started through a launcher
+#     that logs what they are sent, are asked for their modules without
+#     it and not with it; the document has no "cables", the text no
+#     "cable ends:"; without --hosts it is a usage error.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -106,6 +110,38 @@ assert_eq "dot: hosts" 4 "$(grep -c 'shape=ellipse' "$TMP/fabric.dot")"
 discover --expect "$TMP/plan.yaml"
 assert_eq "clean vs own plan: exit status" 0 "$RC"
 assert_eq "clean vs own plan: problems" 0 "$(jq '.problems | length' "$TMP/out.json")"
+
+# --- 8. --no-optics -----------------------------------------------------------
+# A launcher that logs each worker's requests before the netns launcher's
+# command gets them: the "optics" op is in the log without --no-optics
+# (none of these veths has a module, so there are no cables either way:
+# the log is what tells the switch works).
+cat >"$TMP/tap" <<EOF
+#!/bin/sh
+h=\$1
+shift
+tee -a "$TMP/ops-\$h.log" | ip netns exec "\$h" env FABRICCTL_RUNDIR=/run/fabricctl-netns-\$h "\$@"
+EOF
+chmod +x "$TMP/tap"
+ops_count() { cat "$TMP"/ops-*.log | grep -c "\"op\":\"$1\"" || true; }
+run "$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher "$TMP/tap {host}" \
+	--lldp-socket "$TMP/sock/{host}.sock" -j >"$TMP/opt.json"
+assert_eq "optics: every worker asked for its modules" 7 "$(ops_count optics)"
+rm -f "$TMP"/ops-*.log
+run "$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher "$TMP/tap {host}" \
+	--lldp-socket "$TMP/sock/{host}.sock" -j --no-optics >"$TMP/noopt.json"
+assert_eq "--no-optics: every worker asked for its LLDP view" 7 "$(ops_count lldp)"
+assert_eq "--no-optics: no worker asked for its modules" 0 "$(ops_count optics)"
+assert_eq "--no-optics: no cables" false "$(jq 'has("cables")' "$TMP/noopt.json")"
+assert_eq "--no-optics: the same graph" "$(jq -c .links "$TMP/opt.json")" \
+	"$(jq -c .links "$TMP/noopt.json")"
+run "$FABRICCTL" discover --lldp --hosts "$TMP/hosts" --launcher netns \
+	--lldp-socket "$TMP/sock/{host}.sock" --no-optics >"$TMP/noopt.txt"
+! grep -q '^cable ends:' "$TMP/noopt.txt" || fail "--no-optics: the text has cable ends"
+RC=0
+"$FABRICCTL" discover --lldp --no-optics >/dev/null 2>"$TMP/noopt.err" || RC=$?
+assert_eq "--no-optics without --hosts: usage error" 2 "$RC"
+grep -q -- "--no-optics is for --lldp --hosts" "$TMP/noopt.err" || fail "--no-optics: message"
 
 # --- 2. swapped cables: h1 and h2 change leaf ports ---------------------------
 run lab_swap h1 h2

@@ -13,6 +13,9 @@
 #     <script> and onerror= show as text and never run.
 #     Discover, diagnose and accept without a sweep: the group's links lit,
 #     the findings as a table.
+#     A discover document with "cables" (discover --lldp --hosts): the
+#     cable table, one row per end and per both-ends verdict, worst
+#     first, escaped; none without them.
 #  3. Bad input: unknown schema, broken JSON, two sweeps, no -o: exit 2
 #     naming the file, nothing written.  A page whose data is broken is
 #     caught by the checks (they can fail).
@@ -175,6 +178,32 @@ hca2 sw" "$(attrs 'lk suspect' data-a data-b | awk '{ if ($1 > $2) print $2, $1;
 assert_eq "no sweep: accept findings" 2 "$(sed -n '/id="accept"/,/<\/section>/p' "$TMP/dom" | grep -c '<tr><td>F-')"
 grep -q 'port down &lt;i&gt;x&lt;/i&gt;' "$TMP/dom" || fail "accept finding not escaped"
 assert_eq "no sweep: no heatmap" 0 "$(grep -c 'id="hm-bw"' "$TMP/dom" || true)"
+assert_eq "no sweep: discover without cables: no cable table" 0 \
+	"$(grep -c 'id="discover-cables"' "$TMP/dom" || true)"
+
+# Discover's cables (tests/integration/report/discover-cables.json: the
+# "cables" test_topo_optics.c's discover document carries, h1 failing,
+# h3-h4 a host-to-host cable marginal at h3 and both ends, h2 healthy),
+# put in reverse into the golden discover document, a vendor name
+# carrying markup: the table shows them worst first, escaped.
+jq --slurpfile c "$TOP/tests/integration/report/discover-cables.json" \
+	'.cables = ($c[0] | reverse) | .cables[0].ends[0].module.vendor = "<img src=x onerror=alert(1)>"' \
+	"$TOP/tests/golden/discover.json" >"$TMP/disc-cables.json"
+fab report "$TMP/disc-cables.json" -o "$TMP/cables.html"
+assert_eq "cables: rc" 0 "$rc"
+chrome "$TMP/cables.html" --dump-dom
+page_ok "page with discover's cables"
+sed -n '/id="discover-cables"/,/<\/section>/p' "$TMP/dom" >"$TMP/cables.dom"
+assert_eq "cables: ends worst first" "h1 eth0,h3 eth1,h4 eth1,h2 eth0" \
+	"$(grep -o '<tr><td>h[0-9]</td><td>eth[0-9]</td>' "$TMP/cables.dom" | sed 's|<tr><td>||; s|</td><td>| |; s|</td>||' | paste -sd,)"
+assert_eq "cables: verdicts in that order" "failing marginal healthy marginal healthy" \
+	"$(grep -o '<span class="[^"]*">[a-z]*</span>' "$TMP/cables.dom" | sed 's|<[^>]*>||g' | paste -sd' ')"
+assert_eq "cables: h1's peer and module" 1 \
+	"$(grep -c '<td>h1</td><td>eth0</td><td>leaf1 swp1</td><td>QSFP28 FABRICCTL TEST QSFP28-SR4-TEST sn QSFP0001</td>' "$TMP/cables.dom")"
+grep -q 'class="both"><td colspan="3">h3 eth1 .* h4 eth1</td><td>both ends</td>.*received at h3:eth1' \
+	"$TMP/cables.dom" || fail "cables: the both-ends row"
+grep -q '&lt;img src=x onerror=alert(1)&gt;' "$TMP/cables.dom" || fail "cables: vendor not shown escaped"
+assert_eq "cables: no element from the document" 0 "$(grep -c '<img src=x' "$TMP/cables.dom" || true)"
 
 # --- 3. bad input; the checks catch a broken page ---------------------------------------------
 echo '{"schema": "fabricctl.nonsense/7"}' >"$TMP/odd.json"

@@ -6,7 +6,10 @@
  * a lost lane is one FAB-COUNTER-OPTICS-FAILING naming host, interface,
  * lane and hint; a lane 4 dB below its siblings FAB-COUNTER-OPTICS-MARGINAL;
  * stage 6 says only what the window adds (uncorrectable FEC blocks), not
- * stage 4's findings again; an unreadable module is counted, not a finding.
+ * stage 4's findings again; an unreadable module is counted, not a finding;
+ * the policy's optics: {marginal: note} names a marginal end in the count
+ * instead (not a finding: ACCEPT), reject (the default) keeps the finding,
+ * and a bad value is refused naming file, line and field.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +22,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "model/accept.h"
 #include "model/accept_optics.h"
 #include "model/optics.h"
 #include "module_img.h"
@@ -110,7 +114,8 @@ static void test_stage4(void **state)
 	p = port_add(&s, "eth3", 1, 0);		/* no module in the cage */
 	p->module_rc = -EIO;
 	optics_set_judge(&s, NULL, &pol);
-	assert_int_equal(accept_optics_findings(&r, ACCEPT_ST_COUNTERS_BASE, "h7", &s, NULL, &c), 0);
+	assert_int_equal(accept_optics_findings(&r, ACCEPT_ST_COUNTERS_BASE, "h7", &s, NULL, false,
+						 &c), 0);
 	assert_int_equal(c.hosts, 1);
 	assert_int_equal(c.ports, 3);
 	assert_int_equal(c.failing, 1);
@@ -151,7 +156,8 @@ static void test_stage6(void **state)
 	port_add(&s, "eth0", 130, 5);		/* the same marginal lane, nothing in the window */
 	port_add(&s, "eth1", 130, 9);		/* and 4 uncorrectable blocks during the traffic */
 	optics_set_judge(&s, &b, &pol);
-	assert_int_equal(accept_optics_findings(&r, ACCEPT_ST_COUNTERS_AFTER, "h7", &s, &b, &c), 0);
+	assert_int_equal(accept_optics_findings(&r, ACCEPT_ST_COUNTERS_AFTER, "h7", &s, &b, false,
+						 &c), 0);
 	assert_int_equal(r.n_findings, 1);	/* eth0's finding was stage 4's */
 	assert_int_equal(r.findings[0].code, FAB_COUNTER_OPTICS_FAILING);
 	assert_int_equal(r.findings[0].stage, ACCEPT_ST_COUNTERS_AFTER);
@@ -165,12 +171,116 @@ static void test_stage6(void **state)
 	accept_report_fini(&r);
 }
 
+/* The same host with lane 2 4 dB below its siblings on eth1 and eth2: marginal. */
+static void marginal_set(struct optics_set *s)
+{
+	optics_set_init(s);
+	qsfp_even_build(&img);
+	qsfp_rx_mw(&img, 2, 0.8 * 0.398);
+	port_add(s, "eth1", 1, 0);
+	port_add(s, "eth2", 1, 0);
+	qsfp_even_build(&img);
+	port_add(s, "eth3", 1, 0);		/* healthy */
+	optics_set_judge(s, NULL, &pol);
+}
+
+static int pol_parse(struct accept_policy *p, const char *text, struct fab_err *err)
+{
+	fab_err_init(err);
+	return accept_policy_parse(p, text, strlen(text), "site.yaml", err);
+}
+
+/* optics: {marginal: reject | note}: the default rejects, note accepts and names the ends. */
+static void test_marginal_policy(void **state)
+{
+	struct accept_optics_count c = { 0 };
+	struct accept_policy ap;
+	struct accept_report r;
+	struct optics_set s;
+	struct fab_err err;
+
+	(void)state;
+	/* the default, and reject said out loud: a finding each, REJECT */
+	assert_int_equal(pol_parse(&ap, "", &err), 0);
+	assert_false(ap.optics_marginal_note);
+	assert_int_equal(pol_parse(&ap, "optics: { marginal: reject }\n", &err), 0);
+	assert_false(ap.optics_marginal_note);
+	marginal_set(&s);
+	accept_report_init(&r);
+	assert_int_equal(accept_optics_findings(&r, ACCEPT_ST_COUNTERS_BASE, "h7", &s, NULL,
+						ap.optics_marginal_note, &c), 0);
+	assert_int_equal(r.n_findings, 2);
+	assert_int_equal(r.findings[0].code, FAB_COUNTER_OPTICS_MARGINAL);
+	assert_int_equal(c.marginal, 2);
+	assert_int_equal(c.noted, 0);
+	assert_string_equal(c.noted_ends, "");
+	assert_false(accept_verdict(&r));
+	accept_report_fini(&r);
+
+	/* note: counted and named, no finding: ACCEPT */
+	assert_int_equal(pol_parse(&ap, "coverage: 2\noptics:\n  marginal: note\n", &err), 0);
+	assert_true(ap.optics_marginal_note);
+	memset(&c, 0, sizeof(c));
+	accept_report_init(&r);
+	assert_int_equal(accept_optics_findings(&r, ACCEPT_ST_COUNTERS_BASE, "h7", &s, NULL,
+						ap.optics_marginal_note, &c), 0);
+	assert_int_equal(r.n_findings, 0);
+	assert_int_equal(c.ports, 3);
+	assert_int_equal(c.marginal, 2);
+	assert_int_equal(c.noted, 2);
+	assert_string_equal(c.noted_ends, "h7 eth1, h7 eth2");
+	assert_true(accept_verdict(&r));
+	/* a failing end stays a finding */
+	qsfp_even_build(&img);
+	qsfp_rx_mw(&img, 3, 0);
+	port_add(&s, "eth4", 1, 0);
+	optics_set_judge(&s, NULL, &pol);
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(accept_optics_findings(&r, ACCEPT_ST_COUNTERS_BASE, "h7", &s, NULL,
+						true, &c), 0);
+	assert_int_equal(r.n_findings, 1);
+	assert_int_equal(r.findings[0].code, FAB_COUNTER_OPTICS_FAILING);
+	assert_int_equal(c.noted, 2);
+	assert_false(accept_verdict(&r));
+	accept_report_fini(&r);
+	optics_set_fini(&s);
+
+	/* a long list ends in ", ..." and still counts */
+	marginal_set(&s);
+	memset(&c, 0, sizeof(c));
+	accept_report_init(&r);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(accept_optics_findings(&r, ACCEPT_ST_COUNTERS_BASE,
+							"a-rather-long-node-name", &s, NULL, true,
+							&c), 0);
+	assert_int_equal(c.noted, 40);
+	assert_int_equal(r.n_findings, 0);
+	assert_true(strlen(c.noted_ends) < sizeof(c.noted_ends));
+	assert_non_null(strstr(c.noted_ends, "a-rather-long-node-name eth1, "));
+	assert_string_equal(c.noted_ends + strlen(c.noted_ends) - 5, ", ...");
+	accept_report_fini(&r);
+	optics_set_fini(&s);
+
+	/* bad values: file, line, field */
+	assert_int_equal(pol_parse(&ap, "coverage: 2\noptics: { marginal: warn }\n", &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "site.yaml:2:"));
+	assert_non_null(strstr(err.msg, "optics: marginal: 'warn' is not reject or note"));
+	assert_int_equal(pol_parse(&ap, "optics: { marginl: note }\n", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "site.yaml:1:"));
+	assert_non_null(strstr(err.msg, "marginl"));
+	assert_int_equal(pol_parse(&ap, "optics: note\n", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "site.yaml:1:"));
+	assert_non_null(strstr(err.msg, "optics"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_judge_and_worst, setup),
 		cmocka_unit_test_setup(test_stage4, setup),
 		cmocka_unit_test_setup(test_stage6, setup),
+		cmocka_unit_test_setup(test_marginal_policy, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

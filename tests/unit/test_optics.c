@@ -347,40 +347,48 @@ static void test_cable(void **state)
 	(void)state;
 	optics_set_init(&set);
 	qsfp_build(&img);
-	a = optics_set_add(&set, "h1:eth0");
+	a = optics_set_add(&set, "eth0");	/* both ends eth0: told apart by node */
 	img_fill(&img, &ee);
 	assert_int_equal(module_decode(&ee, &a->mod), 0);
-	b = optics_set_add(&set, "h2:eth0");
+	b = optics_set_add(&set, "eth0");
 	a = &set.v[0];
 	assert_int_equal(module_decode(&ee, &b->mod), 0);
-	optics_cable_verdict(a, b, &pol, &v);
+	optics_cable_verdict(a, "h1:eth0", b, "h2:eth0", &pol, &v);
 	assert_int_equal(v.health, OPTICS_HEALTHY);
 	assert_int_equal(v.n, 0);
 	/* lane 2 at h1 receives 0.05 mW (below the low warning 0.0871) of h2's 0.9 mW */
 	a->mod.lane[1].rx_mw.v = 0.05;
-	optics_cable_verdict(a, b, &pol, &v);
+	optics_cable_verdict(a, "h1:eth0", b, "h2:eth0", &pol, &v);
 	assert_int_equal(v.health, OPTICS_MARGINAL);
 	f = find("cable_loss", 2);
 	assert_non_null(f);
 	assert_int_equal(f->hint, OPTICS_HINT_CLEAN);
 	assert_true(fabs(f->value - 10 * log10(0.9 / 0.05)) < 1e-9);
-	assert_non_null(strstr(f->text, "12.6 dB lost between them"));
+	assert_string_equal(f->text, "lane 2: -0.46 dBm sent at h2:eth0, -13.01 dBm received at "
+			    "h1:eth0: 12.6 dB lost between them; clean both connectors, then "
+			    "replace the cable");
+	/* without names: the interface alone */
+	optics_cable_verdict(a, NULL, b, "", &pol, &v);
+	f = find("cable_loss", 2);
+	assert_non_null(f);
+	assert_non_null(strstr(f->text, "sent at eth0, -13.01 dBm received at eth0:"));
 	/* ... because h2's laser on lane 2 is weak (below its low warning 0.2512): that optic */
 	b->mod.lane[1].tx_mw.v = 0.2;
-	optics_cable_verdict(a, b, &pol, &v);
+	optics_cable_verdict(a, "h1:eth0", b, "h2:eth0", &pol, &v);
 	f = find("far_tx_low", 2);
 	assert_non_null(f);
 	assert_int_equal(f->hint, OPTICS_HINT_REPLACE_OPTIC);
-	assert_non_null(strstr(f->text, "replace the optic at h2:eth0"));
+	assert_string_equal(f->text, "lane 2: Rx -13.01 dBm at h1:eth0 because Tx is low "
+			    "(-6.99 dBm) at h2:eth0: replace that optic");
 	/* past the alarm: failing; and the other direction is judged too */
 	a->mod.lane[1].rx_mw.v = 0.01;
 	b->mod.lane[3].rx_mw.v = 0.02;
-	optics_cable_verdict(a, b, &pol, &v);
+	optics_cable_verdict(a, "h1:eth0", b, "h2:eth0", &pol, &v);
 	assert_int_equal(v.health, OPTICS_FAILING);
 	assert_non_null(find("cable_loss", 4));
 	/* an end without a module: nothing to say */
 	b->module_rc = -ENODEV;
-	optics_cable_verdict(a, b, &pol, &v);
+	optics_cable_verdict(a, "h1:eth0", b, "h2:eth0", &pol, &v);
 	assert_int_equal(v.health, OPTICS_UNKNOWN);
 	optics_set_fini(&set);
 }

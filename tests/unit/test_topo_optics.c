@@ -11,7 +11,12 @@
  *     optics_cable_verdict()'s finding (cable_loss, lane 2);
  *   - hosts without a module (a veth: no module interface) give nothing:
  *     no t->optics, the documents byte for byte what they were;
- *   - the streamed JSON equals the whole document's bytes with "cables".
+ *   - the streamed JSON equals the whole document's bytes with "cables";
+ *   - the report's cable table (render/report_html_cables.c) drawn from
+ *     that document's "cables": one row per end with its peer and module,
+ *     the both-ends row, worst first; nothing without cables; a failing
+ *     cable makes the page's verdict 1 (report_verdict()), as discover's
+ *     own exit status.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -28,6 +33,7 @@
 #include "model/topo_optics.h"
 #include "render/optics.h"
 #include "render/render.h"
+#include "render/report_html.h"
 #include "module_img.h"
 
 static struct img img;
@@ -177,6 +183,9 @@ static void test_attach(void **state)
 	assert_int_equal(c->end[1].port->verdict.health, OPTICS_HEALTHY);
 	assert_int_equal(c->both.health, OPTICS_MARGINAL);
 	assert_non_null(find(&c->both, "cable_loss", 2));
+	/* both ends are eth1: the sentence names each end by its node */
+	assert_non_null(strstr(find(&c->both, "cable_loss", 2)->text, " sent at h4:eth1, "));
+	assert_non_null(strstr(find(&c->both, "cable_loss", 2)->text, " received at h3:eth1: "));
 
 	c = &o->cables[2];
 	assert_int_equal(c->health, OPTICS_HEALTHY);
@@ -309,6 +318,8 @@ static void test_render(void **state)
 	assert_int_equal(json_array_size(json_object_get(e, "ends")), 2);
 	assert_string_equal(json_string_value(get2(e, "both_ends", "health")),
 			    "marginal");
+	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(get2(
+		e, "both_ends", "findings"), 0), "text")), " received at h3:eth1: "));
 	json_decref(doc);
 
 	text = text_of(t);
@@ -316,9 +327,89 @@ static void test_render(void **state)
 				     "1 marginal, 2 healthy\n  failing:\n    h1 eth0 -> leaf1 swp1 "
 				     "QSFP28 "));
 	assert_non_null(strstr(text, "  marginal:\n    h3 eth1 -> h4 eth1 QSFP28 "));
-	assert_non_null(strstr(text, "\n    h3 eth1 <-> h4 eth1, both ends: "));
+	assert_non_null(strstr(text, "\n    h3 eth1 <-> h4 eth1, both ends: lane 2: "));
+	assert_non_null(strstr(text, " sent at h4:eth1, "));
 	assert_null(strstr(text, "    h2 eth0"));	/* healthy ends are counted, not listed */
 	free(text);
+	topo_free(t);
+}
+
+/* The report's table of @cables (a discover document's), as a string. */
+static char *report_of(const json_t *cables)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	report_html_discover_cables(f, cables, "d<1>.json");
+	fclose(f);
+	return buf;
+}
+
+/* report_verdict() of a report of discover document @doc alone. */
+static int verdict_of(json_t *doc)
+{
+	struct report r;
+	struct fab_err err;
+	int v;
+
+	report_init(&r);
+	fab_err_init(&err);
+	assert_int_equal(report_add(&r, "d.json", doc, &err), 0);
+	v = report_verdict(&r);
+	report_fini(&r);
+	return v;
+}
+
+/* discover's document, as `fabricctl report` reads it: its cables as a table, worst first. */
+static void test_report(void **state)
+{
+	struct topo *t = graph();
+	const char *h1, *h3, *both, *h2;
+	json_t *doc;
+	char *html, *js;
+
+	(void)state;
+	assert_int_equal(topo_optics_attach(t, readings(), &pol), 0);
+	js = json_of(t, true, false);
+	doc = json_loads(js, 0, NULL);
+	free(js);
+	assert_non_null(doc);
+	html = report_of(json_object_get(doc, "cables"));
+	assert_non_null(strstr(html, "<section id=\"discover-cables\"><h2>Cables <small>d&lt;1&gt;.json "
+				     "&middot; 4 cable ends, one reading</small></h2>"));
+	h1 = strstr(html, "<tr><td>h1</td><td>eth0</td><td>leaf1 swp1</td><td>QSFP28 ");
+	h3 = strstr(html, "<tr><td>h3</td><td>eth1</td><td>h4 eth1</td><td>QSFP28 ");
+	both = strstr(html, "<tr class=\"both\"><td colspan=\"3\">h3 eth1 &harr; h4 eth1</td>"
+			    "<td>both ends</td><td><span class=\"tag slow\">marginal</span></td>"
+			    "<td><b>12.55 dB</b> (limit 0 dB): lane 2: ");
+	h2 = strstr(html, "<tr><td>h2</td><td>eth0</td><td>leaf1 swp2</td>");
+	assert_non_null(h1);
+	assert_non_null(h3);
+	assert_non_null(both);
+	assert_non_null(h2);
+	assert_true(h1 < h3 && h3 < both && both < h2);	/* worst first */
+	assert_non_null(strstr(h1, " sn "));
+	assert_non_null(strstr(h1, "<span class=\"tag bad\">failing</span>"));
+	assert_non_null(strstr(both, " received at h3:eth1: "));
+	assert_null(strstr(html, "<td>h5</td>"));	/* the veth is no cable end */
+	free(html);
+	/* the page's verdict: a failing cable is discover's exit 1, no problem needed */
+	assert_int_equal(json_array_size(json_object_get(doc, "problems")), 0);
+	assert_int_equal(verdict_of(doc), 1);
+	json_array_remove(json_object_get(doc, "cables"), 0);	/* h1's, the failing one */
+	assert_int_equal(verdict_of(doc), 0);
+	json_decref(doc);
+	/* no cables (absent, empty): nothing */
+	html = report_of(NULL);
+	assert_string_equal(html, "");
+	free(html);
+	doc = json_array();
+	html = report_of(doc);
+	assert_string_equal(html, "");
+	free(html);
+	json_decref(doc);
 	topo_free(t);
 }
 
@@ -328,6 +419,7 @@ int main(void)
 		cmocka_unit_test_setup(test_attach, setup),
 		cmocka_unit_test_setup(test_unseen_port, setup),
 		cmocka_unit_test_setup(test_no_module, setup),
+		cmocka_unit_test_setup(test_report, setup),
 		cmocka_unit_test_setup(test_render, setup),
 	};
 
