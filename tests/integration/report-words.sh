@@ -17,22 +17,10 @@ command -v chromium >/dev/null 2>&1 || skip "chromium not installed (scripts/ins
 need_fabricctl
 tmpdir_with_cleanup
 
-chrome() {
-	local page=$1 prof
-	shift
-	prof=$(mktemp -d "$TMP/chrome.XXXXXX")
-	pretty "chromium --headless $* $page"
-	unshare -n timeout 180 chromium --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--no-first-run --user-data-dir="$prof" --enable-logging=stderr --v=0 \
-		"$@" "file://$page" >"$TMP/dom" 2>"$TMP/chrome.err" || { cat "$TMP/chrome.err" >&2; fail "chromium failed on $page"; }
-	rm -rf "$prof"
-	case $(grep -o '<body[^>]*>' "$TMP/dom" | head -1) in
-	*data-js-error*) fail "$page: script error" ;;
-	*'data-rendered="1"'*) ;;
-	*) fail "$page: the page's script did not finish" ;;
-	esac
-}
+# shellcheck source=../lib/chrome.sh
+. "$TOP/tests/lib/chrome.sh"
+# chrome_dom PAGE: the page's DOM in $TMP/dom, loaded with no error (tests/lib/chrome.sh)
+chrome_dom() { chrome "$1" --dump-dom; page_ok "$1"; }
 # lat_fill A B: the fill of cell A -> B in the latency map of the last dump.
 lat_fill() {
 	python3 - "$TMP/dom" "$1" "$2" <<'EOF'
@@ -74,7 +62,7 @@ json.dump(doc, open(sys.argv[1], "w"))
 EOF
 fab report "$TMP/sweep.json" -o "$TMP/lat.html"
 assert_eq "report rc" 0 "$rc"
-chrome "$TMP/lat.html" --dump-dom
+chrome_dom "$TMP/lat.html"
 assert_eq "at the median: palest" "rgb(247,251,255)" "$(lat_fill n1 n2)"
 assert_eq "ok pair at 5x the median: no darker than x1.5" "rgb(198,219,239)" "$(lat_fill n1 n3)"
 assert_eq "ok pair at 5x, other direction" "rgb(198,219,239)" "$(lat_fill n3 n1)"
@@ -88,7 +76,7 @@ jq '.suspects[0].evidence = {"cross_bad": 15, "cross_n": 15, "other_bad": 0, "ot
 	"counters": [], "text": "leaf2 swp49 <-> spine1 swp2"}' "$FIX" >"$TMP/sus.json"
 fab report "$TMP/sus.json" -o "$TMP/sus.html"
 assert_eq "suspects report rc" 0 "$rc"
-chrome "$TMP/sus.html" --dump-dom
+chrome_dom "$TMP/sus.html"
 sed -n '/id="suspects"/,/<\/table>/p' "$TMP/dom" >"$TMP/sus.dom"
 grep -q '15 of 15 pairs crossing it not ok, the slow ones at 48 % of expected (median); 0 of 13 other pairs not ok' \
 	"$TMP/sus.dom" || fail "suspect evidence not in words: $(grep -o '<td class="ev">.*' "$TMP/sus.dom")"
@@ -96,7 +84,7 @@ for raw in cross_bad cross_n 'counters \[\]' probes_run; do
 	grep -q "$raw" "$TMP/sus.dom" && fail "raw evidence key '$raw' in the suspects table"
 done
 printf '  ok: evidence in words, no raw keys\n' >&2
-chrome "$TMP/lat.html" --dump-dom
+chrome_dom "$TMP/lat.html"
 sed -n '/id="suspects"/,/<\/table>/p' "$TMP/dom" >"$TMP/sus.dom"
 grep -q '1 of 3 pairs with it not ok (1 slow, 0 failed); its median 100' "$TMP/sus.dom" ||
 	fail "node suspect evidence not in words"
@@ -107,11 +95,11 @@ jq '.problems = [] | .summary.problems = 0 | .links[].status = "ok" | .sources =
 jq '.sources = ["smp", "plan"]' "$TMP/d-noplan.json" >"$TMP/d-plan.json"
 fab report "$TMP/d-noplan.json" -o "$TMP/d1.html"
 assert_eq "discover, no plan: rc" 0 "$rc"
-chrome "$TMP/d1.html" --dump-dom
+chrome_dom "$TMP/d1.html"
 grep -q 'No plan given: the cabling was not checked' "$TMP/dom" || fail "no plan: not said"
 grep -q 'as planned' "$TMP/dom" && fail "no plan, yet 'as planned'"
 fab report "$TMP/d-plan.json" -o "$TMP/d2.html"
-chrome "$TMP/d2.html" --dump-dom
+chrome_dom "$TMP/d2.html"
 grep -q 'every link healthy and as planned' "$TMP/dom" || fail "with a plan: 'as planned' missing"
 printf '  ok: "as planned" only with a plan\n' >&2
 echo "report-words: all checks passed" >&2

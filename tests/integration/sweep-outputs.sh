@@ -62,22 +62,10 @@ sweep() {
 	jq -c '.summary' "$out" >&2
 }
 
-# chrome PAGE: headless Chromium without network (an empty network namespace), the DOM to $TMP/dom.
-chrome() {
-	local prof
-	prof=$(mktemp -d "$TMP/chrome.XXXXXX")
-	pretty "chromium --headless --dump-dom $1"
-	unshare -n timeout 180 chromium --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--no-first-run --user-data-dir="$prof" --enable-logging=stderr --v=0 \
-		--dump-dom "file://$1" >"$TMP/dom" 2>"$TMP/chrome.err" || { cat "$TMP/chrome.err" >&2; fail "chromium failed on $1"; }
-	rm -rf "$prof"
-	local body
-	body=$(grep -o '<body[^>]*>' "$TMP/dom" | head -1)
-	case $body in *data-js-error*) fail "$1: script error: $body" ;; esac
-	case $body in *'data-rendered="1"'*) ;; *) fail "$1: the page's script did not finish" ;; esac
-	if grep -E ':CONSOLE.*source: file://|Uncaught' "$TMP/chrome.err" >&2; then fail "$1: console messages"; fi
-}
+# shellcheck source=../lib/chrome.sh
+. "$TOP/tests/lib/chrome.sh"
+# chrome_dom PAGE: the page's DOM in $TMP/dom, loaded with no error (tests/lib/chrome.sh)
+chrome_dom() { chrome "$1" --dump-dom; page_ok "$1"; }
 # attrs TAG-REGEX ATTR...: from the DOM, the given attributes of every element whose start tag matches.
 attrs() {
 	python3 - "$TMP/dom" "$@" <<'EOF2'
@@ -270,7 +258,7 @@ for page in s2 r2; do
 		fab report "$TMP/s2.json" --baseline "$TMP/s1.json" --regress-pct 15 -o "$TMP/r2.html"
 		assert_eq "report --baseline: rc" 0 "$rc"
 	fi
-	chrome "$TMP/$page.html"
+	chrome_dom "$TMP/$page.html"
 	assert_eq "$page: three maps of 12 cells" 36 "$(attrs 'class="cell ' data-a | wc -l)"
 	assert_eq "$page: change map: cells, fallen, not in the baseline" "12 $(echo "$fell" | wc -l) 0" \
 		"$(attrs 'data-kind="chg"' data-cells data-dropped data-nobase)"
@@ -284,7 +272,7 @@ for page in s2 r2; do
 done
 grep -q '<div class="l">regressed</div>' "$TMP/dom" || fail "r2: no regressed card"
 fab report "$TMP/s1.json" -o "$TMP/r1.html"
-chrome "$TMP/r1.html"
+chrome_dom "$TMP/r1.html"
 assert_eq "no baseline: two maps" 24 "$(attrs 'class="cell ' data-a | wc -l)"
 assert_eq "no baseline: no change map" 0 "$(grep -c 'id="hm-chg"' "$TMP/dom" || true)"
 fab report "$TMP/d.json" --baseline "$TMP/s1.json" -o "$TMP/x.html"
