@@ -51,7 +51,7 @@ BDF=$(basename "$(readlink /sys/class/net/dcbt1/device)")
 assert_eq "dcbt1's device" dcbtest.1 "$BDF"
 D=/sys/kernel/debug/mlx5/$BDF/cc_params
 FAIL=/sys/module/dcbtest/parameters/fail
-[ -f "$V/roce_rp/rpg_ai_rate" ] && [ -f "$D/rp_ai_rate" ] || fail "dcbtest has no DCQCN files"
+if [ ! -f "$V/roce_rp/rpg_ai_rate" ] || [ ! -f "$D/rp_ai_rate" ]; then fail "dcbtest has no DCQCN files"; fi
 
 fab() { # fab ARGS...: sets rc; stdout in $TMP/out, stderr in $TMP/err
 	pretty "$FABRICCTL $*"
@@ -76,9 +76,9 @@ ecn() { # ecn roce_np|roce_rp: enable/0..7 as one string of 0s and 1s
 put() { pretty "echo $1 >$2"; echo "$1" >"$2"; }
 DRIFTS='[.drift[] | "\(.interface) \(.field) \(.wanted) \(.found)"] | sort | join("|")'
 STEPS='[.steps[] | "\(.field):\(.status)"] | join(" ")'
-VNP="cnp_dscp cnp_802p_prio min_time_between_cnps"
-VRP="rpg_ai_rate rpg_hai_rate rpg_threshold rpg_time_reset"
-DF="np_cnp_dscp np_cnp_prio np_min_time_between_cnps rp_ai_rate rp_hai_rate rp_threshold rp_time_reset"
+VNP=(cnp_dscp cnp_802p_prio min_time_between_cnps)
+VRP=(rpg_ai_rate rpg_hai_rate rpg_threshold rpg_time_reset)
+DF=(np_cnp_dscp np_cnp_prio np_min_time_between_cnps rp_ai_rate rp_hai_rate rp_threshold rp_time_reset)
 
 cat >"$TMP/p.yaml" <<'YAML'
 interfaces:
@@ -93,18 +93,18 @@ interfaces:
 YAML
 
 # --- 1. fabricctl writes, the files read back --------------------------------
-assert_eq "vendor defaults" "cnp_dscp=48 cnp_802p_prio=6 min_time_between_cnps=4" "$(files "$V/roce_np" $VNP)"
+assert_eq "vendor defaults" "cnp_dscp=48 cnp_802p_prio=6 min_time_between_cnps=4" "$(files "$V/roce_np" "${VNP[@]}")"
 fab apply "$TMP/p.yaml"
 assert_eq "apply p: exit status" 0 "$rc"
 assert_eq "sysfs roce_np after apply" "cnp_dscp=46 cnp_802p_prio=5 min_time_between_cnps=8" \
-	"$(files "$V/roce_np" $VNP)"
+	"$(files "$V/roce_np" "${VNP[@]}")"
 assert_eq "sysfs roce_rp after apply (rpg_time_reset untouched)" \
-	"rpg_ai_rate=10 rpg_hai_rate=100 rpg_threshold=5 rpg_time_reset=300" "$(files "$V/roce_rp" $VRP)"
+	"rpg_ai_rate=10 rpg_hai_rate=100 rpg_threshold=5 rpg_time_reset=300" "$(files "$V/roce_rp" "${VRP[@]}")"
 assert_eq "sysfs roce_np/enable after apply" 00010000 "$(ecn roce_np)"
 assert_eq "sysfs roce_rp/enable after apply" 00010000 "$(ecn roce_rp)"
 assert_eq "debugfs cc_params after apply" \
 	"np_cnp_dscp=46 np_cnp_prio=5 np_min_time_between_cnps=8 rp_ai_rate=10 rp_hai_rate=100 rp_threshold=5 rp_time_reset=300" \
-	"$(files "$D" $DF)"
+	"$(files "$D" "${DF[@]}")"
 fab verify "$TMP/p.yaml"
 assert_eq "verify after apply: exit status" 0 "$rc"
 
@@ -142,9 +142,9 @@ case $error in
 *) fail "apply p2: the failed write is not in the error: $error" ;;
 esac
 assert_eq "sysfs roce_np after the rollback" "cnp_dscp=46 cnp_802p_prio=5 min_time_between_cnps=8" \
-	"$(files "$V/roce_np" $VNP)"
+	"$(files "$V/roce_np" "${VNP[@]}")"
 assert_eq "sysfs roce_rp after the rollback" \
-	"rpg_ai_rate=10 rpg_hai_rate=100 rpg_threshold=5 rpg_time_reset=300" "$(files "$V/roce_rp" $VRP)"
+	"rpg_ai_rate=10 rpg_hai_rate=100 rpg_threshold=5 rpg_time_reset=300" "$(files "$V/roce_rp" "${VRP[@]}")"
 assert_eq "sysfs rpg_gd never written" "rpg_gd=11" "$(files "$V/roce_rp" rpg_gd)"
 assert_eq "sysfs roce_rp/enable after the rollback" 00010000 "$(ecn roce_rp)"
 
