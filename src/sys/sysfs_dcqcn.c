@@ -120,6 +120,7 @@ int sysfs_dcqcn_set(struct sys *sys, const char *ifname, enum dcqcn_param p, uin
 	snprintf(text, sizeof(text), "%u\n", val);
 	rc = sys_write_line(path, text);
 	if (rc < 0)
-		return fab_err_set(err, rc, "dcqcn: %s: write %s: %s", ifname, path, strerror(-rc));
+		return fab_err_set(err, rc, "dcqcn: %s: %s: write %u to %s: %s", ifname,
+				   dcqcn_params[p].key, val, path, strerror(-rc));
 	return 0;
 }

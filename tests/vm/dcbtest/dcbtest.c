@@ -19,17 +19,33 @@
  *     selector 1..5, priority < 8, DSCP < 64 checked;
  *   - maxrate, buffer (prio2buffer, sizes <= total), DCBX mode (host-
  *     managed IEEE/CEE; LLD-managed rejected);
- *   - ethtool: the PFC storm prevention tunable (ETHTOOL_PFC_PREVENTION_TOUT).
+ *   - ethtool: the PFC storm prevention tunable (ETHTOOL_PFC_PREVENTION_TOUT);
+ *   - with dcqcn=1, DCQCN and the per-priority ECN enables in the two
+ *     layouts mlx5 drivers show them (see "DCQCN" below): the vendor
+ *     driver's (MLNX_OFED) sysfs /sys/class/net/IF/ecn/roce_{np,rp}/ on
+ *     even devices (dcbt0, dcbt2, ...), the inbox mlx5_ib debugfs
+ *     /sys/kernel/debug/mlx5/<parent>/cc_params/ on odd ones.  Each device
+ *     then has a platform device parent (dcbtest.N), so IF/device exists
+ *     and names the debugfs directory, as a PCI BDF does for mlx5.
  *
- * Parameters: pairs=N (default 1, at most 16); tcs=N (default 8, writable).
+ * Parameters: pairs=N (default 1, at most 16); tcs=N (default 8, writable);
+ * dcqcn=0|1 (default 0); fail=DIR/NAME (writable): writes to that DCQCN/ECN
+ * file fail with -EIO, as a firmware command that fails would
+ * (roce_rp/rpg_ai_rate, roce_np/enable/3, cc_params/rp_ai_rate).
  *
  * Build: tests/vm/dcbtest/build (against Debian's linux-headers for the
  * VM kernel).  Load in the VM: insmod dcbtest.ko pairs=2
  */
 #include <linux/etherdevice.h>
+#include <linux/debugfs.h>
 #include <linux/ethtool.h>
+#include <linux/fs.h>
+#include <linux/kobject.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
+#include <linux/platform_device.h>
+#include <linux/sysfs.h>
+#include <linux/uaccess.h>
 #include <linux/rtnetlink.h>
 #include <net/dcbnl.h>
 
@@ -51,6 +67,32 @@ static int tcs = IEEE_8021QAZ_MAX_TCS;
 module_param(tcs, int, 0644);
 MODULE_PARM_DESC(tcs, "traffic classes per device (1..8): ets_cap, and prio_tc must stay below it");
 
+static int dcqcn;
+module_param(dcqcn, int, 0444);
+MODULE_PARM_DESC(dcqcn, "1: DCQCN/ECN files: vendor sysfs ecn/ on even devices, mlx5 debugfs cc_params on odd ones");
+
+/* Read unlocked: a test sets it between applies, never during one. */
+static char dcbt_fail[64];
+module_param_string(fail, dcbt_fail, sizeof(dcbt_fail), 0644);
+MODULE_PARM_DESC(fail, "DCQCN/ECN file whose writes fail with -EIO: roce_rp/rpg_ai_rate, roce_np/enable/3, cc_params/rp_ai_rate");
+
+/* DCQCN parameters: the union of both layouts' files (see "DCQCN" below). */
+enum dcbt_cc {
+	CC_CNP_DSCP, CC_CNP_PRIO, CC_CNP_PRIO_MODE, CC_MIN_TIME_BETWEEN_CNPS,
+	CC_CLAMP_TGT_RATE, CC_CLAMP_TGT_RATE_ATI, CC_TIME_RESET, CC_BYTE_RESET, CC_THRESHOLD,
+	CC_AI_RATE, CC_MAX_RATE, CC_HAI_RATE, CC_MIN_DEC_FAC, CC_MIN_RATE, CC_FIRST_CNP_RATE,
+	CC_DCE_TCP_G, CC_DCE_TCP_RTT, CC_MONITOR_PERIOD, CC_INITIAL_ALPHA, CC_GD,
+	CC_N
+};
+
+struct dcbt_priv;
+
+/* One debugfs cc_params file: its device and parameter. */
+struct dcbt_dbg_file {
+	struct dcbt_priv *priv;
+	int idx;
+};
+
 struct dcbt_priv {
 	struct net_device __rcu *peer;
 	struct ieee_ets ets;
@@ -59,10 +101,17 @@ struct dcbt_priv {
 	struct dcbnl_buffer buffer;
 	u8 dcbx;
 	u16 pfc_prevention_tout;	/* ethtool tunable, msecs; 0 off, 0xffff auto */
+	u32 cc[CC_N];			/* DCQCN parameters */
+	u8 ecn_en[2];			/* ECN enable per priority: [0] np, [1] rp */
+	struct kobject *ecn_kobj, *pt_kobj[2], *en_kobj[2];	/* vendor sysfs */
+	struct dcbt_dbg_file dbg[CC_N];				/* inbox debugfs */
 };
 
 static struct net_device *dcbt_devs[2 * DCBT_MAX_PAIRS];
 static int dcbt_ndevs;
+static struct platform_device *dcbt_pdevs[2 * DCBT_MAX_PAIRS];
+static int dcbt_npdevs;
+static struct dentry *dcbt_dbg_root;	/* debugfs mlx5/ */
 
 /* --- data path ----------------------------------------------------------- */
 
@@ -351,6 +400,291 @@ static const struct ethtool_ops dcbt_ethtool_ops = {
 	.set_tunable = dcbt_set_tunable,
 };
 
+/* --- DCQCN: the vendor driver's sysfs and mlx5_ib's debugfs --------------- */
+
+/*
+ * The parameters, their files in each layout and the values dcbtest accepts.
+ * Vendor names: MLNX_OFED's ecn/roce_np and ecn/roce_rp; debugfs names:
+ * mlx5_ib_dbg_cc_name[] of drivers/infiniband/hw/mlx5/cong.c.  Defaults
+ * are mlx5's.  Limits (vendor layout only) follow the ranges NVIDIA
+ * documents for these parameters, rates capped at 400000 Mb/s: a write
+ * outside them is -EINVAL, as the vendor driver's store answers.  The inbox
+ * debugfs checks only that the text is a u32 (cong.c then truncates it to
+ * the firmware field; dcbtest keeps it whole).
+ */
+struct dcbt_cc_desc {
+	const char *vendor;	/* under ecn/: "roce_np/cnp_dscp"; NULL: debugfs only */
+	const char *dbg;	/* under cc_params/ */
+	u32 min, max, def;
+};
+
+#define DCBT_RATE_MAX 400000
+
+static const struct dcbt_cc_desc dcbt_cc[CC_N] = {
+	[CC_CNP_DSCP] = { "roce_np/cnp_dscp", "np_cnp_dscp", 0, 63, 48 },
+	[CC_CNP_PRIO] = { "roce_np/cnp_802p_prio", "np_cnp_prio", 0, 7, 6 },
+	[CC_CNP_PRIO_MODE] = { NULL, "np_cnp_prio_mode", 0, 1, 1 },
+	[CC_MIN_TIME_BETWEEN_CNPS] = { "roce_np/min_time_between_cnps",
+		"np_min_time_between_cnps", 0, 4095, 4 },
+	[CC_CLAMP_TGT_RATE] = { "roce_rp/clamp_tgt_rate", "rp_clamp_tgt_rate", 0, 1, 0 },
+	[CC_CLAMP_TGT_RATE_ATI] = { "roce_rp/clamp_tgt_rate_after_time_inc",
+		"rp_clamp_tgt_rate_ati", 0, 1, 1 },
+	[CC_TIME_RESET] = { "roce_rp/rpg_time_reset", "rp_time_reset", 0, 131071, 300 },
+	[CC_BYTE_RESET] = { "roce_rp/rpg_byte_reset", "rp_byte_reset", 0, 32767, 32767 },
+	[CC_THRESHOLD] = { "roce_rp/rpg_threshold", "rp_threshold", 1, 31, 1 },
+	[CC_AI_RATE] = { "roce_rp/rpg_ai_rate", "rp_ai_rate", 1, DCBT_RATE_MAX, 5 },
+	[CC_MAX_RATE] = { "roce_rp/rpg_max_rate", "rp_max_rate", 0, DCBT_RATE_MAX, 0 },
+	[CC_HAI_RATE] = { "roce_rp/rpg_hai_rate", "rp_hai_rate", 1, DCBT_RATE_MAX, 50 },
+	[CC_MIN_DEC_FAC] = { "roce_rp/rpg_min_dec_fac", "rp_min_dec_fac", 1, 100, 50 },
+	[CC_MIN_RATE] = { "roce_rp/rpg_min_rate", "rp_min_rate", 0, DCBT_RATE_MAX, 1 },
+	[CC_FIRST_CNP_RATE] = { "roce_rp/rate_to_set_on_first_cnp",
+		"rp_rate_to_set_on_first_cnp", 0, DCBT_RATE_MAX, 0 },
+	[CC_DCE_TCP_G] = { "roce_rp/dce_tcp_g", "rp_dce_tcp_g", 0, 1023, 1019 },
+	[CC_DCE_TCP_RTT] = { "roce_rp/dce_tcp_rtt", "rp_dce_tcp_rtt", 0, 131071, 1 },
+	[CC_MONITOR_PERIOD] = { "roce_rp/rate_reduce_monitor_period",
+		"rp_rate_reduce_monitor_period", 0, U32_MAX, 4 },
+	[CC_INITIAL_ALPHA] = { "roce_rp/initial_alpha_value", "rp_initial_alpha_value",
+		0, 1023, 1023 },
+	[CC_GD] = { "roce_rp/rpg_gd", "rp_gd", 0, 15, 11 },
+};
+
+static const char *const dcbt_points[2] = { "roce_np", "roce_rp" };
+
+/* Whether the test asked writes to DIR/NAME to fail (parameter fail=). */
+static bool dcbt_fails(const char *dir, const char *name)
+{
+	char want[80];
+
+	snprintf(want, sizeof(want), "%s/%s", dir, name);
+	return dcbt_fail[0] && sysfs_streq(dcbt_fail, want);
+}
+
+/* The netdev whose device kobject is @up levels above @kobj. */
+static struct dcbt_priv *dcbt_kobj_priv(struct kobject *kobj, int up)
+{
+	while (up--)
+		kobj = kobj->parent;
+	return netdev_priv(to_net_dev(kobj_to_dev(kobj)));
+}
+
+/* A vendor file: its parameter (or priority, for enable/N). */
+struct dcbt_attr {
+	struct kobj_attribute ka;
+	int idx;
+};
+
+/* ecn/roce_{np,rp}/PARAM: one decimal number. */
+static ssize_t dcbt_cc_show(struct kobject *kobj, struct kobj_attribute *ka, char *buf)
+{
+	struct dcbt_attr *a = container_of(ka, struct dcbt_attr, ka);
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(dcbt_kobj_priv(kobj, 2)->cc[a->idx]));
+}
+
+static ssize_t dcbt_cc_store(struct kobject *kobj, struct kobj_attribute *ka, const char *buf,
+			     size_t n)
+{
+	struct dcbt_attr *a = container_of(ka, struct dcbt_attr, ka);
+	const struct dcbt_cc_desc *d = &dcbt_cc[a->idx];
+	u32 v;
+
+	if (kstrtou32(buf, 0, &v) || v < d->min || v > d->max)
+		return -EINVAL;
+	if (dcbt_fails(kobject_name(kobj), ka->attr.name))
+		return -EIO;
+	WRITE_ONCE(dcbt_kobj_priv(kobj, 2)->cc[a->idx], v);
+	return n;
+}
+
+/* ecn/roce_{np,rp}/enable/PRIO: 0 or 1. */
+static int dcbt_en_point(struct kobject *kobj)
+{
+	return strcmp(kobject_name(kobj->parent), "roce_rp") == 0;
+}
+
+static ssize_t dcbt_en_show(struct kobject *kobj, struct kobj_attribute *ka, char *buf)
+{
+	struct dcbt_attr *a = container_of(ka, struct dcbt_attr, ka);
+	u8 m = READ_ONCE(dcbt_kobj_priv(kobj, 3)->ecn_en[dcbt_en_point(kobj)]);
+
+	return sysfs_emit(buf, "%d\n", !!(m & BIT(a->idx)));
+}
+
+static ssize_t dcbt_en_store(struct kobject *kobj, struct kobj_attribute *ka, const char *buf,
+			     size_t n)
+{
+	struct dcbt_attr *a = container_of(ka, struct dcbt_attr, ka);
+	struct dcbt_priv *priv = dcbt_kobj_priv(kobj, 3);
+	int pt = dcbt_en_point(kobj);
+	char dir[32];
+	u32 v;
+
+	if (kstrtou32(buf, 0, &v) || v > 1)
+		return -EINVAL;
+	snprintf(dir, sizeof(dir), "%s/enable", dcbt_points[pt]);
+	if (dcbt_fails(dir, ka->attr.name))
+		return -EIO;
+	if (v)
+		priv->ecn_en[pt] |= BIT(a->idx);
+	else
+		priv->ecn_en[pt] &= ~BIT(a->idx);
+	return n;
+}
+
+#define DCBT_CC_ATTR(_idx, _name) \
+	{ .ka = __ATTR(_name, 0644, dcbt_cc_show, dcbt_cc_store), .idx = _idx }
+#define DCBT_EN_ATTR(_prio) \
+	{ .ka = __ATTR(_prio, 0644, dcbt_en_show, dcbt_en_store), .idx = _prio }
+
+static struct dcbt_attr dcbt_np_params[] = {
+	DCBT_CC_ATTR(CC_CNP_DSCP, cnp_dscp),
+	DCBT_CC_ATTR(CC_CNP_PRIO, cnp_802p_prio),
+	DCBT_CC_ATTR(CC_MIN_TIME_BETWEEN_CNPS, min_time_between_cnps),
+};
+
+static struct dcbt_attr dcbt_rp_params[] = {
+	DCBT_CC_ATTR(CC_CLAMP_TGT_RATE, clamp_tgt_rate),
+	DCBT_CC_ATTR(CC_CLAMP_TGT_RATE_ATI, clamp_tgt_rate_after_time_inc),
+	DCBT_CC_ATTR(CC_TIME_RESET, rpg_time_reset),
+	DCBT_CC_ATTR(CC_BYTE_RESET, rpg_byte_reset),
+	DCBT_CC_ATTR(CC_THRESHOLD, rpg_threshold),
+	DCBT_CC_ATTR(CC_AI_RATE, rpg_ai_rate),
+	DCBT_CC_ATTR(CC_MAX_RATE, rpg_max_rate),
+	DCBT_CC_ATTR(CC_HAI_RATE, rpg_hai_rate),
+	DCBT_CC_ATTR(CC_MIN_DEC_FAC, rpg_min_dec_fac),
+	DCBT_CC_ATTR(CC_MIN_RATE, rpg_min_rate),
+	DCBT_CC_ATTR(CC_FIRST_CNP_RATE, rate_to_set_on_first_cnp),
+	DCBT_CC_ATTR(CC_DCE_TCP_G, dce_tcp_g),
+	DCBT_CC_ATTR(CC_DCE_TCP_RTT, dce_tcp_rtt),
+	DCBT_CC_ATTR(CC_MONITOR_PERIOD, rate_reduce_monitor_period),
+	DCBT_CC_ATTR(CC_INITIAL_ALPHA, initial_alpha_value),
+	DCBT_CC_ATTR(CC_GD, rpg_gd),
+};
+
+static struct dcbt_attr dcbt_en[8] = {
+	DCBT_EN_ATTR(0), DCBT_EN_ATTR(1), DCBT_EN_ATTR(2), DCBT_EN_ATTR(3),
+	DCBT_EN_ATTR(4), DCBT_EN_ATTR(5), DCBT_EN_ATTR(6), DCBT_EN_ATTR(7),
+};
+
+/* NULL-terminated attribute lists, filled by dcbt_attrs_init(). */
+static struct attribute *dcbt_np_attrs[ARRAY_SIZE(dcbt_np_params) + 1];
+static struct attribute *dcbt_rp_attrs[ARRAY_SIZE(dcbt_rp_params) + 1];
+static struct attribute *dcbt_en_attrs[ARRAY_SIZE(dcbt_en) + 1];
+static const struct attribute_group dcbt_pt_groups[2] = {
+	{ .attrs = dcbt_np_attrs }, { .attrs = dcbt_rp_attrs },
+};
+static const struct attribute_group dcbt_en_group = { .attrs = dcbt_en_attrs };
+
+static void dcbt_attrs_fill(struct attribute **out, struct dcbt_attr *a, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		out[i] = &a[i].ka.attr;
+	out[n] = NULL;
+}
+
+static void dcbt_attrs_init(void)
+{
+	dcbt_attrs_fill(dcbt_np_attrs, dcbt_np_params, ARRAY_SIZE(dcbt_np_params));
+	dcbt_attrs_fill(dcbt_rp_attrs, dcbt_rp_params, ARRAY_SIZE(dcbt_rp_params));
+	dcbt_attrs_fill(dcbt_en_attrs, dcbt_en, ARRAY_SIZE(dcbt_en));
+}
+
+/* The vendor layout under the netdev: ecn/roce_{np,rp}/{PARAM, enable/PRIO}. */
+static int dcbt_ecn_add(struct net_device *dev)
+{
+	struct dcbt_priv *priv = netdev_priv(dev);
+	int pt;
+
+	priv->ecn_kobj = kobject_create_and_add("ecn", &dev->dev.kobj);
+	if (!priv->ecn_kobj)
+		return -ENOMEM;
+	for (pt = 0; pt < 2; pt++) {
+		priv->pt_kobj[pt] = kobject_create_and_add(dcbt_points[pt], priv->ecn_kobj);
+		if (!priv->pt_kobj[pt])
+			return -ENOMEM;
+		if (sysfs_create_group(priv->pt_kobj[pt], &dcbt_pt_groups[pt]))
+			return -ENOMEM;
+		priv->en_kobj[pt] = kobject_create_and_add("enable", priv->pt_kobj[pt]);
+		if (!priv->en_kobj[pt])
+			return -ENOMEM;
+		if (sysfs_create_group(priv->en_kobj[pt], &dcbt_en_group))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void dcbt_ecn_del(struct net_device *dev)
+{
+	struct dcbt_priv *priv = netdev_priv(dev);
+	int pt;
+
+	for (pt = 0; pt < 2; pt++) {
+		kobject_put(priv->en_kobj[pt]);
+		kobject_put(priv->pt_kobj[pt]);
+		priv->en_kobj[pt] = priv->pt_kobj[pt] = NULL;
+	}
+	kobject_put(priv->ecn_kobj);
+	priv->ecn_kobj = NULL;
+}
+
+/* debugfs mlx5/<parent>/cc_params/NAME: one decimal number, as cong.c shows it. */
+static ssize_t dcbt_dbg_read(struct file *f, char __user *ubuf, size_t count, loff_t *pos)
+{
+	struct dcbt_dbg_file *df = f->private_data;
+	char buf[16];
+	int len;
+
+	len = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(df->priv->cc[df->idx]));
+	return simple_read_from_buffer(ubuf, count, pos, buf, len);
+}
+
+static ssize_t dcbt_dbg_write(struct file *f, const char __user *ubuf, size_t count,
+			      loff_t *pos)
+{
+	struct dcbt_dbg_file *df = f->private_data;
+	char buf[32];
+	u32 v;
+
+	if (*pos != 0 || count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (kstrtou32(buf, 0, &v))
+		return -EINVAL;
+	if (dcbt_fails("cc_params", dcbt_cc[df->idx].dbg))
+		return -EIO;
+	WRITE_ONCE(df->priv->cc[df->idx], v);
+	return count;
+}
+
+static const struct file_operations dcbt_dbg_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = dcbt_dbg_read,
+	.write = dcbt_dbg_write,
+};
+
+/* The inbox layout: debugfs mlx5/<name of the netdev's parent>/cc_params/. */
+static void dcbt_dbg_add(struct net_device *dev)
+{
+	struct dcbt_priv *priv = netdev_priv(dev);
+	struct dentry *dir;
+	int i;
+
+	if (IS_ERR_OR_NULL(dcbt_dbg_root) || !dev->dev.parent)
+		return;
+	dir = debugfs_create_dir(dev_name(dev->dev.parent), dcbt_dbg_root);
+	dir = debugfs_create_dir("cc_params", dir);
+	for (i = 0; i < CC_N; i++) {
+		priv->dbg[i].priv = priv;
+		priv->dbg[i].idx = i;
+		debugfs_create_file(dcbt_cc[i].dbg, 0600, dir, &priv->dbg[i], &dcbt_dbg_fops);
+	}
+}
+
 /* --- setup --------------------------------------------------------------- */
 
 static void dcbt_setup(struct net_device *dev)
@@ -374,12 +708,18 @@ static void dcbt_setup(struct net_device *dev)
 	priv->pfc.pfc_cap = DCBT_TCS;
 	priv->buffer.total_size = DCBT_BUFFER_TOTAL;
 	priv->dcbx = DCB_CAP_DCBX_HOST | DCB_CAP_DCBX_VER_IEEE;
+	for (i = 0; i < CC_N; i++)
+		priv->cc[i] = dcbt_cc[i].def;
 }
 
 static void dcbt_destroy_all(void)
 {
 	int i;
 
+	for (i = 0; i < dcbt_ndevs; i++)
+		dcbt_ecn_del(dcbt_devs[i]);
+	debugfs_remove_recursive(dcbt_dbg_root);
+	dcbt_dbg_root = NULL;
 	rtnl_lock();
 	for (i = 0; i < dcbt_ndevs; i++) {
 		struct dcbt_priv *priv = netdev_priv(dcbt_devs[i]);
@@ -390,6 +730,47 @@ static void dcbt_destroy_all(void)
 		unregister_netdevice(dcbt_devs[i]);
 	rtnl_unlock();
 	dcbt_ndevs = 0;
+	for (i = 0; i < dcbt_npdevs; i++)
+		platform_device_unregister(dcbt_pdevs[i]);
+	dcbt_npdevs = 0;
+}
+
+/* Device @i: a netdev, with dcqcn=1 under a platform device and with its DCQCN files. */
+static int dcbt_create(int i)
+{
+	struct net_device *dev;
+	char name[IFNAMSIZ];
+	int err;
+
+	snprintf(name, sizeof(name), "dcbt%d", i);
+	dev = alloc_netdev(sizeof(struct dcbt_priv), name, NET_NAME_USER, dcbt_setup);
+	if (!dev)
+		return -ENOMEM;
+	if (dcqcn) {
+		struct platform_device *pdev = platform_device_register_simple("dcbtest", i,
+									       NULL, 0);
+
+		if (IS_ERR(pdev)) {
+			free_netdev(dev);
+			return PTR_ERR(pdev);
+		}
+		dcbt_pdevs[dcbt_npdevs++] = pdev;
+		SET_NETDEV_DEV(dev, &pdev->dev);
+	}
+	err = register_netdev(dev);
+	if (err) {
+		free_netdev(dev);
+		return err;
+	}
+	netif_carrier_off(dev);
+	dcbt_devs[dcbt_ndevs++] = dev;
+	if (!dcqcn)
+		return 0;
+	if (i % 2)
+		dcbt_dbg_add(dev);
+	else
+		return dcbt_ecn_add(dev);
+	return 0;
 }
 
 static int __init dcbt_init(void)
@@ -398,24 +779,13 @@ static int __init dcbt_init(void)
 
 	if (pairs < 1 || pairs > DCBT_MAX_PAIRS)
 		return -EINVAL;
+	dcbt_attrs_init();
+	if (dcqcn)
+		dcbt_dbg_root = debugfs_create_dir("mlx5", NULL);
 	for (i = 0; i < 2 * pairs; i++) {
-		struct net_device *dev;
-		char name[IFNAMSIZ];
-
-		snprintf(name, sizeof(name), "dcbt%d", i);
-		dev = alloc_netdev(sizeof(struct dcbt_priv), name, NET_NAME_USER,
-				   dcbt_setup);
-		if (!dev) {
-			err = -ENOMEM;
+		err = dcbt_create(i);
+		if (err)
 			goto fail;
-		}
-		err = register_netdev(dev);
-		if (err) {
-			free_netdev(dev);
-			goto fail;
-		}
-		netif_carrier_off(dev);
-		dcbt_devs[dcbt_ndevs++] = dev;
 	}
 	rtnl_lock();
 	for (i = 0; i < dcbt_ndevs; i += 2) {
@@ -426,7 +796,7 @@ static int __init dcbt_init(void)
 		rcu_assign_pointer(b->peer, dcbt_devs[i]);
 	}
 	rtnl_unlock();
-	pr_info("dcbtest: %d pair(s) created\n", pairs);
+	pr_info("dcbtest: %d pair(s) created%s\n", pairs, dcqcn ? ", with DCQCN files" : "");
 	return 0;
 fail:
 	dcbt_destroy_all();
