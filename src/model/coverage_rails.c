@@ -243,7 +243,6 @@ int coverage_pick_rails(struct coverage *out, struct route *r, const struct fab_
 				   req->subset ? "a new end point and another"
 					       : "end points of two hosts");
 	if (rc == 0) {
-		m.sum.pairs = NULL;
 		rc = pairs_out(&m, &m.sum);
 	}
 	if (rc == 0)

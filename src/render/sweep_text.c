@@ -179,7 +179,10 @@ static void port_text(FILE *f, struct render_txt *tx, const struct topo_port *p)
 	fputs(render_txt(tx, buf), f);
 }
 
-/* The pairs a sweep of @hs can measure: n(n-1)/2, or with rails NIC i to NIC i (hosts_ports_pair()). */
+/*
+ * The pairs a sweep of @hs can measure: n(n-1)/2, or with rails NIC i to
+ * NIC i of another host (hosts_ports_pair()).
+ */
 static size_t pairs_possible(const struct fab_hosts *hs)
 {
 	size_t n = hs->n, k = 0;

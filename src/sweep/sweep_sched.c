@@ -217,8 +217,8 @@ static int rails_mode(struct sweep_ctx *ctx, const struct sweep_req *req, bool *
 	if (req->target[0] || req->mode == SWEEP_MODE_PAIRS)
 		return 0;
 	if (coverage_mode(req) && req->cross_rail)
-		return fab_err_input(&ctx->err, -EINVAL, "%s: --coverage chooses pairs on each rail "
-				     "(NIC i to NIC i): not with --cross-rail", req->hosts);
+		return fab_err_input(&ctx->err, -EINVAL, "%s: --coverage chooses pairs on each "
+				     "rail (NIC i to NIC i): not with --cross-rail", req->hosts);
 	*rails = true;
 	return 0;
 }

@@ -190,7 +190,8 @@ static void k_case(unsigned int k, size_t max_rounds)
 		rail_count(&f, &c, rail, got, could);
 		for (size_t l = 0; l < f.t->n_links; l++) {
 			if (could[l] && got[l] < k)
-				fail_msg("K %u, rail %d: link %zu crossed %u times", k, rail, l, got[l]);
+				fail_msg("K %u, rail %d: link %zu crossed %u times", k, rail, l,
+					 got[l]);
 			assert_int_equal(c.link_cross[l] >= got[l], true);
 		}
 	}
