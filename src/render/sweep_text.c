@@ -179,6 +179,22 @@ static void port_text(FILE *f, struct render_txt *tx, const struct topo_port *p)
 	fputs(render_txt(tx, buf), f);
 }
 
+/*
+ * The pairs a sweep of @hs can measure: n(n-1)/2, or with rails NIC i to
+ * NIC i of another host (hosts_ports_pair()).
+ */
+static size_t pairs_possible(const struct fab_hosts *hs)
+{
+	size_t n = hs->n, k = 0;
+
+	if (!hosts_have_rails(hs))
+		return n * (n - 1) / 2;
+	for (size_t a = 0; a < n; a++)
+		for (size_t b = a + 1; b < n; b++)
+			k += hosts_ports_pair(&hs->hosts[a], &hs->hosts[b], false);
+	return k;
+}
+
 /* "topology lldp: 14 nodes, 13 links; 9 hosts on 3 leaves; 29 rounds, lower bound 27 (...)". */
 static void topology_line(FILE *f, struct render_txt *tx, const struct sweep_report *r)
 {
@@ -201,10 +217,8 @@ static void topology_line(FILE *f, struct render_txt *tx, const struct sweep_rep
 			v->bound, v->bound_node, v->bound_link, v->bound_cut);
 	fputc('\n', f);
 	if (v->cov_k) {
-		size_t n = r->hosts->n;
-
 		fprintf(f, "coverage %u: %zu pairs of %zu; %zu of %zu links crossed by >= %u pairs",
-			v->cov_k, r->n_pairs, n * (n - 1) / 2,
+			v->cov_k, r->n_pairs, pairs_possible(r->hosts),
 			v->cov_links_target - v->cov_links_short, v->cov_links_target, v->cov_k);
 		if (v->cov_links_unreachable)
 			fprintf(f, ", %zu no pair can cross", v->cov_links_unreachable);

@@ -106,7 +106,8 @@ struct sweep_req {
 	unsigned int coverage_k;		/* coverage modes: K */
 	/*
 	 * Hosts of several fabric ports (model/hosts.h): end points are
-	 * paired on the same rail, and on every rail with @cross_rail; at
+	 * paired on the same rail, and on every rail with @cross_rail (not
+	 * in the coverage modes: those choose per rail, NIC i to NIC i); at
 	 * most @per_host tests a round touch one node (0: no limit).
 	 */
 	bool cross_rail;

@@ -201,16 +201,24 @@ static int rails_requested(struct sweep_ctx *ctx, const struct sweep_req *req,
 			     bip ? "want new and other hosts on one rail" : "want two hosts on one rail");
 }
 
-/* Which modes pair end points by rail; the others refuse a file of several ports. */
+static bool coverage_mode(const struct sweep_req *req)
+{
+	return req->mode == SWEEP_MODE_COVERAGE || req->mode == SWEEP_MODE_COVERAGE_NEW;
+}
+
+/*
+ * Which modes pair end points by rail (all but diagnose's and --pairs):
+ * all pairs, --new and --serial from the rail pairs, --coverage K from
+ * the picker a rail (rail-aligned, so not with --cross-rail).
+ */
 static int rails_mode(struct sweep_ctx *ctx, const struct sweep_req *req, bool *rails)
 {
 	*rails = false;
 	if (req->target[0] || req->mode == SWEEP_MODE_PAIRS)
 		return 0;
-	if (req->mode == SWEEP_MODE_COVERAGE || req->mode == SWEEP_MODE_COVERAGE_NEW)
-		return fab_err_input(&ctx->err, -EINVAL, "%s: --coverage with hosts of several fabric ports "
-				     "is not supported: all rail pairs are measured (or --pairs FILE)",
-				     req->hosts);
+	if (coverage_mode(req) && req->cross_rail)
+		return fab_err_input(&ctx->err, -EINVAL, "%s: --coverage chooses pairs on each "
+				     "rail (NIC i to NIC i): not with --cross-rail", req->hosts);
 	*rails = true;
 	return 0;
 }
@@ -322,7 +330,7 @@ static int pairs_wanted(struct sweep_ctx *ctx, const struct sweep_req *req,
 {
 	if (req->target[0])	/* diagnose A B: the pairs sharing parts of A-B's path */
 		return diagnose_pick_pairs(ctx, st, hs, req->target, want, n_want);
-	if (node)
+	if (node && !coverage_mode(req))
 		return rails_requested(ctx, req, hs, want, n_want);
 	return requested(req, hs, want, n_want, is_new, &ctx->err);
 }
@@ -333,7 +341,8 @@ static int pairs_wanted(struct sweep_ctx *ctx, const struct sweep_req *req,
  * by round and never stored (sweep_topo_schedule_src), and all pairs
  * without a topology (the circle method, generated the same way).  Hosts
  * of several ports: their rail pairs, as if given (--pairs), one a round
- * with --serial.
+ * with --serial; --coverage K: the picker's a rail (sweep_topo.c), packed
+ * together; --per-host N over both.
  */
 int sweep_schedule_build(struct sweep_ctx *ctx, const struct sweep_req *req,
 			 const struct fab_hosts *hs, struct sweep_topo *st, struct sched *s,
@@ -358,8 +367,8 @@ int sweep_schedule_build(struct sweep_ctx *ctx, const struct sweep_req *req,
 	if (rails && req->mode == SWEEP_MODE_SERIAL) {
 		rc = sched_one_per_round(s, want, n_want);
 	} else if (st) {
-		rc = sweep_topo_schedule_src(ctx, st, rails ? SWEEP_MODE_PAIRS : req->mode, want,
-					     n_want, is_new, s, src);
+		rc = sweep_topo_schedule_src(ctx, st, rails && !coverage_mode(req) ? SWEEP_MODE_PAIRS
+					     : req->mode, want, n_want, is_new, s, src);
 	} else if (req->mode == SWEEP_MODE_SERIAL) {
 		rc = sched_serial(s, hs->n);
 	} else if (is_new) {

@@ -8,6 +8,7 @@
 #include "fleet/fleet_lldp.h"
 #include "fleet/fleet_op.h"
 #include "io/load.h"
+#include "model/coverage_rails.h"
 #include "model/localize.h"
 #include "sweep/sweep_steer.h"
 #include "sweep/sweep_topo.h"
@@ -595,6 +596,8 @@ static int schedule_streamed(struct sweep_ctx *ctx, struct sweep_topo *st, struc
  * and every host in, at least K of them; with --new only pairs touching
  * new hosts), then the packer over them (IB: over their LFT routes).  A
  * link or host the picker could not bring to K is said, not hidden.
+ * Hosts of several fabric ports: the picker a rail (model/coverage_rails.h),
+ * the rails' pairs packed together.
  */
 static int schedule_coverage(struct sweep_ctx *ctx, struct sweep_topo *st, const bool *is_new,
 			     struct sched *s)
@@ -603,7 +606,10 @@ static int schedule_coverage(struct sweep_ctx *ctx, struct sweep_topo *st, const
 	struct coverage *c = &st->cov;
 	int rc;
 
-	rc = coverage_pick(c, st->r, &req, &ctx->err);
+	if (hosts_have_rails(st->hosts))	/* per rail, NIC i to NIC i */
+		rc = coverage_pick_rails(c, st->r, st->hosts, &req, &ctx->err);
+	else
+		rc = coverage_pick(c, st->r, &req, &ctx->err);
 	if (rc < 0)
 		return rc;
 	if (c->links_short || c->links_unreachable) {

@@ -7,11 +7,16 @@
 #     to NIC i of another host), both rails in the same rounds (3 rounds,
 #     as one rail alone: <= 1.25 x), all ok, exit 0; JSON pairs carry both
 #     ends' NICs and rails, CSV and Prometheus the NIC.  Dry runs:
-#     --per-host 1 (one test a host a round), --cross-rail (NIC i to j).
+#     --per-host 1 (one test a host a round), --cross-rail (NIC i to j);
+#     --coverage 1 (a matching a rail: 4 rail-aligned pairs, every NIC's
+#     access link crossed, both rails in one round), with --per-host 1,
+#     --coverage 2 --new (h4 new: each of its NICs in 2 pairs of its rail),
+#     --coverage with --cross-rail refused.
 #  2. h2's rail-1 cable slowed to 200 Mbit/s (tbf): exactly h2:eth1's three
 #     rail-1 pairs slow, rail 0 all ok, exit 1; the suspect is h2:eth1 and
 #     its access link leaf2:swp2; the text has a matrix a rail; the HTML
-#     report marks h2 alone as a host whose rails disagree.
+#     report marks h2 alone as a host whose rails disagree.  --coverage 2
+#     (8 pairs, --no-retest): exactly h2:eth1's pairs slow, h2:eth1 named.
 #  3. h2's eth1 down: exactly its three rail-1 pairs failed, each with
 #     "h2:eth1: eth1 down (...)" first, the other nine measured and ok, exit 1; the suspect is h2:eth1; status --hosts lists
 #     every port, h2's eth1 down.
@@ -83,6 +88,44 @@ sweep --topology "$TMP/plan.yaml" --dry-run --cross-rail
 assert_eq "--cross-rail dry run: pairs (every NIC of each host pair)" 24 "$(q '.pairs | length')"
 assert_eq "--cross-rail dry run: no pair within a host" 0 "$(q '[.pairs[] | select(.a_host == .b_host)] | length')"
 
+# --coverage K: the picker a rail, NIC i to NIC i; both rails in the same rounds.
+rail_aligned='[.pairs[] | select(.a_nic == .b_nic and .a_rail == .b_rail and .a_host != .b_host)] | length'
+nic_once='[.schedule.round_pairs[] | [.[][]] | (length - (unique | length))] | add'
+sweep --topology "$TMP/plan.yaml" --dry-run --coverage 1
+assert_eq "--coverage 1 dry run: rc, mode" "0 coverage" "$rc $(q .mode)"
+assert_eq "--coverage 1 dry run: a matching a rail (4 pairs of 12)" 4 "$(q '.pairs | length')"
+assert_eq "--coverage 1 dry run: every pair rail-aligned" 4 "$(q "$rail_aligned")"
+assert_eq "--coverage 1 dry run: pairs on rail 0, rail 1" "2 2" \
+	"$(q '[.pairs[] | select(.a_rail == 0)] | length') $(q '[.pairs[] | select(.a_rail == 1)] | length')"
+assert_eq "--coverage 1 dry run: every access link crossed (each NIC in a pair)" 8 \
+	"$(q '[.pairs[] | .a, .b] | unique | length')"
+assert_eq "--coverage 1 dry run: 8 links, none short" "8 0 0" \
+	"$(q '.schedule.coverage | "\(.links_target) \(.links_short) \(.hosts_short)"')"
+assert_eq "--coverage 1 dry run: both rails in one round" 1 "$(q .schedule.rounds)"
+assert_eq "--coverage 1 dry run: no NIC in two tests of a round" 0 "$(q "$nic_once")"
+sweep --topology "$TMP/plan.yaml" --dry-run --coverage 1 --per-host 1
+assert_eq "--coverage 1 --per-host 1 dry run: pairs, rounds" "4 2" "$(q '.pairs | length') $(q .schedule.rounds)"
+assert_eq "--coverage 1 --per-host 1 dry run: no host in two tests of a round" 0 \
+	"$(q '[.schedule.round_pairs[] | [.[][] | sub(":.*"; "")] | (length - (unique | length))] | add')"
+sed "s/^$L-h4 .*/& new/" "$TMP/hosts" >"$TMP/hosts.new"
+pretty "$FABRICCTL -j sweep --hosts $TMP/hosts.new ${COMMON[*]} --topology $TMP/plan.yaml --dry-run --coverage 2 --new"
+rc=0
+"$FABRICCTL" -j sweep --hosts "$TMP/hosts.new" "${COMMON[@]}" --topology "$TMP/plan.yaml" --dry-run \
+	--coverage 2 --new >"$TMP/out" 2>"$TMP/err" || rc=$?
+assert_eq "--coverage 2 --new dry run: rc, mode" "0 coverage-new" "$rc $(q .mode)"
+assert_eq "--coverage 2 --new dry run: every pair has h4, rail-aligned" \
+	"$(q '.pairs | length') $(q '.pairs | length')" \
+	"$(q --arg h "$L-h4" '[.pairs[] | select(.a_host == $h or .b_host == $h)] | length') $(q "$rail_aligned")"
+assert_eq "--coverage 2 --new dry run: each of h4's NICs in >= 2 pairs" "2 2" \
+	"$(for n in 0 1; do
+		q --arg e "$L-h4:eth$n" '[.pairs[] | select(.a == $e or .b == $e)] | length | [., 2] | min'
+	   done | paste -sd' ')"
+rc=0
+"$FABRICCTL" sweep --hosts "$TMP/hosts" "${COMMON[@]}" --topology "$TMP/plan.yaml" --dry-run \
+	--coverage 1 --cross-rail >/dev/null 2>"$TMP/err" || rc=$?
+assert_eq "--coverage --cross-rail: refused" 2 "$rc"
+grep -q -- "--coverage chooses pairs on each rail" "$TMP/err" || fail "--coverage --cross-rail: $(cat "$TMP/err")"
+
 sweep --topology "$TMP/plan.yaml" --csv "$TMP/csv" --prom "$TMP/prom"
 echo "clean: $(q '.summary | "\(.ok) ok, \(.slow) slow, \(.failed) failed"') in $(q .schedule.rounds) rounds" >&2
 assert_eq "clean: rc" 0 "$rc"
@@ -131,6 +174,17 @@ assert_eq "text: rail 1 row of h2:eth1 slow to every other" 3 \
 	"$(sed -n '/^bandwidth Gb\/s, rail 1/,/^$/p' "$TMP/text" | grep "h2:eth1" | grep -o '\*' | wc -l)"
 assert_eq "text: rail 0 matrix without a slow cell" 0 \
 	"$(sed -n '/^bandwidth Gb\/s, rail 0/,/^$/p' "$TMP/text" | tail -n +2 | grep -c '\*' || true)"
+# The same fault, --coverage 2 (8 pairs, 2 rounds; without the retest, one pair at a
+# time, to stay short): h2:eth1's pairs slow, named as that NIC.
+sweep --topology "$TMP/plan.yaml" --coverage 2 --no-retest
+echo "h2:eth1 slow, --coverage 2: $(q '.summary | "\(.ok) ok, \(.slow) slow, \(.failed) failed"'), $(q '.pairs | length') pairs in $(q .schedule.rounds) rounds" >&2
+assert_eq "h2:eth1 slow, --coverage 2: rc, rail-aligned pairs" "1 8 8" "$rc $(q '.pairs | length') $(q "$rail_aligned")"
+assert_eq "h2:eth1 slow, --coverage 2: exactly its pairs slow" \
+	"$(q --arg e "$L-h2:eth1" '[.pairs[] | select(.a == $e or .b == $e) | [.a, .b] | sort | join(" ")] | sort | .[]')" \
+	"$(pairs_with slow)"
+assert_eq "h2:eth1 slow, --coverage 2: rail 0 all ok" 4 "$(q '[.pairs[] | select(.a_rail == 0 and .status == "ok")] | length')"
+assert_eq "h2:eth1 slow, --coverage 2: the suspect" "1 $L-h2:eth1 $L-h2:eth1 $L-leaf2:swp2" \
+	"$(q '.suspects | length') $(q '.suspects[0].node') $(q '.suspects[0].link | "\(.a.node):\(.a.port) \(.b.node):\(.b.port)"')"
 run lab_unslow h2:eth1
 
 # --- 3. h2's eth1 down -------------------------------------------------------------
