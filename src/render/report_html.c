@@ -1920,7 +1920,10 @@ int report_html_write(const struct report *r, FILE *f, struct fab_err *err)
 		}
 		json_object_set_new(data, "sweep", sd);
 		sus = suspects_data(&g, &sv, json_object_get(s, "suspects"), "sweep");
-		rv.views = report_rail_views(s, &rv.cross);
+		if ((rc = report_rail_views(s, &rv.views, &rv.cross)) < 0) {
+			fab_err_set(err, rc, "report: out of memory");
+			goto out;
+		}
 		if (rv.views && (rc = rails_data(r, &g, &rv, data, err)) < 0)
 			goto out;
 	}

@@ -6,6 +6,7 @@
  * rail below the sweep's slow threshold (config.slow_pct, default 80 %)
  * of the host's best rail, or a rail with no pair measured.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -213,33 +214,35 @@ fail:
 	return NULL;
 }
 
-json_t *report_rail_views(const json_t *sweep, size_t *cross)
+int report_rail_views(const json_t *sweep, json_t **views, size_t *cross)
 {
 	bool *seen = calloc(RAIL_MAX, sizeof(*seen));
-	json_t *views = NULL, *v;
 	const json_t *p;
+	json_t *v;
 	size_t i;
+	int rc = 0;
 
+	*views = NULL;
 	*cross = 0;
 	if (!seen)
-		return NULL;
+		return -ENOMEM;
 	json_array_foreach(json_object_get(sweep, "nodes"), i, p)
 		if (json_is_string(json_object_get(p, "host")) && node_rail(p, "rail") >= 0)
 			seen[node_rail(p, "rail")] = true;
 	json_array_foreach(json_object_get(sweep, "pairs"), i, p)
 		*cross += pair_rail(p) == -2;
-	for (long long r = 0; r < RAIL_MAX; r++) {
+	for (long long r = 0; r < RAIL_MAX && !rc; r++) {
 		if (!seen[r])
 			continue;
-		if (!views && !(views = json_array()))
-			break;
-		v = rail_view(sweep, r);
-		if (!v || json_array_append_new(views, v)) {
-			json_decref(views);
-			views = NULL;
-			break;
-		}
+		if (!*views && !(*views = json_array()))
+			rc = -ENOMEM;
+		else if (!(v = rail_view(sweep, r)) || json_array_append_new(*views, v))
+			rc = -ENOMEM;
 	}
 	free(seen);
-	return views;
+	if (rc) {
+		json_decref(*views);
+		*views = NULL;
+	}
+	return rc;
 }

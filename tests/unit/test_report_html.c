@@ -467,7 +467,7 @@ static void test_rail_views(void **state)
 	char buf[256];
 
 	(void)state;
-	views = report_rail_views(doc, &cross);
+	assert_int_equal(report_rail_views(doc, &views, &cross), 0);
 	assert_non_null(views);
 	assert_int_equal(cross, 1);
 	assert_int_equal(json_array_size(views), 2);
@@ -492,7 +492,8 @@ static void test_rail_views(void **state)
 	json_decref(doc);
 	/* One port a host: no view. */
 	doc = small_sweep();
-	assert_null(report_rail_views(doc, &cross));
+	assert_int_equal(report_rail_views(doc, &views, &cross), 0);
+	assert_null(views);
 	assert_int_equal(cross, 0);
 	json_decref(doc);
 }
