@@ -1726,7 +1726,7 @@ static void bad_pairs_table(FILE *f, const json_t *s)
 	fputs("</section>\n", f);
 }
 
-/* A rail sweep's selector: every end point (the sweep's own maps), or one rail's hosts. */
+/* A rail sweep's selector: every end point (the sweep's own maps), or one rail's hosts; a rail's pairs not ok on its button. */
 static void rail_selector_html(FILE *f, const struct rails *rv)
 {
 	const json_t *v;
@@ -1737,9 +1737,16 @@ static void rail_selector_html(FILE *f, const struct rails *rv)
 	      "every end point</button>", f);
 	json_array_foreach(rv->views, i, v) {
 		long long rail = (long long)json_integer_value(json_object_get(v, "rail"));
+		const json_t *p;
+		size_t k, bad = 0;
 
-		fprintf(f, "<button type=\"button\" class=\"rsel\" data-view=\"%lld\" "
-			"aria-pressed=\"false\">rail %lld</button>", rail, rail);
+		json_array_foreach(json_object_get(v, "pairs"), k, p)
+			bad += status_code(jstr(p, "status")) >= 2;
+		fprintf(f, "<button type=\"button\" class=\"rsel\" data-view=\"%lld\" data-bad=\"%zu\" "
+			"aria-pressed=\"false\">rail %lld", rail, bad, rail);
+		if (bad)
+			fprintf(f, " <span class=\"tag slow\">%zu not ok</span>", bad);
+		fputs("</button>", f);
 	}
 	fputs("</div>\n<p class=\"railnote\">Every end point: the sweep's own maps, one row a "
 	      "port (<code>host:nic</code>); rail <i>N</i>: that rail's hosts, host &times; host, "

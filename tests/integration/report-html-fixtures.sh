@@ -114,7 +114,7 @@ fab report "$RFIX" -o "$TMP/rails.html"
 assert_eq "rails: rc" 0 "$rc"
 chrome "$TMP/rails.html" --dump-dom
 page_ok "rail page"
-assert_eq "rails: the selector" "all 0 1" "$(attrs 'rsel' data-view | paste -sd' ')"
+assert_eq "rails: the selector, each rail's pairs not ok" "all -,0 0,1 4" "$(attrs 'rsel' data-view data-bad | paste -sd,)"
 assert_eq "rails: views, every end point's shown" "all,0 hidden,1 hidden" \
 	"$(grep -o '<div class="hms"[^>]*>' "$TMP/dom" | sed 's/.*data-view="\([^"]*\)"\( hidden\)\{0,1\}.*/\1\2/' | paste -sd,)"
 # Every view's cells, bandwidth and latency: every end point (9: 72 ordered cells a map), each rail's 5 hosts (20).

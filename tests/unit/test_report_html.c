@@ -526,7 +526,9 @@ static void test_rail_page(void **state)
 		if (!strcmp(json_string_value(json_array_get(n, 0)), "a:e0"))
 			assert_int_equal(json_integer_value(json_array_get(l, 5)), 2);
 	}
-	assert_non_null(strstr(html, "<button type=\"button\" class=\"rsel\" data-view=\"1\""));
+	assert_non_null(strstr(html, "<button type=\"button\" class=\"rsel\" data-view=\"1\" data-bad=\"1\" "
+				    "aria-pressed=\"false\">rail 1 <span class=\"tag slow\">1 not ok</span></button>"));
+	assert_non_null(strstr(html, "data-view=\"0\" data-bad=\"0\" aria-pressed=\"false\">rail 0</button>"));
 	assert_non_null(strstr(html, "id=\"rv-r1\" data-view=\"1\" hidden>"));
 	assert_non_null(strstr(html, " 1 cross-rail pair (NIC"));
 	assert_non_null(strstr(html, "function rails()"));
