@@ -42,7 +42,8 @@ extern const char report_html_rails_css[];
 extern const char report_html_rails_js[];
 
 /* Where in report_html_js the rails' part goes (report_html_assets.c). */
-#define REPORT_JS_RAILS_AT "/* ---------------------------------------------------------------- fabric graph */"
+#define REPORT_JS_RAILS_AT \
+	"/* ---------------------------------------------------------------- fabric graph */"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -503,7 +504,7 @@ struct sview {
 	struct shost *h;	/* in display order */
 	size_t n;
 	struct name_ix *by_name;	/* name -> display index */
-	bool rail_view;		/* one rail's hosts (report_rail_views()): the graph is not counted */
+	bool rail_view;		/* a rail's hosts (report_rail_views()): graph not counted */
 };
 
 static int shost_cmp(const void *x, const void *y)
@@ -1726,7 +1727,10 @@ static void bad_pairs_table(FILE *f, const json_t *s)
 	fputs("</section>\n", f);
 }
 
-/* A rail sweep's selector: every end point (the sweep's own maps), or one rail's hosts; a rail's pairs not ok on its button. */
+/*
+ * A rail sweep's selector: every end point (the sweep's own maps), or one
+ * rail's hosts; a rail's pairs not ok on its button.
+ */
 static void rail_selector_html(FILE *f, const struct rails *rv)
 {
 	const json_t *v;
@@ -1742,8 +1746,8 @@ static void rail_selector_html(FILE *f, const struct rails *rv)
 
 		json_array_foreach(json_object_get(v, "pairs"), k, p)
 			bad += status_code(jstr(p, "status")) >= 2;
-		fprintf(f, "<button type=\"button\" class=\"rsel\" data-view=\"%lld\" data-bad=\"%zu\" "
-			"aria-pressed=\"false\">rail %lld", rail, bad, rail);
+		fprintf(f, "<button type=\"button\" class=\"rsel\" data-view=\"%lld\" "
+			"data-bad=\"%zu\" aria-pressed=\"false\">rail %lld", rail, bad, rail);
 		if (bad)
 			fprintf(f, " <span class=\"tag slow\">%zu not ok</span>", bad);
 		fputs("</button>", f);
@@ -1762,11 +1766,13 @@ static void rail_selector_html(FILE *f, const struct rails *rv)
 static void rail_view_html(FILE *f, long long rail)
 {
 	fprintf(f, "<div class=\"hms\" id=\"rv-r%lld\" data-view=\"%lld\" hidden>"
-		"<figure><figcaption>Bandwidth, rail %lld <span id=\"bwref-r%lld\"></span></figcaption>"
-		"<div class=\"hm\" id=\"hm-bw-r%lld\"></div><div class=\"legend\" id=\"lg-bw-r%lld\">"
-		"</div></figure>\n", rail, rail, rail, rail, rail, rail);
-	fprintf(f, "<figure><figcaption>Latency (round trip p50), rail %lld <span id=\"latref-r%lld\">"
-		"</span></figcaption><div class=\"hm\" id=\"hm-lat-r%lld\"></div>"
+		"<figure><figcaption>Bandwidth, rail %lld <span id=\"bwref-r%lld\"></span>"
+		"</figcaption><div class=\"hm\" id=\"hm-bw-r%lld\"></div>"
+		"<div class=\"legend\" id=\"lg-bw-r%lld\"></div></figure>\n",
+		rail, rail, rail, rail, rail, rail);
+	fprintf(f, "<figure><figcaption>Latency (round trip p50), rail %lld "
+		"<span id=\"latref-r%lld\"></span></figcaption>"
+		"<div class=\"hm\" id=\"hm-lat-r%lld\"></div>"
 		"<div class=\"legend\" id=\"lg-lat-r%lld\"></div></figure></div>\n",
 		rail, rail, rail, rail);
 }
@@ -1780,12 +1786,13 @@ static void heatmaps_html(FILE *f, const struct report *r, const struct rails *r
 	      "click a cell</small></h2>\n", f);
 	if (rv->views)
 		rail_selector_html(f, rv);
-	fputs(rv->views ? "<div class=\"hms\" id=\"rv-all\" data-view=\"all\">" : "<div class=\"hms\">", f);
+	fputs(rv->views ? "<div class=\"hms\" id=\"rv-all\" data-view=\"all\">"
+			: "<div class=\"hms\">", f);
 	fputs("<figure><figcaption>Bandwidth <span id=\"bwref\"></span></figcaption>"
-	      "<div class=\"hm\" id=\"hm-bw\"></div><div class=\"legend\" id=\"lg-bw\"></div></figure>\n"
-	      "<figure><figcaption>Latency (round trip p50) <span id=\"latref\"></span></figcaption>"
-	      "<div class=\"hm\" id=\"hm-lat\"></div><div class=\"legend\" id=\"lg-lat\"></div>"
-	      "</figure>\n", f);
+	      "<div class=\"hm\" id=\"hm-bw\"></div><div class=\"legend\" id=\"lg-bw\"></div>"
+	      "</figure>\n<figure><figcaption>Latency (round trip p50) <span id=\"latref\"></span>"
+	      "</figcaption><div class=\"hm\" id=\"hm-lat\"></div>"
+	      "<div class=\"legend\" id=\"lg-lat\"></div></figure>\n", f);
 	if (r->doc[REPORT_BASELINE] || json_is_object(json_object_get(s, "baseline"))) {
 		fputs("<figure><figcaption>Change vs baseline <span id=\"chgref\"></span>"
 		      "</figcaption><div class=\"hm\" id=\"hm-chg\"></div>"

@@ -426,17 +426,23 @@ static void test_members_table(void **state)
  * and one of a single port without a rail (s): a:e1-b:e1 slow, a:e0-b:e1
  * a cross-rail pair, s paired with a port on each rail.
  */
-#define EP(n, h, r, l) "{\"name\": \"" n "\", \"host\": \"" h "\", \"rail\": " r ", \"leaf\": \"" l "\"}"
-#define RP(a, ah, ar, b, bh, br, st) "{\"a\": \"" a "\", \"b\": \"" b "\", \"status\": \"" st "\"," \
+#define EP(n, h, r, l) \
+	"{\"name\": \"" n "\", \"host\": \"" h "\", \"rail\": " r ", \"leaf\": \"" l "\"}"
+#define RP(a, ah, ar, b, bh, br, st) \
+	"{\"a\": \"" a "\", \"b\": \"" b "\", \"status\": \"" st "\"," \
 	" \"a_host\": \"" ah "\", \"a_rail\": " ar ", \"b_host\": \"" bh "\", \"b_rail\": " br "," \
-	" \"bw_ab\": {\"avg_mbps\": 900}, \"bw_ba\": {\"avg_mbps\": 900}, \"lat_ns\": {\"p50\": 5e4}}"
+	" \"bw_ab\": {\"avg_mbps\": 900}, \"bw_ba\": {\"avg_mbps\": 900}," \
+	" \"lat_ns\": {\"p50\": 5e4}}"
 static json_t *rail_sweep(void)
 {
 	static const char doc[] = "{\"schema\": \"fabricctl.sweep/2\", \"nodes\": ["
-		EP("a:e0", "a", "0", "L0") ", " EP("a:e1", "a", "1", "L1") ", " EP("b:e0", "b", "0", "L0") ", "
-		EP("b:e1", "b", "1", "L1") ", " EP("s", "s", "null", "L0") "], \"pairs\": ["
-		RP("a:e0", "a", "0", "b:e0", "b", "0", "ok") ", " RP("a:e1", "a", "1", "b:e1", "b", "1", "slow") ", "
-		RP("a:e0", "a", "0", "b:e1", "b", "1", "ok") ", " RP("s", "s", "null", "a:e1", "a", "1", "ok") ", "
+		EP("a:e0", "a", "0", "L0") ", " EP("a:e1", "a", "1", "L1") ", "
+		EP("b:e0", "b", "0", "L0") ", " EP("b:e1", "b", "1", "L1") ", "
+		EP("s", "s", "null", "L0") "], \"pairs\": ["
+		RP("a:e0", "a", "0", "b:e0", "b", "0", "ok") ", "
+		RP("a:e1", "a", "1", "b:e1", "b", "1", "slow") ", "
+		RP("a:e0", "a", "0", "b:e1", "b", "1", "ok") ", "
+		RP("s", "s", "null", "a:e1", "a", "1", "ok") ", "
 		RP("s", "s", "null", "b:e0", "b", "0", "ok") "],"
 		" \"reference\": {\"bw_median_mbps\": 900}, \"config\": {\"slow_pct\": 80}}";
 	json_t *d = json_loads(doc, 0, NULL);
@@ -471,14 +477,16 @@ static void test_rail_views(void **state)
 	assert_non_null(views);
 	assert_int_equal(cross, 1);
 	assert_int_equal(json_array_size(views), 2);
-	assert_string_equal(view_pairs(json_array_get(views, 0), buf, sizeof(buf)), "a-b ok s-b ok");
-	assert_string_equal(view_pairs(json_array_get(views, 1), buf, sizeof(buf)), "a-b slow s-a ok");
+	assert_string_equal(view_pairs(json_array_get(views, 0), buf, sizeof(buf)),
+			    "a-b ok s-b ok");
+	assert_string_equal(view_pairs(json_array_get(views, 1), buf, sizeof(buf)),
+			    "a-b slow s-a ok");
 	json_array_foreach(views, i, v) {
 		const json_t *n;
 		size_t k;
 
 		assert_int_equal(json_integer_value(json_object_get(v, "rail")), (json_int_t)i);
-		/* Hosts, once each, with the leaf of their port on this rail (s: its one port's). */
+		/* Hosts, once each, with the leaf of their port on this rail (s: its one's). */
 		assert_int_equal(json_array_size(json_object_get(v, "nodes")), 3);
 		json_array_foreach(json_object_get(v, "nodes"), k, n) {
 			const char *name = json_string_value(json_object_get(n, "name"));
@@ -486,7 +494,8 @@ static void test_rail_views(void **state)
 
 			assert_string_equal(leaf, !strcmp(name, "s") || !i ? "L0" : "L1");
 		}
-		assert_ptr_equal(json_object_get(v, "reference"), json_object_get(doc, "reference"));
+		assert_ptr_equal(json_object_get(v, "reference"),
+				 json_object_get(doc, "reference"));
 	}
 	json_decref(views);
 	json_decref(doc);
@@ -512,12 +521,14 @@ static void test_rail_page(void **state)
 	assert_int_equal(json_integer_value(json_object_get(r1, "rail")), 1);
 	/* Rail 1: s (leaf L0), then a, b (L1); a-b slow. */
 	assert_int_equal(json_integer_value(json_object_get(r1, "n")), 3);
-	assert_string_equal(json_string_value(json_array_get(json_array_get(json_object_get(r1, "hosts"), 0), 0)), "s");
+	assert_string_equal(json_string_value(json_array_get(json_array_get(
+		json_object_get(r1, "hosts"), 0), 0)), "s");
 	assert_string_equal(json_string_value(json_object_get(json_object_get(r1, "cols"), "st")),
 			    "AQAC");	/* (s,a) ok, (s,b) untested, (a,b) slow: 01 00 02 */
 	assert_true(json_is_null(json_object_get(r1, "base")));
-	/* The sweep's own maps keep their end points; the inferred graph is counted once: a:e0 in 2 pairs. */
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(data, "sweep"), "n")), 5);
+	/* The sweep's own maps keep their end points; graph counted once: a:e0 in 2 pairs. */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(data, "sweep"), "n")),
+			 5);
 	g = json_object_get(data, "graph");
 	json_array_foreach(json_object_get(g, "links"), i, l) {
 		const json_t *n = json_array_get(json_object_get(g, "nodes"),
@@ -526,9 +537,11 @@ static void test_rail_page(void **state)
 		if (!strcmp(json_string_value(json_array_get(n, 0)), "a:e0"))
 			assert_int_equal(json_integer_value(json_array_get(l, 5)), 2);
 	}
-	assert_non_null(strstr(html, "<button type=\"button\" class=\"rsel\" data-view=\"1\" data-bad=\"1\" "
-				    "aria-pressed=\"false\">rail 1 <span class=\"tag slow\">1 not ok</span></button>"));
-	assert_non_null(strstr(html, "data-view=\"0\" data-bad=\"0\" aria-pressed=\"false\">rail 0</button>"));
+	assert_non_null(strstr(html, "<button type=\"button\" class=\"rsel\" data-view=\"1\" "
+				    "data-bad=\"1\" aria-pressed=\"false\">rail 1 "
+				    "<span class=\"tag slow\">1 not ok</span></button>"));
+	assert_non_null(strstr(html, "data-view=\"0\" data-bad=\"0\" aria-pressed=\"false\">"
+				    "rail 0</button>"));
 	assert_non_null(strstr(html, "id=\"rv-r1\" data-view=\"1\" hidden>"));
 	assert_non_null(strstr(html, " 1 cross-rail pair (NIC"));
 	assert_non_null(strstr(html, "function rails()"));
