@@ -38,6 +38,12 @@
 
 extern const char report_html_css[];
 extern const char report_html_js[];
+extern const char report_html_rails_css[];
+extern const char report_html_rails_js[];
+
+/* Where in report_html_js the rails' part goes (report_html_assets.c). */
+#define REPORT_JS_RAILS_AT \
+	"/* ---------------------------------------------------------------- fabric graph */"
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -498,6 +504,7 @@ struct sview {
 	struct shost *h;	/* in display order */
 	size_t n;
 	struct name_ix *by_name;	/* name -> display index */
+	bool rail_view;		/* a rail's hosts (report_rail_views()): graph not counted */
 };
 
 static int shost_cmp(const void *x, const void *y)
@@ -834,12 +841,12 @@ static int sweep_pairs(const struct report *r, struct sview *sv, struct graph *g
 				int l = graph_find_link(g, v);
 
 				json_array_append_new(plinks, json_integer(l));
-				if (l >= 0) {
+				if (l >= 0 && !sv->rail_view) {
 					g->links[l].n++;
 					g->links[l].bad += st >= 2;
 				}
 			}
-		} else if (g->inferred) {
+		} else if (g->inferred && !sv->rail_view) {
 			/* Labels only: the two access links. */
 			g->links[sv->h[a].access].n++;
 			g->links[sv->h[a].access].bad += st >= 2;
@@ -885,7 +892,7 @@ static int base_cols(const struct report *r, const struct sview *sv, struct cols
 	const json_t *pairs = json_object_get(base ? base : sv->doc, "pairs");
 	size_t m = sv->n > 1 ? sv->n * (sv->n - 1) / 2 : 0, i;
 
-	*have = base || json_is_object(json_object_get(sv->doc, "baseline"));
+	*have = !sv->rail_view && (base || json_is_object(json_object_get(sv->doc, "baseline")));
 	if (!*have)
 		return 0;
 	c->bij = calloc(m + 1, 2);
@@ -913,7 +920,7 @@ static double regress_pct(const struct report *r, const json_t *doc)
 }
 
 static json_t *sweep_data(const struct report *r, struct sview *sv, struct graph *g,
-			  json_t **sus_out, struct fab_err *err)
+			  struct fab_err *err)
 {
 	const json_t *doc = sv->doc, *ref = json_object_get(doc, "reference");
 	const json_t *cfg = json_object_get(doc, "config");
@@ -935,7 +942,6 @@ static json_t *sweep_data(const struct report *r, struct sview *sv, struct graph
 		if (!i || strcmp(sv->h[i].group, sv->h[i - 1].group))
 			json_array_append_new(groups, json_pack("[s, I]", sv->h[i].group, (json_int_t)i));
 	}
-	*sus_out = suspects_data(g, sv, json_object_get(doc, "suspects"), "sweep");
 	out = json_pack("{s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:b,"
 			" s:{s:o, s:o, s:o, s:o, s:o, s:o}, s:o, s:b}",
 			"n", (json_int_t)n, "hosts", hosts, "groups", groups,
@@ -970,6 +976,42 @@ out:
 	json_decref(groups);
 	cols_fini(&c);
 	return out;
+}
+
+/*
+ * A sweep of several fabric ports: the views report_rail_views() cut (one a
+ * rail, host x host), and the pairs between two rails, in none of them.
+ */
+struct rails {
+	json_t *views;	/* NULL: no rail */
+	size_t cross;
+};
+
+/* Each rail's figures as the sweep's own (sweep_data()) into @data's "rails": [{rail, ...}]. */
+static int rails_data(const struct report *r, struct graph *g, const struct rails *rv, json_t *data,
+		      struct fab_err *err)
+{
+	json_t *out = json_array(), *v;
+	struct graph none = { 0 };	/* a rail view's hosts are not the graph's nodes */
+	size_t i;
+
+	if (!out)
+		return fab_err_set(err, -ENOMEM, "report: out of memory");
+	json_object_set_new(data, "rails", out);
+	json_array_foreach(rv->views, i, v) {
+		struct sview sv = { .doc = v, .rail_view = true };
+		json_t *d = NULL;
+		int rc = sview_build(&sv, r, &none, NULL, err);
+
+		if (!rc && !(d = sweep_data(r, &sv, g, err)))
+			rc = err->code ? err->code : -ENOMEM;
+		sview_fini(&sv);
+		if (rc < 0)
+			return rc;
+		json_object_set(d, "rail", json_object_get(v, "rail"));
+		json_array_append_new(out, d);
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ HTML */
@@ -1685,8 +1727,103 @@ static void bad_pairs_table(FILE *f, const json_t *s)
 	fputs("</section>\n", f);
 }
 
+/*
+ * A rail sweep's selector: every end point (the sweep's own maps), or one
+ * rail's hosts; a rail's pairs not ok on its button.
+ */
+static void rail_selector_html(FILE *f, const struct rails *rv)
+{
+	const json_t *v;
+	size_t i;
+
+	fputs("<div class=\"railsel\" role=\"group\" aria-label=\"heatmaps of\">show "
+	      "<button type=\"button\" class=\"rsel on\" data-view=\"all\" aria-pressed=\"true\">"
+	      "every end point</button>", f);
+	json_array_foreach(rv->views, i, v) {
+		long long rail = (long long)json_integer_value(json_object_get(v, "rail"));
+		const json_t *p;
+		size_t k, bad = 0;
+
+		json_array_foreach(json_object_get(v, "pairs"), k, p)
+			bad += status_code(jstr(p, "status")) >= 2;
+		fprintf(f, "<button type=\"button\" class=\"rsel\" data-view=\"%lld\" "
+			"data-bad=\"%zu\" aria-pressed=\"false\">rail %lld", rail, bad, rail);
+		if (bad)
+			fprintf(f, " <span class=\"tag slow\">%zu not ok</span>", bad);
+		fputs("</button>", f);
+	}
+	fputs("</div>\n<p class=\"railnote\">Every end point: the sweep's own maps, one row a "
+	      "port (<code>host:nic</code>); rail <i>N</i>: that rail's hosts, host &times; host, "
+	      "its pairs only.", f);
+	if (rv->cross)
+		fprintf(f, " %zu cross-rail pair%s (NIC <i>i</i> to NIC <i>j</i>, "
+			"<code>--cross-rail</code>) %s in every end point's maps only.", rv->cross,
+			rv->cross == 1 ? "" : "s", rv->cross == 1 ? "is" : "are");
+	fputs("</p>\n", f);
+}
+
+/* One rail's maps, hidden until its button is pressed; the page's script draws them. */
+static void rail_view_html(FILE *f, long long rail)
+{
+	fprintf(f, "<div class=\"hms\" id=\"rv-r%lld\" data-view=\"%lld\" hidden>"
+		"<figure><figcaption>Bandwidth, rail %lld <span id=\"bwref-r%lld\"></span>"
+		"</figcaption><div class=\"hm\" id=\"hm-bw-r%lld\"></div>"
+		"<div class=\"legend\" id=\"lg-bw-r%lld\"></div></figure>\n",
+		rail, rail, rail, rail, rail, rail);
+	fprintf(f, "<figure><figcaption>Latency (round trip p50), rail %lld "
+		"<span id=\"latref-r%lld\"></span></figcaption>"
+		"<div class=\"hm\" id=\"hm-lat-r%lld\"></div>"
+		"<div class=\"legend\" id=\"lg-lat-r%lld\"></div></figure></div>\n",
+		rail, rail, rail, rail);
+}
+
+static void heatmaps_html(FILE *f, const struct report *r, const struct rails *rv)
+{
+	const json_t *s = r->doc[REPORT_SWEEP], *v;
+	size_t i;
+
+	fputs("<section id=\"heatmaps\"><h2>Pairs <small>row sends to column &middot; hover or "
+	      "click a cell</small></h2>\n", f);
+	if (rv->views)
+		rail_selector_html(f, rv);
+	fputs(rv->views ? "<div class=\"hms\" id=\"rv-all\" data-view=\"all\">"
+			: "<div class=\"hms\">", f);
+	fputs("<figure><figcaption>Bandwidth <span id=\"bwref\"></span></figcaption>"
+	      "<div class=\"hm\" id=\"hm-bw\"></div><div class=\"legend\" id=\"lg-bw\"></div>"
+	      "</figure>\n<figure><figcaption>Latency (round trip p50) <span id=\"latref\"></span>"
+	      "</figcaption><div class=\"hm\" id=\"hm-lat\"></div>"
+	      "<div class=\"legend\" id=\"lg-lat\"></div></figure>\n", f);
+	if (r->doc[REPORT_BASELINE] || json_is_object(json_object_get(s, "baseline"))) {
+		fputs("<figure><figcaption>Change vs baseline <span id=\"chgref\"></span>"
+		      "</figcaption><div class=\"hm\" id=\"hm-chg\"></div>"
+		      "<div class=\"legend\" id=\"lg-chg\"></div></figure>\n", f);
+	}
+	fputs("</div>\n", f);
+	json_array_foreach(rv->views, i, v)
+		rail_view_html(f, (long long)json_integer_value(json_object_get(v, "rail")));
+	fputs("<div id=\"pin\" class=\"pin\" hidden></div></section>\n", f);
+}
+
+/*
+ * The page's script; a rail sweep's part (report_html_rails_js) goes in
+ * before the fabric graph's, inside the script's one function scope,
+ * where it draws each rail with the heatmaps' own code.
+ */
+static void script_html(FILE *f, const struct rails *rv)
+{
+	const char *at = rv->views ? strstr(report_html_js, REPORT_JS_RAILS_AT) : NULL;
+
+	if (!at) {
+		fputs(report_html_js, f);
+		return;
+	}
+	fwrite(report_html_js, 1, (size_t)(at - report_html_js), f);
+	fputs(report_html_rails_js, f);
+	fputs(at, f);
+}
+
 static int write_page(const struct report *r, FILE *f, json_t *data, struct graph *g,
-		      struct fab_err *err)
+		      const struct rails *rv, struct fab_err *err)
 {
 	const json_t *s = r->doc[REPORT_SWEEP], *diag = r->doc[REPORT_DIAGNOSE];
 	char *blob, when[64];
@@ -1701,23 +1838,12 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 	      "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n"
 	      "<title>fabricctl report</title>\n<style>\n", f);
 	fputs(report_html_css, f);
+	if (rv->views)
+		fputs(report_html_rails_css, f);
 	fputs("</style></head>\n<body>\n<div id=\"jserr\" class=\"jserr\" hidden></div>\n", f);
 	header_html(f, r);
-	if (s) {
-		fputs("<section id=\"heatmaps\"><h2>Pairs <small>row sends to column &middot; hover or "
-		      "click a cell</small></h2>\n"
-		      "<div class=\"hms\"><figure><figcaption>Bandwidth <span id=\"bwref\"></span></figcaption>"
-		      "<div class=\"hm\" id=\"hm-bw\"></div><div class=\"legend\" id=\"lg-bw\"></div></figure>\n"
-		      "<figure><figcaption>Latency (round trip p50) <span id=\"latref\"></span></figcaption>"
-		      "<div class=\"hm\" id=\"hm-lat\"></div><div class=\"legend\" id=\"lg-lat\"></div>"
-		      "</figure>\n", f);
-		if (r->doc[REPORT_BASELINE] || json_is_object(json_object_get(s, "baseline"))) {
-			fputs("<figure><figcaption>Change vs baseline <span id=\"chgref\"></span>"
-			      "</figcaption><div class=\"hm\" id=\"hm-chg\"></div>"
-			      "<div class=\"legend\" id=\"lg-chg\"></div></figure>\n", f);
-		}
-		fputs("</div>\n<div id=\"pin\" class=\"pin\" hidden></div></section>\n", f);
-	}
+	if (s)
+		heatmaps_html(f, r, rv);
 	if (g->n_nodes || json_array_size(json_object_get(s, "suspects")) ||
 	    json_array_size(json_object_get(diag, "suspects"))) {
 		fputs("<section id=\"fabric\"><h2>Fabric and suspects</h2><div class=\"fab\">\n"
@@ -1763,7 +1889,7 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 	fputs(blob, f);
 	free(blob);
 	fputs("</script>\n<script>\n", f);
-	fputs(report_html_js, f);
+	script_html(f, rv);
 	fputs("</script>\n</body></html>\n", f);
 	return 0;
 }
@@ -1773,6 +1899,7 @@ int report_html_write(const struct report *r, FILE *f, struct fab_err *err)
 	const json_t *s = r->doc[REPORT_SWEEP], *topo = NULL;
 	struct graph g = { 0 };
 	struct sview sv = { .doc = s };
+	struct rails rv = { 0 };
 	json_t *data = json_object(), *sus = NULL;
 	int rc = 0;
 
@@ -1800,12 +1927,19 @@ int report_html_write(const struct report *r, FILE *f, struct fab_err *err)
 			fab_err_set(err, rc, "report: out of memory");
 			goto out;
 		}
-		sd = sweep_data(r, &sv, &g, &sus, err);
+		sd = sweep_data(r, &sv, &g, err);
 		if (!sd) {
 			rc = err->code ? err->code : -ENOMEM;
 			goto out;
 		}
 		json_object_set_new(data, "sweep", sd);
+		sus = suspects_data(&g, &sv, json_object_get(s, "suspects"), "sweep");
+		if ((rc = report_rail_views(s, &rv.views, &rv.cross)) < 0) {
+			fab_err_set(err, rc, "report: out of memory");
+			goto out;
+		}
+		if (rv.views && (rc = rails_data(r, &g, &rv, data, err)) < 0)
+			goto out;
 	}
 	if (r->doc[REPORT_DIAGNOSE]) {
 		json_t *ds = suspects_data(&g, &sv, json_object_get(r->doc[REPORT_DIAGNOSE], "suspects"),
@@ -1819,10 +1953,11 @@ int report_html_write(const struct report *r, FILE *f, struct fab_err *err)
 	json_object_set_new(data, "suspects", sus ? sus : json_array());
 	sus = NULL;
 	json_object_set_new(data, "graph", g.n_nodes ? graph_data(&g) : json_null());
-	rc = write_page(r, f, data, &g, err);
+	rc = write_page(r, f, data, &g, &rv, err);
 	if (!rc && (fflush(f) == EOF || ferror(f)))
 		rc = fab_err_set(err, -EIO, "report: write error");
 out:
+	json_decref(rv.views);
 	json_decref(sus);
 	json_decref(data);
 	sview_fini(&sv);

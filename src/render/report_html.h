@@ -92,6 +92,19 @@ void report_html_esc(FILE *f, const char *s);
 void report_rails_table(FILE *f, const json_t *sweep);
 
 /*
+ * The same sweep cut into one view a rail, for the page's rail selector:
+ * into *@views a new array (ascending rail) of {rail, nodes, pairs, reference, config},
+ * each a sweep document over hosts (an end point's "host", named once):
+ * the hosts with an end point on that rail or one without a rail, and the
+ * pairs on that rail (both ends on it, or one end without a rail), "a"
+ * and "b" their hosts; "reference" and "config" the sweep's.  *@views
+ * NULL when no node has a rail.  *@cross: the pairs whose ends are on two
+ * different rails (--cross-rail), in no view.  0 or -ENOMEM (*@views
+ * NULL).  report_rails.c.
+ */
+int report_rail_views(const json_t *sweep, json_t **views, size_t *cross);
+
+/*
  * A --steer sweep: an "ECMP members" section, each link between two
  * switches a steered test took (its traced path), its tests, how many of
  * pairs not ok, their median share of the expected rate and those pairs

@@ -8,6 +8,8 @@
 
 extern const char report_html_css[];
 extern const char report_html_js[];
+extern const char report_html_rails_css[];
+extern const char report_html_rails_js[];
 
 const char report_html_css[] =
 	":root{--fg:#1d2330;--mut:#667085;--bg:#f6f7f9;--card:#fff;--line:#e3e6eb;--ok:#2f9e5b;--slow:#d9822b;--bad:#c92a2a;--sus:#e8590c;--acc:#3b5bdb}\n"
@@ -588,3 +590,63 @@ const char report_html_js[] =
 	"document.body.setAttribute('data-timing', TM.join(', '));\n"
 	"document.body.setAttribute('data-render-ms', String(Math.round(performance.now())));\n"
 	"})();\n";
+
+/*
+ * A sweep of hosts of several fabric ports only (report_html.c writes them
+ * then; a sweep of one port a host gets the page above, unchanged): the
+ * rail selector's style, and the script's part that draws one view a
+ * rail, put in before the fabric graph's part (REPORT_JS_RAILS_AT).
+ */
+const char report_html_rails_css[] =
+	".railsel{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:0 0 6px;font-size:13px;color:var(--mut)}\n"
+	".rsel{font:inherit;padding:3px 11px;border:1px solid var(--line);border-radius:14px;background:var(--card);color:var(--fg);cursor:pointer}\n"
+	".rsel.on{background:var(--acc);border-color:var(--acc);color:#fff}\n"
+	".railnote{color:var(--mut);font-size:12.5px;margin:0 0 10px}\n"
+	".hms[hidden]{display:none}\n";
+
+const char report_html_rails_js[] =
+	"/* ---------------------------------------------------------------- rails */\n"
+	"/* Each rail's maps (D.rails: host x host, that rail's pairs) drawn by heatmaps() itself, with S the\n"
+	" * rail's view and $ naming the rail's elements (id-rN); the selector shows one view at a time.\n"
+	" * S stays the view the pointer is in: each view's listeners (capture) set it before its cells' own. */\n"
+	"if (S && D.rails) rails();\n"
+	"mark('rails');\n"
+	"function rails() {\n"
+	"  var S0 = S, $0 = $, all = $0('rv-all');\n"
+	"  function own(el, V) {\n"
+	"    ['mousemove', 'click'].forEach(function (t) { el.addEventListener(t, function () { S = V; }, true); });\n"
+	"  }\n"
+	"  if (all) own(all, S0);\n"
+	"  D.rails.forEach(function (R) {\n"
+	"    var sfx = '-r' + R.rail, el = $0('rv' + sfx);\n"
+	"    if (!el) return;\n"
+	"    S = R;\n"
+	"    $ = function (id) { return $0(id === 'pin' ? id : id + sfx); };\n"
+	"    try { heatmaps(); } finally { S = S0; $ = $0; }\n"
+	"    railTag(el, sfx, R.rail);\n"
+	"    own(el, R);\n"
+	"  });\n"
+	"  var btns = document.querySelectorAll('#heatmaps .rsel'), views = document.querySelectorAll('#heatmaps .hms');\n"
+	"  function show(v) {\n"
+	"    Array.prototype.forEach.call(btns, function (b) {\n"
+	"      var on = b.getAttribute('data-view') === v;\n"
+	"      b.classList.toggle('on', on);\n"
+	"      b.setAttribute('aria-pressed', on ? 'true' : 'false');\n"
+	"    });\n"
+	"    Array.prototype.forEach.call(views, function (e) { e.hidden = e.getAttribute('data-view') !== v; });\n"
+	"    hideTip();\n"
+	"  }\n"
+	"  Array.prototype.forEach.call(btns, function (b) {\n"
+	"    b.addEventListener('click', function () { show(b.getAttribute('data-view')); });\n"
+	"  });\n"
+	"}\n"
+	"/* A rail view's pattern ids made its own (one in a hidden view may draw nothing), its maps, cells and marks tagged data-rail. */\n"
+	"function railTag(el, sfx, rail) {\n"
+	"  var ids = {};\n"
+	"  Array.prototype.forEach.call(el.querySelectorAll('pattern[id]'), function (p) { ids[p.id] = 1; p.id += sfx; });\n"
+	"  Array.prototype.forEach.call(el.querySelectorAll('[fill^=\"url(#\"]'), function (e) {\n"
+	"    var id = e.getAttribute('fill').slice(5, -1);\n"
+	"    if (ids[id]) e.setAttribute('fill', 'url(#' + id + sfx + ')');\n"
+	"  });\n"
+	"  Array.prototype.forEach.call(el.querySelectorAll('[data-a], svg.hmsvg, canvas'), function (e) { e.setAttribute('data-rail', rail); });\n"
+	"}\n";

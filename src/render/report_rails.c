@@ -6,6 +6,7 @@
  * rail below the sweep's slow threshold (config.slow_pct, default 80 %)
  * of the host's best rail, or a rail with no pair measured.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -129,4 +130,119 @@ void report_rails_table(FILE *f, const json_t *sweep)
 	}
 	fputs("</tbody></table></section>\n", f);
 	free(v);
+}
+
+/* ------------------------------------------------------------------ one heatmap per rail */
+
+#define RAIL_MAX 1024	/* rails are 0..1023 (docs/hosts.md) */
+
+static long long node_rail(const json_t *o, const char *key)
+{
+	const json_t *r = json_object_get(o, key);
+
+	return json_is_integer(r) && json_integer_value(r) >= 0 && json_integer_value(r) < RAIL_MAX
+	       ? json_integer_value(r) : -1;
+}
+
+/* A pair's rail: its ends' when they agree, the one end's that has one; -1 none, -2 two rails. */
+static long long pair_rail(const json_t *p)
+{
+	long long a = node_rail(p, "a_rail"), b = node_rail(p, "b_rail");
+
+	if (a >= 0 && b >= 0)
+		return a == b ? a : -2;
+	return a >= 0 ? a : b;
+}
+
+/* Host @name into rail view @v: its end point node's leaf, labels and rate (from @node), once. */
+static void view_host(json_t *v, const char *name, const json_t *node)
+{
+	json_t *set = json_object_get(v, "nodes"), *o;
+
+	if (json_object_get(set, name))
+		return;
+	o = json_pack("{s:s}", "name", name);
+	if (!o)
+		return;
+	if (json_is_string(json_object_get(node, "leaf")))
+		json_object_set(o, "leaf", json_object_get(node, "leaf"));
+	if (json_is_object(json_object_get(node, "labels")))
+		json_object_set(o, "labels", json_object_get(node, "labels"));
+	if (json_is_number(json_object_get(node, "rate_gbps")))
+		json_object_set(o, "rate_gbps", json_object_get(node, "rate_gbps"));
+	json_object_set_new(set, name, o);
+}
+
+/* Rail @rail's view: its hosts (an end point on the rail, or one without a rail) and pairs. */
+static json_t *rail_view(const json_t *sweep, long long rail)
+{
+	json_t *v = json_pack("{s:I, s:{}, s:[]}", "rail", (json_int_t)rail, "nodes", "pairs");
+	json_t *pairs = json_object_get(v, "pairs"), *arr = json_array(), *p, *q;
+	const char *k;
+	size_t i;
+
+	if (!v || !arr)
+		goto fail;
+	json_array_foreach(json_object_get(sweep, "nodes"), i, p) {
+		const char *host = json_string_value(json_object_get(p, "host"));
+		long long r = node_rail(p, "rail");
+
+		if (host && (r == rail || r < 0))
+			view_host(v, host, p);
+	}
+	json_array_foreach(json_object_get(sweep, "pairs"), i, p) {
+		const char *a = json_string_value(json_object_get(p, "a_host"));
+		const char *b = json_string_value(json_object_get(p, "b_host"));
+
+		if (!a || !b || !strcmp(a, b) || pair_rail(p) != rail || !(q = json_copy(p)))
+			continue;
+		view_host(v, a, NULL);
+		view_host(v, b, NULL);
+		json_object_set_new(q, "a", json_string(a));
+		json_object_set_new(q, "b", json_string(b));
+		json_array_append_new(pairs, q);
+	}
+	json_object_foreach(json_object_get(v, "nodes"), k, p)
+		json_array_append(arr, p);
+	json_object_set_new(v, "nodes", arr);
+	json_object_set(v, "reference", json_object_get(sweep, "reference"));
+	json_object_set(v, "config", json_object_get(sweep, "config"));
+	return v;
+fail:
+	json_decref(v);
+	json_decref(arr);
+	return NULL;
+}
+
+int report_rail_views(const json_t *sweep, json_t **views, size_t *cross)
+{
+	bool *seen = calloc(RAIL_MAX, sizeof(*seen));
+	const json_t *p;
+	json_t *v;
+	size_t i;
+	int rc = 0;
+
+	*views = NULL;
+	*cross = 0;
+	if (!seen)
+		return -ENOMEM;
+	json_array_foreach(json_object_get(sweep, "nodes"), i, p)
+		if (json_is_string(json_object_get(p, "host")) && node_rail(p, "rail") >= 0)
+			seen[node_rail(p, "rail")] = true;
+	json_array_foreach(json_object_get(sweep, "pairs"), i, p)
+		*cross += pair_rail(p) == -2;
+	for (long long r = 0; r < RAIL_MAX && !rc; r++) {
+		if (!seen[r])
+			continue;
+		if (!*views && !(*views = json_array()))
+			rc = -ENOMEM;
+		else if (!(v = rail_view(sweep, r)) || json_array_append_new(*views, v))
+			rc = -ENOMEM;
+	}
+	free(seen);
+	if (rc) {
+		json_decref(*views);
+		*views = NULL;
+	}
+	return rc;
 }

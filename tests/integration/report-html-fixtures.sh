@@ -11,6 +11,12 @@
 #     A discover document with "cables" (discover --lldp --hosts): the
 #     cable table, one row per end and per both-ends verdict, worst
 #     first, escaped; none without them.
+#     A sweep of hosts of two fabric ports (report/sweep-rails-fixture.json:
+#     r1..r4 with eth0 on rail 0 and eth1 on rail 1, --cross-rail pairs,
+#     st1 of one port without a rail, r2:eth1 slow): the selector (every
+#     end point, rail 0, rail 1), one view a rail whose maps are host x
+#     host over that rail's pairs, r2's slow pairs marked in rail 1's map
+#     only, the cross-rail pairs in every end point's maps only.
 #  2. Bad input: unknown schema, broken JSON, two sweeps, no -o: exit 2
 #     naming the file, nothing written.  A page whose data is broken is
 #     caught by the checks (they can fail).
@@ -101,6 +107,42 @@ grep -q 'class="both"><td colspan="3">h3 eth1 .* h4 eth1</td><td>both ends</td>.
 	"$TMP/cables.dom" || fail "cables: the both-ends row"
 grep -q '&lt;img src=x onerror=alert(1)&gt;' "$TMP/cables.dom" || fail "cables: vendor not shown escaped"
 assert_eq "cables: no element from the document" 0 "$(grep -c '<img src=x' "$TMP/cables.dom" || true)"
+
+# A sweep of two fabric ports a host: one heatmap a rail.
+RFIX=$TOP/tests/integration/report/sweep-rails-fixture.json
+fab report "$RFIX" -o "$TMP/rails.html"
+assert_eq "rails: rc" 0 "$rc"
+chrome "$TMP/rails.html" --dump-dom
+page_ok "rail page"
+assert_eq "rails: the selector, each rail's pairs not ok" "all -,0 0,1 4" "$(attrs 'rsel' data-view data-bad | paste -sd,)"
+assert_eq "rails: views, every end point's shown" "all,0 hidden,1 hidden" \
+	"$(grep -o '<div class="hms"[^>]*>' "$TMP/dom" | sed 's/.*data-view="\([^"]*\)"\( hidden\)\{0,1\}.*/\1\2/' | paste -sd,)"
+# Every view's cells, bandwidth and latency: every end point (9: 72 ordered cells a map), each rail's 5 hosts (20).
+assert_eq "rails: cells a view" "144 - 40 0 40 1" \
+	"$(attrs 'cell ' data-rail | sort | uniq -c | awk '{ print $1, $2 }' | paste -sd' ')"
+# rail_cells R: rail R's bandwidth cells, "A B" sorted, computed from the fixture's pairs.
+rail_cells() {
+	jq -r --argjson r "$1" '.pairs[] | select(.a_rail == $r and .b_rail == $r or .a_rail == $r and .b_rail == null
+		or .a_rail == null and .b_rail == $r) | "\(.a_host) \(.b_host)\n\(.b_host) \(.a_host)"' "$RFIX" | sort
+}
+for r in 0 1; do
+	assert_eq "rails: rail $r: host x host cells = its pairs" "$(rail_cells "$r")" \
+		"$(attrs 'cell ' data-rail data-a data-b data-st | awk -v r="$r" '$1 == r && $4 != "untested" { print $2, $3 }' | sort -u)"
+	assert_eq "rails: rail $r: its maps" "bw $r
+lat $r" "$(attrs 'hmsvg' data-kind data-rail | awk -v r="$r" '$2 == r' | sort)"
+done
+assert_eq "rails: rail 1: r2's pairs marked slow" "$(rail_cells 1 | grep -w r2)" \
+	"$(attrs 'mark slow' data-rail data-a data-b | awk '$1 == 1 { print $2, $3 }' | sort -u)"
+assert_eq "rails: rail 0: nothing marked" 0 "$(attrs 'mark ' data-rail | grep -c '^0$' || true)"
+assert_eq "rails: every end point's map: its slow cells are the slow pairs', cross-rail ones too" \
+	"$(jq -r '.pairs[] | select(.status == "slow") | "\(.a) \(.b)\n\(.b) \(.a)"' "$RFIX" | sort)" \
+	"$(attrs 'mark slow' data-rail data-a data-b | awk '$1 == "-" { print $2, $3 }' | sort -u)"
+grep -q '12 cross-rail pairs (NIC <i>i</i> to NIC <i>j</i>, <code>--cross-rail</code>) are in every end point' \
+	"$TMP/dom" || fail "rails: the cross-rail pairs not said"
+assert_eq "rails: each view's patterns its own" 0 \
+	"$(grep -o '<pattern id="[^"]*"' "$TMP/dom" | grep -v '"lgh' | sort | uniq -d | wc -l)"
+assert_eq "rails: the host whose rails disagree" "<tr><td>r2</td>" \
+	"$(grep -o '<tr><td>[^<]*</td><td>rail 0: [^<]*</td><td><span class="tag slow">rails disagree' "$TMP/dom" | grep -o '^<tr><td>[^<]*</td>')"
 
 # --- 2. bad input; the checks catch a broken page ---------------------------------------------
 echo '{"schema": "fabricctl.nonsense/7"}' >"$TMP/odd.json"

@@ -15,7 +15,8 @@
 #  2. h2's rail-1 cable slowed to 200 Mbit/s (tbf): exactly h2:eth1's three
 #     rail-1 pairs slow, rail 0 all ok, exit 1; the suspect is h2:eth1 and
 #     its access link leaf2:swp2; the text has a matrix a rail; the HTML
-#     report marks h2 alone as a host whose rails disagree.  --coverage 2
+#     report marks h2 alone as a host whose rails disagree, and has a view
+#     a rail (selector; h2's pairs slow in rail 1's view alone).  --coverage 2
 #     (8 pairs, --no-retest): exactly h2:eth1's pairs slow, h2:eth1 named.
 #  3. h2's eth1 down: exactly its three rail-1 pairs failed, each with
 #     "h2:eth1: eth1 down (...)" first, the other nine measured and ok, exit 1; the suspect is h2:eth1; status --hosts lists
@@ -25,7 +26,7 @@ set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-need_cmd ip tc jq lldpd lldpcli
+need_cmd ip tc jq lldpd lldpcli python3
 need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
@@ -161,6 +162,18 @@ assert_eq "h2:eth1 slow: one suspect" 1 "$(q '.suspects | length')"
 run "$FABRICCTL" report "$TMP/out" -o "$TMP/r.html"
 assert_eq "report: hosts whose rails disagree" "<tr><td>$L-h2</td>" \
 	"$(grep 'rails disagree' "$TMP/r.html" | grep -o '^<tr><td>[^<]*</td>')"
+# And one heatmap a rail: the selector, each rail's view over the four hosts, h2's pairs slow in rail 1's.
+assert_eq "report: the rail selector" "all 0 1" \
+	"$(grep -o 'class="rsel[^"]*" data-view="[^"]*"' "$TMP/r.html" | sed 's/.*data-view="//; s/"$//' | paste -sd' ')"
+assert_eq "report: a view a rail, its slow pairs" "0: $L-h1 $L-h2 $L-h3 $L-h4, 0 slow
+1: $L-h1 $L-h2 $L-h3 $L-h4, 3 slow" "$(python3 - "$TMP/r.html" <<'EOF'
+import base64, json, re, sys
+D = json.loads(re.search(r'id="fab-data">(.*?)</script>', open(sys.argv[1]).read(), re.S).group(1))
+for v in D["rails"]:
+    slow = sum(b & 7 == 2 for b in base64.b64decode(v["cols"]["st"]))
+    print("%d: %s, %d slow" % (v["rail"], " ".join(sorted(h[0] for h in v["hosts"])), slow))
+EOF
+)"
 # The text: a matrix a rail, h2:eth1's row marked slow in rail 1's only.
 pretty "$FABRICCTL sweep --hosts $TMP/hosts ${COMMON[*]} --topology $TMP/plan.yaml"
 rc=0

@@ -421,6 +421,146 @@ static void test_members_table(void **state)
 	json_decref(sweep);
 }
 
+/*
+ * A sweep of hosts of two fabric ports (a, b: e0 on rail 0, e1 on rail 1)
+ * and one of a single port without a rail (s): a:e1-b:e1 slow, a:e0-b:e1
+ * a cross-rail pair, s paired with a port on each rail.
+ */
+#define EP(n, h, r, l) \
+	"{\"name\": \"" n "\", \"host\": \"" h "\", \"rail\": " r ", \"leaf\": \"" l "\"}"
+#define RP(a, ah, ar, b, bh, br, st) \
+	"{\"a\": \"" a "\", \"b\": \"" b "\", \"status\": \"" st "\"," \
+	" \"a_host\": \"" ah "\", \"a_rail\": " ar ", \"b_host\": \"" bh "\", \"b_rail\": " br "," \
+	" \"bw_ab\": {\"avg_mbps\": 900}, \"bw_ba\": {\"avg_mbps\": 900}," \
+	" \"lat_ns\": {\"p50\": 5e4}}"
+static json_t *rail_sweep(void)
+{
+	static const char doc[] = "{\"schema\": \"fabricctl.sweep/2\", \"nodes\": ["
+		EP("a:e0", "a", "0", "L0") ", " EP("a:e1", "a", "1", "L1") ", "
+		EP("b:e0", "b", "0", "L0") ", " EP("b:e1", "b", "1", "L1") ", "
+		EP("s", "s", "null", "L0") "], \"pairs\": ["
+		RP("a:e0", "a", "0", "b:e0", "b", "0", "ok") ", "
+		RP("a:e1", "a", "1", "b:e1", "b", "1", "slow") ", "
+		RP("a:e0", "a", "0", "b:e1", "b", "1", "ok") ", "
+		RP("s", "s", "null", "a:e1", "a", "1", "ok") ", "
+		RP("s", "s", "null", "b:e0", "b", "0", "ok") "],"
+		" \"reference\": {\"bw_median_mbps\": 900}, \"config\": {\"slow_pct\": 80}}";
+	json_t *d = json_loads(doc, 0, NULL);
+
+	assert_non_null(d);
+	return d;
+}
+
+/* The pairs of @view as "a-b status", space-separated, into @buf. */
+static const char *view_pairs(const json_t *view, char *buf, size_t size)
+{
+	const json_t *p;
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(view, "pairs"), i, p)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s-%s %s", i ? " " : "",
+				      json_string_value(json_object_get(p, "a")),
+				      json_string_value(json_object_get(p, "b")),
+				      json_string_value(json_object_get(p, "status")));
+	return buf;
+}
+
+static void test_rail_views(void **state)
+{
+	json_t *doc = rail_sweep(), *views, *v;
+	size_t cross = 99, i;
+	char buf[256];
+
+	(void)state;
+	assert_int_equal(report_rail_views(doc, &views, &cross), 0);
+	assert_non_null(views);
+	assert_int_equal(cross, 1);
+	assert_int_equal(json_array_size(views), 2);
+	assert_string_equal(view_pairs(json_array_get(views, 0), buf, sizeof(buf)),
+			    "a-b ok s-b ok");
+	assert_string_equal(view_pairs(json_array_get(views, 1), buf, sizeof(buf)),
+			    "a-b slow s-a ok");
+	json_array_foreach(views, i, v) {
+		const json_t *n;
+		size_t k;
+
+		assert_int_equal(json_integer_value(json_object_get(v, "rail")), (json_int_t)i);
+		/* Hosts, once each, with the leaf of their port on this rail (s: its one's). */
+		assert_int_equal(json_array_size(json_object_get(v, "nodes")), 3);
+		json_array_foreach(json_object_get(v, "nodes"), k, n) {
+			const char *name = json_string_value(json_object_get(n, "name"));
+			const char *leaf = json_string_value(json_object_get(n, "leaf"));
+
+			assert_string_equal(leaf, !strcmp(name, "s") || !i ? "L0" : "L1");
+		}
+		assert_ptr_equal(json_object_get(v, "reference"),
+				 json_object_get(doc, "reference"));
+	}
+	json_decref(views);
+	json_decref(doc);
+	/* One port a host: no view. */
+	doc = small_sweep();
+	assert_int_equal(report_rail_views(doc, &views, &cross), 0);
+	assert_null(views);
+	assert_int_equal(cross, 0);
+	json_decref(doc);
+}
+
+static void test_rail_page(void **state)
+{
+	json_t *doc = rail_sweep(), *data, *rails, *r1, *g, *l;
+	char *html;
+	size_t i;
+
+	(void)state;
+	html = page(doc, NULL, &data);
+	rails = json_object_get(data, "rails");
+	assert_int_equal(json_array_size(rails), 2);
+	r1 = json_array_get(rails, 1);
+	assert_int_equal(json_integer_value(json_object_get(r1, "rail")), 1);
+	/* Rail 1: s (leaf L0), then a, b (L1); a-b slow. */
+	assert_int_equal(json_integer_value(json_object_get(r1, "n")), 3);
+	assert_string_equal(json_string_value(json_array_get(json_array_get(
+		json_object_get(r1, "hosts"), 0), 0)), "s");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(r1, "cols"), "st")),
+			    "AQAC");	/* (s,a) ok, (s,b) untested, (a,b) slow: 01 00 02 */
+	assert_true(json_is_null(json_object_get(r1, "base")));
+	/* The sweep's own maps keep their end points; graph counted once: a:e0 in 2 pairs. */
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(data, "sweep"), "n")),
+			 5);
+	g = json_object_get(data, "graph");
+	json_array_foreach(json_object_get(g, "links"), i, l) {
+		const json_t *n = json_array_get(json_object_get(g, "nodes"),
+						 (size_t)json_integer_value(json_array_get(l, 0)));
+
+		if (!strcmp(json_string_value(json_array_get(n, 0)), "a:e0"))
+			assert_int_equal(json_integer_value(json_array_get(l, 5)), 2);
+	}
+	assert_non_null(strstr(html, "<button type=\"button\" class=\"rsel\" data-view=\"1\" "
+				    "data-bad=\"1\" aria-pressed=\"false\">rail 1 "
+				    "<span class=\"tag slow\">1 not ok</span></button>"));
+	assert_non_null(strstr(html, "data-view=\"0\" data-bad=\"0\" aria-pressed=\"false\">"
+				    "rail 0</button>"));
+	assert_non_null(strstr(html, "id=\"rv-r1\" data-view=\"1\" hidden>"));
+	assert_non_null(strstr(html, " 1 cross-rail pair (NIC"));
+	assert_non_null(strstr(html, "function rails()"));
+	assert_true(strstr(html, "function rails()") < strstr(html, "function graph()"));
+	free(html);
+	json_decref(data);
+	json_decref(doc);
+	/* One port a host: none of it. */
+	doc = small_sweep();
+	html = page(doc, NULL, &data);
+	assert_null(json_object_get(data, "rails"));
+	assert_null(strstr(html, "function rails()"));
+	assert_null(strstr(html, "railsel"));
+	assert_null(strstr(html, "rv-all"));
+	free(html);
+	json_decref(data);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -434,6 +574,8 @@ int main(void)
 		cmocka_unit_test(test_discover_ib_checks_vl),
 		cmocka_unit_test(test_suspect_evidence_words),
 		cmocka_unit_test(test_members_table),
+		cmocka_unit_test(test_rail_views),
+		cmocka_unit_test(test_rail_page),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
