@@ -99,8 +99,10 @@ static void fx_build(struct fx *f, bool topo)
 			f->rep.n_slow += p.status == SWEEP_SLOW;
 			f->rep.n_failed += p.status == SWEEP_FAILED;
 			p.test_s = 2.5;
-			if (k % 5 == 2)	/* verbs on RoCE v2: the UDP source ports */
-				p.sport_ab = (uint16_t)(0xc000 + k), p.sport_ba = k % 2 ? 0 : 0xffff;
+			if (k % 5 == 2) {	/* verbs on RoCE v2: the UDP source ports */
+				p.sport_ab = (uint16_t)(0xc000 + k);
+				p.sport_ba = k % 2 ? 0 : 0xffff;
+			}
 			assert_int_equal(pair_store_append(f->ps, &p, &err), 0);
 		}
 	f->rep.hosts = &f->hs;
