@@ -409,10 +409,35 @@ static json_t *lat_to_json(const struct stats_summary *s, bool have)
 
 json_t *proto_result_to_json(const struct tp_result *r)
 {
-	return json_pack("{s:o, s:o, s:o}",
-			 "lat_ns", lat_to_json(&r->lat_ns, r->have_lat),
-			 "fwd", bw_to_json(&r->fwd),
-			 "rev", bw_to_json(&r->rev));
+	json_t *j = json_pack("{s:o, s:o, s:o}",
+			      "lat_ns", lat_to_json(&r->lat_ns, r->have_lat),
+			      "fwd", bw_to_json(&r->fwd),
+			      "rev", bw_to_json(&r->rev));
+
+	/* verbs on RoCE v2 only (added later in version 1): absent otherwise. */
+	if (j && (r->sport_fwd || r->sport_rev) &&
+	    json_object_set_new(j, "udp_sport", json_pack("{s:i, s:i}", "fwd", (int)r->sport_fwd,
+							  "rev", (int)r->sport_rev)) < 0) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
+/* The optional "udp_sport": {"fwd": 0..65535, "rev": 0..65535}. */
+static int sport_from_json(const json_t *j, struct tp_result *r)
+{
+	const json_t *f = json_object_get(j, "fwd"), *v = json_object_get(j, "rev");
+
+	if (!j)
+		return 0;
+	if (!json_is_integer(f) || !json_is_integer(v) || json_integer_value(f) < 0 ||
+	    json_integer_value(f) > 65535 || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > 65535)
+		return -EPROTO;
+	r->sport_fwd = (uint16_t)json_integer_value(f);
+	r->sport_rev = (uint16_t)json_integer_value(v);
+	return 0;
 }
 
 static int get_num(const json_t *j, const char *key, double *out)
@@ -467,6 +492,8 @@ int proto_result_from_json(const json_t *j, struct tp_result *r, struct fab_err 
 	if (bw_from_json(json_object_get(j, "fwd"), &r->fwd) < 0 ||
 	    bw_from_json(json_object_get(j, "rev"), &r->rev) < 0)
 		return fab_err_set(err, -EPROTO, "protocol: bad bandwidth figures in result");
+	if (sport_from_json(json_object_get(j, "udp_sport"), r) < 0)
+		return fab_err_set(err, -EPROTO, "protocol: bad \"udp_sport\" in result");
 	return 0;
 }
 

@@ -203,6 +203,12 @@ static void job_result(struct round *rd, struct job *j, const json_t *res)
 	j->p->lat_ns = r.lat_ns;
 	j->p->ab = r.fwd;
 	j->p->ba = r.rev;
+	j->p->sport_ab = r.sport_fwd;
+	j->p->sport_ba = r.sport_rev;
+	if (r.sport_fwd || r.sport_rev)
+		fab_info("pair %s -> %s: RoCE v2 UDP source port %s -> %s %u, %s -> %s %u",
+			 wname(rd, j->wa), wname(rd, j->wb), wname(rd, j->wa), wname(rd, j->wb),
+			 r.sport_fwd, wname(rd, j->wb), wname(rd, j->wa), r.sport_rev);
 }
 
 static void on_msg(struct fleet *f, size_t w, struct proto_msg *m, void *arg)

@@ -19,7 +19,7 @@ struct pair_rec {
 	struct {
 		double avg, min, secs;
 		uint64_t bytes;
-		uint32_t intervals, pad;
+		uint32_t intervals, sport;	/* sport: the direction's UDP source port */
 	} bw[2];			/* ab, ba */
 	double pct_rated, expected_mbps, test_s;
 	double base_ab_mbps, base_ba_mbps, change_pct;
@@ -136,6 +136,7 @@ static int reason_pack(struct pair_store *ps, const char *reason, struct pair_re
 	F(bw[d].avg, dir.avg_mbps) F(bw[d].min, dir.min_mbps) F(bw[d].secs, dir.secs) \
 	F(bw[d].bytes, dir.bytes) F(bw[d].intervals, dir.intervals)
 #define REC_FIELDS(F) \
+	F(bw[0].sport, sport_ab) F(bw[1].sport, sport_ba) \
 	F(a, a) F(b, b) F(round, round) F(klass, klass) \
 	F(lat_n, lat_ns.n) F(lat[0], lat_ns.min) F(lat[1], lat_ns.p50) F(lat[2], lat_ns.p99) \
 	F(lat[3], lat_ns.p999) F(lat[4], lat_ns.max) F(lat[5], lat_ns.mean) \

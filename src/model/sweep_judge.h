@@ -71,6 +71,8 @@ struct sweep_pair {
 	bool have_base;		/* the baseline has the pair */
 	double base_ab_mbps, base_ba_mbps;
 	double change_pct;	/* worst direction's change vs. the baseline, %; NAN unknown */
+	/* verbs on RoCE v2: the UDP source port of each direction's packets; 0 unknown */
+	uint16_t sport_ab, sport_ba;
 };
 
 struct sweep_cfg {

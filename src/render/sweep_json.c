@@ -414,6 +414,16 @@ static void end_port_fields(json_t *o, const char *end, const struct fab_host *h
 	json_object_set_new(o, key, h->rail >= 0 ? json_integer(h->rail) : json_null());
 }
 
+/* verbs on RoCE v2: each direction's UDP source port (null: unknown); absent otherwise. */
+static void pair_sport_fields(const struct sweep_pair *p, json_t *o)
+{
+	if (!p->sport_ab && !p->sport_ba)
+		return;
+	json_object_set_new(o, "udp_sport", json_pack("{s:o, s:o}",
+			    "ab", p->sport_ab ? json_integer(p->sport_ab) : json_null(),
+			    "ba", p->sport_ba ? json_integer(p->sport_ba) : json_null()));
+}
+
 /* A pair as "pairs" lists it; with rails, both ends' host, NIC and rail. */
 static json_t *pair_item_json(const struct sweep_report *r, size_t i, const struct sweep_pair *p)
 {
@@ -421,6 +431,7 @@ static json_t *pair_item_json(const struct sweep_report *r, size_t i, const stru
 
 	if (!o)
 		return NULL;
+	pair_sport_fields(p, o);
 	if (r->rails) {
 		end_port_fields(o, "a", &r->hosts->hosts[p->a]);
 		end_port_fields(o, "b", &r->hosts->hosts[p->b]);

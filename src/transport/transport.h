@@ -84,7 +84,11 @@ struct tp_spec {
 	 * its tuple can run again at once); an a -> b stream's tuple sits in
 	 * TIME_WAIT at the client for 60 s (it sends the first FIN), so a
 	 * retest within that time needs another sport_fwd.  A port held by
-	 * another socket fails the test.
+	 * another socket fails the test.  verbs on RoCE v2: sport_fwd /
+	 * sport_rev are the UDP source ports of the client's / server's QP,
+	 * set through the GRH flow label (verbs_sport_flow_label()) on
+	 * devices that honour it (mlx5; rxe since rdma_get_udp_sport() in
+	 * rxe_modify_qp(), Debian's 6.1 has it); port is not used.
 	 */
 	unsigned int port, sport_fwd, sport_rev;
 };
@@ -101,6 +105,13 @@ struct tp_result {
 	bool have_lat;
 	struct stats_summary lat_ns;
 	struct sweep_bw fwd, rev;	/* client->server, server->client */
+	/*
+	 * verbs on RoCE v2: the UDP source port of the client's QP (its
+	 * packets go client -> server) and of the server's, as the kernel
+	 * derives them (docs/verbs.md "The UDP source port"); 0 unknown
+	 * (tcp, InfiniBand).
+	 */
+	uint16_t sport_fwd, sport_rev;
 };
 
 struct tp_session;

@@ -120,6 +120,7 @@ struct tp_session {
 	bool ethernet;
 	enum ibv_mtu mtu;
 	struct verbs_ep me, peer;
+	uint32_t flow_label;		/* GRH flow label of our QP (RoCE); 0: the kernel's */
 	bool connected;
 	unsigned int msg_bytes;		/* bandwidth message: min of both sides */
 
@@ -473,6 +474,8 @@ static int session_params(struct tp_session *s, const struct tp_params *p, bool 
 	if (s->cq_mod > s->tx_depth)
 		s->cq_mod = s->tx_depth;
 	s->spin_ns = s->p.spec.verbs.spin_us * 1000ull;
+	/* The client's QP sends a -> b (sport_fwd), the server's b -> a. */
+	s->flow_label = verbs_sport_flow_label(server ? s->p.spec.sport_rev : s->p.spec.sport_fwd);
 	return 0;
 }
 
@@ -632,6 +635,7 @@ static int session_connect(struct tp_session *s, const json_t *peer, struct fab_
 		qa.ah_attr.grh.sgid_index = (uint8_t)s->me.gid_index;
 		qa.ah_attr.grh.hop_limit = 64;
 		qa.ah_attr.grh.traffic_class = 0;
+		qa.ah_attr.grh.flow_label = s->flow_label;
 	} else {
 		qa.ah_attr.dlid = (uint16_t)s->peer.lid;
 	}
@@ -654,7 +658,25 @@ static int session_connect(struct tp_session *s, const json_t *peer, struct fab_
 	s->connected = true;
 	fab_info("verbs: %s: port %u: qpn %u connected to qpn %u, bw message %u bytes", s->dev,
 		 s->port, s->me.qpn, s->peer.qpn, s->msg_bytes);
+	if (s->ethernet)
+		fab_info("verbs: %s: port %u: qpn %u: flow label %u: RoCE v2 UDP source port %u",
+			 s->dev, s->port, s->me.qpn, s->flow_label,
+			 verbs_udp_sport(s->flow_label, s->me.qpn, s->peer.qpn));
 	return 0;
+}
+
+/*
+ * The UDP source ports of both QPs (RoCE v2): ours from our label, the
+ * server's from the label the same plan gives it (session_params()).
+ */
+static void session_sports(const struct tp_session *s, struct tp_result *res)
+{
+	uint32_t fl_rev = verbs_sport_flow_label(s->p.spec.sport_rev);
+
+	if (!s->ethernet)
+		return;
+	res->sport_fwd = verbs_udp_sport(s->flow_label, s->me.qpn, s->peer.qpn);
+	res->sport_rev = verbs_udp_sport(fl_rev, s->peer.qpn, s->me.qpn);
 }
 
 static int endpoint_out(struct tp_session *s, json_t **endpoint, struct fab_err *err)
@@ -969,6 +991,7 @@ static int verbs_client_run(struct tp_session *s, int cancel_fd, struct tp_resul
 	int rc;
 
 	memset(res, 0, sizeof(*res));
+	session_sports(s, res);
 	rc = ctrl_send(s, VB_HELLO, NULL, err);
 	if (rc < 0)
 		return rc;

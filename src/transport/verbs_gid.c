@@ -195,3 +195,38 @@ int verbs_ep_from_json(const json_t *j, struct verbs_ep *ep, struct fab_err *err
 	ep->mtu_bytes = (unsigned int)mtu;
 	return 0;
 }
+
+/* ---- the RoCE v2 UDP source port (include/rdma/ib_verbs.h) ---- */
+
+uint32_t verbs_calc_flow_label(uint32_t lqpn, uint32_t rqpn)
+{
+	uint64_t v = (uint64_t)lqpn * rqpn;
+
+	v ^= v >> 20;
+	v ^= v >> 40;
+	return (uint32_t)(v & VERBS_FLOW_LABEL_MASK);
+}
+
+uint16_t verbs_flow_label_sport(uint32_t fl)
+{
+	uint32_t lo = fl & 0x3fff, hi = fl & 0xfc000;
+
+	lo ^= hi >> 14;
+	return (uint16_t)(lo | VERBS_SPORT_MIN);
+}
+
+uint16_t verbs_udp_sport(uint32_t fl, uint32_t lqpn, uint32_t rqpn)
+{
+	if (!fl)
+		fl = verbs_calc_flow_label(lqpn, rqpn);
+	return verbs_flow_label_sport(fl);
+}
+
+uint32_t verbs_sport_flow_label(unsigned int sport)
+{
+	if (sport < VERBS_SPORT_MIN || sport > 0xffff)
+		return 0;
+	if (sport == VERBS_SPORT_MIN)
+		return 1u << 14 | 1;	/* 0 is "no label"; 1 ^ (0x4000 >> 14) = 0 */
+	return sport & 0x3fff;
+}

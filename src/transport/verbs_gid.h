@@ -18,6 +18,14 @@
  *    outside input (relayed from the peer) and is fuzzed
  *    (tests/fuzz/fuzz_verbs_ep.c).
  *
+ *  - verbs_udp_sport() and friends: the UDP source port of a RoCE v2 RC
+ *    QP, the kernel's rule written again (include/rdma/ib_verbs.h
+ *    rdma_get_udp_sport(), rdma_calc_flow_label(),
+ *    rdma_flow_label_to_udp_sport(); mlx5_set_path_udp_sport() in
+ *    drivers/infiniband/hw/mlx5/qp.c and rxe_modify_qp() in
+ *    drivers/infiniband/sw/rxe/rxe_verbs.c call it when the QP's address
+ *    vector is set with a GRH).  docs/verbs.md "The UDP source port".
+ *
  * Functions return 0 or -errno and fill @err; no ownership beyond what
  * each comment says.
  */
@@ -61,6 +69,29 @@ struct verbs_ep {
 	unsigned int mtu_bytes;		/* active path MTU of the port: 256..4096 */
 	uint8_t token[TP_TOKEN_LEN];
 };
+
+#define VERBS_SPORT_MIN 0xc000u		/* IB_ROCE_UDP_ENCAP_VALID_PORT_MIN */
+#define VERBS_FLOW_LABEL_MASK 0xfffffu	/* IB_GRH_FLOWLABEL_MASK: 20 bits */
+
+/* rdma_calc_flow_label(): the symmetric label of QPs @lqpn and @rqpn. */
+uint32_t verbs_calc_flow_label(uint32_t lqpn, uint32_t rqpn);
+
+/* rdma_flow_label_to_udp_sport(): the UDP source port of flow label @fl. */
+uint16_t verbs_flow_label_sport(uint32_t fl);
+
+/*
+ * rdma_get_udp_sport(): the UDP source port of QP @lqpn connected to
+ * @rqpn with GRH flow label @fl (0: none, the label of both QP numbers,
+ * so both ends of a connection share one port).
+ */
+uint16_t verbs_udp_sport(uint32_t fl, uint32_t lqpn, uint32_t rqpn);
+
+/*
+ * The flow label that makes verbs_flow_label_sport() give @sport
+ * (0xc000..0xffff), never 0 (0 means "no label": 0xc000 gets 0x4001);
+ * 0 for a port outside the range (the kernel could not use it).
+ */
+uint32_t verbs_sport_flow_label(unsigned int sport);
 
 /* New JSON object for @ep (caller owns it), NULL when out of memory. */
 json_t *verbs_ep_to_json(const struct verbs_ep *ep);

@@ -44,6 +44,8 @@ static void pair_make(struct sweep_pair *p, unsigned int i)
 	p->base_ab_mbps = i % 13 ? NAN : i * 2.0;
 	p->base_ba_mbps = i * 3.0;
 	p->change_pct = -i * 0.01;
+	p->sport_ab = (uint16_t)(i % 3 ? 0xc000 + i : 0);
+	p->sport_ba = (uint16_t)(0xffff - i);
 }
 
 static void same_double(double a, double b)
@@ -91,6 +93,8 @@ static void pair_equal(const struct sweep_pair *x, const struct sweep_pair *y)
 	same_double(x->base_ab_mbps, y->base_ab_mbps);
 	same_double(x->base_ba_mbps, y->base_ba_mbps);
 	same_double(x->change_pct, y->change_pct);
+	assert_int_equal(x->sport_ab, y->sport_ab);
+	assert_int_equal(x->sport_ba, y->sport_ba);
 }
 
 static void roundtrip(unsigned int n, bool want_file)

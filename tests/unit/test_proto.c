@@ -369,6 +369,19 @@ static void test_plan_result_token(void **state)
 	assert_true(s.fwd.measured && s.fwd.avg_mbps == 9000 && s.fwd.bytes == 123456789);
 	assert_int_equal(s.fwd.intervals, 15);
 	assert_false(s.rev.measured);
+	assert_null(json_object_get(j, "udp_sport"));	/* tcp: absent */
+	assert_int_equal(s.sport_fwd, 0);
+	json_decref(j);
+	r.sport_fwd = 49458;
+	r.sport_rev = 0xe341;
+	j = proto_result_to_json(&r);
+	assert_int_equal(proto_result_from_json(j, &s, &err), 0);
+	assert_int_equal(s.sport_fwd, 49458);
+	assert_int_equal(s.sport_rev, 0xe341);
+	json_object_set_new(json_object_get(j, "udp_sport"), "rev", json_integer(65536));
+	assert_true(proto_result_from_json(j, &s, &err) < 0);
+	assert_string_equal(err.msg, "protocol: bad \"udp_sport\" in result");
+	json_object_set_new(j, "udp_sport", json_pack("{s:i, s:i}", "fwd", 49458, "rev", 1));
 	json_object_set_new(j, "fwd", json_string("fast"));
 	assert_true(proto_result_from_json(j, &s, &err) < 0);
 	json_decref(j);

@@ -99,6 +99,10 @@ static void fx_build(struct fx *f, bool topo)
 			f->rep.n_slow += p.status == SWEEP_SLOW;
 			f->rep.n_failed += p.status == SWEEP_FAILED;
 			p.test_s = 2.5;
+			if (k % 5 == 2) {	/* verbs on RoCE v2: the UDP source ports */
+				p.sport_ab = (uint16_t)(0xc000 + k);
+				p.sport_ba = k % 2 ? 0 : 0xffff;
+			}
 			assert_int_equal(pair_store_append(f->ps, &p, &err), 0);
 		}
 	f->rep.hosts = &f->hs;
@@ -188,6 +192,38 @@ static void test_json_streamed(void **state)
 			streamed_is_whole(&f.rep);
 			fx_free(&f);
 		}
+}
+
+/* pairs[].udp_sport: {ab, ba} (null: unknown) where known, absent elsewhere. */
+static void test_json_udp_sport(void **state)
+{
+	json_error_t jerr;
+	struct fx f;
+	json_t *doc, *pairs;
+	char *got;
+
+	(void)state;
+	fx_build(&f, false);
+	got = render_to_string(&render_json_ops, &f.rep, false);
+	doc = json_loads(got, 0, &jerr);
+	assert_non_null(doc);
+	pairs = json_object_get(doc, "pairs");
+	for (size_t k = 0; k < json_array_size(pairs); k++) {
+		json_t *u = json_object_get(json_array_get(pairs, k), "udp_sport");
+
+		if (k % 5 != 2) {
+			assert_null(u);
+			continue;
+		}
+		assert_int_equal(json_integer_value(json_object_get(u, "ab")), 0xc000 + k);
+		if (k % 2)
+			assert_true(json_is_null(json_object_get(u, "ba")));
+		else
+			assert_int_equal(json_integer_value(json_object_get(u, "ba")), 0xffff);
+	}
+	json_decref(doc);
+	free(got);
+	fx_free(&f);
 }
 
 static void test_csv_rows(void **state)
@@ -606,6 +642,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_streamed),
+		cmocka_unit_test(test_json_udp_sport),
 		cmocka_unit_test(test_csv_rows),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_text_regressed),

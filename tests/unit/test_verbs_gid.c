@@ -363,6 +363,44 @@ static void test_meter(void **state)
 	assert_int_equal(lat_warmup(1000000), 1000);
 }
 
+/*
+ * The RoCE v2 UDP source port, against values worked out by hand from
+ * include/rdma/ib_verbs.h (rdma_calc_flow_label: v = l * r, v ^= v >> 20,
+ * v ^= v >> 40, 20 bits; rdma_flow_label_to_udp_sport: low 14 bits xor
+ * bits 14..19, | 0xc000).
+ */
+static void test_udp_sport(void **state)
+{
+	(void)state;
+	/* 17 * 18 = 306 = 0x132: no high bits to fold; 0xc000 | 0x132. */
+	assert_int_equal(verbs_calc_flow_label(17, 18), 0x132);
+	assert_int_equal(verbs_udp_sport(0, 17, 18), 49458);
+	assert_int_equal(verbs_udp_sport(0, 18, 17), 49458);	/* symmetric: one port */
+	/* 0x12345: low 0x2345, bits 14..19 = 4: 0x2345 ^ 4 = 0x2341 | 0xc000. */
+	assert_int_equal(verbs_flow_label_sport(0x12345), 0xe341);
+	assert_int_equal(verbs_udp_sport(0x12345, 17, 18), 0xe341);	/* a label wins */
+	assert_int_equal(verbs_flow_label_sport(0xfffff), 0xffc0);	/* 0x3fff ^ 0x3f */
+	assert_int_equal(verbs_flow_label_sport(1), 0xc001);
+	/* 0xffffff^2 = 0xfffffe000001 folds to 0xfff1e; 0x3f1e ^ 0x3f = 0x3f21. */
+	assert_int_equal(verbs_calc_flow_label(0xffffff, 0xffffff), 0xfff1e);
+	assert_int_equal(verbs_udp_sport(0, 0xffffff, 0xffffff), 0xff21);
+	assert_int_equal(verbs_udp_sport(0, 0x123456, 0x654321), 63367);
+	/* The label for a port, and back; never 0 (the kernel's "none"). */
+	assert_int_equal(verbs_sport_flow_label(0xc000), 0x4001);
+	assert_int_equal(verbs_flow_label_sport(0x4001), 0xc000);
+	assert_int_equal(verbs_sport_flow_label(0xc001), 1);
+	assert_int_equal(verbs_sport_flow_label(0xffff), 0x3fff);
+	for (unsigned int sp = 0xc000; sp <= 0xffff; sp++) {
+		uint32_t fl = verbs_sport_flow_label(sp);
+
+		assert_true(fl && fl <= 0xfffff);
+		assert_int_equal(verbs_flow_label_sport(fl), sp);
+	}
+	assert_int_equal(verbs_sport_flow_label(0), 0);
+	assert_int_equal(verbs_sport_flow_label(0xbfff), 0);
+	assert_int_equal(verbs_sport_flow_label(0x10000), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_token),
 		cmocka_unit_test(test_transport_no_device),
 		cmocka_unit_test(test_meter),
+		cmocka_unit_test(test_udp_sport),
 	};
 
 	return cmocka_run_group_tests(tests, fixture, teardown);

@@ -6,13 +6,17 @@
 # the failure reasons for a wrong device and an address without a GID,
 # and the sweep token on both checks (endpoint handshake and the first
 # SEND on the data path) by driving two workers by hand with forged
-# endpoints.  Runs inside the VM:
+# endpoints.  The RoCE v2 UDP source ports: tcpdump on the veth sees the
+# ones the sweep recorded (the kernel's rule without a flow label: one
+# port for both QPs) and, with the plan's sport_fwd / sport_rev, the ones
+# the flow labels chose (docs/verbs.md "The UDP source port").  Runs
+# inside the VM:
 #   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/one-vm/42-sweep-verbs.sh
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"
 vm_need
-need_cmd jq rdma
+need_cmd jq rdma tcpdump
 [ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make at the repo root first)"
 
 tmp=$(mktemp -d /tmp/sweep-verbs.$$.XXXXXX)
@@ -29,6 +33,22 @@ trap cleanup EXIT
 vm_rxe_pair fabva fabvb 192.168.77.1 192.168.77.2
 ITERS=${VERBS_TEST_LAT_ITERS:-100}
 
+# cap_start NAME: tcpdump of the first 200 RoCE v2 packets on fabva (both
+# ways: fabva sends a -> b, receives b -> a) into $tmp/cap-NAME.txt.
+cap_start() {
+	tcpdump -i fabva -nn -l -c 200 -s 96 udp dst port 4791 >"$tmp/cap-$1.txt" 2>"$tmp/cap-$1.err" &
+	cap_pid=$!
+	wpids+=("$cap_pid")
+	vm_wait_for "tcpdump on fabva" 10 grep -q "listening on" "$tmp/cap-$1.err"
+}
+# cap_stop: end the capture (it may have ended at 200 packets).
+cap_stop() { kill "$cap_pid" 2>/dev/null || true; wait "$cap_pid" 2>/dev/null || true; }
+# cap_ports NAME SRC DST: the distinct UDP source ports of SRC -> DST:4791.
+cap_ports() {
+	sed -n "s/^.* IP $2\.\([0-9]*\) > $3\.4791: .*$/\1/p" "$tmp/cap-$1.txt" | sort -u |
+		tr '\n' ' ' | sed 's/ $//'
+}
+
 cat >"$tmp/hosts" <<EOF
 # two "hosts" in one namespace, each on its own rxe device
 va 192.168.77.1 rdma=$RXE_A:1
@@ -38,9 +58,11 @@ EOF
 txa0=$(cat /sys/class/net/fabva/statistics/tx_bytes)
 txb0=$(cat /sys/class/net/fabvb/statistics/tx_bytes)
 rc=0
-run "$FABRICCTL" sweep --hosts "$tmp/hosts" --launcher 'env FAB_NODE={host}' --transport verbs \
+cap_start sweep
+run "$FABRICCTL" -v sweep --hosts "$tmp/hosts" --launcher 'env FAB_NODE={host}' --transport verbs \
 	-j --duration 1 --lat-iters "$ITERS" --msg-size 2 --timeout 30 --no-progress \
 	>"$tmp/sweep.json" 2>"$tmp/sweep.err" || rc=$?
+cap_stop
 cat "$tmp/sweep.err" >&2
 jq . "$tmp/sweep.json" >&2 || fail "sweep -j output is not JSON: $(head -c 500 "$tmp/sweep.json")"
 txa1=$(cat /sys/class/net/fabva/statistics/tx_bytes)
@@ -67,6 +89,18 @@ pretty "fabva sent $((txa1 - txa0)) bytes (reported a->b $ab), fabvb sent $((txb
 [ $((txa1 - txa0)) -ge "$ab" ] || fail "fabva tx grew by $((txa1 - txa0)) < reported $ab"
 [ $((txb1 - txb0)) -ge "$ba" ] || fail "fabvb tx grew by $((txb1 - txb0)) < reported $ba"
 pretty "verbs: p50 rtt $(q '.pairs[0].lat_ns.p50') ns, a->b $(q '.pairs[0].bw_ab.avg_mbps') Mb/s, b->a $(q '.pairs[0].bw_ba.avg_mbps') Mb/s"
+
+# The UDP source ports the QPs really used (tcpdump) are the recorded
+# ones.  No flow label set: rxe_modify_qp() takes rdma_get_udp_sport(0,
+# qpn, peer qpn), symmetric, so both QPs use the same port.
+sab=$(q '.pairs[0].udp_sport.ab') sba=$(q '.pairs[0].udp_sport.ba')
+pretty "recorded udp_sport a->b $sab b->a $sba; captured: $(wc -l <"$tmp/cap-sweep.txt") packets"
+assert_eq "udp_sport a->b in 0xc000..0xffff" true "$(q '.pairs[0].udp_sport.ab >= 49152 and .pairs[0].udp_sport.ab <= 65535')"
+assert_eq "captured a->b source port" "$sab" "$(cap_ports sweep 192.168.77.1 192.168.77.2)"
+assert_eq "captured b->a source port" "$sba" "$(cap_ports sweep 192.168.77.2 192.168.77.1)"
+assert_eq "no flow label: one port both ways (rdma_calc_flow_label is symmetric)" "$sab" "$sba"
+grep -q "pair va -> vb: RoCE v2 UDP source port va -> vb $sab, vb -> va $sba\$" "$tmp/sweep.err" ||
+	fail "sweep -v does not name the pair's UDP source ports"
 
 # A device that does not exist: refused before any pair runs, once, naming
 # the node, the device and the devices it has (the first sweep above passed
@@ -159,7 +193,13 @@ send a '{"v":1,"id":3,"op":"abort"}'; recv a
 assert_eq "client aborted while waiting" "false aborted by the controller" \
 	"$(jq -r '"\(.ok) \(.error)"' <<<"$REPLY")"
 
-# 3. The same two workers with matching tokens: the pair works.
+# 3. The same two workers with matching tokens: the pair works.  The
+#    plan steers both QPs' UDP source ports through the GRH flow label
+#    (sport_fwd: the client's QP, a -> b; sport_rev: the server's); rxe
+#    honours it (rxe_modify_qp()), and the packets show it.
+SPF=50000 SPR=60001
+plan=$(jq -c --argjson f "$SPF" --argjson r "$SPR" '. + {sport_fwd: $f, sport_rev: $r}' <<<"$plan")
+cap_start steer
 send b "$(req listen 4 192.168.77.2 "$RXE_B" "$T1")"; recv b
 eb=$(jq -c .endpoint <<<"$REPLY")
 send a "$(req connect 4 192.168.77.1 "$RXE_A" "$T1" "$eb")"; recv a
@@ -170,8 +210,15 @@ send a '{"v":1,"id":4,"op":"go"}'
 recv a
 assert_eq "matching tokens: client ok" true "$(jq -r .ok <<<"$REPLY")"
 assert_eq "matching tokens: 10 samples" 10 "$(jq -r .result.lat_ns.samples <<<"$REPLY")"
+assert_eq "steered: recorded udp_sport" "$SPF $SPR" "$(jq -r '.result.udp_sport | "\(.fwd) \(.rev)"' <<<"$REPLY")"
 recv b
 assert_eq "matching tokens: server ok" true "$(jq -r .ok <<<"$REPLY")"
+cap_stop
+pretty "steered capture: $(wc -l <"$tmp/cap-steer.txt") packets"
+assert_eq "steered: captured a->b source port (flow label $((SPF & 0x3fff)))" "$SPF" \
+	"$(cap_ports steer 192.168.77.1 192.168.77.2)"
+assert_eq "steered: captured b->a source port (flow label $((SPR & 0x3fff)))" "$SPR" \
+	"$(cap_ports steer 192.168.77.2 192.168.77.1)"
 send a '{"v":1,"id":9,"op":"bye"}'; recv a
 send b '{"v":1,"id":9,"op":"bye"}'; recv b
 echo "42-sweep-verbs: all checks passed"
