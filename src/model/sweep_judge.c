@@ -332,6 +332,10 @@ bool sweep_pair_marginal(const struct sweep_pair *p, const struct sweep_ref *ref
 {
 	double bw = sweep_pair_bw(p), base = p->expected_mbps;
 
+	/* regressed, but still at half its baseline or more: as a slow pair at half its rate */
+	if (p->status == SWEEP_REGRESSED)
+		return !p->slow_lat && !isnan(p->change_pct) &&
+		       p->change_pct >= (double)SWEEP_CONTROL_FLOOR_PCT - 100;
 	if (p->status != SWEEP_SLOW || p->slow_lat || isnan(bw))
 		return false;
 	if (p->near_ref)

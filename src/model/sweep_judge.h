@@ -405,6 +405,9 @@ double sweep_ref_fleet_mbps(const struct sweep_ref *ref);
  * a lab whose class reference was 5927)?  Such a verdict is one busy window away from
  * a healthy one, so the sweep measures it once more before it pages
  * (sweep/sweep_retest.c); a link at a fifth of its rate is not marginal.
+ * A regressed pair (--baseline) is marginal when it kept at least
+ * SWEEP_CONTROL_FLOOR_PCT % of its baseline (change_pct >= -50): a busy
+ * window took 15.6 % off a healthy pair beside a real 30 % fall at load 5.
  * False for pairs slow by latency only, failed, or without a figure.
  */
 bool sweep_pair_marginal(const struct sweep_pair *p, const struct sweep_ref *ref);

@@ -102,6 +102,7 @@ static void retest_take(struct sweep_pair *p, const struct sweep_pair *again,
 			const struct sweep_report *r, enum sweep_retest_pass pass)
 {
 	struct sweep_pair cand = *p;
+	bool regressed = p->status == SWEEP_REGRESSED;
 	size_t len;
 
 	if (pass != SWEEP_RETEST_CONFIRM) {
@@ -111,7 +112,9 @@ static void retest_take(struct sweep_pair *p, const struct sweep_pair *again,
 	if (again->status == SWEEP_FAILED)
 		return;		/* the first retest's figures stand */
 	retest_judge(&cand, again, ctl, hs, r);
-	if (cand.status == SWEEP_SLOW && sweep_pair_bw(&cand) <= sweep_pair_bw(p))
+	/* regressed: the better window stands, judged against the baseline afterwards */
+	if ((cand.status == SWEEP_SLOW || (regressed && cand.status == SWEEP_OK)) &&
+	    sweep_pair_bw(&cand) <= sweep_pair_bw(p))
 		cand = *p;
 	*p = cand;
 	if (p->status != SWEEP_SLOW)

@@ -514,6 +514,45 @@ static void test_judge_base(void **state)
 	assert_string_equal(sweep_status_name(SWEEP_REGRESSED), "regressed");
 }
 
+/*
+ * A regressed pair is marginal (measured once more, the better window
+ * stands) while it kept half its baseline: sweep-outputs.sh at load 5
+ * regressed a healthy pair by 15.6 % (783 of 927 Mb/s) beside the slowed
+ * host's pairs at -30 %; a link at a third of its baseline is not.
+ */
+static void test_judge_base_marginal(void **state)
+{
+	struct sweep_pair p = { .status = SWEEP_OK, .have_base = true,
+				.ab = { .measured = true, .avg_mbps = 783 },
+				.ba = { .measured = true, .avg_mbps = 900 },
+				.base_ab_mbps = 927, .base_ba_mbps = 930 };
+	struct sweep_ref ref;
+
+	(void)state;
+	sweep_ref_compute(NULL, 0, &ref);
+	sweep_pair_judge_base(&p, 15);
+	assert_int_equal(p.status, SWEEP_REGRESSED);
+	assert_true(sweep_pair_marginal(&p, &ref));
+	/* the slowed host's pair at -30 %: still marginal (one more window, it stays regressed) */
+	p.ab.avg_mbps = 649;
+	sweep_pair_judge_base(&p, 15);
+	assert_int_equal(p.status, SWEEP_REGRESSED);
+	assert_true(sweep_pair_marginal(&p, &ref));
+	/* exactly half its baseline is marginal, below it is not */
+	p.ab.avg_mbps = 463.5;
+	sweep_pair_judge_base(&p, 15);
+	assert_true(sweep_pair_marginal(&p, &ref));
+	p.ab.avg_mbps = 300;
+	sweep_pair_judge_base(&p, 15);
+	assert_int_equal(p.status, SWEEP_REGRESSED);
+	assert_false(sweep_pair_marginal(&p, &ref));
+	/* an ok pair is not */
+	p.ab.avg_mbps = 920;
+	sweep_pair_judge_base(&p, 15);
+	assert_int_equal(p.status, SWEEP_OK);
+	assert_false(sweep_pair_marginal(&p, &ref));
+}
+
 /* A loaded fleet: every pair dips to 30 % of its average in one interval. */
 static size_t dipping_fleet(struct sweep_pair *pairs)
 {
@@ -647,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_judge_marginal),
 		cmocka_unit_test(test_dirs_split),
 		cmocka_unit_test(test_judge_base),
+		cmocka_unit_test(test_judge_base_marginal),
 		cmocka_unit_test(test_judge_base_denormal),
 	};
 
