@@ -3,11 +3,15 @@
  * Dual-homed legs (issue 25 item 3): which source port puts a flow on
  * which member of a bond, learned, never assumed.  The caller sends short
  * trial flows from distinct source ports, one at a time, and records for
- * each the bytes it sent and every member's tx_bytes growth over it;
+ * each the bytes the peer received and every member's tx_bytes growth over it;
  * bond_legs_find() keeps, for each member, the first trial that member
  * clearly carried (its counter grew by about the flow's bytes and no
- * other member's did), and says why a member got none.  Then one flow per
- * leg is measured and bond_leg_judge() names a slow or dead leg.
+ * other member's did), and says why a member got none.  A trial's
+ * bytes are what the peer received (acknowledged), not what the sender
+ * wrote: a sender's last write returns with the flow's tail still queued,
+ * and on a slow leg that tail is a third or more of a 1 MiB trial
+ * (measured behind tbf, tests/vm/own-vm/70-bond-legs.sh); compared with
+ * the bytes written, exactly the slow leg would never be found.
  * Pure C, no I/O.
  *
  * Which policies can spread one address pair over the legs at all
@@ -39,7 +43,7 @@
 
 struct bond_leg_trial {
 	unsigned int sport;				/* the trial flow's source port */
-	uint64_t sent_bytes;				/* payload bytes it sent (> 0) */
+	uint64_t sent_bytes;				/* payload bytes the peer received (> 0) */
 	uint64_t tx_delta[FAB_BOND_MAX_MEMBERS];	/* each member's tx_bytes growth, bond order */
 };
 
