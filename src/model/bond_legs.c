@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/bond_legs.h"
@@ -105,4 +106,33 @@ const char *bond_leg_verdict_name(enum bond_leg_verdict v)
 	};
 
 	return (unsigned int)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
+}
+
+int bond_leg_finding(char *buf, size_t len, enum bond_leg_verdict v, const char *node,
+		     const char *member, const char *sw_node, const char *sw_port, double mbps,
+		     double expected_mbps, const char *why)
+{
+	char where[128];
+
+	if (sw_node && sw_node[0])
+		snprintf(where, sizeof(where), "switch %s port %s", sw_node,
+			 sw_port && sw_port[0] ? sw_port : "?");
+	else
+		snprintf(where, sizeof(where), "no LLDP neighbour");
+	switch (v) {
+	case BOND_LEG_SLOW:
+		if (expected_mbps > 0)
+			return snprintf(buf, len, "slow leg: %s %s (%s): %.0f of %.0f Mbit/s", node,
+					member, where, mbps, expected_mbps);
+		return snprintf(buf, len, "slow leg: %s %s (%s): %.0f Mbit/s", node, member, where,
+				mbps);
+	case BOND_LEG_DEAD:
+		return snprintf(buf, len, "dead leg: %s %s (%s): no bytes", node, member, where);
+	case BOND_LEG_UNTESTED:
+		return snprintf(buf, len, "untested leg: %s %s (%s): %s", node, member, where,
+				why ? why : "no trial flow landed on the member");
+	default:
+		return snprintf(buf, len, "ok leg: %s %s (%s): %.0f Mbit/s", node, member, where,
+				mbps);
+	}
 }

@@ -99,4 +99,16 @@ enum bond_leg_verdict bond_leg_judge(bool tested, bool failed, double mbps, doub
 				     double slow_pct);
 const char *bond_leg_verdict_name(enum bond_leg_verdict v);
 
+/*
+ * The finding for a leg not ok, as an operator reads it, into @buf:
+ * "slow leg: NODE MEMBER (switch SWITCH port PORT): 3 of 20 Mbit/s",
+ * "dead leg: NODE MEMBER (...): no bytes", "untested leg: NODE MEMBER
+ * (...): WHY".  @sw_node / @sw_port: the member's LLDP neighbour (NULL or
+ * "": "no LLDP neighbour"); @why: bond_legs.why for an untested leg.
+ * Returns snprintf's count (truncated when >= @len).
+ */
+int bond_leg_finding(char *buf, size_t len, enum bond_leg_verdict v, const char *node,
+		     const char *member, const char *sw_node, const char *sw_port, double mbps,
+		     double expected_mbps, const char *why);
+
 #endif

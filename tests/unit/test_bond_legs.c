@@ -199,6 +199,24 @@ static void test_judge(void **state)
 	assert_string_equal(bond_leg_verdict_name(BOND_LEG_UNTESTED), "untested");
 }
 
+static void test_finding(void **state)
+{
+	char buf[256];
+
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_SLOW, "ha", "a2", "s2", "a2s", 3.4, 20, NULL);
+	assert_string_equal(buf, "slow leg: ha a2 (switch s2 port a2s): 3 of 20 Mbit/s");
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_SLOW, "ha", "a2", NULL, NULL, 3.4, 0, NULL);
+	assert_string_equal(buf, "slow leg: ha a2 (no LLDP neighbour): 3 Mbit/s");
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_DEAD, "ha", "a1", "s1", "", 0, 20, NULL);
+	assert_string_equal(buf, "dead leg: ha a1 (switch s1 port ?): no bytes");
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_UNTESTED, "ha", "a1", "s1", "Ethernet1/1", 0,
+			 20, "the xmit_hash_policy hashes no port: one address pair takes one leg");
+	assert_string_equal(buf, "untested leg: ha a1 (switch s1 port Ethernet1/1): the "
+				 "xmit_hash_policy hashes no port: one address pair takes one leg");
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_OK, "hb", "b1", "s1", "b1s", 19.6, 20, NULL);
+	assert_string_equal(buf, "ok leg: hb b1 (switch s1 port b1s): 20 Mbit/s");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,7 +224,7 @@ int main(void)
 		cmocka_unit_test(test_active_backup),	  cmocka_unit_test(test_round_robin_split),
 		cmocka_unit_test(test_slow_leg_undrained), cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_invalid),
-		cmocka_unit_test(test_judge),
+		cmocka_unit_test(test_judge), cmocka_unit_test(test_finding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
