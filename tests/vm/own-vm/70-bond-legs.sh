@@ -24,10 +24,11 @@
 #     recorded counters, tests/unit/test_bond_legs.c, come from this log).
 #  3. One flow per leg (one after another, on each member's second port,
 #     so that no tuple is still in TIME_WAIT): both legs ok (each of ha's
-#     legs is shaped to 20 Mbit/s; ok is >= 80 % of it, the receiver's
-#     rate over 2 s).
+#     legs is shaped to 20 Mbit/s; ok is >= 80 % of the faster leg, by
+#     the receiver's rate over 2 s after 1 s of slow start).
 #  4. a2's shaper cut to 4 Mbit/s: fresh ports found the same way, the
-#     legs measured again: "slow leg: ha a2 (s2 port a2s)", a1 ok.
+#     legs measured again: "slow leg: ha a2 (switch s2 port a2s): 3 of 18
+#     Mbit/s" (the reference is the faster leg), a1 ok.
 #
 # Left for the fabricctl code (see the report of the h-legs25 session):
 # the trials and per-leg flows run by the sweep's own workers
@@ -177,11 +178,11 @@ echo "ports per member: a1: ${P1[*]}  a2: ${P2[*]}" >&2
 p1=${P1[1]} p2=${P2[1]}
 
 # --- 3./4. one flow per leg, one after another ----------------------------------
-# leg SPORT MEMBER: Mbit/s (received) of a 2 s flow from SPORT, and that MEMBER carried it.
+# leg SPORT MEMBER: Mbit/s (received) of a 2 s flow (after 1 s of slow start, omitted) from SPORT, and that MEMBER carried it.
 leg() {
 	local b e sent
 	b=$(tx "$HA" "$2")
-	ip netns exec "$HA" iperf3 -c 10.25.0.2 -p 5201 --cport "$1" -t 2 -J >"$TMP/l$1.json" ||
+	ip netns exec "$HA" iperf3 -c 10.25.0.2 -p 5201 --cport "$1" -O 1 -t 2 -J >"$TMP/l$1.json" ||
 		fail "leg $2 from port $1: iperf3 failed"
 	drained "$1"
 	e=$(($(tx "$HA" "$2") - b))
@@ -190,13 +191,17 @@ leg() {
 	# the receiver's rate: the sender's counts what is still queued
 	jq '.end.sum_received.bits_per_second / 1e6 | floor' "$TMP/l$1.json"
 }
-# judge: "ok" or "slow" for leg rate $1 against the legs' expected 20 Mbit/s (80 %).
-judge() { [ $(($1 * 100)) -ge $((20 * 80)) ] && echo ok || echo slow; }
+# judge: "ok" or "slow" for leg rate $1 against $2, the faster leg of the
+# bond (80 %).  Not against the shaper's 20 Mbit/s: under TCG a shaped
+# leg's payload rate is 17-18 Mbit/s, too near 80 % of 20 to be steady.
+judge() { [ $(($1 * 100)) -ge $(($2 * 80)) ] && echo ok || echo slow; }
 
 m1=$(leg "$p1" a1) m2=$(leg "$p2" a2)
-echo "no fault: leg a1 (port $p1) $m1 Mbit/s $(judge "$m1"), leg a2 (port $p2) $m2 Mbit/s $(judge "$m2")" >&2
-assert_eq "no fault: leg a1" ok "$(judge "$m1")"
-assert_eq "no fault: leg a2" ok "$(judge "$m2")"
+top=$((m1 > m2 ? m1 : m2))
+[ "$top" -ge 10 ] || fail "no fault: the faster leg at $top Mbit/s (shaped to 20)"
+echo "no fault: leg a1 (port $p1) $m1 Mbit/s $(judge "$m1" "$top"), leg a2 (port $p2) $m2 Mbit/s $(judge "$m2" "$top")" >&2
+assert_eq "no fault: leg a1" ok "$(judge "$m1" "$top")"
+assert_eq "no fault: leg a2" ok "$(judge "$m2" "$top")"
 
 run ip netns exec "$HA" tc qdisc replace dev a2 root tbf rate 4mbit burst 16kb latency 100ms
 # fresh ports for the second measurement: the third trial port of each member,
@@ -210,9 +215,11 @@ done
 	fail "with tbf: no third port per member (a1: ${P1[*]}; a2: ${P2[*]})"
 q1=${P1[2]} q2=${P2[2]}
 m1=$(leg "$q1" a1) m2=$(leg "$q2" a2)
-v1=$(judge "$m1") v2=$(judge "$m2")
+top=$((m1 > m2 ? m1 : m2))
+v1=$(judge "$m1" "$top") v2=$(judge "$m2" "$top")
 echo "tbf on a2: leg a1 (port $q1) $m1 Mbit/s $v1, leg a2 (port $q2) $m2 Mbit/s $v2" >&2
-[ "$v2" = ok ] || echo "slow leg: $HA a2 (${S2} port a2s): $m2 Mbit/s, a1 $m1 Mbit/s" >&2
+# the finding as bond_leg_finding() words it (src/model/bond_legs.c)
+[ "$v2" = ok ] || echo "slow leg: $HA a2 (switch $S2 port a2s): $m2 of $top Mbit/s" >&2
 assert_eq "tbf: leg a1" ok "$v1"
 assert_eq "tbf: leg a2" slow "$v2"
 [ "$m2" -le 5 ] || fail "tbf: leg a2 at $m2 Mbit/s, over tbf's 4"
