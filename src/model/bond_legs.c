@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "model/bond_legs.h"
@@ -115,24 +114,24 @@ int bond_leg_finding(char *buf, size_t len, enum bond_leg_verdict v, const char 
 	char where[128];
 
 	if (sw_node && sw_node[0])
-		snprintf(where, sizeof(where), "switch %s port %s", sw_node,
-			 sw_port && sw_port[0] ? sw_port : "?");
+		str_fmt(where, sizeof(where), "switch %s port %s", sw_node,
+			sw_port && sw_port[0] ? sw_port : "?");
 	else
-		snprintf(where, sizeof(where), "no LLDP neighbour");
+		str_fmt(where, sizeof(where), "no LLDP neighbour");
 	switch (v) {
 	case BOND_LEG_SLOW:
 		if (expected_mbps > 0)
-			return snprintf(buf, len, "slow leg: %s %s (%s): %.0f of %.0f Mbit/s", node,
-					member, where, mbps, expected_mbps);
-		return snprintf(buf, len, "slow leg: %s %s (%s): %.0f Mbit/s", node, member, where,
-				mbps);
+			return str_fmt(buf, len, "slow leg: %s %s (%s): %.0f of %.0f Mbit/s", node,
+				       member, where, mbps, expected_mbps);
+		return str_fmt(buf, len, "slow leg: %s %s (%s): %.0f Mbit/s", node, member, where,
+			       mbps);
 	case BOND_LEG_DEAD:
-		return snprintf(buf, len, "dead leg: %s %s (%s): no bytes", node, member, where);
+		return str_fmt(buf, len, "dead leg: %s %s (%s): no bytes", node, member, where);
 	case BOND_LEG_UNTESTED:
-		return snprintf(buf, len, "untested leg: %s %s (%s): %s", node, member, where,
-				why ? why : "no trial flow landed on the member");
+		return str_fmt(buf, len, "untested leg: %s %s (%s): %s", node, member, where,
+			       why ? why : "no trial flow landed on the member");
 	default:
-		return snprintf(buf, len, "ok leg: %s %s (%s): %.0f Mbit/s", node, member, where,
-				mbps);
+		return str_fmt(buf, len, "ok leg: %s %s (%s): %.0f Mbit/s", node, member, where,
+			       mbps);
 	}
 }
