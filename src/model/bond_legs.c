@@ -50,7 +50,8 @@ static const char *legs_why(const struct fab_bond *b, const struct bond_legs *l)
 	if (b->xmit_hash_policy >= 0 && !bond_legs_port_hashed(b->mode, b->xmit_hash_policy))
 		return "the xmit_hash_policy hashes no port: one address pair takes one leg";
 	if (l->n_unclear > 0)
-		return "some trials were split or hidden by other traffic, none landed on the member";
+		return "some trials were split or hidden by other traffic, "
+		       "none landed on the member";
 	return "no trial flow landed on the member";
 }
 

@@ -44,7 +44,7 @@
 struct bond_leg_trial {
 	unsigned int sport;				/* the trial flow's source port */
 	uint64_t sent_bytes;				/* payload bytes the peer received (> 0) */
-	uint64_t tx_delta[FAB_BOND_MAX_MEMBERS];	/* each member's tx_bytes growth, bond order */
+	uint64_t tx_delta[FAB_BOND_MAX_MEMBERS];	/* member i's tx_bytes growth */
 };
 
 struct bond_leg {

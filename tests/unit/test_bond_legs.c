@@ -40,7 +40,7 @@ static struct bond_leg_trial trial(unsigned int sport, uint64_t d0, uint64_t d1)
 	return t;
 }
 
-/* Recorded (70-bond-legs.sh, a1 = eth1, a2 = eth2): 40001 and 40004 on a2, 40002 and 40003 on a1. */
+/* Recorded (70-bond-legs.sh; a1 = eth1, a2 = eth2): 40002, 40003 on a1; 40001, 40004 on a2. */
 static void test_layer34_both_legs(void **state)
 {
 	struct bond_leg_trial t[] = {

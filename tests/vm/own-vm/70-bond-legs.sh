@@ -178,7 +178,8 @@ echo "ports per member: a1: ${P1[*]}  a2: ${P2[*]}" >&2
 p1=${P1[1]} p2=${P2[1]}
 
 # --- 3./4. one flow per leg, one after another ----------------------------------
-# leg SPORT MEMBER: Mbit/s (received) of a 2 s flow (after 1 s of slow start, omitted) from SPORT, and that MEMBER carried it.
+# leg SPORT MEMBER: Mbit/s (received) of a 2 s flow from SPORT (after 1 s
+# of slow start, omitted), and that MEMBER carried it.
 leg() {
 	local b e sent
 	b=$(tx "$HA" "$2")
@@ -199,7 +200,8 @@ judge() { [ $(($1 * 100)) -ge $(($2 * 80)) ] && echo ok || echo slow; }
 m1=$(leg "$p1" a1) m2=$(leg "$p2" a2)
 top=$((m1 > m2 ? m1 : m2))
 [ "$top" -ge 10 ] || fail "no fault: the faster leg at $top Mbit/s (shaped to 20)"
-echo "no fault: leg a1 (port $p1) $m1 Mbit/s $(judge "$m1" "$top"), leg a2 (port $p2) $m2 Mbit/s $(judge "$m2" "$top")" >&2
+echo "no fault: leg a1 (port $p1) $m1 Mbit/s $(judge "$m1" "$top")," \
+	"leg a2 (port $p2) $m2 Mbit/s $(judge "$m2" "$top")" >&2
 assert_eq "no fault: leg a1" ok "$(judge "$m1" "$top")"
 assert_eq "no fault: leg a2" ok "$(judge "$m2" "$top")"
 
