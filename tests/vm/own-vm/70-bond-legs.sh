@@ -19,15 +19,18 @@
 #     judged by the rule of bond_legs_trial_member() (written again here in
 #     shell: fabricctl does not run the trials yet): a member carried a
 #     trial when its counter grew by >= 90 % of the bytes the receiver got
-#     and the other's by < 10 %.  Within 12 trials two ports per member are
-#     found: both legs get a flow.  Every delta is logged (the unit test's
+#     and the other's by < 10 %.  Within 20 trials three ports per member
+#     are found: both legs get a flow (layer3+4 is deterministic: the same
+#     ports land on the same members every run).  Every delta is logged (the unit test's
 #     recorded counters, tests/unit/test_bond_legs.c, come from this log).
-#  3. One flow per leg (one after another, on each member's second port,
-#     so that no tuple is still in TIME_WAIT): both legs ok (each of ha's
-#     legs is shaped to 20 Mbit/s; ok is >= 80 % of the faster leg, by
-#     the receiver's rate over 2 s after 1 s of slow start).
-#  4. a2's shaper cut to 4 Mbit/s: fresh ports found the same way, the
-#     legs measured again: "slow leg: ha a2 (switch s2 port a2s): 3 of 18
+#  3. One flow per leg, one after another (so that each leg's figure is
+#     its own, not a share of the host's CPU under TCG), on each member's
+#     second port; when a leg looks slow, both again on their third and
+#     judged on that (the sweep's retest).  Each of ha's legs is shaped to
+#     20 Mbit/s; ok is >= 80 % of the faster leg, by the receiver's rate
+#     over 2 s after 1 s of slow start: both legs ok.
+#  4. a2's shaper cut to 4 Mbit/s: two more ports per member found the
+#     same way, the legs measured again (and retested): "slow leg: ha a2 (switch s2 port a2s): 3 of 18
 #     Mbit/s" (the reference is the faster leg), a1 ok.
 #
 # Left for the fabricctl code (see the report of the h-legs25 session):
@@ -167,15 +170,14 @@ trial() {
 P1=() P2=()
 # add MEMBER SPORT: one more port found on that member.
 add() { if [ "$1" = 1 ]; then P1+=("$2"); elif [ "$1" = 2 ]; then P2+=("$2"); fi; }
-for sport in $(seq 40001 40012); do
+for sport in $(seq 40001 40020); do
 	m=$(trial "$sport")
 	add "$m" "$sport"
-	[ "${#P1[@]}" -lt 2 ] || [ "${#P2[@]}" -lt 2 ] || break
+	[ "${#P1[@]}" -lt 3 ] || [ "${#P2[@]}" -lt 3 ] || break
 done
 echo "ports per member: a1: ${P1[*]}  a2: ${P2[*]}" >&2
-[ "${#P1[@]}" -ge 2 ] || fail "no two trials of 12 landed on a1 (a1: ${P1[*]}; a2: ${P2[*]})"
-[ "${#P2[@]}" -ge 2 ] || fail "no two trials of 12 landed on a2 (a1: ${P1[*]}; a2: ${P2[*]})"
-p1=${P1[1]} p2=${P2[1]}
+[ "${#P1[@]}" -ge 3 ] || fail "no three trials of 20 landed on a1 (a1: ${P1[*]}; a2: ${P2[*]})"
+[ "${#P2[@]}" -ge 3 ] || fail "no three trials of 20 landed on a2 (a1: ${P1[*]}; a2: ${P2[*]})"
 
 # --- 3./4. one flow per leg, one after another ----------------------------------
 # leg SPORT MEMBER: Mbit/s (received) of a 2 s flow from SPORT (after 1 s
@@ -197,8 +199,22 @@ leg() {
 # leg's payload rate is 17-18 Mbit/s, too near 80 % of 20 to be steady.
 judge() { [ $(($1 * 100)) -ge $(($2 * 80)) ] && echo ok || echo slow; }
 
-m1=$(leg "$p1" a1) m2=$(leg "$p2" a2)
-top=$((m1 > m2 ? m1 : m2))
+# legs I: both legs measured, one after another, on their I-th ports: m1 m2
+# top.  When one looks slow, both are measured again on their next ports
+# and judged on that second look (the sweep's retest): under TCG on a busy
+# host one 2 s flow can fall to 13 of 18 Mbit/s.
+legs() {
+	p1=${P1[$1]} p2=${P2[$1]}
+	m1=$(leg "$p1" a1) m2=$(leg "$p2" a2)
+	top=$((m1 > m2 ? m1 : m2))
+	if [ "$(judge "$m1" "$top")" = slow ] || [ "$(judge "$m2" "$top")" = slow ]; then
+		echo "retest: a1 $m1, a2 $m2 Mbit/s on ports $p1, $p2" >&2
+		p1=${P1[$(($1 + 1))]} p2=${P2[$(($1 + 1))]}
+		m1=$(leg "$p1" a1) m2=$(leg "$p2" a2)
+		top=$((m1 > m2 ? m1 : m2))
+	fi
+}
+legs 1
 [ "$top" -ge 10 ] || fail "no fault: the faster leg at $top Mbit/s (shaped to 20)"
 echo "no fault: leg a1 (port $p1) $m1 Mbit/s $(judge "$m1" "$top")," \
 	"leg a2 (port $p2) $m2 Mbit/s $(judge "$m2" "$top")" >&2
@@ -206,18 +222,17 @@ assert_eq "no fault: leg a1" ok "$(judge "$m1" "$top")"
 assert_eq "no fault: leg a2" ok "$(judge "$m2" "$top")"
 
 run ip netns exec "$HA" tc qdisc replace dev a2 root tbf rate 4mbit burst 16kb latency 100ms
-# fresh ports for the second measurement: the third trial port of each member,
+# fresh ports for the second measurement: the fourth and fifth of each member,
 # found the same way (a 256 KiB trial on a2 takes ~0.5 s at 4 Mbit/s)
-for sport in $(seq 40013 40024); do
+for sport in $(seq 40021 40040); do
 	m=$(trial "$sport")
 	add "$m" "$sport"
-	[ "${#P1[@]}" -lt 3 ] || [ "${#P2[@]}" -lt 3 ] || break
+	[ "${#P1[@]}" -lt 5 ] || [ "${#P2[@]}" -lt 5 ] || break
 done
-{ [ "${#P1[@]}" -ge 3 ] && [ "${#P2[@]}" -ge 3 ]; } ||
-	fail "with tbf: no third port per member (a1: ${P1[*]}; a2: ${P2[*]})"
-q1=${P1[2]} q2=${P2[2]}
-m1=$(leg "$q1" a1) m2=$(leg "$q2" a2)
-top=$((m1 > m2 ? m1 : m2))
+{ [ "${#P1[@]}" -ge 5 ] && [ "${#P2[@]}" -ge 5 ]; } ||
+	fail "with tbf: no fifth port per member (a1: ${P1[*]}; a2: ${P2[*]})"
+legs 3
+q1=$p1 q2=$p2
 v1=$(judge "$m1" "$top") v2=$(judge "$m2" "$top")
 echo "tbf on a2: leg a1 (port $q1) $m1 Mbit/s $v1, leg a2 (port $q2) $m2 Mbit/s $v2" >&2
 # the finding as bond_leg_finding() words it (src/model/bond_legs.c)
