@@ -21,8 +21,9 @@
 #     trial when its counter grew by >= 90 % of the bytes the receiver got
 #     and the other's by < 10 %.  Within 20 trials three ports per member
 #     are found: both legs get a flow (layer3+4 is deterministic: the same
-#     ports land on the same members every run).  Every delta is logged (the unit test's
-#     recorded counters, tests/unit/test_bond_legs.c, come from this log).
+#     ports land on the same members every run).  Every delta is logged
+#     (the unit test's recorded counters, tests/unit/test_bond_legs.c,
+#     come from this log).
 #  3. One flow per leg, one after another (so that each leg's figure is
 #     its own, not a share of the host's CPU under TCG), on each member's
 #     second port; when a leg looks slow, both again on their third and
@@ -30,8 +31,9 @@
 #     20 Mbit/s; ok is >= 80 % of the faster leg, by the receiver's rate
 #     over 2 s after 1 s of slow start: both legs ok.
 #  4. a2's shaper cut to 4 Mbit/s: two more ports per member found the
-#     same way, the legs measured again (and retested): "slow leg: ha a2 (switch s2 port a2s): 3 of 18
-#     Mbit/s" (the reference is the faster leg), a1 ok.
+#     same way, the legs measured again (and retested): "slow leg: ha a2
+#     (switch s2 port a2s): 3 of 18 Mbit/s" (the reference is the faster
+#     leg), a1 ok.
 #
 # Left for the fabricctl code (see the report of the h-legs25 session):
 # the trials and per-leg flows run by the sweep's own workers
