@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The leg-finding rule (model/bond_legs) on recorded counters: 1 MiB trial
+ * flows between two balance-xor layer3+4 bonds in the kernel's bonding
+ * driver (tests/vm/own-vm/70-bond-legs.sh, its log: the carrying member's
+ * tx_bytes grow by the payload plus ~0.4 % of headers (GSO), the quiet
+ * one's by the control connection's packets or nothing); a slow leg's
+ * trials judged against the bytes written (the case the caller must avoid).
+ * layer3+4 spreads ports over both legs; layer2+3 and active-backup keep
+ * every trial on one (said why, not faked); balance-rr splits each flow;
+ * noise over the quiet bound makes a trial unclear; the verdicts.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/bond_legs.h"
+
+#define MB 1048576ULL
+
+static void bond_up(struct fab_bond *b, int mode, int policy)
+{
+	fab_bond_init(b);
+	b->mode = mode;
+	b->xmit_hash_policy = policy;
+	assert_non_null(fab_bond_member_add(b, "eth1"));
+	assert_non_null(fab_bond_member_add(b, "eth2"));
+}
+
+static struct bond_leg_trial trial(unsigned int sport, uint64_t d0, uint64_t d1)
+{
+	struct bond_leg_trial t = { .sport = sport, .sent_bytes = MB };
+
+	t.tx_delta[0] = d0;
+	t.tx_delta[1] = d1;
+	return t;
+}
+
+/* Recorded (70-bond-legs.sh; a1 = eth1, a2 = eth2): 40002, 40003 on a1; 40001, 40004 on a2. */
+static void test_layer34_both_legs(void **state)
+{
+	struct bond_leg_trial t[] = {
+		trial(40001, 1519, 1051129), trial(40002, 1052584, 0),
+		trial(40003, 1051063, 1519), trial(40004, 1452, 1051195),
+	};
+	struct fab_bond b;
+	struct bond_legs l;
+
+	bond_up(&b, FAB_BOND_MODE_BALANCE_XOR, FAB_BOND_XMIT_LAYER34);
+	assert_true(bond_legs_port_hashed(b.mode, b.xmit_hash_policy));
+	assert_int_equal(bond_legs_find(&b, t, 4, &l), 0);
+	assert_int_equal(l.n_legs, 2);
+	assert_int_equal(l.n_found, 2);
+	assert_int_equal(l.n_unclear, 0);
+	assert_null(l.why);
+	assert_string_equal(l.legs[0].member, "eth1");
+	assert_int_equal(l.legs[0].sport, 40002);
+	assert_int_equal(l.legs[0].trial, 1);
+	assert_string_equal(l.legs[1].member, "eth2");
+	assert_int_equal(l.legs[1].sport, 40001);
+	assert_int_equal(l.legs[1].trial, 0);
+	fab_bond_fini(&b);
+}
+
+/* layer2+3 between two hosts: every port on eth2; eth1 gets none, and the policy is why. */
+static void test_layer23_one_leg(void **state)
+{
+	struct bond_leg_trial t[] = {
+		trial(40000, 0, 1085312), trial(40001, 143, 1085180), trial(40002, 0, 1085446),
+	};
+	struct fab_bond b;
+	struct bond_legs l;
+
+	bond_up(&b, FAB_BOND_MODE_8023AD, FAB_BOND_XMIT_LAYER23);
+	assert_false(bond_legs_port_hashed(b.mode, b.xmit_hash_policy));
+	assert_int_equal(bond_legs_find(&b, t, 3, &l), 0);
+	assert_int_equal(l.n_found, 1);
+	assert_int_equal(l.legs[0].sport, 0);
+	assert_int_equal(l.legs[0].trial, -1);
+	assert_int_equal(l.legs[1].sport, 40000);
+	assert_non_null(l.why);
+	assert_non_null(strstr(l.why, "hashes no port"));
+	fab_bond_fini(&b);
+}
+
+static void test_active_backup(void **state)
+{
+	struct bond_leg_trial t[] = { trial(40000, 1085312, 0), trial(40001, 1085180, 0) };
+	struct fab_bond b;
+	struct bond_legs l;
+
+	bond_up(&b, FAB_BOND_MODE_ACTIVE_BACKUP, FAB_BOND_XMIT_LAYER34);
+	assert_false(bond_legs_port_hashed(b.mode, b.xmit_hash_policy));
+	assert_int_equal(bond_legs_find(&b, t, 2, &l), 0);
+	assert_int_equal(l.n_found, 1);
+	assert_int_equal(l.legs[1].sport, 0);
+	assert_non_null(strstr(l.why, "active-backup"));
+	fab_bond_fini(&b);
+}
+
+/* balance-rr: each flow half on each member: no trial is any member's. */
+static void test_round_robin_split(void **state)
+{
+	struct bond_leg_trial t[] = { trial(40000, 542656, 542656), trial(40001, 542590, 542722) };
+	struct fab_bond b;
+	struct bond_legs l;
+
+	bond_up(&b, FAB_BOND_MODE_BALANCE_RR, FAB_BOND_XMIT_LAYER2);
+	assert_int_equal(bond_legs_find(&b, t, 2, &l), 0);
+	assert_int_equal(l.n_found, 0);
+	assert_int_equal(l.n_unclear, 2);
+	assert_non_null(strstr(l.why, "packets over the members"));
+	fab_bond_fini(&b);
+}
+
+/*
+ * Recorded with tbf at 20 Mbit/s on a2, each trial's bytes taken as the
+ * 1 MiB the sender wrote (not what the peer received: the tail was still
+ * queued behind tbf when the sender's last write returned): 77-86 % on a2,
+ * so a2's trials are not found.  The caller must give the bytes received.
+ */
+static void test_slow_leg_undrained(void **state)
+{
+	struct bond_leg_trial t[] = {
+		trial(40017, 1524, 904955), trial(40018, 1052648, 0), trial(40020, 0, 885547),
+		trial(40029, 0, 805359), trial(40030, 1051063, 1523),
+	};
+	struct fab_bond b;
+	struct bond_legs l;
+
+	bond_up(&b, FAB_BOND_MODE_BALANCE_XOR, FAB_BOND_XMIT_LAYER34);
+	assert_int_equal(bond_legs_find(&b, t, 5, &l), 0);
+	assert_int_equal(l.n_found, 1);
+	assert_int_equal(l.n_unclear, 3);	/* 86 %, 84 %, 77 %: all under 90 % */
+	assert_int_equal(l.legs[0].sport, 40018);
+	assert_int_equal(l.legs[1].sport, 0);
+	assert_non_null(strstr(l.why, "split or hidden"));
+	fab_bond_fini(&b);
+}
+
+/* The bounds: 90% carried, under 10% on the other; at and across each edge. */
+static void test_bounds(void **state)
+{
+	struct bond_leg_trial t = trial(1, MB * 9 / 10 + 1, MB / 10 - 1);
+	struct fab_bond b;
+	struct bond_legs l;
+
+	assert_int_equal(bond_legs_trial_member(&t, 2), 0);
+	t.tx_delta[1] = MB / 10 + 1;	/* the other leg was not quiet: unclear */
+	assert_int_equal(bond_legs_trial_member(&t, 2), -1);
+	t = trial(1, MB * 9 / 10 - 1, 0);	/* under 90%: lost or not this member's */
+	assert_int_equal(bond_legs_trial_member(&t, 2), -1);
+	t = trial(1, 2 * MB, 2 * MB);	/* both grew by all of it: unclear */
+	assert_int_equal(bond_legs_trial_member(&t, 2), -1);
+
+	/* a layer3+4 bond whose trials were all hidden by noise: no policy to blame */
+	bond_up(&b, FAB_BOND_MODE_BALANCE_XOR, FAB_BOND_XMIT_LAYER34);
+	t = trial(40000, 1085312, 200000);
+	assert_int_equal(bond_legs_find(&b, &t, 1, &l), 0);
+	assert_int_equal(l.n_found, 0);
+	assert_non_null(strstr(l.why, "split or hidden"));
+	/* every trial on eth1, cleanly: the counters say so, the policy does not excuse it */
+	t = trial(40000, 1085312, 0);
+	assert_int_equal(bond_legs_find(&b, &t, 1, &l), 0);
+	assert_string_equal(l.why, "no trial flow landed on the member");
+	fab_bond_fini(&b);
+}
+
+static void test_invalid(void **state)
+{
+	struct bond_leg_trial t = trial(40000, 10, 0);
+	struct fab_bond b;
+	struct bond_legs l;
+
+	fab_bond_init(&b);
+	assert_int_equal(bond_legs_find(&b, &t, 1, &l), -EINVAL);	/* no members */
+	bond_up(&b, FAB_BOND_MODE_8023AD, FAB_BOND_XMIT_LAYER34);
+	t.sent_bytes = 0;
+	assert_int_equal(bond_legs_find(&b, &t, 1, &l), -EINVAL);
+	assert_int_equal(bond_legs_find(&b, NULL, 0, &l), 0);	/* no trials: nothing found */
+	assert_int_equal(l.n_found, 0);
+	fab_bond_fini(&b);
+}
+
+static void test_judge(void **state)
+{
+	assert_int_equal(bond_leg_judge(true, false, 900, 1000, 80), BOND_LEG_OK);
+	assert_int_equal(bond_leg_judge(true, false, 799, 1000, 80), BOND_LEG_SLOW);
+	assert_int_equal(bond_leg_judge(true, false, 800, 1000, 80), BOND_LEG_OK);
+	assert_int_equal(bond_leg_judge(true, true, 900, 1000, 80), BOND_LEG_DEAD);
+	assert_int_equal(bond_leg_judge(true, false, 0, 1000, 80), BOND_LEG_DEAD);
+	assert_int_equal(bond_leg_judge(true, false, 5, 0, 80), BOND_LEG_OK);	/* no reference */
+	assert_int_equal(bond_leg_judge(false, false, 0, 1000, 80), BOND_LEG_UNTESTED);
+	assert_string_equal(bond_leg_verdict_name(BOND_LEG_SLOW), "slow");
+	assert_string_equal(bond_leg_verdict_name(BOND_LEG_UNTESTED), "untested");
+}
+
+static void test_finding(void **state)
+{
+	char buf[256];
+
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_SLOW, "ha", "a2", "s2", "a2s", 3.4, 20, NULL);
+	assert_string_equal(buf, "slow leg: ha a2 (switch s2 port a2s): 3 of 20 Mbit/s");
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_SLOW, "ha", "a2", NULL, NULL, 3.4, 0, NULL);
+	assert_string_equal(buf, "slow leg: ha a2 (no LLDP neighbour): 3 Mbit/s");
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_DEAD, "ha", "a1", "s1", "", 0, 20, NULL);
+	assert_string_equal(buf, "dead leg: ha a1 (switch s1 port ?): no bytes");
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_UNTESTED, "ha", "a1", "s1", "Ethernet1/1", 0,
+			 20, "the xmit_hash_policy hashes no port: one address pair takes one leg");
+	assert_string_equal(buf, "untested leg: ha a1 (switch s1 port Ethernet1/1): the "
+				 "xmit_hash_policy hashes no port: one address pair takes one leg");
+	bond_leg_finding(buf, sizeof(buf), BOND_LEG_OK, "hb", "b1", "s1", "b1s", 19.6, 20, NULL);
+	assert_string_equal(buf, "ok leg: hb b1 (switch s1 port b1s): 20 Mbit/s");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_layer34_both_legs), cmocka_unit_test(test_layer23_one_leg),
+		cmocka_unit_test(test_active_backup),	  cmocka_unit_test(test_round_robin_split),
+		cmocka_unit_test(test_slow_leg_undrained), cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_judge), cmocka_unit_test(test_finding),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
