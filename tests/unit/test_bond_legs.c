@@ -2,7 +2,7 @@
 /*
  * The leg-finding rule (model/bond_legs) on recorded counters: 1 MiB trial
  * flows between two balance-xor layer3+4 bonds in the kernel's bonding
- * driver (tests/vm/own-vm/70-bond-legs.sh, its log: the carrying member's
+ * driver (tests/vm/manual/70-bond-legs.sh, its log: the carrying member's
  * tx_bytes grow by the payload plus ~0.4 % of headers (GSO), the quiet
  * one's by the control connection's packets or nothing); a slow leg's
  * trials judged against the bytes written (the case the caller must avoid).

@@ -1,4 +1,9 @@
 #!/bin/bash
+# NOT IN CI (tests/vm/manual/): the trials and per-leg flows below are run
+# by this script with iperf3, not by fabricctl's sweep (issue 25: the sweep
+# does not run them yet); only step 1 runs fabricctl.  It is the lab the
+# sweep's legs will be tested on, and the source of test_bond_legs.c's
+# recorded counters.  Run: tests/vm/manual/70-bond-legs.sh (boots its VM).
 # Dual-homed legs (issue 25 item 3): the lab, and the leg-finding rule
 # (src/model/bond_legs.c) checked against the kernel's bonding driver.
 # Run on the host: it boots its own VM (tests/vm/run) and re-runs itself
