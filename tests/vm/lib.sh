@@ -258,3 +258,22 @@ vm_barrier() {
 vm_pair_abort() {
 	[ ! -d /run/vm/shared ] || : >"/run/vm/shared/abort.$VM_NODE"
 }
+
+# dcbtest_insmod ARGS...: tests/vm/dcbtest's module (built on the host for
+# this kernel by tests/vm/dcbtest/build) loaded afresh with ARGS.
+dcbtest_insmod() {
+	local ko
+	ko=$TOP/tests/vm/dcbtest/out/$(uname -r)/dcbtest.ko
+	[ -f "$ko" ] || fail "dcbtest.ko for $(uname -r) not built: run tests/vm/dcbtest/build on the host first"
+	if grep -q '^dcbtest ' /proc/modules; then run rmmod dcbtest; fi
+	run insmod "$ko" "$@"
+}
+
+# dcbtest_cleanup: a dcbtest test's exit trap: the Soft-RoCE device on
+# dcbt0 deleted, the module unloaded, $TMP removed.
+dcbtest_cleanup() {
+	set +e
+	rdma link delete rxe_dcbt0 2>/dev/null
+	grep -q '^dcbtest ' /proc/modules && rmmod dcbtest
+	rm -rf "$TMP"
+}

@@ -31,19 +31,10 @@ need_cmd jq ip rdma
 [ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make)"
 
 TMP=$(mktemp -d)
-cleanup() {
-	set +e
-	rdma link delete rxe_dcbt0 2>/dev/null
-	grep -q '^dcbtest ' /proc/modules && rmmod dcbtest
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+trap dcbtest_cleanup EXIT
 
-KO=$TOP/tests/vm/dcbtest/out/$(uname -r)/dcbtest.ko
-[ -f "$KO" ] || fail "dcbtest.ko for $(uname -r) not built: run tests/vm/dcbtest/build on the host first"
-grep -q '^dcbtest ' /proc/modules && run rmmod dcbtest
 mountpoint -q /sys/kernel/debug || run mount -t debugfs none /sys/kernel/debug
-run insmod "$KO" pairs=1 dcqcn=1
+dcbtest_insmod pairs=1 dcqcn=1
 run ip link set dcbt0 up
 run ip link set dcbt1 up
 V=/sys/class/net/dcbt0/ecn
