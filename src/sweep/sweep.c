@@ -425,7 +425,8 @@ static int sweep_conclude(struct sweep_state *w, struct sweep_report *r,
 	    (a->retest && !r->interrupted &&
 	     (rc = sweep_retest(ctx, m, so, r, sr, st, SWEEP_RETEST_SLOW)) < 0) ||
 	    /* again: the retested pairs' regressions, for the confirming pass */
-	    (rc = sweep_baseline_apply(&w->base, a->regress_pct, r, err)) < 0 ||
+	    (a->retest && !r->interrupted &&
+	     (rc = sweep_baseline_apply(&w->base, a->regress_pct, r, err)) < 0) ||
 	    (a->retest && !r->interrupted &&
 	     (rc = sweep_retest(ctx, m, so, r, sr, st, SWEEP_RETEST_CONFIRM)) < 0) ||
 	    (a->retest && !r->interrupted &&
