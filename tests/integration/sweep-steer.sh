@@ -205,10 +205,13 @@ if [ -w /proc/sys/net/ipv4/fib_multipath_hash_seed ]; then
 	run lab_slow leaf1:swp49 50mbit
 	pretty "$FABRICCTL -v -j sweep ... --steer (the leaves' hash seed changed once steering is planned)"
 	rc=0
+	# The last sweep's stderr has a "steering: " line too: gone first, or
+	# the seeds could change before this sweep has traced anything.
+	rm -f "$TMP/err"
 	"$FABRICCTL" -v -j sweep --hosts "$HOSTS" --launcher netns --transport tcp --duration 0.5 \
 		--lat-iters 200 --topology "$TMP/plan.yaml" --steer >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	for t in $(seq 1 600); do grep -q "steering: " "$TMP/err" && break; sleep 0.05; done
+	for t in $(seq 1 600); do grep -qs "steering: " "$TMP/err" && break; sleep 0.05; done
 	for n in leaf1 leaf2 leaf3; do
 		lab_exec "$n" sysctl -q -w net.ipv4.fib_multipath_hash_seed=$((90210 + ${n#leaf}))
 	done

@@ -18,14 +18,18 @@ interrupt() {
 	local sig=$1 round=${2#*:} label=sweep t0
 	case $2 in *:*) label=${2%%:*} ;; esac
 	shift 2
-	rm -f "$TMP/prom" "$TMP/csv"
+	# The last run's stderr goes first: the wait below must not read its
+	# progress line while this run's redirection has not yet truncated
+	# the file (the signal then came during the workers' start: no
+	# report; a chance failure seen under load).
+	rm -f "$TMP/prom" "$TMP/csv" "$TMP/out" "$TMP/err"
 	pretty "$PRE $FABRICCTL $* sweep --hosts $TMP/hosts --launcher netns --duration 1 --lat-iters 1000 --progress --prom $TMP/prom $EXTRA  (then $sig in $label round $round)"
 	# shellcheck disable=SC2086  # $PRE and $EXTRA are word lists
 	$PRE "$FABRICCTL" "$@" sweep --hosts "$TMP/hosts" --launcher netns --transport tcp \
 		--duration 1 --lat-iters 1000 --progress --prom "$TMP/prom" ${EXTRA:+$EXTRA} >"$TMP/out" 2>"$TMP/err" &
 	SWEEP_PID=$!
 	for _ in $(seq 600); do
-		grep -q "$label: round $round of" "$TMP/err" && break
+		grep -qs "$label: round $round of" "$TMP/err" && break
 		kill -0 "$SWEEP_PID" 2>/dev/null || break
 		read -r -t 0.05 <> <(:) || true
 	done
