@@ -44,11 +44,12 @@ raw_ctl() { od -An -v -tx1 "$1" | tr ' ' '\n' | grep -c -E '^(1b|07|9b)$' || tru
 inject() {
 	if [ -n "$INJ_PID" ]; then kill "$INJ_PID"; wait "$INJ_PID" || true; INJ_PID=; fi
 	pretty "ip netns exec $P-inj lldp-inject -i swp7 -c inj-$$ -p swp7 -n NAME -b &"
+	rm -f "$TMP/inject.out"	# the last run's "ready" must not be read as this one's
 	ip netns exec "$P-inj" "$TMP/lldp-inject" -i swp7 -c "inj-$$" -p swp7 -n "$1" -b \
 		>"$TMP/inject.out" &
 	INJ_PID=$!
 	for _ in $(seq 1 100); do
-		grep -q '^ready$' "$TMP/inject.out" && break
+		grep -qs '^ready$' "$TMP/inject.out" && break
 		sleep 0.05
 	done
 	grep -q '^ready$' "$TMP/inject.out" || fail "lldp-inject did not start"

@@ -263,11 +263,12 @@ run ip -n "$P-inj" link set swp7 up
 inject() {
 	if [ -n "$INJ_PID" ]; then kill "$INJ_PID"; wait "$INJ_PID" || true; INJ_PID=; fi
 	pretty "ip netns exec $P-inj lldp-inject -i swp7 -c inj-$$ -p swp7 -n $P-injsw -m $1 -b &"
+	rm -f "$TMP/inject.out"	# the last run's "ready" must not be read as this one's
 	ip netns exec "$P-inj" "$TMP/lldp-inject" -i swp7 -c "inj-$$" -p swp7 -n "$P-injsw" -m "$1" -b \
 		>"$TMP/inject.out" &
 	INJ_PID=$!
 	for _ in $(seq 1 100); do
-		grep -q '^ready$' "$TMP/inject.out" && break
+		grep -qs '^ready$' "$TMP/inject.out" && break
 		sleep 0.05
 	done
 	grep -q '^ready$' "$TMP/inject.out" || fail "lldp-inject did not start"
