@@ -272,6 +272,31 @@ static int pair_learn(const struct sweep_steer *sv, const struct sweep_topo *st,
 	return rc;
 }
 
+/*
+ * The trace options.  RoCE v2: the far end never answers (its NIC, or
+ * rxe, takes every UDP packet to 4791 and drops a probe without an ICMP
+ * port unreachable), so probes past the last switch would only wait out
+ * their tries, silent: stop at the longest path's last switch, the far
+ * leaf, which is all the map needs (ecmp_map.h).
+ */
+static struct trace_opts trace_opts(const struct sweep_steer *sv)
+{
+	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	size_t last = 0;
+
+	for (size_t i = 0; sv->tu.kind == STEER_ROCE && i < sv->n; i++) {
+		const struct pair_route *r = &sv->p[i].all;
+
+		for (size_t x = 0; sv->p[i].cross && x < r->n_ab; x++)
+			last = r->ab[x].n_hops - 1 > last ? r->ab[x].n_hops - 1 : last;
+		for (size_t x = 0; sv->p[i].cross && x < r->n_ba; x++)
+			last = r->ba[x].n_hops - 1 > last ? r->ba[x].n_hops - 1 : last;
+	}
+	if (last >= 2 && last < o.max_ttl)
+		o.max_ttl = (unsigned int)last;
+	return o;
+}
+
 /* Trace every cross-leaf pair's ports through the workers and learn each pair's options. */
 static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 		       struct sweep_steer *sv)
@@ -279,7 +304,7 @@ static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 	size_t nh = st->hosts->n, *n = calloc(nh + 1, sizeof(*n)), *at = calloc(nh + 1, sizeof(*at));
 	struct flow_trace **tr = calloc(nh + 1, sizeof(*tr));
 	bool *got = calloc(nh + 1, sizeof(*got));
-	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	struct trace_opts o = trace_opts(sv);
 	struct node_addr_index ix = { 0 };
 	int rc = 0;
 
@@ -678,13 +703,14 @@ int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fle
 	size_t nh = st ? st->hosts->n : 0, np = 0, *cnt = NULL, *at = NULL;
 	struct steer_pair **ps = NULL;
 	struct flow_trace **tr = NULL;
-	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	struct trace_opts o;
 	struct node_addr_index ix = { 0 };
 	bool *got = NULL;
 	int rc = 0;
 
 	if (!sv || sv->dry || !n)
 		return 0;
+	o = trace_opts(sv);
 	ps = calloc(n, sizeof(*ps));
 	cnt = calloc(nh + 1, sizeof(*cnt));
 	at = calloc(nh + 1, sizeof(*at));
