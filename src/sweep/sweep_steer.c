@@ -41,7 +41,7 @@ struct steer_pair {
 struct sweep_steer {
 	struct steer_pair *p;
 	size_t n;
-	struct steer_tuple tu;		/* this sweep's ports and protocol (model/steer_tuple.h) */
+	struct steer_tuple tu;		/* this sweep's ports and protocol (steer_tuple.h) */
 	uint32_t *by_key;		/* pair indices sorted by sched_pair_key() */
 	bool dry;			/* --dry-run: planned, nothing traced */
 	struct sweep_steer_view view;	/* what the report tells (sweep_steer_view()) */
@@ -517,7 +517,8 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	fab_info("steering: %zu cross-leaf pairs, %zu steered, %zu on whole ECMP sets; %zu rounds "
 		 "on per-member loads (whole sets: %zu; node bound %zu)%s", n_steered + n_whole,
 		 n_steered, n_whole, s->n_rounds, whole_rounds, stats.node_bound,
-		 sv->tu.kind == STEER_ROCE ? "; RoCE v2: UDP to 4791, ports set by flow label" : "");
+		 sv->tu.kind == STEER_ROCE ? "; RoCE v2: UDP to 4791, ports set by flow label"
+					   : "");
 	return 0;
 }
 
@@ -634,10 +635,11 @@ void sweep_steer_sports(struct sweep_topo *st, unsigned int a, unsigned int b, u
 		return;
 	p->lost = true;
 	p->fb = "moved";
-	fab_warn("sweep --steer: %s %s: its QPs sent from UDP port %u (a -> b) and %u (b -> a), not "
-		 "the ports planned %u and %u (does the device honour the GRH flow label?): the path "
-		 "its test took is not known; whole ECMP set", st->hosts->hosts[a].name,
-		 st->hosts->hosts[b].name, got_ab, got_ba, want_ab, want_ba);
+	fab_warn("sweep --steer: %s %s: its QPs recorded UDP ports %u (a -> b) and %u "
+		 "(b -> a), not the ports planned %u and %u (a worker that does not steer by "
+		 "flow label?): the path its test took is not known; whole ECMP set",
+		 st->hosts->hosts[a].name, st->hosts->hosts[b].name, got_ab, got_ba, want_ab,
+		 want_ba);
 }
 
 /* The path (of p->all) trace @t of @dir took, by port @sport; -1: not known (*@why the map's reason). */

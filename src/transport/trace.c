@@ -284,7 +284,8 @@ static ssize_t probe_sendmsg(int fd, uint8_t *pkt, size_t len, struct sockaddr_i
 	} c = { 0 };
 	struct iovec iov = { .iov_base = pkt, .iov_len = len };
 	struct msghdr mh = { .msg_name = sa, .msg_namelen = sizeof(*sa), .msg_iov = &iov,
-			     .msg_iovlen = 1, .msg_control = c.buf, .msg_controllen = sizeof(c.buf) };
+			     .msg_iovlen = 1, .msg_control = c.buf,
+			     .msg_controllen = sizeof(c.buf) };
 	struct in_pktinfo pi = { 0 };
 	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
 	ssize_t n;
