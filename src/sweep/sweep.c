@@ -376,9 +376,22 @@ static int suspects_by_count(struct sweep_report *r, struct sweep_results *sr, s
 	return rc;
 }
 
+/* --steer, verbs: each pair's recorded UDP source ports against its planned ones. */
+static int steer_sports(struct sweep_state *w, struct sweep_report *r)
+{
+	struct sweep_pair p;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < r->n_pairs; i++)
+		if ((rc = pair_store_get(r->store, i, &p, &w->ctx.err)) == 0)
+			sweep_steer_sports(w->st, p.a, p.b, p.sport_ab, p.sport_ba);
+	return rc;
+}
+
 /*
  * --steer: the steered pairs not ok traced again on their last tuples
- * (sweep_steer_recheck()), before the localiser reads their routes.
+ * (sweep_steer_recheck()), before the localiser reads their routes; for
+ * verbs, first the pairs whose QPs sent from other ports than planned.
  */
 static int steer_recheck(struct sweep_state *w, struct sweep_report *r)
 {
@@ -388,7 +401,11 @@ static int steer_recheck(struct sweep_state *w, struct sweep_report *r)
 	size_t n = 0;
 	int rc = 0;
 
-	if (!w->st || !w->st->steer || r->interrupted || w->req.measure || !(r->n_slow + r->n_failed))
+	if (!w->st || !w->st->steer || r->interrupted || w->req.measure)
+		return 0;
+	if (strcmp(w->req.transport, "verbs") == 0 && (rc = steer_sports(w, r)) < 0)
+		return rc;
+	if (!(r->n_slow + r->n_failed))
 		return 0;
 	ab = calloc(r->n_slow + r->n_failed, sizeof(*ab));
 	if (!ab)

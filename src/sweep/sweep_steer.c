@@ -10,13 +10,14 @@
 #include "model/ecmp_steer.h"
 #include "model/node_addr.h"
 #include "model/sched_topo.h"
+#include "model/steer_tuple.h"
 #include "model/sweep_judge.h"
 #include "sweep/sweep_steer.h"
 #include "sweep/sweep_topo.h"
 #include "util/log.h"
 #include "util/str.h"
 
-#define OPTS_MAX (SWEEP_STEER_PORTS * SWEEP_STEER_PORTS)
+#define OPTS_MAX (STEER_PORTS * STEER_PORTS)
 
 struct steer_pair {
 	unsigned int a, b;
@@ -29,8 +30,8 @@ struct steer_pair {
 	const char *fb;			/* not steered: why, a word (NULL same leaf) */
 	bool traced;			/* the map holds: its ports' members are known */
 	uint32_t choice;		/* the option given, SCHED_STEER_WHOLE: none */
-	int ab_of[SWEEP_STEER_PORTS];	/* per traced a -> b port: its path, -1 unknown */
-	int ba_of[SWEEP_STEER_PORTS];	/* per traced b -> a port */
+	int ab_of[STEER_PORTS];	/* per traced a -> b port: its path, -1 unknown */
+	int ba_of[STEER_PORTS];	/* per traced b -> a port */
 	unsigned int runs;		/* tests started (a retest: more than one) */
 	unsigned int last_k, last_j;	/* the traced ports (a -> b, b -> a) of its last test */
 	bool lost;			/* a retest ran on free ports: its path is not known */
@@ -40,7 +41,7 @@ struct steer_pair {
 struct sweep_steer {
 	struct steer_pair *p;
 	size_t n;
-	unsigned int base;		/* this sweep's ports (sweep_steer.h) */
+	struct steer_tuple tu;		/* this sweep's ports and protocol (steer_tuple.h) */
 	uint32_t *by_key;		/* pair indices sorted by sched_pair_key() */
 	bool dry;			/* --dry-run: planned, nothing traced */
 	struct sweep_steer_view view;	/* what the report tells (sweep_steer_view()) */
@@ -61,17 +62,28 @@ void sweep_steer_free(struct sweep_steer *sv)
 
 static uint16_t port_fwd(const struct sweep_steer *sv, unsigned int k)
 {
-	return (uint16_t)(sv->base + k);
+	return steer_tuple_fwd(&sv->tu, k);
 }
 
 static uint16_t port_rev(const struct sweep_steer *sv, unsigned int k)
 {
-	return (uint16_t)(sv->base + SWEEP_STEER_PORTS + k);
+	return steer_tuple_rev(&sv->tu, k);
 }
 
 static uint16_t port_listen(const struct sweep_steer *sv)
 {
-	return (uint16_t)(sv->base + 2 * SWEEP_STEER_PORTS);
+	return steer_tuple_dport(&sv->tu);
+}
+
+/* The flows of pair @p's tuples @k (a -> b, into @fa) and @j (b -> a, into @fb), to trace. */
+static void pair_flows(const struct sweep_steer *sv, const struct fab_hosts *hs,
+		       const struct steer_pair *p, unsigned int k, unsigned int j, struct flow *fa,
+		       struct flow *fb)
+{
+	const char *a = hs->hosts[p->a].addr, *b = hs->hosts[p->b].addr;
+
+	steer_tuple_flow(&sv->tu, ECMP_AB, port_fwd(sv, k), a, b, fa);
+	steer_tuple_flow(&sv->tu, ECMP_BA, port_rev(sv, j), a, b, fb);
 }
 
 static int key_cmp(const void *x, const void *y, void *arg)
@@ -139,8 +151,8 @@ static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 
 	for (size_t i = 0; i < sv->n; i++)
 		if (sv->p[i].cross) {
-			n[sv->p[i].a] += SWEEP_STEER_PORTS;
-			n[sv->p[i].b] += SWEEP_STEER_PORTS;
+			n[sv->p[i].a] += STEER_PORTS;
+			n[sv->p[i].b] += STEER_PORTS;
 		}
 	for (size_t h = 0; h < hs->n; h++) {
 		tr[h] = calloc(n[h] + 1, sizeof(**tr));
@@ -155,17 +167,10 @@ static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 	for (size_t i = 0; i < sv->n; i++) {
 		const struct steer_pair *p = &sv->p[i];
 
-		for (unsigned int k = 0; p->cross && k < SWEEP_STEER_PORTS; k++) {
+		for (unsigned int k = 0; p->cross && k < STEER_PORTS; k++) {
 			struct flow *fa = &tr[p->a][n[p->a]++].flow, *fb = &tr[p->b][n[p->b]++].flow;
 
-			*fa = (struct flow){ .proto = FLOW_TCP, .sport = port_fwd(sv, k),
-					     .dport = port_listen(sv) };
-			str_fmt(fa->src, sizeof(fa->src), "%s", hs->hosts[p->a].addr);
-			str_fmt(fa->dst, sizeof(fa->dst), "%s", hs->hosts[p->b].addr);
-			*fb = (struct flow){ .proto = FLOW_TCP, .sport = port_listen(sv),
-					     .dport = port_rev(sv, k) };
-			str_fmt(fb->src, sizeof(fb->src), "%s", hs->hosts[p->b].addr);
-			str_fmt(fb->dst, sizeof(fb->dst), "%s", hs->hosts[p->a].addr);
+			pair_flows(sv, hs, p, k, k, fa, fb);
 		}
 	}
 	return 0;
@@ -176,7 +181,7 @@ static unsigned int ab_ports(const struct steer_pair *p, int path)
 {
 	unsigned int n = 0;
 
-	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+	for (unsigned int k = 0; k < STEER_PORTS; k++)
 		n += p->ab_of[k] == path;
 	return n;
 }
@@ -205,7 +210,7 @@ static void opts_order(struct steer_pair *p)
 static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct steer_pair *p,
 		      const struct ecmp_map *m)
 {
-	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++) {
+	for (unsigned int k = 0; k < STEER_PORTS; k++) {
 		int ab = ecmp_map_member(m, ECMP_AB, port_fwd(sv, k));
 		int ba = ecmp_map_member(m, ECMP_BA, port_rev(sv, k));
 
@@ -214,8 +219,8 @@ static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct
 		p->ba_of[k] = ba < 0 ? -1 : ecmp_steer_path(t, p->all.ba, p->all.n_ba,
 							     &m->side[ECMP_BA].members[ba]);
 	}
-	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
-		for (unsigned int j = 0; p->ab_of[k] >= 0 && j < SWEEP_STEER_PORTS; j++) {
+	for (unsigned int k = 0; k < STEER_PORTS; k++)
+		for (unsigned int j = 0; p->ab_of[k] >= 0 && j < STEER_PORTS; j++) {
 			bool seen = false;
 
 			if (p->ba_of[j] < 0)
@@ -248,7 +253,7 @@ static int pair_learn(const struct sweep_steer *sv, const struct sweep_topo *st,
 
 	ecmp_map_init(&m, t->nodes[st->r->hosts[p->a].attach]->name,
 		      t->nodes[st->r->hosts[p->b].attach]->name, false);
-	for (unsigned int k = 0; rc == 0 && k < SWEEP_STEER_PORTS; k++) {
+	for (unsigned int k = 0; rc == 0 && k < STEER_PORTS; k++) {
 		flow_trace_map(&ta[k], ix);
 		flow_trace_map(&tb[k], ix);
 		rc = ecmp_map_learn(&m, ECMP_AB, &ta[k]);
@@ -267,6 +272,31 @@ static int pair_learn(const struct sweep_steer *sv, const struct sweep_topo *st,
 	return rc;
 }
 
+/*
+ * The trace options.  RoCE v2: the far end never answers (its NIC, or
+ * rxe, takes every UDP packet to 4791 and drops a probe without an ICMP
+ * port unreachable), so probes past the last switch would only wait out
+ * their tries, silent: stop at the longest path's last switch, the far
+ * leaf, which is all the map needs (ecmp_map.h).
+ */
+static struct trace_opts trace_opts(const struct sweep_steer *sv)
+{
+	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	size_t last = 0;
+
+	for (size_t i = 0; sv->tu.kind == STEER_ROCE && i < sv->n; i++) {
+		const struct pair_route *r = &sv->p[i].all;
+
+		for (size_t x = 0; sv->p[i].cross && x < r->n_ab; x++)
+			last = r->ab[x].n_hops - 1 > last ? r->ab[x].n_hops - 1 : last;
+		for (size_t x = 0; sv->p[i].cross && x < r->n_ba; x++)
+			last = r->ba[x].n_hops - 1 > last ? r->ba[x].n_hops - 1 : last;
+	}
+	if (last >= 2 && last < o.max_ttl)
+		o.max_ttl = (unsigned int)last;
+	return o;
+}
+
 /* Trace every cross-leaf pair's ports through the workers and learn each pair's options. */
 static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 		       struct sweep_steer *sv)
@@ -274,7 +304,7 @@ static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 	size_t nh = st->hosts->n, *n = calloc(nh + 1, sizeof(*n)), *at = calloc(nh + 1, sizeof(*at));
 	struct flow_trace **tr = calloc(nh + 1, sizeof(*tr));
 	bool *got = calloc(nh + 1, sizeof(*got));
-	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	struct trace_opts o = trace_opts(sv);
 	struct node_addr_index ix = { 0 };
 	int rc = 0;
 
@@ -296,8 +326,8 @@ static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 				 st->hosts->hosts[got[p->a] ? p->b : p->a].name);
 		else if (pair_learn(sv, st, &ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0)
 			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-		at[p->a] += SWEEP_STEER_PORTS;
-		at[p->b] += SWEEP_STEER_PORTS;
+		at[p->a] += STEER_PORTS;
+		at[p->b] += STEER_PORTS;
 	}
 	for (size_t h = 0; tr && h < nh; h++) {
 		for (size_t k = 0; tr[h] && k < n[h]; k++)
@@ -399,22 +429,33 @@ static int routes_say(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 		(*n_steered)++;
 		member_text(st->t, &p->taken.ab[0], la, sizeof(la));
 		member_text(st->t, &p->taken.ba[0], lb, sizeof(lb));
-		fab_info("steer %s %s: port %u -> %u via %s; back %u -> %u via %s", hs->hosts[p->a].name,
-			 hs->hosts[p->b].name, o->sport, port_listen(sv), la, port_listen(sv),
-			 p->rev[p->choice], lb);
+		if (sv->tu.kind == STEER_ROCE)	/* each way from its QP's port to 4791 */
+			fab_info("steer %s %s: udp port %u -> %u via %s; back %u -> %u via %s",
+				 hs->hosts[p->a].name, hs->hosts[p->b].name, o->sport,
+				 port_listen(sv), la, p->rev[p->choice], port_listen(sv), lb);
+		else
+			fab_info("steer %s %s: port %u -> %u via %s; back %u -> %u via %s",
+				 hs->hosts[p->a].name, hs->hosts[p->b].name, o->sport,
+				 port_listen(sv), la, port_listen(sv), p->rev[p->choice], lb);
 	}
 	return 0;
 }
 
-/* Why nothing is steered, or NULL: steering applies. */
+/*
+ * Why nothing is steered, or NULL: steering applies.  verbs over an
+ * Ethernet topology is RoCE v2: the transport refuses a port without a
+ * RoCE v2 GID for its address (verbs_gid_find()), so its tests are UDP.
+ */
 static const char *steer_skip(const struct sweep_topo *st, const char *transport,
 			      unsigned int streams, const struct sched *s, const struct sched_src *src)
 {
+	bool verbs = strcmp(transport, "verbs") == 0;
+
 	if (st->rib || !st->r)
 		return "InfiniBand routes come from the forwarding tables: nothing to trace";
-	if (strcmp(transport, "tcp"))
-		return "only tcp tests are steered (a RoCE v2 QP's UDP source port is its own)";
-	if (streams != 1)
+	if (strcmp(transport, "tcp") && !verbs)
+		return "only tcp and verbs (RoCE v2) tests are steered";
+	if (!verbs && streams != 1)
 		return "only tests of one stream are steered (each stream is its own flow)";
 	if (src->s != s || !s->n_pairs)
 		return "the rounds are streamed, not stored (use --coverage or --pairs)";
@@ -444,6 +485,7 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	struct sched_steer_stats stats;
 	struct sweep_steer *sv;
 	size_t whole_rounds = s->n_rounds, n_steered = 0, n_whole = 0;
+	uint32_t rnd;
 	int rc;
 
 	if (skip)
@@ -451,9 +493,9 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	sv = calloc(1, sizeof(*sv));
 	if (!sv)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-	if (getrandom(&sv->base, sizeof(sv->base), 0) != (ssize_t)sizeof(sv->base))
-		sv->base = (unsigned int)getpid();
-	sv->base = SWEEP_STEER_PORT_LO + 16 * (sv->base % SWEEP_STEER_PORT_SLOTS);
+	if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		rnd = (uint32_t)getpid();
+	steer_tuple_init(&sv->tu, strcmp(transport, "verbs") ? STEER_TCP : STEER_ROCE, rnd);
 	rc = pairs_make(ctx, st, s, sv);
 	if (rc == 0)
 		rc = trace_learn(ctx, st, f, sv);
@@ -473,8 +515,10 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	st->steer = sv;
 	sv->view.rounds_whole = whole_rounds;
 	fab_info("steering: %zu cross-leaf pairs, %zu steered, %zu on whole ECMP sets; %zu rounds "
-		 "on per-member loads (whole sets: %zu; node bound %zu)", n_steered + n_whole,
-		 n_steered, n_whole, s->n_rounds, whole_rounds, stats.node_bound);
+		 "on per-member loads (whole sets: %zu; node bound %zu)%s", n_steered + n_whole,
+		 n_steered, n_whole, s->n_rounds, whole_rounds, stats.node_bound,
+		 sv->tu.kind == STEER_ROCE ? "; RoCE v2: UDP to 4791, ports set by flow label"
+					   : "");
 	return 0;
 }
 
@@ -483,7 +527,7 @@ static unsigned int port_count(const int *of, int path)
 {
 	unsigned int n = 0;
 
-	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+	for (unsigned int k = 0; k < STEER_PORTS; k++)
 		n += of[k] == path;
 	return n ? n : 1;
 }
@@ -491,7 +535,7 @@ static unsigned int port_count(const int *of, int path)
 /* The @nth traced port (from 0) whose path is @path in @of; -1: none. */
 static int port_nth(const int *of, int path, unsigned int nth)
 {
-	for (unsigned int k = 0; k < SWEEP_STEER_PORTS; k++)
+	for (unsigned int k = 0; k < STEER_PORTS; k++)
 		if (of[k] == path && !nth--)
 			return (int)k;
 	return -1;
@@ -552,9 +596,11 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
 	 * tuple stays in TIME_WAIT, a port serves every run.  The a -> b
 	 * port still turns over the member's traced ports run by run: a
 	 * server that gave up waiting for the reset (TCP_RESET_WAIT_MS) and
-	 * closed first left its tuple in TIME_WAIT at a.
+	 * closed first left its tuple in TIME_WAIT at a.  RoCE v2 holds no
+	 * state on a port: every run on the first.
 	 */
-	k = port_nth(p->ab_of, o->ab, run % port_count(p->ab_of, o->ab));
+	k = port_nth(p->ab_of, o->ab, steer_tuple_turns(&sv->tu) ? run % port_count(p->ab_of, o->ab)
+								  : 0);
 	j = port_nth(p->ba_of, o->ba, 0);
 	if (k < 0 || j < 0) {	/* every traced port of its members used: free ports */
 		p->lost = true;
@@ -565,9 +611,35 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
 	}
 	p->last_k = (unsigned int)k;
 	p->last_j = (unsigned int)j;
-	spec->port = port_listen(sv);
+	if (sv->tu.kind == STEER_TCP)	/* verbs: the ports become the QPs' flow labels */
+		spec->port = port_listen(sv);
 	spec->sport_fwd = port_fwd(sv, (unsigned int)k);
 	spec->sport_rev = port_rev(sv, (unsigned int)j);
+}
+
+void sweep_steer_sports(struct sweep_topo *st, unsigned int a, unsigned int b, uint16_t got_ab,
+			uint16_t got_ba)
+{
+	struct sweep_steer *sv = st ? st->steer : NULL;
+	struct steer_pair *p = pair_find(sv, a, b);
+	uint16_t want_ab, want_ba;
+	unsigned int moved;
+
+	if (!p || sv->dry || sv->tu.kind != STEER_ROCE || p->choice == SCHED_STEER_WHOLE ||
+	    p->lost || !p->runs || p->a != a || p->b != b)
+		return;
+	want_ab = port_fwd(sv, p->last_k);
+	want_ba = port_rev(sv, p->last_j);
+	moved = steer_tuple_moved(want_ab, want_ba, got_ab, got_ba);
+	if (!moved)
+		return;
+	p->lost = true;
+	p->fb = "moved";
+	fab_warn("sweep --steer: %s %s: its QPs recorded UDP ports %u (a -> b) and %u "
+		 "(b -> a), not the ports planned %u and %u (a worker that does not steer by "
+		 "flow label?): the path its test took is not known; whole ECMP set",
+		 st->hosts->hosts[a].name, st->hosts->hosts[b].name, got_ab, got_ba, want_ab,
+		 want_ba);
 }
 
 /* The path (of p->all) trace @t of @dir took, by port @sport; -1: not known (*@why the map's reason). */
@@ -633,13 +705,14 @@ int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fle
 	size_t nh = st ? st->hosts->n : 0, np = 0, *cnt = NULL, *at = NULL;
 	struct steer_pair **ps = NULL;
 	struct flow_trace **tr = NULL;
-	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	struct trace_opts o;
 	struct node_addr_index ix = { 0 };
 	bool *got = NULL;
 	int rc = 0;
 
 	if (!sv || sv->dry || !n)
 		return 0;
+	o = trace_opts(sv);
 	ps = calloc(n, sizeof(*ps));
 	cnt = calloc(nh + 1, sizeof(*cnt));
 	at = calloc(nh + 1, sizeof(*at));
@@ -669,14 +742,7 @@ int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fle
 		const struct steer_pair *p = ps[k];
 		struct flow *fa = &tr[p->a][at[p->a]++].flow, *fb = &tr[p->b][at[p->b]++].flow;
 
-		*fa = (struct flow){ .proto = FLOW_TCP, .sport = port_fwd(sv, p->last_k),
-				     .dport = port_listen(sv) };
-		str_fmt(fa->src, sizeof(fa->src), "%s", st->hosts->hosts[p->a].addr);
-		str_fmt(fa->dst, sizeof(fa->dst), "%s", st->hosts->hosts[p->b].addr);
-		*fb = (struct flow){ .proto = FLOW_TCP, .sport = port_listen(sv),
-				     .dport = port_rev(sv, p->last_j) };
-		str_fmt(fb->src, sizeof(fb->src), "%s", st->hosts->hosts[p->b].addr);
-		str_fmt(fb->dst, sizeof(fb->dst), "%s", st->hosts->hosts[p->a].addr);
+		pair_flows(sv, st->hosts, p, p->last_k, p->last_j, fa, fb);
 	}
 	fab_info("sweep --steer: re-tracing the %zu steered pair%s not ok, the tuples of their last "
 		 "tests", np, np == 1 ? "" : "s");

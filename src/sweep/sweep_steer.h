@@ -2,11 +2,11 @@
 /*
  * sweep --steer: every cross-leaf test on an ECMP member it was traced to
  * take (docs/paths.md "Steering").  Before the first round the workers
- * trace a few ports of each pair's tcp test both ways (a -> b from a,
- * b -> a from b), the controller names the hops after the topology and
- * learns one member map per host pair, gives each pair the ports whose
- * members fit, packs the rounds on exact per-member loads
- * (sched_topo_steer()), and each test then runs on its ports
+ * trace a few ports of each pair's test both ways (tcp, or RoCE v2's
+ * UDP; a -> b from a, b -> a from b), the controller names the hops
+ * after the topology and learns one member map per host pair, gives
+ * each pair the ports whose members fit, packs the rounds on exact
+ * per-member loads (sched_topo_steer()), and each test then runs on its ports
  * (sweep_steer_pair_spec()); the localiser reads the route each test
  * took (sweep_steer_route()).  A pair whose map falls back (a router
  * silent, an address no node holds, paths that change) keeps today's
@@ -23,25 +23,23 @@
 
 #include "fleet/fleet.h"
 #include "model/path.h"
+#include "model/steer_tuple.h"
 #include "model/schedule.h"
 #include "sweep/sweep_ctx.h"
 #include "transport/transport.h"
 
 /*
- * Ports: per sweep a random base B = SWEEP_STEER_PORT_LO + 16 x (0 ..
- * SWEEP_STEER_PORT_SLOTS - 1), below the kernel's ephemeral range (a
- * sweep right after another meets none of its tuples in TIME_WAIT): the
- * a -> b streams leave from B + k, the b -> a streams from B + PORTS + k
- * (k < PORTS), the listener is B + 2 x PORTS (16 >= 2 x PORTS + 1).  Both
- * phases end with the client's reset (transport/tcp.c TCP_HDR_RESETS), so
- * no tuple stays in TIME_WAIT and every run of a pair (a retest, a turn as
- * another's control) keeps its member; the a -> b port turns over the
- * member's traced ports run by run.  A pair whose member has no traced
- * port runs on free ports, and its path is no longer known.
+ * Ports (model/steer_tuple.h): per sweep a random base, tcp below the
+ * kernel's ephemeral range, RoCE v2 in 0xc000..0xffff (the ports a GRH
+ * flow label can give).  tcp: both phases end with the client's reset
+ * (transport/tcp.c TCP_HDR_RESETS), so no tuple stays in TIME_WAIT and
+ * every run of a pair (a retest, a turn as another's control) keeps its
+ * member; the a -> b port turns over the member's traced ports run by
+ * run.  RoCE v2: every run on the member's first traced ports.  A pair
+ * whose member has no traced port runs on free ports, and its path is no
+ * longer known.
  */
-#define SWEEP_STEER_PORTS 8		/* ports traced per pair and direction */
-#define SWEEP_STEER_PORT_LO 10000
-#define SWEEP_STEER_PORT_SLOTS 1250
+#define SWEEP_STEER_PORTS STEER_PORTS	/* ports traced per pair and direction */
 #define SWEEP_STEER_TIMEOUT_MS 180000	/* all the traces, every worker at once */
 
 struct sweep_topo;
@@ -49,9 +47,10 @@ struct sweep_steer;
 
 /*
  * Trace, learn, steer the explicit schedule @s (replaced by the steered
- * one, @src pointed at it again).  Nothing to steer (InfiniBand, no
- * cross-leaf pair, a transport other than tcp, more than one stream, a
- * streamed schedule): a line saying why, 0, @s untouched.  -errno with
+ * one, @src pointed at it again): tcp tests by their TCP tuples, verbs
+ * tests (RoCE v2) by their UDP tuples to 4791.  Nothing to steer
+ * (InfiniBand, no cross-leaf pair, another transport, tcp with more than
+ * one stream, a streamed schedule): a line saying why, 0, @s untouched.  -errno with
  * ctx->err on ENOMEM or a failed poll; workers that fail to trace only
  * put their pairs back on the whole-set rule.
  */
@@ -85,6 +84,15 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec);
 int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 			const unsigned int (*ab)[2], size_t n);
 
+/*
+ * verbs (RoCE v2): the UDP source ports pair (@a, @b)'s last test
+ * recorded (pairs[].udp_sport; 0: none) against the ports planned.  A
+ * QP that sent from another port (a device that ignores the GRH flow
+ * label) took a path not known: the whole-set rule, fallback "moved", a
+ * warning naming both ports.  Nothing for tcp, a pair not steered, or 0.
+ */
+void sweep_steer_sports(struct sweep_topo *st, unsigned int a, unsigned int b, uint16_t got_ab,
+			uint16_t got_ba);
 /* The route a steered pair's test took (one path each way), or NULL: not steered. */
 const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigned int a,
 					   unsigned int b);

@@ -268,6 +268,39 @@ static bool probe_due(const struct tracer *t, uint64_t now, size_t *fi, unsigned
 	return false;
 }
 
+/*
+ * Send probe @pkt to @sa, routed as a packet from @src would be: the raw
+ * socket's route lookup does not read the header's source, so without
+ * IP_PKTINFO a host that routes by source (policy rules per rail, a NIC
+ * per table) would send the probe out of another port than the flow's.
+ * A source that is not this host's (EINVAL) goes by the destination alone.
+ */
+static ssize_t probe_sendmsg(int fd, uint8_t *pkt, size_t len, struct sockaddr_in *sa,
+			     const uint8_t src[4])
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(struct in_pktinfo))];
+	} c = { 0 };
+	struct iovec iov = { .iov_base = pkt, .iov_len = len };
+	struct msghdr mh = { .msg_name = sa, .msg_namelen = sizeof(*sa), .msg_iov = &iov,
+			     .msg_iovlen = 1, .msg_control = c.buf,
+			     .msg_controllen = sizeof(c.buf) };
+	struct in_pktinfo pi = { 0 };
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	ssize_t n;
+
+	cm->cmsg_level = IPPROTO_IP;
+	cm->cmsg_type = IP_PKTINFO;
+	cm->cmsg_len = CMSG_LEN(sizeof(pi));
+	memcpy(&pi.ipi_spec_dst, src, 4);
+	memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+	n = sendmsg(fd, &mh, 0);
+	if (n < 0 && errno == EINVAL)
+		n = sendto(fd, pkt, len, 0, (struct sockaddr *)sa, sizeof(*sa));
+	return n;
+}
+
 static int probe_send(struct tracer *t, size_t fi, unsigned int ttl, uint64_t now,
 		      struct fab_err *err)
 {
@@ -288,7 +321,7 @@ static int probe_send(struct tracer *t, size_t fi, unsigned int ttl, uint64_t no
 	ts->sent_ns = now;
 	ts->next_ns = now + retry_ns;
 	t->last_send_ns = now;
-	if (sendto(t->snd, pkt, len, 0, (struct sockaddr *)&sa, sizeof(sa)) >= 0)
+	if (probe_sendmsg(t->snd, pkt, len, &sa, fs->tu.src) >= 0)
 		return 0;
 	if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR)
 		return 0;		/* lost like a dropped probe: tried again later */

@@ -118,6 +118,13 @@ struct tp_session {
 	unsigned int send_slot;
 
 	bool ethernet;
+	/*
+	 * RoCE v2: the GID in use is of type RoCE v2 (checked with verbs at
+	 * connect), so packets are UDP and have a source port (flow label,
+	 * pairs[].udp_sport).  RoCE v1 (Ethernet, no IP, no UDP) and
+	 * InfiniBand never are.
+	 */
+	bool roce_v2;
 	enum ibv_mtu mtu;
 	struct verbs_ep me, peer;
 	uint32_t flow_label;		/* GRH flow label of our QP (RoCE); 0: the kernel's */
@@ -402,6 +409,7 @@ static int device_open(struct tp_session *s, struct fab_err *err)
 static int port_resolve(struct tp_session *s, struct fab_err *err)
 {
 	struct ibv_port_attr pa;
+	struct ibv_gid_entry ge;
 	union ibv_gid g;
 	unsigned int idx;
 	int rc;
@@ -419,13 +427,20 @@ static int port_resolve(struct tp_session *s, struct fab_err *err)
 		rc = verbs_gid_find(NULL, s->dev, s->port, s->local_addr, &idx, s->me.gid, err);
 		if (rc < 0)
 			return rc;
-		/* The table may change under us (bond failover): check with verbs. */
-		rc = ibv_query_gid(s->ctx, (uint8_t)s->port, (int)idx, &g);
+		/*
+		 * The table may change under us (bond failover): check with
+		 * verbs, the type too (the same GID sits at one index as
+		 * RoCE v1 and at the next as RoCE v2; a renumbered table can
+		 * put the v1 entry where sysfs showed the v2 one).
+		 */
+		rc = ibv_query_gid_ex(s->ctx, (uint32_t)s->port, idx, &ge, 0);
 		if (rc)
 			return VB_ERR(s, err, rc > 0 ? -rc : -EIO, "query gid %u failed", idx);
-		if (memcmp(g.raw, s->me.gid, 16) != 0)
-			return VB_ERR(s, err, -EAGAIN, "gid %u changed while resolving %s", idx,
-				      s->local_addr);
+		rc = verbs_gid_recheck(s->dev, s->port, idx, s->me.gid, ge.gid.raw,
+				       ge.gid_type == IBV_GID_TYPE_ROCE_V2, s->local_addr, err);
+		if (rc < 0)
+			return rc;
+		s->roce_v2 = true;
 		s->me.gid_index = (int)idx;
 		s->me.lid = 0;
 	} else {
@@ -658,7 +673,7 @@ static int session_connect(struct tp_session *s, const json_t *peer, struct fab_
 	s->connected = true;
 	fab_info("verbs: %s: port %u: qpn %u connected to qpn %u, bw message %u bytes", s->dev,
 		 s->port, s->me.qpn, s->peer.qpn, s->msg_bytes);
-	if (s->ethernet)
+	if (s->roce_v2)
 		fab_info("verbs: %s: port %u: qpn %u: flow label %u: RoCE v2 UDP source port %u",
 			 s->dev, s->port, s->me.qpn, s->flow_label,
 			 verbs_udp_sport(s->flow_label, s->me.qpn, s->peer.qpn));
@@ -673,7 +688,7 @@ static void session_sports(const struct tp_session *s, struct tp_result *res)
 {
 	uint32_t fl_rev = verbs_sport_flow_label(s->p.spec.sport_rev);
 
-	if (!s->ethernet)
+	if (!s->roce_v2)	/* IB, RoCE v1: no UDP */
 		return;
 	res->sport_fwd = verbs_udp_sport(s->flow_label, s->me.qpn, s->peer.qpn);
 	res->sport_rev = verbs_udp_sport(fl_rev, s->peer.qpn, s->me.qpn);

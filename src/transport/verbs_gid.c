@@ -111,6 +111,20 @@ int verbs_gid_find(const char *root, const char *dev, unsigned int port, const c
 	return 0;
 }
 
+int verbs_gid_recheck(const char *dev, unsigned int port, unsigned int idx,
+		      const uint8_t want[16], const uint8_t got[16], bool got_roce_v2,
+		      const char *addr, struct fab_err *err)
+{
+	if (memcmp(want, got, 16) != 0)
+		return fab_err_set(err, -EAGAIN, "verbs: %s: port %u: gid %u changed while "
+				   "resolving %s", dev, port, idx, addr);
+	if (!got_roce_v2)
+		return fab_err_set(err, -EAGAIN, "verbs: %s: port %u: gid %u of %s is no longer "
+				   "RoCE v2 (the table changed while resolving it)", dev, port, idx,
+				   addr);
+	return 0;
+}
+
 /* ---- endpoint ---- */
 
 json_t *verbs_ep_to_json(const struct verbs_ep *ep)

@@ -56,6 +56,17 @@ int verbs_gid_from_addr(const char *addr, uint8_t gid[16]);
 int verbs_gid_find(const char *root, const char *dev, unsigned int port, const char *addr,
 		   unsigned int *index, uint8_t gid[16], struct fab_err *err);
 
+/*
+ * The GID verbs reads at index @idx (@got, of type RoCE v2 or not) against
+ * the one verbs_gid_find() found there (@want) for address @addr: 0 when
+ * it is still that GID and RoCE v2; -EAGAIN naming @dev, @port, the index
+ * and what changed (the table renumbered: the same GID also sits at
+ * another index as RoCE v1, which has no IP and no UDP header).
+ */
+int verbs_gid_recheck(const char *dev, unsigned int port, unsigned int idx,
+		      const uint8_t want[16], const uint8_t got[16], bool got_roce_v2,
+		      const char *addr, struct fab_err *err);
+
 /* One side's queue pair, as published through the controller. */
 struct verbs_ep {
 	unsigned int lid;		/* 0 on RoCE */

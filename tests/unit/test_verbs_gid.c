@@ -401,6 +401,55 @@ static void test_udp_sport(void **state)
 	assert_int_equal(verbs_sport_flow_label(0x10000), 0);
 }
 
+/*
+ * What the transport records as each direction's UDP source port: only on
+ * RoCE v2 (an Ethernet port whose GID in use is RoCE v1 has no UDP, nor
+ * has InfiniBand); the client's from its own label, the server's from the
+ * label the plan's sport_rev gives it.  And the GID re-check at connect:
+ * the same GID bytes at an index that is now RoCE v1 are refused.
+ */
+static void test_sports_recorded(void **state)
+{
+	struct tp_session s = { .ethernet = true, .roce_v2 = false };
+	struct tp_result r = { 0 };
+	uint8_t g[16], other[16];
+	struct fab_err err;
+
+	(void)state;
+	s.me.qpn = 17;
+	s.peer.qpn = 18;
+	session_sports(&s, &r);		/* RoCE v1 */
+	assert_int_equal(r.sport_fwd, 0);
+	assert_int_equal(r.sport_rev, 0);
+	s.ethernet = false;		/* InfiniBand */
+	session_sports(&s, &r);
+	assert_int_equal(r.sport_fwd, 0);
+	s.ethernet = s.roce_v2 = true;	/* no plan: the symmetric port both ways */
+	session_sports(&s, &r);
+	assert_int_equal(r.sport_fwd, 49458);
+	assert_int_equal(r.sport_rev, 49458);
+	s.p.spec.sport_fwd = 0xc123;	/* steered: each QP its planned port */
+	s.p.spec.sport_rev = 0xd456;
+	s.flow_label = verbs_sport_flow_label(s.p.spec.sport_fwd);
+	session_sports(&s, &r);
+	assert_int_equal(r.sport_fwd, 0xc123);
+	assert_int_equal(r.sport_rev, 0xd456);
+
+	assert_int_equal(verbs_gid_from_addr("192.168.77.1", g), 0);
+	assert_int_equal(verbs_gid_from_addr("192.168.77.2", other), 0);
+	fab_err_init(&err);
+	assert_int_equal(verbs_gid_recheck("rxe0", 1, 3, g, g, true, "192.168.77.1", &err), 0);
+	assert_int_equal(verbs_gid_recheck("rxe0", 1, 3, g, g, false, "192.168.77.1", &err),
+			 -EAGAIN);
+	assert_string_equal(err.msg, "verbs: rxe0: port 1: gid 3 of 192.168.77.1 is no longer RoCE "
+			    "v2 (the table changed while resolving it)");
+	fab_err_init(&err);
+	assert_int_equal(verbs_gid_recheck("rxe0", 1, 3, g, other, true, "192.168.77.1", &err),
+			 -EAGAIN);
+	assert_string_equal(err.msg, "verbs: rxe0: port 1: gid 3 changed while resolving "
+			    "192.168.77.1");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_transport_no_device),
 		cmocka_unit_test(test_meter),
 		cmocka_unit_test(test_udp_sport),
+		cmocka_unit_test(test_sports_recorded),
 	};
 
 	return cmocka_run_group_tests(tests, fixture, teardown);

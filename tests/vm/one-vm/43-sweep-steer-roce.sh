@@ -1,0 +1,175 @@
+#!/bin/bash
+# `fabricctl sweep --steer --transport verbs` over a routed ECMP path
+# between two Soft-RoCE hosts (docs/paths.md "RoCE v2").  rxe on 6.1 works
+# only in the VM's root namespace, so both hosts live there, each on its
+# own veth whose other end is a leaf router in a namespace; two spines join
+# the leaves (`nexthop via spine1 nexthop via spine2`, the leaves hashing
+# the headers' 5-tuple), and policy routing (as vm_rxe_pair does) sends
+# each host's packets to the other out of its own veth, through the
+# routers:
+#
+#   root ns: va 10.1.1.2 (rxe) -- leaf1 == spine1, spine2 == leaf2 -- vb 10.2.2.2 (rxe)
+#
+# Checks: the one cross-leaf pair is steered, its test ok; the member
+# traced each way is the one Debian's `traceroute -U -p 4791 --sport S`
+# reports for the same tuple; tcpdump sees every RoCE v2 packet of the
+# test leave from the planned ports (a -> b from S, b -> a from S'), which
+# are the ones the sweep recorded (pairs[].udp_sport) and the JSON's
+# traced members.  Runs inside the VM:
+#   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/one-vm/43-sweep-steer-roce.sh
+set -eu
+. "$(dirname "$0")/../../lib/common.sh"
+. "$(dirname "$0")/../lib.sh"
+vm_need
+need_cmd jq rdma tcpdump traceroute
+[ -x "$FABRICCTL" ] || fail "$FABRICCTL not built (run make at the repo root first)"
+
+tmp=$(mktemp -d /tmp/steer-roce.$$.XXXXXX)
+N=sr$$
+NS="$N-leaf1 $N-leaf2 $N-spine1 $N-spine2"
+pids=()
+cleanup() {
+	set +e
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
+	for n in $NS; do ip netns del "$n" 2>/dev/null; done
+	rm -rf "$tmp"
+	vm_reset >/dev/null 2>&1
+}
+trap cleanup EXIT
+
+IPA=10.1.1.2 IPB=10.2.2.2
+# b NODE CMD...: iproute2 commands in NODE's namespace, one process (ip -batch).
+b() {
+	local n=$1
+	shift
+	printf '%s\n' "$@" >"$tmp/batch"
+	pretty "ip -n $N-$n -batch: $(paste -sd ';' "$tmp/batch")"
+	ip -n "$N-$n" -batch "$tmp/batch" || fail "ip -batch in $n"
+}
+vm_modprobe veth
+for n in $NS; do run ip netns add "$n"; done
+# The hosts' cables: root ns ha/hb <-> the leaves' swp1; leafL swp49 <->
+# spine1 swpL, leafL swp50 <-> spine2 swpL, /31 each.  The leaves spread
+# over both spines by the 5-tuple (docs/paths.md "Linux routers and the lab").
+run ip link add ha type veth peer name swp1 netns "$N-leaf1"
+run ip link add hb type veth peer name swp1 netns "$N-leaf2"
+for l in 1 2; do
+	o=$((4 * l - 4))	# leafL: 10.0.0.o (to spine1), 10.0.0.o+2 (to spine2)
+	b "leaf$l" "link add swp49 type veth peer name swp$l netns $N-spine1" \
+		"link add swp50 type veth peer name swp$l netns $N-spine2" \
+		"addr add 10.0.0.$o/31 dev swp49" "addr add 10.0.0.$((o + 2))/31 dev swp50" \
+		"addr add 10.$l.$l.1/24 dev swp1" \
+		"link set lo up" "link set swp1 up" "link set swp49 up" "link set swp50 up"
+done
+b leaf1 "route add 10.2.2.0/24 nexthop via 10.0.0.1 nexthop via 10.0.0.3"
+b leaf2 "route add 10.1.1.0/24 nexthop via 10.0.0.5 nexthop via 10.0.0.7"
+for s in 1 2; do
+	o=$((2 * s - 2))	# spineS: 10.0.0.o+1 (to leaf1), 10.0.0.o+5 (to leaf2)
+	b "spine$s" "addr add 10.0.0.$((o + 1))/31 dev swp1" "addr add 10.0.0.$((o + 5))/31 dev swp2" \
+		"link set lo up" "link set swp1 up" "link set swp2 up" \
+		"route add 10.1.1.0/24 via 10.0.0.$o" "route add 10.2.2.0/24 via 10.0.0.$((o + 4))"
+done
+for n in leaf1 leaf2 spine1 spine2; do
+	run ip netns exec "$N-$n" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.icmp_ratelimit=0 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
+		net.ipv4.fib_multipath_hash_policy=3 net.ipv4.fib_multipath_hash_fields=0x37
+done
+# Root ns: each host's packets to the other leave by its own cable (iif lo:
+# locally sent only); what arrives is delivered by the local table, moved
+# after those rules.
+run ip addr add "$IPA/24" dev ha
+run ip addr add "$IPB/24" dev hb
+run ip link set ha up
+run ip link set hb up
+vm_sysctl net.ipv4.conf.all.rp_filter 0
+vm_sysctl net.ipv4.conf.default.rp_filter 0
+for i in ha hb; do
+	vm_sysctl "net.ipv4.conf.$i.rp_filter" 0
+	vm_sysctl "net.ipv4.conf.$i.accept_local" 1
+	vm_sysctl "net.ipv4.conf.$i.arp_ignore" 1
+done
+run ip route add "$IPB/32" via 10.1.1.1 dev ha src "$IPA" table 110
+run ip rule add pref 100 from "$IPA" to "$IPB" iif lo lookup 110
+run ip route add "$IPA/32" via 10.2.2.1 dev hb src "$IPB" table 111
+run ip rule add pref 100 from "$IPB" to "$IPA" iif lo lookup 111
+if ip rule show | grep -q '^0:.*lookup local'; then
+	run ip rule add pref 1000 lookup local
+	run ip rule del pref 0 lookup local
+fi
+vm_modprobe rdma_rxe
+run rdma link add rxe_ha type rxe netdev ha
+run rdma link add rxe_hb type rxe netdev hb
+vm_wait_for "rxe_ha IPv4 GID" 10 vm_gid_index rxe_ha 1 "$IPA"
+vm_wait_for "rxe_hb IPv4 GID" 10 vm_gid_index rxe_hb 1 "$IPB"
+
+cat >"$tmp/plan.yaml" <<EOF
+version: 1
+nodes:
+  - { name: va, type: host }
+  - { name: vb, type: host }
+  - { name: leaf1, type: switch, addresses: [10.1.1.1, 10.0.0.0, 10.0.0.2] }
+  - { name: leaf2, type: switch, addresses: [10.2.2.1, 10.0.0.4, 10.0.0.6] }
+  - { name: spine1, type: switch, addresses: [10.0.0.1, 10.0.0.5] }
+  - { name: spine2, type: switch, addresses: [10.0.0.3, 10.0.0.7] }
+links:
+  - [ "va:ha", "leaf1:swp1" ]
+  - [ "vb:hb", "leaf2:swp1" ]
+  - [ "leaf1:swp49", "spine1:swp1" ]
+  - [ "leaf1:swp50", "spine2:swp1" ]
+  - [ "leaf2:swp49", "spine1:swp2" ]
+  - [ "leaf2:swp50", "spine2:swp2" ]
+EOF
+cat >"$tmp/hosts" <<EOF
+va $IPA rdma=rxe_ha
+vb $IPB rdma=rxe_hb
+EOF
+
+# cap IF SRC NAME: tcpdump of RoCE v2 packets from SRC leaving by IF.
+cap() {
+	tcpdump -i "$1" -nn -l -c 400 -s 96 "udp dst port 4791 and src host $2" >"$tmp/cap-$3.txt" 2>"$tmp/cap-$3.err" &
+	pids+=($!)
+	vm_wait_for "tcpdump on $1" 10 grep -q "listening on" "$tmp/cap-$3.err"
+}
+cap ha "$IPA" ab
+cap hb "$IPB" ba
+pretty "set up in ${SECONDS}s"
+rc=0
+run "$FABRICCTL" -v sweep --hosts "$tmp/hosts" --launcher 'env FAB_NODE={host}' --transport verbs \
+	--topology "$tmp/plan.yaml" --steer -j --duration 0.5 --lat-iters 100 --msg-size 2 \
+	--timeout 60 --no-progress >"$tmp/sweep.json" 2>"$tmp/sweep.err" || rc=$?
+for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+pids=()
+pretty "sweep done at ${SECONDS}s"
+grep -E "steer|UDP source port|sweep:" "$tmp/sweep.err" >&2 || true
+q() { jq -r "$@" "$tmp/sweep.json"; }
+assert_eq "sweep exit" 0 "$rc"
+assert_eq "pair status" ok "$(q '.pairs[0].status')"
+assert_eq "steer" '{"traced":true,"steered":true,"fallback":null}' "$(q -c '.pairs[0].steer')"
+assert_eq "schedule counted" steered "$(q .schedule.counted)"
+line=$(sed -n 's/.*steer va vb: udp port \([0-9]*\) -> 4791 via \([^;]*\); back \([0-9]*\) -> 4791 via \(.*\)$/\1 \2 \3 \4/p' "$tmp/sweep.err")
+read -r S VIA S2 VIA2 <<<"$line"
+[ -n "${VIA2:-}" ] || fail "no steer line for va vb"
+pretty "planned: va -> vb from $S via $VIA; vb -> va from $S2 via $VIA2"
+assert_eq "recorded udp_sport" "$S $S2" "$(q '.pairs[0].udp_sport | "\(.ab) \(.ba)"')"
+assert_eq "JSON traced member a -> b" "$VIA" "$(q '.pairs[0].routes.ab[] | select(.traced) | .hops[1].to.node')"
+assert_eq "JSON traced member b -> a" "$VIA2" "$(q '.pairs[0].routes.ba[] | select(.traced) | .hops[1].to.node')"
+# What left each host: the traces' probes are UDP to 4791 too (a few from each
+# traced port); the test's own packets are the many, all from the planned port.
+pretty "captured: $(wc -l <"$tmp/cap-ab.txt") packets a -> b, $(wc -l <"$tmp/cap-ba.txt") b -> a"
+top() { sed -n "s/^.* IP $2\.\([0-9]*\) > $3\.4791: .*$/\1/p" "$tmp/cap-$1.txt" | sort | uniq -c | sort -rn; }
+top ab "$IPA" "$IPB" | head -3 >&2
+top ba "$IPB" "$IPA" | head -3 >&2
+assert_eq "captured a -> b: the test's port" "$S" "$(top ab "$IPA" "$IPB" | awk 'NR == 1 { print $2 }')"
+assert_eq "captured b -> a: the test's port" "$S2" "$(top ba "$IPB" "$IPA" | awk 'NR == 1 { print $2 }')"
+# A traced port's probes are a few dozen at most; the test's port carries the test.
+assert_eq "captured a -> b: the test's packets" true "$(top ab "$IPA" "$IPB" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"
+assert_eq "captured b -> a: the test's packets" true "$(top ba "$IPB" "$IPA" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"
+# A second witness: traceroute with the same tuple reaches the same spine.
+node_of() { case $1 in 10.0.0.1 | 10.0.0.5) echo spine1 ;; 10.0.0.3 | 10.0.0.7) echo spine2 ;; *) echo "?$1" ;; esac; }
+witness() { # SRC SPORT DST
+	node_of "$(traceroute -n -q 2 -w 1 -m 2 -U -p 4791 --sport="$2" -s "$1" "$3" 2>/dev/null |
+		awk 'NR == 3 { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9.]+$/ && $i ~ /\./) { print $i; exit } }')"
+}
+assert_eq "va -> vb udp $S: traceroute -U" "$VIA" "$(witness "$IPA" "$S" "$IPB")"
+assert_eq "vb -> va udp $S2: traceroute -U" "$VIA2" "$(witness "$IPB" "$S2" "$IPA")"
+pretty "done in ${SECONDS}s"
