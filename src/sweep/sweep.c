@@ -200,17 +200,38 @@ static int workers_start(struct sweep_state *w)
 	return 0;
 }
 
-/* With a topology and many hosts, all pairs become a coverage sweep unless --all-pairs. */
-static void coverage_auto(struct sweep_req *req, const struct sweep_topo *st, size_t n_hosts)
+/*
+ * With a topology and many hosts, all pairs become a coverage sweep unless
+ * --all-pairs; with rails, hosts are nodes and the coverage is a rail's
+ * (coverage_pick_rails()), so not with --cross-rail (every NIC pair asked for).
+ */
+static void coverage_auto(struct sweep_req *req, const struct sweep_topo *st,
+			  const struct fab_hosts *hs)
 {
+	bool rails = hosts_have_rails(hs);
+	size_t n_hosts = hs->n, n_pairs = n_hosts * (n_hosts - 1) / 2;
+
+	if (rails)
+		n_pairs = hosts_rail_pairs_count(hs, &n_hosts);
 	if (!st || req->all_pairs || req->coverage_k || req->mode != SWEEP_MODE_ALL_PAIRS ||
-	    n_hosts <= SWEEP_COVERAGE_AUTO_HOSTS || hosts_have_rails(st->hosts))
+	    n_hosts <= SWEEP_COVERAGE_AUTO_HOSTS)
 		return;
+	if (rails && req->cross_rail) {
+		fab_info("sweep: %zu hosts (more than %d): --cross-rail measures every pair of NICs "
+			 "(a coverage sweep chooses rail pairs)", n_hosts, SWEEP_COVERAGE_AUTO_HOSTS);
+		return;
+	}
 	req->coverage_k = SWEEP_COVERAGE_AUTO_K;
 	req->mode = SWEEP_MODE_COVERAGE;
-	fab_info("sweep: %zu hosts (more than %d): coverage sweep, every link crossed by and "
-		 "every host in at least %d pairs; --all-pairs for all %zu", n_hosts,
-		 SWEEP_COVERAGE_AUTO_HOSTS, SWEEP_COVERAGE_AUTO_K, n_hosts * (n_hosts - 1) / 2);
+	if (rails)
+		fab_info("sweep: %zu hosts (more than %d) of %zu fabric ports: coverage sweep a rail, "
+			 "every link crossed by and every port in at least %d pairs of its rail; "
+			 "--all-pairs for all %zu rail pairs", n_hosts, SWEEP_COVERAGE_AUTO_HOSTS, hs->n,
+			 SWEEP_COVERAGE_AUTO_K, n_pairs);
+	else
+		fab_info("sweep: %zu hosts (more than %d): coverage sweep, every link crossed by and "
+			 "every host in at least %d pairs; --all-pairs for all %zu", n_hosts,
+			 SWEEP_COVERAGE_AUTO_HOSTS, SWEEP_COVERAGE_AUTO_K, n_pairs);
 }
 
 /*
@@ -249,7 +270,7 @@ static int sweep_prepare(struct sweep_state *w)
 	if (st && !req->dry_run && !req->measure &&
 	    (rc = sweep_topo_counters_before(ctx, st, &w->f)) < 0)
 		return rc;
-	coverage_auto(req, st, w->hs.n);
+	coverage_auto(req, st, &w->hs);
 	if (st)
 		st->cov_k = req->coverage_k;
 	rc = sweep_schedule_build(ctx, req, &w->hs, st, &w->s, &w->src);
