@@ -186,10 +186,6 @@ static int workers_start(struct sweep_state *w)
 
 	if (req->dry_run && !(w->st && w->st->kind == SWEEP_TOPO_LLDP))
 		return 0;
-	/* A worker a port: the dial-back joins one worker a NAME. */
-	if (!req->measure && fleet_dial_is(req->fo.launcher) && hosts_have_rails(&w->hs))
-		return fab_err_input(&ctx->err, -EINVAL, "%s: a collective launcher with hosts of several "
-				     "fabric ports is not supported yet: use a per-node launcher", req->hosts);
 	if ((c->before_workers && c->before_workers(c->ctx, &ctx->err) < 0) ||
 	    (!req->measure && (fleet_launcher_check(&req->fo, &w->hs, &ctx->err) < 0 ||
 			       (w->fabric.n && fleet_launcher_check(&req->fo, &w->fabric, &ctx->err) < 0))))
