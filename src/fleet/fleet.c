@@ -110,7 +110,8 @@ fail:
 
 static void err_relay(struct fleet_worker *w)
 {
-	fleet_relay_read(&w->err_fd, w->errbuf, sizeof(w->errbuf), &w->errlen, w->host->name,
+	/* NAME: a host of several ports has one worker, for all of them. */
+	fleet_relay_read(&w->err_fd, w->errbuf, sizeof(w->errbuf), &w->errlen, hosts_node(w->host),
 			 w->err_last, sizeof(w->err_last));
 }
 
@@ -188,7 +189,7 @@ static void kill_v(struct fleet *f, size_t i, size_t told, const char *fmt, va_l
 		vsnprintf(w->reason, sizeof(w->reason), fmt, ap);
 		w->dead = true;
 		w->notify = o != told;
-		fab_info("worker %s: %s", w->host->name, w->reason);
+		fab_info("worker %s: %s", hosts_node(w->host), w->reason);
 		fleet_ports_die(f, o, told);
 	}
 	group_stop(f, w);
