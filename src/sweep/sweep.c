@@ -115,9 +115,11 @@ static void fabric_view(struct sweep_report *r, struct sweep_topo *st)
  */
 static int launch_check(struct sweep_ctx *ctx, const struct sweep_req *req, const struct fleet *f)
 {
-	size_t live = fleet_live(f);
 	const struct fleet_worker *first = NULL;
+	size_t live = 0;
 
+	for (size_t i = 0; i < f->n; i++)	/* workers: a host of several ports has one */
+		live += !f->w[i].alias && !f->w[i].dead;
 	if (live >= 2)
 		return 0;
 	for (size_t i = 0; i < f->n && !first; i++)
@@ -125,7 +127,7 @@ static int launch_check(struct sweep_ctx *ctx, const struct sweep_req *req, cons
 			first = &f->w[i];
 	return fab_err_set(&ctx->err, -ENOTCONN,
 			   "launch failed: %zu of %zu workers started with launcher '%s'%s%s%s%s%s; "
-			   "nothing was measured", live, f->n, req->fo.launcher,
+			   "nothing was measured", live, f->n_procs, req->fo.launcher,
 			   first ? " (first error: worker " : "", first ? first->host->name : "",
 			   first ? ": " : "", first ? first->reason : "", first ? ")" : "");
 }
