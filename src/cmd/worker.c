@@ -4,8 +4,9 @@
  * requests (src/fleet/proto.h, docs/worker-protocol.md) as JSON lines on
  * stdin and answers on stdout; logs go to stderr.  Exits when stdin
  * closes, also in the middle of a test (stdin is the transports'
- * cancel_fd).  Runs one test session at a time: the controller's
- * schedule never puts a node in two pairs at once.  What it does for
+ * cancel_fd, a session child's stdin closes with it).  Each test session
+ * runs in a child process (worker_session.c), so a host's worker serves
+ * one session for each of its fabric ports at once.  What it does for
  * status, verify, apply and lldp is the node layer (src/node/) that the
  * local commands call too; this file only speaks the protocol.
  */
@@ -52,10 +53,11 @@ static void op_hello(struct worker *w, struct proto_msg *req)
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (transport_find(names[i]))
 			json_array_append_new(tps, json_string(names[i]));
-	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[ssssssssssssss]}",
+	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[ssssssssssssss], s:i}",
 		"version", FAB_PROTO_VERSION, "hostname", host, "pid", (json_int_t)getpid(),
 		"transports", tps, "ops", "hello", "status", "verify", "apply", "lldp", "counters",
-		"optics", "trace", "listen", "connect", "peer", "go", "abort", "bye"));
+		"optics", "trace", "listen", "connect", "peer", "go", "abort", "bye",
+		"sessions", WORKER_SESSIONS_MAX));
 }
 
 /* status; with "optics": true (status --hosts) its modules too, judged on one reading. */
@@ -430,6 +432,7 @@ int cmd_worker(struct fab_ctx *ctx, int argc, char **argv)
 		worker_handle(&w, &m);
 		proto_msg_fini(&m);
 	}
+	worker_kids_end(&w);	/* "bye" or a broken stdout: its sessions end too */
 	proto_reader_fini(&w.rd);
 	return FAB_EXIT_OK;
 }

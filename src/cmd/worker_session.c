@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The worker's test sessions (ops "listen" and "connect"): a transport
+ * The worker's test sessions (ops "listen" and "connect"): each in a
+ * child process of its own (session_fork(): its stdin the controller's
+ * messages for it, its stdout relayed by worker_io.c), so that the
+ * sessions of a host's several ports run at once; in it a transport
  * session opened at each end of a pair, its endpoint sent in a "ready"
  * event, the controller's "peer" or "go" awaited, the test run with stdin
  * as its cancel_fd, one answer.  See worker.h.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -159,7 +164,7 @@ static void session_end(struct worker *w, long long id, struct wsession *ws, int
 	ws->tp->close(ws->s);
 }
 
-void worker_op_listen(struct worker *w, struct proto_msg *req)
+static void session_listen(struct worker *w, struct proto_msg *req)
 {
 	struct wsession ws;
 	int rc;
@@ -176,7 +181,7 @@ void worker_op_listen(struct worker *w, struct proto_msg *req)
 	session_end(w, req->id, &ws, rc, NULL);
 }
 
-void worker_op_connect(struct worker *w, struct proto_msg *req)
+static void session_connect(struct worker *w, struct proto_msg *req)
 {
 	struct wsession ws;
 	struct tp_result res;
@@ -187,4 +192,67 @@ void worker_op_connect(struct worker *w, struct proto_msg *req)
 	proto_msg_fini(&ws.m);
 	rc = ws.tp->client_run(ws.s, STDIN_FILENO, &res, &ws.err);
 	session_end(w, req->id, &ws, rc, rc < 0 ? NULL : proto_result_to_json(&res));
+}
+
+/* In the new child: stdin and stdout its pipes to the worker, the session served, exit. */
+static void session_child(struct worker *w, struct proto_msg *req, const int ctl[2],
+			  const int out[2], void (*op)(struct worker *w, struct proto_msg *req))
+{
+	worker_kids_forget(w);
+	if (dup2(ctl[0], STDIN_FILENO) < 0 || dup2(out[1], STDOUT_FILENO) < 0)
+		_exit(70);
+	close(ctl[0]);
+	close(ctl[1]);
+	close(out[0]);
+	close(out[1]);
+	proto_reader_fini(&w->rd);	/* the parent's: what it read is its own */
+	proto_reader_init(&w->rd);
+	w->quit = false;
+	op(w, req);
+	_exit(0);
+}
+
+/*
+ * Session @req in a child process (docs/worker-protocol.md, "Sessions at
+ * once"): the worker goes on reading requests, routes the session's
+ * "peer", "go" and "abort" to the child and relays its lines.
+ */
+static void session_fork(struct worker *w, struct proto_msg *req,
+			 void (*op)(struct worker *w, struct proto_msg *req))
+{
+	int ctl[2] = { -1, -1 }, out[2] = { -1, -1 };
+	char msg[128];
+	pid_t pid;
+
+	if (w->n_kids == WORKER_SESSIONS_MAX) {
+		snprintf(msg, sizeof(msg), "too many sessions at once (at most %d)", WORKER_SESSIONS_MAX);
+		worker_fail(w, req->id, msg);
+		return;
+	}
+	if (pipe2(ctl, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
+		snprintf(msg, sizeof(msg), "session: %s", strerror(errno));
+		for (int i = 0; i < 2; i++) {
+			if (ctl[i] >= 0)
+				close(ctl[i]);
+			if (out[i] >= 0)
+				close(out[i]);
+		}
+		worker_fail(w, req->id, msg);
+		return;
+	}
+	if (pid == 0)
+		session_child(w, req, ctl, out, op);
+	close(ctl[0]);
+	close(out[1]);
+	worker_kid_add(w, pid, req->id, ctl[1], out[0]);
+}
+
+void worker_op_listen(struct worker *w, struct proto_msg *req)
+{
+	session_fork(w, req, session_listen);
+}
+
+void worker_op_connect(struct worker *w, struct proto_msg *req)
+{
+	session_fork(w, req, session_connect);
 }

@@ -16,6 +16,7 @@
 
 #include "fleet/fleet.h"
 #include "fleet/fleet_dial.h"
+#include "fleet/fleet_ports.h"
 #include "util/array.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -109,7 +110,8 @@ fail:
 
 static void err_relay(struct fleet_worker *w)
 {
-	fleet_relay_read(&w->err_fd, w->errbuf, sizeof(w->errbuf), &w->errlen, w->host->name,
+	/* NAME: a host of several ports has one worker, for all of them. */
+	fleet_relay_read(&w->err_fd, w->errbuf, sizeof(w->errbuf), &w->errlen, hosts_node(w->host),
 			 w->err_last, sizeof(w->err_last));
 }
 
@@ -173,17 +175,22 @@ static bool worker_reap(struct fleet *f, struct fleet_worker *w)
 	return reaped;
 }
 
-void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
+/*
+ * Worker @i (or, for a port served by its host's worker, that worker) dead
+ * with the reason @fmt; the other ports it served are to be told by
+ * fleet_poll(), but @told, whom the caller tells itself.
+ */
+static void kill_v(struct fleet *f, size_t i, size_t told, const char *fmt, va_list ap)
 {
-	struct fleet_worker *w = &f->w[i];
-	va_list ap;
+	size_t o = f->w[i].alias ? f->w[i].via : i;
+	struct fleet_worker *w = &f->w[o];
 
 	if (!w->dead) {
-		va_start(ap, fmt);
 		vsnprintf(w->reason, sizeof(w->reason), fmt, ap);
-		va_end(ap);
 		w->dead = true;
-		fab_info("worker %s: %s", w->host->name, w->reason);
+		w->notify = o != told;
+		fab_info("worker %s: %s", hosts_node(w->host), w->reason);
+		fleet_ports_die(f, o, told);
 	}
 	group_stop(f, w);
 	worker_close(w);
@@ -196,6 +203,26 @@ void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
 			break;
 		nanosleep(&ts, NULL);
 	}
+}
+
+static void kill_told(struct fleet *f, size_t i, size_t told, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void kill_told(struct fleet *f, size_t i, size_t told, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kill_v(f, i, told, fmt, ap);
+	va_end(ap);
+}
+
+void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	kill_v(f, i, i, fmt, ap);
+	va_end(ap);
 }
 
 static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
@@ -240,7 +267,7 @@ static int spawn(struct fleet_worker *w, char **argv, struct fab_err *err)
 	return 0;
 }
 
-static void worker_gone(struct fleet *f, size_t i);
+static void worker_gone(struct fleet *f, size_t i, size_t told);
 
 /*
  * Write all of @line to worker @w's stdin (non-blocking: a pipe takes
@@ -279,12 +306,14 @@ static int send_all(struct fleet_worker *w, const char *line, size_t len)
 
 int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id)
 {
-	struct fleet_worker *w = &f->w[i];
+	size_t o = f->w[i].alias ? f->w[i].via : i;	/* a port's requests go to its host's worker */
+	struct fleet_worker *w = &f->w[o];
+	long long rid;
 	size_t len;
 	char *line;
 	int rc;
 
-	if (w->dead || w->to_fd < 0) {
+	if (f->w[i].dead || w->dead || w->to_fd < 0) {
 		json_decref(req);
 		return -EPIPE;
 	}
@@ -295,18 +324,21 @@ int fleet_send(struct fleet *f, size_t i, json_t *req, long long *id)
 		w->next_id++;
 		json_object_set_new(req, "id", json_integer(w->next_id));
 	}
+	rid = json_integer_value(json_object_get(req, "id"));
 	if (id)
-		*id = json_integer_value(json_object_get(req, "id"));
-	line = proto_format(req, &len);
-	if (!line)
+		*id = rid;
+	line = proto_format(req, &len);	/* takes @req */
+	if (!line || (o != i && fleet_route_add(w, rid, i) < 0)) {
+		free(line);
 		return -ENOMEM;
+	}
 	rc = send_all(w, line, len);
 	free(line);
 	if (rc == -ETIMEDOUT)
-		fleet_kill(f, i, "not reading its input (nothing taken for %d ms)",
-			   FLEET_SEND_TIMEOUT_MS);
+		kill_told(f, o, i, "not reading its input (nothing taken for %d ms)",
+			  FLEET_SEND_TIMEOUT_MS);
 	else if (rc < 0)
-		worker_gone(f, i);
+		worker_gone(f, o, i);
 	return rc < 0 ? -EPIPE : 0;
 }
 
@@ -321,8 +353,11 @@ static void describe_status(int status, char *buf, size_t len)
 		snprintf(buf, len, "went away");
 }
 
-/* Worker @i's pipe closed: wait a moment for its exit, to name the reason. */
-static void worker_gone(struct fleet *f, size_t i)
+/*
+ * Worker @i's pipe closed: wait a moment for its exit, to name the reason
+ * (@told: as kill_v()).
+ */
+static void worker_gone(struct fleet *f, size_t i, size_t told)
 {
 	struct fleet_worker *w = &f->w[i];
 	char how[128] = "closed its output";
@@ -339,14 +374,15 @@ static void worker_gone(struct fleet *f, size_t i)
 	err_relay(w);
 	/* Name the launcher and what it said last (ssh: "Host key verification failed."). */
 	if (w->sock)
-		fleet_kill(f, i, "its dial-back connection closed%s%s", w->err_last[0] ? ": " : "",
-			   w->err_last);
+		kill_told(f, i, told, "its dial-back connection closed%s%s",
+			  w->err_last[0] ? ": " : "", w->err_last);
 	else if (w->stop_why[0])
-		fleet_kill(f, i, "%s; asked to stop (SIGTERM): launcher %.60s: %s%s%s", w->stop_why,
-			   f->launcher ? f->launcher : "?", how, w->err_last[0] ? ": " : "", w->err_last);
+		kill_told(f, i, told, "%s; asked to stop (SIGTERM): launcher %.60s: %s%s%s",
+			  w->stop_why, f->launcher ? f->launcher : "?", how,
+			  w->err_last[0] ? ": " : "", w->err_last);
 	else
-		fleet_kill(f, i, "launcher %.60s: %s%s%s", f->launcher ? f->launcher : "?", how,
-			   w->err_last[0] ? ": " : "", w->err_last);
+		kill_told(f, i, told, "launcher %.60s: %s%s%s", f->launcher ? f->launcher : "?", how,
+			  w->err_last[0] ? ": " : "", w->err_last);
 }
 
 /* Hand every complete line of worker @i to @fn; kill the worker on garbage. */
@@ -381,9 +417,20 @@ static void drain_lines(struct fleet *f, size_t i, fleet_msg_fn fn, void *arg)
 			return;
 		}
 		free(line);
-		fn(f, i, &m, arg);
+		/* A port's answers to the port (fleet_ports.h); the worker's own, and all others', to @i. */
+		fn(f, w->n_routes ? fleet_route_take(w, i, m.id, m.kind == PROTO_REPLY) : i, &m, arg);
 		proto_msg_fini(&m);
 	}
+}
+
+/* Ports that died with their host's worker, not yet told: @fn hears of each. */
+static void tell_dead(struct fleet *f, fleet_msg_fn fn, void *arg)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->w[i].notify) {
+			f->w[i].notify = false;
+			fn(f, i, NULL, arg);
+		}
 }
 
 /* Reap dead launchers and escalate stops; true while some still need it. */
@@ -408,6 +455,7 @@ int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 
 	if (!pfd)
 		return -ENOMEM;
+	tell_dead(f, fn, arg);
 	/* Dead workers are reaped now, not at the end: wake up soon while one is not yet. */
 	if (reap_all(f) && (timeout_ms < 0 || timeout_ms > 50))
 		timeout_ms = 50;
@@ -442,10 +490,11 @@ int fleet_poll(struct fleet *f, int timeout_ms, fleet_msg_fn fn, void *arg)
 		}
 		drain_lines(f, i, fn, arg);
 		if (!w->dead && (w->rd.eof || (rc < 0 && rc != -EAGAIN))) {
-			worker_gone(f, i);
+			worker_gone(f, i, i);
 			fn(f, i, NULL, arg);
 		}
 	}
+	tell_dead(f, fn, arg);
 	rc = 0;
 out:
 	free(pfd);
@@ -641,9 +690,6 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 	f->n = hosts->n;
 	f->stop_grace_ms = o->stop_grace_ms > 0 ? o->stop_grace_ms : FLEET_STOP_GRACE_MS;
 	f->progress = o->progress;
-	rc = fleet_limits_check(f->n, fleet_dial_is(o->launcher), err);
-	if (rc < 0)
-		return rc;
 	for (size_t i = 0; i < f->n; i++) {
 		f->w[i].host = &hosts->hosts[i];
 		f->w[i].to_fd = f->w[i].from_fd = f->w[i].err_fd = -1;
@@ -651,6 +697,12 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 		f->w[i].wstatus = -1;
 		proto_reader_init(&f->w[i].rd);
 	}
+	/* One worker a host: a host's other ports are served by its first's. */
+	if (fleet_ports_alias(f) < 0)
+		return fab_err_set(err, -ENOMEM, "fleet: out of memory");
+	rc = fleet_limits_check(f->n_procs, fleet_dial_is(o->launcher), err);
+	if (rc < 0)
+		return rc;
 	if (o->stop && *o->stop)	/* a signal came before anything started */
 		return fab_err_set(err, -EINTR, "fleet: interrupted by a signal before the workers started");
 	if (fleet_dial_is(o->launcher)) {
@@ -659,16 +711,19 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 		if (rc < 0)
 			return rc;
 		for (size_t i = 0; i < f->n; i++)
-			if (!f->w[i].sock && !f->w[i].dead)
+			if (!f->w[i].alias && !f->w[i].sock && !f->w[i].dead)
 				fleet_kill(f, i, "did not dial back (%s)", fleet_dial_nojoin(f));
 		for (size_t i = 0; i < f->n; i++)
-			if (!f->w[i].dead)
+			if (!f->w[i].alias && !f->w[i].dead)
 				fleet_send(f, i, json_pack("{s:s, s:i}", "op", "hello", "version",
 							   FAB_PROTO_VERSION), NULL);
 	}
 	/* Everyone at once: no serial start-ups. */
 	for (size_t i = 0; !fleet_dial_is(o->launcher) && i < f->n; i++) {
 		char **argv = NULL;
+
+		if (f->w[i].alias)
+			continue;
 
 		rc = fleet_launcher_argv(o, hosts_node(&hosts->hosts[i]), &argv, err);
 		if (rc < 0)
@@ -692,7 +747,7 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 		uint64_t now = clock_mono_ms();
 
 		for (size_t i = 0; i < f->n; i++)
-			waiting += !f->w[i].dead && !f->w[i].hello;
+			waiting += !f->w[i].alias && !f->w[i].dead && !f->w[i].hello;
 		if (!waiting)
 			break;
 		if (o->stop && *o->stop)	/* fleet_fini() stops what started */
@@ -700,7 +755,7 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 					   waiting, f->n);
 		if (now >= deadline) {
 			for (size_t i = 0; i < f->n; i++)
-				if (!f->w[i].dead && !f->w[i].hello)
+				if (!f->w[i].alias && !f->w[i].dead && !f->w[i].hello)
 					fleet_kill(f, i, "no hello within %d ms", o->hello_timeout_ms);
 			break;
 		}
@@ -708,6 +763,9 @@ int fleet_start(struct fleet *f, const struct fab_hosts *hosts, const struct fle
 		if (rc < 0)
 			return fab_err_set(err, rc, "fleet: poll: %s", strerror(-rc));
 	}
+	fleet_ports_hello(f);
+	for (size_t i = 0; i < f->n; i++)	/* told by now: they never started */
+		f->w[i].notify = false;
 	return 0;
 }
 
@@ -762,6 +820,7 @@ void fleet_fini(struct fleet *f)
 			close(w->err_fd);
 		proto_reader_fini(&w->rd);
 		json_decref(w->hello);
+		fleet_routes_fini(w);
 	}
 	fleet_dial_fini(f);
 	free(f->w);

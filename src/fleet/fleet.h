@@ -23,6 +23,11 @@
  * characters shown as "\xNN" (proto_str_clean()); stderr lines are
  * relayed prefixed with the node's name.
  *
+ * A host of several fabric ports (model/hosts.h) has one worker: its first
+ * port's; its other ports are aliases of it (struct fleet_worker), sent
+ * to and answered through it, dying with it; the worker serves their
+ * test sessions at once (hello's "sessions", docs/worker-protocol.md).
+ *
  * Ownership: struct fleet owns its workers (pipes, processes, buffers);
  * fleet_fini() closes every worker's stdin, waits briefly, then asks what
  * is left to stop (SIGTERM), SIGKILLs the process groups still there
@@ -60,6 +65,22 @@ struct fleet_worker {
 	long long next_id;
 	json_t *hello;			/* the hello result, NULL until up */
 	bool sock;			/* dialled back: to_fd == from_fd, one TCP socket */
+	/*
+	 * Hosts of several fabric ports: one worker a host serves all its
+	 * ports.  A port after the host's first is an alias: no process or
+	 * connection of its own, its requests go to w[via] (the first port's
+	 * worker), whose answers come back to it by request id (routes).
+	 */
+	bool alias;
+	size_t via;
+	bool notify;			/* died with its host's worker: fleet_poll() tells the caller */
+	struct fleet_route *routes;	/* a worker serving ports: request id -> port */
+	size_t n_routes, cap_routes;
+};
+
+struct fleet_route {
+	long long id;
+	size_t port;			/* its index in struct fleet's w[] */
 };
 
 struct fleet_opts {
@@ -90,7 +111,8 @@ struct fleet_opts {
 
 struct fleet {
 	struct fleet_worker *w;
-	size_t n;
+	size_t n;			/* the hosts file's end points (one a port) */
+	size_t n_procs;			/* of them, served by a worker of their own (not aliases) */
 	const struct fab_hosts *hosts;
 	int stop_grace_ms;
 	const char *launcher;		/* borrowed from the options: named in failure reasons */

@@ -144,21 +144,32 @@ int fleet_limits_check(size_t n, bool collective, struct fab_err *err)
 /* ---- the launcher's argv ---- */
 
 
-/* "a,b,c" of the hosts' names; NULL on ENOMEM. */
+/* "a,b,c" of the hosts' names, a host of several ports once (its NAME); NULL on ENOMEM. */
 static char *host_list(const struct fab_hosts *hosts)
 {
 	size_t len = 1, o = 0;
 	char *s;
 
 	for (size_t i = 0; i < hosts->n; i++)
-		len += strlen(hosts->hosts[i].name) + 1;
+		len += strlen(hosts_node(&hosts->hosts[i])) + 1;
 	s = malloc(len);
 	if (!s)
 		return NULL;
 	s[0] = '\0';
 	for (size_t i = 0; i < hosts->n; i++)
-		o += (size_t)sprintf(s + o, "%s%s", i ? "," : "", hosts->hosts[i].name);
+		if (!hosts->hosts[i].port)	/* a host's first line: one worker a host */
+			o += (size_t)sprintf(s + o, "%s%s", o ? "," : "", hosts_node(&hosts->hosts[i]));
 	return s;
+}
+
+/* The workers a collective launch starts: one a host. */
+static size_t host_count(const struct fab_hosts *hosts)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < hosts->n; i++)
+		n += !hosts->hosts[i].port;
+	return n;
 }
 
 int fleet_dial_argv(const struct fleet *f, const struct fleet_opts *o,
@@ -181,7 +192,7 @@ int fleet_dial_argv(const struct fleet *f, const struct fleet_opts *o,
 	if (!tmpl[strspn(tmpl, " \t")])
 		return fab_err_input(err, -EINVAL, "launcher '%s': no command after \"%s\"",
 				     o->launcher, FLEET_DIAL_PREFIX);
-	snprintf(n_s, sizeof(n_s), "%zu", hosts->n);
+	snprintf(n_s, sizeof(n_s), "%zu", host_count(hosts));
 	if (d) {
 		snprintf(port_s, sizeof(port_s), "%u", d->port);
 		snprintf(target, sizeof(target), d->v6 ? "[%s]:%u" : "%s:%u", d->addr, d->port);
@@ -196,7 +207,7 @@ int fleet_dial_argv(const struct fleet *f, const struct fleet_opts *o,
 			free(list);
 			return fab_err_input(err, -E2BIG,
 					     "launcher '%s': {hostlist} of %zu hosts is longer than one argument may be (128 KiB): use {nodefile}",
-					     o->launcher, hosts->n);
+					     o->launcher, host_count(hosts));
 		}
 		sub[3].val = list;
 	} else {
@@ -550,6 +561,17 @@ static int host_sources(const struct fab_host *h, const struct dial_addr *src, b
 	return 0;
 }
 
+/* host_sources() over worker @i's host's ports: any of its addresses (or dial=) may join. */
+static int port_sources(const struct fleet *f, size_t i, const struct dial_addr *src, bool *match)
+{
+	int rc = host_sources(f->w[i].host, src, match, NULL);
+
+	for (size_t j = 0; rc == 0 && !*match && f->n_procs < f->n && j < f->n; j++)
+		if (f->w[j].alias && f->w[j].via == i)
+			rc = host_sources(f->w[j].host, src, match, NULL);
+	return rc;
+}
+
 /* Connection @k sent its first line: join it to its host or refuse it. */
 static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 {
@@ -580,8 +602,8 @@ static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 		refuse(d, k, &d->c.wrong_token, "refused: wrong token");
 		return;
 	}
-	for (i = 0; host && i < f->n; i++)
-		if (strcmp(f->w[i].host->name, host) == 0)
+	for (i = 0; host && i < f->n; i++)	/* a host of several ports joins as its NAME */
+		if (!f->w[i].alias && strcmp(hosts_node(f->w[i].host), host) == 0)
 			break;
 	if (!host || i == f->n) {
 		snprintf(why, sizeof(why), "refused: host '%.64s' is not in the hosts file",
@@ -591,7 +613,7 @@ static void conn_line(struct fleet *f, size_t k, const char *line, size_t len)
 		return;
 	}
 	/* Bound to its host: the token alone would let any holder join as anyone. */
-	if (host_sources(f->w[i].host, &d->pend[k].src, &from_ok, NULL) < 0 || !from_ok) {
+	if (port_sources(f, i, &d->pend[k].src, &from_ok) < 0 || !from_ok) {
 		snprintf(why, sizeof(why),
 			 "refused: host '%.64s' may not join from %s (hosts file: %s%s%.63s)", host,
 			 d->pend[k].src_s, f->w[i].host->addr,
@@ -804,10 +826,10 @@ static void join_report(struct fleet *f, const char *why)
 		 d->out_last[0] ? ": " : "", d->out_last);
 	if (refused)
 		fab_warn("dial-back: %u of %zu workers joined; refused %u connection%s: %u wrong token, %u unknown host, %u wrong source, %u duplicate, %u not a join request, %u idle",
-			 c->joined, f->n, refused, refused == 1 ? "" : "s", c->wrong_token,
+			 c->joined, f->n_procs, refused, refused == 1 ? "" : "s", c->wrong_token,
 			 c->unknown_host, c->wrong_source, c->duplicate, c->not_join, c->idle);
 	else
-		fab_info("dial-back: %u of %zu workers joined", c->joined, f->n);
+		fab_info("dial-back: %u of %zu workers joined", c->joined, f->n_procs);
 }
 
 static int dial_setup(struct fleet *f, const struct fleet_opts *o, struct fab_err *err)
@@ -837,7 +859,7 @@ static int dial_setup(struct fleet *f, const struct fleet_opts *o, struct fab_er
 	if (rc < 0)
 		return rc;
 	fab_info("dial-back: listening on %s%s%s:%u for %zu workers", d->v6 ? "[" : "", d->addr,
-		 d->v6 ? "]" : "", d->port, f->n);
+		 d->v6 ? "]" : "", d->port, f->n_procs);
 	if (fab_log_level >= 2) {
 		for (char **a = argv; *a; a++)
 			fprintf(stderr, "%s%s", a == argv ? "fabricctl: launch: " : " ", *a);
@@ -887,7 +909,7 @@ static int join_wait(struct fleet *f, const struct fleet_opts *o, struct fab_err
 	if (rc < 0)
 		return rc;
 	d = f->dial;
-	while (d->c.joined < f->n) {
+	while (d->c.joined < f->n_procs) {
 		uint64_t now = clock_mono_ms();
 		int sig = d->stop ? *d->stop : join_caught;
 
@@ -896,7 +918,7 @@ static int join_wait(struct fleet *f, const struct fleet_opts *o, struct fab_err
 			return fab_err_set(err, -EINTR,
 					   "dial-back: interrupted by %s while joining (%u of %zu workers joined): launcher stopped",
 					   sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
-					   sig == SIGHUP ? "SIGHUP" : "a signal", d->c.joined, f->n);
+					   sig == SIGHUP ? "SIGHUP" : "a signal", d->c.joined, f->n_procs);
 		}
 		if (now >= deadline) {
 			if (d->pid < 0 && d->wstatus != -1 &&

@@ -113,6 +113,7 @@ struct accept_report {
 	size_t n_pairs;				/* measured by the traffic stage */
 	size_t n_pairs_chosen;			/* by accept_pairs_cover() */
 	size_t links_target, links_short;	/* links to cross K times; of them, short */
+	size_t links_off_rails;			/* rails: of links_short, crossed by no rail pair */
 	unsigned int coverage_k;
 	bool accept;				/* accept_verdict() */
 };
@@ -335,5 +336,24 @@ int accept_want_links(const struct route *r, const bool *new_host, const char *c
  */
 int accept_pairs_cover(struct route *r, const bool *new_host, const char *const *new_names,
 		       size_t n_new, unsigned int k, struct coverage *out, struct fab_err *err);
+
+struct fab_hosts;
+
+/*
+ * accept_pairs_cover() for hosts of several fabric ports (rails,
+ * model/hosts.h), @hs the end points @r is placed with and @new_host
+ * flags them: coverage_pick_rails() (model/coverage_rails.h) with the new
+ * end points as the subset and accept_want_links() as the targets, so that
+ * on each rail every new port is in at least @k pairs of NIC i to NIC i,
+ * and every new link and new-leaf uplink that rail's pairs can cross is
+ * crossed by at least @k of them (out->links_unreachable: the wanted
+ * links no rail pair crosses, once each).  Then every new x new pair of
+ * one rail the picker did not choose, when all of them fit (at most
+ * @k x hs->n).  O(k x new ports) pairs, not new ports x the rail's ports.
+ * Errors as coverage_pick_rails(); @out is set only on success.
+ */
+int accept_pairs_cover_rails(struct route *r, const struct fab_hosts *hs, const bool *new_host,
+			     const char *const *new_names, size_t n_new, unsigned int k,
+			     struct coverage *out, struct fab_err *err);
 
 #endif

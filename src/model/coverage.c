@@ -283,6 +283,8 @@ static int targets_set(struct cov_work *w, const struct coverage_req *req, struc
 		bool wanted = req->want_link ? req->want_link[l] : want ? want[l] : w->reach[l];
 
 		w->target[l] = wanted && w->reach[l];
+		if (req->reached && w->target[l])
+			req->reached[l] = 1;
 		out->links_target += w->target[l];
 		out->links_unreachable += wanted && !w->reach[l];
 	}

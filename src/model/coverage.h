@@ -83,6 +83,7 @@ struct coverage_req {
 	unsigned int k;			/* >= 1: crossings per link and pairs per host */
 	const bool *subset;		/* NULL: all hosts; else r->n_hosts flags (new hosts) */
 	const bool *want_link;		/* NULL: the default targets; else r->topo->n_links flags */
+	uint8_t *reached;		/* NULL, or r->topo->n_links flags: set to 1 for each target */
 };
 
 struct coverage {

@@ -198,14 +198,29 @@ static int recount(struct coverage *out, struct route *r, size_t n_hosts)
 	return 0;
 }
 
+/*
+ * With @req->want_link, a wanted link is unreachable when no rail's pairs
+ * can cross it, not once a rail that cannot: the count of wanted links no
+ * rail made a target (@reached), for the rails' sum of theirs.
+ */
+static void unreachable_once(struct coverage *sum, const struct route *r,
+			     const struct coverage_req *req, const uint8_t *reached)
+{
+	sum->links_unreachable = 0;
+	for (size_t l = 0; l < r->topo->n_links; l++)
+		sum->links_unreachable += req->want_link[l] && !reached[l];
+}
+
 /* Every rail's pairs into @m; *@picked: the rails the picker ran on. */
 static int rails_pick_all(struct rails_merge *m, struct route *r, const struct fab_hosts *hs,
 			  const struct coverage_req *req, size_t *picked, struct fab_err *err)
 {
 	uint32_t *idx = malloc((hs->n ? hs->n : 1) * sizeof(*idx));
+	uint8_t *reached = req->want_link ? calloc(r->topo->n_links + 1, 1) : NULL;
+	struct coverage_req rr = *req;
 	size_t n_rails = 0;
 	int *rl = rails_list(hs, &n_rails);
-	int rc = idx && rl ? 0 : -ENOMEM;
+	int rc = idx && rl && (reached || !req->want_link) ? 0 : -ENOMEM;
 
 	for (size_t i = 0; rc == 0 && i < n_rails; i++) {
 		struct coverage c = { 0 };
@@ -214,12 +229,16 @@ static int rails_pick_all(struct rails_merge *m, struct route *r, const struct f
 
 		if (n < 2 || !any)
 			continue;
-		rc = rail_pick(&c, r, hs, idx, n, req, err);
+		rr.reached = reached;
+		rc = rail_pick(&c, r, hs, idx, n, &rr, err);
 		if (rc == 0)
 			rc = merge_rail(m, &c, idx, i);
 		coverage_fini(&c);
 		(*picked)++;
 	}
+	if (rc == 0 && reached)
+		unreachable_once(&m->sum, r, req, reached);
+	free(reached);
 	free(idx);
 	free(rl);
 	if (rc == -ENOMEM && !err->msg[0])

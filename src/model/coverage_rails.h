@@ -20,7 +20,10 @@
  *    points of no known rail) once;
  *  - link_cross, host_pairs: recounted over all the pairs on @r;
  *  - links_target, links_short, links_unreachable, hosts_target,
- *    hosts_short: the rails' sums (targets counted once a rail);
+ *    hosts_short: the rails' sums (targets counted once a rail); with
+ *    @req->want_link, links_unreachable counts the wanted links no rail
+ *    reaches, once each (a rail leaf's link is out of the other rails'
+ *    reach: not unreachable for that);
  *    first_short_link/host: the first rail's first; n_phase1: 0.
  *
  * Cost: one route_new() and route_place() and one coverage_pick() a rail

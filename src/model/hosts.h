@@ -111,6 +111,14 @@ int hosts_nodes(const struct fab_hosts *all, struct fab_hosts *nodes);
 bool hosts_ports_pair(const struct fab_host *a, const struct fab_host *b, bool cross_rail);
 
 /*
+ * The pairs an all-pairs sweep of @hs measures rail by rail (same rail,
+ * or a port of no known rail with any other node's port), counted
+ * without building them; *@n_nodes: the nodes (lines with port 0).
+ * O(n).  (Every line one host: n (n - 1) / 2.)
+ */
+size_t hosts_rail_pairs_count(const struct fab_hosts *hs, size_t *n_nodes);
+
+/*
  * Per end point of @hs, its node as a number 0.. in order of first line:
  * a new array (*@n_nodes the count), or NULL on ENOMEM.
  */

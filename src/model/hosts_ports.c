@@ -165,6 +165,27 @@ bool hosts_ports_pair(const struct fab_host *a, const struct fab_host *b, bool c
 	return cross_rail || a->rail < 0 || b->rail < 0 || a->rail == b->rail;
 }
 
+size_t hosts_rail_pairs_count(const struct fab_hosts *hs, size_t *n_nodes)
+{
+	size_t on_rail[FAB_HOST_RAIL_MAX + 1] = { 0 };	/* 8 KiB */
+	size_t none = 0, known = 0, pairs = 0;
+
+	*n_nodes = 0;
+	for (size_t i = 0; i < hs->n; i++) {
+		const struct fab_host *h = &hs->hosts[i];
+
+		*n_nodes += h->port == 0;
+		if (h->rail < 0 || h->rail > FAB_HOST_RAIL_MAX) {
+			none++;
+			continue;
+		}
+		pairs += on_rail[h->rail]++;	/* one port a rail a node: all others */
+		known++;
+	}
+	/* A port of no known rail is a node of one line: it meets every other port. */
+	return pairs + none * known + none * (none ? none - 1 : 0) / 2;
+}
+
 unsigned int *hosts_node_ids(const struct fab_hosts *hs, size_t *n_nodes)
 {
 	unsigned int *id = calloc(hs->n ? hs->n : 1, sizeof(*id));

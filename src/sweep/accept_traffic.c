@@ -20,32 +20,11 @@
 #include "sweep/sweep_signal.h"
 
 /*
- * The pairs for the sweep (accept_pairs_cover), host indices into the
- * hosts file's end points, into *@cov.  A graph the new hosts cannot be
- * placed on is a finding, not an error (*@done false).
+ * The pairs for the sweep (accept_pairs_cover; on hosts of several fabric
+ * ports accept_pairs_cover_rails, the picker a rail), host indices into
+ * the hosts file's end points, into *@cov.  A graph the new hosts cannot
+ * be placed on is a finding, not an error (*@done false).
  */
-/*
- * Hosts of several fabric ports: every port of a new host with every port
- * of its rail on another host (new x all, by rail), so that traffic
- * crosses every rail and every new NIC's cable.  Into @cov's pairs.
- */
-static int rail_pairs(struct sweep_ctx *ctx, struct accept_state *s, struct coverage *cov)
-{
-	struct sched_pair *all = NULL;
-	size_t n = 0, k = 0;
-
-	memset(cov, 0, sizeof(*cov));
-	if (hosts_port_pairs(&s->ends, false, false, &all, &n) < 0)
-		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
-	for (size_t i = 0; i < n; i++)
-		if (s->ends.hosts[all[i].a].is_new || s->ends.hosts[all[i].b].is_new)
-			all[k++] = all[i];
-	cov->pairs = all;
-	cov->n_pairs = k;
-	s->rep.n_pairs_chosen = k;
-	return 0;
-}
-
 static int choose_pairs(struct sweep_ctx *ctx, struct accept_state *s, struct coverage *cov,
 			bool *done)
 {
@@ -56,14 +35,6 @@ static int choose_pairs(struct sweep_ctx *ctx, struct accept_state *s, struct co
 	int rc;
 
 	*done = false;
-	if (hosts_have_rails(&s->ends)) {
-		rc = rail_pairs(ctx, s, cov);
-		*done = rc == 0 && cov->n_pairs;
-		if (rc == 0 && !cov->n_pairs)
-			rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
-						"no pairs chosen: no new port has a port of its rail on another host");
-		return rc < 0 && !ctx->err.msg[0] ? fab_err_set(&ctx->err, rc, "accept: out of memory") : rc;
-	}
 	t = accept_traffic_graph(ctx, s, &why);
 	if (!t) {
 		rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
@@ -83,8 +54,11 @@ static int choose_pairs(struct sweep_ctx *ctx, struct accept_state *s, struct co
 	if (rc == 0) {
 		route_rates(r, &s->ends, NULL, NULL);
 		r->ecmp_whole = true;	/* as the sweep routes them */
-		rc = accept_pairs_cover(r, is_new, s->new_names, s->n_new_names, s->pol.coverage_k,
-					cov, &ctx->err);
+		rc = hosts_have_rails(&s->ends)
+		     ? accept_pairs_cover_rails(r, &s->ends, is_new, s->new_names, s->n_new_names,
+						s->pol.coverage_k, cov, &ctx->err)
+		     : accept_pairs_cover(r, is_new, s->new_names, s->n_new_names,
+					  s->pol.coverage_k, cov, &ctx->err);
 	}
 	if (rc < 0 && ctx->err.kind == FAB_ERR_INPUT) {	/* a host not on the graph, too few hosts */
 		rc = accept_finding_add(&s->rep, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_FAILED, "", "",
@@ -100,6 +74,7 @@ static int choose_pairs(struct sweep_ctx *ctx, struct accept_state *s, struct co
 	s->rep.n_pairs_chosen = cov->n_pairs;
 	s->rep.links_target = cov->links_target;
 	s->rep.links_short = cov->links_short + cov->links_unreachable;
+	s->rep.links_off_rails = hosts_have_rails(&s->ends) ? cov->links_unreachable : 0;
 	*done = true;
 out:
 	route_free(r);
@@ -313,12 +288,33 @@ static int traffic_sweep(struct accept_state *s, const struct sweep_req *req,
 	return 0;
 }
 
+/* Stage 5's note on its pairs: how many, of how many, and the links they cross. */
+static void pairs_note(const struct accept_state *s, char *buf, size_t len)
+{
+	const struct accept_report *r = &s->rep;
+	size_t n_nodes;
+
+	if (!hosts_have_rails(&s->ends)) {
+		snprintf(buf, len, "%zu pairs measured (new x new, new x existing; all pairs would be "
+			 "%zu), every one of %zu new links and new-leaf uplinks crossed by >= %u "
+			 "(%zu short)", r->n_pairs, s->ends.n * (s->ends.n - 1) / 2, r->links_target,
+			 r->coverage_k, r->links_short);
+		return;
+	}
+	snprintf(buf, len, "%zu pairs measured (each new port with ports of its rail; all rail pairs "
+		 "would be %zu), every one of %zu new links and new-leaf uplinks of a rail crossed "
+		 "by >= %u of its pairs (%zu short, %zu of them crossed by no rail pair)", r->n_pairs,
+		 hosts_rail_pairs_count(&s->ends, &n_nodes), r->links_target, r->coverage_k,
+		 r->links_short, r->links_off_rails);
+}
+
 /* Stage 5's verdict from the sweep's report. */
 static int traffic_judge(struct sweep_ctx *ctx, struct accept_state *s,
 			 const struct sweep_report *sr)
 {
 	struct accept_report *r = &s->rep;
 	size_t n_slow = 0, n_failed = 0, n_lat = 0;
+	char what[512];
 	int rc;
 
 	r->n_pairs = sr->n_pairs;
@@ -329,13 +325,11 @@ static int traffic_judge(struct sweep_ctx *ctx, struct accept_state *s,
 		return fab_err_set(&ctx->err, rc, "accept: out of memory");
 	if (rc < 0)
 		return rc;
+	pairs_note(s, what, sizeof(what));
 	accept_stage_set(r, ACCEPT_ST_TRAFFIC,
 			 accept_stage_findings(r, ACCEPT_ST_TRAFFIC) ? ACCEPT_FAILED : ACCEPT_PASSED,
-			 "%zu pairs measured (new x new, new x existing; all pairs would be %zu), "
-			 "every one of %zu new links and new-leaf uplinks crossed by >= %u "
-			 "(%zu short), over --topology %s: %zu slow (< %u %% of expected), %zu failed, "
-			 "%zu over the latency p99 bound%s", r->n_pairs, s->ends.n * (s->ends.n - 1) / 2,
-			 r->links_target, r->coverage_k, r->links_short, s->o.topology, n_slow,
+			 "%s, over --topology %s: %zu slow (< %u %% of expected), %zu failed, "
+			 "%zu over the latency p99 bound%s", what, s->o.topology, n_slow,
 			 s->pol.pct_expected, n_failed, n_lat,
 			 s->pol.lat_p99_us ? "" : " (none set)");
 	return 0;

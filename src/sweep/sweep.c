@@ -115,9 +115,11 @@ static void fabric_view(struct sweep_report *r, struct sweep_topo *st)
  */
 static int launch_check(struct sweep_ctx *ctx, const struct sweep_req *req, const struct fleet *f)
 {
-	size_t live = fleet_live(f);
 	const struct fleet_worker *first = NULL;
+	size_t live = 0;
 
+	for (size_t i = 0; i < f->n; i++)	/* workers: a host of several ports has one */
+		live += !f->w[i].alias && !f->w[i].dead;
 	if (live >= 2)
 		return 0;
 	for (size_t i = 0; i < f->n && !first; i++)
@@ -125,7 +127,7 @@ static int launch_check(struct sweep_ctx *ctx, const struct sweep_req *req, cons
 			first = &f->w[i];
 	return fab_err_set(&ctx->err, -ENOTCONN,
 			   "launch failed: %zu of %zu workers started with launcher '%s'%s%s%s%s%s; "
-			   "nothing was measured", live, f->n, req->fo.launcher,
+			   "nothing was measured", live, f->n_procs, req->fo.launcher,
 			   first ? " (first error: worker " : "", first ? first->host->name : "",
 			   first ? ": " : "", first ? first->reason : "", first ? ")" : "");
 }
@@ -186,10 +188,6 @@ static int workers_start(struct sweep_state *w)
 
 	if (req->dry_run && !(w->st && w->st->kind == SWEEP_TOPO_LLDP))
 		return 0;
-	/* A worker a port: the dial-back joins one worker a NAME. */
-	if (!req->measure && fleet_dial_is(req->fo.launcher) && hosts_have_rails(&w->hs))
-		return fab_err_input(&ctx->err, -EINVAL, "%s: a collective launcher with hosts of several "
-				     "fabric ports is not supported yet: use a per-node launcher", req->hosts);
 	if ((c->before_workers && c->before_workers(c->ctx, &ctx->err) < 0) ||
 	    (!req->measure && (fleet_launcher_check(&req->fo, &w->hs, &ctx->err) < 0 ||
 			       (w->fabric.n && fleet_launcher_check(&req->fo, &w->fabric, &ctx->err) < 0))))
@@ -200,17 +198,38 @@ static int workers_start(struct sweep_state *w)
 	return 0;
 }
 
-/* With a topology and many hosts, all pairs become a coverage sweep unless --all-pairs. */
-static void coverage_auto(struct sweep_req *req, const struct sweep_topo *st, size_t n_hosts)
+/*
+ * With a topology and many hosts, all pairs become a coverage sweep unless
+ * --all-pairs; with rails, hosts are nodes and the coverage is a rail's
+ * (coverage_pick_rails()), so not with --cross-rail (every NIC pair asked for).
+ */
+static void coverage_auto(struct sweep_req *req, const struct sweep_topo *st,
+			  const struct fab_hosts *hs)
 {
+	bool rails = hosts_have_rails(hs);
+	size_t n_hosts = hs->n, n_pairs = n_hosts * (n_hosts - 1) / 2;
+
+	if (rails)
+		n_pairs = hosts_rail_pairs_count(hs, &n_hosts);
 	if (!st || req->all_pairs || req->coverage_k || req->mode != SWEEP_MODE_ALL_PAIRS ||
-	    n_hosts <= SWEEP_COVERAGE_AUTO_HOSTS || hosts_have_rails(st->hosts))
+	    n_hosts <= SWEEP_COVERAGE_AUTO_HOSTS)
 		return;
+	if (rails && req->cross_rail) {
+		fab_info("sweep: %zu hosts (more than %d): --cross-rail measures every pair of NICs "
+			 "(a coverage sweep chooses rail pairs)", n_hosts, SWEEP_COVERAGE_AUTO_HOSTS);
+		return;
+	}
 	req->coverage_k = SWEEP_COVERAGE_AUTO_K;
 	req->mode = SWEEP_MODE_COVERAGE;
-	fab_info("sweep: %zu hosts (more than %d): coverage sweep, every link crossed by and "
-		 "every host in at least %d pairs; --all-pairs for all %zu", n_hosts,
-		 SWEEP_COVERAGE_AUTO_HOSTS, SWEEP_COVERAGE_AUTO_K, n_hosts * (n_hosts - 1) / 2);
+	if (rails)
+		fab_info("sweep: %zu hosts (more than %d) of %zu fabric ports: coverage sweep a rail, "
+			 "every link crossed by and every port in at least %d pairs of its rail; "
+			 "--all-pairs for all %zu rail pairs", n_hosts, SWEEP_COVERAGE_AUTO_HOSTS, hs->n,
+			 SWEEP_COVERAGE_AUTO_K, n_pairs);
+	else
+		fab_info("sweep: %zu hosts (more than %d): coverage sweep, every link crossed by and "
+			 "every host in at least %d pairs; --all-pairs for all %zu", n_hosts,
+			 SWEEP_COVERAGE_AUTO_HOSTS, SWEEP_COVERAGE_AUTO_K, n_pairs);
 }
 
 /*
@@ -249,7 +268,7 @@ static int sweep_prepare(struct sweep_state *w)
 	if (st && !req->dry_run && !req->measure &&
 	    (rc = sweep_topo_counters_before(ctx, st, &w->f)) < 0)
 		return rc;
-	coverage_auto(req, st, w->hs.n);
+	coverage_auto(req, st, &w->hs);
 	if (st)
 		st->cov_k = req->coverage_k;
 	rc = sweep_schedule_build(ctx, req, &w->hs, st, &w->s, &w->src);

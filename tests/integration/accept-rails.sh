@@ -4,8 +4,12 @@
 # spine, host cables shaped to 1 Gbit/s, lldpd; h4 is new.  The plan is
 # discover --save-plan's with the rails added (rail:, nics:).
 #  1. Clean: ACCEPT; stage 1 judged both of h4's ports; stage 5 measured
-#     every h4 port with every port of its rail (2 rails x 3 hosts = 6
-#     pairs), both rails, each pair on one rail.
+#     the pairs the coverage picker chose a rail (K = 2: each h4 port with
+#     2 ports of its rail, 4 pairs of the 6 new rail pairs), both rails,
+#     each pair on one rail; the leaves' uplinks, which no rail pair
+#     crosses, counted as such.
+#  1b. h4's rail-1 cable slowed to 200 Mbit/s (tbf): REJECT at stage 5, its
+#     findings naming h4:eth1 (or its cable) alone.
 #  2. h4's eth1 down: REJECT at stage 1, FAB-REACH-PORT-DOWN naming h4:eth1.
 #  3. h4's rail-1 NIC cabled to the rail-0 leaf (leaf1): REJECT at stage 3,
 #     FAB-CABLE-RAIL naming h4 eth1 and leaf1.
@@ -52,8 +56,18 @@ q '.stages[0].note' | grep -q "fabric ports of 2 new hosts: 2 judged, 0 down" ||
 	fail "clean: stage 1 did not judge both of h4's ports: $(q '.stages[0].note')"
 q '.stages[3].note' | grep -q "^counters read on 2 new hosts through their workers" ||
 	fail "clean: stage 4 did not read both of h4's ports' counters: $(q '.stages[3].note')"
-q '.stages[4].note' | grep -q "^6 pairs measured" ||
-	fail "clean: stage 5 did not measure h4's 6 rail pairs: $(q '.stages[4].note')"
+assert_eq "clean: stage 5's pairs, K = 2 a rail" "4 4 2" "$(q '"\(.nodes.pairs_measured) \(.nodes.pairs_chosen) \(.input.coverage)"')"
+q '.stages[4].note' | grep -q "^4 pairs measured (each new port with ports of its rail; all rail pairs would be 12), every one of 2 new links and new-leaf uplinks of a rail crossed by >= 2 of its pairs (2 short, 2 of them crossed by no rail pair)" ||
+	fail "clean: stage 5 did not measure h4's rail pairs as chosen: $(q '.stages[4].note')"
+
+# --- 1b. h4's rail-1 cable slow: the fewer pairs still name it ------------------------
+run lab_slow h4:eth1 200mbit
+accept
+assert_eq "h4:eth1 slow: rc, verdict, failed stage" "1 REJECT 5" "$rc $(q .verdict) $(q .failed_stage)"
+assert_eq "h4:eth1 slow: stage 5's findings name h4:eth1 or its cable alone" "" \
+	"$(q --arg n "$L-h4:eth1" '.findings[] | select(.stage == 5) | select((.node != $n) and ((.link // "") | contains($n) | not)) | "\(.code) \(.node) \(.link)"')"
+assert_eq "h4:eth1 slow: a stage-5 finding" true "$(q '[.findings[] | select(.stage == 5)] | length > 0')"
+run lab_unslow h4:eth1
 
 # --- 2. h4's eth1 down -------------------------------------------------------------
 run lab_exec h4 ip link set eth1 down

@@ -6,7 +6,9 @@
  * cross crossed by >= K of that rail's pairs (recounted here on the
  * route, not read from the picker); fewer pairs than all the rail pairs;
  * the pairs pack into link-safe rounds with no NIC in two tests of one,
- * both rails in the same rounds.
+ * both rails in the same rounds.  accept's pairs on rails
+ * (accept_pairs_cover_rails): each new port in K pairs of its rail, new x
+ * new rail pairs added, the uplinks no rail pair crosses counted once.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "model/accept.h"
 #include "model/coverage_rails.h"
 #include "model/plan_yaml.h"
 #include "model/sched_topo.h"
@@ -280,6 +283,78 @@ static void test_no_rail_hosts(void **state)
 	fab_down(&f);
 }
 
+/* accept_pairs_cover_rails() with the new ports flagged in @hosts_text: the pairs into @c. */
+static void accept_pick(struct fab *f, const char *hosts_text, unsigned int k, struct coverage *c,
+			bool *sub)
+{
+	struct fab_err err;
+
+	fab_up(f, hosts_text);
+	for (size_t h = 0; h < f->hs.n; h++)
+		sub[h] = f->hs.hosts[h].is_new;
+	fab_err_init(&err);
+	if (accept_pairs_cover_rails(f->r, &f->hs, sub, NULL, 0, k, c, &err) < 0)
+		fail_msg("%s", err.msg);
+	pairs_check(f, c);
+	for (size_t i = 0; i < c->n_pairs; i++)
+		assert_true(sub[c->pairs[i].a] || sub[c->pairs[i].b]);
+}
+
+/*
+ * accept, h4 new (4 hosts x 2 rails, each rail on one leaf): each of h4's
+ * ports in K = 2 pairs of its rail, 4 pairs instead of its 6 rail pairs;
+ * the targets its two access links; the leaves' uplinks, wanted (a new
+ * host's leaf) but crossed by no rail pair, counted once each (2).
+ */
+static void test_accept_one_new(void **state)
+{
+	static const char hosts[] =
+		"h1 10.0.0.1 ifname=eth0\nh1 10.0.1.1 ifname=eth1\n"
+		"h2 10.0.0.2 ifname=eth0\nh2 10.0.1.2 ifname=eth1\n"
+		"h3 10.0.0.3 ifname=eth0\nh3 10.0.1.3 ifname=eth1\n"
+		"h4 10.0.0.4 ifname=eth0 new\nh4 10.0.1.4 ifname=eth1\n";
+	struct coverage c;
+	bool sub[8];
+	struct fab f;
+
+	accept_pick(&f, hosts, 2, &c, sub);
+	assert_true(sub[6] && sub[7]);
+	assert_int_equal(c.n_pairs, 4);
+	assert_int_equal(c.host_pairs[6], 2);
+	assert_int_equal(c.host_pairs[7], 2);
+	assert_int_equal(c.links_target, 2);
+	assert_int_equal(c.links_short, 0);
+	assert_int_equal(c.links_unreachable, 2);
+	assert_int_equal(c.hosts_short, 0);
+	rounds_check(&f, &c, false);
+	coverage_fini(&c);
+	fab_down(&f);
+}
+
+/* h3 and h4 new: their rail pairs with each other (h3:ethI-h4:ethI) are all measured. */
+static void test_accept_new_rack(void **state)
+{
+	static const char hosts[] =
+		"h1 10.0.0.1 ifname=eth0\nh1 10.0.1.1 ifname=eth1\n"
+		"h2 10.0.0.2 ifname=eth0\nh2 10.0.1.2 ifname=eth1\n"
+		"h3 10.0.0.3 ifname=eth0 new\nh3 10.0.1.3 ifname=eth1\n"
+		"h4 10.0.0.4 ifname=eth0 new\nh4 10.0.1.4 ifname=eth1\n";
+	size_t nn = 0;
+	struct coverage c;
+	bool sub[8];
+	struct fab f;
+
+	accept_pick(&f, hosts, 2, &c, sub);
+	for (size_t i = 0; i < c.n_pairs; i++)
+		nn += sub[c.pairs[i].a] && sub[c.pairs[i].b];
+	assert_int_equal(nn, 2);
+	for (size_t h = 4; h < 8; h++)
+		assert_true(c.host_pairs[h] >= 2);
+	rounds_check(&f, &c, false);
+	coverage_fini(&c);
+	fab_down(&f);
+}
+
 /* K 0 and a file with no rail of two hosts are refused as input. */
 static void test_refused(void **state)
 {
@@ -307,6 +382,8 @@ int main(void)
 		cmocka_unit_test(test_subset),
 		cmocka_unit_test(test_no_rail_hosts),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_accept_one_new),
+		cmocka_unit_test(test_accept_new_rack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

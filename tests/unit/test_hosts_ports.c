@@ -4,7 +4,8 @@
  * (hosts_port_pairs), and the rounds made of them: no end point in two
  * tests of a round, no link over its capacity (sched_topo_check on a rail
  * plan), every rail of a round of nodes at once, --per-host N
- * (sched_group_limit) keeping at most N tests a node.
+ * (sched_group_limit) keeping at most N tests a node; the same-rail pairs
+ * counted without building them (hosts_rail_pairs_count).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -197,6 +198,13 @@ static void test_random_property(void **state)
 		node = hosts_node_ids(&hs, &ng);
 		assert_non_null(node);
 		assert_int_equal(ng, n_nodes);
+		/* Counted without building them: the same-rail pairs, and the nodes. */
+		if (!cross) {
+			size_t nn = 0;
+
+			assert_int_equal(hosts_rail_pairs_count(&hs, &nn), n);
+			assert_int_equal(nn, n_nodes);
+		}
 		sched_init(&s);
 		assert_int_equal(sched_from_pairs(&s, want, n, hs.n), 0);
 		assert_int_equal(sched_check(&s, hs.n), 0);
