@@ -611,6 +611,10 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 			fprintf(f, "  ... and %zu more (-j or --csv FILE lists them all)\n", nc.left);
 		fputc('\n', f);
 	}
+	if (sweep_legs_text(f, tx, r) < 0) {
+		rc = -EIO;
+		goto out;
+	}
 	if (r->n_not_started) {
 		size_t k = 0;
 

@@ -1,0 +1,167 @@
+#!/bin/bash
+# Dual-homed legs (issue 25 item 3; docs/sweep.md "Dual-homed legs"):
+# fabricctl sweep between two hosts whose data-path interfaces are bonds
+# over two switches finds, by trial flows and the members' tx_bytes, a
+# source port per member, and measures one flow per leg, both directions.
+# Inside the VM (the kernel's bonding driver), four network namespaces:
+#
+#     ha: bond0 (balance-xor, layer3+4) = a1 + a2      10.25.0.1
+#     hb: bond0 (balance-xor, layer3+4) = b1 + b2      10.25.0.2
+#     s1: bridge, ports a1s b1s isl1   (the leg-1 switch)
+#     s2: bridge, ports a2s b2s isl2   (the leg-2 switch)
+#     isl1 <-> isl2 joins the switches, so either leg reaches the other host.
+#
+# Every member is shaped to 20 Mbit/s (tbf): under TCG a bare veth's rate
+# swings 2x from one second to the next; a 20 Mbit/s leg is steady.
+#  1. No fault: the sweep exits 0; pairs[0].legs has both directions, each
+#     with both members found (a port each), measured and ok; every
+#     member's own tx_bytes (read here, from sysfs) grew by at least its
+#     leg flow's bytes: every leg carried a flow.
+#  2. a2 cut to 4 Mbit/s: exit 1, ha's leg a2 slow and named in the
+#     finding ("slow leg: ha a2: ..."), a1 and hb's legs ok.
+# The lab once ran these trials with iperf3 (tests/vm/manual, before the
+# sweep did); the unit tests' recorded counters (tests/unit/test_bond_legs.c)
+# come from that log.  Runs inside the VM (tests/vm/run-tests).
+set -eu
+. "$(dirname "$0")/../../lib/common.sh"
+. "$(dirname "$0")/../lib.sh"
+vm_need
+need_cmd ip jq tc
+need_fabricctl
+grep -q '^bonding ' /proc/modules || vm_modprobe bonding max_bonds=0
+vm_modprobe veth
+modprobe sch_tbf 2>/dev/null || true
+tmpdir_with_cleanup legs
+
+P=lg$$
+HA=$P-ha HB=$P-hb S1=$P-s1 S2=$P-s2
+cleanup_hook() {
+	local t0=$SECONDS
+	for n in "$HA" "$HB" "$S1" "$S2"; do ip netns del "$n" 2>/dev/null || true; done
+	echo "lab down in $((SECONDS - t0)) s (at $SECONDS s)" >&2
+}
+
+# The lab in few processes (each costs under TCG): one ip batch per namespace.
+# batch IP-ARGS... : the lines on stdin run by one ip (or tc) process, logged.
+batch() {
+	local lines nl=$'\n'
+	lines=$(cat)
+	pretty "$* -b - <<<'${lines//$nl/; }'"
+	"$@" -b - <<<"$lines"
+}
+for n in "$HA" "$HB" "$S1" "$S2"; do
+	run ip netns add "$n"
+	# no IPv6 (router solicitations, DAD) on the members: their counters are the test's
+	ip netns exec "$n" sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6 &&
+		echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6'
+done
+batch ip <<EOT
+link add a1 netns $HA type veth peer name a1s netns $S1
+link add a2 netns $HA type veth peer name a2s netns $S2
+link add b1 netns $HB type veth peer name b1s netns $S1
+link add b2 netns $HB type veth peer name b2s netns $S2
+link add isl1 netns $S1 type veth peer name isl2 netns $S2
+EOT
+# switch NS PORT...: a bridge of the ports.
+switch() {
+	local ns=$1 p
+	shift
+	{
+		echo "link set lo up"
+		echo "link add br0 type bridge"
+		for p in "$@"; do echo "link set $p master br0"; echo "link set $p up"; done
+		echo "link set br0 up"
+	} | batch ip -n "$ns"
+}
+switch "$S1" a1s b1s isl1
+switch "$S2" a2s b2s isl2
+# host NS ADDR M1 M2: bond0 of the members, each shaped to 20 Mbit/s.
+host() {
+	batch ip -n "$1" <<EOT
+link set lo up
+link add bond0 type bond mode balance-xor xmit_hash_policy layer3+4 miimon 100
+link set $3 master bond0
+link set $4 master bond0
+addr add $2/24 dev bond0
+link set bond0 up
+EOT
+	batch tc -n "$1" <<EOT
+qdisc add dev $3 root tbf rate 20mbit burst 16kb latency 100ms
+qdisc add dev $4 root tbf rate 20mbit burst 16kb latency 100ms
+EOT
+}
+host "$HA" 10.25.0.1 a1 a2
+host "$HB" 10.25.0.2 b1 b2
+vm_wait_for "ha reaches hb over bond0" 20 ip netns exec "$HA" ping -c1 -W1 10.25.0.2
+printf '%s 10.25.0.1\n%s 10.25.0.2\n' "$HA" "$HB" >"$TMP/hosts"
+echo "lab up in $SECONDS s" >&2
+
+# tx NS IF: its tx_bytes.
+tx() { ip netns exec "$1" cat "/sys/class/net/$2/statistics/tx_bytes"; }
+# sweep: JSON in $TMP/out, -v on stderr, exit status in $rc; each member's
+# tx_bytes growth over it in T[member].
+declare -A T
+sweep() {
+	local m t0=$SECONDS
+	declare -A B
+	for m in "$HA:a1" "$HA:a2" "$HB:b1" "$HB:b2"; do B[${m#*:}]=$(tx "${m%%:*}" "${m#*:}"); done
+	fab -j -v sweep --hosts "$TMP/hosts" --launcher netns --transport tcp --duration 0.5 \
+		--lat-iters 100 --slow-pct 50
+	for m in "$HA:a1" "$HA:a2" "$HB:b1" "$HB:b2"; do
+		T[${m#*:}]=$(($(tx "${m%%:*}" "${m#*:}") - B[${m#*:}]))
+	done
+	echo "sweep took $((SECONDS - t0)) s; members grew a1 +${T[a1]} a2 +${T[a2]} b1 +${T[b1]} b2 +${T[b2]}" >&2
+}
+# legs: one jq (each process costs under TCG) reads the document into
+# L[DIR.MEMBER.FIELD] (verdict sport bytes tx_bytes bw_mbps finding) and
+# L[head] (legs.bad, the findings' count, ab's sender, ba's sender, ab's policy).
+declare -A L
+legs() {
+	local k v out
+	L=()
+	out=$(jq -r '
+		"head\t\(.legs.bad) \(.legs.findings | length) \(.pairs[0].legs.ab.node)" +
+		" \(.pairs[0].legs.ba.node) \(.pairs[0].legs.ab.mode)/\(.pairs[0].legs.ab.xmit_hash_policy)",
+		(.pairs[0].legs | to_entries[] | select(.value != null) | .key as $d | .value.legs[] | .member as $m |
+		 to_entries[] | "\($d).\($m).\(.key)\t\(.value)")' "$TMP/out")
+	# (a here-string: the VM has no /dev/fd for <(...))
+	while IFS=$'\t' read -r k v; do L[$k]=$v; done <<<"$out"
+	echo "legs: ${L[head]}" >&2
+}
+
+# --- 1. no fault: every leg found, carried a flow, ok ---------------------------
+sweep
+[ "$rc" = 0 ] || fail "no fault: sweep exit $rc (want 0)"
+legs
+assert_eq "no fault: legs bad, findings, senders, policy" \
+	"0 0 $HA $HB balance-xor/layer3+4" "${L[head]}"
+for dm in ab.a1 ab.a2 ba.b1 ba.b2; do
+	m=${dm#*.}
+	assert_eq "no fault: leg $dm" ok "${L[$dm.verdict]}"
+	[ "${L[$dm.sport]}" != null ] || fail "no fault: leg $dm has no port"
+	bytes=${L[$dm.bytes]} own=${L[$dm.tx_bytes]}
+	[ "$bytes" -gt 100000 ] || fail "no fault: leg $dm: $bytes bytes received"
+	# the sweep's own reading, and sysfs read here: the member carried its flow
+	[ $((own * 100)) -ge $((bytes * 90)) ] || fail "no fault: leg $dm: tx +$own of $bytes"
+	[ "${T[$m]}" -ge "$bytes" ] || fail "no fault: member $m grew +${T[$m]}, under its leg's $bytes"
+	echo "no fault: leg $dm port ${L[$dm.sport]} ${L[$dm.bw_mbps]} Mbit/s ok" >&2
+done
+[ "${L[ab.a1.sport]}" != "${L[ab.a2.sport]}" ] || fail "no fault: a1 and a2 on one port"
+grep -q "legs $HA -> $HB bond0: " "$TMP/err" || fail "no fault: no -v line for ha's legs"
+
+# --- 2. a2 slowed: that leg named, exit 1 ----------------------------------------
+run ip netns exec "$HA" tc qdisc replace dev a2 root tbf rate 4mbit burst 16kb latency 100ms
+sweep
+[ "$rc" = 1 ] || fail "a2 slowed: sweep exit $rc (want 1)"
+legs
+assert_eq "a2 slowed: leg ab.a2" slow "${L[ab.a2.verdict]}"
+for dm in ab.a1 ba.b1 ba.b2; do
+	assert_eq "a2 slowed: leg $dm" ok "${L[$dm.verdict]}"
+done
+echo "a2 slowed: ${L[ab.a2.finding]}" >&2
+case ${L[ab.a2.finding]} in
+"slow leg: $HA a2: "*) ;;
+*) fail "a2 slowed: finding '${L[ab.a2.finding]}'" ;;
+esac
+assert_eq "a2 slowed: legs bad, findings" "1 1" "$(echo "${L[head]}" | cut -d' ' -f1-2)"
+echo "PASS: every leg found and carried a flow; the slowed leg named (in $SECONDS s)" >&2
