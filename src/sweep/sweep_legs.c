@@ -113,7 +113,16 @@ static unsigned int sport_base(bool fwd)
 	return SWEEP_LEGS_SPORT_BASE + (fwd ? 0 : SWEEP_LEGS_MAX_TRIALS);
 }
 
-/* Trial flows until every member of @sn has a port (or the trials run out): @found. */
+/* Has every member of @sn whose link is up a port in @found?  (A member down carries nothing.) */
+static bool up_found(const struct bond_snap *sn, const struct bond_legs *found)
+{
+	for (size_t i = 0; i < sn->n_members; i++)
+		if (sn->m[i].link_up && !found->legs[i].sport)
+			return false;
+	return true;
+}
+
+/* Trial flows until every member of @sn whose link is up has a port (or the trials run out): @found. */
 static int dir_trials(struct legs_env *e, unsigned int a, unsigned int b, bool fwd,
 		      const struct bond_snap *sn, struct bond_legs_dir *d, struct bond_legs *found,
 		      struct fab_err *why)
@@ -139,7 +148,7 @@ static int dir_trials(struct legs_env *e, unsigned int a, unsigned int b, bool f
 			  (unsigned long long)fl.bytes);
 		n++;
 		bond_legs_find_snap(sn, t, n, found);
-		if (found->n_found == found->n_legs)
+		if (up_found(sn, found))
 			break;
 	}
 	bond_legs_find_snap(sn, t, n, found);

@@ -10,8 +10,9 @@
  *     (model/bond_legs.h bond_legs_port_hashed()): trial flows of
  *     SWEEP_LEGS_TRIAL_MS from distinct source ports, one at a time, to
  *     one receiver port, the sender's members' tx_bytes read before and
- *     after each; bond_legs_find() keeps a port per member (at most
- *     SWEEP_LEGS_MAX_TRIALS trials);
+ *     after each; bond_legs_find() keeps a port per member (the trials
+ *     stop when every member whose link is up has one, at most
+ *     SWEEP_LEGS_MAX_TRIALS);
  *  3. one flow per member on its port, the legs one after another (each
  *     leg's figure its own: the receiving bond's members, and both hosts'
  *     CPUs, are not shared between two legs' flows), each of the sweep's

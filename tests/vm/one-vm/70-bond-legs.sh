@@ -17,8 +17,10 @@
 #     with both members found (a port each), measured and ok; every
 #     member's own tx_bytes (read here, from sysfs) grew by at least its
 #     leg flow's bytes: every leg carried a flow.
-#  2. a2 cut to 4 Mbit/s: exit 1, ha's leg a2 slow and named in the
-#     finding ("slow leg: ha a2: ..."), a1 and hb's legs ok.
+#  2. a2 cut to 4 Mbit/s and b2's cable cut (its switch port down, the
+#     bond drops it): exit 1, ha's leg a2 slow and named ("slow leg: ha
+#     a2: ..."), hb's leg b2 dead ("dead leg: hb b2: member link down:
+#     ..."; no trial lands on it, and none is spent looking), a1 and b1 ok.
 # The lab once ran these trials with iperf3 (tests/vm/manual, before the
 # sweep did); the unit tests' recorded counters (tests/unit/test_bond_legs.c)
 # come from that log.  Runs inside the VM (tests/vm/run-tests).
@@ -149,19 +151,24 @@ done
 [ "${L[ab.a1.sport]}" != "${L[ab.a2.sport]}" ] || fail "no fault: a1 and a2 on one port"
 grep -q "legs $HA -> $HB bond0: " "$TMP/err" || fail "no fault: no -v line for ha's legs"
 
-# --- 2. a2 slowed: that leg named, exit 1 ----------------------------------------
+# --- 2. a2 slowed, b2's cable cut: both legs named, exit 1 ------------------------
 run ip netns exec "$HA" tc qdisc replace dev a2 root tbf rate 4mbit burst 16kb latency 100ms
+run ip -n "$S2" link set b2s down
+vm_wait_for "hb's bond sees b2 down" 10 sh -c "ip -n $HB -d link show b2 | grep -q 'mii_status DOWN'"
 sweep
-[ "$rc" = 1 ] || fail "a2 slowed: sweep exit $rc (want 1)"
+[ "$rc" = 1 ] || fail "faults: sweep exit $rc (want 1)"
 legs
-assert_eq "a2 slowed: leg ab.a2" slow "${L[ab.a2.verdict]}"
-for dm in ab.a1 ba.b1 ba.b2; do
-	assert_eq "a2 slowed: leg $dm" ok "${L[$dm.verdict]}"
+assert_eq "faults: leg ab.a2" slow "${L[ab.a2.verdict]}"
+assert_eq "faults: leg ba.b2" dead "${L[ba.b2.verdict]}"
+for dm in ab.a1 ba.b1; do
+	assert_eq "faults: leg $dm" ok "${L[$dm.verdict]}"
 done
-echo "a2 slowed: ${L[ab.a2.finding]}" >&2
+echo "faults: ${L[ab.a2.finding]}; ${L[ba.b2.finding]}" >&2
 case ${L[ab.a2.finding]} in
 "slow leg: $HA a2: "*) ;;
-*) fail "a2 slowed: finding '${L[ab.a2.finding]}'" ;;
+*) fail "faults: a2's finding '${L[ab.a2.finding]}'" ;;
 esac
-assert_eq "a2 slowed: legs bad, findings" "1 1" "$(echo "${L[head]}" | cut -d' ' -f1-2)"
-echo "PASS: every leg found and carried a flow; the slowed leg named (in $SECONDS s)" >&2
+assert_eq "faults: b2's finding" "dead leg: $HB b2: member link down: no trial flow landed on it" \
+	"${L[ba.b2.finding]}"
+assert_eq "faults: legs bad, findings" "2 2" "$(echo "${L[head]}" | cut -d' ' -f1-2)"
+echo "PASS: every leg found and carried a flow; the slowed leg and the cut one named (in $SECONDS s)" >&2
