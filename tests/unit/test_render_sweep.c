@@ -714,6 +714,7 @@ static void test_legs(void **state)
 	got = render_to_string(&render_text_ops, &f.rep, false);
 	assert_non_null(strstr(got, "dual-homed legs (one flow per bond member, one after another): "
 				    "1 not ok\n"));
+	assert_non_null(strstr(got, " failed; 1 dual-homed leg not ok\n"));
 	assert_non_null(strstr(got, " bond0 (balance-xor, layer3+4): a1 port 29100 19.0 Mb/s ok, "
 				    "a2 port 29102 3.9 Mb/s slow\n    slow leg: h1 a2: 4 of 19 Mbit/s\n"));
 	free(got);

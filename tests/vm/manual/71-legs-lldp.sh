@@ -21,7 +21,7 @@ vm_need
 need_cmd ip jq tc lldpd lldpcli
 need_fabricctl
 tmpdir_with_cleanup legs-lldp
-HA= HB= S1= S2= D=/run/lg$$ LLDPD=
+HA='' HB='' S1='' S2='' D=/run/lg$$ LLDPD=''
 cleanup_hook() {
 	local p
 	for p in $LLDPD; do kill "$p" 2>/dev/null || true; done
@@ -45,7 +45,7 @@ run ip -n "$S2" addr add 10.25.254.2/32 dev lo
 # sees NS WHO: NS's lldpd has WHO as a neighbour.
 sees() { lldpcli -u "$D/$1.sock" show neighbors 2>/dev/null | grep -q "$2"; }
 for w in "$HA $S1" "$HA $S2" "$HB $S1" "$HB $S2" "$S1 $HA" "$S1 $HB" "$S2 $HA" "$S2 $HB"; do
-	vm_wait_for "${w% *} sees ${w#* }" 30 sees $w
+	vm_wait_for "${w% *} sees ${w#* }" 30 sees "${w% *}" "${w#* }"
 done
 {
 	echo "$HA 10.25.0.1 port=a1s lldp_socket=$D/$HA.sock"

@@ -26,7 +26,7 @@ vm_need
 need_cmd ip jq tc
 need_fabricctl
 tmpdir_with_cleanup legs
-HA= HB= S1= S2=
+HA='' HB='' S1='' S2=''
 cleanup_hook() {
 	local t0=$SECONDS
 	legs_lab_down
