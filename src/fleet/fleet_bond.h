@@ -19,4 +19,13 @@
 int fleet_bond_snap(struct fleet *f, size_t i, int timeout_ms, struct bond_snap *out,
 		    struct fab_err *err);
 
+/*
+ * Every live worker's reading at once (one request each, answers awaited
+ * together): @out[i] and @have[i] (f->n each) for worker i; a worker that
+ * fails or answers what cannot be read (an older one: "unknown op") has
+ * have false, said at debug level.  Fails only on ENOMEM or a poll failure.
+ */
+int fleet_bond_snap_all(struct fleet *f, int timeout_ms, struct bond_snap *out, bool *have,
+			struct fab_err *err);
+
 #endif

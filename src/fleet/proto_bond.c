@@ -61,7 +61,8 @@ int proto_bond_from_json(const json_t *res, struct bond_snap *s, struct fab_err 
 	s->mode = s->policy = -1;
 	if (!json_is_string(ifname) || json_string_length(ifname) >= sizeof(s->ifname) ||
 	    !json_is_boolean(json_object_get(res, "bond")))
-		return fab_err_set(err, -EPROTO, "bond: needs \"ifname\" (< 16 bytes) and \"bond\"");
+		return fab_err_set(err, -EPROTO,
+				   "bond: needs \"ifname\" (< 16 bytes) and \"bond\"");
 	str_fmt(s->ifname, sizeof(s->ifname), "%s", json_string_value(ifname));
 	s->is_bond = json_is_true(json_object_get(res, "bond"));
 	if (!s->is_bond)

@@ -163,18 +163,18 @@ struct bond_leg_result {
 };
 
 struct bond_legs_dir {
-	bool run;		/* the sender's interface is a bond: trials ran or why says why not */
+	bool run;		/* the sender is a bond: trials ran, or why says why not */
 	char node[64];		/* the sending host */
 	char bond[16];
 	int mode, policy;
 	unsigned int dport;	/* the receiver's port every trial and leg flow went to */
 	size_t n_trials, n_unclear;
 	const char *why;	/* static: why some member has no port; NULL */
-	bool unread;		/* the bond's counters could not be read: no leg judged a fault */
+	bool unread;		/* its counters could not be read: no leg judged a fault */
 	double ref_mbps;	/* the fastest leg: what the others are judged against */
 	struct bond_leg_result legs[FAB_BOND_MAX_MEMBERS];
 	size_t n_legs;
-	size_t n_bad;		/* legs whose finding is a fault (slow, dead, untested on a port hash) */
+	size_t n_bad;		/* legs whose finding is a fault (bond_legs_judge_dir()) */
 };
 
 /*

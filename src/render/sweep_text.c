@@ -559,7 +559,8 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	if (r->baseline.file || r->n_regressed)
 		fprintf(f, ", %zu regressed", r->n_regressed);
 	if (r->legs)	/* dual-homed legs (sweep_legs.c): what else makes the exit 1 */
-		fprintf(f, "; %zu dual-homed leg%s not ok", r->n_legs_bad, r->n_legs_bad == 1 ? "" : "s");
+		fprintf(f, "; %zu dual-homed leg%s not ok", r->n_legs_bad,
+			r->n_legs_bad == 1 ? "" : "s");
 	fputc('\n', f);
 	if (r->baseline.file)
 		fprintf(f, "baseline %s: %zu pairs compared, %zu regressed (fell more than %.0f%%)\n",

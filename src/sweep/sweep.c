@@ -623,7 +623,7 @@ static int sweep_measure_run(struct sweep_state *w, struct sweep_outcome *out)
 			return rc;
 		}
 		rc = legs_run(w, r, m, &so);
-		if (rc == -EINTR)	/* a signal during the legs: what was measured is reported */
+		if (rc == -EINTR)	/* a signal during the legs: the measured reported */
 			r->interrupted = true;
 		else if (rc < 0)
 			return rc;

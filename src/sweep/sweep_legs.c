@@ -122,7 +122,7 @@ static bool up_found(const struct bond_snap *sn, const struct bond_legs *found)
 	return true;
 }
 
-/* Trial flows until every member of @sn whose link is up has a port (or the trials run out): @found. */
+/* Trial flows until every member of @sn whose link is up has a port (or none are left): @found. */
 static int dir_trials(struct legs_env *e, unsigned int a, unsigned int b, bool fwd,
 		      const struct bond_snap *sn, struct bond_legs_dir *d, struct bond_legs *found,
 		      struct fab_err *why)
@@ -142,7 +142,8 @@ static int dir_trials(struct legs_env *e, unsigned int a, unsigned int b, bool f
 			d->n_unclear++;
 			continue;
 		}
-		t[n] = (struct bond_leg_trial){ .sport = sport_base(fwd) + k, .sent_bytes = fl.bytes };
+		t[n] = (struct bond_leg_trial){ .sport = sport_base(fwd) + k,
+						.sent_bytes = fl.bytes };
 		memcpy(t[n].tx_delta, fl.delta, sizeof(fl.delta));
 		fab_debug("legs: %s trial from port %u: %llu bytes received", d->node, t[n].sport,
 			  (unsigned long long)fl.bytes);
@@ -203,13 +204,15 @@ static void dir_log(const struct bond_legs_dir *d, const char *to)
 	for (size_t i = 0; i < d->n_legs && o < sizeof(line); i++) {
 		const struct bond_leg_result *l = &d->legs[i];
 
+		const char *v = bond_leg_verdict_name(l->verdict), *sep = i ? "," : "";
+		char *at = line + o;
+		size_t left = sizeof(line) - o;
+
 		if (l->sport)
-			o += (size_t)str_fmt(line + o, sizeof(line) - o, "%s %s port %u %.1f Mb/s %s",
-					     i ? "," : "", l->member, l->sport, l->mbps,
-					     bond_leg_verdict_name(l->verdict));
+			o += (size_t)str_fmt(at, left, "%s %s port %u %.1f Mb/s %s", sep, l->member,
+					     l->sport, l->mbps, v);
 		else
-			o += (size_t)str_fmt(line + o, sizeof(line) - o, "%s %s %s", i ? "," : "",
-					     l->member, bond_leg_verdict_name(l->verdict));
+			o += (size_t)str_fmt(at, left, "%s %s %s", sep, l->member, v);
 	}
 	fab_info("legs %s -> %s %s: %zu trial%s,%s%s%s", d->node, to, d->bond, d->n_trials,
 		 d->n_trials == 1 ? "" : "s", line, d->why ? "; " : "", d->why ? d->why : "");
@@ -233,7 +236,8 @@ static void dir_head(struct legs_env *e, unsigned int sender, const struct bond_
 		l->link_up = sn->m[i].link_up;
 		if (e->fab->host_link)
 			bond_leg_neighbour(e->fab->t, e->fab->host_link[sender], l->member,
-					   l->sw_node, sizeof(l->sw_node), l->sw_port, sizeof(l->sw_port));
+					   l->sw_node, sizeof(l->sw_node), l->sw_port,
+					   sizeof(l->sw_port));
 	}
 }
 
@@ -328,23 +332,15 @@ static int pair_run(struct legs_env *e, struct sweep_legs *l, size_t i, const st
 	return rc;
 }
 
-/* Every live worker's data-path interface; true when one is a bond. */
-static bool snaps_read(struct legs_env *e)
+/* Every live worker's data-path interface, asked at once: *@any when one is a bond. */
+static int snaps_read(struct legs_env *e, bool *any)
 {
-	bool any = false;
+	int rc = fleet_bond_snap_all(e->f, e->timeout_ms, e->snap, e->have, &e->ctx->err);
 
-	for (size_t i = 0; i < e->f->n; i++) {
-		struct fab_err err;
-
-		fab_err_init(&err);
-		if (e->f->w[i].dead)
-			continue;
-		e->have[i] = fleet_bond_snap(e->f, i, e->timeout_ms, &e->snap[i], &err) == 0;
-		if (!e->have[i])
-			fab_debug("sweep: legs: %s: %s", e->f->w[i].host->name, err.msg);
-		any |= e->have[i] && e->snap[i].is_bond;
-	}
-	return any;
+	*any = false;
+	for (size_t i = 0; rc == 0 && i < e->f->n; i++)
+		*any |= e->have[i] && e->snap[i].is_bond;
+	return rc;
 }
 
 static int legs_pairs(struct legs_env *e, struct sweep_legs *l, struct sweep_report *r)
@@ -377,7 +373,11 @@ int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 	if (!e.snap || !e.have) {
 		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 	} else {
-		rc = snaps_read(&e) ? legs_pairs(&e, l, r) : 0;
+		bool any = false;
+
+		rc = snaps_read(&e, &any);
+		if (rc == 0 && any)
+			rc = legs_pairs(&e, l, r);
 	}
 	free(e.snap);
 	free(e.have);

@@ -38,7 +38,8 @@
 #include "sweep/sweep_ctx.h"
 
 #define SWEEP_LEGS_DPORT	29099	/* the receiver's port of every trial and leg flow */
-#define SWEEP_LEGS_SPORT_BASE	29100	/* a -> b trials from base + k, b -> a from base + 16 + k */
+/* a -> b trials leave from SPORT_BASE + k, b -> a from SPORT_BASE + MAX_TRIALS + k */
+#define SWEEP_LEGS_SPORT_BASE	29100
 #define SWEEP_LEGS_MAX_TRIALS	16
 #define SWEEP_LEGS_TRIAL_MS	300
 

@@ -52,7 +52,7 @@ static void trace_result(const json_t *res)
 		assert(!tr[0].hops && !tr[1].hops);
 }
 
-/* A bond reading (the "bond" op's result): within bounds, and what it writes back reads the same. */
+/* A bond reading (the "bond" op's result): within bounds; written back, it reads the same. */
 static void bond_result(const json_t *res)
 {
 	struct bond_snap s, back;
@@ -69,7 +69,8 @@ static void bond_result(const json_t *res)
 	assert(proto_bond_from_json(j, &back, &err) == 0);
 	assert(back.n_members == s.n_members && back.is_bond == s.is_bond);
 	for (size_t i = 0; i < s.n_members; i++)
-		assert(back.m[i].tx_bytes == s.m[i].tx_bytes && !strcmp(back.m[i].name, s.m[i].name));
+		assert(back.m[i].tx_bytes == s.m[i].tx_bytes &&
+		       !strcmp(back.m[i].name, s.m[i].name));
 	json_decref(j);
 }
 

@@ -244,7 +244,7 @@ static void test_snap_delta(void **state)
 	assert_int_equal(bond_snap_delta(&b, &a, d), 0);
 	assert_int_equal(d[0], 1051129);
 	assert_int_equal(d[1], 1519);
-	a.m[1].tx_bytes = 10;			/* went back (a counter reset): 0, not a wrap */
+	a.m[1].tx_bytes = 10;		/* went back (a counter reset): 0, not a wrap */
 	assert_int_equal(bond_snap_delta(&b, &a, d), 0);
 	assert_int_equal(d[1], 0);
 	strcpy(a.m[1].name, "a3");
@@ -310,11 +310,13 @@ static void test_judge_dir(void **state)
 	assert_true(d.legs[1].fault);
 	assert_false(d.legs[0].fault);
 	bond_legs_judge_dir(&d, 50, true);		/* LLDP read, no neighbour */
-	assert_string_equal(d.legs[1].finding, "slow leg: ha a2 (no LLDP neighbour): 4 of 19 Mbit/s");
+	assert_string_equal(d.legs[1].finding,
+			    "slow leg: ha a2 (no LLDP neighbour): 4 of 19 Mbit/s");
 	strcpy(d.legs[1].sw_node, "s2");
 	strcpy(d.legs[1].sw_port, "a2s");
 	bond_legs_judge_dir(&d, 50, true);
-	assert_string_equal(d.legs[1].finding, "slow leg: ha a2 (switch s2 port a2s): 4 of 19 Mbit/s");
+	assert_string_equal(d.legs[1].finding,
+			    "slow leg: ha a2 (switch s2 port a2s): 4 of 19 Mbit/s");
 
 	d = dir2(19.1, 0);				/* its flow failed */
 	d.legs[1].failed = true;
@@ -332,7 +334,8 @@ static void test_judge_dir_untested(void **state)
 	bond_legs_judge_dir(&d, 80, false);
 	assert_int_equal(d.n_bad, 1);
 	assert_int_equal(d.legs[1].verdict, BOND_LEG_UNTESTED);
-	assert_string_equal(d.legs[1].finding, "untested leg: ha a2: no trial flow landed on the member");
+	assert_string_equal(d.legs[1].finding,
+			    "untested leg: ha a2: no trial flow landed on the member");
 	d.legs[1].link_up = false;
 	bond_legs_judge_dir(&d, 80, false);
 	assert_int_equal(d.n_bad, 1);
@@ -367,8 +370,10 @@ static void test_neighbour(void **state)
 	ha = topo_node_add(t, TOPO_NODE_HOST, "ha", 0);
 	s1 = topo_node_add(t, TOPO_NODE_SWITCH, "s1", 0);
 	s2 = topo_node_add(t, TOPO_NODE_SWITCH, "s2", 0);
-	assert_int_equal(topo_link_add(t, topo_port_add(s1, 0, "a1s"), topo_port_add(ha, 0, "a1"), 0), 0);
-	assert_int_equal(topo_link_add(t, topo_port_add(ha, 0, "a2"), topo_port_add(s2, 0, "a2s"), 0), 0);
+	assert_int_equal(topo_link_add(t, topo_port_add(s1, 0, "a1s"), topo_port_add(ha, 0, "a1"),
+				       0), 0);
+	assert_int_equal(topo_link_add(t, topo_port_add(ha, 0, "a2"), topo_port_add(s2, 0, "a2s"),
+				       0), 0);
 	assert_true(bond_leg_neighbour(t, 0, "a2", sw, sizeof(sw), port, sizeof(port)));
 	assert_string_equal(sw, "s2");
 	assert_string_equal(port, "a2s");

@@ -82,8 +82,8 @@ static void test_refused(void **state)
 	refused("{\"bond\":false}", "\"ifname\"");
 	refused("{\"ifname\":\"bond0\",\"bond\":true}", "\"members\"");
 	refused("{\"ifname\":\"bond0\",\"bond\":true,\"members\":[]}", "\"members\"");
-	refused("{\"ifname\":\"bond0\",\"bond\":true,\"members\":[{\"name\":\"a1\",\"link_up\":true,"
-		"\"tx_bytes\":-1}]}", "tx_bytes");
+	refused("{\"ifname\":\"bond0\",\"bond\":true,\"members\":[{\"name\":\"a1\","
+		"\"link_up\":true,\"tx_bytes\":-1}]}", "tx_bytes");
 	refused("{\"ifname\":\"bond0\",\"bond\":true,\"members\":[{\"name\":\"a-very-long-name-1\","
 		"\"link_up\":true,\"tx_bytes\":1}]}", "name");
 	refused("{\"ifname\":\"bond0-much-too-long\",\"bond\":false}", "ifname");
