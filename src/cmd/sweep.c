@@ -57,7 +57,8 @@ int cmd_sweep(struct fab_ctx *ctx, int argc, char **argv)
 	rc = sweep_args_run(ctx, &a, &out);
 	if (rc >= 0)
 		return rc;
-	rc = r->n_slow + r->n_failed + r->n_regressed ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+	rc = r->n_slow + r->n_failed + r->n_regressed + r->n_legs_bad ? FAB_EXIT_UNHEALTHY
+								       : FAB_EXIT_OK;
 	/* Every output is attempted, whatever became of the others (sweep_cmd.h). */
 	if (!a.req.dry_run)
 		sweep_out_write(&a, r, &fates);

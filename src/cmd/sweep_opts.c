@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "cmd/cmd_opt.h"
 #include "cmd/fleet_cmd.h"
@@ -149,6 +150,7 @@ static const struct cmd_opt sweep_rows[] = {
 	SWEEP_GROUP(file_rows, 0),
 	CMD_TEXT("[OPTION...]", 0),
 	SWEEP_GROUP(more_rows, 0),
+	CMD_FLAG("no-legs", 0, A, req.legs, H | CMD_OPT_OFF),
 	CMD_CALL("topology", 0, "lldp|ib|PLAN", opt_topology, H),
 	CMD_STRING("from", 0, "SWEEP.json", A, req.from, H),
 	CMD_STRING("policy", 0, "FILE", A, policy, H),
@@ -182,6 +184,7 @@ void sweep_args_default(struct sweep_args *a, const char *cmd)
 {
 	*a = (struct sweep_args){ .cmd = cmd, .lat_max_us = -1, .lat_floor_us = -1, .min_pct = -1 };
 	sweep_req_default(&a->req);
+	a->req.legs = strcmp(cmd, "sweep") == 0;	/* diagnose, accept: not (yet) */
 }
 
 /* What the rows hold as given into the request. */

@@ -24,6 +24,7 @@
 #include "cmd/worker.h"
 #include "fleet/fleet_dial.h"
 #include "fleet/proto.h"
+#include "fleet/proto_bond.h"
 #include "fleet/proto_trace.h"
 #include "model/lldp_view.h"
 #include "node/apply.h"
@@ -53,10 +54,10 @@ static void op_hello(struct worker *w, struct proto_msg *req)
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
 		if (transport_find(names[i]))
 			json_array_append_new(tps, json_string(names[i]));
-	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[ssssssssssssss], s:i}",
+	worker_reply(w, req->id, json_pack("{s:i, s:s, s:I, s:o, s:[sssssssssssssss], s:i}",
 		"version", FAB_PROTO_VERSION, "hostname", host, "pid", (json_int_t)getpid(),
 		"transports", tps, "ops", "hello", "status", "verify", "apply", "lldp", "counters",
-		"optics", "trace", "listen", "connect", "peer", "go", "abort", "bye",
+		"bond", "optics", "trace", "listen", "connect", "peer", "go", "abort", "bye",
 		"sessions", WORKER_SESSIONS_MAX));
 }
 
@@ -265,6 +266,30 @@ static void op_counters(struct worker *w, struct proto_msg *req)
 }
 
 /*
+ * sweep's dual-homed legs: the data-path interface ("ifname", or the one
+ * holding "addr") and, when it is a bond, its members' tx_bytes.
+ */
+static void op_bond(struct worker *w, struct proto_msg *req)
+{
+	const char *addr, *ifname;
+	struct bond_snap s;
+	struct fab_err err;
+	json_t *res = NULL;
+
+	fab_err_init(&err);
+	if (req_str(req->doc, "ifname", &ifname) < 0 || req_str(req->doc, "addr", &addr) < 0) {
+		worker_fail(w, req->id, "protocol: bond: \"ifname\", \"addr\" must be strings");
+		return;
+	}
+	if (node_bond_snap(w->ctx->sys, addr, ifname, &s, &err) == 0) {
+		res = proto_bond_result(&s);
+		if (!res)
+			fab_err_set(&err, -ENOMEM, "bond: out of memory");
+	}
+	worker_answer(w, req->id, res, err.msg);
+}
+
+/*
  * diagnose, accept (and later status --hosts): this node's modules and
  * links, raw (node_optics_wire): "ifnames" an array of interface names,
  * or null for every hardware port with a module interface.
@@ -337,7 +362,7 @@ static const struct worker_op {
 } worker_ops[] = {
 	{ "hello", op_hello }, { "status", op_status }, { "verify", op_verify },
 	{ "apply", op_apply }, { "lldp", op_lldp }, { "counters", op_counters },
-	{ "optics", op_optics }, { "trace", op_trace },
+	{ "bond", op_bond }, { "optics", op_optics }, { "trace", op_trace },
 	{ "listen", worker_op_listen }, { "connect", worker_op_connect }, { "abort", op_abort },
 	{ "bye", op_bye },
 };

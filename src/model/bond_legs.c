@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "model/bond_legs.h"
+#include "model/topo.h"
 #include "util/str.h"
 
 bool bond_legs_port_hashed(int mode, int policy)
@@ -108,6 +109,32 @@ const char *bond_leg_verdict_name(enum bond_leg_verdict v)
 	return (unsigned int)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
 }
 
+/* The finding, @where in parentheses after the member (NULL: none). */
+static int finding_at(char *buf, size_t len, enum bond_leg_verdict v, const char *node,
+		      const char *member, const char *where, double mbps, double expected_mbps,
+		      const char *why)
+{
+	char at[160] = "";
+
+	if (where)
+		str_fmt(at, sizeof(at), " (%s)", where);
+	switch (v) {
+	case BOND_LEG_SLOW:
+		if (expected_mbps > 0)
+			return str_fmt(buf, len, "slow leg: %s %s%s: %.0f of %.0f Mbit/s", node,
+				       member, at, mbps, expected_mbps);
+		return str_fmt(buf, len, "slow leg: %s %s%s: %.0f Mbit/s", node, member, at, mbps);
+	case BOND_LEG_DEAD:
+		return str_fmt(buf, len, "dead leg: %s %s%s: %s", node, member, at,
+			       why ? why : "no bytes");
+	case BOND_LEG_UNTESTED:
+		return str_fmt(buf, len, "untested leg: %s %s%s: %s", node, member, at,
+			       why ? why : "no trial flow landed on the member");
+	default:
+		return str_fmt(buf, len, "ok leg: %s %s%s: %.0f Mbit/s", node, member, at, mbps);
+	}
+}
+
 int bond_leg_finding(char *buf, size_t len, enum bond_leg_verdict v, const char *node,
 		     const char *member, const char *sw_node, const char *sw_port, double mbps,
 		     double expected_mbps, const char *why)
@@ -119,20 +146,106 @@ int bond_leg_finding(char *buf, size_t len, enum bond_leg_verdict v, const char 
 			sw_port && sw_port[0] ? sw_port : "?");
 	else
 		str_fmt(where, sizeof(where), "no LLDP neighbour");
-	switch (v) {
-	case BOND_LEG_SLOW:
-		if (expected_mbps > 0)
-			return str_fmt(buf, len, "slow leg: %s %s (%s): %.0f of %.0f Mbit/s", node,
-				       member, where, mbps, expected_mbps);
-		return str_fmt(buf, len, "slow leg: %s %s (%s): %.0f Mbit/s", node, member, where,
-			       mbps);
-	case BOND_LEG_DEAD:
-		return str_fmt(buf, len, "dead leg: %s %s (%s): no bytes", node, member, where);
-	case BOND_LEG_UNTESTED:
-		return str_fmt(buf, len, "untested leg: %s %s (%s): %s", node, member, where,
-			       why ? why : "no trial flow landed on the member");
-	default:
-		return str_fmt(buf, len, "ok leg: %s %s (%s): %.0f Mbit/s", node, member, where,
-			       mbps);
+	return finding_at(buf, len, v, node, member, where, mbps, expected_mbps,
+			  v == BOND_LEG_DEAD ? NULL : why);
+}
+
+int bond_snap_delta(const struct bond_snap *before, const struct bond_snap *after,
+		    uint64_t *delta)
+{
+	if (before->n_members != after->n_members || before->n_members > FAB_BOND_MAX_MEMBERS)
+		return -EINVAL;
+	for (size_t i = 0; i < before->n_members; i++) {
+		if (strcmp(before->m[i].name, after->m[i].name))
+			return -EINVAL;
+		delta[i] = after->m[i].tx_bytes > before->m[i].tx_bytes
+			   ? after->m[i].tx_bytes - before->m[i].tx_bytes : 0;
 	}
+	return 0;
+}
+
+int bond_legs_find_snap(const struct bond_snap *s, const struct bond_leg_trial *trials, size_t n,
+			struct bond_legs *out)
+{
+	struct fab_bond_member mem[FAB_BOND_MAX_MEMBERS];
+	struct fab_bond b = { .mode = s->mode, .xmit_hash_policy = s->policy, .members = mem,
+			      .n_members = s->n_members };
+
+	memset(mem, 0, sizeof(mem));
+	if (s->n_members == 0 || s->n_members > FAB_BOND_MAX_MEMBERS) {
+		memset(out, 0, sizeof(*out));
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < s->n_members; i++) {
+		str_fmt(mem[i].name, sizeof(mem[i].name), "%s", s->m[i].name);
+		mem[i].link_up = s->m[i].link_up;
+	}
+	return bond_legs_find(&b, trials, n, out);
+}
+
+/* One leg's verdict and finding; true when it is a fault. */
+static bool judge_leg(struct bond_legs_dir *d, struct bond_leg_result *l, double slow_pct,
+		      bool lldp)
+{
+	const char *why = d->why;
+	char where[160];
+
+	l->verdict = bond_leg_judge(l->sport != 0, l->failed, l->mbps, d->ref_mbps, slow_pct);
+	bool hashed = bond_legs_port_hashed(d->mode, d->policy) && !d->unread;
+
+	if (l->verdict == BOND_LEG_UNTESTED && !l->link_up && hashed) {
+		l->verdict = BOND_LEG_DEAD;
+		why = "member link down: no trial flow landed on it";
+	} else if (l->verdict == BOND_LEG_DEAD) {
+		why = l->failed ? "its flow failed" : NULL;
+	}
+	l->finding[0] = '\0';
+	if (l->verdict == BOND_LEG_OK)
+		return false;
+	if (l->sw_node[0])
+		str_fmt(where, sizeof(where), "switch %s port %s", l->sw_node,
+			l->sw_port[0] ? l->sw_port : "?");
+	else
+		str_fmt(where, sizeof(where), "%s", lldp ? "no LLDP neighbour" : "");
+	finding_at(l->finding, sizeof(l->finding), l->verdict, d->node, l->member,
+		   where[0] ? where : NULL, l->mbps, d->ref_mbps, why);
+	return l->verdict != BOND_LEG_UNTESTED || hashed;
+}
+
+void bond_legs_judge_dir(struct bond_legs_dir *d, double slow_pct, bool lldp)
+{
+	d->ref_mbps = 0;
+	d->n_bad = 0;
+	for (size_t i = 0; i < d->n_legs; i++)
+		if (d->legs[i].sport && !d->legs[i].failed && d->legs[i].mbps > d->ref_mbps)
+			d->ref_mbps = d->legs[i].mbps;
+	for (size_t i = 0; i < d->n_legs; i++) {
+		d->legs[i].fault = judge_leg(d, &d->legs[i], slow_pct, lldp);
+		d->n_bad += d->legs[i].fault;
+	}
+}
+
+bool bond_leg_neighbour(const struct topo *t, uint32_t host_link, const char *ifname, char *sw,
+			size_t sw_len, char *port, size_t port_len)
+{
+	const struct topo_link *l;
+	const struct topo_node *host;
+	const struct topo_port *p;
+
+	sw[0] = port[0] = '\0';
+	if (!t || host_link >= t->n_links)
+		return false;
+	l = t->links[host_link];
+	host = l->a->node->type != TOPO_NODE_SWITCH ? l->a->node : l->b->node;
+	if (host->type == TOPO_NODE_SWITCH)
+		return false;
+	p = topo_port_find(host, 0, ifname);
+	if (!p || !p->peer)
+		return false;
+	str_fmt(sw, sw_len, "%s", p->peer->node->name);
+	if (p->peer->name[0])
+		str_fmt(port, port_len, "%s", p->peer->name);
+	else
+		str_fmt(port, port_len, "%u", p->peer->num);
+	return true;
 }

@@ -10,7 +10,7 @@
  * bytes are what the peer received (acknowledged), not what the sender
  * wrote: a sender's last write returns with the flow's tail still queued,
  * and on a slow leg that tail is a third or more of a 1 MiB trial
- * (measured behind tbf, tests/vm/own-vm/70-bond-legs.sh); compared with
+ * (measured behind tbf, tests/vm/one-vm/70-bond-legs.sh); compared with
  * the bytes written, exactly the slow leg would never be found.
  * Pure C, no I/O.
  *
@@ -110,5 +110,102 @@ const char *bond_leg_verdict_name(enum bond_leg_verdict v);
 int bond_leg_finding(char *buf, size_t len, enum bond_leg_verdict v, const char *node,
 		     const char *member, const char *sw_node, const char *sw_port, double mbps,
 		     double expected_mbps, const char *why);
+
+/*
+ * A host's data-path interface as the worker op "bond" reads it
+ * (docs/worker-protocol.md): whether it is a bond, its mode and policy,
+ * and each member's link and tx_bytes at the reading.  Two readings
+ * around a trial flow give its bond_leg_trial.tx_delta.
+ */
+struct bond_snap_member {
+	char name[16];
+	bool link_up;
+	uint64_t tx_bytes;
+};
+
+struct bond_snap {
+	char ifname[16];
+	bool is_bond;
+	int mode, policy;	/* FAB_BOND_*; -1 unknown */
+	struct bond_snap_member m[FAB_BOND_MAX_MEMBERS];
+	size_t n_members;
+};
+
+/*
+ * Each member's tx_bytes growth from @before to @after into @delta
+ * (n_members of them; a counter that went back counts 0).  -EINVAL when
+ * the two readings are not of the same bond's members in the same order.
+ */
+int bond_snap_delta(const struct bond_snap *before, const struct bond_snap *after,
+		    uint64_t *delta);
+
+/* bond_legs_find() over a reading's members, mode and policy. */
+int bond_legs_find_snap(const struct bond_snap *s, const struct bond_leg_trial *trials, size_t n,
+			struct bond_legs *out);
+
+/*
+ * One sending host's legs towards a peer, as a sweep measured them
+ * (sweep/sweep_legs.c): for each member its port, its flow's figures and
+ * its verdict; the finding when it is not ok.
+ */
+struct bond_leg_result {
+	char member[16];
+	bool link_up;
+	unsigned int sport;	/* 0: no trial landed on it */
+	bool failed;		/* its flow did not run */
+	double mbps;		/* the receiver's average; 0 when none */
+	uint64_t bytes;		/* the receiver's count */
+	uint64_t tx_delta;	/* the member's tx_bytes growth over its flow */
+	enum bond_leg_verdict verdict;
+	char sw_node[64], sw_port[64];	/* its LLDP neighbour; "" unknown */
+	char finding[256];	/* "" when ok */
+	bool fault;		/* the finding is a fault (bond_legs_judge_dir()) */
+};
+
+struct bond_legs_dir {
+	bool run;		/* the sender is a bond: trials ran, or why says why not */
+	char node[64];		/* the sending host */
+	char bond[16];
+	int mode, policy;
+	unsigned int dport;	/* the receiver's port every trial and leg flow went to */
+	size_t n_trials, n_unclear;
+	const char *why;	/* static: why some member has no port; NULL */
+	bool unread;		/* its counters could not be read: no leg judged a fault */
+	double ref_mbps;	/* the fastest leg: what the others are judged against */
+	struct bond_leg_result legs[FAB_BOND_MAX_MEMBERS];
+	size_t n_legs;
+	size_t n_bad;		/* legs whose finding is a fault (bond_legs_judge_dir()) */
+};
+
+/*
+ * Member @ifname's neighbour by the topology @t: the host is the end of
+ * link @host_link (an index into t->links, its access link) that is not a
+ * switch, its port called @ifname, that port's peer: its node and port
+ * names into @sw and @port.  false (both "") when any of it is unknown.
+ */
+struct topo;
+bool bond_leg_neighbour(const struct topo *t, uint32_t host_link, const char *ifname, char *sw,
+			size_t sw_len, char *port, size_t port_len);
+
+/* A pair of the sweep's store (@index) and its two directions' legs: ab sent by a, ba by b. */
+struct bond_legs_pair {
+	size_t index;
+	unsigned int a, b;
+	struct bond_legs_dir ab, ba;
+};
+
+/*
+ * Judge @d's measured legs: each against the fastest leg of the bond
+ * (@slow_pct % of it; a leg's own link speed is not known to the sweep),
+ * a flow that failed or moved no bytes dead, a member without a port
+ * untested, with its finding (bond_leg_finding()'s words; the LLDP
+ * neighbour when known, "no LLDP neighbour" when @lldp and none, nothing
+ * when LLDP was not read).  When the policy hashes ports (and d->unread is
+ * not set), an untested member is a fault (16 trials missing a member is a
+ * member the bond does not use: out of the aggregator), and dead when its
+ * link is down; otherwise untested is no fault (the policy says why).
+ * d->ref_mbps, d->n_bad.
+ */
+void bond_legs_judge_dir(struct bond_legs_dir *d, double slow_pct, bool lldp);
 
 #endif

@@ -125,6 +125,7 @@ struct loc_result;
 struct loc_input;
 struct pair_store;
 struct optics_hosts;
+struct bond_legs_pair;
 
 /*
  * A pair's path and routes are listed (JSON "path" and "routes", the CSV
@@ -258,6 +259,13 @@ struct sweep_report {
 	 * borrowed, NULL when not read (--from, no suspect on a host).
 	 */
 	const struct optics_hosts *cables;
+	/*
+	 * Dual-homed legs (sweep/sweep_legs.h, docs/sweep.md): the pairs with
+	 * a bonded end, each direction's legs and their findings; NULL when
+	 * none ran (no bond, --no-legs).  n_legs_bad: legs not ok, a fault.
+	 */
+	const struct bond_legs_pair *legs;
+	size_t n_legs, n_legs_bad;
 	struct {			/* sweep --baseline; file NULL: none */
 		const char *file;
 		double regress_pct;

@@ -13,6 +13,7 @@
 #ifndef FAB_NODE_NODE_H
 #define FAB_NODE_NODE_H
 
+#include "model/bond_legs.h"
 #include "model/host_state.h"
 #include "model/lldp_view.h"
 #include "model/changeset.h"
@@ -49,5 +50,14 @@ int node_lldp_read(struct sys *sys, const char *socket, struct lldp_view *v, str
  */
 int node_counters_read(struct sys *sys, const struct nic_counters_req *req,
 		       struct nic_counters *out, struct fab_err *err);
+
+/*
+ * bond (sweep's dual-homed legs): the interface named @ifname (NULL or
+ * "": the one holding @addr) into @out; when it is a bond, its mode,
+ * policy and each member's link and tx_bytes.  Not a bond is not an
+ * error (out->is_bond false).
+ */
+int node_bond_snap(struct sys *sys, const char *addr, const char *ifname, struct bond_snap *out,
+		   struct fab_err *err);
 
 #endif

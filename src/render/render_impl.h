@@ -66,6 +66,15 @@ int sweep_pairs_each(const struct sweep_report *r, sweep_pair_fn fn, void *ctx);
 const struct pair_route *sweep_pair_route(const struct sweep_report *r, size_t i,
 					  const struct sweep_pair *p, struct pair_route *tmp);
 
+/*
+ * A sweep's dual-homed legs (render/sweep_legs.c): pair @i's "legs" into
+ * its object @o (nothing when it has none), the document's top-level
+ * "legs", the text's section (nothing without legs).
+ */
+void sweep_legs_pair_json(const struct sweep_report *r, size_t i, json_t *o);
+json_t *sweep_legs_doc_json(const struct sweep_report *r);
+int sweep_legs_text(FILE *f, struct render_txt *tx, const struct sweep_report *r);
+
 /* sweep: render/sweep_text.c, render/sweep_json.c. */
 int sweep_text(struct render *out, const struct sweep_report *r);
 int sweep_json(struct render *out, const struct sweep_report *r);

@@ -558,6 +558,9 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		render_txt(tx, r->launcher), render_txt(tx, r->mode), r->n_ok, r->n_slow, r->n_failed);
 	if (r->baseline.file || r->n_regressed)
 		fprintf(f, ", %zu regressed", r->n_regressed);
+	if (r->legs)	/* dual-homed legs (sweep_legs.c): what else makes the exit 1 */
+		fprintf(f, "; %zu dual-homed leg%s not ok", r->n_legs_bad,
+			r->n_legs_bad == 1 ? "" : "s");
 	fputc('\n', f);
 	if (r->baseline.file)
 		fprintf(f, "baseline %s: %zu pairs compared, %zu regressed (fell more than %.0f%%)\n",
@@ -610,6 +613,10 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 		if (nc.left)
 			fprintf(f, "  ... and %zu more (-j or --csv FILE lists them all)\n", nc.left);
 		fputc('\n', f);
+	}
+	if (sweep_legs_text(f, tx, r) < 0) {
+		rc = -EIO;
+		goto out;
 	}
 	if (r->n_not_started) {
 		size_t k = 0;

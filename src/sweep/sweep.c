@@ -597,6 +597,22 @@ static int sweep_rounds(struct sweep_state *w, struct sweep_report *r,
 	return rc;
 }
 
+/* The bonded ends' legs, after every verdict of the rounds (sweep_legs.h). */
+static int legs_run(struct sweep_state *w, struct sweep_report *r, const struct sweep_measure *m,
+		    const struct sweep_opts *so)
+{
+	struct sweep_legs_fabric fab = { 0 };
+
+	if (!w->req.legs || w->req.measure || r->interrupted)
+		return 0;
+	if (w->st) {
+		fab.t = w->st->t;
+		fab.host_link = w->st->host_link;
+		fab.lldp = w->st->kind == SWEEP_TOPO_LLDP;
+	}
+	return sweep_legs_run(&w->ctx, &w->legs, &w->f, m, so, w->req.retest, &fab, r);
+}
+
 /* A measuring run (not --from): 0 with @out's report, or -errno (ctx.err set; -EINTR: a signal). */
 static int sweep_measure_run(struct sweep_state *w, struct sweep_outcome *out)
 {
@@ -642,6 +658,11 @@ static int sweep_measure_run(struct sweep_state *w, struct sweep_outcome *out)
 				fab_err_set(&ctx->err, rc, "sweep: %s", strerror(-rc));
 			return rc;
 		}
+		rc = legs_run(w, r, m, &so);
+		if (rc == -EINTR)	/* a signal during the legs: the measured reported */
+			r->interrupted = true;
+		else if (rc < 0)
+			return rc;
 	} else {
 		sweep_ref_compute(NULL, 0, &r->ref);
 	}
@@ -664,6 +685,7 @@ static void sweep_state_init(struct sweep_state *w, const struct sweep_req *req)
 		w->req.mode = SWEEP_MODE_PAIRS;
 	sweep_locate_init(&w->sl);
 	sweep_optics_init(&w->optics);
+	sweep_legs_init(&w->legs);
 	hosts_init(&w->hs);
 	hosts_init(&w->fabric);
 	sched_init(&w->s);
@@ -692,6 +714,7 @@ static void sweep_state_free(struct sweep_state *w)
 	sweep_baseline_fini(&w->base);
 	counter_report_fini(&w->crep);
 	sweep_optics_fini(&w->optics);
+	sweep_legs_fini(&w->legs);
 	if (w->st)
 		sweep_topo_fini(w->st);
 	counter_snap_fini(&w->before);

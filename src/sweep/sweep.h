@@ -120,6 +120,7 @@ struct sweep_req {
 	double regress_pct;			/* --regress-pct (10) */
 	bool dry_run;				/* plan the rounds, measure nothing */
 	bool steer;				/* --steer: trace, steer tests onto ECMP members (sweep_steer.h) */
+	bool legs;				/* bonded ends' legs (sweep_legs.h); sweep: on */
 	struct fleet_opts fo;			/* launcher ...; fo.stop is the run's own */
 	const char *transport;			/* "tcp" or "verbs" (built in: transport_find()) */
 	struct sweep_cfg cfg;			/* judging; lat_floor_ns < 0: the transport's */

@@ -23,6 +23,7 @@
 #include "sweep/sweep.h"
 #include "sweep/sweep_baseline.h"
 #include "sweep/sweep_ctx.h"
+#include "sweep/sweep_legs.h"
 #include "sweep/sweep_locate.h"
 #include "sweep/sweep_optics.h"
 #include "sweep/sweep_results.h"
@@ -39,6 +40,7 @@ struct sweep_state {
 	struct sweep_baseline base;
 	struct counter_report crep;
 	struct sweep_optics optics;	/* req.optics: the suspects' cable ends (sweep_optics.h) */
+	struct sweep_legs legs;		/* req.legs: the bonded ends' legs (sweep_legs.h) */
 	struct sched s;
 	struct sched_src src;
 	struct fleet f;

@@ -3,7 +3,8 @@
  * Worker protocol on arbitrary bytes, the way the controller and the
  * worker see them: framed into lines by proto_reader (through a pipe),
  * each line parsed strictly, and the wire forms inside (plan, result,
- * token, status, trace request and result) decoded from whatever parsed.
+ * token, status, trace request and result, bond reading) decoded from
+ * whatever parsed.
  */
 #include <assert.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "fleet/proto.h"
+#include "fleet/proto_bond.h"
 #include "fleet/proto_trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -48,6 +50,28 @@ static void trace_result(const json_t *res)
 		}
 	else
 		assert(!tr[0].hops && !tr[1].hops);
+}
+
+/* A bond reading (the "bond" op's result): within bounds; written back, it reads the same. */
+static void bond_result(const json_t *res)
+{
+	struct bond_snap s, back;
+	struct fab_err err;
+	json_t *j;
+
+	fab_err_init(&err);
+	if (proto_bond_from_json(res, &s, &err) < 0)
+		return;
+	assert(s.n_members <= FAB_BOND_MAX_MEMBERS && (s.n_members > 0) == s.is_bond);
+	j = proto_bond_result(&s);
+	if (!j)
+		return;
+	assert(proto_bond_from_json(j, &back, &err) == 0);
+	assert(back.n_members == s.n_members && back.is_bond == s.is_bond);
+	for (size_t i = 0; i < s.n_members; i++)
+		assert(back.m[i].tx_bytes == s.m[i].tx_bytes &&
+		       !strcmp(back.m[i].name, s.m[i].name));
+	json_decref(j);
 }
 
 static void one_line(const char *line, size_t len)
@@ -91,8 +115,10 @@ static void one_line(const char *line, size_t len)
 				assert(hs.hostname[sizeof(hs.hostname) - 1] == '\0');
 			host_state_fini(&hs);
 		}
-		if (m.ok && m.result)
+		if (m.ok && m.result) {
 			trace_result(m.result);
+			bond_result(m.result);
+		}
 		break;
 	}
 	proto_msg_fini(&m);

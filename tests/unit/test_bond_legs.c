@@ -2,13 +2,16 @@
 /*
  * The leg-finding rule (model/bond_legs) on recorded counters: 1 MiB trial
  * flows between two balance-xor layer3+4 bonds in the kernel's bonding
- * driver (tests/vm/manual/70-bond-legs.sh, its log: the carrying member's
- * tx_bytes grow by the payload plus ~0.4 % of headers (GSO), the quiet
- * one's by the control connection's packets or nothing); a slow leg's
- * trials judged against the bytes written (the case the caller must avoid).
- * layer3+4 spreads ports over both legs; layer2+3 and active-backup keep
- * every trial on one (said why, not faked); balance-rr splits each flow;
- * noise over the quiet bound makes a trial unclear; the verdicts.
+ * driver (the VM lab tests/vm/one-vm/70-bond-legs.sh when it ran the
+ * trials with iperf3, its log: the carrying member's tx_bytes grow by the
+ * payload plus ~0.4 % of headers (GSO), the quiet one's by the control
+ * connection's packets or nothing); a slow leg's trials judged against the
+ * bytes written (the case the caller must avoid).  layer3+4 spreads ports
+ * over both legs; layer2+3 and active-backup keep every trial on one (said
+ * why, not faked); balance-rr splits each flow; noise over the quiet bound
+ * makes a trial unclear; the verdicts; two readings of a bond into a
+ * trial's deltas; a direction's legs judged against its fastest leg, with
+ * their findings.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,6 +22,7 @@
 #include <cmocka.h>
 
 #include "model/bond_legs.h"
+#include "model/topo.h"
 
 #define MB 1048576ULL
 
@@ -217,6 +221,172 @@ static void test_finding(void **state)
 	assert_string_equal(buf, "ok leg: hb b1 (switch s1 port b1s): 20 Mbit/s");
 }
 
+static struct bond_snap snap2(uint64_t tx1, uint64_t tx2)
+{
+	struct bond_snap s = { .ifname = "bond0", .is_bond = true,
+			       .mode = FAB_BOND_MODE_BALANCE_XOR, .policy = FAB_BOND_XMIT_LAYER34,
+			       .n_members = 2 };
+
+	strcpy(s.m[0].name, "a1");
+	strcpy(s.m[1].name, "a2");
+	s.m[0].link_up = s.m[1].link_up = true;
+	s.m[0].tx_bytes = tx1;
+	s.m[1].tx_bytes = tx2;
+	return s;
+}
+
+/* Two readings around a trial: the growth per member; readings of other members refused. */
+static void test_snap_delta(void **state)
+{
+	struct bond_snap b = snap2(1000, 5000), a = snap2(1051129 + 1000, 5000 + 1519);
+	uint64_t d[FAB_BOND_MAX_MEMBERS];
+
+	assert_int_equal(bond_snap_delta(&b, &a, d), 0);
+	assert_int_equal(d[0], 1051129);
+	assert_int_equal(d[1], 1519);
+	a.m[1].tx_bytes = 10;		/* went back (a counter reset): 0, not a wrap */
+	assert_int_equal(bond_snap_delta(&b, &a, d), 0);
+	assert_int_equal(d[1], 0);
+	strcpy(a.m[1].name, "a3");
+	assert_int_equal(bond_snap_delta(&b, &a, d), -EINVAL);
+	a = snap2(0, 0);
+	a.n_members = 1;
+	assert_int_equal(bond_snap_delta(&b, &a, d), -EINVAL);
+}
+
+/* The rule over a reading: its members, mode and policy. */
+static void test_find_snap(void **state)
+{
+	struct bond_leg_trial t[] = { trial(40001, 1519, 1051129), trial(40002, 1052584, 0) };
+	struct bond_snap s = snap2(0, 0);
+	struct bond_legs l;
+
+	assert_int_equal(bond_legs_find_snap(&s, t, 2, &l), 0);
+	assert_int_equal(l.n_found, 2);
+	assert_string_equal(l.legs[0].member, "a1");
+	assert_int_equal(l.legs[0].sport, 40002);
+	assert_int_equal(l.legs[1].sport, 40001);
+	s.mode = FAB_BOND_MODE_ACTIVE_BACKUP;
+	assert_int_equal(bond_legs_find_snap(&s, NULL, 0, &l), 0);
+	assert_int_equal(l.n_found, 0);
+	assert_non_null(strstr(l.why, "active-backup"));
+	s.n_members = 0;
+	assert_int_equal(bond_legs_find_snap(&s, t, 2, &l), -EINVAL);
+}
+
+/* A direction of two legs as the VM lab measured them (tests/vm/one-vm/70-bond-legs.sh). */
+static struct bond_legs_dir dir2(double m1, double m2)
+{
+	struct bond_legs_dir d = { .run = true, .node = "ha", .bond = "bond0",
+				   .mode = FAB_BOND_MODE_BALANCE_XOR,
+				   .policy = FAB_BOND_XMIT_LAYER34, .n_legs = 2 };
+
+	strcpy(d.legs[0].member, "a1");
+	strcpy(d.legs[1].member, "a2");
+	d.legs[0].link_up = d.legs[1].link_up = true;
+	d.legs[0].sport = 29100;
+	d.legs[1].sport = 29102;
+	d.legs[0].mbps = m1;
+	d.legs[1].mbps = m2;
+	return d;
+}
+
+static void test_judge_dir(void **state)
+{
+	struct bond_legs_dir d = dir2(19.3, 19.1);
+
+	bond_legs_judge_dir(&d, 50, false);		/* both ok */
+	assert_int_equal(d.n_bad, 0);
+	assert_true(d.ref_mbps == 19.3);
+	assert_int_equal(d.legs[1].verdict, BOND_LEG_OK);
+	assert_string_equal(d.legs[1].finding, "");
+
+	d = dir2(19.1, 3.9);				/* a2 behind a 4 Mbit/s tbf */
+	bond_legs_judge_dir(&d, 50, false);
+	assert_int_equal(d.n_bad, 1);
+	assert_int_equal(d.legs[0].verdict, BOND_LEG_OK);
+	assert_int_equal(d.legs[1].verdict, BOND_LEG_SLOW);
+	assert_string_equal(d.legs[1].finding, "slow leg: ha a2: 4 of 19 Mbit/s");
+	assert_true(d.legs[1].fault);
+	assert_false(d.legs[0].fault);
+	bond_legs_judge_dir(&d, 50, true);		/* LLDP read, no neighbour */
+	assert_string_equal(d.legs[1].finding,
+			    "slow leg: ha a2 (no LLDP neighbour): 4 of 19 Mbit/s");
+	strcpy(d.legs[1].sw_node, "s2");
+	strcpy(d.legs[1].sw_port, "a2s");
+	bond_legs_judge_dir(&d, 50, true);
+	assert_string_equal(d.legs[1].finding,
+			    "slow leg: ha a2 (switch s2 port a2s): 4 of 19 Mbit/s");
+
+	d = dir2(19.1, 0);				/* its flow failed */
+	d.legs[1].failed = true;
+	bond_legs_judge_dir(&d, 50, false);
+	assert_int_equal(d.n_bad, 1);
+	assert_string_equal(d.legs[1].finding, "dead leg: ha a2: its flow failed");
+}
+
+/* A member no trial landed on: a fault on a port hash (dead when its link is down), else why. */
+static void test_judge_dir_untested(void **state)
+{
+	struct bond_legs_dir d = dir2(19.1, 0);
+
+	d.legs[1].sport = 0;
+	bond_legs_judge_dir(&d, 80, false);
+	assert_int_equal(d.n_bad, 1);
+	assert_int_equal(d.legs[1].verdict, BOND_LEG_UNTESTED);
+	assert_string_equal(d.legs[1].finding,
+			    "untested leg: ha a2: no trial flow landed on the member");
+	d.legs[1].link_up = false;
+	bond_legs_judge_dir(&d, 80, false);
+	assert_int_equal(d.n_bad, 1);
+	assert_int_equal(d.legs[1].verdict, BOND_LEG_DEAD);
+	assert_string_equal(d.legs[1].finding,
+			    "dead leg: ha a2: member link down: no trial flow landed on it");
+	d.unread = true;				/* counters not read: said, no fault */
+	bond_legs_judge_dir(&d, 80, false);
+	assert_int_equal(d.n_bad, 0);
+
+	d = dir2(0, 0);					/* active-backup: no leg per port */
+	d.mode = FAB_BOND_MODE_ACTIVE_BACKUP;
+	d.legs[0].sport = d.legs[1].sport = 0;
+	d.legs[1].link_up = false;
+	d.why = "active-backup: the active member carries every flow, the others stand by";
+	bond_legs_judge_dir(&d, 80, false);
+	assert_int_equal(d.n_bad, 0);
+	assert_int_equal(d.legs[1].verdict, BOND_LEG_UNTESTED);
+	assert_false(d.legs[1].fault);
+	assert_non_null(strstr(d.legs[1].finding, "active-backup"));
+	assert_true(d.ref_mbps == 0);
+}
+
+/* A member's switch port by the topology: the host at its access link's end, its port, the peer. */
+static void test_neighbour(void **state)
+{
+	struct topo *t = topo_new();
+	struct topo_node *ha, *s1, *s2;
+	char sw[128], port[64];
+
+	assert_non_null(t);
+	ha = topo_node_add(t, TOPO_NODE_HOST, "ha", 0);
+	s1 = topo_node_add(t, TOPO_NODE_SWITCH, "s1", 0);
+	s2 = topo_node_add(t, TOPO_NODE_SWITCH, "s2", 0);
+	assert_int_equal(topo_link_add(t, topo_port_add(s1, 0, "a1s"), topo_port_add(ha, 0, "a1"),
+				       0), 0);
+	assert_int_equal(topo_link_add(t, topo_port_add(ha, 0, "a2"), topo_port_add(s2, 0, "a2s"),
+				       0), 0);
+	assert_true(bond_leg_neighbour(t, 0, "a2", sw, sizeof(sw), port, sizeof(port)));
+	assert_string_equal(sw, "s2");
+	assert_string_equal(port, "a2s");
+	assert_true(bond_leg_neighbour(t, 1, "a1", sw, sizeof(sw), port, sizeof(port)));
+	assert_string_equal(sw, "s1");
+	assert_string_equal(port, "a1s");
+	assert_false(bond_leg_neighbour(t, 0, "a3", sw, sizeof(sw), port, sizeof(port)));
+	assert_string_equal(sw, "");
+	assert_false(bond_leg_neighbour(t, UINT32_MAX, "a1", sw, sizeof(sw), port, sizeof(port)));
+	assert_false(bond_leg_neighbour(NULL, 0, "a1", sw, sizeof(sw), port, sizeof(port)));
+	topo_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +395,9 @@ int main(void)
 		cmocka_unit_test(test_slow_leg_undrained), cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_judge), cmocka_unit_test(test_finding),
+		cmocka_unit_test(test_snap_delta), cmocka_unit_test(test_find_snap),
+		cmocka_unit_test(test_judge_dir), cmocka_unit_test(test_judge_dir_untested),
+		cmocka_unit_test(test_neighbour),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,7 +5,8 @@
  * document sweep_to_json() builds, pretty and compact, with the store in
  * memory and on file; the CSV has a row per pair in store order; the text
  * summary counts and the not-ok list cap; --steer's keys (pairs[].steer,
- * the traced routes, schedule.counted) and text line, absent without it.
+ * the traced routes, schedule.counted) and text line, absent without it;
+ * dual-homed legs (pairs[].legs, legs, the text section), absent without.
  */
 #include <errno.h>
 #include <float.h>
@@ -21,6 +22,7 @@
 #include <cmocka.h>
 
 #include "io/pair_store.h"
+#include "model/bond_legs.h"
 #include "model/localize.h"
 #include "model/route.h"
 #include "model/schedule.h"
@@ -638,6 +640,90 @@ static void test_json_steer(void **state)
 	fx_free(&f);
 }
 
+/* One bonded direction of two legs, the second slow (as the VM lab measures it). */
+static void legs_fixture(struct bond_legs_pair *lp, unsigned int a, unsigned int b)
+{
+	struct bond_legs_dir *d = &lp->ab;
+
+	memset(lp, 0, sizeof(*lp));
+	lp->a = a;
+	lp->b = b;
+	*d = (struct bond_legs_dir){ .run = true, .node = "h1", .bond = "bond0",
+				     .mode = FAB_BOND_MODE_BALANCE_XOR,
+				     .policy = FAB_BOND_XMIT_LAYER34, .dport = 29099, .n_trials = 3,
+				     .n_legs = 2 };
+	strcpy(d->legs[0].member, "a1");
+	strcpy(d->legs[1].member, "a2");
+	d->legs[0].link_up = d->legs[1].link_up = true;
+	d->legs[0].sport = 29100;
+	d->legs[1].sport = 29102;
+	d->legs[0].mbps = 19.0;
+	d->legs[1].mbps = 3.9;
+	d->legs[0].bytes = d->legs[0].tx_delta = 1187500;
+	d->legs[1].bytes = d->legs[1].tx_delta = 243750;
+	bond_legs_judge_dir(d, 80, false);
+}
+
+/*
+ * Dual-homed legs: pairs[].legs only on the pair that has them, the
+ * top-level legs with its findings, the text's section; none of it
+ * without legs (the documents as before).
+ */
+static void test_legs(void **state)
+{
+	struct bond_legs_pair lp;
+	struct sweep_pair p0;
+	struct fab_err err;
+	json_error_t jerr;
+	struct fx f;
+	json_t *doc, *legs;
+	char *got;
+
+	fab_err_init(&err);
+	fx_build(&f, false);
+	got = render_to_string(&render_text_ops, &f.rep, false);
+	assert_null(strstr(got, "dual-homed legs"));
+	free(got);
+	got = render_to_string(&render_json_ops, &f.rep, false);
+	assert_null(strstr(got, "legs"));
+	free(got);
+
+	assert_int_equal(pair_store_get(f.ps, 0, &p0, &err), 0);
+	legs_fixture(&lp, p0.a, p0.b);
+	f.rep.legs = &lp;
+	f.rep.n_legs = 1;
+	f.rep.n_legs_bad = lp.ab.n_bad;
+	assert_int_equal(lp.ab.n_bad, 1);
+	streamed_is_whole(&f.rep);
+	got = render_to_string(&render_json_ops, &f.rep, false);
+	doc = json_loads(got, 0, &jerr);
+	assert_non_null(doc);
+	legs = json_object_get(doc, "legs");
+	assert_int_equal(json_integer_value(json_object_get(legs, "bad")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(legs, "findings"), 0)),
+			    "slow leg: h1 a2: 4 of 19 Mbit/s");
+	legs = json_object_get(json_array_get(json_object_get(doc, "pairs"), 0), "legs");
+	assert_true(json_is_null(json_object_get(legs, "ba")));
+	legs = json_object_get(json_object_get(legs, "ab"), "legs");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(legs, 1), "verdict")),
+			    "slow");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(legs, 1), "sport")),
+			 29102);
+	assert_true(json_is_true(json_object_get(json_array_get(legs, 1), "fault")));
+	assert_null(json_object_get(json_array_get(json_object_get(doc, "pairs"), 1), "legs"));
+	json_decref(doc);
+	free(got);
+	got = render_to_string(&render_text_ops, &f.rep, false);
+	assert_non_null(strstr(got, "dual-homed legs (one flow per bond member, one after "
+				    "another): 1 not ok\n"));
+	assert_non_null(strstr(got, " failed; 1 dual-homed leg not ok\n"));
+	assert_non_null(strstr(got, " bond0 (balance-xor, layer3+4): a1 port 29100 19.0 Mb/s ok, "
+				    "a2 port 29102 3.9 Mb/s slow\n"
+				    "    slow leg: h1 a2: 4 of 19 Mbit/s\n"));
+	free(got);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -651,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_csv_formula),
 		cmocka_unit_test(test_text_escapes),
 		cmocka_unit_test(test_json_steer),
+		cmocka_unit_test(test_legs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Dual-homed legs: trial flows, a port per member, one flow per leg (sweep_legs.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet/fleet_bond.h"
+#include "io/pair_store.h"
+#include "model/schedule.h"
+#include "sweep/sweep_legs.h"
+#include "util/log.h"
+#include "util/str.h"
+
+/* What one legs run shares. */
+struct legs_env {
+	struct sweep_ctx *ctx;
+	struct fleet *f;
+	const struct sweep_measure *m;
+	struct sweep_opts o;		/* the sweep's, no steering, no progress line */
+	unsigned int leg_ms;		/* a leg flow's duration: the sweep's */
+	int timeout_ms;			/* a "bond" op's answer */
+	bool retest;
+	double slow_pct;
+	const struct sweep_legs_fabric *fab;
+	struct bond_snap *snap;		/* per worker (host): its data-path interface */
+	bool *have;			/* per worker: snap read */
+};
+
+/* One flow's figures and the sender's members' tx_bytes growth over it. */
+struct leg_flow {
+	bool ok;
+	double mbps;
+	uint64_t bytes;
+	uint64_t delta[FAB_BOND_MAX_MEMBERS];
+};
+
+void sweep_legs_init(struct sweep_legs *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void sweep_legs_fini(struct sweep_legs *l)
+{
+	free(l->pairs);
+	sweep_legs_init(l);
+}
+
+/* The one-pair session a (client) - b (server): one direction, from @sport to the legs port. */
+static int one_flow(struct legs_env *e, unsigned int a, unsigned int b, bool fwd,
+		    unsigned int sport, unsigned int ms, struct sweep_pair *out)
+{
+	struct sched_pair sp = { .a = a, .b = b };
+	struct sweep_opts o = e->o;
+	struct sched s;
+	size_t done = 0;
+	int rc;
+
+	o.spec.lat_iters = 0;
+	o.spec.lat_ms = 0;
+	o.spec.duration_ms = ms;
+	o.spec.bw_fwd = fwd;
+	o.spec.bw_rev = !fwd;
+	o.spec.port = SWEEP_LEGS_DPORT;
+	o.spec.sport_fwd = fwd ? sport : 0;
+	o.spec.sport_rev = fwd ? 0 : sport;
+	o.spec.timeout_ms = ms + (unsigned int)o.step_timeout_ms;
+	sched_init(&s);
+	rc = sched_one_per_round(&s, &sp, 1);
+	if (rc < 0)
+		rc = fab_err_set(&e->ctx->err, rc, "sweep: legs: out of memory");
+	else
+		rc = sweep_measure_sched(e->m, &s, &o, out, &done, &e->ctx->err);
+	sched_fini(&s);
+	return rc;
+}
+
+/*
+ * A flow a - b one way (@fwd: a sends) from @sport, the sender's members
+ * read before and after.  0 (fl->ok false when the flow failed), -EINTR,
+ * -ENOMEM; -EIO when the sender's bond could not be read (@why).
+ */
+static int leg_flow(struct legs_env *e, unsigned int a, unsigned int b, bool fwd,
+		    unsigned int sport, unsigned int ms, struct leg_flow *fl, struct fab_err *why)
+{
+	unsigned int tx = fwd ? a : b;
+	struct bond_snap before, after;
+	struct sweep_pair p;
+	int rc;
+
+	memset(fl, 0, sizeof(*fl));
+	if (fleet_bond_snap(e->f, tx, e->timeout_ms, &before, why) < 0)
+		return -EIO;
+	rc = one_flow(e, a, b, fwd, sport, ms, &p);
+	if (rc < 0)
+		return rc;
+	if (fleet_bond_snap(e->f, tx, e->timeout_ms, &after, why) < 0)
+		return -EIO;
+	if (bond_snap_delta(&before, &after, fl->delta) < 0)
+		return fab_err_set(why, -EIO, "bond: %s: its members changed", before.ifname), -EIO;
+	fl->ok = p.status != SWEEP_FAILED && (fwd ? p.ab.measured : p.ba.measured);
+	if (!fl->ok)
+		fab_warn("sweep: legs: %s -> %s from port %u: %s", e->f->w[tx].host->name,
+			 e->f->w[fwd ? b : a].host->name, sport,
+			 p.reason[0] ? p.reason : "no figures");
+	fl->mbps = fl->ok ? (fwd ? p.ab.avg_mbps : p.ba.avg_mbps) : 0;
+	fl->bytes = fl->ok ? (fwd ? p.ab.bytes : p.ba.bytes) : 0;
+	return 0;
+}
+
+/* The first source port of direction @fwd's trials. */
+static unsigned int sport_base(bool fwd)
+{
+	return SWEEP_LEGS_SPORT_BASE + (fwd ? 0 : SWEEP_LEGS_MAX_TRIALS);
+}
+
+/* Has every member of @sn whose link is up a port in @found?  (A member down carries nothing.) */
+static bool up_found(const struct bond_snap *sn, const struct bond_legs *found)
+{
+	for (size_t i = 0; i < sn->n_members; i++)
+		if (sn->m[i].link_up && !found->legs[i].sport)
+			return false;
+	return true;
+}
+
+/* Trial flows until every member of @sn whose link is up has a port (or none are left): @found. */
+static int dir_trials(struct legs_env *e, unsigned int a, unsigned int b, bool fwd,
+		      const struct bond_snap *sn, struct bond_legs_dir *d, struct bond_legs *found,
+		      struct fab_err *why)
+{
+	struct bond_leg_trial t[SWEEP_LEGS_MAX_TRIALS];
+	size_t n = 0;
+	int rc = 0;
+
+	for (unsigned int k = 0; k < SWEEP_LEGS_MAX_TRIALS; k++) {
+		struct leg_flow fl;
+
+		rc = leg_flow(e, a, b, fwd, sport_base(fwd) + k, SWEEP_LEGS_TRIAL_MS, &fl, why);
+		if (rc < 0)
+			return rc;
+		d->n_trials++;
+		if (!fl.ok || fl.bytes == 0) {
+			d->n_unclear++;
+			continue;
+		}
+		t[n] = (struct bond_leg_trial){ .sport = sport_base(fwd) + k,
+						.sent_bytes = fl.bytes };
+		memcpy(t[n].tx_delta, fl.delta, sizeof(fl.delta));
+		fab_debug("legs: %s trial from port %u: %llu bytes received", d->node, t[n].sport,
+			  (unsigned long long)fl.bytes);
+		n++;
+		bond_legs_find_snap(sn, t, n, found);
+		if (up_found(sn, found))
+			break;
+	}
+	bond_legs_find_snap(sn, t, n, found);
+	d->n_unclear += found->n_unclear;
+	d->why = found->why;
+	if (n == 0) {		/* not the legs: the flows (a port taken, a firewall) */
+		d->why = "every trial flow failed (see the warnings)";
+		d->unread = true;
+	}
+	return 0;
+}
+
+/* Every leg with a port measured once; @again: keep the better of this and the last figure. */
+static int dir_measure(struct legs_env *e, unsigned int a, unsigned int b, bool fwd,
+		       struct bond_legs_dir *d, bool again, struct fab_err *why)
+{
+	for (size_t i = 0; i < d->n_legs; i++) {
+		struct bond_leg_result *l = &d->legs[i];
+		struct leg_flow fl;
+		int rc;
+
+		if (!l->sport)
+			continue;
+		rc = leg_flow(e, a, b, fwd, l->sport, e->leg_ms, &fl, why);
+		if (rc < 0)
+			return rc;
+		if (again && (fl.mbps <= l->mbps || !fl.ok))
+			continue;
+		l->failed = !fl.ok;
+		l->mbps = fl.mbps;
+		l->bytes = fl.bytes;
+		l->tx_delta = fl.delta[i];
+	}
+	return 0;
+}
+
+/* Is some leg of @d slow (or dead) after a first look? */
+static bool dir_wants_retest(const struct bond_legs_dir *d)
+{
+	for (size_t i = 0; i < d->n_legs; i++)
+		if (d->legs[i].sport && d->legs[i].verdict != BOND_LEG_OK)
+			return true;
+	return false;
+}
+
+/* -v: "legs ha -> hb bond0: a1 port 29101 18.1 Mb/s ok, a2 port 29100 3.2 Mb/s slow". */
+static void dir_log(const struct bond_legs_dir *d, const char *to)
+{
+	char line[512] = "";
+	size_t o = 0;
+
+	for (size_t i = 0; i < d->n_legs && o < sizeof(line); i++) {
+		const struct bond_leg_result *l = &d->legs[i];
+
+		const char *v = bond_leg_verdict_name(l->verdict), *sep = i ? "," : "";
+		char *at = line + o;
+		size_t left = sizeof(line) - o;
+
+		if (l->sport)
+			o += (size_t)str_fmt(at, left, "%s %s port %u %.1f Mb/s %s", sep, l->member,
+					     l->sport, l->mbps, v);
+		else
+			o += (size_t)str_fmt(at, left, "%s %s %s", sep, l->member, v);
+	}
+	fab_info("legs %s -> %s %s: %zu trial%s,%s%s%s", d->node, to, d->bond, d->n_trials,
+		 d->n_trials == 1 ? "" : "s", line, d->why ? "; " : "", d->why ? d->why : "");
+}
+
+/* @d's head and legs from the sender's reading @sn, each member's neighbour when known. */
+static void dir_head(struct legs_env *e, unsigned int sender, const struct bond_snap *sn,
+		     struct bond_legs_dir *d)
+{
+	d->run = true;
+	str_fmt(d->node, sizeof(d->node), "%s", e->f->w[sender].host->name);
+	str_fmt(d->bond, sizeof(d->bond), "%s", sn->ifname);
+	d->mode = sn->mode;
+	d->policy = sn->policy;
+	d->dport = SWEEP_LEGS_DPORT;
+	d->n_legs = sn->n_members;
+	for (size_t i = 0; i < sn->n_members; i++) {
+		struct bond_leg_result *l = &d->legs[i];
+
+		str_fmt(l->member, sizeof(l->member), "%s", sn->m[i].name);
+		l->link_up = sn->m[i].link_up;
+		if (e->fab->host_link)
+			bond_leg_neighbour(e->fab->t, e->fab->host_link[sender], l->member,
+					   l->sw_node, sizeof(l->sw_node), l->sw_port,
+					   sizeof(l->sw_port));
+	}
+}
+
+/* Trials, then every leg measured, and again when one looks slow or dead. */
+static int dir_find_measure(struct legs_env *e, unsigned int a, unsigned int b, bool fwd,
+			    const struct bond_snap *sn, struct bond_legs_dir *d,
+			    struct fab_err *why)
+{
+	struct bond_legs found;
+	int rc = dir_trials(e, a, b, fwd, sn, d, &found, why);
+
+	if (rc < 0)
+		return rc;
+	for (size_t i = 0; i < d->n_legs; i++)
+		d->legs[i].sport = found.legs[i].sport;
+	rc = dir_measure(e, a, b, fwd, d, false, why);
+	bond_legs_judge_dir(d, e->slow_pct, e->fab->lldp);
+	if (rc == 0 && e->retest && dir_wants_retest(d))
+		rc = dir_measure(e, a, b, fwd, d, true, why);
+	return rc;
+}
+
+/* The legs of one direction (@fwd: a sends through its bond @sn) into @d. */
+static int dir_run(struct legs_env *e, unsigned int a, unsigned int b, bool fwd,
+		   const struct bond_snap *sn, struct bond_legs_dir *d)
+{
+	struct bond_legs found;
+	struct fab_err why;
+	int rc = 0;
+
+	fab_err_init(&why);
+	dir_head(e, fwd ? a : b, sn, d);
+	if (!bond_legs_port_hashed(sn->mode, sn->policy)) {
+		bond_legs_find_snap(sn, NULL, 0, &found);	/* no trial: the policy says why */
+		d->why = found.why;
+	} else {
+		rc = dir_find_measure(e, a, b, fwd, sn, d, &why);
+	}
+	if (rc == -EIO) {	/* the bond could not be read: said, not a leg fault */
+		fab_warn("sweep: legs of %s: %s", d->node, why.msg);
+		d->why = "the bond's counters could not be read (see the warnings)";
+		d->unread = true;
+		for (size_t i = 0; i < d->n_legs; i++)
+			d->legs[i].sport = 0;
+		rc = 0;
+	}
+	bond_legs_judge_dir(d, e->slow_pct, e->fab->lldp);
+	dir_log(d, e->f->w[fwd ? b : a].host->name);
+	return rc;
+}
+
+/* A slot for pair @p (store index @i); NULL on ENOMEM. */
+static struct bond_legs_pair *legs_add(struct sweep_legs *l, size_t i, const struct sweep_pair *p)
+{
+	struct bond_legs_pair *n;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 4;
+
+		n = realloc(l->pairs, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		l->pairs = n;
+		l->cap = cap;
+	}
+	n = &l->pairs[l->n++];
+	memset(n, 0, sizeof(*n));
+	n->index = i;
+	n->a = p->a;
+	n->b = p->b;
+	return n;
+}
+
+/* The legs of store pair @i (@p), when one of its ends is a bond. */
+static int pair_run(struct legs_env *e, struct sweep_legs *l, size_t i, const struct sweep_pair *p)
+{
+	const struct bond_snap *sa = &e->snap[p->a], *sb = &e->snap[p->b];
+	struct bond_legs_pair *lp;
+	int rc = 0;
+
+	if (p->status == SWEEP_FAILED || p->status == SWEEP_PLANNED ||
+	    !((e->have[p->a] && sa->is_bond) || (e->have[p->b] && sb->is_bond)))
+		return 0;
+	lp = legs_add(l, i, p);
+	if (!lp)
+		return fab_err_set(&e->ctx->err, -ENOMEM, "sweep: out of memory");
+	if (e->have[p->a] && sa->is_bond)
+		rc = dir_run(e, p->a, p->b, true, sa, &lp->ab);
+	if (rc == 0 && e->have[p->b] && sb->is_bond)
+		rc = dir_run(e, p->a, p->b, false, sb, &lp->ba);
+	l->n_bad += lp->ab.n_bad + lp->ba.n_bad;
+	return rc;
+}
+
+/* Every live worker's data-path interface, asked at once: *@any when one is a bond. */
+static int snaps_read(struct legs_env *e, bool *any)
+{
+	int rc = fleet_bond_snap_all(e->f, e->timeout_ms, e->snap, e->have, &e->ctx->err);
+
+	*any = false;
+	for (size_t i = 0; rc == 0 && i < e->f->n; i++)
+		*any |= e->have[i] && e->snap[i].is_bond;
+	return rc;
+}
+
+static int legs_pairs(struct legs_env *e, struct sweep_legs *l, struct sweep_report *r)
+{
+	struct sweep_pair p;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < r->n_pairs; i++)
+		if ((rc = pair_store_get(r->store, i, &p, &e->ctx->err)) == 0)
+			rc = pair_run(e, l, i, &p);
+	return rc;
+}
+
+int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
+		   const struct sweep_measure *m, const struct sweep_opts *so, bool retest,
+		   const struct sweep_legs_fabric *fab, struct sweep_report *r)
+{
+	struct legs_env e = { .ctx = ctx, .f = f, .m = m, .o = *so, .retest = retest, .fab = fab,
+			      .leg_ms = so->spec.duration_ms, .timeout_ms = so->step_timeout_ms,
+			      .slow_pct = r->cfg.slow_pct };
+	int rc;
+
+	if (!f->n || !so->spec.duration_ms || strcmp(so->transport, "tcp"))
+		return 0;
+	e.o.pair_spec = NULL;
+	e.o.progress = false;
+	e.o.label = "legs";
+	e.snap = calloc(f->n, sizeof(*e.snap));
+	e.have = calloc(f->n, sizeof(*e.have));
+	if (!e.snap || !e.have) {
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	} else {
+		bool any = false;
+
+		rc = snaps_read(&e, &any);
+		if (rc == 0 && any)
+			rc = legs_pairs(&e, l, r);
+	}
+	free(e.snap);
+	free(e.have);
+	r->legs = l->n ? l->pairs : NULL;
+	r->n_legs = l->n;
+	r->n_legs_bad = l->n_bad;
+	return rc;
+}

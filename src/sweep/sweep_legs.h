@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Dual-homed legs (issue 25 item 3, docs/sweep.md "Dual-homed legs"):
+ * after the rounds, for every measured pair with a bonded end, each
+ * bonded sender's legs are found and measured, one flow per member:
+ *
+ *  1. every worker is asked for its data-path interface ("bond" op); a
+ *     sweep without a bond stops here, its outputs as before;
+ *  2. per direction whose sender is a bond with a port-hashing policy
+ *     (model/bond_legs.h bond_legs_port_hashed()): trial flows of
+ *     SWEEP_LEGS_TRIAL_MS from distinct source ports, one at a time, to
+ *     one receiver port, the sender's members' tx_bytes read before and
+ *     after each; bond_legs_find() keeps a port per member (the trials
+ *     stop when every member whose link is up has one, at most
+ *     SWEEP_LEGS_MAX_TRIALS);
+ *  3. one flow per member on its port, the legs one after another (each
+ *     leg's figure its own: the receiving bond's members, and both hosts'
+ *     CPUs, are not shared between two legs' flows), each of the sweep's
+ *     duration; a leg under slow_pct % of the bond's fastest leg makes
+ *     every leg measured once more (the better figure of each stands:
+ *     the retest, unless --no-retest); bond_legs_judge_dir().
+ *
+ * Other policies (active-backup, balance-rr, layer2, layer2+3 ...) say
+ * why no leg can be chosen, and the pair is measured as the rounds did.
+ *
+ * Ownership: struct sweep_legs owns its pairs; the report borrows them.
+ */
+#ifndef FAB_SWEEP_SWEEP_LEGS_H
+#define FAB_SWEEP_SWEEP_LEGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fleet/fleet.h"
+#include "fleet/sweep.h"
+#include "model/bond_legs.h"
+#include "model/sweep_judge.h"
+#include "sweep/sweep_ctx.h"
+
+#define SWEEP_LEGS_DPORT	29099	/* the receiver's port of every trial and leg flow */
+/* a -> b trials leave from SPORT_BASE + k, b -> a from SPORT_BASE + MAX_TRIALS + k */
+#define SWEEP_LEGS_SPORT_BASE	29100
+#define SWEEP_LEGS_MAX_TRIALS	16
+#define SWEEP_LEGS_TRIAL_MS	300
+
+struct sweep_legs {
+	struct bond_legs_pair *pairs;	/* owned */
+	size_t n, cap;
+	size_t n_bad;
+};
+
+void sweep_legs_init(struct sweep_legs *l);
+void sweep_legs_fini(struct sweep_legs *l);
+
+/* The fabric the sweep placed its hosts on, for the legs' switch ports; all NULL/false: none. */
+struct sweep_legs_fabric {
+	const struct topo *t;
+	const uint32_t *host_link;	/* per host: its access link in t->links */
+	bool lldp;			/* the topology is the workers' LLDP */
+};
+
+/*
+ * The legs of @r's measured pairs over the fleet @f through @m (the
+ * sweep's options @so: its duration, timeouts, token), into @l and the
+ * report (r->legs, n_legs, n_legs_bad); each member's switch port from
+ * @fab (bond_leg_neighbour()).  Nothing when no worker's
+ * interface is a bond.  A direction whose bond cannot be read says why
+ * and the sweep goes on; 0, -EINTR (a signal), -ENOMEM (ctx->err set).
+ */
+int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
+		   const struct sweep_measure *m, const struct sweep_opts *so, bool retest,
+		   const struct sweep_legs_fabric *fab, struct sweep_report *r);
+
+#endif
