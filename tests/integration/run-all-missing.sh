@@ -63,6 +63,10 @@ chmod +x "$S/tests/vm/run-tests" "$S/tests/vm/one-vm/v.sh"
 mkdir -p "$S/tests/vm/own-vm"
 printf '#!/bin/sh\nexit 0\n' >"$S/tests/vm/own-vm/w.sh"
 chmod +x "$S/tests/vm/own-vm/w.sh"
+# ... and after it the second shared boot (tests/vm/one-vm-b/)
+mkdir -p "$S/tests/vm/one-vm-b"
+printf '#!/bin/sh\nexit 0\n' >"$S/tests/vm/one-vm-b/u.sh"
+chmod +x "$S/tests/vm/one-vm-b/u.sh"
 rc=0
 LOGDIR=$TMP/log TIERS="integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
 cat "$TMP/out"
@@ -71,14 +75,15 @@ grep -q '2 scripts that judge no time go beside the vm tier' "$TMP/out" || fail 
 assert_eq "y.sh counted once" 1 "$(grep -c 'PASS  tests/integration/y.sh' "$TMP/out")"
 assert_eq "z.sh failed once" 1 "$(grep -c 'FAIL  tests/integration/z.sh' "$TMP/out")"
 # y.sh and z.sh are recorded after the vm tier's own result
-assert_eq "order: vm, then the scripts beside it, then the own-VM test" \
-	"tests/vm/one-vm/v.sh tests/integration/y.sh tests/integration/z.sh tests/vm/own-vm/w.sh" \
+assert_eq "order: vm, then the scripts beside it, the own-VM test, the second boot" \
+	"tests/vm/one-vm/v.sh tests/integration/y.sh tests/integration/z.sh tests/vm/own-vm/w.sh tests/vm/one-vm-b/u.sh" \
 	"$(awk '/^(PASS|FAIL)/ && $2 != "tests/integration/x.sh" { printf "%s%s", s, $2; s = " " }' "$TMP/out")"
 assert_eq "w.sh counted once" 1 "$(grep -c 'PASS  tests/vm/own-vm/w.sh' "$TMP/out")"
-tail -1 "$TMP/out" | grep -qx '4 passed, 1 failed, 0 skipped' || fail "closing line: $(tail -1 "$TMP/out")"
+assert_eq "u.sh counted once" 1 "$(grep -c 'PASS  tests/vm/one-vm-b/u.sh' "$TMP/out")"
+tail -1 "$TMP/out" | grep -qx '5 passed, 1 failed, 0 skipped' || fail "closing line: $(tail -1 "$TMP/out")"
 rc=0
 LOGDIR=$TMP/log BESIDE_VM=0 TIERS="integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
 assert_eq "BESIDE_VM=0: exit" 1 "$rc"
-assert_eq "BESIDE_VM=0: in the integration turn" "tests/integration/x.sh tests/integration/y.sh tests/integration/z.sh tests/vm/one-vm/v.sh tests/vm/own-vm/w.sh" \
+assert_eq "BESIDE_VM=0: in the integration turn" "tests/integration/x.sh tests/integration/y.sh tests/integration/z.sh tests/vm/one-vm/v.sh tests/vm/own-vm/w.sh tests/vm/one-vm-b/u.sh" \
 	"$(awk '/^(PASS|FAIL)/ { printf "%s%s", s, $2; s = " " }' "$TMP/out")"
 echo "run-all-missing: ok"
