@@ -16,9 +16,11 @@
  *  3. one flow per member on its port, the legs one after another (each
  *     leg's figure its own: the receiving bond's members, and both hosts'
  *     CPUs, are not shared between two legs' flows), each of the sweep's
- *     duration; a leg under slow_pct % of the bond's fastest leg makes
- *     every leg measured once more (the better figure of each stands:
- *     the retest, unless --no-retest); bond_legs_judge_dir().
+ *     duration; a leg under slow_pct % of the bond's fastest leg (or
+ *     dead) makes every leg measured again, up to SWEEP_LEGS_RETESTS
+ *     more passes in alternating order, each judged on its own; the pass
+ *     with the fewest legs not ok stands (the retest, unless
+ *     --no-retest); bond_legs_judge_dir().
  *
  * Other policies (active-backup, balance-rr, layer2, layer2+3 ...) say
  * why no leg can be chosen, and the pair is measured as the rounds did.
@@ -42,6 +44,7 @@
 #define SWEEP_LEGS_SPORT_BASE	29100
 #define SWEEP_LEGS_MAX_TRIALS	16
 #define SWEEP_LEGS_TRIAL_MS	300
+#define SWEEP_LEGS_RETESTS	2	/* passes after the first while a leg looks slow or dead */
 
 struct sweep_legs {
 	struct bond_legs_pair *pairs;	/* owned */

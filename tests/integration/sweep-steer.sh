@@ -52,6 +52,10 @@ sweep() {
 	"$FABRICCTL" -v -j sweep --hosts "$HOSTS" --launcher netns --transport tcp --duration 0.5 \
 		--lat-iters 200 --topology "$TMP/plan.yaml" --steer "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
 	grep -E "steer|steering|topology:" "$TMP/err" >&2 || true
+	# each pair not ok, with its reason and figures (for the log)
+	jq -r '.pairs[]? | select(.status != "ok") |
+		"  not ok: \(.a) \(.b) \(.status): \(.reason) (bw \(.bw_mbps), retested \(.retested))"' \
+		"$TMP/out" >&2 2>/dev/null || true
 }
 q() { jq -r "$@" "$TMP/out"; }
 # The plan node holding ADDR.
