@@ -11,6 +11,8 @@
 
 #include "model/sched_topo_impl.h"
 
+#define SCHED_STEER_RESORT_MIN 65536
+
 struct shop {
 	uint32_t dl;		/* link * 2 + against */
 	double d;		/* 1 / cap(L, e) */
@@ -62,6 +64,7 @@ struct sched_steer_stream {
 	bool base_done;
 	size_t rounds, base_rounds, moved, steered, whole, pairs;
 	uint32_t salt;			/* this attempt's tie-break */
+	size_t sorted_at;		/* waiting pairs when last sorted (many: not every round) */
 	/* few pairs: every round planned first, several attempts, the fewest kept */
 	bool planned;
 	struct srec best, cur, base_rec;	/* base_rec: the base's rounds (choice unused) */
@@ -510,14 +513,19 @@ static int extra_round(struct sched_steer_stream *s)
 	size_t kept = 0, room = s->r->n_hosts / 2;
 	int rc = 0;
 
-	for (size_t i = 0; i < s->n_wait; i++) {
-		s->wdeg[s->wait[i].a]++;
-		s->wdeg[s->wait[i].b]++;
-	}
-	qsort_r(s->wait, s->n_wait, sizeof(*s->wait), wait_cmp, s);
-	for (size_t i = 0; i < s->n_wait; i++) {
-		s->wdeg[s->wait[i].a]--;
-		s->wdeg[s->wait[i].b]--;
+	/* Many waiting (all pairs of thousands of hosts): sorted again once 1/8 of them went. */
+	if (s->n_wait <= SCHED_STEER_RESORT_MIN || s->n_wait * 8 < s->sorted_at * 7 ||
+	    s->n_wait > s->sorted_at) {
+		for (size_t i = 0; i < s->n_wait; i++) {
+			s->wdeg[s->wait[i].a]++;
+			s->wdeg[s->wait[i].b]++;
+		}
+		qsort_r(s->wait, s->n_wait, sizeof(*s->wait), wait_cmp, s);
+		for (size_t i = 0; i < s->n_wait; i++) {
+			s->wdeg[s->wait[i].a]--;
+			s->wdeg[s->wait[i].b]--;
+		}
+		s->sorted_at = s->n_wait;
 	}
 	for (size_t i = 0; i < s->n_wait; i++) {
 		struct sched_pair w = s->wait[i];
@@ -702,6 +710,7 @@ static int plan(struct sched_steer_stream *s)
 	bound = rec_bound(s, &s->best);
 	for (uint32_t a = 1; rc == 0 && a <= SCHED_STEER_ATTEMPTS && s->best.n_rounds > bound; a++) {
 		s->n_wait = 0;
+		s->sorted_at = 0;
 		s->salt = a;
 		s->base_done = !(a & 1);
 		s->replay = 0;
