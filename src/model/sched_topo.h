@@ -193,7 +193,7 @@ int sched_topo_check(const struct sched *s, struct route *r, const struct sched_
  * or an option names a path the route does not have; -ENOMEM.
  */
 #define SCHED_STEER_WHOLE UINT32_MAX
-#define SCHED_STEER_DIRECT_MAX 2048
+#define SCHED_STEER_DIRECT_MAX 8192
 #define SCHED_STEER_ATTEMPTS 16
 
 struct sched_steer_opt {
