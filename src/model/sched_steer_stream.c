@@ -52,7 +52,7 @@ struct sched_steer_stream {
 	size_t n_touched;
 	uint8_t *tmark;
 	uint32_t *stamp, gen_stamp;	/* per directed link: seen in the alternative being read */
-	uint32_t *owner;		/* per directed link: rp index + 1 of the pair loaded on it last */
+	uint32_t *owner;		/* per directed link: rp index + 1 of its last pair */
 	size_t moves;			/* pairs moved for the pair being placed */
 	bool *busy;			/* per host, this round */
 	struct sched_pair *buf;		/* a base round */
@@ -156,7 +156,8 @@ int sched_steer_stream_new(struct sched_steer_stream **out, struct route *r, str
 	s->order = calloc(s->cap_rp, sizeof(*s->order));
 	s->deg = calloc(r->n_hosts + 1, sizeof(*s->deg));
 	s->wdeg = calloc(r->n_hosts + 1, sizeof(*s->wdeg));
-	if (!s->rp || !s->placed || !s->load || !s->touched || !s->tmark || !s->owner || !s->stamp || !s->busy || !s->buf ||
+	if (!s->rp || !s->placed || !s->load || !s->touched || !s->tmark || !s->owner || !s->stamp ||
+	    !s->busy || !s->buf ||
 	    !s->order || !s->deg || !s->wdeg) {
 		sched_steer_stream_free(s);
 		return -ENOMEM;

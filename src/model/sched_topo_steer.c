@@ -192,7 +192,8 @@ static int steer_setup(struct steer *g, struct route *r, const struct sched_stee
 	g->key = calloc(n + 1, sizeof(*g->key));
 	g->out = calloc(n + 1, sizeof(*g->out));
 	g->starts = calloc(n + 2, sizeof(*g->starts));
-	if (!g->opt_off || !g->stamp || !g->load || !g->crossed || !g->touched || !g->tmark || !g->busy || !g->order ||
+	if (!g->opt_off || !g->stamp || !g->load || !g->crossed || !g->touched || !g->tmark ||
+	    !g->busy || !g->order ||
 	    !g->cur || !g->key || !g->out || !g->starts)
 		return -ENOMEM;
 	for (size_t i = 0; rc == 0 && i < n; i++) {

@@ -8,7 +8,7 @@
  * store, reference, judge, retest, localiser; then the JSON written).
  *
  *   scale_sim PODS LEAVES_PER_POD HOSTS_PER_LEAF AGGS CORES_PER_AGG
- *             [-k K | -a] [-s SEED] [-o FILE.json]
+ *             [-k K | -a] [-s SEED] [-o FILE.json] [-S]
  *
  *  1. fabric: topo_gen_fat_tree() (every link 100 Gb/s), written as a YAML
  *     plan, and a hosts file h1..hN, in a temporary directory; the
@@ -29,6 +29,14 @@
  *  5. the report (sweep_run()'s outcome): suspects, and where each fault
  *     stands among them (named: a top-5 suspect that is that link alone;
  *     grouped: in a top-5 group of links traffic cannot tell apart).
+ *
+ * -S (issue 24, docs/scale.md "Steered"): `sweep --steer`.  Every switch
+ * has an address in the plan and hashes each flow's 5-tuple with its own
+ * seed (model/ecmp_sim.h); the sweep's traces (struct sweep_measure.trace)
+ * are answered hop by hop by the switches of the flow's hashed path, and
+ * each direction of a test is measured on the path its tuple takes (the
+ * ports the sweep gave it, o->pair_spec; free ports when not steered).
+ * Crossings are then counted per path taken, not per ECMP set.
  *
  * Prints one line per suspect and fault, then one line of key=value
  * figures.  Times are process CPU (a shared machine's wall time includes
@@ -635,13 +643,15 @@ int main(int argc, char **argv)
 	sched += s.sched_cpu_s;
 	printf("hosts=%zu links=%zu mode=%s k=%u pairs=%zu all_pairs=%zu pairs_ratio=%.5f rounds=%zu "
 	       "bound=%zu sched_cpu_s=%.3f sched_ms_per_round=%.3f sweep_cpu_s=%.3f min_cross=%u "
-	       "links_crossed_short=%zu min_host_pairs=%u links_short=%zu hosts_short=%zu bad_pairs=%zu suspects=%zu "
-	       "faults_named=%d faults_grouped=%d store_on_file=%d steer=%d steered=%zu fallback=%zu "
-	       "rounds_whole=%zu traced_flows=%zu peak_rss_mb=%.1f (placed %.1f, rounds %.1f, report %.1f)\n",
+	       "links_crossed_short=%zu min_host_pairs=%u links_short=%zu hosts_short=%zu "
+	       "bad_pairs=%zu suspects=%zu faults_named=%d faults_grouped=%d store_on_file=%d "
+	       "steer=%d steered=%zu fallback=%zu rounds_whole=%zu traced_flows=%zu "
+	       "peak_rss_mb=%.1f (placed %.1f, rounds %.1f, report %.1f)\n",
 	       n, s.n_links, all ? "all-pairs" : "coverage", all ? 0 : k, s.n_pairs,
 	       n * (n - 1) / 2, (double)s.n_pairs / (double)(n * (n - 1) / 2), s.n_rounds, s.bound,
 	       sched, 1000.0 * sched / (double)(s.n_rounds ? s.n_rounds : 1), t_total, min_cross,
-	       short_cross, min_host, s.cov_short_links, s.cov_short_hosts, s.bad_pairs, s.n_suspects, s.named,
+	       short_cross, min_host, s.cov_short_links, s.cov_short_hosts, s.bad_pairs, s.n_suspects,
+	       s.named,
 	       s.grouped, s.on_file, s.steer, s.steered, s.fallback, s.rounds_whole, s.traced_flows,
 	       peak_rss_mb(), s.rss_fabric, s.rss_rounds, s.rss_report);
 	free(s.rate);

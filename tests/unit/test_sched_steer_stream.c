@@ -51,7 +51,8 @@ static void fab_place(struct fab *f, size_t nh)
 
 	assert_non_null(buf);
 	for (size_t i = 1; i <= nh; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.0.%zu.%zu\n", i, i / 256, i % 256);
+		len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.0.%zu.%zu\n", i, i / 256,
+					i % 256);
 	hosts_init(&f->hs);
 	fab_err_init(&err);
 	assert_int_equal(hosts_parse(&f->hs, buf, len, "hosts", &err), 0);
@@ -329,7 +330,8 @@ static void test_hash_paths(void **state)
 		assert_int_equal(h[0].link, f.r->hosts[0].link);
 		assert_int_equal(h[n - 1].link, f.r->hosts[7].link);
 		for (size_t i = 0; i + 1 < n; i++) {	/* each hop starts where the last ended */
-			const struct topo_link *l = f.t->links[h[i].link], *m = f.t->links[h[i + 1].link];
+			const struct topo_link *l = f.t->links[h[i].link];
+			const struct topo_link *m = f.t->links[h[i + 1].link];
 			const struct topo_node *end = h[i].fwd ? l->b->node : l->a->node;
 
 			assert_ptr_equal(end, h[i + 1].fwd ? m->a->node : m->b->node);
