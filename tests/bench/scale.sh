@@ -100,11 +100,12 @@ for shape in "8 8 8 8 8" "16 8 8 8 8" "16 16 16 16 16"; do
 	printf '%s\n' "$line"
 	rounds=$(val "$line" rounds)
 	bound=$(val "$line" bound)
-	printf 'scale %s steered: %s pairs steered, %s fell back; %s rounds, node bound %s (ratio %s, target <= 1.25), whole sets %s; faults named alone %s/5, in a group %s; links crossed < K: %s of %s; peak RSS %s MB; CPU %s s\n' \
+	printf 'scale %s steered: %s pairs steered, %s fell back; %s rounds, node bound %s (ratio %s, target <= 1.25), whole sets %s; faults named alone %s/5, in a group %s; links crossed < K: %s of %s (by no test: %s); peak RSS %s MB; CPU %s s\n' \
 		"$hosts" "$(val "$line" steered)" "$(val "$line" fallback)" "$rounds" "$bound" \
 		"$(awk -v r="$rounds" -v b="$bound" 'BEGIN { printf "%.2f", r / b }')" \
 		"$(val "$line" rounds_whole)" "$(val "$line" faults_named)" \
 		"$(val "$line" faults_grouped)" "$(val "$line" links_crossed_short)" \
-		"$(val "$line" links)" "$(val "$line" peak_rss_mb)" "$(val "$line" sweep_cpu_s)"
+		"$(val "$line" links)" "$(val "$line" links_uncrossed)" "$(val "$line" peak_rss_mb)" \
+		"$(val "$line" sweep_cpu_s)"
 done
 exit $rc

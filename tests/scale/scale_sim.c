@@ -556,7 +556,7 @@ int main(int argc, char **argv)
 	bool all = false;
 	double t0, t_total, sched = 0;
 	uint32_t min_cross = UINT32_MAX;
-	size_t short_cross = 0;
+	size_t short_cross = 0, zero_cross = 0;
 	unsigned int min_host = UINT_MAX;
 	size_t n;
 	int rc;
@@ -637,20 +637,21 @@ int main(int argc, char **argv)
 	for (size_t l = 0; s.cross && l < s.n_links; l++) {
 		min_cross = s.cross[l] < min_cross ? s.cross[l] : min_cross;
 		short_cross += s.cross[l] < (all ? 1 : k);
+		zero_cross += !s.cross[l];
 	}
 	for (size_t h = 0; s.host_pairs && h < n; h++)
 		min_host = s.host_pairs[h] < min_host ? s.host_pairs[h] : min_host;
 	sched += s.sched_cpu_s;
 	printf("hosts=%zu links=%zu mode=%s k=%u pairs=%zu all_pairs=%zu pairs_ratio=%.5f rounds=%zu "
 	       "bound=%zu sched_cpu_s=%.3f sched_ms_per_round=%.3f sweep_cpu_s=%.3f min_cross=%u "
-	       "links_crossed_short=%zu min_host_pairs=%u links_short=%zu hosts_short=%zu "
+	       "links_crossed_short=%zu links_uncrossed=%zu min_host_pairs=%u links_short=%zu hosts_short=%zu "
 	       "bad_pairs=%zu suspects=%zu faults_named=%d faults_grouped=%d store_on_file=%d "
 	       "steer=%d steered=%zu fallback=%zu rounds_whole=%zu traced_flows=%zu "
 	       "peak_rss_mb=%.1f (placed %.1f, rounds %.1f, report %.1f)\n",
 	       n, s.n_links, all ? "all-pairs" : "coverage", all ? 0 : k, s.n_pairs,
 	       n * (n - 1) / 2, (double)s.n_pairs / (double)(n * (n - 1) / 2), s.n_rounds, s.bound,
 	       sched, 1000.0 * sched / (double)(s.n_rounds ? s.n_rounds : 1), t_total, min_cross,
-	       short_cross, min_host, s.cov_short_links, s.cov_short_hosts, s.bad_pairs, s.n_suspects,
+	       short_cross, zero_cross, min_host, s.cov_short_links, s.cov_short_hosts, s.bad_pairs, s.n_suspects,
 	       s.named,
 	       s.grouped, s.on_file, s.steer, s.steered, s.fallback, s.rounds_whole, s.traced_flows,
 	       peak_rss_mb(), s.rss_fabric, s.rss_rounds, s.rss_report);
