@@ -14,6 +14,8 @@ struct ecmp_sim {
 	uint8_t *dist;		/* [leaf][node]: switch hops to the leaf, FAR unreachable */
 	uint32_t *link_a;	/* per link: node index of its a end */
 	uint32_t *queue;
+	uint32_t *nb_start;	/* per node: its switch neighbours nb[nb_start[i] ..] */
+	struct route_adj *nb;
 };
 
 void ecmp_sim_free(struct ecmp_sim *s)
@@ -24,6 +26,8 @@ void ecmp_sim_free(struct ecmp_sim *s)
 	free(s->dist);
 	free(s->link_a);
 	free(s->queue);
+	free(s->nb_start);
+	free(s->nb);
 	free(s);
 }
 
@@ -64,6 +68,21 @@ static void dist_fill(struct ecmp_sim *s, size_t l)
 	}
 }
 
+/* Each node's neighbours that are switches (a leaf's hosts are never a next hop). */
+static void nb_fill(struct ecmp_sim *s)
+{
+	const struct route *r = s->r;
+	uint32_t k = 0;
+
+	for (size_t u = 0; u < r->n_nodes; u++) {
+		s->nb_start[u] = k;
+		for (uint32_t a = r->adj_start[u]; a < r->adj_start[u + 1]; a++)
+			if (is_switch(r, r->adj[a].node))
+				s->nb[k++] = r->adj[a];
+	}
+	s->nb_start[r->n_nodes] = k;
+}
+
 int ecmp_sim_new(struct ecmp_sim **out, const struct route *r, uint64_t seed)
 {
 	struct ecmp_sim *s = calloc(1, sizeof(*s));
@@ -75,7 +94,9 @@ int ecmp_sim_new(struct ecmp_sim **out, const struct route *r, uint64_t seed)
 	s->dist = malloc(r->n_leaves * r->n_nodes + 1);
 	s->link_a = calloc(r->n_links + 1, sizeof(*s->link_a));
 	s->queue = calloc(r->n_nodes + 1, sizeof(*s->queue));
-	if (!s->seed || !s->dist || !s->link_a || !s->queue) {
+	s->nb_start = calloc(r->n_nodes + 1, sizeof(*s->nb_start));
+	s->nb = calloc(r->adj_start[r->n_nodes] + 1, sizeof(*s->nb));
+	if (!s->seed || !s->dist || !s->link_a || !s->queue || !s->nb_start || !s->nb) {
 		ecmp_sim_free(s);
 		return -ENOMEM;
 	}
@@ -89,6 +110,7 @@ int ecmp_sim_new(struct ecmp_sim **out, const struct route *r, uint64_t seed)
 		s->link_a[l] = route_node_index(r, r->topo->links[l]->a->node);
 	for (size_t l = 0; l < r->n_leaves; l++)
 		dist_fill(s, l);
+	nb_fill(s);
 	*out = s;
 	return 0;
 }
@@ -120,15 +142,15 @@ static uint32_t next_hop(const struct ecmp_sim *s, uint32_t u, size_t l, const s
 	const uint8_t *d = s->dist + l * r->n_nodes;
 	uint32_t n = 0, pick;
 
-	for (uint32_t k = r->adj_start[u]; k < r->adj_start[u + 1]; k++)
-		n += d[r->adj[k].node] + 1 == d[u] && is_switch(r, r->adj[k].node);
+	for (uint32_t k = s->nb_start[u]; k < s->nb_start[u + 1]; k++)
+		n += d[s->nb[k].node] + 1 == d[u];
 	if (!n)
 		return ROUTE_NONE;
 	pick = (uint32_t)(flow_hash(f, s->seed[u]) % n);
-	for (uint32_t k = r->adj_start[u]; k < r->adj_start[u + 1]; k++)
-		if (d[r->adj[k].node] + 1 == d[u] && is_switch(r, r->adj[k].node) && !pick--) {
-			*link = r->adj[k].link;
-			return r->adj[k].node;
+	for (uint32_t k = s->nb_start[u]; k < s->nb_start[u + 1]; k++)
+		if (d[s->nb[k].node] + 1 == d[u] && !pick--) {
+			*link = s->nb[k].link;
+			return s->nb[k].node;
 		}
 	return ROUTE_NONE;
 }
