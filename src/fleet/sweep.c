@@ -469,6 +469,7 @@ static int run_fleet(void *ctx, struct sched_src *src, const struct sweep_opts *
 void sweep_measure_fleet(struct sweep_measure *m, struct fleet *f)
 {
 	m->run = run_fleet;
+	m->trace = NULL;	/* the workers trace through the fleet (fleet_trace_run()) */
 	m->ctx = f;
 }
 

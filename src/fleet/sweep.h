@@ -17,6 +17,7 @@
 #include <stdbool.h>
 
 #include "fleet/fleet.h"
+#include "model/flow_trace.h"
 #include "model/schedule.h"
 #include "model/sweep_judge.h"
 #include "transport/transport.h"
@@ -77,6 +78,13 @@ int sweep_run_src(struct fleet *f, struct sched_src *src, const struct sweep_opt
 struct sweep_measure {
 	int (*run)(void *ctx, struct sched_src *src, const struct sweep_opts *o, sweep_sink_fn sink,
 		   void *sink_ctx, size_t *rounds_done, struct fab_err *err);
+	/*
+	 * sweep --steer's traces (fleet_trace_run()'s contract: host i
+	 * traces tr[i][0 .. n[i]), got[i] when it answered); NULL: a
+	 * simulation without traces (--steer is then not run).
+	 */
+	int (*trace)(void *ctx, struct flow_trace *const *tr, const size_t *n, bool *got,
+		     struct fab_err *err);
 	void *ctx;
 };
 

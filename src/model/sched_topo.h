@@ -193,7 +193,7 @@ int sched_topo_check(const struct sched *s, struct route *r, const struct sched_
  * or an option names a path the route does not have; -ENOMEM.
  */
 #define SCHED_STEER_WHOLE UINT32_MAX
-#define SCHED_STEER_DIRECT_MAX 2048
+#define SCHED_STEER_DIRECT_MAX 8192
 #define SCHED_STEER_ATTEMPTS 16
 
 struct sched_steer_opt {
@@ -219,6 +219,79 @@ struct sched_steer_stats {
 int sched_topo_steer(struct sched *s, uint32_t *choice, struct sched_steer_stats *st,
 		     struct route *r, const struct sched *base, const struct sched_steer_pair *p,
 		     size_t n, struct fab_err *err);
+
+/*
+ * Steered rounds, streamed (issue 24: all pairs of thousands of hosts,
+ * where sched_topo_steer()'s every pair's every path does not fit).  The
+ * same rule as sched_topo_steer(), but nothing is stored per pair: each
+ * pair's alternatives come from @gen as its round is packed (a traced map,
+ * a simulated hash: model/ecmp_sim.h) and are dropped with the round.
+ *
+ * Alternatives are per direction: the a -> b paths and the b -> a paths
+ * the pair's test can be given (a port per path, the caller's business),
+ * each a list of directed hops (link * 2 + 1 when crossed against the
+ * link's a -> b).  A test takes one a -> b and one b -> a alternative
+ * (every combination must be one the caller can give: any traced a -> b
+ * port with any traced b -> a port); chosen a -> b first, then b -> a with
+ * the a -> b load in place, so hops the two share are counted twice, as
+ * they are carried.  A pair with no alternative (@whole: its map fell
+ * back) holds every hop gen gives it (every path), as whole sets do.
+ *
+ * Packing: the rounds of @base (streamed, e.g. sched_topo_gen with
+ * ecmp_whole false; its pairs are the pairs) are steered one at a time,
+ * fewest combinations first, each pair onto the a -> b then b -> a
+ * alternative whose fullest hop stays lowest among those that fit, else
+ * by moving a pair of the round that blocks one of its alternatives to
+ * another of its own, and that pair's blocker in turn (an augmenting
+ * path up to SCHED_STEER_SWAP_DEPTH pairs long, SCHED_STEER_SWAPS moves
+ * tried); a pair that fits nowhere waits (its two
+ * hosts only are kept) for the extra rounds after the last base round,
+ * packed greedily, busiest hosts first.  Memory: one round's alternatives
+ * and the waiting pairs.
+ */
+#define SCHED_STEER_ALTS 16		/* alternatives per direction */
+#define SCHED_STEER_SWAPS 64		/* pairs moved, at most, to place one */
+#define SCHED_STEER_SWAP_DEPTH 3
+#define SCHED_STEER_BLOCKERS 16
+
+struct sched_steer_alts {
+	double expected_mbps;		/* the pair's: each hop's demand is 1 / cap(L, e) */
+	bool whole;			/* no alternative: every hop held (gen puts them in a -> b) */
+	unsigned int n[2];		/* alternatives a -> b [0], b -> a [1] */
+	uint32_t span[2][SCHED_STEER_ALTS][2];	/* alternative k of direction d: dl[start .. end) */
+	uint32_t *dl;			/* owned by the stream */
+	size_t n_dl, cap_dl;
+};
+
+/* Open the next alternative of direction @dir (0 a -> b, 1 b -> a): -E2BIG over SCHED_STEER_ALTS. */
+int sched_steer_alt_open(struct sched_steer_alts *al, int dir);
+/* Add a hop to the alternative opened last (of @dir); -ENOMEM. */
+int sched_steer_alt_hop(struct sched_steer_alts *al, int dir, uint32_t link, bool fwd);
+
+struct sched_steer_gen {
+	/* Fill @out (zeroed but its buffer) with pair a <-> b's alternatives; 0 or -errno. */
+	int (*alts)(void *ctx, unsigned int a, unsigned int b, struct sched_steer_alts *out);
+	void *ctx;
+};
+
+/* The choice of a steered pair: a -> b alternative << 16 | b -> a; SCHED_STEER_WHOLE: none. */
+#define SCHED_STEER_CHOICE(ab, ba) ((uint32_t)(ab) << 16 | (uint32_t)(ba))
+
+struct sched_steer_stream;
+
+/* @r placed (link rates known), @base and @gen borrowed until the stream is freed. */
+int sched_steer_stream_new(struct sched_steer_stream **out, struct route *r, struct sched_src *base,
+			   const struct sched_steer_gen *gen);
+/*
+ * The next round into @pairs and @choice (room for r->n_hosts / 2 each),
+ * its size in *@n: 1 a round, 0 no more, -errno (-EINVAL: a base round
+ * with a host twice, an alternative with no hop; the gen's errors).
+ */
+int sched_steer_stream_next(struct sched_steer_stream *s, struct sched_pair *pairs,
+			    uint32_t *choice, size_t *n);
+/* What was counted so far (node_bound once every round was drawn). */
+void sched_steer_stream_stats(const struct sched_steer_stream *s, struct sched_steer_stats *st);
+void sched_steer_stream_free(struct sched_steer_stream *s);
 
 /*
  * Options as if every combination of members could be steered to (the

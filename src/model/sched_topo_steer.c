@@ -27,6 +27,7 @@ struct steer {
 	size_t n_hops, cap_hops;
 	uint32_t *stamp, gen;	/* per directed link: seen in this option */
 	double *load;		/* per directed link, this round */
+	uint32_t *crossed;	/* per directed link: tests placed on it so far (all rounds) */
 	uint32_t *touched, *tmark, tgen;	/* directed links loaded this round */
 	size_t n_touched;
 	bool *busy;		/* per host, this round */
@@ -48,6 +49,7 @@ static void steer_fini(struct steer *g)
 	free(g->hops);
 	free(g->stamp);
 	free(g->load);
+	free(g->crossed);
 	free(g->touched);
 	free(g->tmark);
 	free(g->busy);
@@ -180,6 +182,7 @@ static int steer_setup(struct steer *g, struct route *r, const struct sched_stee
 	g->opt_off = calloc(n + 1, sizeof(*g->opt_off));
 	g->stamp = calloc(dls, sizeof(*g->stamp));
 	g->load = calloc(dls, sizeof(*g->load));
+	g->crossed = calloc(dls, sizeof(*g->crossed));
 	g->touched = calloc(dls, sizeof(*g->touched));
 	g->tmark = calloc(dls, sizeof(*g->tmark));
 	g->tgen = 1;
@@ -189,7 +192,8 @@ static int steer_setup(struct steer *g, struct route *r, const struct sched_stee
 	g->key = calloc(n + 1, sizeof(*g->key));
 	g->out = calloc(n + 1, sizeof(*g->out));
 	g->starts = calloc(n + 2, sizeof(*g->starts));
-	if (!g->opt_off || !g->stamp || !g->load || !g->touched || !g->tmark || !g->busy || !g->order ||
+	if (!g->opt_off || !g->stamp || !g->load || !g->crossed || !g->touched || !g->tmark ||
+	    !g->busy || !g->order ||
 	    !g->cur || !g->key || !g->out || !g->starts)
 		return -ENOMEM;
 	for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -231,18 +235,44 @@ static void opt_load(struct steer *g, size_t o, double sign)
 	}
 }
 
-/* Pair @i's fitting option whose fullest hop stays lowest; SIZE_MAX: none fits. */
+/* The fewest tests placed so far on a hop of option @o. */
+static uint32_t opt_cover(const struct steer *g, size_t o)
+{
+	uint32_t least = UINT32_MAX;
+
+	for (size_t h = g->hop_off[o]; h < g->hop_off[o + 1]; h++)
+		least = g->crossed[g->hops[h].dl] < least ? g->crossed[g->hops[h].dl] : least;
+	return least;
+}
+
+static void opt_cross(struct steer *g, size_t o, int sign)
+{
+	for (size_t h = g->hop_off[o]; h < g->hop_off[o + 1]; h++)
+		g->crossed[g->hops[h].dl] += (uint32_t)sign;
+}
+
+/*
+ * Pair @i's fitting option whose least tested hop has the fewest tests
+ * so far (a member no test has taken first: a fault there is seen), then
+ * whose fullest hop stays lowest; SIZE_MAX: none fits.
+ */
 static size_t best_opt(const struct steer *g, size_t i, size_t skip)
 {
 	size_t best = SIZE_MAX;
 	double best_peak = 2;
+	uint32_t best_cover = UINT32_MAX;
 
 	for (size_t o = g->opt_off[i]; o < g->opt_off[i + 1]; o++) {
 		double v = o == skip ? 2 : opt_peak(g, o);
+		uint32_t c;
 
-		if (v <= 1 + EPS && v < best_peak - EPS) {
+		if (v > 1 + EPS)
+			continue;
+		c = opt_cover(g, o);
+		if (c < best_cover || (c == best_cover && v < best_peak - EPS)) {
 			best = o;
 			best_peak = v;
+			best_cover = c;
 		}
 	}
 	return best;
@@ -251,6 +281,7 @@ static size_t best_opt(const struct steer *g, size_t i, size_t skip)
 static void place_on(struct steer *g, size_t i, size_t o)
 {
 	opt_load(g, o, 1);
+	opt_cross(g, o, 1);
 	g->cur[i] = o;
 	g->busy[g->p[i].route->a] = g->busy[g->p[i].route->b] = true;
 	g->out[g->n_out++] = (uint32_t)i;
@@ -274,6 +305,8 @@ static int steer_swap(struct steer *g, size_t i)
 			o2 = best_opt(g, q, was);
 			if (o2 != SIZE_MAX) {
 				opt_load(g, o2, 1);
+				opt_cross(g, was, -1);
+				opt_cross(g, o2, 1);
 				g->cur[q] = o2;
 				opt_load(g, o, -1);
 				place_on(g, i, o);
@@ -466,6 +499,7 @@ static int direct_attempts(struct steer *g, uint32_t *wait, bool *direct)
 	for (uint32_t a = 1; rc == 0 && a <= SCHED_STEER_ATTEMPTS; a++) {
 		g->n_out = 0;
 		g->n_rounds = 0;
+		memset(g->crossed, 0, (g->r->n_links * 2 + 1) * sizeof(*g->crossed));
 		g->salt = a;
 		for (size_t i = 0; i < g->n; i++)
 			wait[i] = (uint32_t)i;

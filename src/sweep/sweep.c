@@ -274,8 +274,10 @@ static int sweep_prepare(struct sweep_state *w)
 	rc = sweep_schedule_build(ctx, req, &w->hs, st, &w->s, &w->src);
 	if (rc == 0 && st && req->steer && req->dry_run)
 		rc = sweep_steer_dry(ctx, st, req->transport, req->streams, &w->s, &w->src);
-	else if (rc == 0 && st && req->steer && !req->measure)
+	else if (rc == 0 && st && req->steer && (!req->measure || req->measure->trace)) {
+		st->sim = req->measure;
 		rc = sweep_steer_run(ctx, st, &w->f, req->transport, req->streams, &w->s, &w->src);
+	}
 	if (rc < 0)
 		return rc;
 	/* A large sweep's results go to $TMPDIR: can they, before hours of rounds? */
@@ -420,7 +422,7 @@ static int steer_recheck(struct sweep_state *w, struct sweep_report *r)
 	size_t n = 0;
 	int rc = 0;
 
-	if (!w->st || !w->st->steer || r->interrupted || w->req.measure)
+	if (!w->st || !w->st->steer || r->interrupted || (w->req.measure && !w->req.measure->trace))
 		return 0;
 	if (strcmp(w->req.transport, "verbs") == 0 && (rc = steer_sports(w, r)) < 0)
 		return rc;

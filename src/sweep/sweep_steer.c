@@ -115,6 +115,16 @@ static struct steer_pair *pair_find(const struct sweep_steer *sv, unsigned int a
 	return NULL;
 }
 
+/* The workers trace, or a simulation does (the scale harness: sweep_topo.sim). */
+static int steer_trace(const struct sweep_topo *st, struct fleet *f, struct flow_trace *const *tr,
+		       const size_t *n, const struct trace_opts *o, int timeout_ms, bool *got,
+		       struct fab_err *err)
+{
+	if (st->sim && st->sim->trace)
+		return st->sim->trace(st->sim->ctx, tr, n, got, err);
+	return fleet_trace_run(f, tr, n, o, timeout_ms, got, err);
+}
+
 /* The pairs of @s, routed (every path), in @s's order. */
 static int pairs_make(struct sweep_ctx *ctx, struct sweep_topo *st, const struct sched *s,
 		      struct sweep_steer *sv)
@@ -313,7 +323,7 @@ static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 	if (rc == 0)
 		rc = flows_make(ctx, st, sv, tr, n);
 	if (rc == 0)
-		rc = fleet_trace_run(f, tr, n, &o, SWEEP_STEER_TIMEOUT_MS, got, &ctx->err);
+		rc = steer_trace(st, f, tr, n, &o, SWEEP_STEER_TIMEOUT_MS, got, &ctx->err);
 	for (size_t i = 0; rc == 0 && i < sv->n; i++) {
 		struct steer_pair *p = &sv->p[i];
 
@@ -746,7 +756,7 @@ int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fle
 	}
 	fab_info("sweep --steer: re-tracing the %zu steered pair%s not ok, the tuples of their last "
 		 "tests", np, np == 1 ? "" : "s");
-	if ((rc = fleet_trace_run(f, tr, at, &o, SWEEP_STEER_TIMEOUT_MS, got, &ctx->err)) < 0)
+	if ((rc = steer_trace(st, f, tr, at, &o, SWEEP_STEER_TIMEOUT_MS, got, &ctx->err)) < 0)
 		goto out;
 	if (node_addr_index_build(&ix, st->t) < 0) {
 		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");

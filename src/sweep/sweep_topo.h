@@ -72,6 +72,8 @@ struct sweep_topo {
 	bool nic_read;			/* nic_before was taken */
 	/* sweep --steer: each steered pair's ports and route taken (sweep_steer.h); NULL: none. */
 	struct sweep_steer *steer;
+	/* A simulation's traces (sweep_measure.trace, the scale harness); NULL: the workers'. */
+	const struct sweep_measure *sim;
 };
 
 /* "lldp", "ib" or a plan path: which one (a path is anything else). */

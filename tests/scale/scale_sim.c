@@ -8,7 +8,7 @@
  * store, reference, judge, retest, localiser; then the JSON written).
  *
  *   scale_sim PODS LEAVES_PER_POD HOSTS_PER_LEAF AGGS CORES_PER_AGG
- *             [-k K | -a] [-s SEED] [-o FILE.json]
+ *             [-k K | -a] [-s SEED] [-o FILE.json] [-S]
  *
  *  1. fabric: topo_gen_fat_tree() (every link 100 Gb/s), written as a YAML
  *     plan, and a hosts file h1..hN, in a temporary directory; the
@@ -30,6 +30,14 @@
  *     stands among them (named: a top-5 suspect that is that link alone;
  *     grouped: in a top-5 group of links traffic cannot tell apart).
  *
+ * -S (issue 24, docs/scale.md "Steered"): `sweep --steer`.  Every switch
+ * has an address in the plan and hashes each flow's 5-tuple with its own
+ * seed (model/ecmp_sim.h); the sweep's traces (struct sweep_measure.trace)
+ * are answered hop by hop by the switches of the flow's hashed path, and
+ * each direction of a test is measured on the path its tuple takes (the
+ * ports the sweep gave it, o->pair_spec; free ports when not steered).
+ * Crossings are then counted per path taken, not per ECMP set.
+ *
  * Prints one line per suspect and fault, then one line of key=value
  * figures.  Times are process CPU (a shared machine's wall time includes
  * waiting for a core); scheduling is the schedule's construction plus
@@ -48,6 +56,8 @@
 #include <unistd.h>
 
 #include "model/counter_eval.h"
+#include "model/ecmp_sim.h"
+#include "model/flow_trace.h"
 #include "sweep/sweep.h"
 #include "sweep/sweep_topo.h"
 #include "io/pair_store.h"
@@ -65,6 +75,10 @@
 #define TOP 5
 
 struct sim {
+	bool steer;			/* -S: sweep --steer over a simulated per-switch hash */
+	struct ecmp_sim *es;		/* the switches' hash (model/ecmp_sim.h) */
+	const struct fab_hosts *hosts;
+	size_t traced_flows;
 	const struct topo *t;		/* the sweep's graph and routes (on_fabric) */
 	struct route *r;
 	size_t n_hosts;
@@ -78,6 +92,7 @@ struct sim {
 	unsigned int *host_pairs;
 	/* from the report */
 	size_t n_links, n_pairs, n_rounds, bound, bad_pairs, n_suspects, cov_short_links, cov_short_hosts;
+	size_t steered, fallback, rounds_whole;
 	int named, grouped;
 	bool on_file;
 	double rss_fabric, rss_rounds, rss_report;	/* peak RSS when placed, after the rounds, at the report */
@@ -113,6 +128,25 @@ static int die(const char *what, int rc, const struct fab_err *err)
 	return 3;
 }
 
+/* -S: every switch an address of 172.16/12 in the plan (a traced hop is named by it). */
+static int switch_addrs(struct topo *t)
+{
+	unsigned int j = 0;
+
+	for (size_t i = 0; i < t->n_nodes; i++) {
+		char a[TOPO_ADDR_LEN];
+		int rc;
+
+		if (t->nodes[i]->type == TOPO_NODE_HOST)
+			continue;
+		snprintf(a, sizeof(a), "172.%u.%u.%u", 16 + j / 65536, j / 256 % 256, j % 256);
+		j++;
+		if ((rc = topo_node_addr_add(t->nodes[i], a)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* The fabric's plan and hosts files under @dir. */
 static int fabric_write(struct sim *s, const struct topo_gen_3l *g, const char *dir,
 			struct fab_err *err)
@@ -133,6 +167,10 @@ static int fabric_write(struct sim *s, const struct topo_gen_3l *g, const char *
 	free(text);
 	if (rc < 0 || (rc = topo_gen_fat_tree(&t, g)) < 0)
 		return rc;
+	if (s->steer && (rc = switch_addrs(t)) < 0) {
+		topo_free(t);
+		return rc;
+	}
 	strbuf_init(&sb);
 	rc = plan_yaml_format(t, &sb);
 	snprintf(path, sizeof(path), "%s/plan.yaml", dir);
@@ -187,8 +225,136 @@ static int faults_pick(struct sim *s)
 	return 0;
 }
 
+/* The host an address of the hosts file is (h<i> is 10.<i / 65536>.<i / 256 % 256>.<i % 256>). */
+static long host_of(const struct sim *s, const char *addr)
+{
+	unsigned int x, y, z;
+	size_t i;
+
+	if (sscanf(addr, "10.%u.%u.%u", &x, &y, &z) != 3)
+		return -1;
+	i = (size_t)x * 65536 + y * 256 + z;
+	if (!i || i > s->n_hosts || strcmp(s->hosts->hosts[i - 1].addr, addr))
+		return -1;
+	return (long)i - 1;
+}
+
+/* The node hop @h arrives at. */
+static const struct topo_node *hop_end(const struct sim *s, const struct path_hop *h)
+{
+	const struct topo_link *l = s->t->links[h->link];
+
+	return h->fwd ? l->b->node : l->a->node;
+}
+
+/* One flow's trace: TTL i answered by the i-th switch of its hashed path, the last by dst. */
+static int trace_one(struct sim *s, struct flow_trace *tr)
+{
+	long a = host_of(s, tr->flow.src), b = host_of(s, tr->flow.dst);
+	struct ecmp_flow f = { .proto = (uint8_t)tr->flow.proto, .sport = tr->flow.sport,
+			       .dport = tr->flow.dport };
+	struct path_hop h[32];
+	size_t n;
+	int rc;
+
+	if (a < 0 || b < 0)
+		return 0;	/* nobody answers: the map falls back */
+	f.src = (unsigned int)a;
+	f.dst = (unsigned int)b;
+	if ((rc = ecmp_sim_path(s->es, &f, h, 32, &n)) < 0)
+		return rc == -ENOMEM ? rc : 0;
+	tr->hops = calloc(n, sizeof(*tr->hops));
+	if (!tr->hops)
+		return -ENOMEM;
+	tr->n_hops = n;
+	for (size_t i = 0; i < n; i++) {
+		struct flow_hop *fh = &tr->hops[i];
+		const struct topo_node *node = hop_end(s, &h[i]);
+
+		fh->ttl = (unsigned int)i + 1;
+		fh->tries = 1;
+		fh->rtt_us = 5 + (uint32_t)i;
+		if (i + 1 < n) {
+			fh->answer = HOP_TIME_EXCEEDED;
+			snprintf(fh->addr, sizeof(fh->addr), "%s", node->n_addrs ? node->addrs[0] : "");
+		} else {
+			fh->answer = HOP_TCP_SYNACK;
+			snprintf(fh->addr, sizeof(fh->addr), "%s", tr->flow.dst);
+		}
+	}
+	tr->reached = true;
+	tr->reached_ttl = (unsigned int)n;
+	return 0;
+}
+
+/* struct sweep_measure's trace: every host's flows, answered by the simulated switches. */
+static int sim_trace(void *ctx, struct flow_trace *const *tr, const size_t *n, bool *got,
+		     struct fab_err *err)
+{
+	struct sim *s = ctx;
+
+	for (size_t h = 0; h < s->n_hosts; h++) {
+		got[h] = true;
+		for (size_t k = 0; k < n[h]; k++) {
+			if (trace_one(s, &tr[h][k]) < 0)
+				return fab_err_set(err, -ENOMEM, "sim: out of memory");
+			s->traced_flows++;
+		}
+	}
+	return 0;
+}
+
+/* The lowest simulated rate on the path flow @f takes (crossings counted in the main sweep). */
+static int path_rate(struct sim *s, const struct ecmp_flow *f, double *rate)
+{
+	struct path_hop h[32];
+	size_t n;
+	int rc = ecmp_sim_path(s->es, f, h, 32, &n);
+
+	*rate = INFINITY;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		*rate = fmin(*rate, s->rate[h[i].link]);
+		if (!s->main_done)
+			s->cross[h[i].link]++;
+	}
+	return rc;
+}
+
+/*
+ * -S: each direction at the lowest rate of the path its tuple takes: the
+ * ports the sweep gave the test (steered), else free ones.
+ */
+static int measure_steered(struct sim *s, const struct sweep_opts *o, struct sweep_pair *p)
+{
+	struct tp_spec spec = { 0 };
+	struct ecmp_flow ab = { .src = p->a, .dst = p->b, .proto = 6 }, ba = ab;
+	double rab, rba;
+	int rc;
+
+	if (o->pair_spec)
+		o->pair_spec(o->pair_spec_ctx, p->a, p->b, &spec);
+	if (!spec.sport_fwd) {	/* the kernel's ports */
+		spec.port = 5201;
+		spec.sport_fwd = 32768 + rnd(&s->seed) % 28000;
+		spec.sport_rev = 32768 + rnd(&s->seed) % 28000;
+	}
+	ab.sport = (uint16_t)spec.sport_fwd;
+	ab.dport = (uint16_t)spec.port;
+	ba = (struct ecmp_flow){ .src = p->b, .dst = p->a, .proto = 6, .sport = (uint16_t)spec.port,
+				 .dport = (uint16_t)spec.sport_rev };
+	if ((rc = path_rate(s, &ab, &rab)) < 0 || (rc = path_rate(s, &ba, &rba)) < 0)
+		return rc;
+	rab *= 1.0 - 0.03 * (double)(rnd(&s->seed) % 1000) / 1000.0;
+	rba *= 1.0 - 0.03 * (double)(rnd(&s->seed) % 1000) / 1000.0;
+	p->ab = (struct sweep_bw){ .measured = true, .avg_mbps = rab, .min_mbps = rab * 0.99,
+				   .bytes = (uint64_t)(rab * 1e6 / 8), .secs = 1, .intervals = 10 };
+	p->ba = (struct sweep_bw){ .measured = true, .avg_mbps = rba, .min_mbps = rba * 0.99,
+				   .bytes = (uint64_t)(rba * 1e6 / 8), .secs = 1, .intervals = 10 };
+	return 0;
+}
+
 /* The lowest simulated rate over the pair's links, with seeded noise. */
-static int measure_pair(struct sim *s, struct sweep_pair *p)
+static int measure_pair(struct sim *s, const struct sweep_opts *o, struct sweep_pair *p)
 {
 	const struct route_load *items;
 	struct route_info info;
@@ -196,6 +362,16 @@ static int measure_pair(struct sim *s, struct sweep_pair *p)
 	size_t n;
 	int rc;
 
+	if (s->steer) {
+		if ((rc = measure_steered(s, o, p)) < 0)
+			return rc;
+		if (!s->main_done) {
+			s->host_pairs[p->a]++;
+			s->host_pairs[p->b]++;
+			s->pairs++;
+		}
+		goto figures;
+	}
 	if ((rc = route_pair_loads(s->r, p->a, p->b, &items, &n, &info)) < 0)
 		return rc;
 	for (size_t i = 0; i < n; i++) {
@@ -209,10 +385,11 @@ static int measure_pair(struct sim *s, struct sweep_pair *p)
 		s->pairs++;
 	}
 	got = low * (1.0 - 0.03 * (double)(rnd(&s->seed) % 1000) / 1000.0);
-	p->status = SWEEP_OK;
 	p->ab = (struct sweep_bw){ .measured = true, .avg_mbps = got, .min_mbps = got * 0.99,
 				   .bytes = (uint64_t)(got * 1e6 / 8), .secs = 1, .intervals = 10 };
 	p->ba = p->ab;
+figures:
+	p->status = SWEEP_OK;
 	p->have_lat = true;
 	p->lat_ns = (struct stats_summary){ .n = 100, .min = 2000, .p50 = 2500, .p99 = 3000,
 					    .p999 = 3200, .max = 3500, .mean = 2550 };
@@ -249,7 +426,7 @@ static int sim_run(void *ctx, struct sched_src *src, const struct sweep_opts *o,
 			out[k].b = sp[k].b;
 			out[k].round = (unsigned int)r + 1;
 			out[k].pct_rated = -1;
-			if ((rc = measure_pair(s, &out[k])) < 0) {
+			if ((rc = measure_pair(s, o, &out[k])) < 0) {
 				fab_err_set(err, rc, "sim: route %u-%u", sp[k].a, sp[k].b);
 				goto done;
 			}
@@ -277,7 +454,8 @@ static void on_fabric(void *ctx, struct sweep_topo *st)
 	s->rss_fabric = peak_rss_mb();
 	s->t = st->t;
 	s->r = st->r;
-	if (faults_pick(s) < 0) {
+	s->hosts = st->hosts;
+	if (faults_pick(s) < 0 || (s->steer && ecmp_sim_new(&s->es, st->r, s->seed) < 0)) {
 		fprintf(stderr, "scale_sim: faults: out of memory\n");
 		exit(3);
 	}
@@ -315,6 +493,11 @@ static void on_report(struct sim *s, const struct sweep_report *rep)
 	s->cov_short_links = v->cov_links_short;
 	s->cov_short_hosts = v->cov_hosts_short;
 	s->on_file = pair_store_on_file(rep->store);
+	if (v->steer && !v->steer->whole) {
+		s->steered = v->steer->steered;
+		s->fallback = v->steer->fallback;
+		s->rounds_whole = v->steer->rounds_whole;
+	}
 	s->rss_report = peak_rss_mb();
 	for (size_t i = 0; res && i < res->n_suspects && i < TOP + 2; i++) {
 		char text[200];
@@ -373,13 +556,14 @@ int main(int argc, char **argv)
 	bool all = false;
 	double t0, t_total, sched = 0;
 	uint32_t min_cross = UINT32_MAX;
+	size_t short_cross = 0, zero_cross = 0;
 	unsigned int min_host = UINT_MAX;
 	size_t n;
 	int rc;
 
 	if (argc < 6) {
 		fprintf(stderr, "usage: scale_sim PODS LEAVES HOSTS AGGS CORES [-k K | -a] [-s SEED] "
-				"[-o FILE.json]\n");
+				"[-o FILE.json] [-S]\n");
 		return 2;
 	}
 	g.pods = (unsigned int)atoi(argv[1]);
@@ -396,6 +580,8 @@ int main(int argc, char **argv)
 			s.seed = strtoull(argv[++i], NULL, 0) * 2 + 1;
 		else if (!strcmp(argv[i], "-o") && i + 1 < argc)
 			out = argv[++i];
+		else if (!strcmp(argv[i], "-S"))
+			s.steer = true;
 	}
 	fab_err_init(&err);
 	snprintf(dir, sizeof(dir), "%s/scale_sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -423,6 +609,10 @@ int main(int argc, char **argv)
 		req.mode = SWEEP_MODE_COVERAGE;
 	}
 	req.sched_cpu_s = &sched;
+	if (s.steer) {
+		m.trace = sim_trace;
+		req.steer = true;
+	}
 	req.on_fabric = on_fabric;
 	req.hook_ctx = &s;
 	rd.f = fopen(out, "w");
@@ -444,23 +634,30 @@ int main(int argc, char **argv)
 	tmp_remove(dir);
 	if (rc < 0)
 		return die("sweep", rc, &err);
-	for (size_t l = 0; s.cross && l < s.n_links; l++)
+	for (size_t l = 0; s.cross && l < s.n_links; l++) {
 		min_cross = s.cross[l] < min_cross ? s.cross[l] : min_cross;
+		short_cross += s.cross[l] < (all ? 1 : k);
+		zero_cross += !s.cross[l];
+	}
 	for (size_t h = 0; s.host_pairs && h < n; h++)
 		min_host = s.host_pairs[h] < min_host ? s.host_pairs[h] : min_host;
 	sched += s.sched_cpu_s;
 	printf("hosts=%zu links=%zu mode=%s k=%u pairs=%zu all_pairs=%zu pairs_ratio=%.5f rounds=%zu "
 	       "bound=%zu sched_cpu_s=%.3f sched_ms_per_round=%.3f sweep_cpu_s=%.3f min_cross=%u "
-	       "min_host_pairs=%u links_short=%zu hosts_short=%zu bad_pairs=%zu suspects=%zu "
-	       "faults_named=%d faults_grouped=%d store_on_file=%d peak_rss_mb=%.1f "
-	       "(placed %.1f, rounds %.1f, report %.1f)\n",
+	       "links_crossed_short=%zu links_uncrossed=%zu min_host_pairs=%u links_short=%zu hosts_short=%zu "
+	       "bad_pairs=%zu suspects=%zu faults_named=%d faults_grouped=%d store_on_file=%d "
+	       "steer=%d steered=%zu fallback=%zu rounds_whole=%zu traced_flows=%zu "
+	       "peak_rss_mb=%.1f (placed %.1f, rounds %.1f, report %.1f)\n",
 	       n, s.n_links, all ? "all-pairs" : "coverage", all ? 0 : k, s.n_pairs,
 	       n * (n - 1) / 2, (double)s.n_pairs / (double)(n * (n - 1) / 2), s.n_rounds, s.bound,
 	       sched, 1000.0 * sched / (double)(s.n_rounds ? s.n_rounds : 1), t_total, min_cross,
-	       min_host, s.cov_short_links, s.cov_short_hosts, s.bad_pairs, s.n_suspects, s.named,
-	       s.grouped, s.on_file, peak_rss_mb(), s.rss_fabric, s.rss_rounds, s.rss_report);
+	       short_cross, zero_cross, min_host, s.cov_short_links, s.cov_short_hosts, s.bad_pairs, s.n_suspects,
+	       s.named,
+	       s.grouped, s.on_file, s.steer, s.steered, s.fallback, s.rounds_whole, s.traced_flows,
+	       peak_rss_mb(), s.rss_fabric, s.rss_rounds, s.rss_report);
 	free(s.rate);
 	free(s.cross);
 	free(s.host_pairs);
+	ecmp_sim_free(s.es);
 	return 0;
 }
