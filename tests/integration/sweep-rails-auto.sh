@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # The default coverage sweep past 256 hosts (docs/sweep.md, "Default") on
 # hosts of several fabric ports (rails), dry runs on a generated plan:
 # H hosts x 2 NICs, NIC 0 on rail-0 leaves, NIC 1 on rail-1 leaves (44
