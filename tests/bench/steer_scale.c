@@ -19,12 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "model/coverage.h"
 #include "model/ecmp_sim.h"
 #include "model/sched_topo.h"
 #include "model/topo_gen.h"
+#include "util/clock.h"
 
 #define HOPS_MAX 32
 #define PORT_A 20000		/* a -> b flows leave from PORT_A + k to PORT_L */
@@ -44,14 +44,6 @@ struct bench {
 	uint8_t *seen;		/* all pairs: a bit per pair */
 	size_t over, twice, pairs;
 };
-
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static double peak_rss_mb(void)
 {
@@ -325,9 +317,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "steer_scale: base rounds: %s\n", strerror(-rc));
 		return 3;
 	}
-	t0 = cpu_s();
+	t0 = clock_cpu_ms();
 	rc = steer_all(&b, &src, &st, &rounds);
-	t_steer = cpu_s() - t0;
+	t_steer = (clock_cpu_ms() - t0) / 1000;
 	if (rc < 0) {
 		fprintf(stderr, "steer_scale: steered rounds: %s\n", strerror(-rc));
 		return 3;
