@@ -510,6 +510,13 @@ size_t fleet_live(const struct fleet *f)
 	return n;
 }
 
+const char *fleet_unit(const struct fleet *f, size_t n)
+{
+	if (f->n_procs < f->n)
+		return n == 1 ? "end point" : "end points";
+	return n == 1 ? "node" : "nodes";
+}
+
 struct call_all {
 	long long *ids;
 	json_t **results;
@@ -524,8 +531,8 @@ static void call_all_progress(const struct fleet *f, const struct call_all *c)
 {
 	if (!f->progress)
 		return;
-	fprintf(stderr, "\r%s: %zu of %zu node%s answered, %zu failed  ", c->op, c->answered,
-		f->n, f->n == 1 ? "" : "s", c->failed);
+	fprintf(stderr, "\r%s: %zu of %zu %s answered, %zu failed  ", c->op, c->answered,
+		f->n, fleet_unit(f, f->n), c->failed);
 	fflush(stderr);
 }
 

@@ -163,6 +163,12 @@ void fleet_kill(struct fleet *f, size_t i, const char *fmt, ...)
 
 /* Number of live workers. */
 size_t fleet_live(const struct fleet *f);
+/*
+ * What a fleet's entries are called in counts: "node(s)" when every
+ * entry is a host, "end point(s)" when some host has several ports
+ * (each port is an entry: "3 of 8 end points answered").
+ */
+const char *fleet_unit(const struct fleet *f, size_t n);
 
 /*
  * Worker request for fleet_call_all(): a new object with "op" for the

@@ -147,11 +147,13 @@ int accept_stage_reach(struct sweep_ctx *ctx, struct accept_state *s)
 		return ctx->err.code;
 	if (accept_stage_findings(r, ACCEPT_ST_REACH))
 		accept_stage_set(r, ACCEPT_ST_REACH, ACCEPT_FAILED,
-				 "%zu of %zu nodes answered (%zu without a worker or of another "
-				 "version)%s", s->f.n - dead, s->f.n, findings, ports);
+				 "%zu of %zu %s answered (%zu without a worker or of another "
+				 "version)%s", s->f.n - dead, s->f.n, fleet_unit(&s->f, s->f.n),
+				 findings, ports);
 	else
 		accept_stage_set(r, ACCEPT_ST_REACH, ACCEPT_PASSED,
-				 "all %zu nodes answered, protocol version %d%s", s->f.n,
+				 "all %zu %s answered, protocol version %d%s", s->f.n,
+				 fleet_unit(&s->f, s->f.n),
 				 FAB_PROTO_VERSION, ports);
 	return 0;
 }
