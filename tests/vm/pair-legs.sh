@@ -21,6 +21,13 @@
 #  2. b's second member slowed with tbf to $LEGS_SLOW (4mbit): exit 1, that
 #     leg slow and named ("slow leg: vmb MEMBER: 4 of 19 Mbit/s"), the
 #     three others ok, one finding.
+# With LEGS_RATED=1 (by hand, not in CI: two more sweeps, ~40 s;
+# VM_ENV=LEGS_RATED LEGS_RATED=1 tests/vm/pair -- tests/vm/two-vm/50-pair-bond.sh),
+# b's first member slowed too, so both of b's legs are equally slow:
+#  3. no rating: the legs check sees them level, exit 0 (one pair: nothing
+#     to compare it with either; docs/sweep.md "Dual-homed legs");
+#  4. rate_gbps=0.02 on both hosts: both of b's legs "slow leg: vmb
+#     MEMBER: 4 of 20 Mbit/s rated", a's legs ok, exit 1.
 # Needs common.sh and lib.sh sourced, jq, tc, $FABRICCTL built.
 
 # pair_legs_tx MEMBER: its tx_bytes here.
@@ -46,6 +53,13 @@ pair_legs() {
 		vm_barrier legs-fault-set 60
 		pair_legs_worker 2 "${mem[@]}"
 		vm_barrier legs-checked 300
+		if [ "${LEGS_RATED:-0}" = 1 ]; then
+			run tc qdisc replace dev "${mem[0]}" root tbf rate "$slow" burst 16kb latency 100ms
+			vm_barrier legs-both-slow 60
+			pair_legs_worker 3 "${mem[@]}"
+			pair_legs_worker 4 "${mem[@]}"
+			vm_barrier legs-rated-checked 300
+		fi
 	else
 		pair_legs_controller "$ip_a" "$ip_b"
 	fi
@@ -77,7 +91,7 @@ declare -A PL_T
 pair_legs_sweep() {
 	local k=$1 ip_a=$2 sh=/run/vm/shared t0=$SECONDS a1 a2 b1 b2
 	a1=$(pair_legs_tx "$PL_A1") a2=$(pair_legs_tx "$PL_A2")
-	LEGS_SH=$sh LEGS_K=$k fab -j -v sweep --hosts "$TMP/hosts" \
+	LEGS_SH=$sh LEGS_K=$k fab -j -v sweep --hosts "$TMP/${PL_HOSTS:-hosts}" \
 		--launcher "collective:$TMP/launch.sh" --listen "$ip_a" \
 		--transport tcp --duration 0.5 --lat-iters 100 --slow-pct 50
 	PL_T[ab.$PL_A1]=$(($(pair_legs_tx "$PL_A1") - a1))
@@ -160,4 +174,30 @@ EOF
 	esac
 	assert_eq "legs, fault: bad, findings, joined" "1 1 2" "$(echo "${PL[head]}" | cut -d' ' -f1-3)"
 	vm_barrier legs-checked 60
+	[ "${LEGS_RATED:-0}" = 1 ] || return 0
+
+	# --- 3., 4. both of b's legs equally slow: level without a rating, named with one
+	vm_barrier legs-both-slow 60
+	pair_legs_sweep 3 "$ip_a"
+	[ "$rc" = 0 ] || fail "legs, both slow, no rating: sweep exit $rc (want 0)"
+	pair_legs_read
+	for dm in $legs; do
+		assert_eq "legs, both slow, no rating: leg $dm" ok "${PL[$dm.verdict]}"
+	done
+	printf 'vma %s rate_gbps=0.02\nvmb %s rate_gbps=0.02\n' "$ip_a" "$ip_b" >"$TMP/hosts.rated"
+	PL_HOSTS=hosts.rated pair_legs_sweep 4 "$ip_a"
+	[ "$rc" = 1 ] || fail "legs, both slow, rated: sweep exit $rc (want 1)"
+	pair_legs_read
+	for m in "$PL_B1" "$PL_B2"; do
+		assert_eq "legs, both slow, rated: leg ba.$m" slow "${PL[ba.$m.verdict]}"
+		case ${PL[ba.$m.finding]} in
+		"slow leg: vmb $m: "[0-9]*" of 20 Mbit/s rated") ;;
+		*) fail "legs, both slow, rated: b's $m finding '${PL[ba.$m.finding]}'" ;;
+		esac
+		echo "legs, both slow, rated: ${PL[ba.$m.finding]}" >&2
+	done
+	for dm in "ab.$PL_A1" "ab.$PL_A2"; do
+		assert_eq "legs, both slow, rated: leg $dm" ok "${PL[$dm.verdict]}"
+	done
+	vm_barrier legs-rated-checked 60
 }
