@@ -109,10 +109,13 @@ const char *bond_leg_verdict_name(enum bond_leg_verdict v)
 	return (unsigned int)v < sizeof(names) / sizeof(names[0]) ? names[v] : "?";
 }
 
-/* The finding, @where in parentheses after the member (NULL: none). */
+/*
+ * The finding, @where in parentheses after the member (NULL: none);
+ * @rated: @expected_mbps is the pair's rating, not the fastest leg.
+ */
 static int finding_at(char *buf, size_t len, enum bond_leg_verdict v, const char *node,
 		      const char *member, const char *where, double mbps, double expected_mbps,
-		      const char *why)
+		      bool rated, const char *why)
 {
 	char at[160] = "";
 
@@ -121,8 +124,8 @@ static int finding_at(char *buf, size_t len, enum bond_leg_verdict v, const char
 	switch (v) {
 	case BOND_LEG_SLOW:
 		if (expected_mbps > 0)
-			return str_fmt(buf, len, "slow leg: %s %s%s: %.0f of %.0f Mbit/s", node,
-				       member, at, mbps, expected_mbps);
+			return str_fmt(buf, len, "slow leg: %s %s%s: %.0f of %.0f Mbit/s%s", node,
+				       member, at, mbps, expected_mbps, rated ? " rated" : "");
 		return str_fmt(buf, len, "slow leg: %s %s%s: %.0f Mbit/s", node, member, at, mbps);
 	case BOND_LEG_DEAD:
 		return str_fmt(buf, len, "dead leg: %s %s%s: %s", node, member, at,
@@ -146,7 +149,7 @@ int bond_leg_finding(char *buf, size_t len, enum bond_leg_verdict v, const char 
 			sw_port && sw_port[0] ? sw_port : "?");
 	else
 		str_fmt(where, sizeof(where), "no LLDP neighbour");
-	return finding_at(buf, len, v, node, member, where, mbps, expected_mbps,
+	return finding_at(buf, len, v, node, member, where, mbps, expected_mbps, false,
 			  v == BOND_LEG_DEAD ? NULL : why);
 }
 
@@ -189,8 +192,11 @@ static bool judge_leg(struct bond_legs_dir *d, struct bond_leg_result *l, double
 {
 	const char *why = d->why;
 	char where[160];
+	/* the leg's reference: the fastest leg, or the rating when that is higher */
+	bool rated = d->rated_mbps > d->ref_mbps;
+	double ref = rated ? d->rated_mbps : d->ref_mbps;
 
-	l->verdict = bond_leg_judge(l->sport != 0, l->failed, l->mbps, d->ref_mbps, slow_pct);
+	l->verdict = bond_leg_judge(l->sport != 0, l->failed, l->mbps, ref, slow_pct);
 	bool hashed = bond_legs_port_hashed(d->mode, d->policy) && !d->unread;
 
 	if (l->verdict == BOND_LEG_UNTESTED && !l->link_up && hashed) {
@@ -208,7 +214,7 @@ static bool judge_leg(struct bond_legs_dir *d, struct bond_leg_result *l, double
 	else
 		str_fmt(where, sizeof(where), "%s", lldp ? "no LLDP neighbour" : "");
 	finding_at(l->finding, sizeof(l->finding), l->verdict, d->node, l->member,
-		   where[0] ? where : NULL, l->mbps, d->ref_mbps, why);
+		   where[0] ? where : NULL, l->mbps, ref, rated, why);
 	return l->verdict != BOND_LEG_UNTESTED || hashed;
 }
 
@@ -222,6 +228,21 @@ void bond_legs_judge_dir(struct bond_legs_dir *d, double slow_pct, bool lldp)
 	for (size_t i = 0; i < d->n_legs; i++) {
 		d->legs[i].fault = judge_leg(d, &d->legs[i], slow_pct, lldp);
 		d->n_bad += d->legs[i].fault;
+	}
+}
+
+void bond_legs_keep_best(struct bond_legs_dir *d, const struct bond_legs_dir *pass)
+{
+	for (size_t i = 0; i < d->n_legs && i < pass->n_legs; i++) {
+		struct bond_leg_result *l = &d->legs[i];
+		const struct bond_leg_result *p = &pass->legs[i];
+
+		if (!l->sport || p->failed || (!l->failed && p->mbps <= l->mbps))
+			continue;
+		l->failed = false;
+		l->mbps = p->mbps;
+		l->bytes = p->bytes;
+		l->tx_delta = p->tx_delta;
 	}
 }
 

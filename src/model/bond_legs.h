@@ -172,6 +172,9 @@ struct bond_legs_dir {
 	const char *why;	/* static: why some member has no port; NULL */
 	bool unread;		/* its counters could not be read: no leg judged a fault */
 	double ref_mbps;	/* the fastest leg: what the others are judged against */
+	/* the pair's rated rate (expected_from "rated": rate_gbps=, a plan's
+	   speeds; one flow's, so one member's): every leg is judged against it too; 0 none */
+	double rated_mbps;
 	struct bond_leg_result legs[FAB_BOND_MAX_MEMBERS];
 	size_t n_legs;
 	size_t n_bad;		/* legs whose finding is a fault (bond_legs_judge_dir()) */
@@ -196,8 +199,11 @@ struct bond_legs_pair {
 
 /*
  * Judge @d's measured legs: each against the fastest leg of the bond
- * (@slow_pct % of it; a leg's own link speed is not known to the sweep),
- * a flow that failed or moved no bytes dead, a member without a port
+ * (@slow_pct % of it), and against d->rated_mbps when that is set (the
+ * higher of the two is the leg's reference: a bond whose legs are all
+ * equally slow is slow against its rating, and the finding says "of N
+ * Mbit/s rated"; without a rating, only the pair's judgement against the
+ * fleet sees it), a flow that failed or moved no bytes dead, a member without a port
  * untested, with its finding (bond_leg_finding()'s words; the LLDP
  * neighbour when known, "no LLDP neighbour" when @lldp and none, nothing
  * when LLDP was not read).  When the policy hashes ports (and d->unread is
@@ -207,5 +213,13 @@ struct bond_legs_pair {
  * d->ref_mbps, d->n_bad.
  */
 void bond_legs_judge_dir(struct bond_legs_dir *d, double slow_pct, bool lldp);
+
+/*
+ * A retest's pass @pass of the same legs as @d (same members, same
+ * ports) folded into @d: each leg with a port keeps the better of its two
+ * flows (one that ran over one that failed, then the higher rate), with
+ * that flow's bytes and tx_delta.  Judge @d again afterwards.
+ */
+void bond_legs_keep_best(struct bond_legs_dir *d, const struct bond_legs_dir *pass);
 
 #endif

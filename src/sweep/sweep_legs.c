@@ -256,10 +256,13 @@ static int dir_find_measure(struct legs_env *e, unsigned int a, unsigned int b, 
 	bond_legs_judge_dir(d, e->slow_pct, e->fab->lldp);
 	/*
 	 * A leg that looks slow or dead: up to SWEEP_LEGS_RETESTS more passes,
-	 * each in the other order and judged on its own (every leg against
-	 * that pass's fastest).  The pass with the fewest such legs stands,
-	 * so a leg is paged only when no pass found it level with its
-	 * siblings: a busy moment slows the leg measured then, not a pass.
+	 * each in the other order; every leg keeps its best flow of the passes
+	 * and is judged against the best of them all (bond_legs_keep_best()).
+	 * So a healthy leg is paged only when a busy moment slowed every one
+	 * of its flows, and a slow leg escapes only when one slowed every
+	 * flow of its fast siblings (judging each pass on its own, and keeping
+	 * the one with the fewest legs not ok, let a single pass whose healthy
+	 * leg a busy moment slowed hide a slow one).
 	 */
 	for (int k = 0; rc == 0 && e->retest && k < SWEEP_LEGS_RETESTS && dir_not_ok(d); k++) {
 		struct bond_legs_dir pass = *d;
@@ -267,9 +270,8 @@ static int dir_find_measure(struct legs_env *e, unsigned int a, unsigned int b, 
 		rc = dir_measure(e, a, b, fwd, &pass, k % 2 == 0, why);
 		if (rc < 0)
 			break;
-		bond_legs_judge_dir(&pass, e->slow_pct, e->fab->lldp);
-		if (dir_not_ok(&pass) < dir_not_ok(d))
-			*d = pass;
+		bond_legs_keep_best(d, &pass);
+		bond_legs_judge_dir(d, e->slow_pct, e->fab->lldp);
 	}
 	return rc;
 }
@@ -338,6 +340,9 @@ static int pair_run(struct legs_env *e, struct sweep_legs *l, size_t i, const st
 	lp = legs_add(l, i, p);
 	if (!lp)
 		return fab_err_set(&e->ctx->err, -ENOMEM, "sweep: out of memory");
+	/* a rating is one flow's (one member's): every leg is judged against it too */
+	if (p->expect_src == SWEEP_EXPECT_RATED)
+		lp->ab.rated_mbps = lp->ba.rated_mbps = p->expected_mbps;
 	if (e->have[p->a] && sa->is_bond)
 		rc = dir_run(e, p->a, p->b, true, sa, &lp->ab);
 	if (rc == 0 && e->have[p->b] && sb->is_bond)

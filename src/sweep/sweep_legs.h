@@ -18,9 +18,9 @@
  *     CPUs, are not shared between two legs' flows), each of the sweep's
  *     duration; a leg under slow_pct % of the bond's fastest leg (or
  *     dead) makes every leg measured again, up to SWEEP_LEGS_RETESTS
- *     more passes in alternating order, each judged on its own; the pass
- *     with the fewest legs not ok stands (the retest, unless
- *     --no-retest); bond_legs_judge_dir().
+ *     more passes in alternating order, every leg keeping its best flow
+ *     (bond_legs_keep_best()), judged against the best of them (the
+ *     retest, unless --no-retest); bond_legs_judge_dir().
  *
  * Other policies (active-backup, balance-rr, layer2, layer2+3 ...) say
  * why no leg can be chosen, and the pair is measured as the rounds did.

@@ -325,6 +325,96 @@ static void test_judge_dir(void **state)
 	assert_string_equal(d.legs[1].finding, "dead leg: ha a2: its flow failed");
 }
 
+/*
+ * A rating (the pair's expected_from "rated"): a bond whose legs are all
+ * equally slow is level with itself, so only the rating flags it; a rating
+ * under the fastest leg changes nothing.
+ */
+static void test_judge_dir_rated(void **state)
+{
+	struct bond_legs_dir d = dir2(4.1, 3.9);	/* both legs behind 4 Mbit/s */
+
+	bond_legs_judge_dir(&d, 50, false);		/* no rating: level, ok */
+	assert_int_equal(d.n_bad, 0);
+	d.rated_mbps = 20;				/* rate_gbps=0.02 */
+	bond_legs_judge_dir(&d, 50, false);
+	assert_int_equal(d.n_bad, 2);
+	assert_true(d.ref_mbps == 4.1);			/* still the fastest leg */
+	assert_int_equal(d.legs[0].verdict, BOND_LEG_SLOW);
+	assert_string_equal(d.legs[0].finding, "slow leg: ha a1: 4 of 20 Mbit/s rated");
+	assert_string_equal(d.legs[1].finding, "slow leg: ha a2: 4 of 20 Mbit/s rated");
+
+	d = dir2(19.1, 3.9);				/* one slow leg, rated under the fastest */
+	d.rated_mbps = 10;
+	bond_legs_judge_dir(&d, 50, false);
+	assert_int_equal(d.n_bad, 1);
+	assert_int_equal(d.legs[0].verdict, BOND_LEG_OK);
+	assert_string_equal(d.legs[1].finding, "slow leg: ha a2: 4 of 19 Mbit/s");
+
+	d = dir2(19.1, 11);				/* level with the rating: ok */
+	d.rated_mbps = 20;
+	bond_legs_judge_dir(&d, 50, false);
+	assert_int_equal(d.n_bad, 0);
+	d.legs[1].mbps = 9.4;				/* under 50 % of the rating */
+	bond_legs_judge_dir(&d, 50, false);
+	assert_int_equal(d.n_bad, 1);
+	assert_string_equal(d.legs[1].finding, "slow leg: ha a2: 9 of 20 Mbit/s rated");
+}
+
+/*
+ * The retest: every leg keeps its best flow of the passes.  A slow leg
+ * stays slow through a pass in which a busy moment slowed its healthy
+ * sibling (tests/vm/pair-legs.sh, b's eth0 at 5.8 beside eth1's 4.0: on
+ * its own that pass was level, and it stood); a healthy leg slowed once is
+ * ok again; a flow that failed gives way to one that ran.
+ */
+static void test_keep_best(void **state)
+{
+	struct bond_legs_dir d = dir2(19.2, 4.0), pass = dir2(5.8, 4.0);
+
+	bond_legs_judge_dir(&d, 50, false);
+	assert_int_equal(d.n_bad, 1);
+	bond_legs_judge_dir(&pass, 50, false);		/* on its own: level */
+	assert_int_equal(pass.n_bad, 0);
+	pass.legs[0].bytes = 362500;
+	bond_legs_keep_best(&d, &pass);
+	bond_legs_judge_dir(&d, 50, false);
+	assert_int_equal(d.n_bad, 1);
+	assert_true(d.legs[0].mbps == 19.2);
+	assert_int_equal(d.legs[0].bytes, 0);		/* pass 1's flow kept */
+	assert_string_equal(d.legs[1].finding, "slow leg: ha a2: 4 of 19 Mbit/s");
+
+	d = dir2(6.3, 13.7);				/* a1 slowed by a busy moment */
+	bond_legs_judge_dir(&d, 80, false);
+	assert_int_equal(d.n_bad, 1);
+	pass = dir2(13.5, 12.9);
+	pass.legs[0].bytes = 843750;
+	pass.legs[0].tx_delta = 881000;
+	bond_legs_keep_best(&d, &pass);
+	bond_legs_judge_dir(&d, 80, false);
+	assert_int_equal(d.n_bad, 0);
+	assert_true(d.legs[0].mbps == 13.5 && d.legs[1].mbps == 13.7);
+	assert_int_equal(d.legs[0].bytes, 843750);	/* with its own flow's counts */
+	assert_int_equal(d.legs[0].tx_delta, 881000);
+
+	d = dir2(19.1, 0);				/* failed, then ran */
+	d.legs[1].failed = true;
+	pass = dir2(0, 18.7);
+	pass.legs[0].failed = true;
+	bond_legs_keep_best(&d, &pass);
+	bond_legs_judge_dir(&d, 80, false);
+	assert_int_equal(d.n_bad, 0);
+	assert_false(d.legs[0].failed || d.legs[1].failed);
+	assert_true(d.legs[0].mbps == 19.1 && d.legs[1].mbps == 18.7);
+
+	d = dir2(19.1, 0);				/* failed twice: dead */
+	d.legs[1].failed = true;
+	pass = d;
+	bond_legs_keep_best(&d, &pass);
+	bond_legs_judge_dir(&d, 80, false);
+	assert_int_equal(d.legs[1].verdict, BOND_LEG_DEAD);
+}
+
 /* A member no trial landed on: a fault on a port hash (dead when its link is down), else why. */
 static void test_judge_dir_untested(void **state)
 {
@@ -397,6 +487,8 @@ int main(void)
 		cmocka_unit_test(test_judge), cmocka_unit_test(test_finding),
 		cmocka_unit_test(test_snap_delta), cmocka_unit_test(test_find_snap),
 		cmocka_unit_test(test_judge_dir), cmocka_unit_test(test_judge_dir_untested),
+		cmocka_unit_test(test_judge_dir_rated),
+		cmocka_unit_test(test_keep_best),
 		cmocka_unit_test(test_neighbour),
 	};
 

@@ -1,16 +1,22 @@
 #!/bin/bash
 # Dual-homed pair: two VMs joined by two cables, an 802.3ad bond (lacp_rate
-# fast) over both NICs on each node.  Checks LACP converges (same
+# fast, xmit_hash_policy layer3+4) over both NICs on each node.  Checks LACP converges (same
 # aggregator, partner = peer's bond MAC), traffic flows, cutting cable 1
 # leaves the bond up on cable 2 on both ends, and plugging it back makes
 # the slave rejoin.  Then rdma_rxe on each bond: ib_write_bw between the
-# two nodes, GID index found by address.
+# two nodes, GID index found by address.  Then, on the same bonds,
+# fabricctl sweep's dual-homed legs between the two VMs, the workers
+# dialling back (tests/vm/pair-legs.sh): no fault, every leg of both bonds
+# ok and on its own member's counter, exit 0; one of b's members slowed
+# with tbf, that leg named, exit 1.
 # Run: tests/vm/pair -- tests/vm/two-vm/50-pair-bond.sh   (same script on a and b)
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
 . "$(dirname "$0")/../lib.sh"
 vm_need_pair
-need_cmd rdma ib_write_bw ping ss
+need_cmd rdma ib_write_bw ping ss jq tc
+need_fabricctl
+. "$TOP/tests/vm/pair-legs.sh"
 
 srv_pid=
 cleanup() {
@@ -29,6 +35,7 @@ n1=$(vm_pair_nic 1) n2=$(vm_pair_nic 2)
 b=/proc/net/bonding/fabbond
 
 vm_bond fabbond 802.3ad "$n1" "$n2"
+run ip link set fabbond type bond xmit_hash_policy layer3+4
 run ip addr add "$ip_me/24" dev fabbond
 bondmac=$(cat /sys/class/net/fabbond/address)
 echo "$bondmac" >"/run/vm/shared/bondmac.$VM_NODE"
@@ -97,5 +104,9 @@ else
 	[ -n "$bw" ] && awk -v b="$bw" 'BEGIN { exit !(b > 0) }' || fail "no positive bandwidth in ib_write_bw output"
 	printf '  ok: ib_write_bw a<->b over the bond: %s Gb/s\n' "$bw" >&2
 fi
+vm_barrier rxe-done 180
+
+# The sweep's dual-homed legs on these bonds (tests/vm/pair-legs.sh).
+pair_legs fabbond 10.77.0.1 10.77.0.2
 vm_barrier finished 180
 echo "50-pair-bond ($VM_NODE): all checks passed"
