@@ -17,7 +17,7 @@
 #     tx_bytes grew by at least 90 % of its flow's bytes (the sweep's
 #     reading), and the members read here from sysfs grew by at least the
 #     legs' bytes: every leg carried its flow.
-#  2. va's member 2 cut to 8 Mbit/s (shaped, not unplugged: a cable cut
+#  2. va's member 2 cut to 4 Mbit/s (shaped, not unplugged: a cable cut
 #     under rxe traffic once livelocked this guest, docs/verbs.md): exit 1,
 #     that leg named slow ("slow leg: va fvl2a: ..."), the others ok.
 # Runs inside the VM:
@@ -160,7 +160,7 @@ done
 grep -q "legs va -> vb $A: " "$TMP/err" || fail "no fault: no -v line for va's legs"
 
 # --- 2. va's member 2 slowed: that leg named, exit 1 ---------------------------------
-run tc qdisc replace dev fvl2a root tbf rate 8mbit burst 16kb limit 1mb
+run tc qdisc replace dev fvl2a root tbf rate 4mbit burst 16kb limit 1mb
 sweep
 [ "$rc" = 1 ] || fail "slow leg: sweep exit $rc (want 1)"
 legs
