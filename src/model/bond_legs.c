@@ -34,6 +34,15 @@ int bond_legs_trial_member(const struct bond_leg_trial *t, size_t n_members)
 	return best;
 }
 
+bool bond_legs_trial_unseen(const struct bond_leg_trial *t, size_t n_members)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n_members && i < FAB_BOND_MAX_MEMBERS; i++)
+		sum += t->tx_delta[i];
+	return t->sent_bytes > 0 && sum * 100 < t->sent_bytes * BOND_LEGS_QUIET_PCT;
+}
+
 /* Why some member got no flow, after the trials: the policy first, then the counters. */
 static const char *legs_why(const struct fab_bond *b, const struct bond_legs *l)
 {
@@ -50,6 +59,9 @@ static const char *legs_why(const struct fab_bond *b, const struct bond_legs *l)
 	}
 	if (b->xmit_hash_policy >= 0 && !bond_legs_port_hashed(b->mode, b->xmit_hash_policy))
 		return "the xmit_hash_policy hashes no port: one address pair takes one leg";
+	if (l->n_unseen > 0 && l->n_unseen == l->n_unclear && l->n_found == 0)
+		return "no member's tx_bytes saw the trial flows: they left past the bond's "
+		       "netdev (a hardware RoCE LAG sends by QP tx affinity; docs/verbs.md)";
 	if (l->n_unclear > 0)
 		return "some trials were split or hidden by other traffic, "
 		       "none landed on the member";
@@ -75,6 +87,7 @@ int bond_legs_find(const struct fab_bond *b, const struct bond_leg_trial *trials
 
 		if (m < 0) {
 			out->n_unclear++;
+			out->n_unseen += bond_legs_trial_unseen(&trials[i], b->n_members);
 			continue;
 		}
 		if (out->legs[m].trial >= 0)

@@ -58,6 +58,7 @@ struct bond_legs {
 	size_t n_legs;
 	size_t n_found;		/* members with a port */
 	size_t n_unclear;	/* trials no single member clearly carried */
+	size_t n_unseen;	/* of those, trials no member's counter saw (bond_legs_trial_unseen()) */
 	/* static, NULL when every member got a flow: why some did not */
 	const char *why;
 };
@@ -74,11 +75,21 @@ bool bond_legs_port_hashed(int mode, int policy);
 int bond_legs_trial_member(const struct bond_leg_trial *t, size_t n_members);
 
 /*
+ * True when the members' tx_bytes together grew by less than
+ * BOND_LEGS_QUIET_PCT % of trial @t's bytes: the flow left the host
+ * past the bond's netdev counters.  A hardware RoCE LAG (mlx5) does
+ * that: its RDMA device sends on the port of each QP's tx affinity,
+ * and the netdev's counters see none of it (docs/verbs.md "Bonds").
+ */
+bool bond_legs_trial_unseen(const struct bond_leg_trial *t, size_t n_members);
+
+/*
  * The rule: @out gets one leg per member of @b (at most
  * FAB_BOND_MAX_MEMBERS), each with the source port of the first of the
  * @n @trials it clearly carried.  0, or -EINVAL when @b has no members or
  * too many, or a trial sent nothing.  A member without a trial is not an
- * error: out->why says why (the policy, or "no trial landed").
+ * error: out->why says why (the policy, every trial unseen by the
+ * counters, or "no trial landed").
  */
 int bond_legs_find(const struct fab_bond *b, const struct bond_leg_trial *trials, size_t n,
 		   struct bond_legs *out);

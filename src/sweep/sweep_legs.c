@@ -20,6 +20,7 @@ struct legs_env {
 	unsigned int leg_ms;		/* a leg flow's duration: the sweep's */
 	int timeout_ms;			/* a "bond" op's answer */
 	bool retest;
+	bool roce;			/* verbs: RoCE v2 flows (QPs' flow labels), else tcp */
 	double slow_pct;
 	const struct sweep_legs_fabric *fab;
 	struct bond_snap *snap;		/* per worker (host): its data-path interface */
@@ -33,6 +34,17 @@ struct leg_flow {
 	uint64_t bytes;
 	uint64_t delta[FAB_BOND_MAX_MEMBERS];
 };
+
+unsigned int sweep_legs_sport(bool roce, bool fwd, unsigned int k)
+{
+	return (roce ? SWEEP_LEGS_ROCE_SPORT_BASE : SWEEP_LEGS_SPORT_BASE) + k +
+	       (fwd ? 0 : SWEEP_LEGS_MAX_TRIALS);
+}
+
+unsigned int sweep_legs_dport(bool roce)
+{
+	return roce ? SWEEP_LEGS_ROCE_DPORT : SWEEP_LEGS_DPORT;
+}
 
 void sweep_legs_init(struct sweep_legs *l)
 {
@@ -60,7 +72,7 @@ static int one_flow(struct legs_env *e, unsigned int a, unsigned int b, bool fwd
 	o.spec.duration_ms = ms;
 	o.spec.bw_fwd = fwd;
 	o.spec.bw_rev = !fwd;
-	o.spec.port = SWEEP_LEGS_DPORT;
+	o.spec.port = e->roce ? 0 : SWEEP_LEGS_DPORT;	/* RoCE v2: always 4791 */
 	o.spec.sport_fwd = fwd ? sport : 0;
 	o.spec.sport_rev = fwd ? 0 : sport;
 	o.spec.timeout_ms = ms + (unsigned int)o.step_timeout_ms;
@@ -107,12 +119,6 @@ static int leg_flow(struct legs_env *e, unsigned int a, unsigned int b, bool fwd
 	return 0;
 }
 
-/* The first source port of direction @fwd's trials. */
-static unsigned int sport_base(bool fwd)
-{
-	return SWEEP_LEGS_SPORT_BASE + (fwd ? 0 : SWEEP_LEGS_MAX_TRIALS);
-}
-
 /* Has every member of @sn whose link is up a port in @found?  (A member down carries nothing.) */
 static bool up_found(const struct bond_snap *sn, const struct bond_legs *found)
 {
@@ -122,7 +128,12 @@ static bool up_found(const struct bond_snap *sn, const struct bond_legs *found)
 	return true;
 }
 
-/* Trial flows until every member of @sn whose link is up has a port (or none are left): @found. */
+/*
+ * Trial flows until every member of @sn whose link is up has a port (or
+ * none are left): @found.  When the first two trials that moved bytes
+ * were both unseen by every member's counter, they stop: the flows leave
+ * past the netdev (a hardware RoCE LAG), d->unread, no leg judged.
+ */
 static int dir_trials(struct legs_env *e, unsigned int a, unsigned int b, bool fwd,
 		      const struct bond_snap *sn, struct bond_legs_dir *d, struct bond_legs *found,
 		      struct fab_err *why)
@@ -132,9 +143,10 @@ static int dir_trials(struct legs_env *e, unsigned int a, unsigned int b, bool f
 	int rc = 0;
 
 	for (unsigned int k = 0; k < SWEEP_LEGS_MAX_TRIALS; k++) {
+		unsigned int sport = sweep_legs_sport(e->roce, fwd, k);
 		struct leg_flow fl;
 
-		rc = leg_flow(e, a, b, fwd, sport_base(fwd) + k, SWEEP_LEGS_TRIAL_MS, &fl, why);
+		rc = leg_flow(e, a, b, fwd, sport, SWEEP_LEGS_TRIAL_MS, &fl, why);
 		if (rc < 0)
 			return rc;
 		d->n_trials++;
@@ -142,19 +154,20 @@ static int dir_trials(struct legs_env *e, unsigned int a, unsigned int b, bool f
 			d->n_unclear++;
 			continue;
 		}
-		t[n] = (struct bond_leg_trial){ .sport = sport_base(fwd) + k,
-						.sent_bytes = fl.bytes };
+		t[n] = (struct bond_leg_trial){ .sport = sport, .sent_bytes = fl.bytes };
 		memcpy(t[n].tx_delta, fl.delta, sizeof(fl.delta));
 		fab_debug("legs: %s trial from port %u: %llu bytes received", d->node, t[n].sport,
 			  (unsigned long long)fl.bytes);
 		n++;
 		bond_legs_find_snap(sn, t, n, found);
-		if (up_found(sn, found))
+		if (up_found(sn, found) || (n >= 2 && found->n_unseen == n))
 			break;
 	}
 	bond_legs_find_snap(sn, t, n, found);
 	d->n_unclear += found->n_unclear;
 	d->why = found->why;
+	if (n > 0 && found->n_unseen == n)	/* not the legs: the counters */
+		d->unread = true;
 	if (n == 0) {		/* not the legs: the flows (a port taken, a firewall) */
 		d->why = "every trial flow failed (see the warnings)";
 		d->unread = true;
@@ -226,7 +239,7 @@ static void dir_head(struct legs_env *e, unsigned int sender, const struct bond_
 	str_fmt(d->bond, sizeof(d->bond), "%s", sn->ifname);
 	d->mode = sn->mode;
 	d->policy = sn->policy;
-	d->dport = SWEEP_LEGS_DPORT;
+	d->dport = sweep_legs_dport(e->roce);
 	d->n_legs = sn->n_members;
 	for (size_t i = 0; i < sn->n_members; i++) {
 		struct bond_leg_result *l = &d->legs[i];
@@ -382,8 +395,10 @@ int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 			      .slow_pct = r->cfg.slow_pct };
 	int rc;
 
-	if (!f->n || !so->spec.duration_ms || strcmp(so->transport, "tcp"))
+	if (!f->n || !so->spec.duration_ms ||
+	    (strcmp(so->transport, "tcp") && strcmp(so->transport, "verbs")))
 		return 0;
+	e.roce = strcmp(so->transport, "verbs") == 0;
 	e.o.pair_spec = NULL;
 	e.o.progress = false;
 	e.o.label = "legs";

@@ -25,6 +25,13 @@
  * Other policies (active-backup, balance-rr, layer2, layer2+3 ...) say
  * why no leg can be chosen, and the pair is measured as the rounds did.
  *
+ * Transports: tcp (each flow one connection from its source port) and
+ * verbs over RoCE v2 (each flow one RC QP whose GRH flow label sets its
+ * UDP source port, RDMA writes to UDP 4791): the bond's layer3+4 hash
+ * sees the port either way.  Trials no member's counter saw (an RDMA
+ * device sending past the netdev: a hardware RoCE LAG) stop after two
+ * and say so; no leg is judged then.
+ *
  * Ownership: struct sweep_legs owns its pairs; the report borrows them.
  */
 #ifndef FAB_SWEEP_SWEEP_LEGS_H
@@ -42,6 +49,14 @@
 #define SWEEP_LEGS_DPORT	29099	/* the receiver's port of every trial and leg flow */
 /* a -> b trials leave from SPORT_BASE + k, b -> a from SPORT_BASE + MAX_TRIALS + k */
 #define SWEEP_LEGS_SPORT_BASE	29100
+/*
+ * verbs (RoCE v2): the same scheme from ROCE_SPORT_BASE, each port the
+ * UDP source port of the sending QP (its GRH flow label,
+ * verbs_sport_flow_label()), always to UDP 4791; within 0xc000-0xffff,
+ * where the kernel derives the port from the label.
+ */
+#define SWEEP_LEGS_ROCE_SPORT_BASE	0xd000u
+#define SWEEP_LEGS_ROCE_DPORT	4791	/* ROCE_V2_UDP_DPORT */
 #define SWEEP_LEGS_MAX_TRIALS	16
 #define SWEEP_LEGS_TRIAL_MS	300
 #define SWEEP_LEGS_RETESTS	2	/* passes after the first while a leg looks slow or dead */
@@ -51,6 +66,11 @@ struct sweep_legs {
 	size_t n, cap;
 	size_t n_bad;
 };
+
+/* Trial @k's source port, direction @fwd (a -> b), over RoCE v2 when @roce (verbs), else tcp. */
+unsigned int sweep_legs_sport(bool roce, bool fwd, unsigned int k);
+/* The receiver's port of every trial and leg flow: SWEEP_LEGS_DPORT, or 4791 over RoCE v2. */
+unsigned int sweep_legs_dport(bool roce);
 
 void sweep_legs_init(struct sweep_legs *l);
 void sweep_legs_fini(struct sweep_legs *l);

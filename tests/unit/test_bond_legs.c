@@ -146,6 +146,44 @@ static void test_slow_leg_undrained(void **state)
 	fab_bond_fini(&b);
 }
 
+/*
+ * A hardware RoCE LAG (mlx5): the RDMA device sends past the bond's
+ * netdev, whose members' tx_bytes see only the control connection's few
+ * packets.  Every trial unseen: no member found, and the why says the
+ * counters, not "split"; a trial with 10 % together seen is not unseen.
+ */
+static void test_unseen_roce_lag(void **state)
+{
+	struct bond_leg_trial t[] = { trial(53248, 420, 0), trial(53249, 0, 356) };
+	struct bond_leg_trial edge = { .sport = 53250, .sent_bytes = 1000, .tx_delta = { 50, 50 } };
+	struct bond_leg_trial under = edge;
+	struct fab_bond b;
+	struct bond_legs l;
+
+	under.tx_delta[1]--;
+	assert_true(bond_legs_trial_unseen(&t[0], 2));
+	assert_true(bond_legs_trial_unseen(&t[1], 2));
+	assert_false(bond_legs_trial_unseen(&edge, 2));		/* 10 % together */
+	assert_true(bond_legs_trial_unseen(&under, 2));
+	bond_up(&b, FAB_BOND_MODE_8023AD, FAB_BOND_XMIT_LAYER34);
+	assert_int_equal(bond_legs_find(&b, t, 2, &l), 0);
+	assert_int_equal(l.n_found, 0);
+	assert_int_equal(l.n_unclear, 2);
+	assert_int_equal(l.n_unseen, 2);
+	assert_non_null(strstr(l.why, "past the bond's netdev"));
+	/* one trial seen split over both members: unclear, not unseen; the why is the split */
+	t[1] = trial(53249, MB / 2, MB / 2);
+	assert_int_equal(bond_legs_find(&b, t, 2, &l), 0);
+	assert_int_equal(l.n_unseen, 1);
+	assert_non_null(strstr(l.why, "split or hidden"));
+	/* a member found: the others' why is never the counters' */
+	t[1] = trial(53249, MB, 0);
+	assert_int_equal(bond_legs_find(&b, t, 2, &l), 0);
+	assert_int_equal(l.n_found, 1);
+	assert_null(strstr(l.why, "past the bond's netdev"));
+	fab_bond_fini(&b);
+}
+
 /* The bounds: 90% carried, under 10% on the other; at and across each edge. */
 static void test_bounds(void **state)
 {
@@ -483,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_layer34_both_legs), cmocka_unit_test(test_layer23_one_leg),
 		cmocka_unit_test(test_active_backup),	  cmocka_unit_test(test_round_robin_split),
 		cmocka_unit_test(test_slow_leg_undrained), cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_unseen_roce_lag),
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_judge), cmocka_unit_test(test_finding),
 		cmocka_unit_test(test_snap_delta), cmocka_unit_test(test_find_snap),
