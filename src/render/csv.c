@@ -56,7 +56,7 @@ void csv_field(FILE *f, const char *s)
 }
 
 /* Text that came off the wire: csv_field() of its UTF-8 form (json_text()). */
-static void csv_text(FILE *f, const char *s)
+void csv_text(FILE *f, const char *s)
 {
 	json_t *j = s && *s ? json_text(s) : NULL;
 
@@ -210,6 +210,8 @@ static int sweep_row(void *ctx, size_t i, const struct sweep_pair *p)
 		rail_fields(f, &r->hosts->hosts[p->a]);
 		rail_fields(f, &r->hosts->hosts[p->b]);
 	}
+	if (r->legs && sweep_legs_csv_fields(f, r, i) < 0)
+		return -ENOMEM;
 	csv_end(f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -224,6 +226,8 @@ int sweep_csv(struct render *out, const struct sweep_report *r)
 		fprintf(f, "%s%s", k ? "," : "", sweep_cols[k]);
 	if (r->rails)
 		fputs(",a_host,a_nic,a_rail,b_host,b_nic,b_rail", f);
+	if (r->legs)	/* dual-homed legs (render/sweep_legs.c) */
+		fputs(",legs_not_ok,legs,legs_findings", f);
 	csv_end(f);
 	rc = sweep_pairs_each(r, sweep_row, &c);
 	return rc < 0 || fflush(f) == EOF || ferror(f) ? -EIO : 0;
