@@ -74,14 +74,7 @@ const struct pair_route *sweep_pair_route(const struct sweep_report *r, size_t i
 void sweep_legs_pair_json(const struct sweep_report *r, size_t i, json_t *o);
 /* The legs of store pair @i (borrowed), or NULL. */
 const struct bond_legs_pair *sweep_legs_of_pair(const struct sweep_report *r, size_t i);
-/*
- * Pair @i's three CSV columns, each after a comma: legs_not_ok (its
- * faults), legs ("NODE MEMBER MBPS VERDICT" joined by '|'), legs_findings
- * (joined by '|'); three empty fields when it has no legs.  0 or -ENOMEM.
- */
-int sweep_legs_csv_fields(FILE *f, const struct sweep_report *r, size_t i);
-/* Wire text as a CSV field (render/csv.c): csv_field() of its UTF-8 form. */
-void csv_text(FILE *f, const char *s);
+
 json_t *sweep_legs_doc_json(const struct sweep_report *r);
 int sweep_legs_text(FILE *f, struct render_txt *tx, const struct sweep_report *r);
 

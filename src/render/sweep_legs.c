@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * A sweep's dual-homed legs (sweep/sweep_legs.h) in the JSON document
- * (pairs[].legs, the top-level "legs"), in text (the "legs:" section) and
- * in CSV (three columns of each pair's row: legs_not_ok, legs, legs_findings);
+ * (pairs[].legs, the top-level "legs") and in text (the "legs:" section);
  * docs/sweep.md "Dual-homed legs".  Nothing when the report has no legs.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "model/bond.h"
@@ -82,63 +80,6 @@ void sweep_legs_pair_json(const struct sweep_report *r, size_t i, json_t *o)
 	if (lp)
 		json_object_set_new(o, "legs", json_pack("{s:o, s:o}", "ab", dir_json(&lp->ab),
 							 "ba", dir_json(&lp->ba)));
-}
-
-/* One direction's legs, "NODE MEMBER MBPS VERDICT" ("NODE MEMBER VERDICT" unmeasured), into @f. */
-static void dir_csv(FILE *f, const struct bond_legs_dir *d, size_t *n)
-{
-	for (size_t i = 0; d->run && i < d->n_legs; i++) {
-		const struct bond_leg_result *l = &d->legs[i];
-
-		fprintf(f, "%s%s %s", (*n)++ ? "|" : "", d->node, l->member);
-		if (l->sport && !l->failed)
-			fprintf(f, " %.3f", l->mbps);
-		fprintf(f, " %s", bond_leg_verdict_name(l->verdict));
-	}
-}
-
-static void dir_csv_findings(FILE *f, const struct bond_legs_dir *d, size_t *n)
-{
-	for (size_t i = 0; d->run && i < d->n_legs; i++)
-		if (d->legs[i].fault)
-			fprintf(f, "%s%s", (*n)++ ? "|" : "", d->legs[i].finding);
-}
-
-int sweep_legs_csv_fields(FILE *f, const struct sweep_report *r, size_t i)
-{
-	const struct bond_legs_pair *lp = sweep_legs_of_pair(r, i);
-	char *legs = NULL, *finds = NULL;
-	size_t nl = 0, nf = 0, len;
-	FILE *ml, *mf;
-	int rc = 0;
-
-	if (!lp) {
-		fputs(",,,", f);
-		return 0;
-	}
-	ml = open_memstream(&legs, &len);
-	mf = open_memstream(&finds, &len);
-	if (ml && mf) {
-		dir_csv(ml, &lp->ab, &nl);
-		dir_csv(ml, &lp->ba, &nl);
-		dir_csv_findings(mf, &lp->ab, &nf);
-		dir_csv_findings(mf, &lp->ba, &nf);
-	}
-	if (!ml || !mf || ferror(ml) || ferror(mf))
-		rc = -ENOMEM;
-	if (ml && fclose(ml) == EOF)
-		rc = -ENOMEM;
-	if (mf && fclose(mf) == EOF)
-		rc = -ENOMEM;
-	if (rc == 0) {
-		fprintf(f, ",%zu,", lp->ab.n_bad + lp->ba.n_bad);
-		csv_text(f, legs);
-		fputc(',', f);
-		csv_text(f, finds);
-	}
-	free(legs);
-	free(finds);
-	return rc;
 }
 
 /* The faults of @d's legs, as their findings, into @arr. */
