@@ -290,6 +290,7 @@ static void traffic_req(const struct accept_state *s, const struct coverage *cov
 	req->policy = pol;
 	req->legs = true;		/* every leg of a new host's bond, once */
 	req->legs_new_once = true;
+	req->legs_slow_pct = s->pol.leg_pct;
 	if (s->o.transport)
 		req->transport = s->o.transport;
 	if (s->o.duration_s > 0)

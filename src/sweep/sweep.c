@@ -606,7 +606,8 @@ static int legs_run(struct sweep_state *w, struct sweep_report *r, const struct 
 	struct sweep_legs_fabric fab = { 0 };
 	struct sweep_legs_sel sel = { .pair = { w->req.target[0], w->req.target[1] },
 				      .new_only = w->req.legs_new_once,
-				      .once = w->req.legs_new_once };
+				      .once = w->req.legs_new_once,
+				      .slow_pct = w->req.legs_slow_pct };
 
 	if (!w->req.legs || w->req.measure || r->interrupted)
 		return 0;

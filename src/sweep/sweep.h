@@ -127,6 +127,7 @@ struct sweep_req {
 	 * A-B's legs.  (struct sweep_legs_sel.)
 	 */
 	bool legs_new_once;
+	double legs_slow_pct;			/* > 0: legs judged at this %, not cfg.slow_pct */
 	struct fleet_opts fo;			/* launcher ...; fo.stop is the run's own */
 	const char *transport;			/* "tcp" or "verbs" (built in: transport_find()) */
 	struct sweep_cfg cfg;			/* judging; lat_floor_ns < 0: the transport's */

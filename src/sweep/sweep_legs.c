@@ -415,6 +415,8 @@ int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 	e.o.label = "legs";
 	if (sel)
 		e.sel = *sel;
+	if (e.sel.slow_pct > 0)
+		e.slow_pct = e.sel.slow_pct;
 	e.snap = calloc(f->n, sizeof(*e.snap));
 	e.have = calloc(f->n, sizeof(*e.have));
 	e.done = calloc(f->n, sizeof(*e.done));

@@ -75,6 +75,7 @@ struct sweep_legs_sel {
 	const char *pair[2];
 	bool new_only;
 	bool once;
+	double slow_pct;	/* > 0: a leg under this % of its bond's fastest is slow (else the sweep's) */
 };
 
 /*

@@ -66,7 +66,7 @@ links:
   - [ "$S1:isl1", "$S2:isl2" ]
 EOT
 cat >"$TMP/policy.yaml" <<EOT
-pct_expected: 50
+leg_pct: 50
 coverage: 1
 stages:
   reach: true
