@@ -11,7 +11,7 @@
 #     with both members found (a port each), measured and ok; every
 #     member's own tx_bytes (read here, from sysfs) grew by at least its
 #     leg flow's bytes: every leg carried a flow.
-#  2. a2 cut to 4 Mbit/s and b2's cable cut (its switch port down, the
+#  2. a2 cut to 2 Mbit/s and b2's cable cut (its switch port down, the
 #     bond drops it): exit 1, ha's leg a2 slow and named ("slow leg: ha
 #     a2: ..."), hb's leg b2 dead ("dead leg: hb b2: member link down:
 #     ..."; no trial lands on it, and none is spent looking), a1 and b1 ok.
@@ -29,6 +29,11 @@
 #     with ha new (traffic only: no lldpd here) ACCEPTs, then REJECTs at
 #     stage 5 with FAB-TRAFFIC-LEG naming ha and a2 (only the new host's
 #     legs: hb's cut b2 is no finding of accept's).
+# a2 is cut to 2 Mbit/s, a tenth of its sibling: under TCG on a loaded
+# machine a healthy leg has measured 5.6 of 18 Mbit/s in one pass, and a
+# retest pass (the pass with the fewest legs not ok stands) with the
+# healthy leg that low left a leg cut to 4 Mbit/s above --slow-pct 50
+# (accept ACCEPTed it once in three runs).
 # The lab once ran these trials with iperf3 (tests/vm/manual, before the
 # sweep did); the unit tests' recorded counters (tests/unit/test_bond_legs.c)
 # come from that log.  Runs inside the VM (tests/vm/run-tests).
@@ -165,6 +170,7 @@ front() {
 		--policy "$TMP/policy.yaml" --duration 0.5 --lat-iters 100 >"$TMP/acc" 2>"$TMP/acc.err" ||
 		arc=$?
 	tail -n 3 "$TMP/acc.err" >&2
+	jq -r '"accept: stage 5: \(.stages[4].note)"' "$TMP/acc" >&2
 	jq -r '"accept: \(.verdict) stages \([.stages[].status] | join(" ")); " +
 		([.findings[] | "\(.code) \(.node) \(.link): \(.evidence)"] | join("; "))' "$TMP/acc" >&2
 	echo "accept took $((SECONDS - t0)) s, exit $arc" >&2
@@ -200,7 +206,7 @@ jq -r '.stages[] | select(.stage == 5 or .name == "traffic") | .note' "$TMP/acc"
 	grep -q "; 2 legs of new bonds measured, 0 not ok" || fail "no fault: accept's stage 5 note"
 
 # --- 2. a2 slowed, b2's cable cut: both legs named, exit 1 ------------------------
-run ip netns exec "$HA" tc qdisc replace dev a2 root tbf rate 4mbit burst 16kb latency 100ms
+run ip netns exec "$HA" tc qdisc replace dev a2 root tbf rate 2mbit burst 16kb latency 100ms
 run ip -n "$S2" link set b2s down
 vm_wait_for "hb's bond sees b2 down" 10 sh -c "ip -n $HB -d link show b2 | grep -q 'mii_status DOWN'"
 sweep
