@@ -13,7 +13,12 @@
  * where they can be read), then the report rendered as a diagnosis.
  * docs/diagnose.md.
  *
- * Exit: 0 nothing found, 1 a suspect named, 2 bad input, 3 system error.
+ * When A's or B's data-path interface is a bond, A-B's legs are measured
+ * as the sweep measures them (sweep/sweep_legs.h); --from reads the
+ * saved sweep's legs back.
+ *
+ * Exit: 0 nothing found, 1 a suspect named or a leg not ok, 2 bad input,
+ * 3 system error.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,10 +30,11 @@
 #include "model/localize.h"
 #include "sweep/sweep.h"
 
-/* The suspects decide the exit status: 1 when one is named. */
+/* The suspects and the legs decide the exit status: 1 when one is named, or a leg not ok. */
 static int diag_exit(const struct sweep_report *r)
 {
-	return r->fabric.loc && r->fabric.loc->n_suspects ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+	return (r->fabric.loc && r->fabric.loc->n_suspects) || r->n_legs_bad ? FAB_EXIT_UNHEALTHY
+									      : FAB_EXIT_OK;
 }
 
 static int diagnose_render(struct fab_ctx *ctx, const struct sweep_report *r,

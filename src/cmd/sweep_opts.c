@@ -173,6 +173,7 @@ static const struct cmd_opt diagnose_rows[] = {
 	SWEEP_GROUP(mode_rows, H),
 	SWEEP_GROUP(num_rows, H),
 	SWEEP_GROUP(file_rows, H),
+	CMD_FLAG("no-legs", 0, A, req.legs, H | CMD_OPT_OFF),
 	{ 0 },
 };
 const struct cmd_opts cmd_diagnose_opts = { "diagnose", diagnose_rows };
@@ -184,7 +185,8 @@ void sweep_args_default(struct sweep_args *a, const char *cmd)
 {
 	*a = (struct sweep_args){ .cmd = cmd, .lat_max_us = -1, .lat_floor_us = -1, .min_pct = -1 };
 	sweep_req_default(&a->req);
-	a->req.legs = strcmp(cmd, "sweep") == 0;	/* diagnose, accept: not (yet) */
+	/* diagnose A B: A-B's legs only (sweep_req.target); accept sets its own */
+	a->req.legs = strcmp(cmd, "sweep") == 0 || strcmp(cmd, "diagnose") == 0;
 }
 
 /* What the rows hold as given into the request. */

@@ -34,6 +34,10 @@ void sweep_doc_fini(struct sweep_doc *d)
 		free(d->counters[i].name);
 	}
 	free(d->counters);
+	free(d->legs);
+	for (size_t i = 0; i < d->n_legs_why; i++)
+		free(d->legs_why[i]);
+	free(d->legs_why);
 	free(d->transport);
 	free(d->launcher);
 	free(d->mode);
@@ -525,6 +529,8 @@ int sweep_doc_load(struct sweep_doc *d, const char *path, const char *hosts_path
 	rc = doc_names(d, doc, r, err);
 	if (rc == 0)
 		rc = pairs_from_doc(d, path, json_object_get(doc, "pairs"), r, err);
+	if (rc == 0)
+		rc = sweep_doc_legs(d, path, json_object_get(doc, "pairs"), r, err);
 	if (rc == 0 && topology)
 		rc = topology_from_doc(d, path, doc, r->n_pairs, err);
 	if (rc == 0 && counters_from_doc(d, json_object_get(doc, "counters")) < 0)

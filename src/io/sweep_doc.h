@@ -14,10 +14,12 @@
 #ifndef FAB_IO_SWEEP_DOC_H
 #define FAB_IO_SWEEP_DOC_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/bond_legs.h"
 #include "model/hosts.h"
 #include "model/route.h"
 #include "model/sweep_judge.h"
@@ -57,6 +59,11 @@ struct sweep_doc {
 	struct sweep_doc_counter *counters;
 	size_t n_counters;
 	bool have_counters;		/* "counters" is an array */
+	/* pairs[].legs (docs/sweep.md "Dual-homed legs"): the report borrows them */
+	struct bond_legs_pair *legs;
+	size_t n_legs;
+	char **legs_why;		/* the directions' "why" strings */
+	size_t n_legs_why;
 };
 
 void sweep_doc_init(struct sweep_doc *d);
@@ -76,6 +83,16 @@ void sweep_doc_fini(struct sweep_doc *d);
  */
 int sweep_doc_load(struct sweep_doc *d, const char *path, const char *hosts_path, bool topology,
 		   struct sweep_report *r, struct fab_err *err);
+
+/*
+ * The saved pairs' "legs" (each pair's two directions, as the sweep
+ * judged them) into d->legs and the report (r->legs, n_legs, n_legs_bad);
+ * after the pairs are read (d->ab).  Nothing when no pair has legs.  Bad
+ * input names the element ("F: pairs[0].legs.ab.legs[1]: ...").
+ * sweep_doc_legs.c; called by sweep_doc_load().
+ */
+int sweep_doc_legs(struct sweep_doc *d, const char *fname, json_t *pairs, struct sweep_report *r,
+		   struct fab_err *err);
 
 /* The port of @t that counter entry @c names; NULL when @t has none. */
 struct topo_port *sweep_doc_counter_port(struct topo *t, const struct sweep_doc_counter *c);

@@ -44,6 +44,7 @@ static const char *const code_names[FAB_CODE_N] = {
 	[FAB_TRAFFIC_SLOW_PAIR] = "FAB-TRAFFIC-SLOW-PAIR",
 	[FAB_TRAFFIC_FAILED] = "FAB-TRAFFIC-FAILED",
 	[FAB_TRAFFIC_LATENCY] = "FAB-TRAFFIC-LATENCY",
+	[FAB_TRAFFIC_LEG] = "FAB-TRAFFIC-LEG",
 	[FAB_COUNTER_ERRORS] = "FAB-COUNTER-ERRORS",
 	[FAB_COUNTER_WARN] = "FAB-COUNTER-WARN",
 	[FAB_COUNTER_UNREAD] = "FAB-COUNTER-UNREAD",
@@ -182,6 +183,7 @@ void accept_policy_default(struct accept_policy *p)
 	memset(p, 0, sizeof(*p));
 	p->pct_expected = ACCEPT_PCT_DEFAULT;
 	p->coverage_k = ACCEPT_K_DEFAULT;
+	p->leg_pct = 80;	/* as sweep's --slow-pct for its legs */
 	for (int s = 0; s < ACCEPT_ST_N; s++)
 		p->stage_on[s] = true;
 	counter_policy_default(&p->counters);
@@ -243,6 +245,8 @@ static int root_key(void *arg, int key, yaml_node_t *k, yaml_node_t *v)
 		return yw_uint(pw->w, v, "port_rate_gbps", 10, 0, 1000000, &pw->p->port_rate_gbps);
 	case 5:
 		return yw_map(pw->w, v, "optics", optics_keys, optics_key, pw);
+	case 6:
+		return yw_uint(pw->w, v, "leg_pct", 10, 10, 100, &pw->p->leg_pct);
 	default:
 		return counter_policy_walk(&pw->p->counters, pw->w, v);
 	}
@@ -253,7 +257,7 @@ int accept_policy_parse(struct accept_policy *p, const char *buf, size_t len, co
 {
 	static const char *const root_keys[] = {
 		"pct_expected", "coverage", "stages", "latency_p99_us", "port_rate_gbps", "optics",
-		"counters", NULL,
+		"leg_pct", "counters", NULL,
 	};
 	struct yaml_walk w = { .fname = fname, .err = err };
 	struct pol_walk pw = { .w = &w, .p = p };

@@ -75,6 +75,7 @@ enum accept_code {
 	FAB_TRAFFIC_SLOW_PAIR,		/* slow pair that no link or node explains */
 	FAB_TRAFFIC_FAILED,		/* a pair that could not be measured */
 	FAB_TRAFFIC_LATENCY,		/* a pair's round-trip p99 above the policy's bound */
+	FAB_TRAFFIC_LEG,		/* a new host's bond member slow, dead or unused (its legs) */
 	FAB_COUNTER_ERRORS,		/* a port's error counter grew past its threshold */
 	FAB_COUNTER_WARN,		/* a congestion counter grew past its threshold */
 	FAB_COUNTER_UNREAD,		/* the counters could not be read */
@@ -166,6 +167,7 @@ struct accept_policy {
 	unsigned int coverage_k;	/* pairs crossing every new link */
 	unsigned int lat_p99_us;	/* a pair whose round-trip p99 is above this is slow; 0 off */
 	unsigned int port_rate_gbps;	/* stage 1: rated data-path speed of a host without rate_gbps=; 0 none */
+	unsigned int leg_pct;		/* stage 5: a new bond's leg under this % of its fastest is slow */
 	bool stage_on[ACCEPT_ST_N];
 	struct counter_policy counters;	/* stages 4 and 6: delta thresholds, severities */
 	bool optics_marginal_note;	/* optics: {marginal: note}: a marginal cable end is
@@ -179,7 +181,7 @@ void accept_policy_default(struct accept_policy *p);
  * Parse the policy file (@len bytes named @fname for messages) into @p
  * (defaults first): keys pct_expected (80..100), coverage (1..64),
  * latency_p99_us (0..10000000, 0 off), port_rate_gbps (0..1000000, 0
- * none), stages (a mapping of stage name to true/false), counters (the list of counter_policy_parse(),
+ * none), leg_pct (10..100, default 80), stages (a mapping of stage name to true/false), counters (the list of counter_policy_parse(),
  * model/counter_eval.h) and optics (a mapping: marginal, reject or note).
  * Bad input, "FILE:LINE:COL: FIELD: message".
  */

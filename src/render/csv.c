@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bond_legs.h"
 #include "model/path.h"
 #include "model/sweep_judge.h"
 #include "model/topo.h"
@@ -175,6 +176,68 @@ static void rail_fields(FILE *f, const struct fab_host *h)
 		fprintf(f, "%d", h->rail);
 }
 
+/* One direction's legs, "NODE MEMBER MBPS VERDICT" ("NODE MEMBER VERDICT" unmeasured), into @f. */
+static void dir_csv(FILE *f, const struct bond_legs_dir *d, size_t *n)
+{
+	for (size_t i = 0; d->run && i < d->n_legs; i++) {
+		const struct bond_leg_result *l = &d->legs[i];
+
+		fprintf(f, "%s%s %s", (*n)++ ? "|" : "", d->node, l->member);
+		if (l->sport && !l->failed)
+			fprintf(f, " %.3f", l->mbps);
+		fprintf(f, " %s", bond_leg_verdict_name(l->verdict));
+	}
+}
+
+static void dir_csv_findings(FILE *f, const struct bond_legs_dir *d, size_t *n)
+{
+	for (size_t i = 0; d->run && i < d->n_legs; i++)
+		if (d->legs[i].fault)
+			fprintf(f, "%s%s", (*n)++ ? "|" : "", d->legs[i].finding);
+}
+
+/*
+ * Pair @i's three dual-homed legs columns (render/sweep_legs.c), each after
+ * a comma: legs_not_ok, legs ("NODE MEMBER MBPS VERDICT" joined by '|'),
+ * legs_findings (joined by '|'); three empty fields without legs.
+ */
+static int legs_fields(FILE *f, const struct sweep_report *r, size_t i)
+{
+	const struct bond_legs_pair *lp = sweep_legs_of_pair(r, i);
+	char *legs = NULL, *finds = NULL;
+	size_t nl = 0, nf = 0, len;
+	FILE *ml, *mf;
+	int rc = 0;
+
+	if (!lp) {
+		fputs(",,,", f);
+		return 0;
+	}
+	ml = open_memstream(&legs, &len);
+	mf = open_memstream(&finds, &len);
+	if (ml && mf) {
+		dir_csv(ml, &lp->ab, &nl);
+		dir_csv(ml, &lp->ba, &nl);
+		dir_csv_findings(mf, &lp->ab, &nf);
+		dir_csv_findings(mf, &lp->ba, &nf);
+	}
+	if (!ml || !mf || ferror(ml) || ferror(mf))
+		rc = -ENOMEM;
+	if (ml && fclose(ml) == EOF)
+		rc = -ENOMEM;
+	if (mf && fclose(mf) == EOF)
+		rc = -ENOMEM;
+	if (rc == 0) {
+		fprintf(f, ",%zu,", lp->ab.n_bad + lp->ba.n_bad);
+		csv_text(f, legs);
+		fputc(',', f);
+		csv_text(f, finds);
+	}
+	free(legs);
+	free(finds);
+	return rc;
+}
+
 struct row_ctx {
 	FILE *f;
 	const struct sweep_report *r;
@@ -210,6 +273,8 @@ static int sweep_row(void *ctx, size_t i, const struct sweep_pair *p)
 		rail_fields(f, &r->hosts->hosts[p->a]);
 		rail_fields(f, &r->hosts->hosts[p->b]);
 	}
+	if (r->legs && legs_fields(f, r, i) < 0)
+		return -ENOMEM;
 	csv_end(f);
 	return ferror(f) ? -EIO : 0;
 }
@@ -224,6 +289,8 @@ int sweep_csv(struct render *out, const struct sweep_report *r)
 		fprintf(f, "%s%s", k ? "," : "", sweep_cols[k]);
 	if (r->rails)
 		fputs(",a_host,a_nic,a_rail,b_host,b_nic,b_rail", f);
+	if (r->legs)	/* dual-homed legs (render/sweep_legs.c) */
+		fputs(",legs_not_ok,legs,legs_findings", f);
 	csv_end(f);
 	rc = sweep_pairs_each(r, sweep_row, &c);
 	return rc < 0 || fflush(f) == EOF || ferror(f) ? -EIO : 0;

@@ -72,6 +72,9 @@ const struct pair_route *sweep_pair_route(const struct sweep_report *r, size_t i
  * "legs", the text's section (nothing without legs).
  */
 void sweep_legs_pair_json(const struct sweep_report *r, size_t i, json_t *o);
+/* The legs of store pair @i (borrowed), or NULL. */
+const struct bond_legs_pair *sweep_legs_of_pair(const struct sweep_report *r, size_t i);
+
 json_t *sweep_legs_doc_json(const struct sweep_report *r);
 int sweep_legs_text(FILE *f, struct render_txt *tx, const struct sweep_report *r);
 

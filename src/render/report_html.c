@@ -1564,6 +1564,12 @@ static long long sweep_count(const json_t *sweep, const char *key)
 	return (long long)json_integer_value(json_object_get(json_object_get(sweep, "summary"), key));
 }
 
+/* The legs not ok of a sweep or diagnose document (its top-level "legs"; 0 without). */
+static long long legs_bad(const json_t *doc)
+{
+	return (long long)json_integer_value(json_object_get(json_object_get(doc, "legs"), "bad"));
+}
+
 /* A discover document's cable that is failing (discover's own exit 1, docs/optics.md). */
 static bool cable_failing(const json_t *d)
 {
@@ -1582,7 +1588,10 @@ int report_verdict(const struct report *r)
 	const json_t *s = r->doc[REPORT_SWEEP], *d = r->doc[REPORT_DISCOVER];
 	const json_t *a = r->doc[REPORT_ACCEPT], *g = r->doc[REPORT_DIAGNOSE];
 
-	if (s && (sweep_count(s, "slow") || sweep_count(s, "failed") || sweep_count(s, "regressed")))
+	if (s && (sweep_count(s, "slow") || sweep_count(s, "failed") || sweep_count(s, "regressed") ||
+		  legs_bad(s)))
+		return 1;
+	if (g && legs_bad(g))
 		return 1;
 	if (d && (json_array_size(json_object_get(d, "problems")) || cable_failing(d)))
 		return 1;
@@ -1636,6 +1645,9 @@ static void header_html(FILE *f, const struct report *r)
 		fprintf(f, "%lld slow, %lld failed", sweep_count(s, "slow"), sweep_count(s, "failed"));
 		if (sweep_count(s, "regressed"))
 			fprintf(f, ", %lld regressed", sweep_count(s, "regressed"));
+		if (legs_bad(s))
+			fprintf(f, ", %lld dual-homed leg%s not ok", legs_bad(s),
+				legs_bad(s) == 1 ? "" : "s");
 	} else if (s) {
 		fputs("every pair ok", f);
 	} else {
@@ -1862,6 +1874,7 @@ static int write_page(const struct report *r, FILE *f, json_t *data, struct grap
 		report_members_table(f, s);
 	if (s)
 		bad_pairs_table(f, s);
+	report_legs_table(f, s ? s : diag);
 	if (diag)
 		report_html_cables(f, json_object_get(diag, "cables"), r->name[REPORT_DIAGNOSE]);
 	if (r->doc[REPORT_DISCOVER])

@@ -115,6 +115,15 @@ int report_rail_views(const json_t *sweep, json_t **views, size_t *cross);
 void report_members_table(FILE *f, const json_t *sweep);
 
 /*
+ * A sweep's (or a diagnose document's) dual-homed legs: a "Dual-homed
+ * legs" section, one table per bonded pair, each member's port,
+ * bandwidth, tx bytes, switch port and verdict, a leg not ok marked
+ * (class "legbad") with its finding.  Nothing when @doc has no top-level
+ * "legs" (report_legs.c).
+ */
+void report_legs_table(FILE *f, const json_t *doc);
+
+/*
  * Serialise @doc compactly with '<', '>' and '&' written as \u003c,
  * \u003e, \u0026, safe inside a <script> element; a new string (free()),
  * NULL on ENOMEM.

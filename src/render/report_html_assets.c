@@ -54,6 +54,7 @@ const char report_html_css[] =
 	".ev .kv{color:var(--mut);font-size:12px;margin-top:3px}.k{color:#475066;font-weight:600}\n"
 	".tag{display:inline-block;padding:1px 7px;border-radius:10px;font-size:12px;font-weight:600;background:#eef0f4}\n"
 	".tag.slow{background:#fff0db;color:#9a4d00}.tag.failed,.tag.bad{background:#ffe3e3;color:#8a1c1c}\n"
+	"tr.legbad td{background:#fff6f6}\n"
 	".tag.link{background:#fff0e6;color:#a33b00}.tag.node{background:#e7ecff;color:#2f44a8}\n"
 	".bar{display:inline-block;width:50px;height:6px;background:#eef0f4;border-radius:3px;vertical-align:middle}\n"
 	".bar i{display:block;height:6px;background:var(--sus);border-radius:3px}\n"

@@ -56,8 +56,7 @@ static json_t *dir_json(const struct bond_legs_dir *d)
 			 "legs", legs ? legs : json_null());
 }
 
-/* The legs of store pair @i, or NULL. */
-static const struct bond_legs_pair *pair_legs(const struct sweep_report *r, size_t i)
+const struct bond_legs_pair *sweep_legs_of_pair(const struct sweep_report *r, size_t i)
 {
 	size_t lo = 0, hi = r->n_legs;
 
@@ -76,7 +75,7 @@ static const struct bond_legs_pair *pair_legs(const struct sweep_report *r, size
 
 void sweep_legs_pair_json(const struct sweep_report *r, size_t i, json_t *o)
 {
-	const struct bond_legs_pair *lp = pair_legs(r, i);
+	const struct bond_legs_pair *lp = sweep_legs_of_pair(r, i);
 
 	if (lp)
 		json_object_set_new(o, "legs", json_pack("{s:o, s:o}", "ab", dir_json(&lp->ab),

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/bond_legs.h"
 #include "model/localize.h"
 #include "model/sweep_judge.h"
 #include "model/topo.h"
@@ -297,6 +298,70 @@ static int latency_series(void *ctx, size_t i, const struct sweep_pair *p)
 	return ferror(c->f) ? -EIO : 0;
 }
 
+/* One leg's labels: the pair, the direction, the sending node, its bond and the member. */
+static void leg_labels(FILE *f, const struct sweep_report *r, const struct bond_legs_pair *lp,
+		       bool ba, const struct bond_legs_dir *d, const struct bond_leg_result *l)
+{
+	pair_labels(f, r, lp->a, lp->b);
+	fprintf(f, ",dir=\"%s\",node=\"", ba ? "ba" : "ab");
+	label(f, d->node);
+	fputs("\",bond=\"", f);
+	label(f, d->bond);
+	fputs("\",member=\"", f);
+	label(f, l->member);
+	fputs("\"}", f);
+}
+
+/*
+ * Dual-homed legs (sweep/sweep_legs.h), only when some pair has them:
+ * each measured leg's bandwidth, each judged leg's ok (1) or fault (0;
+ * a member untested by a policy that hashes no port has no sample), and
+ * the count of legs not ok.
+ */
+static int prom_legs(FILE *f, const struct sweep_report *r)
+{
+	if (!r->legs)
+		return 0;
+	fputs("# HELP fabricctl_sweep_leg_bandwidth_mbps A bond member's own flow (dual-homed legs), "
+	      "at the receiver.\n# TYPE fabricctl_sweep_leg_bandwidth_mbps gauge\n", f);
+	for (size_t i = 0; i < r->n_legs; i++)
+		for (int k = 0; k < 2; k++) {
+			const struct bond_legs_dir *d = k ? &r->legs[i].ba : &r->legs[i].ab;
+
+			for (size_t j = 0; d->run && j < d->n_legs; j++) {
+				const struct bond_leg_result *l = &d->legs[j];
+
+				if (!l->sport || l->failed || !sample_finite(l->mbps))
+					continue;
+				fputs("fabricctl_sweep_leg_bandwidth_mbps", f);
+				leg_labels(f, r, &r->legs[i], k, d, l);
+				fputc(' ', f);
+				value(f, 3, l->mbps);
+				fputc('\n', f);
+			}
+		}
+	fputs("# HELP fabricctl_sweep_leg_ok 1 when a bond member's leg is ok, 0 when slow, dead or "
+	      "unused (its finding in the JSON).\n# TYPE fabricctl_sweep_leg_ok gauge\n", f);
+	for (size_t i = 0; i < r->n_legs; i++)
+		for (int k = 0; k < 2; k++) {
+			const struct bond_legs_dir *d = k ? &r->legs[i].ba : &r->legs[i].ab;
+
+			for (size_t j = 0; d->run && j < d->n_legs; j++) {
+				const struct bond_leg_result *l = &d->legs[j];
+
+				if (l->verdict != BOND_LEG_OK && !l->fault)
+					continue;
+				fputs("fabricctl_sweep_leg_ok", f);
+				leg_labels(f, r, &r->legs[i], k, d, l);
+				fprintf(f, " %d\n", !l->fault);
+			}
+		}
+	fprintf(f, "# HELP fabricctl_sweep_legs_not_ok Bond members' legs not ok (slow, dead or unused).\n"
+		   "# TYPE fabricctl_sweep_legs_not_ok gauge\nfabricctl_sweep_legs_not_ok %zu\n",
+		r->n_legs_bad);
+	return ferror(f) ? -EIO : 0;
+}
+
 static int prom_body(FILE *f, const struct sweep_report *r)
 {
 	struct fam c = { .f = f, .r = r };
@@ -316,7 +381,7 @@ static int prom_body(FILE *f, const struct sweep_report *r)
 		return -EIO;
 	fprintf(f, "# HELP fabricctl_sweep_pair_latency_ns Round-trip time quantiles.\n"
 		   "# TYPE fabricctl_sweep_pair_latency_ns gauge\n");
-	if (sweep_pairs_each(r, latency_series, &c) < 0)
+	if (sweep_pairs_each(r, latency_series, &c) < 0 || prom_legs(f, r) < 0)
 		return -EIO;
 	fprintf(f, "# HELP fabricctl_sweep_pairs Pairs by status.\n"
 		   "# TYPE fabricctl_sweep_pairs gauge\n"

@@ -2,7 +2,9 @@
 /*
  * accept's stage 5, traffic (accept_run.h): the pairs that cross every new
  * link (accept_pairs_cover()), measured by the sweep (sweep_run(), the
- * pairs in its request), and the findings read from its report.
+ * pairs in its request), and the findings read from its report; a new
+ * host's bond has each of its legs measured (sweep_legs.h, towards one
+ * peer), a leg not ok a FAB-TRAFFIC-LEG finding.
  */
 #include <errno.h>
 #include <math.h>
@@ -13,6 +15,7 @@
 #include "io/load.h"
 #include "io/pair_store.h"
 #include "model/coverage.h"
+#include "model/bond_legs.h"
 #include "model/localize.h"
 #include "model/route.h"
 #include "sweep/accept_impl.h"
@@ -234,6 +237,41 @@ static int traffic_findings(struct accept_report *ar, const struct sweep_report 
 	return rc;
 }
 
+/*
+ * Each leg of a new host's bond that is not ok (sweep_legs.h: measured
+ * towards one peer) as a finding naming the node and the member, and the
+ * member's switch port when the topology gives it.
+ */
+static int leg_findings(struct accept_report *ar, const struct sweep_report *r, size_t *n_legs,
+			size_t *n_bad)
+{
+	int rc = 0;
+
+	*n_legs = *n_bad = 0;
+	for (size_t i = 0; rc == 0 && i < r->n_legs; i++)
+		for (int k = 0; rc == 0 && k < 2; k++) {
+			const struct bond_legs_dir *d = k ? &r->legs[i].ba : &r->legs[i].ab;
+
+			for (size_t j = 0; rc == 0 && d->run && j < d->n_legs; j++) {
+				const struct bond_leg_result *l = &d->legs[j];
+				char link[200];
+
+				(*n_legs)++;
+				if (!l->fault)
+					continue;
+				(*n_bad)++;
+				if (l->sw_node[0])
+					snprintf(link, sizeof(link), "%s <-> %s %s", l->member,
+						 l->sw_node, l->sw_port);
+				else
+					snprintf(link, sizeof(link), "%s", l->member);
+				rc = accept_finding_add(ar, ACCEPT_ST_TRAFFIC, FAB_TRAFFIC_LEG, d->node,
+							link, "%s", l->finding);
+			}
+		}
+	return rc;
+}
+
 /* The sweep's request: the chosen pairs over --topology, the policy's threshold. */
 static void traffic_req(const struct accept_state *s, const struct coverage *cov,
 			const struct counter_policy *pol, struct sweep_ctx *ctx, struct sweep_req *req)
@@ -250,6 +288,9 @@ static void traffic_req(const struct accept_state *s, const struct coverage *cov
 	req->progress = s->progress;	/* the sweep's "round N of M" line */
 	req->cfg.slow_pct = s->pol.pct_expected;
 	req->policy = pol;
+	req->legs = true;		/* every leg of a new host's bond, once */
+	req->legs_new_once = true;
+	req->legs_slow_pct = s->pol.leg_pct;
 	if (s->o.transport)
 		req->transport = s->o.transport;
 	if (s->o.duration_s > 0)
@@ -278,7 +319,8 @@ static int traffic_sweep(struct accept_state *s, const struct sweep_req *req,
 		*exit = rc == -EINTR && sweep_signal_exit() ? sweep_signal_exit() : fab_err_exit(err);
 		return rc;
 	}
-	*exit = r->n_slow + r->n_failed + r->n_regressed ? FAB_EXIT_UNHEALTHY : FAB_EXIT_OK;
+	*exit = r->n_slow + r->n_failed + r->n_regressed + r->n_legs_bad ? FAB_EXIT_UNHEALTHY
+									  : FAB_EXIT_OK;
 	if (r->interrupted && !out->stop_rc)
 		*exit = sweep_signal_exit();
 	if (out->stop_rc) {	/* as the sweep says it: its report went to its stdout */
@@ -313,25 +355,30 @@ static int traffic_judge(struct sweep_ctx *ctx, struct accept_state *s,
 			 const struct sweep_report *sr)
 {
 	struct accept_report *r = &s->rep;
-	size_t n_slow = 0, n_failed = 0, n_lat = 0;
-	char what[512];
+	size_t n_slow = 0, n_failed = 0, n_lat = 0, n_legs = 0, n_legs_bad = 0;
+	char what[512], legs[128] = "";
 	int rc;
 
 	r->n_pairs = sr->n_pairs;
 	rc = traffic_findings(r, sr, &n_slow, &n_failed, &ctx->err);
 	if (rc == 0)
 		rc = latency_findings(r, sr, s->pol.lat_p99_us, &n_lat, &ctx->err);
+	if (rc == 0)
+		rc = leg_findings(r, sr, &n_legs, &n_legs_bad);
 	if (rc == -ENOMEM)
 		return fab_err_set(&ctx->err, rc, "accept: out of memory");
 	if (rc < 0)
 		return rc;
 	pairs_note(s, what, sizeof(what));
+	if (n_legs)
+		snprintf(legs, sizeof(legs), "; %zu legs of new bonds measured, %zu not ok", n_legs,
+			 n_legs_bad);
 	accept_stage_set(r, ACCEPT_ST_TRAFFIC,
 			 accept_stage_findings(r, ACCEPT_ST_TRAFFIC) ? ACCEPT_FAILED : ACCEPT_PASSED,
 			 "%s, over --topology %s: %zu slow (< %u %% of expected), %zu failed, "
-			 "%zu over the latency p99 bound%s", what, s->o.topology, n_slow,
+			 "%zu over the latency p99 bound%s%s", what, s->o.topology, n_slow,
 			 s->pol.pct_expected, n_failed, n_lat,
-			 s->pol.lat_p99_us ? "" : " (none set)");
+			 s->pol.lat_p99_us ? "" : " (none set)", legs);
 	return 0;
 }
 

@@ -604,6 +604,10 @@ static int legs_run(struct sweep_state *w, struct sweep_report *r, const struct 
 		    const struct sweep_opts *so)
 {
 	struct sweep_legs_fabric fab = { 0 };
+	struct sweep_legs_sel sel = { .pair = { w->req.target[0], w->req.target[1] },
+				      .new_only = w->req.legs_new_once,
+				      .once = w->req.legs_new_once,
+				      .slow_pct = w->req.legs_slow_pct };
 
 	if (!w->req.legs || w->req.measure || r->interrupted)
 		return 0;
@@ -612,7 +616,7 @@ static int legs_run(struct sweep_state *w, struct sweep_report *r, const struct 
 		fab.host_link = w->st->host_link;
 		fab.lldp = w->st->kind == SWEEP_TOPO_LLDP;
 	}
-	return sweep_legs_run(&w->ctx, &w->legs, &w->f, m, so, w->req.retest, &fab, r);
+	return sweep_legs_run(&w->ctx, &w->legs, &w->f, m, so, w->req.retest, &fab, &sel, r);
 }
 
 /* A measuring run (not --from): 0 with @out's report, or -errno (ctx.err set; -EINTR: a signal). */

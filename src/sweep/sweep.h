@@ -121,6 +121,13 @@ struct sweep_req {
 	bool dry_run;				/* plan the rounds, measure nothing */
 	bool steer;				/* --steer: trace, steer tests onto ECMP members (sweep_steer.h) */
 	bool legs;				/* bonded ends' legs (sweep_legs.h); sweep: on */
+	/*
+	 * With @legs: only the bonds of hosts marked new, each towards one
+	 * peer (accept's stage 5).  diagnose A B (@target) measures only
+	 * A-B's legs.  (struct sweep_legs_sel.)
+	 */
+	bool legs_new_once;
+	double legs_slow_pct;			/* > 0: legs judged at this %, not cfg.slow_pct */
 	struct fleet_opts fo;			/* launcher ...; fo.stop is the run's own */
 	const char *transport;			/* "tcp" or "verbs" (built in: transport_find()) */
 	struct sweep_cfg cfg;			/* judging; lat_floor_ns < 0: the transport's */

@@ -25,6 +25,8 @@ struct legs_env {
 	const struct sweep_legs_fabric *fab;
 	struct bond_snap *snap;		/* per worker (host): its data-path interface */
 	bool *have;			/* per worker: snap read */
+	struct sweep_legs_sel sel;	/* which pairs and senders */
+	bool *done;			/* per worker: its legs measured (sel.once) */
 };
 
 /* One flow's figures and the sender's members' tx_bytes growth over it. */
@@ -340,15 +342,41 @@ static struct bond_legs_pair *legs_add(struct sweep_legs *l, size_t i, const str
 	return n;
 }
 
-/* The legs of store pair @i (@p), when one of its ends is a bond. */
+/* Is host @h named @name (its end point's name, or its host's)? */
+static bool host_is(const struct fab_host *h, const char *name)
+{
+	return !strcmp(h->name, name) || !strcmp(hosts_node(h), name);
+}
+
+/* Does the selection take pair @p at all (sel.pair)? */
+static bool sel_pair(const struct legs_env *e, const struct sweep_pair *p)
+{
+	const struct fab_host *a = e->f->w[p->a].host, *b = e->f->w[p->b].host;
+	const char *const *n = e->sel.pair;
+
+	return !n[0] || !n[1] || (host_is(a, n[0]) && host_is(b, n[1])) ||
+	       (host_is(a, n[1]) && host_is(b, n[0]));
+}
+
+/* Are sender @w's legs wanted now: a bond, picked by sel.new_only, not done (sel.once)? */
+static bool sel_sender(const struct legs_env *e, unsigned int w)
+{
+	return e->have[w] && e->snap[w].is_bond && !(e->sel.once && e->done[w]) &&
+	       !(e->sel.new_only && !e->f->w[w].host->is_new);
+}
+
+/* The legs of store pair @i (@p), when one of its ends is a bond the selection wants. */
 static int pair_run(struct legs_env *e, struct sweep_legs *l, size_t i, const struct sweep_pair *p)
 {
-	const struct bond_snap *sa = &e->snap[p->a], *sb = &e->snap[p->b];
+	bool wa, wb;
 	struct bond_legs_pair *lp;
 	int rc = 0;
 
-	if (p->status == SWEEP_FAILED || p->status == SWEEP_PLANNED ||
-	    !((e->have[p->a] && sa->is_bond) || (e->have[p->b] && sb->is_bond)))
+	if (p->status == SWEEP_FAILED || p->status == SWEEP_PLANNED || !sel_pair(e, p))
+		return 0;
+	wa = sel_sender(e, p->a);
+	wb = sel_sender(e, p->b);
+	if (!wa && !wb)
 		return 0;
 	lp = legs_add(l, i, p);
 	if (!lp)
@@ -356,10 +384,12 @@ static int pair_run(struct legs_env *e, struct sweep_legs *l, size_t i, const st
 	/* a rating is one flow's (one member's): every leg is judged against it too */
 	if (p->expect_src == SWEEP_EXPECT_RATED)
 		lp->ab.rated_mbps = lp->ba.rated_mbps = p->expected_mbps;
-	if (e->have[p->a] && sa->is_bond)
-		rc = dir_run(e, p->a, p->b, true, sa, &lp->ab);
-	if (rc == 0 && e->have[p->b] && sb->is_bond)
-		rc = dir_run(e, p->a, p->b, false, sb, &lp->ba);
+	if (wa)
+		rc = dir_run(e, p->a, p->b, true, &e->snap[p->a], &lp->ab);
+	if (rc == 0 && wb)
+		rc = dir_run(e, p->a, p->b, false, &e->snap[p->b], &lp->ba);
+	e->done[p->a] |= wa;
+	e->done[p->b] |= wb;
 	l->n_bad += lp->ab.n_bad + lp->ba.n_bad;
 	return rc;
 }
@@ -388,7 +418,8 @@ static int legs_pairs(struct legs_env *e, struct sweep_legs *l, struct sweep_rep
 
 int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 		   const struct sweep_measure *m, const struct sweep_opts *so, bool retest,
-		   const struct sweep_legs_fabric *fab, struct sweep_report *r)
+		   const struct sweep_legs_fabric *fab, const struct sweep_legs_sel *sel,
+		   struct sweep_report *r)
 {
 	struct legs_env e = { .ctx = ctx, .f = f, .m = m, .o = *so, .retest = retest, .fab = fab,
 			      .leg_ms = so->spec.duration_ms, .timeout_ms = so->step_timeout_ms,
@@ -402,9 +433,14 @@ int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 	e.o.pair_spec = NULL;
 	e.o.progress = false;
 	e.o.label = "legs";
+	if (sel)
+		e.sel = *sel;
+	if (e.sel.slow_pct > 0)
+		e.slow_pct = e.sel.slow_pct;
 	e.snap = calloc(f->n, sizeof(*e.snap));
 	e.have = calloc(f->n, sizeof(*e.have));
-	if (!e.snap || !e.have) {
+	e.done = calloc(f->n, sizeof(*e.done));
+	if (!e.snap || !e.have || !e.done) {
 		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 	} else {
 		bool any = false;
@@ -415,6 +451,7 @@ int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 	}
 	free(e.snap);
 	free(e.have);
+	free(e.done);
 	r->legs = l->n ? l->pairs : NULL;
 	r->n_legs = l->n;
 	r->n_legs_bad = l->n_bad;

@@ -83,15 +83,32 @@ struct sweep_legs_fabric {
 };
 
 /*
+ * Which legs a run measures (the callers' boundary: sweep, diagnose A B,
+ * accept's stage 5).  All zero: every bonded sender of every measured pair
+ * (sweep).  @pair: only the pairs between these two names (either order;
+ * an end point's name or its host's: diagnose A B).  @new_only: only the
+ * bonds of hosts marked new in the hosts file; @once: each sender's legs
+ * towards one peer only, its first measured pair (accept: every leg of a
+ * new host, measured once).
+ */
+struct sweep_legs_sel {
+	const char *pair[2];
+	bool new_only;
+	bool once;
+	double slow_pct;	/* > 0: a leg under this % of its bond's fastest is slow (else the sweep's) */
+};
+
+/*
  * The legs of @r's measured pairs over the fleet @f through @m (the
  * sweep's options @so: its duration, timeouts, token), into @l and the
  * report (r->legs, n_legs, n_legs_bad); each member's switch port from
- * @fab (bond_leg_neighbour()).  Nothing when no worker's
+ * @fab (bond_leg_neighbour()); only those @sel picks (NULL: all).  Nothing when no worker's
  * interface is a bond.  A direction whose bond cannot be read says why
  * and the sweep goes on; 0, -EINTR (a signal), -ENOMEM (ctx->err set).
  */
 int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 		   const struct sweep_measure *m, const struct sweep_opts *so, bool retest,
-		   const struct sweep_legs_fabric *fab, struct sweep_report *r);
+		   const struct sweep_legs_fabric *fab, const struct sweep_legs_sel *sel,
+		   struct sweep_report *r);
 
 #endif

@@ -105,6 +105,13 @@ static void test_policy(void **state)
 	assert_int_equal(p.port_rate_gbps, 100);
 	assert_int_equal(policy(&p, "port_rate_gbps: 2.5\n", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "port_rate_gbps"));
+	/* leg_pct: a new bond's leg against its fastest (stage 5), 10..100, default 80 */
+	assert_int_equal(policy(&p, "coverage: 2\n", &err), 0);
+	assert_int_equal(p.leg_pct, 80);
+	assert_int_equal(policy(&p, "leg_pct: 50\n", &err), 0);
+	assert_int_equal(p.leg_pct, 50);
+	assert_int_equal(policy(&p, "leg_pct: 5\n", &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "leg_pct"));
 	assert_int_equal(policy(&p, "latency_p99_us: fast\n", &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "pol.yaml:1:"));
 	assert_non_null(strstr(err.msg, "latency_p99_us"));

@@ -724,6 +724,79 @@ static void test_legs(void **state)
 	fx_free(&f);
 }
 
+/* The n-th CRLF-ended line of @s (0-based) into @buf. */
+static void nth_line(const char *s, int n, char *buf, size_t len)
+{
+	for (; n > 0 && s; n--)
+		s = strstr(s, "\r\n") ? strstr(s, "\r\n") + 2 : NULL;
+	assert_non_null(s);
+	assert_non_null(strstr(s, "\r\n"));
+	assert_true((size_t)(strstr(s, "\r\n") - s) < len);
+	snprintf(buf, len, "%.*s", (int)(strstr(s, "\r\n") - s), s);
+}
+
+/*
+ * Dual-homed legs in CSV (three columns after the others, only when some
+ * pair has legs: legs_not_ok, legs, legs_findings; empty on a pair
+ * without) and Prometheus (a leg's bandwidth and ok, the count not ok;
+ * no leg family without legs).
+ */
+static void test_legs_csv_prom(void **state)
+{
+	struct bond_legs_pair lp;
+	struct sweep_pair p0;
+	struct fab_err err;
+	char line[1024], want[512];
+	const char *a, *b;
+	struct fx f;
+	char *got;
+
+	fab_err_init(&err);
+	fx_build(&f, false);
+	got = render_to_string(&render_csv_ops, &f.rep, false);
+	assert_null(strstr(got, "legs"));
+	free(got);
+	got = render_to_string(&render_prom_ops, &f.rep, false);
+	assert_null(strstr(got, "_leg"));
+	free(got);
+
+	assert_int_equal(pair_store_get(f.ps, 0, &p0, &err), 0);
+	legs_fixture(&lp, p0.a, p0.b);
+	f.rep.legs = &lp;
+	f.rep.n_legs = 1;
+	f.rep.n_legs_bad = lp.ab.n_bad;
+	a = f.rep.hosts->hosts[p0.a].name;
+	b = f.rep.hosts->hosts[p0.b].name;
+	got = render_to_string(&render_csv_ops, &f.rep, false);
+	nth_line(got, 0, line, sizeof(line));
+	assert_non_null(strstr(line, ",path,legs_not_ok,legs,legs_findings"));
+	assert_int_equal(strlen(strstr(line, ",legs_findings")), strlen(",legs_findings"));
+	nth_line(got, 1, line, sizeof(line));
+	assert_int_equal(strncmp(line, a, strlen(a)), 0);
+	assert_non_null(strstr(line, ",1,h1 a1 19.000 ok|h1 a2 3.900 slow,"
+				     "slow leg: h1 a2: 4 of 19 Mbit/s"));
+	assert_int_equal(strlen(strstr(line, ",1,h1 a1")),
+			 strlen(",1,h1 a1 19.000 ok|h1 a2 3.900 slow,slow leg: h1 a2: 4 of 19 Mbit/s"));
+	nth_line(got, 2, line, sizeof(line));
+	assert_string_equal(line + strlen(line) - 3, ",,,");
+	free(got);
+
+	got = render_to_string(&render_prom_ops, &f.rep, false);
+	snprintf(want, sizeof(want), "fabricctl_sweep_leg_bandwidth_mbps{a=\"%s\",b=\"%s\",dir=\"ab\","
+		 "node=\"h1\",bond=\"bond0\",member=\"a2\"} 3.900\n", a, b);
+	assert_non_null(strstr(got, want));
+	snprintf(want, sizeof(want), "fabricctl_sweep_leg_ok{a=\"%s\",b=\"%s\",dir=\"ab\","
+		 "node=\"h1\",bond=\"bond0\",member=\"a2\"} 0\n", a, b);
+	assert_non_null(strstr(got, want));
+	snprintf(want, sizeof(want), "fabricctl_sweep_leg_ok{a=\"%s\",b=\"%s\",dir=\"ab\","
+		 "node=\"h1\",bond=\"bond0\",member=\"a1\"} 1\n", a, b);
+	assert_non_null(strstr(got, want));
+	assert_non_null(strstr(got, "\nfabricctl_sweep_legs_not_ok 1\n"));
+	assert_non_null(strstr(got, "# TYPE fabricctl_sweep_leg_ok gauge\n"));
+	free(got);
+	fx_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -738,6 +811,7 @@ int main(void)
 		cmocka_unit_test(test_text_escapes),
 		cmocka_unit_test(test_json_steer),
 		cmocka_unit_test(test_legs),
+		cmocka_unit_test(test_legs_csv_prom),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -561,6 +561,61 @@ static void test_rail_page(void **state)
 	json_decref(doc);
 }
 
+/* A sweep of two bonded hosts, every pair ok, ha's leg a2 slow (as sweep -j writes it). */
+#define LEG(m, port, bw, v, fault, finding) \
+	"{\"member\": \"" m "\", \"link_up\": true, \"sport\": " port ", \"bw_mbps\": " bw "," \
+	" \"bytes\": 1000, \"tx_bytes\": 1010, \"verdict\": \"" v "\", \"fault\": " fault "," \
+	" \"switch\": null, \"switch_port\": null, \"finding\": " finding "}"
+static const char legs_doc[] = "{\"schema\": \"fabricctl.sweep/2\","
+	" \"nodes\": [{\"name\": \"ha\"}, {\"name\": \"hb\"}],"
+	" \"summary\": {\"pairs\": 1, \"ok\": 1, \"slow\": 0, \"failed\": 0},"
+	" \"pairs\": [{\"a\": \"ha\", \"b\": \"hb\", \"status\": \"ok\", \"round\": 1,"
+	"  \"bw_ab\": {\"avg_mbps\": 19.0}, \"bw_ba\": {\"avg_mbps\": 18.0},"
+	"  \"legs\": {\"ab\": {\"node\": \"ha\", \"bond\": \"bond0\", \"mode\": \"balance-xor\","
+	"   \"xmit_hash_policy\": \"layer3+4\", \"dport\": 29099, \"trials\": 2, \"unclear\": 0,"
+	"   \"ref_mbps\": 19.0, \"why\": null, \"legs\": ["
+	LEG("a1", "29100", "19.0", "ok", "false", "null") ", "
+	LEG("a2", "29101", "3.9", "slow", "true", "\"slow leg: ha a2: 4 of 19 Mbit/s\"") "]},"
+	"  \"ba\": null}}],"
+	" \"legs\": {\"pairs\": 1, \"bad\": 1, \"findings\": [\"slow leg: ha a2: 4 of 19 Mbit/s\"]}}";
+
+/*
+ * Dual-homed legs: a table per bonded pair, the slow leg's row marked
+ * with its finding, the verdict bad although every pair is ok; without
+ * "legs" no section.
+ */
+static void test_legs_table(void **state)
+{
+	json_t *doc = json_loads(legs_doc, 0, NULL), *data;
+	char *html, *row;
+
+	(void)state;
+	assert_non_null(doc);
+	html = page(doc, NULL, &data);
+	assert_non_null(strstr(html, "<h2>Dual-homed legs <small>one flow per bond member, one after "
+				     "another: 1 not ok</small></h2>"));
+	assert_non_null(strstr(html, "<h3>ha &harr; hb</h3>"));
+	row = strstr(html, "<tr class=\"legbad\"><td>ha &rarr; hb</td><td>bond0</td><td>a2</td>"
+			   "<td>29101</td><td>3.9 Mb/s</td><td>1010</td><td>&ndash;</td>"
+			   "<td><span class=\"tag slow\">slow</span></td>"
+			   "<td>slow leg: ha a2: 4 of 19 Mbit/s</td></tr>");
+	assert_non_null(row);
+	assert_non_null(strstr(html, "<tr><td>ha &rarr; hb</td><td>bond0</td><td>a1</td>"
+				     "<td>29100</td><td>19.0 Mb/s</td>"));
+	assert_non_null(strstr(html, "data-exit=\"1\""));
+	assert_non_null(strstr(html, "1 dual-homed leg not ok"));
+	free(html);
+	json_decref(data);
+	json_object_del(doc, "legs");
+	json_object_del(json_array_get(json_object_get(doc, "pairs"), 0), "legs");
+	html = page(doc, NULL, &data);
+	assert_null(strstr(html, "Dual-homed legs"));
+	assert_non_null(strstr(html, "data-exit=\"0\""));
+	free(html);
+	json_decref(data);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +631,7 @@ int main(void)
 		cmocka_unit_test(test_members_table),
 		cmocka_unit_test(test_rail_views),
 		cmocka_unit_test(test_rail_page),
+		cmocka_unit_test(test_legs_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

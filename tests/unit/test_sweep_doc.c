@@ -18,6 +18,8 @@
 
 #include "io/pair_store.h"
 #include "io/sweep_doc.h"
+#include "model/bond.h"
+#include "model/bond_legs.h"
 #include "model/path.h"
 
 /*
@@ -276,6 +278,90 @@ static void test_bad(void **state)
 	}
 }
 
+/* Two bonded hosts: ha's a2 slow, hb's b2 dead (its switch port named), as sweep -j writes them. */
+#define LEG(m, up, port, bw, v, fault, sw, swp, finding) \
+	"{\"member\": \"" m "\", \"link_up\": " up ", \"sport\": " port ", \"bw_mbps\": " bw "," \
+	" \"bytes\": 1000, \"tx_bytes\": 1010, \"verdict\": \"" v "\", \"fault\": " fault "," \
+	" \"switch\": " sw ", \"switch_port\": " swp ", \"finding\": " finding "}"
+#define LEGS_DOC(ab_legs, extra) \
+	"{\"schema\": \"fabricctl.sweep/2\", \"nodes\": [{\"name\": \"hx\"}, {\"name\": \"ha\"}," \
+	" {\"name\": \"hb\"}], \"pairs\": [{\"a\": \"hx\", \"b\": \"ha\", \"status\": \"ok\"}," \
+	" {\"a\": \"ha\", \"b\": \"hb\", \"status\": \"ok\", \"legs\": {\"ab\": {\"node\": \"ha\"," \
+	" \"bond\": \"bond0\", \"mode\": \"balance-xor\", \"xmit_hash_policy\": \"layer3+4\"," \
+	" \"dport\": 29099, \"trials\": 2, \"unclear\": 0, \"ref_mbps\": 19.0, \"why\": null," \
+	" \"legs\": [" ab_legs "]}, \"ba\": {\"node\": \"hb\", \"bond\": \"bond0\"," \
+	" \"mode\": \"balance-xor\", \"xmit_hash_policy\": \"layer3+4\", \"dport\": 29099," \
+	" \"trials\": 1, \"unclear\": 0, \"ref_mbps\": 18.0," \
+	" \"why\": \"member link down: no trial flow landed on it\", \"legs\": [" \
+	LEG("b1", "true", "29116", "18.0", "ok", "false", "null", "null", "null") ", " \
+	LEG("b2", "false", "null", "null", "dead", "true", "\"s2\"", "\"b2s\"", \
+	    "\"dead leg: hb b2 (switch s2 port b2s): member link down\"") "]}}}" extra "]}"
+#define AB_LEGS \
+	LEG("a1", "true", "29100", "19.0", "ok", "false", "null", "null", "null") ", " \
+	LEG("a2", "true", "29101", "3.9", "slow", "true", "null", "null", \
+	    "\"slow leg: ha a2: 4 of 19 Mbit/s\"")
+
+/* A saved sweep's legs as the sweep judged them (diagnose --from); bad legs named. */
+static void test_legs(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ LEGS_DOC(LEG("a1", "true", "1", "1", "meh", "false", "null", "null", "null"), ""),
+		  "pairs[1].legs.ab.legs[0]: \"verdict\" is none of ok, slow, dead, untested" },
+		{ LEGS_DOC("{\"sport\": 1}", ""), "pairs[1].legs.ab.legs[0]: no \"member\"" },
+		{ LEGS_DOC(AB_LEGS, ", {\"a\": \"hx\", \"b\": \"hb\", \"legs\": 3}"),
+		  "pairs[2].legs: not an object" },
+	};
+	const struct bond_legs_dir *ab, *ba;
+	struct sweep_doc d;
+	struct sweep_report r;
+	struct fab_err err;
+
+	assert_int_equal(load(LEGS_DOC(AB_LEGS, ""), false, &d, &r, &err), 0);
+	assert_int_equal(r.n_legs, 1);
+	assert_int_equal(r.n_legs_bad, 2);
+	assert_int_equal(r.legs[0].index, 1);
+	assert_string_equal(r.hosts->hosts[r.legs[0].a].name, "ha");
+	assert_string_equal(r.hosts->hosts[r.legs[0].b].name, "hb");
+	ab = &r.legs[0].ab;
+	ba = &r.legs[0].ba;
+	assert_true(ab->run && ba->run);
+	assert_string_equal(ab->node, "ha");
+	assert_int_equal(ab->mode, FAB_BOND_MODE_BALANCE_XOR);
+	assert_int_equal(ab->policy, FAB_BOND_XMIT_LAYER34);
+	assert_int_equal(ab->n_legs, 2);
+	assert_int_equal(ab->n_bad, 1);
+	assert_null(ab->why);
+	assert_int_equal(ab->legs[1].verdict, BOND_LEG_SLOW);
+	assert_int_equal(ab->legs[1].sport, 29101);
+	assert_true(ab->legs[1].mbps > 3.89 && ab->legs[1].mbps < 3.91);
+	assert_int_equal(ab->legs[1].tx_delta, 1010);
+	assert_string_equal(ab->legs[1].finding, "slow leg: ha a2: 4 of 19 Mbit/s");
+	assert_false(ab->legs[0].fault);
+	assert_string_equal(ba->why, "member link down: no trial flow landed on it");
+	assert_int_equal(ba->legs[1].verdict, BOND_LEG_DEAD);
+	assert_int_equal(ba->legs[1].sport, 0);
+	assert_false(ba->legs[1].failed);
+	assert_false(ba->legs[1].link_up);
+	assert_string_equal(ba->legs[1].sw_node, "s2");
+	assert_string_equal(ba->legs[1].sw_port, "b2s");
+	sweep_doc_fini(&d);
+
+	assert_int_equal(load(doc_full, false, &d, &r, &err), 0);
+	assert_null(r.legs);
+	assert_int_equal(r.n_legs, 0);
+	sweep_doc_fini(&d);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(load(bad[i].text, false, &d, &r, &err), -EINVAL);
+		assert_int_equal(err.kind, FAB_ERR_INPUT);
+		assert_non_null(strstr(err.msg, "doc.json: "));
+		assert_non_null(strstr(err.msg, bad[i].msg));
+		sweep_doc_fini(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_traced),
 		cmocka_unit_test(test_no_topology),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_legs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
