@@ -10,7 +10,7 @@
  * bytes are what the peer received (acknowledged), not what the sender
  * wrote: a sender's last write returns with the flow's tail still queued,
  * and on a slow leg that tail is a third or more of a 1 MiB trial
- * (measured behind tbf, tests/vm/one-vm-b/70-bond-legs.sh); compared with
+ * (measured behind tbf, tests/vm/one-vm/70-bond-legs.sh); compared with
  * the bytes written, exactly the slow leg would never be found.
  * Pure C, no I/O.
  *

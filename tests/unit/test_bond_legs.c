@@ -2,7 +2,7 @@
 /*
  * The leg-finding rule (model/bond_legs) on recorded counters: 1 MiB trial
  * flows between two balance-xor layer3+4 bonds in the kernel's bonding
- * driver (the VM lab tests/vm/one-vm-b/70-bond-legs.sh when it ran the
+ * driver (the VM lab tests/vm/one-vm/70-bond-legs.sh when it ran the
  * trials with iperf3, its log: the carrying member's tx_bytes grow by the
  * payload plus ~0.4 % of headers (GSO), the quiet one's by the control
  * connection's packets or nothing); a slow leg's trials judged against the
@@ -312,7 +312,7 @@ static void test_find_snap(void **state)
 	assert_int_equal(bond_legs_find_snap(&s, t, 2, &l), -EINVAL);
 }
 
-/* A direction of two legs as the VM lab measured them (tests/vm/one-vm-b/70-bond-legs.sh). */
+/* A direction of two legs as the VM lab measured them (tests/vm/one-vm/70-bond-legs.sh). */
 static struct bond_legs_dir dir2(double m1, double m2)
 {
 	struct bond_legs_dir d = { .run = true, .node = "ha", .bond = "bond0",

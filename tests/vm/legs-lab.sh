@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# The dual-homed legs lab (sourced by tests/vm/one-vm-b/70-bond-legs.sh and
+# The dual-homed legs lab (sourced by tests/vm/one-vm/70-bond-legs.sh and
 # tests/vm/manual/71-legs-lldp.sh, inside the VM): four namespaces,
 #
 #     ha: bond0 (balance-xor, layer3+4) = a1 + a2      10.25.0.1

@@ -2,7 +2,7 @@
 # NOT IN CI (tests/vm/manual/): the dual-homed legs with LLDP, the switch
 # port in the finding.  lldpd in each of the lab's four namespaces (and the
 # wait for every neighbour) adds ~15 s under TCG to the 42 s of
-# one-vm-b/70-bond-legs.sh, which runs the same legs without a topology; the
+# one-vm/70-bond-legs.sh, which runs the same legs without a topology; the
 # lookup itself (model/bond_legs.c bond_leg_neighbour()) is unit-tested.
 # Run: tests/vm/run-tests --results /tmp/r tests/vm/manual/71-legs-lldp.sh
 #

@@ -24,16 +24,18 @@
 #     (with the lab's plan: --from wants a topology) names them again and
 #     exits 1.
 #  1c/2c. over a plan of the lab (port= places each host on its s1 leg):
-#     `diagnose ha hb` measures A-B's legs (exit 0 without the fault; with
-#     it exit 1, "slow leg: ha a2 (switch s2 port a2s)"), and `accept`
+#     `diagnose ha hb` measures A-B's legs (with the fault only, to keep the
+#     VM run short: exit 1, "slow leg: ha a2 (switch s2 port a2s)"; the
+#     clean case is the sweep's and accept's), and `accept`
 #     with ha new (traffic only: no lldpd here) ACCEPTs, then REJECTs at
 #     stage 5 with FAB-TRAFFIC-LEG naming ha and a2 (only the new host's
 #     legs: hb's cut b2 is no finding of accept's).
 # a2 is cut to 2 Mbit/s, a tenth of its sibling: under TCG on a loaded
-# machine a healthy leg has measured 5.6 of 18 Mbit/s in one pass, and a
-# retest pass (the pass with the fewest legs not ok stands) with the
-# healthy leg that low left a leg cut to 4 Mbit/s above --slow-pct 50
-# (accept ACCEPTed it once in three runs).
+# machine a healthy leg has measured 5.6 of 18 Mbit/s in one pass, and
+# under the retest rule of that time (the pass with the fewest legs not ok
+# stood) a leg cut to 4 Mbit/s was left above --slow-pct 50 (accept
+# ACCEPTed it once in three runs).  The rule is now each leg's best flow
+# of three passes against the best of all (docs/sweep.md); the margin stays.
 # The lab once ran these trials with iperf3 (tests/vm/manual, before the
 # sweep did); the unit tests' recorded counters (tests/unit/test_bond_legs.c)
 # come from that log.  Runs inside the VM (tests/vm/run-tests).
@@ -153,17 +155,19 @@ outputs() {
 	echo "outputs: csv, prom, html, report, diagnose --from: $want legs not ok" >&2
 }
 
-# front WANT-RC: diagnose ha hb and accept (ha new) over the plan; their documents in
-# $TMP/diag and $TMP/acc, exit statuses in drc and arc.
+# front [nodiag]: diagnose ha hb (unless nodiag) and accept (ha new) over the plan;
+# their documents in $TMP/diag and $TMP/acc, exit statuses in drc and arc.
 front() {
 	local t0=$SECONDS
 	drc=0 arc=0
-	pretty "$FABRICCTL -j diagnose --hosts $TMP/hosts.plan --topology $TMP/plan.yaml $HA $HB"
-	"$FABRICCTL" -j diagnose --hosts "$TMP/hosts.plan" --launcher netns --topology "$TMP/plan.yaml" \
-		--duration 0.5 --lat-iters 100 --slow-pct 50 "$HA" "$HB" >"$TMP/diag" 2>"$TMP/diag.err" ||
-		drc=$?
-	tail -n 3 "$TMP/diag.err" >&2
-	echo "diagnose took $((SECONDS - t0)) s, exit $drc" >&2
+	if [ "${1:-}" != nodiag ]; then
+		pretty "$FABRICCTL -j diagnose --hosts $TMP/hosts.plan --topology $TMP/plan.yaml $HA $HB"
+		"$FABRICCTL" -j diagnose --hosts "$TMP/hosts.plan" --launcher netns --topology "$TMP/plan.yaml" \
+			--duration 0.5 --lat-iters 100 --slow-pct 50 "$HA" "$HB" >"$TMP/diag" 2>"$TMP/diag.err" ||
+			drc=$?
+		tail -n 3 "$TMP/diag.err" >&2
+		echo "diagnose took $((SECONDS - t0)) s, exit $drc" >&2
+	fi
 	t0=$SECONDS
 	pretty "$FABRICCTL -j accept --hosts $TMP/hosts.new --plan $TMP/plan.yaml ..."
 	"$FABRICCTL" -j accept --hosts "$TMP/hosts.new" --launcher netns --topology "$TMP/plan.yaml" \
@@ -197,10 +201,7 @@ done
 grep -q "legs $HA -> $HB bond0: " "$TMP/err" || fail "no fault: no -v line for ha's legs"
 # --- 1b, 1c. the outputs, diagnose and accept without the fault ----------------------
 outputs 0
-front
-assert_eq "no fault: diagnose exit" 0 "$drc"
-assert_eq "no fault: diagnose legs (bad, ab ok, ba ok)" "0 ok,ok ok,ok" \
-	"$(jq -r '"\(.legs.bad) \([.target.pair.legs.ab.legs[].verdict] | join(",")) \([.target.pair.legs.ba.legs[].verdict] | join(","))"' "$TMP/diag")"
+front nodiag
 assert_eq "no fault: accept" "0 ACCEPT" "$arc $(jq -r .verdict "$TMP/acc")"
 jq -r '.stages[] | select(.stage == 5 or .name == "traffic") | .note' "$TMP/acc" |
 	grep -q "; 2 legs of new bonds measured, 0 not ok" || fail "no fault: accept's stage 5 note"
