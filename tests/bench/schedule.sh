@@ -30,7 +30,7 @@
 # Every round is checked against the paths its choices take (no member
 # over capacity, no host twice, every pair once: required); the ratios
 # are printed against the 1.25 target, not required.  The 4096-host all
-# pairs (8.4 M pairs: 16 min of CPU, 66 MB) is skipped with SCHED_STEER_4096=0.
+# pairs (8.4 M pairs: 10 min of CPU, 64 MB) is skipped with SCHED_STEER_4096=0.
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
