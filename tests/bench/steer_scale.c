@@ -10,11 +10,12 @@
  * rounds spread over the paths (ecmp_whole false); each pair's
  * alternatives are the paths P traced ports take each way (default 8;
  * W for a pair that waited for the extra rounds: its ports traced again,
- * more of them; default 2 P, at most 16), a simulated per-switch hash (model/ecmp_sim.h, seed SEED) picking
- * every switch's member.  Every steered round is checked against the
- * paths its choices take (hops over capacity, hosts twice, pairs twice or
- * missing: counted, printed), and the whole-set rounds of the same pairs
- * counted beside.  One line of key=value figures; times are process CPU.
+ * more of them; default 2 P, at most 16), a simulated per-switch hash
+ * (model/ecmp_sim.h, seed SEED) picking every switch's member.  Every
+ * steered round is checked against the paths its choices take (hops
+ * over capacity, hosts twice, pairs twice or missing: counted, printed),
+ * and the whole-set rounds of the same pairs counted beside.  One line
+ * of key=value figures; times are process CPU.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -310,8 +311,8 @@ int main(int argc, char **argv)
 	}
 	if (!b.wide)
 		b.wide = b.ports * 2 < SCHED_STEER_ALTS ? b.ports * 2 : SCHED_STEER_ALTS;
-	if (!b.ports || b.ports > SCHED_STEER_ALTS || b.wide < b.ports || b.wide > SCHED_STEER_ALTS || place(&b, three, argv + 2) < 0 ||
-	    ecmp_sim_new(&b.es, b.r, seed) < 0)
+	if (!b.ports || b.ports > SCHED_STEER_ALTS || b.wide < b.ports || b.wide > SCHED_STEER_ALTS ||
+	    place(&b, three, argv + 2) < 0 || ecmp_sim_new(&b.es, b.r, seed) < 0)
 		return 3;
 	nh = b.r->n_hosts;
 	b.load = calloc(b.r->n_links * 2 + 1, sizeof(*b.load));
@@ -333,12 +334,13 @@ int main(int argc, char **argv)
 	}
 	printf("hosts=%zu mode=%s pairs=%zu ports=%u node_bound=%zu rounds=%zu ratio=%.3f "
 	       "whole_set=%zu ratio_whole=%.3f base_rounds=%zu extra_rounds=%zu waited=%zu "
-	       "wait_most=%zu wide_ports=%u checked_pairs=%zu over=%zu twice=%zu missing=%zu steer_cpu_s=%.3f peak_rss_mb=%.1f\n",
+	       "wait_most=%zu wide_ports=%u checked_pairs=%zu over=%zu twice=%zu missing=%zu "
+	       "steer_cpu_s=%.3f peak_rss_mb=%.1f\n",
 	       nh, k ? "coverage" : "all-pairs", n_pairs, b.ports, st.node_bound, rounds,
 	       (double)rounds / (double)(st.node_bound ? st.node_bound : 1), whole,
 	       (double)whole / (double)(st.node_bound ? st.node_bound : 1), st.base_rounds,
-	       st.extra_rounds, st.moved, st.wait_most, b.wide, b.pairs, b.over, b.twice, n_pairs - b.pairs, t_steer,
-	       peak_rss_mb());
+	       st.extra_rounds, st.moved, st.wait_most, b.wide, b.pairs, b.over, b.twice,
+	       n_pairs - b.pairs, t_steer, peak_rss_mb());
 	sched_topo_gen_free(gen);
 	sched_fini(&s);
 	ecmp_sim_free(b.es);
