@@ -21,11 +21,12 @@ struct shop {
 /* A pair of the round being packed. */
 struct rpair {
 	unsigned int a, b;
-	bool whole;
+	bool whole, wide;
 	unsigned int n[2];
 	uint32_t span[2][SCHED_STEER_ALTS][2];	/* into the round's hops */
 	int cur[2];		/* placed: its alternatives; -1 none */
 	uint32_t key;
+	uint32_t w;		/* pairs its two hosts have waiting */
 };
 
 /* Rounds recorded (planned mode). */
@@ -63,6 +64,7 @@ struct sched_steer_stream {
 	uint32_t *wdeg;			/* per host: pairs waiting */
 	bool base_done;
 	size_t rounds, base_rounds, moved, steered, whole, pairs;
+	uint32_t wait_most;		/* the most pairs of one host waiting after the base rounds */
 	uint32_t salt;			/* this attempt's tie-break */
 	size_t sorted_at;		/* waiting pairs when last sorted (many: not every round) */
 	/* few pairs: every round planned first, several attempts, the fewest kept */
@@ -204,7 +206,7 @@ static int alt_push(struct sched_steer_stream *s, const struct sched_steer_alts 
 }
 
 /* Pair a <-> b's alternatives from the generator into rp[n_rp] (pushed). */
-static int pair_load(struct sched_steer_stream *s, unsigned int a, unsigned int b)
+static int pair_load(struct sched_steer_stream *s, unsigned int a, unsigned int b, bool wide)
 {
 	struct sched_steer_alts *al = &s->al;
 	struct rpair *p = &s->rp[s->n_rp];
@@ -215,12 +217,13 @@ static int pair_load(struct sched_steer_stream *s, unsigned int a, unsigned int 
 	al->n_dl = 0;
 	al->n[0] = al->n[1] = 0;
 	al->whole = false;
+	al->wide = wide;
 	al->expected_mbps = 0;
 	if ((rc = s->gen.alts(s->gen.ctx, a, b, al)) < 0)
 		return rc;
 	if (!al->n[0] || (!al->whole && !al->n[1]))
 		return -EINVAL;
-	*p = (struct rpair){ .a = a, .b = b, .whole = al->whole, .cur = { -1, -1 } };
+	*p = (struct rpair){ .a = a, .b = b, .whole = al->whole, .wide = wide, .cur = { -1, -1 } };
 	p->n[0] = al->n[0];
 	p->n[1] = al->whole ? 0 : al->n[1];
 	for (int d = 0; d < 2; d++)
@@ -417,6 +420,8 @@ static int order_cmp(const void *x, const void *y, void *arg)
 {
 	const struct rpair *rp = arg, *a = &rp[*(const uint32_t *)x], *b = &rp[*(const uint32_t *)y];
 
+	if (a->w != b->w)
+		return a->w > b->w ? -1 : 1;
 	if (combos(a) != combos(b))
 		return combos(a) < combos(b) ? -1 : 1;
 	if (a->key != b->key)
@@ -436,6 +441,8 @@ static int wait_push(struct sched_steer_stream *s, unsigned int a, unsigned int 
 		s->cap_wait = cap;
 	}
 	s->wait[s->n_wait++] = (struct sched_pair){ .a = a, .b = b };
+	s->wdeg[a]++;
+	s->wdeg[b]++;
 	return 0;
 }
 
@@ -447,7 +454,8 @@ static void round_emit(struct sched_steer_stream *s, struct sched_pair *pairs, u
 		const struct rpair *p = &s->rp[s->placed[k]];
 
 		pairs[k] = (struct sched_pair){ .a = p->a, .b = p->b };
-		choice[k] = p->whole ? SCHED_STEER_WHOLE : SCHED_STEER_CHOICE(p->cur[0], p->cur[1]);
+		choice[k] = p->whole ? SCHED_STEER_WHOLE : SCHED_STEER_CHOICE(p->cur[0], p->cur[1]) |
+							   (p->wide ? SCHED_STEER_WIDE : 0);
 		*(p->whole ? &s->whole : &s->steered) += 1;
 		s->deg[p->a]++;
 		s->deg[p->b]++;
@@ -478,7 +486,8 @@ static int base_round(struct sched_steer_stream *s, size_t k)
 	for (size_t i = 0; i < k; i++)
 		s->busy[s->buf[i].a] = s->busy[s->buf[i].b] = false;
 	for (size_t i = 0; rc == 0 && i < k; i++) {
-		rc = pair_load(s, s->buf[i].a, s->buf[i].b);
+		rc = pair_load(s, s->buf[i].a, s->buf[i].b, false);
+		s->rp[i].w = s->wdeg[s->buf[i].a] + s->wdeg[s->buf[i].b];
 		s->rp[i].key = mix(s->buf[i].a * 65599u ^ s->buf[i].b,
 				   (uint32_t)s->rounds + s->salt * 7919u);
 		s->order[i] = (uint32_t)i;
@@ -517,15 +526,7 @@ static int extra_round(struct sched_steer_stream *s)
 	/* Many waiting (all pairs of thousands of hosts): sorted again once 1/8 of them went. */
 	if (s->n_wait <= SCHED_STEER_RESORT_MIN || s->n_wait * 8 < s->sorted_at * 7 ||
 	    s->n_wait > s->sorted_at) {
-		for (size_t i = 0; i < s->n_wait; i++) {
-			s->wdeg[s->wait[i].a]++;
-			s->wdeg[s->wait[i].b]++;
-		}
 		qsort_r(s->wait, s->n_wait, sizeof(*s->wait), wait_cmp, s);
-		for (size_t i = 0; i < s->n_wait; i++) {
-			s->wdeg[s->wait[i].a]--;
-			s->wdeg[s->wait[i].b]--;
-		}
 		s->sorted_at = s->n_wait;
 	}
 	for (size_t i = 0; i < s->n_wait; i++) {
@@ -536,9 +537,12 @@ static int extra_round(struct sched_steer_stream *s)
 			s->wait[kept++] = w;
 			continue;
 		}
-		rc = pair_load(s, w.a, w.b);
-		if (rc == 0 && place(s, s->n_rp - 1))
+		rc = pair_load(s, w.a, w.b, true);
+		if (rc == 0 && place(s, s->n_rp - 1)) {
+			s->wdeg[w.a]--;
+			s->wdeg[w.b]--;
 			continue;
+		}
 		if (rc == 0 && !s->n_placed)
 			rc = -EINVAL;	/* fits no empty round: a hop it holds twice over its cap */
 		s->n_rp--;	/* not placed: its alternatives go */
@@ -597,6 +601,9 @@ static int round_next(struct sched_steer_stream *s, struct sched_pair *pairs, ui
 			return rc;
 		if (rc == 0) {
 			s->base_done = true;
+			s->wait_most = 0;
+			for (size_t h = 0; h < s->r->n_hosts; h++)
+				s->wait_most = s->wdeg[h] > s->wait_most ? s->wdeg[h] : s->wait_most;
 			break;
 		}
 		s->base_rounds++;
@@ -700,18 +707,21 @@ static void rec_swap(struct srec *a, struct srec *b)
 static int plan(struct sched_steer_stream *s)
 {
 	size_t base_rounds, moved, bound;
+	uint32_t wait_most;
 	int rc;
 
 	s->replay = SIZE_MAX;
 	rc = attempt(s);
 	base_rounds = s->base_rounds;
 	moved = s->moved;
+	wait_most = s->wait_most;
 	s->planned = true;
 	rec_swap(&s->best, &s->cur);
 	bound = rec_bound(s, &s->best);
 	for (uint32_t a = 1; rc == 0 && a <= SCHED_STEER_ATTEMPTS && s->best.n_rounds > bound; a++) {
 		s->n_wait = 0;
 		s->sorted_at = 0;
+		memset(s->wdeg, 0, (s->r->n_hosts + 1) * sizeof(*s->wdeg));
 		s->salt = a;
 		s->base_done = !(a & 1);
 		s->replay = 0;
@@ -724,6 +734,7 @@ static int plan(struct sched_steer_stream *s)
 	}
 	s->base_rounds = base_rounds;
 	s->moved = moved;
+	s->wait_most = wait_most;
 	rec_bound(s, &s->best);
 	s->steered = s->whole = 0;
 	for (size_t i = 0; rc == 0 && i < s->best.n; i++)
@@ -764,6 +775,7 @@ void sched_steer_stream_stats(const struct sched_steer_stream *s, struct sched_s
 	st->base_rounds = s->base_rounds;
 	st->extra_rounds = s->rounds > s->base_rounds ? s->rounds - s->base_rounds : 0;
 	st->moved = s->moved;
+	st->wait_most = s->wait_most;
 	st->steered = s->steered;
 	st->whole = s->whole;
 	for (size_t h = 0; h < s->r->n_hosts; h++) {

@@ -211,6 +211,7 @@ struct sched_steer_stats {
 	size_t base_rounds;	/* rounds of @base */
 	size_t extra_rounds;	/* rounds added for the pairs that did not fit */
 	size_t moved;		/* pairs moved to those */
+	size_t wait_most;	/* streamed: the most pairs of one host that waited (extra rounds' floor) */
 	size_t steered, whole;	/* pairs with options / counted whole */
 	size_t node_bound;	/* the most pairs of one host, or ceil(pairs / floor(h / 2)) */
 	bool direct;		/* the rounds kept were packed directly, not from @base */
@@ -239,24 +240,29 @@ int sched_topo_steer(struct sched *s, uint32_t *choice, struct sched_steer_stats
  *
  * Packing: the rounds of @base (streamed, e.g. sched_topo_gen with
  * ecmp_whole false; its pairs are the pairs) are steered one at a time,
- * fewest combinations first, each pair onto the a -> b then b -> a
+ * the pairs whose two hosts have the most pairs waiting first (so that
+ * the waits spread: the extra rounds are at least the most pairs one host
+ * has waiting), then fewest combinations, each pair onto the a -> b then b -> a
  * alternative whose fullest hop stays lowest among those that fit, else
  * by moving a pair of the round that blocks one of its alternatives to
  * another of its own, and that pair's blocker in turn (an augmenting
  * path up to SCHED_STEER_SWAP_DEPTH pairs long, SCHED_STEER_SWAPS moves
  * tried); a pair that fits nowhere waits (its two
  * hosts only are kept) for the extra rounds after the last base round,
- * packed greedily, busiest hosts first.  Memory: one round's alternatives
- * and the waiting pairs.
+ * packed greedily, busiest hosts first; there its alternatives are asked
+ * @wide (the caller may give more: more traced ports) and its choice
+ * carries SCHED_STEER_WIDE.  Memory: one round's alternatives and the
+ * waiting pairs.
  */
 #define SCHED_STEER_ALTS 16		/* alternatives per direction */
-#define SCHED_STEER_SWAPS 64		/* pairs moved, at most, to place one */
+#define SCHED_STEER_SWAPS 256		/* pairs moved, at most, to place one */
 #define SCHED_STEER_SWAP_DEPTH 3
 #define SCHED_STEER_BLOCKERS 16
 
 struct sched_steer_alts {
 	double expected_mbps;		/* the pair's: each hop's demand is 1 / cap(L, e) */
 	bool whole;			/* no alternative: every hop held (gen puts them in a -> b) */
+	bool wide;			/* in: the pair waited; gen may give more alternatives */
 	unsigned int n[2];		/* alternatives a -> b [0], b -> a [1] */
 	uint32_t span[2][SCHED_STEER_ALTS][2];	/* alternative k of direction d: dl[start .. end) */
 	uint32_t *dl;			/* owned by the stream */
@@ -276,6 +282,10 @@ struct sched_steer_gen {
 
 /* The choice of a steered pair: a -> b alternative << 16 | b -> a; SCHED_STEER_WHOLE: none. */
 #define SCHED_STEER_CHOICE(ab, ba) ((uint32_t)(ab) << 16 | (uint32_t)(ba))
+/* Set in a choice when its alternatives were asked @wide (the pair had waited). */
+#define SCHED_STEER_WIDE 0x8000u
+#define SCHED_STEER_AB(c) ((c) >> 16)
+#define SCHED_STEER_BA(c) ((c) & 0x7fffu)
 
 struct sched_steer_stream;
 

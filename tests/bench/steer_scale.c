@@ -2,17 +2,20 @@
 /*
  * Steered rounds at scale, streamed (tests/bench/schedule.sh; sched_topo.h
  * "Steered rounds, streamed"; docs/scale.md):
- *   steer_scale 2l LEAVES HOSTS_PER_LEAF SPINES HOST_MBPS UPLINK_MBPS [-a | -k K] [-p P] [-s SEED]
- *   steer_scale 3l PODS LEAVES HOSTS AGGS CORES [-a | -k K] [-p P] [-s SEED]
+ *   steer_scale 2l LEAVES HOSTS_PER_LEAF SPINES HOST_MBPS UPLINK_MBPS [-a | -k K] [-p P]
+ *               [-w W] [-s SEED]
+ *   steer_scale 3l PODS LEAVES HOSTS AGGS CORES [-a | -k K] [-p P] [-w W] [-s SEED]
  * (3l: every link 100 Gb/s).  All pairs (-a, the default) from the
  * streamed generator, or the coverage picker's pairs (-k K), the base
  * rounds spread over the paths (ecmp_whole false); each pair's
- * alternatives are the paths P traced ports take each way (default 8),
- * a simulated per-switch hash (model/ecmp_sim.h, seed SEED) picking
- * every switch's member.  Every steered round is checked against the
- * paths its choices take (hops over capacity, hosts twice, pairs twice or
- * missing: counted, printed), and the whole-set rounds of the same pairs
- * counted beside.  One line of key=value figures; times are process CPU.
+ * alternatives are the paths P traced ports take each way (default 8;
+ * W for a pair that waited for the extra rounds: its ports traced again,
+ * more of them; default 2 P, at most 16), a simulated per-switch hash
+ * (model/ecmp_sim.h, seed SEED) picking every switch's member.  Every
+ * steered round is checked against the paths its choices take (hops
+ * over capacity, hosts twice, pairs twice or missing: counted, printed),
+ * and the whole-set rounds of the same pairs counted beside.  One line
+ * of key=value figures; times are process CPU.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,7 +39,7 @@ struct bench {
 	struct fab_hosts hs;
 	struct route *r;
 	struct ecmp_sim *es;
-	unsigned int ports;
+	unsigned int ports, wide;	/* traced ports per direction; for pairs that waited */
 	double *load;		/* the checker's, per directed link */
 	uint32_t *touched;
 	size_t n_touched;
@@ -71,7 +74,7 @@ static int dir_alts(struct bench *b, unsigned int a, unsigned int bb, int dir,
 	size_t n_seen[SCHED_STEER_ALTS], ns = 0;
 	int rc;
 
-	for (unsigned int k = 0; k < b->ports; k++) {
+	for (unsigned int k = 0; k < (out->wide ? b->wide : b->ports); k++) {
 		struct ecmp_flow f = dir == 0 ? (struct ecmp_flow){ .src = a, .dst = bb, .proto = 6,
 			.sport = (uint16_t)(PORT_A + k), .dport = PORT_L }
 					      : (struct ecmp_flow){ .src = bb, .dst = a, .proto = 6,
@@ -127,10 +130,11 @@ static int check_round(struct bench *b, struct sched_steer_alts *al, const struc
 		b->pairs++;
 		al->n_dl = 0;
 		al->n[0] = al->n[1] = 0;
+		al->wide = choice[i] != SCHED_STEER_WHOLE && choice[i] & SCHED_STEER_WIDE;
 		if ((rc = gen_alts(b, p[i].a, p[i].b, al)) < 0)
 			return rc;
 		for (int d = 0; d < 2; d++) {
-			unsigned int k = d ? choice[i] & 0xffff : choice[i] >> 16;
+			unsigned int k = d ? SCHED_STEER_BA(choice[i]) : SCHED_STEER_AB(choice[i]);
 
 			for (uint32_t h = al->span[d][k][0]; h < al->span[d][k][1]; h++) {
 				uint32_t dl = al->dl[h];
@@ -298,13 +302,17 @@ int main(int argc, char **argv)
 			k = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-p") && i + 1 < argc)
 			b.ports = (unsigned int)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-w") && i + 1 < argc)
+			b.wide = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-s") && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 0);
 		else
 			goto usage;
 	}
-	if (!b.ports || b.ports > SCHED_STEER_ALTS || place(&b, three, argv + 2) < 0 ||
-	    ecmp_sim_new(&b.es, b.r, seed) < 0)
+	if (!b.wide)
+		b.wide = b.ports * 2 < SCHED_STEER_ALTS ? b.ports * 2 : SCHED_STEER_ALTS;
+	if (!b.ports || b.ports > SCHED_STEER_ALTS || b.wide < b.ports || b.wide > SCHED_STEER_ALTS ||
+	    place(&b, three, argv + 2) < 0 || ecmp_sim_new(&b.es, b.r, seed) < 0)
 		return 3;
 	nh = b.r->n_hosts;
 	b.load = calloc(b.r->n_links * 2 + 1, sizeof(*b.load));
@@ -326,12 +334,13 @@ int main(int argc, char **argv)
 	}
 	printf("hosts=%zu mode=%s pairs=%zu ports=%u node_bound=%zu rounds=%zu ratio=%.3f "
 	       "whole_set=%zu ratio_whole=%.3f base_rounds=%zu extra_rounds=%zu waited=%zu "
-	       "checked_pairs=%zu over=%zu twice=%zu missing=%zu steer_cpu_s=%.3f peak_rss_mb=%.1f\n",
+	       "wait_most=%zu wide_ports=%u checked_pairs=%zu over=%zu twice=%zu missing=%zu "
+	       "steer_cpu_s=%.3f peak_rss_mb=%.1f\n",
 	       nh, k ? "coverage" : "all-pairs", n_pairs, b.ports, st.node_bound, rounds,
 	       (double)rounds / (double)(st.node_bound ? st.node_bound : 1), whole,
 	       (double)whole / (double)(st.node_bound ? st.node_bound : 1), st.base_rounds,
-	       st.extra_rounds, st.moved, b.pairs, b.over, b.twice, n_pairs - b.pairs, t_steer,
-	       peak_rss_mb());
+	       st.extra_rounds, st.moved, st.wait_most, b.wide, b.pairs, b.over, b.twice,
+	       n_pairs - b.pairs, t_steer, peak_rss_mb());
 	sched_topo_gen_free(gen);
 	sched_fini(&s);
 	ecmp_sim_free(b.es);
@@ -345,6 +354,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: steer_scale 2l LEAVES HOSTS SPINES HOST_MBPS UPLINK_MBPS | "
-			"3l PODS LEAVES HOSTS AGGS CORES [-a | -k K] [-p PORTS] [-s SEED]\n");
+			"3l PODS LEAVES HOSTS AGGS CORES [-a | -k K] [-p PORTS] [-w PORTS] [-s SEED]\n");
 	return 2;
 }

@@ -116,12 +116,15 @@ static int whole_alts(struct fab *f, unsigned int a, unsigned int b, struct sche
 	return rc;
 }
 
-/* 1 to 8 traced ports per pair and direction, the hash's paths (duplicates kept). */
+/*
+ * 1 to 8 traced ports per pair and direction, the hash's paths (duplicates
+ * kept); asked @wide (the pair waited), 4 more ports.
+ */
 static int gen_alts(void *ctx, unsigned int a, unsigned int b, struct sched_steer_alts *al)
 {
 	struct fab *f = ctx;
 	uint64_t h = mix(f->seed ^ ((uint64_t)a << 32 | b));
-	unsigned int ports = 1 + (unsigned int)(h % 8);
+	unsigned int ports = 1 + (unsigned int)(h % 8) + (al->wide ? 4 : 0);
 	struct route_info info;
 	unsigned int klass;
 	int rc = route_pair_info(f->r, a, b, &info, &al->expected_mbps, &klass);
@@ -145,9 +148,12 @@ static int gen_alts(void *ctx, unsigned int a, unsigned int b, struct sched_stee
 	return rc;
 }
 
-/* Every round of the stream over @base against the paths its choices take. */
-static void check_stream(struct fab *f, struct sched_src *base, size_t n_pairs,
-			 struct sched_steer_stats *st, size_t *rounds)
+/*
+ * Every round of the stream over @base against the paths its choices take;
+ * streamed (@planned false): a choice is wide exactly in the extra rounds.
+ */
+static void check_stream_as(struct fab *f, struct sched_src *base, size_t n_pairs,
+			    struct sched_steer_stats *st, size_t *rounds, bool planned)
 {
 	struct sched_steer_gen gen = { .alts = gen_alts, .ctx = f };
 	struct sched_steer_stream *ss = NULL;
@@ -158,6 +164,8 @@ static void check_stream(struct fab *f, struct sched_src *base, size_t n_pairs,
 	uint32_t *stamp = calloc(f->r->n_links * 2, sizeof(*stamp)), tick = 0;
 	bool *busy = calloc(nh, sizeof(*busy)), *seen = calloc(nh * nh, sizeof(*seen));
 	struct sched_steer_alts al = { 0 };
+	size_t wide_rounds = 0;
+	bool any_w, any_plain;
 	int rc;
 
 	assert_true(pairs && choice && load && stamp && busy && seen);
@@ -178,10 +186,11 @@ static void check_stream(struct fab *f, struct sched_src *base, size_t n_pairs,
 			al.n_dl = 0;
 			al.n[0] = al.n[1] = 0;
 			al.whole = false;
+			al.wide = choice[i] != SCHED_STEER_WHOLE && choice[i] & SCHED_STEER_WIDE;
 			assert_int_equal(gen_alts(f, a, b, &al), 0);
 			assert_int_equal(choice[i] == SCHED_STEER_WHOLE, al.whole);
 			for (int d = 0; d < 2; d++) {
-				unsigned int k = al.whole ? 0 : d ? choice[i] & 0xffff : choice[i] >> 16;
+				unsigned int k = al.whole ? 0 : d ? SCHED_STEER_BA(choice[i]) : SCHED_STEER_AB(choice[i]);
 
 				if (al.whole && d)
 					break;
@@ -196,6 +205,18 @@ static void check_stream(struct fab *f, struct sched_src *base, size_t n_pairs,
 				}
 			}
 		}
+		/* streamed: the base rounds' pairs asked plain, then every extra round's wide */
+		any_w = any_plain = false;
+		for (size_t i = 0; i < n; i++)
+			if (choice[i] != SCHED_STEER_WHOLE) {
+				any_w |= !!(choice[i] & SCHED_STEER_WIDE);
+				any_plain |= !(choice[i] & SCHED_STEER_WIDE);
+			}
+		if (!planned) {
+			assert_false(any_w && any_plain);
+			assert_false(any_plain && wide_rounds);
+			wide_rounds += any_w;
+		}
 		for (size_t l = 0; l < f->r->n_links * 2; l++)
 			if (load[l] > 1 + 1e-9)
 				fail_msg("seed %llu round %zu: directed link %zu at %.3f",
@@ -204,6 +225,10 @@ static void check_stream(struct fab *f, struct sched_src *base, size_t n_pairs,
 	assert_int_equal(rc, 0);
 	assert_int_equal(seen_n, n_pairs);
 	sched_steer_stream_stats(ss, st);
+	if (!planned) {	/* each host's waiting pairs go one a round */
+		assert_int_equal(wide_rounds, st->extra_rounds);
+		assert_true(st->extra_rounds >= st->wait_most);
+	}
 	assert_int_equal(st->steered + st->whole, n_pairs);
 	assert_true(*rounds >= st->node_bound);
 	sched_steer_stream_free(ss);
@@ -214,6 +239,12 @@ static void check_stream(struct fab *f, struct sched_src *base, size_t n_pairs,
 	free(stamp);
 	free(busy);
 	free(seen);
+}
+
+static void check_stream(struct fab *f, struct sched_src *base, size_t n_pairs,
+			 struct sched_steer_stats *st, size_t *rounds)
+{
+	check_stream_as(f, base, n_pairs, st, rounds, true);
 }
 
 /* All pairs (or every @every-th pair) of @f, base rounds spread over the paths. */
@@ -298,6 +329,48 @@ static void test_issue_plan(void **state)
 	fab_down(&f);
 }
 
+static int gen_next(struct sched_src *src, struct sched_pair *buf, size_t *n)
+{
+	return sched_topo_gen_next(src->impl, buf, n);
+}
+
+/*
+ * All pairs of a full-bisection fat tree of 320 hosts, streamed (more than
+ * SCHED_STEER_DIRECT_MAX * 4 pairs: not planned): the property, the pairs
+ * that waited asked wide in the extra rounds only, each host's waiting
+ * pairs spread (the most of one host within 10 % of the mean: 69, 65.4),
+ * and the rounds near the node bound.
+ */
+static void test_streamed_waits(void **state)
+{
+	struct topo_gen_3l g = { .pods = 5, .leaves_per_pod = 8, .hosts_per_leaf = 8,
+				 .aggs_per_pod = 8, .cores_per_agg = 8, .host_mbps = 100000,
+				 .leaf_mbps = 100000, .core_mbps = 100000 };
+	struct sched_steer_stats st;
+	struct sched_topo_gen *gen;
+	struct sched_src src;
+	struct fab_err err;
+	struct fab f;
+	size_t nh, rounds;
+
+	(void)state;
+	fab_3l(&f, &g, 11);
+	nh = f.r->n_hosts;
+	f.r->ecmp_whole = false;
+	fab_err_init(&err);
+	assert_int_equal(sched_topo_gen_new(&gen, f.r, &err), 0);
+	src = (struct sched_src){ .next = gen_next, .impl = gen, .max_round = nh / 2,
+				  .n_pairs = nh * (nh - 1) / 2 };
+	assert_true(src.n_pairs > SCHED_STEER_DIRECT_MAX * 4);
+	check_stream_as(&f, &src, src.n_pairs, &st, &rounds, false);
+	assert_true(st.moved > 0);
+	assert_true(st.wait_most * nh * 10 <= st.moved * 2 * 11);	/* within 10 % of the mean */
+	assert_int_equal(st.node_bound, nh - 1);
+	assert_true(rounds * 10 <= st.node_bound * 13);	/* 406 / 319 (1 to 8 ports a pair) */
+	sched_topo_gen_free(gen);
+	fab_down(&f);
+}
+
 /* Every hash path is a shortest path of the pair, the same for the same tuple, and they spread. */
 static void test_hash_paths(void **state)
 {
@@ -352,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_property_2l),
 		cmocka_unit_test(test_property_3l),
 		cmocka_unit_test(test_issue_plan),
+		cmocka_unit_test(test_streamed_waits),
 		cmocka_unit_test(test_hash_paths),
 	};
 
