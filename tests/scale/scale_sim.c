@@ -583,6 +583,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "-S"))
 			s.steer = true;
 	}
+	if (getenv("SCALE_VERBOSE"))
+		fab_log_level = atoi(getenv("SCALE_VERBOSE"));
 	fab_err_init(&err);
 	snprintf(dir, sizeof(dir), "%s/scale_sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
