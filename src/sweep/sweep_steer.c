@@ -405,8 +405,8 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
  * candidates are traced COVER_CHUNK pairs at a time, and each keeps only
  * the paths its traced ports take (not every equal-cost path).
  */
-#define COVER_CANDS 10
-#define COVER_CHUNK 256
+#define COVER_CANDS 4
+#define COVER_CHUNK 64
 #define COVER_EXTRA_ROUNDS 3
 
 static bool cover_mode(const struct sweep_topo *st, const struct sched *s)
@@ -550,42 +550,62 @@ static uint32_t opt_find(const struct steer_pair *p, unsigned int ab, unsigned i
 	return SCHED_STEER_WHOLE;
 }
 
-/* The chosen pairs (candidates moved out of @sv, fillers routed), in @c's order, into @sv. */
+/*
+ * The chosen pairs into @sv: the candidates chosen kept in place (the
+ * others dropped), each on its option, then the fillers, routed.  The
+ * pairs are found by their key, in any order.
+ */
 static int cover_adopt(struct sweep_ctx *ctx, struct sweep_topo *st, struct sweep_steer *sv,
 		       struct steer_cover *c)
 {
-	struct steer_pair *np = calloc(c->s.n_pairs + 1, sizeof(*np));
-	uint32_t *key = calloc(c->s.n_pairs + 1, sizeof(*key));
-	size_t n = 0;
+	uint32_t *at = malloc((sv->n + 1) * sizeof(*at)), *key;
+	size_t n = 0, fill = 0;
+	struct steer_pair *np;
 	int rc = 0;
 
-	if (!np || !key) {
-		free(np);
-		free(key);
+	if (!at)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < sv->n; i++)
+		at[i] = SCHED_STEER_WHOLE;
+	for (size_t i = 0; i < c->s.n_pairs; i++) {
+		if (c->pick[i] == STEER_COVER_FILL)
+			fill++;
+		else
+			at[c->pick[i]] = (uint32_t)i;
 	}
-	for (; n < c->s.n_pairs && rc == 0; n++) {
-		struct steer_pair *p = &np[n];
-
-		key[n] = (uint32_t)n;
-		if (c->pick[n] != STEER_COVER_FILL) {
-			*p = sv->p[c->pick[n]];
-			memset(&sv->p[c->pick[n]], 0, sizeof(*p));
-			p->choice = opt_find(p, c->ab[n], c->ba[n]);
+	for (size_t i = 0; i < sv->n; i++) {
+		if (at[i] == SCHED_STEER_WHOLE) {
+			pair_route_fini(&sv->p[i].all);
 			continue;
 		}
-		p->a = c->s.pairs[n].a;
-		p->b = c->s.pairs[n].b;
-		p->choice = SCHED_STEER_WHOLE;
+		if (n != i)
+			sv->p[n] = sv->p[i];
+		sv->p[n].choice = opt_find(&sv->p[n], c->ab[at[i]], c->ba[at[i]]);
+		n++;
+	}
+	free(at);
+	np = realloc(sv->p, (n + fill + 1) * sizeof(*np));
+	key = realloc(sv->by_key, (n + fill + 1) * sizeof(*key));
+	if (np)
+		sv->p = np;
+	if (key)
+		sv->by_key = key;
+	sv->n = n;
+	if (!np || !key)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < c->s.n_pairs && rc == 0; i++) {
+		struct steer_pair *p = &sv->p[sv->n];
+
+		if (c->pick[i] != STEER_COVER_FILL)
+			continue;
+		*p = (struct steer_pair){ .a = c->s.pairs[i].a, .b = c->s.pairs[i].b,
+					  .choice = SCHED_STEER_WHOLE };
 		rc = route_pair(st->r, p->a, p->b, &p->all, &ctx->err);
+		if (rc == 0)
+			sv->n++;
 	}
 	for (size_t i = 0; i < sv->n; i++)
-		pair_route_fini(&sv->p[i].all);
-	free(sv->p);
-	free(sv->by_key);
-	sv->p = np;
-	sv->by_key = key;
-	sv->n = n;
+		sv->by_key[i] = (uint32_t)i;
 	qsort_r(sv->by_key, sv->n, sizeof(*sv->by_key), key_cmp, sv->p);
 	return rc;
 }
