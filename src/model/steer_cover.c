@@ -11,6 +11,7 @@
 #define EPS 1e-9
 #define GAIN_UNIT 16
 #define GAIN_RARE 256
+#define AUG_DEPTH 3
 
 struct cov {
 	const struct route *r;
@@ -19,6 +20,7 @@ struct cov {
 	unsigned int k;
 	double *load;			/* per directed link, this round */
 	uint32_t *touched;		/* directed links loaded this round */
+	bool *tmark;			/* per directed link: in touched[] */
 	size_t n_touched;
 	bool *access;			/* per link: a host's access link */
 	bool *used;			/* per candidate */
@@ -31,6 +33,7 @@ struct cov {
 	uint32_t *order;		/* scratch: candidates or hosts */
 	uint32_t *score;		/* scratch, per candidate */
 	size_t *fill_at;		/* per host: its filler's place in the output, this round */
+	size_t *at;			/* per host busy this round: its pair's place in the output */
 	uint32_t *supply;		/* per link: candidate paths that hold it */
 };
 
@@ -147,6 +150,7 @@ static int out_push(struct cov *c, unsigned int a, unsigned int b, uint32_t pick
 	o->ba[o->s.n_pairs] = (uint16_t)ba;
 	o->s.n_pairs++;
 	c->busy[a] = c->busy[b] = true;
+	c->at[a] = c->at[b] = o->s.n_pairs - 1;
 	c->partners[(size_t)a * c->max_rounds + o->host_pairs[a]++ % c->max_rounds] = b;
 	c->partners[(size_t)b * c->max_rounds + o->host_pairs[b]++ % c->max_rounds] = a;
 	return 0;
@@ -157,10 +161,20 @@ static void path_take(struct cov *c, const struct pair_route *pr, const struct p
 	for (size_t h = 0; h < pa->n_hops; h++) {
 		uint32_t dl = dl_of(&pa->hops[h]);
 
-		if (c->load[dl] == 0)
+		if (!c->tmark[dl]) {
+			c->tmark[dl] = true;
 			c->touched[c->n_touched++] = dl;
+		}
 		c->load[dl] += demand(c, pr, pa->hops[h].link);
 		c->out->cross[pa->hops[h].link]++;
+	}
+}
+
+static void path_drop(struct cov *c, const struct pair_route *pr, const struct path *pa)
+{
+	for (size_t h = 0; h < pa->n_hops; h++) {
+		c->load[dl_of(&pa->hops[h])] -= demand(c, pr, pa->hops[h].link);
+		c->out->cross[pa->hops[h].link]--;
 	}
 }
 
@@ -305,6 +319,142 @@ static int step_fill(struct cov *c, bool main, size_t *placed)
 	return 0;
 }
 
+/* What a pair of the round was, to put it back. */
+struct held {
+	unsigned int a, b;
+	uint32_t pick;
+	size_t ab, ba;
+};
+
+/* Take pair @f of this round out (loads, crossings, hosts); the round's last pair takes its place. */
+static struct held pair_remove(struct cov *c, size_t f)
+{
+	struct steer_cover *o = c->out;
+	struct held h = { .a = o->s.pairs[f].a, .b = o->s.pairs[f].b, .pick = o->pick[f],
+			  .ab = o->ab[f], .ba = o->ba[f] };
+	size_t last = o->s.n_pairs - 1;
+
+	if (h.pick == STEER_COVER_FILL) {
+		o->cross[c->r->hosts[h.a].link] -= 2;
+		o->cross[c->r->hosts[h.b].link] -= 2;
+	} else {
+		const struct pair_route *pr = c->cand[h.pick];
+
+		path_drop(c, pr, &pr->ab[h.ab]);
+		path_drop(c, pr, &pr->ba[h.ba]);
+		c->used[h.pick] = false;
+	}
+	o->host_pairs[h.a]--;
+	o->host_pairs[h.b]--;
+	c->busy[h.a] = c->busy[h.b] = false;
+	c->fill_at[h.a] = c->fill_at[h.b] = SIZE_MAX;
+	if (f != last) {
+		unsigned int u = o->s.pairs[last].a, v = o->s.pairs[last].b;
+
+		o->s.pairs[f] = o->s.pairs[last];
+		o->pick[f] = o->pick[last];
+		o->ab[f] = o->ab[last];
+		o->ba[f] = o->ba[last];
+		c->at[u] = c->at[v] = f;
+		if (o->pick[f] == STEER_COVER_FILL)
+			c->fill_at[u] = c->fill_at[v] = f;
+	}
+	o->s.n_pairs--;
+	return h;
+}
+
+static int filler_push(struct cov *c, unsigned int a, unsigned int b)
+{
+	c->out->cross[c->r->hosts[a].link] += 2;
+	c->out->cross[c->r->hosts[b].link] += 2;
+	c->fill_at[a] = c->fill_at[b] = c->out->s.n_pairs;
+	return out_push(c, a < b ? a : b, a < b ? b : a, STEER_COVER_FILL, 0, 0);
+}
+
+static int held_put(struct cov *c, const struct held *h)
+{
+	const struct pair_route *pr;
+
+	if (h->pick == STEER_COVER_FILL)
+		return filler_push(c, h->a, h->b);
+	pr = c->cand[h->pick];
+	c->used[h->pick] = true;
+	path_take(c, pr, &pr->ab[h->ab]);
+	path_take(c, pr, &pr->ba[h->ba]);
+	return out_push(c, h->a, h->b, h->pick, h->ab, h->ba);
+}
+
+/* A free host of @z's leaf, not @z, that wants a pair and never met @z, paired with it: 1, 0 none. */
+static int fill_one(struct cov *c, unsigned int z, bool main)
+{
+	for (unsigned int w = 0; w < c->nh; w++)
+		if (w != z && c->r->hosts[w].leaf == c->r->hosts[z].leaf && host_wants(c, w, main) &&
+		    !had_partner(c, z, w)) {
+			int rc = filler_push(c, z, w);
+
+			return rc < 0 ? rc : 1;
+		}
+	return 0;
+}
+
+/*
+ * An augmenting path from free host @x: a candidate partner y that fits,
+ * free (done), or held by a pair (y, z) of the round, which is taken out
+ * so that z, free now, pairs with a free host of its leaf or augments in
+ * turn (@depth more steps).  1: @x is paired; 0: nothing changed.
+ */
+static int augment(struct cov *c, unsigned int x, unsigned int depth, bool main)
+{
+	for (uint32_t e = c->adj_start[x]; e < c->adj_start[x + 1]; e++) {
+		size_t i = c->adj[e], ab, ba;
+		const struct pair_route *pr = c->cand[i];
+		unsigned int y = pr->a == x ? pr->b : pr->a, z, g;
+		struct held h;
+		int rc;
+
+		if (c->used[i])
+			continue;
+		if (!c->busy[y]) {
+			if (!best_opt(c, i, true, &g, &ab, &ba))
+				continue;
+			rc = place(c, i, ab, ba);
+			return rc < 0 ? rc : 1;
+		}
+		if (!depth)
+			continue;
+		h = pair_remove(c, c->at[y]);
+		z = h.a == y ? h.b : h.a;
+		if (z != x && best_opt(c, i, true, &g, &ab, &ba)) {
+			if ((rc = place(c, i, ab, ba)) < 0)
+				return rc;
+			rc = fill_one(c, z, main);
+			if (rc == 0)
+				rc = augment(c, z, depth - 1, main);
+			if (rc != 0)
+				return rc;
+			pair_remove(c, c->at[x]);
+		}
+		if ((rc = held_put(c, &h)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Step 2b: each host still free tries an augmenting path (AUG_DEPTH steps). */
+static int step_augment(struct cov *c, bool main, size_t *placed)
+{
+	for (unsigned int x = 0; x < c->nh; x++) {
+		int rc;
+
+		if (!host_wants(c, x, main))
+			continue;
+		if ((rc = augment(c, x, AUG_DEPTH, main)) < 0)
+			return rc;
+		*placed += (size_t)rc;
+	}
+	return 0;
+}
+
 /* A free host of @leaf other than @not that wants a pair and never met @z; UINT32_MAX: none. */
 static unsigned int free_on_leaf(const struct cov *c, uint32_t leaf, unsigned int not,
 				 unsigned int z, bool main)
@@ -358,6 +508,7 @@ static int step_parity(struct cov *c, bool main, size_t *placed)
 				c->busy[w] = true;
 				c->fill_at[y] = SIZE_MAX;
 				c->fill_at[w] = f;
+				c->at[w] = f;
 				c->busy[y] = false;
 				if ((rc = place(c, i, ab, ba)) < 0)
 					return rc;
@@ -368,14 +519,6 @@ static int step_parity(struct cov *c, bool main, size_t *placed)
 		}
 	}
 	return 0;
-}
-
-static void path_drop(struct cov *c, const struct pair_route *pr, const struct path *pa)
-{
-	for (size_t h = 0; h < pa->n_hops; h++) {
-		c->load[dl_of(&pa->hops[h])] -= demand(c, pr, pa->hops[h].link);
-		c->out->cross[pa->hops[h].link]--;
-	}
 }
 
 /*
@@ -424,6 +567,7 @@ static int step_unpair(struct cov *c, bool main, size_t *placed)
 		c->partners[(size_t)x * c->max_rounds + o->host_pairs[x]++ % c->max_rounds] = p;
 		c->busy[x] = true;
 		c->fill_at[x] = c->fill_at[p] = f;
+		c->at[x] = f;
 		o->cross[c->r->hosts[x].link] += 2;
 		o->cross[c->r->hosts[p].link] += 2;
 		o->host_pairs[q]++;	/* out_push counts q again */
@@ -463,8 +607,10 @@ static int round_end(struct cov *c)
 		return -ENOMEM;
 	o->s.round_start = rs;
 	rs[++o->s.n_rounds] = o->s.n_pairs;
-	for (size_t t = 0; t < c->n_touched; t++)
+	for (size_t t = 0; t < c->n_touched; t++) {
 		c->load[c->touched[t]] = 0;
+		c->tmark[c->touched[t]] = false;
+	}
 	c->n_touched = 0;
 	memset(c->busy, 0, c->nh * sizeof(*c->busy));
 	for (size_t h = 0; h < c->nh; h++)
@@ -554,7 +700,8 @@ static int run(struct cov *c, bool *target)
 		if (!main && !anything_short(c, target))
 			break;
 		if ((rc = step_links(c, &placed)) < 0 || (rc = step_fill(c, main, &placed)) < 0 ||
-		    (rc = step_hosts(c, main, &placed)) < 0 || (rc = step_parity(c, main, &placed)) < 0 ||
+		    (rc = step_hosts(c, main, &placed)) < 0 || (rc = step_augment(c, main, &placed)) < 0 ||
+		    (rc = step_parity(c, main, &placed)) < 0 ||
 		    (main && (rc = step_unpair(c, main, &placed)) < 0))
 			return rc;
 		if (!placed)
@@ -595,6 +742,7 @@ int steer_cover_pick(struct steer_cover *out, const struct route *r,
 	o.n_hosts = c.nh;
 	c.load = calloc(c.nl * 2 + 1, sizeof(*c.load));
 	c.touched = calloc(c.nl * 2 + 1, sizeof(*c.touched));
+	c.tmark = calloc(c.nl * 2 + 1, sizeof(*c.tmark));
 	c.access = calloc(c.nl + 1, sizeof(*c.access));
 	target = calloc(c.nl + 1, sizeof(*target));
 	c.used = calloc(n + 1, sizeof(*c.used));
@@ -606,17 +754,19 @@ int steer_cover_pick(struct steer_cover *out, const struct route *r,
 	c.score = calloc(n + 1, sizeof(*c.score));
 	c.supply = calloc(c.nl + 1, sizeof(*c.supply));
 	c.fill_at = malloc((c.nh + 1) * sizeof(*c.fill_at));
+	c.at = calloc(c.nh + 1, sizeof(*c.at));
 	for (size_t h = 0; c.fill_at && h < c.nh; h++)
 		c.fill_at[h] = SIZE_MAX;
 	o.cross = calloc(c.nl + 1, sizeof(*o.cross));
 	o.host_pairs = calloc(c.nh + 1, sizeof(*o.host_pairs));
-	if (!c.load || !c.touched || !c.access || !target || !c.used || !c.busy || !c.adj_start ||
-	    !c.adj || !c.partners || !c.order || !c.score || !c.fill_at || !c.supply || !o.cross || !o.host_pairs)
+	if (!c.load || !c.touched || !c.tmark || !c.access || !target || !c.used || !c.busy || !c.adj_start ||
+	    !c.adj || !c.partners || !c.order || !c.score || !c.fill_at || !c.at || !c.supply || !o.cross || !o.host_pairs)
 		rc = -ENOMEM;
 	if (rc == 0)
 		rc = run(&c, target);
 	free(c.load);
 	free(c.touched);
+	free(c.tmark);
 	free(c.access);
 	free(target);
 	free(c.used);
@@ -627,6 +777,7 @@ int steer_cover_pick(struct steer_cover *out, const struct route *r,
 	free(c.order);
 	free(c.score);
 	free(c.fill_at);
+	free(c.at);
 	free(c.supply);
 	if (rc < 0) {
 		steer_cover_fini(&o);

@@ -24,10 +24,16 @@
  *     best gain (hops on links still crossed fewer than K times), each
  *     placed on the option with the most gain among those that fit (ties:
  *     the least crossed links), when that gain is > 0;
- *  2. hosts: each host still free (fewest pairs first) takes the candidate
- *     partner, free too, whose fitting option gains most;
- *  3. fillers: the hosts of a leaf still free are paired with each other
- *     (partners they had not had yet).
+ *  2. fillers: the hosts of a leaf still free are paired with each other
+ *     (partners they had not had yet);
+ *  3. hosts: each host still free (fewest pairs first) takes the candidate
+ *     partner, free too, whose fitting option gains most; else an
+ *     augmenting path (AUG_DEPTH 3): a candidate partner that fits, held
+ *     by a pair of the round whose other host then takes a free host of
+ *     its leaf or a partner in turn; else a partner held by a filler
+ *     whose leaf has a host free (the filler pairs that one instead);
+ *  4. in main rounds, a candidate pair between two leaves that each have
+ *     a host free is taken back, and its hosts pair with those (fillers).
  * A main round leaves a host free only when nothing fits; after the K
  * main rounds, extra rounds (up to @max_rounds) place pairs only for links
  * still short (step 1) and hosts still short (steps 2, 3).
