@@ -611,10 +611,24 @@ static int cover_adopt(struct sweep_ctx *ctx, struct sweep_topo *st, struct swee
 }
 
 /*
+ * With candidates fallen back: do the steered ones cross every link the
+ * coverage picker's pairs cross (whole sets) at least K times?  If not,
+ * a link only fallen-back pairs reach would go untested.
+ */
+static bool cover_reaches(const struct sweep_topo *st, const struct steer_cover *c)
+{
+	for (size_t l = 0; st->cov.link_cross && l < st->cov.n_links && l < c->n_links; l++)
+		if (st->cov.link_cross[l] && c->cross[l] < st->cov_k)
+			return false;
+	return true;
+}
+
+/*
  * Coverage K on members: candidates traced, pairs and rounds chosen
- * (steer_cover_pick()), into @sv and @s.  1: declined (a candidate fell
- * back: the picker's pairs and the whole-set rule for them, as before);
- * @sv is then left empty.
+ * (steer_cover_pick()), into @sv and @s; candidates whose map fell back
+ * are left out.  1: declined (some fell back and the others do not reach
+ * every link the picker's pairs cross: the picker's pairs and the
+ * whole-set rule for those not traced, as before); @sv is then empty.
  */
 static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 		     struct sweep_steer *sv, struct sched *s, struct sched_steer_stats *stats)
@@ -645,12 +659,21 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 	for (size_t i = 0; i < n; i++)
 		if (!sv->p[i].n_opts && !fell++)
 			first = i;
-	if (fell) {
-		fab_warn("sweep --steer: coverage on members needs every candidate pair traced; %zu "
-			 "of %zu did not steer (first: %s %s: %s): the picker's pairs instead, ECMP "
-			 "sets counted whole where not traced", fell, n,
+	cand = calloc(n + 1, sizeof(*cand));
+	if (!cand)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < n; i++)
+		cand[i] = sv->p[i].n_opts ? &sv->p[i].all : NULL;
+	rc = steer_cover_pick(&c, st->r, &req, cand, n, &ctx->err);
+	free(cand);
+	if (rc == 0 && fell && !cover_reaches(st, &c)) {
+		fab_warn("sweep --steer: coverage on members: %zu of %zu candidate pairs did not "
+			 "steer (first: %s %s: %s) and the others do not reach every link the "
+			 "coverage picker's pairs cross: the picker's pairs instead, ECMP sets "
+			 "counted whole where not traced", fell, n,
 			 st->hosts->hosts[sv->p[first].a].name, st->hosts->hosts[sv->p[first].b].name,
 			 sv->p[first].why[0] ? sv->p[first].why : "no option");
+		steer_cover_fini(&c);
 		for (size_t i = 0; i < sv->n; i++)
 			pair_route_fini(&sv->p[i].all);
 		free(sv->p);
@@ -660,13 +683,11 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 		sv->n = 0;
 		return 1;
 	}
-	cand = calloc(n + 1, sizeof(*cand));
-	if (!cand)
-		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-	for (size_t i = 0; i < n; i++)
-		cand[i] = &sv->p[i].all;
-	rc = steer_cover_pick(&c, st->r, &req, cand, n, &ctx->err);
-	free(cand);
+	if (rc == 0 && fell)
+		fab_warn("sweep --steer: coverage on members: %zu of %zu candidate pairs did not "
+			 "steer (first: %s %s: %s); the pairs chosen among the others", fell, n,
+			 st->hosts->hosts[sv->p[first].a].name, st->hosts->hosts[sv->p[first].b].name,
+			 sv->p[first].why[0] ? sv->p[first].why : "no option");
 	if (rc == 0)
 		rc = cover_adopt(ctx, st, sv, &c);
 	if (rc < 0) {
