@@ -7,6 +7,7 @@
 
 #include "fleet/fleet_trace.h"
 #include "model/ecmp_map.h"
+#include "model/hosts.h"
 #include "model/ecmp_steer.h"
 #include "model/node_addr.h"
 #include "model/sched_topo.h"
@@ -412,7 +413,7 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
 static bool cover_mode(const struct sweep_topo *st, const struct sched *s)
 {
 	return st->cov_k && st->cov.pairs && st->cov.n_pairs == s->n_pairs &&
-	       st->cov.hosts_target == st->r->n_hosts;
+	       st->cov.hosts_target == st->r->n_hosts && !hosts_have_rails(st->hosts);
 }
 
 static int u64_cmp(const void *x, const void *y)
