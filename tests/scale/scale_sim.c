@@ -39,6 +39,7 @@
  * Crossings are then counted per path taken, not per ECMP set.  -F: the
  * first host's worker answers no trace (its pairs fall back: a coverage
  * sweep then keeps the picker's pairs, docs/paths.md "Coverage on members").
+ * SCALE_VERBOSE=1 in the environment: the sweep's -v lines on stderr.
  *
  * Prints one line per suspect and fault, then one line of key=value
  * figures.  Times are process CPU (a shared machine's wall time includes
