@@ -7,9 +7,11 @@
 
 #include "fleet/fleet_trace.h"
 #include "model/ecmp_map.h"
+#include "model/hosts.h"
 #include "model/ecmp_steer.h"
 #include "model/node_addr.h"
 #include "model/sched_topo.h"
+#include "model/steer_cover.h"
 #include "model/steer_tuple.h"
 #include "model/sweep_judge.h"
 #include "sweep/sweep_steer.h"
@@ -153,13 +155,16 @@ static int pairs_make(struct sweep_ctx *ctx, struct sweep_topo *st, const struct
 	return 0;
 }
 
-/* Flows per host: a's a -> b flows (S_k -> D), b's b -> a flows (D -> S'_k), in pair order. */
+/*
+ * Flows per host of pairs [@lo, @hi): a's a -> b flows (S_k -> D), b's
+ * b -> a flows (D -> S'_k), in pair order.
+ */
 static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct sweep_steer *sv,
-		      struct flow_trace **tr, size_t *n)
+		      size_t lo, size_t hi, struct flow_trace **tr, size_t *n)
 {
 	const struct fab_hosts *hs = st->hosts;
 
-	for (size_t i = 0; i < sv->n; i++)
+	for (size_t i = lo; i < hi; i++)
 		if (sv->p[i].cross) {
 			n[sv->p[i].a] += STEER_PORTS;
 			n[sv->p[i].b] += STEER_PORTS;
@@ -174,7 +179,7 @@ static int flows_make(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 					     hs->hosts[h].name, n[h], TRACE_MAX_FLOWS);
 		n[h] = 0;
 	}
-	for (size_t i = 0; i < sv->n; i++) {
+	for (size_t i = lo; i < hi; i++) {
 		const struct steer_pair *p = &sv->p[i];
 
 		for (unsigned int k = 0; p->cross && k < STEER_PORTS; k++) {
@@ -307,9 +312,9 @@ static struct trace_opts trace_opts(const struct sweep_steer *sv)
 	return o;
 }
 
-/* Trace every cross-leaf pair's ports through the workers and learn each pair's options. */
+/* Trace the ports of the cross-leaf pairs of [@lo, @hi) through the workers; learn their options. */
 static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
-		       struct sweep_steer *sv)
+		       struct sweep_steer *sv, size_t lo, size_t hi)
 {
 	size_t nh = st->hosts->n, *n = calloc(nh + 1, sizeof(*n)), *at = calloc(nh + 1, sizeof(*at));
 	struct flow_trace **tr = calloc(nh + 1, sizeof(*tr));
@@ -321,10 +326,10 @@ static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 	if (!n || !at || !tr || !got || node_addr_index_build(&ix, st->t) < 0)
 		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 	if (rc == 0)
-		rc = flows_make(ctx, st, sv, tr, n);
+		rc = flows_make(ctx, st, sv, lo, hi, tr, n);
 	if (rc == 0)
 		rc = steer_trace(st, f, tr, n, &o, SWEEP_STEER_TIMEOUT_MS, got, &ctx->err);
-	for (size_t i = 0; rc == 0 && i < sv->n; i++) {
+	for (size_t i = lo; rc == 0 && i < hi; i++) {
 		struct steer_pair *p = &sv->p[i];
 
 		if (!p->cross)
@@ -390,6 +395,337 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
 	free(sp);
 	free(choice);
 	return rc;
+}
+
+/*
+ * Coverage on members (docs/paths.md "Coverage on members"): the pairs
+ * are not the picker's but chosen with their members, round by round
+ * (model/steer_cover.h), among candidates traced for it: COVER_CANDS
+ * partners per host, on other leaves, at fixed offsets through the host
+ * list (so a host's partners sit in different parts of the fabric).  The
+ * candidates are traced COVER_CHUNK pairs at a time, and each keeps only
+ * the paths its traced ports take (not every equal-cost path).
+ */
+#define COVER_CANDS 4
+#define COVER_CHUNK 64
+#define COVER_EXTRA_ROUNDS 3
+
+static bool cover_mode(const struct sweep_topo *st, const struct sched *s)
+{
+	return st->cov_k && st->cov.pairs && st->cov.n_pairs == s->n_pairs &&
+	       st->cov.hosts_target == st->r->n_hosts && !hosts_have_rails(st->hosts);
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The candidate pairs' keys, sorted, distinct; their number in *@n. */
+static int cover_cands(const struct route *r, uint64_t **out, size_t *n)
+{
+	size_t nh = r->n_hosts, m = 0;
+	uint64_t *k = calloc(nh * (COVER_CANDS / 2) + 1, sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	for (size_t c = 0; c < COVER_CANDS / 2; c++) {
+		size_t off = nh * (c + 1) / (COVER_CANDS / 2 + 1) + c + 1;
+
+		for (size_t a = 0; a < nh; a++) {
+			size_t b = (a + off) % nh;
+
+			if (a != b && r->hosts[a].leaf != r->hosts[b].leaf)
+				k[m++] = sched_pair_key((unsigned int)a, (unsigned int)b);
+		}
+	}
+	qsort(k, m, sizeof(*k), u64_cmp);
+	*n = 0;
+	for (size_t i = 0; i < m; i++)
+		if (!*n || k[*n - 1] != k[i])
+			k[(*n)++] = k[i];
+	*out = k;
+	return 0;
+}
+
+/* @i in @list[0..*n) (added when new, up to STEER_PORTS); its place. */
+static int slot_of(int *list, size_t *n, int i)
+{
+	for (size_t x = 0; x < *n; x++)
+		if (list[x] == i)
+			return (int)x;
+	list[*n] = i;
+	return (int)(*n)++;
+}
+
+static int path_copy(struct path *dst, const struct path *src)
+{
+	dst->hops = malloc((src->n_hops + 1) * sizeof(*dst->hops));
+	if (!dst->hops)
+		return -ENOMEM;
+	memcpy(dst->hops, src->hops, src->n_hops * sizeof(*dst->hops));
+	dst->n_hops = src->n_hops;
+	dst->share = src->share;
+	return 0;
+}
+
+/*
+ * Keep of @p's route only the paths its traced ports take (ab_of[],
+ * ba_of[] and the options renumbered); a pair without options keeps none.
+ */
+static int route_compact(struct steer_pair *p)
+{
+	struct pair_route c = { .a = p->all.a, .b = p->all.b, .expected_mbps = p->all.expected_mbps,
+				.klass = p->all.klass };
+	int lab[STEER_PORTS], lba[STEER_PORTS], rab[STEER_PORTS], rba[STEER_PORTS];
+	size_t nab = 0, nba = 0;
+
+	for (unsigned int k = 0; p->n_opts && k < STEER_PORTS; k++) {
+		rab[k] = p->ab_of[k] < 0 ? -1 : slot_of(lab, &nab, p->ab_of[k]);
+		rba[k] = p->ba_of[k] < 0 ? -1 : slot_of(lba, &nba, p->ba_of[k]);
+	}
+	if (p->n_opts) {
+		c.ab = calloc(nab + 1, sizeof(*c.ab));
+		c.ba = calloc(nba + 1, sizeof(*c.ba));
+		if (!c.ab || !c.ba) {
+			pair_route_fini(&c);
+			return -ENOMEM;
+		}
+		for (size_t x = 0; x < nab; x++, c.n_ab++)
+			if (path_copy(&c.ab[x], &p->all.ab[lab[x]]) < 0) {
+				pair_route_fini(&c);
+				return -ENOMEM;
+			}
+		for (size_t x = 0; x < nba; x++, c.n_ba++)
+			if (path_copy(&c.ba[x], &p->all.ba[lba[x]]) < 0) {
+				pair_route_fini(&c);
+				return -ENOMEM;
+			}
+		for (size_t o = 0; o < p->n_opts; o++) {
+			size_t x = 0, y = 0;
+
+			while (lab[x] != p->opts[o].ab)
+				x++;
+			while (lba[y] != p->opts[o].ba)
+				y++;
+			p->opts[o].ab = (uint16_t)x;
+			p->opts[o].ba = (uint16_t)y;
+		}
+		memcpy(p->ab_of, rab, sizeof(rab));
+		memcpy(p->ba_of, rba, sizeof(rba));
+	}
+	pair_route_fini(&p->all);
+	p->all = c;
+	return 0;
+}
+
+/* Route, trace and learn the candidates, COVER_CHUNK at a time; each keeps its options' paths. */
+static int cover_trace(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+		       struct sweep_steer *sv)
+{
+	for (size_t lo = 0; lo < sv->n; lo += COVER_CHUNK) {
+		size_t hi = lo + COVER_CHUNK < sv->n ? lo + COVER_CHUNK : sv->n;
+		int rc;
+
+		for (size_t i = lo; i < hi; i++)
+			if ((rc = route_pair(st->r, sv->p[i].a, sv->p[i].b, &sv->p[i].all,
+					     &ctx->err)) < 0)
+				return rc;
+		if ((rc = trace_learn(ctx, st, f, sv, lo, hi)) < 0)
+			return rc;
+		for (size_t i = lo; i < hi; i++)
+			if (route_compact(&sv->p[i]) < 0)
+				return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	}
+	return 0;
+}
+
+/* The option of @p whose paths are (@ab, @ba); SCHED_STEER_WHOLE: none. */
+static uint32_t opt_find(const struct steer_pair *p, unsigned int ab, unsigned int ba)
+{
+	for (size_t o = 0; o < p->n_opts; o++)
+		if (p->opts[o].ab == ab && p->opts[o].ba == ba)
+			return (uint32_t)o;
+	return SCHED_STEER_WHOLE;
+}
+
+/*
+ * The chosen pairs into @sv: the candidates chosen kept in place (the
+ * others dropped), each on its option, then the fillers, routed.  The
+ * pairs are found by their key, in any order.
+ */
+static int cover_adopt(struct sweep_ctx *ctx, struct sweep_topo *st, struct sweep_steer *sv,
+		       struct steer_cover *c)
+{
+	uint32_t *at = malloc((sv->n + 1) * sizeof(*at)), *key;
+	size_t n = 0, fill = 0;
+	struct steer_pair *np;
+	int rc = 0;
+
+	if (!at)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < sv->n; i++)
+		at[i] = SCHED_STEER_WHOLE;
+	for (size_t i = 0; i < c->s.n_pairs; i++) {
+		if (c->pick[i] == STEER_COVER_FILL)
+			fill++;
+		else
+			at[c->pick[i]] = (uint32_t)i;
+	}
+	for (size_t i = 0; i < sv->n; i++) {
+		if (at[i] == SCHED_STEER_WHOLE) {
+			pair_route_fini(&sv->p[i].all);
+			continue;
+		}
+		if (n != i)
+			sv->p[n] = sv->p[i];
+		sv->p[n].choice = opt_find(&sv->p[n], c->ab[at[i]], c->ba[at[i]]);
+		n++;
+	}
+	free(at);
+	np = realloc(sv->p, (n + fill + 1) * sizeof(*np));
+	key = realloc(sv->by_key, (n + fill + 1) * sizeof(*key));
+	if (np)
+		sv->p = np;
+	if (key)
+		sv->by_key = key;
+	sv->n = n;
+	if (!np || !key)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < c->s.n_pairs && rc == 0; i++) {
+		struct steer_pair *p = &sv->p[sv->n];
+
+		if (c->pick[i] != STEER_COVER_FILL)
+			continue;
+		*p = (struct steer_pair){ .a = c->s.pairs[i].a, .b = c->s.pairs[i].b,
+					  .choice = SCHED_STEER_WHOLE };
+		rc = route_pair(st->r, p->a, p->b, &p->all, &ctx->err);
+		if (rc == 0)
+			sv->n++;
+	}
+	for (size_t i = 0; i < sv->n; i++)
+		sv->by_key[i] = (uint32_t)i;
+	qsort_r(sv->by_key, sv->n, sizeof(*sv->by_key), key_cmp, sv->p);
+	return rc;
+}
+
+/*
+ * With candidates fallen back: do the steered ones cross every link the
+ * coverage picker's pairs cross (whole sets) at least K times?  If not,
+ * a link only fallen-back pairs reach would go untested.
+ */
+static bool cover_reaches(const struct sweep_topo *st, const struct steer_cover *c)
+{
+	for (size_t l = 0; st->cov.link_cross && l < st->cov.n_links && l < c->n_links; l++)
+		if (st->cov.link_cross[l] && c->cross[l] < st->cov_k)
+			return false;
+	return true;
+}
+
+/*
+ * Coverage K on members: candidates traced, pairs and rounds chosen
+ * (steer_cover_pick()), into @sv and @s; candidates whose map fell back
+ * are left out.  1: declined (some fell back and the others do not reach
+ * every link the picker's pairs cross: the picker's pairs and the
+ * whole-set rule for those not traced, as before); @sv is then empty.
+ */
+static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+		     struct sweep_steer *sv, struct sched *s, struct sched_steer_stats *stats)
+{
+	struct steer_cover_req req = { .k = st->cov_k,
+				       .max_rounds = st->cov_k + COVER_EXTRA_ROUNDS };
+	const struct pair_route **cand = NULL;
+	struct steer_cover c = { 0 };
+	uint64_t *keys = NULL;
+	size_t n = 0, fell = 0, first = 0, busiest = 0, traced;
+	int rc = cover_cands(st->r, &keys, &n);
+
+	if (rc < 0 || !(sv->p = calloc(n + 1, sizeof(*sv->p))) ||
+	    !(sv->by_key = calloc(n + 1, sizeof(*sv->by_key)))) {
+		free(keys);
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		sv->p[i] = (struct steer_pair){ .a = (unsigned int)(keys[i] >> 32),
+						.b = (unsigned int)keys[i], .cross = true,
+						.choice = SCHED_STEER_WHOLE };
+		sv->by_key[i] = (uint32_t)i;
+	}
+	free(keys);
+	sv->n = traced = n;
+	if ((rc = cover_trace(ctx, st, f, sv)) < 0)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		if (!sv->p[i].n_opts && !fell++)
+			first = i;
+	cand = calloc(n + 1, sizeof(*cand));
+	if (!cand)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < n; i++)
+		cand[i] = sv->p[i].n_opts ? &sv->p[i].all : NULL;
+	rc = steer_cover_pick(&c, st->r, &req, cand, n, &ctx->err);
+	free(cand);
+	if (rc == 0 && fell && !cover_reaches(st, &c)) {
+		fab_warn("sweep --steer: coverage on members: %zu of %zu candidate pairs did not "
+			 "steer (first: %s %s: %s) and the others do not reach every link the "
+			 "coverage picker's pairs cross: the picker's pairs instead, ECMP sets "
+			 "counted whole where not traced", fell, n,
+			 st->hosts->hosts[sv->p[first].a].name, st->hosts->hosts[sv->p[first].b].name,
+			 sv->p[first].why[0] ? sv->p[first].why : "no option");
+		steer_cover_fini(&c);
+		for (size_t i = 0; i < sv->n; i++)
+			pair_route_fini(&sv->p[i].all);
+		free(sv->p);
+		free(sv->by_key);
+		sv->p = NULL;
+		sv->by_key = NULL;
+		sv->n = 0;
+		return 1;
+	}
+	if (rc == 0 && fell)
+		fab_warn("sweep --steer: coverage on members: %zu of %zu candidate pairs did not "
+			 "steer (first: %s %s: %s); the pairs chosen among the others", fell, n,
+			 st->hosts->hosts[sv->p[first].a].name, st->hosts->hosts[sv->p[first].b].name,
+			 sv->p[first].why[0] ? sv->p[first].why : "no option");
+	if (rc == 0)
+		rc = cover_adopt(ctx, st, sv, &c);
+	if (rc < 0) {
+		steer_cover_fini(&c);
+		return rc;
+	}
+	for (size_t h = 0; h < c.n_hosts; h++)
+		busiest = c.host_pairs[h] > busiest ? c.host_pairs[h] : busiest;
+	*stats = (struct sched_steer_stats){ .base_rounds = c.main_rounds,
+					     .extra_rounds = c.s.n_rounds - c.main_rounds,
+					     .node_bound = busiest };
+	if (st->r->n_hosts >= 2) {
+		size_t per = st->r->n_hosts / 2, nb = (c.s.n_pairs + per - 1) / per;
+
+		stats->node_bound = nb > busiest ? nb : busiest;
+	}
+	/* The report's coverage figures: crossings of the paths taken, not of whole sets. */
+	st->cov.links_target = c.links_target;
+	st->cov.links_short = c.links_short;
+	st->cov.links_unreachable = c.links_unreached;
+	st->cov.hosts_short = c.hosts_short;
+	st->cov.first_short_link = c.first_short_link;
+	st->cov.first_short_host = c.first_short_host;
+	if (st->cov.link_cross && st->cov.n_links == c.n_links)
+		memcpy(st->cov.link_cross, c.cross, c.n_links * sizeof(*c.cross));
+	if (st->cov.host_pairs && st->cov.n_hosts == c.n_hosts)
+		memcpy(st->cov.host_pairs, c.host_pairs, c.n_hosts * sizeof(*c.host_pairs));
+	fab_info("steering, coverage %u on members: %zu candidate pairs traced, %zu chosen in %zu "
+		 "rounds (%zu main, %zu extra); links crossed fewer than %u times by the paths "
+		 "taken: %zu of %zu; hosts in fewer than %u pairs: %zu", st->cov_k, traced,
+		 c.s.n_pairs, c.s.n_rounds, c.main_rounds, c.s.n_rounds - c.main_rounds, st->cov_k,
+		 c.links_short, c.links_target, st->cov_k, c.hosts_short);
+	sched_fini(s);
+	*s = c.s;
+	memset(&c.s, 0, sizeof(c.s));
+	steer_cover_fini(&c);
+	return 0;
 }
 
 /* The nodes @pa crosses between its two leaves, " > " between them, into @buf. */
@@ -506,11 +842,14 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 		rnd = (uint32_t)getpid();
 	steer_tuple_init(&sv->tu, strcmp(transport, "verbs") ? STEER_TCP : STEER_ROCE, rnd);
-	rc = pairs_make(ctx, st, s, sv);
-	if (rc == 0)
-		rc = trace_learn(ctx, st, f, sv);
-	if (rc == 0)
-		rc = rounds_steer(ctx, st, sv, s, &stats);
+	rc = cover_mode(st, s) ? cover_run(ctx, st, f, sv, s, &stats) : 1;
+	if (rc == 1) {
+		rc = pairs_make(ctx, st, s, sv);
+		if (rc == 0)
+			rc = trace_learn(ctx, st, f, sv, 0, sv->n);
+		if (rc == 0)
+			rc = rounds_steer(ctx, st, sv, s, &stats);
+	}
 	if (rc == 0)
 		rc = routes_say(ctx, st, sv, &n_steered, &n_whole);
 	if (rc < 0) {

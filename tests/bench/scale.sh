@@ -25,11 +25,16 @@
 # the command traces every cross-leaf pair's ports, learns the member
 # maps, packs the rounds on per-member loads, runs each test on its
 # ports (measured on the path its tuple takes) and localises on the
-# traced paths; coverage K at 512, 1024 and 4096 hosts.  Printed: pairs
-# steered / fallen back, rounds beside the node bound and the whole-set
-# rounds, faults named alone, links crossed fewer than K times (a test
-# takes one member, not the set).  Only the run itself is required to
-# succeed: the figures are printed (docs/scale.md "Steered").
+# traced paths; coverage K at 512, 1024 and 4096 hosts, on members (the
+# sweep chooses pairs, members and rounds together, docs/paths.md
+# "Coverage on members").  Printed: pairs steered / fallen back, rounds
+# beside K, the node bound and the whole-set rounds, faults named alone,
+# links crossed fewer than K times by the paths the tests took (counted
+# here, not by the sweep).  Required: every link crossed >= K times,
+# every host in >= K pairs, peak RSS <= SCALE_MAX_MB, every fault among
+# the top 5; the rounds (4-6 for K = 3 where the issue asks 3) are
+# printed (docs/scale.md "Steered").  Last, 512 hosts with one host's
+# worker silent (-F): its candidates fall back, the others are chosen.
 set -u
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -89,23 +94,38 @@ for run in "${runs[@]}"; do
 done
 
 [ "${SCALE_STEER:-1}" = 0 ] && exit $rc
-for shape in "8 8 8 8 8" "16 8 8 8 8" "16 16 16 16 16"; do
+for run in "8 8 8 8 8|" "16 8 8 8 8|" "16 16 16 16 16|" "8 8 8 8 8|-F"; do
+	shape=${run%|*}
+	extra=${run#*|}
 	# shellcheck disable=SC2086
-	out=$("$BIN" $shape -k "$K" -s "$SEED" -S 2>&1) || fail "scale_sim $shape -S: $out"
+	out=$("$BIN" $shape -k "$K" -s "$SEED" -S $extra 2>&1) || fail "scale_sim $shape -S $extra: $out"
 	line=$(printf '%s\n' "$out" | grep '^hosts=')
 	hosts=$(val "$line" hosts)
-	printf '== %s hosts (pods leaves hosts aggs cores: %s), coverage %s, sweep --steer\n' \
-		"$hosts" "$shape" "$K"
+	printf '== %s hosts (pods leaves hosts aggs cores: %s), coverage %s, sweep --steer%s\n' \
+		"$hosts" "$shape" "$K" "${extra:+ (-F: the first host answers no trace)}"
 	printf '%s\n' "$out" | grep -E '^(suspect|fault) '
 	printf '%s\n' "$line"
 	rounds=$(val "$line" rounds)
 	bound=$(val "$line" bound)
-	printf 'scale %s steered: %s pairs steered, %s fell back; %s rounds, node bound %s (ratio %s, target <= 1.25), whole sets %s; faults named alone %s/5, in a group %s; links crossed < K: %s of %s (by no test: %s); peak RSS %s MB; CPU %s s\n' \
-		"$hosts" "$(val "$line" steered)" "$(val "$line" fallback)" "$rounds" "$bound" \
-		"$(awk -v r="$rounds" -v b="$bound" 'BEGIN { printf "%.2f", r / b }')" \
+	printf 'scale %s steered: %s pairs steered, %s fell back; %s rounds, K %s (ratio %s, target <= 1.25), node bound %s, whole sets %s; faults named alone %s/5, in a group %s; links crossed < K: %s of %s (by no test: %s); peak RSS %s MB; CPU %s s\n' \
+		"$hosts" "$(val "$line" steered)" "$(val "$line" fallback)" "$rounds" "$K" \
+		"$(awk -v r="$rounds" -v b="$K" 'BEGIN { printf "%.2f", r / b }')" "$bound" \
 		"$(val "$line" rounds_whole)" "$(val "$line" faults_named)" \
 		"$(val "$line" faults_grouped)" "$(val "$line" links_crossed_short)" \
 		"$(val "$line" links)" "$(val "$line" links_uncrossed)" "$(val "$line" peak_rss_mb)" \
 		"$(val "$line" sweep_cpu_s)"
+	min_cross=$(val "$line" min_cross)
+	min_host=$(val "$line" min_host_pairs)
+	named=$(val "$line" faults_named)
+	grouped=$(val "$line" faults_grouped)
+	rss=$(val "$line" peak_rss_mb)
+	if [ "$min_cross" -lt "$K" ] || [ "$min_host" -lt "$K" ]; then
+		echo "scale $hosts steered: a link crossed $min_cross times or a host in $min_host pairs, < K = $K"
+		rc=1
+	fi
+	[ $((named + grouped)) -ge 5 ] ||
+		{ echo "scale $hosts steered: only $((named + grouped)) of 5 faulty links among the top 5 suspects"; rc=1; }
+	awk -v r="$rss" -v m="$MAX_MB" 'BEGIN { exit !(r <= m) }' ||
+		{ echo "scale $hosts steered: peak RSS $rss MB > $MAX_MB MB"; rc=1; }
 done
 exit $rc

@@ -31,6 +31,11 @@
 # over capacity, no host twice, every pair once: required); the ratios
 # are printed against the 1.25 target, not required.  The 4096-host all
 # pairs (8.4 M pairs: 10 min of CPU, 64 MB) is skipped with SCHED_STEER_4096=0.
+# Last, coverage 3 on members (steer_scale -m: model/steer_cover.h, the
+# candidates `sweep --steer` traces) on the 2-level plan and the 512,
+# 1024 and 4096-host fat trees: every link crossed >= 3 times by the
+# paths taken, every host in >= 3 pairs, no member over capacity, no
+# host or pair twice (required); rounds against K (printed).
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -100,6 +105,29 @@ for shape in "${runs[@]}"; do
 	printf '%s\n' "$line"
 	if [ "$(v over)" != 0 ] || [ "$(v twice)" != 0 ] || [ "$(v missing)" != 0 ]; then
 		echo "steered, streamed $shape: a member over capacity, a host twice or a pair missing"
+		rc=1
+	fi
+done
+
+# Coverage on members (model/steer_cover.h, docs/paths.md): pairs, members and rounds chosen
+# together, so that the paths the tests take cross every link K times (the coverage picker's
+# pairs, steered, leave 26-28 % of a fat tree's links short).
+for shape in "2l 8 16 4 100000 400000 -m 3" "3l 8 8 8 8 8 -m 3" "3l 16 8 8 8 8 -m 3" \
+	"3l 16 16 16 16 16 -m 3"; do
+	# shellcheck disable=SC2086
+	line=$("$BIN.scale" $shape) || fail "steer_scale $shape: $line"
+	v() { printf '%s\n' "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+	ratio=$(v ratio)
+	verdict=met
+	awk -v r="$ratio" 'BEGIN { exit !(r <= 1.25) }' || verdict=missed
+	printf 'coverage on members %s: %s hosts, K %s, %s pairs: %s rounds (ratio to K %s, target <= 1.25 %s); whole sets %s; links crossed < K %s of %s, hosts in < K pairs %s; %s CPU s, peak RSS %s MB\n' \
+		"$shape" "$(v hosts)" "$(v k)" "$(v pairs)" "$(v rounds)" "$ratio" "$verdict" \
+		"$(v whole_set)" "$(v links_short)" "$(v links)" "$(v hosts_short)" "$(v steer_cpu_s)" \
+		"$(v peak_rss_mb)"
+	printf '%s\n' "$line"
+	if [ "$(v over)" != 0 ] || [ "$(v twice)" != 0 ] || [ "$(v links_short)" != 0 ] ||
+		[ "$(v hosts_short)" != 0 ]; then
+		echo "coverage on members $shape: a member over capacity, a host or pair twice, or a link or host short"
 		rc=1
 	fi
 done

@@ -2,9 +2,9 @@
 /*
  * Steered rounds at scale, streamed (tests/bench/schedule.sh; sched_topo.h
  * "Steered rounds, streamed"; docs/scale.md):
- *   steer_scale 2l LEAVES HOSTS_PER_LEAF SPINES HOST_MBPS UPLINK_MBPS [-a | -k K] [-p P]
+ *   steer_scale 2l LEAVES HOSTS_PER_LEAF SPINES HOST_MBPS UPLINK_MBPS [-a | -k K | -m K] [-p P]
  *               [-w W] [-s SEED]
- *   steer_scale 3l PODS LEAVES HOSTS AGGS CORES [-a | -k K] [-p P] [-w W] [-s SEED]
+ *   steer_scale 3l PODS LEAVES HOSTS AGGS CORES [-a | -k K | -m K] [-p P] [-w W] [-s SEED]
  * (3l: every link 100 Gb/s).  All pairs (-a, the default) from the
  * streamed generator, or the coverage picker's pairs (-k K), the base
  * rounds spread over the paths (ecmp_whole false); each pair's
@@ -14,8 +14,9 @@
  * (model/ecmp_sim.h, seed SEED) picking every switch's member.  Every
  * steered round is checked against the paths its choices take (hops
  * over capacity, hosts twice, pairs twice or missing: counted, printed),
- * and the whole-set rounds of the same pairs counted beside.  One line
- * of key=value figures; times are process CPU.
+ * and the whole-set rounds of the same pairs counted beside.  -m K:
+ * coverage on members instead (cover_bench()).  One line of key=value
+ * figures; times are process CPU.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "model/coverage.h"
 #include "model/ecmp_sim.h"
 #include "model/sched_topo.h"
+#include "model/steer_cover.h"
 #include "model/topo_gen.h"
 #include "util/clock.h"
 
@@ -275,6 +277,135 @@ static int steer_all(struct bench *b, struct sched_src *src, struct sched_steer_
 	return rc;
 }
 
+/*
+ * -m K: coverage on members (model/steer_cover.h), its candidates as
+ * `sweep --steer` makes them (4 partners per host on other leaves, at
+ * offsets of about 1/3 and 2/3 of the host list), each with the paths
+ * its ports take each way.  Checked apart from the picker: per round no
+ * directed hop over capacity and no host twice, no pair twice; every
+ * link's crossings (a hop of a path taken: one) and every host's pairs.
+ */
+static int cover_bench(struct bench *b, unsigned int k, size_t *pairs, size_t *rounds,
+		       size_t *links_short, size_t *hosts_short, size_t *n_cand)
+{
+	size_t nh = b->r->n_hosts, nl = b->r->n_links, m = 0;
+	struct pair_route *cand = calloc(nh * 2 + 1, sizeof(*cand));
+	const struct pair_route **cp = calloc(nh * 2 + 1, sizeof(*cp));
+	uint32_t *cross = calloc(nl + 1, sizeof(*cross)), *hp = calloc(nh + 1, sizeof(*hp));
+	struct steer_cover c;
+	struct fab_err err;
+	int rc = 0;
+
+	if (!cand || !cp || !cross || !hp)
+		return -ENOMEM;
+	for (size_t o = 0; o < 2; o++)
+		for (size_t a = 0; a < nh; a++) {
+			size_t bb = (a + nh * (o + 1) / 3 + o + 1) % nh;
+			struct pair_route *pr = &cand[m];
+			struct route_info info;
+			unsigned int klass;
+
+			if (a == bb || b->r->hosts[a].leaf == b->r->hosts[bb].leaf)
+				continue;
+			pr->a = (unsigned int)(a < bb ? a : bb);
+			pr->b = (unsigned int)(a < bb ? bb : a);
+			if ((rc = route_pair_info(b->r, pr->a, pr->b, &info, &pr->expected_mbps,
+						  &klass)) < 0)
+				return rc;
+			for (int d = 0; d < 2; d++)
+				for (unsigned int p = 0; p < b->ports; p++) {
+					struct ecmp_flow f = d == 0 ? (struct ecmp_flow){ .src = pr->a,
+						.dst = pr->b, .proto = 6, .sport = (uint16_t)(PORT_A + p),
+						.dport = PORT_L } : (struct ecmp_flow){ .src = pr->b,
+						.dst = pr->a, .proto = 6, .sport = PORT_L,
+						.dport = (uint16_t)(PORT_B + p) };
+					struct path_hop h[HOPS_MAX];
+					struct path **ps = d ? &pr->ba : &pr->ab;
+					size_t *np = d ? &pr->n_ba : &pr->n_ab, nhp;
+					bool dup = false;
+
+					if ((rc = ecmp_sim_path(b->es, &f, h, HOPS_MAX, &nhp)) < 0)
+						return rc;
+					for (size_t i = 0; i < *np && !dup; i++)
+						dup = path_eq((*ps)[i].hops, (*ps)[i].n_hops, h, nhp);
+					if (dup)
+						continue;
+					*ps = realloc(*ps, (*np + 1) * sizeof(**ps));
+					if (!*ps || !((*ps)[*np].hops = malloc(nhp * sizeof(*h))))
+						return -ENOMEM;
+					memcpy((*ps)[*np].hops, h, nhp * sizeof(*h));
+					(*ps)[*np].n_hops = nhp;
+					(*ps)[*np].share = 1;
+					(*np)++;
+				}
+			cp[m] = pr;
+			m++;
+		}
+	fab_err_init(&err);
+	rc = steer_cover_pick(&c, b->r, &(struct steer_cover_req){ .k = k, .max_rounds = k + 3 },
+			      cp, m, &err);
+	if (rc < 0) {
+		fprintf(stderr, "steer_scale: %s\n", err.msg);
+		return rc;
+	}
+	for (size_t r = 0; r < c.s.n_rounds; r++) {
+		for (size_t i = c.s.round_start[r]; i < c.s.round_start[r + 1]; i++) {
+			unsigned int a = c.s.pairs[i].a, bb = c.s.pairs[i].b;
+			uint64_t bit = (uint64_t)(a < bb ? a : bb) * nh + (a < bb ? bb : a);
+			const struct pair_route *pr;
+
+			b->twice += b->busy[a] || b->busy[bb] || (b->seen[bit / 8] >> (bit % 8) & 1);
+			b->busy[a] = b->busy[bb] = true;
+			b->seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
+			hp[a]++;
+			hp[bb]++;
+			b->pairs++;
+			if (c.pick[i] == STEER_COVER_FILL) {	/* one leaf: the two access links */
+				b->twice += b->r->hosts[a].leaf != b->r->hosts[bb].leaf;
+				cross[b->r->hosts[a].link] += 2;
+				cross[b->r->hosts[bb].link] += 2;
+				continue;
+			}
+			pr = &cand[c.pick[i]];
+			for (int d = 0; d < 2; d++) {
+				const struct path *pa = d ? &pr->ba[c.ba[i]] : &pr->ab[c.ab[i]];
+
+				for (size_t h = 0; h < pa->n_hops; h++) {
+					uint32_t dl = pa->hops[h].link * 2 + !pa->hops[h].fwd;
+
+					if (b->load[dl] == 0)
+						b->touched[b->n_touched++] = dl;
+					b->load[dl] += 1.0 / sched_topo_cap(b->r, pa->hops[h].link,
+									    pr->expected_mbps);
+					cross[pa->hops[h].link]++;
+				}
+			}
+		}
+		for (size_t t = 0; t < b->n_touched; t++) {
+			b->over += b->load[b->touched[t]] > 1 + 1e-9;
+			b->load[b->touched[t]] = 0;
+		}
+		b->n_touched = 0;
+		memset(b->busy, 0, nh * sizeof(*b->busy));
+	}
+	*links_short = *hosts_short = 0;
+	for (size_t l = 0; l < nl; l++)
+		*links_short += cross[l] < k;
+	for (size_t h = 0; h < nh; h++)
+		*hosts_short += hp[h] < k;
+	*pairs = c.s.n_pairs;
+	*rounds = c.s.n_rounds;
+	*n_cand = m;
+	steer_cover_fini(&c);
+	for (size_t i = 0; i < m; i++)
+		pair_route_fini(&cand[i]);
+	free(cand);
+	free(cp);
+	free(cross);
+	free(hp);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b = { .ports = 8 };
@@ -282,7 +413,7 @@ int main(int argc, char **argv)
 	struct sched_steer_stats st;
 	struct sched s = { 0 };
 	struct sched_src src = { 0 };
-	unsigned int k = 0, nargs;
+	unsigned int k = 0, members = 0, nargs;
 	uint64_t seed = 24;
 	bool three;
 	size_t whole = 0, n_pairs = 0, rounds = 0, nh;
@@ -300,6 +431,8 @@ int main(int argc, char **argv)
 			k = 0;
 		else if (!strcmp(argv[i], "-k") && i + 1 < argc)
 			k = (unsigned int)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-m") && i + 1 < argc)
+			members = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-p") && i + 1 < argc)
 			b.ports = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-w") && i + 1 < argc)
@@ -321,6 +454,25 @@ int main(int argc, char **argv)
 	b.seen = calloc(nh * nh / 8 + 1, 1);
 	if (!b.load || !b.touched || !b.busy || !b.seen)
 		return 3;
+	if (members) {
+		size_t pairs, rounds_m, ls, hs, nc;
+
+		if ((rc = base_make(&b, members, &s, &src, &gen, &whole, &n_pairs)) < 0)
+			return 3;
+		t0 = clock_cpu_ms();
+		rc = cover_bench(&b, members, &pairs, &rounds_m, &ls, &hs, &nc);
+		t_steer = (clock_cpu_ms() - t0) / 1000;
+		if (rc < 0) {
+			fprintf(stderr, "steer_scale: coverage on members: %s\n", strerror(-rc));
+			return 3;
+		}
+		printf("hosts=%zu mode=members k=%u candidates=%zu pairs=%zu ports=%u rounds=%zu "
+		       "ratio=%.3f whole_set=%zu links=%zu links_short=%zu hosts_short=%zu "
+		       "checked_pairs=%zu over=%zu twice=%zu steer_cpu_s=%.3f peak_rss_mb=%.1f\n",
+		       nh, members, nc, pairs, b.ports, rounds_m, (double)rounds_m / members, whole,
+		       b.r->n_links, ls, hs, b.pairs, b.over, b.twice, t_steer, peak_rss_mb());
+		return 0;
+	}
 	if ((rc = base_make(&b, k, &s, &src, &gen, &whole, &n_pairs)) < 0) {
 		fprintf(stderr, "steer_scale: base rounds: %s\n", strerror(-rc));
 		return 3;
@@ -354,6 +506,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: steer_scale 2l LEAVES HOSTS SPINES HOST_MBPS UPLINK_MBPS | "
-			"3l PODS LEAVES HOSTS AGGS CORES [-a | -k K] [-p PORTS] [-w PORTS] [-s SEED]\n");
+			"3l PODS LEAVES HOSTS AGGS CORES [-a | -k K | -m K] [-p PORTS] [-w PORTS] [-s SEED]\n");
 	return 2;
 }

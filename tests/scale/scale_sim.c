@@ -8,7 +8,7 @@
  * store, reference, judge, retest, localiser; then the JSON written).
  *
  *   scale_sim PODS LEAVES_PER_POD HOSTS_PER_LEAF AGGS CORES_PER_AGG
- *             [-k K | -a] [-s SEED] [-o FILE.json] [-S]
+ *             [-k K | -a] [-s SEED] [-o FILE.json] [-S [-F]]
  *
  *  1. fabric: topo_gen_fat_tree() (every link 100 Gb/s), written as a YAML
  *     plan, and a hosts file h1..hN, in a temporary directory; the
@@ -36,7 +36,10 @@
  * are answered hop by hop by the switches of the flow's hashed path, and
  * each direction of a test is measured on the path its tuple takes (the
  * ports the sweep gave it, o->pair_spec; free ports when not steered).
- * Crossings are then counted per path taken, not per ECMP set.
+ * Crossings are then counted per path taken, not per ECMP set.  -F: the
+ * first host's worker answers no trace (its pairs fall back: a coverage
+ * sweep then keeps the picker's pairs, docs/paths.md "Coverage on members").
+ * SCALE_VERBOSE=1 in the environment: the sweep's -v lines on stderr.
  *
  * Prints one line per suspect and fault, then one line of key=value
  * figures.  Times are process CPU (a shared machine's wall time includes
@@ -76,6 +79,7 @@
 
 struct sim {
 	bool steer;			/* -S: sweep --steer over a simulated per-switch hash */
+	bool silent;			/* -F: the first host's worker answers no trace */
 	struct ecmp_sim *es;		/* the switches' hash (model/ecmp_sim.h) */
 	const struct fab_hosts *hosts;
 	size_t traced_flows;
@@ -294,8 +298,8 @@ static int sim_trace(void *ctx, struct flow_trace *const *tr, const size_t *n, b
 	struct sim *s = ctx;
 
 	for (size_t h = 0; h < s->n_hosts; h++) {
-		got[h] = true;
-		for (size_t k = 0; k < n[h]; k++) {
+		got[h] = !(s->silent && h == 0);
+		for (size_t k = 0; got[h] && k < n[h]; k++) {
 			if (trace_one(s, &tr[h][k]) < 0)
 				return fab_err_set(err, -ENOMEM, "sim: out of memory");
 			s->traced_flows++;
@@ -563,7 +567,7 @@ int main(int argc, char **argv)
 
 	if (argc < 6) {
 		fprintf(stderr, "usage: scale_sim PODS LEAVES HOSTS AGGS CORES [-k K | -a] [-s SEED] "
-				"[-o FILE.json] [-S]\n");
+				"[-o FILE.json] [-S [-F]]\n");
 		return 2;
 	}
 	g.pods = (unsigned int)atoi(argv[1]);
@@ -582,7 +586,11 @@ int main(int argc, char **argv)
 			out = argv[++i];
 		else if (!strcmp(argv[i], "-S"))
 			s.steer = true;
+		else if (!strcmp(argv[i], "-F"))
+			s.silent = true;
 	}
+	if (getenv("SCALE_VERBOSE"))
+		fab_log_level = atoi(getenv("SCALE_VERBOSE"));
 	fab_err_init(&err);
 	snprintf(dir, sizeof(dir), "%s/scale_sim.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Coverage on ECMP members (issue 24, docs/paths.md "Coverage on
+ * members"): the pairs, their members and their rounds chosen together,
+ * round by round, so that every link is crossed at least K times by the
+ * paths the steered tests take (one member each way), every host is in at
+ * least K pairs, and each round loads no directed hop past its capacity
+ * and holds no host twice.  Pure C, no I/O.
+ *
+ * In: candidate pairs (cross-leaf host pairs whose members were traced),
+ * each with its paths per direction (@route: the a -> b paths and the
+ * b -> a paths traced ports take; any a -> b path with any b -> a path is
+ * an option).  The picker chooses among them; the rest are not tested.
+ * Hosts of one leaf may also be paired with each other ("fillers": their
+ * path is the two access links, no ECMP), which load no uplink.
+ *
+ * Crossings are counted per link, one per hop of each path taken (a test
+ * crosses a link twice when its two directions both use it), as the scale
+ * harness counts them.  Targets: every host's access link, and every link
+ * some candidate path holds (a link none does is "unreached").
+ *
+ * Method, per round (rounds 0 .. K-1 are the main rounds):
+ *  1. links: the candidates whose hosts are free, in the order of their
+ *     best gain (hops on links still crossed fewer than K times), each
+ *     placed on the option with the most gain among those that fit (ties:
+ *     the least crossed links), when that gain is > 0;
+ *  2. fillers: the hosts of a leaf still free are paired with each other
+ *     (partners they had not had yet);
+ *  3. hosts: each host still free (fewest pairs first) takes the candidate
+ *     partner, free too, whose fitting option gains most; else an
+ *     augmenting path (AUG_DEPTH 3): a candidate partner that fits, held
+ *     by a pair of the round whose other host then takes a free host of
+ *     its leaf or a partner in turn; else a partner held by a filler
+ *     whose leaf has a host free (the filler pairs that one instead);
+ *  4. in main rounds, a candidate pair between two leaves that each have
+ *     a host free is taken back, and its hosts pair with those (fillers).
+ * A main round leaves a host free only when nothing fits; after the K
+ * main rounds, extra rounds (up to @max_rounds) place pairs only for links
+ * still short (step 1) and hosts still short (steps 2, 3).
+ *
+ * Cost: O(rounds x candidates x options x hops) plus a sort per round.
+ * Memory: per link, directed link and host counters; the output.
+ *
+ * Ownership: struct steer_cover owns its arrays (steer_cover_fini()); the
+ * candidates and @r are borrowed for the call.
+ */
+#ifndef FAB_MODEL_STEER_COVER_H
+#define FAB_MODEL_STEER_COVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/path.h"
+#include "model/route.h"
+#include "model/schedule.h"
+#include "util/err.h"
+
+#define STEER_COVER_FILL UINT32_MAX	/* pick[]: a same-leaf filler, not a candidate */
+#define STEER_COVER_NONE UINT32_MAX
+
+struct steer_cover_req {
+	unsigned int k;			/* >= 1 */
+	size_t max_rounds;		/* >= k: the main rounds and the extra ones */
+};
+
+struct steer_cover {
+	struct sched s;			/* the rounds: pairs a < b as the candidates give them */
+	uint32_t *pick;			/* per s.pairs[i]: candidate index, or STEER_COVER_FILL */
+	uint16_t *ab, *ba;		/* per s.pairs[i]: the path taken each way (candidates) */
+	uint32_t *cross;		/* n_links: crossings per link */
+	uint32_t *host_pairs;		/* n_hosts */
+	size_t n_links, n_hosts;
+	size_t links_target, links_short, links_unreached;
+	size_t hosts_short;
+	size_t main_rounds;		/* rounds 0 .. k-1 that were made (<= k) */
+	uint32_t first_short_link, first_short_host;	/* STEER_COVER_NONE: none */
+};
+
+/*
+ * Choose from @cand[0..n) (NULL route: not usable) over @r (placed and
+ * rated: capacities as sched_topo_cap()).  0, -EINVAL (k 0, max_rounds <
+ * k, a candidate with a == b, a host out of range, or one of its paths
+ * empty; fab_err_input), -ENOMEM.
+ */
+int steer_cover_pick(struct steer_cover *out, const struct route *r,
+		     const struct steer_cover_req *req, const struct pair_route *const *cand,
+		     size_t n, struct fab_err *err);
+void steer_cover_fini(struct steer_cover *c);
+
+#endif

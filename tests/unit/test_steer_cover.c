@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Coverage on ECMP members (model/steer_cover.h) over a simulated
+ * per-switch hash (model/ecmp_sim.h): candidates with the paths a few
+ * traced ports take.  Checked apart from the picker, from the paths its
+ * choices take: no host twice in a round, no pair twice, no directed hop
+ * over capacity in any round, fillers only between hosts of one leaf,
+ * the crossings and the short links and hosts it reports, and (where the
+ * candidates allow it) every target link crossed K times and every host
+ * in K pairs.  Random 2- and 3-level fabrics; bad input.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/ecmp_sim.h"
+#include "model/sched_topo.h"
+#include "model/steer_cover.h"
+#include "model/topo_gen.h"
+
+#define HOPS 32
+#define PORTS 8
+
+struct fab {
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+	struct ecmp_sim *es;
+	struct pair_route *cand;
+	size_t n_cand;
+};
+
+static uint64_t mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+static void fab_place(struct fab *f, size_t nh, uint64_t seed)
+{
+	size_t cap = 64 * nh + 1, len = 0;
+	char *buf = malloc(cap);
+	struct fab_err err;
+
+	assert_non_null(buf);
+	for (size_t i = 1; i <= nh; i++)
+		len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.0.%zu.%zu\n", i, i / 256,
+					i % 256);
+	hosts_init(&f->hs);
+	fab_err_init(&err);
+	assert_int_equal(hosts_parse(&f->hs, buf, len, "hosts", &err), 0);
+	free(buf);
+	assert_int_equal(route_new(&f->r, f->t), 0);
+	assert_int_equal(route_place(f->r, &f->hs, &err), 0);
+	route_rates(f->r, &f->hs, NULL, NULL);
+	assert_int_equal(ecmp_sim_new(&f->es, f->r, seed), 0);
+}
+
+static bool same_path(const struct path *p, const struct path_hop *h, size_t n)
+{
+	if (p->n_hops != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p->hops[i].link != h[i].link || p->hops[i].fwd != h[i].fwd)
+			return false;
+	return true;
+}
+
+/* Add the path of flow @fl to @ps (distinct paths only). */
+static void add_traced(struct fab *f, const struct ecmp_flow *fl, struct path **ps, size_t *n)
+{
+	struct path_hop h[HOPS];
+	size_t nh;
+
+	assert_int_equal(ecmp_sim_path(f->es, fl, h, HOPS, &nh), 0);
+	for (size_t i = 0; i < *n; i++)
+		if (same_path(&(*ps)[i], h, nh))
+			return;
+	*ps = realloc(*ps, (*n + 1) * sizeof(**ps));
+	assert_non_null(*ps);
+	(*ps)[*n].hops = malloc(nh * sizeof(*h));
+	assert_non_null((*ps)[*n].hops);
+	memcpy((*ps)[*n].hops, h, nh * sizeof(*h));
+	(*ps)[*n].n_hops = nh;
+	(*ps)[*n].share = 1;
+	(*n)++;
+}
+
+/* Candidates: @per partners per host on other leaves, PORTS traced ports each way. */
+static void cands_make(struct fab *f, unsigned int per, uint64_t seed)
+{
+	size_t nh = f->r->n_hosts;
+
+	f->cand = calloc(nh * per + 1, sizeof(*f->cand));
+	assert_non_null(f->cand);
+	for (size_t a = 0; a < nh; a++)
+		for (unsigned int c = 0; c < per; c++) {
+			size_t b = (a + 1 + mix(seed ^ (a << 8 | c)) % (nh - 1)) % nh;
+			bool dup = false;
+
+			if (f->r->hosts[a].leaf == f->r->hosts[b].leaf)
+				continue;
+			for (size_t i = 0; i < f->n_cand && !dup; i++)
+				dup = (f->cand[i].a == a && f->cand[i].b == b) ||
+				      (f->cand[i].a == b && f->cand[i].b == a);
+			if (dup)
+				continue;
+			struct pair_route *pr = &f->cand[f->n_cand++];
+
+			pr->a = (unsigned int)a;
+			pr->b = (unsigned int)b;
+			pr->expected_mbps = 100000;
+			for (unsigned int k = 0; k < PORTS; k++) {
+				struct ecmp_flow ab = { .src = pr->a, .dst = pr->b, .proto = 6,
+							.sport = (uint16_t)(20000 + k), .dport = 5201 };
+				struct ecmp_flow ba = { .src = pr->b, .dst = pr->a, .proto = 6,
+							.sport = 5201, .dport = (uint16_t)(20100 + k) };
+
+				add_traced(f, &ab, &pr->ab, &pr->n_ab);
+				add_traced(f, &ba, &pr->ba, &pr->n_ba);
+			}
+		}
+}
+
+static void fab_down(struct fab *f)
+{
+	for (size_t i = 0; i < f->n_cand; i++)
+		pair_route_fini(&f->cand[i]);
+	free(f->cand);
+	ecmp_sim_free(f->es);
+	route_free(f->r);
+	hosts_fini(&f->hs);
+	topo_free(f->t);
+}
+
+static void load_path(const struct fab *f, const struct pair_route *pr, const struct path *pa,
+		      double *load, uint32_t *cross)
+{
+	for (size_t h = 0; h < pa->n_hops; h++) {
+		load[pa->hops[h].link * 2 + !pa->hops[h].fwd] +=
+			1.0 / sched_topo_cap(f->r, pa->hops[h].link, pr->expected_mbps);
+		cross[pa->hops[h].link]++;
+	}
+}
+
+/* Pick, then check every property apart from the picker; *@rounds, the main rounds. */
+static void check(struct fab *f, unsigned int k, bool want_full, size_t *rounds)
+{
+	size_t nh = f->r->n_hosts, nl = f->r->n_links;
+	const struct pair_route **cp = calloc(f->n_cand + 1, sizeof(*cp));
+	struct steer_cover_req req = { .k = k, .max_rounds = k + 3 };
+	struct steer_cover c;
+	struct fab_err err;
+	double *load = calloc(nl * 2, sizeof(*load));
+	uint32_t *cross = calloc(nl, sizeof(*cross)), *hp = calloc(nh, sizeof(*hp));
+	bool *busy = calloc(nh, sizeof(*busy)), *seen = calloc(nh * nh, sizeof(*seen));
+	bool *target = calloc(nl, sizeof(*target));
+	size_t short_links = 0, short_hosts = 0;
+
+	assert_true(cp && load && cross && hp && busy && seen && target);
+	for (size_t i = 0; i < f->n_cand; i++) {
+		cp[i] = &f->cand[i];
+		for (size_t x = 0; x < f->cand[i].n_ab; x++)
+			for (size_t h = 0; h < f->cand[i].ab[x].n_hops; h++)
+				target[f->cand[i].ab[x].hops[h].link] = true;
+		for (size_t x = 0; x < f->cand[i].n_ba; x++)
+			for (size_t h = 0; h < f->cand[i].ba[x].n_hops; h++)
+				target[f->cand[i].ba[x].hops[h].link] = true;
+	}
+	for (size_t h = 0; h < nh; h++)
+		target[f->r->hosts[h].link] = true;
+	fab_err_init(&err);
+	assert_int_equal(steer_cover_pick(&c, f->r, &req, cp, f->n_cand, &err), 0);
+	assert_int_equal(sched_check(&c.s, nh), 0);	/* no host twice a round, no pair twice */
+	assert_true(c.s.n_rounds <= req.max_rounds);
+	for (size_t r = 0; r < c.s.n_rounds; r++) {
+		memset(load, 0, nl * 2 * sizeof(*load));
+		memset(busy, 0, nh * sizeof(*busy));
+		for (size_t i = c.s.round_start[r]; i < c.s.round_start[r + 1]; i++) {
+			unsigned int a = c.s.pairs[i].a, b = c.s.pairs[i].b;
+
+			assert_false(busy[a] || busy[b]);
+			busy[a] = busy[b] = true;
+			assert_false(seen[a * nh + b] || seen[b * nh + a]);
+			seen[a * nh + b] = true;
+			hp[a]++;
+			hp[b]++;
+			if (c.pick[i] == STEER_COVER_FILL) {
+				assert_int_equal(f->r->hosts[a].leaf, f->r->hosts[b].leaf);
+				cross[f->r->hosts[a].link] += 2;
+				cross[f->r->hosts[b].link] += 2;
+				continue;
+			}
+			const struct pair_route *pr = &f->cand[c.pick[i]];
+
+			assert_true(c.pick[i] < f->n_cand);
+			assert_true(pr->a == a && pr->b == b);
+			assert_true(c.ab[i] < pr->n_ab && c.ba[i] < pr->n_ba);
+			load_path(f, pr, &pr->ab[c.ab[i]], load, cross);
+			load_path(f, pr, &pr->ba[c.ba[i]], load, cross);
+		}
+		for (size_t l = 0; l < nl * 2; l++)
+			assert_true(load[l] <= 1 + 1e-9);
+	}
+	for (size_t l = 0; l < nl; l++) {
+		assert_int_equal(cross[l], c.cross[l]);
+		short_links += target[l] && cross[l] < k;
+	}
+	for (size_t h = 0; h < nh; h++) {
+		assert_int_equal(hp[h], c.host_pairs[h]);
+		short_hosts += hp[h] < k;
+	}
+	assert_int_equal(short_links, c.links_short);
+	assert_int_equal(short_hosts, c.hosts_short);
+	if (want_full) {
+		assert_int_equal(c.links_short, 0);
+		assert_int_equal(c.hosts_short, 0);
+	}
+	*rounds = c.s.n_rounds;
+	steer_cover_fini(&c);
+	steer_cover_fini(&c);	/* safe twice */
+	free(cp);
+	free(load);
+	free(cross);
+	free(hp);
+	free(busy);
+	free(seen);
+	free(target);
+}
+
+static void test_property_2l(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 6; seed++) {
+		struct topo_gen_2l g = { .leaves = 2 + (unsigned int)(mix(seed) % 7),
+					 .hosts_per_leaf = 2 + (unsigned int)(mix(seed + 9) % 9),
+					 .spines = 2 + (unsigned int)(mix(seed + 3) % 3),
+					 .host_mbps = 100000, .uplink_mbps = 100000 };
+		struct fab f = { 0 };
+		size_t rounds;
+
+		g.uplinks_per_spine = 1 + (g.hosts_per_leaf + g.spines - 1) / g.spines / 2;
+		assert_int_equal(topo_gen_leaf_spine(&f.t, &g), 0);
+		fab_place(&f, (size_t)g.leaves * g.hosts_per_leaf, seed);
+		cands_make(&f, 6, seed);
+		check(&f, 1 + (unsigned int)(seed % 3), false, &rounds);
+		fab_down(&f);
+	}
+}
+
+static void test_property_3l(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 4; seed++) {
+		struct topo_gen_3l g = { .pods = 2 + (unsigned int)(seed % 3), .leaves_per_pod = 4,
+					 .hosts_per_leaf = 4, .aggs_per_pod = 4, .cores_per_agg = 2,
+					 .host_mbps = 100000, .leaf_mbps = 100000,
+					 .core_mbps = 100000 };
+		struct fab f = { 0 };
+		size_t rounds;
+
+		assert_int_equal(topo_gen_fat_tree(&f.t, &g), 0);
+		fab_place(&f, (size_t)g.pods * 16, seed);
+		cands_make(&f, 10, seed);
+		/* K = 2 on a fat tree of 32-64 hosts: reachable within the extra rounds. */
+		check(&f, 2, true, &rounds);
+		assert_true(rounds <= 2 + 3);
+		fab_down(&f);
+	}
+}
+
+static void test_bad_input(void **state)
+{
+	struct topo_gen_2l g = { .leaves = 2, .hosts_per_leaf = 2, .spines = 2 };
+	struct steer_cover_req req = { .k = 0, .max_rounds = 3 };
+	struct fab f = { 0 };
+	struct steer_cover c;
+	struct fab_err err;
+	const struct pair_route *cp[1];
+
+	(void)state;
+	assert_int_equal(topo_gen_leaf_spine(&f.t, &g), 0);
+	fab_place(&f, 4, 1);
+	cands_make(&f, 2, 1);
+	assert_true(f.n_cand > 0);
+	cp[0] = &f.cand[0];
+	fab_err_init(&err);
+	assert_int_equal(steer_cover_pick(&c, f.r, &req, cp, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "k 0"));
+	req.k = 4;		/* fewer rounds than K */
+	assert_int_equal(steer_cover_pick(&c, f.r, &req, cp, 1, &err), -EINVAL);
+	req.k = 1;
+	f.cand[0].b = f.cand[0].a;
+	assert_int_equal(steer_cover_pick(&c, f.r, &req, cp, 1, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "candidate 0"));
+	fab_down(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_property_2l),
+		cmocka_unit_test(test_property_3l),
+		cmocka_unit_test(test_bad_input),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
