@@ -434,12 +434,21 @@ static int cover_cands(const struct route *r, uint64_t **out, size_t *n)
 	for (size_t c = 0; c < COVER_CANDS / 2; c++) {
 		size_t off = nh * (c + 1) / (COVER_CANDS / 2 + 1) + c + 1;
 
-		for (size_t a = 0; a < nh; a++) {
-			size_t b = (a + off) % nh;
+		/*
+		 * From the offset on, the first host on another leaf: with the
+		 * hosts listed leaf after leaf in turn (h1 leaf1, h2 leaf2, h3
+		 * leaf3, h4 leaf1, ...) the offset alone can land on the host's
+		 * own leaf every time (6 hosts, 3 leaves: offsets 3 and 6).
+		 */
+		for (size_t a = 0; a < nh; a++)
+			for (size_t step = 0; step < nh; step++) {
+				size_t b = (a + off + step) % nh;
 
-			if (a != b && r->hosts[a].leaf != r->hosts[b].leaf)
-				k[m++] = sched_pair_key((unsigned int)a, (unsigned int)b);
-		}
+				if (a != b && r->hosts[a].leaf != r->hosts[b].leaf) {
+					k[m++] = sched_pair_key((unsigned int)a, (unsigned int)b);
+					break;
+				}
+			}
 	}
 	qsort(k, m, sizeof(*k), u64_cmp);
 	*n = 0;
@@ -627,9 +636,10 @@ static bool cover_reaches(const struct sweep_topo *st, const struct steer_cover 
 /*
  * Coverage K on members: candidates traced, pairs and rounds chosen
  * (steer_cover_pick()), into @sv and @s; candidates whose map fell back
- * are left out.  1: declined (some fell back and the others do not reach
- * every link the picker's pairs cross: the picker's pairs and the
- * whole-set rule for those not traced, as before); @sv is then empty.
+ * are left out.  1: declined (the pairs chosen do not cross every link
+ * the picker's pairs cross, or do not hold every host, K times: some
+ * candidates fell back, or too few were found; the picker's pairs and
+ * the whole-set rule for those not traced, as before); @sv is then empty.
  */
 static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 		     struct sweep_steer *sv, struct sched *s, struct sched_steer_stats *stats)
@@ -667,13 +677,19 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 		cand[i] = sv->p[i].n_opts ? &sv->p[i].all : NULL;
 	rc = steer_cover_pick(&c, st->r, &req, cand, n, &ctx->err);
 	free(cand);
-	if (rc == 0 && fell && !cover_reaches(st, &c)) {
-		fab_warn("sweep --steer: coverage on members: %zu of %zu candidate pairs did not "
-			 "steer (first: %s %s: %s) and the others do not reach every link the "
-			 "coverage picker's pairs cross: the picker's pairs instead, ECMP sets "
-			 "counted whole where not traced", fell, n,
-			 st->hosts->hosts[sv->p[first].a].name, st->hosts->hosts[sv->p[first].b].name,
-			 sv->p[first].why[0] ? sv->p[first].why : "no option");
+	if (rc == 0 && (!cover_reaches(st, &c) || c.hosts_short)) {
+		if (fell)
+			fab_warn("sweep --steer: coverage on members: %zu of %zu candidate pairs did "
+				 "not steer (first: %s %s: %s) and the others do not reach every link "
+				 "the coverage picker's pairs cross, or every host, %u times: the "
+				 "picker's pairs instead, ECMP sets counted whole where not traced",
+				 fell, n, st->hosts->hosts[sv->p[first].a].name,
+				 st->hosts->hosts[sv->p[first].b].name,
+				 sv->p[first].why[0] ? sv->p[first].why : "no option", st->cov_k);
+		else
+			fab_warn("sweep --steer: coverage on members: the pairs chosen among %zu "
+				 "candidates leave %zu links and %zu hosts short of %u: the picker's "
+				 "pairs instead", n, c.links_short, c.hosts_short, st->cov_k);
 		steer_cover_fini(&c);
 		for (size_t i = 0; i < sv->n; i++)
 			pair_route_fini(&sv->p[i].all);

@@ -8,6 +8,8 @@
 #     runs); every steered path of the first is the one Debian's
 #     traceroute -T reports for the same tuple, both ways (a second witness),
 #     and no traced port is left in TIME_WAIT (both phases end with a reset);
+#     then a --coverage 2 run chosen on members: every link crossed >= 2
+#     times by the paths taken (counted here), every host in >= 2 pairs;
 #  2. leaf1 <-> spine1 slowed (tc tbf, both ways): exit 1, the top suspect
 #     is that link alone (kind link, both ends), no host named, no pair of
 #     one leaf slow; the HTML report's ECMP member table lists that link
@@ -15,7 +17,7 @@
 #     (each pair on the member it took); diagnose --steer on a slow pair names the members it
 #     took and that link; again with the host cables at 1 Gbit/s and
 #     rate_gbps=1 in the hosts file (clean, then the member at 200 Mbit/s);
-#  2c. the leaves' multipath hash seed changed once steering is planned,
+#  2c. leaf1 withdraws its spine2 nexthop once steering is planned,
 #     leaf1 <-> spine1 slowed: the pairs not ok are traced again after the
 #     retests, those whose tuples moved are said and fall back ("moved");
 #  3. spine1 drops its ICMP time-exceeded (nftables): the pairs that met it
@@ -138,6 +140,27 @@ for i in 2 3; do
 	assert_eq "clean run $i: exit" 0 "$rc"
 	assert_eq "clean run $i: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
 done
+# 1d. coverage on members (docs/paths.md "Coverage on members"): pairs,
+# members and rounds chosen together among traced candidates.  Counted
+# here from the document: every pair on one path each way (a steered
+# pair's traced member, a same-leaf pair's one path), every one of the
+# lab's 12 links (6 host cables, 6 uplinks) crossed >= 2 times by those
+# paths, every host in >= 2 pairs.
+sweep --coverage 2
+assert_eq "coverage on members: exit" 0 "$rc"
+assert_eq "coverage on members: no pair slow" "0 0" "$(q '.summary | "\(.slow) \(.failed)"')"
+grep -q "steering, coverage 2 on members: " "$TMP/err" || fail "coverage on members: not chosen on members"
+assert_eq "coverage on members: the sweep's count of links short" 0 "$(q .schedule.coverage.links_short)"
+assert_eq "coverage on members: no pair fell back" 0 "$(q '[.pairs[] | select(.steer.fallback != null)] | length')"
+q '.pairs[] | (.routes.ab, .routes.ba) | (map(select(.traced == true)) | if length > 0 then . else null end) // . |
+	select(length == 1) | .[0].hops[] | [.from.node, .to.node] | sort | join(" ")' | sort | uniq -c >"$TMP/cross"
+echo "coverage on members: $(q '.pairs | length') pairs in $(q .schedule.rounds) rounds; crossings:" >&2
+cat "$TMP/cross" >&2
+assert_eq "coverage on members: links crossed" 12 "$(wc -l <"$TMP/cross")"
+assert_eq "coverage on members: links crossed fewer than 2 times" 0 "$(awk '$1 < 2' "$TMP/cross" | wc -l)"
+assert_eq "coverage on members: hosts in fewer than 2 pairs" 0 \
+	"$(q '[.pairs[] | .a, .b] | group_by(.) | map(select(length < 2)) | length')"
+assert_eq "coverage on members: every host in a pair" 6 "$(q '[.pairs[] | .a, .b] | unique | length')"
 
 # --- 2. leaf1 <-> spine1 slowed: that link alone -------------------------------------------
 run lab_slow leaf1:swp49 50mbit
@@ -202,37 +225,53 @@ assert_eq "rated slow member: no pair of one leaf slow" 0 "$(q '[.pairs[] | sele
 run lab_unslow leaf1:swp49
 HOSTS=$TMP/hosts
 
-# --- 2c. the leaves re-hash after the trace (a new multipath hash seed) -----------------------
+# --- 2c. leaf1 moves its flows after the trace (a member withdrawn) ----------------------------
 # The pairs not ok are traced again on their last tuples after the retests:
-# those that moved are said, fall back ("moved"), and no longer count as steered.
-if [ -w /proc/sys/net/ipv4/fib_multipath_hash_seed ]; then
-	run lab_slow leaf1:swp49 50mbit
-	pretty "$FABRICCTL -v -j sweep ... --steer (the leaves' hash seed changed once steering is planned)"
-	rc=0
-	# The last sweep's stderr has a "steering: " line too: gone first, or
-	# the seeds could change before this sweep has traced anything.
-	rm -f "$TMP/err"
-	"$FABRICCTL" -v -j sweep --hosts "$HOSTS" --launcher netns --transport tcp --duration 0.5 \
-		--lat-iters 200 --topology "$TMP/plan.yaml" --steer >"$TMP/out" 2>"$TMP/err" &
-	pid=$!
-	for t in $(seq 1 600); do grep -qs "steering: " "$TMP/err" && break; sleep 0.05; done
-	for n in leaf1 leaf2 leaf3; do
-		lab_exec "$n" sysctl -q -w net.ipv4.fib_multipath_hash_seed=$((90210 + ${n#leaf}))
-	done
-	wait "$pid" || rc=$?
-	grep -E "re-trac" "$TMP/err" | cut -c1-240 >&2 || true
-	echo "re-hashed: rc $rc; $(q -c '.suspects[0] | [.kind, .score, .link.a.node, .link.b.node]')" >&2
-	assert_eq "re-hashed: exit" 1 "$rc"
-	moved=$(grep -c "re-traced after its tests, its tuples now take" "$TMP/err" || true)
-	[ "$moved" -ge 1 ] || fail "re-hashed: no pair said to have moved"
-	assert_eq "re-hashed: JSON pairs moved, none counted steered" "$moved true" \
-		"$(q '[.pairs[] | select(.steer.fallback == "moved")] | "\(length) \(all(.steer.steered | not))"')"
-	assert_eq "re-hashed: moved pairs mark no traced member" 0 \
-		"$(q '[.pairs[] | select(.steer.fallback == "moved") | .routes[][] | select(.traced)] | length')"
-	run lab_unslow leaf1:swp49
-else
-	echo "re-hashed: skipped: this kernel has no net.ipv4.fib_multipath_hash_seed" >&2
-fi
+# those that moved are said, fall back ("moved"), and no longer count as
+# steered.  Once steering is planned, leaf1 withdraws its spine2 nexthop
+# (each multipath route replaced by spine1's alone, as a leaf does when
+# a member goes down), with leaf1 <-> spine1 slowed: every test leaving
+# leaf1 that was planned through spine2 now crosses the slowed link, is
+# slow, and its re-trace finds spine1.  (This once changed the leaves'
+# hash seeds instead; whether any slow pair then moved was left to the
+# new hash: 1 run in about 10 saw none and failed.)
+run lab_slow leaf1:swp49 50mbit
+lab_exec leaf1 ip -j -4 route show >"$TMP/leaf1.routes"
+prefixes=$(jq -r '.[] | select(.nexthops) | .dst' "$TMP/leaf1.routes")
+[ -n "$prefixes" ] || fail "re-routed: leaf1 has no multipath route"
+pretty "$FABRICCTL -v -j sweep ... --steer (leaf1 withdraws spine2 once steering is planned)"
+rc=0
+# The last sweep's stderr has a "steering: " line too: gone first, or
+# the routes could change before this sweep has traced anything.
+rm -f "$TMP/err"
+"$FABRICCTL" -v -j sweep --hosts "$HOSTS" --launcher netns --transport tcp --duration 0.5 \
+	--lat-iters 200 --topology "$TMP/plan.yaml" --steer >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for t in $(seq 1 600); do grep -qs "steering: " "$TMP/err" && break; sleep 0.05; done
+for d in $prefixes; do
+	gw=$(jq -r --arg d "$d" '.[] | select(.dst == $d) | .nexthops[] | select(.dev == "swp49") | .gateway' "$TMP/leaf1.routes")
+	lab_exec leaf1 ip route replace "$d" via "$gw" dev swp49
+done
+wait "$pid" || rc=$?
+grep -E "re-trac" "$TMP/err" | cut -c1-240 >&2 || true
+echo "re-routed: rc $rc; $(q -c '.suspects[0] | [.kind, .score, .link.a.node, .link.b.node]')" >&2
+assert_eq "re-routed: exit" 1 "$rc"
+moved=$(grep -c "re-traced after its tests, its tuples now take" "$TMP/err" || true)
+# The directions planned from leaf1 (h1, h4) through spine2: a -> b when a is
+# on leaf1, b -> a ("back") when b is.
+planned2=$(sed -n 's/^fabricctl: steer \([^ ]*\) \([^ ]*\): port [0-9]* -> [0-9]* via \([^;]*\); back [0-9]* -> [0-9]* via \(.*\)$/\1 \2 \3 \4/p' "$TMP/err" |
+	awk -v l1="$P-h1" -v l4="$P-h4" -v s2="$P-spine2" '(($1 == l1 || $1 == l4) && $3 == s2) || (($2 == l1 || $2 == l4) && $4 == s2) { n++ } END { print n + 0 }')
+echo "re-routed: $planned2 directions planned from leaf1 through spine2, $moved pairs said to have moved" >&2
+[ "$planned2" -ge 1 ] || fail "re-routed: no test planned from leaf1 through spine2 (the packer put every leaf1 test on spine1?)"
+[ "$moved" -ge 1 ] || fail "re-routed: no pair said to have moved"
+assert_eq "re-routed: JSON pairs moved, none counted steered" "$moved true" \
+	"$(q '[.pairs[] | select(.steer.fallback == "moved")] | "\(length) \(all(.steer.steered | not))"')"
+assert_eq "re-routed: moved pairs mark no traced member" 0 \
+	"$(q '[.pairs[] | select(.steer.fallback == "moved") | .routes[][] | select(.traced)] | length')"
+for d in $prefixes; do
+	lab_exec leaf1 ip route replace "$d" $(jq -r --arg d "$d" '.[] | select(.dst == $d) | .nexthops[] | "nexthop via \(.gateway) dev \(.dev)"' "$TMP/leaf1.routes")
+done
+run lab_unslow leaf1:swp49
 
 # --- 3. spine1 silent: fallback per pair, no false alarm ----------------------------------
 lab_exec spine1 nft -f - <<'NFT'
