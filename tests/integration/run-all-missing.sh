@@ -74,9 +74,10 @@ assert_eq "beside the vm tier, one failing: exit" 1 "$rc"
 grep -q '2 scripts that judge no time go beside the vm tier' "$TMP/out" || fail "the scripts moved are not said"
 assert_eq "y.sh counted once" 1 "$(grep -c 'PASS  tests/integration/y.sh' "$TMP/out")"
 assert_eq "z.sh failed once" 1 "$(grep -c 'FAIL  tests/integration/z.sh' "$TMP/out")"
-# y.sh and z.sh are recorded after the vm tier's own result
-assert_eq "order: vm, then the scripts beside it, the own-VM test, the second boot" \
-	"tests/vm/one-vm/v.sh tests/integration/y.sh tests/integration/z.sh tests/vm/own-vm/w.sh tests/vm/one-vm-b/u.sh" \
+# the one-VM boot's lane records its boot, the own-VM test and the second
+# boot; y.sh and z.sh, run beside, are recorded after them
+assert_eq "order: vm, the own-VM test, the second boot, then the scripts beside" \
+	"tests/vm/one-vm/v.sh tests/vm/own-vm/w.sh tests/vm/one-vm-b/u.sh tests/integration/y.sh tests/integration/z.sh" \
 	"$(awk '/^(PASS|FAIL)/ && $2 != "tests/integration/x.sh" { printf "%s%s", s, $2; s = " " }' "$TMP/out")"
 assert_eq "w.sh counted once" 1 "$(grep -c 'PASS  tests/vm/own-vm/w.sh' "$TMP/out")"
 assert_eq "u.sh counted once" 1 "$(grep -c 'PASS  tests/vm/one-vm-b/u.sh' "$TMP/out")"
