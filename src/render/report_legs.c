@@ -21,6 +21,16 @@ static const char *s_or(const json_t *o, const char *key, const char *dflt)
 	return s ? s : dflt;
 }
 
+/* An integer cell's text, or a dash when @v is none; then the next cell opens. */
+static void int_cell(FILE *f, const json_t *v)
+{
+	if (json_is_integer(v))
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	else
+		fputs("&ndash;", f);
+	fputs("</td><td>", f);
+}
+
 /* One member's row of direction @d (sent by d.node to @to). */
 static void leg_row(FILE *f, const json_t *d, const char *to, const json_t *l)
 {
@@ -38,21 +48,13 @@ static void leg_row(FILE *f, const json_t *d, const char *to, const json_t *l)
 	fputs("</td><td>", f);
 	report_html_esc(f, s_or(l, "member", "?"));
 	fputs("</td><td>", f);
-	if (json_is_integer(sport))
-		fprintf(f, "%lld", (long long)json_integer_value(sport));
-	else
-		fputs("&ndash;", f);
-	fputs("</td><td>", f);
+	int_cell(f, sport);
 	if (json_is_number(bw))
 		fprintf(f, "%.1f Mb/s", json_number_value(bw));
 	else
 		fputs("&ndash;", f);
 	fputs("</td><td>", f);
-	if (json_is_integer(tx))
-		fprintf(f, "%lld", (long long)json_integer_value(tx));
-	else
-		fputs("&ndash;", f);
-	fputs("</td><td>", f);
+	int_cell(f, tx);
 	if (json_string_value(json_object_get(l, "switch"))) {
 		report_html_esc(f, s_or(l, "switch", ""));
 		fputc(' ', f);
