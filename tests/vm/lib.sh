@@ -277,3 +277,20 @@ dcbtest_cleanup() {
 	grep -q '^dcbtest ' /proc/modules && rmmod dcbtest
 	rm -rf "$TMP"
 }
+
+# vm_legs_read ARRAY HEAD: one jq (each process costs under TCG) reads the
+# sweep document $TMP/out into the associative ARRAY: ARRAY[DIR.MEMBER.FIELD]
+# for every leg of the first pair (verdict sport bytes tx_bytes bw_mbps
+# finding ...) and ARRAY[head], the jq string HEAD (the caller's summary
+# fields); the head is logged.
+vm_legs_read() {
+	local -n vlr_a=$1
+	local k v out
+	vlr_a=()
+	out=$(jq -r "\"head\\t\" + $2,
+		(.pairs[0].legs | to_entries[] | select(.value != null) | .key as \$d | .value.legs[] | .member as \$m |
+		 to_entries[] | \"\\(\$d).\\(\$m).\\(.key)\\t\\(.value)\")" "$TMP/out")
+	# (a here-string: the VM has no /dev/fd for <(...))
+	while IFS=$'\t' read -r k v; do vlr_a[$k]=$v; done <<<"$out"
+	echo "legs: ${vlr_a[head]}" >&2
+}

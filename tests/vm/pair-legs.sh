@@ -109,16 +109,8 @@ pair_legs_sweep() {
 # ba's sender, ab's mode/policy).
 declare -A PL
 pair_legs_read() {
-	local k v out
-	PL=()
-	out=$(jq -r '
-		"head\t\(.legs.bad) \(.legs.findings | length) \(.launch.joined) \(.pairs[0].legs.ab.node)" +
-		" \(.pairs[0].legs.ba.node) \(.pairs[0].legs.ab.mode)/\(.pairs[0].legs.ab.xmit_hash_policy)",
-		(.pairs[0].legs | to_entries[] | select(.value != null) | .key as $d | .value.legs[] | .member as $m |
-		 to_entries[] | "\($d).\($m).\(.key)\t\(.value)")' "$TMP/out")
-	# (a here-string: the VM has no /dev/fd for <(...))
-	while IFS=$'\t' read -r k v; do PL[$k]=$v; done <<<"$out"
-	echo "legs: ${PL[head]}" >&2
+	vm_legs_read PL '"\(.legs.bad) \(.legs.findings | length) \(.launch.joined) \(.pairs[0].legs.ab.node)" +
+		" \(.pairs[0].legs.ba.node) \(.pairs[0].legs.ab.mode)/\(.pairs[0].legs.ab.xmit_hash_policy)"'
 }
 
 pair_legs_controller() {

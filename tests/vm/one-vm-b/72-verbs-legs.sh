@@ -128,16 +128,9 @@ sweep() {
 # count, ab's sender, ba's sender, ab's policy, ab's dport).
 declare -A L
 legs() {
-	local k v out
-	L=()
-	out=$(jq -r '
-		"head\t\(.legs.bad) \(.legs.findings | length) \(.pairs[0].legs.ab.node)" +
+	vm_legs_read L '"\(.legs.bad) \(.legs.findings | length) \(.pairs[0].legs.ab.node)" +
 		" \(.pairs[0].legs.ba.node) \(.pairs[0].legs.ab.mode)/\(.pairs[0].legs.ab.xmit_hash_policy)" +
-		" \(.pairs[0].legs.ab.dport)",
-		(.pairs[0].legs | to_entries[] | select(.value != null) | .key as $d | .value.legs[] | .member as $m |
-		 to_entries[] | "\($d).\($m).\(.key)\t\(.value)")' "$TMP/out")
-	while IFS=$'\t' read -r k v; do L[$k]=$v; done <<<"$out"
-	echo "legs: ${L[head]}" >&2
+		" \(.pairs[0].legs.ab.dport)"'
 }
 
 # --- 1. no fault: every leg found, carried its flow, ok -------------------------

@@ -106,16 +106,8 @@ sweep() {
 # L[head] (legs.bad, the findings' count, ab's sender, ba's sender, ab's policy).
 declare -A L
 legs() {
-	local k v out
-	L=()
-	out=$(jq -r '
-		"head\t\(.legs.bad) \(.legs.findings | length) \(.pairs[0].legs.ab.node)" +
-		" \(.pairs[0].legs.ba.node) \(.pairs[0].legs.ab.mode)/\(.pairs[0].legs.ab.xmit_hash_policy)",
-		(.pairs[0].legs | to_entries[] | select(.value != null) | .key as $d | .value.legs[] | .member as $m |
-		 to_entries[] | "\($d).\($m).\(.key)\t\(.value)")' "$TMP/out")
-	# (a here-string: the VM has no /dev/fd for <(...))
-	while IFS=$'\t' read -r k v; do L[$k]=$v; done <<<"$out"
-	echo "legs: ${L[head]}" >&2
+	vm_legs_read L '"\(.legs.bad) \(.legs.findings | length) \(.pairs[0].legs.ab.node)" +
+		" \(.pairs[0].legs.ba.node) \(.pairs[0].legs.ab.mode)/\(.pairs[0].legs.ab.xmit_hash_policy)"'
 }
 
 # outputs WANT-BAD: the sweep's CSV, Prometheus and HTML, `report` from its JSON, and
