@@ -68,20 +68,35 @@ mkdir -p "$S/tests/vm/one-vm-b"
 printf '#!/bin/sh\nexit 0\n' >"$S/tests/vm/one-vm-b/u.sh"
 chmod +x "$S/tests/vm/one-vm-b/u.sh"
 rc=0
-LOGDIR=$TMP/log TIERS="integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
+LOGDIR=$TMP/log TIERS="unit integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
 cat "$TMP/out"
 assert_eq "beside the vm tier, one failing: exit" 1 "$rc"
 grep -q '2 scripts that judge no time go beside the vm tier' "$TMP/out" || fail "the scripts moved are not said"
+grep -qx '== tier unit: beside the vm tier' "$TMP/out" || fail "the unit tier moved is not said"
 assert_eq "y.sh counted once" 1 "$(grep -c 'PASS  tests/integration/y.sh' "$TMP/out")"
 assert_eq "z.sh failed once" 1 "$(grep -c 'FAIL  tests/integration/z.sh' "$TMP/out")"
 # the one-VM boot's lane records its boot, the own-VM test and the second
-# boot; y.sh and z.sh, run beside, are recorded after them
-assert_eq "order: vm, the own-VM test, the second boot, then the scripts beside" \
-	"tests/vm/one-vm/v.sh tests/vm/own-vm/w.sh tests/vm/one-vm-b/u.sh tests/integration/y.sh tests/integration/z.sh" \
+# boot; the unit tier, then y.sh and z.sh, run beside, are recorded after them
+assert_eq "order: vm, the own-VM test, the second boot, then the unit tier and the scripts beside" \
+	"tests/vm/one-vm/v.sh tests/vm/own-vm/w.sh tests/vm/one-vm-b/u.sh scripts/check-layers scripts/check-calls build/san/tests/test_thing tests/integration/y.sh tests/integration/z.sh" \
 	"$(awk '/^(PASS|FAIL)/ && $2 != "tests/integration/x.sh" { printf "%s%s", s, $2; s = " " }' "$TMP/out")"
 assert_eq "w.sh counted once" 1 "$(grep -c 'PASS  tests/vm/own-vm/w.sh' "$TMP/out")"
 assert_eq "u.sh counted once" 1 "$(grep -c 'PASS  tests/vm/one-vm-b/u.sh' "$TMP/out")"
-tail -1 "$TMP/out" | grep -qx '5 passed, 1 failed, 0 skipped' || fail "closing line: $(tail -1 "$TMP/out")"
+assert_eq "test_thing counted once" 1 "$(grep -c 'PASS  build/san/tests/test_thing' "$TMP/out")"
+tail -1 "$TMP/out" | grep -qx '8 passed, 1 failed, 0 skipped' || fail "closing line: $(tail -1 "$TMP/out")"
+# UNIT_WITH_VM=0: the unit tier in its own turn, first
+rc=0
+LOGDIR=$TMP/log UNIT_WITH_VM=0 TIERS="unit integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
+assert_eq "UNIT_WITH_VM=0: exit" 1 "$rc"
+assert_eq "UNIT_WITH_VM=0: the unit tier first" "scripts/check-layers scripts/check-calls build/san/tests/test_thing tests/integration/x.sh" \
+	"$(awk '/^(PASS|FAIL)/ { printf "%s%s", s, $2; s = " " }' "$TMP/out" | cut -d' ' -f1-4)"
+# a failing unit binary beside the vm tier still fails the run
+printf '#!/bin/sh\nexit 1\n' >"$S/build/san/tests/test_thing"
+rc=0
+LOGDIR=$TMP/log BESIDE_VM=0 TIERS="unit vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
+assert_eq "a unit failure beside the vm tier: exit" 1 "$rc"
+grep -q '^FAIL  build/san/tests/test_thing' "$TMP/out" || fail "the failing unit binary beside the vm tier is not named"
+printf '#!/bin/sh\nexit 0\n' >"$S/build/san/tests/test_thing"
 rc=0
 LOGDIR=$TMP/log BESIDE_VM=0 TIERS="integration vm" "$S/tests/run-all" >"$TMP/out" 2>&1 || rc=$?
 assert_eq "BESIDE_VM=0: exit" 1 "$rc"
