@@ -367,11 +367,28 @@ static const struct worker_op {
 	{ "bye", op_bye },
 };
 
+/*
+ * Test-only (tests/integration/sweep-faults.sh): FABRICCTL_TEST_UNKNOWN_OPS,
+ * a comma-separated list of ops this worker answers as one that predates
+ * them does ("unknown op 'bond'").
+ */
+static bool op_unknown_for_test(const char *op)
+{
+	const char *list = getenv("FABRICCTL_TEST_UNKNOWN_OPS");
+	size_t n = strlen(op);
+
+	for (const char *at = list; at && *at; at += strcspn(at, ","), at += *at == ',')
+		if (strncmp(at, op, n) == 0 && (at[n] == ',' || at[n] == '\0'))
+			return true;
+	return false;
+}
+
 static void worker_handle(struct worker *w, struct proto_msg *m)
 {
+	bool known = !op_unknown_for_test(m->op);
 	char msg[128];
 
-	for (size_t i = 0; i < ARRAY_SIZE(worker_ops); i++)
+	for (size_t i = 0; known && i < ARRAY_SIZE(worker_ops); i++)
 		if (strcmp(m->op, worker_ops[i].op) == 0) {
 			worker_ops[i].fn(w, m);
 			return;

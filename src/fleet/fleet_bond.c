@@ -9,6 +9,7 @@
 #include "fleet/proto_bond.h"
 #include "util/clock.h"
 #include "util/log.h"
+#include "util/str.h"
 
 struct bond_call {
 	size_t i;
@@ -74,7 +75,7 @@ static json_t *bond_req(const struct fab_host *h, const void *arg, struct fab_er
 }
 
 int fleet_bond_snap_all(struct fleet *f, int timeout_ms, struct bond_snap *out, bool *have,
-			struct fab_err *err)
+			char (*why_out)[FLEET_BOND_WHY_LEN], struct fab_err *err)
 {
 	json_t **res = calloc(f->n ? f->n : 1, sizeof(*res));
 	char **why = calloc(f->n ? f->n : 1, sizeof(*why));
@@ -93,12 +94,15 @@ int fleet_bond_snap_all(struct fleet *f, int timeout_ms, struct bond_snap *out, 
 	f->progress = keep;
 	for (size_t i = 0; i < f->n; i++) {
 		struct fab_err e;
+		const char *reason;
 
 		fab_err_init(&e);
 		have[i] = rc == 0 && res[i] && proto_bond_from_json(res[i], &out[i], &e) == 0;
-		if (rc == 0 && !have[i])
-			fab_debug("bond: %s: %s", f->w[i].host->name,
-				  res[i] ? e.msg : why[i] ? why[i] : "no answer");
+		reason = have[i] || rc < 0 ? "" : res[i] ? e.msg : why[i] ? why[i] : "no answer";
+		if (why_out)
+			str_fmt(why_out[i], FLEET_BOND_WHY_LEN, "%s", reason);
+		if (reason[0])
+			fab_debug("bond: %s: %s", f->w[i].host->name, reason);
 		json_decref(res[i]);
 		free(why[i]);
 	}

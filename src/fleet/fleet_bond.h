@@ -19,13 +19,16 @@
 int fleet_bond_snap(struct fleet *f, size_t i, int timeout_ms, struct bond_snap *out,
 		    struct fab_err *err);
 
+#define FLEET_BOND_WHY_LEN 160
+
 /*
  * Every live worker's reading at once (one request each, answers awaited
  * together): @out[i] and @have[i] (f->n each) for worker i; a worker that
  * fails or answers what cannot be read (an older one: "unknown op") has
- * have false, said at debug level.  Fails only on ENOMEM or a poll failure.
+ * have false and, when @why is not NULL, the reason in @why[i] ("" when
+ * have), also said at debug level.  Fails only on ENOMEM or a poll failure.
  */
 int fleet_bond_snap_all(struct fleet *f, int timeout_ms, struct bond_snap *out, bool *have,
-			struct fab_err *err);
+			char (*why)[FLEET_BOND_WHY_LEN], struct fab_err *err);
 
 #endif

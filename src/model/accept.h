@@ -76,6 +76,7 @@ enum accept_code {
 	FAB_TRAFFIC_FAILED,		/* a pair that could not be measured */
 	FAB_TRAFFIC_LATENCY,		/* a pair's round-trip p99 above the policy's bound */
 	FAB_TRAFFIC_LEG,		/* a new host's bond member slow, dead or unused (its legs) */
+	FAB_TRAFFIC_LEG_UNREAD,		/* a new host's bond whose legs were not measured */
 	FAB_COUNTER_ERRORS,		/* a port's error counter grew past its threshold */
 	FAB_COUNTER_WARN,		/* a congestion counter grew past its threshold */
 	FAB_COUNTER_UNREAD,		/* the counters could not be read */

@@ -209,6 +209,17 @@ struct bond_legs_pair {
 };
 
 /*
+ * A host whose worker did not answer the "bond" request (an older worker:
+ * "unknown op", a timeout), an end of a measured pair whose legs a sweep
+ * would have measured: its legs are not measured, and why
+ * (sweep/sweep_legs.c).
+ */
+struct bond_legs_unanswered {
+	unsigned int host;	/* index into the sweep's hosts */
+	char why[160];		/* the worker's error, "no answer within N ms" */
+};
+
+/*
  * Judge @d's measured legs: each against the fastest leg of the bond
  * (@slow_pct % of it), and against d->rated_mbps when that is set (the
  * higher of the two is the leg's reference: a bond whose legs are all

@@ -126,6 +126,7 @@ struct loc_input;
 struct pair_store;
 struct optics_hosts;
 struct bond_legs_pair;
+struct bond_legs_unanswered;
 
 /*
  * A pair's path and routes are listed (JSON "path" and "routes", the CSV
@@ -266,6 +267,13 @@ struct sweep_report {
 	 */
 	const struct bond_legs_pair *legs;
 	size_t n_legs, n_legs_bad;
+	/*
+	 * The hosts whose worker did not answer the "bond" request, each an
+	 * end of a measured pair the legs run took: their legs not measured
+	 * (said per host, not a fault); NULL when none.
+	 */
+	const struct bond_legs_unanswered *legs_unanswered;
+	size_t n_legs_unanswered;
 	struct {			/* sweep --baseline; file NULL: none */
 		const char *file;
 		double regress_pct;

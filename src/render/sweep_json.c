@@ -493,7 +493,7 @@ static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 			"measured", (int)r->fabric.loc->n_measured,
 			"probes_run", (int)r->fabric.probes_run));
 	json_object_set_new(doc_extra, "suspects_left_out", json_integer((json_int_t)r->suspects_left_out));
-	if (r->legs)
+	if (r->legs || r->legs_unanswered)
 		json_object_set_new(doc_extra, "legs", sweep_legs_doc_json(r));
 	doc = json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:b, s:b, s:o, s:o, s:o, s:o, s:i, s:i,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:f, s:f, s:b, s:o, s:f, s:f, s:f, s:o},"

@@ -90,17 +90,33 @@ static void dir_findings(const struct bond_legs_dir *d, json_t *arr)
 			json_array_append_new(arr, json_string(d->legs[i].finding));
 }
 
+/* "legs not measured: worker did not answer the bond request: WHY" for @u. */
+static void unanswered_note(const struct bond_legs_unanswered *u, char *buf, size_t len)
+{
+	snprintf(buf, len, "legs not measured: worker did not answer the bond request: %s", u->why);
+}
+
 json_t *sweep_legs_doc_json(const struct sweep_report *r)
 {
-	json_t *findings = json_array();
+	json_t *findings = json_array(), *unmeasured = json_array();
+	char note[256];
 
 	for (size_t i = 0; findings && i < r->n_legs; i++) {
 		dir_findings(&r->legs[i].ab, findings);
 		dir_findings(&r->legs[i].ba, findings);
 	}
-	return json_pack("{s:I, s:I, s:o}", "pairs", (json_int_t)r->n_legs,
+	for (size_t i = 0; unmeasured && i < r->n_legs_unanswered; i++) {
+		const struct bond_legs_unanswered *u = &r->legs_unanswered[i];
+
+		unanswered_note(u, note, sizeof(note));
+		json_array_append_new(unmeasured, json_pack("{s:s, s:s}", "node",
+							    r->hosts->hosts[u->host].name,
+							    "note", note));
+	}
+	return json_pack("{s:I, s:I, s:o, s:o}", "pairs", (json_int_t)r->n_legs,
 			 "bad", (json_int_t)r->n_legs_bad,
-			 "findings", findings ? findings : json_null());
+			 "findings", findings ? findings : json_null(),
+			 "not_measured", unmeasured ? unmeasured : json_null());
 }
 
 /* One direction: "  ha -> hb  bond0 balance-xor layer3+4: a1 port 29101 18.1 Mb/s ok, ..." */
@@ -131,10 +147,23 @@ static void dir_text(FILE *f, struct render_txt *tx, const struct bond_legs_dir 
 
 int sweep_legs_text(FILE *f, struct render_txt *tx, const struct sweep_report *r)
 {
-	if (!r->legs)
+	char note[256];
+
+	if (!r->legs && !r->legs_unanswered)
 		return 0;
-	fprintf(f, "dual-homed legs (one flow per bond member, one after another): %zu not ok\n",
+	fprintf(f, "dual-homed legs (one flow per bond member, one after another): %zu not ok",
 		r->n_legs_bad);
+	if (r->n_legs_unanswered)
+		fprintf(f, ", %zu host%s not measured", r->n_legs_unanswered,
+			r->n_legs_unanswered == 1 ? "" : "s");
+	fputc('\n', f);
+	for (size_t i = 0; i < r->n_legs_unanswered; i++) {
+		const struct bond_legs_unanswered *u = &r->legs_unanswered[i];
+
+		unanswered_note(u, note, sizeof(note));
+		fprintf(f, "  %s: %s\n", render_txt(tx, r->hosts->hosts[u->host].name),
+			render_txt(tx, note));
+	}
 	for (size_t i = 0; i < r->n_legs; i++) {
 		const struct bond_legs_pair *lp = &r->legs[i];
 		const char *a = r->hosts->hosts[lp->a].name, *b = r->hosts->hosts[lp->b].name;

@@ -561,6 +561,9 @@ int sweep_text(struct render *out, const struct sweep_report *r)
 	if (r->legs)	/* dual-homed legs (sweep_legs.c): what else makes the exit 1 */
 		fprintf(f, "; %zu dual-homed leg%s not ok", r->n_legs_bad,
 			r->n_legs_bad == 1 ? "" : "s");
+	if (r->n_legs_unanswered)	/* a worker did not answer the bond request */
+		fprintf(f, "; legs of %zu host%s not measured", r->n_legs_unanswered,
+			r->n_legs_unanswered == 1 ? "" : "s");
 	fputc('\n', f);
 	if (r->baseline.file)
 		fprintf(f, "baseline %s: %zu pairs compared, %zu regressed (fell more than %.0f%%)\n",

@@ -46,6 +46,7 @@ struct accept_state {
 	bool optics_read;
 	struct topo_rails rails, trails;
 	struct fleet f;
+	unsigned char *dp_kind;			/* per all.hosts: enum accept_dp_kind, stage 1; NULL */
 	bool progress;				/* stderr is a terminal: say each stage */
 };
 

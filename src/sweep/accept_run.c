@@ -147,6 +147,7 @@ static void accept_state_fini(struct accept_state *s)
 	hosts_fini(&s->fabric);
 	free(s->new_ends.hosts);
 	free(s->new_names);
+	free(s->dp_kind);
 	profile_free(s->profile);
 	json_decref(s->profile_params);
 	topo_free(s->plan);

@@ -6,12 +6,27 @@
 
 #include "fleet/fleet_lldp.h"
 #include "fleet/fleet_op.h"
+#include "model/accept_legs.h"
 #include "model/topo_diff.h"
 #include "model/ib_checks.h"
 #include "sweep/accept_impl.h"
 #include "util/str.h"
 
 /* ---- stage 1: reach ---- */
+
+/* Worker @i's data-path interface as read (@fp): a bond or not, for stage 5 (s->dp_kind). */
+static void dp_kind_keep(struct accept_state *s, size_t i, const struct fleet_ports *fp)
+{
+	const struct fab_host *h = s->f.w[i].host;
+	size_t k = (size_t)(h - s->all.hosts);
+
+	if (!s->dp_kind || k >= s->all.n || !fp->got || !fp->datapath[0])
+		return;
+	for (size_t j = 0; j < fp->hs.n_links; j++)
+		if (strcmp(fp->hs.links[j].name, fp->datapath) == 0)
+			s->dp_kind[k] = strcmp(fp->hs.links[j].kind, "bond") == 0 ? ACCEPT_DP_BOND
+										 : ACCEPT_DP_PLAIN;
+}
 
 #define ACCEPT_PORTS_TIMEOUT_MS 20000
 
@@ -48,8 +63,12 @@ static int reach_ports(struct sweep_ctx *ctx, struct accept_state *s, char *note
 	size_t n_new = 0, n_old = 0;
 	int rc;
 
-	if (!fp)
+	free(s->dp_kind);
+	s->dp_kind = calloc(s->all.n ? s->all.n : 1, sizeof(*s->dp_kind));
+	if (!fp || !s->dp_kind) {
+		free(fp);
 		return fab_err_set(&ctx->err, -ENOMEM, "accept: out of memory");
+	}
 	memset(&norm, 0, sizeof(norm));
 	accept_report_init(&scratch);
 	rc = fleet_ports_read(&s->f, ACCEPT_PORTS_TIMEOUT_MS, fp, &ctx->err);
@@ -65,6 +84,7 @@ static int reach_ports(struct sweep_ctx *ctx, struct accept_state *s, char *note
 		if (!r->nodes[i].reached || !hosts_is_endpoint(h))
 			continue;	/* not reached: said above */
 		port_want(s, h, fp[i].datapath, &w);
+		dp_kind_keep(s, i, &fp[i]);
 		if (!h->is_new) {
 			n_old += fp[i].got;
 			if (fp[i].got)

@@ -4,7 +4,8 @@
  * link (accept_pairs_cover()), measured by the sweep (sweep_run(), the
  * pairs in its request), and the findings read from its report; a new
  * host's bond has each of its legs measured (sweep_legs.h, towards one
- * peer), a leg not ok a FAB-TRAFFIC-LEG finding.
+ * peer), a leg not ok a FAB-TRAFFIC-LEG finding, legs not measured a
+ * FAB-TRAFFIC-LEG-UNREAD one (model/accept_legs.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -15,6 +16,7 @@
 #include "io/load.h"
 #include "io/pair_store.h"
 #include "model/coverage.h"
+#include "model/accept_legs.h"
 #include "model/bond_legs.h"
 #include "model/localize.h"
 #include "model/route.h"
@@ -272,6 +274,30 @@ static int leg_findings(struct accept_report *ar, const struct sweep_report *r, 
 	return rc;
 }
 
+/*
+ * The new hosts' legs the sweep did not measure (model/accept_legs.h), each
+ * host's data path as stage 1 read it (s->dp_kind, by name: the sweep
+ * loaded the hosts file again).  0 or -ENOMEM.
+ */
+static int leg_gaps(const struct accept_state *s, struct accept_report *ar,
+		    const struct sweep_report *r, size_t *n_gaps, size_t *n_plain)
+{
+	unsigned char *dp = calloc(r->hosts && r->hosts->n ? r->hosts->n : 1, sizeof(*dp));
+	int rc;
+
+	if (!dp)
+		return -ENOMEM;
+	for (size_t h = 0; s->dp_kind && r->hosts && h < r->hosts->n; h++)
+		for (size_t k = 0; k < s->all.n; k++)
+			if (strcmp(s->all.hosts[k].name, r->hosts->hosts[h].name) == 0) {
+				dp[h] = s->dp_kind[k];
+				break;
+			}
+	rc = accept_legs_gaps(ar, r, dp, n_gaps, n_plain);
+	free(dp);
+	return rc;
+}
+
 /* The sweep's request: the chosen pairs over --topology, the policy's threshold. */
 static void traffic_req(const struct accept_state *s, const struct coverage *cov,
 			const struct counter_policy *pol, struct sweep_ctx *ctx, struct sweep_req *req)
@@ -355,8 +381,9 @@ static int traffic_judge(struct sweep_ctx *ctx, struct accept_state *s,
 			 const struct sweep_report *sr)
 {
 	struct accept_report *r = &s->rep;
-	size_t n_slow = 0, n_failed = 0, n_lat = 0, n_legs = 0, n_legs_bad = 0;
-	char what[512], legs[128] = "";
+	size_t n_slow = 0, n_failed = 0, n_lat = 0, n_legs = 0, n_legs_bad = 0, n_gaps = 0;
+	size_t n_plain = 0;
+	char what[512], legs[200] = "";
 	int rc;
 
 	r->n_pairs = sr->n_pairs;
@@ -365,14 +392,23 @@ static int traffic_judge(struct sweep_ctx *ctx, struct accept_state *s,
 		rc = latency_findings(r, sr, s->pol.lat_p99_us, &n_lat, &ctx->err);
 	if (rc == 0)
 		rc = leg_findings(r, sr, &n_legs, &n_legs_bad);
+	if (rc == 0)
+		rc = leg_gaps(s, r, sr, &n_gaps, &n_plain);
 	if (rc == -ENOMEM)
 		return fab_err_set(&ctx->err, rc, "accept: out of memory");
 	if (rc < 0)
 		return rc;
 	pairs_note(s, what, sizeof(what));
-	if (n_legs)
+	if (n_legs || n_gaps)
 		snprintf(legs, sizeof(legs), "; %zu legs of new bonds measured, %zu not ok", n_legs,
 			 n_legs_bad);
+	if (n_gaps)
+		snprintf(legs + strlen(legs), sizeof(legs) - strlen(legs),
+			 ", legs of %zu new host%s not measured", n_gaps, n_gaps == 1 ? "" : "s");
+	if (n_plain)
+		snprintf(legs + strlen(legs), sizeof(legs) - strlen(legs),
+			 "; %zu new host%s did not answer the bond request (no bond by stage 1)",
+			 n_plain, n_plain == 1 ? "" : "s");
 	accept_stage_set(r, ACCEPT_ST_TRAFFIC,
 			 accept_stage_findings(r, ACCEPT_ST_TRAFFIC) ? ACCEPT_FAILED : ACCEPT_PASSED,
 			 "%s, over --topology %s: %zu slow (< %u %% of expected), %zu failed, "

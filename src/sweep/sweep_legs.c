@@ -25,6 +25,7 @@ struct legs_env {
 	const struct sweep_legs_fabric *fab;
 	struct bond_snap *snap;		/* per worker (host): its data-path interface */
 	bool *have;			/* per worker: snap read */
+	char (*why)[FLEET_BOND_WHY_LEN];	/* per worker: why not read ("" once noted) */
 	struct sweep_legs_sel sel;	/* which pairs and senders */
 	bool *done;			/* per worker: its legs measured (sel.once) */
 };
@@ -56,6 +57,7 @@ void sweep_legs_init(struct sweep_legs *l)
 void sweep_legs_fini(struct sweep_legs *l)
 {
 	free(l->pairs);
+	free(l->unans);
 	sweep_legs_init(l);
 }
 
@@ -365,6 +367,34 @@ static bool sel_sender(const struct legs_env *e, unsigned int w)
 	       !(e->sel.new_only && !e->f->w[w].host->is_new);
 }
 
+/*
+ * Worker @w did not answer the bond request: its host's legs are not
+ * measured, said once in l->unans (when the selection takes the host).
+ */
+static int note_unanswered(struct legs_env *e, struct sweep_legs *l, unsigned int w)
+{
+	struct bond_legs_unanswered *u;
+
+	if (e->have[w] || !e->why[w][0] || (e->sel.new_only && !e->f->w[w].host->is_new))
+		return 0;
+	if (l->n_unans == l->cap_unans) {
+		size_t cap = l->cap_unans ? 2 * l->cap_unans : 4;
+
+		u = realloc(l->unans, cap * sizeof(*u));
+		if (!u)
+			return fab_err_set(&e->ctx->err, -ENOMEM, "sweep: out of memory");
+		l->unans = u;
+		l->cap_unans = cap;
+	}
+	u = &l->unans[l->n_unans++];
+	u->host = w;
+	str_fmt(u->why, sizeof(u->why), "%s", e->why[w]);
+	fab_info("legs of %s not measured: worker did not answer the bond request: %s",
+		 e->f->w[w].host->name, u->why);
+	e->why[w][0] = '\0';
+	return 0;
+}
+
 /* The legs of store pair @i (@p), when one of its ends is a bond the selection wants. */
 static int pair_run(struct legs_env *e, struct sweep_legs *l, size_t i, const struct sweep_pair *p)
 {
@@ -374,6 +404,8 @@ static int pair_run(struct legs_env *e, struct sweep_legs *l, size_t i, const st
 
 	if (p->status == SWEEP_FAILED || p->status == SWEEP_PLANNED || !sel_pair(e, p))
 		return 0;
+	if (note_unanswered(e, l, p->a) < 0 || note_unanswered(e, l, p->b) < 0)
+		return -ENOMEM;
 	wa = sel_sender(e, p->a);
 	wb = sel_sender(e, p->b);
 	if (!wa && !wb)
@@ -394,14 +426,17 @@ static int pair_run(struct legs_env *e, struct sweep_legs *l, size_t i, const st
 	return rc;
 }
 
-/* Every live worker's data-path interface, asked at once: *@any when one is a bond. */
+/*
+ * Every live worker's data-path interface, asked at once: *@any when one
+ * is a bond or a worker did not answer (its legs are then said unmeasured).
+ */
 static int snaps_read(struct legs_env *e, bool *any)
 {
-	int rc = fleet_bond_snap_all(e->f, e->timeout_ms, e->snap, e->have, &e->ctx->err);
+	int rc = fleet_bond_snap_all(e->f, e->timeout_ms, e->snap, e->have, e->why, &e->ctx->err);
 
 	*any = false;
 	for (size_t i = 0; rc == 0 && i < e->f->n; i++)
-		*any |= e->have[i] && e->snap[i].is_bond;
+		*any |= (e->have[i] && e->snap[i].is_bond) || e->why[i][0];
 	return rc;
 }
 
@@ -440,7 +475,8 @@ int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 	e.snap = calloc(f->n, sizeof(*e.snap));
 	e.have = calloc(f->n, sizeof(*e.have));
 	e.done = calloc(f->n, sizeof(*e.done));
-	if (!e.snap || !e.have || !e.done) {
+	e.why = calloc(f->n, sizeof(*e.why));
+	if (!e.snap || !e.have || !e.done || !e.why) {
 		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 	} else {
 		bool any = false;
@@ -452,8 +488,11 @@ int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 	free(e.snap);
 	free(e.have);
 	free(e.done);
+	free(e.why);
 	r->legs = l->n ? l->pairs : NULL;
 	r->n_legs = l->n;
 	r->n_legs_bad = l->n_bad;
+	r->legs_unanswered = l->n_unans ? l->unans : NULL;
+	r->n_legs_unanswered = l->n_unans;
 	return rc;
 }

@@ -65,6 +65,8 @@ struct sweep_legs {
 	struct bond_legs_pair *pairs;	/* owned */
 	size_t n, cap;
 	size_t n_bad;
+	struct bond_legs_unanswered *unans;	/* owned: hosts whose worker did not answer */
+	size_t n_unans, cap_unans;
 };
 
 /* Trial @k's source port, direction @fwd (a -> b), over RoCE v2 when @roce (verbs), else tcp. */
@@ -102,9 +104,12 @@ struct sweep_legs_sel {
  * The legs of @r's measured pairs over the fleet @f through @m (the
  * sweep's options @so: its duration, timeouts, token), into @l and the
  * report (r->legs, n_legs, n_legs_bad); each member's switch port from
- * @fab (bond_leg_neighbour()); only those @sel picks (NULL: all).  Nothing when no worker's
- * interface is a bond.  A direction whose bond cannot be read says why
- * and the sweep goes on; 0, -EINTR (a signal), -ENOMEM (ctx->err set).
+ * @fab (bond_leg_neighbour()); only those @sel picks (NULL: all).  Nothing when every worker
+ * answered and none's interface is a bond.  A direction whose bond cannot be read says why
+ * and the sweep goes on; so does a host whose worker did not answer the
+ * "bond" request (r->legs_unanswered: each such end of a measured pair
+ * the selection takes, once, with the worker's reason).  0, -EINTR (a
+ * signal), -ENOMEM (ctx->err set).
  */
 int sweep_legs_run(struct sweep_ctx *ctx, struct sweep_legs *l, struct fleet *f,
 		   const struct sweep_measure *m, const struct sweep_opts *so, bool retest,

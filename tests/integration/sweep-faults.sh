@@ -7,6 +7,9 @@
 #   hang     the worker is stopped (SIGSTOP): alive, pipes open, silent
 #   garbage  a line that is not protocol is sent to the controller
 #   kill-in-test  the worker dies while serving its first test as server
+#   no-bond  the worker answers the "bond" request as an older one does
+#            (test-only FABRICCTL_TEST_UNKNOWN_OPS=bond): every pair ok,
+#            exit 0, and the victim's legs said not measured, with why
 # Each time: the sweep finishes, exits 1, the victim's later pairs are
 # failed with a reason naming it, its first pair keeps its figures, and
 # every pair without the victim is ok with figures.  Also: a launcher that
@@ -34,6 +37,7 @@ cat >"$TMP/launch" <<'SCRIPT'
 mode=$1 victim=$2 host=$3
 shift 3
 [ "$host" = "$victim" ] || exec ip netns exec "$host" "$@"
+[ "$mode" = no-bond ] && exec env FABRICCTL_TEST_UNKNOWN_OPS=bond ip netns exec "$host" "$@"
 if [ "$mode" = hello-garbage ]; then
 	echo 'HTTP/1.1 400 Bad Request'
 	exec cat >/dev/null
@@ -128,6 +132,16 @@ assert_eq "hello-garbage: reason" true \
 	"$(q --arg v "$V" '[.pairs[] | select(.status == "failed") | .reason | (contains($v) and contains("garbage") and contains("HTTP/1.1"))] | all')"
 assert_eq "hello-garbage: others ok" 3 "$(q '[.pairs[] | select(.status == "ok")] | length')"
 assert_eq "hello-garbage: the victim is the top suspect" "$V" "$(q '.suspects[0].node')"
+
+# A victim that does not answer the bond request (an older worker): its pairs are
+# measured, its legs are said not measured, with the worker's reason (~3 s).
+fault no-bond
+assert_eq "no-bond: rc" 0 "$rc"
+assert_eq "no-bond: pairs ok" 6 "$(q '[.pairs[] | select(.status == "ok")] | length')"
+assert_eq "no-bond: legs not measured" \
+	"$V: legs not measured: worker did not answer the bond request: unknown op 'bond'" \
+	"$(q '.legs.not_measured[] | "\(.node): \(.note)"')"
+assert_eq "no-bond: no legs ran" "0 0" "$(q '"\(.legs.pairs) \(.legs.bad)"')"
 
 # A launcher that does not exist: one clear error up front, exit 2, no pair run.
 rc=0

@@ -5,7 +5,8 @@
  * dual-homing from LLDP neighbours, the traffic pairs (coverage K in
  * O((n + m) K) pairs on a generated 1000-node fabric), and stage 1's
  * judgement of a new host's fabric ports (down, below rated speed, below
- * the fleet's or the profile's RDMA width/speed).
+ * the fleet's or the profile's RDMA width/speed), and stage 5's new
+ * bonds whose legs were not measured (FAB-TRAFFIC-LEG-UNREAD).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,6 +20,8 @@
 #include <cmocka.h>
 
 #include "model/accept.h"
+#include "model/accept_legs.h"
+#include "model/bond_legs.h"
 #include "model/topo_diff.h"
 #include "model/topo_gen.h"
 
@@ -35,6 +38,109 @@ static void test_codes(void **state)
 	assert_null(accept_code_name(FAB_CODE_N));
 	for (int c = 0; c < FAB_CODE_N; c++)
 		assert_non_null(accept_code_name(c));	/* every code has its name */
+}
+
+/*
+ * Stage 5 passes no new bonded host whose legs were not measured
+ * (model/accept_legs.h), h1..h9:
+ *   h1 new, its legs measured                       -> nothing
+ *   h2 new, no bond answer, stage 1 unknown          -> finding (could not tell)
+ *   h3 new, no bond answer, stage 1 not a bond       -> nothing (n_plain)
+ *   h4 new, answered, stage 1 a bond, no direction   -> finding (measured none)
+ *   h5 new, its only direction unread                -> finding, the direction's why
+ *   h6 existing, no bond answer                      -> nothing (not judged)
+ *   h7 new, answered, stage 1 not a bond, nothing    -> nothing
+ *   h8 new, no bond answer, stage 1 a bond           -> finding (a bond, stage 1)
+ *   h9 new, one direction unread, one measured       -> nothing
+ */
+static void test_legs_gaps(void **state)
+{
+	struct fab_host h[9];
+	struct fab_hosts hs = { .hosts = h, .n = 9 };
+	struct bond_legs_pair lp[4];
+	struct bond_legs_unanswered un[3] = {
+		{ .host = 1, .why = "unknown op 'bond'" },
+		{ .host = 2, .why = "unknown op 'bond'" },
+		{ .host = 5, .why = "no answer within 2000 ms" },
+	};
+	struct bond_legs_unanswered un8 = { .host = 7, .why = "unknown op 'bond'" };
+	struct bond_legs_unanswered unall[4];
+	unsigned char dp[9] = { ACCEPT_DP_BOND, ACCEPT_DP_UNKNOWN, ACCEPT_DP_PLAIN, ACCEPT_DP_BOND,
+				ACCEPT_DP_BOND, ACCEPT_DP_BOND, ACCEPT_DP_PLAIN, ACCEPT_DP_BOND,
+				ACCEPT_DP_BOND };
+	struct sweep_report r;
+	struct accept_report ar;
+	size_t gaps, plain;
+
+	(void)state;
+	memset(h, 0, sizeof(h));
+	for (int i = 0; i < 9; i++) {
+		snprintf(h[i].name, sizeof(h[i].name), "h%d", i + 1);
+		h[i].is_new = i != 5;
+	}
+	memset(lp, 0, sizeof(lp));
+	lp[0] = (struct bond_legs_pair){ .a = 0, .b = 6 };
+	lp[0].ab = (struct bond_legs_dir){ .run = true, .node = "h1", .n_legs = 2 };
+	lp[1] = (struct bond_legs_pair){ .a = 4, .b = 0 };
+	lp[1].ab = (struct bond_legs_dir){ .run = true, .node = "h5", .unread = true, .n_legs = 2,
+					   .why = "the bond's counters could not be read "
+						  "(see the warnings)" };
+	lp[2] = (struct bond_legs_pair){ .a = 8, .b = 0 };
+	lp[2].ab = (struct bond_legs_dir){ .run = true, .node = "h9", .unread = true, .n_legs = 2,
+					   .why = "every trial flow failed (see the warnings)" };
+	lp[3] = (struct bond_legs_pair){ .a = 0, .b = 8 };
+	lp[3].ba = (struct bond_legs_dir){ .run = true, .node = "h9", .n_legs = 2 };
+	memcpy(unall, un, sizeof(un));
+	unall[3] = un8;
+	memset(&r, 0, sizeof(r));
+	r.hosts = &hs;
+	r.legs = lp;
+	r.n_legs = 4;
+	r.legs_unanswered = unall;
+	r.n_legs_unanswered = 4;
+
+	accept_report_init(&ar);
+	assert_int_equal(accept_legs_gaps(&ar, &r, dp, &gaps, &plain), 0);
+	assert_int_equal(gaps, 4);
+	assert_int_equal(plain, 1);
+	assert_int_equal(ar.n_findings, 4);
+	for (size_t i = 0; i < ar.n_findings; i++) {
+		assert_int_equal(ar.findings[i].code, FAB_TRAFFIC_LEG_UNREAD);
+		assert_int_equal(ar.findings[i].stage, ACCEPT_ST_TRAFFIC);
+	}
+	assert_string_equal(ar.findings[0].node, "h2");
+	assert_string_equal(ar.findings[0].evidence, "legs not measured: worker did not answer the "
+			    "bond request: unknown op 'bond' (stage 1 could not tell whether its "
+			    "data path is a bond)");
+	assert_string_equal(ar.findings[1].node, "h4");
+	assert_string_equal(ar.findings[1].evidence, "legs not measured: its data path is a bond "
+			    "(stage 1), the sweep measured none of its legs");
+	assert_string_equal(ar.findings[2].node, "h5");
+	assert_string_equal(ar.findings[2].evidence, "legs not measured: the bond's counters could "
+			    "not be read (see the warnings)");
+	assert_string_equal(ar.findings[3].node, "h8");
+	assert_string_equal(ar.findings[3].evidence, "legs not measured: worker did not answer the "
+			    "bond request: unknown op 'bond' (its data path is a bond, stage 1)");
+	assert_false(accept_verdict(&ar));
+	accept_report_fini(&ar);
+
+	/* Without stage 1's reading (NULL): every unanswered new host is a finding, h3 too. */
+	accept_report_init(&ar);
+	assert_int_equal(accept_legs_gaps(&ar, &r, NULL, &gaps, &plain), 0);
+	assert_int_equal(gaps, 4);	/* h2, h3, h5, h8 (h4's bond is stage 1's word) */
+	assert_int_equal(plain, 0);
+	assert_string_equal(ar.findings[1].node, "h3");
+	accept_report_fini(&ar);
+
+	/* Every leg measured, every worker answered: nothing. */
+	lp[1].ab.unread = false;
+	r.n_legs_unanswered = 0;
+	dp[3] = dp[7] = ACCEPT_DP_PLAIN;
+	accept_report_init(&ar);
+	assert_int_equal(accept_legs_gaps(&ar, &r, dp, &gaps, &plain), 0);
+	assert_int_equal(gaps + plain + ar.n_findings, 0);
+	assert_true(accept_verdict(&ar));
+	accept_report_fini(&ar);
 }
 
 static void test_blocking_and_verdict(void **state)
@@ -679,6 +785,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_codes),
 		cmocka_unit_test(test_blocking_and_verdict),
+		cmocka_unit_test(test_legs_gaps),
 		cmocka_unit_test(test_policy),
 		cmocka_unit_test(test_cabling_restricted_to_new),
 		cmocka_unit_test(test_dual_homing),

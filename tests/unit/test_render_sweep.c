@@ -640,14 +640,32 @@ static void test_json_steer(void **state)
 	fx_free(&f);
 }
 
-/* One bonded direction of two legs, the second slow (as the VM lab measures it). */
-static void legs_fixture(struct bond_legs_pair *lp, unsigned int a, unsigned int b)
+/*
+ * The legs fixture every legs test starts from: @f built (fx_build(), no
+ * topology), its renderings checked to carry no legs yet (@legs_word
+ * absent from each of @ops), then one bonded direction put on pair 0, a ->
+ * b, two legs, the second slow (as the VM lab measures it), in @lp and
+ * the report.
+ */
+static void fx_build_legs(struct fx *f, struct bond_legs_pair *lp,
+			  const struct render_ops *const *ops, const char *const *legs_word)
 {
 	struct bond_legs_dir *d = &lp->ab;
+	struct sweep_pair p0;
+	struct fab_err err;
+	char *got;
 
+	fab_err_init(&err);
+	fx_build(f, false);
+	for (size_t i = 0; ops[i]; i++) {
+		got = render_to_string(ops[i], &f->rep, false);
+		assert_null(strstr(got, legs_word[i]));
+		free(got);
+	}
+	assert_int_equal(pair_store_get(f->ps, 0, &p0, &err), 0);
 	memset(lp, 0, sizeof(*lp));
-	lp->a = a;
-	lp->b = b;
+	lp->a = p0.a;
+	lp->b = p0.b;
 	*d = (struct bond_legs_dir){ .run = true, .node = "h1", .bond = "bond0",
 				     .mode = FAB_BOND_MODE_BALANCE_XOR,
 				     .policy = FAB_BOND_XMIT_LAYER34, .dport = 29099, .n_trials = 3,
@@ -662,6 +680,10 @@ static void legs_fixture(struct bond_legs_pair *lp, unsigned int a, unsigned int
 	d->legs[0].bytes = d->legs[0].tx_delta = 1187500;
 	d->legs[1].bytes = d->legs[1].tx_delta = 243750;
 	bond_legs_judge_dir(d, 80, false);
+	f->rep.legs = lp;
+	f->rep.n_legs = 1;
+	f->rep.n_legs_bad = d->n_bad;
+	assert_int_equal(d->n_bad, 1);
 }
 
 /*
@@ -671,29 +693,15 @@ static void legs_fixture(struct bond_legs_pair *lp, unsigned int a, unsigned int
  */
 static void test_legs(void **state)
 {
+	const struct render_ops *const ops[] = { &render_text_ops, &render_json_ops, NULL };
+	const char *const word[] = { "dual-homed legs", "legs" };
 	struct bond_legs_pair lp;
-	struct sweep_pair p0;
-	struct fab_err err;
 	json_error_t jerr;
 	struct fx f;
 	json_t *doc, *legs;
 	char *got;
 
-	fab_err_init(&err);
-	fx_build(&f, false);
-	got = render_to_string(&render_text_ops, &f.rep, false);
-	assert_null(strstr(got, "dual-homed legs"));
-	free(got);
-	got = render_to_string(&render_json_ops, &f.rep, false);
-	assert_null(strstr(got, "legs"));
-	free(got);
-
-	assert_int_equal(pair_store_get(f.ps, 0, &p0, &err), 0);
-	legs_fixture(&lp, p0.a, p0.b);
-	f.rep.legs = &lp;
-	f.rep.n_legs = 1;
-	f.rep.n_legs_bad = lp.ab.n_bad;
-	assert_int_equal(lp.ab.n_bad, 1);
+	fx_build_legs(&f, &lp, ops, word);
 	streamed_is_whole(&f.rep);
 	got = render_to_string(&render_json_ops, &f.rep, false);
 	doc = json_loads(got, 0, &jerr);
@@ -724,6 +732,63 @@ static void test_legs(void **state)
 	fx_free(&f);
 }
 
+/*
+ * A host whose worker did not answer the bond request: its legs said not
+ * measured, with the reason, in the JSON's top-level legs (not_measured)
+ * and the text (the headline and the legs section), beside measured legs
+ * and without any.
+ */
+static void test_legs_unanswered(void **state)
+{
+	const struct render_ops *const ops[] = { &render_text_ops, &render_json_ops, NULL };
+	const char *const word[] = { "not measured", "not_measured" };
+	struct bond_legs_unanswered u = { .why = "unknown op 'bond'" };
+	struct bond_legs_pair lp;
+	json_error_t jerr;
+	char want[256];
+	const char *name;
+	struct fx f;
+	json_t *doc, *nm;
+	char *got;
+
+	(void)state;
+	fx_build_legs(&f, &lp, ops, word);
+	u.host = lp.b;
+	name = f.rep.hosts->hosts[u.host].name;
+	f.rep.legs_unanswered = &u;
+	f.rep.n_legs_unanswered = 1;
+	for (int run = 0; run < 2; run++) {	/* the second: no legs measured at all */
+		if (run) {
+			f.rep.legs = NULL;
+			f.rep.n_legs = f.rep.n_legs_bad = 0;
+		}
+		streamed_is_whole(&f.rep);
+		got = render_to_string(&render_json_ops, &f.rep, false);
+		doc = json_loads(got, 0, &jerr);
+		assert_non_null(doc);
+		assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "legs"),
+								    "pairs")), run ? 0 : 1);
+		nm = json_object_get(json_object_get(doc, "legs"), "not_measured");
+		assert_int_equal(json_array_size(nm), 1);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(nm, 0), "node")),
+				    name);
+		assert_string_equal(json_string_value(json_object_get(json_array_get(nm, 0), "note")),
+				    "legs not measured: worker did not answer the bond request: "
+				    "unknown op 'bond'");
+		json_decref(doc);
+		free(got);
+		got = render_to_string(&render_text_ops, &f.rep, false);
+		snprintf(want, sizeof(want), "dual-homed legs (one flow per bond member, one after "
+			 "another): %d not ok, 1 host not measured\n  %s: legs not measured: worker "
+			 "did not answer the bond request: unknown op 'bond'\n", run ? 0 : 1, name);
+		assert_non_null(strstr(got, want));
+		assert_non_null(strstr(got, "; legs of 1 host not measured\n"));
+		assert_int_equal(strstr(got, "; 1 dual-homed leg not ok;") != NULL, !run);
+		free(got);
+	}
+	fx_free(&f);
+}
+
 /* The n-th CRLF-ended line of @s (0-based) into @buf. */
 static void nth_line(const char *s, int n, char *buf, size_t len)
 {
@@ -743,30 +808,17 @@ static void nth_line(const char *s, int n, char *buf, size_t len)
  */
 static void test_legs_csv_prom(void **state)
 {
+	const struct render_ops *const ops[] = { &render_csv_ops, &render_prom_ops, NULL };
+	const char *const word[] = { "legs", "_leg" };
 	struct bond_legs_pair lp;
-	struct sweep_pair p0;
-	struct fab_err err;
 	char line[1024], want[512];
 	const char *a, *b;
 	struct fx f;
 	char *got;
 
-	fab_err_init(&err);
-	fx_build(&f, false);
-	got = render_to_string(&render_csv_ops, &f.rep, false);
-	assert_null(strstr(got, "legs"));
-	free(got);
-	got = render_to_string(&render_prom_ops, &f.rep, false);
-	assert_null(strstr(got, "_leg"));
-	free(got);
-
-	assert_int_equal(pair_store_get(f.ps, 0, &p0, &err), 0);
-	legs_fixture(&lp, p0.a, p0.b);
-	f.rep.legs = &lp;
-	f.rep.n_legs = 1;
-	f.rep.n_legs_bad = lp.ab.n_bad;
-	a = f.rep.hosts->hosts[p0.a].name;
-	b = f.rep.hosts->hosts[p0.b].name;
+	fx_build_legs(&f, &lp, ops, word);
+	a = f.rep.hosts->hosts[lp.a].name;
+	b = f.rep.hosts->hosts[lp.b].name;
 	got = render_to_string(&render_csv_ops, &f.rep, false);
 	nth_line(got, 0, line, sizeof(line));
 	assert_non_null(strstr(line, ",path,legs_not_ok,legs,legs_findings"));
@@ -812,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_json_steer),
 		cmocka_unit_test(test_legs),
 		cmocka_unit_test(test_legs_csv_prom),
+		cmocka_unit_test(test_legs_unanswered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
