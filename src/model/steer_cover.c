@@ -588,12 +588,12 @@ static int step_unpair(struct cov *c, bool main, size_t *placed)
 }
 
 /*
- * Step 6, the repair (after the K main rounds and after each extra
- * round): a local search over the rounds made, on the deficit: per
- * target link K less its crossings, per host the square of K less its
- * pairs (a host two pairs short needs two more rounds, one short needs
- * one), where positive.  A move is kept when the deficit falls, else
- * undone:
+ * Step 6, the repair (steer_cover.h 5.; after the K main rounds and after
+ * each extra round): a local search over the rounds made, on the
+ * deficit: per target link K less its crossings, per host the square of
+ * K less its pairs (a host two pairs short needs two more rounds, one
+ * short needs one), where positive.  A move is kept when the deficit
+ * falls, else undone:
  *  - a candidate of a round onto another option there, or into another
  *    round where both its hosts are free;
  *  - an unused candidate into a round on its best option that fits
@@ -603,7 +603,9 @@ static int step_unpair(struct cov *c, bool main, size_t *placed)
  *  - in an extra round, an unused candidate on its option of most gain
  *    whether it fits or not, the candidate pairs on its full hops taken
  *    out and put back on another option, else their hosts rehomed;
- *  - a host short and free in a round rehomed there.
+ *  - a host short and free in a round rehomed there, or given a host of
+ *    its leaf it never met whose pair moves to a round where both its
+ *    hosts are free.
  */
 #define REPAIR_PASSES 8
 #define KICK_MAX 6
