@@ -769,7 +769,11 @@ static bool rp_met(const struct cov *c, const struct rep *p, unsigned int x, uns
 	return false;
 }
 
-/* Host @x, free in round @r: a free candidate partner that fits with gain, else a free host of its leaf, else one that fits. */
+/*
+ * Host @x, free in round @r: a free candidate partner that fits with
+ * gain, else a free host of its leaf it never met, else a free candidate
+ * partner that fits.
+ */
 static int rp_rehome(struct cov *c, struct rep *p, size_t r, unsigned int x)
 {
 	const uint32_t *mate = p->mate + r * c->nh;
@@ -811,7 +815,7 @@ static unsigned int rp_other(const struct rep *p, uint32_t q, unsigned int h)
 	return p->pool[q].a == h ? p->pool[q].b : p->pool[q].a;
 }
 
-/* Unused candidate @i into round @r, its hosts' pairs there taken out and their partners rehomed. */
+/* Unused candidate @i into round @r; its hosts' pairs there out, their partners rehomed. */
 static int rp_insert(struct cov *c, struct rep *p, size_t i, size_t r)
 {
 	const struct pair_route *pr = c->cand[i];
@@ -941,7 +945,7 @@ undo:
 	return 0;
 }
 
-/* Candidate pair @e onto its best option in round @r2 (its own, or one where both its hosts are free). */
+/* Candidate pair @e onto its best option in round @r2 (its own, or one with both hosts free). */
 static int rp_move(struct cov *c, struct rep *p, uint32_t e, size_t r2)
 {
 	struct rpair q = p->pool[e];
