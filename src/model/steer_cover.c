@@ -587,6 +587,579 @@ static int step_unpair(struct cov *c, bool main, size_t *placed)
 	return 0;
 }
 
+/*
+ * Step 6, the repair (steer_cover.h 5.; after the K main rounds and after
+ * each extra round): a local search over the rounds made, on the
+ * deficit: per target link K less its crossings, per host the square of
+ * K less its pairs (a host two pairs short needs two more rounds, one
+ * short needs one), where positive.  A move is kept when the deficit
+ * falls, else undone:
+ *  - a candidate of a round onto another option there, or into another
+ *    round where both its hosts are free;
+ *  - an unused candidate into a round on its best option that fits
+ *    there, the pairs that held its hosts in that round taken out; each
+ *    host they leave free takes a free host of its leaf it never met, or
+ *    a free candidate partner that fits (most gain);
+ *  - in an extra round, an unused candidate on its option of most gain
+ *    whether it fits or not, the candidate pairs on its full hops taken
+ *    out and put back on another option, else their hosts rehomed;
+ *  - a host short and free in a round rehomed there, or given a host of
+ *    its leaf it never met whose pair moves to a round where both its
+ *    hosts are free.
+ */
+#define REPAIR_PASSES 8
+#define KICK_MAX 6
+#define RP_NONE UINT32_MAX
+#define LOG_ADD 0x80000000u
+
+struct rpair {
+	uint32_t a, b, pick;
+	uint16_t ab, ba;
+	uint16_t r;
+	bool live;
+};
+
+struct rep {
+	size_t nr;			/* rounds made */
+	double *load;			/* nr x directed links */
+	uint32_t *mate;			/* nr x hosts: pool index, RP_NONE */
+	struct rpair *pool;		/* the pairs, live or taken out */
+	size_t n_pool, cap_pool;
+	uint32_t *log;			/* this move's steps: pool index, LOG_ADD: added */
+	size_t n_log, cap_log;
+	uint32_t *leaf_start, *leaf_hosts;	/* hosts per leaf */
+	const bool *target;
+	long deficit;
+};
+
+static long host_deficit(const struct cov *c, uint32_t pairs)
+{
+	long d = pairs < c->k ? (long)(c->k - pairs) : 0;
+
+	return d * d;
+}
+
+static void rp_cross(struct cov *c, struct rep *p, uint32_t l, int d)
+{
+	uint32_t *x = &c->out->cross[l];
+	long before = *x < c->k ? (long)(c->k - *x) : 0, after;
+
+	*x = (uint32_t)((int)*x + d);
+	after = *x < c->k ? (long)(c->k - *x) : 0;
+	if (p->target[l])
+		p->deficit += after - before;
+}
+
+static void rp_host(struct cov *c, struct rep *p, uint32_t h, int d)
+{
+	uint32_t *x = &c->out->host_pairs[h];
+	long before = host_deficit(c, *x);
+
+	*x = (uint32_t)((int)*x + d);
+	p->deficit += host_deficit(c, *x) - before;
+}
+
+static double *rp_load(const struct cov *c, const struct rep *p, size_t r)
+{
+	return p->load + r * c->nl * 2;
+}
+
+/* Pool entry @i into (@d 1) or out of (@d -1) its round: loads, crossings, pairs, mates. */
+static void rp_apply(struct cov *c, struct rep *p, uint32_t i, int d)
+{
+	struct rpair *e = &p->pool[i];
+	double *load = rp_load(c, p, e->r);
+
+	if (e->pick == STEER_COVER_FILL) {
+		rp_cross(c, p, c->r->hosts[e->a].link, 2 * d);
+		rp_cross(c, p, c->r->hosts[e->b].link, 2 * d);
+	} else {
+		const struct pair_route *pr = c->cand[e->pick];
+
+		for (int w = 0; w < 2; w++) {
+			const struct path *pa = w ? &pr->ba[e->ba] : &pr->ab[e->ab];
+
+			for (size_t h = 0; h < pa->n_hops; h++) {
+				load[dl_of(&pa->hops[h])] += d * demand(c, pr, pa->hops[h].link);
+				rp_cross(c, p, pa->hops[h].link, d);
+			}
+		}
+		c->used[e->pick] = d > 0;
+	}
+	rp_host(c, p, e->a, d);
+	rp_host(c, p, e->b, d);
+	p->mate[(size_t)e->r * c->nh + e->a] = p->mate[(size_t)e->r * c->nh + e->b] =
+		d > 0 ? i : RP_NONE;
+	e->live = d > 0;
+}
+
+static int rp_log(struct rep *p, uint32_t v)
+{
+	if (p->n_log == p->cap_log) {
+		size_t cap = p->cap_log ? p->cap_log * 2 : 64;
+		uint32_t *l = realloc(p->log, cap * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		p->log = l;
+		p->cap_log = cap;
+	}
+	p->log[p->n_log++] = v;
+	return 0;
+}
+
+static int rp_add(struct cov *c, struct rep *p, size_t r, unsigned int a, unsigned int b,
+		  uint32_t pick, size_t ab, size_t ba)
+{
+	if (p->n_pool == p->cap_pool) {
+		size_t cap = p->cap_pool * 2;
+		struct rpair *n = realloc(p->pool, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->pool = n;
+		p->cap_pool = cap;
+	}
+	bool swap = pick == STEER_COVER_FILL && a > b;	/* candidates: as they come */
+
+	p->pool[p->n_pool] = (struct rpair){ .a = swap ? b : a, .b = swap ? a : b, .pick = pick,
+					     .ab = (uint16_t)ab, .ba = (uint16_t)ba,
+					     .r = (uint16_t)r };
+	rp_apply(c, p, (uint32_t)p->n_pool, 1);
+	p->n_pool++;
+	return rp_log(p, (uint32_t)(p->n_pool - 1) | LOG_ADD);
+}
+
+static int rp_remove(struct cov *c, struct rep *p, uint32_t i)
+{
+	rp_apply(c, p, i, -1);
+	return rp_log(p, i);
+}
+
+/* Undo the steps logged since @mark, last first. */
+static void rp_undo(struct cov *c, struct rep *p, size_t mark)
+{
+	while (p->n_log > mark) {
+		uint32_t v = p->log[--p->n_log], i = v & ~LOG_ADD;
+
+		rp_apply(c, p, i, v & LOG_ADD ? -1 : 1);
+		if ((v & LOG_ADD) && i == p->n_pool - 1)
+			p->n_pool--;
+	}
+}
+
+/* Kept when the deficit fell below @d0, else undone back to @mark: 1 kept, 0 undone. */
+static int rp_keep(struct cov *c, struct rep *p, size_t mark, long d0)
+{
+	if (p->deficit < d0)
+		return 1;
+	rp_undo(c, p, mark);
+	return 0;
+}
+
+/* Did hosts @x and @w meet in some round? */
+static bool rp_met(const struct cov *c, const struct rep *p, unsigned int x, unsigned int w)
+{
+	for (size_t r = 0; r < p->nr; r++) {
+		uint32_t i = p->mate[r * c->nh + x];
+
+		if (i != RP_NONE && (p->pool[i].a == w || p->pool[i].b == w))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Host @x, free in round @r: a free candidate partner that fits with
+ * gain, else a free host of its leaf it never met, else a free candidate
+ * partner that fits.
+ */
+static int rp_rehome(struct cov *c, struct rep *p, size_t r, unsigned int x)
+{
+	const uint32_t *mate = p->mate + r * c->nh;
+	size_t best = SIZE_MAX, bx = 0, by = 0;
+	unsigned int bg = 0;
+	uint32_t leaf = c->r->hosts[x].leaf;
+
+	c->load = rp_load(c, p, r);
+	for (uint32_t e = c->adj_start[x]; e < c->adj_start[x + 1]; e++) {
+		size_t i = c->adj[e], ab, ba;
+		const struct pair_route *pr = c->cand[i];
+		unsigned int y = pr->a == x ? pr->b : pr->a, g;
+
+		if (c->used[i] || mate[y] != RP_NONE || rp_met(c, p, x, y) ||
+		    !best_opt(c, i, true, &g, &ab, &ba))
+			continue;
+		if (best == SIZE_MAX || g > bg) {
+			best = i;
+			bg = g;
+			bx = ab;
+			by = ba;
+		}
+	}
+	if (best == SIZE_MAX || !bg)
+		for (uint32_t e = p->leaf_start[leaf]; e < p->leaf_start[leaf + 1]; e++) {
+			unsigned int w = p->leaf_hosts[e];
+
+			if (w != x && mate[w] == RP_NONE && !rp_met(c, p, x, w))
+				return rp_add(c, p, r, x, w, STEER_COVER_FILL, 0, 0);
+		}
+	if (best != SIZE_MAX)
+		return rp_add(c, p, r, c->cand[best]->a, c->cand[best]->b, (uint32_t)best, bx, by);
+	return 0;
+}
+
+/* The other host of pool entry @q, which holds @h. */
+static unsigned int rp_other(const struct rep *p, uint32_t q, unsigned int h)
+{
+	return p->pool[q].a == h ? p->pool[q].b : p->pool[q].a;
+}
+
+/* Unused candidate @i into round @r; its hosts' pairs there out, their partners rehomed. */
+static int rp_insert(struct cov *c, struct rep *p, size_t i, size_t r)
+{
+	const struct pair_route *pr = c->cand[i];
+	uint32_t *mate = p->mate + r * c->nh, pa = mate[pr->a], pb = mate[pr->b];
+	unsigned int x = UINT32_MAX, y = UINT32_MAX, g;
+	size_t mark = p->n_log, ab, ba;
+	long d0 = p->deficit;
+	int rc;
+
+	if ((pa != RP_NONE && pa == pb) || rp_met(c, p, pr->a, pr->b))
+		return 0;
+	if (pa != RP_NONE) {
+		x = rp_other(p, pa, pr->a);
+		if ((rc = rp_remove(c, p, pa)) < 0)
+			return rc;
+	}
+	if (pb != RP_NONE) {
+		y = rp_other(p, pb, pr->b);
+		if ((rc = rp_remove(c, p, pb)) < 0)
+			return rc;
+	}
+	c->load = rp_load(c, p, r);
+	if (best_opt(c, i, true, &g, &ab, &ba)) {
+		if ((rc = rp_add(c, p, r, pr->a, pr->b, (uint32_t)i, ab, ba)) < 0 ||
+		    (x != UINT32_MAX && (rc = rp_rehome(c, p, r, x)) < 0) ||
+		    (y != UINT32_MAX && mate[y] == RP_NONE && (rc = rp_rehome(c, p, r, y)) < 0))
+			return rc;
+	}
+	return rp_keep(c, p, mark, d0);
+}
+
+/* A live candidate pair of round @r other than @not whose paths load directed link @dl; RP_NONE. */
+static uint32_t rp_holder(const struct cov *c, const struct rep *p, size_t r, uint32_t dl,
+			  uint32_t not)
+{
+	const uint32_t *mate = p->mate + r * c->nh;
+
+	for (unsigned int h = 0; h < c->nh; h++) {
+		uint32_t i = mate[h];
+		const struct rpair *e;
+		const struct pair_route *pr;
+
+		if (i == RP_NONE || i == not || p->pool[i].a != h ||
+		    p->pool[i].pick == STEER_COVER_FILL)
+			continue;
+		e = &p->pool[i];
+		pr = c->cand[e->pick];
+		for (int w = 0; w < 2; w++) {
+			const struct path *pa = w ? &pr->ba[e->ba] : &pr->ab[e->ab];
+
+			for (size_t x = 0; x < pa->n_hops; x++)
+				if (dl_of(&pa->hops[x]) == dl)
+					return i;
+		}
+	}
+	return RP_NONE;
+}
+
+/*
+ * Unused candidate @i into round @r on its option of most gain, fitting or
+ * not: its hosts' pairs there and the candidate pairs on its full hops
+ * taken out (up to KICK_MAX); each of those back on another option that
+ * fits, else its hosts rehomed.
+ */
+static int rp_kick(struct cov *c, struct rep *p, size_t i, size_t r)
+{
+	const struct pair_route *pr = c->cand[i];
+	uint32_t *mate = p->mate + r * c->nh, out[KICK_MAX + 2], self;
+	size_t mark = p->n_log, n_out = 0, ab, ba;
+	long d0 = p->deficit;
+	unsigned int g;
+	int rc;
+
+	if ((mate[pr->a] != RP_NONE && mate[pr->a] == mate[pr->b]) || rp_met(c, p, pr->a, pr->b))
+		return 0;
+	for (int s = 0; s < 2; s++) {
+		uint32_t q = mate[s ? pr->b : pr->a];
+
+		if (q != RP_NONE) {
+			out[n_out++] = q;
+			if ((rc = rp_remove(c, p, q)) < 0)
+				return rc;
+		}
+	}
+	c->load = rp_load(c, p, r);
+	if (!best_opt(c, i, false, &g, &ab, &ba) || !g)
+		goto undo;
+	if ((rc = rp_add(c, p, r, pr->a, pr->b, (uint32_t)i, ab, ba)) < 0)
+		return rc;
+	self = (uint32_t)p->n_pool - 1;
+	for (int w = 0; w < 2; w++) {
+		const struct path *pa = w ? &pr->ba[ba] : &pr->ab[ab];
+
+		for (size_t h = 0; h < pa->n_hops; h++) {
+			uint32_t dl = dl_of(&pa->hops[h]);
+
+			while (c->load[dl] > 1.0 + EPS) {
+				uint32_t q = rp_holder(c, p, r, dl, self);
+
+				if (q == RP_NONE || n_out == KICK_MAX + 2)
+					goto undo;
+				out[n_out++] = q;
+				if ((rc = rp_remove(c, p, q)) < 0)
+					return rc;
+			}
+		}
+	}
+	for (size_t x = 0; x < n_out; x++) {
+		const struct rpair e = p->pool[out[x]];
+
+		if (e.pick != STEER_COVER_FILL && mate[e.a] == RP_NONE && mate[e.b] == RP_NONE &&
+		    !c->used[e.pick]) {
+			c->load = rp_load(c, p, r);
+			if (best_opt(c, e.pick, true, &g, &ab, &ba)) {
+				if ((rc = rp_add(c, p, r, e.a, e.b, e.pick, ab, ba)) < 0)
+					return rc;
+				continue;
+			}
+		}
+		if ((mate[e.a] == RP_NONE && (rc = rp_rehome(c, p, r, e.a)) < 0) ||
+		    (mate[e.b] == RP_NONE && (rc = rp_rehome(c, p, r, e.b)) < 0))
+			return rc;
+	}
+	return rp_keep(c, p, mark, d0);
+undo:
+	rp_undo(c, p, mark);
+	return 0;
+}
+
+/* Candidate pair @e onto its best option in round @r2 (its own, or one with both hosts free). */
+static int rp_move(struct cov *c, struct rep *p, uint32_t e, size_t r2)
+{
+	struct rpair q = p->pool[e];
+	size_t mark = p->n_log, ab, ba;
+	long d0 = p->deficit;
+	unsigned int g;
+	int rc;
+
+	if (r2 != q.r && (p->mate[r2 * c->nh + q.a] != RP_NONE ||
+			  p->mate[r2 * c->nh + q.b] != RP_NONE))
+		return 0;
+	if ((rc = rp_remove(c, p, e)) < 0)
+		return rc;
+	c->load = rp_load(c, p, r2);
+	if (best_opt(c, q.pick, true, &g, &ab, &ba) && (r2 != q.r || ab != q.ab || ba != q.ba) &&
+	    (rc = rp_add(c, p, r2, q.a, q.b, q.pick, ab, ba)) < 0)
+		return rc;
+	return rp_keep(c, p, mark, d0);
+}
+
+/*
+ * Host @h, short and free in round @r: a host w of its leaf it never met,
+ * whose pair there moves to a round where both its hosts are free, meets
+ * @h in round @r.
+ */
+static int rp_room(struct cov *c, struct rep *p, size_t r, unsigned int h)
+{
+	uint32_t leaf = c->r->hosts[h].leaf;
+
+	for (uint32_t f = p->leaf_start[leaf]; f < p->leaf_start[leaf + 1]; f++) {
+		unsigned int w = p->leaf_hosts[f], g;
+		uint32_t q = p->mate[r * c->nh + w];
+		size_t mark = p->n_log, ab = 0, ba = 0;
+		long d0 = p->deficit;
+		struct rpair e;
+		int rc;
+
+		if (w == h || q == RP_NONE || rp_met(c, p, h, w))
+			continue;
+		e = p->pool[q];
+		for (size_t r2 = 0; r2 < p->nr; r2++) {
+			if (r2 == r || p->mate[r2 * c->nh + e.a] != RP_NONE ||
+			    p->mate[r2 * c->nh + e.b] != RP_NONE)
+				continue;
+			if ((rc = rp_remove(c, p, q)) < 0)
+				return rc;
+			c->load = rp_load(c, p, r2);
+			if (e.pick != STEER_COVER_FILL && !best_opt(c, e.pick, true, &g, &ab, &ba)) {
+				rp_undo(c, p, mark);
+				continue;
+			}
+			if ((rc = rp_add(c, p, r2, e.a, e.b, e.pick, ab, ba)) < 0 ||
+			    (rc = rp_add(c, p, r, h, w, STEER_COVER_FILL, 0, 0)) < 0)
+				return rc;
+			if ((rc = rp_keep(c, p, mark, d0)) != 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Is host @h short and free in some round? */
+static bool rp_short_free(const struct cov *c, const struct rep *p, unsigned int h)
+{
+	if (c->out->host_pairs[h] >= c->k)
+		return false;
+	for (size_t r = 0; r < p->nr; r++)
+		if (p->mate[r * c->nh + h] == RP_NONE)
+			return true;
+	return false;
+}
+
+static int rp_pass(struct cov *c, struct rep *p, size_t *kept)
+{
+	size_t n = p->n_pool;
+	int rc;
+
+	for (uint32_t e = 0; e < n && p->deficit > 0; e++) {
+		if (!p->pool[e].live || p->pool[e].pick == STEER_COVER_FILL)
+			continue;
+		rc = 0;
+		for (size_t r = 0, r0 = p->pool[e].r; r < p->nr && !rc; r++)
+			if ((rc = rp_move(c, p, e, (r0 + r) % p->nr)) < 0)
+				return rc;
+		*kept += (size_t)rc;
+	}
+	for (size_t i = 0; i < c->n && p->deficit > 0; i++) {
+		const struct pair_route *pr = c->cand[i];
+		unsigned int g;
+		size_t ab, ba;
+
+		if (!pr || c->used[i])
+			continue;
+		if (!rp_short_free(c, p, pr->a) && !rp_short_free(c, p, pr->b) &&
+		    (!best_opt(c, i, false, &g, &ab, &ba) || !g))
+			continue;
+		for (size_t r = 0; r < p->nr && !c->used[i]; r++) {
+			if ((rc = rp_insert(c, p, i, r)) < 0)
+				return rc;
+			*kept += (size_t)rc;
+		}
+		for (size_t r = c->k; r < p->nr && !c->used[i]; r++) {
+			if ((rc = rp_kick(c, p, i, r)) < 0)
+				return rc;
+			*kept += (size_t)rc;
+		}
+	}
+	for (size_t r = 0; r < p->nr; r++)
+		for (unsigned int h = 0; h < c->nh && p->deficit > 0; h++) {
+			size_t mark = p->n_log;
+			long d0 = p->deficit;
+
+			if (c->out->host_pairs[h] >= c->k || p->mate[r * c->nh + h] != RP_NONE)
+				continue;
+			if ((rc = rp_rehome(c, p, r, h)) < 0)
+				return rc;
+			if ((rc = rp_keep(c, p, mark, d0)) == 0)
+				rc = rp_room(c, p, r, h);
+			if (rc < 0)
+				return rc;
+			*kept += (size_t)rc;
+		}
+	return 0;
+}
+
+/* The rounds made (o->s) into the repair's pool, searched, and back into o->s. */
+static int repair(struct cov *c, const bool *target)
+{
+	struct steer_cover *o = c->out;
+	struct rep p = { .nr = o->s.n_rounds, .target = target };
+	double *main_load = c->load;
+	size_t nlv = c->r->n_leaves;
+	int rc = 0;
+
+	p.load = calloc(p.nr * c->nl * 2 + 1, sizeof(*p.load));
+	p.mate = malloc((p.nr * c->nh + 1) * sizeof(*p.mate));
+	p.cap_pool = o->s.n_pairs + 64;
+	p.pool = malloc(p.cap_pool * sizeof(*p.pool));
+	p.leaf_start = calloc(nlv + 2, sizeof(*p.leaf_start));
+	p.leaf_hosts = malloc((c->nh + 1) * sizeof(*p.leaf_hosts));
+	if (!p.load || !p.mate || !p.pool || !p.leaf_start || !p.leaf_hosts) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t x = 0; x < p.nr * c->nh; x++)
+		p.mate[x] = RP_NONE;
+	for (size_t h = 0; h < c->nh; h++)
+		p.leaf_start[c->r->hosts[h].leaf + 1]++;
+	for (size_t l = 0; l < nlv; l++)
+		p.leaf_start[l + 1] += p.leaf_start[l];
+	memcpy(c->order, p.leaf_start, nlv * sizeof(*c->order));	/* scratch: >= hosts */
+	for (size_t h = 0; h < c->nh; h++)
+		p.leaf_hosts[c->order[c->r->hosts[h].leaf]++] = (uint32_t)h;
+	/* the pairs as they are (their crossings and host pairs counted already) */
+	for (size_t r = 0; r < p.nr; r++)
+		for (size_t f = o->s.round_start[r]; f < o->s.round_start[r + 1]; f++) {
+			struct rpair *e = &p.pool[p.n_pool];
+
+			*e = (struct rpair){ .a = o->s.pairs[f].a, .b = o->s.pairs[f].b,
+					     .pick = o->pick[f], .ab = o->ab[f], .ba = o->ba[f],
+					     .r = (uint16_t)r, .live = true };
+			p.mate[r * c->nh + e->a] = p.mate[r * c->nh + e->b] = (uint32_t)p.n_pool++;
+			if (e->pick != STEER_COVER_FILL) {
+				const struct pair_route *pr = c->cand[e->pick];
+				double *load = rp_load(c, &p, r);
+
+				for (int w = 0; w < 2; w++) {
+					const struct path *pa = w ? &pr->ba[e->ba] : &pr->ab[e->ab];
+
+					for (size_t h = 0; h < pa->n_hops; h++)
+						load[dl_of(&pa->hops[h])] +=
+							demand(c, pr, pa->hops[h].link);
+				}
+			}
+		}
+	for (size_t l = 0; l < c->nl; l++)
+		if (target[l] && o->cross[l] < c->k)
+			p.deficit += c->k - o->cross[l];
+	for (size_t h = 0; h < c->nh; h++)
+		p.deficit += host_deficit(c, o->host_pairs[h]);
+	for (size_t pass = 0; pass < REPAIR_PASSES && p.deficit > 0; pass++) {
+		size_t kept = 0;
+
+		if ((rc = rp_pass(c, &p, &kept)) < 0)
+			goto out;
+		p.n_log = 0;
+		if (!kept)
+			break;
+	}
+	/* back into o->s round by round, the partners recounted */
+	o->s.n_pairs = 0;
+	memset(o->host_pairs, 0, c->nh * sizeof(*o->host_pairs));
+	for (size_t r = 0; r < p.nr; r++) {
+		for (size_t i = 0; i < p.n_pool; i++) {
+			const struct rpair *e = &p.pool[i];
+
+			if (e->live && e->r == r &&
+			    (rc = out_push(c, e->a, e->b, e->pick, e->ab, e->ba)) < 0)
+				goto out;
+		}
+		o->s.round_start[r + 1] = o->s.n_pairs;
+	}
+	memset(c->busy, 0, c->nh * sizeof(*c->busy));
+out:
+	c->load = main_load;
+	free(p.load);
+	free(p.mate);
+	free(p.pool);
+	free(p.log);
+	free(p.leaf_start);
+	free(p.leaf_hosts);
+	return rc;
+}
+
 static bool anything_short(const struct cov *c, const bool *target)
 {
 	for (size_t h = 0; h < c->nh; h++)
@@ -699,6 +1272,11 @@ static int run(struct cov *c, bool *target)
 
 		if (!main && !anything_short(c, target))
 			break;
+		/* an extra round serves the hosts still short first, then the links */
+		if (!main && ((rc = step_hosts(c, main, &placed)) < 0 ||
+			      (rc = step_fill(c, main, &placed)) < 0 ||
+			      (rc = step_augment(c, main, &placed)) < 0))
+			return rc;
 		if ((rc = step_links(c, &placed)) < 0 || (rc = step_fill(c, main, &placed)) < 0 ||
 		    (rc = step_hosts(c, main, &placed)) < 0 || (rc = step_augment(c, main, &placed)) < 0 ||
 		    (rc = step_parity(c, main, &placed)) < 0 ||
@@ -710,6 +1288,8 @@ static int run(struct cov *c, bool *target)
 			return rc;
 		if (main)
 			o->main_rounds++;
+		if (r + 1 >= c->k && anything_short(c, target) && (rc = repair(c, target)) < 0)
+			return rc;
 	}
 	o->first_short_link = o->first_short_host = STEER_COVER_NONE;
 	for (size_t l = 0; l < c->nl; l++) {

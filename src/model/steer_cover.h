@@ -35,11 +35,27 @@
  *  4. in main rounds, a candidate pair between two leaves that each have
  *     a host free is taken back, and its hosts pair with those (fillers).
  * A main round leaves a host free only when nothing fits; after the K
- * main rounds, extra rounds (up to @max_rounds) place pairs only for links
- * still short (step 1) and hosts still short (steps 2, 3).
+ * main rounds, extra rounds (up to @max_rounds) place pairs only for hosts
+ * still short (steps 3, 2, first) and links still short (step 1).
+ *  5. repair, after the K main rounds and after each extra round: a local
+ *     search over the rounds made on the deficit (per target link K less
+ *     its crossings, per host the square of K less its pairs; a host two
+ *     short needs two more rounds).  A move is kept when the deficit
+ *     falls: a candidate pair onto another option, or into a round where
+ *     both its hosts are free; an unused candidate into a round, the
+ *     pairs holding its hosts there taken out and their other hosts
+ *     rehomed (a free host of their leaf never met, or a candidate
+ *     partner that fits); in extra rounds also on an option that does not
+ *     fit, the candidate pairs on its full hops moved to another option
+ *     or taken out; a host short and free in a round paired there, or
+ *     given a host of its leaf whose pair moves to a round where both its
+ *     hosts are free.  Up to REPAIR_PASSES passes.
  *
- * Cost: O(rounds x candidates x options x hops) plus a sort per round.
- * Memory: per link, directed link and host counters; the output.
+ * Cost: O(rounds x candidates x options x hops) plus a sort per round; a
+ * repair pass O(rounds x candidates x options x hops) too (an extra
+ * round's move on a full hop also scans the hosts).
+ * Memory: per link, directed link and host counters; the output; the
+ * repair: per round the directed links' loads and the hosts' pairs.
  *
  * Ownership: struct steer_cover owns its arrays (steer_cover_fini()); the
  * candidates and @r are borrowed for the call.
