@@ -1488,12 +1488,34 @@ static int win_gen_next(struct sched_src *src, struct sched_pair *buf, size_t *n
 	return rc;
 }
 
+static void win_say(const struct sweep_steer *sv, unsigned int a, unsigned int b,
+		    const struct win_slot *s)
+{
+	const struct pair_route *taken = win_route(sv, a, b);
+	const struct fab_hosts *hs = sv->win->st->hosts;
+	char la[300], lb[300];
+	int k, j;
+
+	if (!taken || !taken->n_ab || !taken->n_ba)
+		return;
+	win_ports(sv, s, 0, &k, &j);
+	member_text(sv->win->st->t, &taken->ab[0], la, sizeof(la));
+	member_text(sv->win->st->t, &taken->ba[0], lb, sizeof(lb));
+	if (sv->tu.kind == STEER_ROCE)
+		fab_info("steer %s %s: udp port %u -> %u via %s; back %u -> %u via %s",
+			 hs->hosts[a].name, hs->hosts[b].name, port_fwd(sv, (unsigned int)k),
+			 port_listen(sv), la, port_rev(sv, (unsigned int)j), port_listen(sv), lb);
+	else
+		fab_info("steer %s %s: port %u -> %u via %s; back %u -> %u via %s",
+			 hs->hosts[a].name, hs->hosts[b].name, port_fwd(sv, (unsigned int)k),
+			 port_listen(sv), la, port_listen(sv), port_rev(sv, (unsigned int)j), lb);
+}
+
 /* The sweep's rounds: the next steered round, each pair's slot filled. */
 static int win_round(struct sched_src *src, struct sched_pair *buf, size_t *n)
 {
 	struct sweep_steer *sv = src->impl;
 	struct steer_win_state *ws = sv->win;
-	const struct fab_hosts *hs = ws->st->hosts;
 	int rc = steer_window_next(ws->w, buf, ws->rch, ws->rpk, n);
 
 	if (rc < 0 && !ws->ctx->err.code)
@@ -1510,15 +1532,8 @@ static int win_round(struct sched_src *src, struct sched_pair *buf, size_t *n)
 							   (pk->steered ? SLOT_STEERED | SLOT_TRACED : 0)) };
 		if (!pk->steered && pk->fb && pk->fb <= ws->n_fbs && ws->fbs[pk->fb - 1].traced)
 			s->flags |= SLOT_TRACED;
-		if (pk->steered && fab_log_level >= 1) {
-			int k, j;
-
-			win_ports(sv, s, 0, &k, &j);
-			fab_info("steer %s %s: port %u -> %u; back %u -> %u (members: path %u, %u)",
-				 hs->hosts[a].name, hs->hosts[b].name, port_fwd(sv, (unsigned int)k),
-				 port_listen(sv), port_listen(sv), port_rev(sv, (unsigned int)j),
-				 pk->ab, pk->ba);
-		}
+		if (pk->steered && fab_log_level >= 1)	/* as routes_say() says it */
+			win_say(sv, a, b, s);
 	}
 	if (rc > 0)
 		src->r++;
