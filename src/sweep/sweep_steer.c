@@ -1385,6 +1385,30 @@ static void win_ports(const struct sweep_steer *sv, const struct win_slot *s, un
 	*j = mask_nth(s->ba_ports, 0);
 }
 
+/* trace_opts() for pairs [lo, hi) of @pairs (RoCE v2: up to the longest path's last switch). */
+static int win_trace_opts(const struct sweep_steer *sv, const struct sched_pair *pairs, size_t lo,
+			  size_t hi, struct trace_opts *o)
+{
+	struct steer_win_state *ws = sv->win;
+	struct pair_route pr = { 0 };
+	size_t last = 0;
+	int rc = 0;
+
+	*o = (struct trace_opts)TRACE_OPTS_DEFAULT;
+	for (size_t i = lo; sv->tu.kind == STEER_ROCE && rc == 0 && i < hi; i++) {
+		if ((rc = route_pair(ws->st->r, pairs[i].a, pairs[i].b, &pr, &ws->ctx->err)) < 0)
+			break;
+		for (size_t x = 0; x < pr.n_ab; x++)
+			last = pr.ab[x].n_hops - 1 > last ? pr.ab[x].n_hops - 1 : last;
+		for (size_t x = 0; x < pr.n_ba; x++)
+			last = pr.ba[x].n_hops - 1 > last ? pr.ba[x].n_hops - 1 : last;
+		pair_route_fini(&pr);
+	}
+	if (last >= 2 && last < o->max_ttl)
+		o->max_ttl = (unsigned int)last;
+	return rc;
+}
+
 /* Trace pairs [lo, hi) of @pairs (one request), learn their maps into @out. */
 static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pairs, size_t lo,
 			   size_t hi, struct steer_win_map *out)
@@ -1395,11 +1419,11 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 	size_t nh = hs->n, *n = calloc(nh + 1, sizeof(*n)), *at = calloc(nh + 1, sizeof(*at));
 	struct flow_trace **tr = calloc(nh + 1, sizeof(*tr));
 	bool *got = calloc(nh + 1, sizeof(*got));
-	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	struct trace_opts o;
 	struct steer_pair *p = calloc(1, sizeof(*p));
-	int rc = 0;
+	int rc = win_trace_opts(sv, pairs, lo, hi, &o);
 
-	if (!n || !at || !tr || !got || !p)
+	if (rc == 0 && (!n || !at || !tr || !got || !p))
 		rc = fab_err_set(&ws->ctx->err, -ENOMEM, "sweep: out of memory");
 	for (size_t i = lo; rc == 0 && i < hi; i++) {
 		n[pairs[i].a] += STEER_PORTS;
