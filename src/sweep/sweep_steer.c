@@ -1289,6 +1289,7 @@ struct win_slot {
 	uint8_t flags;
 	uint8_t runs;			/* tests started, mod 256 */
 };
+_Static_assert(sizeof(struct win_slot) == 10, "the slot size docs/paths.md gives");
 
 struct steer_win_state {
 	struct steer_window *w;
