@@ -169,6 +169,7 @@ struct sweep_steer_view {
 	bool whole;
 	const char *skipped;
 	size_t rounds_whole;
+	unsigned int windows;	/* traced in windows of this many base rounds; 0: before the first round */
 	size_t steered, fallback;
 	struct {
 		const char *why;

@@ -243,6 +243,7 @@ static void schedule_steer(const struct sweep_report *r, json_t *o)
 	json_object_set_new(o, "counted", json_string(sv->whole ? "whole-set" : "steered"));
 	json_object_set_new(o, "rounds_whole", sv->whole ? json_null()
 			    : json_integer((json_int_t)sv->rounds_whole));
+	json_object_set_new(o, "trace_window", sv->windows ? json_integer(sv->windows) : json_null());
 	if (sv->skipped)
 		json_object_set_new(o, "steer_skipped", json_string(sv->skipped));
 }

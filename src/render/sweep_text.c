@@ -249,8 +249,11 @@ static void steer_line(FILE *f, struct render_txt *tx, const struct sweep_report
 	for (size_t i = 0; i < v->n_why; i++)
 		fprintf(f, "%s%s %zu", i ? ", " : " (", render_txt(tx, v->by_why[i].why),
 			v->by_why[i].n);
-	fprintf(f, "%s; %zu rounds on per-member loads (whole sets: %zu)\n", v->n_why ? ")" : "",
+	fprintf(f, "%s; %zu rounds on per-member loads (whole sets: %zu)", v->n_why ? ")" : "",
 		r->n_rounds, v->rounds_whole);
+	if (v->windows)
+		fprintf(f, "; traced %u base rounds at a time", v->windows);
+	fputc('\n', f);
 }
 
 struct plan_ctx {

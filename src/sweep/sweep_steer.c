@@ -13,9 +13,11 @@
 #include "model/sched_topo.h"
 #include "model/steer_cover.h"
 #include "model/steer_tuple.h"
+#include "model/steer_window.h"
 #include "model/sweep_judge.h"
 #include "sweep/sweep_steer.h"
 #include "sweep/sweep_topo.h"
+#include "transport/trace.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -47,7 +49,26 @@ struct sweep_steer {
 	uint32_t *by_key;		/* pair indices sorted by sched_pair_key() */
 	bool dry;			/* --dry-run: planned, nothing traced */
 	struct sweep_steer_view view;	/* what the report tells (sweep_steer_view()) */
+	struct steer_win_state *win;	/* steering in windows (below); NULL: every pair in p */
 };
+
+struct steer_win_state;
+static void win_free(struct steer_win_state *ws);
+static int win_choose(struct sweep_ctx *ctx, const struct sweep_topo *st, const struct sched *s,
+		      const struct sched_src *src, unsigned int *rounds);
+static int win_start(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+		     struct sweep_steer *sv, struct sched *s, struct sched_src *src,
+		     unsigned int rounds);
+static void win_pair_spec(struct sweep_steer *sv, size_t a, size_t b, struct tp_spec *spec);
+static void win_sports(struct sweep_steer *sv, unsigned int a, unsigned int b, uint16_t got_ab,
+		       uint16_t got_ba);
+static int win_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+		       struct sweep_steer *sv, const unsigned int (*ab)[2], size_t n);
+static const struct pair_route *win_route(const struct sweep_steer *sv, unsigned int a,
+					  unsigned int b);
+static void win_fact(const struct sweep_steer *sv, unsigned int a, unsigned int b,
+		     struct sweep_steer_fact *out);
+static void win_view(struct sweep_steer *sv, struct sweep_steer_view *v);
 
 void sweep_steer_free(struct sweep_steer *sv)
 {
@@ -58,6 +79,7 @@ void sweep_steer_free(struct sweep_steer *sv)
 	if (sv) {
 		free(sv->p);
 		free(sv->by_key);
+		win_free(sv->win);
 	}
 	free(sv);
 }
@@ -809,7 +831,8 @@ static int routes_say(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
  * RoCE v2 GID for its address (verbs_gid_find()), so its tests are UDP.
  */
 static const char *steer_skip(const struct sweep_topo *st, const char *transport,
-			      unsigned int streams, const struct sched *s, const struct sched_src *src)
+			      unsigned int streams, const struct sched *s, const struct sched_src *src,
+			      bool streamed_ok)
 {
 	bool verbs = strcmp(transport, "verbs") == 0;
 
@@ -819,7 +842,9 @@ static const char *steer_skip(const struct sweep_topo *st, const char *transport
 		return "only tcp and verbs (RoCE v2) tests are steered";
 	if (!verbs && streams != 1)
 		return "only tests of one stream are steered (each stream is its own flow)";
-	if (src->s != s || !s->n_pairs)
+	if (!src->n_pairs)
+		return "no pairs";
+	if (src->s != s && !streamed_ok)
 		return "the rounds are streamed, not stored (use --coverage or --pairs)";
 	return NULL;
 }
@@ -843,10 +868,11 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 		    const char *transport, unsigned int streams, struct sched *s,
 		    struct sched_src *src)
 {
-	const char *skip = steer_skip(st, transport, streams, s, src);
+	const char *skip = steer_skip(st, transport, streams, s, src, true);
 	struct sched_steer_stats stats;
 	struct sweep_steer *sv;
 	size_t whole_rounds = s->n_rounds, n_steered = 0, n_whole = 0;
+	unsigned int win_rounds = 0;
 	uint32_t rnd;
 	int rc;
 
@@ -858,8 +884,19 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 		rnd = (uint32_t)getpid();
 	steer_tuple_init(&sv->tu, strcmp(transport, "verbs") ? STEER_TCP : STEER_ROCE, rnd);
-	rc = cover_mode(st, s) ? cover_run(ctx, st, f, sv, s, &stats) : 1;
-	if (rc == 1) {
+	rc = src->s == s && cover_mode(st, s) ? cover_run(ctx, st, f, sv, s, &stats) : 1;
+	if (rc == 1 && (rc = win_choose(ctx, st, s, src, &win_rounds)) == 1) {
+		/* all pairs, or more than a host can trace at once: in windows, as the sweep goes */
+		rc = win_start(ctx, st, f, sv, s, src, win_rounds);
+		if (rc < 0) {
+			sweep_steer_free(sv);
+			return rc;
+		}
+		sweep_steer_free(st->steer);
+		st->steer = sv;
+		return 0;
+	}
+	if (rc == 0) {
 		rc = pairs_make(ctx, st, s, sv);
 		if (rc == 0)
 			rc = trace_learn(ctx, st, f, sv, 0, sv->n);
@@ -909,7 +946,7 @@ static int port_nth(const int *of, int path, unsigned int nth)
 int sweep_steer_dry(struct sweep_ctx *ctx, struct sweep_topo *st, const char *transport,
 		    unsigned int streams, struct sched *s, struct sched_src *src)
 {
-	const char *skip = steer_skip(st, transport, streams, s, src);
+	const char *skip = steer_skip(st, transport, streams, s, src, false);
 	struct sched_steer_stats stats;
 	struct sweep_steer *sv;
 	size_t whole_rounds = s->n_rounds;
@@ -952,6 +989,10 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
 	unsigned int run;
 	int k, j;
 
+	if (sv && sv->win) {
+		win_pair_spec(sv, a, b, spec);
+		return;
+	}
 	if (!p || p->choice == SCHED_STEER_WHOLE || p->a != a || p->b != b)
 		return;
 	o = &p->opts[p->choice];
@@ -990,6 +1031,10 @@ void sweep_steer_sports(struct sweep_topo *st, unsigned int a, unsigned int b, u
 	uint16_t want_ab, want_ba;
 	unsigned int moved;
 
+	if (sv && sv->win) {
+		win_sports(sv, a, b, got_ab, got_ba);
+		return;
+	}
 	if (!p || sv->dry || sv->tu.kind != STEER_ROCE || p->choice == SCHED_STEER_WHOLE ||
 	    p->lost || !p->runs || p->a != a || p->b != b)
 		return;
@@ -1077,6 +1122,8 @@ int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fle
 
 	if (!sv || sv->dry || !n)
 		return 0;
+	if (sv->win)
+		return win_recheck(ctx, st, f, sv, ab, n);
 	o = trace_opts(sv);
 	ps = calloc(n, sizeof(*ps));
 	cnt = calloc(nh + 1, sizeof(*cnt));
@@ -1148,6 +1195,8 @@ const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigne
 {
 	const struct steer_pair *p = pair_find(sv, a, b);
 
+	if (sv && sv->win)
+		return win_route(sv, a, b);
 	return p && !sv->dry && p->choice != SCHED_STEER_WHOLE && !p->lost ? &p->taken : NULL;
 }
 
@@ -1155,8 +1204,13 @@ static void steer_fact(const void *ctx, unsigned int a, unsigned int b, struct s
 {
 	const struct sweep_steer *sv = ctx;
 	const struct steer_pair *p = pair_find(sv, a, b);
-	const struct pair_route *taken = sweep_steer_route(sv, a, b);
+	const struct pair_route *taken;
 
+	if (sv->win) {
+		win_fact(sv, a, b, out);
+		return;
+	}
+	taken = sweep_steer_route(sv, a, b);
 	*out = (struct sweep_steer_fact){ 0 };
 	if (!p) {
 		out->fallback = sv->view.whole ? "skipped" : "not planned";
@@ -1193,6 +1247,8 @@ const struct sweep_steer_view *sweep_steer_view(struct sweep_steer *sv)
 	if (v->whole)
 		return v;
 	v->steered = v->fallback = v->n_why = 0;
+	if (sv->win)
+		win_view(sv, v);
 	for (size_t i = 0; !sv->dry && i < sv->n; i++) {
 		struct sweep_steer_fact f;
 
@@ -1207,4 +1263,651 @@ const struct sweep_steer_view *sweep_steer_view(struct sweep_steer *sv)
 		}
 	}
 	return v;
+}
+
+/*
+ * Steering in windows (docs/paths.md "Steering in windows";
+ * model/steer_window.h): all pairs, or a pair list that would make a
+ * host trace more than TRACE_MAX_FLOWS flows at once.  The base rounds
+ * are drawn a window at a time, the window's pairs traced (each host
+ * within TRACE_MAX_FLOWS flows a request, WIN_CHUNK pairs a request),
+ * their maps learned and handed to the streamed packer, and the maps
+ * dropped once their round is out.  What stays per pair is a slot: its
+ * members, the traced ports taking them, its fallback.
+ */
+#define WIN_CHUNK 1024		/* pairs of one trace request (memory: their flows) */
+#define WIN_WARN_MAX 20		/* fallbacks said one by one; the rest counted */
+#define WIN_ENV "FABRICCTL_STEER_WINDOW"	/* tests: force windows of N base rounds */
+#define WIN_FBS 24
+
+enum { SLOT_SEEN = 1, SLOT_TRACED = 2, SLOT_STEERED = 4, SLOT_LOST = 8, SLOT_SWAP = 16 };
+
+struct win_slot {
+	uint16_t ab, ba;		/* the members' paths (route_pair(), in the round's order) */
+	uint8_t ab_ports, ba_ports;	/* the traced ports (bit k) taking them */
+	uint8_t fb;			/* fallback: index + 1 into fbs[] */
+	uint8_t flags;
+	uint8_t runs;			/* tests started, mod 256 */
+};
+_Static_assert(sizeof(struct win_slot) == 10, "the slot size docs/paths.md gives");
+
+struct steer_win_state {
+	struct steer_window *w;
+	struct sched_src base;		/* the spread model's rounds */
+	struct sched_topo_gen *gen;	/* all pairs */
+	struct sched sched;		/* a pair list's */
+	struct win_slot *slot;		/* per pair of the hosts (triangular index) */
+	size_t n_hosts;
+	struct {
+		const char *name;
+		bool traced;
+	} fbs[WIN_FBS];
+	size_t n_fbs;
+	struct sched_pair *rp;		/* the round being handed out */
+	uint32_t *rch;
+	struct steer_win_pick *rpk;
+	size_t warned, unsaid;
+	unsigned int win_rounds;
+	struct pair_route all, taken;	/* sweep_steer_route()'s, on demand */
+	struct node_addr_index ix;
+	struct sweep_ctx *ctx;
+	struct sweep_topo *st;
+	struct fleet *f;
+};
+
+static void win_free(struct steer_win_state *ws)
+{
+	if (!ws)
+		return;
+	steer_window_free(ws->w);
+	sched_topo_gen_free(ws->gen);
+	sched_fini(&ws->sched);
+	free(ws->slot);
+	free(ws->rp);
+	free(ws->rch);
+	free(ws->rpk);
+	pair_route_fini(&ws->all);
+	pair_route_fini(&ws->taken);
+	node_addr_index_fini(&ws->ix);
+	free(ws);
+}
+
+/* Pair (a, b)'s slot (either order); *@swap: asked in the other order than its round's. */
+static struct win_slot *win_slot(const struct steer_win_state *ws, unsigned int a, unsigned int b,
+				 bool *swap)
+{
+	size_t n = ws ? ws->n_hosts : 0, lo = a < b ? a : b, hi = a < b ? b : a;
+	struct win_slot *s;
+
+	*swap = false;
+	if (!ws || a == b || hi >= n)
+		return NULL;
+	s = &ws->slot[lo * (2 * n - lo - 1) / 2 + (hi - lo - 1)];
+	*swap = !!(s->flags & SLOT_SWAP) != (a > b);
+	return s->flags & SLOT_SEEN ? s : NULL;
+}
+
+/* A fallback's code (1..WIN_FBS), its name kept. */
+static uint8_t win_fb(struct steer_win_state *ws, const char *name, bool traced)
+{
+	size_t i = 0;
+
+	while (i < ws->n_fbs && strcmp(ws->fbs[i].name, name))
+		i++;
+	if (i == ws->n_fbs && ws->n_fbs < WIN_FBS) {
+		ws->fbs[i].name = name;
+		ws->fbs[i].traced = traced;
+		ws->n_fbs++;
+	}
+	return (uint8_t)(i < ws->n_fbs ? i + 1 : ws->n_fbs);
+}
+
+/* The @nth (from 0) port of mask @m; -1 none. */
+static int mask_nth(unsigned int m, unsigned int nth)
+{
+	for (int k = 0; k < STEER_PORTS; k++)
+		if (m >> k & 1 && !nth--)
+			return k;
+	return -1;
+}
+
+static unsigned int mask_count(unsigned int m)
+{
+	return (unsigned int)__builtin_popcount(m);
+}
+
+/* The a -> b port of run @run of a steered slot (turned over, tcp), and its b -> a port. */
+static void win_ports(const struct sweep_steer *sv, const struct win_slot *s, unsigned int run,
+		      int *k, int *j)
+{
+	unsigned int c = mask_count(s->ab_ports);
+
+	*k = mask_nth(s->ab_ports, steer_tuple_turns(&sv->tu) && c ? run % c : 0);
+	*j = mask_nth(s->ba_ports, 0);
+}
+
+/* trace_opts() for pairs [lo, hi) of @pairs (RoCE v2: up to the longest path's last switch). */
+static int win_trace_opts(const struct sweep_steer *sv, const struct sched_pair *pairs, size_t lo,
+			  size_t hi, struct trace_opts *o)
+{
+	struct steer_win_state *ws = sv->win;
+	struct pair_route pr = { 0 };
+	size_t last = 0;
+	int rc = 0;
+
+	*o = (struct trace_opts)TRACE_OPTS_DEFAULT;
+	for (size_t i = lo; sv->tu.kind == STEER_ROCE && rc == 0 && i < hi; i++) {
+		if ((rc = route_pair(ws->st->r, pairs[i].a, pairs[i].b, &pr, &ws->ctx->err)) < 0)
+			break;
+		for (size_t x = 0; x < pr.n_ab; x++)
+			last = pr.ab[x].n_hops - 1 > last ? pr.ab[x].n_hops - 1 : last;
+		for (size_t x = 0; x < pr.n_ba; x++)
+			last = pr.ba[x].n_hops - 1 > last ? pr.ba[x].n_hops - 1 : last;
+		pair_route_fini(&pr);
+	}
+	if (last >= 2 && last < o->max_ttl)
+		o->max_ttl = (unsigned int)last;
+	return rc;
+}
+
+/* Trace pairs [lo, hi) of @pairs (one request), learn their maps into @out. */
+static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pairs, size_t lo,
+			   size_t hi, struct steer_win_map *out)
+{
+	struct steer_win_state *ws = sv->win;
+	struct sweep_topo *st = ws->st;
+	const struct fab_hosts *hs = st->hosts;
+	size_t nh = hs->n, *n = calloc(nh + 1, sizeof(*n)), *at = calloc(nh + 1, sizeof(*at));
+	struct flow_trace **tr = calloc(nh + 1, sizeof(*tr));
+	bool *got = calloc(nh + 1, sizeof(*got));
+	struct trace_opts o;
+	struct steer_pair *p = calloc(1, sizeof(*p));
+	int rc = win_trace_opts(sv, pairs, lo, hi, &o);
+
+	if (rc == 0 && (!n || !at || !tr || !got || !p))
+		rc = fab_err_set(&ws->ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = lo; rc == 0 && i < hi; i++) {
+		n[pairs[i].a] += STEER_PORTS;
+		n[pairs[i].b] += STEER_PORTS;
+	}
+	for (size_t h = 0; rc == 0 && h < nh; h++) {
+		if (n[h] > TRACE_MAX_FLOWS)
+			rc = fab_err_set(&ws->ctx->err, -E2BIG, "sweep --steer: host %s would trace "
+					 "%zu flows in one window", hs->hosts[h].name, n[h]);
+		else if (!(tr[h] = calloc(n[h] + 1, sizeof(**tr))))
+			rc = fab_err_set(&ws->ctx->err, -ENOMEM, "sweep: out of memory");
+	}
+	for (size_t i = lo; rc == 0 && i < hi; i++) {
+		*p = (struct steer_pair){ .a = pairs[i].a, .b = pairs[i].b };
+		for (unsigned int k = 0; k < STEER_PORTS; k++)
+			pair_flows(sv, hs, p, k, k, &tr[p->a][at[p->a]++].flow,
+				   &tr[p->b][at[p->b]++].flow);
+	}
+	if (rc == 0)
+		rc = steer_trace(st, ws->f, tr, at, &o, SWEEP_STEER_TIMEOUT_MS, got, &ws->ctx->err);
+	memset(at, 0, (nh + 1) * sizeof(*at));
+	for (size_t i = lo; rc == 0 && i < hi; i++) {
+		struct steer_win_map *m = &out[i];
+
+		*p = (struct steer_pair){ .a = pairs[i].a, .b = pairs[i].b, .cross = true,
+					  .choice = SCHED_STEER_WHOLE };
+		if (!got[p->a] || !got[p->b]) {
+			p->fb = "no answer";
+			str_fmt(p->why, sizeof(p->why), "not traced: the worker of %s did not answer",
+				hs->hosts[got[p->a] ? p->b : p->a].name);
+		} else if ((rc = route_pair(st->r, p->a, p->b, &p->all, &ws->ctx->err)) == 0 &&
+			   pair_learn(sv, st, &ws->ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0) {
+			rc = fab_err_set(&ws->ctx->err, -ENOMEM, "sweep: out of memory");
+		}
+		at[p->a] += STEER_PORTS;
+		at[p->b] += STEER_PORTS;
+		for (unsigned int k = 0; k < STEER_PORTS; k++) {
+			m->ab_of[k] = (int16_t)(p->fb ? -1 : p->ab_of[k]);
+			m->ba_of[k] = (int16_t)(p->fb ? -1 : p->ba_of[k]);
+		}
+		m->fb = p->fb ? win_fb(ws, p->fb, p->traced) : 0;
+		if (p->fb && ws->warned++ < WIN_WARN_MAX)
+			fab_warn("sweep --steer: %s %s: whole ECMP set: %s", hs->hosts[p->a].name,
+				 hs->hosts[p->b].name, p->why);
+		else if (p->fb)
+			ws->unsaid++;
+		pair_route_fini(&p->all);
+	}
+	for (size_t h = 0; tr && h < nh; h++) {
+		for (size_t k = 0; tr[h] && k < n[h]; k++)
+			flow_trace_fini(&tr[h][k]);
+		free(tr[h]);
+	}
+	free(p);
+	free(tr);
+	free(n);
+	free(at);
+	free(got);
+	return rc;
+}
+
+/* steer_window's learn(): a window's cross-leaf pairs, WIN_CHUNK pairs a trace request. */
+static int win_learn(void *ctx, const struct sched_pair *pairs, size_t n, struct steer_win_map *out)
+{
+	struct sweep_steer *sv = ctx;
+	int rc = 0;
+
+	fab_info("sweep --steer: tracing %zu pairs of the next %u base rounds", n,
+		 sv->win->win_rounds);
+	for (size_t lo = 0; rc == 0 && lo < n; lo += WIN_CHUNK)
+		rc = win_learn_chunk(sv, pairs, lo, lo + WIN_CHUNK < n ? lo + WIN_CHUNK : n, out);
+	return rc;
+}
+
+/* The base rounds of all pairs: the spread model's (ecmp_whole false while drawn). */
+static int win_gen_next(struct sched_src *src, struct sched_pair *buf, size_t *n)
+{
+	struct sweep_steer *sv = src->impl;
+	struct route *r = sv->win->st->r;
+	bool whole = r->ecmp_whole;
+	int rc;
+
+	r->ecmp_whole = false;
+	rc = sched_topo_gen_next(sv->win->gen, buf, n);
+	r->ecmp_whole = whole;
+	return rc;
+}
+
+static void win_say(const struct sweep_steer *sv, unsigned int a, unsigned int b,
+		    const struct win_slot *s)
+{
+	const struct pair_route *taken = win_route(sv, a, b);
+	const struct fab_hosts *hs = sv->win->st->hosts;
+	char la[300], lb[300];
+	int k, j;
+
+	if (!taken || !taken->n_ab || !taken->n_ba)
+		return;
+	win_ports(sv, s, 0, &k, &j);
+	member_text(sv->win->st->t, &taken->ab[0], la, sizeof(la));
+	member_text(sv->win->st->t, &taken->ba[0], lb, sizeof(lb));
+	if (sv->tu.kind == STEER_ROCE)
+		fab_info("steer %s %s: udp port %u -> %u via %s; back %u -> %u via %s",
+			 hs->hosts[a].name, hs->hosts[b].name, port_fwd(sv, (unsigned int)k),
+			 port_listen(sv), la, port_rev(sv, (unsigned int)j), port_listen(sv), lb);
+	else
+		fab_info("steer %s %s: port %u -> %u via %s; back %u -> %u via %s",
+			 hs->hosts[a].name, hs->hosts[b].name, port_fwd(sv, (unsigned int)k),
+			 port_listen(sv), la, port_listen(sv), port_rev(sv, (unsigned int)j), lb);
+}
+
+/* The sweep's rounds: the next steered round, each pair's slot filled. */
+static int win_round(struct sched_src *src, struct sched_pair *buf, size_t *n)
+{
+	struct sweep_steer *sv = src->impl;
+	struct steer_win_state *ws = sv->win;
+	int rc = steer_window_next(ws->w, buf, ws->rch, ws->rpk, n);
+
+	if (rc < 0 && !ws->ctx->err.code)
+		fab_err_set(&ws->ctx->err, rc, "sweep --steer: steered rounds: %s", strerror(-rc));
+	for (size_t i = 0; rc > 0 && i < *n; i++) {
+		const struct steer_win_pick *pk = &ws->rpk[i];
+		unsigned int a = buf[i].a, b = buf[i].b;
+		size_t lo = a < b ? a : b, hi = a < b ? b : a, nn = ws->n_hosts;
+		struct win_slot *s = &ws->slot[lo * (2 * nn - lo - 1) / 2 + (hi - lo - 1)];
+
+		*s = (struct win_slot){ .ab = pk->ab, .ba = pk->ba, .ab_ports = pk->ab_ports,
+					.ba_ports = pk->ba_ports, .fb = pk->fb,
+					.flags = (uint8_t)(SLOT_SEEN | (a > b ? SLOT_SWAP : 0) |
+							   (pk->steered ? SLOT_STEERED | SLOT_TRACED : 0)) };
+		if (!pk->steered && pk->fb && pk->fb <= ws->n_fbs && ws->fbs[pk->fb - 1].traced)
+			s->flags |= SLOT_TRACED;
+		if (pk->steered && fab_log_level >= 1)	/* as routes_say() says it */
+			win_say(sv, a, b, s);
+	}
+	if (rc > 0)
+		src->r++;
+	return rc;
+}
+
+/* Most pairs of one host, or ceil(pairs / floor(hosts / 2)): the node bound of @s's pairs. */
+static size_t win_node_bound(const struct sched *s, const struct sched_src *src, size_t nh)
+{
+	size_t *deg, most = 0, hosts = 0, per;
+
+	if (src->s != s || s->n_pairs == nh * (nh - 1) / 2)
+		return nh % 2 ? nh : nh - 1;
+	deg = calloc(nh + 1, sizeof(*deg));
+	if (!deg)
+		return 0;
+	for (size_t i = 0; i < s->n_pairs; i++) {
+		deg[s->pairs[i].a]++;
+		deg[s->pairs[i].b]++;
+	}
+	for (size_t h = 0; h < nh; h++) {
+		most = deg[h] > most ? deg[h] : most;
+		hosts += deg[h] > 0;
+	}
+	free(deg);
+	per = hosts / 2 ? hosts / 2 : 1;
+	per = (s->n_pairs + per - 1) / per;
+	return per > most ? per : most;
+}
+
+/*
+ * Windows or not: 1 (*@rounds base rounds a window), 0 the explicit way
+ * (every pair traced before the first round), -errno (a bad WIN_ENV).
+ */
+static int win_choose(struct sweep_ctx *ctx, const struct sweep_topo *st, const struct sched *s,
+		      const struct sched_src *src, unsigned int *rounds)
+{
+	const char *env = getenv(WIN_ENV);
+	unsigned int most = TRACE_MAX_FLOWS / STEER_PORTS;
+	size_t *n;
+	bool over = false;
+
+	*rounds = most;
+	if (env && *env) {
+		char *end;
+		unsigned long v = strtoul(env, &end, 10);
+
+		if (*end || !v || v > most)
+			return fab_err_input(&ctx->err, -EINVAL, "sweep --steer: %s=%s: not a number "
+					     "of base rounds from 1 to %u", WIN_ENV, env, most);
+		*rounds = (unsigned int)v;
+		return 1;
+	}
+	if (src->s != s)
+		return 1;
+	if (!(n = calloc(st->r->n_hosts + 1, sizeof(*n))))
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; i < s->n_pairs && !over; i++)
+		if (st->r->hosts[s->pairs[i].a].leaf != st->r->hosts[s->pairs[i].b].leaf)
+			over = ++n[s->pairs[i].a] > most || ++n[s->pairs[i].b] > most;
+	free(n);
+	return over;
+}
+
+/* Steering in windows set up: @src then yields the steered rounds. */
+static int win_start(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+		     struct sweep_steer *sv, struct sched *s, struct sched_src *src,
+		     unsigned int rounds)
+{
+	struct steer_win_state *ws = calloc(1, sizeof(*ws));
+	struct route *r = st->r;
+	size_t nh = r->n_hosts, room = nh / 2 + 1, n_pairs = src->n_pairs, bound;
+	bool all = n_pairs == nh * (nh - 1) / 2, whole = r->ecmp_whole;
+	struct steer_win_ops ops = { .learn = win_learn, .ctx = sv };
+	struct sched_topo_bound b;
+	int rc = 0;
+
+	if (!ws)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	sv->win = ws;
+	*ws = (struct steer_win_state){ .n_hosts = nh, .win_rounds = rounds, .ctx = ctx, .st = st,
+					.f = f };
+	sched_init(&ws->sched);
+	ws->slot = calloc(nh * (nh - 1) / 2 + 1, sizeof(*ws->slot));
+	ws->rp = calloc(room, sizeof(*ws->rp));
+	ws->rch = calloc(room, sizeof(*ws->rch));
+	ws->rpk = calloc(room, sizeof(*ws->rpk));
+	if (!ws->slot || !ws->rp || !ws->rch || !ws->rpk || node_addr_index_build(&ws->ix, st->t) < 0)
+		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	ops.no_fit = win_fb(ws, "no fit", true);
+	r->ecmp_whole = false;
+	if (all)
+		rc = sched_topo_gen_new(&ws->gen, r, &ctx->err);
+	else
+		rc = sched_topo_pairs(&ws->sched, &b, r, s->pairs, s->n_pairs, &ctx->err);
+	r->ecmp_whole = whole;
+	if (rc < 0)
+		return rc;
+	if (all)
+		ws->base = (struct sched_src){ .next = win_gen_next, .impl = sv, .max_round = nh / 2,
+					       .n_pairs = n_pairs };
+	else
+		sched_src_explicit(&ws->base, &ws->sched);
+	rc = steer_window_new(&ws->w, r, &ws->base, STEER_PORTS,
+			      (size_t)rounds * STEER_PORTS, &ops);
+	if (rc < 0)
+		return fab_err_set(&ctx->err, rc, "sweep --steer: %s", strerror(-rc));
+	bound = win_node_bound(s, src, nh);
+	sv->view.rounds_whole = src->n_rounds;
+	sv->view.windows = rounds;
+	sched_src_fini(src);
+	*src = (struct sched_src){ .next = win_round, .impl = sv, .n_rounds = bound,
+				   .n_pairs = n_pairs, .max_round = nh / 2 };
+	st->bound = (struct sched_topo_bound){ .node = bound, .bound = bound,
+					       .link_at = ROUTE_NONE };
+	fab_info("sweep --steer: %zu pairs steered in windows: the pairs of %u base rounds traced "
+		 "at a time (each host at most %u flows a trace request), rounds packed on their "
+		 "members as the sweep goes (whole sets: %zu rounds; node bound %zu)", n_pairs,
+		 rounds, rounds * STEER_PORTS, sv->view.rounds_whole, bound);
+	return 0;
+}
+
+static void win_pair_spec(struct sweep_steer *sv, size_t a, size_t b, struct tp_spec *spec)
+{
+	bool swap;
+	struct win_slot *s = win_slot(sv->win, (unsigned int)a, (unsigned int)b, &swap);
+	int k, j;
+
+	if (!s || swap || !(s->flags & SLOT_STEERED) || s->flags & SLOT_LOST)
+		return;
+	win_ports(sv, s, s->runs, &k, &j);
+	s->runs++;
+	if (k < 0 || j < 0)
+		return;
+	if (sv->tu.kind == STEER_TCP)
+		spec->port = port_listen(sv);
+	spec->sport_fwd = port_fwd(sv, (unsigned int)k);
+	spec->sport_rev = port_rev(sv, (unsigned int)j);
+}
+
+/* A steered slot's last test's ports; false: not steered, not run, lost, asked reversed. */
+static bool win_last(const struct sweep_steer *sv, const struct win_slot *s, bool swap, int *k,
+		     int *j)
+{
+	if (!s || swap || !(s->flags & SLOT_STEERED) || s->flags & SLOT_LOST || !s->runs)
+		return false;
+	win_ports(sv, s, (unsigned int)s->runs - 1, k, j);
+	return *k >= 0 && *j >= 0;
+}
+
+static void win_sports(struct sweep_steer *sv, unsigned int a, unsigned int b, uint16_t got_ab,
+		       uint16_t got_ba)
+{
+	struct steer_win_state *ws = sv->win;
+	bool swap;
+	struct win_slot *s = win_slot(ws, a, b, &swap);
+	uint16_t want_ab, want_ba;
+	int k, j;
+
+	if (sv->tu.kind != STEER_ROCE || !win_last(sv, s, swap, &k, &j))
+		return;
+	want_ab = port_fwd(sv, (unsigned int)k);
+	want_ba = port_rev(sv, (unsigned int)j);
+	if (!steer_tuple_moved(want_ab, want_ba, got_ab, got_ba))
+		return;
+	s->flags |= SLOT_LOST;
+	s->fb = win_fb(ws, "moved", true);
+	fab_warn("sweep --steer: %s %s: its QPs recorded UDP ports %u (a -> b) and %u "
+		 "(b -> a), not the ports planned %u and %u (a worker that does not steer by "
+		 "flow label?): the path its test took is not known; whole ECMP set",
+		 ws->st->hosts->hosts[a].name, ws->st->hosts->hosts[b].name, got_ab, got_ba,
+		 want_ab, want_ba);
+}
+
+/* The steered pairs not ok of @ab traced again, each host within TRACE_MAX_FLOWS a request. */
+static int win_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
+		       struct sweep_steer *sv, const unsigned int (*ab)[2], size_t n)
+{
+	struct steer_win_state *ws = sv->win;
+	size_t nh = st->hosts->n, *cnt = calloc(nh + 1, sizeof(*cnt)), np = 0, done = 0;
+	struct flow_trace **tr = calloc(nh + 1, sizeof(*tr));
+	size_t *at = calloc(nh + 1, sizeof(*at));
+	unsigned int (*ps)[2] = calloc(n + 1, sizeof(*ps));
+	bool *got = calloc(nh + 1, sizeof(*got));
+	struct steer_pair *p = calloc(1, sizeof(*p));
+	struct trace_opts o = TRACE_OPTS_DEFAULT;
+	int rc = 0;
+
+	if (!cnt || !tr || !at || !ps || !got || !p)
+		rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		bool swap;
+		const struct win_slot *s = win_slot(ws, ab[i][0], ab[i][1], &swap);
+		int k, j;
+
+		if (win_last(sv, s, swap, &k, &j)) {
+			ps[np][0] = ab[i][0];
+			ps[np++][1] = ab[i][1];
+		}
+	}
+	if (rc == 0 && np)
+		fab_info("sweep --steer: re-tracing the %zu steered pair%s not ok, the tuples of "
+			 "their last tests", np, np == 1 ? "" : "s");
+	for (size_t h = 0; rc == 0 && np && h < nh; h++)
+		if (!(tr[h] = calloc(TRACE_MAX_FLOWS + 1, sizeof(**tr))))
+			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+	while (rc == 0 && done < np) {
+		size_t lo = done;
+
+		memset(at, 0, (nh + 1) * sizeof(*at));
+		/* a request: pairs in order while both hosts have room */
+		for (; done < np && at[ps[done][0]] < TRACE_MAX_FLOWS &&
+		       at[ps[done][1]] < TRACE_MAX_FLOWS; done++) {
+			bool swap;
+			struct win_slot *s = win_slot(ws, ps[done][0], ps[done][1], &swap);
+			int k, j;
+
+			win_last(sv, s, swap, &k, &j);
+			*p = (struct steer_pair){ .a = ps[done][0], .b = ps[done][1] };
+			pair_flows(sv, st->hosts, p, (unsigned int)k, (unsigned int)j,
+				   &tr[p->a][at[p->a]++].flow, &tr[p->b][at[p->b]++].flow);
+		}
+		rc = steer_trace(st, f, tr, at, &o, SWEEP_STEER_TIMEOUT_MS, got, &ctx->err);
+		memset(at, 0, (nh + 1) * sizeof(*at));
+		for (size_t i = lo; rc == 0 && i < done; i++) {
+			bool swap;
+			struct win_slot *s = win_slot(ws, ps[i][0], ps[i][1], &swap);
+			struct flow_trace *ta = &tr[ps[i][0]][at[ps[i][0]]++];
+			struct flow_trace *tb = &tr[ps[i][1]][at[ps[i][1]]++];
+			int k, j;
+
+			win_last(sv, s, swap, &k, &j);
+			*p = (struct steer_pair){ .a = ps[i][0], .b = ps[i][1], .cross = true,
+						  .choice = 0, .n_opts = 1, .last_k = (unsigned int)k,
+						  .last_j = (unsigned int)j };
+			p->opts[0] = (struct sched_steer_opt){ .sport = port_fwd(sv, (unsigned int)k),
+							       .ab = s->ab, .ba = s->ba };
+			if (!got[p->a] || !got[p->b])
+				fab_info("steer %s %s: not re-traced (a worker did not answer); kept "
+					 "as planned", st->hosts->hosts[p->a].name,
+					 st->hosts->hosts[p->b].name);
+			else if ((rc = route_pair(st->r, p->a, p->b, &p->all, &ctx->err)) == 0 &&
+				 recheck_pair(sv, st, &ws->ix, p, ta, tb) < 0)
+				rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+			if (rc == 0 && p->lost) {
+				s->flags |= SLOT_LOST;
+				s->fb = win_fb(ws, "moved", true);
+			}
+			pair_route_fini(&p->all);
+		}
+		for (size_t h = 0; h < nh; h++)
+			for (size_t k = 0; k < at[h]; k++)
+				flow_trace_fini(&tr[h][k]);
+		memset(at, 0, (nh + 1) * sizeof(*at));
+	}
+	for (size_t h = 0; tr && h < nh; h++)
+		free(tr[h]);
+	free(tr);
+	free(cnt);
+	free(at);
+	free(ps);
+	free(got);
+	free(p);
+	return rc;
+}
+
+/* The route a steered slot's test took (valid until the next call), or NULL. */
+static const struct pair_route *win_route(const struct sweep_steer *sv, unsigned int a,
+					  unsigned int b)
+{
+	struct steer_win_state *ws = sv->win;
+	bool swap;
+	const struct win_slot *s = win_slot(ws, a, b, &swap);
+	struct sched_steer_opt o;
+	unsigned int sa = swap ? b : a, sb = swap ? a : b;
+	struct fab_err err;
+
+	if (!s || !(s->flags & SLOT_STEERED) || s->flags & SLOT_LOST)
+		return NULL;
+	o = (struct sched_steer_opt){ .ab = s->ab, .ba = s->ba };
+	pair_route_fini(&ws->all);
+	pair_route_fini(&ws->taken);
+	fab_err_init(&err);
+	if (route_pair(ws->st->r, sa, sb, &ws->all, &err) < 0 ||
+	    ecmp_steer_route(&ws->all, &o, &ws->taken) < 0)
+		return NULL;
+	if (swap) {
+		struct path *x = ws->taken.ab;
+		size_t nx = ws->taken.n_ab;
+
+		ws->taken.ab = ws->taken.ba;
+		ws->taken.n_ab = ws->taken.n_ba;
+		ws->taken.ba = x;
+		ws->taken.n_ba = nx;
+		ws->taken.a = a;
+		ws->taken.b = b;
+	}
+	return &ws->taken;
+}
+
+static void win_fact(const struct sweep_steer *sv, unsigned int a, unsigned int b,
+		     struct sweep_steer_fact *out)
+{
+	const struct steer_win_state *ws = sv->win;
+	bool swap, cross;
+	const struct win_slot *s = win_slot(ws, a, b, &swap);
+	const struct pair_route *taken;
+
+	*out = (struct sweep_steer_fact){ 0 };
+	if (!s) {
+		out->fallback = "not planned";
+		return;
+	}
+	cross = ws->st->r->hosts[a].leaf != ws->st->r->hosts[b].leaf;
+	taken = win_route(sv, a, b);
+	out->traced = !!(s->flags & SLOT_TRACED);
+	out->steered = taken && taken->n_ab && taken->n_ba;
+	out->ab = out->steered ? &taken->ab[0] : NULL;
+	out->ba = out->steered ? &taken->ba[0] : NULL;
+	out->fallback = out->steered || !cross ? NULL
+			: s->fb && s->fb <= ws->n_fbs ? ws->fbs[s->fb - 1].name : "no fit";
+}
+
+/* The view's counts over the slots. */
+static void win_view(struct sweep_steer *sv, struct sweep_steer_view *v)
+{
+	struct steer_win_state *ws = sv->win;
+	size_t nh = ws->n_hosts;
+
+	if (ws->unsaid) {
+		fab_warn("sweep --steer: %zu more pairs on whole ECMP sets (the first %d said above)",
+			 ws->unsaid, WIN_WARN_MAX);
+		ws->unsaid = 0;
+	}
+	for (unsigned int a = 0; a < nh; a++)
+		for (unsigned int b = a + 1; b < nh; b++) {
+			const struct win_slot *s = &ws->slot[(size_t)a * (2 * nh - a - 1) / 2 +
+							     (b - a - 1)];
+			bool steered = (s->flags & SLOT_STEERED) && !(s->flags & SLOT_LOST);
+
+			if (!(s->flags & SLOT_SEEN) ||
+			    ws->st->r->hosts[a].leaf == ws->st->r->hosts[b].leaf)
+				continue;
+			if (steered) {
+				v->steered++;
+			} else {
+				v->fallback++;
+				why_count(v, s->fb && s->fb <= ws->n_fbs ? ws->fbs[s->fb - 1].name
+									 : "no fit");
+			}
+		}
 }

@@ -11,7 +11,8 @@
 #     and no traced port is left in TIME_WAIT (both phases end with a reset);
 #     then a --coverage 2 run chosen on members: every link crossed >= 2
 #     times by the paths taken (counted here), every host in >= 2 pairs;
-#  2. leaf1 <-> spine1 slowed (tc tbf, both ways): exit 1, the top suspect
+#  2. leaf1 <-> spine1 slowed (tc tbf, both ways; steered in windows of 2
+#     base rounds, forced, every pair traced each way): exit 1, the top suspect
 #     is that link alone (kind link, both ends), no host named, no pair of
 #     one leaf slow; the HTML report's ECMP member table lists that link
 #     first; diagnose --from the saved sweep names the same link
@@ -215,7 +216,12 @@ assert_eq "coverage on members: every host in a pair" 6 "$(q '[.pairs[] | .a, .b
 
 # --- 2. leaf1 <-> spine1 slowed: that link alone -------------------------------------------
 run lab_slow leaf1:swp49 50mbit
-sweep --html "$TMP/slow.html"
+# steered in windows (docs/paths.md "Steering in windows"), forced: 2 base rounds traced at a time
+FABRICCTL_STEER_WINDOW=2 sweep --html "$TMP/slow.html"
+grep -q "steered in windows: the pairs of 2 base rounds" "$TMP/err" || fail "slow member: not in windows"
+assert_eq "slow member: one traced member each way per cross-leaf pair" "12 2" \
+	"$(q '[.pairs[] | select(.steer.steered and ([.routes.ab[] | select(.traced)] | length) == 1 and
+		([.routes.ba[] | select(.traced)] | length) == 1)] | length' | tr '\n' ' ')$(q .schedule.trace_window)"
 q '.pairs[] | select(.status != "ok") | "    \(.a) \(.b) \(.status): \(.reason)"' >&2
 echo "slow member: $(q -c '.suspects[0] | [.kind, .score, .link.a.node, .link.b.node]')" >&2
 assert_eq "slow member: exit" 1 "$rc"
