@@ -129,6 +129,13 @@ struct sched_topo_gen;
 int sched_topo_gen_new(struct sched_topo_gen **out, struct route *r, struct fab_err *err);
 void sched_topo_gen_free(struct sched_topo_gen *g);
 const struct sched_topo_bound *sched_topo_gen_bound(const struct sched_topo_gen *g);
+
+/*
+ * The node bound of a pair list from its hosts' degrees (@deg[h]: pairs
+ * of host h, @n_hosts of them; @n_pairs pairs): the most pairs of one
+ * host, or ceil(pairs / floor(hosts with a pair / 2)), the larger.
+ */
+size_t sched_node_bound(const size_t *deg, size_t n_hosts, size_t n_pairs);
 /*
  * The next round into @pairs (room for r->n_hosts / 2), its size in *n.
  * 1 when a round was produced, 0 when all pairs are done, -errno.

@@ -116,3 +116,16 @@ size_t *leaf_host_counts(const struct route *r)
 			c[r->hosts[i].leaf]++;
 	return c;
 }
+
+size_t sched_node_bound(const size_t *deg, size_t n_hosts, size_t n_pairs)
+{
+	size_t most = 0, hosts = 0, per;
+
+	for (size_t h = 0; h < n_hosts; h++) {
+		most = deg[h] > most ? deg[h] : most;
+		hosts += deg[h] > 0;
+	}
+	per = hosts / 2 ? hosts / 2 : 1;
+	per = (n_pairs + per - 1) / per;
+	return per > most ? per : most;
+}

@@ -518,7 +518,7 @@ static int direct_attempts(struct steer *g, uint32_t *wait, bool *direct)
 static size_t node_bound(const struct steer *g)
 {
 	size_t *deg = calloc(g->r->n_hosts + 1, sizeof(*deg));
-	size_t most = 0, hosts = 0, per;
+	size_t per;
 
 	if (!deg)
 		return 0;
@@ -526,14 +526,9 @@ static size_t node_bound(const struct steer *g)
 		deg[g->p[i].route->a]++;
 		deg[g->p[i].route->b]++;
 	}
-	for (size_t h = 0; h < g->r->n_hosts; h++) {
-		most = deg[h] > most ? deg[h] : most;
-		hosts += deg[h] > 0;
-	}
+	per = sched_node_bound(deg, g->r->n_hosts, g->n);
 	free(deg);
-	per = hosts / 2 ? hosts / 2 : 1;
-	per = (g->n + per - 1) / per;
-	return per > most ? per : most;
+	return per;
 }
 
 static int steer_emit(struct steer *g, struct sched *s, uint32_t *choice)

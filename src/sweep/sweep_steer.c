@@ -1568,7 +1568,7 @@ static int win_round(struct sched_src *src, struct sched_pair *buf, size_t *n)
 /* Most pairs of one host, or ceil(pairs / floor(hosts / 2)): the node bound of @s's pairs. */
 static size_t win_node_bound(const struct sched *s, const struct sched_src *src, size_t nh)
 {
-	size_t *deg, most = 0, hosts = 0, per;
+	size_t *deg, per;
 
 	if (src->s != s || s->n_pairs == nh * (nh - 1) / 2)
 		return nh % 2 ? nh : nh - 1;
@@ -1579,14 +1579,9 @@ static size_t win_node_bound(const struct sched *s, const struct sched_src *src,
 		deg[s->pairs[i].a]++;
 		deg[s->pairs[i].b]++;
 	}
-	for (size_t h = 0; h < nh; h++) {
-		most = deg[h] > most ? deg[h] : most;
-		hosts += deg[h] > 0;
-	}
+	per = sched_node_bound(deg, nh, s->n_pairs);
 	free(deg);
-	per = hosts / 2 ? hosts / 2 : 1;
-	per = (s->n_pairs + per - 1) / per;
-	return per > most ? per : most;
+	return per;
 }
 
 /*
