@@ -23,6 +23,7 @@
 #include "model/ecmp_sim.h"
 #include "model/sched_topo.h"
 #include "model/topo_gen.h"
+#include "sim_fab.h"
 
 #define HOPS 32
 
@@ -35,31 +36,9 @@ struct fab {
 	unsigned int whole_leaf;	/* pairs touching this leaf fall back; UINT32_MAX none */
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 static void fab_place(struct fab *f, size_t nh)
 {
-	size_t cap = 64 * nh + 1, len = 0;
-	char *buf = malloc(cap);
-	struct fab_err err;
-
-	assert_non_null(buf);
-	for (size_t i = 1; i <= nh; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.0.%zu.%zu\n", i, i / 256,
-					i % 256);
-	hosts_init(&f->hs);
-	fab_err_init(&err);
-	assert_int_equal(hosts_parse(&f->hs, buf, len, "hosts", &err), 0);
-	free(buf);
-	assert_int_equal(route_new(&f->r, f->t), 0);
-	assert_int_equal(route_place(f->r, &f->hs, &err), 0);
-	route_rates(f->r, &f->hs, NULL, NULL);
+	sim_fab_place(&f->hs, &f->r, f->t, nh);
 	assert_int_equal(ecmp_sim_new(&f->es, f->r, f->seed), 0);
 }
 
@@ -83,10 +62,7 @@ static void fab_3l(struct fab *f, const struct topo_gen_3l *g, uint64_t seed)
 
 static void fab_down(struct fab *f)
 {
-	ecmp_sim_free(f->es);
-	route_free(f->r);
-	hosts_fini(&f->hs);
-	topo_free(f->t);
+	sim_fab_free(&f->hs, f->r, f->t, f->es);
 }
 
 static int add_path(struct sched_steer_alts *al, int dir, const struct path_hop *h, size_t n)
@@ -123,7 +99,7 @@ static int whole_alts(struct fab *f, unsigned int a, unsigned int b, struct sche
 static int gen_alts(void *ctx, unsigned int a, unsigned int b, struct sched_steer_alts *al)
 {
 	struct fab *f = ctx;
-	uint64_t h = mix(f->seed ^ ((uint64_t)a << 32 | b));
+	uint64_t h = sim_mix(f->seed ^ ((uint64_t)a << 32 | b));
 	unsigned int ports = 1 + (unsigned int)(h % 8) + (al->wide ? 4 : 0);
 	struct route_info info;
 	unsigned int klass;
@@ -260,7 +236,7 @@ static size_t steer_fab(struct fab *f, unsigned int every, struct sched_steer_st
 	assert_non_null(want);
 	for (unsigned int a = 0; a < nh; a++)
 		for (unsigned int x = a + 1; x < nh; x++)
-			if (mix(f->seed ^ a * 7919u ^ x) % every == 0)
+			if (sim_mix(f->seed ^ a * 7919u ^ x) % every == 0)
 				want[n++] = (struct sched_pair){ .a = a, .b = x };
 	f->r->ecmp_whole = false;
 	assert_int_equal(sched_topo_pairs(&s, &b, f->r, want, n, &err), 0);
@@ -276,11 +252,11 @@ static void test_property_2l(void **state)
 	(void)state;
 	for (uint64_t seed = 1; seed <= 12; seed++) {
 		struct topo_gen_2l g = { .leaves = 2 + (unsigned int)(seed % 4),
-					 .hosts_per_leaf = 2 + (unsigned int)(mix(seed) % 5),
-					 .spines = 1 + (unsigned int)(mix(seed + 1) % 4),
-					 .uplinks_per_spine = 1 + (unsigned int)(mix(seed + 7) % 2),
+					 .hosts_per_leaf = 2 + (unsigned int)(sim_mix(seed) % 5),
+					 .spines = 1 + (unsigned int)(sim_mix(seed + 1) % 4),
+					 .uplinks_per_spine = 1 + (unsigned int)(sim_mix(seed + 7) % 2),
 					 .host_mbps = 100000,
-					 .uplink_mbps = (unsigned int)(mix(seed + 2) % 3) * 100000 };
+					 .uplink_mbps = (unsigned int)(sim_mix(seed + 2) % 3) * 100000 };
 		struct sched_steer_stats st;
 		struct fab f;
 
@@ -298,8 +274,8 @@ static void test_property_3l(void **state)
 	for (uint64_t seed = 1; seed <= 6; seed++) {
 		struct topo_gen_3l g = { .pods = 2 + (unsigned int)(seed % 2), .leaves_per_pod = 2,
 					 .hosts_per_leaf = 2 + (unsigned int)(seed % 3),
-					 .aggs_per_pod = 1 + (unsigned int)(mix(seed) % 3),
-					 .cores_per_agg = 1 + (unsigned int)(mix(seed + 3) % 3),
+					 .aggs_per_pod = 1 + (unsigned int)(sim_mix(seed) % 3),
+					 .cores_per_agg = 1 + (unsigned int)(sim_mix(seed + 3) % 3),
 					 .host_mbps = 100000, .leaf_mbps = 100000, .core_mbps = 100000 };
 		struct sched_steer_stats st;
 		struct fab f;

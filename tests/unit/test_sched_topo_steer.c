@@ -20,6 +20,7 @@
 
 #include "model/sched_topo.h"
 #include "model/topo_gen.h"
+#include "sim_fab.h"
 
 struct fab {
 	struct topo *t;
@@ -38,22 +39,13 @@ static void fab_up(struct fab *f, unsigned int leaves, unsigned int hosts, unsig
 {
 	struct topo_gen_2l g = { .leaves = leaves, .hosts_per_leaf = hosts, .spines = spines,
 				 .host_mbps = host_mbps, .uplink_mbps = up_mbps };
-	size_t nh = (size_t)leaves * hosts, cap = 64 * nh + 1, len = 0, k = 0;
-	char *buf = malloc(cap);
+	size_t nh = (size_t)leaves * hosts, k = 0;
 	struct fab_err err;
 
 	memset(f, 0, sizeof(*f));
-	assert_non_null(buf);
 	assert_int_equal(topo_gen_leaf_spine(&f->t, &g), 0);
-	for (size_t i = 1; i <= nh; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.0.%zu.%zu\n", i, i / 256, i % 256);
-	hosts_init(&f->hs);
+	sim_fab_place(&f->hs, &f->r, f->t, nh);
 	fab_err_init(&err);
-	assert_int_equal(hosts_parse(&f->hs, buf, len, "hosts", &err), 0);
-	free(buf);
-	assert_int_equal(route_new(&f->r, f->t), 0);
-	assert_int_equal(route_place(f->r, &f->hs, &err), 0);
-	route_rates(f->r, &f->hs, NULL, NULL);
 	f->n = nh * (nh - 1) / 2;
 	f->routes = calloc(f->n, sizeof(*f->routes));
 	f->sp = calloc(f->n, sizeof(*f->sp));
@@ -75,9 +67,7 @@ static void fab_down(struct fab *f)
 	free(f->routes);
 	free(f->sp);
 	free(f->opts);
-	route_free(f->r);
-	hosts_fini(&f->hs);
-	topo_free(f->t);
+	sim_fab_free(&f->hs, f->r, f->t, NULL);
 }
 
 /* A stand-in for a switch's hash of a 5-tuple: which of @k members. */

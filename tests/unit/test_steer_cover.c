@@ -25,6 +25,7 @@
 #include "model/sched_topo.h"
 #include "model/steer_cover.h"
 #include "model/topo_gen.h"
+#include "sim_fab.h"
 
 #define HOPS 32
 #define PORTS 8
@@ -38,42 +39,10 @@ struct fab {
 	size_t n_cand;
 };
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 static void fab_place(struct fab *f, size_t nh, uint64_t seed)
 {
-	size_t cap = 64 * nh + 1, len = 0;
-	char *buf = malloc(cap);
-	struct fab_err err;
-
-	assert_non_null(buf);
-	for (size_t i = 1; i <= nh; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.0.%zu.%zu\n", i, i / 256,
-					i % 256);
-	hosts_init(&f->hs);
-	fab_err_init(&err);
-	assert_int_equal(hosts_parse(&f->hs, buf, len, "hosts", &err), 0);
-	free(buf);
-	assert_int_equal(route_new(&f->r, f->t), 0);
-	assert_int_equal(route_place(f->r, &f->hs, &err), 0);
-	route_rates(f->r, &f->hs, NULL, NULL);
+	sim_fab_place(&f->hs, &f->r, f->t, nh);
 	assert_int_equal(ecmp_sim_new(&f->es, f->r, seed), 0);
-}
-
-static bool same_path(const struct path *p, const struct path_hop *h, size_t n)
-{
-	if (p->n_hops != n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (p->hops[i].link != h[i].link || p->hops[i].fwd != h[i].fwd)
-			return false;
-	return true;
 }
 
 /* Add the path of flow @fl to @ps (distinct paths only). */
@@ -84,7 +53,7 @@ static void add_traced(struct fab *f, const struct ecmp_flow *fl, struct path **
 
 	assert_int_equal(ecmp_sim_path(f->es, fl, h, HOPS, &nh), 0);
 	for (size_t i = 0; i < *n; i++)
-		if (same_path(&(*ps)[i], h, nh))
+		if (sim_path_is(&(*ps)[i], h, nh))
 			return;
 	*ps = realloc(*ps, (*n + 1) * sizeof(**ps));
 	assert_non_null(*ps);
@@ -105,7 +74,7 @@ static void cands_make(struct fab *f, unsigned int per, uint64_t seed)
 	assert_non_null(f->cand);
 	for (size_t a = 0; a < nh; a++)
 		for (unsigned int c = 0; c < per; c++) {
-			size_t b = (a + 1 + mix(seed ^ (a << 8 | c)) % (nh - 1)) % nh;
+			size_t b = (a + 1 + sim_mix(seed ^ (a << 8 | c)) % (nh - 1)) % nh;
 			bool dup = false;
 
 			if (f->r->hosts[a].leaf == f->r->hosts[b].leaf)
@@ -137,10 +106,7 @@ static void fab_down(struct fab *f)
 	for (size_t i = 0; i < f->n_cand; i++)
 		pair_route_fini(&f->cand[i]);
 	free(f->cand);
-	ecmp_sim_free(f->es);
-	route_free(f->r);
-	hosts_fini(&f->hs);
-	topo_free(f->t);
+	sim_fab_free(&f->hs, f->r, f->t, f->es);
 }
 
 static void load_path(const struct fab *f, const struct pair_route *pr, const struct path *pa,
@@ -242,9 +208,9 @@ static void test_property_2l(void **state)
 {
 	(void)state;
 	for (uint64_t seed = 1; seed <= 6; seed++) {
-		struct topo_gen_2l g = { .leaves = 2 + (unsigned int)(mix(seed) % 7),
-					 .hosts_per_leaf = 2 + (unsigned int)(mix(seed + 9) % 9),
-					 .spines = 2 + (unsigned int)(mix(seed + 3) % 3),
+		struct topo_gen_2l g = { .leaves = 2 + (unsigned int)(sim_mix(seed) % 7),
+					 .hosts_per_leaf = 2 + (unsigned int)(sim_mix(seed + 9) % 9),
+					 .spines = 2 + (unsigned int)(sim_mix(seed + 3) % 3),
 					 .host_mbps = 100000, .uplink_mbps = 100000 };
 		struct fab f = { 0 };
 		size_t rounds;
@@ -290,9 +256,9 @@ static void test_rounds_3l(void **state)
 {
 	(void)state;
 	for (uint64_t seed = 1; seed <= 16; seed++) {
-		struct topo_gen_3l g = { .pods = 2 + (unsigned int)(mix(seed) % 3),
-					 .leaves_per_pod = 3 + (unsigned int)(mix(seed + 1) % 3),
-					 .hosts_per_leaf = 4 + (unsigned int)(mix(seed + 2) % 5),
+		struct topo_gen_3l g = { .pods = 2 + (unsigned int)(sim_mix(seed) % 3),
+					 .leaves_per_pod = 3 + (unsigned int)(sim_mix(seed + 1) % 3),
+					 .hosts_per_leaf = 4 + (unsigned int)(sim_mix(seed + 2) % 5),
 					 .aggs_per_pod = 4, .cores_per_agg = 2 + (unsigned int)(seed % 2),
 					 .host_mbps = 100000, .leaf_mbps = 100000,
 					 .core_mbps = 100000 };

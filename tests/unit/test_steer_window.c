@@ -25,6 +25,7 @@
 #include "model/sched_topo.h"
 #include "model/steer_window.h"
 #include "model/topo_gen.h"
+#include "sim_fab.h"
 
 #define HOPS 32
 #define FB_SILENT 3
@@ -44,21 +45,7 @@ struct fab {
 
 static void fab_place(struct fab *f, size_t nh)
 {
-	size_t cap = 64 * nh + 1, len = 0;
-	char *buf = malloc(cap);
-	struct fab_err err;
-
-	assert_non_null(buf);
-	for (size_t i = 1; i <= nh; i++)
-		len += (size_t)snprintf(buf + len, cap - len, "h%zu 10.0.%zu.%zu\n", i, i / 256,
-					i % 256);
-	hosts_init(&f->hs);
-	fab_err_init(&err);
-	assert_int_equal(hosts_parse(&f->hs, buf, len, "hosts", &err), 0);
-	free(buf);
-	assert_int_equal(route_new(&f->r, f->t), 0);
-	assert_int_equal(route_place(f->r, &f->hs, &err), 0);
-	route_rates(f->r, &f->hs, NULL, NULL);
+	sim_fab_place(&f->hs, &f->r, f->t, nh);
 	assert_int_equal(ecmp_sim_new(&f->es, f->r, 24), 0);
 	f->learned = calloc(nh * nh, sizeof(*f->learned));
 	assert_non_null(f->learned);
@@ -68,10 +55,7 @@ static void fab_place(struct fab *f, size_t nh)
 static void fab_down(struct fab *f)
 {
 	free(f->learned);
-	ecmp_sim_free(f->es);
-	route_free(f->r);
-	hosts_fini(&f->hs);
-	topo_free(f->t);
+	sim_fab_free(&f->hs, f->r, f->t, f->es);
 }
 
 /* The index of the hash's path of port @k (direction @d) among @pr's paths; -1 none. */
@@ -86,14 +70,9 @@ static int port_path(struct fab *f, const struct pair_route *pr, unsigned int a,
 	struct path_hop hops[HOPS];
 
 	assert_int_equal(ecmp_sim_path(f->es, &fl, hops, HOPS, &n), 0);
-	for (size_t x = 0; x < np; x++) {
-		bool eq = ps[x].n_hops == n;
-
-		for (size_t h = 0; eq && h < n; h++)
-			eq = ps[x].hops[h].link == hops[h].link && ps[x].hops[h].fwd == hops[h].fwd;
-		if (eq)
+	for (size_t x = 0; x < np; x++)
+		if (sim_path_is(&ps[x], hops, n))
 			return (int)x;
-	}
 	return -1;
 }
 
