@@ -21,22 +21,23 @@
 
 /*
  * Wait for the controller's next step in session @id: @want ("peer" or
- * "go").  Returns 1 with @m, or replies the failure itself and returns 0.
+ * "go").  Returns 1 with @m; 0 with the failure to answer in @msg ("" when
+ * the worker is to quit: stdin closed).
  */
 static int session_wait(struct worker *w, long long id, const char *want, int timeout_ms,
-			struct proto_msg *m)
+			struct proto_msg *m, char *msg, size_t msglen)
 {
 	struct fab_err err;
-	char msg[1100];
 	int rc;
 
 	fab_err_init(&err);
+	*msg = '\0';
 	rc = worker_next(w, timeout_ms, m, &err);
 	if (rc == 1 && m->id == id && strcmp(m->op, want) == 0)
 		return 1;
 	if (rc == 1 && m->id == id && strcmp(m->op, "abort") == 0) {
 		proto_msg_fini(m);
-		worker_fail(w, id, "aborted by the controller");
+		snprintf(msg, msglen, "aborted by the controller");
 		return 0;
 	}
 	if (rc == 0) {
@@ -44,15 +45,14 @@ static int session_wait(struct worker *w, long long id, const char *want, int ti
 		return 0;
 	}
 	if (rc == 1) {
-		snprintf(msg, sizeof(msg), "protocol: want \"%s\" for session %lld, got \"%s\" (id %lld)",
+		snprintf(msg, msglen, "protocol: want \"%s\" for session %lld, got \"%s\" (id %lld)",
 			 want, id, m->op, m->id);
 		proto_msg_fini(m);
 	} else if (rc == -ETIMEDOUT) {
-		snprintf(msg, sizeof(msg), "no \"%s\" from the controller within %d ms", want, timeout_ms);
+		snprintf(msg, msglen, "no \"%s\" from the controller within %d ms", want, timeout_ms);
 	} else {
-		snprintf(msg, sizeof(msg), "%s", err.msg[0] ? err.msg : strerror(-rc));
+		snprintf(msg, msglen, "%s", err.msg[0] ? err.msg : strerror(-rc));
 	}
-	worker_fail(w, id, msg);
 	return 0;
 }
 
@@ -128,6 +128,7 @@ static bool session_start(struct worker *w, struct proto_msg *req, bool server,
 			  struct wsession *ws)
 {
 	json_t *ep = NULL;
+	char msg[1100];
 	int rc;
 
 	ws->tp = NULL;
@@ -145,23 +146,32 @@ static bool session_start(struct worker *w, struct proto_msg *req, bool server,
 	}
 	worker_event(w, req->id, "ready", ep);
 	json_decref(ep);
-	if (session_wait(w, req->id, server ? "peer" : "go", (int)ws->p.spec.timeout_ms, &ws->m))
+	if (session_wait(w, req->id, server ? "peer" : "go", (int)ws->p.spec.timeout_ms, &ws->m,
+			 msg, sizeof(msg)))
 		return true;
-	ws->tp->close(ws->s);
+	ws->tp->close(ws->s);	/* before the answer: see session_end() */
+	if (*msg)
+		worker_fail(w, req->id, msg);
 	return false;
 }
 
-/* A session's last answer: the transport's @rc (ws->err), else @reply (may be NULL); closed. */
+/*
+ * A session's last answer: the transport's @rc (ws->err), else @reply (may
+ * be NULL).  The session is closed first: once the controller has the
+ * answer it may start the host's next test on the same ports (a steered
+ * tcp listener, docs/paths.md "Steering"), which must find them free.
+ */
 static void session_end(struct worker *w, long long id, struct wsession *ws, int rc,
 			json_t *reply)
 {
+	ws->tp->close(ws->s);
+	ws->s = NULL;
 	if (rc == -ECANCELED)
 		session_cancelled(w, id);
 	else if (rc < 0)
 		worker_fail(w, id, ws->err.msg);
 	else
 		worker_reply(w, id, reply);
-	ws->tp->close(ws->s);
 }
 
 static void session_listen(struct worker *w, struct proto_msg *req)

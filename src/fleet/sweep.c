@@ -390,7 +390,8 @@ int sweep_run_src(struct fleet *f, struct sched_src *src, const struct sweep_opt
 
 		rc = src->next(src, sp, &rd.n_jobs);
 		if (rc <= 0) {
-			if (rc < 0)
+			/* A source that said why (sweep --steer's traces, in @err) keeps its message. */
+			if (rc < 0 && !err->code)
 				fab_err_set(err, rc, "sweep: schedule: %s", strerror(-rc));
 			break;
 		}

@@ -64,7 +64,9 @@ typedef int (*sweep_sink_fn)(void *ctx, size_t round, struct sweep_pair *pairs, 
  * When *o->stop is set, the round under way is abandoned (its open
  * sessions are sent "abort"; the caller's fleet_fini() stops the
  * workers), its pairs are not handed on, and -EINTR is returned without
- * touching @err.
+ * touching @err.  A failing @src->next() may have said why in @err (the
+ * caller's: sweep --steer's traces in windows): that message is kept, the
+ * first error's; otherwise @err gets "sweep: schedule: ERRNO".
  */
 int sweep_run_src(struct fleet *f, struct sched_src *src, const struct sweep_opts *o,
 		  sweep_sink_fn sink, void *sink_ctx, size_t *rounds_done, struct fab_err *err);

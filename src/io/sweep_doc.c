@@ -38,6 +38,7 @@ void sweep_doc_fini(struct sweep_doc *d)
 	for (size_t i = 0; i < d->n_legs_why; i++)
 		free(d->legs_why[i]);
 	free(d->legs_why);
+	free(d->legs_unans);
 	free(d->transport);
 	free(d->launcher);
 	free(d->mode);
@@ -531,6 +532,8 @@ int sweep_doc_load(struct sweep_doc *d, const char *path, const char *hosts_path
 		rc = pairs_from_doc(d, path, json_object_get(doc, "pairs"), r, err);
 	if (rc == 0)
 		rc = sweep_doc_legs(d, path, json_object_get(doc, "pairs"), r, err);
+	if (rc == 0)
+		rc = sweep_doc_legs_unmeasured(d, path, json_object_get(doc, "legs"), r, err);
 	if (rc == 0 && topology)
 		rc = topology_from_doc(d, path, doc, r->n_pairs, err);
 	if (rc == 0 && counters_from_doc(d, json_object_get(doc, "counters")) < 0)

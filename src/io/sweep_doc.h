@@ -64,6 +64,8 @@ struct sweep_doc {
 	size_t n_legs;
 	char **legs_why;		/* the directions' "why" strings */
 	size_t n_legs_why;
+	struct bond_legs_unanswered *legs_unans;	/* legs.not_measured[]: the report borrows it */
+	size_t n_legs_unans;
 };
 
 void sweep_doc_init(struct sweep_doc *d);
@@ -93,6 +95,17 @@ int sweep_doc_load(struct sweep_doc *d, const char *path, const char *hosts_path
  */
 int sweep_doc_legs(struct sweep_doc *d, const char *fname, json_t *pairs, struct sweep_report *r,
 		   struct fab_err *err);
+/*
+ * The document's legs.not_measured[] (hosts whose worker did not answer
+ * the "bond" request: {node, note}) into d->legs_unans and the report
+ * (r->legs_unanswered, n_legs_unanswered), each note's reason as the
+ * sweep had it, so the outputs say them as the sweep did.  Nothing when
+ * "legs" or its "not_measured" is absent or null (a sweep older than it).
+ * Bad input names the element ("F: legs.not_measured[0]: 'x' is not a
+ * host of the sweep").  sweep_doc_legs.c; called by sweep_doc_load().
+ */
+int sweep_doc_legs_unmeasured(struct sweep_doc *d, const char *fname, json_t *legs,
+			      struct sweep_report *r, struct fab_err *err);
 
 /* The port of @t that counter entry @c names; NULL when @t has none. */
 struct topo_port *sweep_doc_counter_port(struct topo *t, const struct sweep_doc_counter *c);

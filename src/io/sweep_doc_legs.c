@@ -3,7 +3,9 @@
  * A saved sweep's dual-homed legs (pairs[].legs, docs/sweep.md) read back
  * into the report (sweep_doc.h sweep_doc_legs()): diagnose --from names
  * the slow or dead leg the sweep found, and exits 1 for it, as the sweep
- * did.  The legs are as saved: nothing is judged again.
+ * did; and legs.not_measured[], the hosts whose worker did not answer the
+ * bond request (sweep_doc_legs_unmeasured()), said as the sweep said
+ * them.  The legs are as saved: nothing is judged again.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -153,5 +155,46 @@ int sweep_doc_legs(struct sweep_doc *d, const char *fname, json_t *pairs, struct
 	}
 	r->legs = d->legs;
 	r->n_legs = d->n_legs;
+	return 0;
+}
+
+int sweep_doc_legs_unmeasured(struct sweep_doc *d, const char *fname, json_t *legs,
+			      struct sweep_report *r, struct fab_err *err)
+{
+	json_t *arr = json_is_object(legs) ? json_object_get(legs, "not_measured") : NULL, *v;
+	size_t i, plen = strlen(BOND_LEGS_UNANSWERED_NOTE);
+
+	if (legs && !json_is_null(legs) && !json_is_object(legs))
+		return fab_err_input(err, -EINVAL, "%s: legs: not an object", fname);
+	if (!arr || json_is_null(arr))
+		return 0;
+	if (!json_is_array(arr))
+		return fab_err_input(err, -EINVAL, "%s: legs.not_measured: not an array", fname);
+	if (!json_array_size(arr))
+		return 0;
+	d->legs_unans = calloc(json_array_size(arr), sizeof(*d->legs_unans));
+	if (!d->legs_unans)
+		return fab_err_set(err, -ENOMEM, "diagnose: out of memory");
+	json_array_foreach(arr, i, v) {
+		const char *node = json_string_value(json_object_get(v, "node"));
+		const char *note = json_string_value(json_object_get(v, "note"));
+		struct bond_legs_unanswered *u = &d->legs_unans[i];
+		int h = node ? hosts_find(&d->hosts, node) : -1;
+
+		if (!json_is_object(v) || !node)
+			return fab_err_input(err, -EINVAL, "%s: legs.not_measured[%zu]: want {node, "
+					     "note}", fname, i);
+		if (h < 0)
+			return fab_err_input(err, -EINVAL, "%s: legs.not_measured[%zu]: '%s' is not a "
+					     "host of the sweep", fname, i, node);
+		if (!note || strncmp(note, BOND_LEGS_UNANSWERED_NOTE, plen) != 0)
+			return fab_err_input(err, -EINVAL, "%s: legs.not_measured[%zu]: \"note\" does "
+					     "not start \"%s\"", fname, i, BOND_LEGS_UNANSWERED_NOTE);
+		u->host = (unsigned int)h;
+		snprintf(u->why, sizeof(u->why), "%s", note + plen);
+		d->n_legs_unans++;
+	}
+	r->legs_unanswered = d->legs_unans;
+	r->n_legs_unanswered = d->n_legs_unans;
 	return 0;
 }

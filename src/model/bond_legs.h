@@ -219,6 +219,9 @@ struct bond_legs_unanswered {
 	char why[160];		/* the worker's error, "no answer within N ms" */
 };
 
+/* What the outputs say of such a host: this, then its why (JSON legs.not_measured[].note). */
+#define BOND_LEGS_UNANSWERED_NOTE "legs not measured: worker did not answer the bond request: "
+
 /*
  * Judge @d's measured legs: each against the fastest leg of the bond
  * (@slow_pct % of it), and against d->rated_mbps when that is set (the

@@ -93,7 +93,7 @@ static void dir_findings(const struct bond_legs_dir *d, json_t *arr)
 /* "legs not measured: worker did not answer the bond request: WHY" for @u. */
 static void unanswered_note(const struct bond_legs_unanswered *u, char *buf, size_t len)
 {
-	snprintf(buf, len, "legs not measured: worker did not answer the bond request: %s", u->why);
+	snprintf(buf, len, BOND_LEGS_UNANSWERED_NOTE "%s", u->why);
 }
 
 json_t *sweep_legs_doc_json(const struct sweep_report *r)

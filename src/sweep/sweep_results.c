@@ -133,7 +133,7 @@ int sweep_results_plan(struct sweep_results *sr, struct sched_src *src, struct f
 			if (rc < 0)
 				goto out;
 		}
-	if (rc < 0)
+	if (rc < 0 && !err->code)	/* a source that said why keeps its message */
 		fab_err_set(err, rc, "sweep: schedule: %s", strerror(-rc));
 out:
 	free(buf);

@@ -1308,6 +1308,7 @@ struct steer_win_state {
 	struct steer_win_pick *rpk;
 	size_t warned, unsaid;
 	unsigned int win_rounds;
+	size_t windows;			/* learn() calls so far */
 	struct pair_route all, taken;	/* sweep_steer_route()'s, on demand */
 	struct node_addr_index ix;
 	struct sweep_ctx *ctx;
@@ -1432,7 +1433,7 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 	}
 	for (size_t h = 0; rc == 0 && h < nh; h++) {
 		if (n[h] > TRACE_MAX_FLOWS)
-			rc = fab_err_set(&ws->ctx->err, -E2BIG, "sweep --steer: host %s would trace "
+			rc = fab_err_set(&ws->ctx->err, -E2BIG, "host %s would trace "
 					 "%zu flows in one window", hs->hosts[h].name, n[h]);
 		else if (!(tr[h] = calloc(n[h] + 1, sizeof(**tr))))
 			rc = fab_err_set(&ws->ctx->err, -ENOMEM, "sweep: out of memory");
@@ -1443,8 +1444,14 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 			pair_flows(sv, hs, p, k, k, &tr[p->a][at[p->a]++].flow,
 				   &tr[p->b][at[p->b]++].flow);
 	}
-	if (rc == 0)
-		rc = steer_trace(st, ws->f, tr, at, &o, SWEEP_STEER_TIMEOUT_MS, got, &ws->ctx->err);
+	if (rc == 0 &&
+	    (rc = steer_trace(st, ws->f, tr, at, &o, SWEEP_STEER_TIMEOUT_MS, got, &ws->ctx->err)) < 0) {
+		if (!ws->ctx->err.code)
+			fab_err_set(&ws->ctx->err, rc, "%s", strerror(-rc));
+		fab_err_prefix(&ws->ctx->err, "the trace request of %zu pair%s (%s %s first)", hi - lo,
+			       hi - lo == 1 ? "" : "s", hs->hosts[pairs[lo].a].name,
+			       hs->hosts[pairs[lo].b].name);
+	}
 	memset(at, 0, (nh + 1) * sizeof(*at));
 	for (size_t i = lo; rc == 0 && i < hi; i++) {
 		struct steer_win_map *m = &out[i];
@@ -1459,6 +1466,9 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 			   pair_learn(sv, st, &ws->ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0) {
 			rc = fab_err_set(&ws->ctx->err, -ENOMEM, "sweep: out of memory");
 		}
+		if (rc < 0)
+			fab_err_prefix(&ws->ctx->err, "%s %s", hs->hosts[p->a].name,
+				       hs->hosts[p->b].name);
 		at[p->a] += STEER_PORTS;
 		at[p->b] += STEER_PORTS;
 		for (unsigned int k = 0; k < STEER_PORTS; k++) {
@@ -1486,16 +1496,29 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 	return rc;
 }
 
-/* steer_window's learn(): a window's cross-leaf pairs, WIN_CHUNK pairs a trace request. */
+/*
+ * steer_window's learn(): a window's cross-leaf pairs, WIN_CHUNK pairs a
+ * trace request.  A failure stops the sweep: its message (ctx->err, kept
+ * by win_round() and sweep_run_src()) says the window, the pairs of the
+ * trace request or the pair, and the cause (naming the host where the
+ * cause is one host's).
+ */
 static int win_learn(void *ctx, const struct sched_pair *pairs, size_t n, struct steer_win_map *out)
 {
 	struct sweep_steer *sv = ctx;
+	struct steer_win_state *ws = sv->win;
 	int rc = 0;
 
-	fab_info("sweep --steer: tracing %zu pairs of the next %u base rounds", n,
-		 sv->win->win_rounds);
+	ws->windows++;
+	fab_info("sweep --steer: tracing %zu pairs of the next %u base rounds", n, ws->win_rounds);
 	for (size_t lo = 0; rc == 0 && lo < n; lo += WIN_CHUNK)
 		rc = win_learn_chunk(sv, pairs, lo, lo + WIN_CHUNK < n ? lo + WIN_CHUNK : n, out);
+	if (rc < 0) {
+		if (!ws->ctx->err.code)
+			fab_err_set(&ws->ctx->err, rc, "%s", strerror(-rc));
+		fab_err_prefix(&ws->ctx->err, "sweep --steer: window %zu (from base round %zu)",
+			       ws->windows, (ws->windows - 1) * ws->win_rounds + 1);
+	}
 	return rc;
 }
 

@@ -967,6 +967,13 @@ static int serve_rev(struct tp_session *s, int cancel_fd, uint64_t deadline_ns,
 	return bulk_close(s, rc);
 }
 
+/*
+ * The listener is closed when the run ends, before the worker answers:
+ * the controller starts the host's next test (a steered one on the same
+ * port D) as soon as it has both answers, and a listener still open then
+ * fails its bind with EADDRINUSE (SO_REUSEADDR lets a port in TIME_WAIT
+ * or with connections be bound again, never one that listens).
+ */
 static int tcp_server_run(struct tp_session *s, int cancel_fd, struct fab_err *err)
 {
 	uint64_t deadline = clock_mono_ns() + (uint64_t)s->p.spec.timeout_ms * 1000000ull;
@@ -978,6 +985,10 @@ static int tcp_server_run(struct tp_session *s, int cancel_fd, struct fab_err *e
 		rc = serve_fwd(s, cancel_fd, deadline, err);
 	if (rc == 0 && s->p.spec.bw_rev && s->p.spec.duration_ms)
 		rc = serve_rev(s, cancel_fd, deadline, err);
+	if (s->lfd >= 0) {
+		close(s->lfd);
+		s->lfd = -1;
+	}
 	return rc;
 }
 

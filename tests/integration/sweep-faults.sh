@@ -142,6 +142,25 @@ assert_eq "no-bond: legs not measured" \
 	"$V: legs not measured: worker did not answer the bond request: unknown op 'bond'" \
 	"$(q '.legs.not_measured[] | "\(.node): \(.note)"')"
 assert_eq "no-bond: no legs ran" "0 0" "$(q '"\(.legs.pairs) \(.legs.bad)"')"
+# diagnose --from reads the hosts not measured back and says them as the sweep did.
+# (A sweep without a topology: --from wants one, the lab's plan, and --hosts.)
+cp "$TMP/out" "$TMP/saved.json"
+lab_planfile >"$TMP/plan.yaml"
+rc=0
+run "$FABRICCTL" diagnose --from "$TMP/saved.json" --hosts "$TMP/hosts" --topology "$TMP/plan.yaml" \
+	>"$TMP/diag.text" || rc=$?
+cat "$TMP/diag.text" >&2
+assert_eq "no-bond: diagnose --from: rc" 0 "$rc"
+rc=0
+run "$FABRICCTL" -j diagnose --from "$TMP/saved.json" --hosts "$TMP/hosts" --topology "$TMP/plan.yaml" \
+	>"$TMP/diag.json" || rc=$?
+assert_eq "no-bond: diagnose --from -j: rc" 0 "$rc"
+grep -qF "; legs of 1 host not measured" "$TMP/diag.text" ||
+	fail "no-bond: diagnose --from: no 'legs of 1 host not measured' in the headline"
+grep -qxF "  $V: legs not measured: worker did not answer the bond request: unknown op 'bond'" \
+	"$TMP/diag.text" || fail "no-bond: diagnose --from: the host not measured is not listed"
+assert_eq "no-bond: diagnose --from: JSON legs.not_measured" \
+	"$(q -c '.legs.not_measured')" "$(jq -c '.legs.not_measured' "$TMP/diag.json")"
 
 # A launcher that does not exist: one clear error up front, exit 2, no pair run.
 rc=0

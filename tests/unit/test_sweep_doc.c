@@ -21,6 +21,7 @@
 #include "model/bond.h"
 #include "model/bond_legs.h"
 #include "model/path.h"
+#include "render/render.h"
 
 /*
  * Three hosts on one switch; pairs a-b (ok, routed), a-c (slow), b-c
@@ -362,6 +363,103 @@ static void test_legs(void **state)
 	}
 }
 
+/* A sweep whose worker did not answer the bond request, as sweep -j writes it (legs.not_measured). */
+#define UNMEASURED_DOC(nm) \
+	"{\"schema\": \"fabricctl.sweep/2\", \"nodes\": [{\"name\": \"hx\"}, {\"name\": \"ha\"}," \
+	" {\"name\": \"hb\"}], \"pairs\": [{\"a\": \"hx\", \"b\": \"ha\", \"status\": \"ok\"}," \
+	" {\"a\": \"ha\", \"b\": \"hb\", \"status\": \"ok\"}], \"legs\": {\"pairs\": 0, \"bad\": 0," \
+	" \"findings\": [], \"not_measured\": " nm "}}"
+#define NOTE "legs not measured: worker did not answer the bond request: "
+
+static char *render_to_string(const struct render_ops *ops, const struct sweep_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct render out = { .ops = ops, .f = open_memstream(&buf, &len) };
+
+	assert_non_null(out.f);
+	assert_int_equal(ops->sweep(&out, r), 0);
+	fclose(out.f);
+	return buf;
+}
+
+/*
+ * legs.not_measured[] read back (diagnose --from): each host and its
+ * worker's reason, said by the text and the JSON as the sweep said them;
+ * an older document without it reads as none; bad entries named.
+ */
+static void test_legs_unmeasured(void **state)
+{
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ UNMEASURED_DOC("3"), "legs.not_measured: not an array" },
+		{ UNMEASURED_DOC("[{\"node\": \"hq\", \"note\": \"" NOTE "x\"}]"),
+		  "legs.not_measured[0]: 'hq' is not a host of the sweep" },
+		{ UNMEASURED_DOC("[{\"node\": \"hb\", \"note\": \"" NOTE "x\"}, {\"note\": \"x\"}]"),
+		  "legs.not_measured[1]: want {node, note}" },
+		{ UNMEASURED_DOC("[{\"node\": \"hb\", \"note\": \"slow\"}]"),
+		  "legs.not_measured[0]: \"note\" does not start \"" NOTE "\"" },
+		{ "{\"schema\": \"fabricctl.sweep/2\", \"nodes\": [{\"name\": \"ha\"}, {\"name\": \"hb\"}],"
+		  " \"pairs\": [], \"legs\": []}", "legs: not an object" },
+	};
+	const char *nm = "[{\"node\": \"hb\", \"note\": \"" NOTE "unknown op 'bond'\"},"
+			 " {\"node\": \"hx\", \"note\": \"" NOTE "no answer within 10000 ms\"}]";
+	char doc[2048];
+	struct sweep_doc d;
+	struct sweep_report r;
+	struct fab_err err;
+	json_error_t jerr;
+	json_t *saved, *out;
+	char *got;
+
+	(void)state;
+	snprintf(doc, sizeof(doc), UNMEASURED_DOC("%s"), nm);
+	assert_int_equal(load(doc, false, &d, &r, &err), 0);
+	assert_int_equal(r.n_legs_unanswered, 2);
+	assert_null(r.legs);
+	assert_string_equal(r.hosts->hosts[r.legs_unanswered[0].host].name, "hb");
+	assert_string_equal(r.legs_unanswered[0].why, "unknown op 'bond'");
+	assert_string_equal(r.hosts->hosts[r.legs_unanswered[1].host].name, "hx");
+	assert_string_equal(r.legs_unanswered[1].why, "no answer within 10000 ms");
+	/* Said as the sweep said it: the JSON's entries as saved, the text's headline and list. */
+	got = render_to_string(&render_json_ops, &r);
+	out = json_loads(got, 0, &jerr);
+	saved = json_loads(doc, 0, &jerr);
+	assert_non_null(out);
+	assert_non_null(saved);
+	assert_true(json_equal(json_object_get(json_object_get(out, "legs"), "not_measured"),
+			       json_object_get(json_object_get(saved, "legs"), "not_measured")));
+	json_decref(out);
+	json_decref(saved);
+	free(got);
+	got = render_to_string(&render_text_ops, &r);
+	assert_non_null(strstr(got, "; legs of 2 hosts not measured\n"));
+	assert_non_null(strstr(got, "\n  hb: " NOTE "unknown op 'bond'\n"));
+	assert_non_null(strstr(got, "\n  hx: " NOTE "no answer within 10000 ms\n"));
+	free(got);
+	sweep_doc_fini(&d);
+
+	/* Older documents: no "legs", or legs without not_measured (null). */
+	assert_int_equal(load(doc_full, false, &d, &r, &err), 0);
+	assert_int_equal(r.n_legs_unanswered, 0);
+	assert_null(r.legs_unanswered);
+	sweep_doc_fini(&d);
+	assert_int_equal(load(UNMEASURED_DOC("null"), false, &d, &r, &err), 0);
+	assert_int_equal(r.n_legs_unanswered, 0);
+	sweep_doc_fini(&d);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(load(bad[i].text, false, &d, &r, &err), -EINVAL);
+		assert_int_equal(err.kind, FAB_ERR_INPUT);
+		assert_non_null(strstr(err.msg, "doc.json: "));
+		if (!strstr(err.msg, bad[i].msg))
+			fprintf(stderr, "got: %s\nwant: %s\n", err.msg, bad[i].msg);
+		assert_non_null(strstr(err.msg, bad[i].msg));
+		sweep_doc_fini(&d);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_no_topology),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_legs),
+		cmocka_unit_test(test_legs_unmeasured),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

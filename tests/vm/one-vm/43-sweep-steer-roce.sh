@@ -15,7 +15,9 @@
 # reports for the same tuple; tcpdump sees every RoCE v2 packet of the
 # test leave from the planned ports (a -> b from S, b -> a from S'), which
 # are the ones the sweep recorded (pairs[].udp_sport) and the JSON's
-# traced members.  Runs inside the VM:
+# traced members.  Then the same sweep steered in windows of one base round
+# (FABRICCTL_STEER_WINDOW=1): traced in its window, steered, ok, the ports
+# recorded those planned, the a -> b member traceroute's.  Runs inside the VM:
 #   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/one-vm/43-sweep-steer-roce.sh
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
@@ -172,4 +174,33 @@ witness() { # SRC SPORT DST
 }
 assert_eq "va -> vb udp $S: traceroute -U" "$VIA" "$(witness "$IPA" "$S" "$IPB")"
 assert_eq "vb -> va udp $S2: traceroute -U" "$VIA2" "$(witness "$IPB" "$S2" "$IPA")"
+
+# Steering in windows (docs/paths.md "Steering in windows"), forced to one
+# base round a window: the pair is traced in its window, packed, and its test
+# runs on the ports the window planned (the QPs' flow labels), recorded as
+# the -v line says them.  A new sweep: a new random base, new ports.
+pretty "steered in windows (FABRICCTL_STEER_WINDOW=1) at ${SECONDS}s"
+rc=0
+run env FABRICCTL_STEER_WINDOW=1 "$FABRICCTL" -v sweep --hosts "$tmp/hosts" --launcher 'env FAB_NODE={host}' \
+	--transport verbs --topology "$tmp/plan.yaml" --steer -j --duration 0.2 --lat-iters 100 \
+	--msg-size 2 --timeout 60 --no-progress >"$tmp/win.json" 2>"$tmp/win.err" || rc=$?
+grep -E "steer|UDP source port|sweep:" "$tmp/win.err" >&2 || true
+w() { jq -r "$@" "$tmp/win.json"; }
+assert_eq "windows: sweep exit" 0 "$rc"
+grep -q "pairs steered in windows: the pairs of 1 base rounds traced at a time" "$tmp/win.err" ||
+	fail "windows: the sweep did not steer in windows"
+grep -q "sweep --steer: tracing 1 pairs of the next 1 base rounds" "$tmp/win.err" ||
+	fail "windows: no window traced"
+assert_eq "windows: trace_window" 1 "$(w .schedule.trace_window)"
+assert_eq "windows: pairs" 1 "$(w '.pairs | length')"
+assert_eq "windows: pair status" ok "$(w '.pairs[0].status')"
+assert_eq "windows: steer" '{"traced":true,"steered":true,"fallback":null}' "$(w -c '.pairs[0].steer')"
+line=$(sed -n 's/.*steer va vb: udp port \([0-9]*\) -> 4791 via \([^;]*\); back \([0-9]*\) -> 4791 via \(.*\)$/\1 \2 \3 \4/p' "$tmp/win.err")
+read -r WS WVIA WS2 WVIA2 <<<"$line"
+[ -n "${WVIA2:-}" ] || fail "windows: no steer line for va vb"
+pretty "windows: va -> vb from $WS via $WVIA; vb -> va from $WS2 via $WVIA2"
+assert_eq "windows: recorded udp_sport" "$WS $WS2" "$(w '.pairs[0].udp_sport | "\(.ab) \(.ba)"')"
+assert_eq "windows: JSON traced member a -> b" "$WVIA" "$(w '.pairs[0].routes.ab[] | select(.traced) | .hops[1].to.node')"
+assert_eq "windows: JSON traced member b -> a" "$WVIA2" "$(w '.pairs[0].routes.ba[] | select(.traced) | .hops[1].to.node')"
+assert_eq "windows: va -> vb udp $WS: traceroute -U" "$WVIA" "$(witness "$IPA" "$WS" "$IPB")"
 pretty "done in ${SECONDS}s"
