@@ -18,6 +18,14 @@ struct route_bfs {
 	double *cnt;
 };
 
+/* A leaf pair's route_pair_info() figures (lpi_get). */
+struct route_lpi {
+	uint32_t n_paths;	/* paths; 0 not known yet (or more than fit) */
+	uint32_t min_mbps;	/* lowest known rate on them, 0 none */
+	uint16_t hops;
+	uint16_t unreach;	/* no switch path */
+};
+
 struct ptr_idx {
 	const void *p;
 	uint32_t i;
@@ -78,7 +86,19 @@ void route_free(struct route *r)
 	free(r->sorted_links);
 	free(r->link_a);
 	free(r->nth_hops);
+	free(r->name_hash);
+	free(r->lpi);
 	free(r);
+}
+
+/* FNV-1a of a node name: route_pair_find() compares names by it first. */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
 }
 
 static struct ptr_idx *index_ptrs(void *const *v, size_t n)
@@ -122,12 +142,16 @@ int route_new(struct route **out, const struct topo *t)
 	r->next = calloc(r->n_nodes + 1, sizeof(*r->next));
 	r->link_a = calloc(r->n_links + 1, sizeof(*r->link_a));
 	r->nth_hops = calloc(2 * (r->n_nodes + 2), sizeof(*r->nth_hops));
+	r->name_hash = calloc(r->n_nodes + 1, sizeof(*r->name_hash));
 	fill = calloc(r->n_nodes + 1, sizeof(*fill));
 	if (!r->sorted_nodes || !r->sorted_links || !r->adj_start || !r->adj || !r->link_mbps ||
-	    !r->mark || !r->transit || !r->front || !r->next || !r->link_a || !r->nth_hops || !fill)
+	    !r->mark || !r->transit || !r->front || !r->next || !r->link_a || !r->nth_hops ||
+	    !r->name_hash || !fill)
 		goto out;
-	for (size_t i = 0; i < r->n_nodes; i++)
+	for (size_t i = 0; i < r->n_nodes; i++) {
 		r->transit[i] = node_transit(t->nodes[i]);
+		r->name_hash[i] = name_hash(t->nodes[i]->name);
+	}
 	/* Adjacency (CSR): both ends of every link. */
 	for (size_t l = 0; l < r->n_links; l++) {
 		uint32_t x = route_node_index(r, t->links[l]->a->node);
@@ -372,7 +396,10 @@ int route_place(struct route *r, const struct fab_hosts *hs, struct fab_err *err
 	v = NULL;
 	leaves = NULL;
 	r->leaf_slot = malloc((n_leaves + 1) * sizeof(*r->leaf_slot));
-	rc = r->leaf_slot ? 0 : -ENOMEM;
+	free(r->lpi);
+	r->lpi = n_leaves >= 2 && n_leaves <= ROUTE_LPI_LEAVES
+		 ? calloc(n_leaves * (n_leaves - 1) / 2, sizeof(*r->lpi)) : NULL;
+	rc = r->leaf_slot ? 0 : -ENOMEM;	/* no lpi: each pair walks its leaf pair */
 	for (size_t i = 0; r->leaf_slot && i < n_leaves; i++)
 		r->leaf_slot[i] = ROUTE_NONE;
 	for (size_t i = 0; i < r->n_cache; i++)
@@ -408,6 +435,8 @@ void route_rates(struct route *r, const struct fab_hosts *hs,
 
 		r->link_mbps[l] = !a ? b : !b ? a : a < b ? a : b;
 	}
+	if (r->lpi)	/* the lowest rates change */
+		memset(r->lpi, 0, r->n_leaves * (r->n_leaves - 1) / 2 * sizeof(*r->lpi));
 	if (!hs || !r->hosts)
 		return;
 	/* rate_gbps= wins; two hosts cabled back to back: the lower. */
@@ -673,13 +702,55 @@ int route_pair_loads(struct route *r, unsigned int a, unsigned int b,
 	return 0;
 }
 
+/* Leaf pair (la, lb)'s figures: kept (r->lpi) or walked; as route_leaf_loads(). */
+static int lpi_get(struct route *r, uint32_t la, uint32_t lb, struct route_info *info)
+{
+	uint32_t lo = la < lb ? la : lb, hi = la < lb ? lb : la;
+	struct route_lpi *e = r->lpi ? &r->lpi[(size_t)lo * (2 * r->n_leaves - lo - 1) / 2 +
+					       (hi - lo - 1)] : NULL;
+	const struct route_load *items;
+	size_t n;
+	int rc;
+
+	if (e && e->unreach)
+		return -ENETUNREACH;
+	if (e && e->n_paths) {
+		*info = (struct route_info){ .hops = e->hops, .n_paths = e->n_paths,
+					     .min_mbps = e->min_mbps };
+		return 0;
+	}
+	/* the same figures from either leaf: one DAG, its paths counted either way */
+	rc = route_leaf_loads(r, la, lb, &items, &n, info);
+	if (e && rc == -ENETUNREACH)
+		e->unreach = 1;
+	if (e && rc == 0 && info->n_paths <= UINT32_MAX && info->hops <= UINT16_MAX)
+		*e = (struct route_lpi){ .n_paths = (uint32_t)info->n_paths,
+					 .min_mbps = (uint32_t)info->min_mbps,
+					 .hops = (uint16_t)info->hops };
+	return rc;
+}
+
 int route_pair_info(struct route *r, unsigned int a, unsigned int b, struct route_info *info,
 		    double *expected_mbps, unsigned int *klass)
 {
 	const struct route_load *items;
 	size_t n;
-	int rc = route_pair_loads(r, a, b, &items, &n, info);
+	int rc;
 
+	if (pair_ok(r, a, b) && r->hosts[a].link != r->hosts[b].link &&
+	    r->hosts[a].leaf != r->hosts[b].leaf) {
+		const struct route_host *ha = &r->hosts[a], *hb = &r->hosts[b];
+
+		if ((rc = lpi_get(r, ha->leaf, hb->leaf, info)) < 0)
+			return rc;
+		info->hops += 2;
+		info->min_mbps = min_known(min_known(info->min_mbps, r->link_mbps[ha->link]),
+					   r->link_mbps[hb->link]);
+		*expected_mbps = info->min_mbps;
+		*klass = info->hops;
+		return 0;
+	}
+	rc = route_pair_loads(r, a, b, &items, &n, info);
 	if (rc < 0)
 		return rc;
 	*expected_mbps = info->min_mbps;
@@ -934,6 +1005,8 @@ static const char *find_want(const struct find *f, unsigned int k)
 static void find_from(struct find *f, uint32_t u, unsigned int depth, double base)
 {
 	const struct route *r = f->r;
+	const char *want;
+	uint64_t wh;
 	double off = 0;
 
 	if (u == f->t) {
@@ -941,12 +1014,15 @@ static void find_from(struct find *f, uint32_t u, unsigned int depth, double bas
 			f->found = (size_t)base;
 		return;
 	}
+	want = depth + 1 < f->d ? find_want(f, depth + 1) : "";
+	wh = name_hash(want);
 	for (uint32_t e = r->adj_start[u]; e < r->adj_start[u + 1] && f->n_found < 2; e++) {
 		uint32_t v = r->adj[e].node;
 
 		if (!next_hop(r, f->bs, f->bt, u, v))
 			continue;
-		if (depth + 1 == f->d || strcmp(r->topo->nodes[v]->name, find_want(f, depth + 1)) == 0)
+		if (depth + 1 == f->d ||
+		    (r->name_hash[v] == wh && strcmp(r->topo->nodes[v]->name, want) == 0))
 			find_from(f, v, depth + 1, base + off);
 		off += f->bt->cnt[v];
 	}

@@ -54,6 +54,11 @@
  * layer: the DAG is walked from both leaves to the middle, so a fat tree's
  * cores are never scanned); enumeration is O(paths x hops).
  *
+ * route_pair_info() keeps each leaf pair's figures (hops, paths, lowest
+ * rate: 12 bytes) once asked, up to ROUTE_LPI_LEAVES leaves (1024: 6 MB),
+ * so a pair's expected rate costs a lookup, not a walk of its leaf pair's
+ * paths; route_place() and route_rates() forget them.
+ *
  * Path cap: route_pair() enumerates at most r->max_paths paths per
  * direction (ROUTE_MAX_PATHS = 256 unless the caller lowers or raises it;
  * a 32-ary 3-level fat tree has 256 paths between pods).  Over the cap it
@@ -93,6 +98,7 @@
 #define ROUTE_MAX_PATHS 256
 #define ROUTE_CACHE_BYTES (16u << 20)
 #define ROUTE_NONE UINT32_MAX
+#define ROUTE_LPI_LEAVES 1024
 
 /*
  * One link a pair's test crosses and the fraction of the pair's traffic
@@ -122,6 +128,7 @@ struct route_info {
 };
 
 struct route_bfs;
+struct route_lpi;
 
 struct route_adj {
 	uint32_t node, link;
@@ -160,6 +167,8 @@ struct route {
 	void *sorted_nodes, *sorted_links;
 	uint32_t *link_a;		/* per link: node index of its a end (ROUTE_NONE: a loop) */
 	struct path_hop *nth_hops;	/* route_pair_nth(): 2 x (n_nodes + 2) */
+	uint64_t *name_hash;		/* per node: its name's hash (route_pair_find) */
+	struct route_lpi *lpi;		/* per leaf pair: route_pair_info()'s figures, or NULL */
 };
 
 /* 0 or -ENOMEM; *out is set only on success. */

@@ -1297,14 +1297,21 @@ const struct sweep_steer_view *sweep_steer_view(struct sweep_steer *sv)
 
 enum { SLOT_SEEN = 1, SLOT_TRACED = 2, SLOT_STEERED = 4, SLOT_LOST = 8, SLOT_SWAP = 16 };
 
+/*
+ * 8 bytes a pair of the hosts (4096 hosts: 67 MB).  Of the b -> a ports
+ * taking its member only the first is ever used (win_ports()), so the
+ * slot keeps that one port, not its mask.
+ */
 struct win_slot {
-	uint16_t ab, ba;		/* the members' paths (route_pair(), in the round's order) */
-	uint8_t ab_ports, ba_ports;	/* the traced ports (bit k) taking them */
-	uint8_t fb;			/* fallback: index + 1 into fbs[] */
+	uint16_t ab, ba;		/* the members' paths (route_pair()'s indices, the round's order) */
+	uint8_t ab_ports;		/* the traced a -> b ports (bit k) taking ab */
+	uint8_t ba_k : 3;		/* the first traced b -> a port taking ba */
+	uint8_t fb : 5;			/* fallback: index + 1 into fbs[] (WIN_FBS < 32) */
 	uint8_t flags;
 	uint8_t runs;			/* tests started, mod 256 */
 };
-_Static_assert(sizeof(struct win_slot) == 10, "the slot size docs/paths.md gives");
+_Static_assert(sizeof(struct win_slot) == 8, "the slot size docs/paths.md gives");
+_Static_assert(WIN_FBS < 32 && STEER_PORTS <= 8, "fb and ba_k fit their bits");
 
 struct steer_win_state {
 	struct steer_window *w;
@@ -1397,7 +1404,7 @@ static void win_ports(const struct sweep_steer *sv, const struct win_slot *s, un
 	unsigned int c = mask_count(s->ab_ports);
 
 	*k = mask_nth(s->ab_ports, steer_tuple_turns(&sv->tu) && c ? run % c : 0);
-	*j = mask_nth(s->ba_ports, 0);
+	*j = s->flags & SLOT_STEERED ? (int)s->ba_k : -1;
 }
 
 /* trace_opts() for pairs [lo, hi) of @pairs (RoCE v2: up to the longest path's last switch). */
@@ -1567,7 +1574,8 @@ static int win_round(struct sched_src *src, struct sched_pair *buf, size_t *n)
 		struct win_slot *s = &ws->slot[lo * (2 * nn - lo - 1) / 2 + (hi - lo - 1)];
 
 		*s = (struct win_slot){ .ab = pk->ab, .ba = pk->ba, .ab_ports = pk->ab_ports,
-					.ba_ports = pk->ba_ports, .fb = pk->fb,
+					.ba_k = (uint8_t)(pk->ba_ports ? __builtin_ctz(pk->ba_ports) & 7 : 0),
+					.fb = (uint8_t)(pk->fb & 31),
 					.flags = (uint8_t)(SLOT_SEEN | (a > b ? SLOT_SWAP : 0) |
 							   (pk->steered ? SLOT_STEERED | SLOT_TRACED : 0)) };
 		if (!pk->steered && pk->fb && pk->fb <= ws->n_fbs && ws->fbs[pk->fb - 1].traced)

@@ -350,6 +350,70 @@ static void test_unplaced_host(void **state)
 	place_fails("alpha 10.0.0.1\nzeta 10.0.0.2 lldp_name=alpha.example.com\n", -EINVAL, "same port");
 }
 
+/*
+ * route_pair_info() (a leaf pair's figures kept, route.h) against
+ * route_pair_loads() (walked every time): hops, paths and lowest rate,
+ * asked twice (the second from what was kept).
+ */
+static void assert_info_kept(struct route *r, unsigned int a, unsigned int b)
+{
+	const struct route_load *items;
+	struct route_info want, got;
+	double mbps;
+	unsigned int klass;
+	size_t n;
+
+	assert_int_equal(route_pair_loads(r, a, b, &items, &n, &want), 0);
+	for (int twice = 0; twice < 2; twice++) {
+		assert_int_equal(route_pair_info(r, a, b, &got, &mbps, &klass), 0);
+		assert_int_equal(got.hops, want.hops);
+		assert_true(got.n_paths == want.n_paths);
+		assert_true(got.min_mbps == want.min_mbps && mbps == want.min_mbps);
+		assert_int_equal(klass, want.hops);
+	}
+}
+
+static bool all_virtual(const struct topo_port *p, void *arg)
+{
+	(void)p;
+	(void)arg;
+	return true;
+}
+
+/* The figures kept per leaf pair are forgotten when the rates change (route_rates()). */
+static void test_pair_info_rates_change(void **state)
+{
+	struct topo_gen_3l g = { .pods = 2, .leaves_per_pod = 2, .hosts_per_leaf = 2,
+				 .aggs_per_pod = 2, .cores_per_agg = 2, .host_mbps = 100000,
+				 .leaf_mbps = 40000, .core_mbps = 25000 };
+	struct route_info info;
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+	double mbps;
+	unsigned int klass;
+
+	(void)state;
+	assert_int_equal(topo_gen_fat_tree(&t, &g), 0);
+	hosts_n(&hs, 8, 0, "");
+	r = route_for(t, &hs);
+	assert_int_equal(route_pair_info(r, 0, 4, &info, &mbps, &klass), 0);
+	assert_true(mbps == 25000);	/* the agg-core links */
+	assert_int_equal(klass, 6);
+	assert_int_equal(route_pair_info(r, 0, 2, &info, &mbps, &klass), 0);
+	assert_true(mbps == 40000);
+	route_rates(r, &hs, all_virtual, NULL);	/* no rate known any more */
+	assert_int_equal(route_pair_info(r, 0, 4, &info, &mbps, &klass), 0);
+	assert_true(mbps == 0);
+	assert_info_kept(r, 0, 4);
+	route_rates(r, &hs, NULL, NULL);
+	assert_int_equal(route_pair_info(r, 0, 4, &info, &mbps, &klass), 0);
+	assert_true(mbps == 25000);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
 /* The node hop @h arrives at. */
 static const char *hop_node(const struct route *r, const struct path_hop *h)
 {
@@ -385,6 +449,7 @@ static void assert_by_index(struct route *r, unsigned int a, unsigned int b)
 
 	fab_err_init(&err);
 	assert_int_equal(route_pair(r, a, b, &pr, &err), 0);
+	assert_info_kept(r, a, b);
 	for (int dir = 0; dir < 2; dir++) {
 		const struct path *v = dir ? pr.ba : pr.ab;
 		size_t n = dir ? pr.n_ba : pr.n_ab;
@@ -646,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_back_to_back),
 		cmocka_unit_test(test_leaf_loads_match_paths),
 		cmocka_unit_test(test_by_index_fat_trees),
+		cmocka_unit_test(test_pair_info_rates_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
