@@ -139,7 +139,7 @@ done
 
 # All pairs steered in windows (docs/paths.md "Steering in windows"): 1024
 # hosts by default (about 1 min of CPU); SCALE_STEER_ALL=4096 adds the
-# 4096-host fat tree (8.4 M pairs: 12-15 min of CPU, 1.8 GB in
+# 4096-host fat tree (8.4 M pairs: 11-15 min of CPU, 1.8 GB in
 # $TMPDIR, docs/scale.md "All pairs, steered in windows"), 0 skips both.
 # Required: every pair measured, rounds <= 1.25 x the node bound, the 5
 # faults named alone.
