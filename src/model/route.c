@@ -18,6 +18,14 @@ struct route_bfs {
 	double *cnt;
 };
 
+/* A leaf pair's route_pair_info() figures (lpi_get). */
+struct route_lpi {
+	uint32_t n_paths;	/* paths; 0 not known yet (or more than fit) */
+	uint32_t min_mbps;	/* lowest known rate on them, 0 none */
+	uint16_t hops;
+	uint16_t unreach;	/* no switch path */
+};
+
 struct ptr_idx {
 	const void *p;
 	uint32_t i;
@@ -76,7 +84,21 @@ void route_free(struct route *r)
 	free(r->pitems);
 	free(r->sorted_nodes);
 	free(r->sorted_links);
+	free(r->link_a);
+	free(r->nth_hops);
+	free(r->name_hash);
+	free(r->lpi);
 	free(r);
+}
+
+/* FNV-1a of a node name: route_pair_find() compares names by it first. */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h;
 }
 
 static struct ptr_idx *index_ptrs(void *const *v, size_t n)
@@ -118,12 +140,18 @@ int route_new(struct route **out, const struct topo *t)
 	r->transit = calloc(r->n_nodes + 1, sizeof(*r->transit));
 	r->front = calloc(r->n_nodes + 1, sizeof(*r->front));
 	r->next = calloc(r->n_nodes + 1, sizeof(*r->next));
+	r->link_a = calloc(r->n_links + 1, sizeof(*r->link_a));
+	r->nth_hops = calloc(2 * (r->n_nodes + 2), sizeof(*r->nth_hops));
+	r->name_hash = calloc(r->n_nodes + 1, sizeof(*r->name_hash));
 	fill = calloc(r->n_nodes + 1, sizeof(*fill));
 	if (!r->sorted_nodes || !r->sorted_links || !r->adj_start || !r->adj || !r->link_mbps ||
-	    !r->mark || !r->transit || !r->front || !r->next || !fill)
+	    !r->mark || !r->transit || !r->front || !r->next || !r->link_a || !r->nth_hops ||
+	    !r->name_hash || !fill)
 		goto out;
-	for (size_t i = 0; i < r->n_nodes; i++)
+	for (size_t i = 0; i < r->n_nodes; i++) {
 		r->transit[i] = node_transit(t->nodes[i]);
+		r->name_hash[i] = name_hash(t->nodes[i]->name);
+	}
 	/* Adjacency (CSR): both ends of every link. */
 	for (size_t l = 0; l < r->n_links; l++) {
 		uint32_t x = route_node_index(r, t->links[l]->a->node);
@@ -135,6 +163,8 @@ int route_new(struct route **out, const struct topo *t)
 		}
 		r->adj_start[x + 1]++;
 		r->adj_start[y + 1]++;
+		/* a self-loop is never forward (link_fwd_from) */
+		r->link_a[l] = x == y ? ROUTE_NONE : x;
 	}
 	for (size_t i = 0; i < r->n_nodes; i++)
 		r->adj_start[i + 1] += r->adj_start[i];
@@ -366,7 +396,10 @@ int route_place(struct route *r, const struct fab_hosts *hs, struct fab_err *err
 	v = NULL;
 	leaves = NULL;
 	r->leaf_slot = malloc((n_leaves + 1) * sizeof(*r->leaf_slot));
-	rc = r->leaf_slot ? 0 : -ENOMEM;
+	free(r->lpi);
+	r->lpi = n_leaves >= 2 && n_leaves <= ROUTE_LPI_LEAVES
+		 ? calloc(n_leaves * (n_leaves - 1) / 2, sizeof(*r->lpi)) : NULL;
+	rc = r->leaf_slot ? 0 : -ENOMEM;	/* no lpi: each pair walks its leaf pair */
 	for (size_t i = 0; r->leaf_slot && i < n_leaves; i++)
 		r->leaf_slot[i] = ROUTE_NONE;
 	for (size_t i = 0; i < r->n_cache; i++)
@@ -402,6 +435,8 @@ void route_rates(struct route *r, const struct fab_hosts *hs,
 
 		r->link_mbps[l] = !a ? b : !b ? a : a < b ? a : b;
 	}
+	if (r->lpi)	/* the lowest rates change */
+		memset(r->lpi, 0, r->n_leaves * (r->n_leaves - 1) / 2 * sizeof(*r->lpi));
 	if (!hs || !r->hosts)
 		return;
 	/* rate_gbps= wins; two hosts cabled back to back: the lower. */
@@ -667,13 +702,55 @@ int route_pair_loads(struct route *r, unsigned int a, unsigned int b,
 	return 0;
 }
 
+/* Leaf pair (la, lb)'s figures: kept (r->lpi) or walked; as route_leaf_loads(). */
+static int lpi_get(struct route *r, uint32_t la, uint32_t lb, struct route_info *info)
+{
+	uint32_t lo = la < lb ? la : lb, hi = la < lb ? lb : la;
+	struct route_lpi *e = r->lpi ? &r->lpi[(size_t)lo * (2 * r->n_leaves - lo - 1) / 2 +
+					       (hi - lo - 1)] : NULL;
+	const struct route_load *items;
+	size_t n;
+	int rc;
+
+	if (e && e->unreach)
+		return -ENETUNREACH;
+	if (e && e->n_paths) {
+		*info = (struct route_info){ .hops = e->hops, .n_paths = e->n_paths,
+					     .min_mbps = e->min_mbps };
+		return 0;
+	}
+	/* the same figures from either leaf: one DAG, its paths counted either way */
+	rc = route_leaf_loads(r, la, lb, &items, &n, info);
+	if (e && rc == -ENETUNREACH)
+		e->unreach = 1;
+	if (e && rc == 0 && info->n_paths <= UINT32_MAX && info->hops <= UINT16_MAX)
+		*e = (struct route_lpi){ .n_paths = (uint32_t)info->n_paths,
+					 .min_mbps = (uint32_t)info->min_mbps,
+					 .hops = (uint16_t)info->hops };
+	return rc;
+}
+
 int route_pair_info(struct route *r, unsigned int a, unsigned int b, struct route_info *info,
 		    double *expected_mbps, unsigned int *klass)
 {
 	const struct route_load *items;
 	size_t n;
-	int rc = route_pair_loads(r, a, b, &items, &n, info);
+	int rc;
 
+	if (pair_ok(r, a, b) && r->hosts[a].link != r->hosts[b].link &&
+	    r->hosts[a].leaf != r->hosts[b].leaf) {
+		const struct route_host *ha = &r->hosts[a], *hb = &r->hosts[b];
+
+		if ((rc = lpi_get(r, ha->leaf, hb->leaf, info)) < 0)
+			return rc;
+		info->hops += 2;
+		info->min_mbps = min_known(min_known(info->min_mbps, r->link_mbps[ha->link]),
+					   r->link_mbps[hb->link]);
+		*expected_mbps = info->min_mbps;
+		*klass = info->hops;
+		return 0;
+	}
+	rc = route_pair_loads(r, a, b, &items, &n, info);
 	if (rc < 0)
 		return rc;
 	*expected_mbps = info->min_mbps;
@@ -695,8 +772,7 @@ struct walk {
 
 static bool link_fwd_from(const struct route *r, uint32_t link, uint32_t node)
 {
-	return route_node_index(r, r->topo->links[link]->a->node) == node &&
-	       r->topo->links[link]->a->node != r->topo->links[link]->b->node;
+	return r->link_a[link] == node;
 }
 
 static int walk_emit(struct walk *w)
@@ -826,4 +902,199 @@ out:
 		return fab_err_set(err, rc, "route: pair %u-%u", a, b);
 	}
 	return rc;
+}
+
+/* ---- one path by its index, one index by its nodes ---- */
+
+/* The leaf pair's searches of a cross-leaf pair (route_pair_nth, route_pair_find). */
+static int pair_bfs(struct route *r, const struct route_host *ha, const struct route_host *hb,
+		    const struct route_bfs **bs, const struct route_bfs **bt)
+{
+	int rc;
+
+	if ((rc = bfs_get(r, ha->leaf, bs)) < 0 || (rc = bfs_get(r, hb->leaf, bt)) < 0)
+		return rc;
+	return (*bs)->dist[hb->attach] == DIST_NONE ? -ENETUNREACH : 0;
+}
+
+/* Is u -> v (adjacency entry @e of u) a next hop of walk_from()'s? */
+static bool next_hop(const struct route *r, const struct route_bfs *bs, const struct route_bfs *bt,
+		     uint32_t u, uint32_t v)
+{
+	return bs->dist[v] == bs->dist[u] + 1 && bt->dist[v] != DIST_NONE &&
+	       bt->dist[v] + 1 == bt->dist[u] && r->transit[v];
+}
+
+int route_pair_nth(struct route *r, unsigned int a, unsigned int b, int dir, size_t i,
+		   struct path *out)
+{
+	const struct route_host *ha, *hb;
+	const struct route_bfs *bs, *bt;
+	struct path_hop *hops = r->nth_hops + (dir ? r->n_nodes + 2 : 0);
+	double total = 1, rem = (double)i;
+	size_t k = 0;
+	int rc;
+
+	if (!pair_ok(r, a, b) || (dir != 0 && dir != 1))
+		return -EINVAL;
+	ha = &r->hosts[a];
+	hb = &r->hosts[b];
+	hops[k++] = (struct path_hop){ ha->link, r->topo->links[ha->link]->a == ha->port };
+	if (ha->link != hb->link && ha->leaf != hb->leaf) {
+		uint32_t u = ha->attach;
+
+		if ((rc = pair_bfs(r, ha, hb, &bs, &bt)) < 0)
+			return rc;
+		total = bs->cnt[hb->attach];
+		if (rem >= total)
+			return -ENOENT;
+		while (u != hb->attach) {
+			uint32_t e = r->adj_start[u];
+
+			for (; e < r->adj_start[u + 1]; e++) {
+				uint32_t v = r->adj[e].node;
+
+				if (!next_hop(r, bs, bt, u, v))
+					continue;
+				if (rem < bt->cnt[v])
+					break;
+				rem -= bt->cnt[v];
+			}
+			if (e == r->adj_start[u + 1] || k > r->n_nodes)
+				return -EIO;	/* counts that do not add up: a bug */
+			hops[k++] = (struct path_hop){ r->adj[e].link,
+						       link_fwd_from(r, r->adj[e].link, u) };
+			u = r->adj[e].node;
+		}
+	} else if (i > 0) {
+		return -ENOENT;
+	}
+	if (ha->link != hb->link)
+		hops[k++] = (struct path_hop){ hb->link, r->topo->links[hb->link]->b == hb->port };
+	if (dir)	/* the reverse of a -> b path i, as paths_reverse() makes it */
+		for (size_t x = 0; x < (k + 1) / 2; x++) {
+			struct path_hop h = hops[x];
+
+			hops[x] = hops[k - 1 - x];
+			hops[k - 1 - x] = h;
+			hops[x].fwd = !hops[x].fwd;
+			if (k - 1 - x != x)
+				hops[k - 1 - x].fwd = !hops[k - 1 - x].fwd;
+		}
+	*out = (struct path){ .hops = hops, .n_hops = k, .share = 1.0 / total };
+	return 0;
+}
+
+struct find {
+	const struct route *r;
+	const struct route_bfs *bs, *bt;
+	uint32_t t;
+	unsigned int d;
+	const char *const *names;
+	int dir;
+	size_t found, n_found;
+};
+
+/* The name the path must reach at depth @k (1 .. d - 1) from the first leaf. */
+static const char *find_want(const struct find *f, unsigned int k)
+{
+	return f->names[f->dir ? f->d - 1 - k : k - 1];
+}
+
+/* walk_from() restricted to the named nodes; @base: the index of u's first path. */
+static void find_from(struct find *f, uint32_t u, unsigned int depth, double base)
+{
+	const struct route *r = f->r;
+	const char *want;
+	uint64_t wh;
+	double off = 0;
+
+	if (u == f->t) {
+		if (!f->n_found++)
+			f->found = (size_t)base;
+		return;
+	}
+	want = depth + 1 < f->d ? find_want(f, depth + 1) : "";
+	wh = name_hash(want);
+	for (uint32_t e = r->adj_start[u]; e < r->adj_start[u + 1] && f->n_found < 2; e++) {
+		uint32_t v = r->adj[e].node;
+
+		if (!next_hop(r, f->bs, f->bt, u, v))
+			continue;
+		if (depth + 1 == f->d ||
+		    (r->name_hash[v] == wh && strcmp(r->topo->nodes[v]->name, want) == 0))
+			find_from(f, v, depth + 1, base + off);
+		off += f->bt->cnt[v];
+	}
+}
+
+int route_pair_find(struct route *r, unsigned int a, unsigned int b, int dir,
+		    const char *const *names, size_t n, size_t *index)
+{
+	const struct route_host *ha, *hb;
+	struct find f = { .r = r, .names = names, .dir = dir };
+	int rc;
+
+	if (!pair_ok(r, a, b) || (dir != 0 && dir != 1))
+		return -EINVAL;
+	ha = &r->hosts[a];
+	hb = &r->hosts[b];
+	if (ha->link == hb->link)
+		return -EINVAL;		/* one hop: not a path between two switches */
+	if (ha->leaf == hb->leaf)
+		return -ENOENT;		/* no link between switches: no member matches */
+	if ((rc = pair_bfs(r, ha, hb, &f.bs, &f.bt)) < 0)
+		return rc;
+	f.t = hb->attach;
+	f.d = f.bs->dist[f.t];
+	if (f.d != n + 1)
+		return -ENOENT;
+	find_from(&f, ha->attach, 0, 0);
+	if (!f.n_found)
+		return -ENOENT;
+	if (f.n_found > 1)
+		return -EEXIST;
+	*index = f.found;
+	return 0;
+}
+
+static int path_own(struct path *dst, const struct path *src)
+{
+	dst->hops = calloc(src->n_hops ? src->n_hops : 1, sizeof(*dst->hops));
+	if (!dst->hops)
+		return -ENOMEM;
+	memcpy(dst->hops, src->hops, src->n_hops * sizeof(*src->hops));
+	dst->n_hops = src->n_hops;
+	dst->share = 1.0;
+	return 0;
+}
+
+int route_pair_pick(struct route *r, unsigned int a, unsigned int b, size_t iab, size_t iba,
+		    struct pair_route *out)
+{
+	struct pair_route pr = { .a = a, .b = b };
+	struct route_info info;
+	struct path pab, pba;
+	int rc = route_pair_info(r, a, b, &info, &pr.expected_mbps, &pr.klass);
+
+	memset(out, 0, sizeof(*out));
+	if (rc == 0)
+		rc = route_pair_nth(r, a, b, 0, iab, &pab);
+	if (rc == 0)
+		rc = route_pair_nth(r, a, b, 1, iba, &pba);
+	if (rc < 0)
+		return rc;
+	pr.ab = calloc(1, sizeof(*pr.ab));
+	pr.ba = calloc(1, sizeof(*pr.ba));
+	pr.n_ab = pr.ab != NULL;
+	pr.n_ba = pr.ba != NULL;
+	rc = !pr.ab || !pr.ba ? -ENOMEM : path_own(pr.ab, &pab);
+	if (rc == 0)
+		rc = path_own(pr.ba, &pba);
+	if (rc < 0) {
+		pair_route_fini(&pr);	/* frees the arrays whatever their count */
+		return rc;
+	}
+	*out = pr;
+	return 0;
 }

@@ -13,6 +13,8 @@
  *     route_rates(r, hosts, virt, arg)  rated Mb/s per link
  *     route_pair(r, a, b, &pr, err)  enumerated paths of one pair
  *     route_pair_loads(r, a, b, ...) the pair's (link, share) items, cheap
+ *     route_pair_nth(r, a, b, dir, i, &p)   path i of route_pair()'s, alone
+ *     route_pair_find(r, a, b, dir, names, n, &i)  the index of a path by its nodes
  *
  * Host placement (route_place): host NAME (or its label lldp_name=) is
  * matched, in this order, to
@@ -52,12 +54,30 @@
  * layer: the DAG is walked from both leaves to the middle, so a fat tree's
  * cores are never scanned); enumeration is O(paths x hops).
  *
+ * route_pair_info() keeps each leaf pair's figures (hops, paths, lowest
+ * rate: 12 bytes) once asked, up to ROUTE_LPI_LEAVES leaves (1024: 6 MB),
+ * so a pair's expected rate costs a lookup, not a walk of its leaf pair's
+ * paths; route_place() and route_rates() forget them.
+ *
  * Path cap: route_pair() enumerates at most r->max_paths paths per
  * direction (ROUTE_MAX_PATHS = 256 unless the caller lowers or raises it;
  * a 32-ary 3-level fat tree has 256 paths between pods).  Over the cap it
  * returns -E2BIG with a, b, expected_mbps and klass filled and no paths;
  * route_pair_info() counts paths without enumerating them, and the loads
  * (route_pair_loads) are exact whatever the count.
+ *
+ * One path by its index (route_pair_nth) and the index of a path by its
+ * nodes (route_pair_find), in route_pair()'s order, without enumerating
+ * (issue 24: a pair's members are named by these indices; docs/paths.md
+ * "Steering in windows").  A leaf pair's paths are kept as what makes
+ * them, the two leaves' searches (the cache above: distance and path
+ * count per node): route_pair() takes a node's next hops in adjacency
+ * order, and the paths through next hop v are bt->cnt[v] (the paths from
+ * v to the far leaf), so path i is found hop by hop by subtracting the
+ * counts of the next hops before the one it takes.  A host pair's path is
+ * its two access links around its leaf pair's.  Cost: O(hops x degree)
+ * a path, no allocation; route_pair() is O(paths x hops) and allocates
+ * each path.
  *
  * Ownership: struct route borrows the topo (and nothing else) and owns
  * everything it allocates; route_free() frees it.  Arrays returned as
@@ -78,6 +98,7 @@
 #define ROUTE_MAX_PATHS 256
 #define ROUTE_CACHE_BYTES (16u << 20)
 #define ROUTE_NONE UINT32_MAX
+#define ROUTE_LPI_LEAVES 1024
 
 /*
  * One link a pair's test crosses and the fraction of the pair's traffic
@@ -107,6 +128,7 @@ struct route_info {
 };
 
 struct route_bfs;
+struct route_lpi;
 
 struct route_adj {
 	uint32_t node, link;
@@ -143,6 +165,10 @@ struct route {
 	struct route_load *items, *pitems;
 	size_t n_items_cap, n_pitems_cap;
 	void *sorted_nodes, *sorted_links;
+	uint32_t *link_a;		/* per link: node index of its a end (ROUTE_NONE: a loop) */
+	struct path_hop *nth_hops;	/* route_pair_nth(): 2 x (n_nodes + 2) */
+	uint64_t *name_hash;		/* per node: its name's hash (route_pair_find) */
+	struct route_lpi *lpi;		/* per leaf pair: route_pair_info()'s figures, or NULL */
 };
 
 /* 0 or -ENOMEM; *out is set only on success. */
@@ -199,5 +225,35 @@ int route_pair_info(struct route *r, unsigned int a, unsigned int b, struct rout
  */
 int route_pair(struct route *r, unsigned int a, unsigned int b, struct pair_route *out,
 	       struct fab_err *err);
+
+/*
+ * Path @i of direction @dir (0: a -> b, 1: b -> a) as route_pair(r, a, b)
+ * enumerates it (share 1/k; no path cap): @out->hops borrowed from @r
+ * until the next route_pair_nth() of the same @dir (so one path of each
+ * direction can be held at once).  -ENOENT: @i >= the paths' number;
+ * -EINVAL, -ENETUNREACH, -ENOMEM as route_pair_loads().
+ */
+int route_pair_nth(struct route *r, unsigned int a, unsigned int b, int dir, size_t i,
+		   struct path *out);
+
+/*
+ * The index (route_pair()'s) of the path of direction @dir whose nodes
+ * strictly between its first and its last switch are named @names[0..n)
+ * in order (a traced member: model/ecmp_map.h), into *@index; the same
+ * answer as ecmp_steer_path() over route_pair()'s paths: -ENOENT none,
+ * -EEXIST more than one (parallel cables), -EINVAL a path of fewer than
+ * two hops (hosts cabled back to back).
+ */
+int route_pair_find(struct route *r, unsigned int a, unsigned int b, int dir,
+		    const char *const *names, size_t n, size_t *index);
+
+/*
+ * The route of a test that took path @iab a -> b and @iba b -> a:
+ * route_pair()'s a, b, expected rate and class, one path each way
+ * (share 1), owned by @out (pair_route_fini()).  -ENOENT (an index the
+ * pair does not have), route_pair_nth()'s errors.
+ */
+int route_pair_pick(struct route *r, unsigned int a, unsigned int b, size_t iab, size_t iba,
+		    struct pair_route *out);
 
 #endif

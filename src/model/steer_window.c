@@ -30,7 +30,6 @@ struct steer_window {
 	struct sched_pair *lp;		/* learn()'s pairs */
 	struct steer_win_map *lm;	/* and maps */
 	size_t *hflows;			/* per host, this window */
-	struct pair_route pr;		/* the pair alts() was last asked for */
 	struct steer_win_stats st;
 };
 
@@ -164,12 +163,15 @@ static bool map_of(const struct steer_window *w, unsigned int a, unsigned int b,
 	return !m->fb;
 }
 
-static int alt_path(struct sched_steer_alts *out, int dir, const struct path *p)
+/* Path @i of the pair's direction @dir (route_pair_nth(): nothing enumerated) into @out's @into. */
+static int alt_path(struct steer_window *w, unsigned int a, unsigned int b, int dir, size_t i,
+		    struct sched_steer_alts *out, int into)
 {
-	int rc = sched_steer_alt_open(out, dir);
+	struct path p;
+	int rc = route_pair_nth(w->r, a, b, dir, i, &p);
 
-	for (size_t h = 0; rc == 0 && h < p->n_hops; h++)
-		rc = sched_steer_alt_hop(out, dir, p->hops[h].link, p->hops[h].fwd);
+	for (size_t h = 0; rc == 0 && h < p.n_hops; h++)
+		rc = sched_steer_alt_hop(out, into, p.hops[h].link, p.hops[h].fwd);
 	return rc;
 }
 
@@ -179,16 +181,15 @@ static int win_alts(void *ctx, unsigned int a, unsigned int b, struct sched_stee
 	struct steer_window *w = ctx;
 	struct steer_win_map m;
 	uint16_t pab[STEER_WIN_PORTS], pba[STEER_WIN_PORTS];
-	unsigned int nab = 0, nba = 0;
-	struct fab_err err;
+	unsigned int nab = 0, nba = 0, klass;
+	struct route_info info;
+	double n_paths;
 	uint8_t fb;
 	int rc = 0;
 
-	fab_err_init(&err);
-	pair_route_fini(&w->pr);
-	if ((rc = route_pair(w->r, a, b, &w->pr, &err)) < 0)
+	if ((rc = route_pair_info(w->r, a, b, &info, &out->expected_mbps, &klass)) < 0)
 		return rc;
-	out->expected_mbps = w->pr.expected_mbps;
+	n_paths = info.n_paths;
 	if (map_of(w, a, b, &m, &fb)) {
 		nab = dir_paths(m.ab_of, w->ports, pab);
 		nba = dir_paths(m.ba_of, w->ports, pba);
@@ -196,31 +197,28 @@ static int win_alts(void *ctx, unsigned int a, unsigned int b, struct sched_stee
 		return -ENOENT;		/* a cross-leaf pair no window learned */
 	}
 	for (unsigned int i = 0; i < nab && i < nba && rc == 0; i++)
-		if (pab[i] >= w->pr.n_ab)
+		if (pab[i] >= n_paths)
 			rc = -EINVAL;
 	for (unsigned int i = 0; i < nba && nab && rc == 0; i++)
-		if (pba[i] >= w->pr.n_ba)
+		if (pba[i] >= n_paths)
 			rc = -EINVAL;
 	if (rc < 0)
 		return rc;
 	if (nab && nba) {
 		for (unsigned int i = 0; rc == 0 && i < nab; i++)
-			rc = alt_path(out, 0, &w->pr.ab[pab[i]]);
+			if ((rc = sched_steer_alt_open(out, 0)) == 0)
+				rc = alt_path(w, a, b, 0, pab[i], out, 0);
 		for (unsigned int i = 0; rc == 0 && i < nba; i++)
-			rc = alt_path(out, 1, &w->pr.ba[pba[i]]);
+			if ((rc = sched_steer_alt_open(out, 1)) == 0)
+				rc = alt_path(w, a, b, 1, pba[i], out, 1);
 		return rc;
 	}
 	/* whole: every hop of every path, in one a -> b alternative */
 	out->whole = true;
 	rc = sched_steer_alt_open(out, 0);
-	for (size_t x = 0; rc == 0 && x < w->pr.n_ab; x++)
-		for (size_t h = 0; rc == 0 && h < w->pr.ab[x].n_hops; h++)
-			rc = sched_steer_alt_hop(out, 0, w->pr.ab[x].hops[h].link,
-						 w->pr.ab[x].hops[h].fwd);
-	for (size_t x = 0; rc == 0 && x < w->pr.n_ba; x++)
-		for (size_t h = 0; rc == 0 && h < w->pr.ba[x].n_hops; h++)
-			rc = sched_steer_alt_hop(out, 0, w->pr.ba[x].hops[h].link,
-						 w->pr.ba[x].hops[h].fwd);
+	for (int dir = 0; dir < 2; dir++)
+		for (size_t x = 0; rc == 0 && x < n_paths; x++)
+			rc = alt_path(w, a, b, dir, x, out, 0);
 	return rc;
 }
 
@@ -301,7 +299,6 @@ void steer_window_free(struct steer_window *w)
 	if (!w)
 		return;
 	sched_steer_stream_free(w->ss);
-	pair_route_fini(&w->pr);
 	free(w->wbuf);
 	free(w->wstart);
 	free(w->tab);

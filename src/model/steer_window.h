@@ -23,8 +23,12 @@
  * Per pair handed out (struct steer_win_pick): its paths, the traced
  * ports (bit k: port k) that take them, or its fallback code.
  *
+ * A pair's paths are asked of @r by index (route_pair_nth(): one path,
+ * its leaf pair's searches kept, nothing enumerated), the whole set
+ * path by path.
+ *
  * Ownership: the window borrows @r, @base and @ops until freed; @r is
- * used by these calls (route_pair(), the packer): one thread at a time.
+ * used by these calls (route_pair_nth(), the packer): one thread at a time.
  */
 #ifndef FAB_MODEL_STEER_WINDOW_H
 #define FAB_MODEL_STEER_WINDOW_H

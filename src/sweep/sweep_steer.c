@@ -26,7 +26,8 @@
 struct steer_pair {
 	unsigned int a, b;
 	bool cross;			/* the hosts sit on different leaves */
-	struct pair_route all;		/* every equal-cost path */
+	struct pair_route all;		/* every equal-cost path; empty when rix is set */
+	struct route *rix;		/* in windows: paths by index (route_pair_nth/find), not all */
 	struct sched_steer_opt opts[OPTS_MAX];	/* distinct (a -> b, b -> a) paths; sport: S */
 	uint16_t rev[OPTS_MAX];		/* the option's b -> a stream port S' */
 	size_t n_opts;
@@ -243,6 +244,21 @@ static void opts_order(struct steer_pair *p)
 		}
 }
 
+/* The index of the path of @p's direction @dir that member @mb names; -errno (ecmp_steer_path()). */
+static int member_path(const struct topo *t, const struct steer_pair *p, enum ecmp_dir dir,
+		       const struct ecmp_member *mb)
+{
+	size_t i;
+	int rc;
+
+	if (!p->rix)
+		return dir == ECMP_AB ? ecmp_steer_path(t, p->all.ab, p->all.n_ab, mb)
+				      : ecmp_steer_path(t, p->all.ba, p->all.n_ba, mb);
+	rc = route_pair_find(p->rix, p->a, p->b, dir == ECMP_BA, (const char *const *)mb->nodes,
+			     mb->n_nodes, &i);
+	return rc < 0 ? rc : i > INT16_MAX ? -E2BIG : (int)i;
+}
+
 /* Each traced port's path (-1: none), then the options: every distinct pair of paths. */
 static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct steer_pair *p,
 		      const struct ecmp_map *m)
@@ -251,10 +267,8 @@ static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct
 		int ab = ecmp_map_member(m, ECMP_AB, port_fwd(sv, k));
 		int ba = ecmp_map_member(m, ECMP_BA, port_rev(sv, k));
 
-		p->ab_of[k] = ab < 0 ? -1 : ecmp_steer_path(t, p->all.ab, p->all.n_ab,
-							     &m->side[ECMP_AB].members[ab]);
-		p->ba_of[k] = ba < 0 ? -1 : ecmp_steer_path(t, p->all.ba, p->all.n_ba,
-							     &m->side[ECMP_BA].members[ba]);
+		p->ab_of[k] = ab < 0 ? -1 : member_path(t, p, ECMP_AB, &m->side[ECMP_AB].members[ab]);
+		p->ba_of[k] = ba < 0 ? -1 : member_path(t, p, ECMP_BA, &m->side[ECMP_BA].members[ba]);
 	}
 	for (unsigned int k = 0; k < STEER_PORTS; k++)
 		for (unsigned int j = 0; p->ab_of[k] >= 0 && j < STEER_PORTS; j++) {
@@ -1060,8 +1074,7 @@ static int traced_path(const struct topo *t, const struct steer_pair *p, struct 
 
 	if (mb < 0)
 		return -1;
-	return dir == ECMP_AB ? ecmp_steer_path(t, p->all.ab, p->all.n_ab, &m->side[ECMP_AB].members[mb])
-			      : ecmp_steer_path(t, p->all.ba, p->all.n_ba, &m->side[ECMP_BA].members[mb]);
+	return member_path(t, p, dir, &m->side[dir].members[mb]);
 }
 
 /* Pair @p's last tuples traced again (@ta from a, @tb from b): still its planned members? */
@@ -1093,10 +1106,12 @@ static int recheck_pair(const struct sweep_steer *sv, const struct sweep_topo *s
 		if (ab == o->ab && ba == o->ba) {
 			fab_info("steer %s %s: re-traced after its tests: the members planned", na, nb);
 		} else {
-			if (ab >= 0)
-				member_text(t, &p->all.ab[ab], la, sizeof(la));
-			if (ba >= 0)
-				member_text(t, &p->all.ba[ba], lb, sizeof(lb));
+			struct path pa, pb;
+
+			if (ab >= 0 && (!p->rix || route_pair_nth(p->rix, p->a, p->b, 0, (size_t)ab, &pa) == 0))
+				member_text(t, p->rix ? &pa : &p->all.ab[ab], la, sizeof(la));
+			if (ba >= 0 && (!p->rix || route_pair_nth(p->rix, p->a, p->b, 1, (size_t)ba, &pb) == 0))
+				member_text(t, p->rix ? &pb : &p->all.ba[ba], lb, sizeof(lb));
 			p->lost = true;
 			p->fb = "moved";
 			fab_warn("sweep --steer: %s %s: re-traced after its tests, its tuples now take "
@@ -1282,14 +1297,21 @@ const struct sweep_steer_view *sweep_steer_view(struct sweep_steer *sv)
 
 enum { SLOT_SEEN = 1, SLOT_TRACED = 2, SLOT_STEERED = 4, SLOT_LOST = 8, SLOT_SWAP = 16 };
 
+/*
+ * 8 bytes a pair of the hosts (4096 hosts: 67 MB).  Of the b -> a ports
+ * taking its member only the first is ever used (win_ports()), so the
+ * slot keeps that one port, not its mask.
+ */
 struct win_slot {
-	uint16_t ab, ba;		/* the members' paths (route_pair(), in the round's order) */
-	uint8_t ab_ports, ba_ports;	/* the traced ports (bit k) taking them */
-	uint8_t fb;			/* fallback: index + 1 into fbs[] */
+	uint16_t ab, ba;		/* the members' paths (route_pair()'s indices, the round's order) */
+	uint8_t ab_ports;		/* the traced a -> b ports (bit k) taking ab */
+	uint8_t ba_k : 3;		/* the first traced b -> a port taking ba */
+	uint8_t fb : 5;			/* fallback: index + 1 into fbs[] (WIN_FBS < 32) */
 	uint8_t flags;
 	uint8_t runs;			/* tests started, mod 256 */
 };
-_Static_assert(sizeof(struct win_slot) == 10, "the slot size docs/paths.md gives");
+_Static_assert(sizeof(struct win_slot) == 8, "the slot size docs/paths.md gives");
+_Static_assert(WIN_FBS < 32 && STEER_PORTS <= 8, "fb and ba_k fit their bits");
 
 struct steer_win_state {
 	struct steer_window *w;
@@ -1309,7 +1331,7 @@ struct steer_win_state {
 	size_t warned, unsaid;
 	unsigned int win_rounds;
 	size_t windows;			/* learn() calls so far */
-	struct pair_route all, taken;	/* sweep_steer_route()'s, on demand */
+	struct pair_route taken;	/* sweep_steer_route()'s, on demand */
 	struct node_addr_index ix;
 	struct sweep_ctx *ctx;
 	struct sweep_topo *st;
@@ -1327,7 +1349,6 @@ static void win_free(struct steer_win_state *ws)
 	free(ws->rp);
 	free(ws->rch);
 	free(ws->rpk);
-	pair_route_fini(&ws->all);
 	pair_route_fini(&ws->taken);
 	node_addr_index_fini(&ws->ix);
 	free(ws);
@@ -1384,7 +1405,7 @@ static void win_ports(const struct sweep_steer *sv, const struct win_slot *s, un
 	unsigned int c = mask_count(s->ab_ports);
 
 	*k = mask_nth(s->ab_ports, steer_tuple_turns(&sv->tu) && c ? run % c : 0);
-	*j = mask_nth(s->ba_ports, 0);
+	*j = s->flags & SLOT_STEERED ? (int)s->ba_k : -1;
 }
 
 /* trace_opts() for pairs [lo, hi) of @pairs (RoCE v2: up to the longest path's last switch). */
@@ -1392,19 +1413,22 @@ static int win_trace_opts(const struct sweep_steer *sv, const struct sched_pair 
 			  size_t hi, struct trace_opts *o)
 {
 	struct steer_win_state *ws = sv->win;
-	struct pair_route pr = { 0 };
+	struct route_info info;
 	size_t last = 0;
 	int rc = 0;
 
 	*o = (struct trace_opts)TRACE_OPTS_DEFAULT;
 	for (size_t i = lo; sv->tu.kind == STEER_ROCE && rc == 0 && i < hi; i++) {
-		if ((rc = route_pair(ws->st->r, pairs[i].a, pairs[i].b, &pr, &ws->ctx->err)) < 0)
+		double mbps;
+		unsigned int klass;
+
+		/* every path of a pair has info.hops links: no need to enumerate them */
+		rc = route_pair_info(ws->st->r, pairs[i].a, pairs[i].b, &info, &mbps, &klass);
+		if (rc < 0) {
+			rc = fab_err_set(&ws->ctx->err, rc, "route: pair %u-%u", pairs[i].a, pairs[i].b);
 			break;
-		for (size_t x = 0; x < pr.n_ab; x++)
-			last = pr.ab[x].n_hops - 1 > last ? pr.ab[x].n_hops - 1 : last;
-		for (size_t x = 0; x < pr.n_ba; x++)
-			last = pr.ba[x].n_hops - 1 > last ? pr.ba[x].n_hops - 1 : last;
-		pair_route_fini(&pr);
+		}
+		last = info.hops - 1 > last ? info.hops - 1 : last;
 	}
 	if (last >= 2 && last < o->max_ttl)
 		o->max_ttl = (unsigned int)last;
@@ -1457,13 +1481,12 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 		struct steer_win_map *m = &out[i];
 
 		*p = (struct steer_pair){ .a = pairs[i].a, .b = pairs[i].b, .cross = true,
-					  .choice = SCHED_STEER_WHOLE };
+					  .choice = SCHED_STEER_WHOLE, .rix = st->r };
 		if (!got[p->a] || !got[p->b]) {
 			p->fb = "no answer";
 			str_fmt(p->why, sizeof(p->why), "not traced: the worker of %s did not answer",
 				hs->hosts[got[p->a] ? p->b : p->a].name);
-		} else if ((rc = route_pair(st->r, p->a, p->b, &p->all, &ws->ctx->err)) == 0 &&
-			   pair_learn(sv, st, &ws->ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0) {
+		} else if (pair_learn(sv, st, &ws->ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0) {
 			rc = fab_err_set(&ws->ctx->err, -ENOMEM, "sweep: out of memory");
 		}
 		if (rc < 0)
@@ -1481,7 +1504,6 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 				 hs->hosts[p->b].name, p->why);
 		else if (p->fb)
 			ws->unsaid++;
-		pair_route_fini(&p->all);
 	}
 	for (size_t h = 0; tr && h < nh; h++) {
 		for (size_t k = 0; tr[h] && k < n[h]; k++)
@@ -1575,7 +1597,8 @@ static int win_round(struct sched_src *src, struct sched_pair *buf, size_t *n)
 		struct win_slot *s = &ws->slot[lo * (2 * nn - lo - 1) / 2 + (hi - lo - 1)];
 
 		*s = (struct win_slot){ .ab = pk->ab, .ba = pk->ba, .ab_ports = pk->ab_ports,
-					.ba_ports = pk->ba_ports, .fb = pk->fb,
+					.ba_k = (uint8_t)(pk->ba_ports ? __builtin_ctz(pk->ba_ports) & 7 : 0),
+					.fb = (uint8_t)(pk->fb & 31),
 					.flags = (uint8_t)(SLOT_SEEN | (a > b ? SLOT_SWAP : 0) |
 							   (pk->steered ? SLOT_STEERED | SLOT_TRACED : 0)) };
 		if (!pk->steered && pk->fb && pk->fb <= ws->n_fbs && ws->fbs[pk->fb - 1].traced)
@@ -1811,21 +1834,19 @@ static int win_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 			win_last(sv, s, swap, &k, &j);
 			*p = (struct steer_pair){ .a = ps[i][0], .b = ps[i][1], .cross = true,
 						  .choice = 0, .n_opts = 1, .last_k = (unsigned int)k,
-						  .last_j = (unsigned int)j };
+						  .last_j = (unsigned int)j, .rix = st->r };
 			p->opts[0] = (struct sched_steer_opt){ .sport = port_fwd(sv, (unsigned int)k),
 							       .ab = s->ab, .ba = s->ba };
 			if (!got[p->a] || !got[p->b])
 				fab_info("steer %s %s: not re-traced (a worker did not answer); kept "
 					 "as planned", st->hosts->hosts[p->a].name,
 					 st->hosts->hosts[p->b].name);
-			else if ((rc = route_pair(st->r, p->a, p->b, &p->all, &ctx->err)) == 0 &&
-				 recheck_pair(sv, st, &ws->ix, p, ta, tb) < 0)
+			else if (recheck_pair(sv, st, &ws->ix, p, ta, tb) < 0)
 				rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 			if (rc == 0 && p->lost) {
 				s->flags |= SLOT_LOST;
 				s->fb = win_fb(ws, "moved", true);
 			}
-			pair_route_fini(&p->all);
 		}
 		for (size_t h = 0; h < nh; h++)
 			for (size_t k = 0; k < at[h]; k++)
@@ -1850,18 +1871,13 @@ static const struct pair_route *win_route(const struct sweep_steer *sv, unsigned
 	struct steer_win_state *ws = sv->win;
 	bool swap;
 	const struct win_slot *s = win_slot(ws, a, b, &swap);
-	struct sched_steer_opt o;
 	unsigned int sa = swap ? b : a, sb = swap ? a : b;
-	struct fab_err err;
 
 	if (!s || !(s->flags & SLOT_STEERED) || s->flags & SLOT_LOST)
 		return NULL;
-	o = (struct sched_steer_opt){ .ab = s->ab, .ba = s->ba };
-	pair_route_fini(&ws->all);
 	pair_route_fini(&ws->taken);
-	fab_err_init(&err);
-	if (route_pair(ws->st->r, sa, sb, &ws->all, &err) < 0 ||
-	    ecmp_steer_route(&ws->all, &o, &ws->taken) < 0)
+	/* the two paths alone (route_pair_pick): the pair's others are not enumerated */
+	if (route_pair_pick(ws->st->r, sa, sb, s->ab, s->ba, &ws->taken) < 0)
 		return NULL;
 	if (swap) {
 		struct path *x = ws->taken.ab;

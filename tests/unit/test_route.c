@@ -350,6 +350,162 @@ static void test_unplaced_host(void **state)
 	place_fails("alpha 10.0.0.1\nzeta 10.0.0.2 lldp_name=alpha.example.com\n", -EINVAL, "same port");
 }
 
+/*
+ * route_pair_info() (a leaf pair's figures kept, route.h) against
+ * route_pair_loads() (walked every time): hops, paths and lowest rate,
+ * asked twice (the second from what was kept).
+ */
+static void assert_info_kept(struct route *r, unsigned int a, unsigned int b)
+{
+	const struct route_load *items;
+	struct route_info want, got;
+	double mbps;
+	unsigned int klass;
+	size_t n;
+
+	assert_int_equal(route_pair_loads(r, a, b, &items, &n, &want), 0);
+	for (int twice = 0; twice < 2; twice++) {
+		assert_int_equal(route_pair_info(r, a, b, &got, &mbps, &klass), 0);
+		assert_int_equal(got.hops, want.hops);
+		assert_true(got.n_paths == want.n_paths);
+		assert_true(got.min_mbps == want.min_mbps && mbps == want.min_mbps);
+		assert_int_equal(klass, want.hops);
+	}
+}
+
+static bool all_virtual(const struct topo_port *p, void *arg)
+{
+	(void)p;
+	(void)arg;
+	return true;
+}
+
+/* The figures kept per leaf pair are forgotten when the rates change (route_rates()). */
+static void test_pair_info_rates_change(void **state)
+{
+	struct topo_gen_3l g = { .pods = 2, .leaves_per_pod = 2, .hosts_per_leaf = 2,
+				 .aggs_per_pod = 2, .cores_per_agg = 2, .host_mbps = 100000,
+				 .leaf_mbps = 40000, .core_mbps = 25000 };
+	struct route_info info;
+	struct topo *t;
+	struct fab_hosts hs;
+	struct route *r;
+	double mbps;
+	unsigned int klass;
+
+	(void)state;
+	assert_int_equal(topo_gen_fat_tree(&t, &g), 0);
+	hosts_n(&hs, 8, 0, "");
+	r = route_for(t, &hs);
+	assert_int_equal(route_pair_info(r, 0, 4, &info, &mbps, &klass), 0);
+	assert_true(mbps == 25000);	/* the agg-core links */
+	assert_int_equal(klass, 6);
+	assert_int_equal(route_pair_info(r, 0, 2, &info, &mbps, &klass), 0);
+	assert_true(mbps == 40000);
+	route_rates(r, &hs, all_virtual, NULL);	/* no rate known any more */
+	assert_int_equal(route_pair_info(r, 0, 4, &info, &mbps, &klass), 0);
+	assert_true(mbps == 0);
+	assert_info_kept(r, 0, 4);
+	route_rates(r, &hs, NULL, NULL);
+	assert_int_equal(route_pair_info(r, 0, 4, &info, &mbps, &klass), 0);
+	assert_true(mbps == 25000);
+	route_free(r);
+	hosts_fini(&hs);
+	topo_free(t);
+}
+
+/* The node hop @h arrives at. */
+static const char *hop_node(const struct route *r, const struct path_hop *h)
+{
+	const struct topo_link *l = r->topo->links[h->link];
+
+	return (h->fwd ? l->b : l->a)->node->name;
+}
+
+/* Do the nodes path @p reaches between its first and last switch read @names[0..n)? */
+static bool path_reads(const struct route *r, const struct path *p, const char *const *names,
+		       size_t n)
+{
+	if (p->n_hops - 2 != n + 1)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(hop_node(r, &p->hops[1 + i]), names[i]))
+			return false;
+	return true;
+}
+
+/*
+ * route_pair_nth() and route_pair_find() against route_pair(r, a, b): every
+ * path of both directions, hop for hop and share; past the last path
+ * -ENOENT; each path found by its nodes (its own index, or -EEXIST where
+ * another path reads the same nodes: parallel cables, counted by brute
+ * force here), a list of the wrong length -ENOENT; route_pair_pick() the
+ * two paths, share 1.
+ */
+static void assert_by_index(struct route *r, unsigned int a, unsigned int b)
+{
+	struct pair_route pr, pk;
+	struct fab_err err;
+
+	fab_err_init(&err);
+	assert_int_equal(route_pair(r, a, b, &pr, &err), 0);
+	assert_info_kept(r, a, b);
+	for (int dir = 0; dir < 2; dir++) {
+		const struct path *v = dir ? pr.ba : pr.ab;
+		size_t n = dir ? pr.n_ba : pr.n_ab;
+		struct path q;
+
+		for (size_t i = 0; i < n; i++) {
+			const char *names[64];
+			size_t nn = v[i].n_hops >= 3 ? v[i].n_hops - 3 : 0, same = 0, at = 0;
+			int rc;
+
+			assert_int_equal(route_pair_nth(r, a, b, dir, i, &q), 0);
+			assert_int_equal(q.n_hops, v[i].n_hops);
+			assert_true(fabs(q.share - v[i].share) < 1e-12);
+			for (size_t h = 0; h < q.n_hops; h++) {
+				assert_int_equal(q.hops[h].link, v[i].hops[h].link);
+				assert_int_equal(q.hops[h].fwd, v[i].hops[h].fwd);
+			}
+			assert_true(nn < 64);
+			for (size_t h = 0; h < nn; h++)
+				names[h] = hop_node(r, &v[i].hops[1 + h]);
+			for (size_t x = 0; x < n; x++)
+				same += path_reads(r, &v[x], names, nn);
+			rc = route_pair_find(r, a, b, dir, names, nn, &at);
+			if (v[i].n_hops < 2) {
+				assert_int_equal(rc, -EINVAL);
+			} else if (v[i].n_hops == 2) {
+				assert_int_equal(rc, -ENOENT);	/* one leaf: no member */
+			} else if (same > 1) {
+				assert_int_equal(rc, -EEXIST);
+			} else {
+				assert_int_equal(rc, 0);
+				assert_int_equal(at, i);
+				assert_int_equal(route_pair_find(r, a, b, dir, names, nn + 1, &at), -ENOENT);
+			}
+			if (v[i].n_hops >= 4) {	/* a first node no path reaches */
+				names[0] = "no-such-node";
+				assert_int_equal(route_pair_find(r, a, b, dir, names, nn, &at), -ENOENT);
+			}
+		}
+		assert_int_equal(route_pair_nth(r, a, b, dir, n, &q), -ENOENT);
+	}
+	assert_int_equal(route_pair_pick(r, a, b, pr.n_ab - 1, 0, &pk), 0);
+	assert_int_equal(pk.n_ab, 1);
+	assert_int_equal(pk.n_ba, 1);
+	assert_true(pk.ab[0].share == 1 && pk.ba[0].share == 1);
+	assert_int_equal(pk.ab[0].n_hops, pr.ab[pr.n_ab - 1].n_hops);
+	assert_memory_equal(pk.ab[0].hops, pr.ab[pr.n_ab - 1].hops,
+			    pk.ab[0].n_hops * sizeof(*pk.ab[0].hops));
+	assert_memory_equal(pk.ba[0].hops, pr.ba[0].hops, pk.ba[0].n_hops * sizeof(*pk.ba[0].hops));
+	assert_true(pk.expected_mbps == pr.expected_mbps);
+	assert_int_equal(pk.klass, pr.klass);
+	pair_route_fini(&pk);
+	assert_int_equal(route_pair_pick(r, a, b, pr.n_ab, 0, &pk), -ENOENT);
+	pair_route_fini(&pr);
+}
+
 /* Two hosts cabled back to back: one link, class 1; the lower rate_gbps wins. */
 static void test_back_to_back(void **state)
 {
@@ -377,6 +533,8 @@ static void test_back_to_back(void **state)
 	assert_path_chain(r, &pr.ba[0], 1, 0);
 	assert_true(pr.expected_mbps == 10000);
 	pair_route_fini(&pr);
+	assert_by_index(r, 0, 1);
+	assert_by_index(r, 1, 0);
 	route_free(r);
 	hosts_fini(&hs);
 	topo_free(t);
@@ -404,13 +562,43 @@ static unsigned int rnd_u(uint64_t *s, unsigned int n)
 	return (unsigned int)((*s >> 33) % n);
 }
 
+/* route_pair_nth/find/pick against route_pair() for every host pair of generated fat trees. */
+static void test_by_index_fat_trees(void **state)
+{
+	const struct topo_gen_3l gs[] = {
+		{ .pods = 2, .leaves_per_pod = 2, .hosts_per_leaf = 2, .aggs_per_pod = 2, .cores_per_agg = 3 },
+		{ .pods = 3, .leaves_per_pod = 3, .hosts_per_leaf = 2, .aggs_per_pod = 3, .cores_per_agg = 2 },
+		{ .pods = 2, .leaves_per_pod = 2, .hosts_per_leaf = 3, .aggs_per_pod = 1, .cores_per_agg = 1 },
+	};
+
+	(void)state;
+	for (size_t g = 0; g < sizeof(gs) / sizeof(gs[0]); g++) {
+		unsigned int nh = gs[g].pods * gs[g].leaves_per_pod * gs[g].hosts_per_leaf;
+		struct topo *t;
+		struct fab_hosts hs;
+		struct route *r;
+
+		assert_int_equal(topo_gen_fat_tree(&t, &gs[g]), 0);
+		hosts_n(&hs, nh, 0, "");
+		r = route_for(t, &hs);
+		for (unsigned int a = 0; a < nh; a++)
+			for (unsigned int b = 0; b < nh; b++)
+				if (a != b)
+					assert_by_index(r, a, b);
+		assert_int_equal(route_pair_nth(r, 0, 0, 0, 0, &(struct path){ 0 }), -EINVAL);
+		route_free(r);
+		hosts_fini(&hs);
+		topo_free(t);
+	}
+}
+
 /*
  * route_leaf_loads() against the enumerated paths, on random switch graphs
  * (a chain plus random cables, parallel ones too, so shortest paths of odd
  * and even length, rates known on some links): per link the share is the
  * sum of the shares of the paths crossing it, the link set is the paths'
  * (without the access links), hops, path count and lowest rate agree; with
- * ecmp_whole every share is 1.
+ * ecmp_whole every share is 1.  Each pair, both ways: assert_by_index().
  */
 static void test_leaf_loads_match_paths(void **state)
 {
@@ -499,6 +687,8 @@ static void test_leaf_loads_match_paths(void **state)
 				}
 				r->ecmp_whole = false;
 				pair_route_fini(&pr);
+				assert_by_index(r, a, b);
+				assert_by_index(r, b, a);
 			}
 		free(want);
 		free(on);
@@ -520,6 +710,8 @@ int main(void)
 		cmocka_unit_test(test_unplaced_host),
 		cmocka_unit_test(test_back_to_back),
 		cmocka_unit_test(test_leaf_loads_match_paths),
+		cmocka_unit_test(test_by_index_fat_trees),
+		cmocka_unit_test(test_pair_info_rates_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
