@@ -874,7 +874,7 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	size_t whole_rounds = s->n_rounds, n_steered = 0, n_whole = 0;
 	unsigned int win_rounds = 0;
 	uint32_t rnd;
-	int rc;
+	int rc, cover;
 
 	if (skip)
 		return steer_skipped(ctx, st, skip);
@@ -884,7 +884,9 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 		rnd = (uint32_t)getpid();
 	steer_tuple_init(&sv->tu, strcmp(transport, "verbs") ? STEER_TCP : STEER_ROCE, rnd);
-	rc = src->s == s && cover_mode(st, s) ? cover_run(ctx, st, f, sv, s, &stats) : 1;
+	/* cover: 0 the members' choice is made (its pairs, rounds and options), 1 declined */
+	cover = src->s == s && cover_mode(st, s) ? cover_run(ctx, st, f, sv, s, &stats) : 1;
+	rc = cover;
 	if (rc == 1 && (rc = win_choose(ctx, st, s, src, &win_rounds)) == 1) {
 		/* all pairs, or more than a host can trace at once: in windows, as the sweep goes */
 		rc = win_start(ctx, st, f, sv, s, src, win_rounds);
@@ -896,7 +898,7 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 		st->steer = sv;
 		return 0;
 	}
-	if (rc == 0) {
+	if (rc == 0 && cover == 1) {	/* not the members' choice: the schedule's pairs, steered */
 		rc = pairs_make(ctx, st, s, sv);
 		if (rc == 0)
 			rc = trace_learn(ctx, st, f, sv, 0, sv->n);
