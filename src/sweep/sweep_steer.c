@@ -423,12 +423,17 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
  * Coverage on members (docs/paths.md "Coverage on members"): the pairs
  * are not the picker's but chosen with their members, round by round
  * (model/steer_cover.h), among candidates traced for it: COVER_CANDS
- * partners per host, on other leaves, at fixed offsets through the host
- * list (so a host's partners sit in different parts of the fabric).  The
+ * partners per host (COVER_CANDS_BIG above COVER_BIG hosts: 4096 hosts
+ * with 6 went to 78 MB, over scale.sh's 64), on other leaves, at fixed
+ * offsets through the host list (so a host's partners sit in different
+ * parts of the fabric; 6 rather than 4 leave a quarter as many links
+ * short after the main rounds, docs/paths.md).  The
  * candidates are traced COVER_CHUNK pairs at a time, and each keeps only
  * the paths its traced ports take (not every equal-cost path).
  */
-#define COVER_CANDS 4
+#define COVER_CANDS 6
+#define COVER_CANDS_BIG 4	/* above COVER_BIG hosts: the traced candidates' memory */
+#define COVER_BIG 2048
 #define COVER_CHUNK 64
 #define COVER_EXTRA_ROUNDS 3
 
@@ -448,13 +453,13 @@ static int u64_cmp(const void *x, const void *y)
 /* The candidate pairs' keys, sorted, distinct; their number in *@n. */
 static int cover_cands(const struct route *r, uint64_t **out, size_t *n)
 {
-	size_t nh = r->n_hosts, m = 0;
-	uint64_t *k = calloc(nh * (COVER_CANDS / 2) + 1, sizeof(*k));
+	size_t nh = r->n_hosts, m = 0, offs = (nh > COVER_BIG ? COVER_CANDS_BIG : COVER_CANDS) / 2;
+	uint64_t *k = calloc(nh * offs + 1, sizeof(*k));
 
 	if (!k)
 		return -ENOMEM;
-	for (size_t c = 0; c < COVER_CANDS / 2; c++) {
-		size_t off = nh * (c + 1) / (COVER_CANDS / 2 + 1) + c + 1;
+	for (size_t c = 0; c < offs; c++) {
+		size_t off = nh * (c + 1) / (offs + 1) + c + 1;
 
 		/*
 		 * From the offset on, the first host on another leaf: with the

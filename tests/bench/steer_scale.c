@@ -289,8 +289,9 @@ static int cover_bench(struct bench *b, unsigned int k, size_t *pairs, size_t *r
 		       size_t *links_short, size_t *hosts_short, size_t *n_cand)
 {
 	size_t nh = b->r->n_hosts, nl = b->r->n_links, m = 0;
-	struct pair_route *cand = calloc(nh * 2 + 1, sizeof(*cand));
-	const struct pair_route **cp = calloc(nh * 2 + 1, sizeof(*cp));
+	size_t no = nh > 2048 ? 2 : 3;	/* offsets: as sweep_steer.c's cover_cands() (4 or 6 a host) */
+	struct pair_route *cand = calloc(nh * no + 1, sizeof(*cand));
+	const struct pair_route **cp = calloc(nh * no + 1, sizeof(*cp));
 	uint32_t *cross = calloc(nl + 1, sizeof(*cross)), *hp = calloc(nh + 1, sizeof(*hp));
 	struct steer_cover c;
 	struct fab_err err;
@@ -298,9 +299,9 @@ static int cover_bench(struct bench *b, unsigned int k, size_t *pairs, size_t *r
 
 	if (!cand || !cp || !cross || !hp)
 		return -ENOMEM;
-	for (size_t o = 0; o < 2; o++)
+	for (size_t o = 0; o < no; o++)
 		for (size_t a = 0; a < nh; a++) {
-			size_t bb = (a + nh * (o + 1) / 3 + o + 1) % nh;
+			size_t bb = (a + nh * (o + 1) / (no + 1) + o + 1) % nh;
 			struct pair_route *pr = &cand[m];
 			struct route_info info;
 			unsigned int klass;
