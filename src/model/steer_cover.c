@@ -29,6 +29,7 @@ struct cov {
 	uint32_t *adj_start, *adj;	/* per host: its candidates */
 	uint32_t *partners;		/* per host: max_rounds partners */
 	size_t max_rounds;
+	bool walk;
 	struct steer_cover *out;
 	size_t cap_pairs;
 	uint32_t *order;		/* scratch: candidates or hosts */
@@ -1973,7 +1974,7 @@ static int run(struct cov *c, bool *target)
 			o->main_rounds++;
 		if (r + 1 >= c->k && anything_short(c, target) && (rc = repair(c, target)) < 0)
 			return rc;
-		if (r + 1 == c->k && anything_short(c, target) &&
+		if (r + 1 == c->k && c->walk && anything_short(c, target) &&
 		    ((rc = anneal(c, target)) < 0 ||
 		     (anything_short(c, target) && (rc = repair(c, target)) < 0)))
 			return rc;
@@ -1997,7 +1998,7 @@ int steer_cover_pick(struct steer_cover *out, const struct route *r,
 {
 	struct steer_cover o = { 0 };
 	struct cov c = { .r = r, .cand = cand, .n = n, .k = req->k, .out = &o,
-			 .max_rounds = req->max_rounds };
+			 .max_rounds = req->max_rounds, .walk = req->walk };
 	bool *target = NULL;
 	int rc = check_in(r, req, cand, n, err);
 

@@ -50,8 +50,8 @@
  *     or taken out; a host short and free in a round paired there, or
  *     given a host of its leaf whose pair moves to a round where both its
  *     hosts are free.  Up to REPAIR_PASSES passes.
- *  6. a walk, after the K main rounds' repair when something is still
- *     short (steer_cover.c "Step 7"): the main rounds' candidate pairs
+ *  6. with @walk, a walk after the K main rounds' repair when something
+ *     is still short (steer_cover.c "Step 7"): the main rounds' pairs
  *     as one state (per candidate its round or none, and its option),
  *     costed by the load past capacity, the link crossings short of K,
  *     the leaves and rounds with an odd number of hosts free (no filler
@@ -90,6 +90,7 @@
 struct steer_cover_req {
 	unsigned int k;			/* >= 1 */
 	size_t max_rounds;		/* >= k: the main rounds and the extra ones */
+	bool walk;			/* step 6 (seconds of CPU; docs/paths.md 3b) */
 };
 
 struct steer_cover {

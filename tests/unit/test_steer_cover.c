@@ -158,7 +158,7 @@ static void check(struct fab *f, unsigned int k, bool want_full, size_t *rounds)
 {
 	size_t nh = f->r->n_hosts, nl = f->r->n_links;
 	const struct pair_route **cp = calloc(f->n_cand + 1, sizeof(*cp));
-	struct steer_cover_req req = { .k = k, .max_rounds = k + 3 };
+	struct steer_cover_req req = { .k = k, .max_rounds = k + 3, .walk = true };
 	struct steer_cover c;
 	struct fab_err err;
 	double *load = calloc(nl * 2, sizeof(*load));
@@ -285,8 +285,8 @@ static void test_property_3l(void **state)
  * rounds within ceil(1.25 K) = 4, every link crossed 3 times and every
  * host in 3 pairs (check() recounts both, and the loads, from the paths
  * chosen).  Without the repair 3 of these 16 fabrics took 5 rounds; with
- * the walk (steer_cover.c "Step 7") 10 take K = 3 rounds (deterministic:
- * fixed seeds), the others 4.
+ * the walk (steer_cover.c "Step 7", on in check()) 10 take K = 3 rounds
+ * (deterministic: fixed seeds), the others 4.
  */
 static void test_rounds_3l(void **state)
 {
