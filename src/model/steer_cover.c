@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Coverage on ECMP members: pairs, members and rounds together (steer_cover.h). */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct cov {
 	uint32_t *adj_start, *adj;	/* per host: its candidates */
 	uint32_t *partners;		/* per host: max_rounds partners */
 	size_t max_rounds;
+	bool walk;
 	struct steer_cover *out;
 	size_t cap_pairs;
 	uint32_t *order;		/* scratch: candidates or hosts */
@@ -1160,6 +1162,688 @@ out:
 	return rc;
 }
 
+/*
+ * Step 7, a walk over the main rounds (steer_cover.h 6.; after the K main
+ * rounds' repair, when something is short): the candidate pairs of the K
+ * main rounds searched as a whole, the fillers left out and made again
+ * after.  A state: per candidate its round (or none) and option; no host
+ * twice in a round (kept).  Its cost: the load past capacity on each
+ * directed hop of each round (ANN_W_OVER a test), each target link's
+ * crossings short of K, each leaf and round with an odd number of hosts
+ * not in a candidate pair (one of them would find no filler), and each
+ * leaf with the same two hosts free in two rounds (they would meet
+ * twice).  A move: a candidate path across a short link into a round
+ * where that hop has room, a candidate at random onto another option,
+ * out, or into a round, or, from a leaf and round that is odd, a chain of
+ * up to 4 hosts in or out of pairs, each on to the leaf it left odd; a
+ * candidate going into a round takes its best option there (ties at
+ * random) and the pairs holding its hosts there out.  A move is kept when
+ * the cost falls, or rises by d with chance exp(-d / ANN_T) (Metropolis,
+ * a fixed temperature), until the cost is 0 or after ANN_ITER moves a
+ * host (ANN_MAX at most).  Then a search for chains of up to ANN_CHAIN
+ * steps that lower the cost from each odd leaf, and the candidates on a
+ * hop past capacity taken out.  The state replaces the rounds when its
+ * cost is below theirs; the fillers then pair each leaf's free hosts with
+ * partners they had not met, the rounds with fewest free first.
+ * Deterministic: nrand48() from a fixed seed.
+ */
+#define ANN_W_OVER 4.0		/* cost of a test past a hop's capacity */
+#define ANN_T 0.6		/* the walk's temperature: a move costing 1 more kept 19 % of the time */
+#define ANN_ITER 10000		/* moves per host */
+#define ANN_MAX 6000000		/* moves at most */
+#define ANN_P_SHORT 30		/* % of moves: a path across a short link */
+#define ANN_P_RAND 20		/* % of moves: a candidate at random; the rest: parity */
+#define ANN_FILL_TRIES 4096
+#define ANN_GAP_DIV 8		/* no walk when more than hosts / 8 crossings and hosts are short */
+#define ANN_CHAIN 3
+
+struct ann {
+	size_t nr, nlv;
+	int32_t *rr;			/* per candidate: its round, -1 none */
+	uint16_t *ox, *oy;
+	uint32_t *mate;			/* nr x hosts: candidate, RP_NONE */
+	double *load;			/* nr x directed links */
+	uint32_t *cross;		/* per link: crossings of the candidates taken */
+	uint32_t *used;			/* nr x leaves: hosts in candidate pairs */
+	uint32_t *leaf_n;		/* hosts per leaf */
+	const bool *target;
+	double cost, over, w_over;
+	uint32_t *short_list, *short_at;	/* target links short of K; per link its place */
+	size_t n_short;
+	const uint32_t *leaf_start, *leaf_hosts;	/* hosts per leaf */
+	uint8_t *fpen;			/* per leaf: rounds pairs with the same two hosts free */
+	double *dem, dem_mbps;		/* per link: a test's demand at dem_mbps (the common rate) */
+};
+
+static double an_dem(const struct cov *c, const struct ann *a, const struct pair_route *pr,
+		     uint32_t l)
+{
+	return pr->expected_mbps == a->dem_mbps ? a->dem[l] : demand(c, pr, l);
+}
+
+/* Per link, the candidate paths that cross it (CSR). */
+struct ann_use {
+	uint32_t i;
+	uint16_t x;
+	uint16_t w;
+};
+
+static double over_of(double l)
+{
+	return l > 1.0 + EPS ? l - 1.0 : 0.0;
+}
+
+/*
+ * Leaf @lf's pairs of rounds with the same two hosts free in both: they
+ * would have met as fillers already (capped at 255).
+ */
+static int an_fpen(const struct cov *c, const struct ann *a, uint32_t lf)
+{
+	uint32_t two[8][2];
+	size_t nt = 0;
+	int p = 0;
+
+	for (size_t r = 0; r < a->nr && nt < 8; r++) {
+		size_t n = 0;
+
+		if (a->leaf_n[lf] - a->used[r * a->nlv + lf] != 2)
+			continue;
+		for (uint32_t e = a->leaf_start[lf]; e < a->leaf_start[lf + 1] && n < 2; e++)
+			if (a->mate[r * c->nh + a->leaf_hosts[e]] == RP_NONE)
+				two[nt][n++] = a->leaf_hosts[e];
+		for (size_t z = 0; z < nt; z++)
+			p += two[z][0] == two[nt][0] && two[z][1] == two[nt][1];
+		nt++;
+	}
+	return p > 255 ? 255 : p;
+}
+
+/* Candidate @i into round @r on option (@x, @y) (@d 1) or out of it (@d -1). */
+static void an_apply(struct cov *c, struct ann *a, size_t i, size_t r, size_t x, size_t y, int d)
+{
+	const struct pair_route *pr = c->cand[i];
+	double *load = a->load + r * c->nl * 2;
+
+	for (int w = 0; w < 2; w++) {
+		const struct path *pa = w ? &pr->ba[y] : &pr->ab[x];
+
+		for (size_t h = 0; h < pa->n_hops; h++) {
+			uint32_t l = pa->hops[h].link, dl = dl_of(&pa->hops[h]);
+			double b = over_of(load[dl]);
+
+			load[dl] += d * an_dem(c, a, pr, l);
+			a->over += over_of(load[dl]) - b;
+			a->cost += a->w_over * (over_of(load[dl]) - b);
+			if (!c->access[l] && a->target[l]) {
+				long s0 = a->cross[l] < c->k ? (long)(c->k - a->cross[l]) : 0, s1;
+
+				a->cross[l] = (uint32_t)((int)a->cross[l] + d);
+				s1 = a->cross[l] < c->k ? (long)(c->k - a->cross[l]) : 0;
+				a->cost += (double)(s1 - s0);
+				if (s0 && !s1) {	/* out of the short list */
+					uint32_t m = a->short_list[--a->n_short];
+
+					a->short_list[a->short_at[l]] = m;
+					a->short_at[m] = a->short_at[l];
+				} else if (!s0 && s1) {
+					a->short_at[l] = (uint32_t)a->n_short;
+					a->short_list[a->n_short++] = l;
+				}
+			}
+		}
+	}
+	for (int s = 0; s < 2; s++) {
+		unsigned int hh = s ? pr->b : pr->a;
+		uint32_t lf = c->r->hosts[hh].leaf, *u = &a->used[r * a->nlv + lf];
+		int p0 = (int)((a->leaf_n[lf] - *u) & 1);
+
+		*u = (uint32_t)((int)*u + d);
+		a->cost += (int)((a->leaf_n[lf] - *u) & 1) - p0;
+		a->mate[r * c->nh + hh] = d > 0 ? (uint32_t)i : RP_NONE;
+	}
+	for (int s = 0; s < 2; s++) {
+		uint32_t lf = c->r->hosts[s ? pr->b : pr->a].leaf;
+		int p = an_fpen(c, a, lf);
+
+		a->cost += p - a->fpen[lf];
+		a->fpen[lf] = (uint8_t)p;
+	}
+	a->rr[i] = d > 0 ? (int32_t)r : -1;
+	if (d > 0) {
+		a->ox[i] = (uint16_t)x;
+		a->oy[i] = (uint16_t)y;
+	}
+}
+
+/* The path of @pr's direction @w whose cost in round @r would rise least (ties at random). */
+static size_t an_best(const struct cov *c, const struct ann *a, const struct pair_route *pr,
+		      size_t r, int w, unsigned short *xs)
+{
+	const double *load = a->load + r * c->nl * 2;
+	size_t n = w ? pr->n_ba : pr->n_ab, best = 0, ties = 0;
+	double bc = 0;
+
+	for (size_t x = 0; x < n; x++) {
+		const struct path *pa = w ? &pr->ba[x] : &pr->ab[x];
+		double d = 0;
+
+		for (size_t h = 0; h < pa->n_hops; h++) {
+			uint32_t l = pa->hops[h].link, dl = dl_of(&pa->hops[h]);
+
+			d += a->w_over * (over_of(load[dl] + an_dem(c, a, pr, l)) - over_of(load[dl]));
+			if (!c->access[l] && a->target[l] && a->cross[l] < c->k)
+				d -= 1;
+		}
+		if (x == 0 || d < bc - EPS) {
+			best = x;
+			bc = d;
+			ties = 1;
+		} else if (d < bc + EPS && (size_t)nrand48(xs) % ++ties == 0) {
+			best = x;
+		}
+	}
+	return best;
+}
+
+struct an_step {
+	uint32_t i;
+	int32_t r;
+	uint16_t x, y;
+	int d;
+};
+
+/* Undo @n steps, last first. */
+static void an_undo(struct cov *c, struct ann *a, const struct an_step *st, size_t n)
+{
+	while (n--)
+		an_apply(c, a, st[n].i, (size_t)st[n].r, st[n].x, st[n].y, -st[n].d);
+}
+
+static size_t an_out(struct cov *c, struct ann *a, uint32_t i, struct an_step *st, size_t n)
+{
+	st[n] = (struct an_step){ .i = i, .r = a->rr[i], .x = a->ox[i], .y = a->oy[i], .d = -1 };
+	an_apply(c, a, i, (size_t)a->rr[i], a->ox[i], a->oy[i], -1);
+	return n + 1;
+}
+
+/* The other host of candidate @q, which holds @h. */
+static unsigned int rp_other_c(const struct cov *c, uint32_t q, unsigned int h)
+{
+	return c->cand[q]->a == h ? c->cand[q]->b : c->cand[q]->a;
+}
+
+/* Have @x and @y, of one leaf, been paired as fillers (@fp: rounds x hosts) in a round? */
+static bool an_met(const struct cov *c, const struct ann *a, const uint32_t *fp, unsigned int x,
+		   unsigned int y)
+{
+	for (size_t r = 0; r < a->nr; r++)
+		if (fp[r * c->nh + x] == y)
+			return true;
+	return false;
+}
+
+/*
+ * Fillers for the hosts @fr[0..n) of one leaf, free in round @r: a
+ * matching of partners not met in another round, into @fp; false: none
+ * found within *@budget steps.
+ */
+static bool an_fill(const struct cov *c, const struct ann *a, uint32_t *fp, size_t r,
+		    unsigned int *fr, size_t n, size_t *budget)
+{
+	if (!n)
+		return true;
+	for (size_t j = 1; j < n && *budget; j++) {
+		unsigned int x = fr[0], y = fr[j], t;
+
+		if (an_met(c, a, fp, x, y))
+			continue;
+		(*budget)--;
+		t = fr[1];
+		fr[1] = fr[j];
+		fr[j] = t;
+		if (an_fill(c, a, fp, r, fr + 2, n - 2, budget)) {
+			fp[r * c->nh + x] = y;
+			fp[r * c->nh + y] = x;
+			return true;
+		}
+		fr[j] = fr[1];
+		fr[1] = t;
+	}
+	return false;
+}
+
+/*
+ * The annealed state back into o->s: per round its candidates, then the
+ * fillers, matched leaf by leaf, the rounds with fewest hosts free first
+ * (a leaf with the same two hosts free in two rounds has no filler for
+ * them in the second).
+ */
+static int an_rebuild(struct cov *c, struct ann *a, const uint32_t *leaf_start,
+		      const uint32_t *leaf_hosts)
+{
+	struct steer_cover *o = c->out;
+	unsigned int *fr = malloc((c->nh + 1) * sizeof(*fr));
+	uint32_t *fp = malloc((a->nr * c->nh + 1) * sizeof(*fp));
+	size_t *ord = malloc((a->nr + 1) * sizeof(*ord)), *cnt = calloc(a->nr + 1, sizeof(*cnt));
+	int rc = 0;
+
+	if (!fr || !fp || !ord || !cnt) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t x = 0; x < a->nr * c->nh; x++)
+		fp[x] = RP_NONE;
+	for (size_t lf = 0; lf < a->nlv; lf++) {
+		for (size_t r = 0; r < a->nr; r++) {
+			ord[r] = r;
+			cnt[r] = a->leaf_n[lf] - a->used[r * a->nlv + lf];
+			for (size_t z = r; z > 0 && cnt[ord[z]] < cnt[ord[z - 1]]; z--) {
+				size_t t = ord[z];
+
+				ord[z] = ord[z - 1];
+				ord[z - 1] = t;
+			}
+		}
+		for (size_t z = 0; z < a->nr; z++) {
+			size_t r = ord[z], n = 0, budget = ANN_FILL_TRIES;
+
+			for (uint32_t e = leaf_start[lf]; e < leaf_start[lf + 1]; e++)
+				if (a->mate[r * c->nh + leaf_hosts[e]] == RP_NONE)
+					fr[n++] = leaf_hosts[e];
+			n -= n & 1;
+			/* a pair left out when no matching of new partners exists */
+			while (n >= 2 && !an_fill(c, a, fp, r, fr, n, &budget))
+				n -= 2;
+		}
+	}
+	o->s.n_pairs = 0;
+	memset(o->host_pairs, 0, c->nh * sizeof(*o->host_pairs));
+	memset(o->cross, 0, c->nl * sizeof(*o->cross));
+	for (size_t r = 0; r < a->nr && rc == 0; r++) {
+		for (size_t i = 0; i < c->n && rc == 0; i++) {
+			const struct pair_route *pr = c->cand[i];
+
+			if (a->rr[i] != (int32_t)r)
+				continue;
+			for (int w = 0; w < 2; w++) {
+				const struct path *pa = w ? &pr->ba[a->oy[i]] : &pr->ab[a->ox[i]];
+
+				for (size_t h = 0; h < pa->n_hops; h++)
+					o->cross[pa->hops[h].link]++;
+			}
+			rc = out_push(c, pr->a, pr->b, (uint32_t)i, a->ox[i], a->oy[i]);
+		}
+		for (unsigned int h = 0; h < c->nh && rc == 0; h++)
+			if (fp[r * c->nh + h] != RP_NONE && fp[r * c->nh + h] > h)
+				rc = filler_push(c, h, fp[r * c->nh + h]);
+		o->s.round_start[r + 1] = o->s.n_pairs;
+		memset(c->busy, 0, c->nh * sizeof(*c->busy));
+	}
+	for (size_t i = 0; i < c->n; i++)
+		c->used[i] = a->rr[i] >= 0;
+out:
+	free(fr);
+	free(fp);
+	free(ord);
+	free(cnt);
+	return rc;
+}
+
+/* Is leaf @lf odd in round @r (an odd number of its hosts free)? */
+static bool an_odd(const struct ann *a, size_t r, size_t lf)
+{
+	return (a->leaf_n[lf] - a->used[r * a->nlv + lf]) & 1;
+}
+
+/*
+ * Parity by search: from leaf @lf, odd in round @r, a chain of up to
+ * @depth steps, each a host of the leaf out of its pair or into an unused
+ * candidate (on its best option, the pair holding the partner there taken
+ * out), on to the leaf the step left odd.  1: the cost fell below @goal,
+ * kept; 0: all undone.
+ */
+static int an_chain(struct cov *c, struct ann *a, size_t r, size_t lf, unsigned int depth,
+		    double goal, struct an_step *st, size_t n, unsigned short *xs)
+{
+	for (uint32_t e = a->leaf_start[lf]; e < a->leaf_start[lf + 1]; e++) {
+		unsigned int h = a->leaf_hosts[e];
+		uint32_t q = a->mate[r * c->nh + h];
+
+		if (q != RP_NONE) {
+			unsigned int g = rp_other_c(c, q, h);
+			size_t m = an_out(c, a, q, st, n);
+
+			if (a->cost < goal - EPS)
+				return 1;
+			if (depth > 1 && an_odd(a, r, c->r->hosts[g].leaf) &&
+			    an_chain(c, a, r, c->r->hosts[g].leaf, depth - 1, goal, st, m, xs))
+				return 1;
+			an_undo(c, a, st + n, m - n);
+			continue;
+		}
+		for (uint32_t j = c->adj_start[h]; j < c->adj_start[h + 1]; j++) {
+			size_t i = c->adj[j], m = n, x, y, next = SIZE_MAX;
+			const struct pair_route *pr = c->cand[i];
+			unsigned int g = pr->a == h ? pr->b : pr->a;
+			uint32_t q2;
+
+			if (a->rr[i] >= 0)
+				continue;
+			if ((q2 = a->mate[r * c->nh + g]) != RP_NONE) {
+				next = c->r->hosts[rp_other_c(c, q2, g)].leaf;
+				m = an_out(c, a, q2, st, m);
+			} else {
+				next = c->r->hosts[g].leaf;
+			}
+			x = an_best(c, a, pr, r, 0, xs);
+			y = an_best(c, a, pr, r, 1, xs);
+			an_apply(c, a, i, r, x, y, 1);
+			st[m++] = (struct an_step){ .i = (uint32_t)i, .r = (int32_t)r, .x = (uint16_t)x,
+						    .y = (uint16_t)y, .d = 1 };
+			if (a->cost < goal - EPS)
+				return 1;
+			if (depth > 1 && an_odd(a, r, next) &&
+			    an_chain(c, a, r, next, depth - 1, goal, st, m, xs))
+				return 1;
+			an_undo(c, a, st + n, m - n);
+		}
+	}
+	return 0;
+}
+
+/* Each odd leaf of each round: a chain that lowers the cost, while one is found. */
+static void an_parity(struct cov *c, struct ann *a, unsigned short *xs)
+{
+	struct an_step st[4 * ANN_CHAIN + 4];
+	bool more = true;
+
+	for (size_t pass = 0; more && pass < 8; pass++) {
+		more = false;
+		for (size_t r = 0; r < a->nr; r++)
+			for (size_t lf = 0; lf < a->nlv; lf++)
+				if (an_odd(a, r, lf) && an_chain(c, a, r, lf, ANN_CHAIN, a->cost, st, 0, xs))
+					more = true;
+	}
+}
+
+static int anneal(struct cov *c, const bool *target)
+{
+	struct steer_cover *o = c->out;
+	struct ann a = { .nr = o->s.n_rounds, .nlv = c->r->n_leaves, .target = target,
+			 .w_over = ANN_W_OVER };
+	unsigned short xs[3] = { 0x5eed, 0x24, 0xc0f };
+	struct an_step st[16];
+	struct ann_use *use = NULL;
+	uint32_t *use_start = NULL, *leaf_start = NULL, *leaf_hosts = NULL;
+	size_t iters = ANN_ITER * c->nh < ANN_MAX ? ANN_ITER * c->nh : ANN_MAX;
+	long gap = 0;
+
+	/* too far to close in the moves it has (4096 hosts on 4 candidates: 900-1,000) */
+	for (size_t l = 0; l < c->nl; l++)
+		if (target[l] && !c->access[l] && o->cross[l] < c->k)
+			gap += c->k - o->cross[l];
+	for (size_t h = 0; h < c->nh; h++)
+		gap += o->host_pairs[h] < c->k;
+	if (gap > (long)(c->nh / ANN_GAP_DIV))
+		return 0;
+	double cost0;
+	int rc = 0;
+
+	a.rr = malloc((c->n + 1) * sizeof(*a.rr));
+	a.ox = calloc(c->n + 1, sizeof(*a.ox));
+	a.oy = calloc(c->n + 1, sizeof(*a.oy));
+	a.mate = malloc((a.nr * c->nh + 1) * sizeof(*a.mate));
+	a.load = calloc(a.nr * c->nl * 2 + 1, sizeof(*a.load));
+	a.cross = calloc(c->nl + 1, sizeof(*a.cross));
+	a.used = calloc(a.nr * a.nlv + 1, sizeof(*a.used));
+	a.leaf_n = calloc(a.nlv + 1, sizeof(*a.leaf_n));
+	a.short_list = malloc((c->nl + 1) * sizeof(*a.short_list));
+	a.short_at = malloc((c->nl + 1) * sizeof(*a.short_at));
+	use_start = calloc(c->nl + 2, sizeof(*use_start));
+	leaf_start = calloc(a.nlv + 2, sizeof(*leaf_start));
+	leaf_hosts = calloc(c->nh + 1, sizeof(*leaf_hosts));
+	a.fpen = calloc(a.nlv + 1, sizeof(*a.fpen));
+	a.dem = malloc((c->nl + 1) * sizeof(*a.dem));
+	a.leaf_start = leaf_start;
+	a.leaf_hosts = leaf_hosts;
+	if (!leaf_start || !leaf_hosts || !a.fpen || !a.dem ||
+	    !a.rr || !a.ox || !a.oy || !a.mate || !a.load || !a.cross || !a.used || !a.leaf_n ||
+	    !a.short_list || !a.short_at || !use_start) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < c->n; i++) {
+			const struct pair_route *pr = c->cand[i];
+
+			for (size_t x = 0; pr && x < pr->n_ab + pr->n_ba; x++) {
+				bool w = x >= pr->n_ab;
+				const struct path *pa = w ? &pr->ba[x - pr->n_ab] : &pr->ab[x];
+
+				for (size_t h = 0; h < pa->n_hops; h++) {
+					uint32_t l = pa->hops[h].link;
+
+					if (c->access[l])
+						continue;
+					if (!pass)
+						use_start[l + 2]++;
+					else
+						use[use_start[l + 1]++] = (struct ann_use){
+							.i = (uint32_t)i, .w = w,
+							.x = (uint16_t)(w ? x - pr->n_ab : x) };
+				}
+			}
+		}
+		if (pass)
+			break;
+		for (size_t l = 0; l < c->nl; l++)
+			use_start[l + 2] += use_start[l + 1];
+		if (!(use = malloc((use_start[c->nl + 1] + 1) * sizeof(*use)))) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < c->n; i++)
+		a.rr[i] = -1;
+	for (size_t x = 0; x < a.nr * c->nh; x++)
+		a.mate[x] = RP_NONE;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->cand[i]) {
+			a.dem_mbps = c->cand[i]->expected_mbps;
+			break;
+		}
+	for (size_t l = 0; l < c->nl; l++)
+		a.dem[l] = 1.0 / sched_topo_cap(c->r, (uint32_t)l, a.dem_mbps);
+	for (size_t h = 0; h < c->nh; h++)
+		a.leaf_n[c->r->hosts[h].leaf]++;
+	leaf_start[0] = 0;
+	for (size_t lf = 0; lf < a.nlv; lf++)
+		leaf_start[lf + 1] = leaf_start[lf] + a.leaf_n[lf];
+	memcpy(c->order, leaf_start, a.nlv * sizeof(*c->order));	/* scratch: >= hosts */
+	for (size_t h = 0; h < c->nh; h++)
+		leaf_hosts[c->order[c->r->hosts[h].leaf]++] = (uint32_t)h;
+	for (size_t l = 0; l < c->nl; l++)
+		if (!c->access[l] && target[l]) {
+			a.cost += c->k;
+			a.short_at[l] = (uint32_t)a.n_short;
+			a.short_list[a.n_short++] = (uint32_t)l;
+		}
+	for (size_t r = 0; r < a.nr; r++)
+		for (size_t lf = 0; lf < a.nlv; lf++)
+			a.cost += a.leaf_n[lf] & 1;
+	for (size_t lf = 0; lf < a.nlv; lf++) {
+		a.fpen[lf] = (uint8_t)an_fpen(c, &a, (uint32_t)lf);
+		a.cost += a.fpen[lf];
+	}
+	for (size_t r = 0; r < a.nr; r++)
+		for (size_t f = o->s.round_start[r]; f < o->s.round_start[r + 1]; f++)
+			if (o->pick[f] != STEER_COVER_FILL)
+				an_apply(c, &a, o->pick[f], r, o->ab[f], o->ba[f], 1);
+	cost0 = a.cost;
+	for (size_t it = 0; it < iters && a.cost > EPS; it++) {
+		double before = a.cost;
+		size_t i = (size_t)nrand48(xs) % c->n, n = 0, r, x, y;
+		const struct pair_route *pr;
+		long u = nrand48(xs) % 100, mv = nrand48(xs) % 6;
+
+		if (u >= ANN_P_SHORT + ANN_P_RAND) {	/* a leaf and round with an odd number free: one of its hosts in or out */
+			size_t lr = 0, tries = 0;
+
+			do
+				lr = (size_t)nrand48(xs) % (a.nr * a.nlv);
+			while (!((a.leaf_n[lr % a.nlv] - a.used[lr]) & 1) && ++tries < 64);
+			if (tries == 64)
+				continue;
+			r = lr / a.nlv;
+			/* a chain: a host of the odd leaf in or out; the leaf it flips next, up to 4 steps */
+			for (size_t step = 0, lf = lr % a.nlv; step < 4; step++) {
+				unsigned int h = leaf_hosts[leaf_start[lf] + (size_t)nrand48(xs) %
+							    (leaf_start[lf + 1] - leaf_start[lf])], g;
+				uint32_t q = a.mate[r * c->nh + h], fl[3];
+				size_t nf = 0;
+
+				if (q != RP_NONE) {
+					g = rp_other_c(c, q, h);
+					n = an_out(c, &a, q, st, n);
+					fl[nf++] = c->r->hosts[g].leaf;
+				} else {
+					if (c->adj_start[h] == c->adj_start[h + 1])
+						break;
+					i = c->adj[c->adj_start[h] + (size_t)nrand48(xs) %
+						   (c->adj_start[h + 1] - c->adj_start[h])];
+					if (a.rr[i] >= 0)
+						break;
+					pr = c->cand[i];
+					g = pr->a == h ? pr->b : pr->a;
+					if ((q = a.mate[r * c->nh + g]) != RP_NONE) {
+						unsigned int k = rp_other_c(c, q, g);
+
+						n = an_out(c, &a, q, st, n);
+						fl[nf++] = c->r->hosts[k].leaf;
+					}
+					fl[nf++] = c->r->hosts[g].leaf;
+					x = an_best(c, &a, pr, r, 0, xs);
+					y = an_best(c, &a, pr, r, 1, xs);
+					an_apply(c, &a, i, r, x, y, 1);
+					st[n++] = (struct an_step){ .i = (uint32_t)i, .r = (int32_t)r,
+								    .x = (uint16_t)x, .y = (uint16_t)y,
+								    .d = 1 };
+				}
+				lf = SIZE_MAX;
+				for (size_t z = 0; z < nf; z++)
+					if ((a.leaf_n[fl[z]] - a.used[r * a.nlv + fl[z]]) & 1)
+						lf = fl[z];
+				if (lf == SIZE_MAX || a.cost < before - EPS)
+					break;
+			}
+			goto judge;
+		} else if (a.n_short && u < ANN_P_SHORT) {	/* a path across a short link, into a round */
+			uint32_t l = a.short_list[(size_t)nrand48(xs) % a.n_short];
+			const struct ann_use *e;
+
+			if (use_start[l] == use_start[l + 1])
+				continue;
+			e = &use[use_start[l] + (size_t)nrand48(xs) % (use_start[l + 1] - use_start[l])];
+			i = e->i;
+			pr = c->cand[i];
+			r = (size_t)nrand48(xs) % a.nr;
+			{	/* a round where the path's hop on that link has room, from a random one on */
+				const struct path *pa = e->w ? &pr->ba[e->x] : &pr->ab[e->x];
+				uint32_t dl = UINT32_MAX;
+
+				for (size_t h = 0; h < pa->n_hops; h++)
+					if (pa->hops[h].link == l)
+						dl = dl_of(&pa->hops[h]);
+				for (size_t z = 0; dl != UINT32_MAX && z < a.nr; z++) {
+					size_t r2 = (r + z) % a.nr;
+
+					if (a.load[r2 * c->nl * 2 + dl] + an_dem(c, &a, pr, l) <= 1.0 + EPS) {
+						r = r2;
+						break;
+					}
+				}
+			}
+			x = e->w ? SIZE_MAX : e->x;
+			y = !e->w ? SIZE_MAX : e->x;
+		} else {
+			if (!(pr = c->cand[i]))
+				continue;
+			r = (size_t)nrand48(xs) % a.nr;
+			x = nrand48(xs) & 1 ? SIZE_MAX : (size_t)nrand48(xs) % pr->n_ab;
+			y = nrand48(xs) & 1 ? SIZE_MAX : (size_t)nrand48(xs) % pr->n_ba;
+			if (a.rr[i] >= 0 && mv < 3) {	/* another option, in its round */
+				r = (size_t)a.rr[i];
+				if (mv == 0)
+					x = a.ox[i];
+				if (mv == 1)
+					y = a.oy[i];
+			} else if (a.rr[i] >= 0 && mv == 3) {	/* out */
+				n = an_out(c, &a, (uint32_t)i, st, n);
+				goto judge;
+			}
+		}
+		/* into round r on (x, y), the pairs holding its hosts there out */
+		if (a.rr[i] >= 0)
+			n = an_out(c, &a, (uint32_t)i, st, n);
+		for (int s = 0; s < 2; s++) {
+			uint32_t q = a.mate[r * c->nh + (s ? pr->b : pr->a)];
+
+			if (q != RP_NONE)
+				n = an_out(c, &a, q, st, n);
+		}
+		if (x == SIZE_MAX)
+			x = an_best(c, &a, pr, r, 0, xs);
+		if (y == SIZE_MAX)
+			y = an_best(c, &a, pr, r, 1, xs);
+		an_apply(c, &a, i, r, x, y, 1);
+		st[n++] = (struct an_step){ .i = (uint32_t)i, .r = (int32_t)r, .x = (uint16_t)x,
+					    .y = (uint16_t)y, .d = 1 };
+judge:
+		if (a.cost > before + EPS &&
+		    erand48(xs) >= exp(-(a.cost - before) / ANN_T))
+			an_undo(c, &a, st, n);
+	}
+	an_parity(c, &a, xs);
+	/* what still loads a hop past capacity out (the walk ends where it stands) */
+	for (size_t i = 0; i < c->n && a.over > EPS; i++) {
+		const struct pair_route *pr = c->cand[i];
+		const double *load;
+		bool full = false;
+
+		if (a.rr[i] < 0)
+			continue;
+		load = a.load + (size_t)a.rr[i] * c->nl * 2;
+		for (int w = 0; w < 2 && !full; w++) {
+			const struct path *pa = w ? &pr->ba[a.oy[i]] : &pr->ab[a.ox[i]];
+
+			for (size_t h = 0; h < pa->n_hops && !full; h++)
+				full = load[dl_of(&pa->hops[h])] > 1.0 + EPS;
+		}
+		if (full)
+			an_out(c, &a, (uint32_t)i, st, 0);
+	}
+	if (a.over < EPS && a.cost < cost0 - EPS)
+		rc = an_rebuild(c, &a, leaf_start, leaf_hosts);
+out:
+	free(a.rr);
+	free(a.ox);
+	free(a.oy);
+	free(a.mate);
+	free(a.load);
+	free(a.cross);
+	free(a.used);
+	free(a.leaf_n);
+	free(a.short_list);
+	free(a.short_at);
+	free(use_start);
+	free(use);
+	free(leaf_start);
+	free(leaf_hosts);
+	free(a.fpen);
+	free(a.dem);
+	return rc;
+}
+
 static bool anything_short(const struct cov *c, const bool *target)
 {
 	for (size_t h = 0; h < c->nh; h++)
@@ -1290,6 +1974,10 @@ static int run(struct cov *c, bool *target)
 			o->main_rounds++;
 		if (r + 1 >= c->k && anything_short(c, target) && (rc = repair(c, target)) < 0)
 			return rc;
+		if (r + 1 == c->k && c->walk && anything_short(c, target) &&
+		    ((rc = anneal(c, target)) < 0 ||
+		     (anything_short(c, target) && (rc = repair(c, target)) < 0)))
+			return rc;
 	}
 	o->first_short_link = o->first_short_host = STEER_COVER_NONE;
 	for (size_t l = 0; l < c->nl; l++) {
@@ -1310,7 +1998,7 @@ int steer_cover_pick(struct steer_cover *out, const struct route *r,
 {
 	struct steer_cover o = { 0 };
 	struct cov c = { .r = r, .cand = cand, .n = n, .k = req->k, .out = &o,
-			 .max_rounds = req->max_rounds };
+			 .max_rounds = req->max_rounds, .walk = req->walk };
 	bool *target = NULL;
 	int rc = check_in(r, req, cand, n, err);
 

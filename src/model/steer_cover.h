@@ -50,12 +50,25 @@
  *     or taken out; a host short and free in a round paired there, or
  *     given a host of its leaf whose pair moves to a round where both its
  *     hosts are free.  Up to REPAIR_PASSES passes.
+ *  6. with @walk, a walk after the K main rounds' repair when something
+ *     is still short (steer_cover.c "Step 7"): the main rounds' pairs
+ *     as one state (per candidate its round or none, and its option),
+ *     costed by the load past capacity, the link crossings short of K,
+ *     the leaves and rounds with an odd number of hosts free (no filler
+ *     for one) and the leaves with the same two hosts free in two rounds;
+ *     moves kept by the Metropolis rule at a fixed temperature (up to
+ *     ANN_ITER moves a host, ANN_MAX in all), fillers made again after;
+ *     it replaces the rounds when its cost is lower, and the repair runs
+ *     again.  The extra rounds take what is left.
  *
  * Cost: O(rounds x candidates x options x hops) plus a sort per round; a
  * repair pass O(rounds x candidates x options x hops) too (an extra
- * round's move on a full hop also scans the hosts).
+ * round's move on a full hop also scans the hosts); the walk up to
+ * min(ANN_ITER x hosts, ANN_MAX) moves of O(options x hops) each (about
+ * 1.5 us: seconds of CPU at 512 hosts and more).
  * Memory: per link, directed link and host counters; the output; the
- * repair: per round the directed links' loads and the hosts' pairs.
+ * repair and the walk: per round the directed links' loads and the
+ * hosts' pairs; the walk also per link the candidate paths that cross it.
  *
  * Ownership: struct steer_cover owns its arrays (steer_cover_fini()); the
  * candidates and @r are borrowed for the call.
@@ -77,6 +90,7 @@
 struct steer_cover_req {
 	unsigned int k;			/* >= 1 */
 	size_t max_rounds;		/* >= k: the main rounds and the extra ones */
+	bool walk;			/* step 6 (seconds of CPU; docs/paths.md 3b) */
 };
 
 struct steer_cover {

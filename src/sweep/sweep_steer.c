@@ -437,12 +437,19 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
  * Coverage on members (docs/paths.md "Coverage on members"): the pairs
  * are not the picker's but chosen with their members, round by round
  * (model/steer_cover.h), among candidates traced for it: COVER_CANDS
- * partners per host, on other leaves, at fixed offsets through the host
- * list (so a host's partners sit in different parts of the fabric).  The
+ * partners per host (COVER_CANDS_WALK with the walk, COVER_WALK_ENV=1,
+ * up to COVER_BIG hosts: 4096 hosts with 6 went to 78 MB, over
+ * scale.sh's 64; 6 leave a quarter as many links short after the main
+ * rounds, docs/paths.md), on other leaves, at fixed offsets through the
+ * host list (so a host's partners sit in different parts of the
+ * fabric).  The
  * candidates are traced COVER_CHUNK pairs at a time, and each keeps only
  * the paths its traced ports take (not every equal-cost path).
  */
 #define COVER_CANDS 4
+#define COVER_CANDS_WALK 6	/* with the walk, up to COVER_BIG hosts (memory: 6 at 4096: 78 MB) */
+#define COVER_BIG 2048
+#define COVER_WALK_ENV "FABRICCTL_COVER_WALK"	/* 1: steer_cover's walk (docs/paths.md 3b) */
 #define COVER_CHUNK 64
 #define COVER_EXTRA_ROUNDS 3
 
@@ -460,15 +467,16 @@ static int u64_cmp(const void *x, const void *y)
 }
 
 /* The candidate pairs' keys, sorted, distinct; their number in *@n. */
-static int cover_cands(const struct route *r, uint64_t **out, size_t *n)
+static int cover_cands(const struct route *r, bool walk, uint64_t **out, size_t *n)
 {
 	size_t nh = r->n_hosts, m = 0;
-	uint64_t *k = calloc(nh * (COVER_CANDS / 2) + 1, sizeof(*k));
+	size_t offs = (walk && nh <= COVER_BIG ? COVER_CANDS_WALK : COVER_CANDS) / 2;
+	uint64_t *k = calloc(nh * offs + 1, sizeof(*k));
 
 	if (!k)
 		return -ENOMEM;
-	for (size_t c = 0; c < COVER_CANDS / 2; c++) {
-		size_t off = nh * (c + 1) / (COVER_CANDS / 2 + 1) + c + 1;
+	for (size_t c = 0; c < offs; c++) {
+		size_t off = nh * (c + 1) / (offs + 1) + c + 1;
 
 		/*
 		 * From the offset on, the first host on another leaf: with the
@@ -680,13 +688,15 @@ static bool cover_reaches(const struct sweep_topo *st, const struct steer_cover 
 static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 		     struct sweep_steer *sv, struct sched *s, struct sched_steer_stats *stats)
 {
+	const char *walk_env = getenv(COVER_WALK_ENV);
 	struct steer_cover_req req = { .k = st->cov_k,
-				       .max_rounds = st->cov_k + COVER_EXTRA_ROUNDS };
+				       .max_rounds = st->cov_k + COVER_EXTRA_ROUNDS,
+				       .walk = walk_env && !strcmp(walk_env, "1") };
 	const struct pair_route **cand = NULL;
 	struct steer_cover c = { 0 };
 	uint64_t *keys = NULL;
 	size_t n = 0, fell = 0, first = 0, busiest = 0, traced;
-	int rc = cover_cands(st->r, &keys, &n);
+	int rc = cover_cands(st->r, req.walk, &keys, &n);
 
 	if (rc < 0 || !(sv->p = calloc(n + 1, sizeof(*sv->p))) ||
 	    !(sv->by_key = calloc(n + 1, sizeof(*sv->by_key)))) {
@@ -888,7 +898,7 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	size_t whole_rounds = s->n_rounds, n_steered = 0, n_whole = 0;
 	unsigned int win_rounds = 0;
 	uint32_t rnd;
-	int rc;
+	int rc, cover;
 
 	if (skip)
 		return steer_skipped(ctx, st, skip);
@@ -898,7 +908,9 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 		rnd = (uint32_t)getpid();
 	steer_tuple_init(&sv->tu, strcmp(transport, "verbs") ? STEER_TCP : STEER_ROCE, rnd);
-	rc = src->s == s && cover_mode(st, s) ? cover_run(ctx, st, f, sv, s, &stats) : 1;
+	/* cover: 0 the members' choice is made (its pairs, rounds and options), 1 declined */
+	cover = src->s == s && cover_mode(st, s) ? cover_run(ctx, st, f, sv, s, &stats) : 1;
+	rc = cover;
 	if (rc == 1 && (rc = win_choose(ctx, st, s, src, &win_rounds)) == 1) {
 		/* all pairs, or more than a host can trace at once: in windows, as the sweep goes */
 		rc = win_start(ctx, st, f, sv, s, src, win_rounds);
@@ -910,7 +922,7 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 		st->steer = sv;
 		return 0;
 	}
-	if (rc == 0) {
+	if (rc == 0 && cover == 1) {	/* not the members' choice: the schedule's pairs, steered */
 		rc = pairs_make(ctx, st, s, sv);
 		if (rc == 0)
 			rc = trace_learn(ctx, st, f, sv, 0, sv->n);

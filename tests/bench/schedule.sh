@@ -35,7 +35,8 @@
 # candidates `sweep --steer` traces) on the 2-level plan and the 512,
 # 1024 and 4096-host fat trees: every link crossed >= 3 times by the
 # paths taken, every host in >= 3 pairs, no member over capacity, no
-# host or pair twice (required); rounds against K (printed).
+# host or pair twice (required); rounds against K (printed); with the
+# walk (-W, 512 hosts: about 7 s of CPU) K rounds (required).
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -113,7 +114,7 @@ done
 # together, so that the paths the tests take cross every link K times (the coverage picker's
 # pairs, steered, leave 26-28 % of a fat tree's links short).
 for shape in "2l 8 16 4 100000 400000 -m 3" "3l 8 8 8 8 8 -m 3" "3l 16 8 8 8 8 -m 3" \
-	"3l 16 16 16 16 16 -m 3"; do
+	"3l 16 16 16 16 16 -m 3" "3l 8 8 8 8 8 -m 3 -W"; do
 	# shellcheck disable=SC2086
 	line=$("$BIN.scale" $shape) || fail "steer_scale $shape: $line"
 	v() { printf '%s\n' "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
@@ -130,5 +131,9 @@ for shape in "2l 8 16 4 100000 400000 -m 3" "3l 8 8 8 8 8 -m 3" "3l 16 8 8 8 8 -
 		echo "coverage on members $shape: a member over capacity, a host or pair twice, or a link or host short"
 		rc=1
 	fi
+	# -W: the walk (steer_cover.h 6.; deterministic here: fixed ports and seeds) makes K rounds
+	case $shape in *-W) [ "$(v rounds)" = "$(v k)" ] ||
+		{ echo "coverage on members $shape: $(v rounds) rounds with the walk, not K"; rc=1; } ;;
+	esac
 done
 exit $rc

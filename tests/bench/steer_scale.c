@@ -15,7 +15,8 @@
  * steered round is checked against the paths its choices take (hops
  * over capacity, hosts twice, pairs twice or missing: counted, printed),
  * and the whole-set rounds of the same pairs counted beside.  -m K:
- * coverage on members instead (cover_bench()).  One line of key=value
+ * coverage on members instead (cover_bench(); -W: with steer_cover's walk
+ * and 6 candidates a host up to 2,048 hosts).  One line of key=value
  * figures; times are process CPU.
  */
 #include <errno.h>
@@ -285,12 +286,13 @@ static int steer_all(struct bench *b, struct sched_src *src, struct sched_steer_
  * directed hop over capacity and no host twice, no pair twice; every
  * link's crossings (a hop of a path taken: one) and every host's pairs.
  */
-static int cover_bench(struct bench *b, unsigned int k, size_t *pairs, size_t *rounds,
+static int cover_bench(struct bench *b, unsigned int k, bool walk, size_t *pairs, size_t *rounds,
 		       size_t *links_short, size_t *hosts_short, size_t *n_cand)
 {
 	size_t nh = b->r->n_hosts, nl = b->r->n_links, m = 0;
-	struct pair_route *cand = calloc(nh * 2 + 1, sizeof(*cand));
-	const struct pair_route **cp = calloc(nh * 2 + 1, sizeof(*cp));
+	size_t no = walk && nh <= 2048 ? 3 : 2;	/* offsets: as sweep_steer.c's cover_cands() */
+	struct pair_route *cand = calloc(nh * no + 1, sizeof(*cand));
+	const struct pair_route **cp = calloc(nh * no + 1, sizeof(*cp));
 	uint32_t *cross = calloc(nl + 1, sizeof(*cross)), *hp = calloc(nh + 1, sizeof(*hp));
 	struct steer_cover c;
 	struct fab_err err;
@@ -298,9 +300,9 @@ static int cover_bench(struct bench *b, unsigned int k, size_t *pairs, size_t *r
 
 	if (!cand || !cp || !cross || !hp)
 		return -ENOMEM;
-	for (size_t o = 0; o < 2; o++)
+	for (size_t o = 0; o < no; o++)
 		for (size_t a = 0; a < nh; a++) {
-			size_t bb = (a + nh * (o + 1) / 3 + o + 1) % nh;
+			size_t bb = (a + nh * (o + 1) / (no + 1) + o + 1) % nh;
 			struct pair_route *pr = &cand[m];
 			struct route_info info;
 			unsigned int klass;
@@ -342,7 +344,8 @@ static int cover_bench(struct bench *b, unsigned int k, size_t *pairs, size_t *r
 			m++;
 		}
 	fab_err_init(&err);
-	rc = steer_cover_pick(&c, b->r, &(struct steer_cover_req){ .k = k, .max_rounds = k + 3 },
+	rc = steer_cover_pick(&c, b->r, &(struct steer_cover_req){ .k = k, .max_rounds = k + 3,
+								   .walk = walk },
 			      cp, m, &err);
 	if (rc < 0) {
 		fprintf(stderr, "steer_scale: %s\n", err.msg);
@@ -414,6 +417,7 @@ int main(int argc, char **argv)
 	struct sched s = { 0 };
 	struct sched_src src = { 0 };
 	unsigned int k = 0, members = 0, nargs;
+	bool walk = false;
 	uint64_t seed = 24;
 	bool three;
 	size_t whole = 0, n_pairs = 0, rounds = 0, nh;
@@ -433,6 +437,8 @@ int main(int argc, char **argv)
 			k = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-m") && i + 1 < argc)
 			members = (unsigned int)atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-W"))
+			walk = true;
 		else if (!strcmp(argv[i], "-p") && i + 1 < argc)
 			b.ports = (unsigned int)atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-w") && i + 1 < argc)
@@ -460,7 +466,7 @@ int main(int argc, char **argv)
 		if ((rc = base_make(&b, members, &s, &src, &gen, &whole, &n_pairs)) < 0)
 			return 3;
 		t0 = clock_cpu_ms();
-		rc = cover_bench(&b, members, &pairs, &rounds_m, &ls, &hs, &nc);
+		rc = cover_bench(&b, members, walk, &pairs, &rounds_m, &ls, &hs, &nc);
 		t_steer = (clock_cpu_ms() - t0) / 1000;
 		if (rc < 0) {
 			fprintf(stderr, "steer_scale: coverage on members: %s\n", strerror(-rc));
@@ -506,6 +512,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: steer_scale 2l LEAVES HOSTS SPINES HOST_MBPS UPLINK_MBPS | "
-			"3l PODS LEAVES HOSTS AGGS CORES [-a | -k K | -m K] [-p PORTS] [-w PORTS] [-s SEED]\n");
+			"3l PODS LEAVES HOSTS AGGS CORES [-a | -k K | -m K [-W]] [-p PORTS] [-w PORTS] [-s SEED]\n");
 	return 2;
 }
