@@ -1,9 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Paths through a struct topo (path.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/path.h"
+
+int path_dup(struct path *dst, const struct path *src)
+{
+	dst->hops = malloc((src->n_hops + 1) * sizeof(*dst->hops));
+	if (!dst->hops)
+		return -ENOMEM;
+	memcpy(dst->hops, src->hops, src->n_hops * sizeof(*dst->hops));
+	dst->n_hops = src->n_hops;
+	dst->share = src->share;
+	return 0;
+}
 
 void path_fini(struct path *p)
 {

@@ -47,6 +47,8 @@ struct pair_route {
 	unsigned int klass;	/* path class: links on the shortest a -> b path (1 = same switch, hosts on one leaf: 2) */
 };
 
+/* @dst a copy of @src with its own hops (share kept); -ENOMEM. */
+int path_dup(struct path *dst, const struct path *src);
 void path_fini(struct path *p);
 void pair_route_fini(struct pair_route *r);
 

@@ -1058,17 +1058,6 @@ int route_pair_find(struct route *r, unsigned int a, unsigned int b, int dir,
 	return 0;
 }
 
-static int path_own(struct path *dst, const struct path *src)
-{
-	dst->hops = calloc(src->n_hops ? src->n_hops : 1, sizeof(*dst->hops));
-	if (!dst->hops)
-		return -ENOMEM;
-	memcpy(dst->hops, src->hops, src->n_hops * sizeof(*src->hops));
-	dst->n_hops = src->n_hops;
-	dst->share = 1.0;
-	return 0;
-}
-
 int route_pair_pick(struct route *r, unsigned int a, unsigned int b, size_t iab, size_t iba,
 		    struct pair_route *out)
 {
@@ -1088,13 +1077,14 @@ int route_pair_pick(struct route *r, unsigned int a, unsigned int b, size_t iab,
 	pr.ba = calloc(1, sizeof(*pr.ba));
 	pr.n_ab = pr.ab != NULL;
 	pr.n_ba = pr.ba != NULL;
-	rc = !pr.ab || !pr.ba ? -ENOMEM : path_own(pr.ab, &pab);
+	rc = !pr.ab || !pr.ba ? -ENOMEM : path_dup(pr.ab, &pab);
 	if (rc == 0)
-		rc = path_own(pr.ba, &pba);
+		rc = path_dup(pr.ba, &pba);
 	if (rc < 0) {
 		pair_route_fini(&pr);	/* frees the arrays whatever their count */
 		return rc;
 	}
+	pr.ab->share = pr.ba->share = 1.0;	/* the one path each way */
 	*out = pr;
 	return 0;
 }

@@ -513,17 +513,6 @@ static int slot_of(int *list, size_t *n, int i)
 	return (int)(*n)++;
 }
 
-static int path_copy(struct path *dst, const struct path *src)
-{
-	dst->hops = malloc((src->n_hops + 1) * sizeof(*dst->hops));
-	if (!dst->hops)
-		return -ENOMEM;
-	memcpy(dst->hops, src->hops, src->n_hops * sizeof(*dst->hops));
-	dst->n_hops = src->n_hops;
-	dst->share = src->share;
-	return 0;
-}
-
 /*
  * Keep of @p's route only the paths its traced ports take (ab_of[],
  * ba_of[] and the options renumbered); a pair without options keeps none.
@@ -547,12 +536,12 @@ static int route_compact(struct steer_pair *p)
 			return -ENOMEM;
 		}
 		for (size_t x = 0; x < nab; x++, c.n_ab++)
-			if (path_copy(&c.ab[x], &p->all.ab[lab[x]]) < 0) {
+			if (path_dup(&c.ab[x], &p->all.ab[lab[x]]) < 0) {
 				pair_route_fini(&c);
 				return -ENOMEM;
 			}
 		for (size_t x = 0; x < nba; x++, c.n_ba++)
-			if (path_copy(&c.ba[x], &p->all.ba[lba[x]]) < 0) {
+			if (path_dup(&c.ba[x], &p->all.ba[lba[x]]) < 0) {
 				pair_route_fini(&c);
 				return -ENOMEM;
 			}
