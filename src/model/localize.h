@@ -129,6 +129,19 @@ int loc_acc_add_dirs(struct loc_acc *acc, unsigned int a, unsigned int b, const 
  * 0, -ENOMEM (loc_localize_more: as loc_localize).
  */
 bool loc_acc_sampled(const struct loc_acc *acc);
+/*
+ * The links every measured crossing of which was bad (at least one): the
+ * suspects' members, and the links that only ever shared their bad pairs
+ * (a second fault whose pairs all cross a first, an innocent link whose
+ * pairs all cross faults).  Traffic already measured cannot clear them;
+ * a pair whose path crosses one of them and no other can (the sweep's
+ * confirming probes, docs/paths.md "Confirming suspects").  @r's members
+ * first (in its order), then the others, most bad crossings first; at
+ * most @max into @out; returns how many.  Hosts without a known access
+ * link are left out.
+ */
+size_t loc_acc_unexonerated(const struct loc_acc *acc, const struct loc_result *r, uint32_t *out,
+			    size_t max);
 int loc_acc_residual(struct loc_acc *acc, const struct loc_result *r);
 
 /* Tuning; loc_cfg_default() gives the documented values. */

@@ -315,6 +315,64 @@ int loc_acc_residual(struct loc_acc *acc, const struct loc_result *r)
 	return 0;
 }
 
+struct unex_ctx {
+	const struct loc_acc *acc;
+};
+
+static int unex_cmp(const void *x, const void *y, void *arg)
+{
+	const struct loc_acc *acc = ((const struct unex_ctx *)arg)->acc;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	if (acc->cb[a] != acc->cb[b])
+		return acc->cb[a] > acc->cb[b] ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static bool all_bad(const struct loc_acc *acc, uint32_t c)
+{
+	return c < acc->topo->n_links && acc->cn[c] && acc->cb[c] == acc->cn[c];
+}
+
+static bool in_list(const uint32_t *v, size_t n, uint32_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+size_t loc_acc_unexonerated(const struct loc_acc *acc, const struct loc_result *r, uint32_t *out,
+			    size_t max)
+{
+	struct unex_ctx ctx = { acc };
+	size_t n = 0, first;
+
+	for (size_t i = 0; r && i < r->n_suspects; i++)
+		for (size_t m = 0; m < r->suspects[i].n_members && n < max; m++) {
+			uint32_t l = r->suspects[i].members[m].link;
+
+			if (l != LOC_NO_LINK && all_bad(acc, l) && !in_list(out, n, l))
+				out[n++] = l;
+		}
+	first = n;
+	for (uint32_t c = 0; c < acc->topo->n_links; c++) {
+		if (!all_bad(acc, c) || in_list(out, first, c))
+			continue;
+		if (n < max) {
+			out[n++] = c;
+			continue;
+		}
+		/* full: keep the most crossed (the list's last is its least once sorted) */
+		qsort_r(out + first, n - first, sizeof(*out), unex_cmp, &ctx);
+		if (n > first && unex_cmp(&c, &out[n - 1], &ctx) < 0)
+			out[n - 1] = c;
+	}
+	if (n > first)
+		qsort_r(out + first, n - first, sizeof(*out), unex_cmp, &ctx);
+	return n;
+}
+
 static bool acc_hosts_ok(const struct loc_acc *acc, unsigned int a, unsigned int b)
 {
 	return a < acc->n_hosts && b < acc->n_hosts && a != b;

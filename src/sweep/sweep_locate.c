@@ -13,6 +13,7 @@
 #include "io/pair_store.h"
 #include "sweep/sweep_locate.h"
 #include "sweep/sweep_results.h"
+#include "sweep/sweep_steer.h"
 #include "util/log.h"
 
 static enum loc_verdict verdict_of(const struct sweep_pair *p)
@@ -187,6 +188,154 @@ static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env,
 	return 0;
 }
 
+/*
+ * Confirming probes of a steered sweep (docs/paths.md "Confirming
+ * suspects"): each link the measured pairs cannot clear (every pair
+ * crossing it bad: the suspects, and links that only shared their bad
+ * pairs) gets a test on a traced path that crosses it and none of the
+ * others; the verdicts join the evidence and the links are localised
+ * again.  A fault hidden behind another (all its pairs crossed the
+ * first) is then named, and an innocent link that only shared a fault's
+ * pairs is cleared.  Up to CONFIRM_PASSES passes, each on the links not
+ * probed yet.
+ */
+#define CONFIRM_MAX 64
+#define CONFIRM_PASSES 2
+
+static int confirm_measure(struct sweep_locate *sl, const struct sweep_locate_env *env,
+			   const struct sweep_steer_probe *pb, size_t n, enum loc_verdict *v)
+{
+	struct sched_pair *want = calloc(n, sizeof(*want));
+	struct sweep_pair *got = calloc(n, sizeof(*got));
+	struct sched_topo_bound keep = env->st->bound;
+	struct fab_err *err = &env->ctx->err;
+	struct sched sc;
+	size_t done = 0;
+	int rc;
+
+	sched_init(&sc);
+	if (!want || !got) {
+		rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		want[i] = (struct sched_pair){ .a = pb[i].a, .b = pb[i].b };
+	rc = sweep_topo_schedule(env->ctx, env->st, SWEEP_MODE_PAIRS, want, n, NULL, &sc);
+	env->st->bound = keep;
+	if (rc < 0)
+		goto out;
+	env->so->label = "probe";
+	sweep_steer_probes_use(env->st->steer, pb, n);
+	rc = sweep_measure_sched(env->m, &sc, env->so, got, &done, err);
+	sweep_steer_probes_use(env->st->steer, NULL, 0);
+	if (rc < 0)
+		goto out;
+	for (size_t k = 0; k < sc.n_pairs; k++)
+		for (size_t i = 0; i < n; i++) {
+			const struct loc_dirs *dirs;
+			struct loc_dirs d;
+			char ln[300];
+
+			if (got[k].a != pb[i].a || got[k].b != pb[i].b)
+				continue;
+			probe_expect(env->sr, &pb[i].route, &got[k]);
+			sweep_pair_judge_expected(&got[k], got[k].expected_mbps, got[k].expect_src,
+						  &env->r->ref, &env->r->cfg);
+			v[i] = verdict_of(&got[k]);
+			if (v[i] == LOC_UNKNOWN)
+				continue;
+			sl->probes_run++;
+			dirs = pair_dirs(&got[k], env->r->cfg.slow_pct, &d);
+			if ((dirs ? loc_acc_add_dirs(sl->in.acc, pb[i].a, pb[i].b, &pb[i].route, dirs)
+				  : loc_acc_add(sl->in.acc, pb[i].a, pb[i].b, &pb[i].route, v[i],
+						got[k].pct_rated)) < 0) {
+				rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
+				goto out;
+			}
+			sweep_topo_link_text(env->st->t, pb[i].link, ln, sizeof(ln));
+			fab_info("confirm %s %s (crosses %s alone): %s%s%s",
+				 env->r->hosts->hosts[pb[i].a].name, env->r->hosts->hosts[pb[i].b].name,
+				 ln, sweep_status_name(got[k].status),
+				 got[k].reason[0] ? ": " : "", got[k].reason);
+		}
+out:
+	sched_fini(&sc);
+	free(want);
+	free(got);
+	return rc;
+}
+
+/* Each suspect's members' confirming probes as its evidence (ev.probes_run, probes_bad). */
+static void confirm_mark(struct loc_result *res, const uint32_t *link, const enum loc_verdict *v,
+			 size_t n)
+{
+	for (size_t i = 0; i < res->n_suspects; i++) {
+		struct loc_suspect *s = &res->suspects[i];
+
+		for (size_t m = 0; m < s->n_members; m++)
+			for (size_t j = 0; j < n; j++) {
+				if (s->members[m].link != link[j] || v[j] == LOC_UNKNOWN)
+					continue;
+				s->ev.probes_run++;
+				s->ev.probes_bad += v[j] != LOC_OK;
+			}
+	}
+}
+
+static int confirm_steered(struct sweep_locate *sl, const struct sweep_locate_env *env)
+{
+	uint32_t t[CONFIRM_MAX], probed[CONFIRM_MAX * CONFIRM_PASSES];
+	enum loc_verdict pv[CONFIRM_MAX * CONFIRM_PASSES];
+	size_t n_probed = 0;
+	int rc = 0;
+
+	if (!env->m || !env->st->steer || !sl->res.n_suspects || loc_acc_sampled(sl->in.acc))
+		return 0;
+	for (int pass = 0; pass < CONFIRM_PASSES && rc == 0; pass++) {
+		size_t nt = loc_acc_unexonerated(sl->in.acc, &sl->res, t, CONFIRM_MAX), k = 0;
+		struct sweep_steer_probe *pb = NULL;
+		enum loc_verdict v[CONFIRM_MAX] = { 0 };
+		size_t np = 0;
+
+		/* the links probed already are cleared or confirmed: the others */
+		for (size_t i = 0; i < nt; i++) {
+			bool seen = false;
+
+			for (size_t j = 0; j < n_probed && !seen; j++)
+				seen = probed[j] == t[i];
+			if (!seen)
+				t[k++] = t[i];
+		}
+		if (!k)
+			break;
+		/* each probe is judged against the rest of @t: every unexonerated link is avoided */
+		rc = sweep_steer_probes(env->st, t, k, env->skip_host, &pb, &np);
+		if (rc < 0)
+			return fab_err_set(&env->ctx->err, rc, "sweep: out of memory");
+		if (!np) {
+			sweep_steer_probes_free(pb, np);
+			break;
+		}
+		fab_info("confirming: %zu of %zu links no measured pair clears, each probed on a "
+			 "traced path that crosses it and none of the others", np, k);
+		rc = confirm_measure(sl, env, pb, np, v);
+		for (size_t i = 0; i < np && n_probed < CONFIRM_MAX * CONFIRM_PASSES; i++) {
+			pv[n_probed] = v[i];
+			probed[n_probed++] = pb[i].link;
+		}
+		sweep_steer_probes_free(pb, np);
+		if (rc == -EINTR)
+			return 0;
+		if (rc == 0) {
+			loc_result_fini(&sl->res);
+			rc = loc_localize(&sl->in, NULL, &sl->res, &env->ctx->err);
+		}
+	}
+	if (rc == 0)
+		confirm_mark(&sl->res, probed, pv, n_probed);
+	return rc;
+}
+
 int sweep_locate_run(struct sweep_locate *sl, const struct sweep_locate_env *env)
 {
 	const struct sweep_report *r = env->r;
@@ -217,6 +366,8 @@ int sweep_locate_run(struct sweep_locate *sl, const struct sweep_locate_env *env
 		if (rc == 0)
 			rc = loc_localize_more(&sl->in, NULL, &sl->res, &env->ctx->err);
 	}
+	if (rc == 0)
+		rc = confirm_steered(sl, env);
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; env->m && i < sl->res.n_suspects; i++) {

@@ -22,6 +22,7 @@
 #include "util/str.h"
 
 #define OPTS_MAX (STEER_PORTS * STEER_PORTS)
+#define PORT_SEED_ENV "FABRICCTL_STEER_PORT_SEED"	/* tests: the ports' base, not random */
 
 struct steer_pair {
 	unsigned int a, b;
@@ -51,6 +52,8 @@ struct sweep_steer {
 	bool dry;			/* --dry-run: planned, nothing traced */
 	struct sweep_steer_view view;	/* what the report tells (sweep_steer_view()) */
 	struct steer_win_state *win;	/* steering in windows (below); NULL: every pair in p */
+	const struct sweep_steer_probe *probe;	/* confirming probes being run (borrowed) */
+	size_t n_probe;
 };
 
 struct steer_win_state;
@@ -894,7 +897,9 @@ int sweep_steer_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *
 	sv = calloc(1, sizeof(*sv));
 	if (!sv)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-	if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+	if (getenv(PORT_SEED_ENV))	/* the scale harness: one sweep per seed, again */
+		rnd = (uint32_t)strtoul(getenv(PORT_SEED_ENV), NULL, 0);
+	else if (getrandom(&rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
 		rnd = (uint32_t)getpid();
 	steer_tuple_init(&sv->tu, strcmp(transport, "verbs") ? STEER_TCP : STEER_ROCE, rnd);
 	/* cover: 0 the members' choice is made (its pairs, rounds and options), 1 declined */
@@ -1004,6 +1009,14 @@ void sweep_steer_pair_spec(void *ctx, size_t a, size_t b, struct tp_spec *spec)
 	unsigned int run;
 	int k, j;
 
+	for (size_t i = 0; sv && i < sv->n_probe; i++)
+		if (sv->probe[i].a == a && sv->probe[i].b == b) {
+			if (sv->tu.kind == STEER_TCP)
+				spec->port = port_listen(sv);
+			spec->sport_fwd = sv->probe[i].sport_fwd;
+			spec->sport_rev = sv->probe[i].sport_rev;
+			return;
+		}
 	if (sv && sv->win) {
 		win_pair_spec(sv, a, b, spec);
 		return;
@@ -1204,6 +1217,137 @@ out:
 	free(at);
 	free(got);
 	return rc;
+}
+
+/* Bit (1 + index) of each link of the probe targets, 0: not one; OR of a path's. */
+static uint64_t path_mask(const struct path *pa, const uint8_t *bit)
+{
+	uint64_t m = 0;
+
+	for (size_t h = 0; h < pa->n_hops; h++)
+		if (bit[pa->hops[h].link])
+			m |= 1ull << (bit[pa->hops[h].link] - 1);
+	return m;
+}
+
+/*
+ * A traced port of @of with path @path, not @avoid when another is
+ * there (tcp: the tuple of the pair's last run may still be in
+ * TIME_WAIT at a); -1: none.
+ */
+static int probe_port(const int *of, int path, int avoid)
+{
+	int k = port_nth(of, path, 0);
+
+	if (k == avoid && port_nth(of, path, 1) >= 0)
+		k = port_nth(of, path, 1);
+	return k;
+}
+
+static int probe_add(const struct sweep_steer *sv, const struct steer_pair *p,
+		     const struct sched_steer_opt *o, uint32_t link, struct sweep_steer_probe *pb)
+{
+	int k = probe_port(p->ab_of, o->ab, p->runs ? (int)p->last_k : -1);
+	int j = probe_port(p->ba_of, o->ba, -1);
+
+	if (k < 0 || j < 0)
+		return 1;
+	*pb = (struct sweep_steer_probe){ .a = p->a, .b = p->b, .link = link,
+		.sport_fwd = port_fwd(sv, (unsigned int)k), .sport_rev = port_rev(sv, (unsigned int)j) };
+	if (ecmp_steer_route(&p->all, o, &pb->route) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int sweep_steer_probes(const struct sweep_topo *st, const uint32_t *links, size_t n,
+		       const bool *avoid, struct sweep_steer_probe **out, size_t *n_out)
+{
+	const struct sweep_steer *sv = st->steer;
+	uint8_t *bit = NULL;
+	bool *host_used = NULL;
+	struct sweep_steer_probe *pb = NULL;
+	uint64_t done = 0, all;
+	size_t k = 0;
+	int rc = 0;
+
+	*out = NULL;
+	*n_out = 0;
+	if (!sv || sv->dry || sv->win || !n)
+		return 0;
+	n = n > 64 ? 64 : n;
+	all = n == 64 ? UINT64_MAX : (1ull << n) - 1;
+	bit = calloc(st->t->n_links + 1, 1);
+	host_used = calloc(st->hosts->n + 1, sizeof(*host_used));
+	pb = calloc(n, sizeof(*pb));
+	if (!bit || !host_used || !pb) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (links[i] < st->t->n_links)
+			bit[links[i]] = (uint8_t)(i + 1);
+	/*
+	 * Passes: options that cross their link both ways first (a fault of
+	 * one direction, tc's on a port's egress, is then crossed the way it
+	 * slows), then one way; in each, hosts not yet in a probe first
+	 * (fewer rounds), then any.
+	 */
+	for (int pass = 0; pass < 4 && done != all; pass++)
+		for (size_t i = 0; i < sv->n && done != all; i++) {
+			const struct steer_pair *p = &sv->p[i];
+			bool taken = false;
+
+			if (!p->n_opts || (avoid && (avoid[p->a] || avoid[p->b])) ||
+			    (!(pass & 1) && (host_used[p->a] || host_used[p->b])))
+				continue;
+			for (size_t x = 0; x < k && !taken; x++)
+				taken = pb[x].a == p->a && pb[x].b == p->b;
+			for (size_t o = 0; !taken && o < p->n_opts; o++) {
+				uint64_t m = path_mask(&p->all.ab[p->opts[o].ab], bit) |
+					     path_mask(&p->all.ba[p->opts[o].ba], bit);
+				int r;
+
+				/* one target alone, not yet given a probe; both ways in passes 0, 1 */
+				if (!m || (m & (m - 1)) || (m & done) ||
+				    (pass < 2 && !(path_mask(&p->all.ab[p->opts[o].ab], bit) &
+						   path_mask(&p->all.ba[p->opts[o].ba], bit))))
+					continue;
+				r = probe_add(sv, p, &p->opts[o], links[__builtin_ctzll(m)], &pb[k]);
+				if (r < 0) {
+					rc = -ENOMEM;
+					goto out;
+				}
+				if (r > 0)
+					continue;
+				done |= m;
+				host_used[p->a] = host_used[p->b] = true;
+				k++;
+				taken = true;
+			}
+		}
+	*out = pb;
+	*n_out = k;
+	pb = NULL;
+out:
+	sweep_steer_probes_free(pb, k);
+	free(bit);
+	free(host_used);
+	return rc;
+}
+
+void sweep_steer_probes_free(struct sweep_steer_probe *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++)
+		pair_route_fini(&p[i].route);
+	free(p);
+}
+
+void sweep_steer_probes_use(struct sweep_steer *sv, const struct sweep_steer_probe *p, size_t n)
+{
+	if (!sv)
+		return;
+	sv->probe = p;
+	sv->n_probe = p ? n : 0;
 }
 
 const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigned int a,

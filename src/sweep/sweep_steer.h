@@ -93,6 +93,29 @@ int sweep_steer_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct fle
  */
 void sweep_steer_sports(struct sweep_topo *st, unsigned int a, unsigned int b, uint16_t got_ab,
 			uint16_t got_ba);
+/*
+ * Confirming probes (docs/paths.md "Confirming suspects"): for each link
+ * of @links (@n <= 64: the localiser's unexonerated links), a steered
+ * pair of this sweep on one of its traced options whose two paths cross
+ * that link and no other of @links (its hosts' access links included),
+ * neither host in @avoid (NULL: none).  One probe a pair; a link no
+ * option isolates gets none.  Into *@out (*@n_out; free with
+ * sweep_steer_probes_free()).  Nothing (0, none) when @sv is NULL, dry, or
+ * steers in windows (all pairs: each host is in every round already).
+ * 0 or -ENOMEM.
+ */
+struct sweep_steer_probe {
+	unsigned int a, b;
+	uint32_t link;			/* the link of @links it crosses alone */
+	uint16_t sport_fwd, sport_rev;	/* the traced ports of its two paths */
+	struct pair_route route;	/* owned: one path each way */
+};
+int sweep_steer_probes(const struct sweep_topo *st, const uint32_t *links, size_t n,
+		       const bool *avoid, struct sweep_steer_probe **out, size_t *n_out);
+void sweep_steer_probes_free(struct sweep_steer_probe *p, size_t n);
+/* While set (@p borrowed; NULL, 0 clears), sweep_steer_pair_spec() gives @p's pairs their ports. */
+void sweep_steer_probes_use(struct sweep_steer *sv, const struct sweep_steer_probe *p, size_t n);
+
 /* The route a steered pair's test took (one path each way), or NULL: not steered. */
 const struct pair_route *sweep_steer_route(const struct sweep_steer *sv, unsigned int a,
 					   unsigned int b);

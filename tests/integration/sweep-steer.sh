@@ -281,6 +281,13 @@ assert_eq "rated slow member: the top suspect is leaf1 <-> spine1, a link" "link
 	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" "))"')"
 assert_eq "rated slow member: no host named" 0 "$(q '[.suspects[] | select(.kind == "node")] | length')"
 assert_eq "rated slow member: no pair of one leaf slow" 0 "$(q '[.pairs[] | select(.status != "ok" and .class == 2)] | length')"
+# confirmed by a probe on a traced path that crosses that link and no other unclear one
+echo "rated slow member: confirming probes: $(q -c '.suspects[0].evidence | [.probes_run, .probes_bad]')" >&2
+assert_eq "rated slow member: confirmed by a slow probe that crosses it alone" true \
+	"$(q '.suspects[0].evidence.probes_bad >= 1')"
+grep -E "^fabricctl: confirm " "$TMP/err" >&2 || true
+grep -qE "^fabricctl: confirm .*\(crosses [^)]*$P-leaf1 swp49[^)]* alone\): slow" "$TMP/err" ||
+	fail "rated slow member: no confirming probe line for the slowed link"
 run lab_unslow leaf1:swp49
 HOSTS=$TMP/hosts
 

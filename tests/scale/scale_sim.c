@@ -39,6 +39,8 @@
  * Crossings are then counted per path taken, not per ECMP set.  -F: the
  * first host's worker answers no trace (its pairs fall back: a coverage
  * sweep then keeps the picker's pairs, docs/paths.md "Coverage on members").
+ * The steered ports' base is the seed's (FABRICCTL_STEER_PORT_SEED, unless
+ * set): one seed, one sweep, run after run.
  * SCALE_VERBOSE=1 in the environment: the sweep's -v lines on stderr.
  *
  * Prints one line per suspect and fault, then one line of key=value
@@ -617,8 +619,13 @@ int main(int argc, char **argv)
 	}
 	req.sched_cpu_s = &sched;
 	if (s.steer) {
+		char port_seed[32];
+
 		m.trace = sim_trace;
 		req.steer = true;
+		/* the same seed, the same sweep: the steered ports' base too (else random) */
+		snprintf(port_seed, sizeof(port_seed), "%llu", (unsigned long long)(s.seed & 0xffffffffu));
+		setenv("FABRICCTL_STEER_PORT_SEED", port_seed, 0);
 	}
 	req.on_fabric = on_fabric;
 	req.hook_ctx = &s;

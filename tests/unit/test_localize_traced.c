@@ -413,6 +413,151 @@ static void test_clean(void **state)
 	free(l);
 }
 
+/* Is @link in @v[0..n)? */
+static bool listed(const uint32_t *v, size_t n, uint32_t link)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == link)
+			return true;
+	return false;
+}
+
+static bool named_alone(const struct loc_result *r, uint32_t link)
+{
+	for (size_t s = 0; s < r->n_suspects; s++)
+		if (r->suspects[s].n_members == 1 && r->suspects[s].members[0].link == link)
+			return true;
+	return false;
+}
+
+/*
+ * The sweep's confirming probes (docs/paths.md "Confirming suspects"), the
+ * localiser's half: a second fault G (h1's access link) whose measured
+ * pairs all crossed a first one F (leaf-spine) is hidden, F explains its
+ * pairs; loc_acc_unexonerated() lists it (every crossing bad) beside F,
+ * and lists no link that an ok pair crossed.  A probe on a path crossing
+ * G and not F (h1 with a host of its own leaf), slow, names G too; a
+ * probe crossing an innocent listed link alone, ok, clears it.
+ */
+static void test_unexonerated_masked(void **state)
+{
+	struct lab *l = calloc(1, sizeof(*l));
+	struct loc_acc *acc = NULL;
+	struct loc_input in;
+	struct loc_result r;
+	struct fab_err err;
+	uint32_t t[64], f, g;
+	size_t nt, mate = SIZE_MAX, kept = 0;
+
+	(void)state;
+	assert_non_null(l);
+	lab_up(l, 3, 3, 2);
+	g = l->host_link[0];
+	f = UINT32_MAX;
+	/* F: an uplink of another leaf that some of h1's traced pairs cross */
+	for (unsigned int leaf = 1; leaf <= 3 && f == UINT32_MAX; leaf++)
+		for (unsigned int sp = 1; sp <= 2 && f == UINT32_MAX; sp++) {
+			uint32_t u = uplink(l, leaf, sp);
+
+			for (size_t i = 0; i < l->n && f == UINT32_MAX; i++)
+				if ((l->traced[i].a == 0 || l->traced[i].b == 0) &&
+				    crosses_dir(&l->traced[i], u, -1) &&
+				    l->r->hosts[l->traced[i].a].leaf != l->r->hosts[l->traced[i].b].leaf)
+					f = u;
+		}
+	assert_int_not_equal(f, UINT32_MAX);
+	for (size_t h = 1; h < l->n_hosts && mate == SIZE_MAX; h++)
+		if (l->r->hosts[h].leaf == l->r->hosts[0].leaf)
+			mate = h;
+	assert_int_not_equal(mate, SIZE_MAX);
+	in = (struct loc_input){ l->t, l->host_link, l->names, l->n_hosts, NULL, 0, NULL };
+	assert_int_equal(loc_acc_new(&acc, &in), 0);
+	in.acc = acc;
+	/* measured: every pair but those crossing G and not F; slow when crossing either */
+	for (size_t i = 0; i < l->n; i++) {
+		bool cf = crosses_dir(&l->traced[i], f, -1), cg = crosses_dir(&l->traced[i], g, -1);
+
+		if (cg && !cf)
+			continue;
+		assert_int_equal(loc_acc_add(acc, l->traced[i].a, l->traced[i].b, &l->traced[i],
+					     cf || cg ? LOC_SLOW : LOC_OK, cf || cg ? 20.0 : 98.0), 0);
+		kept += cg;
+	}
+	assert_true(kept >= 1);
+	fab_err_init(&err);
+	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	assert_true(named_alone(&r, f));
+	assert_false(named_alone(&r, g));	/* hidden behind F */
+	nt = loc_acc_unexonerated(acc, &r, t, 64);
+	assert_true(nt >= 2);
+	assert_int_equal(t[0], f);		/* the suspects' members first */
+	assert_true(listed(t, nt, g));
+	for (size_t i = 0; i < l->n; i++) {	/* a link an ok pair crossed is never listed */
+		bool cf = crosses_dir(&l->traced[i], f, -1), cg = crosses_dir(&l->traced[i], g, -1);
+
+		for (size_t h = 0; !cf && !cg && h < l->traced[i].ab[0].n_hops; h++)
+			assert_false(listed(t, nt, l->traced[i].ab[0].hops[h].link));
+	}
+	assert_int_equal(loc_acc_unexonerated(acc, &r, t, 1), 1);	/* @max holds */
+	/* the probe: h1 with its leaf-mate crosses G, not F; slow */
+	for (size_t i = 0; i < l->n; i++) {
+		const struct pair_route *pr = &l->traced[i];
+
+		if (!((pr->a == 0 && pr->b == mate) || (pr->b == 0 && pr->a == mate)))
+			continue;
+		assert_false(crosses_dir(pr, f, -1));
+		assert_int_equal(loc_acc_add(acc, pr->a, pr->b, pr, LOC_SLOW, 20.0), 0);
+	}
+	loc_result_fini(&r);
+	assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+	assert_true(named_alone(&r, f));
+	assert_true(named_alone(&r, g));
+	nt = loc_acc_unexonerated(acc, &r, t, 64);
+	assert_true(nt >= 3);	/* F, G and an innocent link that only shared their pairs */
+	/*
+	 * An innocent listed link (one that only shared F's or G's pairs),
+	 * probed alone and ok (another member of some pair's ECMP set: the
+	 * traced pairs that cross it all cross F or G), is no longer listed
+	 * or named.
+	 */
+	bool cleared = false;
+
+	for (size_t k = 0; k < nt && !cleared; k++) {
+		if (t[k] == f || t[k] == g)
+			continue;
+		for (size_t i = 0; i < l->n && !cleared; i++) {
+			const struct pair_route *w = &l->whole[i];
+
+			for (size_t x = 0; x < w->n_ab && !cleared; x++)
+				for (size_t y = 0; y < w->n_ba && !cleared; y++) {
+					struct pair_route pr = *w;
+					uint32_t lk = t[k];
+
+					pr.ab = &w->ab[x];
+					pr.ba = &w->ba[y];
+					pr.n_ab = pr.n_ba = 1;
+					if (!crosses_dir(&pr, lk, -1) || crosses_dir(&pr, f, -1) ||
+					    crosses_dir(&pr, g, -1))
+						continue;
+					assert_int_equal(loc_acc_add(acc, pr.a, pr.b, &pr, LOC_OK, 98.0), 0);
+					loc_result_fini(&r);
+					assert_int_equal(loc_localize(&in, NULL, &r, &err), 0);
+					nt = loc_acc_unexonerated(acc, &r, t, 64);
+					assert_false(listed(t, nt, lk));
+					assert_false(named_alone(&r, lk));
+					assert_true(named_alone(&r, f));
+					assert_true(named_alone(&r, g));
+					cleared = true;	/* one is enough */
+				}
+		}
+	}
+	assert_true(cleared);
+	loc_result_fini(&r);
+	loc_acc_free(acc);
+	lab_down(l);
+	free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -422,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_dirs_shared_link),
 		cmocka_unit_test(test_dirs_one_way_route),
 		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_unexonerated_masked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
