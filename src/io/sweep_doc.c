@@ -25,6 +25,7 @@ void sweep_doc_fini(struct sweep_doc *d)
 	for (size_t i = 0; i < d->n_routes; i++)
 		pair_route_fini(&d->routes[i]);
 	free(d->routes);
+	loc_probe_obs_free(d->confirm, d->n_confirm);
 	free(d->host_link);
 	free(d->host_leaf);
 	topo_free(d->topo);
@@ -380,8 +381,80 @@ static int routes_fill(struct sweep_doc *d, const char *fname, json_t *pairs, si
 	return 0;
 }
 
+static enum loc_verdict verdict_from_doc(json_t *dir)
+{
+	const char *s = json_string_value(json_object_get(dir, "status"));
+
+	return !s ? LOC_UNKNOWN : !strcmp(s, "ok") ? LOC_OK : !strcmp(s, "slow") ? LOC_SLOW :
+	       !strcmp(s, "failed") ? LOC_FAILED : LOC_UNKNOWN;
+}
+
+/*
+ * localisation.confirming[] (--steer's confirming probes): each pair by
+ * its hosts, each direction's verdict, its route on the saved graph.  An
+ * entry that names no host of the sweep or no link of the graph is bad
+ * input, as a pair's would be.
+ */
+static int confirm_from_doc(struct sweep_doc *d, const char *fname, json_t *arr,
+			    const struct ptr_index *links, struct fab_err *err)
+{
+	json_t *v;
+	size_t i;
+	int rc;
+
+	if (!json_is_array(arr) || !json_array_size(arr))
+		return 0;
+	d->confirm = calloc(json_array_size(arr), sizeof(*d->confirm));
+	if (!d->confirm)
+		return fab_err_set(err, -ENOMEM, "diagnose: out of memory");
+	json_array_foreach(arr, i, v) {
+		struct loc_probe_obs *o = &d->confirm[d->n_confirm];
+		const char *a = json_string_value(json_object_get(v, "a"));
+		const char *b = json_string_value(json_object_get(v, "b"));
+		int ia = a ? hosts_find(&d->hosts, a) : -1, ib = b ? hosts_find(&d->hosts, b) : -1;
+		json_t *routes = json_object_get(v, "routes"), *dirs = json_object_get(v, "dirs");
+
+		if (ia < 0 || ib < 0 || ia == ib)
+			return fab_err_input(err, -EINVAL, "%s: localisation.confirming[%zu]: '%s' is not "
+					     "a host of the sweep", fname, i,
+					     ia < 0 ? (a ? a : "(none)") : (b ? b : "(none)"));
+		*o = (struct loc_probe_obs){ .a = (unsigned int)ia, .b = (unsigned int)ib,
+					     .link = UINT32_MAX };
+		o->route.a = o->a;
+		o->route.b = o->b;
+		d->n_confirm++;
+		for (int k = 0; k < 2; k++) {
+			json_t *dir = json_object_get(dirs, k ? "ba" : "ab");
+			json_t *pct = json_object_get(dir, "pct_expected");
+
+			o->d.v[k] = verdict_from_doc(dir);
+			o->d.pct[k] = json_is_number(pct) ? json_number_value(pct) : -1;
+		}
+		rc = paths_from_doc(d->topo, links, json_object_get(routes, "ab"), &o->route.ab,
+				    &o->route.n_ab);
+		if (rc == 0)
+			rc = paths_from_doc(d->topo, links, json_object_get(routes, "ba"), &o->route.ba,
+					    &o->route.n_ba);
+		if (rc == -ENOMEM)
+			return fab_err_set(err, rc, "diagnose: out of memory");
+		if (rc < 0 || !o->route.n_ab || !o->route.n_ba)
+			return fab_err_input(err, -EINVAL, "%s: localisation.confirming[%zu].routes: a "
+					     "hop names no link of the topology, or a way has no path",
+					     fname, i);
+		o->route.klass = (unsigned int)o->route.ab[0].n_hops;
+		{
+			const struct topo_port *e = end_port(d->topo, json_object_get(
+				json_object_get(v, "crosses"), "a"), false);
+			size_t l = e ? ptr_index_find(links, e->link) : SIZE_MAX;
+
+			o->link = l == SIZE_MAX ? UINT32_MAX : (uint32_t)l;
+		}
+	}
+	return 0;
+}
+
 static int routes_from_doc(struct sweep_doc *d, const char *fname, json_t *pairs, size_t n_pairs,
-			   struct fab_err *err)
+			   json_t *confirming, struct fab_err *err)
 {
 	struct ptr_index links;
 	int rc = 0;
@@ -392,6 +465,8 @@ static int routes_from_doc(struct sweep_doc *d, const char *fname, json_t *pairs
 		ptr_index_set(&links, l, d->topo->links[l]);
 	ptr_index_sort(&links);
 	rc = routes_fill(d, fname, pairs, n_pairs, &links, err);
+	if (rc == 0)
+		rc = confirm_from_doc(d, fname, confirming, &links, err);
 	ptr_index_fini(&links);
 	return rc;
 }
@@ -407,7 +482,9 @@ static int topology_from_doc(struct sweep_doc *d, const char *fname, json_t *doc
 		return 0;
 	rc = topo_from_doc(fname, topo, &d->topo, err);
 	if (rc == 0)
-		rc = routes_from_doc(d, fname, json_object_get(doc, "pairs"), n_pairs, err);
+		rc = routes_from_doc(d, fname, json_object_get(doc, "pairs"), n_pairs,
+				     json_object_get(json_object_get(doc, "localisation"), "confirming"),
+				     err);
 	return rc;
 }
 

@@ -21,6 +21,7 @@
 
 #include "model/bond_legs.h"
 #include "model/hosts.h"
+#include "model/localize.h"
 #include "model/route.h"
 #include "model/sweep_judge.h"
 #include "model/topo.h"
@@ -56,6 +57,8 @@ struct sweep_doc {
 	struct pair_route *routes;	/* one per pair, as saved */
 	size_t n_routes;
 	uint32_t *host_link, *host_leaf;	/* per host, UINT32_MAX unknown */
+	struct loc_probe_obs *confirm;	/* localisation.confirming[] (--steer), on the saved graph */
+	size_t n_confirm;
 	struct sweep_doc_counter *counters;
 	size_t n_counters;
 	bool have_counters;		/* "counters" is an array */

@@ -117,6 +117,21 @@ int loc_acc_add_dirs(struct loc_acc *acc, unsigned int a, unsigned int b, const 
 		     const struct loc_dirs *d);
 
 /*
+ * A confirming probe of a steered sweep as measured (docs/paths.md
+ * "Confirming suspects"): the pair, the link it crossed alone, each
+ * direction's verdict, its route (one path each way).  The sweep adds it
+ * with loc_acc_add_dirs(); its JSON keeps it (localisation.confirming),
+ * so that `diagnose --from` adds it again.
+ */
+struct loc_probe_obs {
+	unsigned int a, b;
+	uint32_t link;
+	struct loc_dirs d;
+	struct pair_route route;	/* owned */
+};
+void loc_probe_obs_free(struct loc_probe_obs *o, size_t n);
+
+/*
  * A fault the sample of bad pairs missed (a small one beside a large
  * one: an access link's few bad pairs among a million that cross a slow
  * uplink) is found in a residual pass:

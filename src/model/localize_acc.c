@@ -315,6 +315,13 @@ int loc_acc_residual(struct loc_acc *acc, const struct loc_result *r)
 	return 0;
 }
 
+void loc_probe_obs_free(struct loc_probe_obs *o, size_t n)
+{
+	for (size_t i = 0; o && i < n; i++)
+		pair_route_fini(&o[i].route);
+	free(o);
+}
+
 struct unex_ctx {
 	const struct loc_acc *acc;
 };

@@ -122,6 +122,7 @@ struct sweep_suspect {
 struct topo;
 struct pair_route;
 struct loc_result;
+struct loc_probe_obs;
 struct loc_input;
 struct pair_store;
 struct optics_hosts;
@@ -201,6 +202,8 @@ struct sweep_fabric_view {
 	const struct loc_input *loc_in;	/* what loc was computed from (names, links) */
 	unsigned int probes_run;	/* extra pairs measured to split groups */
 	const struct sweep_steer_view *steer;	/* --steer; NULL: not used (no steer keys) */
+	const struct loc_probe_obs *confirm;	/* --steer's confirming probes (localize.h) */
+	size_t n_confirm;
 };
 
 /* A collective launch (fleet/fleet_dial.h): who joined, why others were refused. */

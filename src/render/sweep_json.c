@@ -135,6 +135,39 @@ static void pair_steer_fields(const struct sweep_report *r, const struct sweep_p
 			    "fallback", f.fallback ? json_string(f.fallback) : json_null()));
 }
 
+static const char *verdict_word(enum loc_verdict v)
+{
+	return v == LOC_OK ? "ok" : v == LOC_SLOW ? "slow" : v == LOC_FAILED ? "failed" : "unknown";
+}
+
+/*
+ * --steer's confirming probes (docs/paths.md "Confirming suspects"): the
+ * pair, the link it crossed alone, each direction's verdict and share of
+ * the expected rate, its route; diagnose --from reads them back.
+ */
+static json_t *confirming_json(const struct sweep_report *r)
+{
+	const struct topo *t = r->fabric.topo;
+	json_t *arr = json_array();
+
+	for (size_t i = 0; arr && i < r->fabric.n_confirm; i++) {
+		const struct loc_probe_obs *o = &r->fabric.confirm[i];
+		json_t *dirs = json_object();
+
+		for (int d = 0; d < 2; d++)
+			json_object_set_new(dirs, d ? "ba" : "ab", json_pack("{s:s, s:o}",
+				"status", verdict_word(o->d.v[d]),
+				"pct_expected", o->d.pct[d] >= 0 ? json_real(o->d.pct[d]) : json_null()));
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o, s:{s:o, s:o}}",
+			"a", r->hosts->hosts[o->a].name, "b", r->hosts->hosts[o->b].name,
+			"crosses", o->link < t->n_links ? link_to_json(t, o->link) : json_null(),
+			"dirs", dirs, "routes",
+			"ab", paths_to_json(t, o->route.ab, o->route.n_ab),
+			"ba", paths_to_json(t, o->route.ba, o->route.n_ba)));
+	}
+	return arr;
+}
+
 static const char *expect_name(enum sweep_expect e)
 {
 	return e == SWEEP_EXPECT_RATED ? "rated" : e == SWEEP_EXPECT_CLASS ? "class" :
@@ -487,12 +520,17 @@ static json_t *sweep_doc_head(const struct sweep_report *r, bool fill_topology)
 			"wrong_source", (int)r->launch.n.wrong_source,
 			"duplicate", (int)r->launch.n.duplicate,
 			"not_join", (int)r->launch.n.not_join, "idle", (int)r->launch.n.idle));
-	if (r->fabric.loc)
-		json_object_set_new(doc_extra, "localisation", json_pack("{s:i, s:i, s:i, s:i}",
+	if (r->fabric.loc) {
+		json_t *loc = json_pack("{s:i, s:i, s:i, s:i}",
 			"bad_pairs", (int)r->fabric.loc->n_bad,
 			"unexplained", (int)r->fabric.loc->n_unexplained,
 			"measured", (int)r->fabric.loc->n_measured,
-			"probes_run", (int)r->fabric.probes_run));
+			"probes_run", (int)r->fabric.probes_run);
+
+		if (loc && r->fabric.topo && (r->fabric.steer || r->fabric.n_confirm))
+			json_object_set_new(loc, "confirming", confirming_json(r));
+		json_object_set_new(doc_extra, "localisation", loc);
+	}
 	json_object_set_new(doc_extra, "suspects_left_out", json_integer((json_int_t)r->suspects_left_out));
 	if (r->legs || r->legs_unanswered)
 		json_object_set_new(doc_extra, "legs", sweep_legs_doc_json(r));

@@ -680,6 +680,8 @@ static int sweep_measure_run(struct sweep_state *w, struct sweep_outcome *out)
 		r->fabric.loc = w->req.dry_run ? NULL : &w->sl.res;
 		r->fabric.loc_in = &w->sl.in;
 		r->fabric.probes_run = w->sl.probes_run;
+		r->fabric.confirm = w->sl.confirm;
+		r->fabric.n_confirm = w->sl.n_confirm;
 	}
 	return 0;
 }

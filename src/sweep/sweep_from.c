@@ -118,6 +118,9 @@ int sweep_from_run(struct sweep_state *w, struct sweep_outcome *out)
 		return rc;
 	w->topo.hosts = &w->doc.hosts;
 	env.st = &w->topo;
+	/* the sweep's confirming probes, on the saved graph only (their hops name its links) */
+	env.saved = req->topology ? NULL : w->doc.confirm;
+	env.n_saved = req->topology ? 0 : w->doc.n_confirm;
 	rc = sweep_locate_run(&w->sl, &env);
 	if (rc == 0)
 		rc = counters_compare(w);
@@ -135,5 +138,7 @@ int sweep_from_run(struct sweep_state *w, struct sweep_outcome *out)
 	r->fabric.host_leaf = w->topo.host_leaf;
 	r->fabric.loc = &w->sl.res;
 	r->fabric.loc_in = &w->sl.in;
+	r->fabric.confirm = env.saved;
+	r->fabric.n_confirm = env.n_saved;
 	return 0;
 }

@@ -55,6 +55,7 @@ void sweep_locate_fini(struct sweep_locate *sl)
 {
 	loc_result_fini(&sl->res);
 	loc_acc_free(sl->in.acc);
+	loc_probe_obs_free(sl->confirm, sl->n_confirm);
 	free(sl->names);
 	memset(sl, 0, sizeof(*sl));
 }
@@ -185,6 +186,15 @@ static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env,
 		if (rc < 0)
 			return rc;
 	}
+	/* diagnose --from: the sweep's confirming probes, as it measured them */
+	for (size_t i = 0; i < env->n_saved; i++) {
+		const struct loc_probe_obs *o = &env->saved[i];
+
+		if (bad_only && o->d.v[0] == LOC_OK && o->d.v[1] == LOC_OK)
+			continue;
+		if (loc_acc_add_dirs(sl->in.acc, o->a, o->b, &o->route, &o->d) == -ENOMEM)
+			return fab_err_set(err, -ENOMEM, "sweep: out of memory");
+	}
 	return 0;
 }
 
@@ -201,6 +211,40 @@ static int acc_fill(struct sweep_locate *sl, const struct sweep_locate_env *env,
  */
 #define CONFIRM_MAX 64
 #define CONFIRM_PASSES 2
+
+/* Probe @pb measured @d: into the evidence, and kept for the JSON (sl->confirm). */
+static int confirm_keep(struct sweep_locate *sl, const struct sweep_steer_probe *pb,
+			const struct loc_dirs *d)
+{
+	struct loc_probe_obs *o = realloc(sl->confirm, (sl->n_confirm + 1) * sizeof(*o));
+	struct pair_route *r;
+
+	if (!o)
+		return -ENOMEM;
+	sl->confirm = o;
+	o = &sl->confirm[sl->n_confirm];
+	*o = (struct loc_probe_obs){ .a = pb->a, .b = pb->b, .link = pb->link, .d = *d };
+	r = &o->route;
+	*r = (struct pair_route){ .a = pb->route.a, .b = pb->route.b, .klass = pb->route.klass,
+				  .expected_mbps = pb->route.expected_mbps };
+	r->ab = calloc(pb->route.n_ab + 1, sizeof(*r->ab));
+	r->ba = calloc(pb->route.n_ba + 1, sizeof(*r->ba));
+	if (!r->ab || !r->ba) {
+		pair_route_fini(r);
+		return -ENOMEM;
+	}
+	for (; r->n_ab < pb->route.n_ab; r->n_ab++)
+		if (path_dup(&r->ab[r->n_ab], &pb->route.ab[r->n_ab]) < 0)
+			goto nomem;
+	for (; r->n_ba < pb->route.n_ba; r->n_ba++)
+		if (path_dup(&r->ba[r->n_ba], &pb->route.ba[r->n_ba]) < 0)
+			goto nomem;
+	sl->n_confirm++;
+	return loc_acc_add_dirs(sl->in.acc, o->a, o->b, &o->route, &o->d);
+nomem:
+	pair_route_fini(r);
+	return -ENOMEM;
+}
 
 static int confirm_measure(struct sweep_locate *sl, const struct sweep_locate_env *env,
 			   const struct sweep_steer_probe *pb, size_t n, enum loc_verdict *v)
@@ -246,10 +290,10 @@ static int confirm_measure(struct sweep_locate *sl, const struct sweep_locate_en
 				continue;
 			sl->probes_run++;
 			dirs = pair_dirs(&got[k], env->r->cfg.slow_pct, &d);
-			if ((dirs ? loc_acc_add_dirs(sl->in.acc, pb[i].a, pb[i].b, &pb[i].route, dirs)
-				  : loc_acc_add(sl->in.acc, pb[i].a, pb[i].b, &pb[i].route, v[i],
-						got[k].pct_rated)) < 0) {
-				rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
+			if (!dirs)	/* one observation: both ways the pair's verdict */
+				d = (struct loc_dirs){ { v[i], v[i] }, { got[k].pct_rated, got[k].pct_rated } };
+			if ((rc = confirm_keep(sl, &pb[i], &d)) < 0) {
+				fab_err_set(err, rc, "sweep: out of memory");
 				goto out;
 			}
 			sweep_topo_link_text(env->st->t, pb[i].link, ln, sizeof(ln));
@@ -280,6 +324,16 @@ static void confirm_mark(struct loc_result *res, const uint32_t *link, const enu
 				s->ev.probes_bad += v[j] != LOC_OK;
 			}
 	}
+}
+
+/* The worse of a probe's two directions: its verdict as a pair. */
+static enum loc_verdict loc_dirs_worse(const struct loc_dirs *d)
+{
+	if (d->v[0] == LOC_FAILED || d->v[1] == LOC_FAILED)
+		return LOC_FAILED;
+	if (d->v[0] == LOC_SLOW || d->v[1] == LOC_SLOW)
+		return LOC_SLOW;
+	return d->v[0] == LOC_OK || d->v[1] == LOC_OK ? LOC_OK : LOC_UNKNOWN;
 }
 
 static int confirm_steered(struct sweep_locate *sl, const struct sweep_locate_env *env)
@@ -368,6 +422,21 @@ int sweep_locate_run(struct sweep_locate *sl, const struct sweep_locate_env *env
 	}
 	if (rc == 0)
 		rc = confirm_steered(sl, env);
+	if (rc == 0 && env->n_saved) {	/* diagnose --from: the saved probes as the suspects' evidence */
+		uint32_t *link = calloc(env->n_saved, sizeof(*link));
+		enum loc_verdict *v = calloc(env->n_saved, sizeof(*v));
+
+		for (size_t i = 0; link && v && i < env->n_saved; i++) {
+			link[i] = env->saved[i].link;
+			v[i] = loc_dirs_worse(&env->saved[i].d);
+		}
+		if (link && v)
+			confirm_mark(&sl->res, link, v, env->n_saved);
+		free(link);
+		free(v);
+		if (!link || !v)
+			rc = fab_err_set(&env->ctx->err, -ENOMEM, "sweep: out of memory");
+	}
 	if (rc < 0)
 		return rc;
 	for (size_t i = 0; env->m && i < sl->res.n_suspects; i++) {

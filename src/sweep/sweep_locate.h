@@ -27,6 +27,8 @@ struct sweep_locate {
 	struct loc_result res;
 	const char **names;
 	unsigned int probes_run;
+	struct loc_probe_obs *confirm;	/* owned: --steer's confirming probes, as measured */
+	size_t n_confirm;
 };
 
 struct sweep_locate_env {
@@ -38,6 +40,8 @@ struct sweep_locate_env {
 	size_t max_probes;		/* per group; 0: 8 */
 	const struct sweep_results *sr;	/* the path classes' references for probes; NULL none */
 	const bool *skip_host;		/* per host: worker never started, its pairs not evidence; NULL none */
+	const struct loc_probe_obs *saved;	/* diagnose --from: the sweep's confirming probes, added */
+	size_t n_saved;
 };
 
 void sweep_locate_init(struct sweep_locate *sl);

@@ -288,6 +288,17 @@ assert_eq "rated slow member: confirmed by a slow probe that crosses it alone" t
 grep -E "^fabricctl: confirm " "$TMP/err" >&2 || true
 grep -qE "^fabricctl: confirm .*\(crosses [^)]*$P-leaf1 swp49[^)]* alone\): slow" "$TMP/err" ||
 	fail "rated slow member: no confirming probe line for the slowed link"
+assert_eq "rated slow member: the JSON keeps the probes (localisation.confirming)" \
+	"$(q '.suspects[0].evidence.probes_run')" \
+	"$(q --arg l "$P-leaf1" --arg s "$P-spine1" '[.localisation.confirming[] |
+		select(([.crosses.a.node, .crosses.b.node] | sort) == ([$l, $s] | sort))] | length')"
+# diagnose --from reads them back: the same suspect, with its confirming probe
+cp "$TMP/out" "$TMP/rated.json"
+rc=0
+"$FABRICCTL" -j diagnose --from "$TMP/rated.json" >"$TMP/out" 2>"$TMP/err" || rc=$?
+echo "rated: diagnose --from: rc $rc; $(q -c '.suspects[0] | [.kind, .link.a.node, .link.b.node, .evidence.probes_bad]')" >&2
+assert_eq "rated: diagnose --from: the same top suspect, confirmed" "link $P-leaf1 $P-spine1 true" \
+	"$(q '.suspects[0] | "\(.kind) \([.link.a.node, .link.b.node] | sort | join(" ")) \(.evidence.probes_bad >= 1)"')"
 run lab_unslow leaf1:swp49
 HOSTS=$TMP/hosts
 

@@ -219,6 +219,67 @@ static void test_traced(void **state)
 	sweep_doc_fini(&d);
 }
 
+/*
+ * --steer's confirming probes (localisation.confirming[]) read back: the
+ * hosts, each direction's verdict and share, the link crossed alone, the
+ * route on the saved graph; a host the sweep does not have and a hop on
+ * no link are bad input naming the entry.
+ */
+#define CONFIRM_DOC(a, hop) \
+	"{\"schema\": \"fabricctl.sweep/2\", \"transport\": \"tcp\", \"mode\": \"all-pairs\"," \
+	" \"nodes\": [{\"name\": \"a\", \"address\": \"10.0.0.1\"}," \
+	"   {\"name\": \"b\", \"address\": \"10.0.0.2\"}, {\"name\": \"c\", \"address\": \"10.0.0.3\"}]," \
+	" \"topology\": {\"source\": \"plan.yaml\"," \
+	"   \"nodes\": [{\"name\": \"sw\", \"type\": \"switch\"}, {\"name\": \"a\", \"type\": \"host\"}," \
+	"     {\"name\": \"b\", \"type\": \"host\"}, {\"name\": \"c\", \"type\": \"host\"}]," \
+	"   \"links\": [{\"a\": " END("a", "eth0") ", \"b\": " END("sw", "swp1") "}," \
+	"     {\"a\": " END("b", "eth0") ", \"b\": " END("sw", "swp2") "}," \
+	"     {\"a\": " END("c", "eth0") ", \"b\": " END("sw", "swp3") "}]}," \
+	" \"pairs\": [{\"a\": \"a\", \"b\": \"b\", \"status\": \"slow\", \"reason\": \"x\"," \
+	"   \"bw_ab\": {\"avg_mbps\": 100}, \"routes\": " ROUTE("a", "swp1", "b", "swp2") "}]," \
+	" \"localisation\": {\"bad_pairs\": 1, \"confirming\": [{\"a\": \"" a "\", \"b\": \"c\"," \
+	"   \"crosses\": {\"a\": " END("a", "eth0") ", \"b\": " END("sw", "swp1") "}," \
+	"   \"dirs\": {\"ab\": {\"status\": \"slow\", \"pct_expected\": 20.5}," \
+	"     \"ba\": {\"status\": \"ok\", \"pct_expected\": 97}}," \
+	"   \"routes\": {\"ab\": [{\"share\": 1, \"hops\": [" hop ", " HOP("sw", "swp3", "c", "eth0") "]}]," \
+	"     \"ba\": [{\"share\": 1, \"hops\": [" HOP("c", "eth0", "sw", "swp3") ", " \
+	HOP("sw", "swp1", "a", "eth0") "]}]}}]}}"
+
+static void test_confirming(void **state)
+{
+	struct sweep_doc d;
+	struct sweep_report r;
+	struct fab_err err;
+
+	(void)state;
+	assert_int_equal(load(CONFIRM_DOC("a", HOP("a", "eth0", "sw", "swp1")), true, &d, &r, &err), 0);
+	assert_int_equal(d.n_confirm, 1);
+	assert_int_equal(d.confirm[0].a, 0);
+	assert_int_equal(d.confirm[0].b, 2);
+	assert_int_equal(d.confirm[0].link, 0);		/* a eth0 <-> sw swp1 */
+	assert_int_equal(d.confirm[0].d.v[0], LOC_SLOW);
+	assert_int_equal(d.confirm[0].d.v[1], LOC_OK);
+	assert_true(d.confirm[0].d.pct[0] == 20.5 && d.confirm[0].d.pct[1] == 97);
+	assert_int_equal(d.confirm[0].route.n_ab, 1);
+	assert_int_equal(d.confirm[0].route.n_ba, 1);
+	assert_int_equal(d.confirm[0].route.ab[0].n_hops, 2);
+	assert_int_equal(d.confirm[0].route.ab[0].hops[0].link, 0);
+	assert_int_equal(d.confirm[0].route.ab[0].hops[1].link, 2);
+	sweep_doc_fini(&d);
+	/* without the graph asked for (a live one instead), nothing is read */
+	assert_int_equal(load(CONFIRM_DOC("a", HOP("a", "eth0", "sw", "swp1")), false, &d, &r, &err), 0);
+	assert_int_equal(d.n_confirm, 0);
+	sweep_doc_fini(&d);
+	assert_int_equal(load(CONFIRM_DOC("x", HOP("a", "eth0", "sw", "swp1")), true, &d, &r, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "localisation.confirming[0]: 'x' is not a host of the sweep"));
+	sweep_doc_fini(&d);
+	assert_int_equal(load(CONFIRM_DOC("a", HOP("a", "eth9", "sw", "swp1")), true, &d, &r, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "localisation.confirming[0].routes: a hop names no link"));
+	sweep_doc_fini(&d);
+}
+
 /* Without the graph asked for, none is read; a document without one says "-" where it is silent. */
 static void test_no_topology(void **state)
 {
@@ -465,6 +526,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full),
 		cmocka_unit_test(test_traced),
+		cmocka_unit_test(test_confirming),
 		cmocka_unit_test(test_no_topology),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_legs),
