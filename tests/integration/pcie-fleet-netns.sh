@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: verify/status --hosts groups, tests/run-all)
 # verify --hosts and status --hosts group the nodes by what is inside them,
 # on a netns fleet (tests/lab/netns, launcher `ip netns exec {host}`, as
 # the built-in netns launcher) whose nodes each read their own DGX-like
