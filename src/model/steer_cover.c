@@ -1178,9 +1178,11 @@ out:
  * up to 4 hosts in or out of pairs, each on to the leaf it left odd; a
  * candidate going into a round takes its best option there (ties at
  * random) and the pairs holding its hosts there out.  A move is kept when
- * the cost falls, or rises by d with chance exp(-d / ANN_T) (Metropolis,
- * a fixed temperature), until the cost is 0 or after ANN_ITER moves a
- * host (ANN_MAX at most).  Then a search for chains of up to ANN_CHAIN
+ * the cost falls, or rises by d with chance exp(-d / T) (Metropolis),
+ * the temperature T falling from ANN_T0 to ANN_T1 over the moves it has
+ * (simulated annealing: at a fixed 0.6 the 1024-host fat tree kept 5-35
+ * of its cost after 6-12 M moves, a falling one reaches 0 in 3-6 M),
+ * until the cost is 0 or after ANN_ITER moves a host (ANN_MAX at most).  Then a search for chains of up to ANN_CHAIN
  * steps that lower the cost from each odd leaf, and the candidates on a
  * hop past capacity taken out.  The state replaces the rounds when its
  * cost is below theirs; the fillers then pair each leaf's free hosts with
@@ -1188,9 +1190,10 @@ out:
  * Deterministic: nrand48() from a fixed seed.
  */
 #define ANN_W_OVER 4.0		/* cost of a test past a hop's capacity */
-#define ANN_T 0.6		/* the walk's temperature: a move costing 1 more kept 19 % of the time */
+#define ANN_T0 0.8		/* the walk's first temperature: a move costing 1 more kept 29 % of the time */
+#define ANN_T1 0.4		/* its last: 8 % (below, the parity is seldom closed: cost 1-4 left) */
 #define ANN_ITER 10000		/* moves per host */
-#define ANN_MAX 6000000		/* moves at most */
+#define ANN_MAX 8000000		/* moves at most */
 #define ANN_P_SHORT 30		/* % of moves: a path across a short link */
 #define ANN_P_RAND 20		/* % of moves: a candidate at random; the rest: parity */
 #define ANN_FILL_TRIES 4096
@@ -1681,7 +1684,7 @@ static int anneal(struct cov *c, const bool *target)
 				an_apply(c, &a, o->pick[f], r, o->ab[f], o->ba[f], 1);
 	cost0 = a.cost;
 	for (size_t it = 0; it < iters && a.cost > EPS; it++) {
-		double before = a.cost;
+		double before = a.cost, t = ANN_T0 + (ANN_T1 - ANN_T0) * (double)it / (double)iters;
 		size_t i = (size_t)nrand48(xs) % c->n, n = 0, r, x, y;
 		const struct pair_route *pr;
 		long u = nrand48(xs) % 100, mv = nrand48(xs) % 6;
@@ -1800,7 +1803,7 @@ static int anneal(struct cov *c, const bool *target)
 					    .y = (uint16_t)y, .d = 1 };
 judge:
 		if (a.cost > before + EPS &&
-		    erand48(xs) >= exp(-(a.cost - before) / ANN_T))
+		    erand48(xs) >= exp(-(a.cost - before) / t))
 			an_undo(c, &a, st, n);
 	}
 	an_parity(c, &a, xs);
