@@ -36,7 +36,7 @@
 # 1024 and 4096-host fat trees: every link crossed >= 3 times by the
 # paths taken, every host in >= 3 pairs, no member over capacity, no
 # host or pair twice (required); rounds against K (printed); with the
-# walk (-W, 512 hosts: about 7 s of CPU) K rounds (required).
+# walk (-W, 512 hosts: 3-5 s of CPU) K rounds (required).
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
