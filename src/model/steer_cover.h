@@ -66,7 +66,7 @@
  * repair pass O(rounds x candidates x options x hops) too (an extra
  * round's move on a full hop also scans the hosts); the walk up to
  * min(ANN_ITER x hosts, ANN_MAX) moves of O(options x hops) each (about
- * 1.5-2 us: seconds of CPU at 512 hosts, 10-30 s at 1024).
+ * 1.5-2 us: seconds of CPU at 512 hosts, 12-36 s at 1024).
  * Memory: per link, directed link and host counters; the output; the
  * repair and the walk: per round the directed links' loads and the
  * hosts' pairs; the walk also per link the candidate paths that cross it.
