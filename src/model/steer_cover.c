@@ -1178,19 +1178,24 @@ out:
  * up to 4 hosts in or out of pairs, each on to the leaf it left odd; a
  * candidate going into a round takes its best option there (ties at
  * random) and the pairs holding its hosts there out.  A move is kept when
- * the cost falls, or rises by d with chance exp(-d / ANN_T) (Metropolis,
- * a fixed temperature), until the cost is 0 or after ANN_ITER moves a
- * host (ANN_MAX at most).  Then a search for chains of up to ANN_CHAIN
- * steps that lower the cost from each odd leaf, and the candidates on a
- * hop past capacity taken out.  The state replaces the rounds when its
- * cost is below theirs; the fillers then pair each leaf's free hosts with
- * partners they had not met, the rounds with fewest free first.
+ * the cost falls, or rises by d with chance exp(-d / T) (Metropolis),
+ * the temperature T falling from ANN_T0 to ANN_T1 over the moves it has
+ * (simulated annealing: at a fixed 0.6 the 1024-host fat tree of the
+ * scale harness kept cost 23 after 12 M moves; 0.8 -> 0.4 over 8 M left
+ * 2-6; over 16 M cost 0 in 1 run of 5, 0.8 -> 0.5 in 3 of 5), until the
+ * cost is 0 or after ANN_ITER moves a host (ANN_MAX at most).  Then a
+ * search for chains of up to ANN_CHAIN steps that lower the cost from
+ * each odd leaf, and the candidates on a hop past capacity taken out.
+ * The state replaces the rounds when its cost is below theirs; the
+ * fillers then pair each leaf's free hosts with partners they had not
+ * met, the rounds with fewest free first.
  * Deterministic: nrand48() from a fixed seed.
  */
 #define ANN_W_OVER 4.0		/* cost of a test past a hop's capacity */
-#define ANN_T 0.6		/* the walk's temperature: a move costing 1 more kept 19 % of the time */
-#define ANN_ITER 10000		/* moves per host */
-#define ANN_MAX 6000000		/* moves at most */
+#define ANN_T0 0.8		/* the walk's first temperature: a move costing 1 more kept 29 % of the time */
+#define ANN_T1 0.5		/* its last: 14 % (0.4: the parity seldom closed, cost 1-6 left) */
+#define ANN_ITER 16000		/* moves per host */
+#define ANN_MAX 16000000	/* moves at most (1024 hosts: about 2 us each) */
 #define ANN_P_SHORT 30		/* % of moves: a path across a short link */
 #define ANN_P_RAND 20		/* % of moves: a candidate at random; the rest: parity */
 #define ANN_FILL_TRIES 4096
@@ -1263,6 +1268,7 @@ static void an_apply(struct cov *c, struct ann *a, size_t i, size_t r, size_t x,
 {
 	const struct pair_route *pr = c->cand[i];
 	double *load = a->load + r * c->nl * 2;
+	bool two[2];
 
 	for (int w = 0; w < 2; w++) {
 		const struct path *pa = w ? &pr->ba[y] : &pr->ab[x];
@@ -1297,13 +1303,20 @@ static void an_apply(struct cov *c, struct ann *a, size_t i, size_t r, size_t x,
 		uint32_t lf = c->r->hosts[hh].leaf, *u = &a->used[r * a->nlv + lf];
 		int p0 = (int)((a->leaf_n[lf] - *u) & 1);
 
+		/* the leaf's fillers' penalty changes only where 2 of its hosts were or are free */
+		two[s] = a->leaf_n[lf] - *u == 2;
 		*u = (uint32_t)((int)*u + d);
+		two[s] |= a->leaf_n[lf] - *u == 2;
 		a->cost += (int)((a->leaf_n[lf] - *u) & 1) - p0;
 		a->mate[r * c->nh + hh] = d > 0 ? (uint32_t)i : RP_NONE;
 	}
 	for (int s = 0; s < 2; s++) {
 		uint32_t lf = c->r->hosts[s ? pr->b : pr->a].leaf;
-		int p = an_fpen(c, a, lf);
+		int p;
+
+		if (!two[s])
+			continue;
+		p = an_fpen(c, a, lf);
 
 		a->cost += p - a->fpen[lf];
 		a->fpen[lf] = (uint8_t)p;
@@ -1681,7 +1694,7 @@ static int anneal(struct cov *c, const bool *target)
 				an_apply(c, &a, o->pick[f], r, o->ab[f], o->ba[f], 1);
 	cost0 = a.cost;
 	for (size_t it = 0; it < iters && a.cost > EPS; it++) {
-		double before = a.cost;
+		double before = a.cost, t = ANN_T0 + (ANN_T1 - ANN_T0) * (double)it / (double)iters;
 		size_t i = (size_t)nrand48(xs) % c->n, n = 0, r, x, y;
 		const struct pair_route *pr;
 		long u = nrand48(xs) % 100, mv = nrand48(xs) % 6;
@@ -1800,7 +1813,7 @@ static int anneal(struct cov *c, const bool *target)
 					    .y = (uint16_t)y, .d = 1 };
 judge:
 		if (a.cost > before + EPS &&
-		    erand48(xs) >= exp(-(a.cost - before) / ANN_T))
+		    erand48(xs) >= exp(-(a.cost - before) / t))
 			an_undo(c, &a, st, n);
 	}
 	an_parity(c, &a, xs);

@@ -56,8 +56,9 @@
  *     costed by the load past capacity, the link crossings short of K,
  *     the leaves and rounds with an odd number of hosts free (no filler
  *     for one) and the leaves with the same two hosts free in two rounds;
- *     moves kept by the Metropolis rule at a fixed temperature (up to
- *     ANN_ITER moves a host, ANN_MAX in all), fillers made again after;
+ *     moves kept by the Metropolis rule, the temperature falling from
+ *     ANN_T0 to ANN_T1 (up to ANN_ITER moves a host, ANN_MAX in all),
+ *     fillers made again after;
  *     it replaces the rounds when its cost is lower, and the repair runs
  *     again.  The extra rounds take what is left.
  *
@@ -65,7 +66,7 @@
  * repair pass O(rounds x candidates x options x hops) too (an extra
  * round's move on a full hop also scans the hosts); the walk up to
  * min(ANN_ITER x hosts, ANN_MAX) moves of O(options x hops) each (about
- * 1.5 us: seconds of CPU at 512 hosts and more).
+ * 1.5-2 us: seconds of CPU at 512 hosts, 12-36 s at 1024).
  * Memory: per link, directed link and host counters; the output; the
  * repair and the walk: per round the directed links' loads and the
  * hosts' pairs; the walk also per link the candidate paths that cross it.

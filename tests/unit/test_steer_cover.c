@@ -8,7 +8,8 @@
  * the crossings and the short links and hosts it reports, and (where the
  * candidates allow it) every target link crossed K times and every host
  * in K pairs; K = 3 on fat trees within ceil(1.25 K) = 4 rounds, K in 10
- * of 16.  Random 2- and 3-level fabrics; bad input.
+ * of 16.  Random 2- and 3-level fabrics; the walk the same twice; bad
+ * input.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -280,6 +281,51 @@ static void test_rounds_3l(void **state)
 	assert_true(three >= 10);
 }
 
+/*
+ * The walk is deterministic (nrand48() from a fixed seed): the same
+ * candidates give the same rounds, pairs and paths twice.  A fat tree of
+ * 72 hosts (3 pods of 4 leaves) on which the walk runs (cost 6 left by
+ * the repair).
+ */
+static void test_walk_same_twice(void **state)
+{
+	struct topo_gen_3l g = { .pods = 3, .leaves_per_pod = 4, .hosts_per_leaf = 6,
+				 .aggs_per_pod = 4, .cores_per_agg = 2, .host_mbps = 100000,
+				 .leaf_mbps = 100000, .core_mbps = 100000 };
+	struct steer_cover_req req = { .k = 3, .max_rounds = 6, .walk = true };
+	struct steer_cover c[2];
+	struct fab f = { 0 };
+	struct fab_err err;
+	const struct pair_route **cp;
+
+	(void)state;
+	assert_int_equal(topo_gen_fat_tree(&f.t, &g), 0);
+	fab_place(&f, (size_t)g.pods * g.leaves_per_pod * g.hosts_per_leaf, 7);
+	cands_make(&f, 6, 7);
+	cp = calloc(f.n_cand + 1, sizeof(*cp));
+	assert_non_null(cp);
+	for (size_t i = 0; i < f.n_cand; i++)
+		cp[i] = &f.cand[i];
+	fab_err_init(&err);
+	for (int x = 0; x < 2; x++)
+		assert_int_equal(steer_cover_pick(&c[x], f.r, &req, cp, f.n_cand, &err), 0);
+	assert_int_equal(c[0].s.n_rounds, c[1].s.n_rounds);
+	assert_int_equal(c[0].s.n_pairs, c[1].s.n_pairs);
+	for (size_t r = 0; r <= c[0].s.n_rounds; r++)
+		assert_int_equal(c[0].s.round_start[r], c[1].s.round_start[r]);
+	for (size_t i = 0; i < c[0].s.n_pairs; i++) {
+		assert_int_equal(c[0].s.pairs[i].a, c[1].s.pairs[i].a);
+		assert_int_equal(c[0].s.pairs[i].b, c[1].s.pairs[i].b);
+		assert_int_equal(c[0].pick[i], c[1].pick[i]);
+		assert_int_equal(c[0].ab[i], c[1].ab[i]);
+		assert_int_equal(c[0].ba[i], c[1].ba[i]);
+	}
+	steer_cover_fini(&c[0]);
+	steer_cover_fini(&c[1]);
+	free(cp);
+	fab_down(&f);
+}
+
 static void test_bad_input(void **state)
 {
 	struct topo_gen_2l g = { .leaves = 2, .hosts_per_leaf = 2, .spines = 2 };
@@ -313,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_property_2l),
 		cmocka_unit_test(test_property_3l),
 		cmocka_unit_test(test_rounds_3l),
+		cmocka_unit_test(test_walk_same_twice),
 		cmocka_unit_test(test_bad_input),
 	};
 
