@@ -440,8 +440,8 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
  * Coverage on members (docs/paths.md "Coverage on members"): the pairs
  * are not the picker's but chosen with their members, round by round
  * (model/steer_cover.h), among candidates traced for it: COVER_CANDS
- * partners per host (COVER_CANDS_WALK with the walk, COVER_WALK_ENV=1,
- * up to COVER_BIG hosts: 4096 hosts with 6 went to 78 MB, over
+ * partners per host (COVER_CANDS_WALK with the walk, on unless
+ * COVER_WALK_ENV=0, up to COVER_BIG hosts: 4096 hosts with 6 went to 78 MB, over
  * scale.sh's 64; 6 leave a quarter as many links short after the main
  * rounds, docs/paths.md), on other leaves, at fixed offsets through the
  * host list (so a host's partners sit in different parts of the
@@ -452,7 +452,7 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
 #define COVER_CANDS 4
 #define COVER_CANDS_WALK 6	/* with the walk, up to COVER_BIG hosts (memory: 6 at 4096: 78 MB) */
 #define COVER_BIG 2048
-#define COVER_WALK_ENV "FABRICCTL_COVER_WALK"	/* 1: steer_cover's walk (docs/paths.md 3b) */
+#define COVER_WALK_ENV "FABRICCTL_COVER_WALK"	/* 0: without steer_cover's walk (docs/paths.md 3b) */
 #define COVER_CHUNK 64
 #define COVER_EXTRA_ROUNDS 3
 
@@ -683,7 +683,7 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 	const char *walk_env = getenv(COVER_WALK_ENV);
 	struct steer_cover_req req = { .k = st->cov_k,
 				       .max_rounds = st->cov_k + COVER_EXTRA_ROUNDS,
-				       .walk = walk_env && !strcmp(walk_env, "1") };
+				       .walk = !walk_env || strcmp(walk_env, "0") };
 	const struct pair_route **cand = NULL;
 	struct steer_cover c = { 0 };
 	uint64_t *keys = NULL;
