@@ -318,7 +318,8 @@ static void confirm_mark(struct loc_result *res, const uint32_t *link, const enu
 
 		for (size_t m = 0; m < s->n_members; m++)
 			for (size_t j = 0; j < n; j++) {
-				if (s->members[m].link != link[j] || v[j] == LOC_UNKNOWN)
+				if (link[j] == LOC_NO_LINK || s->members[m].link != link[j] ||
+				    v[j] == LOC_UNKNOWN)
 					continue;
 				s->ev.probes_run++;
 				s->ev.probes_bad += v[j] != LOC_OK;
@@ -327,7 +328,7 @@ static void confirm_mark(struct loc_result *res, const uint32_t *link, const enu
 }
 
 /* The worse of a probe's two directions: its verdict as a pair. */
-static enum loc_verdict loc_dirs_worse(const struct loc_dirs *d)
+static enum loc_verdict probe_verdict(const struct loc_dirs *d)
 {
 	if (d->v[0] == LOC_FAILED || d->v[1] == LOC_FAILED)
 		return LOC_FAILED;
@@ -428,7 +429,7 @@ int sweep_locate_run(struct sweep_locate *sl, const struct sweep_locate_env *env
 
 		for (size_t i = 0; link && v && i < env->n_saved; i++) {
 			link[i] = env->saved[i].link;
-			v[i] = loc_dirs_worse(&env->saved[i].d);
+			v[i] = probe_verdict(&env->saved[i].d);
 		}
 		if (link && v)
 			confirm_mark(&sl->res, link, v, env->n_saved);
