@@ -75,6 +75,53 @@ static void probe_expect(const struct sweep_results *sr, const struct pair_route
 	}
 }
 
+/*
+ * Measure the probe pairs @want[0 .. n) in link-safe rounds, labelled
+ * "probe", with @pb's ports while they run (NULL: the pairs' own): each
+ * into @got[i] (status SWEEP_PLANNED when it was not measured).  0, -EINTR (interrupted), -errno with ctx->err.
+ */
+static int probes_measure(const struct sweep_locate_env *env, const struct sched_pair *want,
+			  size_t n, const struct sweep_steer_probe *pb, struct sweep_pair *got)
+{
+	struct sweep_pair *m = calloc(n ? n : 1, sizeof(*m));
+	struct sched_topo_bound keep = env->st->bound;
+	struct sched sc;
+	size_t done = 0;
+	int rc;
+
+	sched_init(&sc);
+	if (!m)
+		return fab_err_set(&env->ctx->err, -ENOMEM, "sweep: out of memory");
+	rc = sweep_topo_schedule(env->ctx, env->st, SWEEP_MODE_PAIRS, want, n, NULL, &sc);
+	env->st->bound = keep;
+	if (rc == 0) {
+		env->so->label = "probe";
+		sweep_steer_probes_use(env->st->steer, pb, pb ? n : 0);
+		rc = sweep_measure_sched(env->m, &sc, env->so, m, &done, &env->ctx->err);
+		sweep_steer_probes_use(env->st->steer, NULL, 0);
+	}
+	for (size_t i = 0; i < n; i++)
+		got[i].status = SWEEP_PLANNED;
+	for (size_t k = 0; rc == 0 && k < sc.n_pairs; k++)
+		for (size_t i = 0; i < n; i++)
+			if (m[k].a == want[i].a && m[k].b == want[i].b)
+				got[i] = m[k];
+	sched_fini(&sc);
+	free(m);
+	return rc;
+}
+
+/* Probe @p measured on @route: judged against its expected rate; its verdict. */
+static enum loc_verdict probe_judge(const struct sweep_locate_env *env,
+				    const struct pair_route *route, struct sweep_pair *p)
+{
+	if (p->status == SWEEP_PLANNED)
+		return LOC_UNKNOWN;
+	probe_expect(env->sr, route, p);
+	sweep_pair_judge_expected(p, p->expected_mbps, p->expect_src, &env->r->ref, &env->r->cfg);
+	return verdict_of(p);
+}
+
 /* Measure @pr's pairs (in link-safe rounds) and fold their verdicts into @s. */
 static int probe_group(struct sweep_locate *sl, const struct sweep_locate_env *env,
 		       struct loc_suspect *s, const struct loc_probes *pr)
@@ -82,48 +129,34 @@ static int probe_group(struct sweep_locate *sl, const struct sweep_locate_env *e
 	struct sched_pair *want = calloc(pr->n, sizeof(*want));
 	enum loc_verdict *v = calloc(pr->n, sizeof(*v));
 	struct sweep_pair *got = calloc(pr->n, sizeof(*got));
-	struct sched_topo_bound keep = env->st->bound;
-	struct sched sc;
-	size_t done = 0;
 	int rc;
 
-	sched_init(&sc);
 	if (!want || !v || !got) {
 		rc = fab_err_set(&env->ctx->err, -ENOMEM, "sweep: out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < pr->n; i++)
 		want[i] = (struct sched_pair){ .a = pr->routes[i].a, .b = pr->routes[i].b };
-	rc = sweep_topo_schedule(env->ctx, env->st, SWEEP_MODE_PAIRS, want, pr->n, NULL, &sc);
-	env->st->bound = keep;
-	if (rc < 0)
-		goto out;
-	env->so->label = "probe";
-	rc = sweep_measure_sched(env->m, &sc, env->so, got, &done, &env->ctx->err);
+	rc = probes_measure(env, want, pr->n, NULL, got);
 	if (rc == -EINTR) {	/* interrupted: the group stays as the sweep left it */
 		rc = 0;
 		goto out;
 	}
 	if (rc < 0)
 		goto out;
-	for (size_t k = 0; k < sc.n_pairs; k++)
-		for (size_t i = 0; i < pr->n; i++) {
-			if (got[k].a != want[i].a || got[k].b != want[i].b)
-				continue;
-			probe_expect(env->sr, &pr->routes[i], &got[k]);
-			sweep_pair_judge_expected(&got[k], got[k].expected_mbps, got[k].expect_src,
-						  &env->r->ref, &env->r->cfg);
-			v[i] = verdict_of(&got[k]);
-			sl->probes_run++;
-			fab_info("probe %s %s: %s%s%s", env->r->hosts->hosts[want[i].a].name,
-				 env->r->hosts->hosts[want[i].b].name, sweep_status_name(got[k].status),
-				 got[k].reason[0] ? ": " : "", got[k].reason);
-		}
+	for (size_t i = 0; i < pr->n; i++) {
+		v[i] = probe_judge(env, &pr->routes[i], &got[i]);
+		if (v[i] == LOC_UNKNOWN)
+			continue;
+		sl->probes_run++;
+		fab_info("probe %s %s: %s%s%s", env->r->hosts->hosts[want[i].a].name,
+			 env->r->hosts->hosts[want[i].b].name, sweep_status_name(got[i].status),
+			 got[i].reason[0] ? ": " : "", got[i].reason);
+	}
 	rc = loc_group_narrow(&sl->in, s, pr, v);
 	if (rc < 0)
 		fab_err_set(&env->ctx->err, rc, "sweep: probes: %s", strerror(-rc));
 out:
-	sched_fini(&sc);
 	free(want);
 	free(v);
 	free(got);
@@ -251,59 +284,37 @@ static int confirm_measure(struct sweep_locate *sl, const struct sweep_locate_en
 {
 	struct sched_pair *want = calloc(n, sizeof(*want));
 	struct sweep_pair *got = calloc(n, sizeof(*got));
-	struct sched_topo_bound keep = env->st->bound;
 	struct fab_err *err = &env->ctx->err;
-	struct sched sc;
-	size_t done = 0;
 	int rc;
 
-	sched_init(&sc);
 	if (!want || !got) {
 		rc = fab_err_set(err, -ENOMEM, "sweep: out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
 		want[i] = (struct sched_pair){ .a = pb[i].a, .b = pb[i].b };
-	rc = sweep_topo_schedule(env->ctx, env->st, SWEEP_MODE_PAIRS, want, n, NULL, &sc);
-	env->st->bound = keep;
-	if (rc < 0)
-		goto out;
-	env->so->label = "probe";
-	sweep_steer_probes_use(env->st->steer, pb, n);
-	rc = sweep_measure_sched(env->m, &sc, env->so, got, &done, err);
-	sweep_steer_probes_use(env->st->steer, NULL, 0);
-	if (rc < 0)
-		goto out;
-	for (size_t k = 0; k < sc.n_pairs; k++)
-		for (size_t i = 0; i < n; i++) {
-			const struct loc_dirs *dirs;
-			struct loc_dirs d;
-			char ln[300];
+	rc = probes_measure(env, want, n, pb, got);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		struct loc_dirs d;
+		char ln[300];
 
-			if (got[k].a != pb[i].a || got[k].b != pb[i].b)
-				continue;
-			probe_expect(env->sr, &pb[i].route, &got[k]);
-			sweep_pair_judge_expected(&got[k], got[k].expected_mbps, got[k].expect_src,
-						  &env->r->ref, &env->r->cfg);
-			v[i] = verdict_of(&got[k]);
-			if (v[i] == LOC_UNKNOWN)
-				continue;
-			sl->probes_run++;
-			dirs = pair_dirs(&got[k], env->r->cfg.slow_pct, &d);
-			if (!dirs)	/* one observation: both ways the pair's verdict */
-				d = (struct loc_dirs){ { v[i], v[i] }, { got[k].pct_rated, got[k].pct_rated } };
-			if ((rc = confirm_keep(sl, &pb[i], &d)) < 0) {
-				fab_err_set(err, rc, "sweep: out of memory");
-				goto out;
-			}
-			sweep_topo_link_text(env->st->t, pb[i].link, ln, sizeof(ln));
-			fab_info("confirm %s %s (crosses %s alone): %s%s%s",
-				 env->r->hosts->hosts[pb[i].a].name, env->r->hosts->hosts[pb[i].b].name,
-				 ln, sweep_status_name(got[k].status),
-				 got[k].reason[0] ? ": " : "", got[k].reason);
+		v[i] = probe_judge(env, &pb[i].route, &got[i]);
+		if (v[i] == LOC_UNKNOWN)
+			continue;
+		sl->probes_run++;
+		if (!pair_dirs(&got[i], env->r->cfg.slow_pct, &d))	/* one observation */
+			d = (struct loc_dirs){ { v[i], v[i] }, { got[i].pct_rated, got[i].pct_rated } };
+		if ((rc = confirm_keep(sl, &pb[i], &d)) < 0) {
+			fab_err_set(err, rc, "sweep: out of memory");
+			break;
 		}
+		sweep_topo_link_text(env->st->t, pb[i].link, ln, sizeof(ln));
+		fab_info("confirm %s %s (crosses %s alone): %s%s%s",
+			 env->r->hosts->hosts[pb[i].a].name, env->r->hosts->hosts[pb[i].b].name,
+			 ln, sweep_status_name(got[i].status),
+			 got[i].reason[0] ? ": " : "", got[i].reason);
+	}
 out:
-	sched_fini(&sc);
 	free(want);
 	free(got);
 	return rc;
