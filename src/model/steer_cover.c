@@ -1189,7 +1189,8 @@ out:
  * The state replaces the rounds when its cost is below theirs; the
  * fillers then pair each leaf's free hosts with partners they had not
  * met, the rounds with fewest free first.
- * Deterministic: nrand48() from a fixed seed.
+ * Deterministic: nrand48() from a fixed seed, one per walk; while
+ * something is short after one, another (ANN_WALKS in all).
  */
 #define ANN_W_OVER 4.0		/* cost of a test past a hop's capacity */
 #define ANN_T0 0.8		/* the walk's first temperature: a move costing 1 more kept 29 % of the time */
@@ -1201,6 +1202,13 @@ out:
 #define ANN_FILL_TRIES 4096
 #define ANN_GAP_DIV 8		/* no walk when more than hosts / 8 crossings and hosts are short */
 #define ANN_CHAIN 3
+/*
+ * Walks at most, each from where the last left the rounds, on a seed of
+ * its own: whether one closes is the seed's luck more than the fabric's
+ * (scale_sim 16 8 8 8 8 -k 3 -S, seeds 20 and 21, both short after the
+ * first walk: with 3 other seeds each, 2 of 3 and 1 of 3 closed).
+ */
+#define ANN_WALKS 3
 
 struct ann {
 	size_t nr, nlv;
@@ -1579,12 +1587,12 @@ static void an_parity(struct cov *c, struct ann *a, unsigned short *xs)
 	}
 }
 
-static int anneal(struct cov *c, const bool *target)
+static int anneal(struct cov *c, const bool *target, unsigned int walk)
 {
 	struct steer_cover *o = c->out;
 	struct ann a = { .nr = o->s.n_rounds, .nlv = c->r->n_leaves, .target = target,
 			 .w_over = ANN_W_OVER };
-	unsigned short xs[3] = { 0x5eed, 0x24, 0xc0f };
+	unsigned short xs[3] = { 0x5eed, (unsigned short)(0x24 + walk), 0xc0f };
 	struct an_step st[16];
 	struct ann_use *use = NULL;
 	uint32_t *use_start = NULL, *leaf_start = NULL, *leaf_hosts = NULL;
@@ -1987,10 +1995,11 @@ static int run(struct cov *c, bool *target)
 			o->main_rounds++;
 		if (r + 1 >= c->k && anything_short(c, target) && (rc = repair(c, target)) < 0)
 			return rc;
-		if (r + 1 == c->k && c->walk && anything_short(c, target) &&
-		    ((rc = anneal(c, target)) < 0 ||
-		     (anything_short(c, target) && (rc = repair(c, target)) < 0)))
-			return rc;
+		for (unsigned int w = 0; r + 1 == c->k && c->walk && w < ANN_WALKS &&
+		     anything_short(c, target); w++)
+			if ((rc = anneal(c, target, w)) < 0 ||
+			    (anything_short(c, target) && (rc = repair(c, target)) < 0))
+				return rc;
 	}
 	o->first_short_link = o->first_short_host = STEER_COVER_NONE;
 	for (size_t l = 0; l < c->nl; l++) {

@@ -60,13 +60,16 @@
  *     ANN_T0 to ANN_T1 (up to ANN_ITER moves a host, ANN_MAX in all),
  *     fillers made again after;
  *     it replaces the rounds when its cost is lower, and the repair runs
- *     again.  The extra rounds take what is left.
+ *     again; while something is still short, another walk from there on
+ *     a seed of its own (ANN_WALKS, 3, in all).  The extra rounds take
+ *     what is left.
  *
  * Cost: O(rounds x candidates x options x hops) plus a sort per round; a
  * repair pass O(rounds x candidates x options x hops) too (an extra
  * round's move on a full hop also scans the hosts); the walk up to
  * min(ANN_ITER x hosts, ANN_MAX) moves of O(options x hops) each (about
- * 1.5-2 us: seconds of CPU at 512 hosts, 12-36 s at 1024).
+ * 1.5-2 us: seconds of CPU at 512 hosts, 15-75 s at 1024 with the
+ * walks it takes), up to ANN_WALKS times.
  * Memory: per link, directed link and host counters; the output; the
  * repair and the walk: per round the directed links' loads and the
  * hosts' pairs; the walk also per link the candidate paths that cross it.
