@@ -59,6 +59,19 @@ static size_t budget(void)
 	return *end ? PAIR_STORE_MEM : (size_t)v;
 }
 
+/* FABRICCTL_SPOOL_WINDOW, or 0 for the spools' own (unset, not a number, over 1 GiB). */
+static size_t window(void)
+{
+	const char *e = getenv("FABRICCTL_SPOOL_WINDOW");
+	char *end;
+	unsigned long long v;
+
+	if (!e || !*e)
+		return 0;
+	v = strtoull(e, &end, 10);
+	return *end || v > (1ull << 30) ? 0 : (size_t)v;
+}
+
 int pair_store_new(struct pair_store **out, size_t expected, struct fab_err *err)
 {
 	struct pair_store *ps = calloc(1, sizeof(*ps));
@@ -71,6 +84,10 @@ int pair_store_new(struct pair_store **out, size_t expected, struct fab_err *err
 	if (spool_new(&ps->recs, mem, err) < 0 || spool_new(&ps->text, mem, err) < 0) {
 		pair_store_free(ps);
 		return -ENOMEM;
+	}
+	if (window()) {
+		spool_set_window(ps->recs, window());
+		spool_set_window(ps->text, window());
 	}
 	/* A full $TMPDIR: the budget again in memory before the store refuses. */
 	spool_set_fallback(ps->recs, budget());

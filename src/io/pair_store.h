@@ -11,7 +11,9 @@
  *
  * The budget: PAIR_STORE_MEM bytes of records and as much again of
  * reason text, or FABRICCTL_SPOOL_MEM bytes each when that is set
- * (tests force the file with a small one).
+ * (tests force the file with a small one).  FABRICCTL_SPOOL_WINDOW=BYTES
+ * (4096 to 1 GiB) sets the spools' 1 MiB write and read windows, for
+ * tests that fill a small $TMPDIR in fewer pairs.
  *
  * A full $TMPDIR loses nothing stored: each spool keeps what follows in
  * memory, up to the budget again (at least its 1 MiB write window), and

@@ -22,7 +22,8 @@ struct spool {
 	int fd;
 	uint64_t file_len;
 	unsigned char *wbuf;
-	size_t wlen, wcap;		/* wcap: SPOOL_WINDOW, more after a failure */
+	size_t window;			/* SPOOL_WINDOW unless spool_set_window() */
+	size_t wlen, wcap;		/* wcap: the window, more after a failure */
 	unsigned char *rwin;		/* bytes [rwin_off, rwin_off + rwin_len) of the file */
 	uint64_t rwin_off;
 	size_t rwin_len;
@@ -42,6 +43,7 @@ int spool_new(struct spool **out, size_t mem_max, struct fab_err *err)
 	if (!s)
 		return fab_err_set(err, -ENOMEM, "spool: out of memory");
 	s->mem_max = mem_max;
+	s->window = SPOOL_WINDOW;
 	s->fd = -1;
 	*out = s;
 	return 0;
@@ -79,6 +81,13 @@ void spool_set_fallback(struct spool *s, size_t bytes)
 	s->fallback = bytes;
 }
 
+void spool_set_window(struct spool *s, size_t bytes)
+{
+	if (s->fd >= 0)
+		return;		/* on file: the buffers are made */
+	s->window = bytes < SPOOL_WINDOW_MIN ? SPOOL_WINDOW_MIN : bytes;
+}
+
 /*
  * The file refused @rc: said once, then what follows stays in memory
  * (the caller keeps the bytes it could not write).
@@ -86,7 +95,7 @@ void spool_set_fallback(struct spool *s, size_t bytes)
 static void file_failed(struct spool *s, const char *what, int rc)
 {
 	size_t more = s->fd < 0 ? s->fallback
-		    : (SPOOL_WINDOW > s->fallback ? SPOOL_WINDOW : s->fallback) - s->wlen;
+		    : (s->window > s->fallback ? s->window : s->fallback) - s->wlen;
 
 	if (s->file_rc)
 		return;
@@ -169,8 +178,8 @@ static int spill(struct spool *s, struct fab_err *err)
 {
 	int rc;
 
-	s->wbuf = malloc(SPOOL_WINDOW);
-	s->rwin = malloc(SPOOL_WINDOW);
+	s->wbuf = malloc(s->window);
+	s->rwin = malloc(s->window);
 	if (!s->wbuf || !s->rwin) {
 		free(s->wbuf);
 		free(s->rwin);
@@ -190,7 +199,7 @@ static int spill(struct spool *s, struct fab_err *err)
 	s->buf = NULL;
 	s->len = s->cap = 0;
 	s->wlen = s->rwin_len = 0;
-	s->wcap = SPOOL_WINDOW;
+	s->wcap = s->window;
 	return 0;
 fail:
 	if (s->fd >= 0)
@@ -288,7 +297,7 @@ int spool_append(struct spool *s, const void *data, size_t len, uint64_t *off, s
 		}
 		file_failed(s, "write", rc);
 	}
-	max = SPOOL_WINDOW > s->fallback ? SPOOL_WINDOW : s->fallback;
+	max = s->window > s->fallback ? s->window : s->fallback;
 	rc = buf_room(&s->wbuf, &s->wcap, s->wlen, len, s->file_rc ? max : s->wcap);
 	if (rc == -ENOSPC)
 		rc = fallback_spent(s, err);
@@ -316,7 +325,7 @@ static int file_read(struct spool *s, uint64_t off, unsigned char *buf, size_t l
 
 			s->rwin_len = 0;
 			s->rwin_off = off;
-			k = left < SPOOL_WINDOW ? (size_t)left : SPOOL_WINDOW;
+			k = left < s->window ? (size_t)left : s->window;
 			rc = pio_all(s->fd, s->rwin, k, off, false);
 			if (rc < 0)
 				return rc;

@@ -11,8 +11,9 @@
  * /tmp), opened O_TMPFILE (or created O_EXCL and unlinked at once: no
  * name is left behind, and the space goes back when the store is freed
  * or the process dies) and freed.  On file, appends collect in a write
- * buffer and reads go through a read-ahead window (SPOOL_WINDOW bytes),
- * so a pass in order costs one system call a window, not one a record.
+ * buffer and reads go through a read-ahead window (SPOOL_WINDOW bytes,
+ * or spool_set_window()'s), so a pass in order costs one system call a
+ * window, not one a record.
  *
  * When the file cannot take more (ENOSPC, EDQUOT, EFBIG: a full $TMPDIR),
  * or cannot be made when the store must spill, nothing already appended
@@ -20,11 +21,11 @@
  * DIR: write: No space left on device; keeping what follows in memory,
  * up to N bytes") and keeps what follows in memory, up to the fallback
  * budget (spool_set_fallback(); 0 unless set, but the write buffer's
- * SPOOL_WINDOW bytes are never thrown away).  Only an append past that
+ * window's bytes are never thrown away).  Only an append past that
  * fails, with the file's error (-ENOSPC ...): the store still holds, and
  * reads back, everything appended before it.
  *
- * Memory: at most @mem_max bytes in memory mode, 2 x SPOOL_WINDOW on file;
+ * Memory: at most @mem_max bytes in memory mode, 2 windows on file;
  * plus the fallback budget once the file refused a write.
  * Ownership: spool_free() frees the store and closes (so removes) its file.
  * One thread at a time.
@@ -39,6 +40,7 @@
 #include "util/err.h"
 
 #define SPOOL_WINDOW (1u << 20)
+#define SPOOL_WINDOW_MIN 4096u
 
 struct spool;
 
@@ -52,6 +54,14 @@ void spool_free(struct spool *s);
  * buffer on file) before appends fail.
  */
 void spool_set_fallback(struct spool *s, size_t bytes);
+
+/*
+ * The write buffer's and the read window's size, @bytes (at least
+ * SPOOL_WINDOW_MIN) instead of SPOOL_WINDOW; only before the store goes to
+ * its file (ignored after).  Tests use a small one to fill a small $TMPDIR
+ * in fewer records.
+ */
+void spool_set_window(struct spool *s, size_t bytes);
 
 /*
  * Append @len bytes; *@off (may be NULL) gets their offset.  0, or -errno

@@ -117,10 +117,10 @@ static void test_tmpdir_missing(void **state)
  * and reads back; past it the append fails with the file's error, and
  * everything before it still reads back.
  */
-static size_t fill_limited(size_t fallback, size_t total, unsigned char *buf, struct spool **out,
-			   int *rc_out, struct fab_err *err)
+static size_t fill_limited_at(size_t fallback, size_t window, rlim_t limit, size_t total,
+			      unsigned char *buf, struct spool **out, int *rc_out, struct fab_err *err)
 {
-	struct rlimit old, lim = { .rlim_cur = 256 << 10 };
+	struct rlimit old, lim = { .rlim_cur = limit };
 	struct spool *s;
 	size_t done = 0;
 	int rc = 0;
@@ -131,6 +131,8 @@ static size_t fill_limited(size_t fallback, size_t total, unsigned char *buf, st
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
 	assert_int_equal(spool_new(&s, 0, err), 0);
 	spool_set_fallback(s, fallback);
+	if (window)
+		spool_set_window(s, window);
 	for (size_t i = 0; i < total; i++)
 		buf[i] = pat(i);
 	while (done < total && rc == 0) {
@@ -144,6 +146,12 @@ static size_t fill_limited(size_t fallback, size_t total, unsigned char *buf, st
 	*out = s;
 	*rc_out = rc;
 	return done;
+}
+
+static size_t fill_limited(size_t fallback, size_t total, unsigned char *buf, struct spool **out,
+			   int *rc_out, struct fab_err *err)
+{
+	return fill_limited_at(fallback, 0, 256 << 10, total, buf, out, rc_out, err);
 }
 
 static void test_file_refused_fallback(void **state)
@@ -188,6 +196,45 @@ static void test_file_refused_spent(void **state)
 	free(got);
 }
 
+/*
+ * A 16 KiB window (spool_set_window()) and a file limited to 64 KiB: the
+ * file takes four windows of 216-byte records (75 a window, 64,800
+ * bytes), the fifth flush is refused, its window stays in memory (81,000
+ * bytes in all), the next append fails, and every byte reads back: from
+ * the file through the small read window and from memory.  A window
+ * below SPOOL_WINDOW_MIN is that minimum: with no file at all, 18
+ * records (3,888 bytes of 4,096) are kept.
+ */
+static void test_small_window(void **state)
+{
+	size_t total = 1u << 20, done;
+	unsigned char *buf = malloc(total), *got = malloc(total);
+	struct fab_err err;
+	struct spool *s;
+	int rc;
+
+	fab_err_init(&err);
+	done = fill_limited_at(0, 16u << 10, 64u << 10, total, buf, &s, &rc, &err);
+	assert_int_equal(rc, -EFBIG);
+	assert_int_equal(done, 5 * 75 * 216);
+	assert_true(spool_on_file(s));
+	assert_int_equal(spool_size(s), done);
+	memset(got, 0, total);
+	for (size_t at = 0, k = 1; at < done; at += k, k = k * 7 % 30011 + 1)
+		assert_int_equal(spool_read(s, at, got + at, k < done - at ? k : done - at, &err), 0);
+	assert_memory_equal(got, buf, done);
+	spool_free(s);
+
+	done = fill_limited_at(0, 1, 0, total, buf, &s, &rc, &err);
+	assert_int_equal(rc, -EFBIG);
+	assert_int_equal(done, 18 * 216);
+	assert_int_equal(spool_read(s, 0, got, done, &err), 0);
+	assert_memory_equal(got, buf, done);
+	spool_free(s);
+	free(buf);
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +244,7 @@ int main(void)
 		cmocka_unit_test(test_tmpdir_missing),
 		cmocka_unit_test(test_file_refused_fallback),
 		cmocka_unit_test(test_file_refused_spent),
+		cmocka_unit_test(test_small_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,6 +58,9 @@ dark3() { poke 38 00 00; poke 3 04; }	# lane 3: no light, LOS
 
 # the lab's helpers read process substitutions (/dev/fd), which the VM's /dev lacks
 [ -e /dev/fd ] || run ln -s /proc/self/fd /dev/fd
+# lldpd every 1 s here, as before the lab's 250 ms (tests/lab/netns): this
+# test waits for no neighbor, and the VM's one TCG CPU measures its traffic.
+export LAB_LLDP_TX=1
 run lab_up --name "$P" --hosts 6 --leaves 2 --spines 1 --host-rate 40mbit --uplink-rate 80mbit
 NS2=$(lab_ns h2)
 run ip link set optqsfp netns "$NS2"
