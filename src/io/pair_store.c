@@ -47,35 +47,30 @@ struct pair_store {
 	char last[sizeof(((struct sweep_pair *)0)->reason)];
 };
 
-static size_t budget(void)
+/* Environment variable @name as a number of bytes; @dflt when unset, not a number or over @max. */
+static size_t env_bytes(const char *name, size_t dflt, unsigned long long max)
 {
-	const char *e = getenv("FABRICCTL_SPOOL_MEM");
+	const char *e = getenv(name);
 	char *end;
 	unsigned long long v;
 
 	if (!e || !*e)
-		return PAIR_STORE_MEM;
+		return dflt;
 	v = strtoull(e, &end, 10);
-	return *end ? PAIR_STORE_MEM : (size_t)v;
+	return *end || v > max ? dflt : (size_t)v;
 }
 
-/* FABRICCTL_SPOOL_WINDOW, or 0 for the spools' own (unset, not a number, over 1 GiB). */
-static size_t window(void)
+static size_t budget(void)
 {
-	const char *e = getenv("FABRICCTL_SPOOL_WINDOW");
-	char *end;
-	unsigned long long v;
-
-	if (!e || !*e)
-		return 0;
-	v = strtoull(e, &end, 10);
-	return *end || v > (1ull << 30) ? 0 : (size_t)v;
+	return env_bytes("FABRICCTL_SPOOL_MEM", PAIR_STORE_MEM, SIZE_MAX);
 }
 
 int pair_store_new(struct pair_store **out, size_t expected, struct fab_err *err)
 {
 	struct pair_store *ps = calloc(1, sizeof(*ps));
-	size_t mem = budget();
+	size_t fallback = budget(), mem = fallback;
+	/* 0: the spools' own (SPOOL_WINDOW) */
+	size_t window = env_bytes("FABRICCTL_SPOOL_WINDOW", 0, 1ull << 30);
 
 	if ((uint64_t)expected * sizeof(struct pair_rec) > mem)
 		mem = 0;
@@ -85,13 +80,13 @@ int pair_store_new(struct pair_store **out, size_t expected, struct fab_err *err
 		pair_store_free(ps);
 		return -ENOMEM;
 	}
-	if (window()) {
-		spool_set_window(ps->recs, window());
-		spool_set_window(ps->text, window());
+	if (window) {
+		spool_set_window(ps->recs, window);
+		spool_set_window(ps->text, window);
 	}
 	/* A full $TMPDIR: the budget again in memory before the store refuses. */
-	spool_set_fallback(ps->recs, budget());
-	spool_set_fallback(ps->text, budget());
+	spool_set_fallback(ps->recs, fallback);
+	spool_set_fallback(ps->text, fallback);
 	*out = ps;
 	return 0;
 }

@@ -88,6 +88,12 @@ void spool_set_window(struct spool *s, size_t bytes)
 	s->window = bytes < SPOOL_WINDOW_MIN ? SPOOL_WINDOW_MIN : bytes;
 }
 
+/* The write buffer once the file refused: the window, or the fallback if larger. */
+static size_t held_max(const struct spool *s)
+{
+	return s->window > s->fallback ? s->window : s->fallback;
+}
+
 /*
  * The file refused @rc: said once, then what follows stays in memory
  * (the caller keeps the bytes it could not write).
@@ -95,7 +101,7 @@ void spool_set_window(struct spool *s, size_t bytes)
 static void file_failed(struct spool *s, const char *what, int rc)
 {
 	size_t more = s->fd < 0 ? s->fallback
-		    : (s->window > s->fallback ? s->window : s->fallback) - s->wlen;
+		    : held_max(s) - s->wlen;
 
 	if (s->file_rc)
 		return;
@@ -297,7 +303,7 @@ int spool_append(struct spool *s, const void *data, size_t len, uint64_t *off, s
 		}
 		file_failed(s, "write", rc);
 	}
-	max = s->window > s->fallback ? s->window : s->fallback;
+	max = held_max(s);
 	rc = buf_room(&s->wbuf, &s->wcap, s->wlen, len, s->file_rc ? max : s->wcap);
 	if (rc == -ENOSPC)
 		rc = fallback_spent(s, err);
