@@ -78,8 +78,11 @@ int hosts_split_role(const struct fab_hosts *all, struct fab_hosts *ends, struct
 {
 	size_t ne = 0, nf = 0;
 
-	ends->hosts = calloc(all->n ? all->n : 1, sizeof(*ends->hosts));
-	fabric->hosts = calloc(all->n ? all->n : 1, sizeof(*fabric->hosts));
+	for (size_t i = 0; i < all->n; i++)	/* each list its own size (a host is ~2 KB) */
+		ne += hosts_is_endpoint(&all->hosts[i]);
+	ends->hosts = calloc(ne ? ne : 1, sizeof(*ends->hosts));
+	fabric->hosts = calloc(all->n - ne ? all->n - ne : 1, sizeof(*fabric->hosts));
+	ne = 0;
 	if (!ends->hosts || !fabric->hosts) {
 		hosts_fini(ends);
 		hosts_fini(fabric);

@@ -377,7 +377,10 @@ void sweep_suspects_acc_fini(struct sweep_suspects_acc *acc)
 	free(acc->failed);
 	free(acc->total);
 	free(acc->suspect);
+	for (size_t v = 0; acc->bw && v < acc->n; v++)
+		free(acc->bw[v]);
 	free(acc->bw);
+	free(acc->bw_cap);
 	free(acc->res);
 	free(acc->s);
 	memset(acc, 0, sizeof(*acc));
@@ -391,9 +394,11 @@ int sweep_suspects_begin(struct sweep_suspects_acc *acc, size_t n)
 	acc->failed = calloc(n ? n : 1, sizeof(*acc->failed));
 	acc->total = calloc(n ? n : 1, sizeof(*acc->total));
 	acc->suspect = calloc(n ? n : 1, sizeof(*acc->suspect));
-	acc->bw = calloc(n ? n * SWEEP_NODE_SAMPLE : 1, sizeof(*acc->bw));
+	acc->bw = calloc(n ? n : 1, sizeof(*acc->bw));	/* each grown as its pairs come */
+	acc->bw_cap = calloc(n ? n : 1, sizeof(*acc->bw_cap));
 	acc->res = calloc(n ? n : 1, sizeof(*acc->res));
-	if (!acc->slow || !acc->failed || !acc->total || !acc->suspect || !acc->bw || !acc->res) {
+	if (!acc->slow || !acc->failed || !acc->total || !acc->suspect || !acc->bw ||
+	    !acc->bw_cap || !acc->res) {
 		sweep_suspects_acc_fini(acc);
 		return -ENOMEM;
 	}
@@ -406,8 +411,12 @@ static void node_bw_offer(struct sweep_suspects_acc *acc, unsigned int v, double
 {
 	size_t k = stats_reservoir_slot(&acc->res[v]);
 
-	if (k != SIZE_MAX)
-		acc->bw[(size_t)v * SWEEP_NODE_SAMPLE + k] = bw;
+	if (k == SIZE_MAX)
+		return;
+	if (array_reserve((void **)&acc->bw[v], &acc->bw_cap[v], k + 1, sizeof(*acc->bw[v])) < 0)
+		acc->nomem = true;
+	else
+		acc->bw[v][k] = bw;
 }
 
 void sweep_suspects_count(struct sweep_suspects_acc *acc, const struct sweep_pair *p)
@@ -439,6 +448,8 @@ static struct sweep_suspect *suspect_new(struct sweep_suspects_acc *acc)
 
 int sweep_suspects_nodes(struct sweep_suspects_acc *acc, const struct sweep_ref *ref)
 {
+	if (acc->nomem)
+		return -ENOMEM;
 	for (size_t v = 0; v < acc->n; v++) {
 		unsigned int bad = acc->slow[v] + acc->failed[v];
 		struct sweep_suspect *x;
@@ -456,8 +467,8 @@ int sweep_suspects_nodes(struct sweep_suspects_acc *acc, const struct sweep_ref 
 		x->failed_pairs = acc->failed[v];
 		x->pairs = acc->total[v];
 		x->score = (double)bad / acc->total[v];
-		x->median_bw_mbps = stats_median(acc->bw + v * SWEEP_NODE_SAMPLE,
-						 stats_reservoir_len(&acc->res[v]));
+		x->median_bw_mbps = acc->bw[v] ? stats_median(acc->bw[v],
+							       stats_reservoir_len(&acc->res[v])) : NAN;
 		if (acc->failed[v] > acc->slow[v])
 			str_fmt(x->evidence, sizeof(x->evidence), "%u of %u pairs failed, %u slow",
 				 acc->failed[v], acc->total[v], acc->slow[v]);

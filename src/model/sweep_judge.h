@@ -370,7 +370,9 @@ struct sweep_suspects_acc {
 	size_t n;			/* hosts */
 	unsigned int *slow, *failed, *total;
 	bool *suspect;
-	double *bw;			/* per host: SWEEP_NODE_SAMPLE slots */
+	double **bw;			/* per host: its slots, grown up to SWEEP_NODE_SAMPLE */
+	size_t *bw_cap;			/* per host: slots allocated */
+	bool nomem;			/* a sample not stored: sweep_suspects_nodes() says -ENOMEM */
 	struct stats_reservoir *res;	/* per host */
 	struct sweep_suspect *s;
 	size_t ns, cap, left_out;

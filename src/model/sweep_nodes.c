@@ -6,17 +6,24 @@
 #include <string.h>
 
 #include "model/sweep_nodes.h"
+#include "util/array.h"
 
 int sweep_nodes_begin(struct sweep_nodes *sn, size_t n)
 {
 	memset(sn, 0, sizeof(*sn));
 	sn->n = n;
 	sn->ref_mbps = sn->floor_mbps = NAN;
-	sn->bw = calloc(n ? n * SWEEP_NODE_SAMPLE : 1, sizeof(*sn->bw));
+	/*
+	 * Each host's slots grow as its pairs come (array_reserve()): one
+	 * block of SWEEP_NODE_SAMPLE slots a host touched a page per host
+	 * for a coverage sweep's three pairs (16 MB resident at 4096 hosts).
+	 */
+	sn->bw = calloc(n ? n : 1, sizeof(*sn->bw));
+	sn->bw_cap = calloc(n ? n : 1, sizeof(*sn->bw_cap));
 	sn->res = calloc(n ? n : 1, sizeof(*sn->res));
 	sn->median = calloc(n ? n : 1, sizeof(*sn->median));
 	sn->slow = calloc(n ? n : 1, sizeof(*sn->slow));
-	if (!sn->bw || !sn->res || !sn->median || !sn->slow) {
+	if (!sn->bw || !sn->bw_cap || !sn->res || !sn->median || !sn->slow) {
 		sweep_nodes_fini(sn);
 		return -ENOMEM;
 	}
@@ -29,7 +36,10 @@ int sweep_nodes_begin(struct sweep_nodes *sn, size_t n)
 
 void sweep_nodes_fini(struct sweep_nodes *sn)
 {
+	for (size_t v = 0; sn->bw && v < sn->n; v++)
+		free(sn->bw[v]);
 	free(sn->bw);
+	free(sn->bw_cap);
 	free(sn->res);
 	free(sn->median);
 	free(sn->slow);
@@ -43,8 +53,13 @@ static void offer(struct sweep_nodes *sn, unsigned int v, unsigned int peer, dou
 	if (v >= sn->n)
 		return;
 	k = stats_reservoir_slot(&sn->res[v]);
-	if (k != SIZE_MAX)
-		sn->bw[(size_t)v * SWEEP_NODE_SAMPLE + k] = (struct sweep_nodes_slot){ bw, peer };
+	if (k == SIZE_MAX)
+		return;
+	if (array_reserve((void **)&sn->bw[v], &sn->bw_cap[v], k + 1, sizeof(*sn->bw[v])) < 0) {
+		sn->nomem = true;
+		return;
+	}
+	sn->bw[v][k] = (struct sweep_nodes_slot){ bw, peer };
 }
 
 void sweep_nodes_add(struct sweep_nodes *sn, const struct sweep_pair *p)
@@ -74,7 +89,7 @@ static double pair_sigma(const struct sweep_nodes *sn, const bool *cand, double 
 		if (cand[v])
 			continue;
 		for (size_t i = 0; i < k; i++) {
-			const struct sweep_nodes_slot *x = &sn->bw[v * SWEEP_NODE_SAMPLE + i];
+			const struct sweep_nodes_slot *x = &sn->bw[v][i];
 
 			if (x->peer < sn->n && !cand[x->peer])
 				tmp[n++] = log(fmax(x->mbps, 1e-3));
@@ -122,18 +137,25 @@ static void mark_slow(struct sweep_nodes *sn, double lmed, double lmad, double s
 static double node_median(const struct sweep_nodes *sn, size_t v, size_t k, double *tmp)
 {
 	for (size_t i = 0; i < k; i++)
-		tmp[i] = sn->bw[v * SWEEP_NODE_SAMPLE + i].mbps;
+		tmp[i] = sn->bw[v][i].mbps;
 	return stats_median(tmp, k);
 }
 
 int sweep_nodes_judge(struct sweep_nodes *sn, const struct sweep_cfg *cfg)
 {
-	size_t cap = sn->n * SWEEP_NODE_SAMPLE + SWEEP_NODE_SAMPLE;
-	double *m = calloc(cap, sizeof(*m)), *lm = calloc(cap, sizeof(*lm));
-	bool *cand = calloc(sn->n + 1, sizeof(*cand));
+	size_t cap = SWEEP_NODE_SAMPLE;
+	double *m, *lm;
+	bool *cand;
 	double lmed, lmad;
 	size_t nm = 0;
 
+	if (sn->nomem)
+		return -ENOMEM;
+	for (size_t v = 0; v < sn->n; v++)	/* room for every sample held (pair_sigma()) */
+		cap += stats_reservoir_len(&sn->res[v]);
+	m = calloc(cap, sizeof(*m));
+	lm = calloc(cap, sizeof(*lm));
+	cand = calloc(sn->n + 1, sizeof(*cand));
 	if (!m || !lm || !cand) {
 		free(m);
 		free(lm);

@@ -47,7 +47,9 @@ struct sweep_nodes_slot {
 
 struct sweep_nodes {
 	size_t n;			/* hosts */
-	struct sweep_nodes_slot *bw;	/* per host: SWEEP_NODE_SAMPLE slots */
+	struct sweep_nodes_slot **bw;	/* per host: its slots, grown up to SWEEP_NODE_SAMPLE */
+	size_t *bw_cap;			/* per host: slots allocated */
+	bool nomem;			/* a sample could not be stored: judge says -ENOMEM */
 	struct stats_reservoir *res;	/* per host */
 	double *median;			/* per host, NAN with too few pairs */
 	bool *slow;			/* per host: below the others */

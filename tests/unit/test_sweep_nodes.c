@@ -154,12 +154,56 @@ static void test_nodes_scope(void **state)
 	sweep_nodes_fini(&sn);
 }
 
+/*
+ * More pairs a node than SWEEP_NODE_SAMPLE: each node's slots grow as its
+ * pairs come and stop at the sample (the reservoir then replaces); the
+ * medians are those of the pairs (node 5's at 100, the others' at 1000
+ * and up) and node 5 alone is slow.
+ */
+static void test_sample_grows(void **state)
+{
+	struct sweep_nodes sn;
+	struct sweep_cfg cfg;
+	size_t per = 0;
+
+	(void)state;
+	sweep_cfg_default(&cfg);
+	assert_int_equal(sweep_nodes_begin(&sn, N), 0);
+	for (int rep = 0; rep < 50; rep++)
+		for (unsigned int a = 0; a < N; a++)
+			for (unsigned int b = a + 1; b < N; b++) {
+				struct sweep_pair p;
+
+				memset(&p, 0, sizeof(p));
+				p.a = a;
+				p.b = b;
+				p.ab.measured = p.ba.measured = true;
+				p.ab.avg_mbps = p.ba.avg_mbps = a == 5 || b == 5 ? 100 : 1000 + rep;
+				sweep_nodes_add(&sn, &p);
+				per += a == 0;
+			}
+	assert_true(per / (N - 1) * (N - 1) > SWEEP_NODE_SAMPLE);
+	assert_int_equal(sweep_nodes_judge(&sn, &cfg), 0);
+	for (unsigned int v = 0; v < N; v++) {
+		assert_int_equal(stats_reservoir_len(&sn.res[v]), SWEEP_NODE_SAMPLE);
+		assert_true(sn.bw_cap[v] >= SWEEP_NODE_SAMPLE && sn.bw_cap[v] < 2 * SWEEP_NODE_SAMPLE);
+		if (v == 5)
+			assert_true(fabs(sn.median[v] - 100) < 1e-9);
+		else
+			assert_true(sn.median[v] >= 1000 - 1e-9);
+	}
+	assert_true(sn.slow[5]);
+	assert_int_equal(sn.n_slow, 1);
+	sweep_nodes_fini(&sn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slow_node_under_noise),
 		cmocka_unit_test(test_clean_noisy_fleet),
 		cmocka_unit_test(test_nodes_scope),
+		cmocka_unit_test(test_sample_grows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
