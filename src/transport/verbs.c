@@ -73,6 +73,7 @@
 #define VB_LAT_SIGNAL 16		/* one latency write in 16 signalled */
 #define VB_INLINE_BYTES 220
 #define VB_CHECK_NS 5000000ull		/* cancel/deadline checks while spinning */
+#define VERBS_FLOW_LABEL_ENV "FABRICCTL_VERBS_FLOW_LABEL"	/* 0: the plan's labels not used (tests) */
 
 enum vb_msg {
 	VB_HELLO = 1,
@@ -128,6 +129,7 @@ struct tp_session {
 	enum ibv_mtu mtu;
 	struct verbs_ep me, peer;
 	uint32_t flow_label;		/* GRH flow label of our QP (RoCE); 0: the kernel's */
+	bool plan_ignored;		/* VERBS_FLOW_LABEL_ENV=0: the plan's labels not used */
 	bool connected;
 	unsigned int msg_bytes;		/* bandwidth message: min of both sides */
 
@@ -457,6 +459,14 @@ static int port_resolve(struct tp_session *s, struct fab_err *err)
 	return 0;
 }
 
+/* Is environment variable @name set to "0"? */
+static bool env_is_zero(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && !strcmp(v, "0");
+}
+
 /* A session's parameters and tuning, before any verbs object exists. */
 static int session_params(struct tp_session *s, const struct tp_params *p, bool server,
 			  struct fab_err *err)
@@ -491,6 +501,15 @@ static int session_params(struct tp_session *s, const struct tp_params *p, bool 
 	s->spin_ns = s->p.spec.verbs.spin_us * 1000ull;
 	/* The client's QP sends a -> b (sport_fwd), the server's b -> a. */
 	s->flow_label = verbs_sport_flow_label(server ? s->p.spec.sport_rev : s->p.spec.sport_fwd);
+	/*
+	 * A test setting (docs/paths.md "RoCE v2"): this worker's QPs keep the
+	 * kernel's label, as a worker that does not steer would, and its
+	 * record says so for both QPs (its peer is started the same way), so
+	 * the controller's check of the recorded ports sees the plan ignored.
+	 */
+	s->plan_ignored = env_is_zero(VERBS_FLOW_LABEL_ENV);
+	if (s->plan_ignored)
+		s->flow_label = 0;
 	return 0;
 }
 
@@ -686,7 +705,7 @@ static int session_connect(struct tp_session *s, const json_t *peer, struct fab_
  */
 static void session_sports(const struct tp_session *s, struct tp_result *res)
 {
-	uint32_t fl_rev = verbs_sport_flow_label(s->p.spec.sport_rev);
+	uint32_t fl_rev = s->plan_ignored ? 0 : verbs_sport_flow_label(s->p.spec.sport_rev);
 
 	if (!s->roce_v2)	/* IB, RoCE v1: no UDP */
 		return;

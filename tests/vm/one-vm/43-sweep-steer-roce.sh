@@ -17,7 +17,10 @@
 # are the ones the sweep recorded (pairs[].udp_sport) and the JSON's
 # traced members.  Then the same sweep steered in windows of one base round
 # (FABRICCTL_STEER_WINDOW=1): traced in its window, steered, ok, the ports
-# recorded those planned, the a -> b member traceroute's.  Runs inside the VM:
+# recorded those planned, the a -> b member traceroute's.  Last, workers
+# that ignore the plan (FABRICCTL_VERBS_FLOW_LABEL=0): the pair said to
+# have moved (fallback `moved`, whole set), the capture's ports the ones
+# recorded.  Runs inside the VM:
 #   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/one-vm/43-sweep-steer-roce.sh
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
@@ -203,4 +206,35 @@ assert_eq "windows: recorded udp_sport" "$WS $WS2" "$(w '.pairs[0].udp_sport | "
 assert_eq "windows: JSON traced member a -> b" "$WVIA" "$(w '.pairs[0].routes.ab[] | select(.traced) | .hops[1].to.node')"
 assert_eq "windows: JSON traced member b -> a" "$WVIA2" "$(w '.pairs[0].routes.ba[] | select(.traced) | .hops[1].to.node')"
 assert_eq "windows: va -> vb udp $WS: traceroute -U" "$WVIA" "$(witness "$IPA" "$WS" "$IPB")"
+
+# Workers that ignore the plan (FABRICCTL_VERBS_FLOW_LABEL=0, a test
+# setting: their QPs keep the kernel's flow label, as a worker that does
+# not steer would, and record the ports that gives): the ports recorded are
+# not those planned, so the pair is said to have moved and falls back to
+# its whole ECMP set; the capture shows the test left from the recorded
+# ports (rxe: rdma_get_udp_sport() of label 0, from the QP numbers).
+pretty "workers ignoring the plan (FABRICCTL_VERBS_FLOW_LABEL=0) at ${SECONDS}s"
+cap ha "$IPA" mab
+cap hb "$IPB" mba
+rc=0
+run "$FABRICCTL" -v sweep --hosts "$tmp/hosts" \
+	--launcher 'env FAB_NODE={host} FABRICCTL_VERBS_FLOW_LABEL=0' --transport verbs \
+	--topology "$tmp/plan.yaml" --steer -j --duration 0.5 --lat-iters 100 --msg-size 2 \
+	--timeout 60 --no-progress >"$tmp/moved.json" 2>"$tmp/moved.err" || rc=$?
+for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+pids=()
+grep -E "steer|UDP source port|sweep:" "$tmp/moved.err" >&2 || true
+m() { jq -r "$@" "$tmp/moved.json"; }
+assert_eq "ignored: sweep exit" 0 "$rc"
+assert_eq "ignored: pair status" ok "$(m '.pairs[0].status')"
+assert_eq "ignored: fallback" moved "$(m '.pairs[0].steer.fallback')"
+grep -q "sweep --steer: va vb: its QPs recorded UDP ports" "$tmp/moved.err" ||
+	fail "ignored: the pair was not said to have moved"
+read -r MS MS2 <<<"$(m '.pairs[0].udp_sport | "\(.ab) \(.ba)"')"
+pretty "ignored: recorded va -> vb from $MS, vb -> va from $MS2; captured $(wc -l <"$tmp/cap-mab.txt") and $(wc -l <"$tmp/cap-mba.txt") packets"
+top mab "$IPA" "$IPB" | head -3 >&2
+top mba "$IPB" "$IPA" | head -3 >&2
+assert_eq "ignored: captured a -> b: the recorded port" "$MS" "$(top mab "$IPA" "$IPB" | awk 'NR == 1 { print $2 }')"
+assert_eq "ignored: captured b -> a: the recorded port" "$MS2" "$(top mba "$IPB" "$IPA" | awk 'NR == 1 { print $2 }')"
+assert_eq "ignored: captured a -> b: the test's packets" true "$(top mab "$IPA" "$IPB" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"
 pretty "done in ${SECONDS}s"
