@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* sweep --steer: trace, learn, steer (sweep_steer.h). */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -22,6 +24,7 @@
 #include "util/str.h"
 
 #define OPTS_MAX (STEER_PORTS * STEER_PORTS)
+#define WHY_MAX 400			/* a reason not to steer, at most (bytes) */
 #define PORT_SEED_ENV "FABRICCTL_STEER_PORT_SEED"	/* tests: the ports' base, not random */
 
 struct steer_pair {
@@ -32,7 +35,7 @@ struct steer_pair {
 	struct sched_steer_opt opts[OPTS_MAX];	/* distinct (a -> b, b -> a) paths; sport: S */
 	uint16_t rev[OPTS_MAX];		/* the option's b -> a stream port S' */
 	size_t n_opts;
-	char why[400];			/* not steered: why ("" same leaf) */
+	char *why;			/* not steered: why (NULL same leaf); owned (why_set()) */
 	const char *fb;			/* not steered: why, a word (NULL same leaf) */
 	bool traced;			/* the map holds: its ports' members are known */
 	uint32_t choice;		/* the option given, SCHED_STEER_WHOLE: none */
@@ -55,6 +58,34 @@ struct sweep_steer {
 	const struct sweep_steer_probe *probe;	/* confirming probes being run (borrowed) */
 	size_t n_probe;
 };
+
+/* Pair @p's reason not to steer, formatted (heap: most pairs have none). */
+static void why_set(struct steer_pair *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void why_set(struct steer_pair *p, const char *fmt, ...)
+{
+	char buf[WHY_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(p->why);
+	p->why = strdup(buf);	/* NULL (no memory): the reason's word, p->fb, is said instead */
+}
+
+/* @p's reason, else @dflt. */
+static const char *why_of(const struct steer_pair *p, const char *dflt)
+{
+	return p->why ? p->why : dflt;
+}
+
+/* A scratch pair made @init again (its reason freed). */
+static void pair_reset(struct steer_pair *p, struct steer_pair init)
+{
+	free(p->why);
+	*p = init;
+}
 
 struct steer_win_state;
 static void win_free(struct steer_win_state *ws);
@@ -79,6 +110,7 @@ void sweep_steer_free(struct sweep_steer *sv)
 	for (size_t i = 0; sv && i < sv->n; i++) {
 		pair_route_fini(&sv->p[i].all);
 		pair_route_fini(&sv->p[i].taken);
+		free(sv->p[i].why);
 	}
 	if (sv) {
 		free(sv->p);
@@ -291,7 +323,7 @@ static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct
 	if (!p->n_opts)
 		p->fb = "off plan";
 	if (!p->n_opts)
-		str_fmt(p->why, sizeof(p->why), "no traced port's members are paths of the "
+		why_set(p, "no traced port's members are paths of the "
 			"topology (parallel cables, or members off the plan)");
 	opts_order(p);
 }
@@ -318,8 +350,7 @@ static int pair_learn(const struct sweep_steer *sv, const struct sweep_topo *st,
 	if (rc == 0 && m.reason != ECMP_OK)
 		p->fb = ecmp_reason_name(m.reason);
 	if (rc == 0 && m.reason != ECMP_OK)
-		str_fmt(p->why, sizeof(p->why), "fallback %s: %s", ecmp_reason_name(m.reason),
-			 m.detail);
+		why_set(p, "fallback %s: %s", ecmp_reason_name(m.reason), m.detail);
 	else if (rc == 0)
 		opts_make(sv, t, p, &m);
 	ecmp_map_fini(&m);
@@ -376,8 +407,8 @@ static int trace_learn(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 		if (!got[p->a] || !got[p->b])
 			p->fb = "no answer";
 		if (!got[p->a] || !got[p->b])
-			str_fmt(p->why, sizeof(p->why), "not traced: the worker of %s did not answer",
-				 st->hosts->hosts[got[p->a] ? p->b : p->a].name);
+			why_set(p, "not traced: the worker of %s did not answer",
+				st->hosts->hosts[got[p->a] ? p->b : p->a].name);
 		else if (pair_learn(sv, st, &ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0)
 			rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 		at[p->a] += STEER_PORTS;
@@ -622,6 +653,7 @@ static int cover_adopt(struct sweep_ctx *ctx, struct sweep_topo *st, struct swee
 	for (size_t i = 0; i < sv->n; i++) {
 		if (at[i] == SCHED_STEER_WHOLE) {
 			pair_route_fini(&sv->p[i].all);
+			free(sv->p[i].why);
 			continue;
 		}
 		if (n != i)
@@ -723,14 +755,16 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 				 "picker's pairs instead, ECMP sets counted whole where not traced",
 				 fell, n, st->hosts->hosts[sv->p[first].a].name,
 				 st->hosts->hosts[sv->p[first].b].name,
-				 sv->p[first].why[0] ? sv->p[first].why : "no option", st->cov_k);
+				 why_of(&sv->p[first], "no option"), st->cov_k);
 		else
 			fab_warn("sweep --steer: coverage on members: the pairs chosen among %zu "
 				 "candidates leave %zu links and %zu hosts short of %u: the picker's "
 				 "pairs instead", n, c.links_short, c.hosts_short, st->cov_k);
 		steer_cover_fini(&c);
-		for (size_t i = 0; i < sv->n; i++)
+		for (size_t i = 0; i < sv->n; i++) {
 			pair_route_fini(&sv->p[i].all);
+			free(sv->p[i].why);
+		}
 		free(sv->p);
 		free(sv->by_key);
 		sv->p = NULL;
@@ -742,7 +776,7 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 		fab_warn("sweep --steer: coverage on members: %zu of %zu candidate pairs did not "
 			 "steer (first: %s %s: %s); the pairs chosen among the others", fell, n,
 			 st->hosts->hosts[sv->p[first].a].name, st->hosts->hosts[sv->p[first].b].name,
-			 sv->p[first].why[0] ? sv->p[first].why : "no option");
+			 why_of(&sv->p[first], "no option"));
 	if (rc == 0)
 		rc = cover_adopt(ctx, st, sv, &c);
 	if (rc < 0) {
@@ -823,7 +857,7 @@ static int routes_say(struct sweep_ctx *ctx, const struct sweep_topo *st, struct
 			if (!p->fb)
 				p->fb = "no fit";
 			fab_warn("sweep --steer: %s %s: whole ECMP set: %s", hs->hosts[p->a].name,
-				 hs->hosts[p->b].name, p->why[0] ? p->why : "no option fitted");
+				 hs->hosts[p->b].name, why_of(p, "no option fitted"));
 			continue;
 		}
 		(*n_steered)++;
@@ -1608,7 +1642,7 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 			rc = fab_err_set(&ws->ctx->err, -ENOMEM, "sweep: out of memory");
 	}
 	for (size_t i = lo; rc == 0 && i < hi; i++) {
-		*p = (struct steer_pair){ .a = pairs[i].a, .b = pairs[i].b };
+		pair_reset(p, (struct steer_pair){ .a = pairs[i].a, .b = pairs[i].b });
 		for (unsigned int k = 0; k < STEER_PORTS; k++)
 			pair_flows(sv, hs, p, k, k, &tr[p->a][at[p->a]++].flow,
 				   &tr[p->b][at[p->b]++].flow);
@@ -1625,11 +1659,11 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 	for (size_t i = lo; rc == 0 && i < hi; i++) {
 		struct steer_win_map *m = &out[i];
 
-		*p = (struct steer_pair){ .a = pairs[i].a, .b = pairs[i].b, .cross = true,
-					  .choice = SCHED_STEER_WHOLE, .rix = st->r };
+		pair_reset(p, (struct steer_pair){ .a = pairs[i].a, .b = pairs[i].b, .cross = true,
+						   .choice = SCHED_STEER_WHOLE, .rix = st->r });
 		if (!got[p->a] || !got[p->b]) {
 			p->fb = "no answer";
-			str_fmt(p->why, sizeof(p->why), "not traced: the worker of %s did not answer",
+			why_set(p, "not traced: the worker of %s did not answer",
 				hs->hosts[got[p->a] ? p->b : p->a].name);
 		} else if (pair_learn(sv, st, &ws->ix, p, &tr[p->a][at[p->a]], &tr[p->b][at[p->b]]) < 0) {
 			rc = fab_err_set(&ws->ctx->err, -ENOMEM, "sweep: out of memory");
@@ -1646,7 +1680,7 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 		m->fb = p->fb ? win_fb(ws, p->fb, p->traced) : 0;
 		if (p->fb && ws->warned++ < WIN_WARN_MAX)
 			fab_warn("sweep --steer: %s %s: whole ECMP set: %s", hs->hosts[p->a].name,
-				 hs->hosts[p->b].name, p->why);
+				 hs->hosts[p->b].name, why_of(p, p->fb));
 		else if (p->fb)
 			ws->unsaid++;
 	}
@@ -1655,6 +1689,8 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 			flow_trace_fini(&tr[h][k]);
 		free(tr[h]);
 	}
+	if (p)
+		free(p->why);
 	free(p);
 	free(tr);
 	free(n);
@@ -1963,7 +1999,7 @@ static int win_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 			int k, j;
 
 			win_last(sv, s, swap, &k, &j);
-			*p = (struct steer_pair){ .a = ps[done][0], .b = ps[done][1] };
+			pair_reset(p, (struct steer_pair){ .a = ps[done][0], .b = ps[done][1] });
 			pair_flows(sv, st->hosts, p, (unsigned int)k, (unsigned int)j,
 				   &tr[p->a][at[p->a]++].flow, &tr[p->b][at[p->b]++].flow);
 		}
@@ -1977,9 +2013,10 @@ static int win_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 			int k, j;
 
 			win_last(sv, s, swap, &k, &j);
-			*p = (struct steer_pair){ .a = ps[i][0], .b = ps[i][1], .cross = true,
-						  .choice = 0, .n_opts = 1, .last_k = (unsigned int)k,
-						  .last_j = (unsigned int)j, .rix = st->r };
+			pair_reset(p, (struct steer_pair){ .a = ps[i][0], .b = ps[i][1], .cross = true,
+							   .choice = 0, .n_opts = 1,
+							   .last_k = (unsigned int)k,
+							   .last_j = (unsigned int)j, .rix = st->r });
 			p->opts[0] = (struct sched_steer_opt){ .sport = port_fwd(sv, (unsigned int)k),
 							       .ab = s->ab, .ba = s->ba };
 			if (!got[p->a] || !got[p->b])
@@ -2005,6 +2042,8 @@ static int win_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 	free(at);
 	free(ps);
 	free(got);
+	if (p)
+		free(p->why);
 	free(p);
 	return rc;
 }
