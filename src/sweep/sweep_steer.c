@@ -2,7 +2,6 @@
 /* sweep --steer: trace, learn, steer (sweep_steer.h). */
 #include <errno.h>
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -68,7 +67,7 @@ static void why_set(struct steer_pair *p, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	str_vfmt(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	free(p->why);
 	p->why = strdup(buf);	/* NULL (no memory): the reason's word, p->fb, is said instead */
@@ -78,6 +77,15 @@ static void why_set(struct steer_pair *p, const char *fmt, ...)
 static const char *why_of(const struct steer_pair *p, const char *dflt)
 {
 	return p->why ? p->why : dflt;
+}
+
+/* What pair @p holds freed: its routes and its reason. */
+static void pair_fini(struct steer_pair *p)
+{
+	pair_route_fini(&p->all);
+	pair_route_fini(&p->taken);
+	free(p->why);
+	p->why = NULL;
 }
 
 /* A scratch pair made @init again (its reason freed). */
@@ -107,11 +115,8 @@ static void win_view(struct sweep_steer *sv, struct sweep_steer_view *v);
 
 void sweep_steer_free(struct sweep_steer *sv)
 {
-	for (size_t i = 0; sv && i < sv->n; i++) {
-		pair_route_fini(&sv->p[i].all);
-		pair_route_fini(&sv->p[i].taken);
-		free(sv->p[i].why);
-	}
+	for (size_t i = 0; sv && i < sv->n; i++)
+		pair_fini(&sv->p[i]);
 	if (sv) {
 		free(sv->p);
 		free(sv->by_key);
@@ -652,8 +657,7 @@ static int cover_adopt(struct sweep_ctx *ctx, struct sweep_topo *st, struct swee
 	}
 	for (size_t i = 0; i < sv->n; i++) {
 		if (at[i] == SCHED_STEER_WHOLE) {
-			pair_route_fini(&sv->p[i].all);
-			free(sv->p[i].why);
+			pair_fini(&sv->p[i]);
 			continue;
 		}
 		if (n != i)
@@ -761,10 +765,8 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 				 "candidates leave %zu links and %zu hosts short of %u: the picker's "
 				 "pairs instead", n, c.links_short, c.hosts_short, st->cov_k);
 		steer_cover_fini(&c);
-		for (size_t i = 0; i < sv->n; i++) {
-			pair_route_fini(&sv->p[i].all);
-			free(sv->p[i].why);
-		}
+		for (size_t i = 0; i < sv->n; i++)
+			pair_fini(&sv->p[i]);
 		free(sv->p);
 		free(sv->by_key);
 		sv->p = NULL;
