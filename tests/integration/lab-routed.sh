@@ -5,12 +5,18 @@
 # same shape, that 8 TCP streams between two leaves split over both spines
 # (ECMP, L4 hash; traffic inside the namespaces only), and that the lab's
 # hosts file and YAML plan drive `fabricctl discover --lldp --hosts
-# --expect` with no hand edits: nothing missing, nothing unexpected.
+# --expect` with no hand edits: nothing missing, nothing unexpected.  Then
+# --ipv6 on a second lab (3 hosts, 3 leaves, 2 spines, --subnet 10.79.20,
+# --hash headers): the IPv6 address plan and routes, ping -6 across
+# spines, Debian's traceroute -6 by UDP source port reaching both spines
+# (each port always the same one), and which address a router's ICMPv6 /
+# ICMPv4 time exceeded comes from (the lab header's note, which tracers
+# rely on).
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
 need_root
-need_cmd ip tc jq ping lldpd lldpcli iperf3 ss
+need_cmd ip tc jq ping lldpd lldpcli iperf3 ss traceroute
 need_fabricctl
 # shellcheck source=../lab/netns
 . "$TOP/tests/lab/netns"
@@ -18,9 +24,11 @@ tmpdir_with_cleanup lab-routed
 
 P=lr$$
 B=lb$$
+V=l6$$
 SRV=
 cleanup_hook() {
 	if [ -n "$SRV" ]; then kill "$SRV" 2>/dev/null || true; wait "$SRV" 2>/dev/null || true; fi
+	lab_down --name "$V" || true
 	lab_down --name "$B" || true
 	lab_down --name "$P" || true
 }
@@ -117,5 +125,96 @@ assert_eq "problems with a cut uplink" "down $P-leaf2:swp50" \
 	"$(jq -r '.problems[] | "\(.kind) \([.ports[]?, .expected | select(. != null) | .node + ":" + (.port_name // (.port | tostring))] | map(select(startswith("'"$P-leaf2:"'"))) | unique | join(","))"' "$TMP/d.json")"
 
 run lab_down --name "$P"
-assert_eq "namespaces left" "" "$(ip netns list | grep -E "^($P|$B)-" || true)"
+
+# --- --ipv6 ------------------------------------------------------------------
+rc=0
+lab_up --name "$V" --hosts 2 --ipv6 --no-lldp 2>"$TMP/err" || rc=$?
+assert_eq "--ipv6 without --routed: exit" 2 "$rc"
+assert_eq "--ipv6 without --routed: message" "lab: up: --ipv6 needs --routed" "$(cat "$TMP/err")"
+assert_eq "--ipv6 without --routed: nothing made" "" "$(ip netns list | grep "^$V-" || true)"
+run lab_up --name "$V" --hosts 3 --leaves 3 --spines 2 --routed --ipv6 --hash headers --subnet 10.79.20
+inet6() { ip -n "$V-$1" -j addr show dev "$2" | jq -r '[.[0].addr_info[] | select(.family == "inet6" and .scope == "global") | "\(.local)/\(.prefixlen)"] | join(" ")'; }
+assert_eq "h1 IPv6 address" fd77:10:79:21::1/64 "$(inet6 h1 eth0)"
+assert_eq "h1 IPv4 address kept" 10.79.21.1/24 "$(ip -n "$V-h1" -4 -j addr show dev eth0 | jq -r '.[0].addr_info[0] | "\(.local)/\(.prefixlen)"')"
+assert_eq "lab_addr h3 (IPv4)" 10.79.23.3 "$(lab_addr h3)"
+assert_eq "lab_addr6 h3" fd77:10:79:23::3 "$(lab_addr6 h3)"
+assert_eq "lab_addr6 leaf2 (loopback)" fd77:10:79:254::2 "$(lab_addr6 leaf2)"
+assert_eq "lab_addr6 spine2 (loopback)" fd77:10:79:254::102 "$(lab_addr6 spine2)"
+assert_eq "hosts6 state file" "h2 $V-h2 fd77:10:79:22::2 leaf2 swp1" "$(sed -n 2p "$LAB_DIR/hosts6")"
+assert_eq "hosts file stays IPv4" "$V-h2 10.79.22.2 leaf=$V-leaf2 leaf_port=swp1 lldp_socket=$LAB_DIR/lldp/h2.sock" "$(lab_hostsfile | sed -n 2p)"
+assert_eq "h1 IPv6 default route" fd77:10:79:21::254 "$(ip -n "$V-h1" -6 -j route show default | jq -r '.[0].gateway')"
+assert_eq "leaf1 br0" fd77:10:79:21::254/64 "$(inet6 leaf1 br0)"
+assert_eq "leaf1 swp50 (/127 to spine2)" fd77:10:79:255::3/127 "$(inet6 leaf1 swp50)"
+assert_eq "spine1 swp1 (/127 to leaf1)" fd77:10:79:255::/127 "$(inet6 spine1 swp1)"
+assert_eq "spine2 swp3 (/127 to leaf3)" fd77:10:79:255::10/127 "$(inet6 spine2 swp3)"
+assert_eq "spine1 loopback" fd77:10:79:254::101/128 "$(inet6 spine1 lo)"
+assert_eq "leaf1 IPv6 route to leaf3's /64: one nexthop per spine" \
+	"fd77:10:79:255:: swp49
+fd77:10:79:255::2 swp50" \
+	"$(ip -n "$V-leaf1" -6 -j route show fd77:10:79:23::/64 | jq -r '.[0].nexthops[] | "\(.gateway) \(.dev)"')"
+assert_eq "spine2 IPv6 route to leaf2's /64" "fd77:10:79:255::7 swp2" \
+	"$(ip -n "$V-spine2" -6 -j route show fd77:10:79:22::/64 | jq -r '.[0] | "\(.gateway) \(.dev)"')"
+assert_eq "leaf2 IPv6 forwarding, hash policy 3, fields 0x37 (no flow label)" "1 3 55" \
+	"$(ip netns exec "$V-leaf2" sysctl -n net.ipv6.conf.all.forwarding net.ipv6.fib_multipath_hash_policy net.ipv6.fib_multipath_hash_fields | paste -sd' ')"
+for n in h1 h2 h3 leaf1 leaf2 leaf3 spine1 spine2; do
+	assert_eq "$n: no tentative (DAD) address" "" "$(ip -n "$V-$n" -6 addr show tentative)"
+done
+assert_eq "root namespace has no lab IPv6 address" "" "$(ip -6 -o addr show | grep ' fd77:10:79:' || true)"
+run lab_exec h1 ping -6 -c 1 -W 2 -q fd77:10:79:22::2
+run lab_exec h1 ping -6 -c 1 -W 2 -q "$(lab_addr6 h3)"
+run lab_exec h3 ping -6 -c 1 -W 2 -q fd77:10:79:21::1
+run lab_exec h1 ping -c 1 -W 2 -q 10.79.23.3
+run lab_lldp_wait --timeout 15
+
+# Traceroute: hop 2 is the spine a UDP source port hashes to.  No ICMP rate
+# limit: 40 traces in a row would meet it.
+for n in h1 h2 h3 leaf1 leaf2 leaf3 spine1 spine2; do
+	ip netns exec "$V-$n" sysctl -q -w net.ipv6.icmp.ratelimit=0 net.ipv4.icmp_ratelimit=0
+done
+hops() { # [-6] SPORT DEST: the answering addresses on one line
+	local six=
+	[ "$1" != -6 ] || { six=-6; shift; }
+	ip netns exec "$V-h1" traceroute $six -n -q 1 -w 1 -U -p 4791 --sport="$1" "$2" 2>/dev/null |
+		awk 'NR > 1 { printf "%s%s", sep, $2; sep = " " } END { print "" }'
+}
+sp1=fd77:10:79:255:: sp2=fd77:10:79:255::2 # the spines' ends towards leaf1
+seen=
+for s in 40000 40001 40002 40003 40004 40005 40006 40007; do
+	read -r -a hp < <(hops -6 "$s" fd77:10:79:22::2)
+	echo "traceroute -6 --sport=$s: ${hp[*]}" >&2
+	if [ "${#hp[@]}" != 4 ] || [ "${hp[3]}" != fd77:10:79:22::2 ]; then
+		fail "traceroute -6 --sport=$s: want 4 hops to h2, got '${hp[*]}'"
+	fi
+	case ${hp[1]} in
+	"$sp1") seen="$seen spine1" leaf2=fd77:10:79:255::5 ;;
+	"$sp2") seen="$seen spine2" leaf2=fd77:10:79:255::7 ;;
+	*) fail "sport $s: hop 2 ${hp[1]} is no spine" ;;
+	esac
+	assert_eq "sport $s again: same hop 2" "${hp[1]}" "$(hops -6 "$s" fd77:10:79:22::2 | cut -d' ' -f2)"
+	# leaf2 answers from its end of the cable the probe came in by.
+	assert_eq "sport $s: leaf2 answers from the probe's cable" "$leaf2" "${hp[2]}"
+done
+case $seen in *spine1*spine2* | *spine2*spine1*) ;; *) fail "8 source ports all took one spine:$seen" ;; esac
+# Which address answers, with leaf2's route back to leaf1 through spine1
+# only: ICMPv6 still from the inbound cable (swp50's ::7 for a probe via
+# spine2), ICMPv4 from the route's (swp49's 10.79.255.5).
+run ip -n "$V-leaf2" -6 route replace fd77:10:79:21::/64 via fd77:10:79:255::4 dev swp49
+run ip -n "$V-leaf2" route replace 10.79.21.0/24 via 10.79.255.4 dev swp49
+v6via2=0 v4via2=0
+for s in 40000 40001 40002 40003 40004 40005 40006 40007; do
+	read -r -a hp < <(hops -6 "$s" fd77:10:79:22::2)
+	if [ "${hp[1]:-}" = "$sp2" ]; then
+		v6via2=$((v6via2 + 1))
+		assert_eq "sport $s via spine2, route back via swp49: ICMPv6 from" fd77:10:79:255::7 "${hp[2]:-}"
+	fi
+	read -r -a hp < <(hops "$s" 10.79.22.2)
+	if [ "${hp[1]:-}" = 10.79.255.2 ]; then
+		v4via2=$((v4via2 + 1))
+		assert_eq "sport $s via spine2, route back via swp49: ICMPv4 from" 10.79.255.5 "${hp[2]:-}"
+	fi
+done
+[ "$v6via2" -ge 1 ] || fail "no IPv6 probe went via spine2"
+[ "$v4via2" -ge 1 ] || fail "no IPv4 probe went via spine2"
+run lab_down --name "$V"
+assert_eq "namespaces left" "" "$(ip netns list | grep -E "^($P|$B|$V)-" || true)"
 echo "lab-routed: ok"
