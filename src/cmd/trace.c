@@ -29,6 +29,7 @@ struct trace_cmd {
 	struct flow flow;		/* the first port's */
 	unsigned int ports, repeat;
 	unsigned int dport, sport;	/* -p (0: by protocol), --sport: into .flow */
+	unsigned int label;		/* --flow-label: into .flow (IPv6) */
 	const char *plan;
 	struct trace_opts o;
 };
@@ -65,6 +66,7 @@ static const struct cmd_opt trace_rows[] = {
 	CMD_CALL("tcp", 'T', NULL, opt_tcp, CMD_SYN_SHORT | CMD_SYN_OR),
 	CMD_WHOLE("port", 'p', "PORT", C, dport, 1, 65535, CMD_SYN_SHORT),
 	CMD_WHOLE("sport", 0, "PORT", C, sport, 1, 65535, 0),
+	CMD_WHOLE("flow-label", 0, "N", C, label, 0, 0xfffff, 0),
 	CMD_WHOLE("ports", 0, "N", C, ports, 1, TRACE_MAX_PORTS, 0),
 	CMD_WHOLE("repeat", 0, "N", C, repeat, 1, TRACE_MAX_REPEAT, 0),
 	CMD_CALL("src", 0, "ADDR", opt_src, 0),
@@ -87,6 +89,7 @@ static int opts_parse(struct fab_ctx *ctx, struct trace_cmd *c, int argc, char *
 	if (rc >= 0)
 		return rc;
 	c->flow.sport = (uint16_t)c->sport;
+	c->flow.label = c->label;
 	if (optind + 1 != argc)
 		return cmd_usage_error(ctx, "trace", optind < argc ? "one DEST only" : "DEST is required");
 	if (strlen(argv[optind]) >= sizeof(c->flow.dst))

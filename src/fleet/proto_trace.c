@@ -13,12 +13,16 @@ json_t *proto_trace_req(const struct flow_trace *tr, size_t n, const struct trac
 
 	for (size_t i = 0; flows && i < n; i++) {
 		const struct flow *f = &tr[i].flow;
+		json_t *j = json_pack("{s:s, s:s, s:s, s:i, s:i}", "proto", flow_proto_name(f->proto),
+				      "src", f->src, "dst", f->dst, "sport", (int)f->sport,
+				      "dport", (int)f->dport);
 
-		if (json_array_append_new(flows, json_pack("{s:s, s:s, s:s, s:i, s:i}",
-							   "proto", flow_proto_name(f->proto),
-							   "src", f->src, "dst", f->dst,
-							   "sport", (int)f->sport,
-							   "dport", (int)f->dport)) < 0) {
+		/* "label" only when set: a worker from before it reads the flow as ever */
+		if (j && f->label && json_object_set_new(j, "label", json_integer(f->label)) < 0) {
+			json_decref(j);
+			j = NULL;
+		}
+		if (json_array_append_new(flows, j) < 0) {
 			json_decref(flows);
 			return NULL;
 		}
@@ -66,6 +70,13 @@ static int flow_parse(const json_t *j, struct flow *f, struct fab_err *err)
 		return -EPROTO;
 	f->sport = (uint16_t)sp;
 	f->dport = (uint16_t)dp;
+	if (json_object_get(j, "label")) {
+		long long l;
+
+		if (get_num(j, "label", 0xfffff, &l, err) < 0)
+			return -EPROTO;
+		f->label = (uint32_t)l;
+	}
 	return 0;
 }
 

@@ -35,6 +35,7 @@ struct flow {
 	char src[TOPO_ADDR_LEN];	/* "": the source the route to dst picks (filled by the trace) */
 	char dst[TOPO_ADDR_LEN];
 	uint16_t sport, dport;
+	uint32_t label;			/* IPv6: the flow label the probes carry (the test's own); 0 none */
 };
 
 enum hop_answer {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* trace as the "fabricctl.trace/1" document (docs/paths.md). */
+#include <string.h>
+
 #include "render/render.h"
 #include "render/trace.h"
 
@@ -94,12 +96,13 @@ json_t *trace_to_json(const struct trace_report *r)
 	for (size_t i = 0; i < r->n_traces; i++)
 		json_array_append_new(flows, flow_to_json(&r->traces[i],
 							  (unsigned int)(i / r->n_ports) + 1));
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o, s:o}",
 			 "schema", "fabricctl.trace/1",
 			 "proto", flow_proto_name(f->proto),
 			 "src", f->src,
 			 "dst", f->dst,
 			 "dport", (json_int_t)f->dport,
+			 "flow_label", strchr(f->dst, ':') ? json_integer(f->label) : json_null(),
 			 "plan", str_or_null(r->plan),
 			 "flows", flows,
 			 "map", map_to_json(r->map));

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "render/render_impl.h"
 #include "render/trace.h"
@@ -14,7 +15,8 @@ static const char *answer_note(const struct flow_hop *h)
 {
 	switch (h->answer) {
 	case HOP_UNREACHABLE:
-		return h->code == 3 ? "port unreachable" : "unreachable";
+		/* ICMP code 3, ICMPv6 code 4 */
+		return h->code == (strchr(h->addr, ':') ? 4u : 3u) ? "port unreachable" : "unreachable";
 	case HOP_TCP_RST:
 		return "tcp reset";
 	case HOP_TCP_SYNACK:

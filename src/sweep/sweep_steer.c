@@ -19,6 +19,7 @@
 #include "sweep/sweep_steer.h"
 #include "sweep/sweep_topo.h"
 #include "transport/trace.h"
+#include "transport/verbs_gid.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -149,6 +150,11 @@ static void pair_flows(const struct sweep_steer *sv, const struct fab_hosts *hs,
 
 	steer_tuple_flow(&sv->tu, ECMP_AB, port_fwd(sv, k), a, b, fa);
 	steer_tuple_flow(&sv->tu, ECMP_BA, port_rev(sv, j), a, b, fb);
+	if (sv->tu.kind == STEER_ROCE) {
+		/* IPv6: the QPs' flow labels are in the packets' headers (on mlx5; rxe sends 0) */
+		fa->label = verbs_sport_flow_label(fa->sport);
+		fb->label = verbs_sport_flow_label(fb->sport);
+	}
 }
 
 static int key_cmp(const void *x, const void *y, void *arg)

@@ -198,6 +198,21 @@ static int session_new(const struct tp_params *p, bool server, struct tp_session
 	*out = s;
 	return 0;
 }
+/*
+ * An IPv6 test socket sends flow label 0, not the label Linux draws from
+ * the connection's random hash (net.ipv6.auto_flowlabels; drawn again
+ * when a retransmission times out): the label is in the hash of switches
+ * and routers that hash IPv6 on it (Linux: fib_multipath_hash_policy 0),
+ * and the tracer's probes carry 0 (docs/paths.md "IPv6").
+ */
+static void flowlabel_pin(int fd, int family)
+{
+	int zero = 0;
+
+	if (family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_AUTOFLOWLABEL, &zero, sizeof(zero));
+}
+
 
 static int tcp_server_open(const struct tp_params *p, struct tp_session **out,
 			   json_t **endpoint, struct fab_err *err)
@@ -226,6 +241,7 @@ static int tcp_server_open(const struct tp_params *p, struct tp_session **out,
 		rc = fab_err_set(err, -errno, "tcp: socket: %s", strerror(errno));
 		goto out;
 	}
+	flowlabel_pin(s->lfd, ss.ss_family);	/* the accepted connections inherit it */
 	/* Bound to the pair's address on an ephemeral port (or the steered one), for this test only. */
 	if (p->spec.port) {
 		int one = 1;
@@ -703,6 +719,7 @@ static int client_connect(struct tp_session *s, enum tcp_kind kind, unsigned int
 	fd = socket(s->peer.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return fab_err_set(err, -errno, "tcp: socket: %s", strerror(errno));
+	flowlabel_pin(fd, s->peer.ss_family);
 	if (sport && !*s->local_addr) {
 		rc = fab_err_set(err, -EINVAL, "tcp: source port %u without a local address", sport);
 		goto fail;

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The Paris-style tracer: raw IPv4 probes that keep each flow's 5-tuple,
- * answers read on a raw ICMP socket (and a raw TCP socket for the
- * destination's RST or SYN-ACK), every answer matched to its probe by the
- * number carried in the IP ID (ICMP quotes it) or the TCP sequence number
- * (a RST or SYN-ACK acknowledges it).
+ * The Paris-style tracer: raw IPv4 and IPv6 probes that keep each flow's
+ * 5-tuple, answers read on a raw ICMP or ICMPv6 socket (and a raw TCP
+ * socket for the destination's RST or SYN-ACK), every answer matched to
+ * its probe by the number carried in the IP ID (ICMP quotes it), the
+ * IPv6 UDP probe's payload (ICMPv6 quotes it) or the TCP sequence number
+ * (a RST or SYN-ACK acknowledges it).  One set of sockets per family the
+ * flows use.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/filter.h>
 #include <linux/icmp.h>
+#include <netinet/icmp6.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -69,7 +72,7 @@ struct tracer {
 	struct fstate *fs;
 	struct slot *slots;		/* RING of them, by probe number mod RING */
 	uint32_t n_sent;
-	int snd, icmp, tcp;
+	int snd[2], icmp[2], tcp[2];	/* [0] IPv4, [1] IPv6; -1: not open */
 	uint16_t id_base;
 	uint32_t seq_base;
 	uint64_t last_send_ns;
@@ -77,9 +80,9 @@ struct tracer {
 
 /* ---- setup ---------------------------------------------------------------------- */
 
-static int raw_socket(int proto, const char *what, struct fab_err *err)
+static int raw_socket(int family, int proto, const char *what, struct fab_err *err)
 {
-	int fd = socket(AF_INET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
+	int fd = socket(family, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, proto);
 
 	if (fd < 0 && (errno == EPERM || errno == EACCES))
 		return fab_err_set(err, -EPERM, "trace: %s raw socket: %s (root or CAP_NET_RAW needed)",
@@ -118,87 +121,157 @@ static int tcp_filter_set(int fd, struct fab_err *err)
 	return 0;
 }
 
-static bool any_tcp(const struct tracer *t)
+/* Only ICMPv6 time exceeded and destination unreachable reach the ICMPv6 socket. */
+static int icmp6_filter_set(int fd, struct fab_err *err)
+{
+	struct icmp6_filter f;
+
+	ICMP6_FILTER_SETBLOCKALL(&f);
+	ICMP6_FILTER_SETPASS(ICMP6_DST_UNREACH, &f);
+	ICMP6_FILTER_SETPASS(ICMP6_TIME_EXCEEDED, &f);
+	if (setsockopt(fd, IPPROTO_ICMPV6, ICMP6_FILTER, &f, sizeof(f)) < 0)
+		return fab_err_set(err, -errno, "trace: ICMP6_FILTER: %s", strerror(errno));
+	return 0;
+}
+
+/*
+ * Only TCP segments with RST, or SYN and ACK, reach the IPv6 TCP socket
+ * (an IPv6 raw socket's filter sees the segment from its TCP header on),
+ * with their destination address (IPV6_PKTINFO).
+ */
+static int tcp6_filter_set(int fd, struct fab_err *err)
+{
+	static struct sock_filter code[] = {
+		{ BPF_LD | BPF_B | BPF_ABS, 0, 0, 13 },		/* A = TCP flags */
+		{ BPF_JMP | BPF_JSET | BPF_K, 2, 0, 0x04 },	/* RST: keep */
+		{ BPF_ALU | BPF_AND | BPF_K, 0, 0, 0x12 },
+		{ BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x12 },	/* SYN+ACK: keep */
+		{ BPF_RET | BPF_K, 0, 0, 0xffff },
+		{ BPF_RET | BPF_K, 0, 0, 0 },
+	};
+	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
+	int one = 1;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0)
+		return fab_err_set(err, -errno, "trace: SO_ATTACH_FILTER: %s", strerror(errno));
+	if (setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one)) < 0)
+		return fab_err_set(err, -errno, "trace: IPV6_RECVPKTINFO: %s", strerror(errno));
+	return 0;
+}
+
+/* Some flow of family @v6 (and with @tcp, a TCP one). */
+static bool any_flow(const struct tracer *t, bool v6, bool tcp)
 {
 	for (size_t i = 0; i < t->n; i++)
-		if (t->tr[i].flow.proto == FLOW_TCP)
+		if (t->fs[i].tu.v6 == v6 && (!tcp || t->fs[i].tu.proto == IPPROTO_TCP))
 			return true;
 	return false;
 }
 
 static int sockets_open(struct tracer *t, struct fab_err *err)
 {
-	t->snd = raw_socket(IPPROTO_RAW, "send", err);
-	if (t->snd < 0)
-		return t->snd;
-	t->icmp = raw_socket(IPPROTO_ICMP, "ICMP", err);
-	if (t->icmp < 0 || icmp_filter_set(t->icmp, err) < 0)
-		return err->code;
-	if (!any_tcp(t))
-		return 0;
-	t->tcp = raw_socket(IPPROTO_TCP, "TCP", err);
-	if (t->tcp < 0 || tcp_filter_set(t->tcp, err) < 0)
-		return err->code;
+	for (int v6 = 0; v6 <= 1; v6++) {
+		int fam = v6 ? AF_INET6 : AF_INET;
+
+		if (!any_flow(t, v6, false))
+			continue;
+		/* IPPROTO_RAW: the header is ours (IPv6 too: the kernel sets IPV6_HDRINCL). */
+		t->snd[v6] = raw_socket(fam, IPPROTO_RAW, "send", err);
+		if (t->snd[v6] < 0)
+			return err->code;
+		t->icmp[v6] = raw_socket(fam, v6 ? IPPROTO_ICMPV6 : IPPROTO_ICMP, v6 ? "ICMPv6" : "ICMP", err);
+		if (t->icmp[v6] < 0 ||
+		    (v6 ? icmp6_filter_set(t->icmp[v6], err) : icmp_filter_set(t->icmp[v6], err)) < 0)
+			return err->code;
+		if (!any_flow(t, v6, true))
+			continue;
+		t->tcp[v6] = raw_socket(fam, IPPROTO_TCP, "TCP", err);
+		if (t->tcp[v6] < 0 ||
+		    (v6 ? tcp6_filter_set(t->tcp[v6], err) : tcp_filter_set(t->tcp[v6], err)) < 0)
+			return err->code;
+	}
 	return 0;
 }
 
 static void sockets_close(struct tracer *t)
 {
-	if (t->snd >= 0)
-		close(t->snd);
-	if (t->icmp >= 0)
-		close(t->icmp);
-	if (t->tcp >= 0)
-		close(t->tcp);
+	for (int v6 = 0; v6 <= 1; v6++) {
+		if (t->snd[v6] >= 0)
+			close(t->snd[v6]);
+		if (t->icmp[v6] >= 0)
+			close(t->icmp[v6]);
+		if (t->tcp[v6] >= 0)
+			close(t->tcp[v6]);
+	}
 }
 
-/* The source address the route to @dst picks (a UDP socket's connect sends nothing). */
-static int route_src(const struct in_addr *dst, struct in_addr *src, struct fab_err *err)
+/* The source address (@alen bytes) the route to @dst picks (a UDP socket's connect sends nothing). */
+static int route_src(bool v6, const uint8_t *dst, uint8_t *src, struct fab_err *err)
 {
-	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr = *dst, .sin_port = htons(9) };
-	socklen_t len = sizeof(sa);
-	char buf[INET_ADDRSTRLEN];
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in in;
+		struct sockaddr_in6 in6;
+	} u = { 0 };
+	socklen_t len = v6 ? sizeof(u.in6) : sizeof(u.in);
+	char buf[INET6_ADDRSTRLEN];
+	int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
 
 	if (fd < 0)
 		return fab_err_set(err, -errno, "trace: socket: %s", strerror(errno));
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&sa, &len) < 0)
+	if (v6) {
+		u.in6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = htons(9) };
+		memcpy(&u.in6.sin6_addr, dst, 16);
+	} else {
+		u.in = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = htons(9) };
+		memcpy(&u.in.sin_addr, dst, 4);
+	}
+	if (connect(fd, &u.sa, len) < 0 || getsockname(fd, &u.sa, &len) < 0)
 		rc = fab_err_set(err, -errno, "trace: %s: no route: %s",
-				 inet_ntop(AF_INET, dst, buf, sizeof(buf)), strerror(errno));
+				 inet_ntop(v6 ? AF_INET6 : AF_INET, dst, buf, sizeof(buf)), strerror(errno));
+	else if (v6)
+		memcpy(src, &u.in6.sin6_addr, 16);
 	else
-		*src = sa.sin_addr;
+		memcpy(src, &u.in.sin_addr, 4);
 	close(fd);
 	return rc;
+}
+
+/* @s as an IPv4 or (when @v6) IPv6 address into @out: true when it is one. */
+static bool addr_parse(const char *s, bool v6, uint8_t *out)
+{
+	return inet_pton(v6 ? AF_INET6 : AF_INET, s, out) == 1;
 }
 
 static int flow_prepare(struct tracer *t, size_t i, struct fab_err *err)
 {
 	struct flow *f = &t->tr[i].flow;
 	struct fstate *fs = &t->fs[i];
-	struct in_addr dst, src;
+	bool v6 = strchr(f->dst, ':') != NULL;
+	size_t alen = v6 ? 16 : 4;
 
-	if (inet_pton(AF_INET, f->dst, &dst) != 1) {
-		if (strchr(f->dst, ':'))
-			return fab_err_set(err, -EAFNOSUPPORT, "trace: %s: IPv6 is not traced yet", f->dst);
-		return fab_err_input(err, -EINVAL, "trace: '%s' is not an IPv4 address", f->dst);
-	}
-	if (f->src[0] && inet_pton(AF_INET, f->src, &src) != 1)
-		return fab_err_input(err, -EINVAL, "trace: source '%s' is not an IPv4 address", f->src);
+	fs->tu.v6 = v6;
+	if (!addr_parse(f->dst, v6, fs->tu.dst))
+		return fab_err_input(err, -EINVAL, "trace: '%s' is not an IP address", f->dst);
+	if (v6 && IN6_IS_ADDR_LINKLOCAL((struct in6_addr *)fs->tu.dst))
+		return fab_err_input(err, -EINVAL, "trace: %s: a link-local address names no path "
+				     "through the fabric", f->dst);
+	if (f->src[0] && !addr_parse(f->src, v6, fs->tu.src))
+		return fab_err_input(err, -EINVAL, "trace: source '%s' is not an %s address", f->src,
+				     v6 ? "IPv6" : "IPv4");
 	if (!f->src[0]) {
-		if (route_src(&dst, &src, err) < 0)
+		if (route_src(v6, fs->tu.dst, fs->tu.src, err) < 0)
 			return err->code;
-		inet_ntop(AF_INET, &src, f->src, sizeof(f->src));
+		inet_ntop(v6 ? AF_INET6 : AF_INET, fs->tu.src, f->src, sizeof(f->src));
 	}
 	fs->tu.proto = f->proto == FLOW_TCP ? IPPROTO_TCP : IPPROTO_UDP;
-	memcpy(fs->tu.src, &src, 4);
-	memcpy(fs->tu.dst, &dst, 4);
 	fs->tu.sport = f->sport;
 	fs->tu.dport = f->dport;
+	fs->tu.label = f->label & 0xfffff;
 	fs->limit = t->o->window < t->o->max_ttl ? t->o->window : t->o->max_ttl;
 	fs->group = i;
 	for (size_t j = 0; j < i; j++)
-		if (!memcmp(t->fs[j].tu.dst, fs->tu.dst, 4)) {
+		if (t->fs[j].tu.v6 == v6 && !memcmp(t->fs[j].tu.dst, fs->tu.dst, alen)) {
 			fs->group = t->fs[j].group;
 			break;
 		}
@@ -269,35 +342,59 @@ static bool probe_due(const struct tracer *t, uint64_t now, size_t *fi, unsigned
 }
 
 /*
- * Send probe @pkt to @sa, routed as a packet from @src would be: the raw
- * socket's route lookup does not read the header's source, so without
- * IP_PKTINFO a host that routes by source (policy rules per rail, a NIC
- * per table) would send the probe out of another port than the flow's.
- * A source that is not this host's (EINVAL) goes by the destination alone.
+ * Send probe @pkt to its flow's destination, routed as a packet from its
+ * source would be: the raw socket's route lookup does not read the
+ * header's source, so without IP_PKTINFO (IPV6_PKTINFO) a host that routes
+ * by source (policy rules per rail, a NIC per table) would send the probe
+ * out of another port than the flow's.  A source that is not this host's
+ * (EINVAL) goes by the destination alone.
  */
-static ssize_t probe_sendmsg(int fd, uint8_t *pkt, size_t len, struct sockaddr_in *sa,
-			     const uint8_t src[4])
+static ssize_t probe_sendmsg(int fd, uint8_t *pkt, size_t len, const struct trace_tuple *tu)
 {
 	union {
 		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(struct in_pktinfo))];
+		char buf[CMSG_SPACE(sizeof(struct in6_pktinfo))];
 	} c = { 0 };
+	union {
+		struct sockaddr sa;
+		struct sockaddr_in in;
+		struct sockaddr_in6 in6;
+	} to = { 0 };
+	socklen_t tolen = tu->v6 ? sizeof(to.in6) : sizeof(to.in);
 	struct iovec iov = { .iov_base = pkt, .iov_len = len };
-	struct msghdr mh = { .msg_name = sa, .msg_namelen = sizeof(*sa), .msg_iov = &iov,
-			     .msg_iovlen = 1, .msg_control = c.buf,
-			     .msg_controllen = sizeof(c.buf) };
-	struct in_pktinfo pi = { 0 };
-	struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
+	struct msghdr mh = { .msg_name = &to, .msg_namelen = tolen, .msg_iov = &iov,
+			     .msg_iovlen = 1, .msg_control = c.buf };
+	struct cmsghdr *cm;
 	ssize_t n;
 
-	cm->cmsg_level = IPPROTO_IP;
-	cm->cmsg_type = IP_PKTINFO;
-	cm->cmsg_len = CMSG_LEN(sizeof(pi));
-	memcpy(&pi.ipi_spec_dst, src, 4);
-	memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+	if (tu->v6) {
+		struct in6_pktinfo pi = { 0 };
+
+		to.in6.sin6_family = AF_INET6;
+		memcpy(&to.in6.sin6_addr, tu->dst, 16);
+		mh.msg_controllen = CMSG_SPACE(sizeof(pi));
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = IPPROTO_IPV6;
+		cm->cmsg_type = IPV6_PKTINFO;
+		cm->cmsg_len = CMSG_LEN(sizeof(pi));
+		memcpy(&pi.ipi6_addr, tu->src, 16);
+		memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+	} else {
+		struct in_pktinfo pi = { 0 };
+
+		to.in.sin_family = AF_INET;
+		memcpy(&to.in.sin_addr, tu->dst, 4);
+		mh.msg_controllen = CMSG_SPACE(sizeof(pi));
+		cm = CMSG_FIRSTHDR(&mh);
+		cm->cmsg_level = IPPROTO_IP;
+		cm->cmsg_type = IP_PKTINFO;
+		cm->cmsg_len = CMSG_LEN(sizeof(pi));
+		memcpy(&pi.ipi_spec_dst, tu->src, 4);
+		memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+	}
 	n = sendmsg(fd, &mh, 0);
 	if (n < 0 && errno == EINVAL)
-		n = sendto(fd, pkt, len, 0, (struct sockaddr *)sa, sizeof(*sa));
+		n = sendto(fd, pkt, len, 0, &to.sa, tolen);
 	return n;
 }
 
@@ -306,27 +403,26 @@ static int probe_send(struct tracer *t, size_t fi, unsigned int ttl, uint64_t no
 {
 	struct fstate *fs = &t->fs[fi];
 	struct ttl_state *ts = &fs->ttl[ttl];
-	struct sockaddr_in sa = { .sin_family = AF_INET };
 	uint8_t pkt[TRACE_PKT_MAX];
 	uint64_t retry_ns = (uint64_t)t->o->retry_ms * 1000000u;
 	uint32_t k = t->n_sent++;
-	char dst[INET_ADDRSTRLEN];
+	char dst[INET6_ADDRSTRLEN];
 	size_t len;
 
 	len = trace_pkt_build(pkt, &fs->tu, (uint8_t)ttl, (uint16_t)(t->id_base + k), t->seq_base + k);
-	memcpy(&sa.sin_addr, fs->tu.dst, 4);
 	t->slots[k % RING] = (struct slot){ .k = k, .flow = (uint32_t)fi, .ttl = ttl, .sent_ns = now };
 	ts->sent++;
 	ts->round_ns = now - (now > retry_ns / 2 ? retry_ns / 2 : now);
 	ts->sent_ns = now;
 	ts->next_ns = now + retry_ns;
 	t->last_send_ns = now;
-	if (probe_sendmsg(t->snd, pkt, len, &sa, fs->tu.src) >= 0)
+	if (probe_sendmsg(t->snd[fs->tu.v6], pkt, len, &fs->tu) >= 0)
 		return 0;
 	if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR)
 		return 0;		/* lost like a dropped probe: tried again later */
 	return fab_err_set(err, -errno, "trace: send to %s: %s",
-			   inet_ntop(AF_INET, fs->tu.dst, dst, sizeof(dst)), strerror(errno));
+			   inet_ntop(fs->tu.v6 ? AF_INET6 : AF_INET, fs->tu.dst, dst, sizeof(dst)),
+			   strerror(errno));
 }
 
 /* ---- answers -------------------------------------------------------------------- */
@@ -411,11 +507,11 @@ static void answer_apply(struct tracer *t, const struct trace_answer *a, uint64_
 	ttl = s->ttl;
 	if (fs->reached_ttl && ttl > fs->reached_ttl)
 		return;			/* past the destination: nothing to learn */
-	inet_ntop(AF_INET, a->from, from, sizeof(from));
+	inet_ntop(fs->tu.v6 ? AF_INET6 : AF_INET, a->from, from, sizeof(from));
 	if (hop_record(&fs->hop[ttl], a, from, now - s->sent_ns))
 		t->fs[fs->group].answered_ns[ttl] = now;
 	dest = a->kind == HOP_TCP_RST || a->kind == HOP_TCP_SYNACK ||
-	       (a->kind == HOP_UNREACHABLE && !memcmp(a->from, fs->tu.dst, 4));
+	       (a->kind == HOP_UNREACHABLE && !memcmp(a->from, fs->tu.dst, fs->tu.v6 ? 16 : 4));
 	if (dest && (!fs->reached_ttl || ttl < fs->reached_ttl))
 		fs->reached_ttl = ttl;
 	else if (a->kind == HOP_UNREACHABLE && ttl < fs->limit)
@@ -435,6 +531,42 @@ static void answers_read(struct tracer *t, int fd)
 	while ((len = recv(fd, buf, sizeof(buf), 0)) > 0)
 		if (trace_pkt_parse(buf, (size_t)len, &a) == 0)
 			answer_apply(t, &a, clock_mono_ns());
+}
+
+/* An IPv6 raw socket of @proto: no IPv6 header; the source from recvmsg, TCP's destination from IPV6_PKTINFO. */
+static void answers_read6(struct tracer *t, int fd, int proto)
+{
+	uint8_t buf[2048], to[16];
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+	} c;
+	struct sockaddr_in6 from;
+	struct trace_answer a;
+	ssize_t len;
+
+	for (;;) {
+		struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+		struct msghdr mh = { .msg_name = &from, .msg_namelen = sizeof(from), .msg_iov = &iov,
+				     .msg_iovlen = 1, .msg_control = c.buf,
+				     .msg_controllen = sizeof(c.buf) };
+		bool have_to = proto != IPPROTO_TCP;
+
+		if ((len = recvmsg(fd, &mh, 0)) <= 0)
+			return;
+		memset(to, 0, sizeof(to));
+		for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
+			if (cm->cmsg_level == IPPROTO_IPV6 && cm->cmsg_type == IPV6_PKTINFO) {
+				struct in6_pktinfo pi;
+
+				memcpy(&pi, CMSG_DATA(cm), sizeof(pi));
+				memcpy(to, &pi.ipi6_addr, 16);
+				have_to = true;
+			}
+		if (have_to && mh.msg_namelen >= sizeof(from) &&
+		    trace_pkt_parse6(buf, (size_t)len, proto, (const uint8_t *)&from.sin6_addr, to, &a) == 0)
+			answer_apply(t, &a, clock_mono_ns());
+	}
 }
 
 /* ---- the loop ------------------------------------------------------------------- */
@@ -473,22 +605,28 @@ static uint64_t wake_ns(const struct tracer *t, uint64_t now)
 /* Wait for answers until @until; 0, or -ECANCELED. */
 static int answers_wait(struct tracer *t, int cancel_fd, uint64_t now, uint64_t until)
 {
-	struct pollfd p[3] = {
-		{ .fd = t->icmp, .events = POLLIN },
-		{ .fd = t->tcp, .events = POLLIN },
+	struct pollfd p[5] = {
+		{ .fd = t->icmp[0], .events = POLLIN },
+		{ .fd = t->tcp[0], .events = POLLIN },
+		{ .fd = t->icmp[1], .events = POLLIN },
+		{ .fd = t->tcp[1], .events = POLLIN },
 		{ .fd = cancel_fd, .events = POLLIN },
 	};
 	struct timespec ts = { .tv_sec = (time_t)((until - now) / 1000000000u),
 			       .tv_nsec = (long)((until - now) % 1000000000u) };
 
-	if (ppoll(p, 3, &ts, NULL) < 0 && errno != EINTR)
+	if (ppoll(p, 5, &ts, NULL) < 0 && errno != EINTR)
 		return 0;
-	if (cancel_fd >= 0 && p[2].revents)
+	if (cancel_fd >= 0 && p[4].revents)
 		return -ECANCELED;
-	if (p[0].revents & POLLIN)
-		answers_read(t, t->icmp);
-	if (t->tcp >= 0 && (p[1].revents & POLLIN))
-		answers_read(t, t->tcp);
+	if (t->icmp[0] >= 0 && (p[0].revents & POLLIN))
+		answers_read(t, t->icmp[0]);
+	if (t->tcp[0] >= 0 && (p[1].revents & POLLIN))
+		answers_read(t, t->tcp[0]);
+	if (t->icmp[1] >= 0 && (p[2].revents & POLLIN))
+		answers_read6(t, t->icmp[1], IPPROTO_ICMPV6);
+	if (t->tcp[1] >= 0 && (p[3].revents & POLLIN))
+		answers_read6(t, t->tcp[1], IPPROTO_TCP);
 	return 0;
 }
 
@@ -552,7 +690,8 @@ static int opts_check(const struct trace_opts *o, size_t n, struct fab_err *err)
 int trace_run(struct flow_trace *tr, size_t n, const struct trace_opts *o, int cancel_fd,
 	      struct fab_err *err)
 {
-	struct tracer t = { .o = o, .tr = tr, .n = n, .snd = -1, .icmp = -1, .tcp = -1 };
+	struct tracer t = { .o = o, .tr = tr, .n = n, .snd = { -1, -1 }, .icmp = { -1, -1 },
+			    .tcp = { -1, -1 } };
 	uint64_t seed = clock_mono_ns() ^ ((uint64_t)getpid() << 20);
 	int rc;
 
@@ -575,9 +714,11 @@ int trace_run(struct flow_trace *tr, size_t n, const struct trace_opts *o, int c
 		flow_trace_fini(&tr[i]);
 		tr[i].flow = f;
 	}
-	rc = sockets_open(&t, err);
+	rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		rc = flow_prepare(&t, i, err);
+	if (rc == 0)
+		rc = sockets_open(&t, err);
 	if (rc == 0)
 		rc = tracer_loop(&t, cancel_fd, err);
 	if (rc == 0)

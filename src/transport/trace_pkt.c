@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The tracer's packets: IPv4 probes that keep a 5-tuple, and the answers quoting them. */
+/* The tracer's packets: IPv4 and IPv6 probes that keep a 5-tuple, and the answers quoting them. */
 #include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
@@ -7,11 +7,14 @@
 #include "transport/trace_pkt.h"
 
 #define IP4_HLEN 20
+#define IP6_HLEN 40
 #define UDP_HLEN 8
 #define TCP_HLEN 20
 #define ICMP_HLEN 8
 #define ICMP_UNREACH 3
 #define ICMP_TIMXCEED 11
+#define ICMP6_UNREACH 1
+#define ICMP6_TIMXCEED 3
 #define TCP_SYN 0x02
 #define TCP_RST 0x04
 #define TCP_ACK 0x10
@@ -49,39 +52,35 @@ uint32_t trace_pkt_sum(const uint8_t *p, size_t len, uint32_t sum)
 	return sum;
 }
 
-/* The L4 checksum over the IPv4 pseudo header and @len bytes at @l4. */
+/* The L4 checksum over the IPv4 or IPv6 pseudo header and @len bytes at @l4. */
 static uint16_t l4_csum(const struct trace_tuple *tu, const uint8_t *l4, size_t len)
 {
-	uint8_t ph[12];
+	uint8_t ph[40] = { 0 };
+	size_t alen = tu->v6 ? 16 : 4, phlen;
 	uint32_t sum;
 
-	memcpy(ph, tu->src, 4);
-	memcpy(ph + 4, tu->dst, 4);
-	ph[8] = 0;
-	ph[9] = tu->proto;
-	put16(ph + 10, (uint16_t)len);
-	sum = trace_pkt_sum(ph, sizeof(ph), 0);
+	memcpy(ph, tu->src, alen);
+	memcpy(ph + alen, tu->dst, alen);
+	if (tu->v6) {			/* RFC 8200 8.1: length 32 bits, 3 zero bytes, next header */
+		put32(ph + 32, (uint32_t)len);
+		ph[39] = tu->proto;
+		phlen = 40;
+	} else {
+		ph[9] = tu->proto;
+		put16(ph + 10, (uint16_t)len);
+		phlen = 12;
+	}
+	sum = trace_pkt_sum(ph, phlen, 0);
 	sum = trace_pkt_sum(l4, len, sum);
 	return (uint16_t)~sum;
 }
 
-size_t trace_pkt_build(uint8_t *buf, const struct trace_tuple *tu, uint8_t ttl, uint16_t ip_id,
-		       uint32_t seq)
+/* The UDP or TCP header (and IPv6 UDP's payload) of a probe at @l4: its length. */
+static size_t l4_build(uint8_t *l4, const struct trace_tuple *tu, uint32_t seq)
 {
-	size_t l4len = tu->proto == IPPROTO_TCP ? TCP_HLEN : UDP_HLEN;
-	uint8_t *ip = buf, *l4 = buf + IP4_HLEN;
+	size_t len;
 	uint16_t csum;
 
-	memset(buf, 0, IP4_HLEN + l4len);
-	ip[0] = 0x45;				/* version 4, 5 words */
-	put16(ip + 2, (uint16_t)(IP4_HLEN + l4len));
-	put16(ip + 4, ip_id);
-	put16(ip + 6, 0x4000);			/* DF */
-	ip[8] = ttl;
-	ip[9] = tu->proto;
-	memcpy(ip + 12, tu->src, 4);
-	memcpy(ip + 16, tu->dst, 4);
-	put16(ip + 10, (uint16_t)~trace_pkt_sum(ip, IP4_HLEN, 0));
 	put16(l4, tu->sport);
 	put16(l4 + 2, tu->dport);
 	if (tu->proto == IPPROTO_TCP) {
@@ -90,11 +89,54 @@ size_t trace_pkt_build(uint8_t *buf, const struct trace_tuple *tu, uint8_t ttl, 
 		l4[13] = TCP_SYN;
 		put16(l4 + 14, 65535);		/* window */
 		put16(l4 + 16, l4_csum(tu, l4, TCP_HLEN));
-	} else {
-		put16(l4 + 4, UDP_HLEN);
-		csum = l4_csum(tu, l4, UDP_HLEN);
-		put16(l4 + 6, csum ? csum : 0xffff);	/* 0 means "none" in UDP */
+		return TCP_HLEN;
 	}
+	len = UDP_HLEN;
+	if (tu->v6) {
+		put32(l4 + UDP_HLEN, seq);
+		len += TRACE_PKT_V6_PAYLOAD;
+	}
+	put16(l4 + 4, (uint16_t)len);
+	csum = l4_csum(tu, l4, len);
+	put16(l4 + 6, csum ? csum : 0xffff);	/* 0 means "none" in UDP */
+	return len;
+}
+
+static size_t build6(uint8_t *buf, const struct trace_tuple *tu, uint8_t ttl, uint32_t seq)
+{
+	uint8_t *ip = buf;
+	size_t l4len;
+
+	memset(buf, 0, TRACE_PKT_MAX);
+	put32(ip, 6u << 28 | (tu->label & 0xfffff));	/* version 6, traffic class 0 */
+	ip[6] = tu->proto;
+	ip[7] = ttl;
+	memcpy(ip + 8, tu->src, 16);
+	memcpy(ip + 24, tu->dst, 16);
+	l4len = l4_build(ip + IP6_HLEN, tu, seq);
+	put16(ip + 4, (uint16_t)l4len);
+	return IP6_HLEN + l4len;
+}
+
+size_t trace_pkt_build(uint8_t *buf, const struct trace_tuple *tu, uint8_t ttl, uint16_t ip_id,
+		       uint32_t seq)
+{
+	uint8_t *ip = buf;
+	size_t l4len;
+
+	if (tu->v6)
+		return build6(buf, tu, ttl, seq);
+	memset(buf, 0, TRACE_PKT_MAX);
+	ip[0] = 0x45;				/* version 4, 5 words */
+	put16(ip + 4, ip_id);
+	put16(ip + 6, 0x4000);			/* DF */
+	ip[8] = ttl;
+	ip[9] = tu->proto;
+	memcpy(ip + 12, tu->src, 4);
+	memcpy(ip + 16, tu->dst, 4);
+	l4len = l4_build(ip + IP4_HLEN, tu, seq);
+	put16(ip + 2, (uint16_t)(IP4_HLEN + l4len));
+	put16(ip + 10, (uint16_t)~trace_pkt_sum(ip, IP4_HLEN, 0));
 	return IP4_HLEN + l4len;
 }
 
@@ -148,8 +190,9 @@ static int icmp_parse(const uint8_t *ic, size_t len, struct trace_answer *a)
 	return quote_parse(ic + ICMP_HLEN, len - ICMP_HLEN, a);
 }
 
-/* A destination's RST or SYN-ACK: the probe it answers is the segment reversed. */
-static int tcp_parse(const uint8_t *ip, const uint8_t *tcp, size_t len, struct trace_answer *a)
+/* A destination's RST or SYN-ACK from @from to @to (@alen bytes): the probe it answers is the segment reversed. */
+static int tcp_parse(const uint8_t *from, const uint8_t *to, size_t alen, const uint8_t *tcp,
+		     size_t len, struct trace_answer *a)
 {
 	uint8_t fl;
 
@@ -165,8 +208,8 @@ static int tcp_parse(const uint8_t *ip, const uint8_t *tcp, size_t len, struct t
 	if (!(fl & TCP_ACK))
 		return -EINVAL;			/* a RST that acknowledges nothing names no probe */
 	a->probe.proto = IPPROTO_TCP;
-	memcpy(a->probe.src, ip + 16, 4);
-	memcpy(a->probe.dst, ip + 12, 4);
+	memcpy(a->probe.src, to, alen);
+	memcpy(a->probe.dst, from, alen);
 	a->probe.sport = get16(tcp + 2);
 	a->probe.dport = get16(tcp);
 	a->has_seq = true;
@@ -188,8 +231,52 @@ int trace_pkt_parse(const uint8_t *pkt, size_t len, struct trace_answer *a)
 	if (pkt[9] == IPPROTO_ICMP)
 		return icmp_parse(pkt + hl, tot - hl, a);
 	if (pkt[9] == IPPROTO_TCP)
-		return tcp_parse(pkt, pkt + hl, tot - hl, a);
+		return tcp_parse(pkt + 12, pkt + 16, 4, pkt + hl, tot - hl, a);
 	return -EINVAL;
+}
+
+/* The quoted IPv6 probe inside an ICMPv6 error (@q, @len bytes: IPv6 header + >= 8 bytes). */
+static int quote6_parse(const uint8_t *q, size_t len, struct trace_answer *a)
+{
+	const uint8_t *l4 = q + IP6_HLEN;
+
+	if (len < IP6_HLEN + 8 || q[0] >> 4 != 6 || (q[6] != IPPROTO_UDP && q[6] != IPPROTO_TCP))
+		return -EINVAL;			/* our probes carry no extension header */
+	a->probe.proto = q[6];
+	a->probe.label = get32(q) & 0xfffff;
+	memcpy(a->probe.src, q + 8, 16);
+	memcpy(a->probe.dst, q + 24, 16);
+	a->probe.sport = get16(l4);
+	a->probe.dport = get16(l4 + 2);
+	if (q[6] == IPPROTO_TCP) {
+		a->has_seq = true;
+		a->seq = get32(l4 + 4);
+	} else if (len >= IP6_HLEN + UDP_HLEN + TRACE_PKT_V6_PAYLOAD &&
+		   get16(l4 + 4) == UDP_HLEN + TRACE_PKT_V6_PAYLOAD) {
+		a->has_seq = true;
+		a->seq = get32(l4 + UDP_HLEN);
+	}
+	return 0;
+}
+
+int trace_pkt_parse6(const uint8_t *msg, size_t len, int proto, const uint8_t from[16],
+		     const uint8_t to[16], struct trace_answer *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->probe.v6 = true;
+	memcpy(a->from, from, 16);
+	if (proto == IPPROTO_TCP)
+		return tcp_parse(from, to, 16, msg, len, a);
+	if (proto != IPPROTO_ICMPV6 || len < ICMP_HLEN)
+		return -EINVAL;
+	if (msg[0] == ICMP6_TIMXCEED && msg[1] == 0)
+		a->kind = HOP_TIME_EXCEEDED;	/* code 1 (reassembly) is not ours */
+	else if (msg[0] == ICMP6_UNREACH)
+		a->kind = HOP_UNREACHABLE;
+	else
+		return -EINVAL;
+	a->code = msg[1];
+	return quote6_parse(msg + ICMP_HLEN, len - ICMP_HLEN, a);
 }
 
 int trace_pkt_probe(const struct trace_answer *a, uint16_t id_base, uint32_t seq_base,
@@ -209,6 +296,8 @@ int trace_pkt_probe(const struct trace_answer *a, uint16_t id_base, uint32_t seq
 
 bool trace_tuple_eq(const struct trace_tuple *x, const struct trace_tuple *y)
 {
-	return x->proto == y->proto && !memcmp(x->src, y->src, 4) && !memcmp(x->dst, y->dst, 4) &&
-	       x->sport == y->sport && x->dport == y->dport;
+	size_t alen = x->v6 ? 16 : 4;
+
+	return x->proto == y->proto && x->v6 == y->v6 && !memcmp(x->src, y->src, alen) &&
+	       !memcmp(x->dst, y->dst, alen) && x->sport == y->sport && x->dport == y->dport;
 }

@@ -2,7 +2,8 @@
 /*
  * The tracer's packets: probes built byte for byte as the ones a real
  * trace sent, and real answers (captured with tcpdump on a host of the
- * routed netns lab, Linux 6.18 routers) read and matched to their probe.
+ * routed netns lab, Linux 6.18 routers; IPv6: two Linux 6.18 routers
+ * between two namespaces) read and matched to their probe.
  */
 #include <errno.h>
 #include <netinet/in.h>
@@ -54,6 +55,58 @@ static const uint8_t rst_h2[] = {
 	0x0a, 0x4d, 0x01, 0x01, 0x14, 0x51, 0xc3, 0x51, 0x00, 0x00, 0x00, 0x00, 0x09, 0x31, 0x36, 0x12,
 	0x50, 0x14, 0x00, 0x00, 0x81, 0x4e, 0x00, 0x00,
 };
+
+/* The IPv6 UDP probe fd00:1::1:50000 -> [fd00:2::2]:4791, hop limit 1 (number 0x4b5f2531 in its payload). */
+static const uint8_t p6_udp[] = {
+	0x60, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x11, 0x01, 0xfd, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0xfd, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xc3, 0x50, 0x12, 0xb7, 0x00, 0x0c, 0xbf, 0x36,
+	0x4b, 0x5f, 0x25, 0x31,
+};
+
+/* r1 (fd00:1::fe) answers it: ICMPv6 time exceeded, as the ICMPv6 socket returns it (no IPv6 header). */
+static const uint8_t te6_r1[] = {
+	0x03, 0x00, 0x90, 0x96, 0x00, 0x00, 0x00, 0x00, 0x60, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x11, 0x01,
+	0xfd, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0xfd, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02,
+	0xc3, 0x50, 0x12, 0xb7, 0x00, 0x0c, 0xbf, 0x36, 0x4b, 0x5f, 0x25, 0x31,
+};
+
+/* The destination fd00:2::2: port unreachable (code 4) to the hop-limit-3 probe. */
+static const uint8_t pu6_h2[] = {
+	0x01, 0x04, 0x93, 0x8d, 0x00, 0x00, 0x00, 0x00, 0x60, 0x00, 0x00, 0x00, 0x00, 0x0c, 0x11, 0x01,
+	0xfd, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01,
+	0xfd, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02,
+	0xc3, 0x50, 0x12, 0xb7, 0x00, 0x0c, 0xbf, 0x34, 0x4b, 0x5f, 0x25, 0x33,
+};
+
+/* The IPv6 TCP SYN probe fd00:1::1:50001 -> [fd00:2::2]:5201, hop limit 1, seq 0x4b5f1bc2. */
+static const uint8_t p6_tcp[] = {
+	0x60, 0x00, 0x00, 0x00, 0x00, 0x14, 0x06, 0x01, 0xfd, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0xfd, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0xc3, 0x51, 0x14, 0x51, 0x4b, 0x5f, 0x1b, 0xc2,
+	0x00, 0x00, 0x00, 0x00, 0x50, 0x02, 0xff, 0xff, 0x77, 0x17, 0x00, 0x00,
+};
+
+/* The destination's RST+ACK to the hop-limit-3 SYN, as the TCP socket returns it. */
+static const uint8_t rst6_h2[] = {
+	0x14, 0x51, 0xc3, 0x51, 0x00, 0x00, 0x00, 0x00, 0x4b, 0x5f, 0x1b, 0xc5, 0x50, 0x14, 0x00, 0x00,
+	0xfa, 0x21, 0x00, 0x00,
+};
+
+static const struct trace_tuple udp6_flow = {
+	.proto = IPPROTO_UDP, .v6 = true,
+	.src = { 0xfd, 0, 0, 1, [15] = 1 }, .dst = { 0xfd, 0, 0, 2, [15] = 2 },
+	.sport = 50000, .dport = 4791,
+};
+
+static const struct trace_tuple tcp6_flow = {
+	.proto = IPPROTO_TCP, .v6 = true,
+	.src = { 0xfd, 0, 0, 1, [15] = 1 }, .dst = { 0xfd, 0, 0, 2, [15] = 2 },
+	.sport = 50001, .dport = 5201,
+};
+
+static const uint8_t r1_addr[16] = { 0xfd, 0, 0, 1, [15] = 0xfe };
 
 static const struct trace_tuple udp_flow = {
 	.proto = IPPROTO_UDP, .src = { 10, 77, 1, 1 }, .dst = { 10, 77, 2, 2 },
@@ -227,6 +280,77 @@ static void test_parse_rejects(void **state)
 	assert_int_equal(a.kind, HOP_TCP_SYNACK);
 }
 
+/* IPv6: the probes as sent, byte for byte; the flow label kept, the number in the UDP payload. */
+static void test_build6(void **state)
+{
+	uint8_t buf[TRACE_PKT_MAX], b2[TRACE_PKT_MAX];
+	struct trace_tuple lab = udp6_flow;
+	size_t len;
+
+	len = trace_pkt_build(buf, &udp6_flow, 1, 0, 0x4b5f2531);
+	assert_int_equal(len, sizeof(p6_udp));
+	assert_memory_equal(buf, p6_udp, sizeof(p6_udp));
+	len = trace_pkt_build(buf, &tcp6_flow, 1, 0, 0x4b5f1bc2);
+	assert_int_equal(len, sizeof(p6_tcp));
+	assert_memory_equal(buf, p6_tcp, sizeof(p6_tcp));
+	/* the quote in the time exceeded is the probe as sent */
+	assert_memory_equal(te6_r1 + 8, p6_udp, sizeof(p6_udp));
+	/* a label: in the header's low 20 bits, the same on every probe; only hop limit, payload, checksum vary */
+	lab.label = 0x12345;
+	trace_pkt_build(buf, &lab, 1, 0, 7);
+	trace_pkt_build(b2, &lab, 9, 0, 8);
+	assert_memory_equal(buf, ((uint8_t[]){ 0x60, 0x01, 0x23, 0x45 }), 4);
+	assert_memory_equal(buf, b2, 7);
+	assert_memory_equal(buf + 8, b2 + 8, 32 + 6);	/* addresses, ports, UDP length */
+	assert_int_not_equal(buf[7], b2[7]);
+}
+
+static void test_parse6_real(void **state)
+{
+	static const uint8_t me[16] = { 0xfd, 0, 0, 1, [15] = 1 };
+	struct trace_answer a;
+	uint32_t k;
+
+	assert_int_equal(trace_pkt_parse6(te6_r1, sizeof(te6_r1), IPPROTO_ICMPV6, r1_addr, me, &a), 0);
+	assert_int_equal(a.kind, HOP_TIME_EXCEEDED);
+	assert_memory_equal(a.from, r1_addr, 16);
+	assert_true(trace_tuple_eq(&a.probe, &udp6_flow));
+	assert_false(trace_tuple_eq(&a.probe, &udp_flow));	/* the IPv4 flow of the same ports */
+	assert_false(a.has_ip_id);
+	assert_true(a.has_seq);
+	assert_int_equal(trace_pkt_probe(&a, 0, 0x4b5f2531, &k), 0);
+	assert_int_equal(k, 0);
+
+	assert_int_equal(trace_pkt_parse6(pu6_h2, sizeof(pu6_h2), IPPROTO_ICMPV6, udp6_flow.dst, me, &a), 0);
+	assert_int_equal(a.kind, HOP_UNREACHABLE);
+	assert_int_equal(a.code, 4);		/* ICMPv6 port unreachable */
+	assert_int_equal(trace_pkt_probe(&a, 0, 0x4b5f2531, &k), 0);
+	assert_int_equal(k, 2);			/* the hop-limit-3 probe */
+
+	/* the RST: the segment turned round, the addresses from the socket */
+	assert_int_equal(trace_pkt_parse6(rst6_h2, sizeof(rst6_h2), IPPROTO_TCP, tcp6_flow.dst, me, &a), 0);
+	assert_int_equal(a.kind, HOP_TCP_RST);
+	assert_true(trace_tuple_eq(&a.probe, &tcp6_flow));
+	assert_int_equal(trace_pkt_probe(&a, 0, 0x4b5f1bc2, &k), 0);
+	assert_int_equal(k, 2);
+
+	/* not answers: an echo request, a quote cut inside the UDP header, an IPv4 quote */
+	{
+		uint8_t buf[sizeof(te6_r1)];
+
+		memcpy(buf, te6_r1, sizeof(buf));
+		buf[0] = 128;
+		assert_int_equal(trace_pkt_parse6(buf, sizeof(buf), IPPROTO_ICMPV6, r1_addr, me, &a), -EINVAL);
+		assert_int_equal(trace_pkt_parse6(te6_r1, 8 + 40 + 4, IPPROTO_ICMPV6, r1_addr, me, &a), -EINVAL);
+		memcpy(buf, te6_r1, sizeof(buf));
+		buf[8] = 0x45;
+		assert_int_equal(trace_pkt_parse6(buf, sizeof(buf), IPPROTO_ICMPV6, r1_addr, me, &a), -EINVAL);
+		/* a quote without the payload: the tuple, but no number to match */
+		assert_int_equal(trace_pkt_parse6(te6_r1, 8 + 40 + 8, IPPROTO_ICMPV6, r1_addr, me, &a), 0);
+		assert_int_equal(trace_pkt_probe(&a, 0, 0x4b5f2531, &k), -1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +359,8 @@ int main(void)
 		cmocka_unit_test(test_parse_real),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_parse_rejects),
+		cmocka_unit_test(test_build6),
+		cmocka_unit_test(test_parse6_real),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
