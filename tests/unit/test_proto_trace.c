@@ -20,8 +20,8 @@ static void test_request_round_trip(void **state)
 	struct flow_trace in[2] = {
 		{ .flow = { .proto = FLOW_TCP, .src = "10.77.1.1", .dst = "10.77.2.2",
 			    .sport = 49152, .dport = 5301 } },
-		{ .flow = { .proto = FLOW_UDP, .src = "", .dst = "10.77.3.3", .sport = 1,
-			    .dport = 4791 } },
+		{ .flow = { .proto = FLOW_UDP, .src = "", .dst = "fd77:10:77:3::3", .sport = 1,
+			    .dport = 4791, .label = 0xfabcd } },
 	};
 	struct trace_opts o = TRACE_OPTS_DEFAULT, q;
 	struct flow_trace *out = NULL;
@@ -45,7 +45,17 @@ static void test_request_round_trip(void **state)
 	assert_int_equal(q.retry_ms, 1000);
 	assert_int_equal(q.window, 4);
 	free(out);
-	/* refused: a bad protocol, a port over 65535, max_ttl 0 */
+	/* a label only where set: a worker from before it reads the flow as ever */
+	assert_null(json_object_get(json_array_get(json_object_get(j, "flows"), 0), "label"));
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(j, "flows"), 1),
+							    "label")), 0xfabcd);
+	/* refused: a label past 20 bits, a bad protocol, a port over 65535, max_ttl 0 */
+	json_object_set_new(json_array_get(json_object_get(j, "flows"), 1), "label",
+			    json_integer(0x100000));
+	assert_int_equal(proto_trace_req_parse(j, &out, &n, &q, &err), -EPROTO);
+	assert_non_null(strstr(err.msg, "label"));
+	json_object_set_new(json_array_get(json_object_get(j, "flows"), 1), "label",
+			    json_integer(1));
 	json_object_set_new(json_array_get(json_object_get(j, "flows"), 1), "proto",
 			    json_string("sctp"));
 	assert_int_equal(proto_trace_req_parse(j, &out, &n, &q, &err), -EPROTO);
