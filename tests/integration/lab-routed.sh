@@ -1,4 +1,5 @@
 #!/bin/bash
+# run-all: beside-vm (no measured rate or latency decides it: tests/run-all)
 # The namespace lab's routed mode (tests/lab/netns up --routed): an L3
 # leaf-spine fabric, 4 hosts, 2 leaves, 2 spines.  Checks the addressing
 # and routes, that the cabling tables are those of the bridged lab of the
