@@ -20,7 +20,16 @@
 # recorded those planned, the a -> b member traceroute's.  Last, workers
 # that ignore the plan (FABRICCTL_VERBS_FLOW_LABEL=0): the pair said to
 # have moved (fallback `moved`, whole set), the capture's ports the ones
-# recorded.  Runs inside the VM:
+# recorded.  Last, the same fabric over IPv6 (fd00:1::2, fd00:2::2 beside
+# the IPv4 addresses, /127 cables in fd00:ff::/64, the leaves hashing the
+# IPv6 5-tuple, not the flow label): the verbs tests connect from the
+# hosts' IPv6 GIDs, the pair is steered (the tracer's IPv6 probes, each
+# with the flow label of its port's QP) and ok, tcpdump sees the test
+# leave from the planned ports, the probes from S with S's label and the
+# test's packets with label 0 (this kernel's rxe writes 0 into the IPv6
+# header whatever the QP's label: docs/paths.md "IPv6"), each member the
+# one `traceroute -6 -U --sport S` reports, and other ports reach the
+# other spine.  Runs inside the VM:
 #   tests/vm/run-tests --results tests/out/vm-results.txt tests/vm/one-vm/43-sweep-steer-roce.sh
 set -eu
 . "$(dirname "$0")/../../lib/common.sh"
@@ -37,12 +46,19 @@ cleanup() {
 	set +e
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
 	for n in $NS; do ip netns del "$n" 2>/dev/null; done
+	ip -6 rule del pref 100 from "$IP6A" 2>/dev/null
+	ip -6 rule del pref 100 from "$IP6B" 2>/dev/null
+	if ! ip -6 rule show | grep -q '^0:.*lookup local'; then
+		ip -6 rule add pref 0 lookup local 2>/dev/null
+		ip -6 rule del pref 1000 lookup local 2>/dev/null
+	fi
 	rm -rf "$tmp"
 	vm_reset >/dev/null 2>&1
 }
 trap cleanup EXIT
 
 IPA=10.1.1.2 IPB=10.2.2.2
+IP6A=fd00:1::2 IP6B=fd00:2::2
 # b NODE CMD...: iproute2 commands in NODE's namespace, one process (ip -batch).
 b() {
 	local n=$1
@@ -52,7 +68,13 @@ b() {
 	ip -n "$N-$n" -batch "$tmp/batch" || fail "ip -batch in $n"
 }
 vm_modprobe veth
-for n in $NS; do run ip netns add "$n"; done
+# No duplicate address detection anywhere: every IPv6 address usable at once.
+vm_sysctl net.ipv6.conf.all.accept_dad 0
+vm_sysctl net.ipv6.conf.default.accept_dad 0
+for n in $NS; do
+	run ip netns add "$n"
+	run ip netns exec "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+done
 # The hosts' cables: root ns ha/hb <-> the leaves' swp1; leafL swp49 <->
 # spine1 swpL, leafL swp50 <-> spine2 swpL, /31 each.  The leaves spread
 # over both spines by the 5-tuple (docs/paths.md "Linux routers and the lab").
@@ -64,26 +86,36 @@ for l in 1 2; do
 		"link add swp50 type veth peer name swp$l netns $N-spine2" \
 		"addr add 10.0.0.$o/31 dev swp49" "addr add 10.0.0.$((o + 2))/31 dev swp50" \
 		"addr add 10.$l.$l.1/24 dev swp1" \
+		"addr add fd00:ff::$o/127 dev swp49 nodad" "addr add fd00:ff::$((o + 2))/127 dev swp50 nodad" \
+		"addr add fd00:$l::1/64 dev swp1 nodad" \
 		"link set lo up" "link set swp1 up" "link set swp49 up" "link set swp50 up"
 done
-b leaf1 "route add 10.2.2.0/24 nexthop via 10.0.0.1 nexthop via 10.0.0.3"
-b leaf2 "route add 10.1.1.0/24 nexthop via 10.0.0.5 nexthop via 10.0.0.7"
+b leaf1 "route add 10.2.2.0/24 nexthop via 10.0.0.1 nexthop via 10.0.0.3" \
+	"route add fd00:2::/64 nexthop via fd00:ff::1 dev swp49 nexthop via fd00:ff::3 dev swp50"
+b leaf2 "route add 10.1.1.0/24 nexthop via 10.0.0.5 nexthop via 10.0.0.7" \
+	"route add fd00:1::/64 nexthop via fd00:ff::5 dev swp49 nexthop via fd00:ff::7 dev swp50"
 for s in 1 2; do
 	o=$((2 * s - 2))	# spineS: 10.0.0.o+1 (to leaf1), 10.0.0.o+5 (to leaf2)
 	b "spine$s" "addr add 10.0.0.$((o + 1))/31 dev swp1" "addr add 10.0.0.$((o + 5))/31 dev swp2" \
+		"addr add fd00:ff::$((o + 1))/127 dev swp1 nodad" "addr add fd00:ff::$((o + 5))/127 dev swp2 nodad" \
 		"link set lo up" "link set swp1 up" "link set swp2 up" \
-		"route add 10.1.1.0/24 via 10.0.0.$o" "route add 10.2.2.0/24 via 10.0.0.$((o + 4))"
+		"route add 10.1.1.0/24 via 10.0.0.$o" "route add 10.2.2.0/24 via 10.0.0.$((o + 4))" \
+		"route add fd00:1::/64 via fd00:ff::$o" "route add fd00:2::/64 via fd00:ff::$((o + 4))"
 done
 for n in leaf1 leaf2 spine1 spine2; do
 	run ip netns exec "$N-$n" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.icmp_ratelimit=0 \
 		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 \
-		net.ipv4.fib_multipath_hash_policy=3 net.ipv4.fib_multipath_hash_fields=0x37
+		net.ipv4.fib_multipath_hash_policy=3 net.ipv4.fib_multipath_hash_fields=0x37 \
+		net.ipv6.conf.all.forwarding=1 net.ipv6.icmp.ratelimit=0 \
+		net.ipv6.fib_multipath_hash_policy=3 net.ipv6.fib_multipath_hash_fields=0x37
 done
 # Root ns: each host's packets to the other leave by its own cable (iif lo:
 # locally sent only); what arrives is delivered by the local table, moved
 # after those rules.
 run ip addr add "$IPA/24" dev ha
 run ip addr add "$IPB/24" dev hb
+run ip addr add "$IP6A/64" dev ha nodad
+run ip addr add "$IP6B/64" dev hb nodad
 run ip link set ha up
 run ip link set hb up
 vm_sysctl net.ipv4.conf.all.rp_filter 0
@@ -100,6 +132,14 @@ run ip rule add pref 100 from "$IPB" to "$IPA" iif lo lookup 111
 if ip rule show | grep -q '^0:.*lookup local'; then
 	run ip rule add pref 1000 lookup local
 	run ip rule del pref 0 lookup local
+fi
+run ip -6 route add "$IP6B/128" via fd00:1::1 dev ha src "$IP6A" table 110
+run ip -6 rule add pref 100 from "$IP6A" to "$IP6B" iif lo lookup 110
+run ip -6 route add "$IP6A/128" via fd00:2::1 dev hb src "$IP6B" table 111
+run ip -6 rule add pref 100 from "$IP6B" to "$IP6A" iif lo lookup 111
+if ip -6 rule show | grep -q '^0:.*lookup local'; then
+	run ip -6 rule add pref 1000 lookup local
+	run ip -6 rule del pref 0 lookup local
 fi
 vm_modprobe rdma_rxe
 run rdma link add rxe_ha type rxe netdev ha
@@ -237,4 +277,105 @@ top mba "$IPB" "$IPA" | head -3 >&2
 assert_eq "ignored: captured a -> b: the recorded port" "$MS" "$(top mab "$IPA" "$IPB" | awk 'NR == 1 { print $2 }')"
 assert_eq "ignored: captured b -> a: the recorded port" "$MS2" "$(top mba "$IPB" "$IPA" | awk 'NR == 1 { print $2 }')"
 assert_eq "ignored: captured a -> b: the test's packets" true "$(top mab "$IPA" "$IPB" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"
+pretty "IPv6 GIDs at ${SECONDS}s"
+
+# --- IPv6 GIDs: the same pair by its IPv6 addresses ----------------------------------------
+# gid6 DEV FULL: the RoCE v2 GID FULL (the address written out, as sysfs shows it) is in
+# DEV's table (one grep over its 1024 entries: a cat each would take seconds under TCG).
+gid6() {
+	local g
+	for g in $(grep -lx "$2" /sys/class/infiniband/"$1"/ports/1/gids/* 2>/dev/null); do
+		[ "$(cat "/sys/class/infiniband/$1/ports/1/gid_attrs/types/${g##*/}" 2>/dev/null)" = "RoCE v2" ] &&
+			return 0
+	done
+	return 1
+}
+vm_wait_for "rxe_ha IPv6 GID" 10 gid6 rxe_ha fd00:0001:0000:0000:0000:0000:0000:0002
+vm_wait_for "rxe_hb IPv6 GID" 10 gid6 rxe_hb fd00:0002:0000:0000:0000:0000:0000:0002
+
+cat >"$tmp/plan6.yaml" <<EOF
+version: 1
+nodes:
+  - { name: va, type: host }
+  - { name: vb, type: host }
+  - { name: leaf1, type: switch, addresses: ["fd00:1::1", "fd00:ff::", "fd00:ff::2"] }
+  - { name: leaf2, type: switch, addresses: ["fd00:2::1", "fd00:ff::4", "fd00:ff::6"] }
+  - { name: spine1, type: switch, addresses: ["fd00:ff::1", "fd00:ff::5"] }
+  - { name: spine2, type: switch, addresses: ["fd00:ff::3", "fd00:ff::7"] }
+links:
+  - [ "va:ha", "leaf1:swp1" ]
+  - [ "vb:hb", "leaf2:swp1" ]
+  - [ "leaf1:swp49", "spine1:swp1" ]
+  - [ "leaf1:swp50", "spine2:swp1" ]
+  - [ "leaf2:swp49", "spine1:swp2" ]
+  - [ "leaf2:swp50", "spine2:swp2" ]
+EOF
+cat >"$tmp/hosts6" <<EOF
+va $IP6A rdma=rxe_ha
+vb $IP6B rdma=rxe_hb
+EOF
+
+# cap6 IF SRC NAME: tcpdump (-v: the flow label) of IPv6 RoCE v2 packets from SRC leaving by IF.
+cap6() {
+	tcpdump -i "$1" -nn -l -v -c 400 -s 96 "ip6 and udp dst port 4791 and src host $2" \
+		>"$tmp/cap-$3.txt" 2>"$tmp/cap-$3.err" &
+	pids+=($!)
+	vm_wait_for "tcpdump on $1" 10 grep -q "listening on" "$tmp/cap-$3.err"
+}
+cap6 ha "$IP6A" ab6
+cap6 hb "$IP6B" ba6
+rc=0
+run "$FABRICCTL" -v sweep --hosts "$tmp/hosts6" --launcher 'env FAB_NODE={host}' --transport verbs \
+	--topology "$tmp/plan6.yaml" --steer -j --duration 0.5 --lat-iters 100 --msg-size 2 \
+	--timeout 60 --no-progress >"$tmp/sweep6.json" 2>"$tmp/sweep6.err" || rc=$?
+for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+pids=()
+pretty "IPv6: sweep done at ${SECONDS}s"
+grep -E "steer|UDP source port|sweep:|gid" "$tmp/sweep6.err" >&2 || true
+q6() { jq -r "$@" "$tmp/sweep6.json"; }
+assert_eq "IPv6: sweep exit" 0 "$rc"
+assert_eq "IPv6: pair status" ok "$(q6 '.pairs[0].status')"
+assert_eq "IPv6: steer" '{"traced":true,"steered":true,"fallback":null}' "$(q6 -c '.pairs[0].steer')"
+line=$(sed -n 's/.*steer va vb: udp port \([0-9]*\) -> 4791 via \([^;]*\); back \([0-9]*\) -> 4791 via \(.*\)$/\1 \2 \3 \4/p' "$tmp/sweep6.err")
+read -r S VIA S2 VIA2 <<<"$line"
+[ -n "${VIA2:-}" ] || fail "IPv6: no steer line for va vb"
+pretty "IPv6: planned: va -> vb from $S via $VIA; vb -> va from $S2 via $VIA2"
+assert_eq "IPv6: recorded udp_sport" "$S $S2" "$(q6 '.pairs[0].udp_sport | "\(.ab) \(.ba)"')"
+assert_eq "IPv6: JSON traced member a -> b" "$VIA" "$(q6 '.pairs[0].routes.ab[] | select(.traced) | .hops[1].to.node')"
+assert_eq "IPv6: JSON traced member b -> a" "$VIA2" "$(q6 '.pairs[0].routes.ba[] | select(.traced) | .hops[1].to.node')"
+# What left each host: the test's packets are the many, from the planned port.
+pretty "captured: $(wc -l <"$tmp/cap-ab6.txt") packets a -> b, $(wc -l <"$tmp/cap-ba6.txt") b -> a"
+top6() { sed -n "s/^.* $2\.\([0-9]*\) > $3\.4791: .*$/\1/p" "$tmp/cap-$1.txt" | sort | uniq -c | sort -rn; }
+top6 ab6 "$IP6A" "$IP6B" | head -3 >&2
+top6 ba6 "$IP6B" "$IP6A" | head -3 >&2
+assert_eq "IPv6: captured a -> b: the test's port" "$S" "$(top6 ab6 "$IP6A" "$IP6B" | awk 'NR == 1 { print $2 }')"
+assert_eq "IPv6: captured b -> a: the test's port" "$S2" "$(top6 ba6 "$IP6B" "$IP6A" | awk 'NR == 1 { print $2 }')"
+assert_eq "IPv6: captured a -> b: the test's packets" true "$(top6 ab6 "$IP6A" "$IP6B" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"
+# Flow labels: the probes from S carry the QP's label (the port's: (S & 0x3fff),
+# or 0x4001 for 0xc000); the test's packets from S carry 0 (rxe writes none).
+label=$(printf '0x%05x' $(( S == 49152 ? 0x4001 : (S & 0x3fff) )))
+probes=$(grep -c "IP6 (flowlabel $label, .* $IP6A\.$S > " "$tmp/cap-ab6.txt" || true)
+tests0=$(grep -v "flowlabel" "$tmp/cap-ab6.txt" | grep -c " $IP6A\.$S > $IP6B\.4791: " || true)
+others=$(grep "flowlabel" "$tmp/cap-ab6.txt" | grep -vc "flowlabel $label," || true)
+pretty "port $S: $probes probes with flow label $label, $tests0 packets with label 0, $others others labelled"
+[ "$probes" -ge 1 ] || fail "no probe from port $S with its QP's flow label $label"
+[ "$tests0" -ge 100 ] || fail "the test's packets from $S do not carry label 0 (rxe)"
+# A second witness: traceroute -6 with the same tuple reaches the same spine.
+node6() { case $1 in fd00:ff::1 | fd00:ff::5) echo spine1 ;; fd00:ff::3 | fd00:ff::7) echo spine2 ;; *) echo "?$1" ;; esac; }
+witness6() { # SRC SPORT DST
+	node6 "$(traceroute -6 -n -q 2 -w 1 -m 2 -U -p 4791 --sport="$2" -s "$1" "$3" 2>/dev/null |
+		awk 'NR == 3 { for (i = 2; i <= NF; i++) if ($i ~ /:/) { print $i; exit } }')"
+}
+assert_eq "IPv6: va -> vb udp $S: traceroute -6 -U" "$VIA" "$(witness6 "$IP6A" "$S" "$IP6B")"
+assert_eq "IPv6: vb -> va udp $S2: traceroute -6 -U" "$VIA2" "$(witness6 "$IP6B" "$S2" "$IP6A")"
+# The path is a choice: other ports of the same pair reach the other spine (IPv6 ECMP at
+# work): ports from 49152 up until both spines are seen (at most 64: the hash seed is the
+# boot's, so which ports go where changes; 64 ports all on one spine: 2^-63).
+seen=''
+for p in $(seq 49152 49215); do
+	seen=$(printf '%s\n%s\n' "$seen" "$(node6 "$(traceroute -6 -n -q 1 -w 1 -m 2 -U -p 4791 --sport="$p" \
+		-s "$IP6A" "$IP6B" 2>/dev/null | awk 'NR == 3 { print $2 }')")" | sort -u | grep . | paste -sd' ')
+	[ "$seen" != "spine1 spine2" ] || break
+done
+assert_eq "IPv6: va -> vb, ports from 49152: both spines" "spine1 spine2" "$seen"
 pretty "done in ${SECONDS}s"
