@@ -102,22 +102,30 @@ static int icmp_filter_set(int fd, struct fab_err *err)
 	return 0;
 }
 
-/* Only TCP segments with RST, or SYN and ACK, reach the TCP socket. */
-static int tcp_filter_set(int fd, struct fab_err *err)
+/*
+ * Only TCP segments with RST, or SYN and ACK, reach a raw TCP socket: the
+ * flags at 13 bytes into the segment, which an IPv4 socket's filter sees
+ * after the IPv4 header (X its length) and an IPv6 one's at its start.
+ */
+static int tcp_filter_set(int fd, bool v6, struct fab_err *err)
 {
 	static struct sock_filter code[] = {
-		{ BPF_LDX | BPF_B | BPF_MSH, 0, 0, 0 },		/* X = IPv4 header length */
-		{ BPF_LD | BPF_B | BPF_IND, 0, 0, 13 },		/* A = TCP flags */
+		{ BPF_LDX | BPF_B | BPF_MSH, 0, 0, 0 },		/* IPv4: X = the IP header's length */
+		{ BPF_LD | BPF_B | BPF_IND, 0, 0, 13 },		/* A = TCP flags (IPv6 starts here, X 0) */
 		{ BPF_JMP | BPF_JSET | BPF_K, 2, 0, 0x04 },	/* RST: keep */
 		{ BPF_ALU | BPF_AND | BPF_K, 0, 0, 0x12 },
 		{ BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x12 },	/* SYN+ACK: keep */
 		{ BPF_RET | BPF_K, 0, 0, 0xffff },
 		{ BPF_RET | BPF_K, 0, 0, 0 },
 	};
-	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
+	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]) - v6, .filter = code + v6 };
+	int one = 1;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0)
 		return fab_err_set(err, -errno, "trace: SO_ATTACH_FILTER: %s", strerror(errno));
+	/* IPv6: no header comes with the segment, its destination does */
+	if (v6 && setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one)) < 0)
+		return fab_err_set(err, -errno, "trace: IPV6_RECVPKTINFO: %s", strerror(errno));
 	return 0;
 }
 
@@ -131,31 +139,6 @@ static int icmp6_filter_set(int fd, struct fab_err *err)
 	ICMP6_FILTER_SETPASS(ICMP6_TIME_EXCEEDED, &f);
 	if (setsockopt(fd, IPPROTO_ICMPV6, ICMP6_FILTER, &f, sizeof(f)) < 0)
 		return fab_err_set(err, -errno, "trace: ICMP6_FILTER: %s", strerror(errno));
-	return 0;
-}
-
-/*
- * Only TCP segments with RST, or SYN and ACK, reach the IPv6 TCP socket
- * (an IPv6 raw socket's filter sees the segment from its TCP header on),
- * with their destination address (IPV6_PKTINFO).
- */
-static int tcp6_filter_set(int fd, struct fab_err *err)
-{
-	static struct sock_filter code[] = {
-		{ BPF_LD | BPF_B | BPF_ABS, 0, 0, 13 },		/* A = TCP flags */
-		{ BPF_JMP | BPF_JSET | BPF_K, 2, 0, 0x04 },	/* RST: keep */
-		{ BPF_ALU | BPF_AND | BPF_K, 0, 0, 0x12 },
-		{ BPF_JMP | BPF_JEQ | BPF_K, 0, 1, 0x12 },	/* SYN+ACK: keep */
-		{ BPF_RET | BPF_K, 0, 0, 0xffff },
-		{ BPF_RET | BPF_K, 0, 0, 0 },
-	};
-	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]), .filter = code };
-	int one = 1;
-
-	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) < 0)
-		return fab_err_set(err, -errno, "trace: SO_ATTACH_FILTER: %s", strerror(errno));
-	if (setsockopt(fd, IPPROTO_IPV6, IPV6_RECVPKTINFO, &one, sizeof(one)) < 0)
-		return fab_err_set(err, -errno, "trace: IPV6_RECVPKTINFO: %s", strerror(errno));
 	return 0;
 }
 
@@ -187,7 +170,7 @@ static int sockets_open(struct tracer *t, struct fab_err *err)
 			continue;
 		t->tcp[v6] = raw_socket(fam, IPPROTO_TCP, "TCP", err);
 		if (t->tcp[v6] < 0 ||
-		    (v6 ? tcp6_filter_set(t->tcp[v6], err) : tcp_filter_set(t->tcp[v6], err)) < 0)
+		    tcp_filter_set(t->tcp[v6], v6, err) < 0)
 			return err->code;
 	}
 	return 0;
@@ -341,6 +324,19 @@ static bool probe_due(const struct tracer *t, uint64_t now, size_t *fi, unsigned
 	return false;
 }
 
+/* @mh's control: one message of @len bytes (its buffer holds CMSG_SPACE(@len)). */
+static void cmsg_put(struct msghdr *mh, int level, int type, const void *data, size_t len)
+{
+	struct cmsghdr *cm;
+
+	mh->msg_controllen = CMSG_SPACE(len);
+	cm = CMSG_FIRSTHDR(mh);
+	cm->cmsg_level = level;
+	cm->cmsg_type = type;
+	cm->cmsg_len = CMSG_LEN(len);
+	memcpy(CMSG_DATA(cm), data, len);
+}
+
 /*
  * Send probe @pkt to its flow's destination, routed as a packet from its
  * source would be: the raw socket's route lookup does not read the
@@ -364,7 +360,6 @@ static ssize_t probe_sendmsg(int fd, uint8_t *pkt, size_t len, const struct trac
 	struct iovec iov = { .iov_base = pkt, .iov_len = len };
 	struct msghdr mh = { .msg_name = &to, .msg_namelen = tolen, .msg_iov = &iov,
 			     .msg_iovlen = 1, .msg_control = c.buf };
-	struct cmsghdr *cm;
 	ssize_t n;
 
 	if (tu->v6) {
@@ -372,25 +367,15 @@ static ssize_t probe_sendmsg(int fd, uint8_t *pkt, size_t len, const struct trac
 
 		to.in6.sin6_family = AF_INET6;
 		memcpy(&to.in6.sin6_addr, tu->dst, 16);
-		mh.msg_controllen = CMSG_SPACE(sizeof(pi));
-		cm = CMSG_FIRSTHDR(&mh);
-		cm->cmsg_level = IPPROTO_IPV6;
-		cm->cmsg_type = IPV6_PKTINFO;
-		cm->cmsg_len = CMSG_LEN(sizeof(pi));
 		memcpy(&pi.ipi6_addr, tu->src, 16);
-		memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+		cmsg_put(&mh, IPPROTO_IPV6, IPV6_PKTINFO, &pi, sizeof(pi));
 	} else {
 		struct in_pktinfo pi = { 0 };
 
 		to.in.sin_family = AF_INET;
 		memcpy(&to.in.sin_addr, tu->dst, 4);
-		mh.msg_controllen = CMSG_SPACE(sizeof(pi));
-		cm = CMSG_FIRSTHDR(&mh);
-		cm->cmsg_level = IPPROTO_IP;
-		cm->cmsg_type = IP_PKTINFO;
-		cm->cmsg_len = CMSG_LEN(sizeof(pi));
 		memcpy(&pi.ipi_spec_dst, tu->src, 4);
-		memcpy(CMSG_DATA(cm), &pi, sizeof(pi));
+		cmsg_put(&mh, IPPROTO_IP, IP_PKTINFO, &pi, sizeof(pi));
 	}
 	n = sendmsg(fd, &mh, 0);
 	if (n < 0 && errno == EINVAL)
