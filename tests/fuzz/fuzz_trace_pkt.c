@@ -5,10 +5,12 @@
  * through trace_pkt_parse, trace_pkt_parse6 and trace_pkt_probe
  * (src/transport/trace_pkt.c).  Seeds: tests/fuzz/corpus/trace_pkt (real
  * answers from the routed netns lab: time exceeded for UDP and TCP probes,
- * port unreachable, RST).  The first byte picks the reader: odd, IPv6
- * (its second bit: TCP, else ICMPv6), on the bytes after it; the IPv4
- * reader always reads the whole input too.
- *   build/fuzz/fuzz_trace_pkt -max_total_time=60 tests/fuzz/corpus/trace_pkt
+ * port unreachable, RST; *6_*: IPv6 ones from two Linux routers, as an
+ * IPv6 raw socket returns them, after the selector byte).  The first byte
+ * picks the reader: odd, IPv6 (its second bit: TCP, else ICMPv6), on the
+ * bytes after it; the IPv4 reader always reads the whole input too.
+ *   build/fuzz/fuzz_trace_pkt -max_total_time=60 SCRATCH tests/fuzz/corpus/trace_pkt
+ * (SCRATCH: an empty folder for the inputs it finds; the seeds stay as they are)
  */
 #include <stddef.h>
 #include <stdint.h>
