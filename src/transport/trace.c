@@ -78,6 +78,40 @@ struct tracer {
 	uint64_t last_send_ns;
 };
 
+/* ---- addresses: IPv4 in the first 4 of a tuple's 16 bytes, IPv6 in all 16 ------- */
+
+union sockaddr_in46 {
+	struct sockaddr sa;
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+};
+
+static int af_of(bool v6)
+{
+	return v6 ? AF_INET6 : AF_INET;
+}
+
+static size_t alen_of(bool v6)
+{
+	return v6 ? 16 : 4;
+}
+
+/* @u: address @addr (the family's bytes), port @port; its length. */
+static socklen_t sa_set(union sockaddr_in46 *u, bool v6, const uint8_t *addr, uint16_t port)
+{
+	memset(u, 0, sizeof(*u));
+	if (v6) {
+		u->in6.sin6_family = AF_INET6;
+		u->in6.sin6_port = htons(port);
+		memcpy(&u->in6.sin6_addr, addr, 16);
+		return sizeof(u->in6);
+	}
+	u->in.sin_family = AF_INET;
+	u->in.sin_port = htons(port);
+	memcpy(&u->in.sin_addr, addr, 4);
+	return sizeof(u->in);
+}
+
 /* ---- setup ---------------------------------------------------------------------- */
 
 static int raw_socket(int family, int proto, const char *what, struct fab_err *err)
@@ -154,7 +188,7 @@ static bool any_flow(const struct tracer *t, bool v6, bool tcp)
 static int sockets_open(struct tracer *t, struct fab_err *err)
 {
 	for (int v6 = 0; v6 <= 1; v6++) {
-		int fam = v6 ? AF_INET6 : AF_INET;
+		int fam = af_of(v6);
 
 		if (!any_flow(t, v6, false))
 			continue;
@@ -188,42 +222,24 @@ static void sockets_close(struct tracer *t)
 	}
 }
 
-/* The source address (@alen bytes) the route to @dst picks (a UDP socket's connect sends nothing). */
+/* The source address the route to @dst picks (a UDP socket's connect sends nothing). */
 static int route_src(bool v6, const uint8_t *dst, uint8_t *src, struct fab_err *err)
 {
-	union {
-		struct sockaddr sa;
-		struct sockaddr_in in;
-		struct sockaddr_in6 in6;
-	} u = { 0 };
-	socklen_t len = v6 ? sizeof(u.in6) : sizeof(u.in);
+	union sockaddr_in46 u;
+	socklen_t len = sa_set(&u, v6, dst, 9);
 	char buf[INET6_ADDRSTRLEN];
-	int fd = socket(v6 ? AF_INET6 : AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
+	int fd = socket(af_of(v6), SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
 
 	if (fd < 0)
 		return fab_err_set(err, -errno, "trace: socket: %s", strerror(errno));
-	if (v6) {
-		u.in6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = htons(9) };
-		memcpy(&u.in6.sin6_addr, dst, 16);
-	} else {
-		u.in = (struct sockaddr_in){ .sin_family = AF_INET, .sin_port = htons(9) };
-		memcpy(&u.in.sin_addr, dst, 4);
-	}
 	if (connect(fd, &u.sa, len) < 0 || getsockname(fd, &u.sa, &len) < 0)
 		rc = fab_err_set(err, -errno, "trace: %s: no route: %s",
-				 inet_ntop(v6 ? AF_INET6 : AF_INET, dst, buf, sizeof(buf)), strerror(errno));
-	else if (v6)
-		memcpy(src, &u.in6.sin6_addr, 16);
+				 inet_ntop(af_of(v6), dst, buf, sizeof(buf)), strerror(errno));
 	else
-		memcpy(src, &u.in.sin_addr, 4);
+		memcpy(src, v6 ? (const void *)&u.in6.sin6_addr : (const void *)&u.in.sin_addr,
+		       alen_of(v6));
 	close(fd);
 	return rc;
-}
-
-/* @s as an IPv4 or (when @v6) IPv6 address into @out: true when it is one. */
-static bool addr_parse(const char *s, bool v6, uint8_t *out)
-{
-	return inet_pton(v6 ? AF_INET6 : AF_INET, s, out) == 1;
 }
 
 static int flow_prepare(struct tracer *t, size_t i, struct fab_err *err)
@@ -231,21 +247,20 @@ static int flow_prepare(struct tracer *t, size_t i, struct fab_err *err)
 	struct flow *f = &t->tr[i].flow;
 	struct fstate *fs = &t->fs[i];
 	bool v6 = strchr(f->dst, ':') != NULL;
-	size_t alen = v6 ? 16 : 4;
 
 	fs->tu.v6 = v6;
-	if (!addr_parse(f->dst, v6, fs->tu.dst))
+	if (inet_pton(af_of(v6), f->dst, fs->tu.dst) != 1)
 		return fab_err_input(err, -EINVAL, "trace: '%s' is not an IP address", f->dst);
 	if (v6 && IN6_IS_ADDR_LINKLOCAL((struct in6_addr *)fs->tu.dst))
 		return fab_err_input(err, -EINVAL, "trace: %s: a link-local address names no path "
 				     "through the fabric", f->dst);
-	if (f->src[0] && !addr_parse(f->src, v6, fs->tu.src))
+	if (f->src[0] && inet_pton(af_of(v6), f->src, fs->tu.src) != 1)
 		return fab_err_input(err, -EINVAL, "trace: source '%s' is not an %s address", f->src,
 				     v6 ? "IPv6" : "IPv4");
 	if (!f->src[0]) {
 		if (route_src(v6, fs->tu.dst, fs->tu.src, err) < 0)
 			return err->code;
-		inet_ntop(v6 ? AF_INET6 : AF_INET, fs->tu.src, f->src, sizeof(f->src));
+		inet_ntop(af_of(v6), fs->tu.src, f->src, sizeof(f->src));
 	}
 	fs->tu.proto = f->proto == FLOW_TCP ? IPPROTO_TCP : IPPROTO_UDP;
 	fs->tu.sport = f->sport;
@@ -254,7 +269,7 @@ static int flow_prepare(struct tracer *t, size_t i, struct fab_err *err)
 	fs->limit = t->o->window < t->o->max_ttl ? t->o->window : t->o->max_ttl;
 	fs->group = i;
 	for (size_t j = 0; j < i; j++)
-		if (t->fs[j].tu.v6 == v6 && !memcmp(t->fs[j].tu.dst, fs->tu.dst, alen)) {
+		if (t->fs[j].tu.v6 == v6 && !memcmp(t->fs[j].tu.dst, fs->tu.dst, alen_of(v6))) {
 			fs->group = t->fs[j].group;
 			break;
 		}
@@ -351,12 +366,8 @@ static ssize_t probe_sendmsg(int fd, uint8_t *pkt, size_t len, const struct trac
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(struct in6_pktinfo))];
 	} c = { 0 };
-	union {
-		struct sockaddr sa;
-		struct sockaddr_in in;
-		struct sockaddr_in6 in6;
-	} to = { 0 };
-	socklen_t tolen = tu->v6 ? sizeof(to.in6) : sizeof(to.in);
+	union sockaddr_in46 to;
+	socklen_t tolen = sa_set(&to, tu->v6, tu->dst, 0);
 	struct iovec iov = { .iov_base = pkt, .iov_len = len };
 	struct msghdr mh = { .msg_name = &to, .msg_namelen = tolen, .msg_iov = &iov,
 			     .msg_iovlen = 1, .msg_control = c.buf };
@@ -365,15 +376,11 @@ static ssize_t probe_sendmsg(int fd, uint8_t *pkt, size_t len, const struct trac
 	if (tu->v6) {
 		struct in6_pktinfo pi = { 0 };
 
-		to.in6.sin6_family = AF_INET6;
-		memcpy(&to.in6.sin6_addr, tu->dst, 16);
 		memcpy(&pi.ipi6_addr, tu->src, 16);
 		cmsg_put(&mh, IPPROTO_IPV6, IPV6_PKTINFO, &pi, sizeof(pi));
 	} else {
 		struct in_pktinfo pi = { 0 };
 
-		to.in.sin_family = AF_INET;
-		memcpy(&to.in.sin_addr, tu->dst, 4);
 		memcpy(&pi.ipi_spec_dst, tu->src, 4);
 		cmsg_put(&mh, IPPROTO_IP, IP_PKTINFO, &pi, sizeof(pi));
 	}
@@ -406,7 +413,7 @@ static int probe_send(struct tracer *t, size_t fi, unsigned int ttl, uint64_t no
 	if (errno == EAGAIN || errno == ENOBUFS || errno == EINTR)
 		return 0;		/* lost like a dropped probe: tried again later */
 	return fab_err_set(err, -errno, "trace: send to %s: %s",
-			   inet_ntop(fs->tu.v6 ? AF_INET6 : AF_INET, fs->tu.dst, dst, sizeof(dst)),
+			   inet_ntop(af_of(fs->tu.v6), fs->tu.dst, dst, sizeof(dst)),
 			   strerror(errno));
 }
 
@@ -492,11 +499,11 @@ static void answer_apply(struct tracer *t, const struct trace_answer *a, uint64_
 	ttl = s->ttl;
 	if (fs->reached_ttl && ttl > fs->reached_ttl)
 		return;			/* past the destination: nothing to learn */
-	inet_ntop(fs->tu.v6 ? AF_INET6 : AF_INET, a->from, from, sizeof(from));
+	inet_ntop(af_of(fs->tu.v6), a->from, from, sizeof(from));
 	if (hop_record(&fs->hop[ttl], a, from, now - s->sent_ns))
 		t->fs[fs->group].answered_ns[ttl] = now;
 	dest = a->kind == HOP_TCP_RST || a->kind == HOP_TCP_SYNACK ||
-	       (a->kind == HOP_UNREACHABLE && !memcmp(a->from, fs->tu.dst, fs->tu.v6 ? 16 : 4));
+	       (a->kind == HOP_UNREACHABLE && !memcmp(a->from, fs->tu.dst, alen_of(fs->tu.v6)));
 	if (dest && (!fs->reached_ttl || ttl < fs->reached_ttl))
 		fs->reached_ttl = ttl;
 	else if (a->kind == HOP_UNREACHABLE && ttl < fs->limit)
