@@ -26,8 +26,8 @@
 #include <stdint.h>
 
 struct path_hop {
-	uint32_t link;		/* index into topo->links[] */
-	bool fwd;		/* true: link->a -> link->b */
+	uint32_t link : 31;	/* index into topo->links[] (fewer than 2^31) */
+	uint32_t fwd : 1;	/* 1: link->a -> link->b */
 };
 
 struct path {

@@ -512,6 +512,19 @@ static int cache_init(struct route *r)
 	return 0;
 }
 
+void route_cache_drop(struct route *r)
+{
+	for (size_t i = 0; i < r->n_cache; i++) {
+		free(r->cache[i].dist);
+		free(r->cache[i].cnt);
+	}
+	free(r->cache);
+	r->cache = NULL;
+	r->n_cache = 0;
+	for (size_t i = 0; r->leaf_slot && i < r->n_leaves; i++)
+		r->leaf_slot[i] = ROUTE_NONE;
+}
+
 static int bfs_get(struct route *r, uint32_t leaf, const struct route_bfs **out)
 {
 	struct route_bfs *b;

@@ -175,6 +175,13 @@ struct route {
 int route_new(struct route **out, const struct topo *t);
 void route_free(struct route *r);
 
+/*
+ * Forget the BFS cache (up to ROUTE_CACHE_BYTES; it is made again as
+ * pairs are routed): for a caller about to hold much else without
+ * routing (sweep --steer's coverage picker at 4096 hosts).
+ */
+void route_cache_drop(struct route *r);
+
 /* Index of @n / @l in the topo, ROUTE_NONE when not of this graph.  O(log n). */
 uint32_t route_node_index(const struct route *r, const struct topo_node *n);
 uint32_t route_link_index(const struct route *r, const struct topo_link *l);

@@ -95,9 +95,11 @@ static int hop_add(const struct route_ib *r, struct path *p, size_t *cap,
 		   const struct topo_port *out)
 {
 	struct path_hop h;
+	uint32_t ix;
 
-	if (link_index(r, out->link, &h.link) < 0)
+	if (link_index(r, out->link, &ix) < 0)
 		return -EINVAL;
+	h.link = ix;
 	h.fwd = out->link->a == out;
 	if (array_reserve((void **)&p->hops, cap, p->n_hops + 1, sizeof(*p->hops)) < 0)
 		return -ENOMEM;

@@ -16,7 +16,9 @@
 
 struct cov {
 	const struct route *r;
-	const struct pair_route *const *cand;
+	const struct pair_route **cand;	/* the caller's, then step 7's new pairs */
+	long (*more)(void *ctx, unsigned int a, unsigned int b, struct pair_route *out);
+	void *more_ctx;
 	size_t n, nl, nh;
 	unsigned int k;
 	double *load;			/* per directed link, this round */
@@ -1196,7 +1198,7 @@ out:
 #define ANN_T0 0.8		/* the walk's first temperature: a move costing 1 more kept 29 % of the time */
 #define ANN_T1 0.5		/* its last: 14 % (0.4: the parity seldom closed, cost 1-6 left) */
 #define ANN_ITER 16000		/* moves per host */
-#define ANN_MAX 16000000	/* moves at most (1024 hosts: about 2 us each) */
+#define ANN_MAX 48000000	/* moves at most (about 1-2 us each; 4096 hosts: 16 M left 4-14, 48 M 0-10) */
 #define ANN_P_SHORT 30		/* % of moves: a path across a short link */
 #define ANN_P_RAND 20		/* % of moves: a candidate at random; the rest: parity */
 #define ANN_FILL_TRIES 4096
@@ -1234,12 +1236,17 @@ static double an_dem(const struct cov *c, const struct ann *a, const struct pair
 	return pr->expected_mbps == a->dem_mbps ? a->dem[l] : demand(c, pr, l);
 }
 
-/* Per link, the candidate paths that cross it (CSR). */
-struct ann_use {
-	uint32_t i;
-	uint16_t x;
-	uint16_t w;
-};
+/*
+ * Per link, the candidate paths that cross it (CSR), 4 bytes each (4096
+ * hosts: 1.6 M of them): candidate << 9 | direction (1: b -> a) << 8 |
+ * path; the walk runs only where every candidate and path fits.
+ */
+#define USE_X_MAX 256u
+#define USE_I_MAX (1u << 23)
+#define USE_PACK(i, w, x) ((uint32_t)(i) << 9 | (uint32_t)(w) << 8 | (uint32_t)(x))
+#define USE_I(u) ((u) >> 9)
+#define USE_W(u) ((u) >> 8 & 1)
+#define USE_X(u) ((u) & 0xff)
 
 static double over_of(double l)
 {
@@ -1594,7 +1601,7 @@ static int anneal(struct cov *c, const bool *target, unsigned int walk)
 			 .w_over = ANN_W_OVER };
 	unsigned short xs[3] = { 0x5eed, (unsigned short)(0x24 + walk), 0xc0f };
 	struct an_step st[16];
-	struct ann_use *use = NULL;
+	uint32_t *use = NULL;
 	uint32_t *use_start = NULL, *leaf_start = NULL, *leaf_hosts = NULL;
 	size_t iters = ANN_ITER * c->nh < ANN_MAX ? ANN_ITER * c->nh : ANN_MAX;
 	long gap = 0;
@@ -1605,8 +1612,11 @@ static int anneal(struct cov *c, const bool *target, unsigned int walk)
 			gap += c->k - o->cross[l];
 	for (size_t h = 0; h < c->nh; h++)
 		gap += o->host_pairs[h] < c->k;
-	if (gap > (long)(c->nh / ANN_GAP_DIV))
+	if (gap > (long)(c->nh / ANN_GAP_DIV) || c->n >= USE_I_MAX)
 		return 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->cand[i] && (c->cand[i]->n_ab > USE_X_MAX || c->cand[i]->n_ba > USE_X_MAX))
+			return 0;
 	double cost0;
 	int rc = 0;
 
@@ -1649,9 +1659,8 @@ static int anneal(struct cov *c, const bool *target, unsigned int walk)
 					if (!pass)
 						use_start[l + 2]++;
 					else
-						use[use_start[l + 1]++] = (struct ann_use){
-							.i = (uint32_t)i, .w = w,
-							.x = (uint16_t)(w ? x - pr->n_ab : x) };
+						use[use_start[l + 1]++] =
+							USE_PACK(i, w, w ? x - pr->n_ab : x);
 				}
 			}
 		}
@@ -1760,16 +1769,16 @@ static int anneal(struct cov *c, const bool *target, unsigned int walk)
 			goto judge;
 		} else if (a.n_short && u < ANN_P_SHORT) {	/* a path across a short link, into a round */
 			uint32_t l = a.short_list[(size_t)nrand48(xs) % a.n_short];
-			const struct ann_use *e;
+			uint32_t e;
 
 			if (use_start[l] == use_start[l + 1])
 				continue;
-			e = &use[use_start[l] + (size_t)nrand48(xs) % (use_start[l + 1] - use_start[l])];
-			i = e->i;
+			e = use[use_start[l] + (size_t)nrand48(xs) % (use_start[l + 1] - use_start[l])];
+			i = USE_I(e);
 			pr = c->cand[i];
 			r = (size_t)nrand48(xs) % a.nr;
 			{	/* a round where the path's hop on that link has room, from a random one on */
-				const struct path *pa = e->w ? &pr->ba[e->x] : &pr->ab[e->x];
+				const struct path *pa = USE_W(e) ? &pr->ba[USE_X(e)] : &pr->ab[USE_X(e)];
 				uint32_t dl = UINT32_MAX;
 
 				for (size_t h = 0; h < pa->n_hops; h++)
@@ -1784,8 +1793,8 @@ static int anneal(struct cov *c, const bool *target, unsigned int walk)
 					}
 				}
 			}
-			x = e->w ? SIZE_MAX : e->x;
-			y = !e->w ? SIZE_MAX : e->x;
+			x = USE_W(e) ? SIZE_MAX : USE_X(e);
+			y = !USE_W(e) ? SIZE_MAX : USE_X(e);
 		} else {
 			if (!(pr = c->cand[i]))
 				continue;
@@ -1930,6 +1939,212 @@ static int check_in(const struct route *r, const struct steer_cover_req *req,
 	return 0;
 }
 
+#define MEND_MAX 64		/* new pairs step 7 may add */
+#define MEND_TRIES 32		/* new pairs traced per two hosts left free */
+#define MEND_SIDE 16		/* hosts of a leaf that could take one */
+
+/* Round @r's loads into c->load (c->touched), from the pairs it holds; c->busy its hosts. */
+static void round_load(struct cov *c, size_t r)
+{
+	const struct steer_cover *o = c->out;
+
+	for (size_t f = o->s.round_start[r]; f < o->s.round_start[r + 1]; f++) {
+		c->busy[o->s.pairs[f].a] = c->busy[o->s.pairs[f].b] = true;
+		if (o->pick[f] == STEER_COVER_FILL)
+			continue;
+		for (int w = 0; w < 2; w++) {
+			const struct pair_route *pr = c->cand[o->pick[f]];
+			const struct path *pa = w ? &pr->ba[o->ba[f]] : &pr->ab[o->ab[f]];
+
+			for (size_t h = 0; h < pa->n_hops; h++) {
+				uint32_t dl = dl_of(&pa->hops[h]);
+
+				if (!c->tmark[dl]) {
+					c->tmark[dl] = true;
+					c->touched[c->n_touched++] = dl;
+				}
+				c->load[dl] += demand(c, pr, pa->hops[h].link);
+			}
+		}
+	}
+}
+
+/* The last pair of the output into round @r (the rounds after it move up one). */
+static void move_last_to(struct cov *c, size_t r)
+{
+	struct steer_cover *o = c->out;
+	size_t at = o->s.round_start[r + 1], last = o->s.n_pairs - 1;
+	struct sched_pair sp = o->s.pairs[last];
+	uint32_t pk = o->pick[last];
+	uint16_t x = o->ab[last], y = o->ba[last];
+
+	memmove(&o->s.pairs[at + 1], &o->s.pairs[at], (last - at) * sizeof(*o->s.pairs));
+	memmove(&o->pick[at + 1], &o->pick[at], (last - at) * sizeof(*o->pick));
+	memmove(&o->ab[at + 1], &o->ab[at], (last - at) * sizeof(*o->ab));
+	memmove(&o->ba[at + 1], &o->ba[at], (last - at) * sizeof(*o->ba));
+	o->s.pairs[at] = sp;
+	o->pick[at] = pk;
+	o->ab[at] = x;
+	o->ba[at] = y;
+	for (size_t q = r + 1; q <= o->s.n_rounds; q++)
+		o->s.round_start[q]++;
+}
+
+/* The filler of round @r holding @h: its place in the output, SIZE_MAX none. */
+static size_t filler_of(const struct cov *c, size_t r, unsigned int h)
+{
+	const struct steer_cover *o = c->out;
+
+	for (size_t f = o->s.round_start[r]; f < o->s.round_start[r + 1]; f++)
+		if (o->pick[f] == STEER_COVER_FILL && (o->s.pairs[f].a == h || o->s.pairs[f].b == h))
+			return f;
+	return SIZE_MAX;
+}
+
+/*
+ * Who on @x's leaf could take the new pair for @x in round @r: @x itself,
+ * then each host in a filler whose other host never met @x (that one
+ * then pairs with @x instead).  Into @v, at most @max; how many.
+ */
+static size_t mend_side(const struct cov *c, size_t r, unsigned int x, unsigned int *v, size_t max)
+{
+	const struct steer_cover *o = c->out;
+	size_t n = 0;
+
+	v[n++] = x;
+	for (size_t f = o->s.round_start[r]; f < o->s.round_start[r + 1] && n < max; f++) {
+		unsigned int a = o->s.pairs[f].a, b = o->s.pairs[f].b;
+
+		if (o->pick[f] != STEER_COVER_FILL || c->r->hosts[a].leaf != c->r->hosts[x].leaf)
+			continue;
+		if (!had_partner(c, b, x))
+			v[n++] = a;
+		if (n < max && !had_partner(c, a, x))
+			v[n++] = b;
+	}
+	return n;
+}
+
+/* Filler @f, which holds @u, to hold @x instead (@u is taken by a new pair). */
+static void filler_swap(struct cov *c, size_t f, unsigned int u, unsigned int x)
+{
+	struct steer_cover *o = c->out;
+	unsigned int w = o->s.pairs[f].a == u ? o->s.pairs[f].b : o->s.pairs[f].a;
+
+	o->cross[c->r->hosts[u].link] -= 2;
+	o->cross[c->r->hosts[x].link] += 2;
+	o->host_pairs[u]--;
+	o->host_pairs[x]++;
+	o->s.pairs[f] = (struct sched_pair){ .a = x < w ? x : w, .b = x < w ? w : x };
+	c->partners[(size_t)x * c->max_rounds + (o->host_pairs[x] - 1) % c->max_rounds] = w;
+	c->partners[(size_t)w * c->max_rounds + (o->host_pairs[w] - 1) % c->max_rounds] = x;
+}
+
+/*
+ * Step 7: per main round, two hosts left free on two leaves (an odd
+ * number free on each, no filler for the last) paired through a new pair
+ * the caller traces: the two themselves, or a host of either leaf in a
+ * filler whose other host then pairs with the free one; on the option
+ * of most gain that fits the round.
+ */
+static int mend(struct cov *c)
+{
+	struct steer_cover *o = c->out;
+	unsigned int *fr = malloc((c->nh + 1) * sizeof(*fr)), xs[MEND_SIDE], ys[MEND_SIDE];
+	int rc = 0;
+
+	if (!fr)
+		return -ENOMEM;
+	/* many hosts free (the walk not run): new pairs would not close the rounds */
+	for (size_t r = 0, nf = 0; r < o->s.n_rounds && r < c->k; r++) {
+		nf += c->nh - 2 * (o->s.round_start[r + 1] - o->s.round_start[r]);
+		if (nf > 2 * MEND_MAX) {
+			free(fr);
+			return 0;
+		}
+	}
+	for (size_t r = 0; r < o->s.n_rounds && r < c->k && o->n_extra < MEND_MAX; r++) {
+		size_t nf = 0;
+
+		memset(c->busy, 0, c->nh * sizeof(*c->busy));
+		round_load(c, r);
+		for (size_t h = 0; h < c->nh; h++)
+			if (!c->busy[h])
+				fr[nf++] = (unsigned int)h;
+		for (size_t i = 0; i < nf && o->n_extra < MEND_MAX; i++) {
+			unsigned int x = fr[i];
+
+			for (size_t j = i + 1; j < nf && !c->busy[x]; j++) {
+				unsigned int y = fr[j];
+				size_t nx, ny, t = 0;
+
+				if (c->busy[y] || c->r->hosts[x].leaf == c->r->hosts[y].leaf)
+					continue;
+				nx = mend_side(c, r, x, xs, MEND_SIDE);
+				ny = mend_side(c, r, y, ys, MEND_SIDE);
+				for (size_t d = 0; d < nx + ny && t < MEND_TRIES && !c->busy[x]; d++)
+					for (size_t p = 0; p <= d && t < MEND_TRIES && !c->busy[x]; p++) {
+						unsigned int u, v;
+						struct pair_route *pr = &o->extra[o->n_extra];
+						size_t idx = c->n, ab, ba, fu, fv;
+						unsigned int g;
+
+						if (p >= nx || d - p >= ny)
+							continue;
+						u = xs[p];
+						v = ys[d - p];
+						long tag;
+
+						if (had_partner(c, u, v))
+							continue;
+						if (o->mend_traced == STEER_COVER_MORE_MAX)
+							goto out;
+						t++;
+						o->mend_traced++;
+						memset(pr, 0, sizeof(*pr));
+						tag = c->more(c->more_ctx, u < v ? u : v, u < v ? v : u, pr);
+						if (tag == -ENOENT) {
+							pair_route_fini(pr);
+							continue;
+						}
+						if (tag < 0) {
+							pair_route_fini(pr);
+							rc = (int)tag;
+							goto out;
+						}
+						c->cand[idx] = pr;
+						if (!pr->n_ab || !pr->n_ba ||
+						    !best_opt(c, idx, true, &g, &ab, &ba)) {
+							pair_route_fini(pr);
+							continue;
+						}
+						fu = u == x ? SIZE_MAX : filler_of(c, r, u);
+						fv = v == y ? SIZE_MAX : filler_of(c, r, v);
+						if (fu != SIZE_MAX)
+							filler_swap(c, fu, u, x);
+						if (fv != SIZE_MAX)
+							filler_swap(c, fv, v, y);
+						o->extra_tag[o->n_extra++] = (uint32_t)tag;
+						c->n++;
+						if ((rc = place(c, idx, ab, ba)) < 0)
+							goto out;
+						move_last_to(c, r);
+						c->busy[x] = c->busy[y] = true;
+					}
+			}
+		}
+		for (size_t t = 0; t < c->n_touched; t++) {
+			c->load[c->touched[t]] = 0;
+			c->tmark[c->touched[t]] = false;
+		}
+		c->n_touched = 0;
+	}
+out:
+	memset(c->busy, 0, c->nh * sizeof(*c->busy));
+	free(fr);
+	return rc;
+}
+
 static int run(struct cov *c, bool *target)
 {
 	struct steer_cover *o = c->out;
@@ -2000,6 +2215,8 @@ static int run(struct cov *c, bool *target)
 			if ((rc = anneal(c, target, w)) < 0 ||
 			    (anything_short(c, target) && (rc = repair(c, target)) < 0))
 				return rc;
+		if (r + 1 == c->k && c->more && anything_short(c, target) && (rc = mend(c)) < 0)
+			return rc;
 	}
 	o->first_short_link = o->first_short_host = STEER_COVER_NONE;
 	for (size_t l = 0; l < c->nl; l++) {
@@ -2019,8 +2236,8 @@ int steer_cover_pick(struct steer_cover *out, const struct route *r,
 		     size_t n, struct fab_err *err)
 {
 	struct steer_cover o = { 0 };
-	struct cov c = { .r = r, .cand = cand, .n = n, .k = req->k, .out = &o,
-			 .max_rounds = req->max_rounds, .walk = req->walk };
+	struct cov c = { .r = r, .n = n, .k = req->k, .out = &o, .more = req->more,
+			 .more_ctx = req->more_ctx, .max_rounds = req->max_rounds, .walk = req->walk };
 	bool *target = NULL;
 	int rc = check_in(r, req, cand, n, err);
 
@@ -2028,6 +2245,13 @@ int steer_cover_pick(struct steer_cover *out, const struct route *r,
 		return rc;
 	c.nl = r->n_links;
 	c.nh = r->n_hosts;
+	c.cand = calloc(n + MEND_MAX + 1, sizeof(*c.cand));
+	if (c.cand)
+		memcpy(c.cand, cand, n * sizeof(*cand));
+	if (req->more) {
+		o.extra = calloc(MEND_MAX, sizeof(*o.extra));
+		o.extra_tag = calloc(MEND_MAX, sizeof(*o.extra_tag));
+	}
 	o.n_links = c.nl;
 	o.n_hosts = c.nh;
 	c.load = calloc(c.nl * 2 + 1, sizeof(*c.load));
@@ -2035,13 +2259,13 @@ int steer_cover_pick(struct steer_cover *out, const struct route *r,
 	c.tmark = calloc(c.nl * 2 + 1, sizeof(*c.tmark));
 	c.access = calloc(c.nl + 1, sizeof(*c.access));
 	target = calloc(c.nl + 1, sizeof(*target));
-	c.used = calloc(n + 1, sizeof(*c.used));
+	c.used = calloc(n + MEND_MAX + 1, sizeof(*c.used));
 	c.busy = calloc(c.nh + 1, sizeof(*c.busy));
 	c.adj_start = calloc(c.nh + 2, sizeof(*c.adj_start));
 	c.adj = calloc(2 * n + 1, sizeof(*c.adj));
 	c.partners = calloc(c.nh * c.max_rounds + 1, sizeof(*c.partners));
-	c.order = calloc((n > c.nh ? n : c.nh) + 1, sizeof(*c.order));
-	c.score = calloc(n + 1, sizeof(*c.score));
+	c.order = calloc((n > c.nh ? n : c.nh) + MEND_MAX + 1, sizeof(*c.order));
+	c.score = calloc(n + MEND_MAX + 1, sizeof(*c.score));
 	c.supply = calloc(c.nl + 1, sizeof(*c.supply));
 	c.fill_at = malloc((c.nh + 1) * sizeof(*c.fill_at));
 	c.at = calloc(c.nh + 1, sizeof(*c.at));
@@ -2049,11 +2273,12 @@ int steer_cover_pick(struct steer_cover *out, const struct route *r,
 		c.fill_at[h] = SIZE_MAX;
 	o.cross = calloc(c.nl + 1, sizeof(*o.cross));
 	o.host_pairs = calloc(c.nh + 1, sizeof(*o.host_pairs));
-	if (!c.load || !c.touched || !c.tmark || !c.access || !target || !c.used || !c.busy || !c.adj_start ||
+	if (!c.cand || (req->more && (!o.extra || !o.extra_tag)) || !c.load || !c.touched || !c.tmark || !c.access || !target || !c.used || !c.busy || !c.adj_start ||
 	    !c.adj || !c.partners || !c.order || !c.score || !c.fill_at || !c.at || !c.supply || !o.cross || !o.host_pairs)
 		rc = -ENOMEM;
 	if (rc == 0)
 		rc = run(&c, target);
+	free(c.cand);
 	free(c.load);
 	free(c.touched);
 	free(c.tmark);
@@ -2087,5 +2312,9 @@ void steer_cover_fini(struct steer_cover *c)
 	free(c->ba);
 	free(c->cross);
 	free(c->host_pairs);
+	for (size_t e = 0; e < c->n_extra; e++)
+		pair_route_fini(&c->extra[e]);
+	free(c->extra);
+	free(c->extra_tag);
 	memset(c, 0, sizeof(*c));
 }

@@ -61,18 +61,31 @@
  *     fillers made again after;
  *     it replaces the rounds when its cost is lower, and the repair runs
  *     again; while something is still short, another walk from there on
- *     a seed of its own (ANN_WALKS, 3, in all).  The extra rounds take
- *     what is left.
+ *     a seed of its own (ANN_WALKS, 3, in all).
+ *  7. with @more, after the main rounds' walks and repair, when hosts are
+ *     still free in them (at most 2 x MEND_MAX host-rounds: a leaf with
+ *     an odd number free, whose last has no filler; the walk's residue
+ *     at 4096 hosts): per main round, two hosts free on two leaves paired
+ *     through a new pair the caller traces (@more), the two themselves or
+ *     a host of either leaf in a filler (its filler partner then pairs
+ *     with the free one, a partner it never met), up to MEND_TRIES new
+ *     pairs per two hosts, kept on its option of most gain that fits the
+ *     round (STEER_COVER_MORE_MAX calls, MEND_MAX pairs kept at most).  A
+ *     cross-pod pair fits a round 60 % full on few of its 8 ports (about
+ *     4 % of pairs), so trying the fillers' hosts is what closes it.
+ *  The extra rounds take what is left.
  *
  * Cost: O(rounds x candidates x options x hops) plus a sort per round; a
  * repair pass O(rounds x candidates x options x hops) too (an extra
  * round's move on a full hop also scans the hosts); the walk up to
  * min(ANN_ITER x hosts, ANN_MAX) moves of O(options x hops) each (about
- * 1.5-2 us: seconds of CPU at 512 hosts, 15-75 s at 1024 with the
- * walks it takes), up to ANN_WALKS times.
+ * 1-2 us: seconds of CPU at 512 hosts, 15-75 s at 1024 with the
+ * walks it takes, 50-80 s at 4096), up to ANN_WALKS times; step 7 a
+ * trace by the caller per new pair (tens at 4096 hosts).
  * Memory: per link, directed link and host counters; the output; the
  * repair and the walk: per round the directed links' loads and the
- * hosts' pairs; the walk also per link the candidate paths that cross it.
+ * hosts' pairs; the walk also per link the candidate paths that cross it
+ * (4 bytes each: 6.3 MB at 4096 hosts with 6 candidates a host).
  *
  * Ownership: struct steer_cover owns its arrays (steer_cover_fini()); the
  * candidates and @r are borrowed for the call.
@@ -90,11 +103,23 @@
 
 #define STEER_COVER_FILL UINT32_MAX	/* pick[]: a same-leaf filler, not a candidate */
 #define STEER_COVER_NONE UINT32_MAX
+#define STEER_COVER_MORE_MAX 128	/* step 7: new pairs traced at most */
 
 struct steer_cover_req {
 	unsigned int k;			/* >= 1 */
 	size_t max_rounds;		/* >= k: the main rounds and the extra ones */
 	bool walk;			/* step 6 (seconds of CPU; docs/paths.md 3b) */
+	/*
+	 * Step 7 (NULL: none): trace a new pair @a < @b (hosts of two
+	 * leaves) and put the paths its ports take into @out (the picker
+	 * then owns them; n_ab or n_ba 0: no option).  Returns the caller's
+	 * tag for the pair (>= 0, kept in extra_tag[] when the pair is
+	 * chosen), -ENOENT (not traced: the picker goes on), or another
+	 * negative errno (the pick fails with it).  Called at most
+	 * STEER_COVER_MORE_MAX times.
+	 */
+	long (*more)(void *ctx, unsigned int a, unsigned int b, struct pair_route *out);
+	void *more_ctx;
 };
 
 struct steer_cover {
@@ -108,6 +133,10 @@ struct steer_cover {
 	size_t hosts_short;
 	size_t main_rounds;		/* rounds 0 .. k-1 that were made (<= k) */
 	uint32_t first_short_link, first_short_host;	/* STEER_COVER_NONE: none */
+	struct pair_route *extra;	/* pick[] n + e (n: the candidates): step 7's new pairs */
+	uint32_t *extra_tag;		/* per extra: the tag req->more gave */
+	size_t n_extra;
+	size_t mend_traced;		/* calls of req->more */
 };
 
 /*

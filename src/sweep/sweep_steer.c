@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* sweep --steer: trace, learn, steer (sweep_steer.h). */
 #include <errno.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,8 +33,14 @@ struct steer_pair {
 	bool cross;			/* the hosts sit on different leaves */
 	struct pair_route all;		/* every equal-cost path; empty when rix is set */
 	struct route *rix;		/* in windows: paths by index (route_pair_nth/find), not all */
-	struct sched_steer_opt opts[OPTS_MAX];	/* distinct (a -> b, b -> a) paths; sport: S */
-	uint16_t rev[OPTS_MAX];		/* the option's b -> a stream port S' */
+	/*
+	 * Distinct (a -> b, b -> a) paths (sport: S) and each one's b -> a
+	 * stream port S' (rev: in the same allocation, opts_alloc()).  A
+	 * coverage candidate keeps only n_opts (opts NULL) until chosen
+	 * (cover_trace(), cover_adopt(): 4096 hosts, 12,288 candidates).
+	 */
+	struct sched_steer_opt *opts;
+	uint16_t *rev;
 	size_t n_opts;
 	char *why;			/* not steered: why (NULL same leaf); owned (why_set()) */
 	const char *fb;			/* not steered: why, a word (NULL same leaf) */
@@ -80,20 +87,36 @@ static const char *why_of(const struct steer_pair *p, const char *dflt)
 	return p->why ? p->why : dflt;
 }
 
-/* What pair @p holds freed: its routes and its reason. */
+/* What pair @p holds freed: its routes, options and reason. */
 static void pair_fini(struct steer_pair *p)
 {
 	pair_route_fini(&p->all);
 	pair_route_fini(&p->taken);
 	free(p->why);
 	p->why = NULL;
+	free(p->opts);
+	p->opts = NULL;
+	p->rev = NULL;
 }
 
-/* A scratch pair made @init again (its reason freed). */
+/* A scratch pair made @init again (its reason and options freed). */
 static void pair_reset(struct steer_pair *p, struct steer_pair init)
 {
 	free(p->why);
+	free(p->opts);
 	*p = init;
+}
+
+/* Room for @n options in @p (its old ones freed; n_opts left to the caller); -ENOMEM. */
+static int opts_alloc(struct steer_pair *p, size_t n)
+{
+	free(p->opts);
+	p->rev = NULL;
+	p->opts = malloc((n ? n : 1) * (sizeof(*p->opts) + sizeof(*p->rev)));
+	if (!p->opts)
+		return -ENOMEM;
+	p->rev = (uint16_t *)(p->opts + (n ? n : 1));
+	return 0;
 }
 
 struct steer_win_state;
@@ -305,9 +328,43 @@ static int member_path(const struct topo *t, const struct steer_pair *p, enum ec
 	return rc < 0 ? rc : i > INT16_MAX ? -E2BIG : (int)i;
 }
 
+/* @p's options from its traced ports' paths (ab_of[], ba_of[]): every distinct pair; -ENOMEM. */
+static int opts_from_ports(const struct sweep_steer *sv, struct steer_pair *p)
+{
+	struct sched_steer_opt o[OPTS_MAX];
+	uint16_t rev[OPTS_MAX];
+	size_t n = 0;
+
+	for (unsigned int k = 0; k < STEER_PORTS; k++)
+		for (unsigned int j = 0; p->ab_of[k] >= 0 && j < STEER_PORTS; j++) {
+			bool seen = false;
+
+			if (p->ba_of[j] < 0)
+				continue;
+			for (size_t x = 0; x < n && !seen; x++)
+				seen = o[x].ab == p->ab_of[k] && o[x].ba == p->ba_of[j];
+			if (!seen && n < OPTS_MAX) {
+				rev[n] = port_rev(sv, j);
+				o[n++] = (struct sched_steer_opt){ .sport = port_fwd(sv, k),
+								   .ab = (uint16_t)p->ab_of[k],
+								   .ba = (uint16_t)p->ba_of[j] };
+			}
+		}
+	p->n_opts = 0;
+	if (n && opts_alloc(p, n) < 0)
+		return -ENOMEM;
+	if (n) {
+		memcpy(p->opts, o, n * sizeof(*o));
+		memcpy(p->rev, rev, n * sizeof(*rev));
+	}
+	p->n_opts = n;
+	opts_order(p);
+	return 0;
+}
+
 /* Each traced port's path (-1: none), then the options: every distinct pair of paths. */
-static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct steer_pair *p,
-		      const struct ecmp_map *m)
+static int opts_make(const struct sweep_steer *sv, const struct topo *t, struct steer_pair *p,
+		     const struct ecmp_map *m)
 {
 	for (unsigned int k = 0; k < STEER_PORTS; k++) {
 		int ab = ecmp_map_member(m, ECMP_AB, port_fwd(sv, k));
@@ -316,27 +373,14 @@ static void opts_make(const struct sweep_steer *sv, const struct topo *t, struct
 		p->ab_of[k] = ab < 0 ? -1 : member_path(t, p, ECMP_AB, &m->side[ECMP_AB].members[ab]);
 		p->ba_of[k] = ba < 0 ? -1 : member_path(t, p, ECMP_BA, &m->side[ECMP_BA].members[ba]);
 	}
-	for (unsigned int k = 0; k < STEER_PORTS; k++)
-		for (unsigned int j = 0; p->ab_of[k] >= 0 && j < STEER_PORTS; j++) {
-			bool seen = false;
-
-			if (p->ba_of[j] < 0)
-				continue;
-			for (size_t x = 0; x < p->n_opts && !seen; x++)
-				seen = p->opts[x].ab == p->ab_of[k] && p->opts[x].ba == p->ba_of[j];
-			if (!seen && p->n_opts < OPTS_MAX) {
-				p->rev[p->n_opts] = port_rev(sv, j);
-				p->opts[p->n_opts++] = (struct sched_steer_opt){
-					.sport = port_fwd(sv, k), .ab = (uint16_t)p->ab_of[k],
-					.ba = (uint16_t)p->ba_of[j] };
-			}
-		}
+	if (opts_from_ports(sv, p) < 0)
+		return -ENOMEM;
 	if (!p->n_opts)
 		p->fb = "off plan";
 	if (!p->n_opts)
 		why_set(p, "no traced port's members are paths of the "
 			"topology (parallel cables, or members off the plan)");
-	opts_order(p);
+	return 0;
 }
 
 /* Learn pair @p's map from its traces (@ta: from a, @tb: from b) and make its options. */
@@ -363,7 +407,7 @@ static int pair_learn(const struct sweep_steer *sv, const struct sweep_topo *st,
 	if (rc == 0 && m.reason != ECMP_OK)
 		why_set(p, "fallback %s: %s", ecmp_reason_name(m.reason), m.detail);
 	else if (rc == 0)
-		opts_make(sv, t, p, &m);
+		rc = opts_make(sv, t, p, &m);
 	ecmp_map_fini(&m);
 	return rc;
 }
@@ -483,17 +527,22 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
  * are not the picker's but chosen with their members, round by round
  * (model/steer_cover.h), among candidates traced for it: COVER_CANDS
  * partners per host (COVER_CANDS_WALK with the walk, on unless
- * COVER_WALK_ENV=0, up to COVER_BIG hosts: 4096 hosts with 6 went to 78 MB, over
- * scale.sh's 64; 6 leave a quarter as many links short after the main
- * rounds, docs/paths.md), on other leaves, at fixed offsets through the
- * host list (so a host's partners sit in different parts of the
- * fabric).  The
- * candidates are traced COVER_CHUNK pairs at a time, and each keeps only
- * the paths its traced ports take (not every equal-cost path).
+ * COVER_WALK_ENV=0, up to COVER_BIG hosts; 6 leave a quarter as many
+ * links short after the main rounds, docs/paths.md), on other leaves,
+ * at fixed offsets through the host list (so a host's partners sit in
+ * different parts of the fabric).  The candidates are traced COVER_CHUNK
+ * pairs at a time, and each keeps only the paths its traced ports take
+ * (not every equal-cost path), and no options until chosen (opts_drop():
+ * 4096 hosts, 12,288 candidates, 6.3 MB); the new pairs of the picker's
+ * step 7 are traced one at a time into slots after them
+ * (cover_more_trace()).  At 4096 hosts with 6 candidates the sweep peaks
+ * at 57.8 MB (scale.sh's target 64; 73 MB before the options went, the
+ * route's BFS cache was dropped while picking and the walk's index and
+ * the path hops were packed in 4 bytes).
  */
 #define COVER_CANDS 4
-#define COVER_CANDS_WALK 6	/* with the walk, up to COVER_BIG hosts (memory: 6 at 4096: 78 MB) */
-#define COVER_BIG 2048
+#define COVER_CANDS_WALK 6	/* with the walk, up to COVER_BIG hosts */
+#define COVER_BIG 4096		/* past it 4 a host (memory, not measured past 4096) */
 #define COVER_WALK_ENV "FABRICCTL_COVER_WALK"	/* 0: without steer_cover's walk (docs/paths.md 3b) */
 #define COVER_CHUNK 64
 #define COVER_EXTRA_ROUNDS 3
@@ -608,6 +657,18 @@ static int route_compact(struct steer_pair *p)
 	return 0;
 }
 
+/*
+ * A candidate's options go until it is chosen (cover_adopt() makes them
+ * again from its ports' paths): the picker reads only the paths; n_opts
+ * stays, to tell a candidate that steers.
+ */
+static void opts_drop(struct steer_pair *p)
+{
+	free(p->opts);
+	p->opts = NULL;
+	p->rev = NULL;
+}
+
 /* Route, trace and learn the candidates, COVER_CHUNK at a time; each keeps its options' paths. */
 static int cover_trace(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet *f,
 		       struct sweep_steer *sv)
@@ -622,11 +683,65 @@ static int cover_trace(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 				return rc;
 		if ((rc = trace_learn(ctx, st, f, sv, lo, hi)) < 0)
 			return rc;
-		for (size_t i = lo; i < hi; i++)
+		for (size_t i = lo; i < hi; i++) {
 			if (route_compact(&sv->p[i]) < 0)
 				return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+			opts_drop(&sv->p[i]);
+		}
 	}
 	return 0;
+}
+
+/* What steer_cover's step 7 traces into: slots sv->p[at ..) past the candidates. */
+struct cover_more {
+	struct sweep_ctx *ctx;
+	struct sweep_topo *st;
+	struct fleet *f;
+	struct sweep_steer *sv;
+	size_t at, used;
+};
+
+static int route_copy(struct pair_route *dst, const struct pair_route *src)
+{
+	*dst = (struct pair_route){ .a = src->a, .b = src->b, .expected_mbps = src->expected_mbps,
+				    .klass = src->klass };
+	dst->ab = calloc(src->n_ab + 1, sizeof(*dst->ab));
+	dst->ba = calloc(src->n_ba + 1, sizeof(*dst->ba));
+	if (!dst->ab || !dst->ba)
+		return -ENOMEM;
+	for (; dst->n_ab < src->n_ab; dst->n_ab++)
+		if (path_dup(&dst->ab[dst->n_ab], &src->ab[dst->n_ab]) < 0)
+			return -ENOMEM;
+	for (; dst->n_ba < src->n_ba; dst->n_ba++)
+		if (path_dup(&dst->ba[dst->n_ba], &src->ba[dst->n_ba]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/*
+ * steer_cover's step 7 (model/steer_cover.h): a new pair, traced and
+ * learnt as the candidates are (its STEER_PORTS ports each way), into the
+ * next free slot; its options' paths into @out.  The tag: the slot.
+ */
+static long cover_more_trace(void *arg, unsigned int a, unsigned int b, struct pair_route *out)
+{
+	struct cover_more *m = arg;
+	size_t i = m->at + m->used;
+	struct steer_pair *p = &m->sv->p[i];
+	int rc;
+
+	if (m->used == STEER_COVER_MORE_MAX)
+		return -ENOENT;
+	*p = (struct steer_pair){ .a = a, .b = b, .cross = true, .choice = SCHED_STEER_WHOLE };
+	m->used++;
+	if (route_pair(m->st->r, a, b, &p->all, &m->ctx->err) < 0)
+		return -ENOENT;
+	if ((rc = trace_learn(m->ctx, m->st, m->f, m->sv, i, i + 1)) < 0)
+		return rc;
+	if (route_compact(p) < 0 || (p->n_opts && route_copy(out, &p->all) < 0))
+		return fab_err_set(&m->ctx->err, -ENOMEM, "sweep: out of memory");
+	opts_drop(p);
+	return p->n_opts ? (long)i : -ENOENT;
 }
 
 /* The option of @p whose paths are (@ab, @ba); SCHED_STEER_WHOLE: none. */
@@ -644,7 +759,7 @@ static uint32_t opt_find(const struct steer_pair *p, unsigned int ab, unsigned i
  * pairs are found by their key, in any order.
  */
 static int cover_adopt(struct sweep_ctx *ctx, struct sweep_topo *st, struct sweep_steer *sv,
-		       struct steer_cover *c)
+		       struct steer_cover *c, size_t n_cand)
 {
 	uint32_t *at = malloc((sv->n + 1) * sizeof(*at)), *key;
 	size_t n = 0, fill = 0;
@@ -658,8 +773,9 @@ static int cover_adopt(struct sweep_ctx *ctx, struct sweep_topo *st, struct swee
 	for (size_t i = 0; i < c->s.n_pairs; i++) {
 		if (c->pick[i] == STEER_COVER_FILL)
 			fill++;
-		else
-			at[c->pick[i]] = (uint32_t)i;
+		else	/* a candidate, or a new pair of step 7 in the slot its tag names */
+			at[c->pick[i] < n_cand ? c->pick[i] : c->extra_tag[c->pick[i] - n_cand]] =
+				(uint32_t)i;
 	}
 	for (size_t i = 0; i < sv->n; i++) {
 		if (at[i] == SCHED_STEER_WHOLE) {
@@ -668,6 +784,13 @@ static int cover_adopt(struct sweep_ctx *ctx, struct sweep_topo *st, struct swee
 		}
 		if (n != i)
 			sv->p[n] = sv->p[i];
+		if (opts_from_ports(sv, &sv->p[n]) < 0) {
+			for (size_t j = i + 1; j < sv->n; j++)	/* the rest not kept: freed here */
+				pair_fini(&sv->p[j]);
+			sv->n = n + 1;
+			free(at);
+			return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+		}
 		sv->p[n].choice = opt_find(&sv->p[n], c->ab[at[i]], c->ba[at[i]]);
 		n++;
 	}
@@ -728,12 +851,13 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 				       .walk = !walk_env || strcmp(walk_env, "0") };
 	const struct pair_route **cand = NULL;
 	struct steer_cover c = { 0 };
+	struct cover_more more;
 	uint64_t *keys = NULL;
 	size_t n = 0, fell = 0, first = 0, busiest = 0, traced;
 	int rc = cover_cands(st->r, req.walk, &keys, &n);
 
-	if (rc < 0 || !(sv->p = calloc(n + 1, sizeof(*sv->p))) ||
-	    !(sv->by_key = calloc(n + 1, sizeof(*sv->by_key)))) {
+	if (rc < 0 || !(sv->p = calloc(n + STEER_COVER_MORE_MAX + 1, sizeof(*sv->p))) ||
+	    !(sv->by_key = calloc(n + STEER_COVER_MORE_MAX + 1, sizeof(*sv->by_key)))) {
 		free(keys);
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 	}
@@ -745,18 +869,30 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 	}
 	free(keys);
 	sv->n = traced = n;
+	more = (struct cover_more){ .ctx = ctx, .st = st, .f = f, .sv = sv, .at = n };
 	if ((rc = cover_trace(ctx, st, f, sv)) < 0)
 		return rc;
 	for (size_t i = 0; i < n; i++)
 		if (!sv->p[i].n_opts && !fell++)
 			first = i;
+	/*
+	 * The picker routes nothing, and its walk holds most (4096 hosts:
+	 * 12,288 candidates' paths, 6 MB of walk index): the BFS cache (12.5
+	 * MB there) goes, and the heap's free pages with it; routing makes it
+	 * again after.
+	 */
+	route_cache_drop(st->r);
+	malloc_trim(0);
 	cand = calloc(n + 1, sizeof(*cand));
 	if (!cand)
 		return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
 	for (size_t i = 0; i < n; i++)
 		cand[i] = sv->p[i].n_opts ? &sv->p[i].all : NULL;
+	req.more = cover_more_trace;
+	req.more_ctx = &more;
 	rc = steer_cover_pick(&c, st->r, &req, cand, n, &ctx->err);
 	free(cand);
+	sv->n = n + more.used;	/* the slots step 7 traced: adopted or dropped with the rest */
 	if (rc == 0 && (!cover_reaches(st, &c) || c.hosts_short)) {
 		if (fell)
 			fab_warn("sweep --steer: coverage on members: %zu of %zu candidate pairs did "
@@ -786,7 +922,7 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 			 st->hosts->hosts[sv->p[first].a].name, st->hosts->hosts[sv->p[first].b].name,
 			 why_of(&sv->p[first], "no option"));
 	if (rc == 0)
-		rc = cover_adopt(ctx, st, sv, &c);
+		rc = cover_adopt(ctx, st, sv, &c, n);
 	if (rc < 0) {
 		steer_cover_fini(&c);
 		return rc;
@@ -814,9 +950,10 @@ static int cover_run(struct sweep_ctx *ctx, struct sweep_topo *st, struct fleet 
 		memcpy(st->cov.host_pairs, c.host_pairs, c.n_hosts * sizeof(*c.host_pairs));
 	fab_info("steering, coverage %u on members: %zu candidate pairs traced, %zu chosen in %zu "
 		 "rounds (%zu main, %zu extra); links crossed fewer than %u times by the paths "
-		 "taken: %zu of %zu; hosts in fewer than %u pairs: %zu", st->cov_k, traced,
+		 "taken: %zu of %zu; hosts in fewer than %u pairs: %zu; new pairs traced for hosts "
+		 "left free: %zu, taken: %zu", st->cov_k, traced,
 		 c.s.n_pairs, c.s.n_rounds, c.main_rounds, c.s.n_rounds - c.main_rounds, st->cov_k,
-		 c.links_short, c.links_target, st->cov_k, c.hosts_short);
+		 c.links_short, c.links_target, st->cov_k, c.hosts_short, c.mend_traced, c.n_extra);
 	sched_fini(s);
 	*s = c.s;
 	memset(&c.s, 0, sizeof(c.s));
@@ -1022,7 +1159,7 @@ int sweep_steer_dry(struct sweep_ctx *ctx, struct sweep_topo *st, const char *tr
 	sv->dry = true;
 	rc = pairs_make(ctx, st, s, sv);
 	for (size_t i = 0; rc == 0 && i < sv->n; i++)
-		if (sv->p[i].cross)
+		if (sv->p[i].cross && (rc = opts_alloc(&sv->p[i], OPTS_MAX)) == 0)
 			sv->p[i].n_opts = sched_steer_opts_all(&sv->p[i].all, sv->p[i].opts, OPTS_MAX);
 	if (rc == 0)
 		rc = rounds_steer(ctx, st, sv, s, &stats);
@@ -1698,7 +1835,7 @@ static int win_learn_chunk(struct sweep_steer *sv, const struct sched_pair *pair
 		free(tr[h]);
 	}
 	if (p)
-		free(p->why);
+		pair_reset(p, (struct steer_pair){ 0 });
 	free(p);
 	free(tr);
 	free(n);
@@ -2025,6 +2162,11 @@ static int win_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 							   .choice = 0, .n_opts = 1,
 							   .last_k = (unsigned int)k,
 							   .last_j = (unsigned int)j, .rix = st->r });
+			if (opts_alloc(p, 1) < 0) {
+				rc = fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
+				break;
+			}
+			p->rev[0] = 0;
 			p->opts[0] = (struct sched_steer_opt){ .sport = port_fwd(sv, (unsigned int)k),
 							       .ab = s->ab, .ba = s->ba };
 			if (!got[p->a] || !got[p->b])
@@ -2051,7 +2193,7 @@ static int win_recheck(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 	free(ps);
 	free(got);
 	if (p)
-		free(p->why);
+		pair_reset(p, (struct steer_pair){ 0 });
 	free(p);
 	return rc;
 }

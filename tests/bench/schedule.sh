@@ -36,8 +36,9 @@
 # 1024 and 4096-host fat trees: every link crossed >= 3 times by the
 # paths taken, every host in >= 3 pairs, no member over capacity, no
 # host or pair twice (required); rounds against K (printed); with the
-# walk (-W, 512 hosts: 3-5 s of CPU; 1024 hosts: about 17 s) K rounds
-# (required).
+# walk (-W: 6 candidates a host, and the new pairs traced for hosts left
+# free, steer_cover.h 7.; 512 hosts: 2-5 s of CPU, 1024 hosts: about 10 s,
+# 4096 hosts: about 60 s) K rounds (required).
 set -eu
 # shellcheck source=../lib/common.sh
 . "$(dirname "$0")/../lib/common.sh"
@@ -115,17 +116,18 @@ done
 # together, so that the paths the tests take cross every link K times (the coverage picker's
 # pairs, steered, leave 26-28 % of a fat tree's links short).
 for shape in "2l 8 16 4 100000 400000 -m 3" "3l 8 8 8 8 8 -m 3" "3l 16 8 8 8 8 -m 3" \
-	"3l 16 16 16 16 16 -m 3" "3l 8 8 8 8 8 -m 3 -W" "3l 16 8 8 8 8 -m 3 -W"; do
+	"3l 16 16 16 16 16 -m 3" "3l 8 8 8 8 8 -m 3 -W" "3l 16 8 8 8 8 -m 3 -W" \
+	"3l 16 16 16 16 16 -m 3 -W"; do
 	# shellcheck disable=SC2086
 	line=$("$BIN.scale" $shape) || fail "steer_scale $shape: $line"
 	v() { printf '%s\n' "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 	ratio=$(v ratio)
 	verdict=met
 	awk -v r="$ratio" 'BEGIN { exit !(r <= 1.25) }' || verdict=missed
-	printf 'coverage on members %s: %s hosts, K %s, %s pairs: %s rounds (ratio to K %s, target <= 1.25 %s); whole sets %s; links crossed < K %s of %s, hosts in < K pairs %s; %s CPU s, peak RSS %s MB\n' \
+	printf 'coverage on members %s: %s hosts, K %s, %s pairs: %s rounds (ratio to K %s, target <= 1.25 %s); whole sets %s; links crossed < K %s of %s, hosts in < K pairs %s; new pairs traced %s, taken %s; %s CPU s, peak RSS %s MB\n' \
 		"$shape" "$(v hosts)" "$(v k)" "$(v pairs)" "$(v rounds)" "$ratio" "$verdict" \
-		"$(v whole_set)" "$(v links_short)" "$(v links)" "$(v hosts_short)" "$(v steer_cpu_s)" \
-		"$(v peak_rss_mb)"
+		"$(v whole_set)" "$(v links_short)" "$(v links)" "$(v hosts_short)" "$(v new_traced)" \
+		"$(v new_taken)" "$(v steer_cpu_s)" "$(v peak_rss_mb)"
 	printf '%s\n' "$line"
 	if [ "$(v over)" != 0 ] || [ "$(v twice)" != 0 ] || [ "$(v links_short)" != 0 ] ||
 		[ "$(v hosts_short)" != 0 ]; then

@@ -286,11 +286,51 @@ static int steer_all(struct bench *b, struct sched_src *src, struct sched_steer_
  * directed hop over capacity and no host twice, no pair twice; every
  * link's crossings (a hop of a path taken: one) and every host's pairs.
  */
+/* steer_cover's step 7: a new pair traced on the ports of a candidate, as the sweep does */
+static long more_paths(void *ctx, unsigned int a, unsigned int bb, struct pair_route *pr)
+{
+	struct bench *b = ctx;
+	unsigned int w = b->ports;
+	struct route_info info;
+	unsigned int klass;
+	int rc;
+
+	pr->a = a;
+	pr->b = bb;
+	if ((rc = route_pair_info(b->r, a, bb, &info, &pr->expected_mbps, &klass)) < 0)
+		return rc;
+	for (int d = 0; d < 2; d++)
+		for (unsigned int p = 0; p < w; p++) {
+			struct ecmp_flow f = d == 0 ? (struct ecmp_flow){ .src = a, .dst = bb, .proto = 6,
+				.sport = (uint16_t)(PORT_A + p), .dport = PORT_L } : (struct ecmp_flow){
+				.src = bb, .dst = a, .proto = 6, .sport = PORT_L, .dport = (uint16_t)(PORT_B + p) };
+			struct path_hop h[HOPS_MAX];
+			struct path **ps = d ? &pr->ba : &pr->ab;
+			size_t *np = d ? &pr->n_ba : &pr->n_ab, nhp;
+			bool dup = false;
+
+			if ((rc = ecmp_sim_path(b->es, &f, h, HOPS_MAX, &nhp)) < 0)
+				return rc;
+			for (size_t i = 0; i < *np && !dup; i++)
+				dup = path_eq((*ps)[i].hops, (*ps)[i].n_hops, h, nhp);
+			if (dup)
+				continue;
+			*ps = realloc(*ps, (*np + 1) * sizeof(**ps));
+			if (!*ps || !((*ps)[*np].hops = malloc(nhp * sizeof(*h))))
+				return -ENOMEM;
+			memcpy((*ps)[*np].hops, h, nhp * sizeof(*h));
+			(*ps)[*np].n_hops = nhp;
+			(*ps)[*np].share = 1;
+			(*np)++;
+		}
+	return 0;
+}
+
 static int cover_bench(struct bench *b, unsigned int k, bool walk, size_t *pairs, size_t *rounds,
-		       size_t *links_short, size_t *hosts_short, size_t *n_cand)
+		       size_t *links_short, size_t *hosts_short, size_t *n_cand, size_t *mend)
 {
 	size_t nh = b->r->n_hosts, nl = b->r->n_links, m = 0;
-	size_t no = walk && nh <= 2048 ? 3 : 2;	/* offsets: as sweep_steer.c's cover_cands() */
+	size_t no = walk ? 3 : 2;	/* offsets: as sweep_steer.c's cover_cands() */
 	struct pair_route *cand = calloc(nh * no + 1, sizeof(*cand));
 	const struct pair_route **cp = calloc(nh * no + 1, sizeof(*cp));
 	uint32_t *cross = calloc(nl + 1, sizeof(*cross)), *hp = calloc(nh + 1, sizeof(*hp));
@@ -345,7 +385,7 @@ static int cover_bench(struct bench *b, unsigned int k, bool walk, size_t *pairs
 		}
 	fab_err_init(&err);
 	rc = steer_cover_pick(&c, b->r, &(struct steer_cover_req){ .k = k, .max_rounds = k + 3,
-								   .walk = walk },
+								   .walk = walk, .more = more_paths, .more_ctx = b },
 			      cp, m, &err);
 	if (rc < 0) {
 		fprintf(stderr, "steer_scale: %s\n", err.msg);
@@ -369,7 +409,7 @@ static int cover_bench(struct bench *b, unsigned int k, bool walk, size_t *pairs
 				cross[b->r->hosts[bb].link] += 2;
 				continue;
 			}
-			pr = &cand[c.pick[i]];
+			pr = c.pick[i] < m ? &cand[c.pick[i]] : &c.extra[c.pick[i] - m];
 			for (int d = 0; d < 2; d++) {
 				const struct path *pa = d ? &pr->ba[c.ba[i]] : &pr->ab[c.ab[i]];
 
@@ -399,6 +439,8 @@ static int cover_bench(struct bench *b, unsigned int k, bool walk, size_t *pairs
 	*pairs = c.s.n_pairs;
 	*rounds = c.s.n_rounds;
 	*n_cand = m;
+	mend[0] = c.mend_traced;
+	mend[1] = c.n_extra;
 	steer_cover_fini(&c);
 	for (size_t i = 0; i < m; i++)
 		pair_route_fini(&cand[i]);
@@ -461,12 +503,12 @@ int main(int argc, char **argv)
 	if (!b.load || !b.touched || !b.busy || !b.seen)
 		return 3;
 	if (members) {
-		size_t pairs, rounds_m, ls, hs, nc;
+		size_t pairs, rounds_m, ls, hs, nc, mend[2];
 
 		if ((rc = base_make(&b, members, &s, &src, &gen, &whole, &n_pairs)) < 0)
 			return 3;
 		t0 = clock_cpu_ms();
-		rc = cover_bench(&b, members, walk, &pairs, &rounds_m, &ls, &hs, &nc);
+		rc = cover_bench(&b, members, walk, &pairs, &rounds_m, &ls, &hs, &nc, mend);
 		t_steer = (clock_cpu_ms() - t0) / 1000;
 		if (rc < 0) {
 			fprintf(stderr, "steer_scale: coverage on members: %s\n", strerror(-rc));
@@ -474,9 +516,11 @@ int main(int argc, char **argv)
 		}
 		printf("hosts=%zu mode=members k=%u candidates=%zu pairs=%zu ports=%u rounds=%zu "
 		       "ratio=%.3f whole_set=%zu links=%zu links_short=%zu hosts_short=%zu "
-		       "checked_pairs=%zu over=%zu twice=%zu steer_cpu_s=%.3f peak_rss_mb=%.1f\n",
+		       "checked_pairs=%zu over=%zu twice=%zu new_traced=%zu new_taken=%zu "
+		       "steer_cpu_s=%.3f peak_rss_mb=%.1f\n",
 		       nh, members, nc, pairs, b.ports, rounds_m, (double)rounds_m / members, whole,
-		       b.r->n_links, ls, hs, b.pairs, b.over, b.twice, t_steer, peak_rss_mb());
+		       b.r->n_links, ls, hs, b.pairs, b.over, b.twice, mend[0], mend[1], t_steer,
+		       peak_rss_mb());
 		return 0;
 	}
 	if ((rc = base_make(&b, k, &s, &src, &gen, &whole, &n_pairs)) < 0) {

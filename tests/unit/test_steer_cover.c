@@ -8,8 +8,11 @@
  * the crossings and the short links and hosts it reports, and (where the
  * candidates allow it) every target link crossed K times and every host
  * in K pairs; K = 3 on fat trees within ceil(1.25 K) = 4 rounds, K in 10
- * of 16.  Random 2- and 3-level fabrics; the walk the same twice; bad
- * input.
+ * of 16.  With step 7's new pairs (traced by more_trace() as the sweep
+ * traces candidates) the same checks hold for them (on two leaves, never
+ * twice, within capacity, their tags the caller's), and K rounds in at
+ * least as many fabrics.  Random 2- and 3-level fabrics; the walk the
+ * same twice; bad input.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -38,6 +41,8 @@ struct fab {
 	struct ecmp_sim *es;
 	struct pair_route *cand;
 	size_t n_cand;
+	size_t n_more;			/* more_trace() calls */
+	size_t n_taken;			/* new pairs chosen (check()) */
 };
 
 static void fab_place(struct fab *f, size_t nh, uint64_t seed)
@@ -102,6 +107,32 @@ static void cands_make(struct fab *f, unsigned int per, uint64_t seed)
 		}
 }
 
+/*
+ * steer_cover's step 7: a new pair traced as the candidates are (PORTS
+ * ports each way), as sweep_steer.c's cover_more_trace() does; the tag:
+ * the call's number.
+ */
+static long more_trace(void *ctx, unsigned int a, unsigned int b, struct pair_route *pr)
+{
+	struct fab *f = ctx;
+
+	assert_true(a < b && b < f->r->n_hosts);
+	assert_int_not_equal(f->r->hosts[a].leaf, f->r->hosts[b].leaf);
+	pr->a = a;
+	pr->b = b;
+	pr->expected_mbps = 100000;
+	for (unsigned int k = 0; k < PORTS; k++) {
+		struct ecmp_flow ab = { .src = a, .dst = b, .proto = 6,
+					.sport = (uint16_t)(20000 + k), .dport = 5201 };
+		struct ecmp_flow ba = { .src = b, .dst = a, .proto = 6,
+					.sport = 5201, .dport = (uint16_t)(20100 + k) };
+
+		add_traced(f, &ab, &pr->ab, &pr->n_ab);
+		add_traced(f, &ba, &pr->ba, &pr->n_ba);
+	}
+	return (long)f->n_more++;
+}
+
 static void fab_down(struct fab *f)
 {
 	for (size_t i = 0; i < f->n_cand; i++)
@@ -120,12 +151,16 @@ static void load_path(const struct fab *f, const struct pair_route *pr, const st
 	}
 }
 
-/* Pick, then check every property apart from the picker; *@rounds, the main rounds. */
-static void check(struct fab *f, unsigned int k, bool want_full, size_t *rounds)
+/*
+ * Pick (@more: with step 7's new pairs, traced by more_trace()), then
+ * check every property apart from the picker; *@rounds, the rounds.
+ */
+static void check(struct fab *f, unsigned int k, bool want_full, bool more, size_t *rounds)
 {
 	size_t nh = f->r->n_hosts, nl = f->r->n_links;
 	const struct pair_route **cp = calloc(f->n_cand + 1, sizeof(*cp));
-	struct steer_cover_req req = { .k = k, .max_rounds = k + 3, .walk = true };
+	struct steer_cover_req req = { .k = k, .max_rounds = k + 3, .walk = true,
+				       .more = more ? more_trace : NULL, .more_ctx = f };
 	struct steer_cover c;
 	struct fab_err err;
 	double *load = calloc(nl * 2, sizeof(*load));
@@ -147,7 +182,12 @@ static void check(struct fab *f, unsigned int k, bool want_full, size_t *rounds)
 	for (size_t h = 0; h < nh; h++)
 		target[f->r->hosts[h].link] = true;
 	fab_err_init(&err);
+	f->n_more = 0;
 	assert_int_equal(steer_cover_pick(&c, f->r, &req, cp, f->n_cand, &err), 0);
+	assert_int_equal(c.mend_traced, f->n_more);
+	assert_true(c.n_extra <= c.mend_traced && c.mend_traced <= STEER_COVER_MORE_MAX);
+	for (size_t e = 0; e < c.n_extra; e++)
+		assert_true(c.extra_tag[e] < f->n_more);
 	assert_int_equal(sched_check(&c.s, nh), 0);	/* no host twice a round, no pair twice */
 	assert_true(c.s.n_rounds <= req.max_rounds);
 	for (size_t r = 0; r < c.s.n_rounds; r++) {
@@ -168,10 +208,14 @@ static void check(struct fab *f, unsigned int k, bool want_full, size_t *rounds)
 				cross[f->r->hosts[b].link] += 2;
 				continue;
 			}
-			const struct pair_route *pr = &f->cand[c.pick[i]];
+			/* a candidate, or a new pair of step 7 (on two leaves) */
+			assert_true(c.pick[i] < f->n_cand + c.n_extra);
+			const struct pair_route *pr = c.pick[i] < f->n_cand
+							      ? &f->cand[c.pick[i]]
+							      : &c.extra[c.pick[i] - f->n_cand];
 
-			assert_true(c.pick[i] < f->n_cand);
 			assert_true(pr->a == a && pr->b == b);
+			assert_int_not_equal(f->r->hosts[a].leaf, f->r->hosts[b].leaf);
 			assert_true(c.ab[i] < pr->n_ab && c.ba[i] < pr->n_ba);
 			load_path(f, pr, &pr->ab[c.ab[i]], load, cross);
 			load_path(f, pr, &pr->ba[c.ba[i]], load, cross);
@@ -194,6 +238,7 @@ static void check(struct fab *f, unsigned int k, bool want_full, size_t *rounds)
 		assert_int_equal(c.hosts_short, 0);
 	}
 	*rounds = c.s.n_rounds;
+	f->n_taken = c.n_extra;
 	steer_cover_fini(&c);
 	steer_cover_fini(&c);	/* safe twice */
 	free(cp);
@@ -220,7 +265,7 @@ static void test_property_2l(void **state)
 		assert_int_equal(topo_gen_leaf_spine(&f.t, &g), 0);
 		fab_place(&f, (size_t)g.leaves * g.hosts_per_leaf, seed);
 		cands_make(&f, 6, seed);
-		check(&f, 1 + (unsigned int)(seed % 3), false, &rounds);
+		check(&f, 1 + (unsigned int)(seed % 3), false, seed % 2, &rounds);
 		fab_down(&f);
 	}
 }
@@ -240,7 +285,7 @@ static void test_property_3l(void **state)
 		fab_place(&f, (size_t)g.pods * 16, seed);
 		cands_make(&f, 10, seed);
 		/* K = 2 on a fat tree of 32-64 hosts: reachable within the extra rounds. */
-		check(&f, 2, true, &rounds);
+		check(&f, 2, true, seed % 2, &rounds);
 		assert_true(rounds <= 2 + 3);
 		fab_down(&f);
 	}
@@ -257,7 +302,7 @@ static void test_property_3l(void **state)
  */
 static void test_rounds_3l(void **state)
 {
-	size_t three = 0;
+	size_t three = 0, three_more = 0, traced = 0, taken = 0;
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= 16; seed++) {
@@ -273,12 +318,20 @@ static void test_rounds_3l(void **state)
 		assert_int_equal(topo_gen_fat_tree(&f.t, &g), 0);
 		fab_place(&f, (size_t)g.pods * g.leaves_per_pod * g.hosts_per_leaf, seed);
 		cands_make(&f, 4 + 2 * (unsigned int)(seed % 2), seed);
-		check(&f, 3, true, &rounds);
+		check(&f, 3, true, false, &rounds);
 		assert_true(rounds <= 4);
 		three += rounds == 3;
+		check(&f, 3, true, true, &rounds);
+		assert_true(rounds <= 4);
+		three_more += rounds == 3;
+		traced += f.n_more;
+		taken += f.n_taken;
 		fab_down(&f);
 	}
+	printf("K = 3 rounds: %zu of 16 fabrics, %zu with new pairs (%zu traced, %zu taken)\n",
+	       three, three_more, traced, taken);
 	assert_true(three >= 10);
+	assert_true(three_more >= three);
 }
 
 /*
