@@ -160,7 +160,8 @@ static int out_push(struct cov *c, unsigned int a, unsigned int b, uint32_t pick
 	return 0;
 }
 
-static void path_take(struct cov *c, const struct pair_route *pr, const struct path *pa)
+/* @pa's demand onto this round's loads (c->load, c->touched). */
+static void path_load(struct cov *c, const struct pair_route *pr, const struct path *pa)
 {
 	for (size_t h = 0; h < pa->n_hops; h++) {
 		uint32_t dl = dl_of(&pa->hops[h]);
@@ -170,8 +171,14 @@ static void path_take(struct cov *c, const struct pair_route *pr, const struct p
 			c->touched[c->n_touched++] = dl;
 		}
 		c->load[dl] += demand(c, pr, pa->hops[h].link);
-		c->out->cross[pa->hops[h].link]++;
 	}
+}
+
+static void path_take(struct cov *c, const struct pair_route *pr, const struct path *pa)
+{
+	path_load(c, pr, pa);
+	for (size_t h = 0; h < pa->n_hops; h++)
+		c->out->cross[pa->hops[h].link]++;
 }
 
 static void path_drop(struct cov *c, const struct pair_route *pr, const struct path *pa)
@@ -1952,20 +1959,8 @@ static void round_load(struct cov *c, size_t r)
 		c->busy[o->s.pairs[f].a] = c->busy[o->s.pairs[f].b] = true;
 		if (o->pick[f] == STEER_COVER_FILL)
 			continue;
-		for (int w = 0; w < 2; w++) {
-			const struct pair_route *pr = c->cand[o->pick[f]];
-			const struct path *pa = w ? &pr->ba[o->ba[f]] : &pr->ab[o->ab[f]];
-
-			for (size_t h = 0; h < pa->n_hops; h++) {
-				uint32_t dl = dl_of(&pa->hops[h]);
-
-				if (!c->tmark[dl]) {
-					c->tmark[dl] = true;
-					c->touched[c->n_touched++] = dl;
-				}
-				c->load[dl] += demand(c, pr, pa->hops[h].link);
-			}
-		}
+		path_load(c, c->cand[o->pick[f]], &c->cand[o->pick[f]]->ab[o->ab[f]]);
+		path_load(c, c->cand[o->pick[f]], &c->cand[o->pick[f]]->ba[o->ba[f]]);
 	}
 }
 

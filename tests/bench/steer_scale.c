@@ -286,10 +286,9 @@ static int steer_all(struct bench *b, struct sched_src *src, struct sched_steer_
  * directed hop over capacity and no host twice, no pair twice; every
  * link's crossings (a hop of a path taken: one) and every host's pairs.
  */
-/* steer_cover's step 7: a new pair traced on the ports of a candidate, as the sweep does */
-static long more_paths(void *ctx, unsigned int a, unsigned int bb, struct pair_route *pr)
+/* Pair @a < @bb traced on b->ports ports each way: the distinct paths, into @pr. */
+static int pair_trace(struct bench *b, unsigned int a, unsigned int bb, struct pair_route *pr)
 {
-	struct bench *b = ctx;
 	unsigned int w = b->ports;
 	struct route_info info;
 	unsigned int klass;
@@ -326,6 +325,14 @@ static long more_paths(void *ctx, unsigned int a, unsigned int bb, struct pair_r
 	return 0;
 }
 
+/* steer_cover's step 7: a new pair traced on the ports of a candidate, as the sweep does */
+static long more_paths(void *ctx, unsigned int a, unsigned int bb, struct pair_route *pr)
+{
+	int rc = pair_trace(ctx, a, bb, pr);
+
+	return rc < 0 ? rc : 0;
+}
+
 static int cover_bench(struct bench *b, unsigned int k, bool walk, size_t *pairs, size_t *rounds,
 		       size_t *links_short, size_t *hosts_short, size_t *n_cand, size_t *mend)
 {
@@ -344,42 +351,13 @@ static int cover_bench(struct bench *b, unsigned int k, bool walk, size_t *pairs
 		for (size_t a = 0; a < nh; a++) {
 			size_t bb = (a + nh * (o + 1) / (no + 1) + o + 1) % nh;
 			struct pair_route *pr = &cand[m];
-			struct route_info info;
-			unsigned int klass;
 
 			if (a == bb || b->r->hosts[a].leaf == b->r->hosts[bb].leaf)
 				continue;
 			pr->a = (unsigned int)(a < bb ? a : bb);
 			pr->b = (unsigned int)(a < bb ? bb : a);
-			if ((rc = route_pair_info(b->r, pr->a, pr->b, &info, &pr->expected_mbps,
-						  &klass)) < 0)
+			if ((rc = pair_trace(b, pr->a, pr->b, pr)) < 0)
 				return rc;
-			for (int d = 0; d < 2; d++)
-				for (unsigned int p = 0; p < b->ports; p++) {
-					struct ecmp_flow f = d == 0 ? (struct ecmp_flow){ .src = pr->a,
-						.dst = pr->b, .proto = 6, .sport = (uint16_t)(PORT_A + p),
-						.dport = PORT_L } : (struct ecmp_flow){ .src = pr->b,
-						.dst = pr->a, .proto = 6, .sport = PORT_L,
-						.dport = (uint16_t)(PORT_B + p) };
-					struct path_hop h[HOPS_MAX];
-					struct path **ps = d ? &pr->ba : &pr->ab;
-					size_t *np = d ? &pr->n_ba : &pr->n_ab, nhp;
-					bool dup = false;
-
-					if ((rc = ecmp_sim_path(b->es, &f, h, HOPS_MAX, &nhp)) < 0)
-						return rc;
-					for (size_t i = 0; i < *np && !dup; i++)
-						dup = path_eq((*ps)[i].hops, (*ps)[i].n_hops, h, nhp);
-					if (dup)
-						continue;
-					*ps = realloc(*ps, (*np + 1) * sizeof(**ps));
-					if (!*ps || !((*ps)[*np].hops = malloc(nhp * sizeof(*h))))
-						return -ENOMEM;
-					memcpy((*ps)[*np].hops, h, nhp * sizeof(*h));
-					(*ps)[*np].n_hops = nhp;
-					(*ps)[*np].share = 1;
-					(*np)++;
-				}
 			cp[m] = pr;
 			m++;
 		}
