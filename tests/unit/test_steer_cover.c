@@ -10,9 +10,8 @@
  * in K pairs; K = 3 on fat trees within ceil(1.25 K) = 4 rounds, K in 10
  * of 16.  With step 7's new pairs (traced by more_trace() as the sweep
  * traces candidates) the same checks hold for them (on two leaves, never
- * twice, within capacity, their tags the caller's), and K rounds in at
- * least as many fabrics.  Random 2- and 3-level fabrics; the walk the
- * same twice; bad input.
+ * twice, within capacity, their tags the caller's).  Random 2- and
+ * 3-level fabrics; the walk the same twice; bad input.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -298,11 +297,13 @@ static void test_property_3l(void **state)
  * host in 3 pairs (check() recounts both, and the loads, from the paths
  * chosen).  Without the repair 3 of these 16 fabrics took 5 rounds; with
  * the walk (steer_cover.c "Step 7", on in check()) 10 take K = 3 rounds
- * (deterministic: fixed seeds), the others 4.
+ * (deterministic: fixed seeds), the others 4; with step 7's new pairs
+ * too (here: 96 traced, 2 taken) the same 10 (what is left there is
+ * links, not a leaf's parity).
  */
 static void test_rounds_3l(void **state)
 {
-	size_t three = 0, three_more = 0, traced = 0, taken = 0;
+	size_t three = 0, traced = 0, taken = 0;
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= 16; seed++) {
@@ -318,20 +319,16 @@ static void test_rounds_3l(void **state)
 		assert_int_equal(topo_gen_fat_tree(&f.t, &g), 0);
 		fab_place(&f, (size_t)g.pods * g.leaves_per_pod * g.hosts_per_leaf, seed);
 		cands_make(&f, 4 + 2 * (unsigned int)(seed % 2), seed);
-		check(&f, 3, true, false, &rounds);
-		assert_true(rounds <= 4);
-		three += rounds == 3;
 		check(&f, 3, true, true, &rounds);
 		assert_true(rounds <= 4);
-		three_more += rounds == 3;
+		three += rounds == 3;
 		traced += f.n_more;
 		taken += f.n_taken;
 		fab_down(&f);
 	}
-	printf("K = 3 rounds: %zu of 16 fabrics, %zu with new pairs (%zu traced, %zu taken)\n",
-	       three, three_more, traced, taken);
+	printf("K = 3 rounds: %zu of 16 fabrics (new pairs: %zu traced, %zu taken)\n", three,
+	       traced, taken);
 	assert_true(three >= 10);
-	assert_true(three_more >= three);
 }
 
 /*
