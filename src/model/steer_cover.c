@@ -2135,6 +2135,12 @@ static int mend(struct cov *c)
 		c->n_touched = 0;
 	}
 out:
+	/* the round's loads go with it, here too (an extra round starts from none) */
+	for (size_t t = 0; t < c->n_touched; t++) {
+		c->load[c->touched[t]] = 0;
+		c->tmark[c->touched[t]] = false;
+	}
+	c->n_touched = 0;
 	memset(c->busy, 0, c->nh * sizeof(*c->busy));
 	free(fr);
 	return rc;
