@@ -17,6 +17,23 @@ int path_dup(struct path *dst, const struct path *src)
 	return 0;
 }
 
+int pair_route_dup(struct pair_route *dst, const struct pair_route *src)
+{
+	*dst = (struct pair_route){ .a = src->a, .b = src->b, .expected_mbps = src->expected_mbps,
+				    .klass = src->klass };
+	dst->ab = calloc(src->n_ab + 1, sizeof(*dst->ab));
+	dst->ba = calloc(src->n_ba + 1, sizeof(*dst->ba));
+	if (!dst->ab || !dst->ba)
+		return -ENOMEM;
+	for (; dst->n_ab < src->n_ab; dst->n_ab++)
+		if (path_dup(&dst->ab[dst->n_ab], &src->ab[dst->n_ab]) < 0)
+			return -ENOMEM;
+	for (; dst->n_ba < src->n_ba; dst->n_ba++)
+		if (path_dup(&dst->ba[dst->n_ba], &src->ba[dst->n_ba]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 void path_fini(struct path *p)
 {
 	free(p->hops);

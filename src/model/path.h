@@ -49,6 +49,8 @@ struct pair_route {
 
 /* @dst a copy of @src with its own hops (share kept); -ENOMEM. */
 int path_dup(struct path *dst, const struct path *src);
+/* @dst a copy of @src with its own paths; -ENOMEM (@dst then holds a part: pair_route_fini()). */
+int pair_route_dup(struct pair_route *dst, const struct pair_route *src);
 void path_fini(struct path *p);
 void pair_route_fini(struct pair_route *r);
 

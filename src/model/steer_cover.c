@@ -160,6 +160,16 @@ static int out_push(struct cov *c, unsigned int a, unsigned int b, uint32_t pick
 	return 0;
 }
 
+/* This round's loads back to 0 (the directed links touched). */
+static void loads_clear(struct cov *c)
+{
+	for (size_t t = 0; t < c->n_touched; t++) {
+		c->load[c->touched[t]] = 0;
+		c->tmark[c->touched[t]] = false;
+	}
+	c->n_touched = 0;
+}
+
 /* @pa's demand onto this round's loads (c->load, c->touched). */
 static void path_load(struct cov *c, const struct pair_route *pr, const struct path *pa)
 {
@@ -1901,11 +1911,7 @@ static int round_end(struct cov *c)
 		return -ENOMEM;
 	o->s.round_start = rs;
 	rs[++o->s.n_rounds] = o->s.n_pairs;
-	for (size_t t = 0; t < c->n_touched; t++) {
-		c->load[c->touched[t]] = 0;
-		c->tmark[c->touched[t]] = false;
-	}
-	c->n_touched = 0;
+	loads_clear(c);
 	memset(c->busy, 0, c->nh * sizeof(*c->busy));
 	for (size_t h = 0; h < c->nh; h++)
 		c->fill_at[h] = SIZE_MAX;
@@ -2036,29 +2042,73 @@ static void filler_swap(struct cov *c, size_t f, unsigned int u, unsigned int x)
 }
 
 /*
- * Step 7: per main round, two hosts left free on two leaves (an odd
- * number free on each, no filler for the last) paired through a new pair
- * the caller traces: the two themselves, or a host of either leaf in a
- * filler whose other host then pairs with the free one; on the option
- * of most gain that fits the round.
+ * Free hosts @x and @y of round @r (on two leaves) paired through a new
+ * pair the caller traces: the two themselves, or a host of either leaf
+ * in a filler whose other host then pairs with the free one, the closest
+ * to the two first; kept on the option of most gain that fits the round.
+ * 1: placed, 0: none of MEND_TRIES fits (or the calls are spent), < 0 an
+ * error.
+ */
+static int mend_pair(struct cov *c, size_t r, unsigned int x, unsigned int y)
+{
+	struct steer_cover *o = c->out;
+	unsigned int xs[MEND_SIDE], ys[MEND_SIDE];
+	size_t nx = mend_side(c, r, x, xs, MEND_SIDE), ny = mend_side(c, r, y, ys, MEND_SIDE), t = 0;
+
+	for (size_t d = 0; d < nx + ny && t < MEND_TRIES; d++)
+		for (size_t p = d < ny ? 0 : d - ny + 1; p <= d && p < nx && t < MEND_TRIES; p++) {
+			unsigned int u = xs[p], v = ys[d - p], g;
+			struct pair_route *pr = &o->extra[o->n_extra];
+			size_t idx = c->n, ab, ba;
+			long tag;
+
+			if (had_partner(c, u, v))
+				continue;
+			if (o->mend_traced == STEER_COVER_MORE_MAX)
+				return 0;
+			t++;
+			o->mend_traced++;
+			memset(pr, 0, sizeof(*pr));
+			tag = c->more(c->more_ctx, u < v ? u : v, u < v ? v : u, pr);
+			c->cand[idx] = pr;
+			if (tag < 0 || !pr->n_ab || !pr->n_ba || !best_opt(c, idx, true, &g, &ab, &ba)) {
+				pair_route_fini(pr);
+				if (tag < 0 && tag != -ENOENT)
+					return (int)tag;
+				continue;
+			}
+			if (u != x)
+				filler_swap(c, filler_of(c, r, u), u, x);
+			if (v != y)
+				filler_swap(c, filler_of(c, r, v), v, y);
+			o->extra_tag[o->n_extra++] = (uint32_t)tag;
+			c->n++;
+			if (place(c, idx, ab, ba) < 0)
+				return -ENOMEM;
+			move_last_to(c, r);
+			c->busy[x] = c->busy[y] = true;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * Step 7: per main round, each two hosts left free on two leaves (an odd
+ * number free on each, no filler for the last) paired by mend_pair().
  */
 static int mend(struct cov *c)
 {
 	struct steer_cover *o = c->out;
-	unsigned int *fr = malloc((c->nh + 1) * sizeof(*fr)), xs[MEND_SIDE], ys[MEND_SIDE];
+	unsigned int *fr;
 	int rc = 0;
 
-	if (!fr)
-		return -ENOMEM;
 	/* many hosts free (the walk not run): new pairs would not close the rounds */
-	for (size_t r = 0, nf = 0; r < o->s.n_rounds && r < c->k; r++) {
-		nf += c->nh - 2 * (o->s.round_start[r + 1] - o->s.round_start[r]);
-		if (nf > 2 * MEND_MAX) {
-			free(fr);
+	for (size_t r = 0, nf = 0; r < o->s.n_rounds && r < c->k; r++)
+		if ((nf += c->nh - 2 * (o->s.round_start[r + 1] - o->s.round_start[r])) > 2 * MEND_MAX)
 			return 0;
-		}
-	}
-	for (size_t r = 0; r < o->s.n_rounds && r < c->k && o->n_extra < MEND_MAX; r++) {
+	if (!(fr = malloc((c->nh + 1) * sizeof(*fr))))
+		return -ENOMEM;
+	for (size_t r = 0; rc >= 0 && r < o->s.n_rounds && r < c->k; r++) {
 		size_t nf = 0;
 
 		memset(c->busy, 0, c->nh * sizeof(*c->busy));
@@ -2066,84 +2116,16 @@ static int mend(struct cov *c)
 		for (size_t h = 0; h < c->nh; h++)
 			if (!c->busy[h])
 				fr[nf++] = (unsigned int)h;
-		for (size_t i = 0; i < nf && o->n_extra < MEND_MAX; i++) {
-			unsigned int x = fr[i];
-
-			for (size_t j = i + 1; j < nf && !c->busy[x]; j++) {
-				unsigned int y = fr[j];
-				size_t nx, ny, t = 0;
-
-				if (c->busy[y] || c->r->hosts[x].leaf == c->r->hosts[y].leaf)
-					continue;
-				nx = mend_side(c, r, x, xs, MEND_SIDE);
-				ny = mend_side(c, r, y, ys, MEND_SIDE);
-				for (size_t d = 0; d < nx + ny && t < MEND_TRIES && !c->busy[x]; d++)
-					for (size_t p = 0; p <= d && t < MEND_TRIES && !c->busy[x]; p++) {
-						unsigned int u, v;
-						struct pair_route *pr = &o->extra[o->n_extra];
-						size_t idx = c->n, ab, ba, fu, fv;
-						unsigned int g;
-
-						if (p >= nx || d - p >= ny)
-							continue;
-						u = xs[p];
-						v = ys[d - p];
-						long tag;
-
-						if (had_partner(c, u, v))
-							continue;
-						if (o->mend_traced == STEER_COVER_MORE_MAX)
-							goto out;
-						t++;
-						o->mend_traced++;
-						memset(pr, 0, sizeof(*pr));
-						tag = c->more(c->more_ctx, u < v ? u : v, u < v ? v : u, pr);
-						if (tag == -ENOENT) {
-							pair_route_fini(pr);
-							continue;
-						}
-						if (tag < 0) {
-							pair_route_fini(pr);
-							rc = (int)tag;
-							goto out;
-						}
-						c->cand[idx] = pr;
-						if (!pr->n_ab || !pr->n_ba ||
-						    !best_opt(c, idx, true, &g, &ab, &ba)) {
-							pair_route_fini(pr);
-							continue;
-						}
-						fu = u == x ? SIZE_MAX : filler_of(c, r, u);
-						fv = v == y ? SIZE_MAX : filler_of(c, r, v);
-						if (fu != SIZE_MAX)
-							filler_swap(c, fu, u, x);
-						if (fv != SIZE_MAX)
-							filler_swap(c, fv, v, y);
-						o->extra_tag[o->n_extra++] = (uint32_t)tag;
-						c->n++;
-						if ((rc = place(c, idx, ab, ba)) < 0)
-							goto out;
-						move_last_to(c, r);
-						c->busy[x] = c->busy[y] = true;
-					}
-			}
-		}
-		for (size_t t = 0; t < c->n_touched; t++) {
-			c->load[c->touched[t]] = 0;
-			c->tmark[c->touched[t]] = false;
-		}
-		c->n_touched = 0;
+		for (size_t i = 0; rc >= 0 && i < nf; i++)
+			for (size_t j = i + 1; rc >= 0 && j < nf && !c->busy[fr[i]]; j++)
+				if (o->n_extra < MEND_MAX && !c->busy[fr[j]] &&
+				    c->r->hosts[fr[i]].leaf != c->r->hosts[fr[j]].leaf)
+					rc = mend_pair(c, r, fr[i], fr[j]);
+		loads_clear(c);
 	}
-out:
-	/* the round's loads go with it, here too (an extra round starts from none) */
-	for (size_t t = 0; t < c->n_touched; t++) {
-		c->load[c->touched[t]] = 0;
-		c->tmark[c->touched[t]] = false;
-	}
-	c->n_touched = 0;
 	memset(c->busy, 0, c->nh * sizeof(*c->busy));
 	free(fr);
-	return rc;
+	return rc < 0 ? rc : 0;
 }
 
 static int run(struct cov *c, bool *target)

@@ -250,33 +250,18 @@ static int confirm_keep(struct sweep_locate *sl, const struct sweep_steer_probe 
 			const struct loc_dirs *d)
 {
 	struct loc_probe_obs *o = realloc(sl->confirm, (sl->n_confirm + 1) * sizeof(*o));
-	struct pair_route *r;
 
 	if (!o)
 		return -ENOMEM;
 	sl->confirm = o;
 	o = &sl->confirm[sl->n_confirm];
 	*o = (struct loc_probe_obs){ .a = pb->a, .b = pb->b, .link = pb->link, .d = *d };
-	r = &o->route;
-	*r = (struct pair_route){ .a = pb->route.a, .b = pb->route.b, .klass = pb->route.klass,
-				  .expected_mbps = pb->route.expected_mbps };
-	r->ab = calloc(pb->route.n_ab + 1, sizeof(*r->ab));
-	r->ba = calloc(pb->route.n_ba + 1, sizeof(*r->ba));
-	if (!r->ab || !r->ba) {
-		pair_route_fini(r);
+	if (pair_route_dup(&o->route, &pb->route) < 0) {
+		pair_route_fini(&o->route);
 		return -ENOMEM;
 	}
-	for (; r->n_ab < pb->route.n_ab; r->n_ab++)
-		if (path_dup(&r->ab[r->n_ab], &pb->route.ab[r->n_ab]) < 0)
-			goto nomem;
-	for (; r->n_ba < pb->route.n_ba; r->n_ba++)
-		if (path_dup(&r->ba[r->n_ba], &pb->route.ba[r->n_ba]) < 0)
-			goto nomem;
 	sl->n_confirm++;
 	return loc_acc_add_dirs(sl->in.acc, o->a, o->b, &o->route, &o->d);
-nomem:
-	pair_route_fini(r);
-	return -ENOMEM;
 }
 
 static int confirm_measure(struct sweep_locate *sl, const struct sweep_locate_env *env,

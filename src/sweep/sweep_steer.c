@@ -87,6 +87,14 @@ static const char *why_of(const struct steer_pair *p, const char *dflt)
 	return p->why ? p->why : dflt;
 }
 
+/* @p's options freed (n_opts left to the caller). */
+static void opts_free(struct steer_pair *p)
+{
+	free(p->opts);
+	p->opts = NULL;
+	p->rev = NULL;
+}
+
 /* What pair @p holds freed: its routes, options and reason. */
 static void pair_fini(struct steer_pair *p)
 {
@@ -94,9 +102,7 @@ static void pair_fini(struct steer_pair *p)
 	pair_route_fini(&p->taken);
 	free(p->why);
 	p->why = NULL;
-	free(p->opts);
-	p->opts = NULL;
-	p->rev = NULL;
+	opts_free(p);
 }
 
 /* A scratch pair made @init again (its reason and options freed). */
@@ -110,8 +116,7 @@ static void pair_reset(struct steer_pair *p, struct steer_pair init)
 /* Room for @n options in @p (its old ones freed; n_opts left to the caller); -ENOMEM. */
 static int opts_alloc(struct steer_pair *p, size_t n)
 {
-	free(p->opts);
-	p->rev = NULL;
+	opts_free(p);
 	p->opts = malloc((n ? n : 1) * (sizeof(*p->opts) + sizeof(*p->rev)));
 	if (!p->opts)
 		return -ENOMEM;
@@ -532,7 +537,7 @@ static int rounds_steer(struct sweep_ctx *ctx, struct sweep_topo *st, struct swe
  * at fixed offsets through the host list (so a host's partners sit in
  * different parts of the fabric).  The candidates are traced COVER_CHUNK
  * pairs at a time, and each keeps only the paths its traced ports take
- * (not every equal-cost path), and no options until chosen (opts_drop():
+ * (not every equal-cost path), and no options until chosen (route_compact():
  * 4096 hosts, 12,288 candidates, 6.3 MB); the new pairs of the picker's
  * step 7 are traced one at a time into slots after them
  * (cover_more_trace()).  At 4096 hosts with 6 candidates the sweep peaks
@@ -608,8 +613,12 @@ static int slot_of(int *list, size_t *n, int i)
 }
 
 /*
- * Keep of @p's route only the paths its traced ports take (ab_of[],
- * ba_of[] and the options renumbered); a pair without options keeps none.
+ * A coverage candidate: keep of @p's route only the paths its traced
+ * ports take (ab_of[] and ba_of[] renumbered); a pair without options
+ * keeps none.  Its options go (n_opts stays, to tell a candidate that
+ * steers): the picker reads only the paths, and cover_adopt() makes them
+ * again from ab_of[] and ba_of[] for the pairs chosen (4096 hosts: 12,288
+ * candidates, 6.3 MB).
  */
 static int route_compact(struct steer_pair *p)
 {
@@ -618,6 +627,7 @@ static int route_compact(struct steer_pair *p)
 	int lab[STEER_PORTS], lba[STEER_PORTS], rab[STEER_PORTS], rba[STEER_PORTS];
 	size_t nab = 0, nba = 0;
 
+	opts_free(p);
 	for (unsigned int k = 0; p->n_opts && k < STEER_PORTS; k++) {
 		rab[k] = p->ab_of[k] < 0 ? -1 : slot_of(lab, &nab, p->ab_of[k]);
 		rba[k] = p->ba_of[k] < 0 ? -1 : slot_of(lba, &nba, p->ba_of[k]);
@@ -639,34 +649,12 @@ static int route_compact(struct steer_pair *p)
 				pair_route_fini(&c);
 				return -ENOMEM;
 			}
-		for (size_t o = 0; o < p->n_opts; o++) {
-			size_t x = 0, y = 0;
-
-			while (lab[x] != p->opts[o].ab)
-				x++;
-			while (lba[y] != p->opts[o].ba)
-				y++;
-			p->opts[o].ab = (uint16_t)x;
-			p->opts[o].ba = (uint16_t)y;
-		}
 		memcpy(p->ab_of, rab, sizeof(rab));
 		memcpy(p->ba_of, rba, sizeof(rba));
 	}
 	pair_route_fini(&p->all);
 	p->all = c;
 	return 0;
-}
-
-/*
- * A candidate's options go until it is chosen (cover_adopt() makes them
- * again from its ports' paths): the picker reads only the paths; n_opts
- * stays, to tell a candidate that steers.
- */
-static void opts_drop(struct steer_pair *p)
-{
-	free(p->opts);
-	p->opts = NULL;
-	p->rev = NULL;
 }
 
 /* Route, trace and learn the candidates, COVER_CHUNK at a time; each keeps its options' paths. */
@@ -683,11 +671,9 @@ static int cover_trace(struct sweep_ctx *ctx, struct sweep_topo *st, struct flee
 				return rc;
 		if ((rc = trace_learn(ctx, st, f, sv, lo, hi)) < 0)
 			return rc;
-		for (size_t i = lo; i < hi; i++) {
+		for (size_t i = lo; i < hi; i++)
 			if (route_compact(&sv->p[i]) < 0)
 				return fab_err_set(&ctx->err, -ENOMEM, "sweep: out of memory");
-			opts_drop(&sv->p[i]);
-		}
 	}
 	return 0;
 }
@@ -700,23 +686,6 @@ struct cover_more {
 	struct sweep_steer *sv;
 	size_t at, used;
 };
-
-static int route_copy(struct pair_route *dst, const struct pair_route *src)
-{
-	*dst = (struct pair_route){ .a = src->a, .b = src->b, .expected_mbps = src->expected_mbps,
-				    .klass = src->klass };
-	dst->ab = calloc(src->n_ab + 1, sizeof(*dst->ab));
-	dst->ba = calloc(src->n_ba + 1, sizeof(*dst->ba));
-	if (!dst->ab || !dst->ba)
-		return -ENOMEM;
-	for (; dst->n_ab < src->n_ab; dst->n_ab++)
-		if (path_dup(&dst->ab[dst->n_ab], &src->ab[dst->n_ab]) < 0)
-			return -ENOMEM;
-	for (; dst->n_ba < src->n_ba; dst->n_ba++)
-		if (path_dup(&dst->ba[dst->n_ba], &src->ba[dst->n_ba]) < 0)
-			return -ENOMEM;
-	return 0;
-}
 
 /*
  * steer_cover's step 7 (model/steer_cover.h): a new pair, traced and
@@ -738,9 +707,8 @@ static long cover_more_trace(void *arg, unsigned int a, unsigned int b, struct p
 		return -ENOENT;
 	if ((rc = trace_learn(m->ctx, m->st, m->f, m->sv, i, i + 1)) < 0)
 		return rc;
-	if (route_compact(p) < 0 || (p->n_opts && route_copy(out, &p->all) < 0))
+	if (route_compact(p) < 0 || (p->n_opts && pair_route_dup(out, &p->all) < 0))
 		return fab_err_set(&m->ctx->err, -ENOMEM, "sweep: out of memory");
-	opts_drop(p);
 	return p->n_opts ? (long)i : -ENOENT;
 }
 
