@@ -147,15 +147,18 @@ run rdma link add rxe_hb type rxe netdev hb
 vm_wait_for "rxe_ha IPv4 GID" 10 vm_gid_index rxe_ha 1 "$IPA"
 vm_wait_for "rxe_hb IPv4 GID" 10 vm_gid_index rxe_hb 1 "$IPB"
 
-cat >"$tmp/plan.yaml" <<EOF
+# fabric PLAN HOSTS A B LEAF1 LEAF2 SPINE1 SPINE2: the plan (each switch's addresses a YAML
+# list) and the hosts file (va at A, vb at B) of this fabric, IPv4 or IPv6.
+fabric() {
+	cat >"$1" <<EOF
 version: 1
 nodes:
   - { name: va, type: host }
   - { name: vb, type: host }
-  - { name: leaf1, type: switch, addresses: [10.1.1.1, 10.0.0.0, 10.0.0.2] }
-  - { name: leaf2, type: switch, addresses: [10.2.2.1, 10.0.0.4, 10.0.0.6] }
-  - { name: spine1, type: switch, addresses: [10.0.0.1, 10.0.0.5] }
-  - { name: spine2, type: switch, addresses: [10.0.0.3, 10.0.0.7] }
+  - { name: leaf1, type: switch, addresses: $5 }
+  - { name: leaf2, type: switch, addresses: $6 }
+  - { name: spine1, type: switch, addresses: $7 }
+  - { name: spine2, type: switch, addresses: $8 }
 links:
   - [ "va:ha", "leaf1:swp1" ]
   - [ "vb:hb", "leaf2:swp1" ]
@@ -164,17 +167,45 @@ links:
   - [ "leaf2:swp49", "spine1:swp2" ]
   - [ "leaf2:swp50", "spine2:swp2" ]
 EOF
-cat >"$tmp/hosts" <<EOF
-va $IPA rdma=rxe_ha
-vb $IPB rdma=rxe_hb
-EOF
+	printf 'va %s rdma=rxe_ha\nvb %s rdma=rxe_hb\n' "$3" "$4" >"$2"
+}
+fabric "$tmp/plan.yaml" "$tmp/hosts" "$IPA" "$IPB" "[10.1.1.1, 10.0.0.0, 10.0.0.2]" \
+	"[10.2.2.1, 10.0.0.4, 10.0.0.6]" "[10.0.0.1, 10.0.0.5]" "[10.0.0.3, 10.0.0.7]"
 
-# cap IF SRC NAME: tcpdump of RoCE v2 packets from SRC leaving by IF.
+# cap IF SRC NAME [OPTION]: tcpdump (with OPTION: -v, the IPv6 flow label) of RoCE v2
+# packets from SRC leaving by IF.
 cap() {
-	tcpdump -i "$1" -nn -l -c 400 -s 96 "udp dst port 4791 and src host $2" >"$tmp/cap-$3.txt" 2>"$tmp/cap-$3.err" &
+	tcpdump -i "$1" -nn -l ${4:+"$4"} -c 400 -s 96 "udp dst port 4791 and src host $2" \
+		>"$tmp/cap-$3.txt" 2>"$tmp/cap-$3.err" &
 	pids+=($!)
 	vm_wait_for "tcpdump on $1" 10 grep -q "listening on" "$tmp/cap-$3.err"
 }
+# cap_stop: the captures started by cap ended.
+cap_stop() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+	pids=()
+}
+# steered WHAT JSON ERR: the pair steered, its plan read from ERR's -v line into S VIA (a -> b)
+# and S2 VIA2 (b -> a), and JSON's recorded ports and traced members those.
+steered() {
+	local line
+	assert_eq "${1}pair status" ok "$(jq -r '.pairs[0].status' "$2")"
+	assert_eq "${1}steer" '{"traced":true,"steered":true,"fallback":null}' "$(jq -c '.pairs[0].steer' "$2")"
+	line=$(sed -n 's/.*steer va vb: udp port \([0-9]*\) -> 4791 via \([^;]*\); back \([0-9]*\) -> 4791 via \(.*\)$/\1 \2 \3 \4/p' "$3")
+	read -r S VIA S2 VIA2 <<<"$line"
+	[ -n "${VIA2:-}" ] || fail "${1}no steer line for va vb"
+	pretty "${1}planned: va -> vb from $S via $VIA; vb -> va from $S2 via $VIA2"
+	assert_eq "${1}recorded udp_sport" "$S $S2" "$(jq -r '.pairs[0].udp_sport | "\(.ab) \(.ba)"' "$2")"
+	assert_eq "${1}JSON traced member a -> b" "$VIA" "$(jq -r '.pairs[0].routes.ab[] | select(.traced) | .hops[1].to.node' "$2")"
+	assert_eq "${1}JSON traced member b -> a" "$VIA2" "$(jq -r '.pairs[0].routes.ba[] | select(.traced) | .hops[1].to.node' "$2")"
+}
+# top NAME SRC DST: the source ports of capture NAME's packets SRC -> DST:4791, most first
+# (IPv4 and IPv6 lines alike).
+top() { sed -n "s/^.* $2\.\([0-9]*\) > $3\.4791: .*$/\1/p" "$tmp/cap-$1.txt" | sort | uniq -c | sort -rn; }
+# top_port WHAT NAME SRC DST PORT: PORT carried the most; top_many WHAT NAME SRC DST: at
+# least 100 packets (a traced port's probes are a few dozen at most; a test's are the many).
+top_port() { assert_eq "$1" "$5" "$(top "$2" "$3" "$4" | awk 'NR == 1 { print $2 }')"; }
+top_many() { assert_eq "$1" true "$(top "$2" "$3" "$4" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"; }
 cap ha "$IPA" ab
 cap hb "$IPB" ba
 pretty "set up in ${SECONDS}s"
@@ -182,33 +213,21 @@ rc=0
 run "$FABRICCTL" -v sweep --hosts "$tmp/hosts" --launcher 'env FAB_NODE={host}' --transport verbs \
 	--topology "$tmp/plan.yaml" --steer -j --duration 0.5 --lat-iters 100 --msg-size 2 \
 	--timeout 60 --no-progress >"$tmp/sweep.json" 2>"$tmp/sweep.err" || rc=$?
-for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-pids=()
+cap_stop
 pretty "sweep done at ${SECONDS}s"
 grep -E "steer|UDP source port|sweep:" "$tmp/sweep.err" >&2 || true
-q() { jq -r "$@" "$tmp/sweep.json"; }
 assert_eq "sweep exit" 0 "$rc"
-assert_eq "pair status" ok "$(q '.pairs[0].status')"
-assert_eq "steer" '{"traced":true,"steered":true,"fallback":null}' "$(q -c '.pairs[0].steer')"
-assert_eq "schedule counted" steered "$(q .schedule.counted)"
-line=$(sed -n 's/.*steer va vb: udp port \([0-9]*\) -> 4791 via \([^;]*\); back \([0-9]*\) -> 4791 via \(.*\)$/\1 \2 \3 \4/p' "$tmp/sweep.err")
-read -r S VIA S2 VIA2 <<<"$line"
-[ -n "${VIA2:-}" ] || fail "no steer line for va vb"
-pretty "planned: va -> vb from $S via $VIA; vb -> va from $S2 via $VIA2"
-assert_eq "recorded udp_sport" "$S $S2" "$(q '.pairs[0].udp_sport | "\(.ab) \(.ba)"')"
-assert_eq "JSON traced member a -> b" "$VIA" "$(q '.pairs[0].routes.ab[] | select(.traced) | .hops[1].to.node')"
-assert_eq "JSON traced member b -> a" "$VIA2" "$(q '.pairs[0].routes.ba[] | select(.traced) | .hops[1].to.node')"
+assert_eq "schedule counted" steered "$(jq -r .schedule.counted "$tmp/sweep.json")"
+steered "" "$tmp/sweep.json" "$tmp/sweep.err"
 # What left each host: the traces' probes are UDP to 4791 too (a few from each
 # traced port); the test's own packets are the many, all from the planned port.
 pretty "captured: $(wc -l <"$tmp/cap-ab.txt") packets a -> b, $(wc -l <"$tmp/cap-ba.txt") b -> a"
-top() { sed -n "s/^.* IP $2\.\([0-9]*\) > $3\.4791: .*$/\1/p" "$tmp/cap-$1.txt" | sort | uniq -c | sort -rn; }
 top ab "$IPA" "$IPB" | head -3 >&2
 top ba "$IPB" "$IPA" | head -3 >&2
-assert_eq "captured a -> b: the test's port" "$S" "$(top ab "$IPA" "$IPB" | awk 'NR == 1 { print $2 }')"
-assert_eq "captured b -> a: the test's port" "$S2" "$(top ba "$IPB" "$IPA" | awk 'NR == 1 { print $2 }')"
-# A traced port's probes are a few dozen at most; the test's port carries the test.
-assert_eq "captured a -> b: the test's packets" true "$(top ab "$IPA" "$IPB" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"
-assert_eq "captured b -> a: the test's packets" true "$(top ba "$IPB" "$IPA" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"
+top_port "captured a -> b: the test's port" ab "$IPA" "$IPB" "$S"
+top_port "captured b -> a: the test's port" ba "$IPB" "$IPA" "$S2"
+top_many "captured a -> b: the test's packets" ab "$IPA" "$IPB"
+top_many "captured b -> a: the test's packets" ba "$IPB" "$IPA"
 # A second witness: traceroute with the same tuple reaches the same spine.
 node_of() { case $1 in 10.0.0.1 | 10.0.0.5) echo spine1 ;; 10.0.0.3 | 10.0.0.7) echo spine2 ;; *) echo "?$1" ;; esac; }
 witness() { # SRC SPORT DST
@@ -236,16 +255,8 @@ grep -q "sweep --steer: tracing 1 pairs of the next 1 base rounds" "$tmp/win.err
 	fail "windows: no window traced"
 assert_eq "windows: trace_window" 1 "$(w .schedule.trace_window)"
 assert_eq "windows: pairs" 1 "$(w '.pairs | length')"
-assert_eq "windows: pair status" ok "$(w '.pairs[0].status')"
-assert_eq "windows: steer" '{"traced":true,"steered":true,"fallback":null}' "$(w -c '.pairs[0].steer')"
-line=$(sed -n 's/.*steer va vb: udp port \([0-9]*\) -> 4791 via \([^;]*\); back \([0-9]*\) -> 4791 via \(.*\)$/\1 \2 \3 \4/p' "$tmp/win.err")
-read -r WS WVIA WS2 WVIA2 <<<"$line"
-[ -n "${WVIA2:-}" ] || fail "windows: no steer line for va vb"
-pretty "windows: va -> vb from $WS via $WVIA; vb -> va from $WS2 via $WVIA2"
-assert_eq "windows: recorded udp_sport" "$WS $WS2" "$(w '.pairs[0].udp_sport | "\(.ab) \(.ba)"')"
-assert_eq "windows: JSON traced member a -> b" "$WVIA" "$(w '.pairs[0].routes.ab[] | select(.traced) | .hops[1].to.node')"
-assert_eq "windows: JSON traced member b -> a" "$WVIA2" "$(w '.pairs[0].routes.ba[] | select(.traced) | .hops[1].to.node')"
-assert_eq "windows: va -> vb udp $WS: traceroute -U" "$WVIA" "$(witness "$IPA" "$WS" "$IPB")"
+steered "windows: " "$tmp/win.json" "$tmp/win.err"
+assert_eq "windows: va -> vb udp $S: traceroute -U" "$VIA" "$(witness "$IPA" "$S" "$IPB")"
 
 # Workers that ignore the plan (FABRICCTL_VERBS_FLOW_LABEL=0, a test
 # setting: their QPs keep the kernel's flow label, as a worker that does
@@ -261,8 +272,7 @@ run "$FABRICCTL" -v sweep --hosts "$tmp/hosts" \
 	--launcher 'env FAB_NODE={host} FABRICCTL_VERBS_FLOW_LABEL=0' --transport verbs \
 	--topology "$tmp/plan.yaml" --steer -j --duration 0.5 --lat-iters 100 --msg-size 2 \
 	--timeout 60 --no-progress >"$tmp/moved.json" 2>"$tmp/moved.err" || rc=$?
-for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-pids=()
+cap_stop
 grep -E "steer|UDP source port|sweep:" "$tmp/moved.err" >&2 || true
 m() { jq -r "$@" "$tmp/moved.json"; }
 assert_eq "ignored: sweep exit" 0 "$rc"
@@ -274,9 +284,9 @@ read -r MS MS2 <<<"$(m '.pairs[0].udp_sport | "\(.ab) \(.ba)"')"
 pretty "ignored: recorded va -> vb from $MS, vb -> va from $MS2; captured $(wc -l <"$tmp/cap-mab.txt") and $(wc -l <"$tmp/cap-mba.txt") packets"
 top mab "$IPA" "$IPB" | head -3 >&2
 top mba "$IPB" "$IPA" | head -3 >&2
-assert_eq "ignored: captured a -> b: the recorded port" "$MS" "$(top mab "$IPA" "$IPB" | awk 'NR == 1 { print $2 }')"
-assert_eq "ignored: captured b -> a: the recorded port" "$MS2" "$(top mba "$IPB" "$IPA" | awk 'NR == 1 { print $2 }')"
-assert_eq "ignored: captured a -> b: the test's packets" true "$(top mab "$IPA" "$IPB" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"
+top_port "ignored: captured a -> b: the recorded port" mab "$IPA" "$IPB" "$MS"
+top_port "ignored: captured b -> a: the recorded port" mba "$IPB" "$IPA" "$MS2"
+top_many "ignored: captured a -> b: the test's packets" mab "$IPA" "$IPB"
 pretty "IPv6 GIDs at ${SECONDS}s"
 
 # --- IPv6 GIDs: the same pair by its IPv6 addresses ----------------------------------------
@@ -293,64 +303,26 @@ gid6() {
 vm_wait_for "rxe_ha IPv6 GID" 10 gid6 rxe_ha fd00:0001:0000:0000:0000:0000:0000:0002
 vm_wait_for "rxe_hb IPv6 GID" 10 gid6 rxe_hb fd00:0002:0000:0000:0000:0000:0000:0002
 
-cat >"$tmp/plan6.yaml" <<EOF
-version: 1
-nodes:
-  - { name: va, type: host }
-  - { name: vb, type: host }
-  - { name: leaf1, type: switch, addresses: ["fd00:1::1", "fd00:ff::", "fd00:ff::2"] }
-  - { name: leaf2, type: switch, addresses: ["fd00:2::1", "fd00:ff::4", "fd00:ff::6"] }
-  - { name: spine1, type: switch, addresses: ["fd00:ff::1", "fd00:ff::5"] }
-  - { name: spine2, type: switch, addresses: ["fd00:ff::3", "fd00:ff::7"] }
-links:
-  - [ "va:ha", "leaf1:swp1" ]
-  - [ "vb:hb", "leaf2:swp1" ]
-  - [ "leaf1:swp49", "spine1:swp1" ]
-  - [ "leaf1:swp50", "spine2:swp1" ]
-  - [ "leaf2:swp49", "spine1:swp2" ]
-  - [ "leaf2:swp50", "spine2:swp2" ]
-EOF
-cat >"$tmp/hosts6" <<EOF
-va $IP6A rdma=rxe_ha
-vb $IP6B rdma=rxe_hb
-EOF
-
-# cap6 IF SRC NAME: tcpdump (-v: the flow label) of IPv6 RoCE v2 packets from SRC leaving by IF.
-cap6() {
-	tcpdump -i "$1" -nn -l -v -c 400 -s 96 "ip6 and udp dst port 4791 and src host $2" \
-		>"$tmp/cap-$3.txt" 2>"$tmp/cap-$3.err" &
-	pids+=($!)
-	vm_wait_for "tcpdump on $1" 10 grep -q "listening on" "$tmp/cap-$3.err"
-}
-cap6 ha "$IP6A" ab6
-cap6 hb "$IP6B" ba6
+fabric "$tmp/plan6.yaml" "$tmp/hosts6" "$IP6A" "$IP6B" '["fd00:1::1", "fd00:ff::", "fd00:ff::2"]' \
+	'["fd00:2::1", "fd00:ff::4", "fd00:ff::6"]' '["fd00:ff::1", "fd00:ff::5"]' '["fd00:ff::3", "fd00:ff::7"]'
+cap ha "$IP6A" ab6 -v
+cap hb "$IP6B" ba6 -v
 rc=0
 run "$FABRICCTL" -v sweep --hosts "$tmp/hosts6" --launcher 'env FAB_NODE={host}' --transport verbs \
 	--topology "$tmp/plan6.yaml" --steer -j --duration 0.5 --lat-iters 100 --msg-size 2 \
 	--timeout 60 --no-progress >"$tmp/sweep6.json" 2>"$tmp/sweep6.err" || rc=$?
-for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
-pids=()
+cap_stop
 pretty "IPv6: sweep done at ${SECONDS}s"
 grep -E "steer|UDP source port|sweep:|gid" "$tmp/sweep6.err" >&2 || true
-q6() { jq -r "$@" "$tmp/sweep6.json"; }
 assert_eq "IPv6: sweep exit" 0 "$rc"
-assert_eq "IPv6: pair status" ok "$(q6 '.pairs[0].status')"
-assert_eq "IPv6: steer" '{"traced":true,"steered":true,"fallback":null}' "$(q6 -c '.pairs[0].steer')"
-line=$(sed -n 's/.*steer va vb: udp port \([0-9]*\) -> 4791 via \([^;]*\); back \([0-9]*\) -> 4791 via \(.*\)$/\1 \2 \3 \4/p' "$tmp/sweep6.err")
-read -r S VIA S2 VIA2 <<<"$line"
-[ -n "${VIA2:-}" ] || fail "IPv6: no steer line for va vb"
-pretty "IPv6: planned: va -> vb from $S via $VIA; vb -> va from $S2 via $VIA2"
-assert_eq "IPv6: recorded udp_sport" "$S $S2" "$(q6 '.pairs[0].udp_sport | "\(.ab) \(.ba)"')"
-assert_eq "IPv6: JSON traced member a -> b" "$VIA" "$(q6 '.pairs[0].routes.ab[] | select(.traced) | .hops[1].to.node')"
-assert_eq "IPv6: JSON traced member b -> a" "$VIA2" "$(q6 '.pairs[0].routes.ba[] | select(.traced) | .hops[1].to.node')"
+steered "IPv6: " "$tmp/sweep6.json" "$tmp/sweep6.err"
 # What left each host: the test's packets are the many, from the planned port.
 pretty "captured: $(wc -l <"$tmp/cap-ab6.txt") packets a -> b, $(wc -l <"$tmp/cap-ba6.txt") b -> a"
-top6() { sed -n "s/^.* $2\.\([0-9]*\) > $3\.4791: .*$/\1/p" "$tmp/cap-$1.txt" | sort | uniq -c | sort -rn; }
-top6 ab6 "$IP6A" "$IP6B" | head -3 >&2
-top6 ba6 "$IP6B" "$IP6A" | head -3 >&2
-assert_eq "IPv6: captured a -> b: the test's port" "$S" "$(top6 ab6 "$IP6A" "$IP6B" | awk 'NR == 1 { print $2 }')"
-assert_eq "IPv6: captured b -> a: the test's port" "$S2" "$(top6 ba6 "$IP6B" "$IP6A" | awk 'NR == 1 { print $2 }')"
-assert_eq "IPv6: captured a -> b: the test's packets" true "$(top6 ab6 "$IP6A" "$IP6B" | awk 'NR == 1 { print ($1 >= 100) ? "true" : "false" }')"
+top ab6 "$IP6A" "$IP6B" | head -3 >&2
+top ba6 "$IP6B" "$IP6A" | head -3 >&2
+top_port "IPv6: captured a -> b: the test's port" ab6 "$IP6A" "$IP6B" "$S"
+top_port "IPv6: captured b -> a: the test's port" ba6 "$IP6B" "$IP6A" "$S2"
+top_many "IPv6: captured a -> b: the test's packets" ab6 "$IP6A" "$IP6B"
 # Flow labels: the probes from S carry the QP's label (the port's: (S & 0x3fff),
 # or 0x4001 for 0xc000); the test's packets from S carry 0 (rxe writes none).
 label=$(printf '0x%05x' $(( S == 49152 ? 0x4001 : (S & 0x3fff) )))
