@@ -278,18 +278,9 @@ static int steer_all(struct bench *b, struct sched_src *src, struct sched_steer_
 	return rc;
 }
 
-/*
- * -m K: coverage on members (model/steer_cover.h), its candidates as
- * `sweep --steer` makes them (4 partners per host on other leaves, at
- * offsets of about 1/3 and 2/3 of the host list), each with the paths
- * its ports take each way.  Checked apart from the picker: per round no
- * directed hop over capacity and no host twice, no pair twice; every
- * link's crossings (a hop of a path taken: one) and every host's pairs.
- */
 /* Pair @a < @bb traced on b->ports ports each way: the distinct paths, into @pr. */
 static int pair_trace(struct bench *b, unsigned int a, unsigned int bb, struct pair_route *pr)
 {
-	unsigned int w = b->ports;
 	struct route_info info;
 	unsigned int klass;
 	int rc;
@@ -299,7 +290,7 @@ static int pair_trace(struct bench *b, unsigned int a, unsigned int bb, struct p
 	if ((rc = route_pair_info(b->r, a, bb, &info, &pr->expected_mbps, &klass)) < 0)
 		return rc;
 	for (int d = 0; d < 2; d++)
-		for (unsigned int p = 0; p < w; p++) {
+		for (unsigned int p = 0; p < b->ports; p++) {
 			struct ecmp_flow f = d == 0 ? (struct ecmp_flow){ .src = a, .dst = bb, .proto = 6,
 				.sport = (uint16_t)(PORT_A + p), .dport = PORT_L } : (struct ecmp_flow){
 				.src = bb, .dst = a, .proto = 6, .sport = PORT_L, .dport = (uint16_t)(PORT_B + p) };
@@ -333,6 +324,15 @@ static long more_paths(void *ctx, unsigned int a, unsigned int bb, struct pair_r
 	return rc < 0 ? rc : 0;
 }
 
+/*
+ * -m K: coverage on members (model/steer_cover.h), its candidates as
+ * `sweep --steer` makes them (4 partners per host on other leaves, at
+ * offsets of about 1/3 and 2/3 of the host list; with -W 6, at quarters),
+ * each with the paths its ports take each way (pair_trace(), also the
+ * picker's new pairs of step 7).  Checked apart from the picker: per round no
+ * directed hop over capacity and no host twice, no pair twice; every
+ * link's crossings (a hop of a path taken: one) and every host's pairs.
+ */
 static int cover_bench(struct bench *b, unsigned int k, bool walk, size_t *pairs, size_t *rounds,
 		       size_t *links_short, size_t *hosts_short, size_t *n_cand, size_t *mend)
 {
@@ -354,9 +354,8 @@ static int cover_bench(struct bench *b, unsigned int k, bool walk, size_t *pairs
 
 			if (a == bb || b->r->hosts[a].leaf == b->r->hosts[bb].leaf)
 				continue;
-			pr->a = (unsigned int)(a < bb ? a : bb);
-			pr->b = (unsigned int)(a < bb ? bb : a);
-			if ((rc = pair_trace(b, pr->a, pr->b, pr)) < 0)
+			if ((rc = pair_trace(b, (unsigned int)(a < bb ? a : bb),
+					      (unsigned int)(a < bb ? bb : a), pr)) < 0)
 				return rc;
 			cp[m] = pr;
 			m++;
